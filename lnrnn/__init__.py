@@ -7,7 +7,7 @@ before NumPy; ``lnrnn info`` reports what is in force.
 """
 import os as _os
 
-for _var in ("OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "OMP_NUM_THREADS"):
+for _var in ("OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
     _os.environ.setdefault(_var, "1")
 
 __version__ = "0.1.0"

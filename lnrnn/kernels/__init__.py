@@ -1,0 +1,49 @@
+"""Compiled kernels: one module per op, CPU twin (``@njit``/``prange``) here, CUDA twin beside it.
+
+Conventions (written once for the whole library)
+------------------------------------------------
+Shape letters
+    T  time steps          B  batch            I  input features
+    H  hidden units        G  gate width: 4H for the LSTM, H for the vanilla RNN
+    N  rows of a 2-D LayerNorm/BatchNorm input (often N = T*B)   F  features
+
+Layouts
+    Sequences are time-major and C-contiguous: x (T,B,I), y (T,B,H).
+    Weights multiply from the right so that one row-major GEMM serves all T*B rows:
+        Wx (I,G), Wh (H,G), b (G,)      preactivation = x @ Wx + h @ Wh + b
+    PyTorch's ``weight_ih_l0`` is ``Wx.T`` and ``weight_hh_l0`` is ``Wh.T``; its two biases sum to ``b``.
+
+LSTM gate order (columns of G, PyTorch's order)
+    [ i | f | g | o ]  = input gate, forget gate, cell candidate (tanh), output gate, each H wide.
+
+Equations (symbols of Ba, Kiros & Hinton 2016, supplementary eqs. 20-22, and Cooijmans et al. 2016)
+    LSTM, norm='none':  a = x Wx + h Wh + b
+    LSTM, norm='ln':    a = LN(h Wh; gh, bh) + LN(x Wx; gx, bx) + b      (alpha1=gh beta1=bh alpha2=gx beta2=bx)
+    LSTM, norm='bn':    a = BN_t(h Wh; gh, 0) + BN_t(x Wx; gx, 0) + b    (gamma_h=gh gamma_x=gx)
+        i, f, o = sigmoid(a_i, a_f, a_o);  g = tanh(a_g)
+        c_t = f * c_{t-1} + i * g                      (the carried c is never normalized)
+        h_t = o * tanh(c_t)                            norm='none'
+        h_t = o * tanh(LN(c_t; gc, bc))                norm='ln'   (alpha3=gc beta3=bc)
+        h_t = o * tanh(BN_t(c_t; gc, bc))              norm='bn'   (gamma_c=gc beta_c=bc)
+    RNN, norm='none':   h_t = tanh(x Wx + h Wh + b)
+    RNN, norm='ln':     h_t = tanh(LN(x Wx + h Wh; g, b))      (paper eq. 4: joint normalization, gain g, bias b)
+    RNN, norm='bn':     h_t = tanh(BN_t(h Wh; gh, 0) + BN_t(x Wx; gx, 0) + b)
+    LN normalizes each row over its G (or H) features; BN_t normalizes each feature over the batch,
+    with separate statistics for every time step t. Both use the biased variance and eps inside
+    the square root: xhat = (x - mean) / sqrt(var + eps). In the LN-LSTM the biases bh, bx and b are
+    redundant (only their sum matters); all three are kept so weights port one-to-one with eqs. 20-22.
+
+Kernel habits (llm.c / haste)
+    * Forward returns the outputs together with exactly what backward needs (a tuple documented in
+      each module); backward takes that tuple back.
+    * Parameter gradients are returned fresh by each backward call (callers accumulate);
+      activation gradients (dx, dh0, dc0) are returned as new arrays.
+    * The input projection and its normalization run once over all T*B rows; only the recurrent
+      product h @ Wh and the pointwise step run inside the time loop; weight gradients are one
+      GEMM over all T*B rows.
+    * The time loop runs inside compiled code. CPU kernels give each Numba thread one chunk of the
+      batch (prange over chunks) and call single-threaded BLAS inside it; BN couples the batch, so
+      BN cells instead parallelize over features inside each step.
+    * float32 and float64 are both supported; constants are made with ``x.dtype.type(...)`` so
+      float32 code stays float32.
+"""
