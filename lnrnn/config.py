@@ -19,5 +19,5 @@ CACHE = os.environ.get("LNRNN_NO_CACHE", "") == ""
 # CUDA launch geometry (the simulator runs one OS thread per CUDA thread: keep tests small).
 THREADS_PER_BLOCK = 128
 
-JIT = dict(nopython=True, cache=CACHE, fastmath=FASTMATH)
-PJIT = dict(nopython=True, cache=CACHE, fastmath=FASTMATH, parallel=True)
+JIT = dict(cache=CACHE, fastmath=FASTMATH)
+PJIT = dict(cache=CACHE, fastmath=FASTMATH, parallel=True)
