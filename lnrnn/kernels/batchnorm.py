@@ -1,0 +1,197 @@
+"""BatchNorm with separate statistics for every time step (Cooijmans et al. 2016), CPU twin.
+
+x (T,B,F): at each step t, each feature f is normalized over the batch B:
+    mean[t,f] = mean_b x[t,b,f]       var[t,f] = mean_b (x[t,b,f] - mean[t,f])**2   (biased)
+    rstd[t,f] = 1 / sqrt(var[t,f] + eps)
+    y[t,b,f]  = (x[t,b,f] - mean[t,f]) * rstd[t,f] * gain[f] + bias[f]
+T = 1 is ordinary BatchNorm of a (B,F) batch.
+
+Running (population) statistics
+    running_mean, running_var: (Ts,F), one row per training step t < Ts.
+    Training updates row t in place for every t < Ts, PyTorch style, with the unbiased batch variance:
+        running_mean[t] = (1-m) * running_mean[t] + m * mean[t]
+        running_var[t]  = (1-m) * running_var[t]  + m * var[t] * B / (B-1)      (B = 1: the biased var)
+    Steps t >= Ts are NOT recorded: the Python layer grows the arrays (Ts) before it feeds a training
+    sequence longer than any seen so far. Inference at step t uses row min(t, Ts-1), so the last step's
+    statistics serve every step beyond the longest training length (Cooijmans et al., section 3).
+    Ts >= 1 is assumed.
+
+Threading
+    Statistics couple the batch but not the features, so the kernels prange over contiguous chunks of
+    at most CHUNK features; every chunk loops over all t itself, so each thread owns
+    its columns of mean/rstd/dgain/dbias and nothing is shared with ``+=``.
+
+Column helpers
+    ``bn_col_stats`` and ``bn_col_backward`` work on one step's (B,F) slab and a column range
+    [k0, k1); the recurrent-BN cells (``bn_cells.py``) call them per step and per chunk of hidden units.
+"""
+import numpy as np
+from numba import njit, prange
+
+from lnrnn.config import JIT, PJIT
+
+
+# Features per prange chunk: 16 float64 = two cache lines per row. A fixed width (rather than one
+# chunk per thread) keeps the kernels cacheable: numba.get_num_threads() inside @njit defeats cache=True.
+# (Candidate for lnrnn.config.)
+CHUNK = 16
+
+
+@njit(**JIT)
+def n_chunks(F):
+    """Number of contiguous feature chunks of width <= CHUNK covering F features (prange iterations)."""
+    return max(1, (F + CHUNK - 1) // CHUNK)
+
+
+@njit(**JIT)
+def chunk_bounds(F, nchunks, c):
+    """Columns [k0, k1) of chunk c when F features are cut into nchunks nearly equal pieces."""
+    return (c * F) // nchunks, ((c + 1) * F) // nchunks
+
+
+@njit(**JIT)
+def bn_col_stats(x2, k0, k1, training, update, rm_row, rv_row, momentum, eps, mean, rstd):
+    """Statistics of columns [k0, k1) of one step.
+
+    x2 (B,F) input of this step; rm_row, rv_row (F,) the running-statistics row for this step;
+    writes mean[k], rstd[k] (F,) for k in [k0, k1).
+    training: batch statistics (and, if ``update``, fold them into rm_row/rv_row in place);
+    otherwise: the running statistics.
+    """
+    dt = x2.dtype.type
+    one = dt(1)
+    eps_ = dt(eps)
+    if not training:
+        for k in range(k0, k1):
+            mean[k] = rm_row[k]
+            rstd[k] = one / np.sqrt(rv_row[k] + eps_)
+        return
+    B = x2.shape[0]
+    invB = one / dt(B)
+    m = dt(momentum)
+    unbias = dt(B) / dt(max(B - 1, 1))
+    for k in range(k0, k1):
+        mean[k] = dt(0)
+        rstd[k] = dt(0)  # holds the sum of squared deviations until the last loop
+    for b in range(B):  # b outer, k inner: rows of x2 are contiguous
+        for k in range(k0, k1):
+            mean[k] += x2[b, k]
+    for k in range(k0, k1):
+        mean[k] *= invB
+    for b in range(B):  # two-pass variance: no cancellation
+        for k in range(k0, k1):
+            d = x2[b, k] - mean[k]
+            rstd[k] += d * d
+    for k in range(k0, k1):
+        var = rstd[k] * invB
+        if update:
+            rm_row[k] = (one - m) * rm_row[k] + m * mean[k]
+            rv_row[k] = (one - m) * rv_row[k] + m * var * unbias
+        rstd[k] = one / np.sqrt(var + eps_)
+
+
+@njit(**JIT)
+def bn_col_backward(dy2, x2, mean, rstd, gain, k0, k1, training, dx2, dgain, dbias, s1, s2):
+    """Backward of columns [k0, k1) of one step.
+
+    dy2 (B,F) gradient w.r.t. the BN output; x2 (B,F) the BN input; mean, rstd, gain (F,).
+    Assigns dx2[:, k0:k1] (B,F); accumulates dgain[k] += sum_b dy*xhat and dbias[k] += sum_b dy;
+    s1, s2 (F,) are scratch (per-step sums of dy and dy*xhat).
+    training:  dx = rstd * (dxhat - mean_b(dxhat) - xhat * mean_b(dxhat * xhat)),  dxhat = dy * gain
+    inference: dx = rstd * dxhat   (the statistics are constants)
+    """
+    dt = x2.dtype.type
+    B = x2.shape[0]
+    invB = dt(1) / dt(B)
+    for k in range(k0, k1):
+        s1[k] = dt(0)
+        s2[k] = dt(0)
+    for b in range(B):
+        for k in range(k0, k1):
+            xhat = (x2[b, k] - mean[k]) * rstd[k]
+            s1[k] += dy2[b, k]
+            s2[k] += dy2[b, k] * xhat
+    for k in range(k0, k1):
+        dbias[k] += s1[k]
+        dgain[k] += s2[k]
+    if training:
+        for b in range(B):
+            for k in range(k0, k1):
+                xhat = (x2[b, k] - mean[k]) * rstd[k]
+                # mean_b(dxhat) = gain*s1/B, mean_b(dxhat*xhat) = gain*s2/B
+                dx2[b, k] = gain[k] * rstd[k] * (dy2[b, k] - (s1[k] + xhat * s2[k]) * invB)
+    else:
+        for b in range(B):
+            for k in range(k0, k1):
+                dx2[b, k] = gain[k] * rstd[k] * dy2[b, k]
+
+
+@njit(**PJIT)
+def bn_forward(x, gain, bias, running_mean, running_var, training, momentum, eps):
+    """Training or inference forward. x (T,B,F) -> y (T,B,F), mean (T,F), rstd (T,F).
+
+    In inference mode mean/rstd are the running statistics actually used (row min(t, Ts-1)),
+    so ``bn_backward(..., training=False)`` can replay them.
+    """
+    T, B, F = x.shape
+    Ts = running_mean.shape[0]
+    y = np.empty_like(x)
+    mean = np.empty((T, F), dtype=x.dtype)
+    rstd = np.empty((T, F), dtype=x.dtype)
+    nch = n_chunks(F)
+    for c in prange(nch):
+        k0, k1 = chunk_bounds(F, nch, c)
+        for t in range(T):
+            row = min(t, Ts - 1)
+            bn_col_stats(x[t], k0, k1, training, t < Ts, running_mean[row], running_var[row],
+                         momentum, eps, mean[t], rstd[t])
+            for b in range(B):
+                for k in range(k0, k1):
+                    y[t, b, k] = (x[t, b, k] - mean[t, k]) * rstd[t, k] * gain[k] + bias[k]
+    return y, mean, rstd
+
+
+@njit(**PJIT)
+def bn_backward(dy, x, mean, rstd, gain, training):
+    """dy, x (T,B,F); mean, rstd (T,F); gain (F,) -> dx (T,B,F), dgain (F,), dbias (F,)."""
+    T, B, F = x.shape
+    dx = np.empty_like(x)
+    dgain = np.zeros(F, dtype=x.dtype)
+    dbias = np.zeros(F, dtype=x.dtype)
+    s1 = np.empty(F, dtype=x.dtype)  # scratch; every chunk touches only its own columns
+    s2 = np.empty(F, dtype=x.dtype)
+    nch = n_chunks(F)
+    for c in prange(nch):
+        k0, k1 = chunk_bounds(F, nch, c)
+        for t in range(T):
+            bn_col_backward(dy[t], x[t], mean[t], rstd[t], gain, k0, k1, training,
+                            dx[t], dgain, dbias, s1, s2)
+    return dx, dgain, dbias
+
+
+# ---------------------------------------------------------------------------------------------
+# Public API
+# ---------------------------------------------------------------------------------------------
+@njit(**JIT)
+def batchnorm_forward_train(x, gain, bias, running_mean, running_var, momentum, eps):
+    """x (T,B,F), gain/bias (F,), running_mean/var (Ts,F) updated in place for t < Ts.
+
+    -> y (T,B,F), mean (T,F), rstd (T,F)   (batch statistics; rstd = 1/sqrt(var + eps)).
+    """
+    return bn_forward(x, gain, bias, running_mean, running_var, True, momentum, eps)
+
+
+@njit(**JIT)
+def batchnorm_forward_infer(x, gain, bias, running_mean, running_var, eps):
+    """x (T,B,F) -> y (T,B,F) normalized with running row min(t, Ts-1); running stats untouched."""
+    y, _, _ = bn_forward(x, gain, bias, running_mean, running_var, False, 0.0, eps)
+    return y
+
+
+@njit(**JIT)
+def batchnorm_backward(dy, x, mean, rstd, gain):
+    """Training-mode backward. dy, x (T,B,F); mean, rstd (T,F) from the forward; gain (F,).
+
+    -> dx (T,B,F), dgain (F,), dbias (F,)   (all freshly allocated).
+    """
+    return bn_backward(dy, x, mean, rstd, gain, True)
