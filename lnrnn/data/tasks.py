@@ -1,0 +1,246 @@
+"""The task registry: every sequence task lnrnn trains on, built deterministically from a spec.
+
+A task spec is a small JSON-able dict (``{"task": "mnist", "data_dir": ..., "split": "8000/2000"}``)
+saved in checkpoints, so that ``lnrnn eval`` and ``--resume`` rebuild exactly the same data.
+
+Tasks (x is presented time-major (T, B, I); labels per sample unless said otherwise)
+    digits      scikit-learn's bundled 8x8 handwritten digits (1797 images, no download), read pixel by
+                pixel: T=64, I=1, values scaled to [0, 1]; 10 classes; 1437 train / 360 validation,
+                or ``--split A/B`` of the 1797.
+    mnist       MNIST from --data-dir, pixel by pixel: T=784, I=1, scaled to [0, 1]; 10 classes.
+    pmnist      as mnist, pixels in one fixed permutation (seed 0) that moves every pixel.
+    mnist-rows  as mnist, one image row per step: T=28, I=28.
+                The same loader reads Fashion-MNIST (identical file names and format): point
+                --data-dir at its files. Train/validation: the train files / the t10k files; or, with
+                ``--split A/B``, A training and B validation images drawn (fixed seed 0) from the t10k
+                files alone (e.g. 8000/2000 when only the 10k test split is at hand).
+    adding      the adding problem (Hochreiter & Schmidhuber 1997): I=2 (a value in [0,1), a marker
+                that is 1 at two positions, one in each half), T=--steps (default 100); target: the
+                sum of the two marked values; regression (mean squared error, a single output).
+                "Accuracy" is the fraction of predictions within 0.04 of the target. Predicting 1
+                always scores an MSE of about 0.167.
+    copy        copy memory (Arjovsky et al. 2016): 10 symbols from an alphabet of 8, then
+                --steps (default 50) blanks with a delimiter on the last of them, then 10 blanks;
+                inputs are one-hot over 10 codes (0 blank, 1-8 symbols, 9 delimiter), T=steps+20.
+                The model must output the 10 symbols during the last 10 steps: a per-step head,
+                scored on those 10 steps only (labels are -1, i.e. not scored, elsewhere); 8 classes.
+                Chance accuracy is 1/8.
+The synthetic tasks draw 10000 training and 1000 validation sequences from a fixed seed.
+"""
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from lnrnn.errors import DataError, UserError
+
+DATA_SEED = 0            # seed of synthetic data, of train/validation splits and of the pmnist permutation
+SYNTHETIC_TRAIN = 10000  # training sequences of the synthetic tasks
+SYNTHETIC_VAL = 1000     # validation sequences of the synthetic tasks
+ADDING_TOLERANCE = 0.04  # an adding-problem prediction within this of the target counts as correct
+COPY_SYMBOLS = 10        # symbols to remember in the copy task
+COPY_ALPHABET = 8        # distinct symbols
+
+
+@dataclass
+class TaskData:
+    """A built task. x_*: (N, T, I) in a compact dtype; y_*: see ``objective``/``per_step``."""
+
+    spec: dict                 # how to rebuild it (saved in checkpoints)
+    description: str           # one sentence for the user
+    x_train: np.ndarray        # (N, T, I)
+    y_train: np.ndarray        # (N,) int64 class, (N, T) int64 per step (-1: not scored), or (N,) float target
+    x_val: np.ndarray
+    y_val: np.ndarray
+    num_classes: int           # C; 1 for regression
+    objective: str = "ce"      # 'ce' softmax cross-entropy | 'mse' squared error
+    per_step: bool = False     # head on every step (copy) instead of the last one
+    scale: float = 1.0         # x is multiplied by this when batched (1/255 for uint8 pixels)
+    extra: dict = field(default_factory=dict)
+
+    @property
+    def steps(self):
+        return self.x_train.shape[1]
+
+    @property
+    def input_size(self):
+        return self.x_train.shape[2]
+
+    def size(self, which):
+        return len(self.x_train if which == "train" else self.x_val)
+
+    def batch(self, which, idx, dtype=np.float32):
+        """-> x (T, B, I) contiguous ``dtype``, labels for samples ``idx`` of 'train' or 'val'."""
+        x, y = (self.x_train, self.y_train) if which == "train" else (self.x_val, self.y_val)
+        xb = np.ascontiguousarray(x[idx].transpose(1, 0, 2), dtype=dtype)
+        if self.scale != 1.0:
+            xb *= np.dtype(dtype).type(self.scale)
+        return xb, y[idx]
+
+
+def parse_split(text):
+    """'8000/2000' -> (8000, 2000); None -> None. Raises UserError on anything else."""
+    if text is None:
+        return None
+    parts = str(text).split("/")
+    try:
+        a, b = (int(p) for p in parts)
+    except ValueError:
+        raise UserError(f"--split must be TRAIN/VAL counts such as 8000/2000, not {text!r}.") from None
+    if a <= 0 or b <= 0:
+        raise UserError(f"--split needs positive counts, not {text!r}.")
+    return a, b
+
+
+def _split_pool(x, y, split, what):
+    a, b = split
+    if a + b > len(x):
+        raise UserError(f"--split {a}/{b} asks for {a + b} samples but {what} holds only {len(x)}.")
+    perm = np.random.default_rng(DATA_SEED).permutation(len(x))
+    return x[perm[:a]], y[perm[:a]], x[perm[a:a + b]], y[perm[a:a + b]]
+
+
+def _digits(spec):
+    try:
+        from sklearn.datasets import load_digits
+    except ImportError:
+        raise UserError("the digits task needs scikit-learn: pip install scikit-learn.") from None
+    d = load_digits()
+    x = d.images.reshape(len(d.images), 64, 1).astype(np.float32) / 16.0  # pixel values 0..16
+    y = d.target.astype(np.int64)
+    split = parse_split(spec.get("split")) or (1437, 360)
+    xt, yt, xv, yv = _split_pool(x, y, split, "the digits data set")
+    return TaskData(spec, f"scikit-learn 8x8 digits read pixel by pixel (64 steps of 1 input), "
+                    f"{len(xt)} train / {len(xv)} validation images, 10 classes",
+                    xt, yt, xv, yv, num_classes=10)
+
+
+def pmnist_permutation(n=784):
+    """The fixed pmnist pixel order: a seeded random permutation redrawn until it moves every pixel."""
+    rng = np.random.default_rng(DATA_SEED)
+    while True:
+        perm = rng.permutation(n)
+        if not np.any(perm == np.arange(n)):
+            return perm
+
+
+def _mnist_family(spec):
+    from lnrnn.data.idx import load_mnist_split, mnist_files_present, MNIST_FILES, GET_DATA_HINT
+    data_dir, split = spec.get("data_dir"), parse_split(spec.get("split"))
+    if split is not None:
+        xi, yi = load_mnist_split(data_dir, "t10k")
+        xt, yt, xv, yv = _split_pool(xi, yi, split, "the t10k files")
+        origin = f"{len(xt)} train / {len(xv)} validation images split from the t10k files"
+    else:
+        if data_dir is not None and not mnist_files_present(data_dir, "train") \
+                and mnist_files_present(data_dir, "t10k"):
+            raise DataError(f"{data_dir} has only the t10k files (no {MNIST_FILES['train'][0]}[.gz]); "
+                            f"pass --split 8000/2000 to train on part of them, or {GET_DATA_HINT}.")
+        xt, yt = load_mnist_split(data_dir, "train")
+        xv, yv = load_mnist_split(data_dir, "t10k")
+        origin = f"{len(xt)} train images, {len(xv)} t10k images for validation"
+    n, rows, cols = xt.shape
+    if xv.shape[1:] != (rows, cols):
+        raise DataError(f"train images are {rows}x{cols} but validation images are "
+                        f"{xv.shape[1]}x{xv.shape[2]}; the files do not belong together.")
+    task = spec["task"]
+    if task == "mnist-rows":
+        xt, xv = xt.reshape(-1, rows, cols), xv.reshape(-1, rows, cols)
+        how = f"row by row ({rows} steps of {cols})"
+    else:
+        xt, xv = xt.reshape(-1, rows * cols, 1), xv.reshape(-1, rows * cols, 1)
+        how = f"pixel by pixel ({rows * cols} steps of 1)"
+        if task == "pmnist":
+            perm = pmnist_permutation(rows * cols)
+            xt, xv = xt[:, perm], xv[:, perm]
+            how = "pixel by pixel in a fixed permutation " + how[len("pixel by pixel "):]
+    return TaskData(spec, f"{task} from {data_dir} read {how}, {origin}, 10 classes",
+                    np.ascontiguousarray(xt), yt, np.ascontiguousarray(xv), yv,
+                    num_classes=10, scale=1.0 / 255.0)
+
+
+def _adding_sequences(rng, n, T):
+    x = np.zeros((n, T, 2), np.float32)
+    x[:, :, 0] = rng.random((n, T), dtype=np.float32)
+    half = T // 2
+    first = rng.integers(0, half, n)
+    second = rng.integers(half, T, n)
+    rows = np.arange(n)
+    x[rows, first, 1] = 1.0
+    x[rows, second, 1] = 1.0
+    y = (x[rows, first, 0] + x[rows, second, 0]).astype(np.float32)
+    return x, y
+
+
+def _adding(spec):
+    T = int(spec.get("steps") or 100)
+    if T < 2:
+        raise UserError(f"the adding problem needs --steps of at least 2, not {T}.")
+    rng = np.random.default_rng(DATA_SEED)
+    xt, yt = _adding_sequences(rng, SYNTHETIC_TRAIN, T)
+    xv, yv = _adding_sequences(rng, SYNTHETIC_VAL, T)
+    return TaskData(spec, f"adding problem with {T} steps of 2 inputs (regression, accuracy = within "
+                    f"{ADDING_TOLERANCE}), {len(xt)} train / {len(xv)} validation sequences",
+                    xt, yt, xv, yv, num_classes=1, objective="mse",
+                    extra={"tolerance": ADDING_TOLERANCE})
+
+
+def _copy_sequences(rng, n, delay):
+    K = COPY_SYMBOLS
+    T = delay + 2 * K
+    symbols = rng.integers(1, COPY_ALPHABET + 1, (n, K))
+    codes = np.zeros((n, T), np.int64)          # 0 blank
+    codes[:, :K] = symbols
+    codes[:, K + delay - 1] = COPY_ALPHABET + 1  # delimiter: "now repeat"
+    x = np.zeros((n, T, COPY_ALPHABET + 2), np.uint8)
+    np.put_along_axis(x, codes[:, :, None], 1, axis=2)
+    y = np.full((n, T), -1, np.int64)
+    y[:, T - K:] = symbols - 1                   # classes 0..7 on the last K steps
+    return x, y
+
+
+def _copy(spec):
+    delay = int(spec.get("steps") or 50)
+    if delay < 1:
+        raise UserError(f"the copy task needs --steps of at least 1, not {delay}.")
+    rng = np.random.default_rng(DATA_SEED)
+    xt, yt = _copy_sequences(rng, SYNTHETIC_TRAIN, delay)
+    xv, yv = _copy_sequences(rng, SYNTHETIC_VAL, delay)
+    return TaskData(spec, f"copy memory: recall {COPY_SYMBOLS} symbols after {delay} blanks "
+                    f"({delay + 2 * COPY_SYMBOLS} steps, per-step head scored on the last {COPY_SYMBOLS}), "
+                    f"{len(xt)} train / {len(xv)} validation sequences",
+                    xt, yt, xv, yv, num_classes=COPY_ALPHABET, per_step=True)
+
+
+# name -> (builder, one-line help, options it reads)
+TASKS = {
+    "digits": (_digits, "scikit-learn 8x8 digits pixel by pixel (64 steps, bundled, the default)", {"split"}),
+    "mnist": (_mnist_family, "MNIST pixel by pixel (784 steps) from --data-dir", {"data_dir", "split"}),
+    "pmnist": (_mnist_family, "permuted-pixel MNIST (784 steps) from --data-dir", {"data_dir", "split"}),
+    "mnist-rows": (_mnist_family, "MNIST row by row (28 steps of 28) from --data-dir", {"data_dir", "split"}),
+    "adding": (_adding, "adding problem, --steps long (regression)", {"steps"}),
+    "copy": (_copy, "copy memory, --steps blanks (per-step head)", {"steps"}),
+}
+
+
+def task_spec(task, data_dir=None, split=None, steps=None):
+    """Normalized spec of a task; raises UserError for unknown tasks or options it does not take."""
+    if task not in TASKS:
+        raise UserError(f"unknown task {task!r}; choose one of {', '.join(TASKS)}.")
+    reads = TASKS[task][2]
+    spec = {"task": task}
+    for key, val, flag in (("data_dir", data_dir, "--data-dir"), ("split", split, "--split"),
+                           ("steps", steps, "--steps")):
+        if val is None:
+            continue
+        if key not in reads:
+            raise UserError(f"task {task} does not take {flag}.")
+        spec[key] = str(val) if key == "data_dir" else val
+    if "split" in spec:
+        parse_split(spec["split"])
+    return spec
+
+
+def load_task(spec):
+    """Build the task of a spec (see ``task_spec``)."""
+    spec = task_spec(spec["task"], spec.get("data_dir"), spec.get("split"), spec.get("steps"))
+    return TASKS[spec["task"]][0](spec)

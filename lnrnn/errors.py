@@ -1,0 +1,34 @@
+"""Errors a user can cause, reported at the boundary in one sentence.
+
+Library code (loaders, checkpoint reader, train loop) raises ``UserError`` or a subclass with a
+message that is one sentence saying what went wrong and what to do. It does not depend on click:
+``lnrnn.cli`` catches ``UserError`` and prints ``Error: <message>`` on stderr with ``exit_code``
+(2 like click's own usage errors, 3 for a diverged run, 130 for an interrupted one), no traceback.
+Anything else that escapes is a bug in lnrnn and keeps its traceback.
+"""
+
+
+class UserError(Exception):
+    """Bad input or environment; the message is one sentence that says what to do."""
+
+    exit_code = 2
+
+
+class DataError(UserError):
+    """A data set is missing, malformed or inconsistent."""
+
+
+class CheckpointError(UserError):
+    """A checkpoint is missing, corrupt, or belongs to another model."""
+
+
+class TrainingDiverged(UserError):
+    """The loss became NaN or infinite; the last good checkpoint is kept."""
+
+    exit_code = 3
+
+
+class TrainingInterrupted(UserError):
+    """Ctrl-C during training; a checkpoint of the state reached was saved."""
+
+    exit_code = 130

@@ -1,0 +1,153 @@
+"""Optimizers over dicts of named arrays, updating the parameters in place.
+
+``params`` and ``grads`` are dicts with identical keys and shapes (e.g. ``model.params`` and
+``model.grads``); the optimizer keeps its per-parameter state under the same names, in the
+parameters' dtype. ``state_dict()`` returns ``{"kind", "hyper", "step", "slots"}`` where ``slots``
+maps a slot name ('momentum', 'm', 'v', 'sq') to a dict of arrays: everything is plain arrays and
+JSON scalars, so ``lnrnn.checkpoint`` can store it in npz + JSON.
+
+Learning-rate decay is a function of the epoch (``decayed_lr``) rather than hidden state, so that a
+resumed run sees the same rates as an uninterrupted one.
+"""
+import math
+
+import numpy as np
+
+from lnrnn.errors import UserError
+
+
+def global_norm(grads):
+    """sqrt(sum of squares of every gradient), accumulated in float64."""
+    total = 0.0
+    for g in grads.values():
+        flat = g.reshape(-1)
+        total += float(np.dot(flat, flat))
+    return math.sqrt(total)
+
+
+def clip_grad_norm(grads, max_norm):
+    """Scale all grads in place so their global norm is at most max_norm (<= 0: no clipping).
+
+    Returns the norm before clipping (inf/nan when some gradient is not finite; grads untouched then).
+    """
+    norm = global_norm(grads)
+    if max_norm and max_norm > 0 and math.isfinite(norm) and norm > max_norm:
+        scale = max_norm / (norm + 1e-6)
+        for g in grads.values():
+            g *= g.dtype.type(scale)
+    return norm
+
+
+def decayed_lr(lr, decay, epoch):
+    """Learning rate of a (0-based) epoch: lr * decay**epoch."""
+    return lr * decay ** epoch
+
+
+class Optimizer:
+    kind = "?"
+    slot_names = ()
+
+    def __init__(self, lr, **hyper):
+        if not (lr > 0 and math.isfinite(lr)):
+            raise UserError(f"the learning rate must be a positive number, not {lr}.")
+        self.lr = float(lr)
+        self.hyper = hyper
+        self.step_count = 0
+        self.slots = {name: {} for name in self.slot_names}
+
+    def _slot(self, slot, name, like):
+        buf = self.slots[slot].get(name)
+        if buf is None:
+            buf = self.slots[slot][name] = np.zeros_like(like)
+        return buf
+
+    def step(self, params, grads):
+        """One update of every params[k] in place from grads[k]."""
+        if params.keys() != grads.keys():
+            raise ValueError(f"params and grads keys differ: {sorted(set(params) ^ set(grads))}")
+        self.step_count += 1
+        for name, p in params.items():
+            self._update(name, p, grads[name])
+
+    def state_dict(self):
+        return {"kind": self.kind, "hyper": {"lr": self.lr, **self.hyper}, "step": self.step_count,
+                "slots": {s: {k: v.copy() for k, v in d.items()} for s, d in self.slots.items()}}
+
+    def load_state_dict(self, state):
+        if state.get("kind") != self.kind:
+            raise UserError(f"the saved optimizer state is for {state.get('kind')}, not {self.kind}.")
+        hyper = dict(state["hyper"])
+        self.lr = float(hyper.pop("lr"))
+        self.hyper.update(hyper)
+        self.step_count = int(state["step"])
+        self.slots = {s: {k: np.array(v) for k, v in state["slots"].get(s, {}).items()}
+                      for s in self.slot_names}
+
+
+class SGD(Optimizer):
+    """p -= lr * v with v = momentum * v + g (PyTorch's form; momentum 0: plain SGD)."""
+
+    kind = "sgd"
+    slot_names = ("momentum",)
+
+    def __init__(self, lr=0.01, momentum=0.9):
+        super().__init__(lr, momentum=float(momentum))
+
+    def _update(self, name, p, g):
+        mu = self.hyper["momentum"]
+        if mu:
+            v = self._slot("momentum", name, p)
+            v *= p.dtype.type(mu)
+            v += g
+            g = v
+        p -= p.dtype.type(self.lr) * g
+
+
+class RMSProp(Optimizer):
+    """sq = alpha * sq + (1 - alpha) g^2;  p -= lr * g / (sqrt(sq) + eps)."""
+
+    kind = "rmsprop"
+    slot_names = ("sq",)
+
+    def __init__(self, lr=1e-3, alpha=0.99, eps=1e-8):
+        super().__init__(lr, alpha=float(alpha), eps=float(eps))
+
+    def _update(self, name, p, g):
+        t = p.dtype.type
+        a, eps = self.hyper["alpha"], self.hyper["eps"]
+        sq = self._slot("sq", name, p)
+        sq *= t(a)
+        sq += t(1 - a) * g * g
+        p -= t(self.lr) * g / (np.sqrt(sq) + t(eps))
+
+
+class Adam(Optimizer):
+    """Adam (Kingma & Ba 2015) with bias correction folded into the step size."""
+
+    kind = "adam"
+    slot_names = ("m", "v")
+
+    def __init__(self, lr=1e-3, beta1=0.9, beta2=0.999, eps=1e-8):
+        super().__init__(lr, beta1=float(beta1), beta2=float(beta2), eps=float(eps))
+
+    def _update(self, name, p, g):
+        t = p.dtype.type
+        b1, b2, eps = self.hyper["beta1"], self.hyper["beta2"], self.hyper["eps"]
+        m, v = self._slot("m", name, p), self._slot("v", name, p)
+        m *= t(b1)
+        m += t(1 - b1) * g
+        v *= t(b2)
+        v += t(1 - b2) * g * g
+        k = self.step_count
+        step = self.lr * math.sqrt(1 - b2 ** k) / (1 - b1 ** k)
+        eps_hat = eps * math.sqrt(1 - b2 ** k)  # eps applied to the bias-corrected v, as in the paper
+        p -= t(step) * m / (np.sqrt(v) + t(eps_hat))
+
+
+OPTIMIZERS = {"adam": Adam, "rmsprop": RMSProp, "sgd": SGD}
+
+
+def make_optimizer(kind, lr):
+    if kind not in OPTIMIZERS:
+        raise UserError(f"unknown optimizer {kind!r}; choose one of {', '.join(OPTIMIZERS)}.")
+    return OPTIMIZERS[kind](lr=lr)
