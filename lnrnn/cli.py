@@ -1,0 +1,40 @@
+"""The ``lnrnn`` command line: a thin click group, one module per command in ``lnrnn.commands``.
+
+Errors a user can cause are ``lnrnn.errors.UserError`` (one sentence); the group turns them into
+click's ``Error: ...`` on stderr with the error's exit code (2; 3 for a diverged run; 130 for Ctrl-C)
+and no traceback.
+"""
+import click
+
+import lnrnn
+from lnrnn.errors import UserError
+
+
+class _UserFacingError(click.ClickException):
+    def __init__(self, err):
+        super().__init__(str(err))
+        self.exit_code = err.exit_code
+
+
+class LnrnnGroup(click.Group):
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except UserError as e:
+            raise _UserFacingError(e) from None
+
+
+@click.group(cls=LnrnnGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(lnrnn.__version__, prog_name="lnrnn")
+def main():
+    """Normalized recurrent networks (LN/BN RNN and LSTM) with hand-written BPTT on Numba."""
+
+
+from lnrnn.commands import data, eval as eval_command, info, plot, train  # noqa: E402
+
+main.add_command(train.train)
+main.add_command(eval_command.eval_cmd)
+main.add_command(data.data)
+main.add_command(info.info)
+main.add_command(plot.plot)
+# Commands maintained with the kernels (lnrnn/commands/gradcheck.py, bench.py) are registered here:

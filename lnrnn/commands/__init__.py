@@ -1,0 +1,1 @@
+"""One module per ``lnrnn`` subcommand; shared options live in ``options``."""

@@ -1,0 +1,54 @@
+"""``lnrnn eval``: loss and accuracy of a saved checkpoint on its task's validation (or training) set."""
+import json
+
+import click
+
+from lnrnn.checkpoint import load_checkpoint
+from lnrnn.commands.options import data_dir_option, eval_batch_option, split_option
+from lnrnn.data.tasks import load_task, task_spec
+from lnrnn.errors import CheckpointError
+
+
+@click.command("eval")
+@click.option("--checkpoint", "path", required=True, type=click.Path(),
+              help="A run directory (from `lnrnn train --out`) or its checkpoint.json.")
+@data_dir_option
+@split_option
+@click.option("--set", "which", type=click.Choice(["val", "train"]), default="val", show_default=True,
+              help="Which part of the task to evaluate on.")
+@eval_batch_option
+@click.option("--json", "as_json", is_flag=True, default=False, help="Print one JSON object instead of a sentence.")
+def eval_cmd(path, data_dir, split, which, eval_batch_size, as_json):
+    """Print the loss and accuracy of a checkpoint on the task it was trained on.
+
+    The task is rebuilt from the checkpoint; --data-dir and --split override where its data come from.
+    """
+    from lnrnn.train import evaluate, model_from_checkpoint
+    meta, arrays = load_checkpoint(path)
+    spec = dict(meta.get("task") or {})
+    if "task" not in spec:
+        raise CheckpointError(f"checkpoint {path} does not say which task it was trained on; it is corrupt.")
+    if data_dir is not None:
+        spec["data_dir"] = data_dir
+    if split is not None:
+        spec["split"] = split
+    task = load_task(task_spec(spec["task"], spec.get("data_dir"), spec.get("split"), spec.get("steps")))
+    try:
+        model = model_from_checkpoint(meta, arrays)
+    except (TypeError, ValueError, KeyError) as e:
+        raise CheckpointError(f"checkpoint {path} does not describe a model lnrnn can rebuild ({e}).") from None
+    if model.config["input_size"] != task.input_size or model.config["num_classes"] != task.num_classes:
+        raise CheckpointError(f"checkpoint {path} expects {model.config['input_size']} inputs and "
+                              f"{model.config['num_classes']} classes, but {task.spec['task']} has "
+                              f"{task.input_size} and {task.num_classes}.")
+    loss, acc = evaluate(model, task, which, eval_batch_size)
+    m = model.config
+    if as_json:
+        click.echo(json.dumps({"checkpoint": path, "set": which, "loss": loss, "accuracy": acc,
+                               "sequences": task.size(which), "epoch": meta.get("epoch"), "step": meta.get("step"),
+                               "model": m, "task": task.spec}))
+        return
+    cell = meta.get("train", {}).get("cell", f"{m['norm']}-{m['cell']}")
+    click.echo(f"{cell} (hidden {m['hidden_size']}, {m['num_layers']} layer(s)) after epoch {meta.get('epoch')}, "
+               f"update {meta.get('step')}, on {which} of {task.description}: loss {loss:.4f}, "
+               f"accuracy {100 * acc:.2f}% ({task.size(which)} sequences).")

@@ -1,0 +1,91 @@
+"""``lnrnn info``: versions, Numba threading, BLAS in use, and whether CUDA is usable."""
+import os
+import platform
+import sys
+
+import click
+
+
+def cuda_status():
+    """(usable, one-line detail). numba.cuda is imported lazily and every failure is caught."""
+    try:
+        from numba import cuda
+    except Exception as e:  # noqa: BLE001 - anything may go wrong in a driver probe
+        return False, f"numba.cuda cannot be imported: {e}"
+    try:
+        if not cuda.is_available():
+            return False, "numba.cuda.is_available() is False: no CUDA driver or GPU"
+        dev = cuda.get_current_device()
+        name = dev.name.decode() if isinstance(dev.name, bytes) else str(dev.name)
+        sim = " (the CUDA simulator)" if os.environ.get("NUMBA_ENABLE_CUDASIM") == "1" else ""
+        return True, f"{name}, compute capability {dev.compute_capability}{sim}"
+    except Exception as e:  # noqa: BLE001
+        return False, f"CUDA probe failed: {str(e).splitlines()[0] if str(e) else type(e).__name__}"
+
+
+def _threading():
+    import numba
+    from numba import njit, prange
+
+    @njit(parallel=True, cache=False)
+    def _probe(n):  # the threading layer is chosen when the first parallel function runs
+        s = 0
+        for i in prange(n):
+            s += i
+        return s
+
+    try:
+        _probe(10)
+        layer = numba.threading_layer()
+    except Exception as e:  # noqa: BLE001
+        layer = f"unavailable ({e})"
+    return layer, numba.get_num_threads(), numba.config.NUMBA_NUM_THREADS
+
+
+def _blas():
+    lines = []
+    try:
+        from threadpoolctl import threadpool_info
+        for pool in threadpool_info():
+            if pool.get("user_api") == "blas":
+                lines.append(f"{pool.get('internal_api')} {pool.get('version') or ''} "
+                             f"({pool.get('num_threads')} threads, {os.path.basename(pool.get('filepath', ''))})")
+    except Exception:  # noqa: BLE001 - threadpoolctl is optional
+        pass
+    for mod in ("numpy", "scipy"):
+        try:
+            m = __import__(mod)
+            cfg = m.show_config(mode="dicts")
+            blas = cfg.get("Build Dependencies", {}).get("blas", {})
+            lines.append(f"{mod} built against {blas.get('name', '?')} {blas.get('version', '')}".rstrip())
+        except Exception:  # noqa: BLE001
+            pass
+    return lines or ["unknown"]
+
+
+def info_lines():
+    import numba
+    import numpy
+    import scipy
+    import lnrnn
+    layer, threads, max_threads = _threading()
+    usable, detail = cuda_status()
+    lines = [
+        f"lnrnn {lnrnn.__version__}",
+        f"python {sys.version.split()[0]} ({platform.platform()})",
+        f"numba {numba.__version__}, numpy {numpy.__version__}, scipy {scipy.__version__}",
+        f"numba threading layer: {layer}; threads: {threads} in use of {max_threads} (NUMBA_NUM_THREADS)",
+        f"CPU cores: {os.cpu_count()}",
+        "BLAS: " + "; ".join(_blas()),
+        "BLAS thread variables: " + ", ".join(f"{v}={os.environ.get(v, 'unset')}"
+                                               for v in ("OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "OMP_NUM_THREADS")),
+        f"CUDA: {'usable' if usable else 'not usable'}: {detail}",
+    ]
+    return lines
+
+
+@click.command("info")
+def info():
+    """Print versions, Numba's threading layer and thread count, the BLAS in use, and CUDA status."""
+    for line in info_lines():
+        click.echo(line)

@@ -1,0 +1,51 @@
+"""Options shared by several commands, defined once. Defaults come from ``TrainConfig``."""
+import click
+
+from lnrnn.data.tasks import TASKS
+from lnrnn.models import CELLS
+from lnrnn.optim import OPTIMIZERS
+from lnrnn.train import TrainConfig
+
+D = TrainConfig()
+
+
+def _stack(*decorators):
+    def apply(f):
+        for d in reversed(decorators):
+            f = d(f)
+        return f
+    return apply
+
+
+data_dir_option = click.option(
+    "--data-dir", type=click.Path(file_okay=False), default=D.data_dir,
+    help="Folder with the MNIST-family IDX files (train-/t10k-images-idx3-ubyte, "
+         "train-/t10k-labels-idx1-ubyte, gzip or raw); get them with `lnrnn data mnist --dest DIR`.")
+split_option = click.option(
+    "--split", metavar="TRAIN/VAL", default=D.split,
+    help="Carve TRAIN training and VAL validation images (fixed seed) from the t10k files, e.g. 8000/2000 "
+         "when only the 10k test split is at hand; for digits, a split of its 1797 images.")
+task_options = _stack(
+    click.option("--task", type=click.Choice(list(TASKS)), default=D.task, show_default=True,
+                 help="Sequence task: " + "; ".join(f"{k}: {v[1]}" for k, v in TASKS.items()) + "."),
+    data_dir_option, split_option,
+    click.option("--steps", type=int, default=D.steps,
+                 help="Sequence length of the synthetic tasks (adding: T, default 100; copy: blanks, default 50)."),
+)
+model_options = _stack(
+    click.option("--cell", type=click.Choice(list(CELLS)), default=D.cell, show_default=True,
+                 help="Recurrent cell: plain, layer-normalized (ln-) or batch-normalized (bn-) RNN or LSTM."),
+    click.option("--hidden", type=int, default=D.hidden, show_default=True, help="Hidden units per layer (H)."),
+    click.option("--layers", type=int, default=D.layers, show_default=True, help="Stacked recurrent layers."),
+    click.option("--forget-bias", type=float, default=D.forget_bias, show_default=True,
+                 help="Initial LSTM forget-gate bias."),
+    click.option("--dtype", type=click.Choice(["float32", "float64"]), default=D.dtype, show_default=True,
+                 help="Floating-point type of parameters and activations."),
+)
+eval_batch_option = click.option("--eval-batch-size", type=int, default=D.eval_batch_size, show_default=True,
+                                 help="Sequences per evaluation batch (affects memory only).")
+quiet_option = click.option("--quiet", "-q", is_flag=True, default=False,
+                            help="No progress bar on stderr; only the final summary.")
+device_option = click.option("--device", type=click.Choice(["cpu", "cuda"]), default=D.device, show_default=True,
+                             help="Where to train; cuda is not implemented for training yet.")
+optimizer_choice = click.Choice(list(OPTIMIZERS))

@@ -1,0 +1,45 @@
+"""``lnrnn train``: train (or resume) a sequence classifier; see ``lnrnn.train`` for the loop."""
+import click
+from click.core import ParameterSource
+
+from lnrnn.commands.options import (D, device_option, eval_batch_option, model_options, optimizer_choice,
+                                    quiet_option, task_options)
+from lnrnn.train import TrainConfig, train as run_training
+
+
+@click.command("train")
+@model_options
+@task_options
+@click.option("--batch-size", type=int, default=D.batch_size, show_default=True, help="Sequences per update (B).")
+@click.option("--epochs", type=int, default=D.epochs, show_default=True, help="Passes over the training set.")
+@click.option("--lr", type=float, default=D.lr, show_default=True, help="Learning rate.")
+@click.option("--lr-decay", type=float, default=D.lr_decay, show_default=True,
+              help="Multiply the learning rate by this after every epoch (1: constant).")
+@click.option("--optimizer", type=optimizer_choice, default=D.optimizer, show_default=True,
+              help="Update rule (sgd uses momentum 0.9).")
+@click.option("--clip", type=float, default=D.clip, show_default=True,
+              help="Global gradient-norm limit; 0 turns clipping off.")
+@click.option("--seed", type=int, default=D.seed, show_default=True, help="Seed of initialization and shuffling.")
+@click.option("--out", type=click.Path(file_okay=False), default=D.out, show_default=True,
+              help="Run directory: checkpoint, metrics.jsonl, learning_curve.svg.")
+@click.option("--resume", is_flag=True, default=False,
+              help="Continue the run saved in --out exactly where it stopped (its settings are reused; "
+                   "--epochs, --max-steps, --time-budget may be changed).")
+@click.option("--max-steps", type=int, default=D.max_steps,
+              help="Stop after this many updates in total, saving a checkpoint (resumable).")
+@click.option("--time-budget", type=float, default=D.time_budget, metavar="SECONDS",
+              help="Stop after this many seconds, saving a checkpoint (resumable).")
+@eval_batch_option
+@device_option
+@quiet_option
+@click.pass_context
+def train(ctx, quiet, resume, **options):
+    """Train a recurrent classifier on a sequence task.
+
+    With no options it trains an LN-LSTM on scikit-learn's bundled 8x8 digits read pixel by pixel
+    (no download) for about a minute on 2 cores. Ctrl-C saves a checkpoint; --resume continues it.
+    """
+    explicit = {k for k in options if ctx.get_parameter_source(k) in
+                (ParameterSource.COMMANDLINE, ParameterSource.ENVIRONMENT)}
+    cfg = TrainConfig(**options)
+    run_training(cfg, resume=resume, explicit=explicit, quiet=quiet, log=click.echo)

@@ -1,0 +1,68 @@
+"""A small progress bar on stderr: loss, accuracy, samples/s, ETA. No third-party dependency.
+
+On a terminal the bar redraws in place (at most every ``min_interval`` seconds); on anything else
+(log files, CliRunner) only the final line of each bar is written. ``quiet`` silences it entirely.
+"""
+import sys
+import time
+
+
+def format_seconds(s):
+    s = int(round(max(s, 0)))
+    h, rem = divmod(s, 3600)
+    m, sec = divmod(rem, 60)
+    return f"{h}:{m:02d}:{sec:02d}" if h else f"{m}:{sec:02d}"
+
+
+class Progress:
+    """progress = Progress(total_samples, label); progress.update(n, loss=..., acc=...); progress.close()."""
+
+    def __init__(self, total, label="", stream=None, quiet=False, width=24, min_interval=0.2, done=0):
+        self.total, self.label, self.quiet, self.width = total, label, quiet, width
+        self.stream = stream if stream is not None else sys.stderr
+        self.tty = hasattr(self.stream, "isatty") and self.stream.isatty()
+        self.min_interval = min_interval
+        self.done, self.start_done = done, done
+        self.t0 = time.perf_counter()
+        self.last_draw = 0.0
+        self.fields = {}
+
+    def rate(self):
+        dt = time.perf_counter() - self.t0
+        return (self.done - self.start_done) / dt if dt > 0 else 0.0
+
+    def line(self):
+        frac = self.done / self.total if self.total else 1.0
+        fill = int(round(frac * self.width))
+        bar = "#" * fill + "." * (self.width - fill)
+        parts = [f"{self.label} [{bar}] {self.done}/{self.total}"]
+        if "loss" in self.fields:
+            parts.append(f"loss {self.fields['loss']:.4f}")
+        if "acc" in self.fields:
+            parts.append(f"acc {100 * self.fields['acc']:.1f}%")
+        rate = self.rate()
+        parts.append(f"{rate:,.0f} samples/s")
+        if self.done < self.total and rate > 0:
+            parts.append(f"ETA {format_seconds((self.total - self.done) / rate)}")
+        else:
+            parts.append(f"{format_seconds(time.perf_counter() - self.t0)}")
+        return " ".join(p for p in parts if p)
+
+    def update(self, n, **fields):
+        self.done += n
+        self.fields.update(fields)
+        if self.quiet or not self.tty:
+            return
+        now = time.perf_counter()
+        if now - self.last_draw >= self.min_interval or self.done >= self.total:
+            self.last_draw = now
+            self.stream.write("\r" + self.line() + "\033[K")
+            self.stream.flush()
+
+    def close(self, suffix=""):
+        """Final line of the bar, with ``suffix`` (e.g. validation results) appended."""
+        if self.quiet:
+            return
+        extra = " " + suffix if suffix else ""
+        self.stream.write(("\r" if self.tty else "") + self.line() + extra + ("\033[K" if self.tty else "") + "\n")
+        self.stream.flush()

@@ -1,0 +1,367 @@
+"""Training: the one config dataclass, the train loop, evaluation, checkpoints.
+
+A run lives in ``--out DIR``:
+    checkpoint.json + checkpoint-*.npz   the latest checkpoint (see ``lnrnn.checkpoint``)
+    metrics.jsonl                        one JSON object per finished epoch
+    learning_curve.svg                   accuracy and loss against updates, redrawn every epoch
+
+Reproducibility: the model is initialized from ``seed``; each epoch's sample order is a permutation
+drawn from one ``numpy.random.Generator(seed)``. A checkpoint stores the generator's state at the
+start of the current epoch, how many batches of the epoch are done and the epoch's running sums, so
+``--resume`` redraws the same permutation, skips the batches already done and ends with exactly the
+parameters and metrics of an uninterrupted run (wall-clock fields aside).
+
+Checkpoints are written at the start (step 0), after every epoch, when ``max_steps`` or
+``time_budget`` stops the run, and on Ctrl-C (the first Ctrl-C finishes the current update, saves
+and stops; a second one aborts at once). A NaN or infinite loss or gradient stops the run without
+saving, so the last good checkpoint stays.
+"""
+import dataclasses
+import json
+import math
+import os
+import signal
+import sys
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import Optional
+
+import numpy as np
+
+from lnrnn.checkpoint import atomic_write_text, checkpoint_exists, load_checkpoint, save_checkpoint
+from lnrnn.data.tasks import load_task, task_spec
+from lnrnn.errors import CheckpointError, TrainingDiverged, TrainingInterrupted, UserError
+from lnrnn.models import SequenceClassifier, parse_cell
+from lnrnn.optim import clip_grad_norm, decayed_lr, make_optimizer, OPTIMIZERS
+from lnrnn.progress import Progress, format_seconds
+
+METRICS_FILE = "metrics.jsonl"
+CURVE_FILE = "learning_curve.svg"
+
+
+@dataclass
+class TrainConfig:
+    cell: str = "ln-lstm"                 # rnn, lstm, ln-rnn, ln-lstm, bn-rnn, bn-lstm
+    task: str = "digits"                  # see lnrnn.data.tasks: digits, mnist, pmnist, mnist-rows, adding, copy
+    data_dir: Optional[str] = None        # folder with the MNIST-family IDX files (mnist tasks)
+    split: Optional[str] = None           # TRAIN/VAL counts carved from the t10k files (or from digits)
+    steps: Optional[int] = None           # sequence length of the synthetic tasks (adding: T, copy: blanks)
+    hidden: int = 64                      # H, hidden units per layer
+    layers: int = 1                       # stacked recurrent layers
+    batch_size: int = 32                  # B, sequences per update
+    epochs: int = 12                      # passes over the training set
+    lr: float = 3e-3                      # learning rate of the first epoch
+    lr_decay: float = 1.0                 # lr of epoch e (0-based) is lr * lr_decay**e
+    optimizer: str = "adam"               # adam, rmsprop, sgd (momentum 0.9)
+    clip: float = 1.0                     # global gradient-norm limit; 0 turns clipping off
+    forget_bias: float = 1.0              # initial LSTM forget-gate bias
+    seed: int = 0                         # initialization and shuffling
+    dtype: str = "float32"                # float32 or float64 parameters and activations
+    eval_batch_size: int = 500            # sequences per evaluation batch (memory only)
+    max_steps: Optional[int] = None       # stop (with a checkpoint) after this many updates in total
+    time_budget: Optional[float] = None   # stop (with a checkpoint) after this many seconds of this invocation
+    device: str = "cpu"                   # cpu; cuda is not implemented for training yet
+    out: str = "runs/default"             # run directory: checkpoint, metrics.jsonl, learning_curve.svg
+
+
+# Fields a resumed run may change; every other field must match the checkpoint.
+RESUME_OVERRIDABLE = {"epochs", "max_steps", "time_budget", "eval_batch_size", "device", "out", "data_dir"}
+
+
+def check_device(device):
+    if device == "cpu":
+        return
+    if device != "cuda":
+        raise UserError(f"unknown device {device!r}; choose cpu or cuda.")
+    from lnrnn.commands.info import cuda_status
+    usable, detail = cuda_status()
+    if not usable:
+        raise UserError(f"--device cuda: no usable CUDA GPU here ({detail}); train with --device cpu.")
+    raise UserError("--device cuda: training on the GPU is not implemented yet; train with --device cpu.")
+
+
+def validate(cfg):
+    """One-sentence UserError for every nonsensical setting (the task's size is checked later)."""
+    parse_cell(cfg.cell)
+    checks = [
+        (cfg.hidden >= 1, f"--hidden must be at least 1, not {cfg.hidden}."),
+        (cfg.layers >= 1, f"--layers must be at least 1, not {cfg.layers}."),
+        (cfg.batch_size >= 1, f"--batch-size must be at least 1, not {cfg.batch_size}."),
+        (cfg.epochs >= 1, f"--epochs must be at least 1, not {cfg.epochs}."),
+        (cfg.lr > 0 and math.isfinite(cfg.lr), f"--lr must be a positive number, not {cfg.lr}."),
+        (cfg.lr_decay > 0 and math.isfinite(cfg.lr_decay), f"--lr-decay must be positive, not {cfg.lr_decay}."),
+        (cfg.clip >= 0 and math.isfinite(cfg.clip), f"--clip must be 0 (off) or positive, not {cfg.clip}."),
+        (cfg.optimizer in OPTIMIZERS, f"unknown optimizer {cfg.optimizer!r}; choose one of {', '.join(OPTIMIZERS)}."),
+        (cfg.dtype in ("float32", "float64"), f"--dtype must be float32 or float64, not {cfg.dtype}."),
+        (cfg.eval_batch_size >= 1, f"--eval-batch-size must be at least 1, not {cfg.eval_batch_size}."),
+        (cfg.max_steps is None or cfg.max_steps >= 1, f"--max-steps must be at least 1, not {cfg.max_steps}."),
+        (cfg.time_budget is None or cfg.time_budget > 0, f"--time-budget must be positive, not {cfg.time_budget}."),
+    ]
+    for ok, msg in checks:
+        if not ok:
+            raise UserError(msg)
+    check_device(cfg.device)
+
+
+def build_model(cfg, task):
+    cell, norm = parse_cell(cfg.cell)
+    return SequenceClassifier(cell=cell, norm=norm, input_size=task.input_size, hidden_size=cfg.hidden,
+                              num_layers=cfg.layers, num_classes=task.num_classes, objective=task.objective,
+                              per_step=task.per_step, tolerance=task.extra.get("tolerance", 0.04),
+                              dtype=cfg.dtype, forget_bias=cfg.forget_bias, seed=cfg.seed)
+
+
+def model_from_checkpoint(meta, arrays):
+    """Rebuild the model a checkpoint describes and load its parameters and buffers."""
+    m = dict(meta["model"])
+    model = SequenceClassifier(**m, seed=0)
+    model.load_arrays({k[len("param/"):]: v for k, v in arrays.items() if k.startswith("param/")} |
+                      {k[len("buffer/"):]: v for k, v in arrays.items() if k.startswith("buffer/")})
+    return model
+
+
+def evaluate(model, task, which="val", batch_size=500):
+    """Mean loss and accuracy of the model on the task's 'train' or 'val' set (training=False)."""
+    n = task.size(which)
+    tot = [0.0, 0, 0]
+    for s in range(0, n, batch_size):
+        x, y = task.batch(which, np.arange(s, min(s + batch_size, n)), model.dtype)
+        tot = [a + b for a, b in zip(tot, model.loss_sums(x, y))]
+    count = max(tot[2], 1)
+    return tot[0] / count, tot[1] / count
+
+
+class _StopFlag:
+    """First SIGINT sets the flag (the loop saves and stops); a second raises KeyboardInterrupt."""
+
+    def __init__(self):
+        self.requested = False
+        self.old = None
+
+    def __enter__(self):
+        if threading.current_thread() is threading.main_thread():
+            self.old = signal.signal(signal.SIGINT, self._handler)
+        return self
+
+    def _handler(self, signum, frame):
+        self.requested = True
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+
+    def __exit__(self, *exc):
+        if self.old is not None:
+            signal.signal(signal.SIGINT, self.old)
+
+
+def _resume_config(saved, given, explicit):
+    """The checkpoint's config, with the options the user gave explicitly where that is allowed."""
+    cfg = TrainConfig(**saved)
+    for name in explicit:
+        new, old = getattr(given, name), saved.get(name)
+        if name in RESUME_OVERRIDABLE:
+            setattr(cfg, name, new)
+        elif new != old:
+            flag = "--" + name.replace("_", "-")
+            raise CheckpointError(f"the run in {given.out} was trained with {flag} {old}, not {new}; "
+                                  f"drop {flag} to resume it, or start a new run with another --out.")
+    return cfg
+
+
+class Trainer:
+    """Holds one run's model, optimizer and loop state; ``run()`` trains until done or stopped."""
+
+    def __init__(self, cfg, resume=False, explicit=(), quiet=False, log=None, stream=None, hook=None):
+        self.log = log or (lambda msg: print(msg, file=sys.stderr))
+        self.quiet, self.stream, self.hook = quiet, stream, hook
+        out = cfg.out
+        if resume:
+            if not checkpoint_exists(out):
+                raise CheckpointError(f"--resume: there is no checkpoint in {out} to resume; "
+                                      "drop --resume to start a new run there.")
+            meta, arrays = load_checkpoint(out)
+            cfg = _resume_config(meta["train"], cfg, explicit)
+            cfg.out = out  # the run may have been moved since it was saved
+        elif checkpoint_exists(out):
+            raise UserError(f"{out} already holds a run; pass --resume to continue it, "
+                            "or choose another --out.")
+        validate(cfg)
+        self.cfg = cfg
+        spec = task_spec(cfg.task, cfg.data_dir, cfg.split, cfg.steps)
+        self.task = load_task(spec)
+        n = self.task.size("train")
+        if cfg.batch_size > n:
+            raise UserError(f"--batch-size {cfg.batch_size} is larger than the {n} training sequences of {cfg.task}.")
+        self.model = build_model(cfg, self.task)
+        self.opt = make_optimizer(cfg.optimizer, cfg.lr)
+        self.rng = np.random.default_rng(cfg.seed)
+        self.epoch, self.batch_in_epoch, self.step = 0, 0, 0
+        self.epoch_rng = self.rng.bit_generator.state   # generator state at the start of self.epoch
+        self.sums = [0.0, 0, 0, 0]                       # running loss_sum, correct, count, samples of the epoch
+        self.history, self.train_time = [], 0.0
+        if resume:
+            self._restore(meta, arrays)
+
+    # ---- checkpoint state ----
+    def _arrays(self):
+        arrays = {"param/" + k: v for k, v in self.model.params.items()}
+        arrays.update({"buffer/" + k: v for k, v in self.model.buffers.items()})
+        st = self.opt.state_dict()
+        for slot, d in st["slots"].items():
+            arrays.update({f"optim/{slot}/{k}": v for k, v in d.items()})
+        return arrays
+
+    def save(self):
+        st = self.opt.state_dict()
+        meta = {"model": self.model.config, "task": self.task.spec, "train": dataclasses.asdict(self.cfg),
+                "optimizer": {"kind": st["kind"], "hyper": st["hyper"], "step": st["step"]},
+                "epoch": self.epoch, "batch_in_epoch": self.batch_in_epoch, "step": self.step,
+                "rng": self.epoch_rng, "epoch_sums": self.sums, "train_time_s": self.train_time,
+                "metrics": self.history, "lnrnn_version": __import__("lnrnn").__version__}
+        return save_checkpoint(self.cfg.out, self._arrays(), meta)
+
+    def _restore(self, meta, arrays):
+        if meta["model"] != self.model.config:
+            from lnrnn.checkpoint import model_mismatch
+            raise CheckpointError(f"the checkpoint in {self.cfg.out} does not match the model its own settings "
+                                  f"build ({model_mismatch(meta['model'], self.model.config)}).")
+        try:
+            self.model.load_arrays({k[6:]: v for k, v in arrays.items() if k.startswith("param/")} |
+                                   {k[7:]: v for k, v in arrays.items() if k.startswith("buffer/")})
+        except ValueError as e:
+            raise CheckpointError(f"the checkpoint in {self.cfg.out} does not fit the model ({e}).") from None
+        slots = {}
+        for k, v in arrays.items():
+            if k.startswith("optim/"):
+                _, slot, name = k.split("/", 2)
+                slots.setdefault(slot, {})[name] = v
+        self.opt.load_state_dict({**meta["optimizer"], "slots": slots})
+        self.epoch, self.batch_in_epoch, self.step = meta["epoch"], meta["batch_in_epoch"], meta["step"]
+        self.epoch_rng = meta["rng"]
+        self.sums = list(meta["epoch_sums"])
+        self.history, self.train_time = list(meta["metrics"]), float(meta["train_time_s"])
+
+    def _write_metrics(self):
+        from lnrnn.plot import write_learning_curves
+        out = self.cfg.out
+        atomic_write_text(os.path.join(out, METRICS_FILE), "".join(json.dumps(r) + "\n" for r in self.history))
+        label = f"{self.cfg.cell} H={self.cfg.hidden} on {self.cfg.task}"
+        write_learning_curves(os.path.join(out, CURVE_FILE), [(label, self.history)],
+                              title=f"{label}: {self.task.description}")
+
+    # ---- the loop ----
+    def describe(self):
+        c, m = self.cfg, self.model
+        return (f"Training {c.cell} (hidden {c.hidden}, {c.layers} layer{'s' * (c.layers > 1)}, "
+                f"{m.num_params():,} parameters, {c.dtype}) on {self.task.description}; {c.optimizer} lr {c.lr:g}"
+                f"{f' decay {c.lr_decay:g}/epoch' if c.lr_decay != 1 else ''}, clip {c.clip:g}, batch {c.batch_size}, "
+                f"{c.epochs} epochs, seed {c.seed}; writing to {c.out}.")
+
+    def _diverged(self, what, value):
+        raise TrainingDiverged(
+            f"the {what} became {value} at epoch {self.epoch + 1}, update {self.step + 1}; training stopped and "
+            f"the last good checkpoint (update {self.saved_step}) is kept in {self.cfg.out}; "
+            "try a lower --lr or a --clip.")
+
+    def run(self):
+        cfg, task, model = self.cfg, self.task, self.model
+        os.makedirs(cfg.out, exist_ok=True)
+        if self.step == 0 and self.batch_in_epoch == 0 and self.epoch == 0:
+            self.save()
+        self.saved_step = self.step
+        n, B = task.size("train"), cfg.batch_size
+        nb = -(-n // B)
+        t_start = time.perf_counter()
+        stop_reason = None
+        with _StopFlag() as flag:
+            while self.epoch < cfg.epochs and stop_reason is None:
+                self.rng.bit_generator.state = self.epoch_rng
+                perm = self.rng.permutation(n)
+                self.opt.lr = decayed_lr(cfg.lr, cfg.lr_decay, self.epoch)
+                bar = Progress(n, f"epoch {self.epoch + 1}/{cfg.epochs}", stream=self.stream, quiet=self.quiet,
+                               done=min(self.batch_in_epoch * B, n))
+                t_epoch = time.perf_counter()
+                for b in range(self.batch_in_epoch, nb):
+                    t0 = time.perf_counter()
+                    idx = perm[b * B:(b + 1) * B]
+                    x, y = task.batch("train", idx, model.dtype)
+                    loss, acc = model.loss_and_grad(x, y)
+                    if not math.isfinite(loss):
+                        self._diverged("training loss", loss)
+                    norm = clip_grad_norm(model.grads, cfg.clip)
+                    if not math.isfinite(norm):
+                        self._diverged("gradient norm", norm)
+                    self.opt.step(model.params, model.grads)
+                    self.step += 1
+                    self.batch_in_epoch = b + 1
+                    count = int((y >= 0).sum()) if task.per_step else len(idx)  # scored (sample, step)s
+                    s = self.sums
+                    s[0] += loss * count
+                    s[1] += acc * count
+                    s[2] += count
+                    s[3] += len(idx)
+                    self.train_time += time.perf_counter() - t0
+                    bar.update(len(idx), loss=s[0] / s[2], acc=s[1] / s[2])
+                    if self.hook is not None:
+                        self.hook(self)
+                    if flag.requested:
+                        stop_reason = "interrupted"
+                    elif cfg.max_steps is not None and self.step >= cfg.max_steps:
+                        stop_reason = f"reached --max-steps {cfg.max_steps}"
+                    elif cfg.time_budget is not None and time.perf_counter() - t_start >= cfg.time_budget:
+                        stop_reason = f"used the --time-budget of {cfg.time_budget:g} s"
+                    if stop_reason is not None and self.batch_in_epoch < nb:
+                        break
+                else:
+                    self._end_epoch(bar, time.perf_counter() - t_epoch)
+                    continue
+                bar.close()
+                self.save()
+                self.saved_step = self.step
+        return stop_reason
+
+    def _end_epoch(self, bar, epoch_wall):
+        cfg, s = self.cfg, self.sums
+        t0 = time.perf_counter()
+        val_loss, val_acc = evaluate(self.model, self.task, "val", cfg.eval_batch_size)
+        self.train_time += time.perf_counter() - t0
+        rec = {"epoch": self.epoch + 1, "step": self.step, "samples": (self.epoch + 1) * self.task.size("train"),
+               "lr": self.opt.lr, "train_loss": s[0] / s[2], "train_acc": s[1] / s[2],
+               "val_loss": val_loss, "val_acc": val_acc, "time_s": round(self.train_time, 3),
+               "samples_per_s": round(s[3] / max(epoch_wall, 1e-9), 1)}
+        bar.close(f"| val loss {val_loss:.4f} acc {100 * val_acc:.2f}%")
+        if not math.isfinite(val_loss):
+            self._diverged("validation loss", val_loss)
+        self.history.append(rec)
+        self.epoch += 1
+        self.batch_in_epoch = 0
+        self.sums = [0.0, 0, 0, 0]
+        self.epoch_rng = self.rng.bit_generator.state
+        self.save()
+        self.saved_step = self.step
+        self._write_metrics()
+
+    def summary(self, stop_reason):
+        c = self.cfg
+        last = self.history[-1] if self.history else None
+        where = (f"checkpoint {os.path.join(c.out, 'checkpoint.json')}, metrics {os.path.join(c.out, METRICS_FILE)}, "
+                 f"curve {os.path.join(c.out, CURVE_FILE)}")
+        res = (f"validation accuracy {100 * last['val_acc']:.2f}% (loss {last['val_loss']:.4f}) after epoch "
+               f"{last['epoch']}" if last else "no epoch finished yet")
+        done = f"{self.step} updates in {format_seconds(self.train_time)} of training"
+        if stop_reason is None:
+            return f"Done: {c.epochs} epochs, {done}; {res}; {where}."
+        return (f"Stopped ({stop_reason}) at epoch {self.epoch + 1}, {done}; {res}; {where}; "
+                f"continue with `lnrnn train --out {c.out} --resume`.")
+
+
+def train(cfg, resume=False, explicit=(), quiet=False, log=None, stream=None, hook=None):
+    """Train (or resume) a run; returns the Trainer. Raises UserError subclasses for every bad input."""
+    trainer = Trainer(cfg, resume=resume, explicit=explicit, quiet=quiet, log=log, stream=stream, hook=hook)
+    trainer.log(("Resuming. " if resume else "") + trainer.describe())
+    stop = trainer.run()
+    if stop == "interrupted":
+        out = trainer.cfg.out
+        raise TrainingInterrupted(f"interrupted at epoch {trainer.epoch + 1}, update {trainer.step}; the state "
+                                  f"reached is saved in {out}; continue with `lnrnn train --out {out} --resume`.")
+    trainer.log(trainer.summary(stop))
+    return trainer
