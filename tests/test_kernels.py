@@ -1,0 +1,201 @@
+"""LayerNorm op, RNN and LSTM kernels (norm none/ln): compiled kernels against the NumPy reference,
+the reference against finite differences, float32 against float64, chunking of the batch."""
+import numpy as np
+import pytest
+
+from lnrnn import reference as R
+from lnrnn.gradcheck import TOLERANCE, numeric_grad, rel_error
+from lnrnn.kernels.layernorm import layernorm_backward, layernorm_forward
+from lnrnn.kernels.lstm import NORM_LN, NORM_NONE, lstm_backward, lstm_forward
+from lnrnn.kernels.rnn import rnn_backward, rnn_forward
+
+EPS = 1e-5
+NORM_CODE = {"none": NORM_NONE, "ln": NORM_LN}
+F32_TOL = 2e-5  # float32 kernels agree with float64 to this (max abs error relative to max |value|)
+
+
+def close(a, b):
+    """Max abs difference scaled by the magnitude of b."""
+    return float(np.max(np.abs(a - b)) / max(np.max(np.abs(b)), 1e-30))
+
+
+def lstm_problem(rng, T=6, B=5, I=3, H=4, dtype=np.float64):
+    G = 4 * H
+
+    def P(*s, scale=1.0, shift=0.0):
+        return (shift + scale * rng.standard_normal(s)).astype(dtype)
+
+    return dict(x=P(T, B, I), h0=P(B, H), c0=P(B, H), Wx=P(I, G, scale=0.5), Wh=P(H, G, scale=0.5), b=P(G),
+                gx=P(G, scale=0.2, shift=1), bx=P(G, scale=0.2), gh=P(G, scale=0.2, shift=1), bh=P(G, scale=0.2),
+                gc=P(H, scale=0.2, shift=1), bc=P(H, scale=0.2))
+
+
+def rnn_problem(rng, T=6, B=5, I=3, H=4, dtype=np.float64):
+    def P(*s, scale=1.0, shift=0.0):
+        return (shift + scale * rng.standard_normal(s)).astype(dtype)
+
+    return dict(x=P(T, B, I), h0=P(B, H), Wx=P(I, H, scale=0.5), Wh=P(H, H, scale=0.5), b=P(H),
+                g=P(H, scale=0.2, shift=1))
+
+
+LSTM_FWD = ("x", "h0", "c0", "Wx", "Wh", "b", "gx", "bx", "gh", "bh", "gc", "bc")
+LSTM_GRADS = ("x", "h0", "c0", "Wx", "Wh", "b", "gx", "bx", "gh", "bh", "gc", "bc")
+RNN_FWD = ("x", "h0", "Wx", "Wh", "b", "g")
+RNN_GRADS = ("x", "h0", "Wx", "Wh", "b", "g")
+
+
+def run_lstm(p, norm, dy, nchunks=2):
+    y, hT, cT, saved = lstm_forward(*[p[k] for k in LSTM_FWD], NORM_CODE[norm], EPS, nchunks)
+    grads = lstm_backward(dy, saved, p["x"], p["h0"], p["c0"], p["Wx"], p["Wh"], p["gx"], p["gh"], p["gc"],
+                          NORM_CODE[norm], nchunks)
+    return y, hT, cT, dict(zip(LSTM_GRADS, grads))
+
+
+def run_rnn(p, norm, dy, nchunks=2):
+    y, hT, saved = rnn_forward(*[p[k] for k in RNN_FWD], NORM_CODE[norm], EPS, nchunks)
+    grads = rnn_backward(dy, saved, p["x"], p["h0"], p["Wx"], p["Wh"], p["g"], NORM_CODE[norm], nchunks)
+    return y, hT, dict(zip(RNN_GRADS, grads))
+
+
+def ref_lstm(p, norm, dy):
+    y, hT, cT, cache = R.lstm_forward(*[p[k] for k in LSTM_FWD], norm, EPS)
+    grads = R.lstm_backward(dy, cache, p["Wx"], p["Wh"], p["gx"], p["gh"], p["gc"], norm)
+    return y, hT, cT, dict(zip(LSTM_GRADS, grads))
+
+
+def ref_rnn(p, norm, dy):
+    y, hT, cache = R.rnn_forward(*[p[k] for k in RNN_FWD], norm, EPS)
+    grads = R.rnn_backward(dy, cache, p["Wx"], p["Wh"], p["g"], norm)
+    return y, hT, dict(zip(RNN_GRADS, grads))
+
+
+# ------------------------------------------------------------------------------------------------
+# LayerNorm op
+# ------------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("N,F,nchunks", [(7, 5, 2), (1, 3, 4), (13, 16, 3)])
+def test_layernorm_matches_reference(N, F, nchunks):
+    rng = np.random.default_rng(N)
+    x, g, b, dy = (rng.standard_normal((N, F)) * 3 + 1, rng.standard_normal(F), rng.standard_normal(F),
+                   rng.standard_normal((N, F)))
+    y, m, r = layernorm_forward(x, g, b, EPS, nchunks)
+    yr, mr, rr = R.layernorm_forward(x, g, b, EPS)
+    assert close(y, yr) < 1e-13 and close(m, mr) < 1e-13 and close(r, rr) < 1e-13
+    dx, dg, db = layernorm_backward(dy, x, m, r, g, nchunks)
+    for a, e in zip((dx, dg, db), R.layernorm_backward(dy, x, mr, rr, g)):
+        assert close(a, e) < 1e-12
+
+
+def test_layernorm_reference_gradcheck():
+    rng = np.random.default_rng(1)
+    x, g, b, R_ = rng.standard_normal((4, 6)), rng.standard_normal(6), rng.standard_normal(6), rng.standard_normal((4, 6))
+    y, m, r = R.layernorm_forward(x, g, b)
+    analytic = R.layernorm_backward(R_, x, m, r, g)
+
+    def loss():
+        return np.sum(R.layernorm_forward(x, g, b)[0] * R_)
+
+    for a, arr in zip(analytic, (x, g, b)):
+        assert rel_error(a, numeric_grad(loss, arr)) < TOLERANCE
+
+
+def test_layernorm_float32_stays_float32():
+    rng = np.random.default_rng(2)
+    x = rng.standard_normal((5, 8)).astype(np.float32)
+    g, b = np.ones(8, np.float32), np.zeros(8, np.float32)
+    y, m, r = layernorm_forward(x, g, b, np.float32(EPS), 2)
+    assert y.dtype == m.dtype == r.dtype == np.float32
+    assert close(y, R.layernorm_forward(x.astype(np.float64), g, b)[0]) < F32_TOL
+
+
+# ------------------------------------------------------------------------------------------------
+# Cells: kernel == reference; reference == finite differences; float32 ~ float64; chunking
+# ------------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("norm", ["none", "ln"])
+@pytest.mark.parametrize("nchunks", [1, 2, 3, 8])
+def test_lstm_kernel_matches_reference(norm, nchunks):
+    rng = np.random.default_rng(3)
+    p = lstm_problem(rng)
+    dy = rng.standard_normal((6, 5, 4))
+    y, hT, cT, g = run_lstm(p, norm, dy, nchunks)
+    yr, hr, cr, gr = ref_lstm(p, norm, dy)
+    assert close(y, yr) < 1e-12 and close(hT, hr) < 1e-12 and close(cT, cr) < 1e-12
+    for k in ("x", "h0", "c0", "Wx", "Wh", "b") + (LSTM_GRADS[6:] if norm == "ln" else ()):
+        assert close(g[k], gr[k]) < 1e-11, k
+
+
+@pytest.mark.parametrize("norm", ["none", "ln"])
+@pytest.mark.parametrize("nchunks", [1, 2, 3, 8])
+def test_rnn_kernel_matches_reference(norm, nchunks):
+    rng = np.random.default_rng(4)
+    p = rnn_problem(rng)
+    dy = rng.standard_normal((6, 5, 4))
+    y, hT, g = run_rnn(p, norm, dy, nchunks)
+    yr, hr, gr = ref_rnn(p, norm, dy)
+    assert close(y, yr) < 1e-12 and close(hT, hr) < 1e-12
+    for k in RNN_GRADS if norm == "ln" else RNN_GRADS[:5]:
+        assert close(g[k], gr[k]) < 1e-11, k
+
+
+@pytest.mark.parametrize("norm", ["none", "ln"])
+def test_lstm_reference_gradcheck(norm):
+    rng = np.random.default_rng(5)
+    p = lstm_problem(rng, T=5, B=3, I=2, H=3)
+    Rm = rng.standard_normal((5, 3, 3))
+
+    def loss():
+        return np.sum(R.lstm_forward(*[p[k] for k in LSTM_FWD], norm, EPS)[0] * Rm)
+
+    _, _, _, g = ref_lstm(p, norm, Rm)
+    for k in LSTM_GRADS if norm == "ln" else LSTM_GRADS[:6]:
+        assert rel_error(g[k], numeric_grad(loss, p[k])) < TOLERANCE, k
+
+
+@pytest.mark.parametrize("norm", ["none", "ln"])
+def test_rnn_reference_gradcheck(norm):
+    rng = np.random.default_rng(6)
+    p = rnn_problem(rng, T=5, B=3, I=2, H=3)
+    Rm = rng.standard_normal((5, 3, 3))
+
+    def loss():
+        return np.sum(R.rnn_forward(*[p[k] for k in RNN_FWD], norm, EPS)[0] * Rm)
+
+    _, _, g = ref_rnn(p, norm, Rm)
+    for k in RNN_GRADS if norm == "ln" else RNN_GRADS[:5]:
+        assert rel_error(g[k], numeric_grad(loss, p[k])) < TOLERANCE, k
+
+
+@pytest.mark.parametrize("norm", ["none", "ln"])
+def test_lstm_float32_agrees_with_float64(norm):
+    rng = np.random.default_rng(7)
+    p64 = lstm_problem(rng, T=8, B=6, I=5, H=7)
+    p32 = {k: v.astype(np.float32) for k, v in p64.items()}
+    dy = rng.standard_normal((8, 6, 7))
+    y64, _, _, g64 = run_lstm(p64, norm, dy)
+    y32, _, _, g32 = run_lstm(p32, norm, dy.astype(np.float32))
+    assert y32.dtype == np.float32 and g32["Wx"].dtype == np.float32
+    assert close(y32, y64) < F32_TOL
+    for k in g64:
+        assert close(g32[k], g64[k]) < 10 * F32_TOL, k
+
+
+@pytest.mark.parametrize("norm", ["none", "ln"])
+def test_rnn_float32_agrees_with_float64(norm):
+    rng = np.random.default_rng(8)
+    p64 = rnn_problem(rng, T=8, B=6, I=5, H=7)
+    p32 = {k: v.astype(np.float32) for k, v in p64.items()}
+    dy = rng.standard_normal((8, 6, 7))
+    y64, _, g64 = run_rnn(p64, norm, dy)
+    y32, _, g32 = run_rnn(p32, norm, dy.astype(np.float32))
+    assert y32.dtype == np.float32
+    assert close(y32, y64) < F32_TOL
+    for k in g64:
+        assert close(g32[k], g64[k]) < 10 * F32_TOL, k
+
+
+def test_single_step_and_single_row():
+    rng = np.random.default_rng(9)
+    p = lstm_problem(rng, T=1, B=1, I=1, H=2)
+    dy = rng.standard_normal((1, 1, 2))
+    y, hT, cT, g = run_lstm(p, "ln", dy, nchunks=4)
+    yr, _, _, gr = ref_lstm(p, "ln", dy)
+    assert close(y, yr) < 1e-12 and close(g["Wh"], gr["Wh"]) < 1e-11

@@ -1,0 +1,127 @@
+"""The layer API: whole multi-layer stacks gradient-checked in float64 for every cell x norm, seeded
+initialisation, and clear errors for bad input."""
+import numpy as np
+import pytest
+
+from lnrnn.gradcheck import TOLERANCE, check_stack
+from lnrnn.layers import CELL_NAMES, RecurrentLayer, RecurrentStack, parse_cell
+
+COMBOS = [(c, n) for c in ("rnn", "lstm") for n in ("none", "ln", "bn")]
+
+
+@pytest.mark.parametrize("cell,norm", COMBOS)
+def test_stack_gradcheck_two_layers(cell, norm):
+    """Every parameter of both layers, the input sequence and every initial state, T=5."""
+    results = check_stack(cell, norm, T=5, B=3, I=3, H=4, num_layers=2, training=True, seed=11)
+    names = [n for n, _ in results]
+    assert "x" in names and "l1.h0" in names and "l1.Wh" in names
+    if cell == "lstm":
+        assert "l0.c0" in names
+    bad = [(n, e) for n, e in results if not e < TOLERANCE]
+    assert not bad, bad
+
+
+@pytest.mark.parametrize("cell", ["rnn", "lstm"])
+def test_stack_gradcheck_bn_inference_mode(cell):
+    results = check_stack(cell, "bn", T=6, B=3, I=2, H=3, num_layers=2, training=False, seed=12)
+    bad = [(n, e) for n, e in results if not e < TOLERANCE]
+    assert not bad, bad
+
+
+def test_gradcheck_detects_a_wrong_gradient(monkeypatch):
+    """The checker itself must be able to fail: corrupt one gradient and expect a large error."""
+    import lnrnn.layers as L
+
+    real = L.lstm_backward
+
+    def broken(*args):
+        out = list(real(*args))
+        out[4] = out[4] * 1.01  # dWh off by 1%
+        return tuple(out)
+
+    monkeypatch.setattr(L, "lstm_backward", broken)
+    results = dict(check_stack("lstm", "ln", num_layers=1))
+    assert results["l0.Wh"] > 1e-3
+    assert results["l0.Wx"] < TOLERANCE
+
+
+def test_seeded_init_is_deterministic_and_orthogonal():
+    a = RecurrentStack("lstm", "ln", 3, 5, num_layers=2, seed=7)
+    b = RecurrentStack("lstm", "ln", 3, 5, num_layers=2, seed=7)
+    c = RecurrentStack("lstm", "ln", 3, 5, num_layers=2, seed=8)
+    for k in a.params:
+        assert np.array_equal(a.params[k], b.params[k])
+    assert not np.array_equal(a.params["l0.Wx"], c.params["l0.Wx"])
+    Wh = a.params["l1.Wh"].astype(np.float64)
+    for j in range(4):  # each gate block is orthogonal
+        blk = Wh[:, j * 5:(j + 1) * 5]
+        assert np.allclose(blk.T @ blk, np.eye(5), atol=1e-5)
+    assert np.all(a.params["l0.b"][5:10] == 1.0) and np.all(a.params["l0.b"][:5] == 0.0)  # forget bias
+    bn = RecurrentLayer("lstm", "bn", 3, 5)
+    assert np.all(bn.params["gx"] == np.float32(0.1)) and np.all(bn.params["gc"] == np.float32(0.1))
+
+
+def test_parse_cell_names():
+    assert parse_cell("ln-lstm") == ("lstm", "ln")
+    assert parse_cell("bn-rnn") == ("rnn", "bn")
+    assert parse_cell("lstm") == ("lstm", "none")
+    assert len(CELL_NAMES) == 6
+    with pytest.raises(ValueError, match="unknown cell 'gru'"):
+        parse_cell("gru")
+
+
+def test_bad_input_is_reported_clearly():
+    layer = RecurrentLayer("lstm", "ln", 3, 4)
+    x = np.zeros((5, 2, 3), np.float32)
+    with pytest.raises(ValueError, match=r"x must have shape \(\?,\?,3\), got \(5, 2, 4\)"):
+        layer.forward(np.zeros((5, 2, 4), np.float32))
+    with pytest.raises(ValueError, match="shape"):
+        layer.forward(np.zeros((5, 3), np.float32))
+    with pytest.raises(TypeError, match="float32 like the layer's parameters, got float64"):
+        layer.forward(x.astype(np.float64))
+    bad = x.copy()
+    bad[1, 1, 1] = np.nan
+    with pytest.raises(ValueError, match="NaN"):
+        layer.forward(bad)
+    with pytest.raises(ValueError, match="state is a tuple of 2"):
+        layer.forward(x, state=(np.zeros((2, 4), np.float32),))
+    with pytest.raises(ValueError, match=r"h0 must have shape \(2,4\)"):
+        layer.forward(x, state=(np.zeros((3, 4), np.float32), np.zeros((2, 4), np.float32)))
+    with pytest.raises(RuntimeError, match="before forward"):
+        layer.backward(np.zeros((5, 2, 4), np.float32))
+    layer.forward(x)
+    with pytest.raises(ValueError, match=r"dy must have shape \(5,2,4\)"):
+        layer.backward(np.zeros((5, 2, 3), np.float32))
+    with pytest.raises(ValueError, match="unknown norm 'wn'"):
+        RecurrentLayer("lstm", "wn", 3, 4)
+    with pytest.raises(ValueError, match="hidden_size must be a positive integer"):
+        RecurrentLayer("lstm", "ln", 3, 0)
+    with pytest.raises(TypeError, match="float32 or float64"):
+        RecurrentLayer("rnn", "ln", 3, 4, dtype=np.int32)
+
+
+def test_state_carries_across_calls():
+    """Running T steps at once equals running them in two calls with the state carried over."""
+    rng = np.random.default_rng(3)
+    for cell, norm in [("lstm", "ln"), ("rnn", "none"), ("lstm", "bn")]:
+        stack = RecurrentStack(cell, norm, 2, 3, num_layers=2, dtype=np.float64, seed=1, max_steps=8)
+        x = rng.standard_normal((8, 4, 2))
+        if norm == "bn":  # inference mode: per-step statistics come from the buffers, time-aligned
+            y_all, _ = stack.forward(x, training=False)
+            y1, s = stack.forward(x[:8], training=False)
+            assert np.allclose(y_all, y1)
+            continue
+        y_all, _ = stack.forward(x)
+        y1, s = stack.forward(x[:5])
+        y2, _ = stack.forward(x[5:], state=s)
+        assert np.allclose(y_all, np.concatenate([y1, y2]), atol=1e-12)
+
+
+def test_bn_statistics_grow_and_are_reused_beyond_training_length():
+    layer = RecurrentLayer("lstm", "bn", 2, 3, dtype=np.float64, max_steps=2)
+    rng = np.random.default_rng(0)
+    layer.forward(rng.standard_normal((4, 5, 2)), training=True)
+    assert layer.buffers["rmx"].shape == (4, 12)
+    y, _ = layer.forward(rng.standard_normal((7, 5, 2)), training=False)  # beyond 4 steps: reuse last row
+    assert y.shape == (7, 5, 3) and np.all(np.isfinite(y))
+    assert layer.buffers["rmx"].shape == (4, 12)
