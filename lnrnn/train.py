@@ -65,7 +65,8 @@ class TrainConfig:
     out: str = "runs/default"             # run directory: checkpoint, metrics.jsonl, learning_curve.svg
 
 
-# Fields a resumed run may change; every other field must match the checkpoint.
+# Fields a resumed run may change; every other field must match the checkpoint. max_steps and
+# time_budget are not inherited from the interrupted invocation.
 RESUME_OVERRIDABLE = {"epochs", "max_steps", "time_budget", "eval_batch_size", "device", "out", "data_dir"}
 
 
@@ -156,6 +157,7 @@ class _StopFlag:
 def _resume_config(saved, given, explicit):
     """The checkpoint's config, with the options the user gave explicitly where that is allowed."""
     cfg = TrainConfig(**saved)
+    cfg.max_steps = cfg.time_budget = None  # stop conditions belong to one invocation, not to the run
     for name in explicit:
         new, old = getattr(given, name), saved.get(name)
         if name in RESUME_OVERRIDABLE:

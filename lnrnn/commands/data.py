@@ -16,7 +16,7 @@ import zlib
 
 import click
 
-from lnrnn.data.idx import parse_idx
+from lnrnn.data.idx import IMAGES_MAGIC, LABELS_MAGIC, parse_idx
 from lnrnn.errors import DataError, UserError
 from lnrnn.progress import Progress
 
@@ -51,7 +51,7 @@ def verify(path, name):
             raw = gzip.decompress(raw)
         except (EOFError, OSError, zlib.error) as e:
             raise DataError(f"{name} is a damaged gzip file ({e}); download it again.") from None
-    arr = parse_idx(raw, name)
+    arr = parse_idx(raw, name, IMAGES_MAGIC if "images" in name else LABELS_MAGIC)
     if arr.shape != shape:
         raise DataError(f"{name} holds an array of shape {arr.shape}, not the {shape} of MNIST.")
     if hashlib.md5(raw).hexdigest() != md5:

@@ -16,6 +16,8 @@ from lnrnn.errors import DataError
 _IDX_TYPES = {0x08: ">u1", 0x09: ">i1", 0x0B: ">i2", 0x0C: ">i4", 0x0D: ">f4", 0x0E: ">f8"}
 _DTYPE_CODES = {np.dtype(v).newbyteorder("=").str.lstrip("<>|="): k for k, v in _IDX_TYPES.items()}
 
+# Magic numbers of the MNIST-family files: uint8 with 3 dimensions (images), 1 dimension (labels).
+IMAGES_MAGIC, LABELS_MAGIC = 2051, 2049
 # The four standard files of MNIST and Fashion-MNIST (both use the same names).
 MNIST_FILES = {
     "train": ("train-images-idx3-ubyte", "train-labels-idx1-ubyte"),
@@ -40,10 +42,16 @@ def _read_bytes(path):
     return raw
 
 
-def parse_idx(raw, name="<bytes>"):
-    """Decode the bytes of an (uncompressed) IDX file into a native-endian array."""
+def parse_idx(raw, name="<bytes>", magic=None):
+    """Decode the bytes of an (uncompressed) IDX file into a native-endian array.
+
+    ``magic``: the 4-byte magic number the file must have (2051 MNIST images, 2049 labels).
+    """
     if len(raw) < 4:
         raise DataError(f"{name} is too short to be an IDX file ({len(raw)} bytes).")
+    if magic is not None and int.from_bytes(raw[:4], "big") != magic:
+        raise DataError(f"{name} has a bad magic number ({int.from_bytes(raw[:4], 'big')}, expected {magic}); "
+                        "it is not the IDX file its name says.")
     zero, code, ndim = raw[:2], raw[2], raw[3]
     if zero != b"\x00\x00" or code not in _IDX_TYPES or ndim == 0:
         raise DataError(f"{name} is not an IDX file (bad magic number 0x{raw[:4].hex()}).")
@@ -63,9 +71,9 @@ def parse_idx(raw, name="<bytes>"):
     return arr.astype(dtype.newbyteorder("="))  # native byte order, owns its memory
 
 
-def read_idx(path):
-    """Read an IDX file (gzip or raw) -> ndarray in native byte order."""
-    return parse_idx(_read_bytes(path), str(path))
+def read_idx(path, magic=None):
+    """Read an IDX file (gzip or raw) -> ndarray in native byte order (see ``parse_idx``)."""
+    return parse_idx(_read_bytes(path), str(path), magic)
 
 
 def write_idx(path, arr, compress=None):
@@ -111,7 +119,7 @@ def load_mnist_split(data_dir, split):
     missing = [s + "[.gz]" for s, p in zip((img_stem, lab_stem), paths) if p is None]
     if missing:
         raise DataError(f"{data_dir} lacks {' and '.join(missing)}; {GET_DATA_HINT}.")
-    images, labels = read_idx(paths[0]), read_idx(paths[1])
+    images, labels = read_idx(paths[0], IMAGES_MAGIC), read_idx(paths[1], LABELS_MAGIC)
     if images.ndim != 3 or images.dtype != np.uint8:
         raise DataError(f"{paths[0]} should hold uint8 images (N, rows, cols), not {images.dtype} {images.shape}.")
     if labels.ndim != 1 or labels.dtype != np.uint8:
