@@ -38,3 +38,6 @@ main.add_command(data.data)
 main.add_command(info.info)
 main.add_command(plot.plot)
 # Commands maintained with the kernels (lnrnn/commands/gradcheck.py, bench.py) are registered here:
+from lnrnn.commands import gradcheck as gradcheck_command  # noqa: E402
+
+main.add_command(gradcheck_command.gradcheck)

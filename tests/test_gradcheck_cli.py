@@ -1,0 +1,27 @@
+"""``lnrnn gradcheck`` through click's CliRunner: one line per parameter, exit status follows the errors."""
+from click.testing import CliRunner
+
+from lnrnn.cli import main
+
+
+def test_gradcheck_passes_and_prints_one_line_per_parameter():
+    r = CliRunner().invoke(main, ["gradcheck", "--cell", "ln-lstm", "--cell", "bn-rnn", "--layers", "1"])
+    assert r.exit_code == 0, r.output
+    lines = r.output.strip().splitlines()
+    # ln-lstm: 9 params + x + h0 + c0 = 12; bn-rnn: (5 params + x + h0) x (train, infer) = 14
+    assert sum(ln.startswith("ln-lstm") for ln in lines) == 12
+    assert sum(ln.startswith("bn-rnn") and " infer " in ln for ln in lines) == 7
+    assert all(ln.endswith("ok") for ln in lines[:-1])
+    assert "0 above tolerance" in lines[-1]
+
+
+def test_gradcheck_exits_nonzero_when_an_error_exceeds_tolerance():
+    r = CliRunner().invoke(main, ["gradcheck", "--cell", "rnn", "--layers", "1", "--tolerance", "0"])
+    assert r.exit_code == 1
+    assert "FAIL" in r.output
+
+
+def test_gradcheck_rejects_nonsense_sizes():
+    r = CliRunner().invoke(main, ["gradcheck", "--hidden", "0"])
+    assert r.exit_code == 2
+    assert "--hidden must be at least 1" in r.output and "Traceback" not in r.output
