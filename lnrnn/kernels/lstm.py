@@ -28,7 +28,7 @@ from numba import njit, prange
 
 from lnrnn.config import PJIT
 from lnrnn.kernels.common import (chunk_bounds, clamp_chunks, ln_row_backward, ln_row_forward,
-                                  matmul, matmul_tn, sigmoid)
+                                  matmul, matmul_tn, sigmoid, tanh)
 
 NORM_NONE = 0
 NORM_LN = 1
@@ -87,7 +87,7 @@ def lstm_forward(x, h0, c0, Wx, Wh, b, gx, bx, gh, bh, gc, bc, norm, eps, nchunk
                 for j in range(2 * H):
                     a[j] = sigmoid(a[j], one)
                 for j in range(2 * H, 3 * H):
-                    a[j] = np.tanh(a[j])
+                    a[j] = tanh(a[j], one)
                 for j in range(3 * H, G):
                     a[j] = sigmoid(a[j], one)
                 cp = c0[bb] if t == 0 else c[t - 1, bb]
@@ -97,10 +97,10 @@ def lstm_forward(x, h0, c0, Wx, Wh, b, gx, bx, gh, bh, gc, bc, norm, eps, nchunk
                     m, s = ln_row_forward(chat[t, bb], c[t, bb], eps)
                     rstd[2, t, bb] = s
                     for k in range(H):
-                        tc[t, bb, k] = np.tanh(gc[k] * chat[t, bb, k] + bc[k])
+                        tc[t, bb, k] = tanh(gc[k] * chat[t, bb, k] + bc[k], one)
                 else:
                     for k in range(H):
-                        tc[t, bb, k] = np.tanh(c[t, bb, k])
+                        tc[t, bb, k] = tanh(c[t, bb, k], one)
                 for k in range(H):
                     y[t, bb, k] = a[3 * H + k] * tc[t, bb, k]
     saved = (gates, c, tc, y, xp, hhat, chat, rstd)

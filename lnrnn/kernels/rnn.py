@@ -14,7 +14,8 @@ import numpy as np
 from numba import njit, prange
 
 from lnrnn.config import PJIT
-from lnrnn.kernels.common import chunk_bounds, clamp_chunks, ln_row_backward, ln_row_forward, matmul, matmul_tn
+from lnrnn.kernels.common import (chunk_bounds, clamp_chunks, ln_row_backward, ln_row_forward, matmul, matmul_tn,
+                                  tanh)
 from lnrnn.kernels.lstm import NORM_LN, NORM_NONE  # noqa: F401  (re-exported: same codes for every cell)
 
 
@@ -23,6 +24,7 @@ def rnn_forward(x, h0, Wx, Wh, b, g, norm, eps, nchunks):
     """x (T,B,I), h0 (B,H), Wx (I,H), Wh (H,H), b (H,), g (H,) -> y (T,B,H), hT (B,H), saved."""
     T, B, I = x.shape
     H = h0.shape[1]
+    one = x.dtype.type(1.0)
     ln = norm == NORM_LN
     xp = matmul(x.reshape(T * B, I), Wx, nchunks).reshape(T, B, H)
     y = np.empty((T, B, H), dtype=x.dtype)
@@ -49,10 +51,10 @@ def rnn_forward(x, h0, Wx, Wh, b, g, norm, eps, nchunks):
                     m, s = ln_row_forward(ahat[t, bb], a[r], eps)
                     rstd[t, bb] = s
                     for k in range(H):
-                        y[t, bb, k] = np.tanh(g[k] * ahat[t, bb, k] + b[k])
+                        y[t, bb, k] = tanh(g[k] * ahat[t, bb, k] + b[k], one)
                 else:
                     for k in range(H):
-                        y[t, bb, k] = np.tanh(a[r, k] + b[k])
+                        y[t, bb, k] = tanh(a[r, k] + b[k], one)
     return y, y[T - 1].copy(), (y, ahat, rstd)
 
 
