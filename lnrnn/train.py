@@ -351,7 +351,7 @@ class Trainer:
                f"{last['epoch']}" if last else "no epoch finished yet")
         done = f"{self.step} updates in {format_seconds(self.train_time)} of training"
         if stop_reason is None:
-            return f"Done: {c.epochs} epochs, {done}; {res}; {where}."
+            return f"Done: {c.epochs} epoch{'s' * (c.epochs != 1)}, {done}; {res}; {where}."
         return (f"Stopped ({stop_reason}) at epoch {self.epoch + 1}, {done}; {res}; {where}; "
                 f"continue with `lnrnn train --out {c.out} --resume`.")
 

@@ -7,6 +7,7 @@ import os
 import shutil
 import signal
 import threading
+from xml.etree import ElementTree
 
 import numpy as np
 import pytest
@@ -96,6 +97,7 @@ def test_train_outputs_and_eval(reference_run):
     assert [r["epoch"] for r in records] == [1, 2] and records[-1]["step"] == 14
     svg = (out / "learning_curve.svg").read_text()
     assert svg.startswith("<svg") and "accuracy" in svg and "validation" in svg
+    ElementTree.fromstring(svg)  # well-formed XML
     r = invoke("eval", "--checkpoint", out, "--json")
     assert_ok(r)
     res = json.loads(r.stdout)
@@ -110,7 +112,7 @@ def test_progress_bar_and_summary(tmp_path):
     r = invoke("train", *TINY[:-1], "--epochs", "1", "--out", tmp_path / "run")
     assert_ok(r)
     assert "samples/s" in r.stderr and "val loss" in r.stderr
-    assert r.stdout.startswith("Training ln-lstm (hidden 8") and "Done: 1 epochs" in r.stdout
+    assert r.stdout.startswith("Training ln-lstm (hidden 8") and "Done: 1 epoch, 7 updates" in r.stdout
     q = invoke("train", *TINY, "--epochs", "1", "--out", tmp_path / "quiet")
     assert_ok(q)
     assert q.stderr == ""
@@ -179,6 +181,7 @@ def test_plot_several_runs(tmp_path, reference_run):
     assert_ok(r)
     svg = (tmp_path / "both.svg").read_text()
     assert "run (final validation accuracy" in svg and "other (final" in svg
+    ElementTree.fromstring(svg)
     assert_clean_error(invoke("plot", tmp_path, "--out", tmp_path / "x.svg"), "has no metrics.jsonl")
 
 

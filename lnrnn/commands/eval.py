@@ -49,6 +49,6 @@ def eval_cmd(path, data_dir, split, which, eval_batch_size, as_json):
                                "model": m, "task": task.spec}))
         return
     cell = meta.get("train", {}).get("cell", f"{m['norm']}-{m['cell']}")
-    click.echo(f"{cell} (hidden {m['hidden_size']}, {m['num_layers']} layer(s)) after epoch {meta.get('epoch')}, "
-               f"update {meta.get('step')}, on {which} of {task.description}: loss {loss:.4f}, "
+    click.echo(f"{cell} (hidden {m['hidden_size']}, {m['num_layers']} layer(s)) after {meta.get('epoch')} finished "
+               f"epoch(s), {meta.get('step')} updates, on {which} of {task.description}: loss {loss:.4f}, "
                f"accuracy {100 * acc:.2f}% ({task.size(which)} sequences).")
