@@ -1,0 +1,301 @@
+"""CUDA building blocks shared by the ``*_cuda`` kernels: device-array helpers, a tiled shared-memory
+GEMM, column reductions with shared memory, and a block-wide sum for row reductions.
+
+Device-array convention (every ``*_cuda`` module)
+    Public functions take host (NumPy) or device arrays; a host array is copied to the device once on
+    entry (``to_device``). Every array they return is a device array, and nothing is copied back to
+    the host: a training step keeps parameters, activations and gradients on the device. Call
+    ``to_host`` on a result (or a tuple of them) to get NumPy arrays.
+
+Why a hand-written GEMM (not cuBLAS)
+    numba.cuda has no BLAS, and the libraries that bind cuBLAS for Numba device arrays are either
+    unmaintained or pull in a second array stack (CuPy). A tiled shared-memory GEMM keeps the
+    ``cuda`` extra to ``numba-cuda`` alone, runs under the simulator (so CI checks it without a GPU),
+    and serves the shapes of a recurrent step. It is the first thing to replace if profiling on a
+    real GPU shows the recurrent product dominating.
+
+Launch geometry
+    GEMM and column reductions use square blocks of TILE x TILE threads; row kernels (LayerNorm, the
+    fused recurrent steps) use one block of ``config.THREADS_PER_BLOCK`` threads per row. Both are
+    read at call time (tests shrink them so the simulator runs several small blocks), and kernels
+    are compiled once per (dtype, geometry) by the ``lru_cache``d factories below: the sizes of
+    shared arrays must be compile-time constants.
+"""
+import math
+from functools import lru_cache
+
+import numpy as np
+from numba import cuda, float32, float64
+
+from lnrnn import config
+
+# GEMM and column-reduction tile edge: blocks of TILE x TILE threads. Candidate for lnrnn.config.
+TILE = 16
+# A column reduction over N rows is split into at most this many row ranges (grid.y), whose partial
+# sums are added by a second launch: enough blocks to fill a GPU when the output has few columns.
+REDUCE_PARTS = 64
+
+_NB = {np.dtype(np.float32): float32, np.dtype(np.float64): float64}
+
+
+def nbtype(dtype):
+    """numba scalar type of a NumPy float dtype (float32 or float64)."""
+    try:
+        return _NB[np.dtype(dtype)]
+    except KeyError:
+        raise TypeError(f"CUDA kernels support float32 and float64, got {np.dtype(dtype).name}") from None
+
+
+def threads_per_block():
+    return int(config.THREADS_PER_BLOCK)
+
+
+def tile():
+    return int(TILE)
+
+
+# ------------------------------------------------------------------------------------------------
+# Device arrays
+# ------------------------------------------------------------------------------------------------
+def is_device(a):
+    return not isinstance(a, np.ndarray) and hasattr(a, "copy_to_host")
+
+
+def to_device(a):
+    """Device array as is; a host array copied to the device (C-contiguous) once."""
+    return a if is_device(a) else cuda.to_device(np.ascontiguousarray(a))
+
+
+def to_host(obj):
+    """Copy a device array, or a (nested) tuple/list of them, back to NumPy; other values pass through."""
+    if isinstance(obj, (tuple, list)):
+        return type(obj)(to_host(o) for o in obj)
+    return obj.copy_to_host() if is_device(obj) else obj
+
+
+def empty(shape, dtype):
+    return cuda.device_array(shape, dtype=dtype)
+
+
+def copy(a):
+    """A fresh device array holding the contents of device array a (device-to-device copy)."""
+    out = cuda.device_array(a.shape, dtype=a.dtype)
+    if a.size:
+        out.copy_to_device(a)
+    return out
+
+
+def flat(a):
+    """1-D view of a C-contiguous device array."""
+    return a.reshape(a.size)
+
+
+def rows2d(a):
+    """(..., F) C-contiguous device array as (N, F)."""
+    F = a.shape[a.ndim - 1]  # the simulator's shapes reject negative indices
+    return a.reshape(a.size // F, F)
+
+
+@cuda.jit
+def _fill_kernel(a, value):
+    """a (n,) <- value; grid-stride loop."""
+    start, stride = cuda.grid(1), cuda.gridsize(1)
+    for i in range(start, a.shape[0], stride):
+        a[i] = value
+
+
+def fill(a, value):
+    """Set every element of device array a to value (in place); returns a."""
+    if a.size:
+        f = flat(a)
+        tpb = threads_per_block()
+        _fill_kernel[min((f.size + tpb - 1) // tpb, 1024), tpb](f, a.dtype.type(value))
+    return a
+
+
+def zeros(shape, dtype):
+    return fill(empty(shape, dtype), 0)
+
+
+# ------------------------------------------------------------------------------------------------
+# Block-wide reduction (rows: one block per row)
+# ------------------------------------------------------------------------------------------------
+@cuda.jit(device=True)
+def block_sum(sh, v):
+    """Sum of v over the threads of a 1-D block, returned to every thread. Every thread of the block
+    must call it (it synchronizes); sh is a shared scratch array of at least blockDim.x elements.
+    Pairwise tree that works for any block size, not only powers of two."""
+    tid = cuda.threadIdx.x
+    n = cuda.blockDim.x
+    sh[tid] = v
+    cuda.syncthreads()
+    while n > 1:
+        half = (n + 1) // 2
+        if tid < n - half:
+            sh[tid] += sh[tid + half]
+        cuda.syncthreads()
+        n = half
+    s = sh[0]
+    cuda.syncthreads()  # nobody overwrites sh[0] before everyone has read it
+    return s
+
+
+@cuda.jit(device=True)
+def sigmoid(z, one):
+    """one: 1 in the working dtype (float32 code stays float32)."""
+    return one / (one + math.exp(-z))
+
+
+# ------------------------------------------------------------------------------------------------
+# GEMM: C (M,N) = op(A) @ op(B)  [+ C]
+# ------------------------------------------------------------------------------------------------
+@lru_cache(maxsize=None)
+def _gemm_kernel(dtype, t):
+    dt = nbtype(dtype)
+
+    @cuda.jit
+    def gemm(A, B, C, trans_a, trans_b, accumulate):
+        """op(A) (M,K) = A or A^T, op(B) (K,N) = B or B^T; C (M,N). Block (t,t) computes one t x t tile
+        of C, walking K in t-wide slabs staged in shared memory. Loads of transposed operands swap
+        the thread roles so that consecutive threadIdx.x still read consecutive addresses."""
+        sA = cuda.shared.array((t, t), dt)  # sA[m, k] of the current slab
+        sB = cuda.shared.array((t, t), dt)  # sB[k, n]
+        tx = cuda.threadIdx.x
+        ty = cuda.threadIdx.y
+        m0 = cuda.blockIdx.y * t
+        n0 = cuda.blockIdx.x * t
+        M, N = C.shape
+        K = A.shape[0] if trans_a else A.shape[1]
+        s = dt(0.0)
+        for k0 in range(0, K, t):
+            if trans_a:  # A (K,M): thread reads A[k0+ty, m0+tx]
+                k = k0 + ty
+                m = m0 + tx
+                sA[tx, ty] = A[k, m] if (k < K and m < M) else dt(0.0)
+            else:        # A (M,K): thread reads A[m0+ty, k0+tx]
+                k = k0 + tx
+                m = m0 + ty
+                sA[ty, tx] = A[m, k] if (k < K and m < M) else dt(0.0)
+            if trans_b:  # B (N,K): thread reads B[n0+ty, k0+tx]
+                k = k0 + tx
+                n = n0 + ty
+                sB[tx, ty] = B[n, k] if (k < K and n < N) else dt(0.0)
+            else:        # B (K,N): thread reads B[k0+ty, n0+tx]
+                k = k0 + ty
+                n = n0 + tx
+                sB[ty, tx] = B[k, n] if (k < K and n < N) else dt(0.0)
+            cuda.syncthreads()
+            for q in range(t):
+                s += sA[ty, q] * sB[q, tx]
+            cuda.syncthreads()
+        m = m0 + ty
+        n = n0 + tx
+        if m < M and n < N:
+            if accumulate:
+                C[m, n] += s
+            else:
+                C[m, n] = s
+
+    return gemm
+
+
+def matmul(A, B, out=None, trans_a=False, trans_b=False, accumulate=False):
+    """Device GEMM: out (M,N) = op(A) @ op(B), or out += ... with accumulate=True (out required).
+    op(X) is X, or X^T when trans_x. A, B, out: 2-D C-contiguous device arrays of one dtype."""
+    M, K = (A.shape[1], A.shape[0]) if trans_a else A.shape
+    K2, N = (B.shape[1], B.shape[0]) if trans_b else B.shape
+    if K != K2:
+        raise ValueError(f"matmul: inner dimensions differ, op(A) is {(M, K)} and op(B) is {(K2, N)}")
+    if out is None:
+        if accumulate:
+            raise ValueError("matmul: accumulate=True needs out")
+        out = empty((M, N), A.dtype)
+    elif out.shape != (M, N):
+        raise ValueError(f"matmul: out has shape {out.shape}, expected {(M, N)}")
+    if M and N:
+        t = tile()
+        grid = ((N + t - 1) // t, (M + t - 1) // t)
+        _gemm_kernel(np.dtype(A.dtype), t)[grid, (t, t)](A, B, out, bool(trans_a), bool(trans_b),
+                                                         bool(accumulate))
+    return out
+
+
+# ------------------------------------------------------------------------------------------------
+# Column reductions: out (M,) = sum over the N rows of D, D*X, or D*xhat(X)
+# ------------------------------------------------------------------------------------------------
+SUM, SUM_PROD, SUM_LN = 0, 1, 2
+
+
+@lru_cache(maxsize=None)
+def _colsum_kernel(dtype, t):
+    dt = nbtype(dtype)
+
+    @cuda.jit
+    def colsum(D, X, mean, rstd, mode, part):
+        """D, X (N,M); mean, rstd (N,) (mode SUM_LN only) -> part (P,M), P = gridDim.y row ranges.
+        Block (t,t): threadIdx.x picks a column (coalesced reads along a row), threadIdx.y one of t
+        lanes striding over this block's row range; lanes are added through shared memory.
+        mode SUM: D; SUM_PROD: D*X; SUM_LN: D*(X - mean[r])*rstd[r] (the LayerNorm gain gradient)."""
+        sh = cuda.shared.array((t, t), dt)
+        tx = cuda.threadIdx.x
+        ty = cuda.threadIdx.y
+        N, M = D.shape
+        j = cuda.blockIdx.x * t + tx
+        p = cuda.blockIdx.y
+        P = cuda.gridDim.y
+        lo = (p * N) // P
+        hi = ((p + 1) * N) // P
+        s = dt(0.0)
+        if j < M:
+            for r in range(lo + ty, hi, t):
+                d = D[r, j]
+                if mode == 1:
+                    d *= X[r, j]
+                elif mode == 2:
+                    d *= (X[r, j] - mean[r]) * rstd[r]
+                s += d
+        sh[ty, tx] = s
+        cuda.syncthreads()
+        if ty == 0 and j < M:
+            for q in range(1, t):
+                s += sh[q, tx]
+            part[p, j] = s
+
+    return colsum
+
+
+def _colsum(D, X, mean, rstd, mode):
+    D = rows2d(D)
+    X = rows2d(X)
+    N, M = D.shape
+    out = empty((1, M), D.dtype)
+    if M == 0:
+        return out.reshape(M)
+    t = tile()
+    kern = _colsum_kernel(np.dtype(D.dtype), t)
+    P = max(1, min(REDUCE_PARTS, (N + 4 * t - 1) // (4 * t)))  # at least 4 rows per lane
+    gx = (M + t - 1) // t
+    if P == 1:
+        kern[(gx, 1), (t, t)](D, X, mean, rstd, mode, out)
+    else:
+        part = empty((P, M), D.dtype)
+        kern[(gx, P), (t, t)](D, X, mean, rstd, mode, part)
+        kern[(gx, 1), (t, t)](part, part, mean, rstd, SUM, out)
+    return out.reshape(M)
+
+
+def colsum(D):
+    """(..., M) -> (M,): sum over all leading indices."""
+    dummy = empty(1, D.dtype)
+    return _colsum(D, D, dummy, dummy, SUM)
+
+
+def colsum_prod(D, X):
+    """(..., M), (..., M) -> (M,): sum of D*X over all leading indices (gain gradients)."""
+    dummy = empty(1, D.dtype)
+    return _colsum(D, X, dummy, dummy, SUM_PROD)
+
+
+def colsum_ln(D, X, mean, rstd):
+    """D, X (N,M); mean, rstd (N,) -> (M,): sum_r D[r]*(X[r]-mean[r])*rstd[r] (LayerNorm dgain)."""
+    return _colsum(D, X, mean, rstd, SUM_LN)

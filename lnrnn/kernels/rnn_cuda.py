@@ -1,0 +1,138 @@
+"""Vanilla (tanh) RNN and LN-RNN over a whole sequence, forward and BPTT: CUDA twin of rnn.py.
+
+    norm NONE: h_t = tanh(x_t Wx + h_{t-1} Wh + b)
+    norm LN:   h_t = tanh(LN(x_t Wx + h_{t-1} Wh; g, b))     (Ba et al. 2016, eq. 4; joint normalization)
+Same names, arguments, outputs and ``saved`` layout as the CPU twin; host or device arrays in,
+device arrays out (``cuda_common``); ``nchunks`` is accepted and ignored. Same layout of work as
+lstm_cuda.py: x Wx over all T*B rows once; per step one GEMM and one fused row kernel (one block per
+batch row); weight gradients and the b/g reductions over all T*B rows after the loop.
+
+saved (device arrays):
+    y    (T,B,H)  h_t (also the output)
+    ahat (T,B,H)  LN-normalized preactivation (norm LN; (0,0,0) otherwise)
+    rstd (T,B)    its 1/std (norm LN; (0,0) otherwise)
+"""
+import math
+from functools import lru_cache
+
+import numpy as np
+from numba import cuda
+
+from lnrnn.kernels.cuda_common import (block_sum, colsum, colsum_prod, copy, empty, matmul, nbtype, rows2d,
+                                       threads_per_block, to_device, zeros)
+from lnrnn.kernels.layernorm_cuda import row_stats
+from lnrnn.kernels.lstm import NORM_LN, NORM_NONE  # noqa: F401  (the same codes as the CPU twin)
+
+
+@lru_cache(maxsize=None)
+def _kernels(dtype, tpb):
+    dt = nbtype(dtype)
+
+    @cuda.jit
+    def fwd_step(a, xp_t, b, g, ln, eps, y_t, ahat_t, rstd_t):
+        """Block bb, batch row bb; threads stride over hidden units k.
+            a (B,H) = h_{t-1} Wh on entry, x_t Wx + h_{t-1} Wh after (scratch); xp_t (B,H); b, g (H,)
+            -> y_t (B,H); with LN also ahat_t (B,H) and rstd_t (B,)."""
+        sh = cuda.shared.array(tpb, dt)
+        bb = cuda.blockIdx.x
+        tid = cuda.threadIdx.x
+        n = cuda.blockDim.x
+        H = a.shape[1]
+        one = dt(1.0)
+        for k in range(tid, H, n):
+            a[bb, k] += xp_t[bb, k]
+        if ln:
+            m, r = row_stats(sh, a[bb], H, one / dt(H), dt(eps), one)
+            for k in range(tid, H, n):
+                ah = (a[bb, k] - m) * r
+                ahat_t[bb, k] = ah
+                y_t[bb, k] = math.tanh(g[k] * ah + b[k])
+            if tid == 0:
+                rstd_t[bb] = r
+        else:
+            for k in range(tid, H, n):
+                y_t[bb, k] = math.tanh(a[bb, k] + b[k])
+
+    @cuda.jit
+    def bwd_step(dy_t, dh_next, y_t, ahat_t, rstd_t, g, ln, dz_t, da_t):
+        """Block bb, batch row bb.
+            dy_t, dh_next (B,H) dL/dh_t from the output and from step t+1; y_t (B,H);
+            ahat_t (B,H), rstd_t (B,), g (H,) (LN only)
+            -> dz_t (B,H) dL/d(tanh argument); da_t (B,H) dL/d(x_t Wx + h_{t-1} Wh) (LN only:
+               without LN da_t is dz_t itself and is not written)."""
+        sh = cuda.shared.array(tpb, dt)
+        bb = cuda.blockIdx.x
+        tid = cuda.threadIdx.x
+        n = cuda.blockDim.x
+        H = y_t.shape[1]
+        one = dt(1.0)
+        s1 = one - one
+        s2 = one - one
+        for k in range(tid, H, n):
+            yk = y_t[bb, k]
+            d = (dy_t[bb, k] + dh_next[bb, k]) * (one - yk * yk)
+            dz_t[bb, k] = d
+            if ln:
+                s1 += d * g[k]
+                s2 += d * g[k] * ahat_t[bb, k]
+        if ln:
+            inv_h = one / dt(H)
+            s1 = block_sum(sh, s1) * inv_h
+            s2 = block_sum(sh, s2) * inv_h
+            r = rstd_t[bb]
+            for k in range(tid, H, n):
+                da_t[bb, k] = r * (dz_t[bb, k] * g[k] - s1 - ahat_t[bb, k] * s2)
+
+    return fwd_step, bwd_step
+
+
+def rnn_forward(x, h0, Wx, Wh, b, g, norm, eps, nchunks=1):
+    """x (T,B,I), h0 (B,H), Wx (I,H), Wh (H,H), b (H,), g (H,) -> y (T,B,H), hT (B,H), saved (device)."""
+    x, h0, Wx, Wh, b, g = (to_device(a) for a in (x, h0, Wx, Wh, b, g))
+    T, B, I = x.shape
+    H = h0.shape[1]
+    dt = x.dtype
+    ln = norm == NORM_LN
+    tpb = threads_per_block()
+    fwd_step = _kernels(np.dtype(dt), tpb)[0]
+    xp = matmul(x.reshape(T * B, I), Wx).reshape(T, B, H)
+    y = empty((T, B, H), dt)
+    if ln:
+        ahat = empty((T, B, H), dt)
+        rstd = empty((T, B), dt)
+    else:
+        ahat = empty((0, 0, 0), dt)
+        rstd = empty((0, 0), dt)
+    d1, d2 = empty(0, dt), empty((0, 0), dt)
+    a = empty((B, H), dt)  # preactivation of the current step, reused
+    for t in range(T):
+        matmul(h0 if t == 0 else y[t - 1], Wh, out=a)
+        fwd_step[B, tpb](a, xp[t], b, g, ln, float(eps), y[t], ahat[t] if ln else d2, rstd[t] if ln else d1)
+    return y, copy(y[T - 1]), (y, ahat, rstd)
+
+
+def rnn_backward(dy, saved, x, h0, Wx, Wh, g, norm, nchunks=1):
+    """dy (T,B,H) -> dx (T,B,I), dh0 (B,H), dWx (I,H), dWh (H,H), db (H,), dg (H,)   (device arrays;
+    dg is zeros without LN)."""
+    dy, x, h0, Wx, Wh, g = (to_device(a) for a in (dy, x, h0, Wx, Wh, g))
+    y, ahat, rstd = saved
+    T, B, H = dy.shape
+    I = x.shape[2]
+    dt = dy.dtype
+    ln = norm == NORM_LN
+    tpb = threads_per_block()
+    bwd_step = _kernels(np.dtype(dt), tpb)[1]
+    dZ = empty((T, B, H), dt)               # dL/d(tanh argument): db (and dg) reduce over it
+    dA = empty((T, B, H), dt) if ln else dZ  # dL/d(x Wx + h Wh)
+    dh_next = zeros((B, H), dt)             # dL/dh_t from step t+1; ends as dh0
+    d1, d2 = empty(0, dt), empty((0, 0), dt)
+    for t in range(T - 1, -1, -1):
+        bwd_step[B, tpb](dy[t], dh_next, y[t], ahat[t] if ln else d2, rstd[t] if ln else d1, g, ln, dZ[t], dA[t])
+        matmul(dA[t], Wh, out=dh_next, trans_b=True)
+    dA2 = rows2d(dA)
+    dWx = matmul(x.reshape(T * B, I), dA2, trans_a=True)
+    dx = matmul(dA2, Wx, trans_b=True).reshape(T, B, I)
+    dWh = matmul(h0, dA[0], trans_a=True)
+    if T > 1:
+        matmul(rows2d(y[:T - 1]), rows2d(dA[1:]), out=dWh, trans_a=True, accumulate=True)
+    return dx, dh_next, dWx, dWh, colsum(dZ), colsum_prod(dZ, ahat) if ln else zeros(H, dt)

@@ -1,0 +1,248 @@
+"""CUDA twins equal their CPU twins: GEMM and column reductions, LayerNorm, LSTM/LN-LSTM, RNN/LN-RNN.
+
+Runs under Numba's CUDA simulator (tests/conftest.py sets NUMBA_ENABLE_CUDASIM=1 before numba is
+imported) or on a GPU (NUMBA_ENABLE_CUDASIM=0). The simulator runs one OS thread per CUDA thread, so
+blocks are shrunk (GEMM tiles of 4x4, rows of 8 threads) and shapes are tiny but chosen so that
+sizes are not multiples of the block and several blocks run. float64 must agree to rounding level.
+"""
+import sys
+import threading
+
+import numpy as np
+import pytest
+
+pytest.importorskip("numba_cuda", reason="numba-cuda is not installed (pip install 'lnrnn[cuda]')")
+
+from lnrnn import backend, config  # noqa: E402
+
+_ok, _why = backend.cuda_usable()
+if not _ok:
+    pytest.skip(f"CUDA kernels cannot run here: {_why}", allow_module_level=True)
+
+from lnrnn.kernels import common as C  # noqa: E402
+from lnrnn.kernels import cuda_common as G  # noqa: E402
+from lnrnn.kernels import layernorm, layernorm_cuda, lstm, lstm_cuda, rnn, rnn_cuda  # noqa: E402
+
+EPS = 1e-5
+TOL64 = 1e-12  # float64: max |cuda - cpu| / max |cpu|
+TOL32 = 2e-5   # float32 CUDA against the float64 CPU twin
+
+
+def _locked_shared_array(lock):
+    """FakeCUDAShared.array without its race: the simulator looks a block's shared array up by the
+    caller's (file, line) and creates it when missing, with no lock, so under a short GIL switch
+    interval two threads of one block can create (and write) different arrays. Same lookup, locked."""
+    from numba.cuda.simulator.kernelapi import numpy_support, types
+
+    def array(self, shape, dtype, alignment=None):
+        if shape == 0 or alignment is not None:
+            raise NotImplementedError("lnrnn's kernels use static, unaligned shared arrays only")
+        if isinstance(dtype, types.Type):
+            dtype = numpy_support.as_dtype(dtype)
+        frame = sys._getframe(1)
+        key = (frame.f_code.co_filename, frame.f_lineno)
+        with lock:
+            res = self._allocations.get(key)
+            if res is None:
+                res = self._allocations[key] = np.empty(shape, dtype)
+        return res
+
+    return array
+
+
+@pytest.fixture(autouse=True)
+def small_blocks(monkeypatch):
+    """Tiny launch geometry so that several blocks run and the simulator stays quick. Under the
+    simulator also: a short GIL switch interval (its block manager busy-polls its threads: about 5x
+    faster than the 5 ms default) and a race-free shared-array lookup (see _locked_shared_array)."""
+    monkeypatch.setattr(config, "THREADS_PER_BLOCK", 8)
+    monkeypatch.setattr(G, "TILE", 4)
+    if not backend.simulator_enabled():
+        yield
+        return
+    from numba.cuda.simulator.kernelapi import FakeCUDAShared
+    monkeypatch.setattr(FakeCUDAShared, "array", _locked_shared_array(threading.Lock()))
+    old = sys.getswitchinterval()
+    sys.setswitchinterval(1e-5)
+    yield
+    sys.setswitchinterval(old)
+
+
+def close(a, b):
+    """Max abs difference scaled by the magnitude of b (b: the CPU twin)."""
+    a, b = np.asarray(a, np.float64), np.asarray(b, np.float64)
+    assert a.shape == b.shape
+    return float(np.max(np.abs(a - b), initial=0.0) / max(np.max(np.abs(b), initial=0.0), 1e-30))
+
+
+host = G.to_host
+
+
+# ------------------------------------------------------------------------------------------------
+# GEMM and column reductions
+# ------------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("trans_a", [False, True])
+@pytest.mark.parametrize("trans_b", [False, True])
+def test_matmul_all_transposes(trans_a, trans_b):
+    rng = np.random.default_rng(0)
+    M, K, N = 9, 6, 7  # 3x2 blocks of 4x4 threads, K over two slabs, none a multiple of 4
+    A = rng.standard_normal((K, M) if trans_a else (M, K))
+    B = rng.standard_normal((N, K) if trans_b else (K, N))
+    want = (A.T if trans_a else A) @ (B.T if trans_b else B)
+    got = G.matmul(G.to_device(A), G.to_device(B), trans_a=trans_a, trans_b=trans_b)
+    assert G.is_device(got)
+    assert close(host(got), want) < TOL64
+
+
+def test_matmul_accumulate_and_cpu_twins():
+    rng = np.random.default_rng(1)
+    X, W, D = rng.standard_normal((13, 5)), rng.standard_normal((5, 6)), rng.standard_normal((13, 6))
+    assert close(host(G.matmul(G.to_device(X), G.to_device(W))), C.matmul(X, W, 2)) < TOL64
+    assert close(host(G.matmul(G.to_device(X), G.to_device(D), trans_a=True)), C.matmul_tn(X, D, 2)) < TOL64
+    C0 = rng.standard_normal((5, 6))
+    out = G.to_device(C0)
+    G.matmul(G.to_device(X), G.to_device(D), out=out, trans_a=True, accumulate=True)
+    assert close(host(out), C0 + X.T @ D) < TOL64
+    with pytest.raises(ValueError, match="inner dimensions"):
+        G.matmul(G.to_device(X), G.to_device(X))
+
+
+def test_column_reductions():
+    rng = np.random.default_rng(2)
+    D, X = rng.standard_normal((3, 11, 6)), rng.standard_normal((3, 11, 6))  # 33 rows: 3 row ranges
+    D2, X2 = D.reshape(33, 6), X.reshape(33, 6)
+    assert close(host(G.colsum(G.to_device(D))), C.colsum(D2, 2)) < TOL64
+    assert close(host(G.colsum_prod(G.to_device(D), G.to_device(X))), C.colsum_prod(D2, X2, 2)) < TOL64
+    m, r = X2.mean(1), 1 / X2.std(1)
+    got = G.colsum_ln(G.to_device(D2), G.to_device(X2), G.to_device(m), G.to_device(r))
+    assert close(host(got), (D2 * (X2 - m[:, None]) * r[:, None]).sum(0)) < TOL64
+
+
+def test_fill_and_float32():
+    z = G.zeros((5, 3), np.float32)
+    assert z.dtype == np.float32 and not host(z).any()
+    with pytest.raises(TypeError, match="float32 and float64"):
+        G.nbtype(np.int32)
+
+
+# ------------------------------------------------------------------------------------------------
+# LayerNorm op
+# ------------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("N,F,tpb", [(5, 19, 8), (3, 70, 32), (1, 1, 8)])
+def test_layernorm_matches_cpu(N, F, tpb, monkeypatch):
+    monkeypatch.setattr(config, "THREADS_PER_BLOCK", tpb)
+    rng = np.random.default_rng(N)
+    x, g, b, dy = (rng.standard_normal((N, F)) * 3 + 1, rng.standard_normal(F), rng.standard_normal(F),
+                   rng.standard_normal((N, F)))
+    y, m, r = layernorm_cuda.layernorm_forward(x, g, b, EPS, 2)
+    yc, mc, rc = layernorm.layernorm_forward(x, g, b, EPS, 2)
+    for a, e in zip(host((y, m, r)), (yc, mc, rc)):
+        assert close(a, e) < TOL64
+    grads = layernorm_cuda.layernorm_backward(dy, x, m, r, g, 2)  # saved stats passed as device arrays
+    for a, e in zip(host(grads), layernorm.layernorm_backward(dy, x, mc, rc, g, 2)):
+        assert close(a, e) < TOL64
+
+
+def test_layernorm_float32():
+    rng = np.random.default_rng(3)
+    x = rng.standard_normal((4, 13))
+    g, b = rng.standard_normal(13), rng.standard_normal(13)
+    y, _, _ = host(layernorm_cuda.layernorm_forward(x.astype(np.float32), g.astype(np.float32),
+                                                     b.astype(np.float32), EPS))
+    assert y.dtype == np.float32
+    assert close(y, layernorm.layernorm_forward(x, g, b, EPS, 1)[0]) < TOL32
+
+
+# ------------------------------------------------------------------------------------------------
+# Cells
+# ------------------------------------------------------------------------------------------------
+NORM = {"none": lstm.NORM_NONE, "ln": lstm.NORM_LN}
+LSTM_FWD = ("x", "h0", "c0", "Wx", "Wh", "b", "gx", "bx", "gh", "bh", "gc", "bc")
+LSTM_GRADS = ("x", "h0", "c0", "Wx", "Wh", "b", "gx", "bx", "gh", "bh", "gc", "bc")
+RNN_FWD = ("x", "h0", "Wx", "Wh", "b", "g")
+RNN_GRADS = ("x", "h0", "Wx", "Wh", "b", "g")
+
+
+def problem(rng, cell, T, B, I, H):
+    G_ = 4 * H if cell == "lstm" else H
+
+    def P(*s, scale=1.0, shift=0.0):
+        return shift + scale * rng.standard_normal(s)
+
+    p = dict(x=P(T, B, I), h0=P(B, H), Wx=P(I, G_, scale=0.5), Wh=P(H, G_, scale=0.5), b=P(G_))
+    if cell == "lstm":
+        p.update(c0=P(B, H), gx=P(G_, scale=0.2, shift=1), bx=P(G_, scale=0.2), gh=P(G_, scale=0.2, shift=1),
+                 bh=P(G_, scale=0.2), gc=P(H, scale=0.2, shift=1), bc=P(H, scale=0.2))
+    else:
+        p["g"] = P(H, scale=0.2, shift=1)
+    return p, rng.standard_normal((T, B, H))
+
+
+def run_lstm(mod, p, dy, norm):
+    y, hT, cT, saved = mod.lstm_forward(*[p[k] for k in LSTM_FWD], NORM[norm], EPS, 2)
+    grads = mod.lstm_backward(dy, saved, p["x"], p["h0"], p["c0"], p["Wx"], p["Wh"], p["gx"], p["gh"], p["gc"],
+                              NORM[norm], 2)
+    return (y, hT, cT), saved, dict(zip(LSTM_GRADS, grads))
+
+
+def run_rnn(mod, p, dy, norm):
+    y, hT, saved = mod.rnn_forward(*[p[k] for k in RNN_FWD], NORM[norm], EPS, 2)
+    grads = mod.rnn_backward(dy, saved, p["x"], p["h0"], p["Wx"], p["Wh"], p["g"], NORM[norm], 2)
+    return (y, hT), saved, dict(zip(RNN_GRADS, grads))
+
+
+def assert_twins(cuda_out, cpu_out, tol):
+    (outs, saved, grads), (outs_c, saved_c, grads_c) = cuda_out, cpu_out
+    assert all(G.is_device(a) for a in outs + saved + tuple(grads.values())), "CUDA twins return device arrays"
+    for k, (a, e) in enumerate(zip(host(outs), outs_c)):
+        assert close(a, e) < tol, f"output {k}"
+    assert len(saved) == len(saved_c)
+    for k, (a, e) in enumerate(zip(host(saved), saved_c)):
+        assert a.shape == e.shape and a.dtype == e.dtype, f"saved[{k}] layout"
+        assert close(a, e) < tol, f"saved[{k}]"
+    for k, a in host(grads).items():
+        assert a.dtype == grads_c[k].dtype
+        assert close(a, grads_c[k]) < tol, k
+
+
+# (T, B, I, H, threads per block): H below and above the block, G = 4H above it, B blocks per step
+CELL_SHAPES = [(3, 3, 2, 5, 8), (2, 2, 3, 9, 4)]
+
+
+@pytest.mark.parametrize("norm", ["none", "ln"])
+@pytest.mark.parametrize("shape", CELL_SHAPES)
+def test_lstm_matches_cpu(norm, shape, monkeypatch):
+    T, B, I, H, tpb = shape
+    monkeypatch.setattr(config, "THREADS_PER_BLOCK", tpb)
+    p, dy = problem(np.random.default_rng(4), "lstm", T, B, I, H)
+    assert_twins(run_lstm(lstm_cuda, p, dy, norm), run_lstm(lstm, p, dy, norm), TOL64)
+
+
+@pytest.mark.parametrize("norm", ["none", "ln"])
+@pytest.mark.parametrize("shape", CELL_SHAPES)
+def test_rnn_matches_cpu(norm, shape, monkeypatch):
+    T, B, I, H, tpb = shape
+    monkeypatch.setattr(config, "THREADS_PER_BLOCK", tpb)
+    p, dy = problem(np.random.default_rng(5), "rnn", T, B, I, H)
+    assert_twins(run_rnn(rnn_cuda, p, dy, norm), run_rnn(rnn, p, dy, norm), TOL64)
+
+
+def test_device_inputs_single_step_single_row():
+    """T = 1, B = 1, and inputs already on the device (no copy, same result). I = 2: with I = 1 the
+    LayerNorm of x Wx does not depend on x, and dx is pure rounding noise."""
+    p, dy = problem(np.random.default_rng(6), "lstm", 1, 1, 2, 3)
+    pd = {k: G.to_device(v) for k, v in p.items()}
+    assert_twins(run_lstm(lstm_cuda, pd, G.to_device(dy), "ln"), run_lstm(lstm, p, dy, "ln"), TOL64)
+
+
+@pytest.mark.parametrize("cell", ["lstm", "rnn"])
+def test_float32_stays_float32(cell):
+    p, dy = problem(np.random.default_rng(7), cell, 2, 3, 2, 5)
+    p32 = {k: v.astype(np.float32) for k, v in p.items()}
+    run = run_lstm if cell == "lstm" else run_rnn
+    outs, saved, grads = run(lstm_cuda if cell == "lstm" else rnn_cuda, p32, dy.astype(np.float32), "ln")
+    outs_c, _, grads_c = run(lstm if cell == "lstm" else rnn, p, dy, "ln")
+    for a, e in zip(host(outs), outs_c):
+        assert a.dtype == np.float32 and close(a, e) < TOL32
+    for k, a in host(grads).items():
+        assert a.dtype == np.float32 and close(a, grads_c[k]) < 10 * TOL32, k
