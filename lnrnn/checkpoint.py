@@ -94,11 +94,15 @@ def model_mismatch(saved, expected):
 
 
 def load_checkpoint(path, expected_model=None):
-    """Load a checkpoint: ``path`` is its directory or its checkpoint.json -> (meta, arrays).
+    """Load a checkpoint: ``path`` is its directory or any checkpoint* file in it -> (meta, arrays).
 
     ``expected_model``: a model config dict that ``meta['model']`` must equal.
     """
+    path = str(path)
     desc = os.path.join(path, DESCRIPTION) if os.path.isdir(path) else path
+    sibling = os.path.join(os.path.dirname(path), DESCRIPTION)
+    if not os.path.isdir(path) and os.path.basename(path).startswith("checkpoint") and os.path.isfile(sibling):
+        desc = sibling  # e.g. runs/x/checkpoint.npz or an older checkpoint-*.npz: the run's description
     if not os.path.isfile(desc):
         raise CheckpointError(f"no checkpoint at {path} (expected {desc}); train one with "
                               "`lnrnn train --out DIR` first.")

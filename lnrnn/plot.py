@@ -81,6 +81,8 @@ def learning_curve_svg(runs, x="step", title="learning curves"):
     if x not in X_AXES:
         raise ValueError(f"x must be one of {list(X_AXES)}")
     W, H = 960, 420 + 18 * len(runs)
+    if len(title) > 120:
+        title = title[:119] + "\u2026"
     pw, ph, top = 380, 280, 60
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{W}" height="{H}" viewBox="0 0 {W} {H}" '
            'font-family="sans-serif" font-size="12">',

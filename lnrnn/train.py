@@ -156,7 +156,11 @@ class _StopFlag:
 
 def _resume_config(saved, given, explicit):
     """The checkpoint's config, with the options the user gave explicitly where that is allowed."""
-    cfg = TrainConfig(**saved)
+    try:
+        cfg = TrainConfig(**saved)
+    except TypeError as e:
+        raise CheckpointError(f"the checkpoint in {given.out} holds training settings this lnrnn does not "
+                              f"know ({e}).") from None
     cfg.max_steps = cfg.time_budget = None  # stop conditions belong to one invocation, not to the run
     for name in explicit:
         new, old = getattr(given, name), saved.get(name)
@@ -181,6 +185,10 @@ class Trainer:
                 raise CheckpointError(f"--resume: there is no checkpoint in {out} to resume; "
                                       "drop --resume to start a new run there.")
             meta, arrays = load_checkpoint(out)
+            missing = [k for k in ("train", "optimizer", "epoch", "batch_in_epoch", "step", "rng", "epoch_sums",
+                                   "train_time_s", "metrics") if k not in meta]
+            if missing:
+                raise CheckpointError(f"the checkpoint in {out} lacks {', '.join(missing)}; it cannot be resumed.")
             cfg = _resume_config(meta["train"], cfg, explicit)
             cfg.out = out  # the run may have been moved since it was saved
         elif checkpoint_exists(out):
@@ -246,9 +254,11 @@ class Trainer:
         from lnrnn.plot import write_learning_curves
         out = self.cfg.out
         atomic_write_text(os.path.join(out, METRICS_FILE), "".join(json.dumps(r) + "\n" for r in self.history))
-        label = f"{self.cfg.cell} H={self.cfg.hidden} on {self.cfg.task}"
+        c = self.cfg
+        label = f"{c.cell} H={c.hidden} on {c.task}"
         write_learning_curves(os.path.join(out, CURVE_FILE), [(label, self.history)],
-                              title=f"{label}: {self.task.description}")
+                              title=f"{label} ({c.layers} layer{'s' * (c.layers > 1)}, {c.optimizer} lr {c.lr:g}, "
+                                    f"batch {c.batch_size}, seed {c.seed})")
 
     # ---- the loop ----
     def describe(self):

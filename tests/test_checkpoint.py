@@ -24,7 +24,7 @@ def test_roundtrip(tmp_path):
     arrays, meta = sample()
     path = ck.save_checkpoint(tmp_path, arrays, meta)
     assert path.endswith("checkpoint.json") and ck.checkpoint_exists(tmp_path)
-    for where in (tmp_path, path):
+    for where in (tmp_path, path, tmp_path / "checkpoint.npz"):
         got_meta, got = ck.load_checkpoint(str(where), expected_model=MODEL)
         assert got.keys() == arrays.keys()
         for k in arrays:
