@@ -360,3 +360,26 @@ def test_data_mnist_unreachable_or_missing(tmp_path, mirror):
                        "could not download")
     assert_clean_error(invoke("data", "mnist", "--dest", tmp_path / "d", "--mirror", "ftp://x/"),
                        "--mirror must be an http:// or https:// URL")
+
+
+def test_progress_bar_rendering():
+    import io
+    from lnrnn.progress import Progress, format_seconds
+
+    class Tty(io.StringIO):
+        def isatty(self):
+            return True
+
+    s = Tty()
+    bar = Progress(100, "epoch 1/2", stream=s, min_interval=0)
+    bar.update(50, loss=1.5, acc=0.25)
+    bar.close("| val acc 30%")
+    text = s.getvalue()
+    assert text.startswith("\r") and "50/100" in text and "loss 1.5000" in text and "acc 25.0%" in text
+    assert "ETA" in text and "samples/s" in text and text.endswith("| val acc 30%\033[K\n")
+    quiet = Tty()
+    q = Progress(10, "x", stream=quiet, quiet=True)
+    q.update(5, loss=1.0)
+    q.close("done")
+    assert quiet.getvalue() == ""
+    assert format_seconds(3725) == "1:02:05" and format_seconds(65) == "1:05"
