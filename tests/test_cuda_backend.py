@@ -1,0 +1,201 @@
+"""Backend selection: CUDA detection, the one-sentence error where CUDA cannot run, CPU/CUDA twins
+with matching signatures, and every CUDA kernel compiled for a real GPU (PTX) without one.
+
+Run as a script (``python tests/test_cuda_backend.py --ptx``, without the simulator) it compiles every
+kernel to PTX for float32 and float64 and exits 0, 1 (failure) or 77 (no NVVM here: skip).
+"""
+import inspect
+import json
+import os
+import re
+import subprocess
+import sys
+
+import pytest
+
+from lnrnn import backend
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+SKIP_RC = 77
+
+
+def _run(code_or_args, sim):
+    """Run Python in a fresh process with the simulator on or off; -> CompletedProcess."""
+    env = dict(os.environ, NUMBA_ENABLE_CUDASIM="1" if sim else "0", PYTHONPATH=ROOT)
+    args = ["-c", code_or_args] if isinstance(code_or_args, str) else code_or_args
+    return subprocess.run([sys.executable, *args], env=env, cwd=ROOT, capture_output=True, text=True, timeout=300)
+
+
+def _one_sentence(msg):
+    assert msg.startswith("CUDA is not usable here: ") and msg.endswith("use --device cpu (device='cpu') instead.")
+    assert "\n" not in msg
+
+
+def test_unknown_device():
+    with pytest.raises(ValueError, match="unknown device 'gpu'; expected one of cpu, cuda"):
+        backend.kernels("gpu")
+
+
+def test_cpu_namespace_identity_transfers():
+    k = backend.kernels("cpu")
+    x = object()
+    assert k.device == "cpu" and k.to_host(x) is x and k.to_device(x) is x
+    for op in backend.OPS:
+        assert callable(getattr(k, op))
+
+
+def test_missing_numba_cuda_fails_in_one_sentence(monkeypatch):
+    real = backend.importlib.util.find_spec
+    monkeypatch.setattr(backend.importlib.util, "find_spec",
+                        lambda name, *a: None if name == "numba_cuda" else real(name, *a))
+    backend.cuda_usable.cache_clear()
+    try:
+        ok, reason = backend.cuda_usable()
+        assert not ok and "numba-cuda package is not installed" in reason
+        with pytest.raises(backend.CudaUnavailable) as e:
+            backend.kernels("cuda")
+        _one_sentence(str(e.value))
+        assert isinstance(e.value, RuntimeError)
+    finally:
+        backend.cuda_usable.cache_clear()
+
+
+def test_without_simulator_import_works_and_cuda_request_is_clear():
+    """A fresh process without the simulator: importing lnrnn never imports numba.cuda; asking for
+    CUDA either works (a GPU is here) or raises CudaUnavailable with one sentence."""
+    pytest.importorskip("numba_cuda", reason="numba-cuda is not installed")
+    code = """if True:
+        import json, sys
+        import lnrnn, lnrnn.layers, lnrnn.backend as b
+        imported = 'numba.cuda' in sys.modules
+        ok, reason = b.cuda_usable()
+        try:
+            b.kernels('cuda'); err = None
+        except b.CudaUnavailable as e:
+            err = str(e)
+        print(json.dumps(dict(imported=imported, ok=ok, reason=reason, err=err)))"""
+    r = _run(code, sim=False)
+    assert r.returncode == 0, r.stderr
+    out = json.loads(r.stdout.strip().splitlines()[-1])
+    assert not out["imported"], "import lnrnn must not import numba.cuda"
+    if out["ok"]:
+        assert out["err"] is None
+    else:
+        _one_sentence(out["err"])
+        assert out["reason"] in out["err"]
+
+
+def _cuda_op_pairs():
+    pytest.importorskip("numba_cuda", reason="numba-cuda is not installed")
+    ok, why = backend.cuda_usable()
+    if not ok:
+        pytest.skip(f"CUDA kernels cannot run here: {why}")
+    cpu, gpu = backend.kernels("cpu"), backend.kernels("cuda")
+    names = [n for n in vars(gpu) if n not in ("device", "to_host", "to_device")]
+    return [(n, getattr(cpu, n), getattr(gpu, n)) for n in names]
+
+
+def test_twins_share_names_and_arguments():
+    pairs = _cuda_op_pairs()
+    assert {n for n, _, _ in pairs} >= set(backend.OPS)
+    for name, cpu_fn, gpu_fn in pairs:
+        cpu_params = list(inspect.signature(getattr(cpu_fn, "py_func", cpu_fn)).parameters)
+        gpu_params = list(inspect.signature(gpu_fn).parameters)
+        assert gpu_params == cpu_params, name
+
+
+def test_simulator_is_reported():
+    pytest.importorskip("numba_cuda", reason="numba-cuda is not installed")
+    if not backend.simulator_enabled():
+        pytest.skip("the simulator is off (running on a GPU)")
+    assert backend.cuda_usable() == (True, "Numba's CUDA simulator (NUMBA_ENABLE_CUDASIM=1), on the CPU")
+
+
+def test_kernels_compile_to_ptx_for_a_real_gpu():
+    """The simulator runs the kernels as Python, which accepts code the CUDA target would reject; this
+    compiles each of them with NVVM (no GPU needed) and checks that float32 kernels do no float64
+    arithmetic (a stray Python float constant would silently make them 2-32x slower on a GPU)."""
+    pytest.importorskip("numba_cuda", reason="numba-cuda is not installed")
+    r = _run([os.path.abspath(__file__), "--ptx"], sim=False)
+    if r.returncode == SKIP_RC:
+        pytest.skip(r.stdout.strip().splitlines()[-1])
+    assert r.returncode == 0, r.stdout + r.stderr
+
+
+# ------------------------------------------------------------------------------------------------
+# PTX compilation (script mode, simulator off)
+# ------------------------------------------------------------------------------------------------
+F64_OP = re.compile(r"^\s*(add|sub|mul|fma|div|sqrt|rsqrt|neg|abs|min|max|ex2|lg2|rcp|tanh|setp)\S*\.f64")
+
+
+def _ptx_signatures(np_dtype, tpb, tile):
+    """(name, dispatcher, argument types) of every kernel, as the host code launches them."""
+    import numpy as np
+    from numba import boolean, float64, int64, types
+
+    from lnrnn.kernels import cuda_common, layernorm_cuda, lstm_cuda, rnn_cuda
+
+    dt = cuda_common.nbtype(np_dtype)
+    A1, A2 = dt[::1], dt[:, ::1]
+    U = types.UniTuple
+    d = np.dtype(np_dtype)
+    ln_fwd, ln_bwd = layernorm_cuda._kernels(d, tpb)
+    lstm_fwd, lstm_bwd = lstm_cuda._kernels(d, tpb)
+    rnn_fwd, rnn_bwd = rnn_cuda._kernels(d, tpb)
+    sigs = [
+        ("gemm", cuda_common._gemm_kernel(d, tile), (A2, A2, A2, boolean, boolean, boolean)),
+        ("colsum", cuda_common._colsum_kernel(d, tile), (A2, A2, A1, A1, int64, A2)),
+        ("fill", cuda_common._fill_kernel, (A1, dt)),
+        ("layernorm_fwd", ln_fwd, (A2, A1, A1, float64, boolean, A2, A1, A1)),
+        ("layernorm_bwd", ln_bwd, (A2, A2, A1, A1, A1, A2)),
+        ("lstm_fwd_step", lstm_fwd, (A2, A2, A2, U(A1, 7), boolean, float64, U(A2, 6), A1, A1)),
+        ("lstm_bwd_step", lstm_bwd, (A2, A2, A2, U(A2, 6), U(A1, 3), U(A1, 3), boolean, U(A2, 4))),
+        ("rnn_fwd_step", rnn_fwd, (A2, A2, A1, A1, boolean, float64, A2, A2, A1)),
+        ("rnn_bwd_step", rnn_bwd, (A2, A2, A2, A2, A1, A1, boolean, A2, A2)),
+    ]
+    return sigs
+
+
+def _ptx_main():
+    import numpy as np
+    from numba import cuda
+
+    from lnrnn import config
+    from lnrnn.kernels import cuda_common
+
+    try:
+        from numba.cuda.cudadrv.nvvm import NVVM
+        NVVM()
+    except Exception as e:
+        print(f"NVVM (the CUDA toolkit's compiler library) is not available here: {type(e).__name__}")
+        return SKIP_RC
+    # Device functions called by a kernel are compiled for the current device's compute capability;
+    # with no GPU there is none, so name one (7.0: the oldest architecture the toolkit still targets).
+    import numba.cuda.dispatcher as disp
+    if not hasattr(disp, "get_current_device"):
+        print("numba-cuda's dispatcher changed (no get_current_device): cannot compile without a GPU")
+        return SKIP_RC
+    cc = (7, 0)
+    disp.get_current_device = lambda: type("FakeDevice", (), {"compute_capability": cc})()
+    failures = 0
+    for np_dtype in (np.float32, np.float64):
+        for name, kernel, sig in _ptx_signatures(np_dtype, config.THREADS_PER_BLOCK, cuda_common.TILE):
+            try:
+                ptx, _ = cuda.compile_ptx(kernel.py_func, sig, cc=cc)
+            except Exception as e:
+                failures += 1
+                print(f"FAIL {np.dtype(np_dtype).name} {name}: {type(e).__name__}: {e}")
+                continue
+            if np_dtype is np.float32:
+                f64 = [line.strip() for line in ptx.splitlines() if F64_OP.match(line)]
+                if f64:
+                    failures += 1
+                    print(f"FAIL float32 {name} does float64 arithmetic: {f64[:3]}")
+                    continue
+            print(f"ok   {np.dtype(np_dtype).name} {name}")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__" and "--ptx" in sys.argv:
+    sys.exit(_ptx_main())
