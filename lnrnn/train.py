@@ -49,10 +49,10 @@ class TrainConfig:
     steps: Optional[int] = None           # sequence length of the synthetic tasks (adding: T, copy: blanks)
     hidden: int = 64                      # H, hidden units per layer
     layers: int = 1                       # stacked recurrent layers
-    batch_size: int = 32                  # B, sequences per update
-    epochs: int = 12                      # passes over the training set
+    batch_size: int = 16                  # B, sequences per update
+    epochs: int = 20                      # passes over the training set
     lr: float = 3e-3                      # learning rate of the first epoch
-    lr_decay: float = 1.0                 # lr of epoch e (0-based) is lr * lr_decay**e
+    lr_decay: float = 0.9                 # lr of epoch e (0-based) is lr * lr_decay**e
     optimizer: str = "adam"               # adam, rmsprop, sgd (momentum 0.9)
     clip: float = 1.0                     # global gradient-norm limit; 0 turns clipping off
     forget_bias: float = 1.0              # initial LSTM forget-gate bias
