@@ -134,15 +134,16 @@ def _ptx_signatures(np_dtype, tpb, tile):
     import numpy as np
     from numba import boolean, float64, int64, types
 
-    from lnrnn.kernels import cuda_common, layernorm_cuda, lstm_cuda, rnn_cuda
+    from lnrnn.kernels import batchnorm_cuda, cuda_common, layernorm_cuda, lstm_cuda, rnn_cuda
 
     dt = cuda_common.nbtype(np_dtype)
-    A1, A2 = dt[::1], dt[:, ::1]
+    A1, A2, A3 = dt[::1], dt[:, ::1], dt[:, :, ::1]
     U = types.UniTuple
     d = np.dtype(np_dtype)
     ln_fwd, ln_bwd = layernorm_cuda._kernels(d, tpb)
     lstm_fwd, lstm_bwd = lstm_cuda._kernels(d, tpb)
     rnn_fwd, rnn_bwd = rnn_cuda._kernels(d, tpb)
+    bn_fwd, bn_bwd = batchnorm_cuda._kernels(d, tile)
     sigs = [
         ("gemm", cuda_common._gemm_kernel(d, tile), (A2, A2, A2, boolean, boolean, boolean)),
         ("colsum", cuda_common._colsum_kernel(d, tile), (A2, A2, A1, A1, int64, A2)),
@@ -153,6 +154,8 @@ def _ptx_signatures(np_dtype, tpb, tile):
         ("lstm_bwd_step", lstm_bwd, (A2, A2, A2, U(A2, 6), U(A1, 3), U(A1, 3), boolean, U(A2, 4))),
         ("rnn_fwd_step", rnn_fwd, (A2, A2, A1, A1, boolean, float64, A2, A2, A1)),
         ("rnn_bwd_step", rnn_bwd, (A2, A2, A2, A2, A1, A1, boolean, A2, A2)),
+        ("batchnorm_fwd", bn_fwd, (A3, A1, A1, A2, A2, boolean, float64, float64, A3, A2, A2)),
+        ("batchnorm_bwd", bn_bwd, (A3, A3, A2, A2, A1, boolean, A3, A2, A2)),
     ]
     return sigs
 

@@ -21,7 +21,7 @@ if not _ok:
 
 from lnrnn.kernels import common as C  # noqa: E402
 from lnrnn.kernels import cuda_common as G  # noqa: E402
-from lnrnn.kernels import layernorm, layernorm_cuda, lstm, lstm_cuda, rnn, rnn_cuda  # noqa: E402
+from lnrnn.kernels import batchnorm, batchnorm_cuda, layernorm, layernorm_cuda, lstm, lstm_cuda, rnn, rnn_cuda  # noqa: E402,E501
 
 EPS = 1e-5
 TOL64 = 1e-12  # float64: max |cuda - cpu| / max |cpu|
@@ -246,3 +246,32 @@ def test_float32_stays_float32(cell):
         assert a.dtype == np.float32 and close(a, e) < TOL32
     for k, a in host(grads).items():
         assert a.dtype == np.float32 and close(a, grads_c[k]) < 10 * TOL32, k
+
+
+# ------------------------------------------------------------------------------------------------
+# BatchNorm op (per-step statistics)
+# ------------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("T,B,F,Ts", [(3, 5, 6, 2), (2, 1, 3, 4)])  # 2 feature tiles x T steps; B = 1
+def test_batchnorm_matches_cpu(T, B, F, Ts):
+    rng = np.random.default_rng(T * 10 + B)
+    x, g, b, dy = (rng.standard_normal((T, B, F)) * 2 + 1, rng.standard_normal(F), rng.standard_normal(F),
+                   rng.standard_normal((T, B, F)))
+    rm, rv = rng.standard_normal((Ts, F)), rng.uniform(0.5, 1.5, (Ts, F))
+    rm_g, rv_g, rm_c, rv_c = rm.copy(), rv.copy(), rm.copy(), rv.copy()
+    out = batchnorm_cuda.batchnorm_forward_train(x, g, b, rm_g, rv_g, 0.1, EPS)  # host running stats
+    ref = batchnorm.batchnorm_forward_train(x, g, b, rm_c, rv_c, 0.1, EPS)
+    for a, e in zip(host(out), ref):
+        assert close(a, e) < TOL64
+    assert close(rm_g, rm_c) < TOL64 and close(rv_g, rv_c) < TOL64  # updated in place, like the CPU twin
+    for a, e in zip(host(batchnorm_cuda.batchnorm_backward(dy, x, out[1], out[2], g)),
+                    batchnorm.batchnorm_backward(dy, x, ref[1], ref[2], g)):
+        assert close(a, e) < TOL64
+    rm_d, rv_d = G.to_device(rm), G.to_device(rv)  # device running stats: inference leaves them alone
+    y = batchnorm_cuda.batchnorm_forward_infer(x, g, b, rm_d, rv_d, EPS)
+    assert close(host(y), batchnorm.batchnorm_forward_infer(x, g, b, rm, rv, EPS)) < TOL64
+    assert (host(rm_d) == rm).all() and (host(rv_d) == rv).all()
+    _, m_i, r_i = batchnorm_cuda.bn_forward(x, g, b, rm, rv, False, 0.0, EPS)
+    _, m_c, r_c = batchnorm.bn_forward(x, g, b, rm, rv, False, 0.0, EPS)
+    for a, e in zip(host(batchnorm_cuda.bn_backward(dy, x, m_i, r_i, g, False)),
+                    batchnorm.bn_backward(dy, x, m_c, r_c, g, False)):
+        assert close(a, e) < TOL64

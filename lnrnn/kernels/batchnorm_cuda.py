@@ -1,0 +1,194 @@
+"""BatchNorm with separate statistics for every time step: CUDA twin of batchnorm.py.
+
+    x (T,B,F): at each step t each feature k is normalized over the batch B; mean, rstd: (T,F).
+Same names, arguments, outputs and running-statistics rules as the CPU twin (see batchnorm.py):
+training uses batch statistics and folds them into row t of running_mean/running_var (Ts,F) for
+t < Ts (unbiased variance); inference uses row min(t, Ts-1).
+
+Launch geometry: a block of TILE x TILE threads covers TILE features (threadIdx.x, so reads along a
+row are coalesced) of one step t (blockIdx.y); its TILE lanes (threadIdx.y) stride over the batch and
+are summed through shared memory (``lane_sum``). dgain/dbias: per-step partial sums (T,F) written by
+the blocks, then one column reduction: no atomics, deterministic.
+
+Host or device arrays in, device arrays out (cuda_common). Running statistics are updated where
+they live: a device array in place; a host array through a device copy that is written back
+before returning, so callers see the CPU twin's in-place semantics either way.
+"""
+import math
+from functools import lru_cache
+
+import numpy as np
+from numba import cuda
+
+from lnrnn.kernels.cuda_common import colsum, empty, is_device, nbtype, tile, to_device
+
+
+@cuda.jit(device=True)
+def lane_sum(sh, v):
+    """Sum of v over the threadIdx.y lanes of this threadIdx.x column, returned to every thread of the
+    column (fixed order: identical in all of them). Every thread of the block must call it;
+    sh: shared (blockDim.y, blockDim.x) scratch."""
+    tx = cuda.threadIdx.x
+    sh[cuda.threadIdx.y, tx] = v
+    cuda.syncthreads()
+    s = sh[0, tx]
+    for q in range(1, cuda.blockDim.y):
+        s += sh[q, tx]
+    cuda.syncthreads()  # sh is free again once everyone has read its column
+    return s
+
+
+@cuda.jit(device=True)
+def col_stats(sh, x2, k, valid, training, update, rm_row, rv_row, c):
+    """Statistics of column k of one step's slab x2 (B,F) -> (mean, rstd), every thread of the block
+    taking part (valid: k < F). training: batch statistics, folded into rm_row/rv_row (F,) by lane 0
+    when update; otherwise the running statistics of that row.
+    c = (1, 1/B, B/(B-1) or 1 when B = 1, momentum, eps), all in the working dtype."""
+    one, inv_b, unbias, momentum, eps = c
+    if not training:
+        if valid:
+            return rm_row[k], one / math.sqrt(rv_row[k] + eps)
+        return one - one, one
+    B = x2.shape[0]
+    s = one - one
+    if valid:
+        for b in range(cuda.threadIdx.y, B, cuda.blockDim.y):
+            s += x2[b, k]
+    m = lane_sum(sh, s) * inv_b
+    s = one - one
+    if valid:
+        for b in range(cuda.threadIdx.y, B, cuda.blockDim.y):
+            d = x2[b, k] - m
+            s += d * d
+    var = lane_sum(sh, s) * inv_b
+    if update and valid and cuda.threadIdx.y == 0:
+        rm_row[k] = (one - momentum) * rm_row[k] + momentum * m
+        rv_row[k] = (one - momentum) * rv_row[k] + momentum * var * unbias
+    return m, one / math.sqrt(var + eps)
+
+
+@cuda.jit(device=True)
+def col_backward(sh, dy2, x2, m, rs, g, k, valid, training, dx2, one, inv_b):
+    """Backward of column k of one step: dy2, x2 (B,F) -> dx2[:, k]; returns (sum_b dy, sum_b dy*xhat)
+    (the bias and gain gradients of this step). Every thread of the block takes part."""
+    B = x2.shape[0]
+    s1 = one - one
+    s2 = one - one
+    if valid:
+        for b in range(cuda.threadIdx.y, B, cuda.blockDim.y):
+            s1 += dy2[b, k]
+            s2 += dy2[b, k] * (x2[b, k] - m) * rs
+    s1 = lane_sum(sh, s1)
+    s2 = lane_sum(sh, s2)
+    if valid:
+        for b in range(cuda.threadIdx.y, B, cuda.blockDim.y):
+            if training:
+                dx2[b, k] = g * rs * (dy2[b, k] - (s1 + (x2[b, k] - m) * rs * s2) * inv_b)
+            else:
+                dx2[b, k] = g * rs * dy2[b, k]
+    return s1, s2
+
+
+@lru_cache(maxsize=None)
+def _kernels(dtype, t):
+    dt = nbtype(dtype)
+
+    @cuda.jit
+    def fwd(x, gain, bias, rm, rv, training, momentum, eps, y, mean, rstd):
+        """Block (feature tile, step t): x (T,B,F) -> y (T,B,F), mean/rstd (T,F); rm, rv (Ts,F)."""
+        sh = cuda.shared.array((t, t), dt)
+        k = cuda.blockIdx.x * t + cuda.threadIdx.x
+        st = cuda.blockIdx.y
+        F = x.shape[2]
+        valid = k < F
+        one = dt(1.0)
+        Ts = rm.shape[0]
+        row = min(st, Ts - 1)
+        B = x.shape[1]
+        c = (one, one / dt(B), dt(B) / dt(max(B - 1, 1)), dt(momentum), dt(eps))
+        m, rs = col_stats(sh, x[st], k, valid, training, st < Ts, rm[row], rv[row], c)
+        if valid:
+            if cuda.threadIdx.y == 0:
+                mean[st, k] = m
+                rstd[st, k] = rs
+            for b in range(cuda.threadIdx.y, x.shape[1], cuda.blockDim.y):
+                y[st, b, k] = (x[st, b, k] - m) * rs * gain[k] + bias[k]
+
+    @cuda.jit
+    def bwd(dy, x, mean, rstd, gain, training, dx, pgain, pbias):
+        """Block (feature tile, step t): dy, x (T,B,F) -> dx (T,B,F); pgain, pbias (T,F) per-step sums."""
+        sh = cuda.shared.array((t, t), dt)
+        k = cuda.blockIdx.x * t + cuda.threadIdx.x
+        st = cuda.blockIdx.y
+        valid = k < x.shape[2]
+        one = dt(1.0)
+        m, rs, g = one - one, one, one
+        if valid:
+            m, rs, g = mean[st, k], rstd[st, k], gain[k]
+        s1, s2 = col_backward(sh, dy[st], x[st], m, rs, g, k, valid, training, dx[st], one, one / dt(x.shape[1]))
+        if valid and cuda.threadIdx.y == 0:
+            pbias[st, k] = s1
+            pgain[st, k] = s2
+
+    return fwd, bwd
+
+
+def kernels(dtype):
+    t = tile()
+    return _kernels(np.dtype(dtype), t), t
+
+
+def running_on_device(a):
+    """(device array, host array to write back into or None) for a running-statistics argument."""
+    return (a, None) if is_device(a) else (to_device(a), a)
+
+
+def bn_forward(x, gain, bias, running_mean, running_var, training, momentum, eps):
+    """Training or inference forward. x (T,B,F) -> y (T,B,F), mean (T,F), rstd (T,F)  (device arrays).
+    In inference mode mean/rstd are the running statistics actually used (row min(t, Ts-1))."""
+    x, gain, bias = to_device(x), to_device(gain), to_device(bias)
+    rm, rm_host = running_on_device(running_mean)
+    rv, rv_host = running_on_device(running_var)
+    T, B, F = x.shape
+    y = empty((T, B, F), x.dtype)
+    mean = empty((T, F), x.dtype)
+    rstd = empty((T, F), x.dtype)
+    (fwd, _), t = kernels(x.dtype)
+    if T and F:
+        fwd[((F + t - 1) // t, T), (t, t)](x, gain, bias, rm, rv, bool(training), float(momentum), float(eps),
+                                           y, mean, rstd)
+    if training:
+        for dev, hst in ((rm, rm_host), (rv, rv_host)):
+            if hst is not None:
+                dev.copy_to_host(hst)
+    return y, mean, rstd
+
+
+def bn_backward(dy, x, mean, rstd, gain, training):
+    """dy, x (T,B,F); mean, rstd (T,F); gain (F,) -> dx (T,B,F), dgain (F,), dbias (F,)  (device arrays)."""
+    dy, x, mean, rstd, gain = (to_device(a) for a in (dy, x, mean, rstd, gain))
+    T, B, F = x.shape
+    dx = empty((T, B, F), x.dtype)
+    pgain = empty((T, F), x.dtype)
+    pbias = empty((T, F), x.dtype)
+    (_, bwd), t = kernels(x.dtype)
+    if T and F:
+        bwd[((F + t - 1) // t, T), (t, t)](dy, x, mean, rstd, gain, bool(training), dx, pgain, pbias)
+    return dx, colsum(pgain), colsum(pbias)
+
+
+def batchnorm_forward_train(x, gain, bias, running_mean, running_var, momentum, eps):
+    """x (T,B,F), gain/bias (F,), running_mean/var (Ts,F) updated in place for t < Ts.
+    -> y (T,B,F), mean (T,F), rstd (T,F)   (batch statistics; device arrays)."""
+    return bn_forward(x, gain, bias, running_mean, running_var, True, momentum, eps)
+
+
+def batchnorm_forward_infer(x, gain, bias, running_mean, running_var, eps):
+    """x (T,B,F) -> y (T,B,F) normalized with running row min(t, Ts-1); running stats untouched."""
+    return bn_forward(x, gain, bias, running_mean, running_var, False, 0.0, eps)[0]
+
+
+def batchnorm_backward(dy, x, mean, rstd, gain):
+    """Training-mode backward. dy, x (T,B,F); mean, rstd (T,F); gain (F,) -> dx (T,B,F), dgain (F,),
+    dbias (F,)   (device arrays)."""
+    return bn_backward(dy, x, mean, rstd, gain, True)
