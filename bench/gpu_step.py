@@ -1,0 +1,233 @@
+"""Time one LN-LSTM training step (forward + BPTT backward, float32) on a GPU: lnrnn's CUDA twins
+against PyTorch on the same GPU.
+
+    python bench/gpu_step.py                     # S1 S2 S3, median of 10 after warm-up
+    python bench/gpu_step.py --shapes S2 --reps 20
+    NUMBA_ENABLE_CUDASIM=1 python bench/gpu_step.py --tiny    # smoke test of this script, no GPU
+
+Rows
+    lnrnn CUDA LN-LSTM      lstm_forward + lstm_backward of lnrnn.kernels.lstm_cuda, device arrays
+                            in and out (no host round trip inside the step)
+    PyTorch eager LN-LSTM   written the way users write it: nn.Linear + nn.LayerNorm modules, a Python
+                            loop over T, autograd for BPTT (needs torch with CUDA)
+    torch.nn.LSTM           cuDNN's fused LSTM, no layer norm: the speed a normalization-free cell gets
+Before timing, lnrnn's CUDA step is validated against the CPU twin (forward output and every
+gradient, float32 tolerance) and, when torch is present, against the eager PyTorch LN-LSTM. The
+script exits non-zero when a validation fails; it asserts nothing about time.
+"""
+import argparse
+import os
+import statistics
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import numpy as np  # noqa: E402
+
+from lnrnn import backend  # noqa: E402
+
+SHAPES = {  # name: (T, B, I, H, what)
+    "S1": (784, 64, 1, 128, "pixel MNIST"),
+    "S2": (28, 128, 28, 256, "row MNIST"),
+    "S3": (300, 32, 3, 400, "strokes"),
+}
+TINY = {"tiny": (3, 5, 2, 6, "simulator smoke test")}
+FWD = ("x", "h0", "c0", "Wx", "Wh", "b", "gx", "bx", "gh", "bh", "gc", "bc")
+TOL32 = 2e-3  # float32, long sequences: max |a - b| / max |b| accepted between implementations
+
+
+def problem(T, B, I, H, seed=0):
+    rng = np.random.default_rng(seed)
+    G = 4 * H
+    f = np.float32
+    p = dict(x=rng.standard_normal((T, B, I)).astype(f), h0=np.zeros((B, H), f), c0=np.zeros((B, H), f),
+             Wx=(rng.uniform(-1, 1, (I, G)) * np.sqrt(6 / (I + H))).astype(f),
+             Wh=(rng.standard_normal((H, G)) / np.sqrt(H)).astype(f), b=np.zeros(G, f),
+             gx=np.ones(G, f), bx=np.zeros(G, f), gh=np.ones(G, f), bh=np.zeros(G, f), gc=np.ones(H, f),
+             bc=np.zeros(H, f))
+    p["b"][H:2 * H] = 1.0
+    dy = (rng.standard_normal((T, B, H)) / (T * B)).astype(f)
+    return p, dy
+
+
+def rel(a, b):
+    return float(np.max(np.abs(a - b)) / max(np.max(np.abs(b)), 1e-30))
+
+
+def median_ms(fn, sync, reps, warmup=2):
+    for _ in range(warmup):
+        fn()
+    sync()
+    times = []
+    for _ in range(reps):
+        t0 = time.perf_counter()
+        fn()
+        sync()
+        times.append((time.perf_counter() - t0) * 1e3)
+    return statistics.median(times)
+
+
+# ------------------------------------------------------------------------------------------------
+# lnrnn
+# ------------------------------------------------------------------------------------------------
+def lnrnn_step_fn(p, dy):
+    from lnrnn.kernels import lstm_cuda
+    from lnrnn.kernels.cuda_common import to_device
+
+    d = {k: to_device(v) for k, v in p.items()}
+    ddy = to_device(dy)
+    args = [d[k] for k in FWD]
+
+    def step():
+        y, hT, cT, saved = lstm_cuda.lstm_forward(*args, lstm_cuda.NORM_LN, 1e-5)
+        grads = lstm_cuda.lstm_backward(ddy, saved, d["x"], d["h0"], d["c0"], d["Wx"], d["Wh"], d["gx"], d["gh"],
+                                        d["gc"], lstm_cuda.NORM_LN)
+        return y, grads
+
+    return step
+
+
+def validate_against_cpu(p, dy, step):
+    from lnrnn.kernels import lstm
+    from lnrnn.kernels.cuda_common import to_host
+
+    y, grads = to_host(step())
+    yc, _, _, saved = lstm.lstm_forward(*[p[k] for k in FWD], lstm.NORM_LN, np.float32(1e-5), os.cpu_count() or 1)
+    gc = lstm.lstm_backward(dy, saved, p["x"], p["h0"], p["c0"], p["Wx"], p["Wh"], p["gx"], p["gh"], p["gc"],
+                            lstm.NORM_LN, os.cpu_count() or 1)
+    errs = {"y": rel(y, yc)}
+    errs.update({n: rel(a, b) for n, a, b in zip(FWD, grads, gc)})
+    return errs, y
+
+
+# ------------------------------------------------------------------------------------------------
+# PyTorch (CUDA)
+# ------------------------------------------------------------------------------------------------
+def torch_eager(torch, p, dy, dev="cuda"):
+    nn = torch.nn
+    I, G = p["Wx"].shape
+    H = G // 4
+
+    class LNLSTMCell(nn.Module):
+        """The LN-LSTM cell as users write it: Linear + LayerNorm modules, autograd does BPTT."""
+
+        def __init__(self):
+            super().__init__()
+            self.wx = nn.Linear(I, 4 * H, bias=False)
+            self.wh = nn.Linear(H, 4 * H, bias=False)
+            self.ln_x, self.ln_h, self.ln_c = nn.LayerNorm(4 * H), nn.LayerNorm(4 * H), nn.LayerNorm(H)
+            self.b = nn.Parameter(torch.zeros(4 * H))
+
+        def forward(self, x, h, c):
+            a = self.ln_h(self.wh(h)) + self.ln_x(self.wx(x)) + self.b
+            i, f, g, o = a.chunk(4, 1)
+            c = torch.sigmoid(f) * c + torch.sigmoid(i) * torch.tanh(g)
+            h = torch.sigmoid(o) * torch.tanh(self.ln_c(c))
+            return h, c
+
+    cell = LNLSTMCell().to(dev)
+    with torch.no_grad():  # lnrnn's weights (layout documented in lnrnn.kernels)
+        cell.wx.weight.copy_(torch.from_numpy(p["Wx"].T.copy()))
+        cell.wh.weight.copy_(torch.from_numpy(p["Wh"].T.copy()))
+        cell.b.copy_(torch.from_numpy(p["b"]))
+        for ln, g, b in ((cell.ln_x, "gx", "bx"), (cell.ln_h, "gh", "bh"), (cell.ln_c, "gc", "bc")):
+            ln.weight.copy_(torch.from_numpy(p[g]))
+            ln.bias.copy_(torch.from_numpy(p[b]))
+    x = torch.from_numpy(p["x"]).to(dev)
+    tdy = torch.from_numpy(dy).to(dev)
+    T, B, _ = x.shape
+
+    def step():
+        h = torch.zeros(B, H, device=dev)
+        c = torch.zeros(B, H, device=dev)
+        hs = []
+        for t in range(T):
+            h, c = cell(x[t], h, c)
+            hs.append(h)
+        y = torch.stack(hs)
+        cell.zero_grad()
+        (y * tdy).sum().backward()
+        return y
+
+    return step
+
+
+def torch_cudnn(torch, p, dy, dev="cuda"):
+    I, G = p["Wx"].shape
+    H = G // 4
+    lstm = torch.nn.LSTM(I, H).to(dev)
+    x = torch.from_numpy(p["x"]).to(dev)
+    tdy = torch.from_numpy(dy).to(dev)
+
+    def step():
+        y, _ = lstm(x)
+        lstm.zero_grad()
+        (y * tdy).sum().backward()
+        return y
+
+    return step
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--shapes", nargs="+", default=list(SHAPES), choices=list(SHAPES), help="shapes to time")
+    ap.add_argument("--reps", type=int, default=10, help="timed repetitions (median reported)")
+    ap.add_argument("--tiny", action="store_true", help="one tiny shape, no timing: checks this script "
+                                                        "(e.g. under NUMBA_ENABLE_CUDASIM=1)")
+    args = ap.parse_args(argv)
+
+    ok, how = backend.cuda_usable()
+    if not ok:
+        print(f"CUDA is not usable here: {how}.", file=sys.stderr)
+        return 2
+    print(f"lnrnn CUDA backend: {how}")
+    from numba import cuda
+    tdev = "cuda"
+    try:
+        import torch
+        if not torch.cuda.is_available() and args.tiny:
+            print(f"torch {torch.__version__} without CUDA: PyTorch rows run on the CPU (--tiny: no timing)")
+            tdev = "cpu"
+        elif not torch.cuda.is_available():
+            print(f"torch {torch.__version__} is installed without a usable CUDA device: PyTorch rows skipped")
+            torch = None
+        else:
+            print(f"torch {torch.__version__}, cuDNN {torch.backends.cudnn.version()}, "
+                  f"{torch.cuda.get_device_name(0)}")
+    except ImportError:
+        print("torch is not installed: PyTorch rows skipped")
+        torch = None
+
+    shapes = TINY if args.tiny else {k: SHAPES[k] for k in args.shapes}
+    failed = False
+    for name, (T, B, I, H, what) in shapes.items():
+        print(f"\n{name} ({what}): T={T} B={B} I={I} H={H}, float32, one forward + backward")
+        p, dy = problem(T, B, I, H)
+        ours = lnrnn_step_fn(p, dy)
+        errs, y = validate_against_cpu(p, dy, ours)
+        worst = max(errs, key=errs.get)
+        good = errs[worst] < TOL32
+        failed |= not good
+        print(f"  check vs CPU twin: worst relative error {errs[worst]:.1e} ({worst}) {'ok' if good else 'FAILED'}")
+        rows = {"lnrnn CUDA LN-LSTM": (ours, cuda.synchronize)}
+        if torch is not None:
+            eager = torch_eager(torch, p, dy, tdev)
+            e = rel(eager().detach().cpu().numpy(), y)
+            failed |= not e < TOL32
+            print(f"  check vs PyTorch eager LN-LSTM: output relative difference {e:.1e} "
+                  f"{'ok' if e < TOL32 else 'FAILED'}")
+            rows["PyTorch eager LN-LSTM"] = (eager, torch.cuda.synchronize)
+            cudnn = torch_cudnn(torch, p, dy, tdev)
+            cudnn()
+            rows["torch.nn.LSTM (cuDNN, no LN)"] = (cudnn, torch.cuda.synchronize)
+        if args.tiny:
+            continue
+        res = {k: median_ms(fn, sync, args.reps) for k, (fn, sync) in rows.items()}
+        base = res["lnrnn CUDA LN-LSTM"]
+        for k, ms in res.items():
+            print(f"  {k:30s} {ms:9.2f} ms   {ms / base:5.2f}x lnrnn")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
