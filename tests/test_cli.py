@@ -383,3 +383,15 @@ def test_progress_bar_rendering():
     q.close("done")
     assert quiet.getvalue() == ""
     assert format_seconds(3725) == "1:02:05" and format_seconds(65) == "1:05"
+
+
+def test_bn_statistics_survive_the_checkpoint(tmp_path):
+    """eval (training=False, running BN statistics) of the saved run reproduces its last validation metrics."""
+    out = tmp_path / "bn"
+    assert_ok(invoke("train", "--cell", "bn-rnn", "--split", "100/50", "--hidden", "8", "--batch-size", "25",
+                     "--epochs", "1", "-q", "--out", out))
+    meta, arrays = load_checkpoint(str(out))
+    assert any(k.startswith("buffer/") for k in arrays)
+    res = json.loads(invoke("eval", "--checkpoint", out, "--json").stdout)
+    assert res["loss"] == pytest.approx(meta["metrics"][-1]["val_loss"], rel=1e-6)
+    assert res["accuracy"] == meta["metrics"][-1]["val_acc"]

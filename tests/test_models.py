@@ -139,7 +139,7 @@ def test_evaluate_matches_single_batch():
 
 
 @pytest.mark.skipif(not HAVE_LAYERS, reason="lnrnn.layers has not landed yet")
-@pytest.mark.parametrize("cell,norm", [("lstm", "none"), ("lstm", "ln"), ("rnn", "ln")])
+@pytest.mark.parametrize("cell,norm", [("lstm", "none"), ("lstm", "ln"), ("rnn", "ln"), ("lstm", "bn")])
 def test_classifier_end_to_end_gradients(cell, norm):
     rng = np.random.default_rng(1)
     model = SequenceClassifier(cell=cell, norm=norm, input_size=2, hidden_size=3, num_layers=2,
