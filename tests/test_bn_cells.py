@@ -1,0 +1,131 @@
+"""BN-LSTM and BN-RNN (Cooijmans et al. 2016): kernel == NumPy reference, both == finite differences."""
+import numpy as np
+import pytest
+
+from gradcheck_util import numeric_grad, rel_error, sample_idx
+from lnrnn import reference as ref
+from lnrnn.kernels import bn_cells as K
+
+EPS = 1e-5
+MOM = 0.1
+TOL64 = 1e-11    # float64 kernel vs reference (summation order only)
+TOL32 = 2e-3     # float32 kernel vs float64 reference: rounding through T steps, BN and sums over T*B
+GRAD_TOL = 1e-6  # float64 central differences
+FD_EPS = 3e-5    # with the 4th-order stencil: worst 2e-7 over 6 seeds; plain 2nd order at 1e-6 reached 9e-6
+MAX_IDX = 40     # gradient-check at most this many random elements of each array
+
+SMALL = dict(T=6, B=5, I=2, H=3, Ts=4)   # odd sizes; one hidden-unit chunk; T > Ts
+WIDE = dict(T=5, B=3, I=4, H=20, Ts=6)   # H > batchnorm.CHUNK: two hidden-unit chunks
+# impl: "reference"; "kernel" (default par_min: steps run serially at these sizes); "kernel-par"
+# (par_min=0: every step's chunks run under prange).
+
+
+def make(cell, T, B, I, H, Ts, dtype=np.float64, seed=0):
+    """Inputs and parameters as a dict in forward-argument order, running stats, upstream dy."""
+    rng = np.random.default_rng(seed)
+    G = 4 * H if cell == "lstm" else H
+    u = lambda lo, hi, *s: rng.uniform(lo, hi, s).astype(dtype)  # noqa: E731
+    n = lambda sc, *s: (sc * rng.standard_normal(s)).astype(dtype)  # noqa: E731
+    a = dict(x=n(1, T, B, I), h0=n(0.5, B, H))
+    if cell == "lstm":
+        a["c0"] = n(0.5, B, H)
+    a.update(Wx=n(0.5, I, G), Wh=n(0.4, H, G), b=n(0.2, G), gx=u(0.5, 1.5, G), gh=u(0.5, 1.5, G))
+    if cell == "lstm":
+        a.update(gc=u(0.5, 1.5, H), bc=n(0.2, H))
+    widths = [G, G, G, G] + ([H, H] if cell == "lstm" else [])
+    run = [n(0.3, Ts, w) if k % 2 == 0 else u(0.5, 2.0, Ts, w) for k, w in enumerate(widths)]
+    return a, run, n(1, T, B, H)
+
+
+def forward(impl, cell, a, run, training):
+    """-> (y, hT[, cT], saved); run (running stats) is updated in place when training."""
+    if impl == "reference":
+        fwd = ref.bn_lstm_forward if cell == "lstm" else ref.bn_rnn_forward
+        return fwd(*a.values(), *run, training, MOM, EPS)
+    fwd = K.bn_lstm_forward if cell == "lstm" else K.bn_rnn_forward
+    return fwd(*a.values(), *run, training, MOM, EPS, *extra(impl))
+
+
+def extra(impl):
+    return (0,) if impl == "kernel-par" else ()
+
+
+def backward(impl, cell, dy, saved, a):
+    mod, ex = (ref, ()) if impl == "reference" else (K, extra(impl))
+    if cell == "lstm":
+        return mod.bn_lstm_backward(dy, saved, a["x"], a["h0"], a["c0"], a["Wx"], a["Wh"], a["gx"], a["gh"], a["gc"],
+                                    *ex)
+    return mod.bn_rnn_backward(dy, saved, a["x"], a["h0"], a["Wx"], a["Wh"], a["gx"], a["gh"], *ex)
+
+
+def assert_close(name, got, want, tol):
+    got, want = np.asarray(got, np.float64), np.asarray(want, np.float64)
+    assert got.shape == want.shape, name
+    err = np.max(np.abs(got - want) / (1.0 + np.abs(want)), initial=0.0)
+    assert err <= tol, f"{name}: max error {err:.3g} > {tol:.3g}"
+
+
+@pytest.mark.parametrize("dtype,tol", [(np.float64, TOL64), (np.float32, TOL32)])
+@pytest.mark.parametrize("training", [True, False])
+@pytest.mark.parametrize("cell", ["lstm", "rnn"])
+@pytest.mark.parametrize("impl,size", [("kernel", SMALL), ("kernel", WIDE), ("kernel-par", WIDE)],
+                         ids=["small", "wide", "wide-par"])
+def test_kernel_matches_reference(impl, cell, training, dtype, tol, size):
+    a, run, dy = make(cell, dtype=dtype, **size)
+    run_k = [r.copy() for r in run]
+    out_k = forward(impl, cell, a, run_k, training)
+    a64 = {k: v.astype(np.float64) for k, v in a.items()}
+    run_r = [r.astype(np.float64) for r in run]
+    out_r = forward("reference", cell, a64, run_r, training)
+    names = ["y", "hT", "cT"] if cell == "lstm" else ["y", "hT"]
+    for name, got, want in zip(names, out_k, out_r):
+        assert got.dtype == dtype, name
+        assert_close(name, got, want, tol)
+    for k, (got, want, old) in enumerate(zip(run_k, run_r, run)):
+        assert_close(f"running stat {k}", got, want, tol)
+        if training:  # rows t < min(T, Ts) moved, the rest did not
+            n = min(size["T"], size["Ts"])
+            assert np.all(got[:n] != old[:n]) and np.array_equal(got[n:], old[n:])
+        else:
+            assert np.array_equal(got, old)
+    g_k = backward(impl, cell, dy, out_k[-1], a)
+    g_r = backward("reference", cell, dy.astype(np.float64), out_r[-1], a64)
+    gnames = ["dx", "dh0", "dc0", "dWx", "dWh", "db", "dgx", "dgh", "dgc", "dbc"] if cell == "lstm" else \
+        ["dx", "dh0", "dWx", "dWh", "db", "dgx", "dgh"]
+    assert len(g_k) == len(g_r) == len(gnames)
+    for name, got, want in zip(gnames, g_k, g_r):
+        assert got.dtype == dtype, name
+        # parameter gradients are sums over T*B terms
+        assert_close(name, got, want, tol if name in ("dx", "dh0", "dc0") else tol * size["B"] * size["T"])
+
+
+@pytest.mark.parametrize("training", [True, False])
+@pytest.mark.parametrize("cell", ["lstm", "rnn"])
+@pytest.mark.parametrize("impl,size", [("reference", SMALL), ("kernel", SMALL), ("kernel-par", WIDE)],
+                         ids=["reference-small", "kernel-small", "kernel-par-wide"])
+def test_gradcheck(impl, cell, training, size):
+    a, run, R = make(cell, seed=1, **size)
+
+    def loss():  # running stats mutate in training mode: every evaluation gets fresh copies
+        return np.sum(forward(impl, cell, a, [r.copy() for r in run], training)[0] * R)
+
+    saved = forward(impl, cell, a, [r.copy() for r in run], training)[-1]
+    grads = backward(impl, cell, R, saved, a)
+    rng = np.random.default_rng(2)
+    for (name, arr), g in zip(a.items(), grads):
+        idx = sample_idx(arr, MAX_IDX, rng)
+        err = rel_error(g.reshape(-1)[idx], numeric_grad(loss, arr, FD_EPS, idx, order=4))
+        assert err <= GRAD_TOL, f"{impl} {cell} training={training} d{name}: rel error {err:.3g}"
+
+
+@pytest.mark.parametrize("cell", ["lstm", "rnn"])
+def test_inference_reuses_last_running_row(cell):
+    """Beyond Ts the inference forward equals the forward with the last row repeated to T."""
+    size = dict(SMALL, Ts=2)
+    a, run, _ = make(cell, **size)
+    y = forward("kernel", cell, a, run, False)[0]
+    grown = [np.concatenate([r, np.repeat(r[-1:], size["T"] - 2, axis=0)]) for r in run]
+    y_grown = forward("kernel", cell, a, grown, False)[0]
+    np.testing.assert_array_equal(y, y_grown)
+    y_other = forward("kernel", cell, a, [r + 0.5 for r in grown], False)[0]
+    assert not np.allclose(y, y_other)  # the running stats are actually used
