@@ -92,7 +92,7 @@ def _cuda_op_pairs():
     if not ok:
         pytest.skip(f"CUDA kernels cannot run here: {why}")
     cpu, gpu = backend.kernels("cpu"), backend.kernels("cuda")
-    names = [n for n in vars(gpu) if n not in ("device", "to_host", "to_device")]
+    names = [n for n in vars(gpu) if n not in ("device", "to_host", "to_device") and hasattr(cpu, n)]
     return [(n, getattr(cpu, n), getattr(gpu, n)) for n in names]
 
 
@@ -134,7 +134,7 @@ def _ptx_signatures(np_dtype, tpb, tile):
     import numpy as np
     from numba import boolean, float64, int64, types
 
-    from lnrnn.kernels import batchnorm_cuda, cuda_common, layernorm_cuda, lstm_cuda, rnn_cuda
+    from lnrnn.kernels import batchnorm_cuda, bn_cells_cuda, cuda_common, layernorm_cuda, lstm_cuda, rnn_cuda
 
     dt = cuda_common.nbtype(np_dtype)
     A1, A2, A3 = dt[::1], dt[:, ::1], dt[:, :, ::1]
@@ -144,6 +144,7 @@ def _ptx_signatures(np_dtype, tpb, tile):
     lstm_fwd, lstm_bwd = lstm_cuda._kernels(d, tpb)
     rnn_fwd, rnn_bwd = rnn_cuda._kernels(d, tpb)
     bn_fwd, bn_bwd = batchnorm_cuda._kernels(d, tile)
+    bnl_fwd, bnl_bwd, bnr_fwd, bnr_bwd = bn_cells_cuda._kernels(d, tile)
     sigs = [
         ("gemm", cuda_common._gemm_kernel(d, tile), (A2, A2, A2, boolean, boolean, boolean)),
         ("colsum", cuda_common._colsum_kernel(d, tile), (A2, A2, A1, A1, int64, A2)),
@@ -156,6 +157,12 @@ def _ptx_signatures(np_dtype, tpb, tile):
         ("rnn_bwd_step", rnn_bwd, (A2, A2, A2, A2, A1, A1, boolean, A2, A2)),
         ("batchnorm_fwd", bn_fwd, (A3, A1, A1, A2, A2, boolean, float64, float64, A3, A2, A2)),
         ("batchnorm_bwd", bn_bwd, (A3, A3, A2, A2, A1, boolean, A3, A2, A2)),
+        ("bn_lstm_fwd_step", bnl_fwd, (A2, A2, A2, U(A1, 3), boolean, boolean, boolean, U(A1, 4), float64, float64,
+                                       U(A2, 4), U(A1, 4))),
+        ("bn_lstm_bwd_step", bnl_bwd, (A2, A2, A2, U(A2, 5), U(A1, 4), U(A1, 2), boolean, U(A2, 2), A2, A2,
+                                       U(A1, 3))),
+        ("bn_rnn_fwd_step", bnr_fwd, (A2, A2, A1, boolean, boolean, A1, A1, float64, float64, A1, A1, A2)),
+        ("bn_rnn_bwd_step", bnr_bwd, (A2, A2, A2, A2, A1, A1, A1, boolean, A2, A2, A1)),
     ]
     return sigs
 

@@ -275,3 +275,50 @@ def test_batchnorm_matches_cpu(T, B, F, Ts):
     for a, e in zip(host(batchnorm_cuda.bn_backward(dy, x, m_i, r_i, g, False)),
                     batchnorm.bn_backward(dy, x, m_c, r_c, g, False)):
         assert close(a, e) < TOL64
+
+
+# ------------------------------------------------------------------------------------------------
+# Recurrent BatchNorm cells
+# ------------------------------------------------------------------------------------------------
+def bn_problem(rng, cell, T, B, I, H, Ts):
+    """Arguments of bn_<cell>_forward up to the running statistics, the running statistics, dy."""
+    G_ = 4 * H if cell == "lstm" else H
+    n = lambda sc, *s: sc * rng.standard_normal(s)  # noqa: E731
+    u = lambda *s: rng.uniform(0.5, 1.5, s)  # noqa: E731
+    a = dict(x=n(1, T, B, I), h0=n(0.5, B, H))
+    if cell == "lstm":
+        a["c0"] = n(0.5, B, H)
+    a.update(Wx=n(0.5, I, G_), Wh=n(0.4, H, G_), b=n(0.2, G_), gx=u(G_), gh=u(G_))
+    if cell == "lstm":
+        a.update(gc=u(H), bc=n(0.2, H))
+    widths = [G_] * 4 + ([H, H] if cell == "lstm" else [])
+    run = [n(0.3, Ts, w) if k % 2 == 0 else u(Ts, w) for k, w in enumerate(widths)]
+    return a, run, n(1, T, B, H)
+
+
+def run_bn(mod, cell, a, run, dy, training):
+    fwd = getattr(mod, f"bn_{cell}_forward")
+    bwd = getattr(mod, f"bn_{cell}_backward")
+    out = fwd(*a.values(), *run, training, 0.1, EPS)
+    saved = out[-1]
+    keys = ("x", "h0", "c0", "Wx", "Wh", "gx", "gh", "gc") if cell == "lstm" else ("x", "h0", "Wx", "Wh", "gx", "gh")
+    grads = bwd(dy, saved, *[a[k] for k in keys])
+    return out[:-1], saved, grads
+
+
+@pytest.mark.parametrize("cell", ["lstm", "rnn"])
+@pytest.mark.parametrize("training", [True, False])
+def test_bn_cells_match_cpu(cell, training):
+    """T > Ts (rows beyond Ts are not recorded / reuse the last one); H = 6: two tiles of hidden units
+    (G = 24: six column tiles); B = 5 over four lanes."""
+    bn_cells = pytest.importorskip("lnrnn.kernels.bn_cells", reason="the CPU twin (bn_cells.py) is not here")
+    from lnrnn.kernels import bn_cells_cuda
+    a, run, dy = bn_problem(np.random.default_rng(8), cell, T=3, B=5, I=2, H=6, Ts=2)
+    run_g, run_c = [r.copy() for r in run], [r.copy() for r in run]
+    outs, saved, grads = run_bn(bn_cells_cuda, cell, a, run_g, dy, training)
+    outs_c, saved_c, grads_c = run_bn(bn_cells, cell, a, run_c, dy, training)
+    assert saved[-1] == saved_c[-1] == training and len(saved) == len(saved_c)
+    for k, (x, e) in enumerate(zip(host(outs + saved[:-1] + grads), outs_c + saved_c[:-1] + grads_c)):
+        assert x.shape == e.shape and close(x, e) < TOL64, k
+    for x, e in zip(run_g, run_c):  # host running statistics updated in place exactly like the CPU twin's
+        assert close(x, e) < TOL64

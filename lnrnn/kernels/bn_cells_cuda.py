@@ -1,0 +1,331 @@
+"""Recurrent BatchNorm cells (Cooijmans et al. 2016), BN-LSTM and BN-RNN, forward and BPTT: CUDA twin
+of bn_cells.py (same names, arguments, outputs, ``saved`` layout and running-statistics rules).
+
+Host or device arrays in, device arrays out (cuda_common); running statistics are updated where they
+live (device arrays in place; host arrays through a device copy written back at the end, as in
+batchnorm_cuda). ``par_min`` is accepted for signature parity and ignored.
+
+Layout of the work
+    1. xw = x @ Wx over all T*B rows (GEMM); xn = BN_t(xw; gx, b) for all T at once (batchnorm_cuda).
+    2. Per step: hw_t = h_{t-1} @ Wh (GEMM, written straight into saved hw), then one fused kernel.
+       BN couples the batch but not the hidden units, so a block of TILE x TILE threads owns TILE
+       hidden units j (threadIdx.x) and strides over the batch with TILE lanes (threadIdx.y): it
+       computes the statistics of columns j, H+j, 2H+j, 3H+j of hw_t (lane sums in shared memory),
+       the gates, c_t[:, j], its statistics, tanh and h_t[:, j]. No block needs another's results.
+    3. Backward, per step in reverse: one fused kernel with the same ownership (BN_t backward of the
+       cell and of the four gate columns; the step's gain/bias sums go to per-step partials (T,G) or
+       (T,H), reduced after the loop: no atomics), then dh_{t-1} = dhw_t @ Wh^T (GEMM). After the
+       loop: BN_t backward of the x side over all T, then dWx, dx and dWh, one GEMM each.
+
+saved of bn_lstm_forward (device arrays, plus the mode):
+    (xw (T,B,G), mean_x (T,G), rstd_x (T,G), hw (T,B,G), mean_h (T,G), rstd_h (T,G), gates (T,B,G),
+     c (T,B,H), mean_c (T,H), rstd_c (T,H), tc (T,B,H), y (T,B,H), training)
+saved of bn_rnn_forward:
+    (xw (T,B,H), mean_x (T,H), rstd_x (T,H), hw (T,B,H), mean_h (T,H), rstd_h (T,H), y (T,B,H), training)
+"""
+import math
+from functools import lru_cache
+
+import numpy as np
+from numba import cuda
+
+from lnrnn.kernels.batchnorm_cuda import bn_backward, bn_forward, col_backward, col_stats, running_on_device
+from lnrnn.kernels.cuda_common import (colsum, copy, empty, matmul, nbtype, rows2d, sigmoid, tile, to_device,
+                                       zeros)
+
+PAR_MIN_WORK = 1 << 30  # the CPU twin's default, for signature parity (unused here)
+
+
+@lru_cache(maxsize=None)
+def _kernels(dtype, t):
+    dt = nbtype(dtype)
+
+    @cuda.jit
+    def lstm_fwd(hw_t, xn_t, c_prev, p, training, update_h, update_c, run, momentum, eps, out, stats):
+        """One BN-LSTM step; block = TILE hidden units j x TILE batch lanes.
+            hw_t, xn_t (B,G); c_prev (B,H); p = (gh (G,), gc (H,), bc (H,))
+            run = (rmh_r, rvh_r (G,), rmc_r, rvc_r (H,)): running-statistics rows of this step
+            out = (gates_t (B,G), c_t, tc_t, y_t (B,H));  stats = (mean_h_t, rstd_h_t (G,), mean_c_t, rstd_c_t (H,))"""
+        sh = cuda.shared.array((t, t), dt)
+        gh, gc, bc = p
+        rmh_r, rvh_r, rmc_r, rvc_r = run
+        gates_t, c_t, tc_t, y_t = out
+        mean_h_t, rstd_h_t, mean_c_t, rstd_c_t = stats
+        B, G = hw_t.shape
+        H = G // 4
+        j = cuda.blockIdx.x * t + cuda.threadIdx.x
+        valid = j < H
+        lane = cuda.threadIdx.y
+        nl = cuda.blockDim.y
+        one = dt(1.0)
+        cst = (one, one / dt(B), dt(B) / dt(max(B - 1, 1)), dt(momentum), dt(eps))
+        mi, ri = col_stats(sh, hw_t, j, valid, training, update_h, rmh_r, rvh_r, cst)
+        mf, rf = col_stats(sh, hw_t, H + j, valid, training, update_h, rmh_r, rvh_r, cst)
+        mg, rg = col_stats(sh, hw_t, 2 * H + j, valid, training, update_h, rmh_r, rvh_r, cst)
+        mo, ro = col_stats(sh, hw_t, 3 * H + j, valid, training, update_h, rmh_r, rvh_r, cst)
+        if valid:
+            if lane == 0:
+                mean_h_t[j], rstd_h_t[j] = mi, ri
+                mean_h_t[H + j], rstd_h_t[H + j] = mf, rf
+                mean_h_t[2 * H + j], rstd_h_t[2 * H + j] = mg, rg
+                mean_h_t[3 * H + j], rstd_h_t[3 * H + j] = mo, ro
+            for b in range(lane, B, nl):
+                i = sigmoid(gh[j] * (hw_t[b, j] - mi) * ri + xn_t[b, j], one)
+                f = sigmoid(gh[H + j] * (hw_t[b, H + j] - mf) * rf + xn_t[b, H + j], one)
+                g = math.tanh(gh[2 * H + j] * (hw_t[b, 2 * H + j] - mg) * rg + xn_t[b, 2 * H + j])
+                gates_t[b, j] = i
+                gates_t[b, H + j] = f
+                gates_t[b, 2 * H + j] = g
+                gates_t[b, 3 * H + j] = sigmoid(gh[3 * H + j] * (hw_t[b, 3 * H + j] - mo) * ro + xn_t[b, 3 * H + j],
+                                                one)
+                c_t[b, j] = f * c_prev[b, j] + i * g
+        mc, rc = col_stats(sh, c_t, j, valid, training, update_c, rmc_r, rvc_r, cst)
+        if valid:
+            if lane == 0:
+                mean_c_t[j], rstd_c_t[j] = mc, rc
+            for b in range(lane, B, nl):
+                tcv = math.tanh(gc[j] * (c_t[b, j] - mc) * rc + bc[j])
+                tc_t[b, j] = tcv
+                y_t[b, j] = gates_t[b, 3 * H + j] * tcv
+
+    @cuda.jit
+    def lstm_bwd(dy_t, dhn, dcarry, sv, st, p, training, scratch, da_t, dhw_t, part):
+        """One BN-LSTM step backward; block = TILE hidden units j x TILE batch lanes.
+            dy_t, dhn (B,H): dL/dh_t from the output and from step t+1; dcarry (B,H): dL/dc_t in,
+            dL/dc_{t-1} out;  sv = (gates_t, hw_t (B,G), c_t, c_prev, tc_t (B,H));
+            st = (mean_h_t, rstd_h_t (G,), mean_c_t, rstd_c_t (H,)); p = (gh (G,), gc (H,));
+            scratch = (dcn, dcbn (B,H)) -> da_t, dhw_t (B,G);
+            part = (pgh_t (G,), pgc_t, pbc_t (H,)): this step's dgh, dgc, dbc sums."""
+        sh = cuda.shared.array((t, t), dt)
+        gates_t, hw_t, c_t, c_prev, tc_t = sv
+        mean_h_t, rstd_h_t, mean_c_t, rstd_c_t = st
+        gh, gc = p
+        dcn, dcbn = scratch
+        pgh_t, pgc_t, pbc_t = part
+        B, G = hw_t.shape
+        H = G // 4
+        j = cuda.blockIdx.x * t + cuda.threadIdx.x
+        valid = j < H
+        lane = cuda.threadIdx.y
+        nl = cuda.blockDim.y
+        one = dt(1.0)
+        inv_b = one / dt(B)
+        zero = one - one
+        if valid:
+            for b in range(lane, B, nl):
+                tcv = tc_t[b, j]
+                dcn[b, j] = (dy_t[b, j] + dhn[b, j]) * gates_t[b, 3 * H + j] * (one - tcv * tcv)
+        m, r, g = zero, one, one
+        if valid:
+            m, r, g = mean_c_t[j], rstd_c_t[j], gc[j]
+        s1, s2 = col_backward(sh, dcn, c_t, m, r, g, j, valid, training, dcbn, one, inv_b)
+        if valid:
+            if lane == 0:
+                pbc_t[j] = s1
+                pgc_t[j] = s2
+            for b in range(lane, B, nl):
+                i = gates_t[b, j]
+                f = gates_t[b, H + j]
+                gg = gates_t[b, 2 * H + j]
+                o = gates_t[b, 3 * H + j]
+                dc = dcarry[b, j] + dcbn[b, j]
+                da_t[b, j] = dc * gg * i * (one - i)
+                da_t[b, H + j] = dc * c_prev[b, j] * f * (one - f)
+                da_t[b, 2 * H + j] = dc * i * (one - gg * gg)
+                da_t[b, 3 * H + j] = (dy_t[b, j] + dhn[b, j]) * tc_t[b, j] * o * (one - o)
+                dcarry[b, j] = dc * f
+        for q in range(4):
+            k = q * H + j
+            m, r, g = zero, one, one
+            if valid:
+                m, r, g = mean_h_t[k], rstd_h_t[k], gh[k]
+            s1, s2 = col_backward(sh, da_t, hw_t, m, r, g, k, valid, training, dhw_t, one, inv_b)
+            if valid and lane == 0:
+                pgh_t[k] = s2
+
+    @cuda.jit
+    def rnn_fwd(hw_t, xn_t, gh, training, update, rmh_r, rvh_r, momentum, eps, mean_h_t, rstd_h_t, y_t):
+        """One BN-RNN step: y_t = tanh(BN(hw_t; gh, 0) + xn_t); hw_t, xn_t, y_t (B,H); stats (H,)."""
+        sh = cuda.shared.array((t, t), dt)
+        B, H = hw_t.shape
+        j = cuda.blockIdx.x * t + cuda.threadIdx.x
+        valid = j < H
+        one = dt(1.0)
+        cst = (one, one / dt(B), dt(B) / dt(max(B - 1, 1)), dt(momentum), dt(eps))
+        m, r = col_stats(sh, hw_t, j, valid, training, update, rmh_r, rvh_r, cst)
+        if valid:
+            if cuda.threadIdx.y == 0:
+                mean_h_t[j], rstd_h_t[j] = m, r
+            for b in range(cuda.threadIdx.y, B, cuda.blockDim.y):
+                y_t[b, j] = math.tanh(gh[j] * (hw_t[b, j] - m) * r + xn_t[b, j])
+
+    @cuda.jit
+    def rnn_bwd(dy_t, dhn, y_t, hw_t, mean_h_t, rstd_h_t, gh, training, da_t, dhw_t, pgh_t):
+        """One BN-RNN step backward: da_t = dL/d(tanh argument), dhw_t (B,H); pgh_t (H,) this step's dgh."""
+        sh = cuda.shared.array((t, t), dt)
+        B, H = hw_t.shape
+        j = cuda.blockIdx.x * t + cuda.threadIdx.x
+        valid = j < H
+        one = dt(1.0)
+        m, r, g = one - one, one, one
+        if valid:
+            m, r, g = mean_h_t[j], rstd_h_t[j], gh[j]
+            for b in range(cuda.threadIdx.y, B, cuda.blockDim.y):
+                h = y_t[b, j]
+                da_t[b, j] = (dy_t[b, j] + dhn[b, j]) * (one - h * h)
+        s1, s2 = col_backward(sh, da_t, hw_t, m, r, g, j, valid, training, dhw_t, one, one / dt(B))
+        if valid and cuda.threadIdx.y == 0:
+            pgh_t[j] = s2
+
+    return lstm_fwd, lstm_bwd, rnn_fwd, rnn_bwd
+
+
+def kernels(dtype):
+    t = tile()
+    return _kernels(np.dtype(dtype), t), t
+
+
+def _write_back(pairs):
+    for dev, hst in pairs:
+        if hst is not None:
+            dev.copy_to_host(hst)
+
+
+# ---------------------------------------------------------------------------------------------
+# BN-LSTM
+# ---------------------------------------------------------------------------------------------
+def bn_lstm_forward(x, h0, c0, Wx, Wh, b, gx, gh, gc, bc, rmx, rvx, rmh, rvh, rmc, rvc,
+                    training, momentum, eps, par_min=PAR_MIN_WORK):
+    """x (T,B,I), h0/c0 (B,H), Wx (I,G), Wh (H,G), b/gx/gh (G,), gc/bc (H,),
+    rmx/rvx/rmh/rvh (Ts,G), rmc/rvc (Ts,H) (updated in place when training)
+    -> y (T,B,H), hT (B,H), cT (B,H), saved   (device arrays)."""
+    x, h0, c0, Wx, Wh, b, gx, gh, gc, bc = (to_device(a) for a in (x, h0, c0, Wx, Wh, b, gx, gh, gc, bc))
+    runs = [running_on_device(a) for a in (rmh, rvh, rmc, rvc)]
+    (rmh, _), (rvh, _), (rmc, _), (rvc, _) = runs
+    T, B, I = x.shape
+    H = h0.shape[1]
+    G = 4 * H
+    dt = x.dtype
+    training = bool(training)
+    (lstm_fwd, _, _, _), t = kernels(dt)
+    xw = matmul(x.reshape(T * B, I), Wx).reshape(T, B, G)
+    xn, mean_x, rstd_x = bn_forward(xw, gx, b, rmx, rvx, training, momentum, eps)  # BN_t(xw; gx, 0) + b
+    hw = empty((T, B, G), dt)
+    mean_h = empty((T, G), dt)
+    rstd_h = empty((T, G), dt)
+    gates = empty((T, B, G), dt)
+    c = empty((T, B, H), dt)
+    mean_c = empty((T, H), dt)
+    rstd_c = empty((T, H), dt)
+    tc = empty((T, B, H), dt)
+    y = empty((T, B, H), dt)
+    Tsh, Tsc = rmh.shape[0], rmc.shape[0]
+    grid = ((H + t - 1) // t, 1)
+    for s in range(T):
+        matmul(h0 if s == 0 else y[s - 1], Wh, out=hw[s])
+        rh, rc = min(s, Tsh - 1), min(s, Tsc - 1)
+        lstm_fwd[grid, (t, t)](hw[s], xn[s], c0 if s == 0 else c[s - 1], (gh, gc, bc), training, s < Tsh, s < Tsc,
+                               (rmh[rh], rvh[rh], rmc[rc], rvc[rc]), float(momentum), float(eps),
+                               (gates[s], c[s], tc[s], y[s]), (mean_h[s], rstd_h[s], mean_c[s], rstd_c[s]))
+    if training:
+        _write_back(runs)
+    saved = (xw, mean_x, rstd_x, hw, mean_h, rstd_h, gates, c, mean_c, rstd_c, tc, y, training)
+    return y, copy(y[T - 1]), copy(c[T - 1]), saved
+
+
+def _input_side(da, xw, mean_x, rstd_x, gx, training, x, Wx, h0, y, dhw):
+    """After the time loop: BN_t backward of the x side, then dWx, dx, dWh (one GEMM each)."""
+    T, B, I = x.shape
+    dxw, dgx, db = bn_backward(da, xw, mean_x, rstd_x, gx, training)
+    dxw2 = rows2d(dxw)
+    dWx = matmul(x.reshape(T * B, I), dxw2, trans_a=True)
+    dx = matmul(dxw2, Wx, trans_b=True).reshape(T, B, I)
+    dWh = matmul(h0, dhw[0], trans_a=True)
+    if T > 1:
+        matmul(rows2d(y[:T - 1]), rows2d(dhw[1:]), out=dWh, trans_a=True, accumulate=True)
+    return dx, dWx, dWh, db, dgx
+
+
+def bn_lstm_backward(dy, saved, x, h0, c0, Wx, Wh, gx, gh, gc, par_min=PAR_MIN_WORK):
+    """dy (T,B,H) = dL/dy, saved from bn_lstm_forward, inputs as in the forward
+    -> dx (T,B,I), dh0 (B,H), dc0 (B,H), dWx (I,G), dWh (H,G), db (G,), dgx (G,), dgh (G,),
+       dgc (H,), dbc (H,)   (device arrays)."""
+    dy, x, h0, c0, Wx, Wh, gx, gh, gc = (to_device(a) for a in (dy, x, h0, c0, Wx, Wh, gx, gh, gc))
+    xw, mean_x, rstd_x, hw, mean_h, rstd_h, gates, c, mean_c, rstd_c, tc, y, training = saved
+    T, B, _ = x.shape
+    H = h0.shape[1]
+    G = 4 * H
+    dt = x.dtype
+    (_, lstm_bwd, _, _), t = kernels(dt)
+    da = empty((T, B, G), dt)    # dL/d(preactivation) = dL/d BN_t(xw; gx, b)
+    dhw = empty((T, B, G), dt)   # dL/d(h_{t-1} Wh)
+    dhn = zeros((B, H), dt)      # dL/dh_t arriving from step t+1; ends as dh0
+    dcarry = zeros((B, H), dt)   # dL/dc_t arriving from step t+1; ends as dc0
+    scratch = (empty((B, H), dt), empty((B, H), dt))  # dL/d(BN_t(c) output), dL/dc through BN_t
+    pgh = empty((T, G), dt)      # per-step partial sums of dgh, dgc, dbc
+    pgc = empty((T, H), dt)
+    pbc = empty((T, H), dt)
+    grid = ((H + t - 1) // t, 1)
+    for s in range(T - 1, -1, -1):
+        sv = (gates[s], hw[s], c[s], c0 if s == 0 else c[s - 1], tc[s])
+        st = (mean_h[s], rstd_h[s], mean_c[s], rstd_c[s])
+        lstm_bwd[grid, (t, t)](dy[s], dhn, dcarry, sv, st, (gh, gc), bool(training), scratch, da[s], dhw[s],
+                               (pgh[s], pgc[s], pbc[s]))
+        matmul(dhw[s], Wh, out=dhn, trans_b=True)
+    dx, dWx, dWh, db, dgx = _input_side(da, xw, mean_x, rstd_x, gx, training, x, Wx, h0, y, dhw)
+    return dx, dhn, dcarry, dWx, dWh, db, dgx, colsum(pgh), colsum(pgc), colsum(pbc)
+
+
+# ---------------------------------------------------------------------------------------------
+# BN-RNN
+# ---------------------------------------------------------------------------------------------
+def bn_rnn_forward(x, h0, Wx, Wh, b, gx, gh, rmx, rvx, rmh, rvh, training, momentum, eps, par_min=PAR_MIN_WORK):
+    """x (T,B,I), h0 (B,H), Wx (I,H), Wh (H,H), b/gx/gh (H,), rm*/rv* (Ts,H) (updated in place
+    when training) -> y (T,B,H), hT (B,H), saved   (device arrays)."""
+    x, h0, Wx, Wh, b, gx, gh = (to_device(a) for a in (x, h0, Wx, Wh, b, gx, gh))
+    runs = [running_on_device(a) for a in (rmh, rvh)]
+    (rmh, _), (rvh, _) = runs
+    T, B, I = x.shape
+    H = h0.shape[1]
+    dt = x.dtype
+    training = bool(training)
+    (_, _, rnn_fwd, _), t = kernels(dt)
+    xw = matmul(x.reshape(T * B, I), Wx).reshape(T, B, H)
+    xn, mean_x, rstd_x = bn_forward(xw, gx, b, rmx, rvx, training, momentum, eps)
+    hw = empty((T, B, H), dt)
+    mean_h = empty((T, H), dt)
+    rstd_h = empty((T, H), dt)
+    y = empty((T, B, H), dt)
+    Ts = rmh.shape[0]
+    grid = ((H + t - 1) // t, 1)
+    for s in range(T):
+        matmul(h0 if s == 0 else y[s - 1], Wh, out=hw[s])
+        r = min(s, Ts - 1)
+        rnn_fwd[grid, (t, t)](hw[s], xn[s], gh, training, s < Ts, rmh[r], rvh[r], float(momentum), float(eps),
+                              mean_h[s], rstd_h[s], y[s])
+    if training:
+        _write_back(runs)
+    saved = (xw, mean_x, rstd_x, hw, mean_h, rstd_h, y, training)
+    return y, copy(y[T - 1]), saved
+
+
+def bn_rnn_backward(dy, saved, x, h0, Wx, Wh, gx, gh, par_min=PAR_MIN_WORK):
+    """dy (T,B,H), saved from bn_rnn_forward -> dx (T,B,I), dh0 (B,H), dWx (I,H), dWh (H,H),
+    db (H,), dgx (H,), dgh (H,)   (device arrays)."""
+    dy, x, h0, Wx, Wh, gx, gh = (to_device(a) for a in (dy, x, h0, Wx, Wh, gx, gh))
+    xw, mean_x, rstd_x, hw, mean_h, rstd_h, y, training = saved
+    T, B, _ = x.shape
+    H = h0.shape[1]
+    dt = x.dtype
+    (_, _, _, rnn_bwd), t = kernels(dt)
+    da = empty((T, B, H), dt)
+    dhw = empty((T, B, H), dt)
+    dhn = zeros((B, H), dt)
+    pgh = empty((T, H), dt)
+    grid = ((H + t - 1) // t, 1)
+    for s in range(T - 1, -1, -1):
+        rnn_bwd[grid, (t, t)](dy[s], dhn, y[s], hw[s], mean_h[s], rstd_h[s], gh, bool(training), da[s], dhw[s],
+                              pgh[s])
+        matmul(dhw[s], Wh, out=dhn, trans_b=True)
+    dx, dWx, dWh, db, dgx = _input_side(da, xw, mean_x, rstd_x, gx, training, x, Wx, h0, y, dhw)
+    return dx, dhn, dWx, dWh, db, dgx, colsum(pgh)
