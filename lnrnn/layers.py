@@ -85,6 +85,13 @@ class RecurrentLayer:
              "b": np.zeros(G, dt)}
         if cell == "lstm":
             p["b"][H:2 * H] = forget_bias
+        if norm != "none":
+            # With a zero input (the blank first pixels of MNIST) a zero state is a fixed point of the
+            # normalized cells: every normalized row is all-zero, and each such step multiplies the
+            # gradient by 1/sqrt(eps) ~ 316 (float32 overflows within ~15 steps). A small random bias
+            # of the cell candidate (LSTM) or of the LN/BN sum (RNN) moves the state off zero at once.
+            blk = slice(2 * H, 3 * H) if cell == "lstm" else slice(0, H)
+            p["b"][blk] = rng.uniform(-0.1, 0.1, H).astype(dt)
         if norm == "ln" and cell == "lstm":
             p.update(gx=np.ones(G, dt), bx=np.zeros(G, dt), gh=np.ones(G, dt), bh=np.zeros(G, dt),
                      gc=np.ones(H, dt), bc=np.zeros(H, dt))
