@@ -101,8 +101,11 @@ def test_kernel_matches_reference(impl, cell, training, dtype, tol, size):
 
 @pytest.mark.parametrize("training", [True, False])
 @pytest.mark.parametrize("cell", ["lstm", "rnn"])
-@pytest.mark.parametrize("impl,size", [("reference", SMALL), ("kernel", SMALL), ("kernel-par", WIDE)],
-                         ids=["reference-small", "kernel-small", "kernel-par-wide"])
+# The prange path ("kernel-par") is judged by test_kernel_matches_reference (1e-11 against the
+# gradient-checked reference): on a loaded 2-core machine each of its per-step thread-pool entries
+# can cost milliseconds, which makes ~1000 finite-difference evaluations too slow for the suite.
+@pytest.mark.parametrize("impl,size", [("reference", SMALL), ("kernel", SMALL), ("kernel", WIDE)],
+                         ids=["reference-small", "kernel-small", "kernel-wide"])
 def test_gradcheck(impl, cell, training, size):
     a, run, R = make(cell, seed=1, **size)
 

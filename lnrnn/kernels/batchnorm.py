@@ -126,28 +126,40 @@ def bn_col_backward(dy2, x2, mean, rstd, gain, k0, k1, training, dx2, dgain, dbi
                 dx2[b, k] = gain[k] * rstd[k] * dy2[b, k]
 
 
+@njit(**JIT)
+def _bn_forward_cols(x, gain, bias, running_mean, running_var, training, momentum, eps, k0, k1, y, mean, rstd):
+    """bn_forward restricted to the feature columns [k0, k1), all steps."""
+    T, B, F = x.shape
+    Ts = running_mean.shape[0]
+    for t in range(T):
+        row = min(t, Ts - 1)
+        bn_col_stats(x[t], k0, k1, training, t < Ts, running_mean[row], running_var[row],
+                     momentum, eps, mean[t], rstd[t])
+        for b in range(B):
+            for k in range(k0, k1):
+                y[t, b, k] = (x[t, b, k] - mean[t, k]) * rstd[t, k] * gain[k] + bias[k]
+
+
 @njit(**PJIT)
 def bn_forward(x, gain, bias, running_mean, running_var, training, momentum, eps):
     """Training or inference forward. x (T,B,F) -> y (T,B,F), mean (T,F), rstd (T,F).
 
     In inference mode mean/rstd are the running statistics actually used (row min(t, Ts-1)),
-    so ``bn_backward(..., training=False)`` can replay them.
+    so ``bn_backward(..., training=False)`` can replay them. A single chunk (F <= CHUNK) runs on the
+    calling thread without entering the thread pool.
     """
     T, B, F = x.shape
-    Ts = running_mean.shape[0]
     y = np.empty_like(x)
     mean = np.empty((T, F), dtype=x.dtype)
     rstd = np.empty((T, F), dtype=x.dtype)
     nch = n_chunks(F)
-    for c in prange(nch):
-        k0, k1 = chunk_bounds(F, nch, c)
-        for t in range(T):
-            row = min(t, Ts - 1)
-            bn_col_stats(x[t], k0, k1, training, t < Ts, running_mean[row], running_var[row],
-                         momentum, eps, mean[t], rstd[t])
-            for b in range(B):
-                for k in range(k0, k1):
-                    y[t, b, k] = (x[t, b, k] - mean[t, k]) * rstd[t, k] * gain[k] + bias[k]
+    if nch == 1:
+        _bn_forward_cols(x, gain, bias, running_mean, running_var, training, momentum, eps, 0, F, y, mean, rstd)
+    else:
+        for c in prange(nch):
+            k0, k1 = chunk_bounds(F, nch, c)
+            _bn_forward_cols(x, gain, bias, running_mean, running_var, training, momentum, eps, k0, k1,
+                             y, mean, rstd)
     return y, mean, rstd
 
 
@@ -161,11 +173,15 @@ def bn_backward(dy, x, mean, rstd, gain, training):
     s1 = np.empty(F, dtype=x.dtype)  # scratch; every chunk touches only its own columns
     s2 = np.empty(F, dtype=x.dtype)
     nch = n_chunks(F)
-    for c in prange(nch):
-        k0, k1 = chunk_bounds(F, nch, c)
+    if nch == 1:
         for t in range(T):
-            bn_col_backward(dy[t], x[t], mean[t], rstd[t], gain, k0, k1, training,
-                            dx[t], dgain, dbias, s1, s2)
+            bn_col_backward(dy[t], x[t], mean[t], rstd[t], gain, 0, F, training, dx[t], dgain, dbias, s1, s2)
+    else:
+        for c in prange(nch):
+            k0, k1 = chunk_bounds(F, nch, c)
+            for t in range(T):
+                bn_col_backward(dy[t], x[t], mean[t], rstd[t], gain, k0, k1, training,
+                                dx[t], dgain, dbias, s1, s2)
     return dx, dgain, dbias
 
 
