@@ -19,9 +19,9 @@ longer training sequence arrives; inference beyond Ts reuses the last row).
 import numba
 import numpy as np
 
+from lnrnn import backend
 from lnrnn.config import BN_GAIN_INIT, BN_MOMENTUM, EPS
-from lnrnn.kernels.lstm import NORM_LN, NORM_NONE, lstm_backward, lstm_forward
-from lnrnn.kernels.rnn import rnn_backward, rnn_forward
+from lnrnn.kernels.lstm import NORM_LN, NORM_NONE
 
 CELLS = ("rnn", "lstm")
 NORMS = ("none", "ln", "bn")
@@ -59,7 +59,7 @@ class RecurrentLayer:
     """One recurrent layer (cell in CELLS, norm in NORMS) over whole sequences."""
 
     def __init__(self, cell, norm, input_size, hidden_size, dtype=np.float32, seed=0, forget_bias=1.0,
-                 max_steps=1, eps=EPS, momentum=BN_MOMENTUM, rng=None):
+                 max_steps=1, eps=EPS, momentum=BN_MOMENTUM, rng=None, device="cpu"):
         if cell not in CELLS:
             raise ValueError(f"unknown cell {cell!r}; expected one of {', '.join(CELLS)}")
         if norm not in NORMS:
@@ -112,6 +112,11 @@ class RecurrentLayer:
         self._ones_G, self._zeros_G = np.ones(G, dt), np.zeros(G, dt)
         self._ones_H, self._zeros_H = np.ones(H, dt), np.zeros(H, dt)
         self._saved = None
+        # Kernels of the device: ValueError for an unknown one, CudaUnavailable (one sentence) where CUDA
+        # cannot run. Parameters, inputs and results stay NumPy arrays; on 'cuda' the kernels copy their
+        # inputs to the device once per call and the saved state stays there until backward.
+        self.device = device
+        self._k = backend.kernels(device)
 
     @property
     def nstate(self):
@@ -140,13 +145,12 @@ class RecurrentLayer:
         state = tuple(_check_array(n, s, 2, self.dtype, (B, self.H)) for n, s in zip(("h0", "c0"), state))
         if self.norm == "bn" and training:
             self._grow_buffers(T)
-        p, nch = self.params, numba.get_num_threads()
+        p, nch, k = self.params, numba.get_num_threads(), self._k
         if self.cell == "lstm":
             h0, c0 = state
             if self.norm == "bn":
-                from lnrnn.kernels.bn_cells import bn_lstm_forward
                 bf = self.buffers
-                y, hT, cT, saved = bn_lstm_forward(
+                y, hT, cT, saved = k.bn_lstm_forward(
                     x, h0, c0, p["Wx"], p["Wh"], p["b"], p["gx"], p["gh"], p["gc"], p["bc"],
                     bf["rmx"], bf["rvx"], bf["rmh"], bf["rvh"], bf["rmc"], bf["rvc"],
                     training, self.momentum, self.eps)
@@ -155,21 +159,22 @@ class RecurrentLayer:
                 gx, bx, gh, bh = ((p["gx"], p["bx"], p["gh"], p["bh"]) if ln else
                                   (self._ones_G, self._zeros_G, self._ones_G, self._zeros_G))
                 gc, bc = (p["gc"], p["bc"]) if ln else (self._ones_H, self._zeros_H)
-                y, hT, cT, saved = lstm_forward(x, h0, c0, p["Wx"], p["Wh"], p["b"], gx, bx, gh, bh, gc, bc,
+                y, hT, cT, saved = k.lstm_forward(x, h0, c0, p["Wx"], p["Wh"], p["b"], gx, bx, gh, bh, gc, bc,
                                                 NORM_LN if ln else NORM_NONE, self.eps, nch)
+            y, hT, cT = k.to_host((y, hT, cT))
             out_state = (hT, cT)
         else:
             (h0,) = state
             if self.norm == "bn":
-                from lnrnn.kernels.bn_cells import bn_rnn_forward
                 bf = self.buffers
-                y, hT, saved = bn_rnn_forward(x, h0, p["Wx"], p["Wh"], p["b"], p["gx"], p["gh"],
+                y, hT, saved = k.bn_rnn_forward(x, h0, p["Wx"], p["Wh"], p["b"], p["gx"], p["gh"],
                                               bf["rmx"], bf["rvx"], bf["rmh"], bf["rvh"],
                                               training, self.momentum, self.eps)
             else:
                 ln = self.norm == "ln"
-                y, hT, saved = rnn_forward(x, h0, p["Wx"], p["Wh"], p["b"], p["g"] if ln else self._ones_H,
+                y, hT, saved = k.rnn_forward(x, h0, p["Wx"], p["Wh"], p["b"], p["g"] if ln else self._ones_H,
                                            NORM_LN if ln else NORM_NONE, self.eps, nch)
+            y, hT = k.to_host((y, hT))
             out_state = (hT,)
         self._saved = (x, state, saved)
         return y, out_state
@@ -181,32 +186,31 @@ class RecurrentLayer:
         x, state, saved = self._saved
         T, B, _ = x.shape
         dy = _check_array("dy", dy, 3, self.dtype, (T, B, self.H))
-        p, g, nch = self.params, self.grads, numba.get_num_threads()
+        p, g, nch, k = self.params, self.grads, numba.get_num_threads(), self._k
         if self.cell == "lstm":
             h0, c0 = state
             if self.norm == "bn":
-                from lnrnn.kernels.bn_cells import bn_lstm_backward
-                dx, dh0, dc0, *dp = bn_lstm_backward(dy, saved, x, h0, c0, p["Wx"], p["Wh"],
-                                                     p["gx"], p["gh"], p["gc"])
+                dx, dh0, dc0, *dp = k.to_host(k.bn_lstm_backward(dy, saved, x, h0, c0, p["Wx"], p["Wh"],
+                                                                 p["gx"], p["gh"], p["gc"]))
                 names = ("Wx", "Wh", "b", "gx", "gh", "gc", "bc")
             else:
                 ln = self.norm == "ln"
                 gx, gh = (p["gx"], p["gh"]) if ln else (self._ones_G, self._ones_G)
                 gc = p["gc"] if ln else self._ones_H
-                dx, dh0, dc0, *dp = lstm_backward(dy, saved, x, h0, c0, p["Wx"], p["Wh"], gx, gh, gc,
-                                                  NORM_LN if ln else NORM_NONE, nch)
+                dx, dh0, dc0, *dp = k.to_host(k.lstm_backward(dy, saved, x, h0, c0, p["Wx"], p["Wh"], gx, gh, gc,
+                                                              NORM_LN if ln else NORM_NONE, nch))
                 names = ("Wx", "Wh", "b", "gx", "bx", "gh", "bh", "gc", "bc") if ln else ("Wx", "Wh", "b")
             dstate = (dh0, dc0)
         else:
             (h0,) = state
             if self.norm == "bn":
-                from lnrnn.kernels.bn_cells import bn_rnn_backward
-                dx, dh0, *dp = bn_rnn_backward(dy, saved, x, h0, p["Wx"], p["Wh"], p["gx"], p["gh"])
+                dx, dh0, *dp = k.to_host(k.bn_rnn_backward(dy, saved, x, h0, p["Wx"], p["Wh"], p["gx"], p["gh"]))
                 names = ("Wx", "Wh", "b", "gx", "gh")
             else:
                 ln = self.norm == "ln"
-                dx, dh0, *dp = rnn_backward(dy, saved, x, h0, p["Wx"], p["Wh"], p["g"] if ln else self._ones_H,
-                                            NORM_LN if ln else NORM_NONE, nch)
+                g_ = p["g"] if ln else self._ones_H
+                dx, dh0, *dp = k.to_host(k.rnn_backward(dy, saved, x, h0, p["Wx"], p["Wh"], g_,
+                                                        NORM_LN if ln else NORM_NONE, nch))
                 names = ("Wx", "Wh", "b", "g") if ln else ("Wx", "Wh", "b")
             dstate = (dh0,)
         for n, d in zip(names, dp):
@@ -218,13 +222,13 @@ class RecurrentStack:
     """num_layers RecurrentLayers, each feeding its output sequence to the next."""
 
     def __init__(self, cell, norm, input_size, hidden_size, num_layers=1, dtype=np.float32, seed=0,
-                 forget_bias=1.0, max_steps=1, eps=EPS, momentum=BN_MOMENTUM):
+                 forget_bias=1.0, max_steps=1, eps=EPS, momentum=BN_MOMENTUM, device="cpu"):
         if int(num_layers) != num_layers or num_layers < 1:
             raise ValueError(f"num_layers must be a positive integer, got {num_layers}")
         rng = np.random.default_rng(seed)
         self.layers = [RecurrentLayer(cell, norm, input_size if k == 0 else hidden_size, hidden_size, dtype=dtype,
                                       forget_bias=forget_bias, max_steps=max_steps, eps=eps, momentum=momentum,
-                                      rng=rng)
+                                      rng=rng, device=device)
                        for k in range(int(num_layers))]
         self.config = dict(cell=cell, norm=norm, input_size=int(input_size), hidden_size=int(hidden_size),
                            num_layers=int(num_layers), dtype=np.dtype(dtype).name, forget_bias=float(forget_bias))

@@ -43,7 +43,7 @@ class SequenceClassifier:
 
     def __init__(self, cell="lstm", norm="none", input_size=1, hidden_size=64, num_layers=1,
                  num_classes=10, objective="ce", per_step=False, tolerance=0.04,
-                 dtype="float32", forget_bias=1.0, seed=0, stack=None):
+                 dtype="float32", forget_bias=1.0, seed=0, stack=None, device="cpu"):
         if objective not in ("ce", "mse"):
             raise ValueError(f"objective must be 'ce' or 'mse', not {objective!r}")
         if objective == "mse" and (num_classes != 1 or per_step):
@@ -53,7 +53,7 @@ class SequenceClassifier:
             from lnrnn.layers import RecurrentStack
             stack = RecurrentStack(cell=cell, norm=norm, input_size=input_size, hidden_size=hidden_size,
                                    num_layers=num_layers, dtype=self.dtype.type, seed=seed,
-                                   forget_bias=forget_bias)
+                                   forget_bias=forget_bias, device=device)
         self.stack = stack
         H, C = hidden_size, num_classes
         rng = np.random.default_rng([seed, 7])  # a stream of its own, apart from the stack's

@@ -61,7 +61,7 @@ class TrainConfig:
     eval_batch_size: int = 500            # sequences per evaluation batch (memory only)
     max_steps: Optional[int] = None       # stop (with a checkpoint) after this many updates in total
     time_budget: Optional[float] = None   # stop (with a checkpoint) after this many seconds of this invocation
-    device: str = "cpu"                   # cpu; cuda is not implemented for training yet
+    device: str = "cpu"                   # cpu, or cuda (the numba-cuda twins; parameters stay on the host)
     out: str = "runs/default"             # run directory: checkpoint, metrics.jsonl, learning_curve.svg
 
 
@@ -75,11 +75,10 @@ def check_device(device):
         return
     if device != "cuda":
         raise UserError(f"unknown device {device!r}; choose cpu or cuda.")
-    from lnrnn.commands.info import cuda_status
-    usable, detail = cuda_status()
+    from lnrnn import backend
+    usable, detail = backend.cuda_usable()
     if not usable:
-        raise UserError(f"--device cuda: no usable CUDA GPU here ({detail}); train with --device cpu.")
-    raise UserError("--device cuda: training on the GPU is not implemented yet; train with --device cpu.")
+        raise UserError(f"--device cuda: CUDA is not usable here ({detail}); train with --device cpu.")
 
 
 def validate(cfg):
@@ -110,7 +109,7 @@ def build_model(cfg, task):
     return SequenceClassifier(cell=cell, norm=norm, input_size=task.input_size, hidden_size=cfg.hidden,
                               num_layers=cfg.layers, num_classes=task.num_classes, objective=task.objective,
                               per_step=task.per_step, tolerance=task.extra.get("tolerance", 0.04),
-                              dtype=cfg.dtype, forget_bias=cfg.forget_bias, seed=cfg.seed)
+                              dtype=cfg.dtype, forget_bias=cfg.forget_bias, seed=cfg.seed, device=cfg.device)
 
 
 def model_from_checkpoint(meta, arrays):

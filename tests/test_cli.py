@@ -250,7 +250,9 @@ def test_bad_numbers_and_names(tmp_path, args, words):
     assert not os.path.exists(tmp_path / "r" / "checkpoint.json")
 
 
-def test_device_cuda_is_refused_clearly(tmp_path):
+def test_device_cuda_is_refused_clearly(tmp_path, monkeypatch):
+    from lnrnn import backend  # the tests run with the CUDA simulator on: pretend there is no GPU
+    monkeypatch.setattr(backend, "cuda_usable", lambda: (False, "no NVIDIA GPU with a working CUDA driver was found"))
     msg = assert_clean_error(invoke("train", *TINY, "--device", "cuda", "--out", tmp_path / "r"), "--device cuda:")
     assert "train with --device cpu" in msg
 

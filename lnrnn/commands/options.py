@@ -47,5 +47,5 @@ eval_batch_option = click.option("--eval-batch-size", type=int, default=D.eval_b
 quiet_option = click.option("--quiet", "-q", is_flag=True, default=False,
                             help="No progress bar on stderr; only the final summary.")
 device_option = click.option("--device", type=click.Choice(["cpu", "cuda"]), default=D.device, show_default=True,
-                             help="Where to train; cuda is not implemented for training yet.")
+                             help="Where the recurrent kernels run: cpu, or cuda (numba-cuda twins; needs a GPU and the cuda extra).")
 optimizer_choice = click.Choice(list(OPTIMIZERS))
