@@ -6,23 +6,6 @@ import sys
 import click
 
 
-def cuda_status():
-    """(usable, one-line detail). numba.cuda is imported lazily and every failure is caught."""
-    try:
-        from numba import cuda
-    except Exception as e:  # noqa: BLE001 - anything may go wrong in a driver probe
-        return False, f"numba.cuda cannot be imported: {e}"
-    try:
-        if not cuda.is_available():
-            return False, "numba.cuda.is_available() is False: no CUDA driver or GPU"
-        dev = cuda.get_current_device()
-        name = dev.name.decode() if isinstance(dev.name, bytes) else str(dev.name)
-        sim = " (the CUDA simulator)" if os.environ.get("NUMBA_ENABLE_CUDASIM") == "1" else ""
-        return True, f"{name}, compute capability {dev.compute_capability}{sim}"
-    except Exception as e:  # noqa: BLE001
-        return False, f"CUDA probe failed: {str(e).splitlines()[0] if str(e) else type(e).__name__}"
-
-
 def _threading():
     import numba
     from numba import njit, prange
@@ -69,7 +52,8 @@ def info_lines():
     import scipy
     import lnrnn
     layer, threads, max_threads = _threading()
-    usable, detail = cuda_status()
+    from lnrnn import backend
+    usable, detail = backend.cuda_usable()
     lines = [
         f"lnrnn {lnrnn.__version__}",
         f"python {sys.version.split()[0]} ({platform.platform()})",
