@@ -18,6 +18,16 @@ FASTMATH = {"reassoc", "contract", "nsz"}
 # cache=True writes compiled code next to the sources (or NUMBA_CACHE_DIR) so later runs skip the compile.
 CACHE = os.environ.get("LNRNN_NO_CACHE", "") == ""
 
+# BatchNorm kernels: features per prange chunk (16 float64 = two cache lines per row; a fixed width,
+# not one chunk per thread, keeps the kernels cacheable).
+BN_FEATURE_CHUNK = 16
+# BN cells run a step's hidden-unit chunks under prange only from this many B*H elements on; below,
+# on the calling thread. Effectively "never": on 2 cores a thread-pool entry per step lost at every
+# size tried (lnrnn/kernels/bn_cells.py, module docstring).
+BN_PAR_MIN_WORK = 1 << 30
+# CUDA GEMM and column-reduction tile edge (blocks of TILE x TILE threads).
+CUDA_TILE = 16
+
 # CUDA launch geometry (the simulator runs one OS thread per CUDA thread: keep tests small).
 THREADS_PER_BLOCK = 128
 

@@ -28,13 +28,8 @@ Column helpers
 import numpy as np
 from numba import njit, prange
 
+from lnrnn.config import BN_FEATURE_CHUNK as CHUNK  # features per prange chunk (see config)
 from lnrnn.config import JIT, PJIT
-
-
-# Features per prange chunk: 16 float64 = two cache lines per row. A fixed width (rather than one
-# chunk per thread) keeps the kernels cacheable: numba.get_num_threads() inside @njit defeats cache=True.
-# (Candidate for lnrnn.config.)
-CHUNK = 16
 
 
 @njit(**JIT)

@@ -56,15 +56,12 @@ saved of bn_rnn_forward:
 import numpy as np
 from numba import njit, prange
 
-from lnrnn.config import JIT, PJIT
+from lnrnn.config import BN_PAR_MIN_WORK, JIT, PJIT
 from lnrnn.kernels.batchnorm import bn_backward, bn_col_backward, bn_col_stats, bn_forward, chunk_bounds, n_chunks
 from lnrnn.kernels.common import sigmoid
 
-# Default of the trailing ``par_min`` argument: a step runs its hidden-unit chunks under prange only
-# when it has at least this many B*H elements, else on the calling thread. Effectively "never": on
-# 2 shared cores a thread-pool entry per step lost at every size tried (module docstring, Threading).
-# Candidate for lnrnn.config.
-PAR_MIN_WORK = 1 << 30
+# Default of the trailing ``par_min`` argument (see lnrnn.config.BN_PAR_MIN_WORK).
+PAR_MIN_WORK = BN_PAR_MIN_WORK
 
 
 @njit(**JIT)

@@ -33,7 +33,7 @@ from lnrnn.kernels.batchnorm_cuda import bn_backward, bn_forward, col_backward, 
 from lnrnn.kernels.cuda_common import (colsum, copy, empty, matmul, nbtype, rows2d, sigmoid, tile, to_device,
                                        zeros)
 
-PAR_MIN_WORK = 1 << 30  # the CPU twin's default, for signature parity (unused here)
+from lnrnn.config import BN_PAR_MIN_WORK as PAR_MIN_WORK  # noqa: E402  the CPU twin's default, for signature parity (unused here)
 
 
 @lru_cache(maxsize=None)

@@ -29,8 +29,8 @@ from numba import cuda, float32, float64
 
 from lnrnn import config
 
-# GEMM and column-reduction tile edge: blocks of TILE x TILE threads. Candidate for lnrnn.config.
-TILE = 16
+# GEMM and column-reduction tile edge: blocks of TILE x TILE threads (tests shrink it).
+TILE = config.CUDA_TILE
 # A column reduction over N rows is split into at most this many row ranges (grid.y), whose partial
 # sums are added by a second launch: enough blocks to fill a GPU when the output has few columns.
 REDUCE_PARTS = 64
