@@ -11,3 +11,24 @@ for _var in ("OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
     _os.environ.setdefault(_var, "1")
 
 __version__ = "0.1.0"
+
+
+def _reuse_freed_memory():
+    """Let glibc reuse large freed buffers instead of returning them to the OS (see config.py)."""
+    import ctypes
+    import sys
+
+    from lnrnn import config
+
+    if _os.environ.get("LNRNN_KEEP_MALLOC") or not sys.platform.startswith("linux"):
+        return False
+    try:
+        libc = ctypes.CDLL("libc.so.6")
+        M_TRIM_THRESHOLD, M_MMAP_THRESHOLD = -1, -3  # glibc's mallopt parameter numbers
+        return bool(libc.mallopt(M_MMAP_THRESHOLD, config.MALLOC_MMAP_THRESHOLD)
+                    and libc.mallopt(M_TRIM_THRESHOLD, config.MALLOC_TRIM_THRESHOLD))
+    except (OSError, AttributeError):  # not glibc (musl, ...): keep the default allocator
+        return False
+
+
+MALLOC_TUNED = _reuse_freed_memory()

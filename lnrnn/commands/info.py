@@ -64,6 +64,8 @@ def info_lines():
         "BLAS thread variables: " + ", ".join(f"{v}={os.environ.get(v, 'unset')}"
                                                for v in ("OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "OMP_NUM_THREADS")),
         f"CUDA: {'usable' if usable else 'not usable'}: {detail}",
+        "malloc: " + ("large freed buffers reused (mallopt; LNRNN_KEEP_MALLOC=1 turns this off)" if lnrnn.MALLOC_TUNED
+                      else "default allocator"),
     ]
     return lines
 

@@ -90,6 +90,41 @@ def sigmoid(z, one):
     return one / (one + np.exp(-z))
 
 
+# float32 exp for sigmoid_row: Cody-Waite reduction v = k ln2 + r (|r| <= ln2/2; k*_LN2_HI is exact),
+# a degree-7 Taylor polynomial for exp(r) (truncation < 6e-9) and 2^k assembled from its IEEE bits.
+_LOG2E = np.float32(1.4426950408889634)
+_LN2_HI = np.float32(0.693359375)
+_LN2_LO = np.float32(-2.12194440e-4)
+_EXP_MIN, _EXP_MAX = np.float32(-87.0), np.float32(87.0)
+_E2, _E3, _E4, _E5, _E6, _E7 = [np.float32(1.0 / f) for f in (2, 6, 24, 120, 720, 5040)]
+
+
+@njit(**JIT)
+def sigmoid_row(y, a, kb):
+    """y[j] = 1 / (1 + exp(-a[j])) over a row (y may alias a); kb: int32 scratch at least as long.
+
+    float64 uses libm. For float32, libm's expf is called one element at a time (pip's llvmlite has
+    no SVML), so we evaluate exp from plain arithmetic that LLVM vectorises: about 3x faster here,
+    absolute error below 1e-7 and relative error ~1e-7 in the tails (tests/test_kernels.py)."""
+    n = a.shape[0]
+    if a.itemsize != 4:
+        for j in range(n):
+            y[j] = 1.0 / (1.0 + np.exp(-a[j]))
+        return
+    one = np.float32(1.0)
+    for j in range(n):
+        v = -a[j]
+        v = _EXP_MIN if v < _EXP_MIN else v
+        v = _EXP_MAX if v > _EXP_MAX else v
+        k = np.floor(v * _LOG2E + np.float32(0.5))
+        r = v - k * _LN2_HI - k * _LN2_LO
+        y[j] = one + r * (one + r * (_E2 + r * (_E3 + r * (_E4 + r * (_E5 + r * (_E6 + r * _E7))))))
+        kb[j] = (np.int32(k) + np.int32(127)) << np.int32(23)
+    scale = kb[:n].view(np.float32)
+    for j in range(n):
+        y[j] = one / (one + y[j] * scale[j])
+
+
 @njit(**JIT)
 def tanh(z, one):
     """tanh(z) = 2 sigmoid(2z) - 1. libm's tanhf cost twice its expf here (9.4 vs 4.7 ns an element,

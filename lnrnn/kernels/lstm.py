@@ -28,7 +28,7 @@ from numba import njit, prange
 
 from lnrnn.config import PJIT
 from lnrnn.kernels.common import (chunk_bounds, clamp_chunks, ln_row_backward, ln_row_forward,
-                                  matmul, matmul_tn, sigmoid, tanh)
+                                  matmul, matmul_tn, sigmoid_row)
 
 NORM_NONE = 0
 NORM_LN = 1
@@ -42,6 +42,7 @@ def lstm_forward(x, h0, c0, Wx, Wh, b, gx, bx, gh, bh, gc, bc, norm, eps, nchunk
     H = h0.shape[1]
     G = 4 * H
     one = x.dtype.type(1.0)
+    two = x.dtype.type(2.0)
     ln = norm == NORM_LN
     xp = matmul(x.reshape(T * B, I), Wx, nchunks).reshape(T, B, G)
     if ln:
@@ -68,6 +69,7 @@ def lstm_forward(x, h0, c0, Wx, Wh, b, gx, bx, gh, bh, gc, bc, norm, eps, nchunk
     for q in prange(nch):
         lo, hi = chunk_bounds(B, nch, q)
         hw = np.empty((hi - lo, G), dtype=x.dtype)  # (Bc,G) recurrent product of this chunk
+        kb = np.empty(G, dtype=np.int32)            # scratch of sigmoid_row
         for t in range(T):
             if t == 0:
                 np.dot(h0[lo:hi], Wh, hw)
@@ -84,12 +86,12 @@ def lstm_forward(x, h0, c0, Wx, Wh, b, gx, bx, gh, bh, gc, bc, norm, eps, nchunk
                 else:
                     for j in range(G):
                         a[j] = hw[r, j] + xp[t, bb, j] + b[j]
-                for j in range(2 * H):
-                    a[j] = sigmoid(a[j], one)
+                # one vectorised sigmoid pass over the whole row; the g block as tanh(z) = 2 sigmoid(2z) - 1
                 for j in range(2 * H, 3 * H):
-                    a[j] = tanh(a[j], one)
-                for j in range(3 * H, G):
-                    a[j] = sigmoid(a[j], one)
+                    a[j] *= two
+                sigmoid_row(a, a, kb)
+                for j in range(2 * H, 3 * H):
+                    a[j] = two * a[j] - one
                 cp = c0[bb] if t == 0 else c[t - 1, bb]
                 for k in range(H):
                     c[t, bb, k] = a[H + k] * cp[k] + a[k] * a[2 * H + k]
@@ -97,11 +99,13 @@ def lstm_forward(x, h0, c0, Wx, Wh, b, gx, bx, gh, bh, gc, bc, norm, eps, nchunk
                     m, s = ln_row_forward(chat[t, bb], c[t, bb], eps)
                     rstd[2, t, bb] = s
                     for k in range(H):
-                        tc[t, bb, k] = tanh(gc[k] * chat[t, bb, k] + bc[k], one)
+                        tc[t, bb, k] = two * (gc[k] * chat[t, bb, k] + bc[k])
                 else:
                     for k in range(H):
-                        tc[t, bb, k] = tanh(c[t, bb, k], one)
+                        tc[t, bb, k] = two * c[t, bb, k]
+                sigmoid_row(tc[t, bb], tc[t, bb], kb)
                 for k in range(H):
+                    tc[t, bb, k] = two * tc[t, bb, k] - one
                     y[t, bb, k] = a[3 * H + k] * tc[t, bb, k]
     saved = (gates, c, tc, y, xp, hhat, chat, rstd)
     return y, y[T - 1].copy(), c[T - 1].copy(), saved

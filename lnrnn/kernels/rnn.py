@@ -15,7 +15,7 @@ from numba import njit, prange
 
 from lnrnn.config import PJIT
 from lnrnn.kernels.common import (chunk_bounds, clamp_chunks, ln_row_backward, ln_row_forward, matmul, matmul_tn,
-                                  tanh)
+                                  sigmoid_row)
 from lnrnn.kernels.lstm import NORM_LN, NORM_NONE  # noqa: F401  (re-exported: same codes for every cell)
 
 
@@ -25,6 +25,7 @@ def rnn_forward(x, h0, Wx, Wh, b, g, norm, eps, nchunks):
     T, B, I = x.shape
     H = h0.shape[1]
     one = x.dtype.type(1.0)
+    two = x.dtype.type(2.0)
     ln = norm == NORM_LN
     xp = matmul(x.reshape(T * B, I), Wx, nchunks).reshape(T, B, H)
     y = np.empty((T, B, H), dtype=x.dtype)
@@ -38,6 +39,7 @@ def rnn_forward(x, h0, Wx, Wh, b, g, norm, eps, nchunks):
     for q in prange(nch):
         lo, hi = chunk_bounds(B, nch, q)
         a = np.empty((hi - lo, H), dtype=x.dtype)  # (Bc,H) preactivation of this chunk
+        kb = np.empty(H, dtype=np.int32)           # scratch of sigmoid_row
         for t in range(T):
             if t == 0:
                 np.dot(h0[lo:hi], Wh, a)
@@ -51,10 +53,13 @@ def rnn_forward(x, h0, Wx, Wh, b, g, norm, eps, nchunks):
                     m, s = ln_row_forward(ahat[t, bb], a[r], eps)
                     rstd[t, bb] = s
                     for k in range(H):
-                        y[t, bb, k] = tanh(g[k] * ahat[t, bb, k] + b[k], one)
+                        y[t, bb, k] = two * (g[k] * ahat[t, bb, k] + b[k])
                 else:
                     for k in range(H):
-                        y[t, bb, k] = tanh(a[r, k] + b[k], one)
+                        y[t, bb, k] = two * (a[r, k] + b[k])
+                sigmoid_row(y[t, bb], y[t, bb], kb)  # tanh(z) = 2 sigmoid(2z) - 1, vectorised
+                for k in range(H):
+                    y[t, bb, k] = two * y[t, bb, k] - one
     return y, y[T - 1].copy(), (y, ahat, rstd)
 
 
