@@ -9,24 +9,30 @@ Rows: PyTorch eager LN-LSTM written the way users write it (per-step nn.LayerNor
 torch.compile'd LN-LSTM cell (with --compile); JAX lax.scan LN-LSTM (if jax is importable);
 torch.nn.LSTM (oneDNN fused, no layer norm); the GEMM floor (bench/step.py); lnrnn.
 
-Before timing, the LN-LSTM implementations are run on the same weights and inputs and must agree
-(outputs and weight gradients) to float32 precision; the script stops if they do not. It also
+Before timing, lnrnn and the PyTorch LN-LSTM run on the same weights and inputs in float64 and must
+agree (outputs to 1e-9, dWh to 1e-8 relative); the script stops if they do not. It also
 checks that the machine is quiet (load average and the spread of a fixed workload) and says so.
-A benchmark, not a test: it prints figures.
+Each framework is timed in a process of its own (``--worker torch|jax``): lnrnn asks for
+single-threaded BLAS and Numba's OpenMP threads spin after a parallel region, both of which would
+slow PyTorch down if they shared a process. A benchmark, not a test: it prints figures.
 """
 import argparse
+import json
 import os
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-import lnrnn  # noqa: E402,F401  (single-threaded BLAS inside lnrnn's threads)
-import numba  # noqa: E402
-import numpy as np  # noqa: E402
+import numpy as np
 
-from bench.step import SHAPES, gemm_floor  # noqa: E402
-from lnrnn.layers import RecurrentLayer  # noqa: E402
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SHAPES = {  # name: (T, B, I, H) -- the same as bench/step.py
+    "S1": (784, 64, 1, 128),
+    "S2": (28, 128, 28, 256),
+    "S3": (300, 32, 3, 400),
+}
 
 
 def median_ms(fn, reps, warmup=1):
@@ -92,8 +98,8 @@ def torch_models(torch, I, H, p):
 def torch_step(torch, cell, x, dy):
     T, B, _ = x.shape
     H = dy.shape[2]
-    h = torch.zeros(B, H)
-    c = torch.zeros(B, H)
+    h = torch.zeros(B, H, dtype=x.dtype)
+    c = torch.zeros(B, H, dtype=x.dtype)
     hs = []
     for t in range(T):
         h, c = cell(x[t], h, c)
@@ -132,32 +138,100 @@ def jax_step_fn(jax, jnp):
     return jax.jit(jax.value_and_grad(loss, has_aux=True))
 
 
+def torch_worker(npz, reps, threads, compile_too):
+    """Time PyTorch on the problem in npz; print one JSON line. Never imports lnrnn or numba."""
+    import torch
+
+    torch.set_num_threads(threads)
+    d = np.load(npz)
+    p = {k[2:]: d[k] for k in d.files if k.startswith("p_")}
+    x, dy = d["x"], d["dy"]
+    T, B, I = x.shape
+    H = dy.shape[2]
+    # Agreement in float64 (float32 runs of 784 steps drift apart by rounding alone: lnrnn's own float32
+    # and float64 differ by ~6e-3 at S1's last step), then timing in float32.
+    c64 = torch_models(torch, I, H, p).double()
+    yt = torch_step(torch, c64, torch.from_numpy(x.astype(np.float64)),
+                    torch.from_numpy(dy.astype(np.float64))).detach().numpy()
+    out = {"err_y": float(np.abs(yt - d["y64"]).max()),
+           "err_g": float(np.abs(c64.wh.weight.grad.numpy().T - d["gWh64"]).max() / np.abs(d["gWh64"]).max())}
+    cell = torch_models(torch, I, H, p)
+    xt, dyt = torch.from_numpy(x), torch.from_numpy(dy)
+    out["PyTorch eager LN-LSTM"] = median_ms(lambda: torch_step(torch, cell, xt, dyt), reps)
+    if compile_too:
+        ccell = torch.compile(cell)
+        out["torch.compile LN-LSTM cell"] = median_ms(lambda: torch_step(torch, ccell, xt, dyt), reps, warmup=2)
+    lstm = torch.nn.LSTM(I, H)
+
+    def fused():
+        y, _ = lstm(xt)
+        lstm.zero_grad()
+        (y * dyt).sum().backward()
+
+    out["torch.nn.LSTM (no LN)"] = median_ms(fused, reps)
+    print(json.dumps(out))
+
+
+def jax_worker(npz, reps):
+    import jax
+    import jax.numpy as jnp
+
+    d = np.load(npz)
+    p = {k[2:]: jnp.asarray(d[k]) for k in d.files if k.startswith("p_")}
+    x, dy = jnp.asarray(d["x"]), jnp.asarray(d["dy"])
+    f = jax_step_fn(jax, jnp)
+    (loss, yj), _ = f(p, x, dy)
+    out = {"err_y": float(np.abs(np.asarray(yj)[:28] - d["y32"][:28]).max())}  # float32: before drift grows
+    out["JAX lax.scan LN-LSTM"] = median_ms(lambda: jax.block_until_ready(f(p, x, dy)), reps)
+    print(json.dumps(out))
+
+
+def run_worker(kind, npz, args):
+    cmd = [sys.executable, os.path.abspath(__file__), "--worker", kind, "--npz", npz, "--reps", str(args.reps),
+           "--threads", str(args.threads)] + (["--compile"] if args.compile else [])
+    env = {k: v for k, v in os.environ.items() if k not in ("OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")}
+    r = subprocess.run(cmd, capture_output=True, text=True, env=env)
+    if r.returncode != 0:
+        sys.exit(f"{kind} worker failed:\n{r.stderr[-2000:]}")
+    return json.loads(r.stdout.strip().splitlines()[-1])
+
+
+def have(module):
+    import importlib.util
+    return importlib.util.find_spec(module) is not None
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--shapes", nargs="+", default=list(SHAPES), choices=list(SHAPES))
     ap.add_argument("--reps", type=int, default=5)
-    ap.add_argument("--threads", type=int, default=numba.get_num_threads())
+    ap.add_argument("--threads", type=int, default=os.cpu_count())
     ap.add_argument("--compile", action="store_true", help="also time a torch.compile'd cell (slow to compile)")
+    ap.add_argument("--worker", choices=["torch", "jax"], help=argparse.SUPPRESS)
+    ap.add_argument("--npz", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
+    if args.worker == "torch":
+        return torch_worker(args.npz, args.reps, args.threads, args.compile)
+    if args.worker == "jax":
+        return jax_worker(args.npz, args.reps)
+
+    sys.path.insert(0, ROOT)
+    import lnrnn  # noqa: F401  (single-threaded BLAS inside lnrnn's threads)
+    import numba
+
+    from bench.step import gemm_floor
+    from lnrnn.layers import RecurrentLayer
+
     numba.set_num_threads(args.threads)
-    try:
-        import torch
-        torch.set_num_threads(args.threads)
-    except ImportError:
-        torch = None
-    try:
-        import jax
-        import jax.numpy as jnp
-    except ImportError:
-        jax = None
     ok, quiet = quiet_check()
     print(f"float32, {args.threads} threads, median of {args.reps}; {quiet}")
-    print(f"torch {torch.__version__ if torch else 'not installed'}, jax {jax.__version__ if jax else 'not installed'}, "
-          f"numba {numba.__version__}")
+    print(f"numba {numba.__version__}; torch {'found' if have('torch') else 'not installed'}, "
+          f"jax {'found' if have('jax') else 'not installed'} (each timed in its own process)")
     rows = {}
     rng = np.random.default_rng(0)
+    tmp = tempfile.mkdtemp(prefix="lnrnn-bench-")
     for name in args.shapes:
-        T, B, I, H, _ = SHAPES[name]
+        T, B, I, H = SHAPES[name]
         layer = RecurrentLayer("lstm", "ln", I, H, dtype=np.float32, seed=0)
         p = layer.params
         for k in ("gx", "bx", "gh", "bh", "gc", "bc"):  # non-trivial LN parameters for the agreement check
@@ -171,49 +245,35 @@ def main(argv=None):
             layer.backward(dy)
             return y
 
-        y_ref = lnrnn_step()
-        gWh_ref = layer.grads["Wh"].copy()
+        y32 = lnrnn_step()
         r = rows.setdefault(name, {})
         r["lnrnn LN-LSTM"] = median_ms(lnrnn_step, args.reps)
         hs = rng.standard_normal((T, B, H)).astype(np.float32)
         dHW = rng.standard_normal((T, B, 4 * H)).astype(np.float32)
         nch = numba.get_num_threads()
         r["GEMM floor (OpenBLAS)"] = median_ms(lambda: gemm_floor(x, p["Wx"], p["Wh"], hs, dHW, nch), args.reps)
-        if torch is not None:
-            cell = torch_models(torch, I, H, p)
-            xt, dyt = torch.from_numpy(x), torch.from_numpy(dy)
-            yt = torch_step(torch, cell, xt, dyt).detach().numpy()
-            err_y = np.abs(yt - y_ref).max()
-            err_g = np.abs(cell.wh.weight.grad.numpy().T - gWh_ref).max() / np.abs(gWh_ref).max()
-            if err_y > 1e-4 or err_g > 1e-3:
-                sys.exit(f"{name}: PyTorch and lnrnn LN-LSTM disagree (max |dy| {err_y:.1e}, dWh {err_g:.1e})")
-            print(f"{name}: PyTorch eager and lnrnn agree: max |y diff| {err_y:.1e}, dWh rel {err_g:.1e}")
-            r["PyTorch eager LN-LSTM"] = median_ms(lambda: torch_step(torch, cell, xt, dyt), args.reps)
-            if args.compile:
-                ccell = torch.compile(cell)
-                r["torch.compile LN-LSTM cell"] = median_ms(lambda: torch_step(torch, ccell, xt, dyt), args.reps,
-                                                            warmup=2)
-            lstm = torch.nn.LSTM(I, H)
-
-            def cudnn_like():
-                y, _ = lstm(xt)
-                lstm.zero_grad()
-                (y * dyt).sum().backward()
-
-            r["torch.nn.LSTM (no LN)"] = median_ms(cudnn_like, args.reps)
-        if jax is not None:
-            f = jax_step_fn(jax, jnp)
-            pj = {k: jnp.asarray(v) for k, v in p.items()}
-            (loss, yj), gj = f(pj, jnp.asarray(x), jnp.asarray(dy))
-            err = float(np.abs(np.asarray(yj) - y_ref).max())
-            if err > 1e-4:
-                sys.exit(f"{name}: JAX and lnrnn LN-LSTM disagree (max |dy| {err:.1e})")
-            r["JAX lax.scan LN-LSTM"] = median_ms(
-                lambda: jax.block_until_ready(f(pj, jnp.asarray(x), jnp.asarray(dy))), args.reps)
+        l64 = RecurrentLayer("lstm", "ln", I, H, dtype=np.float64, seed=0)
+        for k in p:
+            l64.params[k][...] = p[k]
+        y64, _ = l64.forward(x.astype(np.float64))
+        l64.backward(dy.astype(np.float64))
+        npz = os.path.join(tmp, f"{name}.npz")
+        np.savez(npz, x=x, dy=dy, y32=y32, y64=y64, gWh64=l64.grads["Wh"], **{"p_" + k: v for k, v in p.items()})
+        if have("torch"):
+            t = run_worker("torch", npz, args)
+            if t.pop("err_y") > 1e-9 or t.pop("err_g") > 1e-8:
+                sys.exit(f"{name}: PyTorch and lnrnn LN-LSTM disagree in float64")
+            print(f"{name}: PyTorch eager and lnrnn LN-LSTM agree in float64")
+            r.update(t)
+        if have("jax"):
+            j = run_worker("jax", npz, args)
+            if j.pop("err_y") > 1e-4:
+                sys.exit(f"{name}: JAX and lnrnn LN-LSTM disagree")
+            r.update(j)
     labels = list(dict.fromkeys(k for r in rows.values() for k in r))
     print()
-    print(f"| ms (median) | " + " | ".join(f"{n} T{SHAPES[n][0]} B{SHAPES[n][1]} I{SHAPES[n][2]} H{SHAPES[n][3]}"
-                                           for n in rows) + " |")
+    print("| ms (median) | " + " | ".join(f"{n} T{SHAPES[n][0]} B{SHAPES[n][1]} I{SHAPES[n][2]} H{SHAPES[n][3]}"
+                                          for n in rows) + " |")
     print("|---|" + "---|" * len(rows))
     for lab in labels:
         print(f"| {lab} | " + " | ".join(f"{rows[n].get(lab, float('nan')):.0f}" for n in rows) + " |")
