@@ -28,11 +28,8 @@ import time
 import numpy as np
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-SHAPES = {  # name: (T, B, I, H) -- the same as bench/step.py
-    "S1": (784, 64, 1, 128),
-    "S2": (28, 128, 28, 256),
-    "S3": (300, 32, 3, 400),
-}
+sys.path.insert(0, ROOT)
+from bench.torch_ln_lstm import SHAPES, ln_lstm_cell, ln_lstm_step  # noqa: E402
 
 
 def median_ms(fn, reps, warmup=1):
@@ -64,52 +61,6 @@ def quiet_check():
 # ------------------------------------------------------------------------------------------------
 # PyTorch
 # ------------------------------------------------------------------------------------------------
-def torch_models(torch, I, H, p):
-    nn = torch.nn
-
-    class LNLSTMCell(nn.Module):
-        """The LN-LSTM cell as users write it: Linear + LayerNorm modules, autograd does BPTT."""
-
-        def __init__(self):
-            super().__init__()
-            self.wx = nn.Linear(I, 4 * H, bias=False)
-            self.wh = nn.Linear(H, 4 * H, bias=False)
-            self.ln_x, self.ln_h, self.ln_c = nn.LayerNorm(4 * H), nn.LayerNorm(4 * H), nn.LayerNorm(H)
-            self.b = nn.Parameter(torch.zeros(4 * H))
-
-        def forward(self, x, h, c):
-            a = self.ln_h(self.wh(h)) + self.ln_x(self.wx(x)) + self.b
-            i, f, g, o = a.chunk(4, 1)
-            c = torch.sigmoid(f) * c + torch.sigmoid(i) * torch.tanh(g)
-            h = torch.sigmoid(o) * torch.tanh(self.ln_c(c))
-            return h, c
-
-    cell = LNLSTMCell()
-    with torch.no_grad():  # port lnrnn's weights (layout documented in lnrnn.kernels)
-        cell.wx.weight.copy_(torch.from_numpy(p["Wx"].T.copy()))
-        cell.wh.weight.copy_(torch.from_numpy(p["Wh"].T.copy()))
-        cell.b.copy_(torch.from_numpy(p["b"]))
-        for ln, g, b in ((cell.ln_x, "gx", "bx"), (cell.ln_h, "gh", "bh"), (cell.ln_c, "gc", "bc")):
-            ln.weight.copy_(torch.from_numpy(p[g]))
-            ln.bias.copy_(torch.from_numpy(p[b]))
-    return cell
-
-
-def torch_step(torch, cell, x, dy):
-    T, B, _ = x.shape
-    H = dy.shape[2]
-    h = torch.zeros(B, H, dtype=x.dtype)
-    c = torch.zeros(B, H, dtype=x.dtype)
-    hs = []
-    for t in range(T):
-        h, c = cell(x[t], h, c)
-        hs.append(h)
-    y = torch.stack(hs)
-    cell.zero_grad()
-    (y * dy).sum().backward()
-    return y
-
-
 # ------------------------------------------------------------------------------------------------
 # JAX
 # ------------------------------------------------------------------------------------------------
@@ -150,17 +101,17 @@ def torch_worker(npz, reps, threads, compile_too):
     H = dy.shape[2]
     # Agreement in float64 (float32 runs of 784 steps drift apart by rounding alone: lnrnn's own float32
     # and float64 differ by ~6e-3 at S1's last step), then timing in float32.
-    c64 = torch_models(torch, I, H, p).double()
-    yt = torch_step(torch, c64, torch.from_numpy(x.astype(np.float64)),
+    c64 = ln_lstm_cell(torch, p).double()
+    yt = ln_lstm_step(torch, c64, torch.from_numpy(x.astype(np.float64)),
                     torch.from_numpy(dy.astype(np.float64))).detach().numpy()
     out = {"err_y": float(np.abs(yt - d["y64"]).max()),
            "err_g": float(np.abs(c64.wh.weight.grad.numpy().T - d["gWh64"]).max() / np.abs(d["gWh64"]).max())}
-    cell = torch_models(torch, I, H, p)
+    cell = ln_lstm_cell(torch, p)
     xt, dyt = torch.from_numpy(x), torch.from_numpy(dy)
-    out["PyTorch eager LN-LSTM"] = median_ms(lambda: torch_step(torch, cell, xt, dyt), reps)
+    out["PyTorch eager LN-LSTM"] = median_ms(lambda: ln_lstm_step(torch, cell, xt, dyt), reps)
     if compile_too:
         ccell = torch.compile(cell)
-        out["torch.compile LN-LSTM cell"] = median_ms(lambda: torch_step(torch, ccell, xt, dyt), reps, warmup=2)
+        out["torch.compile LN-LSTM cell"] = median_ms(lambda: ln_lstm_step(torch, ccell, xt, dyt), reps, warmup=2)
     lstm = torch.nn.LSTM(I, H)
 
     def fused():
@@ -215,7 +166,6 @@ def main(argv=None):
     if args.worker == "jax":
         return jax_worker(args.npz, args.reps)
 
-    sys.path.insert(0, ROOT)
     import lnrnn  # noqa: F401  (single-threaded BLAS inside lnrnn's threads)
     import numba
 
@@ -231,7 +181,7 @@ def main(argv=None):
     rng = np.random.default_rng(0)
     tmp = tempfile.mkdtemp(prefix="lnrnn-bench-")
     for name in args.shapes:
-        T, B, I, H = SHAPES[name]
+        T, B, I, H, _ = SHAPES[name]
         layer = RecurrentLayer("lstm", "ln", I, H, dtype=np.float32, seed=0)
         p = layer.params
         for k in ("gx", "bx", "gh", "bh", "gc", "bc"):  # non-trivial LN parameters for the agreement check

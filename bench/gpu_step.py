@@ -24,13 +24,9 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 import numpy as np  # noqa: E402
 
+from bench.torch_ln_lstm import SHAPES, ln_lstm_cell, ln_lstm_step  # noqa: E402
 from lnrnn import backend  # noqa: E402
 
-SHAPES = {  # name: (T, B, I, H, what)
-    "S1": (784, 64, 1, 128, "pixel MNIST"),
-    "S2": (28, 128, 28, 256, "row MNIST"),
-    "S3": (300, 32, 3, 400, "strokes"),
-}
 TINY = {"tiny": (3, 5, 2, 6, "simulator smoke test")}
 FWD = ("x", "h0", "c0", "Wx", "Wh", "b", "gx", "bx", "gh", "bh", "gc", "bc")
 TOL32 = 2e-3  # float32, long sequences: max |a - b| / max |b| accepted between implementations
@@ -104,52 +100,10 @@ def validate_against_cpu(p, dy, step):
 # PyTorch (CUDA)
 # ------------------------------------------------------------------------------------------------
 def torch_eager(torch, p, dy, dev="cuda"):
-    nn = torch.nn
-    I, G = p["Wx"].shape
-    H = G // 4
-
-    class LNLSTMCell(nn.Module):
-        """The LN-LSTM cell as users write it: Linear + LayerNorm modules, autograd does BPTT."""
-
-        def __init__(self):
-            super().__init__()
-            self.wx = nn.Linear(I, 4 * H, bias=False)
-            self.wh = nn.Linear(H, 4 * H, bias=False)
-            self.ln_x, self.ln_h, self.ln_c = nn.LayerNorm(4 * H), nn.LayerNorm(4 * H), nn.LayerNorm(H)
-            self.b = nn.Parameter(torch.zeros(4 * H))
-
-        def forward(self, x, h, c):
-            a = self.ln_h(self.wh(h)) + self.ln_x(self.wx(x)) + self.b
-            i, f, g, o = a.chunk(4, 1)
-            c = torch.sigmoid(f) * c + torch.sigmoid(i) * torch.tanh(g)
-            h = torch.sigmoid(o) * torch.tanh(self.ln_c(c))
-            return h, c
-
-    cell = LNLSTMCell().to(dev)
-    with torch.no_grad():  # lnrnn's weights (layout documented in lnrnn.kernels)
-        cell.wx.weight.copy_(torch.from_numpy(p["Wx"].T.copy()))
-        cell.wh.weight.copy_(torch.from_numpy(p["Wh"].T.copy()))
-        cell.b.copy_(torch.from_numpy(p["b"]))
-        for ln, g, b in ((cell.ln_x, "gx", "bx"), (cell.ln_h, "gh", "bh"), (cell.ln_c, "gc", "bc")):
-            ln.weight.copy_(torch.from_numpy(p[g]))
-            ln.bias.copy_(torch.from_numpy(p[b]))
+    cell = ln_lstm_cell(torch, p, dev)
     x = torch.from_numpy(p["x"]).to(dev)
     tdy = torch.from_numpy(dy).to(dev)
-    T, B, _ = x.shape
-
-    def step():
-        h = torch.zeros(B, H, device=dev)
-        c = torch.zeros(B, H, device=dev)
-        hs = []
-        for t in range(T):
-            h, c = cell(x[t], h, c)
-            hs.append(h)
-        y = torch.stack(hs)
-        cell.zero_grad()
-        (y * tdy).sum().backward()
-        return y
-
-    return step
+    return lambda: ln_lstm_step(torch, cell, x, tdy)
 
 
 def torch_cudnn(torch, p, dy, dev="cuda"):

@@ -20,15 +20,11 @@ import numba  # noqa: E402
 import numpy as np  # noqa: E402
 from numba import njit, prange  # noqa: E402
 
+from bench.torch_ln_lstm import SHAPES  # noqa: E402
 from lnrnn.config import PJIT  # noqa: E402
 from lnrnn.kernels.common import chunk_bounds, clamp_chunks, matmul, matmul_tn  # noqa: E402
 from lnrnn.layers import RecurrentLayer  # noqa: E402
 
-SHAPES = {  # name: (T, B, I, H, what)
-    "S1": (784, 64, 1, 128, "pixel MNIST"),
-    "S2": (28, 128, 28, 256, "row MNIST"),
-    "S3": (300, 32, 3, 400, "strokes"),
-}
 
 
 @njit(**PJIT)
