@@ -58,7 +58,7 @@ from numba import njit, prange
 
 from lnrnn.config import BN_PAR_MIN_WORK, JIT, PJIT
 from lnrnn.kernels.batchnorm import bn_backward, bn_col_backward, bn_col_stats, bn_forward, chunk_bounds, n_chunks
-from lnrnn.kernels.common import sigmoid
+from lnrnn.kernels.common import projection_grads, sigmoid
 
 # Default of the trailing ``par_min`` argument (see lnrnn.config.BN_PAR_MIN_WORK).
 PAR_MIN_WORK = BN_PAR_MIN_WORK
@@ -224,12 +224,7 @@ def bn_lstm_backward(dy, saved, x, h0, c0, Wx, Wh, gx, gh, gc, par_min=PAR_MIN_W
                                 dgh, dgc, dbc, dbh, s1c, s2c, s1h, s2h)
         np.dot(dhw[t], Wh.T, dhn)
     dxw, dgx, db = bn_backward(da, xw, mean_x, rstd_x, gx, training)
-    dxw2 = dxw.reshape(T * B, G)
-    dWx = np.dot(x.reshape(T * B, I).T, dxw2)
-    dx = np.dot(dxw2, Wx.T).reshape(T, B, I)
-    dWh = np.dot(h0.T, dhw[0])
-    if T > 1:
-        dWh += np.dot(y[:T - 1].reshape((T - 1) * B, H).T, dhw[1:].reshape((T - 1) * B, G))
+    dx, dWx, dWh = projection_grads(dxw, dhw, x, h0, y, Wx, 1)  # one chunk: the serial BLAS calls as before
     return dx, dhn, dcarry, dWx, dWh, db, dgx, dgh, dgc, dbc
 
 
@@ -319,10 +314,5 @@ def bn_rnn_backward(dy, saved, x, h0, Wx, Wh, gx, gh, par_min=PAR_MIN_WORK):
                                da[t], dhw[t], dgh, dbh, s1, s2)
         np.dot(dhw[t], Wh.T, dhn)
     dxw, dgx, db = bn_backward(da, xw, mean_x, rstd_x, gx, training)
-    dxw2 = dxw.reshape(T * B, H)
-    dWx = np.dot(x.reshape(T * B, I).T, dxw2)
-    dx = np.dot(dxw2, Wx.T).reshape(T, B, I)
-    dWh = np.dot(h0.T, dhw[0])
-    if T > 1:
-        dWh += np.dot(y[:T - 1].reshape((T - 1) * B, H).T, dhw[1:].reshape((T - 1) * B, H))
+    dx, dWx, dWh = projection_grads(dxw, dhw, x, h0, y, Wx, 1)
     return dx, dhn, dWx, dWh, db, dgx, dgh

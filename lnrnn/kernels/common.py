@@ -57,6 +57,24 @@ def matmul_tn(A, D, nchunks):
 
 
 @njit(**PJIT)
+def projection_grads(dXW, dHW, x, h0, y, Wx, nchunks):
+    """The GEMMs after a BPTT time loop, each one over all T*B rows:
+        dx = dXW Wx^T,  dWx = X^T dXW,  dWh = Hprev^T dHW  with Hprev = (h0, y_0, ..., y_{T-2}).
+    dXW, dHW (T,B,G): dL/d(x_t Wx) and dL/d(h_{t-1} Wh); x (T,B,I); h0 (B,H); y (T,B,H); Wx (I,G)
+    -> dx (T,B,I), dWx (I,G), dWh (H,G)."""
+    T, B, G = dXW.shape
+    I = x.shape[2]
+    H = h0.shape[1]
+    dX2 = dXW.reshape(T * B, G)
+    dx = matmul(dX2, np.ascontiguousarray(Wx.T), nchunks).reshape(T, B, I)
+    dWx = matmul_tn(x.reshape(T * B, I), dX2, nchunks)
+    dWh = np.dot(h0.T, dHW[0])
+    if T > 1:
+        dWh += matmul_tn(y[:T - 1].reshape((T - 1) * B, H), dHW[1:].reshape((T - 1) * B, G), nchunks)
+    return dx, dWx, dWh
+
+
+@njit(**PJIT)
 def colsum(D, nchunks):
     """Sum over rows: D (N,M) -> (M,)."""
     N, M = D.shape

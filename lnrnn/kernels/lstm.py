@@ -28,7 +28,7 @@ from numba import njit, prange
 
 from lnrnn.config import PJIT
 from lnrnn.kernels.common import (chunk_bounds, clamp_chunks, ln_row_backward, ln_row_forward,
-                                  matmul, matmul_tn, sigmoid_row)
+                                  matmul, projection_grads, sigmoid_row)
 
 NORM_NONE = 0
 NORM_LN = 1
@@ -118,7 +118,6 @@ def lstm_backward(dy, saved, x, h0, c0, Wx, Wh, gx, gh, gc, norm, nchunks):
     that the norm does not use are returned as zeros."""
     gates, c, tc, y, xp, hhat, chat, rstd = saved
     T, B, H = dy.shape
-    I = x.shape[2]
     G = 4 * H
     one = dy.dtype.type(1.0)
     ln = norm == NORM_LN
@@ -189,12 +188,7 @@ def lstm_backward(dy, saved, x, h0, c0, Wx, Wh, gx, gh, gc, norm, nchunks):
         dh0[lo:hi] = dh_next
         dc0[lo:hi] = dc_next
 
-    dX2 = dXW.reshape(T * B, G)
-    dWx = matmul_tn(x.reshape(T * B, I), dX2, nchunks)
-    dx = matmul(dX2, np.ascontiguousarray(Wx.T), nchunks).reshape(T, B, I)
-    dWh = np.dot(h0.T, dHW[0])
-    if T > 1:
-        dWh += matmul_tn(y[:T - 1].reshape((T - 1) * B, H), dHW[1:].reshape((T - 1) * B, G), nchunks)
+    dx, dWx, dWh = projection_grads(dXW, dHW, x, h0, y, Wx, nchunks)
     db = pdb.sum(axis=0)
     if ln:
         return dx, dh0, dc0, dWx, dWh, db, pgx.sum(axis=0), db.copy(), pgh.sum(axis=0), db.copy(), \

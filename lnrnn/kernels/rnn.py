@@ -14,8 +14,8 @@ import numpy as np
 from numba import njit, prange
 
 from lnrnn.config import PJIT
-from lnrnn.kernels.common import (chunk_bounds, clamp_chunks, ln_row_backward, ln_row_forward, matmul, matmul_tn,
-                                  sigmoid_row)
+from lnrnn.kernels.common import (chunk_bounds, clamp_chunks, ln_row_backward, ln_row_forward, matmul,
+                                  projection_grads, sigmoid_row)
 from lnrnn.kernels.lstm import NORM_LN, NORM_NONE  # noqa: F401  (re-exported: same codes for every cell)
 
 
@@ -68,7 +68,6 @@ def rnn_backward(dy, saved, x, h0, Wx, Wh, g, norm, nchunks):
     """dy (T,B,H) -> dx (T,B,I), dh0 (B,H), dWx (I,H), dWh (H,H), db (H,), dg (H,)."""
     y, ahat, rstd = saved
     T, B, H = dy.shape
-    I = x.shape[2]
     one = dy.dtype.type(1.0)
     ln = norm == NORM_LN
     dA = np.empty((T, B, H), dtype=dy.dtype)  # dL/d(x Wx + h Wh), per row
@@ -98,10 +97,5 @@ def rnn_backward(dy, saved, x, h0, Wx, Wh, g, norm, nchunks):
                         dA[t, bb, k] = dz[k]
             np.dot(dA[t, lo:hi], WhT, dh_next)
         dh0[lo:hi] = dh_next
-    dA2 = dA.reshape(T * B, H)
-    dWx = matmul_tn(x.reshape(T * B, I), dA2, nchunks)
-    dx = matmul(dA2, np.ascontiguousarray(Wx.T), nchunks).reshape(T, B, I)
-    dWh = np.dot(h0.T, dA[0])
-    if T > 1:
-        dWh += matmul_tn(y[:T - 1].reshape((T - 1) * B, H), dA[1:].reshape((T - 1) * B, H), nchunks)
+    dx, dWx, dWh = projection_grads(dA, dA, x, h0, y, Wx, nchunks)
     return dx, dh0, dWx, dWh, pdb.sum(axis=0), pdg.sum(axis=0)
