@@ -11,9 +11,11 @@ Rows
     PyTorch eager LN-LSTM   written the way users write it: nn.Linear + nn.LayerNorm modules, a Python
                             loop over T, autograd for BPTT (needs torch with CUDA)
     torch.nn.LSTM           cuDNN's fused LSTM, no layer norm: the speed a normalization-free cell gets
-Before timing, lnrnn's CUDA step is validated against the CPU twin (forward output and every
-gradient, float32 tolerance) and, when torch is present, against the eager PyTorch LN-LSTM. The
-script exits non-zero when a validation fails; it asserts nothing about time.
+Before timing, lnrnn's CUDA step is validated in float64 against the CPU twin (forward output and every
+gradient) and, when torch is present, against the eager PyTorch LN-LSTM (output): float32 runs of
+hundreds of steps drift apart by rounding alone (measured on an H100: 1.8 relative at S1's 784 steps
+between two correct float32 implementations), so agreement is checked where rounding is 1e-16. Timing
+is in float32. The script exits non-zero when a validation fails; it asserts nothing about time.
 """
 import argparse
 import os
@@ -29,7 +31,8 @@ from lnrnn import backend  # noqa: E402
 
 TINY = {"tiny": (3, 5, 2, 6, "simulator smoke test")}
 FWD = ("x", "h0", "c0", "Wx", "Wh", "b", "gx", "bx", "gh", "bh", "gc", "bc")
-TOL32 = 2e-3  # float32, long sequences: max |a - b| / max |b| accepted between implementations
+CHECK_T = 200  # time steps of the float64 agreement check
+TOL64 = 1e-6  # float64: max |a - b| / max |b| accepted between implementations (chaotic growth of 1e-16)
 
 
 def problem(T, B, I, H, seed=0):
@@ -66,18 +69,26 @@ def median_ms(fn, sync, reps, warmup=2):
 # ------------------------------------------------------------------------------------------------
 # lnrnn
 # ------------------------------------------------------------------------------------------------
-def lnrnn_step_fn(p, dy):
+def lnrnn_step_fn(p, dy, norm="ln", sequence=True):
+    """One step of lnrnn's CUDA LSTM twin on device-resident arrays. sequence=False forces the
+    per-step path (two launches per time step; config.CUDA_SEQUENCE_KERNELS)."""
+    from lnrnn import config
     from lnrnn.kernels import lstm_cuda
     from lnrnn.kernels.cuda_common import to_device
 
     d = {k: to_device(v) for k, v in p.items()}
     ddy = to_device(dy)
     args = [d[k] for k in FWD]
+    code = lstm_cuda.NORM_LN if norm == "ln" else lstm_cuda.NORM_NONE
 
     def step():
-        y, hT, cT, saved = lstm_cuda.lstm_forward(*args, lstm_cuda.NORM_LN, 1e-5)
-        grads = lstm_cuda.lstm_backward(ddy, saved, d["x"], d["h0"], d["c0"], d["Wx"], d["Wh"], d["gx"], d["gh"],
-                                        d["gc"], lstm_cuda.NORM_LN)
+        old, config.CUDA_SEQUENCE_KERNELS = config.CUDA_SEQUENCE_KERNELS, sequence
+        try:
+            y, hT, cT, saved = lstm_cuda.lstm_forward(*args, code, 1e-5)
+            grads = lstm_cuda.lstm_backward(ddy, saved, d["x"], d["h0"], d["c0"], d["Wx"], d["Wh"], d["gx"],
+                                            d["gh"], d["gc"], code)
+        finally:
+            config.CUDA_SEQUENCE_KERNELS = old
         return y, grads
 
     return step
@@ -88,7 +99,8 @@ def validate_against_cpu(p, dy, step):
     from lnrnn.kernels.cuda_common import to_host
 
     y, grads = to_host(step())
-    yc, _, _, saved = lstm.lstm_forward(*[p[k] for k in FWD], lstm.NORM_LN, np.float32(1e-5), os.cpu_count() or 1)
+    yc, _, _, saved = lstm.lstm_forward(*[p[k] for k in FWD], lstm.NORM_LN, p["x"].dtype.type(1e-5),
+                                        os.cpu_count() or 1)
     gc = lstm.lstm_backward(dy, saved, p["x"], p["h0"], p["c0"], p["Wx"], p["Wh"], p["gx"], p["gh"], p["gc"],
                             lstm.NORM_LN, os.cpu_count() or 1)
     errs = {"y": rel(y, yc)}
@@ -126,6 +138,8 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--shapes", nargs="+", default=list(SHAPES), choices=list(SHAPES), help="shapes to time")
     ap.add_argument("--reps", type=int, default=10, help="timed repetitions (median reported)")
+    ap.add_argument("--per-step", action="store_true", help="also time the per-step path (two launches "
+                                                             "per time step), slow")
     ap.add_argument("--tiny", action="store_true", help="one tiny shape, no timing: checks this script "
                                                         "(e.g. under NUMBA_ENABLE_CUDASIM=1)")
     args = ap.parse_args(argv)
@@ -158,18 +172,26 @@ def main(argv=None):
         print(f"\n{name} ({what}): T={T} B={B} I={I} H={H}, float32, one forward + backward")
         p, dy = problem(T, B, I, H)
         ours = lnrnn_step_fn(p, dy)
-        errs, y = validate_against_cpu(p, dy, ours)
+        # the float64 check runs the first CHECK_T steps: beyond a few hundred, rounding differences of
+        # 1e-16 grow by the dynamics alone (S1's 784 steps: 1e-5 between lnrnn's CPU twin and PyTorch)
+        p64 = {k: v[:CHECK_T].astype(np.float64) if k == "x" else v.astype(np.float64) for k, v in p.items()}
+        dy64 = dy[:CHECK_T].astype(np.float64)
+        errs, y64 = validate_against_cpu(p64, dy64, lnrnn_step_fn(p64, dy64))
         worst = max(errs, key=errs.get)
-        good = errs[worst] < TOL32
+        good = errs[worst] < TOL64
         failed |= not good
-        print(f"  check vs CPU twin: worst relative error {errs[worst]:.1e} ({worst}) {'ok' if good else 'FAILED'}")
-        rows = {"lnrnn CUDA LN-LSTM": (ours, cuda.synchronize)}
+        print(f"  check vs CPU twin (float64): worst relative error {errs[worst]:.1e} ({worst}) "
+              f"{'ok' if good else 'FAILED'}")
+        rows = {"lnrnn CUDA LN-LSTM": (ours, cuda.synchronize),
+                "lnrnn CUDA LSTM (no LN)": (lnrnn_step_fn(p, dy, norm="none"), cuda.synchronize)}
+        if args.per_step:
+            rows["lnrnn LN-LSTM, per-step launches"] = (lnrnn_step_fn(p, dy, sequence=False), cuda.synchronize)
         if torch is not None:
+            e = rel(torch_eager(torch, p64, dy64, tdev)().detach().cpu().numpy(), y64)
+            failed |= not e < TOL64
+            print(f"  check vs PyTorch eager LN-LSTM (float64): output relative difference {e:.1e} "
+                  f"{'ok' if e < TOL64 else 'FAILED'}")
             eager = torch_eager(torch, p, dy, tdev)
-            e = rel(eager().detach().cpu().numpy(), y)
-            failed |= not e < TOL32
-            print(f"  check vs PyTorch eager LN-LSTM: output relative difference {e:.1e} "
-                  f"{'ok' if e < TOL32 else 'FAILED'}")
             rows["PyTorch eager LN-LSTM"] = (eager, torch.cuda.synchronize)
             cudnn = torch_cudnn(torch, p, dy, tdev)
             cudnn()
@@ -179,7 +201,7 @@ def main(argv=None):
         res = {k: median_ms(fn, sync, args.reps) for k, (fn, sync) in rows.items()}
         base = res["lnrnn CUDA LN-LSTM"]
         for k, ms in res.items():
-            print(f"  {k:30s} {ms:9.2f} ms   {ms / base:5.2f}x lnrnn")
+            print(f"  {k:34s} {ms:9.2f} ms   {ms / base:5.2f}x lnrnn")
     return 1 if failed else 0
 
 

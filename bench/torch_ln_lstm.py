@@ -31,7 +31,7 @@ def ln_lstm_cell(torch, p, device="cpu"):
             h = torch.sigmoid(o) * torch.tanh(self.ln_c(c))
             return h, c
 
-    cell = LNLSTMCell().to(device)
+    cell = LNLSTMCell().to(device=device, dtype=torch.from_numpy(p["Wx"]).dtype)  # p's float32 or float64
     with torch.no_grad():
         cell.wx.weight.copy_(torch.from_numpy(np.ascontiguousarray(p["Wx"].T)))
         cell.wh.weight.copy_(torch.from_numpy(np.ascontiguousarray(p["Wh"].T)))

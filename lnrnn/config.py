@@ -38,6 +38,14 @@ MALLOC_TRIM_THRESHOLD = 1 << 31
 
 # CUDA launch geometry (the simulator runs one OS thread per CUDA thread: keep tests small).
 THREADS_PER_BLOCK = 128
+# Sequence kernels (lstm_cuda/rnn_cuda): one block per batch row runs the whole time loop, so a step
+# costs no launch. Threads per block: the gate width G rounded up to a warp, at most this many.
+CUDA_SEQ_MAX_THREADS = 512
+# Use the sequence kernels when their shared memory fits (False: one launch pair per time step, the
+# path BN cells and very wide layers take; tests run both).
+CUDA_SEQUENCE_KERNELS = True
+# Static shared memory a block may use (bytes): the limit of every CUDA GPU since compute 2.0.
+CUDA_SHARED_BYTES = 48 * 1024
 
 # error_model="numpy": float division by zero gives inf/nan as in NumPy instead of a Python exception;
 # without it every division carries a branch that keeps LLVM from vectorising the loop (sigmoid: 2x).

@@ -164,6 +164,17 @@ def _ptx_signatures(np_dtype, tpb, tile):
         ("bn_rnn_fwd_step", bnr_fwd, (A2, A2, A1, boolean, boolean, A1, A1, float64, float64, A1, A1, A2)),
         ("bn_rnn_bwd_step", bnr_bwd, (A2, A2, A2, A2, A1, A1, A1, boolean, A2, A2, A1)),
     ]
+    # Sequence kernels, at the three ways a block's threads can meet H (two thread groups, one, strided)
+    for H in (tpb // 2, tpb, 2 * tpb):
+        lf, lb = lstm_cuda._seq_kernels(d, tpb, H)
+        rf, rb = rnn_cuda._seq_kernels(d, tpb, H)
+        sigs += [
+            (f"lstm_fwd_seq H={H}", lf, (A3, A2, A2, A2, U(A1, 7), boolean, float64, U(A3, 6), A3)),
+            (f"lstm_bwd_seq H={H}", lb, (A3, U(A3, 6), A2, A3, U(A1, 3), A2, boolean, U(A3, 4), A2, A2)),
+            (f"rnn_fwd_seq H={H}", rf, (A3, A2, A2, A1, A1, boolean, float64, A3, A3, A2)),
+            (f"rnn_bwd_seq H={H}", rb, (A3, A3, A3, A2, A1, A2, boolean, A3, A3, A2)),
+        ]
+    sigs.append(("transpose", cuda_common._transpose_kernel, (A2, A2)))
     return sigs
 
 
@@ -175,12 +186,12 @@ def _ptx_main():
     from lnrnn.kernels import cuda_common
 
     # Device functions called by a kernel are compiled for the current device's compute capability;
-    # with no GPU there is none, so name one (7.0: the oldest architecture the toolkit still targets).
+    # with no GPU there is none, so name one (7.5: the oldest architecture CUDA 13 still targets).
     import numba.cuda.dispatcher as disp
     if not hasattr(disp, "get_current_device"):
         print("numba-cuda's dispatcher changed (no get_current_device): cannot compile without a GPU")
         return SKIP_RC
-    cc = (7, 0)
+    cc = (7, 5)
     disp.get_current_device = lambda: type("FakeDevice", (), {"compute_capability": cc})()
 
     def probe(a):  # a trivial kernel: if even this fails, the toolkit is missing, not our code wrong

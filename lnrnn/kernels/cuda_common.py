@@ -54,6 +54,18 @@ def tile():
     return int(TILE)
 
 
+def seq_threads(G):
+    """Threads per block of a sequence kernel whose widest per-row loop has G elements: G rounded up to
+    a warp (32), at most config.CUDA_SEQ_MAX_THREADS."""
+    return int(min(config.CUDA_SEQ_MAX_THREADS, (G + 31) // 32 * 32))
+
+
+def seq_fits(n_elems, dtype):
+    """Whether a block's n_elems shared elements of dtype fit in static shared memory, and the
+    sequence kernels are enabled (config.CUDA_SEQUENCE_KERNELS)."""
+    return bool(config.CUDA_SEQUENCE_KERNELS) and n_elems * np.dtype(dtype).itemsize <= config.CUDA_SHARED_BYTES
+
+
 # ------------------------------------------------------------------------------------------------
 # Device arrays
 # ------------------------------------------------------------------------------------------------
@@ -117,6 +129,27 @@ def zeros(shape, dtype):
     return fill(empty(shape, dtype), 0)
 
 
+@cuda.jit
+def _transpose_kernel(a, out):
+    """a (M,N) -> out (N,M); grid-stride loop over out, consecutive threads write consecutive out."""
+    start, stride = cuda.grid(1), cuda.gridsize(1)
+    M, N = a.shape
+    for q in range(start, M * N, stride):
+        i = q // M
+        j = q - i * M
+        out[i, j] = a[j, i]
+
+
+def transpose(a):
+    """(M,N) device array -> a fresh (N,M) device array holding a^T."""
+    M, N = a.shape
+    out = empty((N, M), a.dtype)
+    if a.size:
+        tpb = threads_per_block()
+        _transpose_kernel[min((a.size + tpb - 1) // tpb, 1024), tpb](a, out)
+    return out
+
+
 # ------------------------------------------------------------------------------------------------
 # Block-wide reduction (rows: one block per row)
 # ------------------------------------------------------------------------------------------------
@@ -138,6 +171,37 @@ def block_sum(sh, v):
     s = sh[0]
     cuda.syncthreads()  # nobody overwrites sh[0] before everyone has read it
     return s
+
+
+@cuda.jit(device=True)
+def dot_col(v, W, col, start, stop, step, zero):
+    """sum of v[i] * W[i, col] for i = start, start+step, ... < stop (v: e.g. a shared row, W: global).
+    Eight independent accumulators, so a thread has eight loads of W in flight instead of waiting out
+    each one's latency: the recurrent matrix-vector products of the sequence kernels are bound by
+    that latency, not by bandwidth (W is read from L2)."""
+    s0 = zero
+    s1 = zero
+    s2 = zero
+    s3 = zero
+    s4 = zero
+    s5 = zero
+    s6 = zero
+    s7 = zero
+    i = start
+    while i + 7 * step < stop:
+        s0 += v[i] * W[i, col]
+        s1 += v[i + step] * W[i + step, col]
+        s2 += v[i + 2 * step] * W[i + 2 * step, col]
+        s3 += v[i + 3 * step] * W[i + 3 * step, col]
+        s4 += v[i + 4 * step] * W[i + 4 * step, col]
+        s5 += v[i + 5 * step] * W[i + 5 * step, col]
+        s6 += v[i + 6 * step] * W[i + 6 * step, col]
+        s7 += v[i + 7 * step] * W[i + 7 * step, col]
+        i += 8 * step
+    while i < stop:
+        s0 += v[i] * W[i, col]
+        i += step
+    return ((s0 + s1) + (s2 + s3)) + ((s4 + s5) + (s6 + s7))
 
 
 @cuda.jit(device=True)

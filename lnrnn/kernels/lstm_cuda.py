@@ -34,8 +34,9 @@ from functools import lru_cache
 import numpy as np
 from numba import cuda
 
-from lnrnn.kernels.cuda_common import (block_sum, colsum, colsum_prod, copy, empty, matmul, nbtype, rows2d,
-                                       sigmoid, threads_per_block, to_device, zeros)
+from lnrnn.kernels.cuda_common import (block_sum, colsum, colsum_prod, copy, dot_col, empty, matmul, nbtype,
+                                       rows2d, seq_fits, seq_threads, sigmoid, threads_per_block, to_device,
+                                       transpose, zeros)
 from lnrnn.kernels.layernorm_cuda import ln_rows, row_stats
 from lnrnn.kernels.lstm import NORM_LN, NORM_NONE  # noqa: F401  (the same codes as the CPU twin)
 
@@ -171,6 +172,194 @@ def _kernels(dtype, tpb):
     return fwd_step, bwd_step
 
 
+@lru_cache(maxsize=None)
+def _seq_kernels(dtype, tpb, H):
+    """Sequence kernels: one block per batch row runs the whole time loop (batch rows of a plain or LN
+    LSTM never meet), so a forward or a backward is one launch whatever T is. Compiled per (dtype,
+    threads per block, H): the shared arrays are sized by H."""
+    dt = nbtype(dtype)
+    G = 4 * H
+    P = max(1, tpb // H)  # backward: thread groups that split the G-long sums of dh = dhw Wh^T
+    wide = H > tpb        # more hidden units than threads: one group, each thread strides over k
+    NRED = P * H  # shared sizes must be compile-time constants (computed here, not in the kernel)
+
+    @cuda.jit
+    def fwd_seq(xp, h0, c0, Wh, p, ln, eps, out, rstd):
+        """Block bb: batch row bb for t = 0..T-1 (same equations and saved layout as fwd_step).
+            xp (T,B,G) x Wx (xhat_x with LN), h0, c0 (B,H), Wh (H,G)
+            p = (b, gx, bx, gh, bh) (G,) each, then (gc, bc) (H,) each
+            out = (gates (T,B,G), c, tc, y (T,B,H), hhat (T,B,G), chat (T,B,H)); rstd (3,T,B)
+        h_{t-1} and h_{t-1} Wh live in shared memory; thread j computes columns j, j+n, ... of the
+        recurrent product (coalesced reads of Wh), then threads stride over hidden units k."""
+        sh = cuda.shared.array(tpb, dt)
+        hs = cuda.shared.array(H, dt)  # h_{t-1} of this row
+        hw = cuda.shared.array(G, dt)  # h_{t-1} Wh of this row
+        b, gx, bx, gh, bh, gc, bc = p
+        gates, c, tc, y, hhat, chat = out
+        T = xp.shape[0]
+        bb = cuda.blockIdx.x
+        tid = cuda.threadIdx.x
+        n = cuda.blockDim.x
+        one = dt(1.0)
+        zero = one - one
+        e = dt(eps)
+        for k in range(tid, H, n):
+            hs[k] = h0[bb, k]
+        cuda.syncthreads()
+        for t in range(T):
+            for j in range(tid, G, n):
+                hw[j] = dot_col(hs, Wh, j, 0, H, 1, zero)
+            cuda.syncthreads()  # hw complete; nobody reads hs again this step
+            m_h, r_h, m_c, r_c = zero, one, zero, one
+            if ln:
+                m_h, r_h = row_stats(sh, hw, G, one / dt(G), e, one)
+            for k in range(tid, H, n):
+                for q in range(4):
+                    j = q * H + k
+                    if ln:
+                        hh = (hw[j] - m_h) * r_h
+                        hhat[t, bb, j] = hh
+                        a = gh[j] * hh + bh[j] + gx[j] * xp[t, bb, j] + bx[j] + b[j]
+                    else:
+                        a = hw[j] + xp[t, bb, j] + b[j]
+                    gates[t, bb, j] = math.tanh(a) if q == 2 else sigmoid(a, one)
+                cp = c0[bb, k] if t == 0 else c[t - 1, bb, k]
+                c[t, bb, k] = gates[t, bb, H + k] * cp + gates[t, bb, k] * gates[t, bb, 2 * H + k]
+            if ln:
+                m_c, r_c = row_stats(sh, c[t, bb], H, one / dt(H), e, one)
+            for k in range(tid, H, n):
+                if ln:
+                    ch = (c[t, bb, k] - m_c) * r_c
+                    chat[t, bb, k] = ch
+                    tk = math.tanh(gc[k] * ch + bc[k])
+                else:
+                    tk = math.tanh(c[t, bb, k])
+                tc[t, bb, k] = tk
+                h = gates[t, bb, 3 * H + k] * tk
+                y[t, bb, k] = h
+                hs[k] = h
+            if ln and tid == 0:
+                rstd[1, t, bb] = r_h
+                rstd[2, t, bb] = r_c
+            cuda.syncthreads()  # hs holds h_t for the next step's product
+
+    @cuda.jit
+    def bwd_seq(dy, sv, c0, rstd, p, WhT, ln, grads, dh0, dc0):
+        """Block bb: BPTT of batch row bb for t = T-1..0 (same equations as bwd_step).
+            dy (T,B,H); sv = (gates, xp, hhat, c, tc, chat) as saved; c0 (B,H); rstd (3,T,B)
+            p = (gx, gh, gc); WhT (G,H) = Wh^T (coalesced reads of dh = dhw Wh^T)
+            grads = (DA (T,B,G), DCN (T,B,H), dHW (T,B,G), dXW (T,B,G)); without LN DCN is a (1,B,H)
+                    scratch and dHW, dXW are DA itself (not written)
+            -> dh0, dc0 (B,H). dL/dh_t from step t+1 and the step's dL/d(h Wh) live in shared
+            memory; dL/dc_t from step t+1 is carried in dc0 (each thread its own k)."""
+        sh = cuda.shared.array(tpb, dt)
+        dh = cuda.shared.array(H, dt)      # dL/dh_t from step t+1
+        dv = cuda.shared.array(G, dt)      # dL/d(h_{t-1} Wh) of this step
+        red = cuda.shared.array(NRED, dt)  # partial sums of dv Wh^T, one row per thread group
+        gates, xp, hhat, c, tc, chat = sv
+        gx, gh, gc = p
+        DA, DCN, dHW, dXW = grads
+        T = dy.shape[0]
+        bb = cuda.blockIdx.x
+        tid = cuda.threadIdx.x
+        n = cuda.blockDim.x
+        one = dt(1.0)
+        zero = one - one
+        for k in range(tid, H, n):
+            dh[k] = zero
+            dc0[bb, k] = zero
+        cuda.syncthreads()
+        for t in range(T - 1, -1, -1):
+            tt = t if ln else 0
+            # 1. output gate, and dL/d(cell output) with its LayerNorm sums
+            s1, s2 = zero, zero
+            for k in range(tid, H, n):
+                dhk = dy[t, bb, k] + dh[k]
+                o = gates[t, bb, 3 * H + k]
+                tk = tc[t, bb, k]
+                DA[t, bb, 3 * H + k] = dhk * tk * o * (one - o)
+                d = dhk * o * (one - tk * tk)
+                DCN[tt, bb, k] = d
+                if ln:
+                    s1 += d * gc[k]
+                    s2 += d * gc[k] * chat[t, bb, k]
+            if ln:
+                s1 = block_sum(sh, s1) / dt(H)
+                s2 = block_sum(sh, s2) / dt(H)
+            # 2. cell recurrence and the input/forget/candidate gates
+            for k in range(tid, H, n):
+                d = DCN[tt, bb, k]
+                if ln:
+                    d = rstd[2, t, bb] * (d * gc[k] - s1 - chat[t, bb, k] * s2)
+                dc = d + dc0[bb, k]
+                i = gates[t, bb, k]
+                f = gates[t, bb, H + k]
+                g = gates[t, bb, 2 * H + k]
+                cp = c0[bb, k] if t == 0 else c[t - 1, bb, k]
+                DA[t, bb, k] = dc * g * i * (one - i)
+                DA[t, bb, H + k] = dc * cp * f * (one - f)
+                DA[t, bb, 2 * H + k] = dc * i * (one - g * g)
+                dc0[bb, k] = dc * f
+                if not ln:
+                    for q in range(4):
+                        dv[q * H + k] = DA[t, bb, q * H + k]
+            # 3. LayerNorm backward of both products
+            if ln:
+                h1, h2, x1, x2 = zero, zero, zero, zero
+                for k in range(tid, H, n):
+                    for q in range(4):
+                        j = q * H + k
+                        d = DA[t, bb, j]
+                        h1 += d * gh[j]
+                        h2 += d * gh[j] * hhat[t, bb, j]
+                        x1 += d * gx[j]
+                        x2 += d * gx[j] * xp[t, bb, j]
+                inv_g = one / dt(G)
+                h1 = block_sum(sh, h1) * inv_g
+                h2 = block_sum(sh, h2) * inv_g
+                x1 = block_sum(sh, x1) * inv_g
+                x2 = block_sum(sh, x2) * inv_g
+                rh = rstd[1, t, bb]
+                rx = rstd[0, t, bb]
+                for k in range(tid, H, n):
+                    for q in range(4):
+                        j = q * H + k
+                        d = DA[t, bb, j]
+                        v = rh * (d * gh[j] - h1 - hhat[t, bb, j] * h2)
+                        dHW[t, bb, j] = v
+                        dv[j] = v
+                        dXW[t, bb, j] = rx * (d * gx[j] - x1 - xp[t, bb, j] * x2)
+            cuda.syncthreads()  # dv complete; dh of this step fully read
+            # 4. dh <- dv Wh^T: thread (group q, unit k) sums j = q, q+P, ...; groups added via red
+            if wide:
+                for k in range(tid, H, n):
+                    dh[k] = dot_col(dv, WhT, k, 0, G, 1, zero)
+            else:
+                q = tid // H
+                k = tid - q * H
+                if q < P:
+                    red[q * H + k] = dot_col(dv, WhT, k, q, G, P, zero)
+                cuda.syncthreads()
+                for k in range(tid, H, n):
+                    s = zero
+                    for q in range(P):
+                        s += red[q * H + k]
+                    dh[k] = s
+            cuda.syncthreads()
+        for k in range(tid, H, n):
+            dh0[bb, k] = dh[k]
+
+    return fwd_seq, bwd_seq
+
+
+def _seq_geometry(H, dtype):
+    """(threads per block, whether the sequence kernels serve this H and dtype)."""
+    G = 4 * H
+    tpb = seq_threads(G)
+    P = max(1, tpb // H)
+    return tpb, seq_fits(tpb + H + G + P * H, dtype)
+
+
 def _dummies(dtype):
     """Empty (0,) and (0,0) device arrays standing in for the LN buffers of a norm='none' cell."""
     return empty(0, dtype), empty((0, 0), dtype)
@@ -206,9 +395,13 @@ def lstm_forward(x, h0, c0, Wx, Wh, b, gx, bx, gh, bh, gc, bc, norm, eps, nchunk
     c = empty((T, B, H), dt)
     tc = empty((T, B, H), dt)
     y = empty((T, B, H), dt)
-    hw = empty((B, G), dt)  # recurrent product of the current step, reused
     p = (b, gx, bx, gh, bh, gc, bc)
-    for t in range(T):
+    stpb, seq = _seq_geometry(H, dt)
+    hw = None if seq else empty((B, G), dt)  # per-step path: recurrent product of the current step
+    if seq:
+        fwd_seq = _seq_kernels(np.dtype(dt), stpb, H)[0]
+        fwd_seq[B, stpb](xp, h0, c0, Wh, p, ln, eps, (gates, c, tc, y, hhat, chat), rstd)
+    for t in range(0 if seq else T):  # the per-step path
         matmul(h0 if t == 0 else y[t - 1], Wh, out=hw)
         out = (gates[t], c[t], tc[t], y[t], hhat[t] if ln else d2, chat[t] if ln else d2)
         fwd_step[B, tpb](hw, xp[t], c0 if t == 0 else c[t - 1], p, ln, eps, out,
@@ -243,7 +436,12 @@ def lstm_backward(dy, saved, x, h0, c0, Wx, Wh, gx, gh, gc, norm, nchunks=1):
     dc_next = zeros((B, H), dt)  # dL/dc_t from step t+1; ends as dc0
     d1, d2 = _dummies(dt)
     p = (gx, gh, gc)
-    for t in range(T - 1, -1, -1):
+    stpb, seq = _seq_geometry(H, dt)
+    if seq:
+        bwd_seq = _seq_kernels(np.dtype(dt), stpb, H)[1]
+        bwd_seq[B, stpb](dy, (gates, xp, hhat, c, tc, chat), c0, rstd, p, transpose(Wh), ln, (DA, DCN, dHW, dXW),
+                         dh_next, dc_next)
+    for t in range(-1 if seq else T - 1, -1, -1):  # the per-step path
         sv = (gates[t], xp[t], hhat[t] if ln else d2, c0 if t == 0 else c[t - 1], tc[t], chat[t] if ln else d2)
         rs = (rstd[0, t], rstd[1, t], rstd[2, t]) if ln else (d1, d1, d1)
         bwd_step[B, tpb](dy[t], dh_next, dc_next, sv, rs, p, ln, (DA[t], DCN[t if ln else 0], dHW[t], dXW[t]))

@@ -18,8 +18,8 @@ from functools import lru_cache
 import numpy as np
 from numba import cuda
 
-from lnrnn.kernels.cuda_common import (block_sum, colsum, colsum_prod, copy, empty, matmul, nbtype, rows2d,
-                                       threads_per_block, to_device, zeros)
+from lnrnn.kernels.cuda_common import (block_sum, colsum, colsum_prod, copy, dot_col, empty, matmul, nbtype,
+                                       rows2d, seq_fits, seq_threads, threads_per_block, to_device, transpose, zeros)
 from lnrnn.kernels.layernorm_cuda import row_stats
 from lnrnn.kernels.lstm import NORM_LN, NORM_NONE  # noqa: F401  (the same codes as the CPU twin)
 
@@ -86,6 +86,128 @@ def _kernels(dtype, tpb):
     return fwd_step, bwd_step
 
 
+@lru_cache(maxsize=None)
+def _seq_kernels(dtype, tpb, H):
+    """Sequence kernels: one block per batch row runs the whole time loop (as in lstm_cuda), compiled
+    per (dtype, threads per block, H)."""
+    dt = nbtype(dtype)
+    P = max(1, tpb // H)  # thread groups that split the H-long sums of both recurrent products
+    wide = H > tpb
+    NRED = P * H  # shared sizes must be compile-time constants (computed here, not in the kernel)
+
+    @cuda.jit(device=True)
+    def matvec(v, W, out, red, tid, n, zero):
+        """out[k] = sum_j v[j] W[j, k] for k < H (v, out shared; W (H,H) global, read along rows so
+        that consecutive threads read consecutive addresses). Thread (group q, unit k) sums
+        j = q, q+P, ...; the groups' partial sums are added through red. Synchronizes."""
+        if wide:
+            for k in range(tid, H, n):
+                red[k] = dot_col(v, W, k, 0, H, 1, zero)
+        else:
+            q = tid // H
+            k = tid - q * H
+            if q < P:
+                red[q * H + k] = dot_col(v, W, k, q, H, P, zero)
+        cuda.syncthreads()
+        for k in range(tid, H, n):
+            s = zero
+            for q in range(1 if wide else P):
+                s += red[q * H + k]
+            out[k] = s
+
+    @cuda.jit
+    def fwd_seq(xp, h0, Wh, b, g, ln, eps, y, ahat, rstd):
+        """Block bb: batch row bb for t = 0..T-1. xp (T,B,H) x Wx, h0 (B,H), Wh (H,H), b, g (H,)
+        -> y (T,B,H); with LN also ahat (T,B,H), rstd (T,B). h_{t-1} and the preactivation live in
+        shared memory."""
+        sh = cuda.shared.array(tpb, dt)
+        hs = cuda.shared.array(H, dt)
+        a = cuda.shared.array(H, dt)
+        red = cuda.shared.array(NRED, dt)
+        T = xp.shape[0]
+        bb = cuda.blockIdx.x
+        tid = cuda.threadIdx.x
+        n = cuda.blockDim.x
+        one = dt(1.0)
+        zero = one - one
+        for k in range(tid, H, n):
+            hs[k] = h0[bb, k]
+        cuda.syncthreads()
+        for t in range(T):
+            matvec(hs, Wh, a, red, tid, n, zero)
+            for k in range(tid, H, n):
+                a[k] += xp[t, bb, k]
+            if ln:
+                m, r = row_stats(sh, a, H, one / dt(H), dt(eps), one)
+                for k in range(tid, H, n):
+                    ah = (a[k] - m) * r
+                    ahat[t, bb, k] = ah
+                    h = math.tanh(g[k] * ah + b[k])
+                    y[t, bb, k] = h
+                    hs[k] = h
+                if tid == 0:
+                    rstd[t, bb] = r
+            else:
+                for k in range(tid, H, n):
+                    h = math.tanh(a[k] + b[k])
+                    y[t, bb, k] = h
+                    hs[k] = h
+            cuda.syncthreads()
+
+    @cuda.jit
+    def bwd_seq(dy, y, ahat, rstd, g, WhT, ln, dZ, dA, dh0):
+        """Block bb: BPTT of batch row bb for t = T-1..0. dy, y (T,B,H); ahat (T,B,H), rstd (T,B),
+        g (H,) (LN only); WhT (H,H) = Wh^T -> dZ (T,B,H), dA (T,B,H) (LN only; without LN dA is dZ),
+        dh0 (B,H)."""
+        sh = cuda.shared.array(tpb, dt)
+        dh = cuda.shared.array(H, dt)
+        dv = cuda.shared.array(H, dt)
+        red = cuda.shared.array(NRED, dt)
+        T = dy.shape[0]
+        bb = cuda.blockIdx.x
+        tid = cuda.threadIdx.x
+        n = cuda.blockDim.x
+        one = dt(1.0)
+        zero = one - one
+        for k in range(tid, H, n):
+            dh[k] = zero
+        cuda.syncthreads()
+        for t in range(T - 1, -1, -1):
+            s1 = zero
+            s2 = zero
+            for k in range(tid, H, n):
+                yk = y[t, bb, k]
+                d = (dy[t, bb, k] + dh[k]) * (one - yk * yk)
+                dZ[t, bb, k] = d
+                dv[k] = d
+                if ln:
+                    s1 += d * g[k]
+                    s2 += d * g[k] * ahat[t, bb, k]
+            if ln:
+                inv_h = one / dt(H)
+                s1 = block_sum(sh, s1) * inv_h
+                s2 = block_sum(sh, s2) * inv_h
+                r = rstd[t, bb]
+                for k in range(tid, H, n):
+                    v = r * (dv[k] * g[k] - s1 - ahat[t, bb, k] * s2)
+                    dA[t, bb, k] = v
+                    dv[k] = v
+            cuda.syncthreads()
+            matvec(dv, WhT, dh, red, tid, n, zero)
+            cuda.syncthreads()
+        for k in range(tid, H, n):
+            dh0[bb, k] = dh[k]
+
+    return fwd_seq, bwd_seq
+
+
+def _seq_geometry(H, dtype):
+    """(threads per block, whether the sequence kernels serve this H and dtype)."""
+    tpb = seq_threads(H)
+    P = max(1, tpb // H)
+    return tpb, seq_fits(tpb + 2 * H + max(P, 1) * H, dtype)
+
+
 def rnn_forward(x, h0, Wx, Wh, b, g, norm, eps, nchunks=1):
     """x (T,B,I), h0 (B,H), Wx (I,H), Wh (H,H), b (H,), g (H,) -> y (T,B,H), hT (B,H), saved (device)."""
     x, h0, Wx, Wh, b, g = (to_device(a) for a in (x, h0, Wx, Wh, b, g))
@@ -104,8 +226,11 @@ def rnn_forward(x, h0, Wx, Wh, b, g, norm, eps, nchunks=1):
         ahat = empty((0, 0, 0), dt)
         rstd = empty((0, 0), dt)
     d1, d2 = empty(0, dt), empty((0, 0), dt)
-    a = empty((B, H), dt)  # preactivation of the current step, reused
-    for t in range(T):
+    stpb, seq = _seq_geometry(H, dt)
+    if seq:
+        _seq_kernels(np.dtype(dt), stpb, H)[0][B, stpb](xp, h0, Wh, b, g, ln, float(eps), y, ahat, rstd)
+    a = None if seq else empty((B, H), dt)  # per-step path: preactivation of the current step
+    for t in range(0 if seq else T):  # the per-step path
         matmul(h0 if t == 0 else y[t - 1], Wh, out=a)
         fwd_step[B, tpb](a, xp[t], b, g, ln, float(eps), y[t], ahat[t] if ln else d2, rstd[t] if ln else d1)
     return y, copy(y[T - 1]), (y, ahat, rstd)
@@ -126,7 +251,10 @@ def rnn_backward(dy, saved, x, h0, Wx, Wh, g, norm, nchunks=1):
     dA = empty((T, B, H), dt) if ln else dZ  # dL/d(x Wx + h Wh)
     dh_next = zeros((B, H), dt)             # dL/dh_t from step t+1; ends as dh0
     d1, d2 = empty(0, dt), empty((0, 0), dt)
-    for t in range(T - 1, -1, -1):
+    stpb, seq = _seq_geometry(H, dt)
+    if seq:
+        _seq_kernels(np.dtype(dt), stpb, H)[1][B, stpb](dy, y, ahat, rstd, g, transpose(Wh), ln, dZ, dA, dh_next)
+    for t in range(-1 if seq else T - 1, -1, -1):  # the per-step path
         bwd_step[B, tpb](dy[t], dh_next, y[t], ahat[t] if ln else d2, rstd[t] if ln else d1, g, ln, dZ[t], dA[t])
         matmul(dA[t], Wh, out=dh_next, trans_b=True)
     dA2 = rows2d(dA)
