@@ -21,6 +21,8 @@ before numba is first imported). Numba's deprecated built-in CUDA target is not 
 """
 import importlib.util
 import os
+
+import numpy as np
 from functools import lru_cache
 from types import SimpleNamespace
 
@@ -35,6 +37,16 @@ BN_OPS = {"batchnorm": ("batchnorm_forward_train", "batchnorm_forward_infer", "b
 
 class CudaUnavailable(UserError, RuntimeError):
     """device 'cuda' was requested where CUDA cannot run; the message says why and what to do."""
+
+
+def numpy_compat():
+    """numba-cuda 0.30 registers an overload for ``np.row_stack``, an alias of ``np.vstack`` that NumPy
+    2.5 removed, when it compiles its first kernel: with NumPy >= 2.5 every CUDA compile then fails
+    with AttributeError (seen on an H100 machine with numpy 2.5.2). Restore the alias; it is the same
+    function NumPy shipped until 2.4."""
+    import numpy as np
+    if not hasattr(np, "row_stack"):
+        np.row_stack = np.vstack
 
 
 def simulator_enabled():
@@ -52,6 +64,7 @@ def cuda_usable():
     is cached (``cuda_usable.cache_clear()`` forgets it)."""
     if importlib.util.find_spec("numba_cuda") is None:
         return False, "the numba-cuda package is not installed (pip install 'lnrnn[cuda]')"
+    numpy_compat()
     try:
         from numba import cuda
     except Exception as e:  # a broken CUDA toolkit install surfaces here
@@ -95,10 +108,12 @@ def _namespace(device):
         if importlib.util.find_spec(f"lnrnn.kernels.{mod}{suffix}") is not None:
             _bind(ns, f"lnrnn.kernels.{mod}{suffix}", names)
     if device == "cuda":
-        from lnrnn.kernels.cuda_common import to_device, to_host
-        ns.to_host, ns.to_device = to_host, to_device
+        from lnrnn.kernels.cuda_common import is_device, to_device, to_host, zeros
+        ns.to_host, ns.to_device, ns.is_device, ns.zeros = to_host, to_device, is_device, zeros
     else:
         ns.to_host = ns.to_device = _identity
+        ns.is_device = lambda a: False
+        ns.zeros = np.zeros
     return ns
 
 

@@ -42,7 +42,16 @@ def _orthogonal(rng, n, dtype):
     return (q * np.sign(np.diag(r))).astype(dtype)
 
 
-def _check_array(name, a, ndim, dtype, shape=None):
+def _check_array(name, a, ndim, dtype, shape=None, device_ok=False):
+    """Validate a at the boundary and return it C-contiguous. With device_ok, a CUDA device array (an
+    activation passed between layers of a stack on 'cuda') is checked for shape and dtype only: its
+    values never left the device, and checking them would copy them to the host."""
+    if device_ok and not isinstance(a, np.ndarray) and hasattr(a, "copy_to_host"):
+        if a.ndim != ndim or (shape is not None and any(s is not None and s != d for s, d in zip(shape, a.shape))):
+            raise ValueError(f"{name} must have shape {shape}, got {a.shape}")
+        if a.dtype != dtype:
+            raise TypeError(f"{name} must be {np.dtype(dtype).name} like the layer's parameters, got {a.dtype}")
+        return a
     if not isinstance(a, np.ndarray):
         raise TypeError(f"{name} must be a numpy array, got {type(a).__name__}")
     if a.ndim != ndim or (shape is not None and any(s is not None and s != d for s, d in zip(shape, a.shape))):
@@ -113,10 +122,14 @@ class RecurrentLayer:
         self._ones_H, self._zeros_H = np.ones(H, dt), np.zeros(H, dt)
         self._saved = None
         # Kernels of the device: ValueError for an unknown one, CudaUnavailable (one sentence) where CUDA
-        # cannot run. Parameters, inputs and results stay NumPy arrays; on 'cuda' the kernels copy their
-        # inputs to the device once per call and the saved state stays there until backward.
+        # cannot run. Parameters and gradients are NumPy arrays (the optimizer runs on the host). On
+        # 'cuda' a forward uploads the parameters once and backward reuses those copies; activations
+        # and saved state stay on the device, and with on_device=True so do y and dx (a stack passes
+        # them between its layers without a host round trip).
         self.device = device
         self._k = backend.kernels(device)
+        self._ones_G, self._zeros_G, self._ones_H, self._zeros_H = (
+            self._k.to_device(a) for a in (self._ones_G, self._zeros_G, self._ones_H, self._zeros_H))
 
     @property
     def nstate(self):
@@ -132,9 +145,10 @@ class RecurrentLayer:
             if v.shape[0] < T:
                 self.buffers[k] = np.concatenate([v, np.repeat(v[-1:], T - v.shape[0], axis=0)])
 
-    def forward(self, x, state=None, training=True):
-        """x (T,B,I) -> y (T,B,H), final state tuple. state: None (zeros) or (h0,) / (h0, c0), each (B,H)."""
-        x = _check_array("x", x, 3, self.dtype, (None, None, self.I))
+    def forward(self, x, state=None, training=True, on_device=False):
+        """x (T,B,I) -> y (T,B,H), final state tuple. state: None (zeros) or (h0,) / (h0, c0), each (B,H).
+        On 'cuda', x may be a device array, and on_device=True returns y and the state as device arrays."""
+        x = _check_array("x", x, 3, self.dtype, (None, None, self.I), device_ok=True)
         T, B, _ = x.shape
         if T < 1 or B < 1:
             raise ValueError(f"x must hold at least one step and one sequence, got shape {x.shape}")
@@ -145,7 +159,11 @@ class RecurrentLayer:
         state = tuple(_check_array(n, s, 2, self.dtype, (B, self.H)) for n, s in zip(("h0", "c0"), state))
         if self.norm == "bn" and training:
             self._grow_buffers(T)
-        p, nch, k = self.params, numba.get_num_threads(), self._k
+        nch, k = numba.get_num_threads(), self._k
+        x = k.to_device(x)
+        state = tuple(k.to_device(s) for s in state)
+        p = {n: k.to_device(v) for n, v in self.params.items()}  # uploaded once per step on 'cuda'
+        fetch = (lambda a: a) if on_device else k.to_host
         if self.cell == "lstm":
             h0, c0 = state
             if self.norm == "bn":
@@ -161,7 +179,7 @@ class RecurrentLayer:
                 gc, bc = (p["gc"], p["bc"]) if ln else (self._ones_H, self._zeros_H)
                 y, hT, cT, saved = k.lstm_forward(x, h0, c0, p["Wx"], p["Wh"], p["b"], gx, bx, gh, bh, gc, bc,
                                                 NORM_LN if ln else NORM_NONE, self.eps, nch)
-            y, hT, cT = k.to_host((y, hT, cT))
+            y, hT, cT = fetch((y, hT, cT))
             out_state = (hT, cT)
         else:
             (h0,) = state
@@ -174,19 +192,24 @@ class RecurrentLayer:
                 ln = self.norm == "ln"
                 y, hT, saved = k.rnn_forward(x, h0, p["Wx"], p["Wh"], p["b"], p["g"] if ln else self._ones_H,
                                            NORM_LN if ln else NORM_NONE, self.eps, nch)
-            y, hT = k.to_host((y, hT))
+            y, hT = fetch((y, hT))
             out_state = (hT,)
-        self._saved = (x, state, saved)
+        self._saved = (x, state, saved, p)
         return y, out_state
 
-    def backward(self, dy):
-        """dy (T,B,H) = dL/dy -> dx (T,B,I), dstate0 (dh0,) or (dh0, dc0). Adds into self.grads."""
+    def backward(self, dy, on_device=False):
+        """dy (T,B,H) = dL/dy -> dx (T,B,I), dstate0 (dh0,) or (dh0, dc0). Adds into self.grads.
+        On 'cuda', dy may be a device array, and on_device=True returns dx as one (dstate0 and the
+        parameter gradients always come back to the host)."""
         if self._saved is None:
             raise RuntimeError("backward called before forward")
-        x, state, saved = self._saved
+        x, state, saved, p = self._saved
         T, B, _ = x.shape
-        dy = _check_array("dy", dy, 3, self.dtype, (T, B, self.H))
-        p, g, nch, k = self.params, self.grads, numba.get_num_threads(), self._k
+        dy = _check_array("dy", dy, 3, self.dtype, (T, B, self.H), device_ok=True)
+        g, nch, k = self.grads, numba.get_num_threads(), self._k
+        dy = k.to_device(dy)
+        to_host = k.to_host
+        k = _Fetch(k, on_device)
         if self.cell == "lstm":
             h0, c0 = state
             if self.norm == "bn":
@@ -215,7 +238,24 @@ class RecurrentLayer:
             dstate = (dh0,)
         for n, d in zip(names, dp):
             g[n] += d
+        dstate = to_host(dstate)
         return dx, dstate
+
+
+class _Fetch:
+    """The kernel namespace k, except that k.to_host(results) brings back everything but the first
+    result (dx) when on_device: backward's parameter gradients go to the host optimizer, dx may stay."""
+
+    def __init__(self, k, on_device):
+        self._k, self._on_device = k, on_device
+
+    def __getattr__(self, name):
+        return getattr(self._k, name)
+
+    def to_host(self, results):
+        if not self._on_device:
+            return self._k.to_host(results)
+        return (results[0],) + tuple(self._k.to_host(tuple(results[1:])))
 
 
 class RecurrentStack:
@@ -259,21 +299,30 @@ class RecurrentStack:
         for layer in self.layers:
             layer.zero_grad()
 
-    def forward(self, x, state=None, training=True):
-        """x (T,B,I) -> y (T,B,H) of the top layer, list of final state tuples (one per layer)."""
+    @property
+    def device(self):
+        return self.layers[0].device
+
+    def forward(self, x, state=None, training=True, on_device=False):
+        """x (T,B,I) -> y (T,B,H) of the top layer, list of final state tuples (one per layer). On
+        'cuda' the sequence passes between layers on the device; on_device=True leaves the top
+        layer's y and states there too (the host gets nothing until the caller asks)."""
         if state is not None and len(state) != len(self.layers):
             raise ValueError(f"state must hold one entry per layer ({len(self.layers)}), got {len(state)}")
         states = []
+        last = len(self.layers) - 1
         for k, layer in enumerate(self.layers):
-            x, s = layer.forward(x, None if state is None else state[k], training)
+            x, s = layer.forward(x, None if state is None else state[k], training, on_device or k < last)
             states.append(s)
         return x, states
 
-    def backward(self, dy):
-        """dy (T,B,H) -> dx (T,B,I); self.dstate0 holds each layer's initial-state gradient."""
+    def backward(self, dy, on_device=False):
+        """dy (T,B,H) -> dx (T,B,I); self.dstate0 holds each layer's initial-state gradient. On 'cuda'
+        dy may be a device array; dx passes between layers on the device (to the host at the bottom
+        unless on_device)."""
         dstate = []
-        for layer in reversed(self.layers):
-            dy, ds = layer.backward(dy)
+        for k, layer in reversed(list(enumerate(self.layers))):
+            dy, ds = layer.backward(dy, on_device or k > 0)
             dstate.append(ds)
         self.dstate0 = dstate[::-1]
         return dy

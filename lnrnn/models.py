@@ -151,20 +151,39 @@ class SequenceClassifier:
         return dy
 
     # ---- whole model ----
+    def _stack_forward(self, x, training):
+        """-> (y_dev, y_head): the stack's output where it lives, and what the head reads on the host.
+        On 'cuda' a last-step head copies only y[T-1] (B,H) back, as a (1,B,H) array (the head reads
+        y[-1] alone); on the CPU both are y itself."""
+        if getattr(self.stack, "device", "cpu") != "cuda":
+            y, _ = self.stack.forward(x, None, training=training)
+            return y, y
+        y, _ = self.stack.forward(x, None, training=training, on_device=True)
+        k = self.stack.layers[0]._k
+        if self.per_step:
+            return y, k.to_host(y)
+        return y, k.to_host(y[y.shape[0] - 1])[None]
+
     def loss_and_grad(self, x, labels):
         """x (T,B,I): zero grads, forward, backward -> (mean loss, accuracy)."""
         self.zero_grad()
-        y, _ = self.stack.forward(x, None, training=True)
-        loss_sum, correct, count, dlogits = self.head_forward(y, labels)
+        y, y_head = self._stack_forward(x, training=True)
+        loss_sum, correct, count, dlogits = self.head_forward(y_head, labels)
         count = max(count, 1)
         dlogits = (dlogits / count).astype(self.dtype)
-        self.stack.backward(self.head_backward(y, dlogits))
+        dy = self.head_backward(y_head, dlogits)
+        if dy.shape[0] != y.shape[0]:  # 'cuda', last-step head: dL/dy is zero before the last step
+            k = self.stack.layers[0]._k
+            ddy = k.zeros(y.shape, self.dtype)
+            ddy[y.shape[0] - 1].copy_to_device(dy[0])
+            dy = ddy
+        self.stack.backward(dy)
         return loss_sum / count, correct / count
 
     def loss_sums(self, x, labels):
         """Inference (training=False) on one batch -> (loss_sum, correct, count)."""
-        y, _ = self.stack.forward(x, None, training=False)
-        loss_sum, correct, count, _ = self.head_forward(y, labels)
+        _, y_head = self._stack_forward(x, training=False)
+        loss_sum, correct, count, _ = self.head_forward(y_head, labels)
         return loss_sum, correct, count
 
     def evaluate(self, x, labels, batch_size=500):

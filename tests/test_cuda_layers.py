@@ -1,7 +1,7 @@
 """Layers on device='cuda' (CUDA simulator in CI) equal device='cpu': outputs, final states, every
 gradient and the BN population statistics, two stacked layers. Every kernel pair is compared on its own
-in test_cuda_kernels.py; here two cell x norm pairs cover the layer's CPU/CUDA plumbing (the simulator
-is slow: about 30 s a pair)."""
+in test_cuda_kernels.py; here two cell x norm pairs cover the layer's CPU/CUDA plumbing, and a whole
+model step covers the device-resident path (activations stay on the device between layers)."""
 import numpy as np
 import pytest
 
@@ -10,6 +10,9 @@ from lnrnn.layers import RecurrentStack
 
 ok, why = backend.cuda_usable()
 pytestmark = pytest.mark.skipif(not ok, reason=f"CUDA not usable: {why}")
+
+if ok:  # small launch geometry and the simulator's race-free shared arrays, as for the kernel tests
+    from test_cuda_kernels import small_blocks  # noqa: F401  (autouse fixture)
 
 
 @pytest.mark.parametrize("cell,norm", [("lstm", "ln"), ("rnn", "bn")])
@@ -33,3 +36,56 @@ def test_cuda_stack_equals_cpu_stack(cell, norm):
         assert np.allclose(g0[k], g1[k], atol=1e-11), k
     for k in b0:
         assert np.allclose(b0[k], b1[k], atol=1e-12), k
+
+
+@pytest.mark.parametrize("per_step", [False, True])
+def test_cuda_model_step_equals_cpu(per_step):
+    """A whole training step of the model on 'cuda' (activations between layers and the stack's output
+    stay on the device; a last-step head copies back only y[T-1]) equals the CPU step: loss, accuracy
+    and every gradient, head included; and the device path really keeps y there."""
+    from lnrnn.models import SequenceClassifier
+
+    rng = np.random.default_rng(1)
+    T, B, I, H, C = 4, 3, 2, 5, 3
+    x = rng.standard_normal((T, B, I))
+    labels = rng.integers(0, C, (B, T) if per_step else B)
+    out = {}
+    for device in ("cpu", "cuda"):
+        m = SequenceClassifier("lstm", "ln", I, H, num_layers=2, num_classes=C, per_step=per_step,
+                               dtype="float64", seed=2, device=device)
+        loss, acc = m.loss_and_grad(x, labels)
+        out[device] = (loss, acc, {k: v.copy() for k, v in m.grads.items()}, m.evaluate(x, labels))
+        if device == "cuda":
+            y, _ = m.stack.forward(x, on_device=True)
+            assert backend.kernels("cuda").is_device(y)
+    (l0, a0, g0, e0), (l1, a1, g1, e1) = out["cpu"], out["cuda"]
+    assert abs(l0 - l1) < 1e-12 and a0 == a1 and np.allclose(e0, e1, rtol=1e-12)
+    assert g0.keys() == g1.keys()
+    for k in g0:
+        assert np.allclose(g0[k], g1[k], rtol=1e-10, atol=1e-12), k
+
+
+@pytest.mark.skipif(ok and backend.simulator_enabled(), reason="a real GPU only: 6 min under the simulator "
+                    "(test_cuda_model_step_equals_cpu covers the same path on one step)")
+def test_cli_train_on_cuda_matches_cpu(tmp_path):
+    """`lnrnn train --device cuda` runs end to end on a GPU and, in float64 with the same seed, records
+    the same learning curve as --device cpu."""
+    import json
+
+    from click.testing import CliRunner
+
+    from lnrnn.cli import main
+
+    args = ["train", "--task", "digits", "--split", "64/32", "--hidden", "6", "--batch-size", "16", "--epochs", "1",
+            "--dtype", "float64", "-q"]
+    hist = {}
+    for device in ("cpu", "cuda"):
+        r = CliRunner().invoke(main, args + ["--device", device, "--out", str(tmp_path / device)])
+        assert r.exit_code == 0, r.output + repr(r.exception)
+        lines = (tmp_path / device / "metrics.jsonl").read_text().splitlines()
+        hist[device] = [json.loads(line) for line in lines]
+    a, b = hist["cpu"], hist["cuda"]
+    assert a and len(a) == len(b)
+    for ra, rb in zip(a, b):
+        for key in ("train_loss", "val_loss", "val_acc"):
+            assert abs(ra[key] - rb[key]) <= 1e-9 * max(1.0, abs(ra[key])), key

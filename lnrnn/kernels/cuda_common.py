@@ -25,9 +25,11 @@ import math
 from functools import lru_cache
 
 import numpy as np
-from numba import cuda, float32, float64
 
-from lnrnn import config
+from lnrnn import backend, config
+
+backend.numpy_compat()  # before numba-cuda compiles anything (NumPy >= 2.5)
+from numba import cuda, float32, float64  # noqa: E402
 
 # GEMM and column-reduction tile edge: blocks of TILE x TILE threads (tests shrink it).
 TILE = config.CUDA_TILE
