@@ -92,6 +92,14 @@ def _identity(obj):
     return obj
 
 
+def _is_device(a):
+    return False
+
+
+def _zeros(shape, dtype):
+    return np.zeros(shape, dtype)
+
+
 def _bind(ns, module, names):
     mod = importlib.import_module(module)
     for n in names:
@@ -112,8 +120,7 @@ def _namespace(device):
         ns.to_host, ns.to_device, ns.is_device, ns.zeros = to_host, to_device, is_device, zeros
     else:
         ns.to_host = ns.to_device = _identity
-        ns.is_device = lambda a: False
-        ns.zeros = np.zeros
+        ns.is_device, ns.zeros = _is_device, _zeros
     return ns
 
 
