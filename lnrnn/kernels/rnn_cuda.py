@@ -4,8 +4,9 @@
     norm LN:   h_t = tanh(LN(x_t Wx + h_{t-1} Wh; g, b))     (Ba et al. 2016, eq. 4; joint normalization)
 Same names, arguments, outputs and ``saved`` layout as the CPU twin; host or device arrays in,
 device arrays out (``cuda_common``); ``nchunks`` is accepted and ignored. Same layout of work as
-lstm_cuda.py: x Wx over all T*B rows once; per step one GEMM and one fused row kernel (one block per
-batch row); weight gradients and the b/g reductions over all T*B rows after the loop.
+lstm_cuda.py: x Wx over all T*B rows once; then either one sequence kernel (one block per batch row
+runs every step; the default when its shared arrays fit) or, per step, one GEMM and one fused row
+kernel; weight gradients and the b/g reductions over all T*B rows after the loop.
 
 saved (device arrays):
     y    (T,B,H)  h_t (also the output)
