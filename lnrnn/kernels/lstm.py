@@ -27,6 +27,7 @@ import numpy as np
 from numba import njit, prange
 
 from lnrnn.config import PJIT
+from lnrnn.kernels.blas import rec_mul, rec_pack
 from lnrnn.kernels.common import (chunk_bounds, clamp_chunks, ln_row_backward, ln_row_forward,
                                   matmul, projection_grads, sigmoid_row)
 
@@ -70,11 +71,12 @@ def lstm_forward(x, h0, c0, Wx, Wh, b, gx, bx, gh, bh, gc, bc, norm, eps, nchunk
         lo, hi = chunk_bounds(B, nch, q)
         hw = np.empty((hi - lo, G), dtype=x.dtype)  # (Bc,G) recurrent product of this chunk
         kb = np.empty(G, dtype=np.int32)            # scratch of sigmoid_row
+        P = rec_pack(Wh, hi - lo)                   # Wh in the BLAS's own layout (MKL), once per sequence
         for t in range(T):
             if t == 0:
-                np.dot(h0[lo:hi], Wh, hw)
+                rec_mul(h0[lo:hi], Wh, P, hw)
             else:
-                np.dot(y[t - 1, lo:hi], Wh, hw)
+                rec_mul(y[t - 1, lo:hi], Wh, P, hw)
             for r in range(hi - lo):
                 bb = lo + r
                 a = gates[t, bb]  # (G,) preactivation, then activated in place
@@ -140,6 +142,7 @@ def lstm_backward(dy, saved, x, h0, c0, Wx, Wh, gx, gh, gc, norm, nchunks):
         lo, hi = chunk_bounds(B, nch, q)
         dh_next = np.zeros((hi - lo, H), dtype=dy.dtype)  # dL/dh_t from step t+1
         dc_next = np.zeros((hi - lo, H), dtype=dy.dtype)  # dL/dc_t from step t+1
+        PT = rec_pack(WhT, hi - lo)                        # Wh^T packed once (MKL)
         da = np.empty(G, dtype=dy.dtype)    # dL/d(preactivation), one row
         dxh = np.empty(G, dtype=dy.dtype)   # dL/d(xhat) for a LayerNorm backward
         dcn = np.empty(H, dtype=dy.dtype)   # dL/d(cell output before tanh), then dL/dc_t
@@ -184,7 +187,7 @@ def lstm_backward(dy, saved, x, h0, c0, Wx, Wh, gx, gh, gc, norm, nchunks):
                 else:
                     for j in range(G):
                         dXW[t, bb, j] = da[j]
-            np.dot(dHW[t, lo:hi], WhT, dh_next)
+            rec_mul(dHW[t, lo:hi], WhT, PT, dh_next)
         dh0[lo:hi] = dh_next
         dc0[lo:hi] = dc_next
 

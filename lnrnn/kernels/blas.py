@@ -1,0 +1,141 @@
+"""The BLAS behind the per-step recurrent products: Intel MKL's packed GEMM where it is installed,
+np.dot (the BLAS NumPy/SciPy ship, OpenBLAS) everywhere else.
+
+    P = rec_pack(W, m)          # W (K,N), once per sequence and chunk of m rows
+    rec_mul(A, W, P, out)       # out (m,N) = A (m,K) @ W (K,N), every time step
+
+Why packed MKL: a recurrent step multiplies a few batch rows by the same weight matrix T times. MKL
+can reorder that matrix once into its kernel's layout (cblas_?gemm_pack) and reuse it at every step
+(cblas_?gemm_compute). Measured on the 2-core development machine (bench/blas_packed.py), the
+recurrent products of forward + backward ran 1.44x / 1.26x / 1.78x faster than np.dot on OpenBLAS at
+S1 / S2 / S3.
+
+How Numba reaches it, cacheably: llvmlite loads libmkl_rt for the JIT and ``ExternalFunction``
+declares each CBLAS function by symbol name, so compiled code (and Numba's on-disk cache) refers to
+the symbol, not to a process-specific ctypes address. Arrays go in as addresses (``a.ctypes.data``);
+they are arguments of these helpers, so they stay referenced for the whole call.
+
+Choice (once, at import; ``BLAS`` names it and ``lnrnn info`` prints it):
+    LNRNN_BLAS=numpy          always np.dot
+    LNRNN_MKL_LIB=/path       that libmkl_rt
+    otherwise                 the `mkl` wheel's libmkl_rt under sys.prefix/lib (pip install mkl), if any
+MKL is asked to run single-threaded (MKL_THREADING_LAYER=SEQUENTIAL): lnrnn threads over batch chunks.
+Kernels that call these helpers are compiled against one choice, and Numba's cache does not notice a
+change here; ``_guard_cache`` therefore clears lnrnn's kernel cache whenever the choice changes.
+"""
+import glob
+import os
+import sys
+
+import numpy as np
+from numba import njit, types
+
+from lnrnn.config import JIT
+
+ROW_MAJOR, NO_TRANS, PACKED, B_MATRIX = 101, 111, 151, 162  # CBLAS enumerations (mkl_cblas.h)
+ALIGN = 64  # bytes: MKL's packed buffers want 64-byte alignment
+
+
+def _find_mkl():
+    if os.environ.get("LNRNN_BLAS", "").lower() == "numpy":
+        return None
+    path = os.environ.get("LNRNN_MKL_LIB")
+    if path:
+        return path if os.path.exists(path) else None
+    hits = sorted(glob.glob(os.path.join(sys.prefix, "lib", "libmkl_rt.so*")))
+    return hits[0] if hits else None
+
+
+def _load(path):
+    if path is None:
+        return None
+    os.environ.setdefault("MKL_THREADING_LAYER", "SEQUENTIAL")
+    try:
+        from llvmlite import binding as llvm
+        llvm.load_library_permanently(path)
+    except Exception:  # a broken or foreign library: fall back to np.dot
+        return None
+    return path
+
+
+MKL_PATH = _load(_find_mkl())
+HAVE_MKL = MKL_PATH is not None
+BLAS = f"MKL packed GEMM ({MKL_PATH})" if HAVE_MKL else "np.dot (NumPy/SciPy BLAS)"
+
+
+def _guard_cache():
+    """Delete the cached kernels of lnrnn/kernels when they were compiled against another BLAS choice."""
+    cache = os.path.join(os.path.dirname(os.path.abspath(__file__)), "__pycache__")
+    marker = os.path.join(cache, "lnrnn_blas.txt")
+    want = "mkl" if HAVE_MKL else "numpy"
+    try:
+        with open(marker) as f:
+            if f.read().strip() == want:
+                return
+    except OSError:
+        pass
+    try:
+        for p in glob.glob(os.path.join(cache, "*.nbi")) + glob.glob(os.path.join(cache, "*.nbc")):
+            os.remove(p)
+        os.makedirs(cache, exist_ok=True)
+        with open(marker, "w") as f:
+            f.write(want + "\n")
+    except OSError:  # a read-only install: its cache was built by whoever could write it
+        pass
+
+
+_guard_cache()
+
+_i32, _addr = types.int32, types.intp
+_s_size = types.ExternalFunction("cblas_sgemm_pack_get_size", types.uint64(_i32, _i32, _i32, _i32))
+_d_size = types.ExternalFunction("cblas_dgemm_pack_get_size", types.uint64(_i32, _i32, _i32, _i32))
+_s_pack = types.ExternalFunction("cblas_sgemm_pack", types.void(_i32, _i32, _i32, _i32, _i32, _i32, types.float32,
+                                                                _addr, _i32, _addr))
+_d_pack = types.ExternalFunction("cblas_dgemm_pack", types.void(_i32, _i32, _i32, _i32, _i32, _i32, types.float64,
+                                                                _addr, _i32, _addr))
+_s_compute = types.ExternalFunction("cblas_sgemm_compute", types.void(_i32, _i32, _i32, _i32, _i32, _i32, _addr,
+                                                                      _i32, _addr, _i32, types.float32, _addr, _i32))
+_d_compute = types.ExternalFunction("cblas_dgemm_compute", types.void(_i32, _i32, _i32, _i32, _i32, _i32, _addr,
+                                                                      _i32, _addr, _i32, types.float64, _addr, _i32))
+
+
+@njit(**JIT)
+def _aligned(buf):
+    return (buf.ctypes.data + ALIGN - 1) // ALIGN * ALIGN
+
+
+@njit(**JIT)
+def rec_pack(W, m):
+    """W (K,N) C-contiguous, packed as the right operand of (m,K) @ (K,N) products: a uint8 buffer
+    (empty without MKL: rec_mul then calls np.dot)."""
+    K, N = W.shape
+    if not HAVE_MKL:  # a constant: Numba drops the MKL calls below when it is False
+        return np.empty(0, np.uint8)
+    if m == 0:
+        return np.empty(0, np.uint8)
+    if W.itemsize == 4:  # float32 (sgemm); float64 otherwise (dgemm)
+        n = _s_size(B_MATRIX, m, N, K)
+    else:
+        n = _d_size(B_MATRIX, m, N, K)
+    buf = np.empty(n + ALIGN, np.uint8)
+    if W.itemsize == 4:  # float32 (sgemm); float64 otherwise (dgemm)
+        _s_pack(ROW_MAJOR, B_MATRIX, NO_TRANS, m, N, K, np.float32(1.0), W.ctypes.data, N, _aligned(buf))
+    else:
+        _d_pack(ROW_MAJOR, B_MATRIX, NO_TRANS, m, N, K, 1.0, W.ctypes.data, N, _aligned(buf))
+    return buf
+
+
+@njit(**JIT)
+def rec_mul(A, W, P, out):
+    """out (m,N) = A (m,K) @ W (K,N), with P = rec_pack(W, m). A and out: C-contiguous row blocks."""
+    m, K = A.shape
+    N = W.shape[1]
+    if not HAVE_MKL:
+        np.dot(A, W, out)
+    elif P.size == 0:
+        np.dot(A, W, out)
+    elif A.itemsize == 4:
+        _s_compute(ROW_MAJOR, NO_TRANS, PACKED, m, N, K, A.ctypes.data, K, _aligned(P), N, np.float32(0.0),
+                   out.ctypes.data, N)
+    else:
+        _d_compute(ROW_MAJOR, NO_TRANS, PACKED, m, N, K, A.ctypes.data, K, _aligned(P), N, 0.0, out.ctypes.data, N)
