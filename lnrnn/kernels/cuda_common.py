@@ -206,6 +206,40 @@ def dot_col(v, W, col, start, stop, step, zero):
     return ((s0 + s1) + (s2 + s3)) + ((s4 + s5) + (s6 + s7))
 
 
+def split_matvec(H, N, tpb):
+    """Device function matvec(v, W, out, red, tid, n, zero): out[k] = sum_{j<N} v[j] W[j, k] for k < H,
+    every thread of a block of tpb threads taking part (it synchronizes). v, out: shared rows; W (N,H)
+    global, read along rows so that consecutive threads read consecutive addresses; red: a shared
+    scratch of split_groups(H, tpb) * H elements. With H <= tpb, P = tpb // H thread groups each sum
+    j = q, q+P, ... for every k and red adds the groups; with H > tpb each thread sums whole columns."""
+    P = split_groups(H, tpb)
+    wide = H > tpb
+
+    @cuda.jit(device=True)
+    def matvec(v, W, out, red, tid, n, zero):
+        if wide:
+            for k in range(tid, H, n):
+                red[k] = dot_col(v, W, k, 0, N, 1, zero)
+        else:
+            q = tid // H
+            k = tid - q * H
+            if q < P:
+                red[q * H + k] = dot_col(v, W, k, q, N, P, zero)
+        cuda.syncthreads()
+        for k in range(tid, H, n):
+            s = zero
+            for q in range(1 if wide else P):
+                s += red[q * H + k]
+            out[k] = s
+
+    return matvec
+
+
+def split_groups(H, tpb):
+    """Thread groups of split_matvec: how many copies of H units a block of tpb threads holds (>= 1)."""
+    return max(1, tpb // H)
+
+
 @cuda.jit(device=True)
 def sigmoid(z, one):
     """one: 1 in the working dtype (float32 code stays float32)."""

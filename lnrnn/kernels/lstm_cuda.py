@@ -41,8 +41,8 @@ import numpy as np
 from numba import cuda
 
 from lnrnn.kernels.cuda_common import (block_sum, colsum, colsum_prod, copy, dot_col, empty, matmul, nbtype,
-                                       rows2d, seq_fits, seq_threads, sigmoid, threads_per_block, to_device,
-                                       transpose, zeros)
+                                       rows2d, seq_fits, seq_threads, sigmoid, split_groups, split_matvec,
+                                       threads_per_block, to_device, transpose, zeros)
 from lnrnn.kernels.layernorm_cuda import ln_rows, row_stats
 from lnrnn.kernels.lstm import NORM_LN, NORM_NONE  # noqa: F401  (the same codes as the CPU twin)
 
@@ -185,9 +185,8 @@ def _seq_kernels(dtype, tpb, H):
     threads per block, H): the shared arrays are sized by H."""
     dt = nbtype(dtype)
     G = 4 * H
-    P = max(1, tpb // H)  # backward: thread groups that split the G-long sums of dh = dhw Wh^T
-    wide = H > tpb        # more hidden units than threads: one group, each thread strides over k
-    NRED = P * H  # shared sizes must be compile-time constants (computed here, not in the kernel)
+    NRED = split_groups(H, tpb) * H  # shared sizes must be compile-time constants
+    matvec = split_matvec(H, G, tpb)   # backward: dh = dv Wh^T, sums of length G
 
     @cuda.jit
     def fwd_seq(xp, h0, c0, Wh, p, ln, eps, out, rstd):
@@ -336,21 +335,8 @@ def _seq_kernels(dtype, tpb, H):
                         dv[j] = v
                         dXW[t, bb, j] = rx * (d * gx[j] - x1 - xp[t, bb, j] * x2)
             cuda.syncthreads()  # dv complete; dh of this step fully read
-            # 4. dh <- dv Wh^T: thread (group q, unit k) sums j = q, q+P, ...; groups added via red
-            if wide:
-                for k in range(tid, H, n):
-                    dh[k] = dot_col(dv, WhT, k, 0, G, 1, zero)
-            else:
-                q = tid // H
-                k = tid - q * H
-                if q < P:
-                    red[q * H + k] = dot_col(dv, WhT, k, q, G, P, zero)
-                cuda.syncthreads()
-                for k in range(tid, H, n):
-                    s = zero
-                    for q in range(P):
-                        s += red[q * H + k]
-                    dh[k] = s
+            # 4. dh <- dv Wh^T (thread groups split the G-long sums; see cuda_common.split_matvec)
+            matvec(dv, WhT, dh, red, tid, n, zero)
             cuda.syncthreads()
         for k in range(tid, H, n):
             dh0[bb, k] = dh[k]
@@ -362,8 +348,7 @@ def _seq_geometry(H, dtype):
     """(threads per block, whether the sequence kernels serve this H and dtype)."""
     G = 4 * H
     tpb = seq_threads(G)
-    P = max(1, tpb // H)
-    return tpb, seq_fits(tpb + H + G + P * H, dtype)
+    return tpb, seq_fits(tpb + H + G + split_groups(H, tpb) * H, dtype)
 
 
 def _dummies(dtype):

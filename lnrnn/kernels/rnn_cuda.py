@@ -19,8 +19,9 @@ from functools import lru_cache
 import numpy as np
 from numba import cuda
 
-from lnrnn.kernels.cuda_common import (block_sum, colsum, colsum_prod, copy, dot_col, empty, matmul, nbtype,
-                                       rows2d, seq_fits, seq_threads, threads_per_block, to_device, transpose, zeros)
+from lnrnn.kernels.cuda_common import (block_sum, colsum, colsum_prod, copy, empty, matmul, nbtype, rows2d, seq_fits,
+                                       seq_threads, split_groups, split_matvec, threads_per_block, to_device,
+                                       transpose, zeros)
 from lnrnn.kernels.layernorm_cuda import row_stats
 from lnrnn.kernels.lstm import NORM_LN, NORM_NONE  # noqa: F401  (the same codes as the CPU twin)
 
@@ -92,29 +93,8 @@ def _seq_kernels(dtype, tpb, H):
     """Sequence kernels: one block per batch row runs the whole time loop (as in lstm_cuda), compiled
     per (dtype, threads per block, H)."""
     dt = nbtype(dtype)
-    P = max(1, tpb // H)  # thread groups that split the H-long sums of both recurrent products
-    wide = H > tpb
-    NRED = P * H  # shared sizes must be compile-time constants (computed here, not in the kernel)
-
-    @cuda.jit(device=True)
-    def matvec(v, W, out, red, tid, n, zero):
-        """out[k] = sum_j v[j] W[j, k] for k < H (v, out shared; W (H,H) global, read along rows so
-        that consecutive threads read consecutive addresses). Thread (group q, unit k) sums
-        j = q, q+P, ...; the groups' partial sums are added through red. Synchronizes."""
-        if wide:
-            for k in range(tid, H, n):
-                red[k] = dot_col(v, W, k, 0, H, 1, zero)
-        else:
-            q = tid // H
-            k = tid - q * H
-            if q < P:
-                red[q * H + k] = dot_col(v, W, k, q, H, P, zero)
-        cuda.syncthreads()
-        for k in range(tid, H, n):
-            s = zero
-            for q in range(1 if wide else P):
-                s += red[q * H + k]
-            out[k] = s
+    NRED = split_groups(H, tpb) * H  # shared sizes must be compile-time constants
+    matvec = split_matvec(H, H, tpb)   # both recurrent products: h Wh and dv Wh^T
 
     @cuda.jit
     def fwd_seq(xp, h0, Wh, b, g, ln, eps, y, ahat, rstd):
@@ -205,8 +185,7 @@ def _seq_kernels(dtype, tpb, H):
 def _seq_geometry(H, dtype):
     """(threads per block, whether the sequence kernels serve this H and dtype)."""
     tpb = seq_threads(H)
-    P = max(1, tpb // H)
-    return tpb, seq_fits(tpb + 2 * H + max(P, 1) * H, dtype)
+    return tpb, seq_fits(tpb + 2 * H + split_groups(H, tpb) * H, dtype)
 
 
 def rnn_forward(x, h0, Wx, Wh, b, g, norm, eps, nchunks=1):
