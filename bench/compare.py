@@ -1,20 +1,28 @@
 """One LN-LSTM training step (forward + BPTT, float32) in lnrnn and in the tools users would otherwise
 pick, at the three shapes of the issue tracker, side by side with ratios.
 
-    pip install -e ".[bench]"          # torch==2.13.0 (local CPU build on our machines); jax optional
+    pip install -e ".[bench]"          # torch==2.13.0 (local CPU build on our machines), jax (CPU)
     python bench/compare.py            # all shapes, median of 5
-    python bench/compare.py --shapes S2 --reps 10 --skip-compile
+    python bench/compare.py --shapes S2 --reps 10 --compile
 
 Rows: PyTorch eager LN-LSTM written the way users write it (per-step nn.LayerNorm, autograd);
-torch.compile'd LN-LSTM cell (with --compile); JAX lax.scan LN-LSTM (if jax is importable);
-torch.nn.LSTM (oneDNN fused, no layer norm); the GEMM floor (bench/step.py); lnrnn.
+torch.compile'd LN-LSTM cell (with --compile); JAX lax.scan LN-LSTM, jit-compiled value_and_grad (if
+jax is importable); torch.nn.LSTM (oneDNN fused, no layer norm); the GEMM floor (bench/step.py),
+labelled with the BLAS of its recurrent products (MKL or OpenBLAS, lnrnn.kernels.blas); lnrnn.
 
-Before timing, lnrnn and the PyTorch LN-LSTM run on the same weights and inputs in float64 and must
-agree (outputs to 1e-9, dWh to 1e-8 relative); the script stops if they do not. It also
-checks that the machine is quiet (load average and the spread of a fixed workload) and says so.
+Before timing, lnrnn, the PyTorch LN-LSTM and the JAX LN-LSTM run on the same weights and inputs in
+float64 and must agree (outputs to 1e-9, dWh to 1e-8 relative); the script stops if they do not. It
+also checks that the machine is quiet (load average and the spread of a fixed workload) and says so.
 Each framework is timed in a process of its own (``--worker torch|jax``): lnrnn asks for
 single-threaded BLAS and Numba's OpenMP threads spin after a parallel region, both of which would
 slow PyTorch down if they shared a process. A benchmark, not a test: it prints figures.
+
+Threads (--threads, default: the CPUs this process may use): lnrnn via numba.set_num_threads, PyTorch
+via torch.set_num_threads. XLA's CPU client sizes its own thread pool from the CPUs the process may
+run on and has no thread-count setting: in jax/jaxlib 0.10.2, XLA_FLAGS="--xla_cpu_multi_thread_eigen=false
+intra_op_parallelism_threads=N" is accepted but changes nothing (a 1024^2 matmul still kept 2 cores
+busy). The JAX worker therefore restricts its CPU affinity to the first N CPUs before importing jax
+(with N = all CPUs, the default, it changes nothing); only JAX is pinned.
 """
 import argparse
 import json
@@ -43,6 +51,13 @@ def median_ms(fn, reps, warmup=1):
     return statistics.median(ts) * 1e3
 
 
+def usable_cpus():
+    """The CPUs this process may run on (all of them where the OS cannot say)."""
+    if hasattr(os, "sched_getaffinity"):
+        return os.sched_getaffinity(0)
+    return set(range(os.cpu_count()))
+
+
 def quiet_check():
     """Load average and the relative spread of a fixed 0.1 s NumPy workload."""
     a = np.random.default_rng(0).standard_normal((256, 256)).astype(np.float32)
@@ -61,34 +76,6 @@ def quiet_check():
 # ------------------------------------------------------------------------------------------------
 # PyTorch
 # ------------------------------------------------------------------------------------------------
-# ------------------------------------------------------------------------------------------------
-# JAX
-# ------------------------------------------------------------------------------------------------
-def jax_step_fn(jax, jnp):
-    def ln(z, g, b):
-        m = z.mean(-1, keepdims=True)
-        v = ((z - m) ** 2).mean(-1, keepdims=True)
-        return (z - m) / jnp.sqrt(v + 1e-5) * g + b
-
-    def loss(p, x, dy):
-        H = p["Wh"].shape[0]
-        xp = ln(x @ p["Wx"], p["gx"], p["bx"])
-
-        def step(carry, xt):
-            h, c = carry
-            a = ln(h @ p["Wh"], p["gh"], p["bh"]) + xt + p["b"]
-            i, f, g, o = jnp.split(a, 4, axis=-1)
-            c = jax.nn.sigmoid(f) * c + jax.nn.sigmoid(i) * jnp.tanh(g)
-            h = jax.nn.sigmoid(o) * jnp.tanh(ln(c, p["gc"], p["bc"]))
-            return (h, c), h
-
-        B = x.shape[1]
-        _, y = jax.lax.scan(step, (jnp.zeros((B, H)), jnp.zeros((B, H))), xp)
-        return (y * dy).sum(), y
-
-    return jax.jit(jax.value_and_grad(loss, has_aux=True))
-
-
 def torch_worker(npz, reps, threads, compile_too):
     """Time PyTorch on the problem in npz; print one JSON line. Never imports lnrnn or numba."""
     import torch
@@ -123,16 +110,57 @@ def torch_worker(npz, reps, threads, compile_too):
     print(json.dumps(out))
 
 
-def jax_worker(npz, reps):
+# ------------------------------------------------------------------------------------------------
+# JAX
+# ------------------------------------------------------------------------------------------------
+def jax_step_fn(jax, jnp):
+    """value_and_grad of sum(y * dy) for the LN-LSTM of bench/torch_ln_lstm.py, jit-compiled:
+    f(p, x (T,B,I), dy (T,B,H)) -> ((loss, y (T,B,H)), grads of p). Runs in x's dtype."""
+    def ln(z, g, b):
+        m = z.mean(-1, keepdims=True)
+        v = ((z - m) ** 2).mean(-1, keepdims=True)
+        return (z - m) / jnp.sqrt(v + 1e-5) * g + b
+
+    def loss(p, x, dy):
+        H = p["Wh"].shape[0]
+        xp = ln(x @ p["Wx"], p["gx"], p["bx"])  # (T,B,G) all steps at once
+
+        def step(carry, xt):
+            h, c = carry  # (B,H) each
+            a = ln(h @ p["Wh"], p["gh"], p["bh"]) + xt + p["b"]  # (B,G), gates [i|f|g|o]
+            i, f, g, o = jnp.split(a, 4, axis=-1)
+            c = jax.nn.sigmoid(f) * c + jax.nn.sigmoid(i) * jnp.tanh(g)
+            h = jax.nn.sigmoid(o) * jnp.tanh(ln(c, p["gc"], p["bc"]))
+            return (h, c), h
+
+        B = x.shape[1]
+        h0 = jnp.zeros((B, H), x.dtype)  # x's dtype: with x64 enabled a bare zeros would be float64
+        _, y = jax.lax.scan(step, (h0, h0), xp)
+        return (y * dy).sum(), y
+
+    return jax.jit(jax.value_and_grad(loss, has_aux=True))
+
+
+def jax_worker(npz, reps, threads):
+    """Time JAX on the problem in npz; print one JSON line. Never imports lnrnn or numba."""
+    cpus = sorted(usable_cpus())
+    if threads < len(cpus):  # before jax starts: XLA sizes its thread pool from the affinity mask
+        os.sched_setaffinity(0, cpus[:threads])
     import jax
     import jax.numpy as jnp
 
+    jax.config.update("jax_enable_x64", True)  # for the float64 agreement check; the timed run is float32
     d = np.load(npz)
-    p = {k[2:]: jnp.asarray(d[k]) for k in d.files if k.startswith("p_")}
-    x, dy = jnp.asarray(d["x"]), jnp.asarray(d["dy"])
     f = jax_step_fn(jax, jnp)
-    (loss, yj), _ = f(p, x, dy)
-    out = {"err_y": float(np.abs(np.asarray(yj)[:28] - d["y32"][:28]).max())}  # float32: before drift grows
+    p64 = {k[2:]: jnp.asarray(d[k], jnp.float64) for k in d.files if k.startswith("p_")}
+    (_, y64), g64 = f(p64, jnp.asarray(d["x"], jnp.float64), jnp.asarray(d["dy"], jnp.float64))
+    out = {"err_y": float(np.abs(np.asarray(y64) - d["y64"]).max()),
+           "err_g": float(np.abs(np.asarray(g64["Wh"]) - d["gWh64"]).max() / np.abs(d["gWh64"]).max())}
+    p = {k[2:]: jnp.asarray(d[k]) for k in d.files if k.startswith("p_")}  # float32, as stored
+    x, dy = jnp.asarray(d["x"]), jnp.asarray(d["dy"])
+    (_, y), _ = f(p, x, dy)
+    if y.dtype != jnp.float32:
+        raise TypeError(f"the timed JAX step must run in float32, it ran in {y.dtype}")
     out["JAX lax.scan LN-LSTM"] = median_ms(lambda: jax.block_until_ready(f(p, x, dy)), reps)
     print(json.dumps(out))
 
@@ -140,7 +168,10 @@ def jax_worker(npz, reps):
 def run_worker(kind, npz, args):
     cmd = [sys.executable, os.path.abspath(__file__), "--worker", kind, "--npz", npz, "--reps", str(args.reps),
            "--threads", str(args.threads)] + (["--compile"] if args.compile else [])
-    env = {k: v for k, v in os.environ.items() if k not in ("OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")}
+    # what lnrnn set for itself at import (single-threaded BLAS; sequential MKL when MKL is found) is not
+    # for the other frameworks
+    lnrnn_only = ("OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "MKL_THREADING_LAYER")
+    env = {k: v for k, v in os.environ.items() if k not in lnrnn_only}
     r = subprocess.run(cmd, capture_output=True, text=True, env=env)
     if r.returncode != 0:
         sys.exit(f"{kind} worker failed:\n{r.stderr[-2000:]}")
@@ -156,7 +187,8 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--shapes", nargs="+", default=list(SHAPES), choices=list(SHAPES))
     ap.add_argument("--reps", type=int, default=5)
-    ap.add_argument("--threads", type=int, default=os.cpu_count())
+    ap.add_argument("--threads", type=int, default=len(usable_cpus()),
+                    help="threads for every framework (JAX: by CPU affinity, see above)")
     ap.add_argument("--compile", action="store_true", help="also time a torch.compile'd cell (slow to compile)")
     ap.add_argument("--worker", choices=["torch", "jax"], help=argparse.SUPPRESS)
     ap.add_argument("--npz", help=argparse.SUPPRESS)
@@ -164,12 +196,12 @@ def main(argv=None):
     if args.worker == "torch":
         return torch_worker(args.npz, args.reps, args.threads, args.compile)
     if args.worker == "jax":
-        return jax_worker(args.npz, args.reps)
+        return jax_worker(args.npz, args.reps, args.threads)
 
     import lnrnn  # noqa: F401  (single-threaded BLAS inside lnrnn's threads)
     import numba
 
-    from bench.step import gemm_floor
+    from bench.step import FLOOR, gemm_floor
     from lnrnn.layers import RecurrentLayer
 
     numba.set_num_threads(args.threads)
@@ -201,7 +233,7 @@ def main(argv=None):
         hs = rng.standard_normal((T, B, H)).astype(np.float32)
         dHW = rng.standard_normal((T, B, 4 * H)).astype(np.float32)
         nch = numba.get_num_threads()
-        r["GEMM floor (OpenBLAS)"] = median_ms(lambda: gemm_floor(x, p["Wx"], p["Wh"], hs, dHW, nch), args.reps)
+        r[FLOOR] = median_ms(lambda: gemm_floor(x, p["Wx"], p["Wh"], hs, dHW, nch), args.reps)
         l64 = RecurrentLayer("lstm", "ln", I, H, dtype=np.float64, seed=0)
         for k in p:
             l64.params[k][...] = p[k]
@@ -217,8 +249,10 @@ def main(argv=None):
             r.update(t)
         if have("jax"):
             j = run_worker("jax", npz, args)
-            if j.pop("err_y") > 1e-4:
-                sys.exit(f"{name}: JAX and lnrnn LN-LSTM disagree")
+            ey, eg = j.pop("err_y"), j.pop("err_g")
+            if ey > 1e-9 or eg > 1e-8:
+                sys.exit(f"{name}: JAX and lnrnn LN-LSTM disagree in float64 (y {ey:.1e}, dWh {eg:.1e} relative)")
+            print(f"{name}: JAX and lnrnn LN-LSTM agree in float64")
             r.update(j)
     labels = list(dict.fromkeys(k for r in rows.values() for k in r))
     print()
@@ -228,7 +262,7 @@ def main(argv=None):
     for lab in labels:
         print(f"| {lab} | " + " | ".join(f"{rows[n].get(lab, float('nan')):.0f}" for n in rows) + " |")
     print()
-    for other in ("torch.nn.LSTM (no LN)", "PyTorch eager LN-LSTM", "GEMM floor (OpenBLAS)"):
+    for other in ("torch.nn.LSTM (no LN)", "PyTorch eager LN-LSTM", "JAX lax.scan LN-LSTM", FLOOR):
         if all(other in rows[n] for n in rows):
             print(f"lnrnn / {other}: " + ", ".join(f"{n} {rows[n]['lnrnn LN-LSTM'] / rows[n][other]:.2f}x"
                                                    for n in rows))

@@ -1,16 +1,36 @@
-"""Time one LN-LSTM training step (forward + BPTT backward, float32) next to its GEMM floor.
+"""Time one LN-LSTM training step (forward + BPTT backward, float32) next to its GEMM floor; with
+--memory, also measure the step's peak memory against what BPTT must keep.
 
     python bench/step.py                    # S1 S2 S3, median of 5 after warm-up
     python bench/step.py --shapes S2 --reps 10 --cell lstm --norm none
+    python bench/step.py --shapes S2 --memory
 
 The floor runs only the matrix products a BPTT step needs, with the same batch-chunk-per-thread
 layout and the same BLAS as lnrnn: x Wx over all T*B rows; T recurrent products h Wh (forward) and
-T products dHW Wh^T (backward) per chunk; dWx, dx and dWh over all T*B rows. A benchmark, not a test:
-it prints figures and asserts nothing about time.
+T products dHW Wh^T (backward) per chunk, through lnrnn.kernels.blas exactly as lnrnn/kernels/lstm.py
+calls it (Wh and Wh^T packed once per chunk: MKL's packed GEMM where MKL is found, np.dot on OpenBLAS
+otherwise); dWx, dx and dWh over all T*B rows.
+
+Memory (--memory), per shape in a fresh process (Linux /proc only): compile on the shape, then build a
+new layer and its inputs, reset the high-water mark (write 5 to /proc/self/clear_refs), read VmRSS,
+run one step, read VmHWM; the difference is the step's extra resident memory. That process runs with
+LNRNN_KEEP_MALLOC=1 (lnrnn leaves glibc's malloc alone, see lnrnn/config.py) and a fixed
+MALLOC_MMAP_THRESHOLD_ (which also turns off glibc's self-raising threshold), so every large array is
+its own mapping and goes back to the OS when freed: the figure is what the step needs, not what the
+allocator kept from the warm-up. "BPTT must keep" = the arrays of the saved tuple lstm_forward
+returns (lnrnn/kernels/lstm.py lists them) + parameters + gradients; the inputs x and dy belong to the
+caller and count on neither side. Two steps are measured: the first on a layer that holds nothing,
+and the next, which starts while the layer still holds the previous step's saved tuple (it is
+replaced only when forward returns), as every step of a training loop does.
+
+A benchmark, not a test: it prints figures and asserts nothing about time or memory.
 """
 import argparse
+import gc
+import json
 import os
 import statistics
+import subprocess
 import sys
 import time
 
@@ -22,30 +42,39 @@ from numba import njit, prange  # noqa: E402
 
 from bench.torch_ln_lstm import SHAPES  # noqa: E402
 from lnrnn.config import PJIT  # noqa: E402
+from lnrnn.kernels.blas import BLAS, HAVE_MKL, rec_mul, rec_pack  # noqa: E402
 from lnrnn.kernels.common import chunk_bounds, clamp_chunks, matmul, matmul_tn  # noqa: E402
 from lnrnn.layers import RecurrentLayer  # noqa: E402
 
+# The BLAS of the floor's recurrent products, for row labels (compare.py uses it too).
+FLOOR = "GEMM floor (MKL)" if HAVE_MKL else "GEMM floor (OpenBLAS)"
+# Environment of the memory process: freed arrays are unmapped at once (see the module docstring).
+MEMORY_ENV = {"LNRNN_KEEP_MALLOC": "1", "MALLOC_MMAP_THRESHOLD_": str(64 * 1024)}
 
 
-@njit(**PJIT)
+# Not cached: rec_pack/rec_mul are compiled against one BLAS choice (HAVE_MKL), and lnrnn's cache guard
+# (lnrnn/kernels/blas.py) only clears lnrnn/kernels; a cached floor would outlive a change of LNRNN_MKL_LIB.
+@njit(**dict(PJIT, cache=False))
 def gemm_floor(x, Wx, Wh, hs, dHW, nchunks):
-    """Only the products of one LSTM BPTT step. x (T,B,I), hs (T,B,H) stand-in hidden states,
-    dHW (T,B,G) stand-in gate gradients."""
+    """Only the products of one LSTM BPTT step. x (T,B,I), Wx (I,G), Wh (H,G), hs (T,B,H) stand-in
+    hidden states, dHW (T,B,G) stand-in gradients of h_{t-1} Wh."""
     T, B, I = x.shape
     H, G = Wh.shape
-    xp = matmul(x.reshape(T * B, I), Wx, nchunks)
-    WhT = np.ascontiguousarray(Wh.T)
+    xp = matmul(x.reshape(T * B, I), Wx, nchunks)  # (T*B,G)
+    WhT = np.ascontiguousarray(Wh.T)  # (G,H)
     nch = clamp_chunks(nchunks, B)
     acc = np.zeros(nch, dtype=x.dtype)
     for q in prange(nch):
         lo, hi = chunk_bounds(B, nch, q)
-        hw = np.empty((hi - lo, G), dtype=x.dtype)
-        dh = np.empty((hi - lo, H), dtype=x.dtype)
+        hw = np.empty((hi - lo, G), dtype=x.dtype)  # (Bc,G)
+        dh = np.empty((hi - lo, H), dtype=x.dtype)  # (Bc,H)
+        P = rec_pack(Wh, hi - lo)  # Wh in the BLAS's own layout (MKL), once per chunk
         for t in range(T):
-            np.dot(hs[t, lo:hi], Wh, hw)
+            rec_mul(hs[t, lo:hi], Wh, P, hw)
             acc[q] += hw[0, 0]
+        PT = rec_pack(WhT, hi - lo)  # Wh^T packed once per chunk (MKL)
         for t in range(T - 1, -1, -1):
-            np.dot(dHW[t, lo:hi], WhT, dh)
+            rec_mul(dHW[t, lo:hi], WhT, PT, dh)
             acc[q] += dh[0, 0]
     d2 = dHW.reshape(T * B, G)
     dWx = matmul_tn(x.reshape(T * B, I), d2, nchunks)
@@ -64,16 +93,97 @@ def median_time(fn, reps):
     return statistics.median(ts) * 1e3
 
 
+# ------------------------------------------------------------------------------------------------
+# Peak memory
+# ------------------------------------------------------------------------------------------------
+def proc_status_kb(field):
+    """A VmXXX field of /proc/self/status, in KiB."""
+    with open("/proc/self/status") as f:
+        for line in f:
+            if line.startswith(field + ":"):
+                return int(line.split()[1])
+    raise KeyError(field)
+
+
+def step_extra_bytes(step):
+    """Resident memory at the peak of step() minus that before it."""
+    gc.collect()
+    with open("/proc/self/clear_refs", "w") as f:
+        f.write("5")  # VmHWM := VmRSS
+    base = proc_status_kb("VmRSS")
+    step()
+    return (proc_status_kb("VmHWM") - base) * 1024
+
+
+def memory_worker(name, cell, norm):
+    """Peak memory of one training step at shape name; prints one JSON line (in bytes)."""
+    T, B, I, H, _ = SHAPES[name]
+    rng = np.random.default_rng(0)
+    x = rng.standard_normal((T, B, I)).astype(np.float32)
+    dy = (rng.standard_normal((T, B, H)) * 0.01).astype(np.float32)
+    warm = RecurrentLayer(cell, norm, I, H, dtype=np.float32, seed=0, max_steps=T)
+    warm.forward(x)
+    warm.backward(dy)  # compile (or load the cache) on this shape
+    del warm
+    layer = RecurrentLayer(cell, norm, I, H, dtype=np.float32, seed=0, max_steps=T)
+
+    def step():
+        layer.forward(x)
+        layer.backward(dy)
+
+    first = step_extra_bytes(step)   # the layer holds nothing yet
+    steady = step_extra_bytes(step)  # the layer holds the previous step's saved tuple until forward returns
+    saved = layer._saved[2]  # (x, state, saved, params): the kernel's saved tuple, as lnrnn/layers.py keeps it
+    print(json.dumps({"saved": sum(a.nbytes for a in saved),
+                      "params": sum(a.nbytes for a in layer.params.values()),
+                      "grads": sum(a.nbytes for a in layer.grads.values()),
+                      "first": first, "steady": steady}))
+
+
+def memory_table(shapes, cell, norm):
+    if not sys.platform.startswith("linux"):
+        print("--memory reads /proc/self (Linux only): skipped")
+        return
+    print()
+    print(f"peak memory of one step ({cell}/{norm}, float32), each shape in a fresh process with "
+          + " ".join(f"{k}={v}" for k, v in MEMORY_ENV.items()))
+    print("  must keep = saved tuple + parameters + gradients; peak = parameters + gradients + the step's extra"
+          " resident memory;\n  steady = a step that starts while the layer still holds the previous step's"
+          " saved tuple (peak counts it too)")
+    print(f"{'shape':<28} {'saved MB':>9} {'p+g MB':>7} {'must keep MB':>13} {'peak MB':>8} {'ratio':>6} "
+          f"{'steady peak MB':>15} {'ratio':>6}")
+    env = dict(os.environ, **MEMORY_ENV)
+    for name in shapes:
+        cmd = [sys.executable, os.path.abspath(__file__), "--memory-worker", name, "--cell", cell, "--norm", norm]
+        r = subprocess.run(cmd, capture_output=True, text=True, env=env)
+        if r.returncode != 0:
+            sys.exit(f"memory worker failed on {name}:\n{r.stderr[-2000:]}")
+        m = json.loads(r.stdout.strip().splitlines()[-1])
+        pg = m["params"] + m["grads"]
+        keep = m["saved"] + pg
+        peak = pg + m["first"]
+        steady = pg + m["saved"] + m["steady"]
+        T, B, I, H, what = SHAPES[name]
+        label = f"{name} {what} T{T} B{B} I{I} H{H}"
+        print(f"{label:<28} {m['saved'] / 1e6:9.1f} {pg / 1e6:7.1f} {keep / 1e6:13.1f} {peak / 1e6:8.1f} "
+              f"{peak / keep:5.2f}x {steady / 1e6:15.1f} {steady / keep:5.2f}x")
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--shapes", nargs="+", default=list(SHAPES), choices=list(SHAPES))
     ap.add_argument("--reps", type=int, default=5)
     ap.add_argument("--cell", default="lstm", choices=["lstm", "rnn"])
     ap.add_argument("--norm", default="ln", choices=["none", "ln", "bn"])
+    ap.add_argument("--memory", action="store_true", help="also measure the peak memory of a step (Linux)")
+    ap.add_argument("--memory-worker", choices=list(SHAPES), help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
+    if args.memory_worker:
+        return memory_worker(args.memory_worker, args.cell, args.norm)
     print(f"numba {numba.__version__}, {numba.get_num_threads()} threads, "
-          f"OPENBLAS_NUM_THREADS={os.environ.get('OPENBLAS_NUM_THREADS')}, float32, median of {args.reps}")
-    print(f"{'shape':<28} {'lnrnn step ms':>14} {'GEMM floor ms':>14} {'ratio':>7}")
+          f"OPENBLAS_NUM_THREADS={os.environ.get('OPENBLAS_NUM_THREADS')}, float32, median of {args.reps}; "
+          f"recurrent products: {BLAS}")
+    print(f"{'shape':<28} {'lnrnn step ms':>14} {FLOOR + ' ms':>24} {'ratio':>7}")
     rng = np.random.default_rng(0)
     for name in args.shapes:
         T, B, I, H, what = SHAPES[name]
@@ -95,7 +205,9 @@ def main(argv=None):
         ms = median_time(step, args.reps)
         floor = median_time(lambda: gemm_floor(x, layer.params["Wx"], layer.params["Wh"], hs, dHW, nch), args.reps)
         label = f"{name} {what} T{T} B{B} I{I} H{H}"
-        print(f"{label:<28} {ms:14.1f} {floor:14.1f} {ms / floor:6.2f}x   (first call {first:.1f} s)")
+        print(f"{label:<28} {ms:14.1f} {floor:24.1f} {ms / floor:6.2f}x   (first call {first:.1f} s)")
+    if args.memory:
+        memory_table(args.shapes, args.cell, args.norm)
 
 
 if __name__ == "__main__":
