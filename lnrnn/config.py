@@ -25,6 +25,10 @@ BN_FEATURE_CHUNK = 16
 # on the calling thread. Effectively "never": on 2 cores a thread-pool entry per step lost at every
 # size tried (lnrnn/kernels/bn_cells.py, module docstring).
 BN_PAR_MIN_WORK = 1 << 30
+# LSTM inputs at most this wide (pixel MNIST I=1, strokes I=3) skip the GEMMs x Wx, dL/dx and dWx over
+# all T*B rows: each row's I*G products run inside the time loop instead, while the row is in cache, and
+# the (T,B,G) gradient of x Wx is never stored (lnrnn/kernels/lstm.py).
+FOLD_MAX_I = 4
 # CUDA GEMM and column-reduction tile edge (blocks of TILE x TILE threads).
 CUDA_TILE = 16
 
@@ -50,4 +54,10 @@ CUDA_SHARED_BYTES = 48 * 1024
 # error_model="numpy": float division by zero gives inf/nan as in NumPy instead of a Python exception;
 # without it every division carries a branch that keeps LLVM from vectorising the loop (sigmoid: 2x).
 JIT = dict(cache=CACHE, fastmath=FASTMATH, error_model="numpy")
-PJIT = dict(cache=CACHE, fastmath=FASTMATH, error_model="numpy", parallel=True)
+# A cell's per-chunk time loop (run on threads by kernels.common.run_chunks): releases the GIL.
+ROWS = dict(JIT, nogil=True)
+# parallel: only explicit prange loops run in parallel; Numba's automatic parallelization of array
+# expressions and allocations (np.zeros becomes a parallel loop of its own) adds compile time, not speed.
+PJIT = dict(cache=CACHE, fastmath=FASTMATH, error_model="numpy",
+            parallel=dict(prange=True, numpy=False, comprehension=False, reduction=False, inplace_binop=False,
+                          setitem=False, stencil=False, fusion=False))

@@ -108,13 +108,36 @@ def test_layernorm_float32_stays_float32():
 
 
 # ------------------------------------------------------------------------------------------------
+# Activations
+# ------------------------------------------------------------------------------------------------
+def test_sigmoid_row_float32_accuracy_in_place_and_not():
+    from lnrnn.kernels.common import sigmoid_row
+    a = np.concatenate([np.linspace(-90, 90, 4001), [-1e30, 1e30, 0.0, -0.0, 1e-8]]).astype(np.float32)
+    ref = 1.0 / (1.0 + np.exp(-a.astype(np.float64)))
+    kb = np.empty(2 * a.size, np.int32)
+    y = np.empty_like(a)
+    sigmoid_row(y, a, kb)
+    assert y.dtype == np.float32
+    assert np.abs(y - ref).max() < 2e-7
+    tail = ref > 1e-30  # relative accuracy wherever float32 is not denormal
+    assert (np.abs(y - ref)[tail] / ref[tail]).max() < 1e-6
+    z = a.copy()
+    sigmoid_row(z, z, kb)  # y aliasing a, as the cells call it
+    assert np.array_equal(z, y)
+    y64 = np.empty(a.size)
+    sigmoid_row(y64, a.astype(np.float64), kb)
+    assert np.abs(y64 - ref).max() < 1e-15
+
+
+# ------------------------------------------------------------------------------------------------
 # Cells: kernel == reference; reference == finite differences; float32 ~ float64; chunking
 # ------------------------------------------------------------------------------------------------
 @pytest.mark.parametrize("norm", ["none", "ln"])
 @pytest.mark.parametrize("nchunks", [1, 2, 3, 8])
-def test_lstm_kernel_matches_reference(norm, nchunks):
+@pytest.mark.parametrize("I", [1, 3, 6])  # I <= config.FOLD_MAX_I: x Wx, dx, dWx inside the time loop
+def test_lstm_kernel_matches_reference(norm, nchunks, I):
     rng = np.random.default_rng(3)
-    p = lstm_problem(rng)
+    p = lstm_problem(rng, I=I)
     dy = rng.standard_normal((6, 5, 4))
     y, hT, cT, g = run_lstm(p, norm, dy, nchunks)
     yr, hr, cr, gr = ref_lstm(p, norm, dy)
@@ -125,9 +148,10 @@ def test_lstm_kernel_matches_reference(norm, nchunks):
 
 @pytest.mark.parametrize("norm", ["none", "ln"])
 @pytest.mark.parametrize("nchunks", [1, 2, 3, 8])
-def test_rnn_kernel_matches_reference(norm, nchunks):
+@pytest.mark.parametrize("I", [1, 3, 6])
+def test_rnn_kernel_matches_reference(norm, nchunks, I):
     rng = np.random.default_rng(4)
-    p = rnn_problem(rng)
+    p = rnn_problem(rng, I=I)
     dy = rng.standard_normal((6, 5, 4))
     y, hT, g = run_rnn(p, norm, dy, nchunks)
     yr, hr, gr = ref_rnn(p, norm, dy)

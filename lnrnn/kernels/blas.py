@@ -32,7 +32,7 @@ from numba import njit, types
 
 from lnrnn.config import JIT
 
-ROW_MAJOR, NO_TRANS, PACKED, B_MATRIX = 101, 111, 151, 162  # CBLAS enumerations (mkl_cblas.h)
+ROW_MAJOR, NO_TRANS, TRANS, PACKED, B_MATRIX = 101, 111, 112, 151, 162  # CBLAS enumerations (mkl_cblas.h)
 ALIGN = 64  # bytes: MKL's packed buffers want 64-byte alignment
 
 
@@ -98,6 +98,43 @@ _s_compute = types.ExternalFunction("cblas_sgemm_compute", types.void(_i32, _i32
 _d_compute = types.ExternalFunction("cblas_dgemm_compute", types.void(_i32, _i32, _i32, _i32, _i32, _i32, _addr,
                                                                       _i32, _addr, _i32, types.float64, _addr, _i32))
 
+_s_gemm = types.ExternalFunction("cblas_sgemm", types.void(_i32, _i32, _i32, _i32, _i32, _i32, types.float32, _addr,
+                                                           _i32, _addr, _i32, types.float32, _addr, _i32))
+_d_gemm = types.ExternalFunction("cblas_dgemm", types.void(_i32, _i32, _i32, _i32, _i32, _i32, types.float64, _addr,
+                                                           _i32, _addr, _i32, types.float64, _addr, _i32))
+
+
+@njit(**JIT)
+def _contiguous(A, W, out):
+    return A.flags.c_contiguous and W.flags.c_contiguous and out.flags.c_contiguous
+
+
+@njit(**JIT)
+def gemm(A, W, out, trans_a):
+    """out (M,N) = A (M,K) @ W (K,N), or A^T @ W for A (K,M) when trans_a: the GEMMs over all T*B rows
+    (x Wx, dx, dWx, dWh). MKL's sgemm/dgemm when it is loaded and the operands are C-contiguous,
+    np.dot otherwise."""
+    if not HAVE_MKL or not _contiguous(A, W, out):
+        if trans_a:
+            np.dot(A.T, W, out)
+        else:
+            np.dot(A, W, out)
+        return
+    K = A.shape[0] if trans_a else A.shape[1]
+    M, N = out.shape
+    if M == 0 or N == 0:
+        return
+    if K == 0:
+        out[:] = 0
+        return
+    ta = TRANS if trans_a else NO_TRANS
+    if A.itemsize == 4:
+        _s_gemm(ROW_MAJOR, ta, NO_TRANS, M, N, K, np.float32(1.0), A.ctypes.data, A.shape[1], W.ctypes.data, N,
+                np.float32(0.0), out.ctypes.data, N)
+    else:
+        _d_gemm(ROW_MAJOR, ta, NO_TRANS, M, N, K, 1.0, A.ctypes.data, A.shape[1], W.ctypes.data, N, 0.0,
+                out.ctypes.data, N)
+
 
 @njit(**JIT)
 def _aligned(buf):
@@ -132,7 +169,7 @@ def rec_mul(A, W, P, out):
     N = W.shape[1]
     if not HAVE_MKL:
         np.dot(A, W, out)
-    elif P.size == 0:
+    elif P.size == 0 or not _contiguous(A, W, out):
         np.dot(A, W, out)
     elif A.itemsize == 4:
         _s_compute(ROW_MAJOR, NO_TRANS, PACKED, m, N, K, A.ctypes.data, K, _aligned(P), N, np.float32(0.0),

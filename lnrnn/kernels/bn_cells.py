@@ -58,6 +58,7 @@ from numba import njit, prange
 
 from lnrnn.config import BN_PAR_MIN_WORK, JIT, PJIT
 from lnrnn.kernels.batchnorm import bn_backward, bn_col_backward, bn_col_stats, bn_forward, chunk_bounds, n_chunks
+from lnrnn.kernels.blas import rec_mul, rec_pack
 from lnrnn.kernels.common import projection_grads, sigmoid
 
 # Default of the trailing ``par_min`` argument (see lnrnn.config.BN_PAR_MIN_WORK).
@@ -133,11 +134,12 @@ def bn_lstm_forward(x, h0, c0, Wx, Wh, b, gx, gh, gc, bc, rmx, rvx, rmh, rvh, rm
     y = np.empty((T, B, H), dtype=dt)
     Tsh, Tsc = rmh.shape[0], rmc.shape[0]
     nch = step_chunks(B, H, par_min)
+    P = rec_pack(Wh, B)  # Wh packed once for the B-row products (MKL; np.dot without it)
     for t in range(T):
         if t == 0:
-            np.dot(h0, Wh, hw[0])
+            rec_mul(h0, Wh, P, hw[0])
         else:
-            np.dot(y[t - 1], Wh, hw[t])
+            rec_mul(y[t - 1], Wh, P, hw[t])
         cprev = c0 if t == 0 else c[t - 1]
         rh, rc = min(t, Tsh - 1), min(t, Tsc - 1)
         if nch == 1:
@@ -210,6 +212,8 @@ def bn_lstm_backward(dy, saved, x, h0, c0, Wx, Wh, gx, gh, gc, par_min=PAR_MIN_W
     s1h = np.empty(G, dtype=dt)
     s2h = np.empty(G, dtype=dt)
     nch = step_chunks(B, H, par_min)
+    WhT = np.ascontiguousarray(Wh.T)
+    PT = rec_pack(WhT, B)
     for t in range(T - 1, -1, -1):
         cprev = c0 if t == 0 else c[t - 1]
         if nch == 1:
@@ -222,7 +226,7 @@ def bn_lstm_backward(dy, saved, x, h0, c0, Wx, Wh, gx, gh, gc, par_min=PAR_MIN_W
                 _lstm_bwd_chunk(j0, j1, dy[t], dhn, gates[t], c[t], cprev, mean_c[t], rstd_c[t], tc[t], hw[t],
                                 mean_h[t], rstd_h[t], gh, gc, training, dcn, dcbn, dcarry, da[t], dhw[t],
                                 dgh, dgc, dbc, dbh, s1c, s2c, s1h, s2h)
-        np.dot(dhw[t], Wh.T, dhn)
+        rec_mul(dhw[t], WhT, PT, dhn)
     dxw, dgx, db = bn_backward(da, xw, mean_x, rstd_x, gx, training)
     dx, dWx, dWh = projection_grads(dxw, dhw, x, h0, y, Wx, 1)  # one chunk: the serial BLAS calls as before
     return dx, dhn, dcarry, dWx, dWh, db, dgx, dgh, dgc, dbc
@@ -257,11 +261,12 @@ def bn_rnn_forward(x, h0, Wx, Wh, b, gx, gh, rmx, rvx, rmh, rvh, training, momen
     y = np.empty((T, B, H), dtype=dt)
     Ts = rmh.shape[0]
     nch = step_chunks(B, H, par_min)
+    P = rec_pack(Wh, B)  # Wh packed once for the B-row products (MKL; np.dot without it)
     for t in range(T):
         if t == 0:
-            np.dot(h0, Wh, hw[0])
+            rec_mul(h0, Wh, P, hw[0])
         else:
-            np.dot(y[t - 1], Wh, hw[t])
+            rec_mul(y[t - 1], Wh, P, hw[t])
         r = min(t, Ts - 1)
         if nch == 1:
             _rnn_fwd_chunk(0, H, hw[t], xn[t], gh, training, t < Ts, rmh[r], rvh[r], momentum, eps,
@@ -303,6 +308,8 @@ def bn_rnn_backward(dy, saved, x, h0, Wx, Wh, gx, gh, par_min=PAR_MIN_WORK):
     s1 = np.empty(H, dtype=dt)
     s2 = np.empty(H, dtype=dt)
     nch = step_chunks(B, H, par_min)
+    WhT = np.ascontiguousarray(Wh.T)
+    PT = rec_pack(WhT, B)
     for t in range(T - 1, -1, -1):
         if nch == 1:
             _rnn_bwd_chunk(0, H, dy[t], dhn, y[t], hw[t], mean_h[t], rstd_h[t], gh, training,
@@ -312,7 +319,7 @@ def bn_rnn_backward(dy, saved, x, h0, Wx, Wh, gx, gh, par_min=PAR_MIN_WORK):
                 j0, j1 = chunk_bounds(H, nch, q)
                 _rnn_bwd_chunk(j0, j1, dy[t], dhn, y[t], hw[t], mean_h[t], rstd_h[t], gh, training,
                                da[t], dhw[t], dgh, dbh, s1, s2)
-        np.dot(dhw[t], Wh.T, dhn)
+        rec_mul(dhw[t], WhT, PT, dhn)
     dxw, dgx, db = bn_backward(da, xw, mean_x, rstd_x, gx, training)
     dx, dWx, dWh = projection_grads(dxw, dhw, x, h0, y, Wx, 1)
     return dx, dhn, dWx, dWh, db, dgx, dgh

@@ -1,14 +1,42 @@
 """Small compiled building blocks shared by the kernels: threaded GEMMs over row chunks,
-column reductions with per-thread partials, row LayerNorm, activations.
+column reductions with per-thread partials, row LayerNorm, activations, and ``run_chunks``, which
+runs a cell's batch chunks on threads.
 
 Every GEMM here splits the rows of the big operand into one chunk per Numba thread and calls
 single-threaded BLAS (``np.dot``) on each chunk; reductions over rows write per-thread partial
 sums and add them afterwards (no shared ``+=`` inside ``prange``).
 """
+from concurrent.futures import ThreadPoolExecutor
+
 import numpy as np
 from numba import njit, prange
 
 from lnrnn.config import JIT, PJIT
+from lnrnn.kernels.blas import gemm
+
+_pool = {"size": 0, "executor": None}
+
+
+def run_chunks(rows, n, nchunks, *args):
+    """Split n batch rows into nchunks nearly equal chunks and call rows(q, lo, hi, *args) for every
+    chunk q at once, one per thread (chunk 0 on the calling thread), like ``for q in prange(nchunks)``.
+
+    Why not prange: a cell's chunk is its whole time loop (hundreds of lines once Numba inlines the
+    LayerNorm and activation helpers), and Numba compiles a prange body three times (as the function
+    itself, as the parallel gufunc, and again linked into the kernel that launches it): 10 s more for
+    the LN-LSTM backward alone. ``rows`` is compiled once with nogil=True (config.ROWS), so these
+    threads run it in parallel; exceptions in any chunk re-raise here."""
+    nch = max(1, min(nchunks, n))
+    if nch > 1 and _pool["size"] < nch - 1:
+        if _pool["executor"] is not None:
+            _pool["executor"].shutdown()
+        _pool["executor"] = ThreadPoolExecutor(nch - 1, thread_name_prefix="lnrnn-chunk")
+        _pool["size"] = nch - 1
+    futures = [_pool["executor"].submit(rows, q, (q * n) // nch, ((q + 1) * n) // nch, *args)
+               for q in range(1, nch)]
+    rows(0, 0, n // nch, *args)
+    for f in futures:
+        f.result()
 
 
 @njit(**JIT)
@@ -34,7 +62,7 @@ def matmul(A, W, nchunks):
     for k in prange(nch):
         lo, hi = chunk_bounds(N, nch, k)
         if hi > lo:
-            np.dot(A[lo:hi], W, out[lo:hi])
+            gemm(A[lo:hi], W, out[lo:hi], False)
     return out
 
 
@@ -49,14 +77,23 @@ def matmul_tn(A, D, nchunks):
     for k in prange(nch):
         lo, hi = chunk_bounds(N, nch, k)
         if hi > lo:
-            np.dot(A[lo:hi].T, D[lo:hi], part[k])
-    out = part[0].copy()
-    for k in range(1, nch):
-        out += part[k]
-    return out
+            gemm(A[lo:hi], D[lo:hi], part[k], True)
+    return sum_rows(part.reshape(nch, K * M)).reshape(K, M)
 
 
-@njit(**PJIT)
+@njit(**JIT)
+def recurrent_weight_grad(dHW, h0, y, nchunks):
+    """dWh = Hprev^T dHW over all T*B rows, with Hprev = (h0, y_0, ..., y_{T-2}).
+    dHW (T,B,G) = dL/d(h_{t-1} Wh); h0 (B,H); y (T,B,H) -> dWh (H,G)."""
+    T, B, G = dHW.shape
+    H = h0.shape[1]
+    dWh = np.dot(h0.T, dHW[0])
+    if T > 1:
+        dWh += matmul_tn(y[:T - 1].reshape((T - 1) * B, H), dHW[1:].reshape((T - 1) * B, G), nchunks)
+    return dWh
+
+
+@njit(**JIT)
 def projection_grads(dXW, dHW, x, h0, y, Wx, nchunks):
     """The GEMMs after a BPTT time loop, each one over all T*B rows:
         dx = dXW Wx^T,  dWx = X^T dXW,  dWh = Hprev^T dHW  with Hprev = (h0, y_0, ..., y_{T-2}).
@@ -64,14 +101,21 @@ def projection_grads(dXW, dHW, x, h0, y, Wx, nchunks):
     -> dx (T,B,I), dWx (I,G), dWh (H,G)."""
     T, B, G = dXW.shape
     I = x.shape[2]
-    H = h0.shape[1]
     dX2 = dXW.reshape(T * B, G)
     dx = matmul(dX2, np.ascontiguousarray(Wx.T), nchunks).reshape(T, B, I)
     dWx = matmul_tn(x.reshape(T * B, I), dX2, nchunks)
-    dWh = np.dot(h0.T, dHW[0])
-    if T > 1:
-        dWh += matmul_tn(y[:T - 1].reshape((T - 1) * B, H), dHW[1:].reshape((T - 1) * B, G), nchunks)
-    return dx, dWx, dWh
+    return dx, dWx, recurrent_weight_grad(dHW, h0, y, nchunks)
+
+
+@njit(**JIT)
+def sum_rows(part):
+    """part (n,M) -> (M,): the sum of per-chunk partials (a loop: ``part.sum(axis=0)`` costs seconds
+    of compile time in every kernel that uses it)."""
+    out = part[0].copy()
+    for k in range(1, part.shape[0]):
+        for j in range(part.shape[1]):
+            out[j] += part[k, j]
+    return out
 
 
 @njit(**PJIT)
@@ -85,7 +129,7 @@ def colsum(D, nchunks):
         for r in range(lo, hi):
             for j in range(M):
                 part[k, j] += D[r, j]
-    return part.sum(axis=0)
+    return sum_rows(part)
 
 
 @njit(**PJIT)
@@ -99,7 +143,7 @@ def colsum_prod(D, X, nchunks):
         for r in range(lo, hi):
             for j in range(M):
                 part[k, j] += D[r, j] * X[r, j]
-    return part.sum(axis=0)
+    return sum_rows(part)
 
 
 @njit(**JIT)
@@ -119,11 +163,13 @@ _E2, _E3, _E4, _E5, _E6, _E7 = [np.float32(1.0 / f) for f in (2, 6, 24, 120, 720
 
 @njit(**JIT)
 def sigmoid_row(y, a, kb):
-    """y[j] = 1 / (1 + exp(-a[j])) over a row (y may alias a); kb: int32 scratch at least as long.
+    """y[j] = 1 / (1 + exp(-a[j])) over a row (y may alias a); kb: int32 scratch at least twice as long.
 
     float64 uses libm. For float32, libm's expf is called one element at a time (pip's llvmlite has
-    no SVML), so we evaluate exp from plain arithmetic that LLVM vectorises: about 3x faster here,
-    absolute error below 1e-7 and relative error ~1e-7 in the tails (tests/test_kernels.py).
+    no SVML), so we evaluate exp from plain arithmetic that LLVM vectorises: absolute error below
+    1e-7 and relative error ~1e-7 in the tails (tests/test_kernels.py). exp(r) goes to the second half
+    of kb and 2^k (as IEEE bits) to the first: with the polynomial written into y itself, which may be
+    a, LLVM left the final division scalar (1.2 us per 512-wide row on 2 AVX2 cores, 0.23 us now).
     The cells also compute tanh(z) as 2 sigmoid(2z) - 1 with it: libm's tanhf cost twice its expf."""
     n = a.shape[0]
     if a.itemsize != 4:
@@ -131,17 +177,16 @@ def sigmoid_row(y, a, kb):
             y[j] = 1.0 / (1.0 + np.exp(-a[j]))
         return
     one = np.float32(1.0)
+    e = kb[n:2 * n].view(np.float32)  # exp(r), r the reduced argument
     for j in range(n):
-        v = -a[j]
-        v = _EXP_MIN if v < _EXP_MIN else v
-        v = _EXP_MAX if v > _EXP_MAX else v
+        v = min(max(-a[j], _EXP_MIN), _EXP_MAX)
         k = np.floor(v * _LOG2E + np.float32(0.5))
         r = v - k * _LN2_HI - k * _LN2_LO
-        y[j] = one + r * (one + r * (_E2 + r * (_E3 + r * (_E4 + r * (_E5 + r * (_E6 + r * _E7))))))
+        e[j] = one + r * (one + r * (_E2 + r * (_E3 + r * (_E4 + r * (_E5 + r * (_E6 + r * _E7))))))
         kb[j] = (np.int32(k) + np.int32(127)) << np.int32(23)
-    scale = kb[:n].view(np.float32)
+    scale = kb[:n].view(np.float32)  # 2^k
     for j in range(n):
-        y[j] = one / (one + y[j] * scale[j])
+        y[j] = one / (one + e[j] * scale[j])
 
 
 @njit(**JIT)
