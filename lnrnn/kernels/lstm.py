@@ -11,10 +11,10 @@ Layout of the work
        per step one GEMM h_{t-1} @ Wh for the chunk, then one fused pass per row: LN of the input
        projection (in place: xp holds xhat_x), LN of the recurrent product, gates, cell update, LN of
        the cell, output.
-    3. Backward runs the same chunks in reverse time; per step one GEMM dHW_t @ Wh^T. The gate and
-       normalization parameter gradients are summed into per-chunk partials inside the loop, and so
-       are dWx and dx for a narrow input; dWh (and dWx, dx for a wide input) are each one GEMM over
-       all T*B rows after it.
+    3. Backward runs the same chunks in reverse time; per step one GEMM dHW_t @ Wh^T, and for a wide
+       input two small GEMMs for dx_t and the step's share of dWx (a narrow input does them in the row
+       loop). The gate and normalization parameter gradients are summed into per-chunk partials
+       inside the loop; dWh is one GEMM over all T*B rows after it.
 
 Threads and compilation: a thread's whole chunk is one compiled function (``_forward_rows``,
 ``_backward_rows``, nogil), and ``lstm_forward``/``lstm_backward`` are Python: they allocate, run the
@@ -35,9 +35,9 @@ import numpy as np
 from numba import njit
 
 from lnrnn.config import FOLD_MAX_I, ROWS
-from lnrnn.kernels.blas import rec_mul, rec_pack
-from lnrnn.kernels.common import (ln_row_backward, ln_row_forward, matmul, matmul_tn, recurrent_weight_grad,
-                                  run_chunks, sigmoid_row)
+from lnrnn.kernels.blas import gemm, rec_mul, rec_pack
+from lnrnn.kernels.common import (ln_row_backward, ln_row_forward, matmul, recurrent_weight_grad, run_chunks,
+                                  sigmoid_row)
 
 NORM_NONE = 0
 NORM_LN = 1
@@ -140,26 +140,19 @@ def lstm_backward(dy, saved, x, h0, c0, Wx, Wh, gx, gh, gc, norm, nchunks):
     ln = norm == NORM_LN
     fold = 0 < I <= FOLD_MAX_I
     dt = dy.dtype
-    # dL/d(x Wx) (T,B,G) is kept for the input GEMMs only when they run after the loop; without
-    # normalization it equals dL/d(h_{t-1} Wh) (dHW), which the dWh GEMM always needs.
-    dXW = np.empty((0, 0, 0), dtype=dt) if fold and ln else np.empty((T, B, G), dtype=dt)
-    dHW = np.empty((T, B, G), dtype=dt) if ln else dXW
+    dHW = np.empty((T, B, G), dtype=dt)  # dL/d(h_{t-1} Wh), for the dWh GEMM after the loop
     dx = np.empty((T, B, I), dtype=dt)
     dh0 = np.empty((B, H), dtype=dt)
     dc0 = np.empty((B, H), dtype=dt)
     WhT = np.ascontiguousarray(Wh.T)  # (G,H)
+    WxT = np.ascontiguousarray(Wx.T)  # (G,I)
     nch = max(1, min(nchunks, B))
     pG = np.zeros((3, nch, G), dtype=dt)   # per-chunk partial sums of db, dgx, dgh
     pH = np.zeros((2, nch, H), dtype=dt)   # ... of dgc, dbc
-    pWx = np.zeros((nch, I, G), dtype=dt)  # ... of dWx (narrow input)
-    run_chunks(_backward_rows, B, nch, dy, saved, x, c0, Wx, WhT, gx, gh, gc, ln, fold, dXW, dHW, dx, dh0, dc0,
+    pWx = np.zeros((nch, I, G), dtype=dt)  # ... of dWx
+    run_chunks(_backward_rows, B, nch, dy, saved, x, c0, Wx, WxT, WhT, gx, gh, gc, ln, fold, dHW, dx, dh0, dc0,
                pG, pH, pWx)
-    if fold:
-        dWx = pWx.sum(axis=0)
-    else:
-        dX2 = dXW.reshape(T * B, G)
-        dx = matmul(dX2, np.ascontiguousarray(Wx.T), nchunks).reshape(T, B, I)
-        dWx = matmul_tn(x.reshape(T * B, I), dX2, nchunks)
+    dWx = pWx.sum(axis=0)
     dWh = recurrent_weight_grad(dHW, h0, saved[3], nchunks)
     db, dgx, dgh = pG.sum(axis=1)
     dgc, dbc = pH.sum(axis=1)
@@ -169,23 +162,28 @@ def lstm_backward(dy, saved, x, h0, c0, Wx, Wh, gx, gh, gc, norm, nchunks):
 
 
 @njit(**ROWS)
-def _backward_rows(q, lo, hi, dy, saved, x, c0, Wx, WhT, gx, gh, gc, ln, fold, dXW, dHW, dx, dh0, dc0,
+def _backward_rows(q, lo, hi, dy, saved, x, c0, Wx, WxT, WhT, gx, gh, gc, ln, fold, dHW, dx, dh0, dc0,
                    pG, pH, pWx):
-    """BPTT for batch rows [lo, hi) (chunk q): fills their rows of dHW (and dXW, dx), dh0, dc0, and
-    adds this chunk's parameter gradients into its partials pG[:, q] = db, dgx, dgh (G,),
-    pH[:, q] = dgc, dbc (H,) and pWx[q] (I,G)."""
+    """BPTT for batch rows [lo, hi) (chunk q): fills their rows of dHW, dx, dh0, dc0, and adds this
+    chunk's parameter gradients into its partials pG[:, q] = db, dgx, dgh (G,), pH[:, q] = dgc, dbc
+    (H,) and pWx[q] = dWx (I,G).
+
+    dL/d(x_t Wx) is never stored for the whole sequence: a narrow input (fold) takes dx and dWx row
+    by row; a wide one takes them as two small GEMMs per step on this chunk's rows (same FLOPs as one
+    GEMM over all T*B rows, without a (T,B,G) buffer: 15 MB of the S2 step's 96 MB peak)."""
     gates, c, tc, y, xp, hhat, chat, rstd = saved
     T, B, H = dy.shape
     I = x.shape[2]
     G = 4 * H
     one = dy.dtype.type(1.0)
     pdb, pgx, pgh, pgc, pbc, pWx = pG[0, q], pG[1, q], pG[2, q], pH[0, q], pH[1, q], pWx[q]
+    dxs = np.empty((hi - lo, G), dtype=dy.dtype)  # dL/d(x_t Wx) of these rows (LN; else it equals dHW's)
+    tW = np.empty((I, G), dtype=dy.dtype)         # x_t^T dL/d(x_t Wx), one step (wide input)
     dh_next = np.zeros((hi - lo, H), dtype=dy.dtype)  # dL/dh_t from step t+1
     dc_next = np.zeros((hi - lo, H), dtype=dy.dtype)  # dL/dc_t from step t+1
     PT = rec_pack(WhT, hi - lo)                        # Wh^T packed once (MKL)
     da = np.empty(G, dtype=dy.dtype)    # dL/d(preactivation), one row
     dxh = np.empty(G, dtype=dy.dtype)   # dL/d(xhat) for a LayerNorm backward
-    dxw = np.empty(G, dtype=dy.dtype)   # dL/d(x Wx) of a row when dXW is not kept
     dcn = np.empty(H, dtype=dy.dtype)   # dL/d(cell output before tanh), then dL/dc_t
     dch = np.empty(H, dtype=dy.dtype)
     for t in range(T - 1, -1, -1):
@@ -216,7 +214,7 @@ def _backward_rows(q, lo, hi, dy, saved, x, c0, Wx, WhT, gx, gh, gc, ln, fold, d
                 dc_next[r, k] = dc * f
             for j in range(G):
                 pdb[j] += da[j]
-            dxr = dxw if dXW.shape[0] == 0 else dXW[t, bb]  # dL/d(x_t Wx) of this row
+            dxr = dxs[r] if ln else dHW[t, bb]  # dL/d(x_t Wx) of this row
             if ln:
                 for j in range(G):
                     pgx[j] += da[j] * xp[t, bb, j]
@@ -237,6 +235,13 @@ def _backward_rows(q, lo, hi, dy, saved, x, c0, Wx, WhT, gx, gh, gc, ln, fold, d
                         s += dxr[j] * Wx[i, j]
                         pWx[i, j] += xi * dxr[j]
                     dx[t, bb, i] = s
+        if not fold:
+            dX = dxs if ln else dHW[t, lo:hi]
+            gemm(dX, WxT, dx[t, lo:hi], False)  # dx_t = dL/d(x_t Wx) Wx^T
+            gemm(x[t, lo:hi], dX, tW, True)     # x_t^T dL/d(x_t Wx)
+            for i in range(I):
+                for j in range(G):
+                    pWx[i, j] += tW[i, j]
         rec_mul(dHW[t, lo:hi], WhT, PT, dh_next)
     dh0[lo:hi] = dh_next
     dc0[lo:hi] = dc_next
