@@ -178,6 +178,7 @@ class Trainer:
     def __init__(self, cfg, resume=False, explicit=(), quiet=False, log=None, stream=None, hook=None):
         self.log = log or (lambda msg: print(msg, file=sys.stderr))
         self.quiet, self.stream, self.hook = quiet, stream, hook
+        self.first_update_s = None  # wall seconds to this invocation's first update (includes compiling)
         out = cfg.out
         if resume:
             if not checkpoint_exists(out):
@@ -303,6 +304,8 @@ class Trainer:
                         self._diverged("gradient norm", norm)
                     self.opt.step(model.params, model.grads)
                     self.step += 1
+                    if self.first_update_s is None:  # compile time made visible: the first update compiles
+                        self.first_update_s = time.perf_counter() - t_start
                     self.batch_in_epoch = b + 1
                     count = int((y >= 0).sum()) if task.per_step else len(idx)  # scored (sample, step)s
                     s = self.sums
@@ -359,6 +362,8 @@ class Trainer:
         res = (f"validation accuracy {100 * last['val_acc']:.2f}% (loss {last['val_loss']:.4f}) after epoch "
                f"{last['epoch']}" if last else "no epoch finished yet")
         done = f"{self.step} updates in {format_seconds(self.train_time)} of training"
+        if self.first_update_s is not None:
+            done += f" (the first took {self.first_update_s:.1f} s: kernels compile once, then load from cache)"
         if stop_reason is None:
             return f"Done: {c.epochs} epoch{'s' * (c.epochs != 1)}, {done}; {res}; {where}."
         return (f"Stopped ({stop_reason}) at epoch {self.epoch + 1}, {done}; {res}; {where}; "

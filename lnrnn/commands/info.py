@@ -61,7 +61,7 @@ def info_lines():
         f"numba threading layer: {layer}; threads: {threads} in use of {max_threads} (NUMBA_NUM_THREADS)",
         f"CPU cores: {os.cpu_count()}",
         "BLAS: " + "; ".join(_blas()),
-        "recurrent products: " + __import__("lnrnn.kernels.blas", fromlist=["BLAS"]).BLAS,
+        "lnrnn kernels multiply with: " + __import__("lnrnn.kernels.blas", fromlist=["BLAS"]).BLAS,
         "BLAS thread variables: " + ", ".join(f"{v}={os.environ.get(v, 'unset')}"
                                                for v in ("OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "OMP_NUM_THREADS")),
         f"CUDA: {'usable' if usable else 'not usable'}: {detail}",

@@ -1,8 +1,10 @@
-"""The BLAS behind the per-step recurrent products: Intel MKL's packed GEMM where it is installed,
-np.dot (the BLAS NumPy/SciPy ship, OpenBLAS) everywhere else.
+"""The BLAS behind the kernels' matrix products: Intel MKL where it is installed (packed GEMM for the
+per-step recurrent products, sgemm/dgemm for the rest), np.dot (the BLAS NumPy/SciPy ship, OpenBLAS)
+everywhere else.
 
     P = rec_pack(W, m)          # W (K,N), once per sequence and chunk of m rows
     rec_mul(A, W, P, out)       # out (m,N) = A (m,K) @ W (K,N), every time step
+    gemm(A, W, out, trans_a)    # out = A @ W or A^T @ W: the products over all T*B rows
 
 Why packed MKL: a recurrent step multiplies a few batch rows by the same weight matrix T times. MKL
 can reorder that matrix once into its kernel's layout (cblas_?gemm_pack) and reuse it at every step
@@ -60,7 +62,8 @@ def _load(path):
 
 MKL_PATH = _load(_find_mkl())
 HAVE_MKL = MKL_PATH is not None
-BLAS = f"MKL packed GEMM ({MKL_PATH})" if HAVE_MKL else "np.dot (NumPy/SciPy BLAS)"
+BLAS = (f"MKL, packed GEMM per time step and sgemm/dgemm ({MKL_PATH})" if HAVE_MKL else
+        "np.dot (NumPy/SciPy BLAS; pip install mkl for MKL on x86-64)")
 
 
 def _guard_cache():

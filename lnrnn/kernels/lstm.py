@@ -156,8 +156,9 @@ def lstm_backward(dy, saved, x, h0, c0, Wx, Wh, gx, gh, gc, norm, nchunks):
     dWh = recurrent_weight_grad(dHW, h0, saved[3], nchunks)
     db, dgx, dgh = pG.sum(axis=1)
     dgc, dbc = pH.sum(axis=1)
-    if not ln:
-        dgx, dgh, dgc, dbc = np.zeros_like(dgx), np.zeros_like(dgh), np.zeros_like(dgc), np.zeros_like(dbc)
+    if not ln:  # parameters the plain LSTM does not use
+        zG, zH = np.zeros(G, dtype=dt), np.zeros(H, dtype=dt)
+        return dx, dh0, dc0, dWx, dWh, db, zG, zG.copy(), zG.copy(), zG.copy(), zH, zH.copy()
     return dx, dh0, dc0, dWx, dWh, db, dgx, db.copy(), dgh, db.copy(), dgc, dbc
 
 
