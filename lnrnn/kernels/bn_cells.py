@@ -59,7 +59,7 @@ from numba import njit, prange
 from lnrnn.config import BN_PAR_MIN_WORK, JIT, PJIT
 from lnrnn.kernels.batchnorm import bn_backward, bn_col_backward, bn_col_stats, bn_forward, chunk_bounds, n_chunks
 from lnrnn.kernels.blas import rec_mul, rec_pack
-from lnrnn.kernels.common import projection_grads, sigmoid
+from lnrnn.kernels.common import projection_grads, sigmoid_row
 
 # Default of the trailing ``par_min`` argument (see lnrnn.config.BN_PAR_MIN_WORK).
 PAR_MIN_WORK = BN_PAR_MIN_WORK
@@ -81,34 +81,42 @@ def _lstm_fwd_chunk(j0, j1, hw_t, xn_t, cprev, gh, gc, bc, training, update_h, u
     mean_h_t/rstd_h_t (G,), mean_c_t/rstd_c_t (H,) written for this chunk's columns only."""
     B, G = hw_t.shape
     H = G // 4
+    w = j1 - j0
     one = hw_t.dtype.type(1.0)
+    two = hw_t.dtype.type(2.0)
+    z = np.empty(4 * w, dtype=hw_t.dtype)  # one row's preactivations of this chunk, blocks [i|f|g|o]
+    kb = np.empty(8 * w, dtype=np.int32)   # scratch of sigmoid_row
     for q in range(4):
         bn_col_stats(hw_t, q * H + j0, q * H + j1, training, update_h, rmh_r, rvh_r, momentum, eps,
                      mean_h_t, rstd_h_t)
     for b in range(B):
-        for j in range(j0, j1):
-            k = j
-            ai = gh[k] * (hw_t[b, k] - mean_h_t[k]) * rstd_h_t[k] + xn_t[b, k]
-            k = H + j
-            af = gh[k] * (hw_t[b, k] - mean_h_t[k]) * rstd_h_t[k] + xn_t[b, k]
-            k = 2 * H + j
-            ag = gh[k] * (hw_t[b, k] - mean_h_t[k]) * rstd_h_t[k] + xn_t[b, k]
-            k = 3 * H + j
-            ao = gh[k] * (hw_t[b, k] - mean_h_t[k]) * rstd_h_t[k] + xn_t[b, k]
-            i = sigmoid(ai, one)
-            f = sigmoid(af, one)
-            g = np.tanh(ag)
-            gates_t[b, j] = i
-            gates_t[b, H + j] = f
-            gates_t[b, 2 * H + j] = g
-            gates_t[b, 3 * H + j] = sigmoid(ao, one)
-            c_t[b, j] = f * cprev[b, j] + i * g
+        for q in range(4):
+            for j in range(w):
+                k = q * H + j0 + j
+                z[q * w + j] = gh[k] * (hw_t[b, k] - mean_h_t[k]) * rstd_h_t[k] + xn_t[b, k]
+        for j in range(2 * w, 3 * w):  # the g block as tanh(v) = 2 sigmoid(2v) - 1
+            z[j] *= two
+        sigmoid_row(z, z, kb)  # vectorised (lnrnn.kernels.common); libm's scalar expf/tanhf cost 3-6x more
+        for j in range(w):
+            i = z[j]
+            f = z[w + j]
+            g = two * z[2 * w + j] - one
+            gates_t[b, j0 + j] = i
+            gates_t[b, H + j0 + j] = f
+            gates_t[b, 2 * H + j0 + j] = g
+            gates_t[b, 3 * H + j0 + j] = z[3 * w + j]
+            c_t[b, j0 + j] = f * cprev[b, j0 + j] + i * g
     bn_col_stats(c_t, j0, j1, training, update_c, rmc_r, rvc_r, momentum, eps, mean_c_t, rstd_c_t)
     for b in range(B):
-        for j in range(j0, j1):
-            tcv = np.tanh(gc[j] * (c_t[b, j] - mean_c_t[j]) * rstd_c_t[j] + bc[j])
-            tc_t[b, j] = tcv
-            y_t[b, j] = gates_t[b, 3 * H + j] * tcv
+        for j in range(w):
+            k = j0 + j
+            z[j] = two * (gc[k] * (c_t[b, k] - mean_c_t[k]) * rstd_c_t[k] + bc[k])
+        sigmoid_row(z[:w], z[:w], kb)
+        for j in range(w):
+            k = j0 + j
+            tcv = two * z[j] - one
+            tc_t[b, k] = tcv
+            y_t[b, k] = gates_t[b, 3 * H + k] * tcv
 
 
 @njit(**PJIT)
@@ -240,10 +248,19 @@ def _rnn_fwd_chunk(j0, j1, hw_t, xn_t, gh, training, update, rmh_r, rvh_r, momen
                    mean_h_t, rstd_h_t, y_t):
     """One step, hidden units [j0, j1): y_t = tanh(BN(hw_t; gh, 0) + xn_t). hw_t, xn_t, y_t (B,H)."""
     B = hw_t.shape[0]
+    w = j1 - j0
+    one = hw_t.dtype.type(1.0)
+    two = hw_t.dtype.type(2.0)
+    z = np.empty(w, dtype=hw_t.dtype)
+    kb = np.empty(2 * w, dtype=np.int32)  # scratch of sigmoid_row
     bn_col_stats(hw_t, j0, j1, training, update, rmh_r, rvh_r, momentum, eps, mean_h_t, rstd_h_t)
     for b in range(B):
-        for j in range(j0, j1):
-            y_t[b, j] = np.tanh(gh[j] * (hw_t[b, j] - mean_h_t[j]) * rstd_h_t[j] + xn_t[b, j])
+        for j in range(w):
+            k = j0 + j
+            z[j] = two * (gh[k] * (hw_t[b, k] - mean_h_t[k]) * rstd_h_t[k] + xn_t[b, k])
+        sigmoid_row(z, z, kb)  # tanh(v) = 2 sigmoid(2v) - 1, vectorised
+        for j in range(w):
+            y_t[b, j0 + j] = two * z[j] - one
 
 
 @njit(**PJIT)

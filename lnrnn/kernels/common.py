@@ -146,12 +146,6 @@ def colsum_prod(D, X, nchunks):
     return sum_rows(part)
 
 
-@njit(**JIT)
-def sigmoid(z, one):
-    """one: the constant 1 in the working dtype (keeps float32 arithmetic in float32)."""
-    return one / (one + np.exp(-z))
-
-
 # float32 exp for sigmoid_row: Cody-Waite reduction v = k ln2 + r (|r| <= ln2/2; k*_LN2_HI is exact),
 # a degree-7 Taylor polynomial for exp(r) (truncation < 6e-9) and 2^k assembled from its IEEE bits.
 _LOG2E = np.float32(1.4426950408889634)
