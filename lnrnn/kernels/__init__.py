@@ -41,9 +41,11 @@ Kernel habits (llm.c / haste)
     * The input projection and its normalization run once over all T*B rows; only the recurrent
       product h @ Wh and the pointwise step run inside the time loop; weight gradients are one
       GEMM over all T*B rows.
-    * The time loop runs inside compiled code. CPU kernels give each Numba thread one chunk of the
-      batch (prange over chunks) and call single-threaded BLAS inside it; BN couples the batch, so
-      BN cells instead parallelize over features inside each step.
+    * The time loop runs inside compiled code. Plain and LN CPU cells give each thread one chunk of
+      the batch for the whole sequence (``common.run_chunks``: one nogil compiled function per chunk,
+      compiled once, where a prange body is compiled three times) and call single-threaded BLAS
+      inside it; the GEMMs over all T*B rows prange over row chunks. BN couples the batch, so BN
+      cells instead parallelize over features inside each step.
     * float32 and float64 are both supported; constants are made with ``x.dtype.type(...)`` so
       float32 code stays float32.
 """

@@ -26,15 +26,14 @@ def run_chunks(rows, n, nchunks, *args):
     itself, as the parallel gufunc, and again linked into the kernel that launches it): 10 s more for
     the LN-LSTM backward alone. ``rows`` is compiled once with nogil=True (config.ROWS), so these
     threads run it in parallel; exceptions in any chunk re-raise here."""
-    nch = max(1, min(nchunks, n))
+    nch = clamp_chunks(nchunks, n)
     if nch > 1 and _pool["size"] < nch - 1:
         if _pool["executor"] is not None:
             _pool["executor"].shutdown()
         _pool["executor"] = ThreadPoolExecutor(nch - 1, thread_name_prefix="lnrnn-chunk")
         _pool["size"] = nch - 1
-    futures = [_pool["executor"].submit(rows, q, (q * n) // nch, ((q + 1) * n) // nch, *args)
-               for q in range(1, nch)]
-    rows(0, 0, n // nch, *args)
+    futures = [_pool["executor"].submit(rows, q, *chunk_bounds(n, nch, q), *args) for q in range(1, nch)]
+    rows(0, *chunk_bounds(n, nch, 0), *args)
     for f in futures:
         f.result()
 

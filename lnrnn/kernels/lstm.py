@@ -36,8 +36,8 @@ from numba import njit
 
 from lnrnn.config import FOLD_MAX_I, ROWS
 from lnrnn.kernels.blas import gemm, rec_mul, rec_pack
-from lnrnn.kernels.common import (ln_row_backward, ln_row_forward, matmul, recurrent_weight_grad, run_chunks,
-                                  sigmoid_row)
+from lnrnn.kernels.common import (clamp_chunks, ln_row_backward, ln_row_forward, matmul, recurrent_weight_grad,
+                                  run_chunks, sigmoid_row)
 
 NORM_NONE = 0
 NORM_LN = 1
@@ -146,7 +146,7 @@ def lstm_backward(dy, saved, x, h0, c0, Wx, Wh, gx, gh, gc, norm, nchunks):
     dc0 = np.empty((B, H), dtype=dt)
     WhT = np.ascontiguousarray(Wh.T)  # (G,H)
     WxT = np.ascontiguousarray(Wx.T)  # (G,I)
-    nch = max(1, min(nchunks, B))
+    nch = clamp_chunks(nchunks, B)
     pG = np.zeros((3, nch, G), dtype=dt)   # per-chunk partial sums of db, dgx, dgh
     pH = np.zeros((2, nch, H), dtype=dt)   # ... of dgc, dbc
     pWx = np.zeros((nch, I, G), dtype=dt)  # ... of dWx

@@ -16,8 +16,8 @@ from numba import njit
 
 from lnrnn.config import FOLD_MAX_I, ROWS
 from lnrnn.kernels.blas import rec_mul, rec_pack
-from lnrnn.kernels.common import (ln_row_backward, ln_row_forward, matmul, matmul_tn, recurrent_weight_grad,
-                                  run_chunks, sigmoid_row)
+from lnrnn.kernels.common import (clamp_chunks, ln_row_backward, ln_row_forward, matmul, matmul_tn,
+                                  recurrent_weight_grad, run_chunks, sigmoid_row)
 from lnrnn.kernels.lstm import NORM_LN, NORM_NONE  # noqa: F401  (re-exported: same codes for every cell)
 
 
@@ -90,7 +90,7 @@ def rnn_backward(dy, saved, x, h0, Wx, Wh, g, norm, nchunks):
     dx = np.empty((T, B, I), dtype=dt)
     dh0 = np.empty((B, H), dtype=dt)
     WhT = np.ascontiguousarray(Wh.T)
-    nch = max(1, min(nchunks, B))
+    nch = clamp_chunks(nchunks, B)
     pH = np.zeros((2, nch, H), dtype=dt)    # per-chunk partial sums of db, dg
     pWx = np.zeros((nch, I, H), dtype=dt)   # ... of dWx (narrow input)
     run_chunks(_backward_rows, B, nch, dy, saved, x, Wx, WhT, g, ln, fold, dA, dx, dh0, pH, pWx)
