@@ -183,6 +183,18 @@ def sigmoid_row(y, a, kb):
 
 
 @njit(**JIT)
+def input_row_grads(dx, pW, dz, x, W):
+    """For one row of a narrow input (the cells' fold path): dx (I,) = dz W^T, and pW (I,N) += x^T dz,
+    with dz (N,) = dL/d(x W) of the row, x (I,), W (I,N)."""
+    for i in range(x.shape[0]):
+        s = dz.dtype.type(0.0)
+        for j in range(dz.shape[0]):
+            s += dz[j] * W[i, j]
+            pW[i, j] += x[i] * dz[j]
+        dx[i] = s
+
+
+@njit(**JIT)
 def ln_row_forward(xhat, x, eps):
     """Normalize one row x (F,) into xhat (F,); returns (mean, rstd). Biased variance."""
     F = x.shape[0]

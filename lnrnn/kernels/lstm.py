@@ -36,8 +36,8 @@ from numba import njit
 
 from lnrnn.config import FOLD_MAX_I, ROWS
 from lnrnn.kernels.blas import gemm, rec_mul, rec_pack
-from lnrnn.kernels.common import (clamp_chunks, ln_row_backward, ln_row_forward, matmul, recurrent_weight_grad,
-                                  run_chunks, sigmoid_row)
+from lnrnn.kernels.common import (clamp_chunks, input_row_grads, ln_row_backward, ln_row_forward, matmul,
+                                  recurrent_weight_grad, run_chunks, sigmoid_row)
 
 NORM_NONE = 0
 NORM_LN = 1
@@ -229,13 +229,7 @@ def _backward_rows(q, lo, hi, dy, saved, x, c0, Wx, WxT, WhT, gx, gh, gc, ln, fo
                 for j in range(G):
                     dxr[j] = da[j]
             if fold:  # narrow input: dx = dxr Wx^T and dWx += x^T dxr, here while the row is in cache
-                for i in range(I):
-                    xi = x[t, bb, i]
-                    s = dy.dtype.type(0.0)
-                    for j in range(G):
-                        s += dxr[j] * Wx[i, j]
-                        pWx[i, j] += xi * dxr[j]
-                    dx[t, bb, i] = s
+                input_row_grads(dx[t, bb], pWx, dxr, x[t, bb], Wx)
         if not fold:
             dX = dxs if ln else dHW[t, lo:hi]
             gemm(dX, WxT, dx[t, lo:hi], False)  # dx_t = dL/d(x_t Wx) Wx^T

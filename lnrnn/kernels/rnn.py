@@ -16,8 +16,8 @@ from numba import njit
 
 from lnrnn.config import FOLD_MAX_I, ROWS
 from lnrnn.kernels.blas import rec_mul, rec_pack
-from lnrnn.kernels.common import (clamp_chunks, ln_row_backward, ln_row_forward, matmul, matmul_tn,
-                                  recurrent_weight_grad, run_chunks, sigmoid_row)
+from lnrnn.kernels.common import (clamp_chunks, input_row_grads, ln_row_backward, ln_row_forward, matmul,
+                                  matmul_tn, recurrent_weight_grad, run_chunks, sigmoid_row)
 from lnrnn.kernels.lstm import NORM_LN, NORM_NONE  # noqa: F401  (re-exported: same codes for every cell)
 
 
@@ -111,7 +111,6 @@ def _backward_rows(q, lo, hi, dy, saved, x, Wx, WhT, g, ln, fold, dA, dx, dh0, p
     pH[:, q] = db, dg (H,) and pWx[q] (I,H)."""
     y, ahat, rstd = saved
     T, B, H = dy.shape
-    I = x.shape[2]
     one = dy.dtype.type(1.0)
     pdb, pdg, pwx = pH[0, q], pH[1, q], pWx[q]
     dh_next = np.zeros((hi - lo, H), dtype=dy.dtype)
@@ -133,12 +132,6 @@ def _backward_rows(q, lo, hi, dy, saved, x, Wx, WhT, g, ln, fold, dA, dx, dh0, p
                 for k in range(H):
                     dA[t, bb, k] = dz[k]
             if fold:  # narrow input: dx and dWx while the row is in cache
-                for i in range(I):
-                    xi = x[t, bb, i]
-                    s = dy.dtype.type(0.0)
-                    for k in range(H):
-                        s += dA[t, bb, k] * Wx[i, k]
-                        pwx[i, k] += xi * dA[t, bb, k]
-                    dx[t, bb, i] = s
+                input_row_grads(dx[t, bb], pwx, dA[t, bb], x[t, bb], Wx)
         rec_mul(dA[t, lo:hi], WhT, PT, dh_next)
     dh0[lo:hi] = dh_next
