@@ -2,13 +2,17 @@
 
 Threading: lnrnn's kernels split the batch over Numba threads (``prange``) and call single-threaded
 BLAS inside each thread; nested BLAS threads run several times slower. We therefore ask OpenBLAS/MKL
-for one thread unless the user already chose otherwise. This only takes effect when lnrnn is imported
-before NumPy; ``lnrnn info`` reports what is in force.
+for one thread, and OpenMP for passive waiting, unless the user already chose otherwise. This only takes
+effect when lnrnn is imported before NumPy and Numba; ``lnrnn info`` reports what is in force.
 """
 import os as _os
 
 for _var in ("OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
     _os.environ.setdefault(_var, "1")
+# The cells run their time loops on lnrnn's own threads (kernels.common.run_chunks) right after a prange
+# GEMM; under Numba's OpenMP layer the OpenMP workers then spin-wait for their next loop and take a core
+# from those threads (S2 LN-LSTM step 59.7 -> 52.7 ms on 2 cores with passive waiting, bench/step.py).
+_os.environ.setdefault("OMP_WAIT_POLICY", "passive")
 
 __version__ = "0.1.0"
 

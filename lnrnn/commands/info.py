@@ -62,8 +62,8 @@ def info_lines():
         f"CPU cores: {os.cpu_count()}",
         "BLAS: " + "; ".join(_blas()),
         "lnrnn kernels multiply with: " + __import__("lnrnn.kernels.blas", fromlist=["BLAS"]).BLAS,
-        "BLAS thread variables: " + ", ".join(f"{v}={os.environ.get(v, 'unset')}"
-                                               for v in ("OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "OMP_NUM_THREADS")),
+        "thread variables: " + ", ".join(f"{v}={os.environ.get(v, 'unset')}" for v in (
+            "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "OMP_NUM_THREADS", "OMP_WAIT_POLICY")),
         f"CUDA: {'usable' if usable else 'not usable'}: {detail}",
         "malloc: " + ("large freed buffers reused (mallopt; LNRNN_KEEP_MALLOC=1 turns this off)" if lnrnn.MALLOC_TUNED
                       else "default allocator"),

@@ -8,13 +8,14 @@ Layout of the work
        (I <= config.FOLD_MAX_I: pixel MNIST has I=1, strokes I=3): then each row's x Wx is computed
        inside the time loop, where a BLAS call would cost more than the I*G multiply-adds.
     2. Time loop, with the batch split into ``nchunks`` chunks run in parallel (one per thread):
-       per step one GEMM h_{t-1} @ Wh for the chunk, then one fused pass per row: LN of the input
-       projection (in place: xp holds xhat_x), LN of the recurrent product, gates, cell update, LN of
-       the cell, output.
+       per step one GEMM h_{t-1} @ Wh for the chunk, then per row: the statistics of the two G-wide
+       LayerNorms, one pass that writes xhat_x, hhat and the preactivation, one sigmoid pass, the
+       cell update, LN of the cell with tanh, output.
     3. Backward runs the same chunks in reverse time; per step one GEMM dHW_t @ Wh^T, and for a wide
        input two small GEMMs for dx_t and the step's share of dWx (a narrow input does them in the row
-       loop). The gate and normalization parameter gradients are summed into per-chunk partials
-       inside the loop; dWh is one GEMM over all T*B rows after it.
+       loop). Per row, both G-wide LayerNorm backwards take two passes together: one summing the
+       parameter gradients and the four row sums they need, one writing dL/d(h Wh) and dL/d(x Wx).
+       The parameter gradients are per-chunk partials; dWh is one GEMM over all T*B rows after the loop.
 
 Threads and compilation: a thread's whole chunk is one compiled function (``_forward_rows``,
 ``_backward_rows``, nogil), and ``lstm_forward``/``lstm_backward`` are Python: they allocate, run the
@@ -36,8 +37,8 @@ from numba import njit
 
 from lnrnn.config import FOLD_MAX_I, ROWS
 from lnrnn.kernels.blas import gemm, rec_mul, rec_pack
-from lnrnn.kernels.common import (clamp_chunks, input_row_grads, ln_row_backward, ln_row_forward, matmul,
-                                  recurrent_weight_grad, run_chunks, sigmoid_row)
+from lnrnn.kernels.common import (clamp_chunks, input_row_grads, ln_row_stats, matmul, recurrent_weight_grad,
+                                  run_chunks, sigmoid_row)
 
 NORM_NONE = 0
 NORM_LN = 1
@@ -73,14 +74,22 @@ def lstm_forward(x, h0, c0, Wx, Wh, b, gx, bx, gh, bh, gc, bc, norm, eps, nchunk
 @njit(**ROWS)
 def _forward_rows(q, lo, hi, x, h0, c0, Wx, Wh, b, gx, bx, gh, bh, gc, bc, ln, fold, eps,
                   gates, c, tc, y, xp, hhat, chat, rstd):
-    """The whole forward time loop for batch rows [lo, hi); writes their rows of the saved arrays."""
+    """The whole forward time loop for batch rows [lo, hi); writes their rows of the saved arrays.
+
+    With LN, a row's two G-wide LayerNorms and the gate preactivation are one pass after the two
+    statistics passes: xhat_x, hhat and gx xhat_x + gh hhat + (b + bx + bh) are written together."""
     T, B, I = x.shape
     H = h0.shape[1]
     G = 4 * H
     one = x.dtype.type(1.0)
     two = x.dtype.type(2.0)
     hw = np.empty((hi - lo, G), dtype=x.dtype)  # (Bc,G) recurrent product of this chunk
+    xs = np.empty(G, dtype=x.dtype)             # x_t Wx of one row before its LayerNorm
     kb = np.empty(2 * G, dtype=np.int32)        # scratch of sigmoid_row
+    bs = b.copy()                               # every bias the preactivation adds
+    if ln:
+        for j in range(G):
+            bs[j] += bx[j] + bh[j]
     P = rec_pack(Wh, hi - lo)                   # Wh in the BLAS's own layout (MKL), once per sequence
     for t in range(T):
         if t == 0:
@@ -89,24 +98,34 @@ def _forward_rows(q, lo, hi, x, h0, c0, Wx, Wh, b, gx, bx, gh, bh, gc, bc, ln, f
             rec_mul(y[t - 1, lo:hi], Wh, P, hw)
         for r in range(hi - lo):
             bb = lo + r
-            xr = xp[t, bb]  # (G,) x_t Wx, normalized in place for LN
-            if fold:
+            xr = xp[t, bb]    # (G,) saved: x_t Wx, or xhat_x for LN
+            a = gates[t, bb]  # (G,) preactivation, then activated in place
+            hr = hw[r]
+            if fold:  # a narrow input's x_t Wx, here instead of a GEMM
+                xf = xs if ln else xr
                 for j in range(G):
-                    xr[j] = x[t, bb, 0] * Wx[0, j]
+                    xf[j] = x[t, bb, 0] * Wx[0, j]
                 for i in range(1, I):
                     for j in range(G):
-                        xr[j] += x[t, bb, i] * Wx[i, j]
-            a = gates[t, bb]  # (G,) preactivation, then activated in place
-            if ln:
-                m, s = ln_row_forward(xr, xr, eps)
-                rstd[0, t, bb] = s
-                m, s = ln_row_forward(hhat[t, bb], hw[r], eps)
-                rstd[1, t, bb] = s
+                        xf[j] += x[t, bb, i] * Wx[i, j]
+            elif ln:  # a copy, so the normalized row is not written over its source (see ln_row_forward)
                 for j in range(G):
-                    a[j] = gh[j] * hhat[t, bb, j] + bh[j] + gx[j] * xr[j] + bx[j] + b[j]
+                    xs[j] = xr[j]
+            if ln:
+                mx, sx = ln_row_stats(xs, eps)
+                mh, sh = ln_row_stats(hr, eps)
+                rstd[0, t, bb] = sx
+                rstd[1, t, bb] = sh
+                hh = hhat[t, bb]
+                for j in range(G):
+                    u = (xs[j] - mx) * sx
+                    v = (hr[j] - mh) * sh
+                    xr[j] = u
+                    hh[j] = v
+                    a[j] = gx[j] * u + gh[j] * v + bs[j]
             else:
                 for j in range(G):
-                    a[j] = hw[r, j] + xr[j] + b[j]
+                    a[j] = hr[j] + xr[j] + bs[j]
             # one vectorised sigmoid pass over the whole row; the g block as tanh(z) = 2 sigmoid(2z) - 1
             for j in range(2 * H, 3 * H):
                 a[j] *= two
@@ -114,20 +133,25 @@ def _forward_rows(q, lo, hi, x, h0, c0, Wx, Wh, b, gx, bx, gh, bh, gc, bc, ln, f
             for j in range(2 * H, 3 * H):
                 a[j] = two * a[j] - one
             cp = c0[bb] if t == 0 else c[t - 1, bb]
+            ct = c[t, bb]
+            tct = tc[t, bb]
             for k in range(H):
-                c[t, bb, k] = a[H + k] * cp[k] + a[k] * a[2 * H + k]
+                ct[k] = a[H + k] * cp[k] + a[k] * a[2 * H + k]
             if ln:
-                m, s = ln_row_forward(chat[t, bb], c[t, bb], eps)
-                rstd[2, t, bb] = s
+                mc, sc = ln_row_stats(ct, eps)
+                rstd[2, t, bb] = sc
+                ch = chat[t, bb]
                 for k in range(H):
-                    tc[t, bb, k] = two * (gc[k] * chat[t, bb, k] + bc[k])
+                    u = (ct[k] - mc) * sc
+                    ch[k] = u
+                    tct[k] = two * (gc[k] * u + bc[k])
             else:
                 for k in range(H):
-                    tc[t, bb, k] = two * c[t, bb, k]
-            sigmoid_row(tc[t, bb], tc[t, bb], kb)
+                    tct[k] = two * ct[k]
+            sigmoid_row(tct, tct, kb)
             for k in range(H):
-                tc[t, bb, k] = two * tc[t, bb, k] - one
-                y[t, bb, k] = a[3 * H + k] * tc[t, bb, k]
+                tct[k] = two * tct[k] - one
+                y[t, bb, k] = a[3 * H + k] * tct[k]
 
 
 def lstm_backward(dy, saved, x, h0, c0, Wx, Wh, gx, gh, gc, norm, nchunks):
@@ -177,6 +201,7 @@ def _backward_rows(q, lo, hi, dy, saved, x, c0, Wx, WxT, WhT, gx, gh, gc, ln, fo
     I = x.shape[2]
     G = 4 * H
     one = dy.dtype.type(1.0)
+    zero = dy.dtype.type(0.0)
     pdb, pgx, pgh, pgc, pbc, pWx = pG[0, q], pG[1, q], pG[2, q], pH[0, q], pH[1, q], pWx[q]
     dxs = np.empty((hi - lo, G), dtype=dy.dtype)  # dL/d(x_t Wx) of these rows (LN; else it equals dHW's)
     tW = np.empty((I, G), dtype=dy.dtype)         # x_t^T dL/d(x_t Wx), one step (wide input)
@@ -184,7 +209,6 @@ def _backward_rows(q, lo, hi, dy, saved, x, c0, Wx, WxT, WhT, gx, gh, gc, ln, fo
     dc_next = np.zeros((hi - lo, H), dtype=dy.dtype)  # dL/dc_t from step t+1
     PT = rec_pack(WhT, hi - lo)                        # Wh^T packed once (MKL)
     da = np.empty(G, dtype=dy.dtype)    # dL/d(preactivation), one row
-    dxh = np.empty(G, dtype=dy.dtype)   # dL/d(xhat) for a LayerNorm backward
     dcn = np.empty(H, dtype=dy.dtype)   # dL/d(cell output before tanh), then dL/dc_t
     dch = np.empty(H, dtype=dy.dtype)
     for t in range(T - 1, -1, -1):
@@ -197,12 +221,23 @@ def _backward_rows(q, lo, hi, dy, saved, x, c0, Wx, WxT, WhT, gx, gh, gc, ln, fo
                 tk = tc[t, bb, k]
                 da[3 * H + k] = dh * tk * o * (one - o)
                 dcn[k] = dh * o * (one - tk * tk)
-            if ln:
+            if ln:  # LayerNorm of the cell, backward: sums and gain gradients in one pass, then dL/dc_t
+                ch = chat[t, bb]
+                s1 = zero
+                s2 = zero
                 for k in range(H):
-                    pgc[k] += dcn[k] * chat[t, bb, k]
-                    pbc[k] += dcn[k]
-                    dch[k] = dcn[k] * gc[k]
-                ln_row_backward(dcn, dch, chat[t, bb], rstd[2, t, bb])
+                    d = dcn[k]
+                    pgc[k] += d * ch[k]
+                    pbc[k] += d
+                    u = d * gc[k]
+                    dch[k] = u
+                    s1 += u
+                    s2 += u * ch[k]
+                s1 /= H
+                s2 /= H
+                rc = rstd[2, t, bb]
+                for k in range(H):
+                    dcn[k] = rc * (dch[k] - s1 - ch[k] * s2)
             cp = c0[bb] if t == 0 else c[t - 1, bb]
             for k in range(H):
                 dc = dcn[k] + dc_next[r, k]
@@ -213,21 +248,40 @@ def _backward_rows(q, lo, hi, dy, saved, x, c0, Wx, WxT, WhT, gx, gh, gc, ln, fo
                 da[H + k] = dc * cp[k] * f * (one - f)
                 da[2 * H + k] = dc * i * (one - g * g)
                 dc_next[r, k] = dc * f
-            for j in range(G):
-                pdb[j] += da[j]
-            dxr = dxs[r] if ln else dHW[t, bb]  # dL/d(x_t Wx) of this row
-            if ln:
+            dhw = dHW[t, bb]
+            dxr = dxs[r] if ln else dhw  # dL/d(x_t Wx) of this row
+            if ln:  # both G-wide LayerNorms, backward: one pass for the parameter gradients and the
+                    # four sums, one pass writing dL/d(h_{t-1} Wh) and dL/d(x_t Wx)
+                xh = xp[t, bb]
+                hh = hhat[t, bb]
+                s1h = zero
+                s2h = zero
+                s1x = zero
+                s2x = zero
                 for j in range(G):
-                    pgx[j] += da[j] * xp[t, bb, j]
-                    pgh[j] += da[j] * hhat[t, bb, j]
-                    dxh[j] = da[j] * gh[j]
-                ln_row_backward(dHW[t, bb], dxh, hhat[t, bb], rstd[1, t, bb])
+                    d = da[j]
+                    pdb[j] += d
+                    pgx[j] += d * xh[j]
+                    pgh[j] += d * hh[j]
+                    u = d * gh[j]
+                    s1h += u
+                    s2h += u * hh[j]
+                    w = d * gx[j]
+                    s1x += w
+                    s2x += w * xh[j]
+                s1h /= G
+                s2h /= G
+                s1x /= G
+                s2x /= G
+                rh = rstd[1, t, bb]
+                rx = rstd[0, t, bb]
                 for j in range(G):
-                    dxh[j] = da[j] * gx[j]
-                ln_row_backward(dxr, dxh, xp[t, bb], rstd[0, t, bb])
+                    dhw[j] = rh * (da[j] * gh[j] - s1h - hh[j] * s2h)
+                    dxr[j] = rx * (da[j] * gx[j] - s1x - xh[j] * s2x)
             else:
                 for j in range(G):
-                    dxr[j] = da[j]
+                    pdb[j] += da[j]
+                    dhw[j] = da[j]
             if fold:  # narrow input: dx = dxr Wx^T and dWx += x^T dxr, here while the row is in cache
                 input_row_grads(dx[t, bb], pWx, dxr, x[t, bb], Wx)
         if not fold:
