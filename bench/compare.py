@@ -168,9 +168,9 @@ def jax_worker(npz, reps, threads):
 def run_worker(kind, npz, args):
     cmd = [sys.executable, os.path.abspath(__file__), "--worker", kind, "--npz", npz, "--reps", str(args.reps),
            "--threads", str(args.threads)] + (["--compile"] if args.compile else [])
-    # what lnrnn set for itself at import (single-threaded BLAS; sequential MKL when MKL is found) is not
-    # for the other frameworks
-    lnrnn_only = ("OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "MKL_THREADING_LAYER")
+    # what lnrnn set for itself at import (single-threaded BLAS; sequential MKL when MKL is found; passive
+    # OpenMP waiting) is not for the other frameworks: PyTorch runs with its own OpenMP defaults
+    lnrnn_only = ("OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "MKL_THREADING_LAYER", "OMP_WAIT_POLICY")
     env = {k: v for k, v in os.environ.items() if k not in lnrnn_only}
     r = subprocess.run(cmd, capture_output=True, text=True, env=env)
     if r.returncode != 0:
