@@ -200,15 +200,16 @@ def ln_row_stats(x, eps):
     which stays accurate in float32 when the mean is large against the spread)."""
     F = x.shape[0]
     zero = x.dtype.type(0.0)
+    inv = x.dtype.type(1.0) / x.dtype.type(F)  # not m /= F: int division would make m (and the loops) float64
     m = zero
     for j in range(F):
         m += x[j]
-    m /= F
+    m *= inv
     v = zero
     for j in range(F):
         d = x[j] - m
         v += d * d
-    v /= F
+    v *= inv
     return m, x.dtype.type(1.0) / np.sqrt(v + eps)
 
 
@@ -233,7 +234,8 @@ def ln_row_backward(dx, dxhat, xhat, rstd):
     for j in range(F):
         s1 += dxhat[j]
         s2 += dxhat[j] * xhat[j]
-    s1 /= F
-    s2 /= F
+    inv = dxhat.dtype.type(1.0) / dxhat.dtype.type(F)  # stays float32 for float32 rows
+    s1 *= inv
+    s2 *= inv
     for j in range(F):
         dx[j] = rstd * (dxhat[j] - s1 - xhat[j] * s2)

@@ -19,11 +19,12 @@ def layernorm_forward(x, gain, bias, eps, nchunks):
     y = np.empty_like(x)
     mean = np.empty(N, dtype=x.dtype)
     rstd = np.empty(N, dtype=x.dtype)
+    e = x.dtype.type(eps)  # a Python float is float64 and would carry float32 rows into float64
     nch = clamp_chunks(nchunks, N)
     for k in prange(nch):
         lo, hi = chunk_bounds(N, nch, k)
         for r in range(lo, hi):
-            mean[r], rstd[r] = ln_row_forward(y[r], x[r], eps)  # y[r] holds xhat for now
+            mean[r], rstd[r] = ln_row_forward(y[r], x[r], e)  # y[r] holds xhat for now
             for j in range(F):
                 y[r, j] = y[r, j] * gain[j] + bias[j]
     return y, mean, rstd

@@ -202,6 +202,8 @@ def _backward_rows(q, lo, hi, dy, saved, x, c0, Wx, WxT, WhT, gx, gh, gc, ln, fo
     G = 4 * H
     one = dy.dtype.type(1.0)
     zero = dy.dtype.type(0.0)
+    invH = one / dy.dtype.type(H)  # means as products: dividing a float32 by an int gives a float64
+    invG = one / dy.dtype.type(G)
     pdb, pgx, pgh, pgc, pbc, pWx = pG[0, q], pG[1, q], pG[2, q], pH[0, q], pH[1, q], pWx[q]
     dxs = np.empty((hi - lo, G), dtype=dy.dtype)  # dL/d(x_t Wx) of these rows (LN; else it equals dHW's)
     tW = np.empty((I, G), dtype=dy.dtype)         # x_t^T dL/d(x_t Wx), one step (wide input)
@@ -233,8 +235,8 @@ def _backward_rows(q, lo, hi, dy, saved, x, c0, Wx, WxT, WhT, gx, gh, gc, ln, fo
                     dch[k] = u
                     s1 += u
                     s2 += u * ch[k]
-                s1 /= H
-                s2 /= H
+                s1 *= invH
+                s2 *= invH
                 rc = rstd[2, t, bb]
                 for k in range(H):
                     dcn[k] = rc * (dch[k] - s1 - ch[k] * s2)
@@ -269,10 +271,10 @@ def _backward_rows(q, lo, hi, dy, saved, x, c0, Wx, WxT, WhT, gx, gh, gc, ln, fo
                     w = d * gx[j]
                     s1x += w
                     s2x += w * xh[j]
-                s1h /= G
-                s2h /= G
-                s1x /= G
-                s2x /= G
+                s1h *= invG
+                s2h *= invG
+                s1x *= invG
+                s2x *= invG
                 rh = rstd[1, t, bb]
                 rx = rstd[0, t, bb]
                 for j in range(G):
