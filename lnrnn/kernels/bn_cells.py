@@ -53,16 +53,27 @@ saved of bn_lstm_forward (the tuple bn_lstm_backward takes back):
 saved of bn_rnn_forward:
     (xw (T,B,H), mean_x (T,H), rstd_x (T,H), hw (T,B,H), mean_h (T,H), rstd_h (T,H), y (T,B,H), training)
 """
+import numba
 import numpy as np
 from numba import njit, prange
 
 from lnrnn.config import BN_PAR_MIN_WORK, JIT, PJIT
 from lnrnn.kernels.batchnorm import bn_backward, bn_col_backward, bn_col_stats, bn_forward, chunk_bounds, n_chunks
 from lnrnn.kernels.blas import rec_mul, rec_pack
-from lnrnn.kernels.common import projection_grads, sigmoid_row
+from lnrnn.kernels.common import matmul, projection_grads, sigmoid_row
 
 # Default of the trailing ``par_min`` argument (see lnrnn.config.BN_PAR_MIN_WORK).
 PAR_MIN_WORK = BN_PAR_MIN_WORK
+
+
+def steps_pair(loop):
+    """A cell's time loop compiled twice: serial (cached; ``prange`` there is a plain ``range``, and the
+    loop runs its single chunk per step), and with prange over each step's chunks (only when par_min
+    asks for it; not cached, as its compiled code would share the serial one's cache entry). The
+    public functions are Python: they allocate, call the loop and the threaded GEMMs (common.matmul,
+    projection_grads), so the serial path compiles no parallel code at all (a prange body compiles three
+    times: 38 s to the first BN-LSTM step before)."""
+    return njit(**JIT)(loop), njit(**dict(PJIT, cache=False))(loop)
 
 
 @njit(**JIT)
@@ -119,7 +130,6 @@ def _lstm_fwd_chunk(j0, j1, hw_t, xn_t, cprev, gh, gc, bc, training, update_h, u
             y_t[b, k] = gates_t[b, 3 * H + k] * tcv
 
 
-@njit(**PJIT)
 def bn_lstm_forward(x, h0, c0, Wx, Wh, b, gx, gh, gc, bc, rmx, rvx, rmh, rvh, rmc, rvc,
                     training, momentum, eps, par_min=PAR_MIN_WORK):
     """x (T,B,I), h0/c0 (B,H), Wx (I,G), Wh (H,G), b/gx/gh (G,), gc/bc (H,),
@@ -129,7 +139,7 @@ def bn_lstm_forward(x, h0, c0, Wx, Wh, b, gx, gh, gc, bc, rmx, rvx, rmh, rvh, rm
     H = h0.shape[1]
     G = 4 * H
     dt = x.dtype
-    xw = np.dot(x.reshape(T * B, I), Wx).reshape(T, B, G)
+    xw = matmul(x.reshape(T * B, I), Wx, numba.get_num_threads()).reshape(T, B, G)
     xn, mean_x, rstd_x = bn_forward(xw, gx, b, rmx, rvx, training, momentum, eps)  # BN_t(xw; gx, 0) + b
     hw = np.empty((T, B, G), dtype=dt)
     mean_h = np.empty((T, G), dtype=dt)
@@ -140,8 +150,20 @@ def bn_lstm_forward(x, h0, c0, Wx, Wh, b, gx, gh, gc, bc, rmx, rvx, rmh, rvh, rm
     rstd_c = np.empty((T, H), dtype=dt)
     tc = np.empty((T, B, H), dtype=dt)
     y = np.empty((T, B, H), dtype=dt)
-    Tsh, Tsc = rmh.shape[0], rmc.shape[0]
     nch = step_chunks(B, H, par_min)
+    steps = _lstm_fwd_steps if nch == 1 else _lstm_fwd_steps_par
+    steps(xn, h0, c0, Wh, gh, gc, bc, rmh, rvh, rmc, rvc, training, momentum, eps, nch,
+          hw, mean_h, rstd_h, gates, c, mean_c, rstd_c, tc, y)
+    saved = (xw, mean_x, rstd_x, hw, mean_h, rstd_h, gates, c, mean_c, rstd_c, tc, y, training)
+    return y, y[T - 1].copy(), c[T - 1].copy(), saved
+
+
+def _lstm_fwd_steps_py(xn, h0, c0, Wh, gh, gc, bc, rmh, rvh, rmc, rvc, training, momentum, eps, nch,
+                       hw, mean_h, rstd_h, gates, c, mean_c, rstd_c, tc, y):
+    """The forward time loop: per step the recurrent GEMM, then the step's nch hidden-unit chunks."""
+    T, B, G = xn.shape
+    H = G // 4
+    Tsh, Tsc = rmh.shape[0], rmc.shape[0]
     P = rec_pack(Wh, B)  # Wh packed once for the B-row products (MKL; np.dot without it)
     for t in range(T):
         if t == 0:
@@ -150,18 +172,14 @@ def bn_lstm_forward(x, h0, c0, Wx, Wh, b, gx, gh, gc, bc, rmx, rvx, rmh, rvh, rm
             rec_mul(y[t - 1], Wh, P, hw[t])
         cprev = c0 if t == 0 else c[t - 1]
         rh, rc = min(t, Tsh - 1), min(t, Tsc - 1)
-        if nch == 1:
-            _lstm_fwd_chunk(0, H, hw[t], xn[t], cprev, gh, gc, bc, training, t < Tsh, t < Tsc,
+        for q in prange(nch):
+            j0, j1 = chunk_bounds(H, nch, q)
+            _lstm_fwd_chunk(j0, j1, hw[t], xn[t], cprev, gh, gc, bc, training, t < Tsh, t < Tsc,
                             rmh[rh], rvh[rh], rmc[rc], rvc[rc], momentum, eps,
                             mean_h[t], rstd_h[t], gates[t], c[t], mean_c[t], rstd_c[t], tc[t], y[t])
-        else:
-            for q in prange(nch):
-                j0, j1 = chunk_bounds(H, nch, q)
-                _lstm_fwd_chunk(j0, j1, hw[t], xn[t], cprev, gh, gc, bc, training, t < Tsh, t < Tsc,
-                                rmh[rh], rvh[rh], rmc[rc], rvc[rc], momentum, eps,
-                                mean_h[t], rstd_h[t], gates[t], c[t], mean_c[t], rstd_c[t], tc[t], y[t])
-    saved = (xw, mean_x, rstd_x, hw, mean_h, rstd_h, gates, c, mean_c, rstd_c, tc, y, training)
-    return y, y[T - 1].copy(), c[T - 1].copy(), saved
+
+
+_lstm_fwd_steps, _lstm_fwd_steps_par = steps_pair(_lstm_fwd_steps_py)
 
 
 @njit(**JIT)
@@ -195,7 +213,6 @@ def _lstm_bwd_chunk(j0, j1, dy_t, dhn, gates_t, c_t, cprev, mean_c_t, rstd_c_t, 
                         dhw_t, dgh, dbh, s1h, s2h)
 
 
-@njit(**PJIT)
 def bn_lstm_backward(dy, saved, x, h0, c0, Wx, Wh, gx, gh, gc, par_min=PAR_MIN_WORK):
     """dy (T,B,H) = dL/dy, saved from bn_lstm_forward, inputs as in the forward
     -> dx (T,B,I), dh0 (B,H), dc0 (B,H), dWx (I,G), dWh (H,G), db (G,), dgx (G,), dgh (G,),
@@ -209,35 +226,44 @@ def bn_lstm_backward(dy, saved, x, h0, c0, Wx, Wh, gx, gh, gc, par_min=PAR_MIN_W
     dhw = np.empty((T, B, G), dtype=dt)  # dL/d(h_{t-1} Wh)
     dhn = np.zeros((B, H), dtype=dt)     # dL/dh_t arriving from step t+1; ends as dh0
     dcarry = np.zeros((B, H), dtype=dt)  # dL/dc_t arriving from step t+1; ends as dc0
-    dcn = np.empty((B, H), dtype=dt)
-    dcbn = np.empty((B, H), dtype=dt)
     dgh = np.zeros(G, dtype=dt)
-    dbh = np.zeros(G, dtype=dt)          # gradient of the absent h-side bias (scratch, = db)
     dgc = np.zeros(H, dtype=dt)
     dbc = np.zeros(H, dtype=dt)
+    nch = step_chunks(B, H, par_min)
+    steps = _lstm_bwd_steps if nch == 1 else _lstm_bwd_steps_par
+    steps(dy, gates, c, c0, mean_c, rstd_c, tc, hw, mean_h, rstd_h, Wh, gh, gc, training, nch,
+          da, dhw, dhn, dcarry, dgh, dgc, dbc)
+    dxw, dgx, db = bn_backward(da, xw, mean_x, rstd_x, gx, training)
+    dx, dWx, dWh = projection_grads(dxw, dhw, x, h0, y, Wx, numba.get_num_threads())
+    return dx, dhn, dcarry, dWx, dWh, db, dgx, dgh, dgc, dbc
+
+
+def _lstm_bwd_steps_py(dy, gates, c, c0, mean_c, rstd_c, tc, hw, mean_h, rstd_h, Wh, gh, gc, training, nch,
+                       da, dhw, dhn, dcarry, dgh, dgc, dbc):
+    """The backward time loop: per step the nch hidden-unit chunks, then dh_{t-1} = dhw_t Wh^T."""
+    T, B, H = dy.shape
+    G = 4 * H
+    dt = dy.dtype
+    dcn = np.empty((B, H), dtype=dt)
+    dcbn = np.empty((B, H), dtype=dt)
+    dbh = np.zeros(G, dtype=dt)  # gradient of the absent h-side bias (scratch, = db)
     s1c = np.empty(H, dtype=dt)
     s2c = np.empty(H, dtype=dt)
     s1h = np.empty(G, dtype=dt)
     s2h = np.empty(G, dtype=dt)
-    nch = step_chunks(B, H, par_min)
     WhT = np.ascontiguousarray(Wh.T)
     PT = rec_pack(WhT, B)
     for t in range(T - 1, -1, -1):
         cprev = c0 if t == 0 else c[t - 1]
-        if nch == 1:
-            _lstm_bwd_chunk(0, H, dy[t], dhn, gates[t], c[t], cprev, mean_c[t], rstd_c[t], tc[t], hw[t],
+        for q in prange(nch):
+            j0, j1 = chunk_bounds(H, nch, q)
+            _lstm_bwd_chunk(j0, j1, dy[t], dhn, gates[t], c[t], cprev, mean_c[t], rstd_c[t], tc[t], hw[t],
                             mean_h[t], rstd_h[t], gh, gc, training, dcn, dcbn, dcarry, da[t], dhw[t],
                             dgh, dgc, dbc, dbh, s1c, s2c, s1h, s2h)
-        else:
-            for q in prange(nch):
-                j0, j1 = chunk_bounds(H, nch, q)
-                _lstm_bwd_chunk(j0, j1, dy[t], dhn, gates[t], c[t], cprev, mean_c[t], rstd_c[t], tc[t], hw[t],
-                                mean_h[t], rstd_h[t], gh, gc, training, dcn, dcbn, dcarry, da[t], dhw[t],
-                                dgh, dgc, dbc, dbh, s1c, s2c, s1h, s2h)
         rec_mul(dhw[t], WhT, PT, dhn)
-    dxw, dgx, db = bn_backward(da, xw, mean_x, rstd_x, gx, training)
-    dx, dWx, dWh = projection_grads(dxw, dhw, x, h0, y, Wx, 1)  # one chunk: the serial BLAS calls as before
-    return dx, dhn, dcarry, dWx, dWh, db, dgx, dgh, dgc, dbc
+
+
+_lstm_bwd_steps, _lstm_bwd_steps_par = steps_pair(_lstm_bwd_steps_py)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -263,21 +289,29 @@ def _rnn_fwd_chunk(j0, j1, hw_t, xn_t, gh, training, update, rmh_r, rvh_r, momen
             y_t[b, j0 + j] = two * z[j] - one
 
 
-@njit(**PJIT)
 def bn_rnn_forward(x, h0, Wx, Wh, b, gx, gh, rmx, rvx, rmh, rvh, training, momentum, eps, par_min=PAR_MIN_WORK):
     """x (T,B,I), h0 (B,H), Wx (I,H), Wh (H,H), b/gx/gh (H,), rm*/rv* (Ts,H) (updated in place
     when training) -> y (T,B,H), hT (B,H), saved (see module docstring)."""
     T, B, I = x.shape
     H = h0.shape[1]
     dt = x.dtype
-    xw = np.dot(x.reshape(T * B, I), Wx).reshape(T, B, H)
+    xw = matmul(x.reshape(T * B, I), Wx, numba.get_num_threads()).reshape(T, B, H)
     xn, mean_x, rstd_x = bn_forward(xw, gx, b, rmx, rvx, training, momentum, eps)
     hw = np.empty((T, B, H), dtype=dt)
     mean_h = np.empty((T, H), dtype=dt)
     rstd_h = np.empty((T, H), dtype=dt)
     y = np.empty((T, B, H), dtype=dt)
-    Ts = rmh.shape[0]
     nch = step_chunks(B, H, par_min)
+    steps = _rnn_fwd_steps if nch == 1 else _rnn_fwd_steps_par
+    steps(xn, h0, Wh, gh, rmh, rvh, training, momentum, eps, nch, hw, mean_h, rstd_h, y)
+    saved = (xw, mean_x, rstd_x, hw, mean_h, rstd_h, y, training)
+    return y, y[T - 1].copy(), saved
+
+
+def _rnn_fwd_steps_py(xn, h0, Wh, gh, rmh, rvh, training, momentum, eps, nch, hw, mean_h, rstd_h, y):
+    """The forward time loop: per step the recurrent GEMM, then the step's nch hidden-unit chunks."""
+    T, B, H = xn.shape
+    Ts = rmh.shape[0]
     P = rec_pack(Wh, B)  # Wh packed once for the B-row products (MKL; np.dot without it)
     for t in range(T):
         if t == 0:
@@ -285,16 +319,13 @@ def bn_rnn_forward(x, h0, Wx, Wh, b, gx, gh, rmx, rvx, rmh, rvh, training, momen
         else:
             rec_mul(y[t - 1], Wh, P, hw[t])
         r = min(t, Ts - 1)
-        if nch == 1:
-            _rnn_fwd_chunk(0, H, hw[t], xn[t], gh, training, t < Ts, rmh[r], rvh[r], momentum, eps,
+        for q in prange(nch):
+            j0, j1 = chunk_bounds(H, nch, q)
+            _rnn_fwd_chunk(j0, j1, hw[t], xn[t], gh, training, t < Ts, rmh[r], rvh[r], momentum, eps,
                            mean_h[t], rstd_h[t], y[t])
-        else:
-            for q in prange(nch):
-                j0, j1 = chunk_bounds(H, nch, q)
-                _rnn_fwd_chunk(j0, j1, hw[t], xn[t], gh, training, t < Ts, rmh[r], rvh[r], momentum, eps,
-                               mean_h[t], rstd_h[t], y[t])
-    saved = (xw, mean_x, rstd_x, hw, mean_h, rstd_h, y, training)
-    return y, y[T - 1].copy(), saved
+
+
+_rnn_fwd_steps, _rnn_fwd_steps_par = steps_pair(_rnn_fwd_steps_py)
 
 
 @njit(**JIT)
@@ -309,7 +340,6 @@ def _rnn_bwd_chunk(j0, j1, dy_t, dhn, y_t, hw_t, mean_h_t, rstd_h_t, gh, trainin
     bn_col_backward(da_t, hw_t, mean_h_t, rstd_h_t, gh, j0, j1, training, dhw_t, dgh, dbh, s1, s2)
 
 
-@njit(**PJIT)
 def bn_rnn_backward(dy, saved, x, h0, Wx, Wh, gx, gh, par_min=PAR_MIN_WORK):
     """dy (T,B,H), saved from bn_rnn_forward -> dx (T,B,I), dh0 (B,H), dWx (I,H), dWh (H,H),
     db (H,), dgx (H,), dgh (H,), all freshly allocated."""
@@ -321,22 +351,29 @@ def bn_rnn_backward(dy, saved, x, h0, Wx, Wh, gx, gh, par_min=PAR_MIN_WORK):
     dhw = np.empty((T, B, H), dtype=dt)
     dhn = np.zeros((B, H), dtype=dt)
     dgh = np.zeros(H, dtype=dt)
+    nch = step_chunks(B, H, par_min)
+    steps = _rnn_bwd_steps if nch == 1 else _rnn_bwd_steps_par
+    steps(dy, y, hw, mean_h, rstd_h, Wh, gh, training, nch, da, dhw, dhn, dgh)
+    dxw, dgx, db = bn_backward(da, xw, mean_x, rstd_x, gx, training)
+    dx, dWx, dWh = projection_grads(dxw, dhw, x, h0, y, Wx, numba.get_num_threads())
+    return dx, dhn, dWx, dWh, db, dgx, dgh
+
+
+def _rnn_bwd_steps_py(dy, y, hw, mean_h, rstd_h, Wh, gh, training, nch, da, dhw, dhn, dgh):
+    """The backward time loop: per step the nch hidden-unit chunks, then dh_{t-1} = dhw_t Wh^T."""
+    T, B, H = dy.shape
+    dt = dy.dtype
     dbh = np.zeros(H, dtype=dt)  # scratch
     s1 = np.empty(H, dtype=dt)
     s2 = np.empty(H, dtype=dt)
-    nch = step_chunks(B, H, par_min)
     WhT = np.ascontiguousarray(Wh.T)
     PT = rec_pack(WhT, B)
     for t in range(T - 1, -1, -1):
-        if nch == 1:
-            _rnn_bwd_chunk(0, H, dy[t], dhn, y[t], hw[t], mean_h[t], rstd_h[t], gh, training,
+        for q in prange(nch):
+            j0, j1 = chunk_bounds(H, nch, q)
+            _rnn_bwd_chunk(j0, j1, dy[t], dhn, y[t], hw[t], mean_h[t], rstd_h[t], gh, training,
                            da[t], dhw[t], dgh, dbh, s1, s2)
-        else:
-            for q in prange(nch):
-                j0, j1 = chunk_bounds(H, nch, q)
-                _rnn_bwd_chunk(j0, j1, dy[t], dhn, y[t], hw[t], mean_h[t], rstd_h[t], gh, training,
-                               da[t], dhw[t], dgh, dbh, s1, s2)
         rec_mul(dhw[t], WhT, PT, dhn)
-    dxw, dgx, db = bn_backward(da, xw, mean_x, rstd_x, gx, training)
-    dx, dWx, dWh = projection_grads(dxw, dhw, x, h0, y, Wx, 1)
-    return dx, dhn, dWx, dWh, db, dgx, dgh
+
+
+_rnn_bwd_steps, _rnn_bwd_steps_par = steps_pair(_rnn_bwd_steps_py)
