@@ -18,9 +18,12 @@ FASTMATH = {"reassoc", "contract", "nsz"}
 # cache=True writes compiled code next to the sources (or NUMBA_CACHE_DIR) so later runs skip the compile.
 CACHE = os.environ.get("LNRNN_NO_CACHE", "") == ""
 
-# BatchNorm kernels: features per prange chunk (16 float64 = two cache lines per row; a fixed width,
-# not one chunk per thread, keeps the kernels cacheable).
+# BN cells' optional per-step parallel path: hidden units per prange chunk (16 float64 = two cache
+# lines per row; a fixed width, not one chunk per thread, keeps the kernels cacheable).
 BN_FEATURE_CHUNK = 16
+# BatchNorm over a whole sequence (batchnorm.bn_forward/bn_backward): prange over at most this many
+# chunks of time steps (a constant, not the thread count, so the kernels stay cacheable).
+BN_TIME_CHUNKS = 8
 # BN cells run a step's hidden-unit chunks under prange only from this many B*H elements on; below,
 # on the calling thread. Effectively "never": on 2 cores a thread-pool entry per step lost at every
 # size tried (lnrnn/kernels/bn_cells.py, module docstring).

@@ -35,7 +35,8 @@ def assert_close(a, b, tol):
 
 
 @pytest.mark.parametrize("dtype,tol", [(np.float64, TOL64), (np.float32, TOL32)])
-@pytest.mark.parametrize("T,B,F,Ts", [(6, 5, 7, 4), (3, 4, 1, 5), (1, 8, 33, 1)])
+# T = 11: more steps than config.BN_TIME_CHUNKS (8), so chunks of 1 and 2 steps
+@pytest.mark.parametrize("T,B,F,Ts", [(6, 5, 7, 4), (3, 4, 1, 5), (1, 8, 33, 1), (11, 3, 9, 13)])
 def test_forward_train_matches_reference(dtype, tol, T, B, F, Ts):
     x, gain, bias, rm, rv, _ = make(T, B, F, Ts, dtype)
     rm_k, rv_k = rm.copy(), rv.copy()
@@ -87,8 +88,9 @@ def test_forward_infer_reuses_last_row(dtype, tol):
 
 @pytest.mark.parametrize("dtype,tol", [(np.float64, TOL64), (np.float32, TOL32)])
 @pytest.mark.parametrize("training", [True, False])
-def test_backward_matches_reference(dtype, tol, training):
-    T, B, F, Ts = 6, 5, 7, 6
+@pytest.mark.parametrize("T", [6, 11])  # 11 > config.BN_TIME_CHUNKS: chunks of several steps, partial sums
+def test_backward_matches_reference(dtype, tol, training, T):
+    B, F, Ts = 5, 7, 6
     x, gain, bias, rm, rv, dy = make(T, B, F, Ts, dtype)
     y, mean, rstd = bn.bn_forward(x, gain, bias, rm.copy(), rv.copy(), training, MOM, EPS)
     if training:

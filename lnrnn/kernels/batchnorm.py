@@ -17,9 +17,11 @@ Running (population) statistics
     Ts >= 1 is assumed.
 
 Threading
-    Statistics couple the batch but not the features, so the kernels prange over contiguous chunks of
-    at most CHUNK features; every chunk loops over all t itself, so each thread owns
-    its columns of mean/rstd/dgain/dbias and nothing is shared with ``+=``.
+    Statistics couple the batch but not the steps, and every step has its own running-statistics row,
+    so ``bn_forward``/``bn_backward`` prange over config.BN_TIME_CHUNKS chunks of steps and work on
+    whole (B,F) slabs, rows contiguous. (Chunks of 16 feature columns, as before, walked the array with
+    a stride of one row per cache line: S2 x-side forward 15 ms.) The gain and bias gradients sum over
+    steps, so each chunk adds into its own partial row.
 
 Column helpers
     ``bn_col_stats`` and ``bn_col_backward`` work on one step's (B,F) slab and a column range
@@ -28,8 +30,10 @@ Column helpers
 import numpy as np
 from numba import njit, prange
 
-from lnrnn.config import BN_FEATURE_CHUNK as CHUNK  # features per prange chunk (see config)
+from lnrnn.config import BN_FEATURE_CHUNK as CHUNK  # hidden units per prange chunk of a BN cell's step
+from lnrnn.config import BN_TIME_CHUNKS as TIME_CHUNKS
 from lnrnn.config import JIT, PJIT
+from lnrnn.kernels.common import sum_rows
 
 
 @njit(**JIT)
@@ -122,16 +126,16 @@ def bn_col_backward(dy2, x2, mean, rstd, gain, k0, k1, training, dx2, dgain, dbi
 
 
 @njit(**JIT)
-def _bn_forward_cols(x, gain, bias, running_mean, running_var, training, momentum, eps, k0, k1, y, mean, rstd):
-    """bn_forward restricted to the feature columns [k0, k1), all steps."""
+def _bn_forward_steps(x, gain, bias, running_mean, running_var, training, momentum, eps, t0, t1, y, mean, rstd):
+    """bn_forward restricted to the steps [t0, t1), every feature."""
     T, B, F = x.shape
     Ts = running_mean.shape[0]
-    for t in range(T):
+    for t in range(t0, t1):
         row = min(t, Ts - 1)
-        bn_col_stats(x[t], k0, k1, training, t < Ts, running_mean[row], running_var[row],
+        bn_col_stats(x[t], 0, F, training, t < Ts, running_mean[row], running_var[row],
                      momentum, eps, mean[t], rstd[t])
         for b in range(B):
-            for k in range(k0, k1):
+            for k in range(F):
                 y[t, b, k] = (x[t, b, k] - mean[t, k]) * rstd[t, k] * gain[k] + bias[k]
 
 
@@ -140,22 +144,32 @@ def bn_forward(x, gain, bias, running_mean, running_var, training, momentum, eps
     """Training or inference forward. x (T,B,F) -> y (T,B,F), mean (T,F), rstd (T,F).
 
     In inference mode mean/rstd are the running statistics actually used (row min(t, Ts-1)),
-    so ``bn_backward(..., training=False)`` can replay them. A single chunk (F <= CHUNK) runs on the
+    so ``bn_backward(..., training=False)`` can replay them. One chunk of steps (T = 1) runs on the
     calling thread without entering the thread pool.
     """
     T, B, F = x.shape
     y = np.empty_like(x)
     mean = np.empty((T, F), dtype=x.dtype)
     rstd = np.empty((T, F), dtype=x.dtype)
-    nch = n_chunks(F)
+    nch = min(T, TIME_CHUNKS)
     if nch == 1:
-        _bn_forward_cols(x, gain, bias, running_mean, running_var, training, momentum, eps, 0, F, y, mean, rstd)
+        _bn_forward_steps(x, gain, bias, running_mean, running_var, training, momentum, eps, 0, T, y, mean, rstd)
     else:
         for c in prange(nch):
-            k0, k1 = chunk_bounds(F, nch, c)
-            _bn_forward_cols(x, gain, bias, running_mean, running_var, training, momentum, eps, k0, k1,
-                             y, mean, rstd)
+            t0, t1 = chunk_bounds(T, nch, c)
+            _bn_forward_steps(x, gain, bias, running_mean, running_var, training, momentum, eps, t0, t1,
+                              y, mean, rstd)
     return y, mean, rstd
+
+
+@njit(**JIT)
+def _bn_backward_steps(dy, x, mean, rstd, gain, training, t0, t1, dx, dgain, dbias):
+    """bn_backward of the steps [t0, t1): assigns their dx, adds their share into dgain, dbias (F,)."""
+    F = x.shape[2]
+    s1 = np.empty(F, dtype=x.dtype)
+    s2 = np.empty(F, dtype=x.dtype)
+    for t in range(t0, t1):
+        bn_col_backward(dy[t], x[t], mean[t], rstd[t], gain, 0, F, training, dx[t], dgain, dbias, s1, s2)
 
 
 @njit(**PJIT)
@@ -163,21 +177,16 @@ def bn_backward(dy, x, mean, rstd, gain, training):
     """dy, x (T,B,F); mean, rstd (T,F); gain (F,) -> dx (T,B,F), dgain (F,), dbias (F,)."""
     T, B, F = x.shape
     dx = np.empty_like(x)
-    dgain = np.zeros(F, dtype=x.dtype)
-    dbias = np.zeros(F, dtype=x.dtype)
-    s1 = np.empty(F, dtype=x.dtype)  # scratch; every chunk touches only its own columns
-    s2 = np.empty(F, dtype=x.dtype)
-    nch = n_chunks(F)
+    nch = min(T, TIME_CHUNKS)
+    pg = np.zeros((nch, F), dtype=x.dtype)  # per-chunk partials of dgain, dbias
+    pb = np.zeros((nch, F), dtype=x.dtype)
     if nch == 1:
-        for t in range(T):
-            bn_col_backward(dy[t], x[t], mean[t], rstd[t], gain, 0, F, training, dx[t], dgain, dbias, s1, s2)
+        _bn_backward_steps(dy, x, mean, rstd, gain, training, 0, T, dx, pg[0], pb[0])
     else:
         for c in prange(nch):
-            k0, k1 = chunk_bounds(F, nch, c)
-            for t in range(T):
-                bn_col_backward(dy[t], x[t], mean[t], rstd[t], gain, k0, k1, training,
-                                dx[t], dgain, dbias, s1, s2)
-    return dx, dgain, dbias
+            t0, t1 = chunk_bounds(T, nch, c)
+            _bn_backward_steps(dy, x, mean, rstd, gain, training, t0, t1, dx, pg[c], pb[c])
+    return dx, sum_rows(pg), sum_rows(pb)
 
 
 # ---------------------------------------------------------------------------------------------
