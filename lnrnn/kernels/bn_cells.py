@@ -66,14 +66,19 @@ from lnrnn.kernels.common import matmul, projection_grads, sigmoid_row
 PAR_MIN_WORK = BN_PAR_MIN_WORK
 
 
-def steps_pair(loop):
-    """A cell's time loop compiled twice: serial (cached; ``prange`` there is a plain ``range``, and the
-    loop runs its single chunk per step), and with prange over each step's chunks (only when par_min
-    asks for it; not cached, as its compiled code would share the serial one's cache entry). The
-    public functions are Python: they allocate, call the loop and the threaded GEMMs (common.matmul,
-    projection_grads), so the serial path compiles no parallel code at all (a prange body compiles three
-    times: 38 s to the first BN-LSTM step before)."""
-    return njit(**JIT)(loop), njit(**dict(PJIT, cache=False))(loop)
+def time_loop(loop):
+    """A cell's time loop, whose argument ``nch`` is the number of hidden-unit chunks per step, compiled
+    twice: serial (cached; ``prange`` there is a plain ``range``) for nch == 1, and with prange over each
+    step's chunks for nch > 1 (only when par_min asks for it; not cached, as its compiled code would
+    share the serial one's cache entry). The public functions are Python: they allocate, call the loop
+    and the threaded GEMMs (common.matmul, projection_grads), so the serial path compiles no parallel
+    code at all (a prange body compiles three times: 38 s to the first BN-LSTM step before)."""
+    serial, parallel = njit(**JIT)(loop), njit(**dict(PJIT, cache=False))(loop)
+
+    def run(*args, nch):
+        (serial if nch == 1 else parallel)(*args, nch)
+    run.__doc__ = loop.__doc__
+    return run
 
 
 @njit(**JIT)
@@ -150,16 +155,14 @@ def bn_lstm_forward(x, h0, c0, Wx, Wh, b, gx, gh, gc, bc, rmx, rvx, rmh, rvh, rm
     rstd_c = np.empty((T, H), dtype=dt)
     tc = np.empty((T, B, H), dtype=dt)
     y = np.empty((T, B, H), dtype=dt)
-    nch = step_chunks(B, H, par_min)
-    steps = _lstm_fwd_steps if nch == 1 else _lstm_fwd_steps_par
-    steps(xn, h0, c0, Wh, gh, gc, bc, rmh, rvh, rmc, rvc, training, momentum, eps, nch,
-          hw, mean_h, rstd_h, gates, c, mean_c, rstd_c, tc, y)
+    _lstm_fwd_steps(xn, h0, c0, Wh, gh, gc, bc, rmh, rvh, rmc, rvc, training, momentum, eps,
+                    hw, mean_h, rstd_h, gates, c, mean_c, rstd_c, tc, y, nch=step_chunks(B, H, par_min))
     saved = (xw, mean_x, rstd_x, hw, mean_h, rstd_h, gates, c, mean_c, rstd_c, tc, y, training)
     return y, y[T - 1].copy(), c[T - 1].copy(), saved
 
 
-def _lstm_fwd_steps_py(xn, h0, c0, Wh, gh, gc, bc, rmh, rvh, rmc, rvc, training, momentum, eps, nch,
-                       hw, mean_h, rstd_h, gates, c, mean_c, rstd_c, tc, y):
+def _lstm_fwd_steps_py(xn, h0, c0, Wh, gh, gc, bc, rmh, rvh, rmc, rvc, training, momentum, eps,
+                       hw, mean_h, rstd_h, gates, c, mean_c, rstd_c, tc, y, nch):
     """The forward time loop: per step the recurrent GEMM, then the step's nch hidden-unit chunks."""
     T, B, G = xn.shape
     H = G // 4
@@ -179,7 +182,7 @@ def _lstm_fwd_steps_py(xn, h0, c0, Wh, gh, gc, bc, rmh, rvh, rmc, rvc, training,
                             mean_h[t], rstd_h[t], gates[t], c[t], mean_c[t], rstd_c[t], tc[t], y[t])
 
 
-_lstm_fwd_steps, _lstm_fwd_steps_par = steps_pair(_lstm_fwd_steps_py)
+_lstm_fwd_steps = time_loop(_lstm_fwd_steps_py)
 
 
 @njit(**JIT)
@@ -229,17 +232,15 @@ def bn_lstm_backward(dy, saved, x, h0, c0, Wx, Wh, gx, gh, gc, par_min=PAR_MIN_W
     dgh = np.zeros(G, dtype=dt)
     dgc = np.zeros(H, dtype=dt)
     dbc = np.zeros(H, dtype=dt)
-    nch = step_chunks(B, H, par_min)
-    steps = _lstm_bwd_steps if nch == 1 else _lstm_bwd_steps_par
-    steps(dy, gates, c, c0, mean_c, rstd_c, tc, hw, mean_h, rstd_h, Wh, gh, gc, training, nch,
-          da, dhw, dhn, dcarry, dgh, dgc, dbc)
+    _lstm_bwd_steps(dy, gates, c, c0, mean_c, rstd_c, tc, hw, mean_h, rstd_h, Wh, gh, gc, training,
+                    da, dhw, dhn, dcarry, dgh, dgc, dbc, nch=step_chunks(B, H, par_min))
     dxw, dgx, db = bn_backward(da, xw, mean_x, rstd_x, gx, training)
     dx, dWx, dWh = projection_grads(dxw, dhw, x, h0, y, Wx, numba.get_num_threads())
     return dx, dhn, dcarry, dWx, dWh, db, dgx, dgh, dgc, dbc
 
 
-def _lstm_bwd_steps_py(dy, gates, c, c0, mean_c, rstd_c, tc, hw, mean_h, rstd_h, Wh, gh, gc, training, nch,
-                       da, dhw, dhn, dcarry, dgh, dgc, dbc):
+def _lstm_bwd_steps_py(dy, gates, c, c0, mean_c, rstd_c, tc, hw, mean_h, rstd_h, Wh, gh, gc, training,
+                       da, dhw, dhn, dcarry, dgh, dgc, dbc, nch):
     """The backward time loop: per step the nch hidden-unit chunks, then dh_{t-1} = dhw_t Wh^T."""
     T, B, H = dy.shape
     G = 4 * H
@@ -263,7 +264,7 @@ def _lstm_bwd_steps_py(dy, gates, c, c0, mean_c, rstd_c, tc, hw, mean_h, rstd_h,
         rec_mul(dhw[t], WhT, PT, dhn)
 
 
-_lstm_bwd_steps, _lstm_bwd_steps_par = steps_pair(_lstm_bwd_steps_py)
+_lstm_bwd_steps = time_loop(_lstm_bwd_steps_py)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -301,14 +302,13 @@ def bn_rnn_forward(x, h0, Wx, Wh, b, gx, gh, rmx, rvx, rmh, rvh, training, momen
     mean_h = np.empty((T, H), dtype=dt)
     rstd_h = np.empty((T, H), dtype=dt)
     y = np.empty((T, B, H), dtype=dt)
-    nch = step_chunks(B, H, par_min)
-    steps = _rnn_fwd_steps if nch == 1 else _rnn_fwd_steps_par
-    steps(xn, h0, Wh, gh, rmh, rvh, training, momentum, eps, nch, hw, mean_h, rstd_h, y)
+    _rnn_fwd_steps(xn, h0, Wh, gh, rmh, rvh, training, momentum, eps, hw, mean_h, rstd_h, y,
+                   nch=step_chunks(B, H, par_min))
     saved = (xw, mean_x, rstd_x, hw, mean_h, rstd_h, y, training)
     return y, y[T - 1].copy(), saved
 
 
-def _rnn_fwd_steps_py(xn, h0, Wh, gh, rmh, rvh, training, momentum, eps, nch, hw, mean_h, rstd_h, y):
+def _rnn_fwd_steps_py(xn, h0, Wh, gh, rmh, rvh, training, momentum, eps, hw, mean_h, rstd_h, y, nch):
     """The forward time loop: per step the recurrent GEMM, then the step's nch hidden-unit chunks."""
     T, B, H = xn.shape
     Ts = rmh.shape[0]
@@ -325,7 +325,7 @@ def _rnn_fwd_steps_py(xn, h0, Wh, gh, rmh, rvh, training, momentum, eps, nch, hw
                            mean_h[t], rstd_h[t], y[t])
 
 
-_rnn_fwd_steps, _rnn_fwd_steps_par = steps_pair(_rnn_fwd_steps_py)
+_rnn_fwd_steps = time_loop(_rnn_fwd_steps_py)
 
 
 @njit(**JIT)
@@ -351,15 +351,13 @@ def bn_rnn_backward(dy, saved, x, h0, Wx, Wh, gx, gh, par_min=PAR_MIN_WORK):
     dhw = np.empty((T, B, H), dtype=dt)
     dhn = np.zeros((B, H), dtype=dt)
     dgh = np.zeros(H, dtype=dt)
-    nch = step_chunks(B, H, par_min)
-    steps = _rnn_bwd_steps if nch == 1 else _rnn_bwd_steps_par
-    steps(dy, y, hw, mean_h, rstd_h, Wh, gh, training, nch, da, dhw, dhn, dgh)
+    _rnn_bwd_steps(dy, y, hw, mean_h, rstd_h, Wh, gh, training, da, dhw, dhn, dgh, nch=step_chunks(B, H, par_min))
     dxw, dgx, db = bn_backward(da, xw, mean_x, rstd_x, gx, training)
     dx, dWx, dWh = projection_grads(dxw, dhw, x, h0, y, Wx, numba.get_num_threads())
     return dx, dhn, dWx, dWh, db, dgx, dgh
 
 
-def _rnn_bwd_steps_py(dy, y, hw, mean_h, rstd_h, Wh, gh, training, nch, da, dhw, dhn, dgh):
+def _rnn_bwd_steps_py(dy, y, hw, mean_h, rstd_h, Wh, gh, training, da, dhw, dhn, dgh, nch):
     """The backward time loop: per step the nch hidden-unit chunks, then dh_{t-1} = dhw_t Wh^T."""
     T, B, H = dy.shape
     dt = dy.dtype
@@ -376,4 +374,4 @@ def _rnn_bwd_steps_py(dy, y, hw, mean_h, rstd_h, Wh, gh, training, nch, da, dhw,
         rec_mul(dhw[t], WhT, PT, dhn)
 
 
-_rnn_bwd_steps, _rnn_bwd_steps_par = steps_pair(_rnn_bwd_steps_py)
+_rnn_bwd_steps = time_loop(_rnn_bwd_steps_py)
