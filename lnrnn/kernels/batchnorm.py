@@ -33,19 +33,13 @@ from numba import njit, prange
 from lnrnn.config import BN_FEATURE_CHUNK as CHUNK  # hidden units per prange chunk of a BN cell's step
 from lnrnn.config import BN_TIME_CHUNKS as TIME_CHUNKS
 from lnrnn.config import JIT, PJIT
-from lnrnn.kernels.common import sum_rows
+from lnrnn.kernels.common import chunk_bounds, sum_rows
 
 
 @njit(**JIT)
 def n_chunks(F):
     """Number of contiguous feature chunks of width <= CHUNK covering F features (prange iterations)."""
     return max(1, (F + CHUNK - 1) // CHUNK)
-
-
-@njit(**JIT)
-def chunk_bounds(F, nchunks, c):
-    """Columns [k0, k1) of chunk c when F features are cut into nchunks nearly equal pieces."""
-    return (c * F) // nchunks, ((c + 1) * F) // nchunks
 
 
 @njit(**JIT)

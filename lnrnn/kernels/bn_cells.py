@@ -58,9 +58,9 @@ import numpy as np
 from numba import njit, prange
 
 from lnrnn.config import BN_PAR_MIN_WORK, JIT, PJIT
-from lnrnn.kernels.batchnorm import bn_backward, bn_col_backward, bn_col_stats, bn_forward, chunk_bounds, n_chunks
+from lnrnn.kernels.batchnorm import bn_backward, bn_col_backward, bn_col_stats, bn_forward, n_chunks
 from lnrnn.kernels.blas import rec_mul, rec_pack
-from lnrnn.kernels.common import matmul, projection_grads, sigmoid_row
+from lnrnn.kernels.common import chunk_bounds, matmul, projection_grads, sigmoid_row
 
 # Default of the trailing ``par_min`` argument (see lnrnn.config.BN_PAR_MIN_WORK).
 PAR_MIN_WORK = BN_PAR_MIN_WORK
