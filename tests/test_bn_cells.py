@@ -1,4 +1,6 @@
 """BN-LSTM and BN-RNN (Cooijmans et al. 2016): kernel == NumPy reference, both == finite differences."""
+import contextlib
+
 import numpy as np
 import pytest
 
@@ -14,10 +16,11 @@ GRAD_TOL = 1e-6  # float64 central differences
 FD_EPS = 3e-5    # with the 4th-order stencil: worst 2e-7 over 6 seeds; plain 2nd order at 1e-6 reached 9e-6
 MAX_IDX = 40     # gradient-check at most this many random elements of each array
 
-SMALL = dict(T=6, B=5, I=2, H=3, Ts=4)   # odd sizes; one hidden-unit chunk; T > Ts
-WIDE = dict(T=5, B=3, I=4, H=20, Ts=6)   # H > batchnorm.CHUNK: two hidden-unit chunks
-# impl: "reference"; "kernel" (default par_min: steps run serially at these sizes); "kernel-par"
-# (par_min=0: every step's chunks run under prange).
+SMALL = dict(T=6, B=5, I=2, H=3, Ts=4)   # odd sizes; T > Ts
+WIDE = dict(T=5, B=3, I=4, H=20, Ts=6)   # 20 hidden units: 10/10 over two parts, 6/7/7 over three
+# impl: "reference"; "kernel" (default par_min: one thread at these sizes); "kernel-par" (par_min=0:
+# the time loop split over numba.get_num_threads() parts meeting at a barrier every step); "kernel-par3"
+# (three parts, more than CI's two cores: uneven splits, and barriers that must yield to a descheduled part).
 
 
 def make(cell, T, B, I, H, Ts, dtype=np.float64, seed=0):
@@ -43,19 +46,32 @@ def forward(impl, cell, a, run, training):
         fwd = ref.bn_lstm_forward if cell == "lstm" else ref.bn_rnn_forward
         return fwd(*a.values(), *run, training, MOM, EPS)
     fwd = K.bn_lstm_forward if cell == "lstm" else K.bn_rnn_forward
-    return fwd(*a.values(), *run, training, MOM, EPS, *extra(impl))
+    with parts(impl):
+        return fwd(*a.values(), *run, training, MOM, EPS, *extra(impl))
 
 
 def extra(impl):
-    return (0,) if impl == "kernel-par" else ()
+    return (0,) if impl.startswith("kernel-par") else ()
+
+
+@contextlib.contextmanager
+def parts(impl):
+    """Three parts for "kernel-par3" (bn_cells.THREADS), the default thread count otherwise."""
+    old = K.THREADS
+    K.THREADS = 3 if impl == "kernel-par3" else None
+    try:
+        yield
+    finally:
+        K.THREADS = old
 
 
 def backward(impl, cell, dy, saved, a):
     mod, ex = (ref, ()) if impl == "reference" else (K, extra(impl))
-    if cell == "lstm":
-        return mod.bn_lstm_backward(dy, saved, a["x"], a["h0"], a["c0"], a["Wx"], a["Wh"], a["gx"], a["gh"], a["gc"],
-                                    *ex)
-    return mod.bn_rnn_backward(dy, saved, a["x"], a["h0"], a["Wx"], a["Wh"], a["gx"], a["gh"], *ex)
+    with parts(impl):
+        if cell == "lstm":
+            return mod.bn_lstm_backward(dy, saved, a["x"], a["h0"], a["c0"], a["Wx"], a["Wh"], a["gx"], a["gh"],
+                                        a["gc"], *ex)
+        return mod.bn_rnn_backward(dy, saved, a["x"], a["h0"], a["Wx"], a["Wh"], a["gx"], a["gh"], *ex)
 
 
 def assert_close(name, got, want, tol):
@@ -68,8 +84,9 @@ def assert_close(name, got, want, tol):
 @pytest.mark.parametrize("dtype,tol", [(np.float64, TOL64), (np.float32, TOL32)])
 @pytest.mark.parametrize("training", [True, False])
 @pytest.mark.parametrize("cell", ["lstm", "rnn"])
-@pytest.mark.parametrize("impl,size", [("kernel", SMALL), ("kernel", WIDE), ("kernel-par", WIDE)],
-                         ids=["small", "wide", "wide-par"])
+@pytest.mark.parametrize("impl,size", [("kernel", SMALL), ("kernel", WIDE), ("kernel-par", WIDE),
+                                       ("kernel-par3", WIDE), ("kernel-par3", SMALL)],
+                         ids=["small", "wide", "wide-par", "wide-par3", "small-par3"])
 def test_kernel_matches_reference(impl, cell, training, dtype, tol, size):
     a, run, dy = make(cell, dtype=dtype, **size)
     run_k = [r.copy() for r in run]
@@ -101,11 +118,9 @@ def test_kernel_matches_reference(impl, cell, training, dtype, tol, size):
 
 @pytest.mark.parametrize("training", [True, False])
 @pytest.mark.parametrize("cell", ["lstm", "rnn"])
-# The prange path ("kernel-par") is judged by test_kernel_matches_reference (1e-11 against the
-# gradient-checked reference): on a loaded 2-core machine each of its per-step thread-pool entries
-# can cost milliseconds, which makes ~1000 finite-difference evaluations too slow for the suite.
-@pytest.mark.parametrize("impl,size", [("reference", SMALL), ("kernel", SMALL), ("kernel", WIDE)],
-                         ids=["reference-small", "kernel-small", "kernel-wide"])
+@pytest.mark.parametrize("impl,size", [("reference", SMALL), ("kernel", SMALL), ("kernel", WIDE),
+                                       ("kernel-par", WIDE)],
+                         ids=["reference-small", "kernel-small", "kernel-wide", "kernel-par-wide"])
 def test_gradcheck(impl, cell, training, size):
     a, run, R = make(cell, seed=1, **size)
 

@@ -30,16 +30,9 @@ Column helpers
 import numpy as np
 from numba import njit, prange
 
-from lnrnn.config import BN_FEATURE_CHUNK as CHUNK  # hidden units per prange chunk of a BN cell's step
 from lnrnn.config import BN_TIME_CHUNKS as TIME_CHUNKS
 from lnrnn.config import JIT, PJIT
 from lnrnn.kernels.common import chunk_bounds, sum_rows
-
-
-@njit(**JIT)
-def n_chunks(F):
-    """Number of contiguous feature chunks of width <= CHUNK covering F features (prange iterations)."""
-    return max(1, (F + CHUNK - 1) // CHUNK)
 
 
 @njit(**JIT)
@@ -50,37 +43,48 @@ def bn_col_stats(x2, k0, k1, training, update, rm_row, rv_row, momentum, eps, me
     writes mean[k], rstd[k] (F,) for k in [k0, k1).
     training: batch statistics (and, if ``update``, fold them into rm_row/rv_row in place);
     otherwise: the running statistics.
+
+    The loops run over 0-based indices into slices of the column range: indexing the (B,F) slab and
+    the accumulators as x2[b, k], mean[k] with k in range(k0, k1) ran 9x slower (56 vs 6.4 us for the
+    four 64x128 blocks of an S1 BN-LSTM step), as LLVM's vector path did not run.
     """
     dt = x2.dtype.type
     one = dt(1)
     eps_ = dt(eps)
+    w = k1 - k0
+    m_ = mean[k0:k1]
+    r_ = rstd[k0:k1]   # holds the sum of squared deviations until the last loop
+    rm = rm_row[k0:k1]
+    rv = rv_row[k0:k1]
     if not training:
-        for k in range(k0, k1):
-            mean[k] = rm_row[k]
-            rstd[k] = one / np.sqrt(rv_row[k] + eps_)
+        for k in range(w):
+            m_[k] = rm[k]
+            r_[k] = one / np.sqrt(rv[k] + eps_)
         return
     B = x2.shape[0]
     invB = one / dt(B)
-    m = dt(momentum)
+    mom = dt(momentum)
     unbias = dt(B) / dt(max(B - 1, 1))
-    for k in range(k0, k1):
-        mean[k] = dt(0)
-        rstd[k] = dt(0)  # holds the sum of squared deviations until the last loop
+    for k in range(w):
+        m_[k] = dt(0)
+        r_[k] = dt(0)
     for b in range(B):  # b outer, k inner: rows of x2 are contiguous
-        for k in range(k0, k1):
-            mean[k] += x2[b, k]
-    for k in range(k0, k1):
-        mean[k] *= invB
+        xr = x2[b, k0:k1]
+        for k in range(w):
+            m_[k] += xr[k]
+    for k in range(w):
+        m_[k] *= invB
     for b in range(B):  # two-pass variance: no cancellation
-        for k in range(k0, k1):
-            d = x2[b, k] - mean[k]
-            rstd[k] += d * d
-    for k in range(k0, k1):
-        var = rstd[k] * invB
+        xr = x2[b, k0:k1]
+        for k in range(w):
+            d = xr[k] - m_[k]
+            r_[k] += d * d
+    for k in range(w):
+        var = r_[k] * invB
         if update:
-            rm_row[k] = (one - m) * rm_row[k] + m * mean[k]
-            rv_row[k] = (one - m) * rv_row[k] + m * var * unbias
-        rstd[k] = one / np.sqrt(var + eps_)
+            rm[k] = (one - mom) * rm[k] + mom * m_[k]
+            rv[k] = (one - mom) * rv[k] + mom * var * unbias
+        r_[k] = one / np.sqrt(var + eps_)
 
 
 @njit(**JIT)
@@ -92,31 +96,42 @@ def bn_col_backward(dy2, x2, mean, rstd, gain, k0, k1, training, dx2, dgain, dbi
     s1, s2 (F,) are scratch (per-step sums of dy and dy*xhat).
     training:  dx = rstd * (dxhat - mean_b(dxhat) - xhat * mean_b(dxhat * xhat)),  dxhat = dy * gain
     inference: dx = rstd * dxhat   (the statistics are constants)
+    0-based loops over slices of the column range, as in bn_col_stats.
     """
     dt = x2.dtype.type
     B = x2.shape[0]
+    w = k1 - k0
     invB = dt(1) / dt(B)
-    for k in range(k0, k1):
-        s1[k] = dt(0)
-        s2[k] = dt(0)
+    m_, r_, g_ = mean[k0:k1], rstd[k0:k1], gain[k0:k1]
+    s1_, s2_, dg, db = s1[k0:k1], s2[k0:k1], dgain[k0:k1], dbias[k0:k1]
+    for k in range(w):
+        s1_[k] = dt(0)
+        s2_[k] = dt(0)
     for b in range(B):
-        for k in range(k0, k1):
-            xhat = (x2[b, k] - mean[k]) * rstd[k]
-            s1[k] += dy2[b, k]
-            s2[k] += dy2[b, k] * xhat
-    for k in range(k0, k1):
-        dbias[k] += s1[k]
-        dgain[k] += s2[k]
+        xr = x2[b, k0:k1]
+        dr = dy2[b, k0:k1]
+        for k in range(w):
+            xhat = (xr[k] - m_[k]) * r_[k]
+            s1_[k] += dr[k]
+            s2_[k] += dr[k] * xhat
+    for k in range(w):
+        db[k] += s1_[k]
+        dg[k] += s2_[k]
     if training:
         for b in range(B):
-            for k in range(k0, k1):
-                xhat = (x2[b, k] - mean[k]) * rstd[k]
+            xr = x2[b, k0:k1]
+            dr = dy2[b, k0:k1]
+            out = dx2[b, k0:k1]
+            for k in range(w):
+                xhat = (xr[k] - m_[k]) * r_[k]
                 # mean_b(dxhat) = gain*s1/B, mean_b(dxhat*xhat) = gain*s2/B
-                dx2[b, k] = gain[k] * rstd[k] * (dy2[b, k] - (s1[k] + xhat * s2[k]) * invB)
+                out[k] = g_[k] * r_[k] * (dr[k] - (s1_[k] + xhat * s2_[k]) * invB)
     else:
         for b in range(B):
-            for k in range(k0, k1):
-                dx2[b, k] = gain[k] * rstd[k] * dy2[b, k]
+            dr = dy2[b, k0:k1]
+            out = dx2[b, k0:k1]
+            for k in range(w):
+                out[k] = g_[k] * r_[k] * dr[k]
 
 
 @njit(**JIT)
@@ -128,9 +143,11 @@ def _bn_forward_steps(x, gain, bias, running_mean, running_var, training, moment
         row = min(t, Ts - 1)
         bn_col_stats(x[t], 0, F, training, t < Ts, running_mean[row], running_var[row],
                      momentum, eps, mean[t], rstd[t])
+        m_, r_ = mean[t], rstd[t]
         for b in range(B):
+            xr, yr = x[t, b], y[t, b]
             for k in range(F):
-                y[t, b, k] = (x[t, b, k] - mean[t, k]) * rstd[t, k] * gain[k] + bias[k]
+                yr[k] = (xr[k] - m_[k]) * r_[k] * gain[k] + bias[k]
 
 
 @njit(**PJIT)

@@ -7,31 +7,29 @@ rm*/rv* (Ts,G) or (Ts,H) follow the rules there: training updates row t in place
 t >= Ts are not recorded; the layer grows the arrays first), inference uses row min(t, Ts-1).
 
 Layout of the work
-    1. xw = x @ Wx over all T*B rows (one GEMM); BN_t of xw for all T at once (prange over feature
-       chunks). The gate bias b is folded in as the bias of that BN: xn = BN_t(xw; gx, b).
-    2. Time loop (serial: BN couples the batch at every step). Per step one GEMM hw = h_{t-1} @ Wh,
-       then everything else is independent across hidden units j: the statistics of the columns
-       j, H+j, 2H+j, 3H+j of hw, the gates, c_t[:, j] and its statistics. The step body is written
-       per chunk of at most ``CHUNK`` hidden units (batchnorm.CHUNK) and can run those chunks under
-       prange; by default (``par_min`` = PAR_MIN_WORK) it runs them on the calling thread, see
-       "Threading" below.
-    3. Backward runs the same chunks in reverse time; per step one GEMM dh_{t-1} = dhw_t @ Wh^T. Gain
-       gradients are accumulated per column, and every column belongs to one chunk: no shared +=.
-       After the loop: BN_t backward of the x side over all T (gives dxw, dgx and db), then
-       dWx = X^T dxw, dx = dxw Wx^T and dWh = Hprev^T dhw, each one GEMM over all T*B rows.
+    1. xw = x @ Wx over all T*B rows (one GEMM); BN_t of xw for all T at once (prange over chunks of
+       steps). The gate bias b is folded in as the bias of that BN: xn = BN_t(xw; gx, b).
+    2. Time loop. BN couples the batch at every step, but apart from the recurrent product every step
+       is independent across hidden units j: the statistics of the columns j, H+j, 2H+j, 3H+j of hw,
+       the gates, c_t[:, j] and its statistics. So the loop is split into n parts, each owning the
+       hidden units [j0, j1) (common.chunk_bounds) for the whole sequence: per step a part computes
+       its columns of hw = h_{t-1} @ Wh (its four gate blocks of Wh, gathered once), its units' step,
+       and then waits at a barrier (common.barrier) until every part has written its columns of h_t,
+       which the next product needs whole.
+    3. Backward runs the same parts in reverse time: per step its units' gradients and columns of
+       dhw_t, the barrier, then its units of dh_{t-1} = dhw_t @ Wh^T. Gain gradients are accumulated
+       per column, and every column belongs to one part: no shared +=. After the loop: BN_t backward
+       of the x side over all T (gives dxw, dgx and db), then dWx = X^T dxw, dx = dxw Wx^T and
+       dWh = Hprev^T dhw, each one GEMM over all T*B rows.
 
 Threading
-    BN couples the batch at every step, so the time loop is serial and the only parallel split inside
-    a step is over hidden units: one thread-pool entry per step (T per sequence, forward and backward).
-    Measured on the 2-core development machine (float32, T=20, I=16, min of 15 interleaved reps,
-    machine shared with other jobs, load average 5-6): per-step prange won once, by 4% (BN-RNN fwd,
-    B=32 H=64), and otherwise lost, e.g. BN-RNN B=64 H=128 fwd 7.8 ms serial vs 8.6 ms prange, bwd
-    3.3 vs 7.8 ms; B=256 H=512 fwd 120 vs 192 ms;
-    the BN-LSTM lost by 1.3x-25x because waiting for a descheduled worker at every step's barrier
-    costs milliseconds. So the default PAR_MIN_WORK keeps steps serial; pass ``par_min`` (minimum
-    B*H for a parallel step, 0 = always) to use the prange path on a many-core, quiet machine.
-    Parallel work that remains: the x-side BN (prange over feature chunks, once per sequence) and
-    the GEMMs (BLAS threads).
+    The parts run at once on their own threads (common.run_synced) and meet at every step through a
+    spin barrier on atomic counters (0.14 us per step on 2 cores): a thread-pool entry per step, tried
+    before, lost to the serial loop at every size, as waking a descheduled worker costs milliseconds.
+    n = the thread count when a step has at least ``par_min`` elements B*G (config.BN_PAR_MIN_WORK),
+    else 1 (the same compiled loop on the calling thread). Measured with MKL on the 2-core machine,
+    float32, forward + backward, S1 shapes (T784 B64 I1 H128): BN-LSTM 645 ms before -> 412 ms serial
+    (0-based loops, see batchnorm.bn_col_stats) -> 296 ms on two parts.
 
 Inference mode (training=False) uses the running statistics, so saved mean/rstd hold the constants
 actually used and the backward is the exact derivative of the affine normalization.
@@ -55,36 +53,39 @@ saved of bn_rnn_forward:
 """
 import numba
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
-from lnrnn.config import BN_PAR_MIN_WORK, JIT, PJIT
-from lnrnn.kernels.batchnorm import bn_backward, bn_col_backward, bn_col_stats, bn_forward, n_chunks
+from lnrnn.config import BN_PAR_MIN_WORK, JIT, ROWS
+from lnrnn.kernels.batchnorm import bn_backward, bn_col_backward, bn_col_stats, bn_forward
 from lnrnn.kernels.blas import rec_mul, rec_pack
-from lnrnn.kernels.common import chunk_bounds, matmul, projection_grads, sigmoid_row
+from lnrnn.kernels.common import barrier, chunk_bounds, matmul, projection_grads, run_synced, sigmoid_row
 
 # Default of the trailing ``par_min`` argument (see lnrnn.config.BN_PAR_MIN_WORK).
 PAR_MIN_WORK = BN_PAR_MIN_WORK
+# Threads a step is split over when it is split (None: numba.get_num_threads(); tests set more).
+THREADS = None
 
 
-def time_loop(loop):
-    """A cell's time loop, whose argument ``nch`` is the number of hidden-unit chunks per step, compiled
-    twice: serial (cached; ``prange`` there is a plain ``range``) for nch == 1, and with prange over each
-    step's chunks for nch > 1 (only when par_min asks for it; not cached, as its compiled code would
-    share the serial one's cache entry). The public functions are Python: they allocate, call the loop
-    and the threaded GEMMs (common.matmul, projection_grads), so the serial path compiles no parallel
-    code at all (a prange body compiles three times: 38 s to the first BN-LSTM step before)."""
-    serial, parallel = njit(**JIT)(loop), njit(**dict(PJIT, cache=False))(loop)
-
-    def run(*args, nch):
-        (serial if nch == 1 else parallel)(*args, nch)
-    run.__doc__ = loop.__doc__
-    return run
+def n_parts(B, H, G, par_min):
+    """Threads the time loop is split over (hidden units [j0, j1) each, common.chunk_bounds): 1 when a
+    step has fewer than par_min elements B*G (G the gate width), else the thread count (at most H)."""
+    if B * G < par_min:
+        return 1
+    return max(1, min(THREADS or numba.get_num_threads(), H))
 
 
 @njit(**JIT)
-def step_chunks(B, H, par_min):
-    """Hidden-unit chunks per step: 1 (serial, no thread pool) when B*H < par_min, else n_chunks(H)."""
-    return n_chunks(H) if B * H >= par_min else 1
+def gate_columns(W, j0, j1):
+    """W (K,4H) -> (K,4w) contiguous: columns [j0, j1) of each of the four gate blocks."""
+    K, G = W.shape
+    H = G // 4
+    w = j1 - j0
+    out = np.empty((K, 4 * w), dtype=W.dtype)
+    for k in range(K):
+        for q in range(4):
+            for j in range(w):
+                out[k, q * w + j] = W[k, q * H + j0 + j]
+    return out
 
 
 # ---------------------------------------------------------------------------------------------
@@ -105,34 +106,47 @@ def _lstm_fwd_chunk(j0, j1, hw_t, xn_t, cprev, gh, gc, bc, training, update_h, u
     for q in range(4):
         bn_col_stats(hw_t, q * H + j0, q * H + j1, training, update_h, rmh_r, rvh_r, momentum, eps,
                      mean_h_t, rstd_h_t)
+    # Loops index slices from 0 (see batchnorm.bn_col_stats: an offset index k0 + j keeps them scalar).
+    gcq, bcq, mcq, rcq = gc[j0:j1], bc[j0:j1], mean_c_t[j0:j1], rstd_c_t[j0:j1]
     for b in range(B):
+        hr = hw_t[b]
+        xr = xn_t[b]
         for q in range(4):
+            o = q * H + j0
+            hq, xq, gq, mq, rq = hr[o:o + w], xr[o:o + w], gh[o:o + w], mean_h_t[o:o + w], rstd_h_t[o:o + w]
+            zq = z[q * w:(q + 1) * w]
             for j in range(w):
-                k = q * H + j0 + j
-                z[q * w + j] = gh[k] * (hw_t[b, k] - mean_h_t[k]) * rstd_h_t[k] + xn_t[b, k]
+                zq[j] = gq[j] * (hq[j] - mq[j]) * rq[j] + xq[j]
         for j in range(2 * w, 3 * w):  # the g block as tanh(v) = 2 sigmoid(2v) - 1
             z[j] *= two
         sigmoid_row(z, z, kb)  # vectorised (lnrnn.kernels.common); libm's scalar expf/tanhf cost 3-6x more
+        ar = gates_t[b]
+        ai, af, ag, ao = ar[j0:j1], ar[H + j0:H + j1], ar[2 * H + j0:2 * H + j1], ar[3 * H + j0:3 * H + j1]
+        cp = cprev[b, j0:j1]
+        cr = c_t[b, j0:j1]
         for j in range(w):
             i = z[j]
             f = z[w + j]
             g = two * z[2 * w + j] - one
-            gates_t[b, j0 + j] = i
-            gates_t[b, H + j0 + j] = f
-            gates_t[b, 2 * H + j0 + j] = g
-            gates_t[b, 3 * H + j0 + j] = z[3 * w + j]
-            c_t[b, j0 + j] = f * cprev[b, j0 + j] + i * g
+            ai[j] = i
+            af[j] = f
+            ag[j] = g
+            ao[j] = z[3 * w + j]
+            cr[j] = f * cp[j] + i * g
     bn_col_stats(c_t, j0, j1, training, update_c, rmc_r, rvc_r, momentum, eps, mean_c_t, rstd_c_t)
+    zc = z[:w]
     for b in range(B):
+        cr = c_t[b, j0:j1]
         for j in range(w):
-            k = j0 + j
-            z[j] = two * (gc[k] * (c_t[b, k] - mean_c_t[k]) * rstd_c_t[k] + bc[k])
-        sigmoid_row(z[:w], z[:w], kb)
+            zc[j] = two * (gcq[j] * (cr[j] - mcq[j]) * rcq[j] + bcq[j])
+        sigmoid_row(zc, zc, kb)
+        tr = tc_t[b, j0:j1]
+        yr = y_t[b, j0:j1]
+        ao = gates_t[b, 3 * H + j0:3 * H + j1]
         for j in range(w):
-            k = j0 + j
-            tcv = two * z[j] - one
-            tc_t[b, k] = tcv
-            y_t[b, k] = gates_t[b, 3 * H + k] * tcv
+            tcv = two * zc[j] - one
+            tr[j] = tcv
+            yr[j] = ao[j] * tcv
 
 
 def bn_lstm_forward(x, h0, c0, Wx, Wh, b, gx, gh, gc, bc, rmx, rvx, rmh, rvh, rmc, rvc,
@@ -155,34 +169,44 @@ def bn_lstm_forward(x, h0, c0, Wx, Wh, b, gx, gh, gc, bc, rmx, rvx, rmh, rvh, rm
     rstd_c = np.empty((T, H), dtype=dt)
     tc = np.empty((T, B, H), dtype=dt)
     y = np.empty((T, B, H), dtype=dt)
-    _lstm_fwd_steps(xn, h0, c0, Wh, gh, gc, bc, rmh, rvh, rmc, rvc, training, momentum, eps,
-                    hw, mean_h, rstd_h, gates, c, mean_c, rstd_c, tc, y, nch=step_chunks(B, H, par_min))
+    run_synced(_lstm_fwd_part, n_parts(B, H, G, par_min), xn, h0, c0, Wh, gh, gc, bc, rmh, rvh, rmc, rvc, training,
+               momentum, eps, hw, mean_h, rstd_h, gates, c, mean_c, rstd_c, tc, y)
     saved = (xw, mean_x, rstd_x, hw, mean_h, rstd_h, gates, c, mean_c, rstd_c, tc, y, training)
     return y, y[T - 1].copy(), c[T - 1].copy(), saved
 
 
-def _lstm_fwd_steps_py(xn, h0, c0, Wh, gh, gc, bc, rmh, rvh, rmc, rvc, training, momentum, eps,
-                       hw, mean_h, rstd_h, gates, c, mean_c, rstd_c, tc, y, nch):
-    """The forward time loop: per step the recurrent GEMM, then the step's nch hidden-unit chunks."""
+@njit(**ROWS)
+def _lstm_fwd_part(q, n, flags, xn, h0, c0, Wh, gh, gc, bc, rmh, rvh, rmc, rvc, training, momentum, eps,
+                   hw, mean_h, rstd_h, gates, c, mean_c, rstd_c, tc, y):
+    """The forward time loop for hidden units [j0, j1), part q of n (common.run_synced): per step this
+    part's columns of the recurrent GEMM, h_{t-1} @ Wh[:, its four gate blocks], then its units' BN,
+    gates, cell and output; then it waits at the step's barrier, as the next product needs all of h_t."""
     T, B, G = xn.shape
     H = G // 4
     Tsh, Tsc = rmh.shape[0], rmc.shape[0]
-    P = rec_pack(Wh, B)  # Wh packed once for the B-row products (MKL; np.dot without it)
+    j0, j1 = chunk_bounds(H, n, q)
+    w = j1 - j0
+    Wq = gate_columns(Wh, j0, j1)       # (H,4w); equals Wh when n == 1
+    P = rec_pack(Wq, B)                 # packed once for the B-row products (MKL; np.dot without it)
+    hq = np.empty((B, 4 * w), dtype=xn.dtype)  # this part's columns of h_{t-1} Wh (n > 1)
     for t in range(T):
+        out = hw[t] if n == 1 else hq
         if t == 0:
-            rec_mul(h0, Wh, P, hw[0])
+            rec_mul(h0, Wq, P, out)
         else:
-            rec_mul(y[t - 1], Wh, P, hw[t])
+            rec_mul(y[t - 1], Wq, P, out)
+        if n > 1:
+            for b in range(B):
+                for g in range(4):
+                    for j in range(w):
+                        hw[t, b, g * H + j0 + j] = hq[b, g * w + j]
         cprev = c0 if t == 0 else c[t - 1]
         rh, rc = min(t, Tsh - 1), min(t, Tsc - 1)
-        for q in prange(nch):
-            j0, j1 = chunk_bounds(H, nch, q)
-            _lstm_fwd_chunk(j0, j1, hw[t], xn[t], cprev, gh, gc, bc, training, t < Tsh, t < Tsc,
-                            rmh[rh], rvh[rh], rmc[rc], rvc[rc], momentum, eps,
-                            mean_h[t], rstd_h[t], gates[t], c[t], mean_c[t], rstd_c[t], tc[t], y[t])
-
-
-_lstm_fwd_steps = time_loop(_lstm_fwd_steps_py)
+        _lstm_fwd_chunk(j0, j1, hw[t], xn[t], cprev, gh, gc, bc, training, t < Tsh, t < Tsc,
+                        rmh[rh], rvh[rh], rmc[rc], rvc[rc], momentum, eps,
+                        mean_h[t], rstd_h[t], gates[t], c[t], mean_c[t], rstd_c[t], tc[t], y[t])
+        if not barrier(flags, q, n, t + 1):
+            return
 
 
 @njit(**JIT)
@@ -193,24 +217,32 @@ def _lstm_bwd_chunk(j0, j1, dy_t, dhn, gates_t, c_t, cprev, mean_c_t, rstd_c_t, 
     accumulates dgh (G,), dgc/dbc (H,); dcn/dcbn (B,H), dbh (G,), s1*/s2* are scratch."""
     B, G = hw_t.shape
     H = G // 4
+    w = j1 - j0
     one = hw_t.dtype.type(1.0)
-    for b in range(B):
-        for j in range(j0, j1):
-            tcv = tc_t[b, j]
-            dcn[b, j] = (dy_t[b, j] + dhn[b, j]) * gates_t[b, 3 * H + j] * (one - tcv * tcv)
+    for b in range(B):  # 0-based loops over slices (see batchnorm.bn_col_stats)
+        tr, dyr, dhr, dr = tc_t[b, j0:j1], dy_t[b, j0:j1], dhn[b, j0:j1], dcn[b, j0:j1]
+        ao = gates_t[b, 3 * H + j0:3 * H + j1]
+        for j in range(w):
+            dr[j] = (dyr[j] + dhr[j]) * ao[j] * (one - tr[j] * tr[j])
     bn_col_backward(dcn, c_t, mean_c_t, rstd_c_t, gc, j0, j1, training, dcbn, dgc, dbc, s1c, s2c)
     for b in range(B):
-        for j in range(j0, j1):
-            i = gates_t[b, j]
-            f = gates_t[b, H + j]
-            g = gates_t[b, 2 * H + j]
-            o = gates_t[b, 3 * H + j]
-            dc = dcarry[b, j] + dcbn[b, j]
-            da_t[b, j] = dc * g * i * (one - i)
-            da_t[b, H + j] = dc * cprev[b, j] * f * (one - f)
-            da_t[b, 2 * H + j] = dc * i * (one - g * g)
-            da_t[b, 3 * H + j] = (dy_t[b, j] + dhn[b, j]) * tc_t[b, j] * o * (one - o)
-            dcarry[b, j] = dc * f
+        ar = gates_t[b]
+        dar = da_t[b]
+        ai, af, ag, ao = ar[j0:j1], ar[H + j0:H + j1], ar[2 * H + j0:2 * H + j1], ar[3 * H + j0:3 * H + j1]
+        di, df, dg, do = dar[j0:j1], dar[H + j0:H + j1], dar[2 * H + j0:2 * H + j1], dar[3 * H + j0:3 * H + j1]
+        tr, dyr, dhr, cp = tc_t[b, j0:j1], dy_t[b, j0:j1], dhn[b, j0:j1], cprev[b, j0:j1]
+        dcr, dbr = dcarry[b, j0:j1], dcbn[b, j0:j1]
+        for j in range(w):
+            i = ai[j]
+            f = af[j]
+            g = ag[j]
+            o = ao[j]
+            dc = dcr[j] + dbr[j]
+            di[j] = dc * g * i * (one - i)
+            df[j] = dc * cp[j] * f * (one - f)
+            dg[j] = dc * i * (one - g * g)
+            do[j] = (dyr[j] + dhr[j]) * tr[j] * o * (one - o)
+            dcr[j] = dc * f
     for q in range(4):
         bn_col_backward(da_t, hw_t, mean_h_t, rstd_h_t, gh, q * H + j0, q * H + j1, training,
                         dhw_t, dgh, dbh, s1h, s2h)
@@ -232,39 +264,39 @@ def bn_lstm_backward(dy, saved, x, h0, c0, Wx, Wh, gx, gh, gc, par_min=PAR_MIN_W
     dgh = np.zeros(G, dtype=dt)
     dgc = np.zeros(H, dtype=dt)
     dbc = np.zeros(H, dtype=dt)
-    _lstm_bwd_steps(dy, gates, c, c0, mean_c, rstd_c, tc, hw, mean_h, rstd_h, Wh, gh, gc, training,
-                    da, dhw, dhn, dcarry, dgh, dgc, dbc, nch=step_chunks(B, H, par_min))
+    scratch = (np.empty((B, H), dt), np.empty((B, H), dt), np.zeros(G, dt),  # dcn, dcbn, dbh (= db, unused)
+               np.empty(H, dt), np.empty(H, dt), np.empty(G, dt), np.empty(G, dt))  # s1c, s2c, s1h, s2h
+    run_synced(_lstm_bwd_part, n_parts(B, H, G, par_min), dy, gates, c, c0, mean_c, rstd_c, tc, hw, mean_h, rstd_h,
+               Wh, gh, gc, training, da, dhw, dhn, dcarry, dgh, dgc, dbc, *scratch)
     dxw, dgx, db = bn_backward(da, xw, mean_x, rstd_x, gx, training)
     dx, dWx, dWh = projection_grads(dxw, dhw, x, h0, y, Wx, numba.get_num_threads())
     return dx, dhn, dcarry, dWx, dWh, db, dgx, dgh, dgc, dbc
 
 
-def _lstm_bwd_steps_py(dy, gates, c, c0, mean_c, rstd_c, tc, hw, mean_h, rstd_h, Wh, gh, gc, training,
-                       da, dhw, dhn, dcarry, dgh, dgc, dbc, nch):
-    """The backward time loop: per step the nch hidden-unit chunks, then dh_{t-1} = dhw_t Wh^T."""
+@njit(**ROWS)
+def _lstm_bwd_part(q, n, flags, dy, gates, c, c0, mean_c, rstd_c, tc, hw, mean_h, rstd_h, Wh, gh, gc, training,
+                   da, dhw, dhn, dcarry, dgh, dgc, dbc, dcn, dcbn, dbh, s1c, s2c, s1h, s2h):
+    """The backward time loop for hidden units [j0, j1), part q of n: per step this part's units and
+    gate columns, the barrier (the product needs every column of dhw_t), then its units of
+    dh_{t-1} = dhw_t Wh^T. Scratch (dcn, dcbn (B,H); dbh, s1h, s2h (G,); s1c, s2c (H,)) is shared:
+    each part touches only its own columns."""
     T, B, H = dy.shape
-    G = 4 * H
-    dt = dy.dtype
-    dcn = np.empty((B, H), dtype=dt)
-    dcbn = np.empty((B, H), dtype=dt)
-    dbh = np.zeros(G, dtype=dt)  # gradient of the absent h-side bias (scratch, = db)
-    s1c = np.empty(H, dtype=dt)
-    s2c = np.empty(H, dtype=dt)
-    s1h = np.empty(G, dtype=dt)
-    s2h = np.empty(G, dtype=dt)
-    WhT = np.ascontiguousarray(Wh.T)
-    PT = rec_pack(WhT, B)
+    j0, j1 = chunk_bounds(H, n, q)
+    WTq = np.ascontiguousarray(Wh[j0:j1].T)  # (G,w): the columns of Wh^T this part's units need
+    PT = rec_pack(WTq, B)
+    dq = np.empty((B, j1 - j0), dtype=dy.dtype)  # this part's units of dh_{t-1} (n > 1)
     for t in range(T - 1, -1, -1):
         cprev = c0 if t == 0 else c[t - 1]
-        for q in prange(nch):
-            j0, j1 = chunk_bounds(H, nch, q)
-            _lstm_bwd_chunk(j0, j1, dy[t], dhn, gates[t], c[t], cprev, mean_c[t], rstd_c[t], tc[t], hw[t],
-                            mean_h[t], rstd_h[t], gh, gc, training, dcn, dcbn, dcarry, da[t], dhw[t],
-                            dgh, dgc, dbc, dbh, s1c, s2c, s1h, s2h)
-        rec_mul(dhw[t], WhT, PT, dhn)
-
-
-_lstm_bwd_steps = time_loop(_lstm_bwd_steps_py)
+        _lstm_bwd_chunk(j0, j1, dy[t], dhn, gates[t], c[t], cprev, mean_c[t], rstd_c[t], tc[t], hw[t],
+                        mean_h[t], rstd_h[t], gh, gc, training, dcn, dcbn, dcarry, da[t], dhw[t],
+                        dgh, dgc, dbc, dbh, s1c, s2c, s1h, s2h)
+        if not barrier(flags, q, n, T - t):
+            return
+        if n == 1:
+            rec_mul(dhw[t], WTq, PT, dhn)
+        else:
+            rec_mul(dhw[t], WTq, PT, dq)
+            dhn[:, j0:j1] = dq
 
 
 # ---------------------------------------------------------------------------------------------
@@ -281,13 +313,14 @@ def _rnn_fwd_chunk(j0, j1, hw_t, xn_t, gh, training, update, rmh_r, rvh_r, momen
     z = np.empty(w, dtype=hw_t.dtype)
     kb = np.empty(2 * w, dtype=np.int32)  # scratch of sigmoid_row
     bn_col_stats(hw_t, j0, j1, training, update, rmh_r, rvh_r, momentum, eps, mean_h_t, rstd_h_t)
+    gq, mq, rq = gh[j0:j1], mean_h_t[j0:j1], rstd_h_t[j0:j1]  # 0-based loops over slices (bn_col_stats)
     for b in range(B):
+        hr, xr, yr = hw_t[b, j0:j1], xn_t[b, j0:j1], y_t[b, j0:j1]
         for j in range(w):
-            k = j0 + j
-            z[j] = two * (gh[k] * (hw_t[b, k] - mean_h_t[k]) * rstd_h_t[k] + xn_t[b, k])
+            z[j] = two * (gq[j] * (hr[j] - mq[j]) * rq[j] + xr[j])
         sigmoid_row(z, z, kb)  # tanh(v) = 2 sigmoid(2v) - 1, vectorised
         for j in range(w):
-            y_t[b, j0 + j] = two * z[j] - one
+            yr[j] = two * z[j] - one
 
 
 def bn_rnn_forward(x, h0, Wx, Wh, b, gx, gh, rmx, rvx, rmh, rvh, training, momentum, eps, par_min=PAR_MIN_WORK):
@@ -302,30 +335,35 @@ def bn_rnn_forward(x, h0, Wx, Wh, b, gx, gh, rmx, rvx, rmh, rvh, training, momen
     mean_h = np.empty((T, H), dtype=dt)
     rstd_h = np.empty((T, H), dtype=dt)
     y = np.empty((T, B, H), dtype=dt)
-    _rnn_fwd_steps(xn, h0, Wh, gh, rmh, rvh, training, momentum, eps, hw, mean_h, rstd_h, y,
-                   nch=step_chunks(B, H, par_min))
+    run_synced(_rnn_fwd_part, n_parts(B, H, H, par_min), xn, h0, Wh, gh, rmh, rvh, training, momentum, eps,
+               hw, mean_h, rstd_h, y)
     saved = (xw, mean_x, rstd_x, hw, mean_h, rstd_h, y, training)
     return y, y[T - 1].copy(), saved
 
 
-def _rnn_fwd_steps_py(xn, h0, Wh, gh, rmh, rvh, training, momentum, eps, hw, mean_h, rstd_h, y, nch):
-    """The forward time loop: per step the recurrent GEMM, then the step's nch hidden-unit chunks."""
+@njit(**ROWS)
+def _rnn_fwd_part(q, n, flags, xn, h0, Wh, gh, rmh, rvh, training, momentum, eps, hw, mean_h, rstd_h, y):
+    """The forward time loop for hidden units [j0, j1), part q of n: per step the columns j0:j1 of
+    h_{t-1} Wh, those units' BN and output, then the step's barrier."""
     T, B, H = xn.shape
     Ts = rmh.shape[0]
-    P = rec_pack(Wh, B)  # Wh packed once for the B-row products (MKL; np.dot without it)
+    j0, j1 = chunk_bounds(H, n, q)
+    Wq = np.ascontiguousarray(Wh[:, j0:j1])  # (H,w)
+    P = rec_pack(Wq, B)
+    hq = np.empty((B, j1 - j0), dtype=xn.dtype)  # (n > 1)
     for t in range(T):
+        out = hw[t] if n == 1 else hq
         if t == 0:
-            rec_mul(h0, Wh, P, hw[0])
+            rec_mul(h0, Wq, P, out)
         else:
-            rec_mul(y[t - 1], Wh, P, hw[t])
+            rec_mul(y[t - 1], Wq, P, out)
+        if n > 1:
+            hw[t, :, j0:j1] = hq
         r = min(t, Ts - 1)
-        for q in prange(nch):
-            j0, j1 = chunk_bounds(H, nch, q)
-            _rnn_fwd_chunk(j0, j1, hw[t], xn[t], gh, training, t < Ts, rmh[r], rvh[r], momentum, eps,
-                           mean_h[t], rstd_h[t], y[t])
-
-
-_rnn_fwd_steps = time_loop(_rnn_fwd_steps_py)
+        _rnn_fwd_chunk(j0, j1, hw[t], xn[t], gh, training, t < Ts, rmh[r], rvh[r], momentum, eps,
+                       mean_h[t], rstd_h[t], y[t])
+        if not barrier(flags, q, n, t + 1):
+            return
 
 
 @njit(**JIT)
@@ -333,10 +371,10 @@ def _rnn_bwd_chunk(j0, j1, dy_t, dhn, y_t, hw_t, mean_h_t, rstd_h_t, gh, trainin
     """One step backward, hidden units [j0, j1): assigns da_t, dhw_t (B,H) columns; accumulates dgh."""
     B = hw_t.shape[0]
     one = hw_t.dtype.type(1.0)
-    for b in range(B):
-        for j in range(j0, j1):
-            h = y_t[b, j]
-            da_t[b, j] = (dy_t[b, j] + dhn[b, j]) * (one - h * h)
+    for b in range(B):  # 0-based loops over slices (see batchnorm.bn_col_stats)
+        yr, dyr, dhr, dar = y_t[b, j0:j1], dy_t[b, j0:j1], dhn[b, j0:j1], da_t[b, j0:j1]
+        for j in range(j1 - j0):
+            dar[j] = (dyr[j] + dhr[j]) * (one - yr[j] * yr[j])
     bn_col_backward(da_t, hw_t, mean_h_t, rstd_h_t, gh, j0, j1, training, dhw_t, dgh, dbh, s1, s2)
 
 
@@ -351,27 +389,30 @@ def bn_rnn_backward(dy, saved, x, h0, Wx, Wh, gx, gh, par_min=PAR_MIN_WORK):
     dhw = np.empty((T, B, H), dtype=dt)
     dhn = np.zeros((B, H), dtype=dt)
     dgh = np.zeros(H, dtype=dt)
-    _rnn_bwd_steps(dy, y, hw, mean_h, rstd_h, Wh, gh, training, da, dhw, dhn, dgh, nch=step_chunks(B, H, par_min))
+    run_synced(_rnn_bwd_part, n_parts(B, H, H, par_min), dy, y, hw, mean_h, rstd_h, Wh, gh, training, da, dhw, dhn, dgh,
+               np.zeros(H, dt), np.empty(H, dt), np.empty(H, dt))  # scratch: dbh (= db, unused), s1, s2
     dxw, dgx, db = bn_backward(da, xw, mean_x, rstd_x, gx, training)
     dx, dWx, dWh = projection_grads(dxw, dhw, x, h0, y, Wx, numba.get_num_threads())
     return dx, dhn, dWx, dWh, db, dgx, dgh
 
 
-def _rnn_bwd_steps_py(dy, y, hw, mean_h, rstd_h, Wh, gh, training, da, dhw, dhn, dgh, nch):
-    """The backward time loop: per step the nch hidden-unit chunks, then dh_{t-1} = dhw_t Wh^T."""
+@njit(**ROWS)
+def _rnn_bwd_part(q, n, flags, dy, y, hw, mean_h, rstd_h, Wh, gh, training, da, dhw, dhn, dgh, dbh, s1, s2):
+    """The backward time loop for hidden units [j0, j1), part q of n: per step those units' columns of
+    da and dhw, the barrier, then units j0:j1 of dh_{t-1} = dhw_t Wh^T. Scratch dbh, s1, s2 (H,) shared
+    by column."""
     T, B, H = dy.shape
-    dt = dy.dtype
-    dbh = np.zeros(H, dtype=dt)  # scratch
-    s1 = np.empty(H, dtype=dt)
-    s2 = np.empty(H, dtype=dt)
-    WhT = np.ascontiguousarray(Wh.T)
-    PT = rec_pack(WhT, B)
+    j0, j1 = chunk_bounds(H, n, q)
+    WTq = np.ascontiguousarray(Wh[j0:j1].T)  # (H,w)
+    PT = rec_pack(WTq, B)
+    dq = np.empty((B, j1 - j0), dtype=dy.dtype)
     for t in range(T - 1, -1, -1):
-        for q in prange(nch):
-            j0, j1 = chunk_bounds(H, nch, q)
-            _rnn_bwd_chunk(j0, j1, dy[t], dhn, y[t], hw[t], mean_h[t], rstd_h[t], gh, training,
-                           da[t], dhw[t], dgh, dbh, s1, s2)
-        rec_mul(dhw[t], WhT, PT, dhn)
-
-
-_rnn_bwd_steps = time_loop(_rnn_bwd_steps_py)
+        _rnn_bwd_chunk(j0, j1, dy[t], dhn, y[t], hw[t], mean_h[t], rstd_h[t], gh, training,
+                       da[t], dhw[t], dgh, dbh, s1, s2)
+        if not barrier(flags, q, n, T - t):
+            return
+        if n == 1:
+            rec_mul(dhw[t], WTq, PT, dhn)
+        else:
+            rec_mul(dhw[t], WTq, PT, dq)
+            dhn[:, j0:j1] = dq

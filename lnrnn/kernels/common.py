@@ -1,15 +1,20 @@
 """Small compiled building blocks shared by the kernels: threaded GEMMs over row chunks,
-column reductions with per-thread partials, row LayerNorm, activations, and ``run_chunks``, which
-runs a cell's batch chunks on threads.
+column reductions with per-thread partials, row LayerNorm, activations, ``run_chunks``, which
+runs a cell's batch chunks on threads, and ``run_synced`` with ``barrier``, which run a time loop
+split over threads that meet at every step (the BN cells).
 
 Every GEMM here splits the rows of the big operand into one chunk per Numba thread and calls
 single-threaded BLAS (``np.dot``) on each chunk; reductions over rows write per-thread partial
 sums and add them afterwards (no shared ``+=`` inside ``prange``).
 """
+import queue
+import threading
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
-from numba import njit, prange
+from numba import njit, prange, types
+from numba.core import cgutils
+from numba.extending import intrinsic
 
 from lnrnn.config import JIT, PJIT
 from lnrnn.kernels.blas import gemm
@@ -36,6 +41,111 @@ def run_chunks(rows, n, nchunks, *args):
     rows(0, *chunk_bounds(n, nch, 0), *args)
     for f in futures:
         f.result()
+
+
+_synced = {"lock": threading.Lock(), "inboxes": []}  # run_synced's own worker threads, one inbox each
+
+
+def _serve(inbox):
+    while True:
+        run, q, done = inbox.get()
+        try:
+            run(q)
+        finally:
+            done.put(q)
+
+
+def run_synced(part, n, *args):
+    """Call part(q, n, flags, *args) for q = 0..n-1 at once, each on its own thread (q = 0 on the calling
+    thread), for a time loop whose parts meet at every step with ``barrier(flags, q, n, generation)``.
+
+    Every part must be running for a barrier to open, so parts 1..n-1 go to worker threads that serve
+    run_synced alone, one part each, and a lock keeps two calls (from two Python threads) from sharing
+    them. ``part`` is compiled with nogil=True. flags (n+1,) int64: one generation counter per part,
+    then an abort flag: a part that raises sets it, so the others leave their barriers and return, and
+    the error is re-raised here. n == 1 runs on the calling thread alone."""
+    flags = np.zeros(n + 1, dtype=np.int64)
+    if n == 1:
+        part(0, 1, flags, *args)
+        return
+    errors = []
+
+    def run(q):
+        try:
+            part(q, n, flags, *args)
+        except BaseException as e:  # noqa: B036  (re-raised below, after every part has returned)
+            errors.append(e)
+            flags[n] = 1
+
+    with _synced["lock"]:
+        inboxes = _synced["inboxes"]
+        while len(inboxes) < n - 1:
+            inboxes.append(queue.SimpleQueue())
+            threading.Thread(target=_serve, args=(inboxes[-1],), name=f"lnrnn-part-{len(inboxes)}",
+                             daemon=True).start()
+        done = queue.SimpleQueue()
+        for q in range(1, n):
+            inboxes[q - 1].put((run, q, done))
+        run(0)
+        for _ in range(1, n):
+            done.get()
+    if errors:
+        raise errors[0]
+
+
+def _flag_pointer(context, builder, sig, args):
+    aryty = sig.args[0]
+    ary = context.make_array(aryty)(context, builder, args[0])
+    i = context.cast(builder, args[1], sig.args[1], types.intp)
+    return cgutils.get_item_pointer(context, builder, aryty, ary, [i])
+
+
+@intrinsic
+def _load_acquire(typingctx, flags, i):
+    """flags[i] (int64 array) read with an atomic load, acquire ordering: what the writer stored before
+    its release store is visible after this load, and LLVM may not hoist the load out of a spin loop."""
+    if not (isinstance(flags, types.Array) and flags.dtype == types.int64 and isinstance(i, types.Integer)):
+        return None
+
+    def codegen(context, builder, sig, args):
+        return builder.load_atomic(_flag_pointer(context, builder, sig, args), "acquire", 8)
+    return types.int64(flags, i), codegen
+
+
+@intrinsic
+def _store_release(typingctx, flags, i, v):
+    """flags[i] = v (int64 array) as an atomic store with release ordering: every write before it is
+    visible to a thread whose acquire load sees v."""
+    if not (isinstance(flags, types.Array) and flags.dtype == types.int64 and isinstance(i, types.Integer)
+            and isinstance(v, types.Integer)):
+        return None
+
+    def codegen(context, builder, sig, args):
+        v = context.cast(builder, args[2], sig.args[2], types.int64)
+        builder.store_atomic(v, _flag_pointer(context, builder, sig, args), "release", 8)
+        return context.get_dummy_value()
+    return types.void(flags, i, v), codegen
+
+
+_sched_yield = types.ExternalFunction("sched_yield", types.intc())  # libc, by symbol name: cacheable
+SPINS = 2000  # busy-wait polls between sched_yield calls: a part that is descheduled gets its core back
+
+
+@njit(**JIT)
+def barrier(flags, q, n, generation):
+    """Part q of n (see run_synced) has finished step ``generation`` (1, 2, ...); wait until all n have.
+    Returns False when a part failed (abort flag set): the caller returns at once."""
+    _store_release(flags, q, generation)
+    for p in range(n):
+        spins = 0
+        while _load_acquire(flags, p) < generation:
+            if _load_acquire(flags, n) != 0:
+                return False
+            spins += 1
+            if spins == SPINS:
+                _sched_yield()
+                spins = 0
+    return _load_acquire(flags, n) == 0
 
 
 @njit(**JIT)

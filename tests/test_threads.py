@@ -1,0 +1,62 @@
+"""common.run_synced and common.barrier: the threads that BN cells split their time loop over."""
+import threading
+
+import numpy as np
+import pytest
+from numba import njit
+
+from lnrnn.kernels.common import barrier, run_synced
+
+
+@njit(nogil=True)
+def _steps(q, n, flags, log, fail_part, fail_step):
+    """Each step: write this part's slot of log[t], meet the others, then check every slot of step t and
+    of the step before. A barrier that let a part through early shows up as a slot not yet written
+    (0) or already overwritten; log[T, q] counts what this part saw wrong."""
+    T = log.shape[0] - 1
+    bad = 0
+    for t in range(T):
+        if q == fail_part and t == fail_step:
+            raise ValueError("part failed on purpose")
+        log[t, q] = t + 1
+        if not barrier(flags, q, n, t + 1):
+            return
+        for p in range(n):
+            if log[t, p] != t + 1:
+                bad += 1
+    log[T, q] = bad
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 5])
+def test_every_part_sees_the_whole_step(n):
+    T = 3000
+    log = np.zeros((T + 1, n), np.int64)
+    run_synced(_steps, n, log, -1, -1)
+    assert np.array_equal(log[:T], np.repeat(np.arange(1, T + 1)[:, None], n, axis=1))  # every part ran every step
+    assert np.all(log[T] == 0), f"parts saw unfinished steps: {log[T]}"
+
+
+def test_a_failing_part_releases_the_others_and_raises():
+    n, T = 3, 50
+    log = np.zeros((T + 1, n), np.int64)
+    with pytest.raises(ValueError, match="on purpose"):
+        run_synced(_steps, n, log, 1, 7)  # part 1 raises at step 7; parts 0 and 2 wait at that barrier
+    assert list(log[7]) == [8, 0, 8] and np.all(log[6] == 7)  # 0 and 2 wrote step 7 and waited
+    assert np.all(log[T] == 0)  # nobody reached the end
+    again = np.zeros((T + 1, n), np.int64)
+    run_synced(_steps, n, again, -1, -1)  # the worker threads survived
+    assert np.all(again[T - 1] == T) and np.all(again[T] == 0)
+
+
+def test_calls_from_two_python_threads():
+    """Two Python threads calling run_synced at once take turns (a lock); neither deadlocks."""
+    n, T = 2, 2000
+    logs = [np.zeros((T + 1, n), np.int64) for _ in range(4)]
+    threads = [threading.Thread(target=run_synced, args=(_steps, n, log, -1, -1)) for log in logs]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join(timeout=60)
+    assert not any(th.is_alive() for th in threads)
+    for log in logs:
+        assert np.all(log[T - 1] == T) and np.all(log[T] == 0)
