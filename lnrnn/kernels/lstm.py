@@ -127,16 +127,17 @@ def _forward_rows(q, lo, hi, x, h0, c0, Wx, Wh, b, gx, bx, gh, bh, gc, bc, ln, f
                 for j in range(G):
                     a[j] = hr[j] + xr[j] + bs[j]
             # one vectorised sigmoid pass over the whole row; the g block as tanh(z) = 2 sigmoid(2z) - 1
-            for j in range(2 * H, 3 * H):
-                a[j] *= two
+            ai, af, ag, ao = a[:H], a[H:2 * H], a[2 * H:3 * H], a[3 * H:]  # 0-based loops over gate blocks
+            for j in range(H):
+                ag[j] *= two
             sigmoid_row(a, a, kb)
-            for j in range(2 * H, 3 * H):
-                a[j] = two * a[j] - one
+            for j in range(H):
+                ag[j] = two * ag[j] - one
             cp = c0[bb] if t == 0 else c[t - 1, bb]
             ct = c[t, bb]
             tct = tc[t, bb]
             for k in range(H):
-                ct[k] = a[H + k] * cp[k] + a[k] * a[2 * H + k]
+                ct[k] = af[k] * cp[k] + ai[k] * ag[k]
             if ln:
                 mc, sc = ln_row_stats(ct, eps)
                 rstd[2, t, bb] = sc
@@ -149,9 +150,10 @@ def _forward_rows(q, lo, hi, x, h0, c0, Wx, Wh, b, gx, bx, gh, bh, gc, bc, ln, f
                 for k in range(H):
                     tct[k] = two * ct[k]
             sigmoid_row(tct, tct, kb)
+            yr = y[t, bb]
             for k in range(H):
                 tct[k] = two * tct[k] - one
-                y[t, bb, k] = a[3 * H + k] * tct[k]
+                yr[k] = ao[k] * tct[k]
 
 
 def lstm_backward(dy, saved, x, h0, c0, Wx, Wh, gx, gh, gc, norm, nchunks):
@@ -217,11 +219,14 @@ def _backward_rows(q, lo, hi, dy, saved, x, c0, Wx, WxT, WhT, gx, gh, gc, ln, fo
         for r in range(hi - lo):
             bb = lo + r
             a = gates[t, bb]
+            ai, af, ag, ao = a[:H], a[H:2 * H], a[2 * H:3 * H], a[3 * H:]  # 0-based loops over gate blocks
+            dai, daf, dag, dao = da[:H], da[H:2 * H], da[2 * H:3 * H], da[3 * H:]
+            dyr, dhr, tcr, dcr = dy[t, bb], dh_next[r], tc[t, bb], dc_next[r]
             for k in range(H):
-                dh = dy[t, bb, k] + dh_next[r, k]
-                o = a[3 * H + k]
-                tk = tc[t, bb, k]
-                da[3 * H + k] = dh * tk * o * (one - o)
+                dh = dyr[k] + dhr[k]
+                o = ao[k]
+                tk = tcr[k]
+                dao[k] = dh * tk * o * (one - o)
                 dcn[k] = dh * o * (one - tk * tk)
             if ln:  # LayerNorm of the cell, backward: sums and gain gradients in one pass, then dL/dc_t
                 ch = chat[t, bb]
@@ -242,14 +247,14 @@ def _backward_rows(q, lo, hi, dy, saved, x, c0, Wx, WxT, WhT, gx, gh, gc, ln, fo
                     dcn[k] = rc * (dch[k] - s1 - ch[k] * s2)
             cp = c0[bb] if t == 0 else c[t - 1, bb]
             for k in range(H):
-                dc = dcn[k] + dc_next[r, k]
-                i = a[k]
-                f = a[H + k]
-                g = a[2 * H + k]
-                da[k] = dc * g * i * (one - i)
-                da[H + k] = dc * cp[k] * f * (one - f)
-                da[2 * H + k] = dc * i * (one - g * g)
-                dc_next[r, k] = dc * f
+                dc = dcn[k] + dcr[k]
+                i = ai[k]
+                f = af[k]
+                g = ag[k]
+                dai[k] = dc * g * i * (one - i)
+                daf[k] = dc * cp[k] * f * (one - f)
+                dag[k] = dc * i * (one - g * g)
+                dcr[k] = dc * f
             dhw = dHW[t, bb]
             dxr = dxs[r] if ln else dhw  # dL/d(x_t Wx) of this row
             if ln:  # both G-wide LayerNorms, backward: one pass for the parameter gradients and the
