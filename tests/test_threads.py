@@ -1,5 +1,7 @@
 """common.run_synced and common.barrier: the threads that BN cells split their time loop over."""
+import os
 import threading
+import time
 
 import numpy as np
 import pytest
@@ -60,3 +62,30 @@ def test_calls_from_two_python_threads():
     assert not any(th.is_alive() for th in threads)
     for log in logs:
         assert np.all(log[T - 1] == T) and np.all(log[T] == 0)
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork")
+def test_forked_child_starts_its_own_workers():
+    """A child forked after the workers exist inherits their inboxes but not the threads; its first
+    run_synced must start new ones instead of waiting at the first barrier for ever."""
+    n, T = 2, 100
+    run_synced(_steps, n, np.zeros((T + 1, n), np.int64), -1, -1)  # the parent's workers exist now
+    pid = os.fork()
+    if pid == 0:  # child: exit status 0 only when run_synced came back with every step done
+        code = 1
+        try:
+            log = np.zeros((T + 1, n), np.int64)
+            run_synced(_steps, n, log, -1, -1)
+            code = 0 if np.all(log[T - 1] == T) and np.all(log[T] == 0) else 1
+        finally:
+            os._exit(code)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        done, status = os.waitpid(pid, os.WNOHANG)
+        if done:
+            assert os.waitstatus_to_exitcode(status) == 0
+            return
+        time.sleep(0.05)
+    os.kill(pid, 9)
+    os.waitpid(pid, 0)
+    pytest.fail("the forked child hung in run_synced")

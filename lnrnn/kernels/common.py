@@ -7,6 +7,7 @@ Every GEMM here splits the rows of the big operand into one chunk per Numba thre
 single-threaded BLAS (``np.dot``) on each chunk; reductions over rows write per-thread partial
 sums and add them afterwards (no shared ``+=`` inside ``prange``).
 """
+import os
 import queue
 import threading
 from concurrent.futures import ThreadPoolExecutor
@@ -43,7 +44,9 @@ def run_chunks(rows, n, nchunks, *args):
         f.result()
 
 
-_synced = {"lock": threading.Lock(), "inboxes": []}  # run_synced's own worker threads, one inbox each
+# run_synced's own worker threads, one inbox each, and the process that started them (a forked child
+# inherits the list but not the threads: it starts its own)
+_synced = {"lock": threading.Lock(), "inboxes": [], "pid": os.getpid()}
 
 
 def _serve(inbox):
@@ -78,6 +81,8 @@ def run_synced(part, n, *args):
             flags[n] = 1
 
     with _synced["lock"]:
+        if _synced["pid"] != os.getpid():
+            _synced["inboxes"], _synced["pid"] = [], os.getpid()
         inboxes = _synced["inboxes"]
         while len(inboxes) < n - 1:
             inboxes.append(queue.SimpleQueue())
