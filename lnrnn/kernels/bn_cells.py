@@ -117,21 +117,22 @@ def _lstm_fwd_chunk(j0, j1, hw_t, xn_t, cprev, gh, gc, bc, training, update_h, u
             zq = z[q * w:(q + 1) * w]
             for j in range(w):
                 zq[j] = gq[j] * (hq[j] - mq[j]) * rq[j] + xq[j]
-        for j in range(2 * w, 3 * w):  # the g block as tanh(v) = 2 sigmoid(2v) - 1
-            z[j] *= two
+        zi, zf, zg, zo = z[:w], z[w:2 * w], z[2 * w:3 * w], z[3 * w:]
+        for j in range(w):  # the g block as tanh(v) = 2 sigmoid(2v) - 1
+            zg[j] *= two
         sigmoid_row(z, z, kb)  # vectorised (lnrnn.kernels.common); libm's scalar expf/tanhf cost 3-6x more
         ar = gates_t[b]
         ai, af, ag, ao = ar[j0:j1], ar[H + j0:H + j1], ar[2 * H + j0:2 * H + j1], ar[3 * H + j0:3 * H + j1]
         cp = cprev[b, j0:j1]
         cr = c_t[b, j0:j1]
         for j in range(w):
-            i = z[j]
-            f = z[w + j]
-            g = two * z[2 * w + j] - one
+            i = zi[j]
+            f = zf[j]
+            g = two * zg[j] - one
             ai[j] = i
             af[j] = f
             ag[j] = g
-            ao[j] = z[3 * w + j]
+            ao[j] = zo[j]
             cr[j] = f * cp[j] + i * g
     bn_col_stats(c_t, j0, j1, training, update_c, rmc_r, rvc_r, momentum, eps, mean_c_t, rstd_c_t)
     zc = z[:w]
