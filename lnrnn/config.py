@@ -27,6 +27,10 @@ BN_TIME_CHUNKS = 8
 # forward + backward: BN-LSTM B32 H64 (8192) 1.03x the serial time, B64 H64 0.96x, B64 H128 0.79x,
 # B128 H256 0.69x; BN-RNN B64 H128 (8192) 0.83x, B128 H256 0.78x, below 4096 1.2x.
 BN_PAR_MIN_WORK = 16384
+# Polls of a waiting part at a step barrier (kernels.common.barrier) between sched_yield calls: spinning
+# costs nothing while every part has a core (0.14 us per barrier on 2 cores); the yield gives the core
+# back when a part was descheduled (more parts than cores, or a busy machine).
+BARRIER_SPINS = 2000
 # LSTM inputs at most this wide (pixel MNIST I=1, strokes I=3) skip the GEMMs x Wx, dL/dx and dWx over
 # all T*B rows: each row's I*G products run inside the time loop instead, while the row is in cache, and
 # the (T,B,G) gradient of x Wx is never stored (lnrnn/kernels/lstm.py).

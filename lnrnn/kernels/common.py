@@ -17,7 +17,7 @@ from numba import njit, prange, types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
-from lnrnn.config import JIT, PJIT
+from lnrnn.config import BARRIER_SPINS, JIT, PJIT
 from lnrnn.kernels.blas import gemm
 
 _pool = {"size": 0, "executor": None}
@@ -133,7 +133,6 @@ def _store_release(typingctx, flags, i, v):
 
 
 _sched_yield = types.ExternalFunction("sched_yield", types.intc())  # libc, by symbol name: cacheable
-SPINS = 2000  # busy-wait polls between sched_yield calls: a part that is descheduled gets its core back
 
 
 @njit(**JIT)
@@ -147,7 +146,7 @@ def barrier(flags, q, n, generation):
             if _load_acquire(flags, n) != 0:
                 return False
             spins += 1
-            if spins == SPINS:
+            if spins == BARRIER_SPINS:
                 _sched_yield()
                 spins = 0
     return _load_acquire(flags, n) == 0
