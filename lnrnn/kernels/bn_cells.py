@@ -75,17 +75,44 @@ def n_parts(B, H, G, par_min):
 
 
 @njit(**JIT)
-def gate_columns(W, j0, j1):
-    """W (K,4H) -> (K,4w) contiguous: columns [j0, j1) of each of the four gate blocks."""
-    K, G = W.shape
-    H = G // 4
+def block_columns(W, nb, j0, j1):
+    """W (K,nb*H) -> (K,nb*w) contiguous: columns [j0, j1) of each of its nb blocks of width H (the four
+    gate blocks of the LSTM, the one block of the RNN)."""
+    K = W.shape[0]
+    H = W.shape[1] // nb
     w = j1 - j0
-    out = np.empty((K, 4 * w), dtype=W.dtype)
+    out = np.empty((K, nb * w), dtype=W.dtype)
     for k in range(K):
-        for q in range(4):
-            for j in range(w):
-                out[k, q * w + j] = W[k, q * H + j0 + j]
+        for g in range(nb):
+            out[k, g * w:(g + 1) * w] = W[k, g * H + j0:g * H + j1]
     return out
+
+
+@njit(**JIT)
+def part_hw(hprev, Wq, P, hq, hw_t, nb, j0, j1):
+    """A part's columns of hw_t = h_{t-1} @ Wh: hprev (B,H) @ Wq (H,nb*w) (block_columns of Wh, packed
+    as P) into columns [j0, j1) of each of hw_t's nb blocks (B,nb*H). Straight into hw_t when the part
+    owns every unit; else through hq (B,nb*w), as hw_t's column slices are not contiguous."""
+    H = hw_t.shape[1] // nb
+    w = j1 - j0
+    if w == H:
+        rec_mul(hprev, Wq, P, hw_t)
+        return
+    rec_mul(hprev, Wq, P, hq)
+    for b in range(hw_t.shape[0]):
+        for g in range(nb):
+            hw_t[b, g * H + j0:g * H + j1] = hq[b, g * w:(g + 1) * w]
+
+
+@njit(**JIT)
+def part_dh(dhw_t, WTq, PT, dq, dhn, j0, j1):
+    """A part's units of dh_{t-1} = dhw_t @ Wh^T: dhn[:, j0:j1] = dhw_t (B,G) @ WTq (G,w) (Wh[j0:j1].T,
+    packed as PT). Straight into dhn (B,H) when the part owns every unit; else through dq (B,w)."""
+    if j1 - j0 == dhn.shape[1]:
+        rec_mul(dhw_t, WTq, PT, dhn)
+    else:
+        rec_mul(dhw_t, WTq, PT, dq)
+        dhn[:, j0:j1] = dq
 
 
 # ---------------------------------------------------------------------------------------------
@@ -187,20 +214,14 @@ def _lstm_fwd_part(q, n, flags, xn, h0, c0, Wh, gh, gc, bc, rmh, rvh, rmc, rvc, 
     Tsh, Tsc = rmh.shape[0], rmc.shape[0]
     j0, j1 = chunk_bounds(H, n, q)
     w = j1 - j0
-    Wq = gate_columns(Wh, j0, j1)       # (H,4w); equals Wh when n == 1
+    Wq = block_columns(Wh, 4, j0, j1)   # (H,4w); equals Wh when n == 1
     P = rec_pack(Wq, B)                 # packed once for the B-row products (MKL; np.dot without it)
     hq = np.empty((B, 4 * w), dtype=xn.dtype)  # this part's columns of h_{t-1} Wh (n > 1)
     for t in range(T):
-        out = hw[t] if n == 1 else hq
         if t == 0:
-            rec_mul(h0, Wq, P, out)
+            part_hw(h0, Wq, P, hq, hw[t], 4, j0, j1)
         else:
-            rec_mul(y[t - 1], Wq, P, out)
-        if n > 1:
-            for b in range(B):
-                for g in range(4):
-                    for j in range(w):
-                        hw[t, b, g * H + j0 + j] = hq[b, g * w + j]
+            part_hw(y[t - 1], Wq, P, hq, hw[t], 4, j0, j1)
         cprev = c0 if t == 0 else c[t - 1]
         rh, rc = min(t, Tsh - 1), min(t, Tsc - 1)
         _lstm_fwd_chunk(j0, j1, hw[t], xn[t], cprev, gh, gc, bc, training, t < Tsh, t < Tsc,
@@ -293,11 +314,7 @@ def _lstm_bwd_part(q, n, flags, dy, gates, c, c0, mean_c, rstd_c, tc, hw, mean_h
                         dgh, dgc, dbc, dbh, s1c, s2c, s1h, s2h)
         if not barrier(flags, q, n, T - t):
             return
-        if n == 1:
-            rec_mul(dhw[t], WTq, PT, dhn)
-        else:
-            rec_mul(dhw[t], WTq, PT, dq)
-            dhn[:, j0:j1] = dq
+        part_dh(dhw[t], WTq, PT, dq, dhn, j0, j1)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -349,17 +366,14 @@ def _rnn_fwd_part(q, n, flags, xn, h0, Wh, gh, rmh, rvh, training, momentum, eps
     T, B, H = xn.shape
     Ts = rmh.shape[0]
     j0, j1 = chunk_bounds(H, n, q)
-    Wq = np.ascontiguousarray(Wh[:, j0:j1])  # (H,w)
+    Wq = block_columns(Wh, 1, j0, j1)  # (H,w)
     P = rec_pack(Wq, B)
     hq = np.empty((B, j1 - j0), dtype=xn.dtype)  # (n > 1)
     for t in range(T):
-        out = hw[t] if n == 1 else hq
         if t == 0:
-            rec_mul(h0, Wq, P, out)
+            part_hw(h0, Wq, P, hq, hw[t], 1, j0, j1)
         else:
-            rec_mul(y[t - 1], Wq, P, out)
-        if n > 1:
-            hw[t, :, j0:j1] = hq
+            part_hw(y[t - 1], Wq, P, hq, hw[t], 1, j0, j1)
         r = min(t, Ts - 1)
         _rnn_fwd_chunk(j0, j1, hw[t], xn[t], gh, training, t < Ts, rmh[r], rvh[r], momentum, eps,
                        mean_h[t], rstd_h[t], y[t])
@@ -412,8 +426,4 @@ def _rnn_bwd_part(q, n, flags, dy, y, hw, mean_h, rstd_h, Wh, gh, training, da, 
                        da[t], dhw[t], dgh, dbh, s1, s2)
         if not barrier(flags, q, n, T - t):
             return
-        if n == 1:
-            rec_mul(dhw[t], WTq, PT, dhn)
-        else:
-            rec_mul(dhw[t], WTq, PT, dq)
-            dhn[:, j0:j1] = dq
+        part_dh(dhw[t], WTq, PT, dq, dhn, j0, j1)
