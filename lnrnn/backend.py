@@ -4,10 +4,11 @@
     k = kernels("cuda")                 # namespace: lstm_forward, lstm_backward, rnn_forward, ...
     y, hT, cT, saved = k.lstm_forward(...);  y = k.to_host(y)
 
-The CPU namespace holds the ``@njit`` kernels (``lnrnn.kernels.<op>``), the CUDA one their twins
-(``lnrnn.kernels.<op>_cuda``): same names, arguments and saved-state layout. CUDA functions take host
-or device arrays and return device arrays; ``to_host``/``to_device`` move results across (identities
-on the CPU), so callers can be written once for both.
+The CPU namespace holds the ``@njit`` kernels (module ``lnrnn.kernels.<op>``), the CUDA one their twins
+(``lnrnn.kernels.<op>_cuda``): same names, arguments and saved-state layout, each op bound by name
+from an ordinary import in ``_ops`` (one list for both devices). CUDA functions take host or device
+arrays and return device arrays; ``to_host``/``to_device`` move results across (identities on the
+CPU), so callers can be written once for both.
 
 STUMPY binds its GPU functions, or stubs that raise "no CUDA driver", when the package is imported.
 lnrnn does the same check lazily, on the first request for device "cuda": ``import lnrnn`` then never
@@ -20,42 +21,24 @@ a working driver is present or ``NUMBA_ENABLE_CUDASIM=1`` selects Numba's CUDA s
 before numba is first imported). Numba's deprecated built-in CUDA target is not used.
 """
 import importlib.util
-import os
-
-import numpy as np
 from functools import lru_cache
 from types import SimpleNamespace
 
+import numpy as np
+
 from lnrnn.errors import UserError
+from lnrnn.kernels import batchnorm, bn_cells, layernorm, lstm, rnn
+from lnrnn.kernels.cuda_env import numpy_compat, simulator_enabled  # noqa: F401  (part of this module's API)
 
 DEVICES = ("cpu", "cuda")
-OPS = ("layernorm_forward", "layernorm_backward", "lstm_forward", "lstm_backward", "rnn_forward", "rnn_backward")
-# Ops of the recurrent-BatchNorm cells; bound when their modules are present on this backend.
-BN_OPS = {"batchnorm": ("batchnorm_forward_train", "batchnorm_forward_infer", "batchnorm_backward"),
-          "bn_cells": ("bn_lstm_forward", "bn_lstm_backward", "bn_rnn_forward", "bn_rnn_backward")}
+# Every op a kernel namespace holds (both twins define each one, with the same arguments).
+OPS = ("layernorm_forward", "layernorm_backward", "lstm_forward", "lstm_backward", "rnn_forward", "rnn_backward",
+       "batchnorm_forward_train", "batchnorm_forward_infer", "batchnorm_backward",
+       "bn_lstm_forward", "bn_lstm_backward", "bn_rnn_forward", "bn_rnn_backward")
 
 
 class CudaUnavailable(UserError, RuntimeError):
     """device 'cuda' was requested where CUDA cannot run; the message says why and what to do."""
-
-
-def numpy_compat():
-    """numba-cuda 0.30 registers an overload for ``np.row_stack``, an alias of ``np.vstack`` that NumPy
-    2.5 removed, when it compiles its first kernel: with NumPy >= 2.5 every CUDA compile then fails
-    with AttributeError (seen on an H100 machine with numpy 2.5.2). Restore the alias; it is the same
-    function NumPy shipped until 2.4."""
-    import numpy as np
-    if not hasattr(np, "row_stack"):
-        np.row_stack = np.vstack
-
-
-def simulator_enabled():
-    """True when Numba's CUDA simulator is selected (NUMBA_ENABLE_CUDASIM=1 before numba's import)."""
-    try:
-        from numba.core import config
-        return bool(getattr(config, "ENABLE_CUDASIM", 0))
-    except ImportError:  # pragma: no cover - numba is a hard dependency
-        return os.environ.get("NUMBA_ENABLE_CUDASIM", "0") == "1"
 
 
 @lru_cache(maxsize=None)
@@ -92,36 +75,44 @@ def _identity(obj):
     return obj
 
 
-def _is_device(a):
+def _is_host_only(a):
     return False
 
 
-def _zeros(shape, dtype):
+def _host_zeros(shape, dtype):
     return np.zeros(shape, dtype)
 
 
-def _bind(ns, module, names):
-    mod = importlib.import_module(module)
-    for n in names:
-        setattr(ns, n, getattr(mod, n))
+def _ops(device, layernorm, batchnorm, lstm, rnn, bn_cells, is_device, to_device, to_host, zeros):
+    """One device's namespace: the same op names bound from that device's twin modules."""
+    return SimpleNamespace(
+        device=device,
+        layernorm_forward=layernorm.layernorm_forward, layernorm_backward=layernorm.layernorm_backward,
+        lstm_forward=lstm.lstm_forward, lstm_backward=lstm.lstm_backward,
+        rnn_forward=rnn.rnn_forward, rnn_backward=rnn.rnn_backward,
+        batchnorm_forward_train=batchnorm.batchnorm_forward_train,
+        batchnorm_forward_infer=batchnorm.batchnorm_forward_infer,
+        batchnorm_backward=batchnorm.batchnorm_backward,
+        bn_lstm_forward=bn_cells.bn_lstm_forward, bn_lstm_backward=bn_cells.bn_lstm_backward,
+        bn_rnn_forward=bn_cells.bn_rnn_forward, bn_rnn_backward=bn_cells.bn_rnn_backward,
+        is_device=is_device, to_device=to_device, to_host=to_host, zeros=zeros)
 
 
 @lru_cache(maxsize=None)
-def _namespace(device):
-    suffix = "_cuda" if device == "cuda" else ""
-    ns = SimpleNamespace(device=device)
-    for op in ("layernorm", "lstm", "rnn"):
-        _bind(ns, f"lnrnn.kernels.{op}{suffix}", [n for n in OPS if n.startswith(op)])
-    for mod, names in BN_OPS.items():
-        if importlib.util.find_spec(f"lnrnn.kernels.{mod}{suffix}") is not None:
-            _bind(ns, f"lnrnn.kernels.{mod}{suffix}", names)
-    if device == "cuda":
-        from lnrnn.kernels.cuda_common import is_device, to_device, to_host, zeros
-        ns.to_host, ns.to_device, ns.is_device, ns.zeros = to_host, to_device, is_device, zeros
-    else:
-        ns.to_host = ns.to_device = _identity
-        ns.is_device, ns.zeros = _is_device, _zeros
-    return ns
+def _cpu():
+    return _ops("cpu", layernorm, batchnorm, lstm, rnn, bn_cells,
+                is_device=_is_host_only, to_device=_identity, to_host=_identity, zeros=_host_zeros)
+
+
+@lru_cache(maxsize=None)
+def _cuda():
+    """The CUDA twins, imported here: only once device 'cuda' is asked for and usable (importing
+    numba.cuda is slow and initializes the driver)."""
+    from lnrnn.kernels import (batchnorm_cuda, bn_cells_cuda, cuda_common, layernorm_cuda, lstm_cuda,
+                               rnn_cuda)
+    c = cuda_common
+    return _ops("cuda", layernorm_cuda, batchnorm_cuda, lstm_cuda, rnn_cuda, bn_cells_cuda,
+                is_device=c.is_device, to_device=c.to_device, to_host=c.to_host, zeros=c.zeros)
 
 
 def check_device(device):
@@ -136,4 +127,4 @@ def check_device(device):
 def kernels(device="cpu"):
     """The op functions of device 'cpu' or 'cuda' as a namespace (see the module docstring).
     Raises ValueError for an unknown device and CudaUnavailable where CUDA cannot run."""
-    return _namespace(check_device(device))
+    return _cuda() if check_device(device) == "cuda" else _cpu()

@@ -86,6 +86,23 @@ def test_without_simulator_import_works_and_cuda_request_is_clear():
         assert out["reason"] in out["err"]
 
 
+def test_cuda_twins_import_no_cpu_kernel_and_backend_no_circle():
+    """A fresh process imports every CUDA twin: none of them loads a CPU kernel module (lstm.py would
+    load the BLAS choice, MKL included) or the backend; and backend's CPU namespace is plain imports."""
+    pytest.importorskip("numba_cuda", reason="numba-cuda is not installed")
+    code = """if True:
+        import json, sys
+        from lnrnn.kernels import batchnorm_cuda, bn_cells_cuda, layernorm_cuda, lstm_cuda, rnn_cuda
+        print(json.dumps(sorted(m for m in sys.modules if m.startswith('lnrnn'))))"""
+    r = _run(code, sim=True)
+    assert r.returncode == 0, r.stderr
+    loaded = set(json.loads(r.stdout.strip().splitlines()[-1]))
+    shared = {"lnrnn", "lnrnn.config", "lnrnn.errors", "lnrnn.kernels", "lnrnn.kernels.codes",
+              "lnrnn.kernels.cuda_env", "lnrnn.kernels.cuda_common"}
+    other = sorted(m for m in loaded - shared if not m.endswith("_cuda"))
+    assert not other, f"importing the CUDA twins loaded {other}"
+
+
 def _cuda_op_pairs():
     pytest.importorskip("numba_cuda", reason="numba-cuda is not installed")
     ok, why = backend.cuda_usable()

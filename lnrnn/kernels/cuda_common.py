@@ -26,9 +26,10 @@ from functools import lru_cache
 
 import numpy as np
 
-from lnrnn import backend, config
+from lnrnn import config
+from lnrnn.kernels.cuda_env import numpy_compat
 
-backend.numpy_compat()  # before numba-cuda compiles anything (NumPy >= 2.5)
+numpy_compat()  # before numba-cuda compiles anything (NumPy >= 2.5)
 from numba import cuda, float32, float64  # noqa: E402
 
 # GEMM and column-reduction tile edge: blocks of TILE x TILE threads (tests shrink it).

@@ -16,9 +16,9 @@ from numba import njit
 
 from lnrnn.config import FOLD_MAX_I, ROWS
 from lnrnn.kernels.blas import rec_mul, rec_pack
+from lnrnn.kernels.codes import NORM_LN, NORM_NONE  # noqa: F401  (re-exported: one set of codes for every cell)
 from lnrnn.kernels.common import (clamp_chunks, input_row_grads, ln_row_backward, ln_row_forward, matmul,
                                   matmul_tn, recurrent_weight_grad, run_chunks, sigmoid_row)
-from lnrnn.kernels.lstm import NORM_LN, NORM_NONE  # noqa: F401  (re-exported: same codes for every cell)
 
 
 def rnn_forward(x, h0, Wx, Wh, b, g, norm, eps, nchunks):

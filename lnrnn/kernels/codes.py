@@ -1,0 +1,11 @@
+"""Integer codes shared by the CPU and CUDA twins.
+
+Design note: the codes that select a variant inside a kernel (which normalization a plain/LN cell
+applies) are plain integers, because Numba specializes on them cheaply and both twins must agree on
+them. They live here, in a module that imports nothing, so that a CUDA twin can use them without
+importing its CPU sibling (importing ``lstm.py`` loads the BLAS choice of ``blas.py``, MKL included)
+and a CPU module without importing anything of numba.cuda. ``lstm.py`` and ``rnn.py`` re-export them
+(``from lnrnn.kernels.lstm import NORM_LN`` keeps working).
+"""
+NORM_NONE = 0  # plain cell: no normalization
+NORM_LN = 1    # layer-normalized cell (Ba, Kiros & Hinton 2016)
