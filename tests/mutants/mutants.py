@@ -25,8 +25,8 @@ CLI = "tests/test_cli.py"
 MUTANTS = [
     # ---- races: per-chunk partial rows collapsed into one shared row (issue 21, item 1) ----
     dict(name="race-bn-backward-shared-row", file="lnrnn/kernels/batchnorm.py",
-         old="_bn_backward_steps(dy, x, mean, rstd, gain, training, t0, t1, dx, pg[c], pb[c])",
-         new="_bn_backward_steps(dy, x, mean, rstd, gain, training, t0, t1, dx, pg[0], pb[0])",
+         old="t0, t1, dx, pg[c], pb[c])",  # the prange body's call of _bn_backward_steps
+         new="t0, t1, dx, pg[0], pb[0])",
          tests=[f"{RACES}::test_batchnorm_backward_time_chunks",
                 f"{RACES}::test_batchnorm_backward_float32_time_chunks"],
          why="every time chunk adds its dgain/dbias into row 0: threads race on it"),
@@ -83,8 +83,8 @@ MUTANTS = [
          tests=[f"{KERNELS}::test_sigmoid_row_float32_accuracy_in_place_and_not"],
          why="float32 exp: 2^k assembled with the wrong exponent bias (off by a factor 2)"),
     dict(name="bn-running-var-biased", file="lnrnn/kernels/batchnorm.py",
-         old="unbias = dt(B) / dt(max(B - 1, 1))",
-         new="unbias = dt(1)",
+         old="unbias = dt(",  # B/(B-1), or n/(n-1) over the active rows: made 1
+         new="unbias = dt(1) + dt(0) * dt(",
          tests=[f"{BN}::test_forward_train_formula_and_unbiased_running_var"],
          why="running variance updated with the biased batch variance"),
     dict(name="bn-infer-backward-no-gain", file="lnrnn/kernels/batchnorm.py",
