@@ -1,4 +1,4 @@
-"""Layers that own their parameters, validate input at the boundary, and pick the kernels.
+"""Layers that own their parameters, validate input at the boundary, and call the kernels.
 
     layer = RecurrentLayer("lstm", "ln", input_size=I, hidden_size=H, seed=0)
     y, state = layer.forward(x)            # x (T,B,I) -> y (T,B,H); state = (hT,) or (hT, cT)
@@ -6,6 +6,10 @@
 
     stack = RecurrentStack("lstm", "ln", input_size=I, hidden_size=H, num_layers=2)
     y, states = stack.forward(x);  dx = stack.backward(dy)
+    y_t, states = stack.step(x_t, states, t)          # one step from a given state (sampling)
+
+Which cells exist, their parameters, initialization and kernels: the registry, ``lnrnn.cells``. A
+layer looks its row up and never branches on the cell or the norm.
 
 Parameter names (symbols of the equations in ``lnrnn.kernels``):
     every cell      Wx (I,G), Wh (H,G), b (G,)
@@ -15,18 +19,31 @@ Parameter names (symbols of the equations in ``lnrnn.kernels``):
     rnn, bn         gx, gh (H,)                      buffers rmx, rvx, rmh, rvh (Ts,H)
 Buffers are BatchNorm population statistics, one row per time step (Ts rows, grown on demand when a
 longer training sequence arrives; inference beyond Ts reuses the last row).
+
+Parameters and gradients are views into one contiguous buffer each (``lnrnn.flat``): ``layer.flat``
+while a layer stands alone, the stack's (or model's) once it is packed into one.
+
+Masks, chunks and steps
+    lengths (B,) int: row b runs for steps t < lengths[b] (right padding). The final state of a row is
+        its state after its last step (its initial state when lengths[b] = 0); dL/dy at padded steps is
+        ignored (treated as zero), so padded steps add nothing to any gradient; BatchNorm statistics
+        at a step count only the rows running there (the BN kernels take lengths).
+    t0: the absolute time of x[0] when a sequence runs in chunks from a carried state: BatchNorm uses
+        (and, training, updates) its per-step statistics t0 .. t0+T-1. Truncated BPTT is a chunk run
+        after a chunk: backward stops at the chunk's initial state (dstate0 is returned, not carried).
 """
 import numba
 import numpy as np
 
-from lnrnn import backend
-from lnrnn.config import BN_GAIN_INIT, BN_MOMENTUM, EPS
-from lnrnn.kernels.lstm import NORM_LN, NORM_NONE
+from lnrnn import backend, cells
+from lnrnn.config import BN_MOMENTUM, EPS
+from lnrnn.flat import repack
+from lnrnn.kernels.codes import NORM_LN, NORM_NONE  # noqa: F401  (re-exported)
 
-CELLS = ("rnn", "lstm")
-NORMS = ("none", "ln", "bn")
+CELLS = cells.KINDS
+NORMS = cells.NORMS
 # CLI names -> (cell, norm)
-CELL_NAMES = {f"{p}{c}": (c, n) for c in CELLS for n, p in (("none", ""), ("ln", "ln-"), ("bn", "bn-"))}
+CELL_NAMES = {name: (c.cell, c.norm) for name, c in cells.CELLS.items()}
 DTYPES = {"float32": np.float32, "float64": np.float64}
 
 
@@ -37,9 +54,21 @@ def parse_cell(name):
     return CELL_NAMES[name]
 
 
-def _orthogonal(rng, n, dtype):
-    q, r = np.linalg.qr(rng.standard_normal((n, n)))
-    return (q * np.sign(np.diag(r))).astype(dtype)
+def check_lengths(lengths, T, B):
+    """None, or lengths as a (B,) int64 array with 0 <= lengths[b] <= T (ValueError otherwise)."""
+    if lengths is None:
+        return None
+    a = np.asarray(lengths)
+    if a.shape != (B,) or not np.issubdtype(a.dtype, np.integer):
+        raise ValueError(f"lengths must be {B} integers (one per sequence), got {a.dtype} {a.shape}")
+    if a.size and (a.min() < 0 or a.max() > T):
+        raise ValueError(f"lengths must lie in [0, {T}], got {a.min()}..{a.max()}")
+    return np.ascontiguousarray(a, dtype=np.int64)
+
+
+def step_mask(lengths, T, dtype=np.float32):
+    """(T,B) 1 where row b runs at step t (t < lengths[b]), else 0."""
+    return (np.arange(T)[:, None] < np.asarray(lengths)[None, :]).astype(dtype)
 
 
 def _check_array(name, a, ndim, dtype, shape=None, device_ok=False):
@@ -65,14 +94,11 @@ def _check_array(name, a, ndim, dtype, shape=None, device_ok=False):
 
 
 class RecurrentLayer:
-    """One recurrent layer (cell in CELLS, norm in NORMS) over whole sequences."""
+    """One recurrent layer (a row of ``lnrnn.cells``) over whole sequences or chunks of them."""
 
     def __init__(self, cell, norm, input_size, hidden_size, dtype=np.float32, seed=0, forget_bias=1.0,
                  max_steps=1, eps=EPS, momentum=BN_MOMENTUM, rng=None, device="cpu"):
-        if cell not in CELLS:
-            raise ValueError(f"unknown cell {cell!r}; expected one of {', '.join(CELLS)}")
-        if norm not in NORMS:
-            raise ValueError(f"unknown norm {norm!r}; expected one of {', '.join(NORMS)}")
+        self.spec = cells.lookup(cell, norm)
         for what, v in (("input_size", input_size), ("hidden_size", hidden_size), ("max_steps", max_steps)):
             if int(v) != v or v < 1:
                 raise ValueError(f"{what} must be a positive integer, got {v}")
@@ -84,42 +110,10 @@ class RecurrentLayer:
         self.eps, self.momentum = float(eps), float(momentum)
         self.forget_bias = float(forget_bias)
         rng = np.random.default_rng(seed) if rng is None else rng
-        I, H, dt = self.I, self.H, self.dtype
-        nblk = 4 if cell == "lstm" else 1
-        G = nblk * H
-        # Input weights: Glorot-uniform per gate block; recurrent weights: an orthogonal block per gate.
-        lim = np.sqrt(6.0 / (I + H))
-        p = {"Wx": rng.uniform(-lim, lim, (I, G)).astype(dt),
-             "Wh": np.concatenate([_orthogonal(rng, H, dt) for _ in range(nblk)], axis=1),
-             "b": np.zeros(G, dt)}
-        if cell == "lstm":
-            p["b"][H:2 * H] = forget_bias
-        if norm != "none":
-            # With a zero input (the blank first pixels of MNIST) a zero state is a fixed point of the
-            # normalized cells: every normalized row is all-zero, and each such step multiplies the
-            # gradient by 1/sqrt(eps) ~ 316 (float32 overflows within ~15 steps). A small random bias
-            # of the cell candidate (LSTM) or of the LN/BN sum (RNN) moves the state off zero at once.
-            blk = slice(2 * H, 3 * H) if cell == "lstm" else slice(0, H)
-            p["b"][blk] = rng.uniform(-0.1, 0.1, H).astype(dt)
-        if norm == "ln" and cell == "lstm":
-            p.update(gx=np.ones(G, dt), bx=np.zeros(G, dt), gh=np.ones(G, dt), bh=np.zeros(G, dt),
-                     gc=np.ones(H, dt), bc=np.zeros(H, dt))
-        elif norm == "ln":
-            p["g"] = np.ones(H, dt)
-        elif norm == "bn":
-            p.update(gx=np.full(G, BN_GAIN_INIT, dt), gh=np.full(G, BN_GAIN_INIT, dt))
-            if cell == "lstm":
-                p.update(gc=np.full(H, BN_GAIN_INIT, dt), bc=np.zeros(H, dt))
-        self.params = p
-        self.grads = {k: np.zeros_like(v) for k, v in p.items()}
-        self.buffers = {}
-        if norm == "bn":
-            widths = {"x": G, "h": G, "c": H} if cell == "lstm" else {"x": G, "h": G}
-            for s, w in widths.items():
-                self.buffers["rm" + s] = np.zeros((max_steps, w), dt)
-                self.buffers["rv" + s] = np.ones((max_steps, w), dt)
-        self._ones_G, self._zeros_G = np.ones(G, dt), np.zeros(G, dt)
-        self._ones_H, self._zeros_H = np.ones(H, dt), np.zeros(H, dt)
+        self.params = self.spec.init_params(rng, self.I, self.H, self.dtype, self.forget_bias)
+        self.grads = {k: np.zeros_like(v) for k, v in self.params.items()}
+        self.flat = (repack([("", self.params)]), repack([("", self.grads)]))  # (params, grads) FlatArrays
+        self.buffers = self.spec.init_buffers(self.H, int(max_steps), self.dtype)
         self._saved = None
         # Kernels of the device: ValueError for an unknown one, CudaUnavailable (one sentence) where CUDA
         # cannot run. Parameters and gradients are NumPy arrays (the optimizer runs on the host). On
@@ -128,16 +122,22 @@ class RecurrentLayer:
         # them between its layers without a host round trip).
         self.device = device
         self._k = backend.kernels(device)
-        self._ones_G, self._zeros_G, self._ones_H, self._zeros_H = (
-            self._k.to_device(a) for a in (self._ones_G, self._zeros_G, self._ones_H, self._zeros_H))
+        G = self.spec.blocks * self.H
+        dt = self.dtype
+        # unit gains and zero biases that stand in for the LN parameters of the kernels' plain variant
+        self.consts = {n: self._k.to_device(a) for n, a in (("1G", np.ones(G, dt)), ("0G", np.zeros(G, dt)),
+                                                             ("1H", np.ones(self.H, dt)), ("0H", np.zeros(self.H, dt)))}
 
     @property
     def nstate(self):
-        return 2 if self.cell == "lstm" else 1
+        return self.spec.nstate
 
     def zero_grad(self):
         for g in self.grads.values():
             g.fill(0)
+
+    def zero_state(self, B):
+        return tuple(np.zeros((B, self.H), self.dtype) for _ in range(self.nstate))
 
     def _grow_buffers(self, T):
         """Extend BN population statistics to T steps by repeating the last step's row."""
@@ -145,20 +145,41 @@ class RecurrentLayer:
             if v.shape[0] < T:
                 self.buffers[k] = np.concatenate([v, np.repeat(v[-1:], T - v.shape[0], axis=0)])
 
-    def forward(self, x, state=None, training=True, on_device=False):
+    def _buffer_rows(self, t0, T, training):
+        """The BN statistics of steps t0 .. t0+T-1 as the kernels index them (row 0 = step t0): views
+        that training updates in place, or, for inference, the rows min(t, Ts-1) gathered."""
+        if not self.buffers:
+            return {}
+        if training:
+            self._grow_buffers(t0 + T)
+            if t0 == 0:
+                return self.buffers
+            return {k: v[t0:t0 + T] for k, v in self.buffers.items()}
+        Ts = next(iter(self.buffers.values())).shape[0]
+        if t0 == 0 and T <= Ts:
+            return self.buffers
+        rows = np.minimum(np.arange(t0, t0 + T), Ts - 1)
+        return {k: np.ascontiguousarray(v[rows]) for k, v in self.buffers.items()}
+
+    def forward(self, x, state=None, training=True, on_device=False, lengths=None, t0=0):
         """x (T,B,I) -> y (T,B,H), final state tuple. state: None (zeros) or (h0,) / (h0, c0), each (B,H).
-        On 'cuda', x may be a device array, and on_device=True returns y and the state as device arrays."""
+        lengths, t0: see the module docstring. On 'cuda', x may be a device array, and on_device=True
+        returns y and the state as device arrays."""
         x = _check_array("x", x, 3, self.dtype, (None, None, self.I), device_ok=True)
         T, B, _ = x.shape
         if T < 1 or B < 1:
             raise ValueError(f"x must hold at least one step and one sequence, got shape {x.shape}")
+        if int(t0) != t0 or t0 < 0:
+            raise ValueError(f"t0 must be a non-negative integer, got {t0}")
+        lengths = check_lengths(lengths, T, B)
+        if lengths is not None and np.all(lengths == T):
+            lengths = None  # every row runs every step: the unmasked path, bit for bit
         if state is None:
-            state = tuple(np.zeros((B, self.H), self.dtype) for _ in range(self.nstate))
+            state = self.zero_state(B)
         if len(state) != self.nstate:
             raise ValueError(f"a {self.cell} layer's state is a tuple of {self.nstate} arrays, got {len(state)}")
-        state = tuple(_check_array(n, s, 2, self.dtype, (B, self.H)) for n, s in zip(("h0", "c0"), state))
-        if self.norm == "bn" and training:
-            self._grow_buffers(T)
+        state = tuple(_check_array(n, s, 2, self.dtype, (B, self.H)) for n, s in zip(self.spec.state_names, state))
+        bufs = self._buffer_rows(int(t0), T, training)
         # Drop the previous step's activations before this step allocates its own: the allocator then
         # reuses their pages (S1: 0.4 GB that were otherwise faulted in afresh) and the peak stays one step's.
         self._saved = None
@@ -166,39 +187,27 @@ class RecurrentLayer:
         x = k.to_device(x)
         state = tuple(k.to_device(s) for s in state)
         p = {n: k.to_device(v) for n, v in self.params.items()}  # uploaded once per step on 'cuda'
+        y, out_state, saved, seqs = self.spec.forward(k, self, x, state, p, bufs, training, nch,
+                                                      lengths if self.spec.masked_kernel else None)
+        if lengths is not None:
+            out_state = self._final_state(out_state, seqs, state, lengths)
         fetch = (lambda a: a) if on_device else k.to_host
-        if self.cell == "lstm":
-            h0, c0 = state
-            if self.norm == "bn":
-                bf = self.buffers
-                y, hT, cT, saved = k.bn_lstm_forward(
-                    x, h0, c0, p["Wx"], p["Wh"], p["b"], p["gx"], p["gh"], p["gc"], p["bc"],
-                    bf["rmx"], bf["rvx"], bf["rmh"], bf["rvh"], bf["rmc"], bf["rvc"],
-                    training, self.momentum, self.eps)
-            else:
-                ln = self.norm == "ln"
-                gx, bx, gh, bh = ((p["gx"], p["bx"], p["gh"], p["bh"]) if ln else
-                                  (self._ones_G, self._zeros_G, self._ones_G, self._zeros_G))
-                gc, bc = (p["gc"], p["bc"]) if ln else (self._ones_H, self._zeros_H)
-                y, hT, cT, saved = k.lstm_forward(x, h0, c0, p["Wx"], p["Wh"], p["b"], gx, bx, gh, bh, gc, bc,
-                                                NORM_LN if ln else NORM_NONE, self.eps, nch)
-            y, hT, cT = fetch((y, hT, cT))
-            out_state = (hT, cT)
-        else:
-            (h0,) = state
-            if self.norm == "bn":
-                bf = self.buffers
-                y, hT, saved = k.bn_rnn_forward(x, h0, p["Wx"], p["Wh"], p["b"], p["gx"], p["gh"],
-                                              bf["rmx"], bf["rvx"], bf["rmh"], bf["rvh"],
-                                              training, self.momentum, self.eps)
-            else:
-                ln = self.norm == "ln"
-                y, hT, saved = k.rnn_forward(x, h0, p["Wx"], p["Wh"], p["b"], p["g"] if ln else self._ones_H,
-                                           NORM_LN if ln else NORM_NONE, self.eps, nch)
-            y, hT = fetch((y, hT))
-            out_state = (hT,)
-        self._saved = (x, state, saved, p)
+        y, out_state = fetch(y), tuple(fetch(s) for s in out_state)
+        self._saved = (x, state, saved, p, lengths)
         return y, out_state
+
+    def _final_state(self, out_state, seqs, state, lengths):
+        """Each row's state after its own last step: seq[lengths[b]-1, b], or its initial state."""
+        k = self._k
+        rows = np.nonzero(lengths < seqs[0].shape[0])[0]
+        res = []
+        for s_T, seq, s0 in zip(out_state, seqs, state):
+            s_T, seq, s0 = k.to_host(s_T), k.to_host(seq), k.to_host(s0)
+            out = np.array(s_T, copy=True)
+            L = lengths[rows]
+            out[rows] = np.where((L > 0)[:, None], seq[np.maximum(L - 1, 0), rows], s0[rows])
+            res.append(k.to_device(out))
+        return tuple(res)
 
     def backward(self, dy, on_device=False):
         """dy (T,B,H) = dL/dy -> dx (T,B,I), dstate0 (dh0,) or (dh0, dc0). Adds into self.grads.
@@ -206,59 +215,37 @@ class RecurrentLayer:
         parameter gradients always come back to the host)."""
         if self._saved is None:
             raise RuntimeError("backward called before forward")
-        x, state, saved, p = self._saved
+        x, state, saved, p, lengths = self._saved
         T, B, _ = x.shape
         dy = _check_array("dy", dy, 3, self.dtype, (T, B, self.H), device_ok=True)
+        if lengths is not None:  # padded steps add nothing: their dL/dy is dropped here
+            dy = self._k.to_host(dy) * step_mask(lengths, T, self.dtype)[:, :, None]
         g, nch, k = self.grads, numba.get_num_threads(), self._k
         dy = k.to_device(dy)
-        to_host = k.to_host
-        k = _Fetch(k, on_device)
-        if self.cell == "lstm":
-            h0, c0 = state
-            if self.norm == "bn":
-                dx, dh0, dc0, *dp = k.to_host(k.bn_lstm_backward(dy, saved, x, h0, c0, p["Wx"], p["Wh"],
-                                                                 p["gx"], p["gh"], p["gc"]))
-                names = ("Wx", "Wh", "b", "gx", "gh", "gc", "bc")
-            else:
-                ln = self.norm == "ln"
-                gx, gh = (p["gx"], p["gh"]) if ln else (self._ones_G, self._ones_G)
-                gc = p["gc"] if ln else self._ones_H
-                dx, dh0, dc0, *dp = k.to_host(k.lstm_backward(dy, saved, x, h0, c0, p["Wx"], p["Wh"], gx, gh, gc,
-                                                              NORM_LN if ln else NORM_NONE, nch))
-                names = ("Wx", "Wh", "b", "gx", "bx", "gh", "bh", "gc", "bc") if ln else ("Wx", "Wh", "b")
-            dstate = (dh0, dc0)
-        else:
-            (h0,) = state
-            if self.norm == "bn":
-                dx, dh0, *dp = k.to_host(k.bn_rnn_backward(dy, saved, x, h0, p["Wx"], p["Wh"], p["gx"], p["gh"]))
-                names = ("Wx", "Wh", "b", "gx", "gh")
-            else:
-                ln = self.norm == "ln"
-                g_ = p["g"] if ln else self._ones_H
-                dx, dh0, *dp = k.to_host(k.rnn_backward(dy, saved, x, h0, p["Wx"], p["Wh"], g_,
-                                                        NORM_LN if ln else NORM_NONE, nch))
-                names = ("Wx", "Wh", "b", "g") if ln else ("Wx", "Wh", "b")
-            dstate = (dh0,)
-        for n, d in zip(names, dp):
+        dx, dstate, dp = self.spec.backward(_Fetch(k, on_device), self, dy, saved, x, state, p, nch)
+        for n, d in zip(self.spec.grads, dp):  # host arrays (_Fetch)
             g[n] += d
-        dstate = to_host(dstate)
-        return dx, dstate
+        return dx, tuple(dstate)
 
 
 class _Fetch:
-    """The kernel namespace k, except that k.to_host(results) brings back everything but the first
-    result (dx) when on_device: backward's parameter gradients go to the host optimizer, dx may stay."""
+    """The kernel namespace k, with each backward kernel's results brought to the host except dx (the
+    first) when on_device: backward's parameter gradients go to the host optimizer, dx may stay."""
 
     def __init__(self, k, on_device):
         self._k, self._on_device = k, on_device
 
     def __getattr__(self, name):
-        return getattr(self._k, name)
+        fn = getattr(self._k, name)
+        if not name.endswith("_backward"):
+            return fn
 
-    def to_host(self, results):
-        if not self._on_device:
-            return self._k.to_host(results)
-        return (results[0],) + tuple(self._k.to_host(tuple(results[1:])))
+        def call(*args):
+            res = fn(*args)
+            if not self._on_device:
+                return self._k.to_host(res)
+            return (res[0],) + tuple(self._k.to_host(tuple(res[1:])))
+        return call
 
 
 class RecurrentStack:
@@ -276,6 +263,16 @@ class RecurrentStack:
         self.config = dict(cell=cell, norm=norm, input_size=int(input_size), hidden_size=int(hidden_size),
                            num_layers=int(num_layers), dtype=np.dtype(dtype).name, forget_bias=float(forget_bias))
         self.dstate0 = None
+        self.flat = (repack(self.param_leaves()), repack(self.grad_leaves()))
+        for layer in self.layers:
+            layer.flat = None  # their arrays are views of the stack's buffers now
+
+    def param_leaves(self, prefix=""):
+        """[(prefix, dict)] of every parameter dict (lnrnn.flat.repack)."""
+        return [(f"{prefix}l{k}.", layer.params) for k, layer in enumerate(self.layers)]
+
+    def grad_leaves(self, prefix=""):
+        return [(f"{prefix}l{k}.", layer.grads) for k, layer in enumerate(self.layers)]
 
     def _merged(self, attr):
         return {f"l{k}.{n}": v for k, layer in enumerate(self.layers) for n, v in getattr(layer, attr).items()}
@@ -302,20 +299,26 @@ class RecurrentStack:
         for layer in self.layers:
             layer.zero_grad()
 
+    def zero_state(self, B):
+        """Zero initial states: one tuple per layer."""
+        return [layer.zero_state(B) for layer in self.layers]
+
     @property
     def device(self):
         return self.layers[0].device
 
-    def forward(self, x, state=None, training=True, on_device=False):
+    def forward(self, x, state=None, training=True, on_device=False, lengths=None, t0=0):
         """x (T,B,I) -> y (T,B,H) of the top layer, list of final state tuples (one per layer). On
         'cuda' the sequence passes between layers on the device; on_device=True leaves the top
-        layer's y and states there too (the host gets nothing until the caller asks)."""
+        layer's y and states there too (the host gets nothing until the caller asks). lengths, t0:
+        see the module docstring."""
         if state is not None and len(state) != len(self.layers):
             raise ValueError(f"state must hold one entry per layer ({len(self.layers)}), got {len(state)}")
         states = []
         last = len(self.layers) - 1
         for k, layer in enumerate(self.layers):
-            x, s = layer.forward(x, None if state is None else state[k], training, on_device or k < last)
+            x, s = layer.forward(x, None if state is None else state[k], training, on_device or k < last,
+                                 lengths=lengths, t0=t0)
             states.append(s)
         return x, states
 
@@ -329,3 +332,13 @@ class RecurrentStack:
             dstate.append(ds)
         self.dstate0 = dstate[::-1]
         return dy
+
+    def step(self, x_t, state=None, t=0, training=False):
+        """One step from a given state: x_t (B,I) -> y_t (B,H), new states (one tuple per layer). The
+        same kernels as whole sequences (a chunk of one step at time t, for BN's statistics)."""
+        if not isinstance(x_t, np.ndarray) or x_t.ndim != 2:
+            raise ValueError(f"x_t must be a (B,I) array, got {getattr(x_t, 'shape', type(x_t).__name__)}")
+        y, states = self.forward(x_t[None], state, training=training, t0=t)
+        return y[0], states
+
+

@@ -1,95 +1,81 @@
-"""Sequence models built on ``lnrnn.layers.RecurrentStack``.
+"""A model is a recurrent stack plus a head (``lnrnn.heads``).
 
-``SequenceClassifier``: a recurrent stack and a linear head
-    x (T,B,I) -> stack -> y (T,B,H) -> head
-    last-step head (default):  logits = y[-1] @ W + b        W (H,C), b (C,), logits (B,C)
-    per-step head (per_step):  logits = y[t] @ W + b, all t   logits (T,B,C)
-with one of two objectives:
-    'ce'   softmax cross-entropy, labels int (B,) or, per step, (B,T) with -1 marking unscored steps;
-           loss = mean over scored (sample, step) of  logsumexp(logits) - logits[label]
-           dlogits = (softmax(logits) - onehot(label)) / count     (zero on unscored steps)
-    'mse'  regression with C = 1: loss = mean (pred - target)^2, dpred = 2 (pred - target) / B;
-           accuracy = fraction with |pred - target| < tolerance.
-The log-sum-exp subtracts the row maximum first, so large logits do not overflow.
+Design. ``SequenceModel`` runs the stack over a batch (inputs, targets, optional per-sequence
+lengths), hands the head the rows it reads (each sequence's last step, or every running step), and
+puts the head's gradient back where those rows came from. It knows nothing of classes or densities:
+losses and metrics are whatever the head names. All parameters, head included, are views of one flat
+buffer and all gradients of another (``model.flat``: (params, grads) ``lnrnn.flat.FlatArrays``), so
+the optimizer, clipping and an allreduce each touch one array.
 
-``params``/``grads``/``buffers`` merge the stack's dicts (prefix 'rnn.') and the head's ('head.');
-they are the stack's own arrays, so an optimizer updating them in place trains the model.
+    model = build_model(stack_config, head_config)          # or SequenceModel(stack, head)
+    m = model.loss_and_grad(x, targets, lengths)            # {'loss': mean, 'acc': ...}; fills grads
+    m = model.loss_and_grad(x, targets, tbptt=100)          # truncated BPTT in chunks of 100 steps
+    sums, count = model.loss_sums(x, targets)               # inference, sums for exact averaging
+    out_t, state = model.step(x_t, state, t)                # one step: the head's linear output (B,O)
+
+Shapes: x (T,B,I) time-major; targets as the head takes them (per sequence (B,...) or per step
+(B,T,...)); lengths (B,) int or None (every sequence runs T steps).
+
+Truncated BPTT: the sequence runs in chunks of ``tbptt`` steps; each chunk starts from the state the
+previous one ended in (detached: no gradient crosses a chunk boundary) and its backward adds into
+the same gradients; the loss is normalized once by the whole batch's count, so with ``tbptt >= T``
+the result is exactly the whole-sequence one, and the forward values agree for any chunk size.
+
+Names: ``params``/``grads``/``buffers`` merge the stack's dicts (prefix 'rnn.') and the head's
+('head.'); they are the very arrays of the stack and head.
 """
 import numpy as np
 
-# CLI cell name -> (cell, norm) of RecurrentStack.
-CELLS = {
-    "rnn": ("rnn", "none"), "lstm": ("lstm", "none"),
-    "ln-rnn": ("rnn", "ln"), "ln-lstm": ("lstm", "ln"),
-    "bn-rnn": ("rnn", "bn"), "bn-lstm": ("lstm", "bn"),
-}
+from lnrnn.flat import repack
+from lnrnn.heads import ClassifierHead, RegressionHead, log_softmax, make_head  # noqa: F401  (log_softmax re-exported)
+from lnrnn.layers import step_mask
+
+STACK_KEYS = ("cell", "norm", "input_size", "hidden_size", "num_layers", "dtype", "forget_bias")
 
 
-def parse_cell(name):
-    from lnrnn.errors import UserError
-    if name not in CELLS:
-        raise UserError(f"unknown cell {name!r}; choose one of {', '.join(CELLS)}.")
-    return CELLS[name]
+class SequenceModel:
+    """A RecurrentStack (or anything with its interface) plus a head; see the module docstring."""
 
+    def __init__(self, stack, head):
+        self.stack, self.head = stack, head
+        self.last_count = 0  # scored units (sequences or steps) of the last loss_and_grad
+        self.dtype = np.dtype(head.dtype)
+        self.config = {**{k: stack.config[k] for k in STACK_KEYS}, "head": head.config()}
+        self.flat = (repack(self._leaves("params")), repack(self._leaves("grads")))
+        if hasattr(stack, "flat"):
+            stack.flat = None
 
-def log_softmax(logits):
-    """Stable log-softmax over the last axis."""
-    z = logits - logits.max(axis=-1, keepdims=True)
-    return z - np.log(np.exp(z).sum(axis=-1, keepdims=True))
+    def _leaves(self, attr):
+        if hasattr(self.stack, "param_leaves"):
+            inner = self.stack.param_leaves("rnn.") if attr == "params" else self.stack.grad_leaves("rnn.")
+        else:  # a stack with plain dicts (tests' NumPy stand-ins)
+            inner = [("rnn.", getattr(self.stack, attr))]
+        return inner + [("head.", getattr(self.head, attr))]
 
-
-class SequenceClassifier:
-    """A RecurrentStack plus a linear head; see the module docstring for shapes and objectives."""
-
-    def __init__(self, cell="lstm", norm="none", input_size=1, hidden_size=64, num_layers=1,
-                 num_classes=10, objective="ce", per_step=False, tolerance=0.04,
-                 dtype="float32", forget_bias=1.0, seed=0, stack=None, device="cpu"):
-        if objective not in ("ce", "mse"):
-            raise ValueError(f"objective must be 'ce' or 'mse', not {objective!r}")
-        if objective == "mse" and (num_classes != 1 or per_step):
-            raise ValueError("the 'mse' objective has one output on the last step")
-        self.dtype = np.dtype(dtype)
-        if stack is None:
-            from lnrnn.layers import RecurrentStack
-            stack = RecurrentStack(cell=cell, norm=norm, input_size=input_size, hidden_size=hidden_size,
-                                   num_layers=num_layers, dtype=self.dtype.type, seed=seed,
-                                   forget_bias=forget_bias, device=device)
-        self.stack = stack
-        H, C = hidden_size, num_classes
-        rng = np.random.default_rng([seed, 7])  # a stream of its own, apart from the stack's
-        bound = 1.0 / np.sqrt(H)
-        self.head_params = {"W": rng.uniform(-bound, bound, (H, C)).astype(self.dtype),  # (H,C)
-                            "b": np.zeros(C, self.dtype)}                                   # (C,)
-        self.head_grads = {k: np.zeros_like(v) for k, v in self.head_params.items()}
-        self.objective, self.per_step, self.tolerance = objective, bool(per_step), float(tolerance)
-        self.config = dict(cell=cell, norm=norm, input_size=int(input_size), hidden_size=int(H),
-                           num_layers=int(num_layers), num_classes=int(C), objective=objective,
-                           per_step=bool(per_step), dtype=self.dtype.name, forget_bias=float(forget_bias))
-        if objective == "mse":
-            self.config["tolerance"] = self.tolerance
-
-    # ---- merged dicts (rebuilt on access: they hold the very arrays of the stack and the head) ----
+    # ---- named views ----
     @property
     def params(self):
         return {**{"rnn." + k: v for k, v in self.stack.params.items()},
-                **{"head." + k: v for k, v in self.head_params.items()}}
+                **{"head." + k: v for k, v in self.head.params.items()}}
 
     @property
     def grads(self):
         return {**{"rnn." + k: v for k, v in self.stack.grads.items()},
-                **{"head." + k: v for k, v in self.head_grads.items()}}
+                **{"head." + k: v for k, v in self.head.grads.items()}}
 
     @property
     def buffers(self):
         return {"rnn." + k: v for k, v in getattr(self.stack, "buffers", {}).items()}
 
+    @property
+    def metrics(self):
+        return self.head.metrics
+
     def num_params(self):
-        return int(sum(p.size for p in self.params.values()))
+        return int(self.flat[0].data.size)
 
     def zero_grad(self):
-        self.stack.zero_grad()
-        for g in self.head_grads.values():
-            g[...] = 0
+        self.flat[1].data.fill(0)
 
     def load_arrays(self, arrays):
         """Copy params (in place, shapes must match) and buffers (BN statistics) into the model."""
@@ -102,95 +88,178 @@ class SequenceClassifier:
                 raise ValueError(f"{k}: shape {arrays[k].shape} vs {p.shape}")
             p[...] = arrays[k]
         if own_b:
-            bufs = {k[len("rnn."):]: arrays[k] for k in own_b}
-            if hasattr(self.stack, "load_buffers"):  # BN statistics may have grown to more steps
-                self.stack.load_buffers(bufs)
-            else:
-                for k, b in self.stack.buffers.items():
-                    b[...] = bufs[k]
+            self.stack.load_buffers({k[len("rnn."):]: arrays[k] for k in own_b})
 
-    # ---- head forward/backward ----
-    def head_forward(self, y, labels):
-        """y (T,B,H) -> (loss_sum, correct, count, dlogits) with dlogits the gradient of loss_sum."""
-        W, b = self.head_params["W"], self.head_params["b"]
-        if self.objective == "mse":
-            pred = (y[-1] @ W + b)[:, 0]                                  # (B,)
-            err = pred - labels.astype(self.dtype)
-            correct = int(np.count_nonzero(np.abs(err) < self.tolerance))
-            return float(np.dot(err.astype(np.float64), err)), correct, len(err), (2 * err)[:, None]
-        if self.per_step:
-            logits = y @ W + b                                            # (T,B,C)
-            lab = np.ascontiguousarray(labels.T)                          # (T,B)
-        else:
-            logits = y[-1] @ W + b                                        # (B,C)
-            lab = labels
-        logp = log_softmax(logits)
-        mask = lab >= 0
-        safe = np.where(mask, lab, 0)
-        picked = np.take_along_axis(logp, safe[..., None], axis=-1)[..., 0]
-        loss_sum = -float(picked[mask].sum(dtype=np.float64))
-        correct = int(np.count_nonzero((logits.argmax(-1) == lab) & mask))
-        dlogits = np.exp(logp)
-        np.put_along_axis(dlogits, safe[..., None], np.take_along_axis(dlogits, safe[..., None], -1) - 1, -1)
-        dlogits *= mask[..., None]
-        return loss_sum, correct, int(mask.sum()), dlogits
+    # ---- which rows the head reads ----
+    def _select(self, y, T_total, lengths, t0):
+        """-> (h, valid, where): the head's input rows of y (T,B,H) (host), the bool mask of rows it
+        scores, and what ``_scatter`` needs to place dL/dh back into a (T,B,H) gradient."""
+        T, B = y.shape[0], y.shape[1]
+        L = np.full(B, T_total, np.int64) if lengths is None else lengths
+        if self.head.steps == "all":
+            valid = step_mask(L - t0, T, bool)                               # (T,B)
+            return y, valid, None
+        last = L - 1 - t0                                                    # each row's last step, chunk time
+        valid = (last >= 0) & (last < T)                                     # (B,)
+        idx = np.clip(last, 0, T - 1)
+        return y[idx, np.arange(B)], valid, idx
 
-    def head_backward(self, y, dlogits):
-        """Accumulate head grads; -> dy (T,B,H)."""
-        W = self.head_params["W"]
-        if self.per_step:
-            H, C = W.shape
-            self.head_grads["W"] += y.reshape(-1, H).T @ dlogits.reshape(-1, C)
-            self.head_grads["b"] += dlogits.reshape(-1, C).sum(0)
-            return np.ascontiguousarray(dlogits @ W.T)
-        h = y[-1]
-        self.head_grads["W"] += h.T @ dlogits
-        self.head_grads["b"] += dlogits.sum(0)
-        dy = np.zeros_like(y)
-        dy[-1] = dlogits @ W.T
+    def _scatter(self, dh, y_shape, where):
+        if where is None:
+            return dh
+        dy = np.zeros(y_shape, self.dtype)
+        dy[where, np.arange(y_shape[1])] = dh
         return dy
 
-    # ---- whole model ----
-    def _stack_forward(self, x, training):
-        """-> (y_dev, y_head): the stack's output where it lives, and what the head reads on the host.
-        On 'cuda' a last-step head copies only y[T-1] (B,H) back, as a (1,B,H) array (the head reads
-        y[-1] alone); on the CPU both are y itself."""
-        if getattr(self.stack, "device", "cpu") != "cuda":
-            y, _ = self.stack.forward(x, None, training=training)
-            return y, y
-        y, _ = self.stack.forward(x, None, training=training, on_device=True)
+    def _run(self, x, state, training, lengths, t0):
+        """The stack on one chunk -> (y on the host, final states, y where it lives)."""
+        stack = self.stack
+        if getattr(stack, "device", "cpu") != "cuda":
+            y, states = stack.forward(x, state, training=training, lengths=lengths, t0=t0)
+            return y, states, y
+        y_dev, states = stack.forward(x, state, training=training, lengths=lengths, t0=t0, on_device=True)
+        k = stack.layers[0]._k
+        return k.to_host(y_dev), k.to_host(states), y_dev
+
+    def _run_last_on_device(self, x, training):
+        """'cuda', a last-step head, one whole chunk, no lengths: only y[T-1] (B,H) comes back."""
+        y_dev, _ = self.stack.forward(x, None, training=training, on_device=True)
         k = self.stack.layers[0]._k
-        if self.per_step:
-            return y, k.to_host(y)
-        return y, k.to_host(y[y.shape[0] - 1])[None]
+        return k.to_host(y_dev[y_dev.shape[0] - 1]), y_dev
 
-    def loss_and_grad(self, x, labels):
-        """x (T,B,I): zero grads, forward, backward -> (mean loss, accuracy)."""
+    def _fast_last(self, lengths, chunked):
+        return (getattr(self.stack, "device", "cpu") == "cuda" and self.head.steps == "last"
+                and lengths is None and not chunked)
+
+    # ---- training and evaluation ----
+    def loss_and_grad(self, x, targets, lengths=None, tbptt=None, state=None):
+        """Zero the gradients, run forward and backward (in chunks of ``tbptt`` steps when given)
+        -> {metric: mean over the batch's scored units}. ``state``: initial states (None: zeros)."""
         self.zero_grad()
-        y, y_head = self._stack_forward(x, training=True)
-        loss_sum, correct, count, dlogits = self.head_forward(y_head, labels)
-        count = max(count, 1)
-        dlogits = (dlogits / count).astype(self.dtype)
-        dy = self.head_backward(y_head, dlogits)
-        if dy.shape[0] != y.shape[0]:  # 'cuda', last-step head: dL/dy is zero before the last step
+        T, B = x.shape[0], x.shape[1]
+        lengths = _lengths(lengths, T, B)
+        chunk = T if not tbptt or tbptt >= T else int(tbptt)
+        L = np.full(B, T, np.int64) if lengths is None else lengths
+        valid_all = step_mask(L, T, bool) if self.head.steps == "all" else L > 0
+        self.last_count = self.head.count(targets, valid_all)   # scored units of this batch
+        total = max(self.last_count, 1)
+        scale = 1.0 / total
+        sums = dict.fromkeys(self.head.metrics, 0.0)
+        if self._fast_last(lengths, chunk < T):
+            h, y_dev = self._run_last_on_device(x, training=True)
+            s, _, cache = self.head.forward(h, targets, np.ones(B, bool))
+            dh = self.head.backward(cache, scale)
             k = self.stack.layers[0]._k
-            ddy = k.zeros(y.shape, self.dtype)
-            ddy[y.shape[0] - 1].copy_to_device(dy[0])
-            dy = ddy
-        self.stack.backward(dy)
-        return loss_sum / count, correct / count
+            dy = k.zeros(y_dev.shape, self.dtype)
+            dy[y_dev.shape[0] - 1].copy_to_device(dh)
+            self.stack.backward(dy)
+            return self.head.mean(s, total)
+        for t0 in range(0, T, chunk):
+            t1 = min(t0 + chunk, T)
+            lc = None if lengths is None else np.clip(lengths - t0, 0, t1 - t0)
+            y, state, _ = self._run(np.ascontiguousarray(x[t0:t1]), state, True, lc, t0)
+            h, valid, where = self._select(y, T, lengths, t0)
+            s, _, cache = self.head.forward(h, _chunk_targets(targets, self.head, t0, t1), valid)
+            for m in sums:
+                sums[m] += s[m]
+            dh = self.head.backward(cache, scale)
+            self.stack.backward(self._scatter(dh, y.shape, where))
+            state = [tuple(np.array(a) for a in s_) for s_ in state]  # detached copies for the next chunk
+        return self.head.mean(sums, total)
 
-    def loss_sums(self, x, labels):
-        """Inference (training=False) on one batch -> (loss_sum, correct, count)."""
-        _, y_head = self._stack_forward(x, training=False)
-        loss_sum, correct, count, _ = self.head_forward(y_head, labels)
-        return loss_sum, correct, count
+    def loss_sums(self, x, targets, lengths=None):
+        """Inference (training=False) on one batch -> (sums {metric: sum}, count)."""
+        T, B = x.shape[0], x.shape[1]
+        lengths = _lengths(lengths, T, B)
+        if self._fast_last(lengths, False):
+            h, _ = self._run_last_on_device(x, training=False)
+            s, count, _ = self.head.forward(h, targets, np.ones(B, bool))
+            return s, count
+        y, _, _ = self._run(x, None, False, lengths, 0)
+        h, valid, _ = self._select(y, T, lengths, 0)
+        s, count, _ = self.head.forward(h, targets, valid)
+        return s, count
 
-    def evaluate(self, x, labels, batch_size=500):
-        """x (T,N,I), labels for N samples -> (mean loss, accuracy), in batches of batch_size."""
-        tot = [0.0, 0, 0]
+    def evaluate(self, x, targets, lengths=None, batch_size=500):
+        """x (T,N,I), targets for N sequences -> {metric: mean}, in batches of batch_size."""
+        tot, count = dict.fromkeys(self.head.metrics, 0.0), 0
         for s in range(0, x.shape[1], batch_size):
-            part = self.loss_sums(np.ascontiguousarray(x[:, s:s + batch_size]), labels[s:s + batch_size])
-            tot = [a + b for a, b in zip(tot, part)]
-        n = max(tot[2], 1)
-        return tot[0] / n, tot[1] / n
+            sl = slice(s, s + batch_size)
+            sums, c = self.loss_sums(np.ascontiguousarray(x[:, sl]), targets[sl],
+                                     None if lengths is None else lengths[sl])
+            for m in tot:
+                tot[m] += sums[m]
+            count += c
+        return self.head.mean(tot, count)
+
+    def step(self, x_t, state=None, t=0):
+        """One inference step: x_t (B,I) -> the head's linear output (B,O), new states."""
+        y_t, state = self.stack.step(x_t, state, t=t)
+        return self.head.linear(y_t), state
+
+
+def _lengths(lengths, T, B):
+    from lnrnn.layers import check_lengths
+    lengths = check_lengths(lengths, T, B)
+    return None if lengths is None or np.all(lengths == T) else lengths
+
+
+def _chunk_targets(targets, head, t0, t1):
+    """Per-step targets (B,T,...) sliced to the chunk's steps; per-sequence targets unchanged."""
+    if head.steps == "all":
+        return np.asarray(targets)[:, t0:t1]
+    return targets
+
+
+# ---- building models from configs and checkpoints ----
+
+def head_config(objective="ce", num_classes=10, per_step=False, tolerance=0.04):
+    """The head config of a task's objective ('ce' classifier, 'mse' regression)."""
+    if objective == "ce":
+        return {"kind": "classifier", "outputs": int(num_classes), "per_step": bool(per_step)}
+    if objective == "mse":
+        return {"kind": "regression", "outputs": int(num_classes), "per_step": bool(per_step),
+                "tolerance": float(tolerance)}
+    raise ValueError(f"objective must be 'ce' or 'mse', not {objective!r}")
+
+
+def upgrade_config(config):
+    """A model config of any lnrnn version -> today's form (the stack's keys plus 'head').
+    Version 0.1 checkpoints stored the classifier's fields (num_classes, objective, per_step,
+    tolerance) beside the stack's."""
+    cfg = dict(config)
+    if "head" in cfg:
+        return cfg
+    head = head_config(cfg.pop("objective", "ce"), cfg.pop("num_classes", 10), cfg.pop("per_step", False),
+                       cfg.pop("tolerance", 0.04))
+    return {**cfg, "head": head}
+
+
+def build_model(config, seed=0, device="cpu", max_steps=1):
+    """The model a config describes (``model.config`` or an upgraded checkpoint's), freshly initialized."""
+    from lnrnn.layers import RecurrentStack
+    cfg = upgrade_config(config)
+    unknown = set(cfg) - set(STACK_KEYS) - {"head"}
+    if unknown:
+        raise ValueError(f"unknown model settings {sorted(unknown)}")
+    stack = RecurrentStack(cfg["cell"], cfg["norm"], cfg["input_size"], cfg["hidden_size"], cfg["num_layers"],
+                           dtype=np.dtype(cfg["dtype"]).type, seed=seed, forget_bias=cfg["forget_bias"],
+                           max_steps=max_steps, device=device)
+    head = make_head(cfg["head"], cfg["hidden_size"], dtype=cfg["dtype"], seed=seed)
+    return SequenceModel(stack, head)
+
+
+def SequenceClassifier(cell="lstm", norm="none", input_size=1, hidden_size=64, num_layers=1, num_classes=10,
+                       objective="ce", per_step=False, tolerance=0.04, dtype="float32", forget_bias=1.0, seed=0,
+                       stack=None, device="cpu"):
+    """A stack and a classifier ('ce') or regression ('mse') head: the model of lnrnn 0.1, by its old
+    arguments. ``stack``: use this stack (anything with RecurrentStack's interface) instead."""
+    if objective == "mse" and (num_classes != 1 or per_step):
+        raise ValueError("the 'mse' objective has one output on the last step")
+    hc = head_config(objective, num_classes, per_step, tolerance)
+    if stack is None:
+        from lnrnn.layers import RecurrentStack
+        stack = RecurrentStack(cell=cell, norm=norm, input_size=input_size, hidden_size=hidden_size,
+                               num_layers=num_layers, dtype=np.dtype(dtype).type, seed=seed,
+                               forget_bias=forget_bias, device=device)
+    return SequenceModel(stack, make_head(hc, hidden_size, dtype=dtype, seed=seed))

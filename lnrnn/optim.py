@@ -1,8 +1,10 @@
-"""Optimizers over dicts of named arrays, updating the parameters in place.
+"""Optimizers over one flat parameter array (or dicts of named arrays), updating it in place.
 
-``params`` and ``grads`` are dicts with identical keys and shapes (e.g. ``model.params`` and
-``model.grads``); the optimizer keeps its per-parameter state under the same names, in the
-parameters' dtype. ``state_dict()`` returns ``{"kind", "hyper", "step", "slots"}`` where ``slots``
+``params`` and ``grads`` are either two 1-D arrays of one layout (``model.flat[0].data`` and
+``model.flat[1].data``: the whole model, one array each, so a step is a handful of vector operations)
+or dicts with identical keys and shapes. The optimizer keeps its state in the same form, in the
+parameters' dtype. With a flat array, pass its layout (``lnrnn.flat.FlatArrays``) to ``state_dict``
+and ``load_state_dict`` so that the saved slots are named per parameter, as they always were. ``state_dict()`` returns ``{"kind", "hyper", "step", "slots"}`` where ``slots``
 maps a slot name ('momentum', 'm', 'v', 'sq') to a dict of arrays: everything is plain arrays and
 JSON scalars, so ``lnrnn.checkpoint`` can store it in npz + JSON.
 
@@ -16,11 +18,15 @@ import numpy as np
 from lnrnn.errors import UserError
 
 
+def _arrays(grads):
+    return [grads] if isinstance(grads, np.ndarray) else list(grads.values())
+
+
 def global_norm(grads):
-    """sqrt(sum of squares of every gradient), accumulated in float64."""
+    """sqrt(sum of squares of every gradient) (a flat array or a dict), summed in float64."""
     total = 0.0
-    for g in grads.values():
-        flat = g.reshape(-1)
+    for g in _arrays(grads):
+        flat = g.reshape(-1).astype(np.float64)
         total += float(np.dot(flat, flat))
     return math.sqrt(total)
 
@@ -33,7 +39,7 @@ def clip_grad_norm(grads, max_norm):
     norm = global_norm(grads)
     if max_norm and max_norm > 0 and math.isfinite(norm) and norm > max_norm:
         scale = max_norm / (norm + 1e-6)
-        for g in grads.values():
+        for g in _arrays(grads):
             g *= g.dtype.type(scale)
     return norm
 
@@ -41,6 +47,9 @@ def clip_grad_norm(grads, max_norm):
 def decayed_lr(lr, decay, epoch):
     """Learning rate of a (0-based) epoch: lr * decay**epoch."""
     return lr * decay ** epoch
+
+
+FLAT = ""  # the slot name of a flat parameter array
 
 
 class Optimizer:
@@ -62,18 +71,34 @@ class Optimizer:
         return buf
 
     def step(self, params, grads):
-        """One update of every params[k] in place from grads[k]."""
+        """One update of params in place from grads: two flat arrays, or dicts (every params[k] from grads[k])."""
+        if isinstance(params, np.ndarray):
+            if not isinstance(grads, np.ndarray) or grads.shape != params.shape or params.ndim != 1:
+                raise ValueError("a flat parameter array needs a flat gradient array of the same shape")
+            self.step_count += 1
+            self._update(FLAT, params, grads)
+            return
         if params.keys() != grads.keys():
             raise ValueError(f"params and grads keys differ: {sorted(set(params) ^ set(grads))}")
         self.step_count += 1
         for name, p in params.items():
             self._update(name, p, grads[name])
 
-    def state_dict(self):
+    def state_dict(self, layout=None):
+        """Plain arrays and JSON scalars. With ``layout`` (the FlatArrays of a flat parameter array),
+        a flat slot is saved as one array per parameter name."""
+        slots = {}
+        for s, d in self.slots.items():
+            if FLAT in d and layout is not None:
+                slots[s] = {k: v.copy() for k, v in layout.split(d[FLAT]).items()}
+            else:
+                slots[s] = {k: v.copy() for k, v in d.items()}
         return {"kind": self.kind, "hyper": {"lr": self.lr, **self.hyper}, "step": self.step_count,
-                "slots": {s: {k: v.copy() for k, v in d.items()} for s, d in self.slots.items()}}
+                "slots": slots}
 
-    def load_state_dict(self, state):
+    def load_state_dict(self, state, layout=None):
+        """The inverse of state_dict; with ``layout``, named slots are joined into flat ones
+        (ValueError when they do not fit the layout)."""
         if state.get("kind") != self.kind:
             raise UserError(f"the saved optimizer state is for {state.get('kind')}, not {self.kind}.")
         hyper = dict(state["hyper"])
@@ -82,6 +107,13 @@ class Optimizer:
         self.step_count = int(state["step"])
         self.slots = {s: {k: np.array(v) for k, v in state["slots"].get(s, {}).items()}
                       for s in self.slot_names}
+        if layout is not None:
+            for s, d in self.slots.items():
+                if d:
+                    missing = set(layout.names) ^ set(d)
+                    if missing:
+                        raise ValueError(f"optimizer slot {s} does not match the parameters: {sorted(missing)[:5]}")
+                    self.slots[s] = {FLAT: layout.join(d)}
 
 
 class SGD(Optimizer):

@@ -1,8 +1,9 @@
 """Learning-curve pictures as hand-written SVG (no plotting dependency).
 
-``learning_curve_svg(runs)`` draws two panels, accuracy and loss, against updates (or epochs or
-wall-clock seconds). ``runs`` is a list of ``(label, records)`` with ``records`` the per-epoch dicts
-of ``metrics.jsonl`` (keys epoch, step, time_s, train_loss, train_acc, val_loss, val_acc). Each run
+``learning_curve_svg(runs)`` draws one panel per metric the records hold (train_<m>/val_<m>: accuracy
+and loss for a classifier, loss alone for a density head; the loss panel last) against updates (or
+epochs or wall-clock seconds). ``runs`` is a list of ``(label, records)`` with ``records`` the
+per-epoch dicts of ``metrics.jsonl`` (keys epoch, step, time_s, train_<m>, val_<m>). Each run
 gets a colour; validation is drawn solid with dots, training dashed. The legend names both.
 """
 import math
@@ -76,11 +77,25 @@ def _panel(out, x0, y0, w, h, series, xlabel, ylabel, title):
             out.extend(f'<circle cx="{sx(a):.1f}" cy="{sy(b):.1f}" r="2.5" fill="{color}"/>' for a, b in s)
 
 
+def metric_names(runs):
+    """The metrics the runs' records hold (train_<m> or val_<m>), loss last."""
+    names = []
+    for _, recs in runs:
+        for r in recs:
+            for k in r:
+                split, _, m = k.partition("_")
+                if split in ("train", "val") and m and m not in names:
+                    names.append(m)
+    return sorted(names, key=lambda m: m == "loss") or ["loss"]
+
+
 def learning_curve_svg(runs, x="step", title="learning curves"):
-    """SVG text of the accuracy and loss panels for every (label, records) run."""
+    """SVG text of one panel per metric (see the module docstring) for every (label, records) run."""
+    from lnrnn.heads import METRIC_INFO
     if x not in X_AXES:
         raise ValueError(f"x must be one of {list(X_AXES)}")
-    W, H = 960, 420 + 18 * len(runs)
+    metrics = metric_names(runs)
+    W, H = max(960, 80 + 470 * len(metrics)), 420 + 18 * len(runs)
     if len(title) > 120:
         title = title[:119] + "\u2026"
     pw, ph, top = 380, 280, 60
@@ -88,7 +103,9 @@ def learning_curve_svg(runs, x="step", title="learning curves"):
            'font-family="sans-serif" font-size="12">',
            f'<rect width="{W}" height="{H}" fill="white"/>',
            f'<text x="{W / 2}" y="22" text-anchor="middle" font-size="15">{escape(title)}</text>']
-    for panel, (key, ylabel, scale) in enumerate((("acc", "accuracy (%)", 100.0), ("loss", "loss", 1.0))):
+    for panel, key in enumerate(metrics):
+        ylabel, percent = METRIC_INFO.get(key, (key, False))
+        scale = 100.0 if percent else 1.0
         series = []
         for k, (_, recs) in enumerate(runs):
             color = COLORS[k % len(COLORS)]
@@ -97,7 +114,7 @@ def learning_curve_svg(runs, x="step", title="learning curves"):
                        for r in recs if r.get(f"{split}_{key}") is not None]
                 series.append((color, dashed, pts))
         _panel(out, 80 + panel * (pw + 90), top, pw, ph, series, X_AXES[x], ylabel,
-               "accuracy" if key == "acc" else "loss")
+               ylabel.replace(" (%)", ""))
     ly = top + ph + 62
     out.append(f'<line x1="80" y1="{ly}" x2="110" y2="{ly}" stroke="#444" stroke-width="1.8"/>'
                f'<text x="116" y="{ly + 4}">validation</text>'
@@ -106,8 +123,11 @@ def learning_curve_svg(runs, x="step", title="learning curves"):
     for k, (label, recs) in enumerate(runs):
         y = ly + 18 * (k + 1)
         color = COLORS[k % len(COLORS)]
-        last = next((r for r in reversed(recs) if r.get("val_acc") is not None), None)
-        note = f" (final validation accuracy {100 * last['val_acc']:.2f}%)" if last else ""
+        m = metrics[0]
+        last = next((r for r in reversed(recs) if r.get(f"val_{m}") is not None), None)
+        label_m, percent = METRIC_INFO.get(m, (m, False))
+        value = f"{100 * last[f'val_{m}']:.2f}%" if percent and last else (f"{last[f'val_{m}']:.4f}" if last else "")
+        note = f" (final validation {label_m.replace(' (%)', '')} {value})" if last else ""
         out.append(f'<rect x="80" y="{y - 9}" width="30" height="10" fill="{color}"/>'
                    f'<text x="116" y="{y}">{escape(label + note)}</text>')
     out.append("</svg>")

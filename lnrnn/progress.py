@@ -1,4 +1,4 @@
-"""A small progress bar on stderr: loss, accuracy, samples/s, ETA. No third-party dependency.
+"""A small progress bar on stderr: the head's metrics (loss, accuracy, ...), samples/s, ETA. No third-party dependency.
 
 On a terminal the bar redraws in place (at most every ``min_interval`` seconds); on anything else
 (log files, CliRunner) only the final line of each bar is written. ``quiet`` silences it entirely.
@@ -36,10 +36,8 @@ class Progress:
         fill = int(round(frac * self.width))
         bar = "#" * fill + "." * (self.width - fill)
         parts = [f"{self.label} [{bar}] {self.done}/{self.total}"]
-        if "loss" in self.fields:
-            parts.append(f"loss {self.fields['loss']:.4f}")
-        if "acc" in self.fields:
-            parts.append(f"acc {100 * self.fields['acc']:.1f}%")
+        for name, v in self.fields.items():  # the head's metrics: loss, acc (a fraction, shown in %), ...
+            parts.append(f"{name} {100 * v:.1f}%" if name == "acc" else f"{name} {v:.4f}")
         rate = self.rate()
         parts.append(f"{rate:,.0f} samples/s")
         if self.done < self.total and rate > 0:

@@ -2,8 +2,12 @@
 
 A run lives in ``--out DIR``:
     checkpoint.json + checkpoint-*.npz   the latest checkpoint (see ``lnrnn.checkpoint``)
-    metrics.jsonl                        one JSON object per finished epoch
-    learning_curve.svg                   accuracy and loss against updates, redrawn every epoch
+    metrics.jsonl                        one JSON object per finished epoch: train_<m>, val_<m> for
+                                         every metric m the model's head names (loss, acc, ...)
+    learning_curve.svg                   every metric against updates, redrawn every epoch
+
+The loop knows nothing of the task's objective: the model (stack + head, ``lnrnn.models``) returns
+named metrics, and the optimizer and clipping work on the model's one flat gradient array.
 
 Reproducibility: the model is initialized from ``seed``; each epoch's sample order is a permutation
 drawn from one ``numpy.random.Generator(seed)``. A checkpoint stores the generator's state at the
@@ -29,10 +33,11 @@ from typing import Optional
 
 import numpy as np
 
+from lnrnn import cells
 from lnrnn.checkpoint import atomic_write_text, checkpoint_exists, load_checkpoint, save_checkpoint
 from lnrnn.data.tasks import load_task, task_spec
 from lnrnn.errors import CheckpointError, TrainingDiverged, TrainingInterrupted, UserError
-from lnrnn.models import SequenceClassifier, parse_cell
+from lnrnn.models import build_model as build_from_config, head_config, upgrade_config
 from lnrnn.optim import clip_grad_norm, decayed_lr, make_optimizer, OPTIMIZERS
 from lnrnn.progress import Progress, format_seconds
 
@@ -61,6 +66,7 @@ class TrainConfig:
     eval_batch_size: int = 500            # sequences per evaluation batch (memory only)
     max_steps: Optional[int] = None       # stop (with a checkpoint) after this many updates in total
     time_budget: Optional[float] = None   # stop (with a checkpoint) after this many seconds of this invocation
+    tbptt: Optional[int] = None           # truncated BPTT: chunks of this many steps (None: whole sequences)
     device: str = "cpu"                   # cpu, or cuda (the numba-cuda twins; parameters stay on the host)
     out: str = "runs/default"             # run directory: checkpoint, metrics.jsonl, learning_curve.svg
 
@@ -70,20 +76,9 @@ class TrainConfig:
 RESUME_OVERRIDABLE = {"epochs", "max_steps", "time_budget", "eval_batch_size", "device", "out", "data_dir"}
 
 
-def check_device(device):
-    if device == "cpu":
-        return
-    if device != "cuda":
-        raise UserError(f"unknown device {device!r}; choose cpu or cuda.")
-    from lnrnn import backend
-    usable, detail = backend.cuda_usable()
-    if not usable:
-        raise UserError(f"--device cuda: CUDA is not usable here ({detail}); train with --device cpu.")
-
-
 def validate(cfg):
     """One-sentence UserError for every nonsensical setting (the task's size is checked later)."""
-    parse_cell(cfg.cell)
+    cells.get(cfg.cell)
     checks = [
         (cfg.hidden >= 1, f"--hidden must be at least 1, not {cfg.hidden}."),
         (cfg.layers >= 1, f"--layers must be at least 1, not {cfg.layers}."),
@@ -98,38 +93,69 @@ def validate(cfg):
         (cfg.max_steps is None or cfg.max_steps >= 1, f"--max-steps must be at least 1, not {cfg.max_steps}."),
         (cfg.time_budget is None or cfg.time_budget > 0, f"--time-budget must be positive, not {cfg.time_budget}."),
     ]
+    checks.append((cfg.tbptt is None or cfg.tbptt >= 1, f"--tbptt must be at least 1 step, not {cfg.tbptt}."))
     for ok, msg in checks:
         if not ok:
             raise UserError(msg)
-    check_device(cfg.device)
+    from lnrnn import backend
+    try:
+        backend.check_device(cfg.device)
+    except ValueError as e:
+        raise UserError(f"{e}.") from None
+    except backend.CudaUnavailable:
+        raise UserError(f"--device cuda: CUDA is not usable here ({backend.cuda_usable()[1]}); "
+                        "train with --device cpu.") from None
+
+
+def task_head(task):
+    """The head config a task asks for (its objective, classes or outputs, per-step scoring)."""
+    return head_config(task.objective, task.num_classes, task.per_step, task.extra.get("tolerance", 0.04))
 
 
 def build_model(cfg, task):
-    cell, norm = parse_cell(cfg.cell)
-    return SequenceClassifier(cell=cell, norm=norm, input_size=task.input_size, hidden_size=cfg.hidden,
-                              num_layers=cfg.layers, num_classes=task.num_classes, objective=task.objective,
-                              per_step=task.per_step, tolerance=task.extra.get("tolerance", 0.04),
-                              dtype=cfg.dtype, forget_bias=cfg.forget_bias, seed=cfg.seed, device=cfg.device)
+    spec = cells.get(cfg.cell)
+    config = dict(cell=spec.cell, norm=spec.norm, input_size=task.input_size, hidden_size=cfg.hidden,
+                  num_layers=cfg.layers, dtype=cfg.dtype, forget_bias=float(cfg.forget_bias), head=task_head(task))
+    return build_from_config(config, seed=cfg.seed, device=cfg.device)
 
 
-def model_from_checkpoint(meta, arrays):
+def split_arrays(arrays):
+    """A checkpoint's arrays -> ({model array name: array}, {slot: {name: array}})."""
+    model, slots = {}, {}
+    for k, v in arrays.items():
+        kind, _, name = k.partition("/")
+        if kind == "param" or kind == "buffer":
+            model[name] = v
+        elif kind == "optim":
+            slot, _, pname = name.partition("/")
+            slots.setdefault(slot, {})[pname] = v
+    return model, slots
+
+
+def model_from_checkpoint(meta, arrays, device="cpu"):
     """Rebuild the model a checkpoint describes and load its parameters and buffers."""
-    m = dict(meta["model"])
-    model = SequenceClassifier(**m, seed=0)
-    model.load_arrays({k[len("param/"):]: v for k, v in arrays.items() if k.startswith("param/")} |
-                      {k[len("buffer/"):]: v for k, v in arrays.items() if k.startswith("buffer/")})
+    model = build_from_config(upgrade_config(meta["model"]), seed=0, device=device)
+    model.load_arrays(split_arrays(arrays)[0])
     return model
 
 
+def task_batch(task, which, idx, dtype):
+    """-> (x (T,B,I), targets, lengths or None) of samples idx."""
+    b = task.batch(which, idx, dtype)
+    return (b[0], b[1], b[2] if len(b) > 2 else None)
+
+
 def evaluate(model, task, which="val", batch_size=500):
-    """Mean loss and accuracy of the model on the task's 'train' or 'val' set (training=False)."""
+    """{metric: mean} of the model on the task's 'train' or 'val' set (training=False)."""
     n = task.size(which)
-    tot = [0.0, 0, 0]
+    tot, count = dict.fromkeys(model.metrics, 0.0), 0
     for s in range(0, n, batch_size):
-        x, y = task.batch(which, np.arange(s, min(s + batch_size, n)), model.dtype)
-        tot = [a + b for a, b in zip(tot, model.loss_sums(x, y))]
-    count = max(tot[2], 1)
-    return tot[0] / count, tot[1] / count
+        x, y, lengths = task_batch(task, which, np.arange(s, min(s + batch_size, n)), model.dtype)
+        sums, c = model.loss_sums(x, y, lengths)
+        for m in tot:
+            tot[m] += sums[m]
+        count += c
+    return model.head.mean(tot, count)
 
 
 class _StopFlag:
@@ -206,22 +232,25 @@ class Trainer:
         self.rng = np.random.default_rng(cfg.seed)
         self.epoch, self.batch_in_epoch, self.step = 0, 0, 0
         self.epoch_rng = self.rng.bit_generator.state   # generator state at the start of self.epoch
-        self.sums = [0.0, 0, 0, 0]                       # running loss_sum, correct, count, samples of the epoch
+        self.sums = self._new_sums()                     # the epoch's running metric sums, count, samples
         self.history, self.train_time = [], 0.0
         if resume:
             self._restore(meta, arrays)
+
+    def _new_sums(self):
+        return {"sums": dict.fromkeys(self.model.metrics, 0.0), "count": 0, "samples": 0}
 
     # ---- checkpoint state ----
     def _arrays(self):
         arrays = {"param/" + k: v for k, v in self.model.params.items()}
         arrays.update({"buffer/" + k: v for k, v in self.model.buffers.items()})
-        st = self.opt.state_dict()
+        st = self.opt.state_dict(self.model.flat[0])
         for slot, d in st["slots"].items():
             arrays.update({f"optim/{slot}/{k}": v for k, v in d.items()})
         return arrays
 
     def save(self):
-        st = self.opt.state_dict()
+        st = self.opt.state_dict(self.model.flat[0])
         meta = {"model": self.model.config, "task": self.task.spec, "train": dataclasses.asdict(self.cfg),
                 "optimizer": {"kind": st["kind"], "hyper": st["hyper"], "step": st["step"]},
                 "epoch": self.epoch, "batch_in_epoch": self.batch_in_epoch, "step": self.step,
@@ -230,24 +259,23 @@ class Trainer:
         return save_checkpoint(self.cfg.out, self._arrays(), meta)
 
     def _restore(self, meta, arrays):
-        if meta["model"] != self.model.config:
+        saved = upgrade_config(meta["model"])
+        if saved != self.model.config:
             from lnrnn.checkpoint import model_mismatch
             raise CheckpointError(f"the checkpoint in {self.cfg.out} does not match the model its own settings "
-                                  f"build ({model_mismatch(meta['model'], self.model.config)}).")
+                                  f"build ({model_mismatch(saved, self.model.config)}).")
+        named, slots = split_arrays(arrays)
         try:
-            self.model.load_arrays({k[6:]: v for k, v in arrays.items() if k.startswith("param/")} |
-                                   {k[7:]: v for k, v in arrays.items() if k.startswith("buffer/")})
+            self.model.load_arrays(named)
+            self.opt.load_state_dict({**meta["optimizer"], "slots": slots}, self.model.flat[0])
         except ValueError as e:
             raise CheckpointError(f"the checkpoint in {self.cfg.out} does not fit the model ({e}).") from None
-        slots = {}
-        for k, v in arrays.items():
-            if k.startswith("optim/"):
-                _, slot, name = k.split("/", 2)
-                slots.setdefault(slot, {})[name] = v
-        self.opt.load_state_dict({**meta["optimizer"], "slots": slots})
         self.epoch, self.batch_in_epoch, self.step = meta["epoch"], meta["batch_in_epoch"], meta["step"]
         self.epoch_rng = meta["rng"]
-        self.sums = list(meta["epoch_sums"])
+        sums = meta["epoch_sums"]
+        if isinstance(sums, list):  # lnrnn 0.1: [loss_sum, correct, count, samples] of a classifier
+            sums = {"sums": {"loss": sums[0], "acc": sums[1]}, "count": sums[2], "samples": sums[3]}
+        self.sums = {"sums": dict(sums["sums"]), "count": int(sums["count"]), "samples": int(sums["samples"])}
         self.history, self.train_time = list(meta["metrics"]), float(meta["train_time_s"])
 
     def _write_metrics(self):
@@ -295,26 +323,28 @@ class Trainer:
                 for b in range(self.batch_in_epoch, nb):
                     t0 = time.perf_counter()
                     idx = perm[b * B:(b + 1) * B]
-                    x, y = task.batch("train", idx, model.dtype)
-                    loss, acc = model.loss_and_grad(x, y)
+                    x, y, lengths = task_batch(task, "train", idx, model.dtype)
+                    means = model.loss_and_grad(x, y, lengths, tbptt=cfg.tbptt)
+                    loss = means["loss"]
                     if not math.isfinite(loss):
                         self._diverged("training loss", loss)
-                    norm = clip_grad_norm(model.grads, cfg.clip)
+                    params, grads = model.flat[0].data, model.flat[1].data
+                    norm = clip_grad_norm(grads, cfg.clip)
                     if not math.isfinite(norm):
                         self._diverged("gradient norm", norm)
-                    self.opt.step(model.params, model.grads)
+                    self.opt.step(params, grads)
                     self.step += 1
                     if self.first_update_s is None:  # compile time made visible: the first update compiles
                         self.first_update_s = time.perf_counter() - t_start
                     self.batch_in_epoch = b + 1
-                    count = int((y >= 0).sum()) if task.per_step else len(idx)  # scored (sample, step)s
+                    count = model.last_count  # scored units (sequences or steps) of this batch
                     s = self.sums
-                    s[0] += loss * count
-                    s[1] += acc * count
-                    s[2] += count
-                    s[3] += len(idx)
+                    for m in s["sums"]:
+                        s["sums"][m] += means[m] * count
+                    s["count"] += count
+                    s["samples"] += len(idx)
                     self.train_time += time.perf_counter() - t0
-                    bar.update(len(idx), loss=s[0] / s[2], acc=s[1] / s[2])
+                    bar.update(len(idx), **model.head.mean(s["sums"], s["count"]))
                     if self.hook is not None:
                         self.hook(self)
                     if flag.requested:
@@ -336,19 +366,20 @@ class Trainer:
     def _end_epoch(self, bar, epoch_wall):
         cfg, s = self.cfg, self.sums
         t0 = time.perf_counter()
-        val_loss, val_acc = evaluate(self.model, self.task, "val", cfg.eval_batch_size)
+        val = evaluate(self.model, self.task, "val", cfg.eval_batch_size)
         self.train_time += time.perf_counter() - t0
+        train = self.model.head.mean(s["sums"], s["count"])
         rec = {"epoch": self.epoch + 1, "step": self.step, "samples": (self.epoch + 1) * self.task.size("train"),
-               "lr": self.opt.lr, "train_loss": s[0] / s[2], "train_acc": s[1] / s[2],
-               "val_loss": val_loss, "val_acc": val_acc, "time_s": round(self.train_time, 3),
-               "samples_per_s": round(s[3] / max(epoch_wall, 1e-9), 1)}
-        bar.close(f"| val loss {val_loss:.4f} acc {100 * val_acc:.2f}%")
-        if not math.isfinite(val_loss):
-            self._diverged("validation loss", val_loss)
+               "lr": self.opt.lr, **{f"train_{m}": v for m, v in train.items()},
+               **{f"val_{m}": v for m, v in val.items()}, "time_s": round(self.train_time, 3),
+               "samples_per_s": round(s["samples"] / max(epoch_wall, 1e-9), 1)}
+        bar.close("| val " + format_metrics(val))
+        if not math.isfinite(val["loss"]):
+            self._diverged("validation loss", val["loss"])
         self.history.append(rec)
         self.epoch += 1
         self.batch_in_epoch = 0
-        self.sums = [0.0, 0, 0, 0]
+        self.sums = self._new_sums()
         self.epoch_rng = self.rng.bit_generator.state
         self.save()
         self.saved_step = self.step
@@ -359,8 +390,8 @@ class Trainer:
         last = self.history[-1] if self.history else None
         where = (f"checkpoint {os.path.join(c.out, 'checkpoint.json')}, metrics {os.path.join(c.out, METRICS_FILE)}, "
                  f"curve {os.path.join(c.out, CURVE_FILE)}")
-        res = (f"validation accuracy {100 * last['val_acc']:.2f}% (loss {last['val_loss']:.4f}) after epoch "
-               f"{last['epoch']}" if last else "no epoch finished yet")
+        res = (f"validation {format_metrics({m: last['val_' + m] for m in self.model.metrics}, long=True)} "
+               f"after epoch {last['epoch']}" if last else "no epoch finished yet")
         done = f"{self.step} updates in {format_seconds(self.train_time)} of training"
         if self.first_update_s is not None:
             done += f" (the first took {self.first_update_s:.1f} s: kernels compile once, then load from cache)"
@@ -368,6 +399,17 @@ class Trainer:
             return f"Done: {c.epochs} epoch{'s' * (c.epochs != 1)}, {done}; {res}; {where}."
         return (f"Stopped ({stop_reason}) at epoch {self.epoch + 1}, {done}; {res}; {where}; "
                 f"continue with `lnrnn train --out {c.out} --resume`.")
+
+
+def format_metrics(means, long=False):
+    """'loss 0.4123 acc 87.20%' (long: 'loss 0.4123, accuracy 87.20%')."""
+    from lnrnn.heads import METRIC_INFO
+    parts = []
+    for m, v in means.items():
+        label, percent = METRIC_INFO.get(m, (m, False))
+        name = label.replace(" (%)", "") if long else m
+        parts.append(f"{name} {100 * v:.2f}%" if percent else f"{name} {v:.4f}")
+    return (", " if long else " ").join(parts)
 
 
 def train(cfg, resume=False, explicit=(), quiet=False, log=None, stream=None, hook=None):

@@ -16,7 +16,7 @@ from click.testing import CliRunner
 from lnrnn.checkpoint import load_checkpoint
 from lnrnn.cli import main
 from lnrnn.data.idx import write_idx
-from lnrnn.models import SequenceClassifier
+from lnrnn.models import SequenceModel
 
 from test_data import SHARED_MNIST, fake_mnist, needs_shared
 
@@ -137,35 +137,35 @@ def test_resume_at_epoch_boundary_is_exact(tmp_path, reference_run):
 
 
 def test_ctrl_c_saves_and_resume_is_exact(tmp_path, monkeypatch, reference_run):
-    original = SequenceClassifier.loss_and_grad
+    original = SequenceModel.loss_and_grad
     calls = []
 
-    def interrupted(self, x, labels):
+    def interrupted(self, x, labels, *args, **kw):
         calls.append(1)
         if len(calls) == 4:
             os.kill(os.getpid(), signal.SIGINT)  # what Ctrl-C does; the loop finishes this update
-        return original(self, x, labels)
+        return original(self, x, labels, *args, **kw)
 
-    monkeypatch.setattr(SequenceClassifier, "loss_and_grad", interrupted)
+    monkeypatch.setattr(SequenceModel, "loss_and_grad", interrupted)
     out = tmp_path / "run"
     r = invoke("train", *TINY, "--out", out)
     assert_clean_error(r, "interrupted at epoch 1, update 4", code=130)
     assert load_checkpoint(str(out))[0]["step"] == 4
-    monkeypatch.setattr(SequenceClassifier, "loss_and_grad", original)
+    monkeypatch.setattr(SequenceModel, "loss_and_grad", original)
     assert_ok(invoke("train", "--out", out, "--resume", "-q"))
     assert_same_run(reference_run, out)
 
 
 def test_nan_loss_stops_and_keeps_last_good_checkpoint(tmp_path, monkeypatch):
-    original = SequenceClassifier.loss_and_grad
+    original = SequenceModel.loss_and_grad
     calls = []
 
-    def diverging(self, x, labels):
+    def diverging(self, x, labels, *args, **kw):
         calls.append(1)
-        loss, acc = original(self, x, labels)
-        return (float("nan") if len(calls) == 10 else loss), acc
+        means = original(self, x, labels, *args, **kw)
+        return {**means, "loss": float("nan")} if len(calls) == 10 else means
 
-    monkeypatch.setattr(SequenceClassifier, "loss_and_grad", diverging)
+    monkeypatch.setattr(SequenceModel, "loss_and_grad", diverging)
     out = tmp_path / "run"
     r = invoke("train", *TINY, "--out", out)
     msg = assert_clean_error(r, "the training loss became nan at epoch 2, update 10", code=3)

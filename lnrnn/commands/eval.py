@@ -1,4 +1,4 @@
-"""``lnrnn eval``: loss and accuracy of a saved checkpoint on its task's validation (or training) set."""
+"""``lnrnn eval``: the metrics (loss, accuracy, ...) of a saved checkpoint on its task's validation (or training) set."""
 import json
 
 import click
@@ -23,7 +23,8 @@ def eval_cmd(path, data_dir, split, which, eval_batch_size, as_json):
 
     The task is rebuilt from the checkpoint; --data-dir and --split override where its data come from.
     """
-    from lnrnn.train import evaluate, model_from_checkpoint
+    from lnrnn.models import upgrade_config
+    from lnrnn.train import evaluate, format_metrics, model_from_checkpoint, task_head
     meta, arrays = load_checkpoint(path)
     spec = dict(meta.get("task") or {})
     if "task" not in spec:
@@ -37,18 +38,20 @@ def eval_cmd(path, data_dir, split, which, eval_batch_size, as_json):
         model = model_from_checkpoint(meta, arrays)
     except (TypeError, ValueError, KeyError) as e:
         raise CheckpointError(f"checkpoint {path} does not describe a model lnrnn can rebuild ({e}).") from None
-    if model.config["input_size"] != task.input_size or model.config["num_classes"] != task.num_classes:
-        raise CheckpointError(f"checkpoint {path} expects {model.config['input_size']} inputs and "
-                              f"{model.config['num_classes']} classes, but {task.spec['task']} has "
-                              f"{task.input_size} and {task.num_classes}.")
-    loss, acc = evaluate(model, task, which, eval_batch_size)
-    m = model.config
+    m = upgrade_config(meta["model"])
+    head, want = m["head"], task_head(task)
+    if m["input_size"] != task.input_size or head != want:
+        raise CheckpointError(f"checkpoint {path} expects {m['input_size']} inputs and a {head['kind']} head with "
+                              f"{head['outputs']} outputs, but {task.spec['task']} has {task.input_size} inputs and "
+                              f"needs a {want['kind']} head with {want['outputs']} outputs.")
+    means = evaluate(model, task, which, eval_batch_size)
     if as_json:
-        click.echo(json.dumps({"checkpoint": path, "set": which, "loss": loss, "accuracy": acc,
+        click.echo(json.dumps({"checkpoint": path, "set": which, **means,
+                               **({"accuracy": means["acc"]} if "acc" in means else {}),
                                "sequences": task.size(which), "epoch": meta.get("epoch"), "step": meta.get("step"),
                                "model": m, "task": task.spec}))
         return
     cell = meta.get("train", {}).get("cell", f"{m['norm']}-{m['cell']}")
     click.echo(f"{cell} (hidden {m['hidden_size']}, {m['num_layers']} layer(s)) after {meta.get('epoch')} finished "
-               f"epoch(s), {meta.get('step')} updates, on {which} of {task.description}: loss {loss:.4f}, "
-               f"accuracy {100 * acc:.2f}% ({task.size(which)} sequences).")
+               f"epoch(s), {meta.get('step')} updates, on {which} of {task.description}: "
+               f"{format_metrics(means, long=True)} ({task.size(which)} sequences).")

@@ -2,7 +2,7 @@
 import click
 
 from lnrnn.data.tasks import TASKS
-from lnrnn.models import CELLS
+from lnrnn.cells import CELLS
 from lnrnn.optim import OPTIMIZERS
 from lnrnn.train import TrainConfig
 

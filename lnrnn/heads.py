@@ -1,0 +1,164 @@
+"""Heads: what turns a recurrent stack's outputs into a loss, its gradient, and named metrics.
+
+Design. A model is a stack plus a head (``lnrnn.models.SequenceModel``); the trainer, ``lnrnn eval``,
+the progress bar, ``metrics.jsonl`` and the learning-curve picture know nothing of classification:
+they show whatever ``head.metrics`` names. A head reads either the last step of every sequence
+(``steps = "last"``: h (B,H), each row's own last step when lengths differ) or every step
+(``steps = "all"``: h (T,B,H)); the model selects those rows of y and puts dL/dh back where they came
+from. A head never divides by the batch: ``forward`` returns sums over the scored units (sequences
+or steps) and their count, and ``backward(cache, scale)`` gives the gradient of ``scale * loss sum``,
+so a batch run in chunks (truncated BPTT) or split across processes normalizes once, by the total.
+
+    sums, count, cache = head.forward(h, targets, valid)    # sums {metric: float}, count int
+    dh = head.backward(cache, scale)                        # like h; head.grads accumulate (+=)
+    head.mean(sums, count)                                  # {metric: mean value}
+
+``valid`` is a bool array shaped like the scored units ((B,) or (T,B)): False for padded steps and
+for sequences whose last step lies outside the current chunk. ``targets`` are the task's: (B,) or
+(B,T) int classes (-1: not scored) for the classifier, (B,) or (B,T) floats (or (...,O)) for
+regression. A generative head (the mixture density of the handwriting issue) adds ``sample``.
+
+Metrics: ``metrics`` names what ``sums`` holds; ``METRIC_INFO`` says how each is shown.
+"""
+import numpy as np
+
+# metric -> (axis label, shown as a percentage). Heads may add their own.
+METRIC_INFO = {"loss": ("loss", False), "acc": ("accuracy (%)", True), "nats": ("nats per step", False)}
+
+
+def log_softmax(logits):
+    """Stable log-softmax over the last axis."""
+    z = logits - logits.max(axis=-1, keepdims=True)
+    return z - np.log(np.exp(z).sum(axis=-1, keepdims=True))
+
+
+class Head:
+    """Base class: a linear map W (H,O), b (O,) of the stack's output, then the head's objective."""
+
+    kind = "?"
+    metrics = ("loss",)
+
+    def __init__(self, hidden_size, outputs, per_step=False, dtype="float32", seed=0):
+        self.H, self.O = int(hidden_size), int(outputs)
+        self.per_step = bool(per_step)
+        self.dtype = np.dtype(dtype)
+        rng = np.random.default_rng([seed, 7])  # a stream of its own, apart from the stack's
+        bound = 1.0 / np.sqrt(self.H)
+        self.params = {"W": rng.uniform(-bound, bound, (self.H, self.O)).astype(self.dtype),  # (H,O)
+                       "b": np.zeros(self.O, self.dtype)}                                       # (O,)
+        self.grads = {k: np.zeros_like(v) for k, v in self.params.items()}
+
+    @property
+    def steps(self):
+        return "all" if self.per_step else "last"
+
+    def config(self):
+        return {"kind": self.kind, "outputs": self.O, "per_step": self.per_step}
+
+    def mean(self, sums, count):
+        c = max(count, 1)
+        return {m: sums[m] / c for m in self.metrics}
+
+    def zero_grad(self):
+        for g in self.grads.values():
+            g[...] = 0
+
+    def linear(self, h):
+        """h (...,H) -> h W + b (...,O)."""
+        return h @ self.params["W"] + self.params["b"]
+
+    def linear_backward(self, h, dout):
+        """Accumulate dW, db from dout (...,O); -> dh (...,H)."""
+        H, O = self.params["W"].shape
+        self.grads["W"] += h.reshape(-1, H).T @ dout.reshape(-1, O)
+        self.grads["b"] += dout.reshape(-1, O).sum(0)
+        return np.ascontiguousarray(dout @ self.params["W"].T)
+
+    def valid_targets(self, targets, valid):
+        """The head's own notion of unscored targets, combined with valid (default: none)."""
+        return valid
+
+    def count(self, targets, valid):
+        """How many units forward would score: the normalizer of the loss."""
+        return int(np.count_nonzero(self.valid_targets(targets, valid)))
+
+
+class ClassifierHead(Head):
+    """Softmax cross-entropy over C classes (outputs = C), last step or every step.
+
+    loss = sum over scored units of logsumexp(logits) - logits[label];  acc = correct predictions.
+    Per step, labels are (B,T) with -1 for unscored steps."""
+
+    kind = "classifier"
+    metrics = ("loss", "acc")
+
+    def _labels(self, targets):
+        lab = np.asarray(targets)
+        return np.ascontiguousarray(lab.T) if self.per_step else lab   # (T,B) or (B,)
+
+    def valid_targets(self, targets, valid):
+        return valid & (self._labels(targets) >= 0)
+
+    def forward(self, h, targets, valid):
+        logits = self.linear(h)                                 # (B,C) or (T,B,C)
+        lab = self._labels(targets)
+        mask = self.valid_targets(targets, valid)
+        safe = np.where(mask, lab, 0)
+        logp = log_softmax(logits)
+        picked = np.take_along_axis(logp, safe[..., None], axis=-1)[..., 0]
+        loss = -float(picked[mask].sum(dtype=np.float64))
+        correct = int(np.count_nonzero((logits.argmax(-1) == lab) & mask))
+        return {"loss": loss, "acc": float(correct)}, int(mask.sum()), (h, logp, safe, mask)
+
+    def backward(self, cache, scale):
+        h, logp, safe, mask = cache
+        d = np.exp(logp)                                         # softmax
+        np.put_along_axis(d, safe[..., None], np.take_along_axis(d, safe[..., None], -1) - 1, -1)
+        d *= (mask * scale)[..., None]
+        return self.linear_backward(h, d.astype(self.dtype))
+
+
+class RegressionHead(Head):
+    """Squared error of O outputs, last step or every step.
+
+    loss = sum over scored units of sum_o (pred - target)^2;  acc = units with every |error| < tolerance.
+    Targets: (B,) or (B,O) last step; (B,T) or (B,T,O) per step."""
+
+    kind = "regression"
+    metrics = ("loss", "acc")
+
+    def __init__(self, hidden_size, outputs=1, per_step=False, tolerance=0.04, dtype="float32", seed=0):
+        super().__init__(hidden_size, outputs, per_step, dtype, seed)
+        self.tolerance = float(tolerance)
+
+    def config(self):
+        return {**super().config(), "tolerance": self.tolerance}
+
+    def _targets(self, targets):
+        t = np.asarray(targets, dtype=self.dtype)
+        if self.per_step:
+            t = np.swapaxes(t, 0, 1)                            # (T,B[,O])
+        return t.reshape(t.shape[:2 if self.per_step else 1] + (self.O,))
+
+    def forward(self, h, targets, valid):
+        pred = self.linear(h)                                   # (B,O) or (T,B,O)
+        err = (pred - self._targets(targets)) * valid[..., None]
+        loss = float(np.sum(err.astype(np.float64) ** 2))
+        within = int(np.count_nonzero(np.all(np.abs(err) < self.tolerance, axis=-1) & valid))
+        return {"loss": loss, "acc": float(within)}, int(np.count_nonzero(valid)), (h, err)
+
+    def backward(self, cache, scale):
+        h, err = cache
+        return self.linear_backward(h, (2 * scale * err).astype(self.dtype))
+
+
+HEADS = {"classifier": ClassifierHead, "regression": RegressionHead}
+
+
+def make_head(config, hidden_size, dtype="float32", seed=0):
+    """A head from its config dict ({'kind': ..., 'outputs': ..., ...}); ValueError for an unknown kind."""
+    cfg = dict(config)
+    kind = cfg.pop("kind", None)
+    if kind not in HEADS:
+        raise ValueError(f"unknown head {kind!r}; expected one of {', '.join(HEADS)}")
+    return HEADS[kind](hidden_size, dtype=dtype, seed=seed, **cfg)
