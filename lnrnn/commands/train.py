@@ -29,12 +29,15 @@ from lnrnn.train import TrainConfig, train as run_training
               help="Stop after this many updates in total, saving a checkpoint (resumable).")
 @click.option("--time-budget", type=float, default=D.time_budget, metavar="SECONDS",
               help="Stop after this many seconds, saving a checkpoint (resumable).")
+@click.option("--tbptt", type=int, default=D.tbptt, metavar="STEPS",
+              help="Truncated backpropagation through time: run each batch in chunks of this many steps, "
+                   "carrying the state forward; no gradient crosses a chunk boundary. Default: whole sequences.")
 @eval_batch_option
 @device_option
 @quiet_option
 @click.pass_context
 def train(ctx, quiet, resume, **options):
-    """Train a recurrent classifier on a sequence task.
+    """Train a recurrent model (a stack of cells plus the task's head) on a sequence task.
 
     With no options it trains an LN-LSTM (64 units) on scikit-learn's bundled 8x8 digits read pixel
     by pixel (no download): 20 epochs, about 83% validation accuracy in about 10 s on 2

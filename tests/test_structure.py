@@ -1,0 +1,281 @@
+"""The shape of the house (issue 13): one cell registry, one flat buffer, masks, chunks and steps.
+
+Each property is checked against a definition that does not share its code path: a masked batch
+against the same sequences run one by one, chunks and single steps against the whole sequence,
+truncated BPTT against chunk-by-chunk gradients assembled by hand, flat views against the named arrays.
+"""
+import json
+
+import numpy as np
+import pytest
+
+from lnrnn import cells
+from lnrnn.heads import ClassifierHead, RegressionHead
+from lnrnn.layers import RecurrentLayer, RecurrentStack
+from lnrnn.models import SequenceModel, build_model, upgrade_config
+from lnrnn.optim import make_optimizer
+
+ALL = [(c.cell, c.norm) for c in cells.CELLS.values()]
+UNBATCHED = [(c, n) for c, n in ALL if n != "bn"]  # cells whose rows do not see each other
+
+
+def perturbed_stack(cell, norm, I=2, H=5, layers=2, seed=0, max_steps=1):
+    stack = RecurrentStack(cell, norm, I, H, num_layers=layers, dtype=np.float64, seed=seed, max_steps=max_steps)
+    rng = np.random.default_rng(seed + 100)
+    stack.flat[0].data[...] += 0.2 * rng.standard_normal(stack.flat[0].data.size)
+    return stack
+
+
+# ---- registry ----
+
+def test_registry_is_the_one_table():
+    from lnrnn.commands.options import CELLS as cli_cells
+    from lnrnn.layers import CELL_NAMES
+    assert list(cli_cells) == list(cells.CELLS) == list(CELL_NAMES)
+    for name, c in cells.CELLS.items():
+        assert cells.parse_cell(name) == (c.cell, c.norm) == CELL_NAMES[name]
+        layer = RecurrentLayer(c.cell, c.norm, 3, 4, dtype=np.float64)
+        assert [(n, a.shape) for n, a in layer.params.items()] == c.param_shapes(3, 4)
+        assert layer.nstate == c.nstate and set(c.grads) == set(layer.params)
+    with pytest.raises(ValueError, match="unknown cell 'gru'; choose one of rnn, lstm, ln-rnn"):
+        cells.get("gru")
+
+
+# ---- one flat buffer ----
+
+@pytest.mark.parametrize("cell,norm", [("lstm", "ln"), ("rnn", "bn")])
+def test_every_parameter_and_gradient_is_a_view_of_one_buffer(cell, norm):
+    stack = RecurrentStack(cell, norm, 3, 4, num_layers=2, dtype=np.float32)
+    model = SequenceModel(stack, ClassifierHead(4, 5, dtype="float32"))
+    pflat, gflat = model.flat
+    assert pflat.data.ndim == 1 and pflat.data.flags.c_contiguous
+    assert model.num_params() == sum(v.size for v in model.params.values()) == pflat.data.size
+    for d, flat in ((model.params, pflat), (model.grads, gflat)):
+        assert list(d) == flat.names
+        for name, v in d.items():
+            assert np.shares_memory(v, flat.data), name
+            np.testing.assert_array_equal(v, flat.views[name])
+    # the layers' own dicts hold the same views: a write through the flat buffer reaches the kernels
+    pflat.data[...] = np.arange(pflat.data.size, dtype=np.float32)
+    np.testing.assert_array_equal(stack.layers[1].params["Wh"], model.params["rnn.l1.Wh"])
+    assert stack.layers[1].params["Wh"].flat[0] == pflat.views["rnn.l1.Wh"].flat[0] != 0
+    rng = np.random.default_rng(0)
+    x = rng.standard_normal((3, 2, 3)).astype(np.float32) * 1e-3
+    pflat.data[...] = 0.01 * rng.standard_normal(pflat.data.size).astype(np.float32)
+    model.loss_and_grad(x, np.array([1, 2]))
+    assert np.abs(gflat.data).sum() > 0
+    assert np.shares_memory(stack.layers[0].grads["Wx"], gflat.data)
+    model.zero_grad()
+    assert not np.any(gflat.data) and not np.any(stack.layers[0].grads["Wx"])
+
+
+def test_flat_optimizer_step_equals_per_parameter_step():
+    rng = np.random.default_rng(1)
+    a = build_model(dict(cell="lstm", norm="ln", input_size=2, hidden_size=3, num_layers=1, dtype="float64",
+                         forget_bias=1.0, head={"kind": "classifier", "outputs": 3, "per_step": False}))
+    params = {k: v.copy() for k, v in a.params.items()}
+    grads = {k: rng.standard_normal(v.shape) for k, v in params.items()}
+    for kind in ("adam", "rmsprop", "sgd"):
+        per, flat = make_optimizer(kind, 1e-2), make_optimizer(kind, 1e-2)
+        p1 = {k: v.copy() for k, v in params.items()}
+        for name, v in a.params.items():
+            v[...] = params[name]
+        for name, g in a.grads.items():
+            g[...] = grads[name]
+        for _ in range(3):
+            per.step(p1, grads)
+            flat.step(a.flat[0].data, a.flat[1].data)
+        for k in p1:
+            np.testing.assert_array_equal(p1[k], a.params[k], err_msg=f"{kind} {k}")
+        # saved per name, as checkpoints always stored them; loads back into a flat slot
+        st = flat.state_dict(a.flat[0])
+        for slot, d in st["slots"].items():
+            assert set(d) == set(a.params), slot
+            for k in d:
+                np.testing.assert_array_equal(d[k], per.state_dict()["slots"][slot][k])
+        again = make_optimizer(kind, 1e-2)
+        again.load_state_dict(st, a.flat[0])
+        for slot in again.slots:
+            if again.slots[slot]:
+                np.testing.assert_array_equal(again.slots[slot][""], flat.slots[slot][""])
+
+
+# ---- masks ----
+
+@pytest.mark.parametrize("cell,norm", UNBATCHED)
+def test_masked_batch_equals_sequences_run_one_by_one(cell, norm):
+    """Layer level: outputs on running steps, each row's final state (after its own last step), dx and
+    every parameter gradient equal those of the sequences run alone at their own lengths."""
+    rng = np.random.default_rng(2)
+    T, B, I, H = 6, 4, 2, 5
+    lengths = np.array([6, 3, 0, 1])
+    stack = perturbed_stack(cell, norm, I, H)
+    x = rng.standard_normal((T, B, I))
+    x[T - 1, 1:] = 1e6  # padded values must not matter
+    state = [tuple(rng.standard_normal((B, H)) for _ in range(layer.nstate)) for layer in stack.layers]
+    dy = rng.standard_normal((T, B, H))
+    y, final = stack.forward(x, state, lengths=lengths)
+    stack.zero_grad()
+    dx = stack.backward(dy)
+    grads = {k: v.copy() for k, v in stack.grads.items()}
+    want = {k: np.zeros_like(v) for k, v in grads.items()}
+    for b, L in enumerate(lengths):
+        s_b = [tuple(s[b:b + 1] for s in st) for st in state]
+        if L == 0:
+            for k in range(len(stack.layers)):
+                for a, s in zip(final[k], s_b[k]):
+                    np.testing.assert_array_equal(a[b:b + 1], s)
+            assert not np.any(dx[:, b])
+            continue
+        yb, fb = stack.forward(np.ascontiguousarray(x[:L, b:b + 1]), s_b)
+        np.testing.assert_allclose(y[:L, b:b + 1], yb, rtol=1e-12, atol=1e-13)
+        for k in range(len(stack.layers)):
+            for a, s in zip(final[k], fb[k]):
+                np.testing.assert_allclose(a[b:b + 1], s, rtol=1e-12, atol=1e-13)
+        stack.zero_grad()
+        dxb = stack.backward(np.ascontiguousarray(dy[:L, b:b + 1]))
+        np.testing.assert_allclose(dx[:L, b:b + 1], dxb, rtol=1e-10, atol=1e-12)
+        assert not np.any(dx[L:, b]), "a padded step has a gradient"
+        for k, v in stack.grads.items():
+            want[k] += v
+    for k in grads:
+        np.testing.assert_allclose(grads[k], want[k], rtol=1e-10, atol=1e-12, err_msg=k)
+
+
+@pytest.mark.parametrize("per_step", [False, True])
+def test_masked_model_loss_equals_per_sequence_losses(per_step):
+    """Model level: the loss of a padded batch is the count-weighted mean of the per-sequence losses,
+    and its gradient the same mix of their gradients."""
+    rng = np.random.default_rng(3)
+    T, B, I, H, C = 5, 3, 2, 4, 3
+    lengths = np.array([2, 5, 4])
+    model = SequenceModel(perturbed_stack("lstm", "ln", I, H), ClassifierHead(H, C, per_step, "float64", seed=1))
+    x = rng.standard_normal((T, B, I))
+    labels = rng.integers(0, C, (B, T) if per_step else B)
+    m = model.loss_and_grad(x, labels, lengths)
+    grads = model.flat[1].data.copy()
+    counts = lengths if per_step else np.ones(B, int)
+    assert model.last_count == counts.sum()
+    loss, g = 0.0, np.zeros_like(grads)
+    for b, L in enumerate(lengths):
+        lab = labels[b:b + 1, :L] if per_step else labels[b:b + 1]
+        mb = model.loss_and_grad(np.ascontiguousarray(x[:L, b:b + 1]), lab)
+        loss += mb["loss"] * counts[b]
+        g += model.flat[1].data * counts[b]
+    assert m["loss"] == pytest.approx(loss / counts.sum(), rel=1e-12)
+    np.testing.assert_allclose(grads, g / counts.sum(), rtol=1e-9, atol=1e-12)
+
+
+def test_lengths_are_validated():
+    layer = RecurrentLayer("lstm", "ln", 2, 3, dtype=np.float64)
+    x = np.zeros((4, 2, 2))
+    with pytest.raises(ValueError, match="lengths must lie in"):
+        layer.forward(x, lengths=np.array([5, 1]))
+    with pytest.raises(ValueError, match="lengths must be 2 integers"):
+        layer.forward(x, lengths=np.array([1.0, 2.0]))
+
+
+# ---- chunks and steps ----
+
+@pytest.mark.parametrize("cell,norm", ALL)
+def test_chunks_and_steps_equal_the_whole_sequence(cell, norm):
+    """Forward in chunks from the carried state (training: BN statistics per absolute step, and the
+    population statistics updated at the right rows), and step by step in inference mode."""
+    rng = np.random.default_rng(4)
+    T, B, I, H = 7, 4, 3, 5
+    x = rng.standard_normal((T, B, I))
+    whole = perturbed_stack(cell, norm, I, H, max_steps=T)
+    parts = perturbed_stack(cell, norm, I, H, max_steps=T)
+    y, fin = whole.forward(x)
+    ys, state = [], None
+    for t0, t1 in ((0, 3), (3, 4), (4, 7)):
+        yc, state = parts.forward(np.ascontiguousarray(x[t0:t1]), state, t0=t0)
+        ys.append(yc)
+    np.testing.assert_allclose(np.concatenate(ys), y, rtol=1e-12, atol=1e-13)
+    for a, b in zip(fin, state):
+        for u, v in zip(a, b):
+            np.testing.assert_allclose(u, v, rtol=1e-12, atol=1e-13)
+    for k, v in whole.buffers.items():
+        np.testing.assert_allclose(parts.buffers[k], v, rtol=1e-12, atol=1e-14, err_msg=k)
+    # inference, one step at a time (sampling), against the whole sequence in inference mode
+    y_inf, _ = whole.forward(x, training=False)
+    state = None
+    for t in range(T):
+        y_t, state = whole.step(x[t], state, t=t)
+        np.testing.assert_allclose(y_t, y_inf[t], rtol=1e-12, atol=1e-13)
+
+
+@pytest.mark.parametrize("cell,norm", [("lstm", "ln"), ("rnn", "none"), ("lstm", "bn")])
+def test_truncated_bptt_is_the_sum_of_chunk_gradients(cell, norm):
+    """tbptt >= T is the whole-sequence result bit for bit; shorter chunks give the loss of the whole
+    sequence and the sum of each chunk's gradient from its (detached) carried state."""
+    rng = np.random.default_rng(5)
+    T, B, I, H, C = 6, 3, 2, 4, 3
+    model = SequenceModel(perturbed_stack(cell, norm, I, H, max_steps=T), ClassifierHead(H, C, True, "float64", 1))
+    x = rng.standard_normal((T, B, I))
+    labels = rng.integers(0, C, (B, T))
+    whole = model.loss_and_grad(x, labels)
+    g_whole = model.flat[1].data.copy()
+    same = model.loss_and_grad(x, labels, tbptt=T)
+    assert same == whole
+    np.testing.assert_array_equal(model.flat[1].data, g_whole)
+    chunked = model.loss_and_grad(x, labels, tbptt=4)
+    g_chunk = model.flat[1].data.copy()
+    assert chunked["loss"] == pytest.approx(whole["loss"], rel=1e-12)
+    assert not np.allclose(g_chunk, g_whole)  # truncation drops the gradient across the boundary
+    # by hand: chunk 1 from zeros, chunk 2 from chunk 1's final state; each weighted by its share
+    _, s1 = model.stack.forward(np.ascontiguousarray(x[:4]))
+    m1 = model.loss_and_grad(np.ascontiguousarray(x[:4]), labels[:, :4])
+    g1 = model.flat[1].data.copy()
+    m2 = model.loss_and_grad(np.ascontiguousarray(x[4:]), labels[:, 4:], state=s1)
+    if norm != "bn":  # BN: chunk 2 run alone would index its statistics from step 0
+        g2 = model.flat[1].data.copy()
+        np.testing.assert_allclose(g_chunk, (4 * g1 + 2 * g2) / 6, rtol=1e-9, atol=1e-12)
+        assert chunked["loss"] == pytest.approx((4 * m1["loss"] + 2 * m2["loss"]) / 6, rel=1e-12)
+
+
+def test_regression_head_gradient_per_step_with_lengths():
+    """Central differences of the mean loss of a per-step regression head on a padded batch."""
+    from lnrnn.gradcheck import numeric_grad, rel_error
+    rng = np.random.default_rng(6)
+    T, B, I, H = 4, 3, 2, 3
+    model = SequenceModel(perturbed_stack("rnn", "ln", I, H, layers=1), RegressionHead(H, 2, True, dtype="float64"))
+    x = rng.standard_normal((T, B, I))
+    y = rng.standard_normal((B, T, 2))
+    lengths = np.array([4, 1, 3])
+    model.loss_and_grad(x, y, lengths)
+    analytic = model.flat[1].data.copy()
+    num = numeric_grad(lambda: model.loss_and_grad(x, y, lengths)["loss"], model.flat[0].data)
+    assert rel_error(analytic, num) < 1e-6
+
+
+# ---- old run folders ----
+
+def test_version_01_model_config_upgrades():
+    old = dict(cell="lstm", norm="ln", input_size=1, hidden_size=8, num_layers=1, num_classes=10,
+               objective="ce", per_step=False, dtype="float32", forget_bias=1.0)
+    new = upgrade_config(old)
+    assert new["head"] == {"kind": "classifier", "outputs": 10, "per_step": False}
+    assert upgrade_config(new) == new
+    reg = upgrade_config(dict(old, num_classes=1, objective="mse", tolerance=0.04))
+    assert reg["head"]["kind"] == "regression" and reg["head"]["tolerance"] == 0.04
+
+
+def test_version_01_run_folder_resumes(tmp_path):
+    """A run folder written by lnrnn 0.1 (classifier fields in the model config, epoch sums as a list)
+    resumes, and ends where a run of today's format ends."""
+    from lnrnn.train import TrainConfig, train
+    base = dict(task="digits", split="96/32", hidden=6, batch_size=16, epochs=2, seed=0)
+    ref = train(TrainConfig(**base, out=str(tmp_path / "ref")), quiet=True, log=lambda m: None)
+    out = str(tmp_path / "old")
+    train(TrainConfig(**base, out=out, max_steps=3), quiet=True, log=lambda m: None)
+    path = tmp_path / "old" / "checkpoint.json"
+    meta = json.loads(path.read_text())
+    h = meta["model"].pop("head")
+    meta["model"].update(num_classes=h["outputs"], objective="ce", per_step=h["per_step"])
+    es = meta["epoch_sums"]
+    meta["epoch_sums"] = [es["sums"]["loss"], es["sums"]["acc"], es["count"], es["samples"]]
+    path.write_text(json.dumps(meta))
+    resumed = train(TrainConfig(**base, out=out), resume=True, explicit=(), quiet=True, log=lambda m: None)
+    np.testing.assert_array_equal(resumed.model.flat[0].data, ref.model.flat[0].data)
+    assert [r["val_loss"] for r in resumed.history] == [r["val_loss"] for r in ref.history]
