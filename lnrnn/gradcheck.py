@@ -4,7 +4,10 @@
     rel_error(analytic, num)                     # max over elements |a-n| / max(|a|+|n|, floor)
 
 ``check_stack`` runs a whole (multi-layer) recurrent stack in float64 against central differences
-for every parameter, the input sequence and the initial states; ``lnrnn gradcheck`` prints its lines.
+for every parameter, the input sequence and the initial states, optionally on a padded batch
+(``lengths``) or as a chunk that starts at step ``t0`` from a carried state; ``check_model`` does the
+same for a whole model (stack + head: the loss the trainer minimizes); ``lnrnn gradcheck`` prints
+their lines.
 """
 import numpy as np
 
@@ -73,19 +76,22 @@ def sample_idx(arr, k, rng):
     return np.sort(rng.choice(arr.size, size=k, replace=False))
 
 
-def check_stack(cell, norm, T=5, B=3, I=3, H=4, num_layers=2, training=True, seed=0, max_elems=40):
+def check_stack(cell, norm, T=5, B=3, I=3, H=4, num_layers=2, training=True, seed=0, max_elems=40,
+                lengths=None, t0=0):
     """Gradient-check a float64 RecurrentStack on a random problem.
 
     The loss is sum(y * R) for a fixed random R (so every output step matters). Returns a list of
     (name, max relative error) for every parameter ('l0.Wx', ...), the input 'x' and each layer's
     initial state ('l0.h0', 'l0.c0', ...). At most max_elems random elements of each array are checked.
     For BN in training mode the population statistics are restored before every evaluation; in
-    inference mode they are first set to random, non-trivial values.
+    inference mode they are first set to random, non-trivial values. lengths (B,): a padded batch
+    (R is zero nowhere: the layers must drop dL/dy at padded steps themselves); t0: the chunk's first
+    step (BN statistics of steps t0..t0+T-1; the buffers hold t0+T rows).
     """
     from lnrnn.layers import RecurrentStack
 
     rng = np.random.default_rng(seed)
-    stack = RecurrentStack(cell, norm, I, H, num_layers=num_layers, dtype=np.float64, seed=seed, max_steps=T)
+    stack = RecurrentStack(cell, norm, I, H, num_layers=num_layers, dtype=np.float64, seed=seed, max_steps=t0 + T)
     # Move every parameter away from its initial value so no gradient is trivially zero or symmetric.
     for v in stack.params.values():
         v += 0.3 * rng.standard_normal(v.shape)
@@ -99,7 +105,9 @@ def check_stack(cell, norm, T=5, B=3, I=3, H=4, num_layers=2, training=True, see
 
     def loss():
         stack.load_buffers(saved_buffers)
-        y, _ = stack.forward(x, state, training)
+        y, _ = stack.forward(x, state, training, lengths=lengths, t0=t0)
+        if lengths is not None:  # the loss a head would see: running steps only
+            return float(np.sum(y * R * (np.arange(T)[:, None] < lengths)[:, :, None]))
         return float(np.sum(y * R))
 
     loss()
@@ -117,4 +125,41 @@ def check_stack(cell, norm, T=5, B=3, I=3, H=4, num_layers=2, training=True, see
         idx = sample_idx(arr, max_elems, rng)
         num = numeric_grad(loss, arr, idx=idx)
         results.append((name, rel_error(analytic[name].reshape(-1)[idx], num)))
+    return results
+
+
+def check_model(cell, norm, head="classifier", per_step=False, T=5, B=3, I=3, H=4, num_layers=2, seed=0,
+                max_elems=40, lengths=None):
+    """Gradient-check a float64 model (stack + head) on its mean loss, optionally on a padded batch.
+    head: 'classifier' (3 classes) or 'regression' (2 outputs), on the last step or every step.
+    -> [(name, max relative error)] for every parameter ('rnn.l0.Wx', ..., 'head.W', 'head.b')."""
+    from lnrnn.models import build_model
+
+    rng = np.random.default_rng(seed)
+    outputs = 3 if head == "classifier" else 2
+    model = build_model(dict(cell=cell, norm=norm, input_size=I, hidden_size=H, num_layers=num_layers,
+                             dtype="float64", forget_bias=1.0,
+                             head={"kind": head, "outputs": outputs, "per_step": per_step}), seed=seed, max_steps=T)
+    flat = model.flat[0].data
+    flat += 0.3 * rng.standard_normal(flat.size)
+    saved_buffers = {k: v.copy() for k, v in model.buffers.items()}
+    x = rng.standard_normal((T, B, I))
+    if head == "classifier":
+        targets = rng.integers(0, outputs, (B, T) if per_step else B)
+    else:
+        targets = rng.standard_normal((B, T, outputs) if per_step else (B, outputs))
+
+    def loss():
+        model.stack.load_buffers({k[len("rnn."):]: v for k, v in saved_buffers.items()})
+        return model.loss_and_grad(x, targets, lengths)["loss"]
+
+    loss()
+    analytic = model.flat[1].data.copy()
+    results = []
+    for (name, shape, off) in model.flat[0].layout:
+        size = int(np.prod(shape, dtype=np.int64))
+        view = flat[off:off + size]
+        idx = sample_idx(view, max_elems, rng)
+        num = numeric_grad(loss, view, idx=idx)
+        results.append((name, rel_error(analytic[off:off + size][idx], num)))
     return results

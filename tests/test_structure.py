@@ -279,3 +279,57 @@ def test_version_01_run_folder_resumes(tmp_path):
     resumed = train(TrainConfig(**base, out=out), resume=True, explicit=(), quiet=True, log=lambda m: None)
     np.testing.assert_array_equal(resumed.model.flat[0].data, ref.model.flat[0].data)
     assert [r["val_loss"] for r in resumed.history] == [r["val_loss"] for r in ref.history]
+
+
+# ---- gradient checks: masks, chunks, every cell x head ----
+
+@pytest.mark.parametrize("cell,norm", ALL)
+def test_stack_gradcheck_masked_and_chunked(cell, norm):
+    """Central differences, float64, two layers: a padded batch (one empty row, one full), and a
+    chunk starting at step 3 from a given state (BN: statistics rows 3..7). Every step keeps three
+    running rows: BN over one or two rows normalizes to (nearly) constants whose curvature (~1/sqrt(eps))
+    swamps central differences at the checker's step size, masked or not."""
+    from lnrnn.gradcheck import TOLERANCE, check_stack
+    for kw in (dict(B=6, lengths=np.array([5, 2, 0, 5, 5, 4])), dict(B=3, t0=3)):
+        results = check_stack(cell, norm, T=5, I=3, H=4, num_layers=2, training=True, seed=21, **kw)
+        bad = [(n, e) for n, e in results if not e < TOLERANCE]
+        assert not bad, (kw, bad)
+
+
+@pytest.mark.parametrize("cell,norm", ALL)
+@pytest.mark.parametrize("head,per_step", [("classifier", False), ("classifier", True), ("regression", False),
+                                           ("regression", True)])
+def test_model_gradcheck_every_cell_and_head(cell, norm, head, per_step):
+    from lnrnn.gradcheck import TOLERANCE, check_model
+    lengths = np.array([5, 3, 1, 5, 5]) if per_step else None
+    results = check_model(cell, norm, head, per_step, T=5, B=5, I=2, H=3, seed=22, max_elems=12, lengths=lengths)
+    assert {n for n, _ in results} >= {"rnn.l1.Wh", "head.W", "head.b"}
+    bad = [(n, e) for n, e in results if not e < TOLERANCE]
+    assert not bad, bad
+
+
+def test_bn_padded_rows_change_nothing():
+    """BN statistics count running rows only: the values in padded steps change no output of a
+    running step, no final state and no gradient (training mode, float64)."""
+    T, B, I, H = 6, 5, 2, 3
+    lengths = np.array([6, 2, 4, 6, 1])
+    pad = np.arange(T)[:, None] >= lengths[None, :]
+    out = []
+    for fill in (0.0, 1e3):
+        stack = perturbed_stack("lstm", "bn", I, H, max_steps=T)
+        x = np.random.default_rng(8).standard_normal((T, B, I))
+        x[pad] = fill
+        y, fin = stack.forward(x, lengths=lengths)
+        stack.zero_grad()
+        dx = stack.backward(np.ones((T, B, H)))
+        out.append((y * ~pad[:, :, None], fin, dx, stack.flat[1].data.copy(), stack.buffers))
+    (y0, f0, dx0, g0, b0), (y1, f1, dx1, g1, b1) = out
+    np.testing.assert_allclose(y0, y1, rtol=1e-12, atol=1e-12)
+    for a, b in zip(f0, f1):
+        for u, v in zip(a, b):
+            np.testing.assert_allclose(u, v, rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(dx0, dx1, rtol=1e-10, atol=1e-12)
+    assert not np.any(dx0[pad]), "a padded step has an input gradient"
+    np.testing.assert_allclose(g0, g1, rtol=1e-10, atol=1e-12)
+    for k in b0:
+        np.testing.assert_allclose(b0[k], b1[k], rtol=1e-12, atol=1e-12, err_msg=k)

@@ -2,7 +2,9 @@
 import click
 
 from lnrnn.errors import UserError
-from lnrnn.gradcheck import TOLERANCE, check_stack
+import numpy as np
+
+from lnrnn.gradcheck import TOLERANCE, check_model, check_stack
 from lnrnn.layers import CELL_NAMES
 
 
@@ -24,7 +26,10 @@ def gradcheck(cells, T, B, I, H, layers, max_elems, tolerance, seed):
 
     Prints one line per cell x norm x mode x parameter with the max relative error
     |analytic - numeric| / (|analytic| + |numeric|), and exits non-zero if any exceeds --tolerance.
-    BN cells are checked in training mode (batch statistics) and inference mode (running statistics).
+    Modes: train (whole sequences), infer (BN: running statistics), mask (a padded batch: four more
+    rows, two full, one shorter, one empty), chunk (steps T..2T-1 from a given state), and the whole model
+    with each head: clf (classifier, last step), clf-step (classifier on every step of a padded
+    batch), reg (regression, last step).
     """
     for what, v in (("--steps", T), ("--batch", B), ("--input", I), ("--hidden", H), ("--layers", layers),
                     ("--max-elems", max_elems)):
@@ -33,16 +38,32 @@ def gradcheck(cells, T, B, I, H, layers, max_elems, tolerance, seed):
     if B < 2 and any(n.startswith("bn-") for n in (cells or CELL_NAMES)):
         raise UserError("--batch must be at least 2 for BN cells (statistics over the batch).")
     worst, failed = 0.0, 0
+    # the whole model and padded batches take B + 4 rows: BN over few rows is (nearly) constant, and its
+    # curvature (~1/sqrt(eps)) would swamp central differences at the checker's step
+    lengths = np.array([T] * (B + 2) + [max(T - 2, 1), 0])
+    heads = {"clf": ("classifier", False, None), "clf-step": ("classifier", True, lengths),
+             "reg": ("regression", False, None)}
     for name in cells or CELL_NAMES:
         cell, norm = CELL_NAMES[name]
-        for training in (True, False) if norm == "bn" else (True,):
-            mode = "train" if training else "infer"
-            for pname, err in check_stack(cell, norm, T=T, B=B, I=I, H=H, num_layers=layers,
-                                          training=training, seed=seed, max_elems=max_elems):
+        runs = [("train", lambda: check_stack(cell, norm, T=T, B=B, I=I, H=H, num_layers=layers, training=True,
+                                              seed=seed, max_elems=max_elems))]
+        if norm == "bn":
+            runs.append(("infer", lambda: check_stack(cell, norm, T=T, B=B, I=I, H=H, num_layers=layers,
+                                                      training=False, seed=seed, max_elems=max_elems)))
+        runs.append(("mask", lambda: check_stack(cell, norm, T=T, B=B + 4, I=I, H=H, num_layers=layers, seed=seed,
+                                                 max_elems=max_elems, lengths=lengths)))
+        runs.append(("chunk", lambda: check_stack(cell, norm, T=T, B=B, I=I, H=H, num_layers=layers, seed=seed,
+                                                  max_elems=max_elems, t0=T)))
+        for mode, (head, per_step, lens) in heads.items():
+            runs.append((mode, lambda head=head, per_step=per_step, lens=lens: check_model(
+                cell, norm, head, per_step, T=T, B=B + 4, I=I, H=H,
+                num_layers=layers, seed=seed, max_elems=max_elems, lengths=lens)))
+        for mode, run in runs:
+            for pname, err in run():
                 ok = err <= tolerance
                 failed += not ok
                 worst = max(worst, err)
-                click.echo(f"{name:<8} {mode:<5} {pname:<8} {err:9.2e}  {'ok' if ok else 'FAIL'}")
+                click.echo(f"{name:<8} {mode:<8} {pname:<11} {err:9.2e}  {'ok' if ok else 'FAIL'}")
     click.echo(f"max relative error {worst:.2e}; {failed} above tolerance {tolerance:g}")
     if failed:
         raise SystemExit(1)
