@@ -8,9 +8,15 @@ def test_gradcheck_passes_and_prints_one_line_per_parameter():
     r = CliRunner().invoke(main, ["gradcheck", "--cell", "ln-lstm", "--cell", "bn-rnn", "--layers", "1"])
     assert r.exit_code == 0, r.output
     lines = r.output.strip().splitlines()
-    # ln-lstm: 9 params + x + h0 + c0 = 12; bn-rnn: (5 params + x + h0) x (train, infer) = 14
-    assert sum(ln.startswith("ln-lstm") for ln in lines) == 12
-    assert sum(ln.startswith("bn-rnn") and " infer " in ln for ln in lines) == 7
+    # per stack mode: ln-lstm 9 params + x + h0 + c0 = 12; bn-rnn 5 params + x + h0 = 7
+    # per model mode (clf, clf-step, reg): the stack's params + head W, b: ln-lstm 11, bn-rnn 7
+    def count(cell, mode):
+        return sum(ln.split()[:2] == [cell, mode] for ln in lines)
+    for mode in ("train", "mask", "chunk"):
+        assert count("ln-lstm", mode) == 12 and count("bn-rnn", mode) == 7, mode
+    assert count("bn-rnn", "infer") == 7 and count("ln-lstm", "infer") == 0
+    for mode in ("clf", "clf-step", "reg"):
+        assert count("ln-lstm", mode) == 11 and count("bn-rnn", mode) == 7, mode
     assert all(ln.endswith("ok") for ln in lines[:-1])
     assert "0 above tolerance" in lines[-1]
 
