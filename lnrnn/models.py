@@ -11,6 +11,7 @@ the optimizer, clipping and an allreduce each touch one array.
     m = model.loss_and_grad(x, targets, lengths)            # {'loss': mean, 'acc': ...}; fills grads
     m = model.loss_and_grad(x, targets, tbptt=100)          # truncated BPTT in chunks of 100 steps
     sums, count = model.loss_sums(x, targets)               # inference, sums for exact averaging
+    means = model.evaluate(batches_of(x, targets, batch_size=500))
     out_t, state = model.step(x_t, state, t)                # one step: the head's linear output (B,O)
 
 Shapes: x (T,B,I) time-major; targets as the head takes them (per sequence (B,...) or per step
@@ -180,13 +181,12 @@ class SequenceModel:
         s, count, _ = self.head.forward(h, targets, valid)
         return s, count
 
-    def evaluate(self, x, targets, lengths=None, batch_size=500):
-        """x (T,N,I), targets for N sequences -> {metric: mean}, in batches of batch_size."""
+    def evaluate(self, batches):
+        """{metric: mean} over an iterable of (x, targets, lengths or None) batches (inference mode):
+        sums and counts add up first, so the result does not depend on how the data were batched."""
         tot, count = dict.fromkeys(self.head.metrics, 0.0), 0
-        for s in range(0, x.shape[1], batch_size):
-            sl = slice(s, s + batch_size)
-            sums, c = self.loss_sums(np.ascontiguousarray(x[:, sl]), targets[sl],
-                                     None if lengths is None else lengths[sl])
+        for x, targets, lengths in batches:
+            sums, c = self.loss_sums(x, targets, lengths)
             for m in tot:
                 tot[m] += sums[m]
             count += c
@@ -196,6 +196,13 @@ class SequenceModel:
         """One inference step: x_t (B,I) -> the head's linear output (B,O), new states."""
         y_t, state = self.stack.step(x_t, state, t=t)
         return self.head.linear(y_t), state
+
+
+def batches_of(x, targets, lengths=None, batch_size=500):
+    """(x, targets, lengths) of consecutive batches of x (T,N,I), targets (N,...), lengths (N,) or None."""
+    for s in range(0, x.shape[1], batch_size):
+        sl = slice(s, s + batch_size)
+        yield np.ascontiguousarray(x[:, sl]), targets[sl], None if lengths is None else lengths[sl]
 
 
 def _lengths(lengths, T, B):

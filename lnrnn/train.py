@@ -148,14 +148,8 @@ def task_batch(task, which, idx, dtype):
 def evaluate(model, task, which="val", batch_size=500):
     """{metric: mean} of the model on the task's 'train' or 'val' set (training=False)."""
     n = task.size(which)
-    tot, count = dict.fromkeys(model.metrics, 0.0), 0
-    for s in range(0, n, batch_size):
-        x, y, lengths = task_batch(task, which, np.arange(s, min(s + batch_size, n)), model.dtype)
-        sums, c = model.loss_sums(x, y, lengths)
-        for m in tot:
-            tot[m] += sums[m]
-        count += c
-    return model.head.mean(tot, count)
+    return model.evaluate(task_batch(task, which, np.arange(s, min(s + batch_size, n)), model.dtype)
+                          for s in range(0, n, batch_size))
 
 
 class _StopFlag:

@@ -43,7 +43,7 @@ def test_cuda_model_step_equals_cpu(per_step):
     """A whole training step of the model on 'cuda' (activations between layers and the stack's output
     stay on the device; a last-step head copies back only y[T-1]) equals the CPU step: loss, accuracy
     and every gradient, head included; and the device path really keeps y there."""
-    from lnrnn.models import SequenceClassifier
+    from lnrnn.models import SequenceClassifier, batches_of
 
     rng = np.random.default_rng(1)
     T, B, I, H, C = 4, 3, 2, 5, 3
@@ -55,7 +55,7 @@ def test_cuda_model_step_equals_cpu(per_step):
                                dtype="float64", seed=2, device=device)
         means = m.loss_and_grad(x, labels)
         loss, acc = means["loss"], means["acc"]
-        out[device] = (loss, acc, {k: v.copy() for k, v in m.grads.items()}, list(m.evaluate(x, labels).values()))
+        out[device] = (loss, acc, {k: v.copy() for k, v in m.grads.items()}, list(m.evaluate(batches_of(x, labels)).values()))
         if device == "cuda":
             y, _ = m.stack.forward(x, on_device=True)
             assert backend.kernels("cuda").is_device(y)
@@ -90,3 +90,30 @@ def test_cli_train_on_cuda_matches_cpu(tmp_path):
     for ra, rb in zip(a, b):
         for key in ("train_loss", "val_loss", "val_acc"):
             assert abs(ra[key] - rb[key]) <= 1e-9 * max(1.0, abs(ra[key])), key
+
+
+@pytest.mark.parametrize("cell,norm,per_step", [("lstm", "ln", True), ("lstm", "bn", False), ("rnn", "bn", True)])
+def test_cuda_masked_chunked_model_equals_cpu(cell, norm, per_step):
+    """A padded batch (lengths) trained in two chunks (truncated BPTT) from a carried state, then one
+    inference step: the same loss, gradients, BN statistics and step output on 'cuda' as on 'cpu'."""
+    from lnrnn.models import build_model
+
+    rng = np.random.default_rng(4)
+    T, B, I, H, C = 5, 5, 2, 3, 3
+    x = rng.standard_normal((T, B, I))
+    lengths = np.array([5, 2, 4, 5, 3])
+    labels = rng.integers(0, C, (B, T) if per_step else B)
+    cfg = dict(cell=cell, norm=norm, input_size=I, hidden_size=H, num_layers=2, dtype="float64", forget_bias=1.0,
+               head={"kind": "classifier", "outputs": C, "per_step": per_step})
+    out = {}
+    for device in ("cpu", "cuda"):
+        m = build_model(cfg, seed=5, device=device, max_steps=T)
+        means = m.loss_and_grad(x, labels, lengths, tbptt=3)
+        o, _ = m.step(x[0], None, t=0)
+        out[device] = (means, m.flat[1].data.copy(), {k: v.copy() for k, v in m.buffers.items()}, o)
+    (m0, g0, b0, o0), (m1, g1, b1, o1) = out["cpu"], out["cuda"]
+    assert abs(m0["loss"] - m1["loss"]) < 1e-12 and m0["acc"] == m1["acc"]
+    np.testing.assert_allclose(g1, g0, rtol=1e-10, atol=1e-12)
+    for k in b0:
+        np.testing.assert_allclose(b1[k], b0[k], rtol=1e-12, atol=1e-12, err_msg=k)
+    np.testing.assert_allclose(o1, o0, rtol=1e-12, atol=1e-12)

@@ -9,7 +9,7 @@ import importlib.util
 import numpy as np
 import pytest
 
-from lnrnn.models import SequenceClassifier, log_softmax
+from lnrnn.models import SequenceClassifier, batches_of, log_softmax
 
 HAVE_LAYERS = importlib.util.find_spec("lnrnn.layers") is not None
 
@@ -134,8 +134,8 @@ def test_evaluate_matches_single_batch():
     rng = np.random.default_rng(3)
     model = toy_classifier()
     x, labels = rng.normal(size=(5, 10, 3)), rng.integers(0, 4, 10)
-    whole = model.evaluate(x, labels, batch_size=10)
-    parts = model.evaluate(x, labels, batch_size=3)
+    whole = model.evaluate(batches_of(x, labels, batch_size=10))
+    parts = model.evaluate(batches_of(x, labels, batch_size=3))
     assert whole.keys() == parts.keys() == {"loss", "acc"}
     assert np.allclose(list(whole.values()), list(parts.values()))
 
