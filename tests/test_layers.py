@@ -60,6 +60,12 @@ def test_seeded_init_is_deterministic_and_orthogonal():
     assert np.all(a.params["l0.b"][5:10] == 1.0) and np.all(a.params["l0.b"][:5] == 0.0)  # forget bias
     bn = RecurrentLayer("lstm", "bn", 3, 5)
     assert np.all(bn.params["gx"] == np.float32(0.1)) and np.all(bn.params["gc"] == np.float32(0.1))
+    ln = RecurrentLayer("lstm", "ln", 3, 5)  # LayerNorm gains start at 1, its biases at 0
+    for n in ("gx", "gh", "gc"):
+        assert np.all(ln.params[n] == 1.0), n
+    for n in ("bx", "bh", "bc"):
+        assert np.all(ln.params[n] == 0.0), n
+    assert np.all(RecurrentLayer("rnn", "ln", 3, 5).params["g"] == 1.0)
 
 
 def test_parse_cell_names():

@@ -150,3 +150,22 @@ def test_classifier_end_to_end_gradients(cell, norm):
         p += rng.normal(0, 0.1, p.shape)
     x, labels = rng.normal(size=(4, 3, 2)), rng.integers(0, 3, 3)
     assert_grads_match(model, x, labels)
+
+
+def test_unscored_steps_add_nothing_to_the_per_step_loss():
+    """Per-step labels of -1 are not scored: the loss is the mean over the scored steps alone,
+    computed here independently from the stack's outputs."""
+    rng = np.random.default_rng(4)
+    T, B, C = 5, 3, 4
+    model = toy_classifier(num_classes=C, per_step=True)
+    x = rng.normal(size=(T, B, 3))
+    labels = rng.integers(0, C, (B, T))
+    labels[:, :2] = -1
+    labels[1, 4] = -1
+    means = model.loss_and_grad(x, labels)
+    y, _ = model.stack.forward(x)
+    logp = log_softmax(y @ model.head.params["W"] + model.head.params["b"])      # (T,B,C)
+    scored = [(t, b) for b in range(B) for t in range(T) if labels[b, t] >= 0]
+    want = -np.mean([logp[t, b, labels[b, t]] for t, b in scored])
+    assert model.last_count == len(scored) == 8
+    assert means["loss"] == pytest.approx(want, rel=1e-12)

@@ -6,8 +6,7 @@ with the bug in place (fast ones: the runner runs them in a scratch copy, one mu
 ``why``, what the bug is. When code moves and a snippet no longer applies, the runner says so: update
 the snippet (or the tests) here. New kernels and heads add their mutants when they land.
 
-Not collected by pytest (no test_ prefix). Heads (lnrnn/heads.py) have no mutants yet: the module
-does not exist.
+Not collected by pytest (no test_ prefix).
 """
 
 RACES = "tests/test_races.py"
@@ -21,6 +20,8 @@ DATA = "tests/test_data.py"
 ALIGN = "tests/test_data_alignment.py"
 SCHED = "tests/test_schedule.py"
 CLI = "tests/test_cli.py"
+MODELS = "tests/test_models.py"
+STRUCT = "tests/test_structure.py"
 
 MUTANTS = [
     # ---- races: per-chunk partial rows collapsed into one shared row (issue 21, item 1) ----
@@ -284,4 +285,61 @@ MUTANTS = [
          new="if False:",
          tests=[f"{CLI}::test_data_mnist_download_and_verify"],
          why="lnrnn data mnist keeps files whose content is not MNIST"),
+
+    # ---- heads, masks, chunks, the flat buffer, the registry (issue 13) ----
+    dict(name="head-ce-softmax-grad-sign", file="lnrnn/heads.py",
+         old="np.take_along_axis(d, safe[..., None], -1) - 1, -1)",
+         new="np.take_along_axis(d, safe[..., None], -1) + 1, -1)",
+         tests=[f"{MODELS}::test_head_and_loss_gradients"],
+         why="the softmax cross-entropy gradient adds the one-hot instead of subtracting it"),
+    dict(name="head-ce-unscored-steps-counted", file="lnrnn/heads.py",
+         old="return valid & (self._labels(targets) >= 0)",
+         new="return valid",
+         tests=[f"{MODELS}::test_unscored_steps_add_nothing_to_the_per_step_loss"],
+         why="per-step labels of -1 (not scored) are scored as class -1"),
+    dict(name="head-regression-factor", file="lnrnn/heads.py",
+         old="(2 * scale * err).astype(self.dtype)",
+         new="(scale * err).astype(self.dtype)",
+         tests=[f"{MODELS}::test_head_and_loss_gradients", f"{STRUCT}::test_regression_head_gradient_per_step_with_lengths"],
+         why="the squared-error gradient loses its factor 2"),
+    dict(name="head-regression-padded-steps", file="lnrnn/heads.py",
+         old="err = (pred - self._targets(targets)) * valid[..., None]",
+         new="err = pred - self._targets(targets)",
+         tests=[f"{STRUCT}::test_regression_head_gradient_per_step_with_lengths"],
+         why="padded steps of a per-step regression add to the loss and the gradient"),
+    dict(name="model-last-step-row", file="lnrnn/models.py",
+         old="last = L - 1 - t0 ",
+         new="last = L - t0 ",
+         tests=[f"{STRUCT}::test_masked_model_loss_equals_per_sequence_losses"],
+         why="a last-step head reads the step after each padded sequence's end"),
+    dict(name="model-tbptt-state-dropped", file="lnrnn/models.py",
+         old="state = [tuple(np.array(a) for a in s_) for s_ in state]",
+         new="state = None",
+         tests=[f"{STRUCT}::test_truncated_bptt_is_the_sum_of_chunk_gradients"],
+         why="truncated BPTT restarts every chunk from a zero state"),
+    dict(name="layer-padded-dy-kept", file="lnrnn/layers.py",
+         old="dy = self._k.to_host(dy) * step_mask(lengths, T, self.dtype)[:, :, None]",
+         new="dy = self._k.to_host(dy)",
+         tests=[f"{STRUCT}::test_masked_batch_equals_sequences_run_one_by_one"],
+         why="dL/dy at padded steps flows into the gradients"),
+    dict(name="layer-final-state-row", file="lnrnn/layers.py",
+         old="seq[np.maximum(L - 1, 0), rows]",
+         new="seq[np.minimum(L, seq.shape[0] - 1), rows]",
+         tests=[f"{STRUCT}::test_masked_batch_equals_sequences_run_one_by_one"],
+         why="a padded row's final state is taken one step after its end"),
+    dict(name="layer-bn-chunk-rows", file="lnrnn/layers.py",
+         old="return {k: v[t0:t0 + T] for k, v in self.buffers.items()}",
+         new="return {k: v[:T] for k, v in self.buffers.items()}",
+         tests=[f"{STRUCT}::test_chunks_and_steps_equal_the_whole_sequence"],
+         why="a chunk's BN statistics are read and updated at steps 0.. instead of t0.."),
+    dict(name="optim-flat-slots-not-loaded", file="lnrnn/optim.py",
+         old="                    self.slots[s] = {FLAT: layout.join(d)}",
+         new="                    pass",
+         tests=[f"{STRUCT}::test_flat_optimizer_step_equals_per_parameter_step"],
+         why="a resumed flat optimizer ignores its saved moments"),
+    dict(name="registry-ln-lstm-init", file="lnrnn/cells.py",
+         old='("gx", "G", 1.0), ("bx", "G", 0.0), ("gh", "G", 1.0)',
+         new='("gx", "G", 1.0), ("bx", "G", 0.0), ("gh", "G", 0.1)',
+         tests=["tests/test_layers.py::test_seeded_init_is_deterministic_and_orthogonal"],
+         why="the LN-LSTM's recurrent LayerNorm gain starts at 0.1 instead of 1"),
 ]
