@@ -108,7 +108,10 @@ def validate(cfg):
 
 
 def task_head(task):
-    """The head config a task asks for (its objective, classes or outputs, per-step scoring)."""
+    """The head config a task asks for: its own ``head`` when it names one (a density head, say),
+    else the one its objective, classes and per-step scoring imply."""
+    if getattr(task, "head", None) is not None:
+        return dict(task.head)
     return head_config(task.objective, task.num_classes, task.per_step, task.extra.get("tolerance", 0.04))
 
 

@@ -333,3 +333,52 @@ def test_bn_padded_rows_change_nothing():
     np.testing.assert_allclose(g0, g1, rtol=1e-10, atol=1e-12)
     for k in b0:
         np.testing.assert_allclose(b0[k], b1[k], rtol=1e-12, atol=1e-12, err_msg=k)
+
+
+# ---- a new head drops in without touching the trainer ----
+
+def test_a_new_head_drops_in(tmp_path, monkeypatch):
+    """A head the trainer has never heard of (an L1 loss, one metric, per step) on a task that asks for
+    it: trains, resumes, writes metrics.jsonl and a picture of exactly its metric, evaluates."""
+    from click.testing import CliRunner
+
+    from lnrnn import heads
+    from lnrnn.cli import main
+    from lnrnn.data import tasks
+    from lnrnn.train import TrainConfig, train
+
+    class L1Head(heads.Head):
+        kind = "l1"
+        metrics = ("loss",)
+
+        def forward(self, h, targets, valid):
+            err = (self.linear(h) - np.swapaxes(targets, 0, 1)) * valid[..., None]
+            return {"loss": float(np.abs(err).sum())}, int(valid.sum()), (h, err)
+
+        def backward(self, cache, scale):
+            h, err = cache
+            return self.linear_backward(h, (scale * np.sign(err)).astype(self.dtype))
+
+    monkeypatch.setitem(heads.HEADS, "l1", L1Head)
+    rng = np.random.default_rng(0)
+    x = rng.random((60, 7, 2)).astype(np.float32)
+    y = np.cumsum(x, axis=1).astype(np.float32)                   # (N,T,2): running sums, per step
+    spec = {"task": "adding"}
+    task = tasks.TaskData(spec, "running sums", x[:40], y[:40], x[40:], y[40:], num_classes=2,
+                          head={"kind": "l1", "outputs": 2, "per_step": True})
+    monkeypatch.setattr("lnrnn.train.load_task", lambda s: task)
+    monkeypatch.setattr("lnrnn.commands.eval.load_task", lambda s: task)
+    out = str(tmp_path / "run")
+    base = dict(task="adding", hidden=5, batch_size=8, epochs=2, cell="ln-rnn", out=out)
+    train(TrainConfig(**base, max_steps=7), quiet=True, log=lambda m: None)
+    tr = train(TrainConfig(**base), resume=True, quiet=True, log=lambda m: None)
+    recs = [json.loads(line) for line in open(f"{out}/metrics.jsonl")]
+    assert len(recs) == 2 and all(set(r) >= {"train_loss", "val_loss"} and "val_acc" not in r for r in recs)
+    assert recs[1]["val_loss"] < recs[0]["train_loss"]
+    svg = open(f"{out}/learning_curve.svg").read()
+    assert "loss" in svg and "accuracy" not in svg
+    assert tr.model.config["head"]["kind"] == "l1"
+    r = CliRunner().invoke(main, ["eval", "--checkpoint", out, "--json"])
+    assert r.exit_code == 0, r.output
+    res = json.loads(r.output)
+    assert res["loss"] == pytest.approx(recs[-1]["val_loss"], rel=1e-6) and "acc" not in res

@@ -28,6 +28,7 @@ Tasks (x is presented time-major (T, B, I); labels per sample unless said otherw
 The synthetic tasks draw 10000 training and 1000 validation sequences from a fixed seed.
 """
 from dataclasses import dataclass, field
+from typing import Optional
 
 import numpy as np
 
@@ -56,6 +57,7 @@ class TaskData:
     per_step: bool = False     # head on every step (copy) instead of the last one
     scale: float = 1.0         # x is multiplied by this when batched (1/255 for uint8 pixels)
     extra: dict = field(default_factory=dict)
+    head: Optional[dict] = None  # the head config this task needs (lnrnn.heads); None: from objective
 
     @property
     def steps(self):
