@@ -10,6 +10,9 @@ EPS = 1e-5
 BN_MOMENTUM = 0.1
 # Initial BatchNorm gain for the recurrent-BN cells (Cooijmans et al. 2016, section 4).
 BN_GAIN_INIT = 0.1
+# Default std of the per-example initial-state noise of BN cells on tasks whose sequences all begin with
+# the same inputs (Cooijmans et al. 2016, sec. 5.1, their --noise 0.1): see lnrnn.models.
+BN_STATE_NOISE = 0.1
 
 # Numba compilation flags. fastmath is limited to flags that keep IEEE values (no nnan/ninf/afn):
 # reassociation lets LLVM vectorise the LayerNorm sums and contraction use FMA; results move by a

@@ -17,6 +17,13 @@ the optimizer, clipping and an allreduce each touch one array.
 Shapes: x (T,B,I) time-major; targets as the head takes them (per sequence (B,...) or per step
 (B,T,...)); lengths (B,) int or None (every sequence runs T steps).
 
+Initial-state noise (``state_noise`` > 0; Cooijmans et al. 2016, sec. 5.1): every batch starts
+from h0, c0 ~ N(0, state_noise^2) per example and layer instead of zeros, in training and evaluation.
+Where every sequence begins with the same inputs (the blank top rows of MNIST) a zero initial state
+makes every row of the batch identical for the first steps, so BatchNorm's per-step batch variance
+is exactly 0 and its backward multiplies by gamma / sqrt(eps) at each such step (float32 overflows
+within a few dozen); distinct initial states keep the rows apart.
+
 Truncated BPTT: the sequence runs in chunks of ``tbptt`` steps; each chunk starts from the state the
 previous one ended in (detached: no gradient crosses a chunk boundary) and its backward adds into
 the same gradients; the loss is normalized once by the whole batch's count, so with ``tbptt >= T``
@@ -37,11 +44,16 @@ STACK_KEYS = ("cell", "norm", "input_size", "hidden_size", "num_layers", "dtype"
 class SequenceModel:
     """A RecurrentStack (or anything with its interface) plus a head; see the module docstring."""
 
-    def __init__(self, stack, head):
+    def __init__(self, stack, head, state_noise=0.0, noise_seed=0):
         self.stack, self.head = stack, head
         self.last_count = 0  # scored units (sequences or steps) of the last loss_and_grad
         self.dtype = np.dtype(head.dtype)
-        self.config = {**{k: stack.config[k] for k in STACK_KEYS}, "head": head.config()}
+        if not (state_noise >= 0 and np.isfinite(state_noise)):
+            raise ValueError(f"state_noise must be a non-negative standard deviation, not {state_noise}")
+        self.state_noise, self.noise_seed = float(state_noise), int(noise_seed)
+        self._noise_calls = 0
+        self.config = {**{k: stack.config[k] for k in STACK_KEYS}, "head": head.config(),
+                       "state_noise": self.state_noise}
         self.flat = (repack(self._leaves("params")), repack(self._leaves("grads")))
         if hasattr(stack, "flat"):
             stack.flat = None
@@ -122,9 +134,9 @@ class SequenceModel:
         k = stack.layers[0]._k
         return k.to_host(y_dev), k.to_host(states), y_dev
 
-    def _run_last_on_device(self, x, training):
+    def _run_last_on_device(self, x, training, state=None):
         """'cuda', a last-step head, one whole chunk, no lengths: only y[T-1] (B,H) comes back."""
-        y_dev, _ = self.stack.forward(x, None, training=training, on_device=True)
+        y_dev, _ = self.stack.forward(x, state, training=training, on_device=True)
         k = self.stack.layers[0]._k
         return k.to_host(y_dev[y_dev.shape[0] - 1]), y_dev
 
@@ -132,12 +144,29 @@ class SequenceModel:
         return (getattr(self.stack, "device", "cpu") == "cuda" and self.head.steps == "last"
                 and lengths is None and not chunked)
 
+    # ---- initial-state noise (Cooijmans et al. 2016, sec. 5.1) ----
+    def noise_state(self, B, key):
+        """Initial states with every h0 and c0 entry drawn from N(0, state_noise^2), from a generator
+        seeded by (noise_seed, *key): the same key gives the same draw (a resumed run redraws exactly);
+        None when state_noise is 0 (zero states)."""
+        if not self.state_noise:
+            return None
+        rng = np.random.default_rng([self.noise_seed, *key])
+        return [tuple((self.state_noise * rng.standard_normal((B, layer.H))).astype(self.dtype)
+                      for _ in range(layer.nstate)) for layer in self.stack.layers]
+
     # ---- training and evaluation ----
-    def loss_and_grad(self, x, targets, lengths=None, tbptt=None, state=None):
+    def loss_and_grad(self, x, targets, lengths=None, tbptt=None, state=None, noise_key=None):
         """Zero the gradients, run forward and backward (in chunks of ``tbptt`` steps when given)
-        -> {metric: mean over the batch's scored units}. ``state``: initial states (None: zeros)."""
+        -> {metric: mean over the batch's scored units}. ``state``: initial states (None: zeros, or
+        noise when state_noise > 0, drawn for ``noise_key`` (an int: the trainer passes the update
+        number) or, without one, for a counter of calls)."""
         self.zero_grad()
         T, B = x.shape[0], x.shape[1]
+        if state is None and self.state_noise:
+            if noise_key is None:
+                noise_key, self._noise_calls = self._noise_calls, self._noise_calls + 1
+            state = self.noise_state(B, (1, int(noise_key)))
         lengths = _lengths(lengths, T, B)
         chunk = T if not tbptt or tbptt >= T else int(tbptt)
         L = np.full(B, T, np.int64) if lengths is None else lengths
@@ -147,7 +176,7 @@ class SequenceModel:
         scale = 1.0 / total
         sums = dict.fromkeys(self.head.metrics, 0.0)
         if self._fast_last(lengths, chunk < T):
-            h, y_dev = self._run_last_on_device(x, training=True)
+            h, y_dev = self._run_last_on_device(x, training=True, state=state)
             s, _, cache = self.head.forward(h, targets, np.ones(B, bool))
             dh = self.head.backward(cache, scale)
             k = self.stack.layers[0]._k
@@ -168,15 +197,18 @@ class SequenceModel:
             state = [tuple(np.array(a) for a in s_) for s_ in state]  # detached copies for the next chunk
         return self.head.mean(sums, total)
 
-    def loss_sums(self, x, targets, lengths=None):
-        """Inference (training=False) on one batch -> (sums {metric: sum}, count)."""
+    def loss_sums(self, x, targets, lengths=None, noise_key=0):
+        """Inference (training=False) on one batch -> (sums {metric: sum}, count). With state_noise,
+        the initial states are noise drawn for ``noise_key`` (evaluate passes the batch's index, so an
+        evaluation is the same every time)."""
         T, B = x.shape[0], x.shape[1]
         lengths = _lengths(lengths, T, B)
+        state = self.noise_state(B, (2, int(noise_key)))
         if self._fast_last(lengths, False):
-            h, _ = self._run_last_on_device(x, training=False)
+            h, _ = self._run_last_on_device(x, training=False, state=state)
             s, count, _ = self.head.forward(h, targets, np.ones(B, bool))
             return s, count
-        y, _, _ = self._run(x, None, False, lengths, 0)
+        y, _, _ = self._run(x, state, False, lengths, 0)
         h, valid, _ = self._select(y, T, lengths, 0)
         s, count, _ = self.head.forward(h, targets, valid)
         return s, count
@@ -185,8 +217,8 @@ class SequenceModel:
         """{metric: mean} over an iterable of (x, targets, lengths or None) batches (inference mode):
         sums and counts add up first, so the result does not depend on how the data were batched."""
         tot, count = dict.fromkeys(self.head.metrics, 0.0), 0
-        for x, targets, lengths in batches:
-            sums, c = self.loss_sums(x, targets, lengths)
+        for i, (x, targets, lengths) in enumerate(batches):
+            sums, c = self.loss_sums(x, targets, lengths, noise_key=i)
             for m in tot:
                 tot[m] += sums[m]
             count += c
@@ -235,6 +267,7 @@ def upgrade_config(config):
     Version 0.1 checkpoints stored the classifier's fields (num_classes, objective, per_step,
     tolerance) beside the stack's."""
     cfg = dict(config)
+    cfg.setdefault("state_noise", 0.0)
     if "head" in cfg:
         return cfg
     head = head_config(cfg.pop("objective", "ce"), cfg.pop("num_classes", 10), cfg.pop("per_step", False),
@@ -246,14 +279,14 @@ def build_model(config, seed=0, device="cpu", max_steps=1):
     """The model a config describes (``model.config`` or an upgraded checkpoint's), freshly initialized."""
     from lnrnn.layers import RecurrentStack
     cfg = upgrade_config(config)
-    unknown = set(cfg) - set(STACK_KEYS) - {"head"}
+    unknown = set(cfg) - set(STACK_KEYS) - {"head", "state_noise"}
     if unknown:
         raise ValueError(f"unknown model settings {sorted(unknown)}")
     stack = RecurrentStack(cfg["cell"], cfg["norm"], cfg["input_size"], cfg["hidden_size"], cfg["num_layers"],
                            dtype=np.dtype(cfg["dtype"]).type, seed=seed, forget_bias=cfg["forget_bias"],
                            max_steps=max_steps, device=device)
     head = make_head(cfg["head"], cfg["hidden_size"], dtype=cfg["dtype"], seed=seed)
-    return SequenceModel(stack, head)
+    return SequenceModel(stack, head, state_noise=cfg["state_noise"], noise_seed=seed)
 
 
 def SequenceClassifier(cell="lstm", norm="none", input_size=1, hidden_size=64, num_layers=1, num_classes=10,

@@ -34,6 +34,7 @@ from typing import Optional
 import numpy as np
 
 from lnrnn import cells
+from lnrnn.config import BN_STATE_NOISE
 from lnrnn.checkpoint import atomic_write_text, checkpoint_exists, load_checkpoint, save_checkpoint
 from lnrnn.data.tasks import load_task, task_spec
 from lnrnn.errors import CheckpointError, TrainingDiverged, TrainingInterrupted, UserError
@@ -67,6 +68,8 @@ class TrainConfig:
     max_steps: Optional[int] = None       # stop (with a checkpoint) after this many updates in total
     time_budget: Optional[float] = None   # stop (with a checkpoint) after this many seconds of this invocation
     tbptt: Optional[int] = None           # truncated BPTT: chunks of this many steps (None: whole sequences)
+    state_noise: Optional[float] = None   # std of N(0, s^2) initial states; None: 0.1 for BN cells on tasks
+                                          # whose first steps are the same in every sequence, else 0
     device: str = "cpu"                   # cpu, or cuda (the numba-cuda twins; parameters stay on the host)
     out: str = "runs/default"             # run directory: checkpoint, metrics.jsonl, learning_curve.svg
 
@@ -94,6 +97,8 @@ def validate(cfg):
         (cfg.time_budget is None or cfg.time_budget > 0, f"--time-budget must be positive, not {cfg.time_budget}."),
     ]
     checks.append((cfg.tbptt is None or cfg.tbptt >= 1, f"--tbptt must be at least 1 step, not {cfg.tbptt}."))
+    checks.append((cfg.state_noise is None or (cfg.state_noise >= 0 and math.isfinite(cfg.state_noise)),
+                   f"--state-noise must be 0 (off) or a positive standard deviation, not {cfg.state_noise}."))
     for ok, msg in checks:
         if not ok:
             raise UserError(msg)
@@ -115,10 +120,20 @@ def task_head(task):
     return head_config(task.objective, task.num_classes, task.per_step, task.extra.get("tolerance", 0.04))
 
 
+def state_noise(cfg, task):
+    """--state-noise, or its default: BN_STATE_NOISE for BN cells on tasks whose sequences all begin
+    with the same inputs (their per-step batch variance would be zero there), else 0."""
+    if cfg.state_noise is not None:
+        return float(cfg.state_noise)
+    bn = cells.get(cfg.cell).norm == "bn"
+    return BN_STATE_NOISE if bn and task.extra.get("constant_prefix", False) else 0.0
+
+
 def build_model(cfg, task):
     spec = cells.get(cfg.cell)
     config = dict(cell=spec.cell, norm=spec.norm, input_size=task.input_size, hidden_size=cfg.hidden,
-                  num_layers=cfg.layers, dtype=cfg.dtype, forget_bias=float(cfg.forget_bias), head=task_head(task))
+                  num_layers=cfg.layers, dtype=cfg.dtype, forget_bias=float(cfg.forget_bias), head=task_head(task),
+                  state_noise=state_noise(cfg, task))
     return build_from_config(config, seed=cfg.seed, device=cfg.device)
 
 
@@ -321,7 +336,7 @@ class Trainer:
                     t0 = time.perf_counter()
                     idx = perm[b * B:(b + 1) * B]
                     x, y, lengths = task_batch(task, "train", idx, model.dtype)
-                    means = model.loss_and_grad(x, y, lengths, tbptt=cfg.tbptt)
+                    means = model.loss_and_grad(x, y, lengths, tbptt=cfg.tbptt, noise_key=self.step)
                     loss = means["loss"]
                     if not math.isfinite(loss):
                         self._diverged("training loss", loss)

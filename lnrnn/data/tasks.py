@@ -56,7 +56,8 @@ class TaskData:
     objective: str = "ce"      # 'ce' softmax cross-entropy | 'mse' squared error
     per_step: bool = False     # head on every step (copy) instead of the last one
     scale: float = 1.0         # x is multiplied by this when batched (1/255 for uint8 pixels)
-    extra: dict = field(default_factory=dict)
+    extra: dict = field(default_factory=dict)  # tolerance (adding); constant_prefix: every sequence begins
+                                               # with the same inputs (blank rows), see --state-noise
     head: Optional[dict] = None  # the head config this task needs (lnrnn.heads); None: from objective
 
     @property
@@ -113,7 +114,7 @@ def _digits(spec):
     xt, yt, xv, yv = _split_pool(x, y, split, "the digits data set")
     return TaskData(spec, f"scikit-learn 8x8 digits read pixel by pixel (64 steps of 1 input), "
                     f"{len(xt)} train / {len(xv)} validation images, 10 classes",
-                    xt, yt, xv, yv, num_classes=10)
+                    xt, yt, xv, yv, num_classes=10, extra={"constant_prefix": True})
 
 
 def pmnist_permutation(n=784):
@@ -157,7 +158,7 @@ def _mnist_family(spec):
             how = "pixel by pixel in a fixed permutation " + how[len("pixel by pixel "):]
     return TaskData(spec, f"{task} from {data_dir} read {how}, {origin}, 10 classes",
                     np.ascontiguousarray(xt), yt, np.ascontiguousarray(xv), yv,
-                    num_classes=10, scale=1.0 / 255.0)
+                    num_classes=10, scale=1.0 / 255.0, extra={"constant_prefix": task != "pmnist"})
 
 
 def _adding_sequences(rng, n, T):
