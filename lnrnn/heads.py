@@ -55,7 +55,14 @@ class Head:
     def config(self):
         return {"kind": self.kind, "outputs": self.O, "per_step": self.per_step}
 
+    @property
+    def sum_keys(self):
+        """What a batch's sums hold: the metrics' sums, and 'seqs' (sequences with at least one running
+        step, added by the model) for heads that report per-sequence figures."""
+        return tuple(self.metrics) + ("seqs",)
+
     def mean(self, sums, count):
+        """{metric: value} from sums over ``count`` scored units (and sums['seqs'] sequences)."""
         c = max(count, 1)
         return {m: sums[m] / c for m in self.metrics}
 

@@ -47,6 +47,7 @@ class SequenceModel:
     def __init__(self, stack, head, state_noise=0.0, noise_seed=0):
         self.stack, self.head = stack, head
         self.last_count = 0  # scored units (sequences or steps) of the last loss_and_grad
+        self.last_sums = {}  # and its raw sums (head.sum_keys)
         self.dtype = np.dtype(head.dtype)
         if not (state_noise >= 0 and np.isfinite(state_noise)):
             raise ValueError(f"state_noise must be a non-negative standard deviation, not {state_noise}")
@@ -174,23 +175,26 @@ class SequenceModel:
         self.last_count = self.head.count(targets, valid_all)   # scored units of this batch
         total = max(self.last_count, 1)
         scale = 1.0 / total
-        sums = dict.fromkeys(self.head.metrics, 0.0)
+        sums = dict.fromkeys(self.head.sum_keys, 0.0)
+        sums["seqs"] = float(np.count_nonzero(L > 0))
+        self.last_sums = sums  # the batch's raw sums (the trainer adds these up over an epoch)
         if self._fast_last(lengths, chunk < T):
             h, y_dev = self._run_last_on_device(x, training=True, state=state)
             s, _, cache = self.head.forward(h, targets, np.ones(B, bool))
+            sums.update(s)
             dh = self.head.backward(cache, scale)
             k = self.stack.layers[0]._k
             dy = k.zeros(y_dev.shape, self.dtype)
             dy[y_dev.shape[0] - 1].copy_to_device(dh)
             self.stack.backward(dy)
-            return self.head.mean(s, total)
+            return self.head.mean(sums, total)
         for t0 in range(0, T, chunk):
             t1 = min(t0 + chunk, T)
             lc = None if lengths is None else np.clip(lengths - t0, 0, t1 - t0)
             y, state, _ = self._run(np.ascontiguousarray(x[t0:t1]), state, True, lc, t0)
             h, valid, where = self._select(y, T, lengths, t0)
             s, _, cache = self.head.forward(h, _chunk_targets(targets, self.head, t0, t1), valid)
-            for m in sums:
+            for m in s:
                 sums[m] += s[m]
             dh = self.head.backward(cache, scale)
             self.stack.backward(self._scatter(dh, y.shape, where))
@@ -198,25 +202,26 @@ class SequenceModel:
         return self.head.mean(sums, total)
 
     def loss_sums(self, x, targets, lengths=None, noise_key=0):
-        """Inference (training=False) on one batch -> (sums {metric: sum}, count). With state_noise,
+        """Inference (training=False) on one batch -> (sums {metric: sum, 'seqs': sequences}, count). With state_noise,
         the initial states are noise drawn for ``noise_key`` (evaluate passes the batch's index, so an
         evaluation is the same every time)."""
         T, B = x.shape[0], x.shape[1]
         lengths = _lengths(lengths, T, B)
         state = self.noise_state(B, (2, int(noise_key)))
+        seqs = float(B if lengths is None else np.count_nonzero(lengths > 0))
         if self._fast_last(lengths, False):
             h, _ = self._run_last_on_device(x, training=False, state=state)
             s, count, _ = self.head.forward(h, targets, np.ones(B, bool))
-            return s, count
+            return {**s, "seqs": seqs}, count
         y, _, _ = self._run(x, state, False, lengths, 0)
         h, valid, _ = self._select(y, T, lengths, 0)
         s, count, _ = self.head.forward(h, targets, valid)
-        return s, count
+        return {**s, "seqs": seqs}, count
 
     def evaluate(self, batches):
         """{metric: mean} over an iterable of (x, targets, lengths or None) batches (inference mode):
         sums and counts add up first, so the result does not depend on how the data were batched."""
-        tot, count = dict.fromkeys(self.head.metrics, 0.0), 0
+        tot, count = dict.fromkeys(self.head.sum_keys, 0.0), 0
         for i, (x, targets, lengths) in enumerate(batches):
             sums, c = self.loss_sums(x, targets, lengths, noise_key=i)
             for m in tot:

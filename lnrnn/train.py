@@ -250,7 +250,7 @@ class Trainer:
             self._restore(meta, arrays)
 
     def _new_sums(self):
-        return {"sums": dict.fromkeys(self.model.metrics, 0.0), "count": 0, "samples": 0}
+        return {"sums": dict.fromkeys(self.model.head.sum_keys, 0.0), "count": 0, "samples": 0}
 
     # ---- checkpoint state ----
     def _arrays(self):
@@ -287,7 +287,8 @@ class Trainer:
         sums = meta["epoch_sums"]
         if isinstance(sums, list):  # lnrnn 0.1: [loss_sum, correct, count, samples] of a classifier
             sums = {"sums": {"loss": sums[0], "acc": sums[1]}, "count": sums[2], "samples": sums[3]}
-        self.sums = {"sums": dict(sums["sums"]), "count": int(sums["count"]), "samples": int(sums["samples"])}
+        self.sums = {"sums": {**self._new_sums()["sums"], **sums["sums"]}, "count": int(sums["count"]),
+                     "samples": int(sums["samples"])}
         self.history, self.train_time = list(meta["metrics"]), float(meta["train_time_s"])
 
     def _write_metrics(self):
@@ -352,7 +353,7 @@ class Trainer:
                     count = model.last_count  # scored units (sequences or steps) of this batch
                     s = self.sums
                     for m in s["sums"]:
-                        s["sums"][m] += means[m] * count
+                        s["sums"][m] += model.last_sums[m]
                     s["count"] += count
                     s["samples"] += len(idx)
                     self.train_time += time.perf_counter() - t0
