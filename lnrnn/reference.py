@@ -327,3 +327,26 @@ def bn_rnn_backward(dy, saved, x, h0, Wx, Wh, gx, gh):
         dx[t] = dxw @ Wx.T
         dh_next = dhw @ Wh.T
     return dx, dh_next, dWx, dWh, db, dgx, dgh
+
+
+# ---- mixture density output (kernels/mdn.py): the spec, written the plain way ----
+
+def mdn_nll(yhat, target, valid, M, smax=10.0, rho_max=1.0 - 1e-4):
+    """yhat (N,6M+1) [e | pi | mu1 | mu2 | s1 | s2 | rho], target (N,3), valid (N,) -> nll (N,) float64:
+    -log sum_k pi_k N2(dx, dy | mu_k, sigma_k, rho_k) - log Bernoulli(pen | e), 0 where not valid.
+    Densities are evaluated directly (no log-sum-exp): the kernels must agree wherever this is finite."""
+    y = np.asarray(yhat, np.float64)
+    t = np.asarray(target, np.float64)
+    e = 1.0 / (1.0 + np.exp(-y[:, 0]))
+    p = np.exp(y[:, 1:1 + M] - y[:, 1:1 + M].max(axis=1, keepdims=True))
+    pi = p / p.sum(axis=1, keepdims=True)
+    mu1, mu2 = y[:, 1 + M:1 + 2 * M], y[:, 1 + 2 * M:1 + 3 * M]
+    s1 = np.exp(np.clip(y[:, 1 + 3 * M:1 + 4 * M], -smax, smax))
+    s2 = np.exp(np.clip(y[:, 1 + 4 * M:1 + 5 * M], -smax, smax))
+    rho = rho_max * np.tanh(y[:, 1 + 5 * M:1 + 6 * M])
+    dx, dy = t[:, :1] - mu1, t[:, 1:2] - mu2
+    q = (dx / s1) ** 2 + (dy / s2) ** 2 - 2 * rho * dx * dy / (s1 * s2)
+    dens = np.exp(-q / (2 * (1 - rho ** 2))) / (2 * np.pi * s1 * s2 * np.sqrt(1 - rho ** 2))
+    pen = t[:, 2]
+    nll = -np.log((pi * dens).sum(axis=1)) - (pen * np.log(e) + (1 - pen) * np.log(1 - e))
+    return np.where(np.asarray(valid) != 0, nll, 0.0)
