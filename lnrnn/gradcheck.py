@@ -131,21 +131,26 @@ def check_stack(cell, norm, T=5, B=3, I=3, H=4, num_layers=2, training=True, see
 def check_model(cell, norm, head="classifier", per_step=False, T=5, B=3, I=3, H=4, num_layers=2, seed=0,
                 max_elems=40, lengths=None):
     """Gradient-check a float64 model (stack + head) on its mean loss, optionally on a padded batch.
-    head: 'classifier' (3 classes) or 'regression' (2 outputs), on the last step or every step.
+    head: 'classifier' (3 classes) or 'regression' (2 outputs), on the last step or every step, or
+    'mdn' (a mixture of 2 bivariate Gaussians and an end-of-stroke bit, every step).
     -> [(name, max relative error)] for every parameter ('rnn.l0.Wx', ..., 'head.W', 'head.b')."""
     from lnrnn.models import build_model
 
     rng = np.random.default_rng(seed)
-    outputs = 3 if head == "classifier" else 2
+    outputs = {"classifier": 3, "regression": 2, "mdn": 13}[head]
+    hc = ({"kind": "mdn", "components": 2, "per_step": True} if head == "mdn" else
+          {"kind": head, "outputs": outputs, "per_step": per_step})
     model = build_model(dict(cell=cell, norm=norm, input_size=I, hidden_size=H, num_layers=num_layers,
-                             dtype="float64", forget_bias=1.0,
-                             head={"kind": head, "outputs": outputs, "per_step": per_step}), seed=seed, max_steps=T)
+                             dtype="float64", forget_bias=1.0, head=hc), seed=seed, max_steps=T)
     flat = model.flat[0].data
     flat += 0.3 * rng.standard_normal(flat.size)
     saved_buffers = {k: v.copy() for k, v in model.buffers.items()}
     x = rng.standard_normal((T, B, I))
     if head == "classifier":
         targets = rng.integers(0, outputs, (B, T) if per_step else B)
+    elif head == "mdn":
+        targets = rng.standard_normal((B, T, 3))
+        targets[..., 2] = rng.integers(0, 2, (B, T))
     else:
         targets = rng.standard_normal((B, T, outputs) if per_step else (B, outputs))
 

@@ -23,7 +23,7 @@ Metrics: ``metrics`` names what ``sums`` holds; ``METRIC_INFO`` says how each is
 import numpy as np
 
 # metric -> (axis label, shown as a percentage). Heads may add their own.
-METRIC_INFO = {"loss": ("loss", False), "acc": ("accuracy (%)", True), "nats": ("nats per step", False)}
+METRIC_INFO = {"loss": ("loss", False), "acc": ("accuracy (%)", True), "nats_seq": ("nats per sequence", False)}
 
 
 def log_softmax(logits):
@@ -159,7 +159,59 @@ class RegressionHead(Head):
         return self.linear_backward(h, (2 * scale * err).astype(self.dtype))
 
 
-HEADS = {"classifier": ClassifierHead, "regression": RegressionHead}
+class MDNHead(Head):
+    """Mixture density head (Graves 2013 sec. 4) on every step: M bivariate Gaussians over the next
+    pen offset and an end-of-stroke Bernoulli, K = 6M + 1 outputs (lnrnn.kernels.mdn: layout,
+    transforms, NLL and its gradient). Targets (B,T,3): the next point (dx, dy, pen).
+
+    loss = negative log-likelihood in nats per point; nats_seq = the same summed per sequence.
+    ``scale`` (sx, sy): the data's offset normalization, kept so samples can be drawn in its units."""
+
+    kind = "mdn"
+    metrics = ("loss", "nats_seq")
+
+    def __init__(self, hidden_size, components=20, per_step=True, scale=(1.0, 1.0), outputs=None,
+                 dtype="float32", seed=0):
+        if not per_step:
+            raise ValueError("the mixture density head scores every step (per_step=True)")
+        self.M = int(components)
+        if self.M < 1:
+            raise ValueError(f"components must be at least 1, got {components}")
+        K = 6 * self.M + 1
+        if outputs is not None and int(outputs) != K:
+            raise ValueError(f"a mixture of {self.M} components has {K} outputs, not {outputs}")
+        super().__init__(hidden_size, K, True, dtype, seed)
+        self.scale = [float(s) for s in scale]
+
+    def config(self):
+        return {"kind": self.kind, "components": self.M, "per_step": True, "scale": self.scale}
+
+    def mean(self, sums, count):
+        return {"loss": sums["loss"] / max(count, 1), "nats_seq": sums["nats_seq"] / max(sums.get("seqs", 0), 1)}
+
+    def forward(self, h, targets, valid):
+        from lnrnn.kernels.mdn import mdn_forward
+        T, B, _ = h.shape
+        yhat = np.ascontiguousarray(self.linear(h).reshape(T * B, self.O))           # (T*B,K)
+        tg = np.ascontiguousarray(np.swapaxes(np.asarray(targets, self.dtype), 0, 1).reshape(T * B, 3))
+        v = valid.reshape(T * B).astype(self.dtype)                                   # (T*B,)
+        nll, saved = mdn_forward(yhat, tg, v, self.M)
+        total = float(nll.sum(dtype=np.float64))
+        return {"loss": total, "nats_seq": total}, int(np.count_nonzero(v)), (h, yhat, tg, saved)
+
+    def backward(self, cache, scale):
+        from lnrnn.kernels.mdn import mdn_backward
+        h, yhat, tg, saved = cache
+        d = mdn_backward(np.full(yhat.shape[0], scale, yhat.dtype), saved, yhat, tg, self.M)
+        return self.linear_backward(h, d.reshape(h.shape[0], h.shape[1], self.O))
+
+    def sample(self, out, rng, bias=0.0):
+        """out (B,K) the head's linear output of one step -> the next points (B,3), normalized units."""
+        from lnrnn.kernels.mdn import mdn_sample
+        return mdn_sample(out, self.M, rng, bias)
+
+
+HEADS = {"classifier": ClassifierHead, "regression": RegressionHead, "mdn": MDNHead}
 
 
 def make_head(config, hidden_size, dtype="float32", seed=0):

@@ -298,7 +298,7 @@ def test_stack_gradcheck_masked_and_chunked(cell, norm):
 
 @pytest.mark.parametrize("cell,norm", ALL)
 @pytest.mark.parametrize("head,per_step", [("classifier", False), ("classifier", True), ("regression", False),
-                                           ("regression", True)])
+                                           ("regression", True), ("mdn", True)])
 def test_model_gradcheck_every_cell_and_head(cell, norm, head, per_step):
     from lnrnn.gradcheck import TOLERANCE, check_model
     lengths = np.array([5, 3, 1, 5, 5]) if per_step else None

@@ -37,8 +37,9 @@ RHO = 1.0 - 1e-4  # |rho| <= RHO (exactly +-1 would make the Gaussian degenerate
 @njit(**JIT)
 def _row_forward(yh, tg, M, gamma, z1, z2):
     """One row: yh (K,), tg (3,) -> (nll, e); fills gamma, z1, z2 (M,)."""
-    one = yh.dtype.type(1.0)
-    half = yh.dtype.type(0.5)
+    dt = yh.dtype.type  # constants in the row's dtype, so float32 rows stay float32
+    one, half, two = dt(1.0), dt(0.5), dt(2.0)
+    smax, rmax, log2pi = dt(SMAX), dt(RHO), dt(np.log(2 * np.pi))
     e = one / (one + np.exp(-yh[0]))
     # log pi: log-softmax of pi_hat
     pmax = yh[1]
@@ -50,21 +51,20 @@ def _row_forward(yh, tg, M, gamma, z1, z2):
     lse_pi = pmax + np.log(psum)
     # per-component log pi_k + log N_k, kept in gamma
     x1, x2 = tg[0], tg[1]
-    lmax = -np.inf
+    lmax = dt(-np.inf)
     for k in range(M):
-        ls1 = min(max(yh[1 + 3 * M + k], -SMAX), SMAX)
-        ls2 = min(max(yh[1 + 4 * M + k], -SMAX), SMAX)
-        rho = RHO * np.tanh(yh[1 + 5 * M + k])
+        ls1 = min(max(yh[1 + 3 * M + k], -smax), smax)
+        ls2 = min(max(yh[1 + 4 * M + k], -smax), smax)
+        rho = rmax * np.tanh(yh[1 + 5 * M + k])
         a = (x1 - yh[1 + M + k]) * np.exp(-ls1)
         b = (x2 - yh[1 + 2 * M + k]) * np.exp(-ls2)
         z1[k] = a
         z2[k] = b
         omr = one - rho * rho
-        Z = a * a + b * b - 2 * rho * a * b
-        lg = (yh[1 + k] - lse_pi) - np.log(2 * np.pi) - ls1 - ls2 - half * np.log(omr) - half * Z / omr
-        gamma[k] = lg
-        lmax = max(lmax, lg)
-    s = yh.dtype.type(0.0)
+        Z = a * a + b * b - two * rho * a * b
+        gamma[k] = (yh[1 + k] - lse_pi) - log2pi - ls1 - ls2 - half * np.log(omr) - half * Z / omr
+        lmax = max(lmax, gamma[k])  # the stored (rounded) value: exp(gamma[k] - lmax) = 1 for the largest
+    s = dt(0.0)
     for k in range(M):
         s += np.exp(gamma[k] - lmax)
     lse = lmax + np.log(s)
@@ -72,7 +72,7 @@ def _row_forward(yh, tg, M, gamma, z1, z2):
         gamma[k] = np.exp(gamma[k] - lse)
     # Bernoulli term: log e = -softplus(-e_hat), log(1-e) = -softplus(e_hat), computed stably
     eh = yh[0]
-    sp_pos = max(eh, 0) + np.log1p(np.exp(-abs(eh)))    # softplus(e_hat)
+    sp_pos = max(eh, dt(0.0)) + np.log1p(np.exp(-abs(eh)))    # softplus(e_hat)
     sp_neg = sp_pos - eh                                  # softplus(-e_hat)
     nll = -lse + tg[2] * sp_neg + (one - tg[2]) * sp_pos
     return nll, e
@@ -97,7 +97,9 @@ def mdn_forward(yhat, target, valid, M):
 @njit(**JIT)
 def _row_backward(yh, tg, M, gm, a_, b_, e, g, d):
     """One row: d (K,) = g * dL/dyhat from the saved gamma (gm), z1 (a_), z2 (b_), e."""
-    one = yh.dtype.type(1.0)
+    dt = yh.dtype.type
+    one, two, zero = dt(1.0), dt(2.0), dt(0.0)
+    smax, rmax = dt(SMAX), dt(RHO)
     d[0] = g * (e - tg[2])
     pmax = yh[1]
     for k in range(1, M):
@@ -113,16 +115,16 @@ def _row_backward(yh, tg, M, gm, a_, b_, e, g, d):
         sh1 = yh[1 + 3 * M + k]
         sh2 = yh[1 + 4 * M + k]
         th = np.tanh(yh[1 + 5 * M + k])
-        rho = RHO * th
+        rho = rmax * th
         C = one / (one - rho * rho)
-        Z = a * a + b * b - 2 * rho * a * b
+        Z = a * a + b * b - two * rho * a * b
         d[1 + k] = g * (pik - gk)
-        d[1 + M + k] = -g * gk * C * (a - rho * b) * np.exp(-min(max(sh1, -SMAX), SMAX))
-        d[1 + 2 * M + k] = -g * gk * C * (b - rho * a) * np.exp(-min(max(sh2, -SMAX), SMAX))
-        d[1 + 3 * M + k] = -g * gk * (C * a * (a - rho * b) - one) if -SMAX < sh1 < SMAX else 0
-        d[1 + 4 * M + k] = -g * gk * (C * b * (b - rho * a) - one) if -SMAX < sh2 < SMAX else 0
+        d[1 + M + k] = -g * gk * C * (a - rho * b) * np.exp(-min(max(sh1, -smax), smax))
+        d[1 + 2 * M + k] = -g * gk * C * (b - rho * a) * np.exp(-min(max(sh2, -smax), smax))
+        d[1 + 3 * M + k] = -g * gk * (C * a * (a - rho * b) - one) if -smax < sh1 < smax else zero
+        d[1 + 4 * M + k] = -g * gk * (C * b * (b - rho * a) - one) if -smax < sh2 < smax else zero
         # d(-log N)/d rho = -(rho C + C a b - C^2 rho Z); times d rho / d rho_hat = RHO (1 - tanh^2)
-        d[1 + 5 * M + k] = -g * gk * (rho * C + C * a * b - C * C * rho * Z) * RHO * (one - th * th)
+        d[1 + 5 * M + k] = -g * gk * (rho * C + C * a * b - C * C * rho * Z) * rmax * (one - th * th)
 
 
 @njit(**PJIT)
