@@ -101,3 +101,31 @@ def test_sampler_follows_the_mixture_and_the_bias():
     np.testing.assert_array_equal(s, mdn_sample(y, M, np.random.default_rng(5)))   # same seed, same draw
     tight = mdn_sample(y, M, np.random.default_rng(5), bias=2.0)                    # sigma * exp(-2)
     assert abs(tight[:, 0].std() - 0.5 * np.exp(-2)) < 0.005
+
+
+def test_cuda_twin_equals_cpu_twin():
+    """Under the simulator (or a GPU): the same NLL, saved responsibilities and gradient, float64 and
+    float32, on a row count that is not a multiple of the block (37 rows, blocks of 6 threads, so
+    several blocks and a grid-stride remainder)."""
+    from lnrnn import backend, config
+    ok, why = backend.cuda_usable()
+    if not ok:
+        pytest.skip(f"CUDA not usable: {why}")
+    from lnrnn.kernels import mdn_cuda
+    old = config.THREADS_PER_BLOCK
+    config.THREADS_PER_BLOCK = 6
+    try:
+        rng = np.random.default_rng(7)
+        for dtype, tol in ((np.float64, 1e-12), (np.float32, 2e-5)):
+            y, t, v, M = problem(rng, N=37, M=3, dtype=dtype)
+            g = rng.standard_normal(37).astype(dtype)
+            n_cpu, s_cpu = mdn_forward(y, t, v, M)
+            d_cpu = mdn_backward(g, s_cpu, y, t, M)
+            n_gpu, s_gpu = mdn_cuda.mdn_forward(y, t, v, M)
+            d_gpu = mdn_cuda.mdn_backward(g, s_gpu, y, t, M).copy_to_host()
+            np.testing.assert_allclose(n_gpu.copy_to_host(), n_cpu, rtol=tol, atol=tol)
+            np.testing.assert_allclose(s_gpu[0].copy_to_host(), s_cpu[0], rtol=tol, atol=tol)
+            np.testing.assert_allclose(d_gpu, d_cpu, rtol=tol, atol=tol * np.abs(d_cpu).max())
+            assert not np.any(d_gpu[v == 0])
+    finally:
+        config.THREADS_PER_BLOCK = old
