@@ -77,7 +77,7 @@ def sample_idx(arr, k, rng):
 
 
 def check_stack(cell, norm, T=5, B=3, I=3, H=4, num_layers=2, training=True, seed=0, max_elems=40,
-                lengths=None, t0=0):
+                lengths=None, t0=0, skip=False):
     """Gradient-check a float64 RecurrentStack on a random problem.
 
     The loss is sum(y * R) for a fixed random R (so every output step matters). Returns a list of
@@ -91,7 +91,8 @@ def check_stack(cell, norm, T=5, B=3, I=3, H=4, num_layers=2, training=True, see
     from lnrnn.layers import RecurrentStack
 
     rng = np.random.default_rng(seed)
-    stack = RecurrentStack(cell, norm, I, H, num_layers=num_layers, dtype=np.float64, seed=seed, max_steps=t0 + T)
+    stack = RecurrentStack(cell, norm, I, H, num_layers=num_layers, dtype=np.float64, seed=seed, max_steps=t0 + T,
+                           skip=skip)
     # Move every parameter away from its initial value so no gradient is trivially zero or symmetric.
     for v in stack.params.values():
         v += 0.3 * rng.standard_normal(v.shape)
@@ -101,7 +102,7 @@ def check_stack(cell, norm, T=5, B=3, I=3, H=4, num_layers=2, training=True, see
     saved_buffers = {k: v.copy() for k, v in stack.buffers.items()}
     x = rng.standard_normal((T, B, I))
     state = [tuple(rng.standard_normal((B, H)) for _ in range(layer.nstate)) for layer in stack.layers]
-    R = rng.standard_normal((T, B, H))
+    R = rng.standard_normal((T, B, stack.output_size))
 
     def loss():
         stack.load_buffers(saved_buffers)
@@ -129,7 +130,7 @@ def check_stack(cell, norm, T=5, B=3, I=3, H=4, num_layers=2, training=True, see
 
 
 def check_model(cell, norm, head="classifier", per_step=False, T=5, B=3, I=3, H=4, num_layers=2, seed=0,
-                max_elems=40, lengths=None):
+                max_elems=40, lengths=None, skip=False):
     """Gradient-check a float64 model (stack + head) on its mean loss, optionally on a padded batch.
     head: 'classifier' (3 classes) or 'regression' (2 outputs), on the last step or every step, or
     'mdn' (a mixture of 2 bivariate Gaussians and an end-of-stroke bit, every step).
@@ -141,7 +142,7 @@ def check_model(cell, norm, head="classifier", per_step=False, T=5, B=3, I=3, H=
     hc = ({"kind": "mdn", "components": 2, "per_step": True} if head == "mdn" else
           {"kind": head, "outputs": outputs, "per_step": per_step})
     model = build_model(dict(cell=cell, norm=norm, input_size=I, hidden_size=H, num_layers=num_layers,
-                             dtype="float64", forget_bias=1.0, head=hc), seed=seed, max_steps=T)
+                             dtype="float64", forget_bias=1.0, head=hc, skip=skip), seed=seed, max_steps=T)
     flat = model.flat[0].data
     flat += 0.3 * rng.standard_normal(flat.size)
     saved_buffers = {k: v.copy() for k, v in model.buffers.items()}

@@ -249,19 +249,28 @@ class _Fetch:
 
 
 class RecurrentStack:
-    """num_layers RecurrentLayers, each feeding its output sequence to the next."""
+    """num_layers RecurrentLayers, each feeding its output sequence to the next.
+
+    skip=True is Graves's (2013) stack: the input feeds every layer (layer k > 0 reads [x | h_{k-1}],
+    I + H wide) and every layer feeds the output, y = [h_0 | ... | h_{L-1}] (T,B,L*H): gradients
+    reach the lower layers and the input through one step of depth."""
 
     def __init__(self, cell, norm, input_size, hidden_size, num_layers=1, dtype=np.float32, seed=0,
-                 forget_bias=1.0, max_steps=1, eps=EPS, momentum=BN_MOMENTUM, device="cpu"):
+                 forget_bias=1.0, max_steps=1, eps=EPS, momentum=BN_MOMENTUM, device="cpu", skip=False):
         if int(num_layers) != num_layers or num_layers < 1:
             raise ValueError(f"num_layers must be a positive integer, got {num_layers}")
         rng = np.random.default_rng(seed)
-        self.layers = [RecurrentLayer(cell, norm, input_size if k == 0 else hidden_size, hidden_size, dtype=dtype,
+        self.skip = bool(skip)
+        I, H = int(input_size), int(hidden_size)
+        self.layers = [RecurrentLayer(cell, norm, I if k == 0 else (I + H if skip else H), H, dtype=dtype,
                                       forget_bias=forget_bias, max_steps=max_steps, eps=eps, momentum=momentum,
                                       rng=rng, device=device)
                        for k in range(int(num_layers))]
-        self.config = dict(cell=cell, norm=norm, input_size=int(input_size), hidden_size=int(hidden_size),
+        self.config = dict(cell=cell, norm=norm, input_size=I, hidden_size=H,
                            num_layers=int(num_layers), dtype=np.dtype(dtype).name, forget_bias=float(forget_bias))
+        if self.skip:
+            self.config["skip"] = True
+        self.output_size = H * len(self.layers) if self.skip else H
         self.dstate0 = None
         self.flat = (repack(self.param_leaves()), repack(self.grad_leaves()))
         for layer in self.layers:
@@ -314,6 +323,8 @@ class RecurrentStack:
         see the module docstring."""
         if state is not None and len(state) != len(self.layers):
             raise ValueError(f"state must hold one entry per layer ({len(self.layers)}), got {len(state)}")
+        if self.skip:
+            return self._forward_skip(x, state, training, lengths, t0)
         states = []
         last = len(self.layers) - 1
         for k, layer in enumerate(self.layers):
@@ -326,12 +337,43 @@ class RecurrentStack:
         """dy (T,B,H) -> dx (T,B,I); self.dstate0 holds each layer's initial-state gradient. On 'cuda'
         dy may be a device array; dx passes between layers on the device (to the host at the bottom
         unless on_device)."""
+        if self.skip:
+            return self._backward_skip(dy)
         dstate = []
         for k, layer in reversed(list(enumerate(self.layers))):
             dy, ds = layer.backward(dy, on_device or k > 0)
             dstate.append(ds)
         self.dstate0 = dstate[::-1]
         return dy
+
+    def _forward_skip(self, x, state, training, lengths, t0):
+        """Graves's stack on the host: layer k reads [x | h_{k-1}]; y = [h_0 | ... | h_{L-1}]."""
+        x = _check_array("x", x, 3, self.layers[0].dtype, (None, None, self.layers[0].I))
+        ys, states, inp = [], [], x
+        for k, layer in enumerate(self.layers):
+            h, s = layer.forward(inp, None if state is None else state[k], training, lengths=lengths, t0=t0)
+            ys.append(h)
+            states.append(s)
+            if k + 1 < len(self.layers):
+                inp = np.concatenate([x, h], axis=2)                       # (T,B,I+H)
+        return np.concatenate(ys, axis=2), states                          # (T,B,L*H)
+
+    def _backward_skip(self, dy):
+        """dy (T,B,L*H) -> dx (T,B,I): each layer's share of dy plus what the layer above sent back
+        through its h input; every layer's x input adds into dx."""
+        H, I = self.layers[0].H, self.layers[0].I
+        dy = _check_array("dy", dy, 3, self.layers[0].dtype, (None, None, self.output_size))
+        dx, dh_above, dstate = None, None, []
+        for k in reversed(range(len(self.layers))):
+            dyk = np.ascontiguousarray(dy[:, :, k * H:(k + 1) * H])
+            if dh_above is not None:
+                dyk = dyk + dh_above
+            d_in, ds = self.layers[k].backward(dyk)
+            dstate.append(ds)
+            dx = d_in[:, :, :I] if dx is None else dx + d_in[:, :, :I]
+            dh_above = np.ascontiguousarray(d_in[:, :, I:]) if k > 0 else None
+        self.dstate0 = dstate[::-1]
+        return np.ascontiguousarray(dx)
 
     def step(self, x_t, state=None, t=0, training=False):
         """One step from a given state: x_t (B,I) -> y_t (B,H), new states (one tuple per layer). The

@@ -55,6 +55,8 @@ class SequenceModel:
         self._noise_calls = 0
         self.config = {**{k: stack.config[k] for k in STACK_KEYS}, "head": head.config(),
                        "state_noise": self.state_noise}
+        if stack.config.get("skip"):
+            self.config["skip"] = True
         self.flat = (repack(self._leaves("params")), repack(self._leaves("grads")))
         if hasattr(stack, "flat"):
             stack.flat = None
@@ -143,7 +145,7 @@ class SequenceModel:
 
     def _fast_last(self, lengths, chunked):
         return (getattr(self.stack, "device", "cpu") == "cuda" and self.head.steps == "last"
-                and lengths is None and not chunked)
+                and lengths is None and not chunked and not getattr(self.stack, "skip", False))
 
     # ---- initial-state noise (Cooijmans et al. 2016, sec. 5.1) ----
     def noise_state(self, B, key):
@@ -284,13 +286,13 @@ def build_model(config, seed=0, device="cpu", max_steps=1):
     """The model a config describes (``model.config`` or an upgraded checkpoint's), freshly initialized."""
     from lnrnn.layers import RecurrentStack
     cfg = upgrade_config(config)
-    unknown = set(cfg) - set(STACK_KEYS) - {"head", "state_noise"}
+    unknown = set(cfg) - set(STACK_KEYS) - {"head", "state_noise", "skip"}
     if unknown:
         raise ValueError(f"unknown model settings {sorted(unknown)}")
     stack = RecurrentStack(cfg["cell"], cfg["norm"], cfg["input_size"], cfg["hidden_size"], cfg["num_layers"],
                            dtype=np.dtype(cfg["dtype"]).type, seed=seed, forget_bias=cfg["forget_bias"],
-                           max_steps=max_steps, device=device)
-    head = make_head(cfg["head"], cfg["hidden_size"], dtype=cfg["dtype"], seed=seed)
+                           max_steps=max_steps, device=device, skip=cfg.get("skip", False))
+    head = make_head(cfg["head"], stack.output_size, dtype=cfg["dtype"], seed=seed)
     return SequenceModel(stack, head, state_noise=cfg["state_noise"], noise_seed=seed)
 
 

@@ -382,3 +382,38 @@ def test_a_new_head_drops_in(tmp_path, monkeypatch):
     assert r.exit_code == 0, r.output
     res = json.loads(r.output)
     assert res["loss"] == pytest.approx(recs[-1]["val_loss"], rel=1e-6) and "acc" not in res
+
+
+# ---- Graves's skip-connected stack ----
+
+@pytest.mark.parametrize("cell,norm", ALL)
+def test_skip_stack_gradcheck(cell, norm):
+    """Input into every layer, every layer into the output: stack gradients (x, every parameter and
+    initial state) on a padded batch, and the whole model with the mixture density head."""
+    from lnrnn.gradcheck import TOLERANCE, check_model, check_stack
+    r = check_stack(cell, norm, T=5, B=6, I=3, H=4, num_layers=3, seed=31, skip=True,
+                    lengths=np.array([5, 2, 0, 5, 5, 4]))
+    r += check_model(cell, norm, "mdn", True, T=5, B=5, I=3, H=3, num_layers=3, seed=32, max_elems=12,
+                     lengths=np.array([5, 3, 1, 5, 5]), skip=True)
+    bad = [(n, e) for n, e in r if not e < TOLERANCE]
+    assert not bad, bad
+
+
+def test_skip_stack_shapes_and_wiring():
+    """Layer k > 0 reads [x | h_{k-1}]; the output is [h_0 | h_1 | h_2]: rebuild it layer by layer."""
+    rng = np.random.default_rng(9)
+    stack = RecurrentStack("lstm", "ln", 3, 4, num_layers=3, dtype=np.float64, seed=1, skip=True)
+    assert [layer.I for layer in stack.layers] == [3, 7, 7] and stack.output_size == 12
+    x = rng.standard_normal((6, 2, 3))
+    y, states = stack.forward(x)
+    h, inp = [], x
+    for layer in stack.layers:
+        hk, _ = layer.forward(inp)
+        h.append(hk)
+        inp = np.concatenate([x, hk], axis=2)
+    np.testing.assert_array_equal(y, np.concatenate(h, axis=2))
+    m = build_model(dict(cell="lstm", norm="ln", input_size=3, hidden_size=4, num_layers=3, dtype="float64",
+                         forget_bias=1.0, skip=True, head={"kind": "mdn", "components": 2, "per_step": True}))
+    assert m.head.params["W"].shape == (12, 13) and m.config["skip"] is True
+    plain = RecurrentStack("lstm", "ln", 3, 4, num_layers=3)
+    assert "skip" not in plain.config and plain.output_size == 4
