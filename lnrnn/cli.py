@@ -41,3 +41,6 @@ main.add_command(plot.plot)
 from lnrnn.commands import gradcheck as gradcheck_command  # noqa: E402
 
 main.add_command(gradcheck_command.gradcheck)
+from lnrnn.commands import sample as sample_command  # noqa: E402
+
+main.add_command(sample_command.sample)
