@@ -73,6 +73,9 @@ def test_noise_is_per_example_fresh_per_key_and_reproducible():
     x, y = rng.standard_normal((6, 10, 1)), rng.integers(0, 3, 10)
     e1, e2 = m.loss_sums(x, y, noise_key=0), m.loss_sums(x, y, noise_key=0)
     assert e1 == e2 and m.loss_sums(x, y, noise_key=1) != e1
+    # training draws per update: fresh noise for every key, the same for the same key
+    l0, l0b, l1 = (m.loss_and_grad(x, y, noise_key=k)["loss"] for k in (0, 0, 1))
+    assert l0 == l0b and l1 != l0
 
 
 def test_defaults_follow_cell_and_task():

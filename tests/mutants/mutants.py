@@ -22,6 +22,9 @@ SCHED = "tests/test_schedule.py"
 CLI = "tests/test_cli.py"
 MODELS = "tests/test_models.py"
 STRUCT = "tests/test_structure.py"
+MDN = "tests/test_mdn.py"
+SAMPLE = "tests/test_sample.py"
+NOISE = "tests/test_state_noise.py"
 
 MUTANTS = [
     # ---- races: per-chunk partial rows collapsed into one shared row (issue 21, item 1) ----
@@ -342,4 +345,61 @@ MUTANTS = [
          new='("gx", "G", 1.0), ("bx", "G", 0.0), ("gh", "G", 0.1)',
          tests=["tests/test_layers.py::test_seeded_init_is_deterministic_and_orthogonal"],
          why="the LN-LSTM's recurrent LayerNorm gain starts at 0.1 instead of 1"),
+
+    # ---- mixture density head, skip stack, sampling, state noise (issues 14, 15) ----
+    dict(name="mdn-rho-grad-sign", file="lnrnn/kernels/mdn.py",
+         old="d[1 + 5 * M + k] = -g * gk * (rho * C + C * a * b - C * C * rho * Z)",
+         new="d[1 + 5 * M + k] = -g * gk * (rho * C + C * a * b + C * C * rho * Z)",
+         tests=[f"{MDN}::test_backward_matches_central_differences"],
+         why="the correlation's gradient has a wrong sign in one term"),
+    dict(name="mdn-lse-max-not-max", file="lnrnn/kernels/mdn.py",
+         old="lmax = max(lmax, gamma[k])",
+         new="lmax = max(lmax, gamma[0])",
+         tests=[f"{MDN}::test_float32_stays_finite_at_extreme_outputs"],
+         why="the log-sum-exp shift is not the maximum: exp overflows at extreme outputs"),
+    dict(name="mdn-padded-row-gradient", file="lnrnn/kernels/mdn.py",
+         old="        if valid[n] != 0:\n            _row_backward",
+         new="        if True:\n            _row_backward",
+         tests=[f"{MDN}::test_backward_matches_central_differences"],
+         why="padded rows get a gradient"),
+    dict(name="mdn-cuda-eos-grad", file="lnrnn/kernels/mdn_cuda.py",
+         old="d[n, 0] = g * (e[n] - tg[2])",
+         new="d[n, 0] = g * (e[n] + tg[2])",
+         tests=[f"{MDN}::test_cuda_twin_equals_cpu_twin"],
+         why="the CUDA twin's end-of-stroke gradient is wrong"),
+    dict(name="mdn-sample-bias-sign", file="lnrnn/kernels/mdn.py",
+         old="s1 = np.exp(np.clip(yhat[:, 1 + 3 * M:1 + 4 * M], -SMAX, SMAX) - bias)",
+         new="s1 = np.exp(np.clip(yhat[:, 1 + 3 * M:1 + 4 * M], -SMAX, SMAX) + bias)",
+         tests=[f"{MDN}::test_sampler_follows_the_mixture_and_the_bias"],
+         why="Graves's bias widens the pen offsets instead of narrowing them"),
+    dict(name="skip-gradient-from-above-dropped", file="lnrnn/layers.py",
+         old="                dyk = dyk + dh_above",
+         new="                dyk = dyk",
+         tests=[f"{STRUCT}::test_skip_stack_gradcheck"],
+         why="the skip stack drops the gradient a layer receives through the layer above"),
+    dict(name="skip-input-not-fed-up", file="lnrnn/layers.py",
+         old="inp = np.concatenate([x, h], axis=2)",
+         new="inp = np.concatenate([x * 0, h], axis=2)",
+         tests=[f"{STRUCT}::test_skip_stack_shapes_and_wiring"],
+         why="upper layers of the skip stack do not see the input"),
+    dict(name="sample-no-feedback", file="lnrnn/sample.py",
+         old="        x = p.astype(model.dtype)",
+         new="        x = x",
+         tests=[f"{SAMPLE}::test_samples_follow_the_model_step_by_step"],
+         why="the sampler does not feed each drawn point back as the next input"),
+    dict(name="sample-scale-swapped", file="lnrnn/sample.py",
+         old="out[:, :, 1] *= sy",
+         new="out[:, :, 1] *= sx",
+         tests=[f"{SAMPLE}::test_samples_follow_the_model_step_by_step"],
+         why="samples are scaled back with the wrong axis's statistics"),
+    dict(name="state-noise-same-every-update", file="lnrnn/models.py",
+         old="state = self.noise_state(B, (1, int(noise_key)))",
+         new="state = self.noise_state(B, (1, 0))",
+         tests=[f"{NOISE}::test_noise_is_per_example_fresh_per_key_and_reproducible"],
+         why="the initial-state noise is the same draw at every update"),
+    dict(name="state-noise-default-pmnist", file="lnrnn/data/tasks.py",
+         old='extra={"constant_prefix": task != "pmnist"}',
+         new='extra={"constant_prefix": True}',
+         tests=[f"{NOISE}::test_pmnist_is_off_and_mnist_on"],
+         why="permuted MNIST gets the BN state noise by default"),
 ]
