@@ -26,6 +26,19 @@ Tasks (x is presented time-major (T, B, I); labels per sample unless said otherw
                 scored on those 10 steps only (labels are -1, i.e. not scored, elsewhere); 8 classes.
                 Chance accuracy is 1/8.
 The synthetic tasks draw 10000 training and 1000 validation sequences from a fixed seed.
+
+Stroke tasks (online handwriting, ``lnrnn.data.strokes``): variable-length lines of stroke-3 points
+(dx, dy, pen), I=3, next-point prediction on every step with a mixture density head; a built stroke task
+is a ``strokes.StrokeTask`` (same attributes where they apply, batches with lengths).
+    strokes            IAM-OnDB from --data-dir (the folder holding lineStrokes/, or lineStrokes/ itself;
+                       optional ascii/ transcriptions beside it); train/validation split by form.
+    strokes-kanjivg    KanjiVG characters (the optional ``kanjivg`` package, or --data-dir: a folder of
+                       its SVG files), spec key "charset" latin (default: digits, A-Z, a-z) | kana | kanji,
+                       augmented and joined into lines; split by character design; --split A/B lines
+                       (default 2000/200).
+    strokes-npz        stroke-3 arrays from --data-dir: an .npz/.npy file, or a folder holding one;
+                       object arrays (pickle) only with the spec key "allow_pickle": true.
+    strokes-synthetic  generated handwriting-like lines (no download), --split A/B lines (default 2000/200).
 """
 from dataclasses import dataclass, field
 from typing import Optional
@@ -214,6 +227,25 @@ def _copy(spec):
                     xt, yt, xv, yv, num_classes=COPY_ALPHABET, per_step=True)
 
 
+def _strokes_module():
+    from lnrnn.data import strokes
+    return strokes
+
+
+def _strokes(builder):
+    """A task builder that imports lnrnn.data.strokes only when a stroke task is built."""
+    def build(spec):
+        return getattr(_strokes_module(), builder)(spec)
+    build.__name__ = builder
+    return build
+
+
+def _check_flag(key, value):
+    if not isinstance(value, bool):
+        raise UserError(f"task option {key} must be true or false, not {value!r}.")
+    return value
+
+
 # name -> (builder, one-line help, options it reads)
 TASKS = {
     "digits": (_digits, "scikit-learn 8x8 digits pixel by pixel (64 steps, bundled, the default)", {"split"}),
@@ -222,11 +254,25 @@ TASKS = {
     "mnist-rows": (_mnist_family, "MNIST row by row (28 steps of 28) from --data-dir", {"data_dir", "split"}),
     "adding": (_adding, "adding problem, --steps long (regression)", {"steps"}),
     "copy": (_copy, "copy memory, --steps blanks (per-step head)", {"steps"}),
+    "strokes": (_strokes("build_iamondb"), "IAM-OnDB online handwriting lines from --data-dir (stroke-3, "
+                "mixture density head)", {"data_dir"}),
+    "strokes-kanjivg": (_strokes("build_kanjivg"), "KanjiVG characters joined into handwriting lines "
+                        "(pip install 'lnrnn[kanjivg]', or --data-dir of its SVGs)", {"data_dir", "split", "charset"}),
+    "strokes-npz": (_strokes("build_npz"), "stroke-3 sequences from an .npz/.npy file (--data-dir)",
+                    {"data_dir", "allow_pickle"}),
+    "strokes-synthetic": (_strokes("build_synthetic"), "generated handwriting-like strokes (no download)",
+                          {"split"}),
 }
+# Task options beyond the CLI's --data-dir/--split/--steps: spec key -> (default put in the spec or None, check).
+OPTIONS = {"charset": ("latin", lambda v: _strokes_module().check_charset(v)),
+           "allow_pickle": (None, lambda v: _check_flag("allow_pickle", v))}
 
 
-def task_spec(task, data_dir=None, split=None, steps=None):
-    """Normalized spec of a task; raises UserError for unknown tasks or options it does not take."""
+def task_spec(task, data_dir=None, split=None, steps=None, **options):
+    """Normalized spec of a task; raises UserError for unknown tasks or options it does not take.
+
+    ``options``: the keys of OPTIONS (charset, allow_pickle); None means not given. A task that reads an
+    option with a default gets it written into its spec, so a checkpoint names it."""
     if task not in TASKS:
         raise UserError(f"unknown task {task!r}; choose one of {', '.join(TASKS)}.")
     reads = TASKS[task][2]
@@ -240,10 +286,22 @@ def task_spec(task, data_dir=None, split=None, steps=None):
         spec[key] = str(val) if key == "data_dir" else val
     if "split" in spec:
         parse_split(spec["split"])
+    for key, val in options.items():
+        if key not in OPTIONS:
+            raise TypeError(f"task_spec() got an unknown option {key!r}")
+        if val is not None and key not in reads:
+            raise UserError(f"task {task} does not take the option {key}.")
+    for key in sorted(reads & set(OPTIONS)):
+        default, check = OPTIONS[key]
+        val = options.get(key)
+        val = default if val is None else val
+        if val is not None:
+            spec[key] = check(val)
     return spec
 
 
 def load_task(spec):
-    """Build the task of a spec (see ``task_spec``)."""
-    spec = task_spec(spec["task"], spec.get("data_dir"), spec.get("split"), spec.get("steps"))
+    """Build the task of a spec (see ``task_spec``); keys it does not know are ignored."""
+    spec = task_spec(spec["task"], spec.get("data_dir"), spec.get("split"), spec.get("steps"),
+                     **{k: spec.get(k) for k in OPTIONS})
     return TASKS[spec["task"]][0](spec)
