@@ -11,7 +11,9 @@ A checkpoint in directory ``DIR`` is two files:
 
 Saving writes a new, uniquely named npz (temp file + fsync + ``os.replace``), then replaces the JSON
 the same way, then deletes arrays files the JSON no longer names. A crash at any point leaves the
-previous checkpoint or the new one complete, never a mix. Loading verifies the hash, names, shapes
+previous checkpoint or the new one complete, never a mix. Files get the permissions the user's umask
+gives any new file (``mkstemp`` alone would make them owner-only). Two runs must not save into one
+folder at once: ``lnrnn.rundir.RunLock`` keeps them apart. Loading verifies the hash, names, shapes
 and dtypes, and (when asked) that the model config matches; every problem is a ``CheckpointError``.
 """
 import hashlib
@@ -30,11 +32,26 @@ VERSION = 1
 DESCRIPTION = "checkpoint.json"
 
 
+def umask():
+    """The process's umask (read from /proc where it can be, as setting it to read it races with threads)."""
+    try:
+        with open("/proc/self/status") as f:
+            for line in f:
+                if line.startswith("Umask:"):
+                    return int(line.split()[1], 8)
+    except (OSError, ValueError, IndexError):
+        pass
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
 def _atomic_write(path, write):
     """Call write(fileobj) on a temp file beside path, fsync it, then rename it over path."""
     folder = os.path.dirname(os.path.abspath(path))
     fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=folder)
     try:
+        os.fchmod(fd, 0o666 & ~umask())  # what open() would have given the file
         with os.fdopen(fd, "wb") as f:
             write(f)
             f.flush()

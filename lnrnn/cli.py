@@ -44,3 +44,6 @@ main.add_command(gradcheck_command.gradcheck)
 from lnrnn.commands import sample as sample_command  # noqa: E402
 
 main.add_command(sample_command.sample)
+
+if __name__ == "__main__":  # python -m lnrnn.cli ...
+    main(prog_name="lnrnn")

@@ -1,10 +1,13 @@
 """A small progress bar on stderr: the head's metrics (loss, accuracy, ...), samples/s, ETA. No third-party dependency.
 
 On a terminal the bar redraws in place (at most every ``min_interval`` seconds); on anything else
-(log files, CliRunner) only the final line of each bar is written. ``quiet`` silences it entirely.
+(log files, nohup, CI, Slurm, CliRunner) it writes the bar as a plain line every ``log_every`` seconds
+(LOG_EVERY_S) and the final line of each bar. ``quiet`` silences it entirely.
 """
 import sys
 import time
+
+LOG_EVERY_S = 30.0  # seconds between progress lines when stderr is not a terminal
 
 
 def format_seconds(s):
@@ -17,14 +20,15 @@ def format_seconds(s):
 class Progress:
     """progress = Progress(total_samples, label); progress.update(n, loss=..., acc=...); progress.close()."""
 
-    def __init__(self, total, label="", stream=None, quiet=False, width=24, min_interval=0.2, done=0):
+    def __init__(self, total, label="", stream=None, quiet=False, width=24, min_interval=0.2, done=0, log_every=None):
         self.total, self.label, self.quiet, self.width = total, label, quiet, width
         self.stream = stream if stream is not None else sys.stderr
         self.tty = hasattr(self.stream, "isatty") and self.stream.isatty()
         self.min_interval = min_interval
+        self.log_every = LOG_EVERY_S if log_every is None else log_every
         self.done, self.start_done = done, done
         self.t0 = time.perf_counter()
-        self.last_draw = 0.0
+        self.last_draw = 0.0 if self.tty else self.t0  # a plain line first after log_every seconds
         self.fields = {}
 
     def rate(self):
@@ -49,9 +53,15 @@ class Progress:
     def update(self, n, **fields):
         self.done += n
         self.fields.update(fields)
-        if self.quiet or not self.tty:
+        if self.quiet:
             return
         now = time.perf_counter()
+        if not self.tty:
+            if now - self.last_draw >= self.log_every and self.done < self.total:
+                self.last_draw = now
+                self.stream.write(self.line() + "\n")
+                self.stream.flush()
+            return
         if now - self.last_draw >= self.min_interval or self.done >= self.total:
             self.last_draw = now
             self.stream.write("\r" + self.line() + "\033[K")

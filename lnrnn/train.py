@@ -15,11 +15,24 @@ start of the current epoch, how many batches of the epoch are done and the epoch
 ``--resume`` redraws the same permutation, skips the batches already done and ends with exactly the
 parameters and metrics of an uninterrupted run (wall-clock fields aside).
 
-Checkpoints are written at the start (step 0), after every epoch, when ``max_steps`` or
-``time_budget`` stops the run, and on Ctrl-C (the first Ctrl-C finishes the current update, saves
-and stops; a second one aborts at once). A NaN or infinite loss or gradient stops the run without
-saving, so the last good checkpoint stays.
+Checkpoints are written at the start (step 0), after every epoch, every ``save_every`` updates and
+every ``save_every_seconds`` (default 10 minutes; mid-epoch checkpoints resume exactly too), when
+``max_steps`` or ``time_budget`` stops the run, and on SIGINT (Ctrl-C) or SIGTERM (preemption,
+``docker stop``, ``timeout``): the first signal finishes the current update, saves and stops (exit
+128 + the signal's number); a second one stops at once, keeping the last checkpoint, except during a
+save, which it lets finish first.
+
+Runs that go wrong stop without saving, so the last good checkpoint stays: a NaN or infinite loss,
+gradient or activation; or a blow-up: the training loss above BLOWUP_FACTOR times the run's first loss
+for BLOWUP_UPDATES updates in a row (an absurd --lr reaches 1e30 and stays there while staying
+finite). While the loss is above that level no checkpoint is written (saves wait for it to come back).
+
+Before any work the run folder is checked to be writable, locked for the life of the run
+(``lnrnn.rundir``), and the memory the configuration needs is estimated and compared with what the
+machine has (``lnrnn.memory``). Seconds spent compiling kernels are recorded apart (``compile_s``),
+not in the training time ``time_s``.
 """
+import contextlib
 import dataclasses
 import json
 import math
@@ -36,14 +49,20 @@ import numpy as np
 from lnrnn import cells
 from lnrnn.config import BN_STATE_NOISE
 from lnrnn.checkpoint import atomic_write_text, checkpoint_exists, load_checkpoint, save_checkpoint
+from lnrnn.compiling import CompileClock
 from lnrnn.data.tasks import load_task, task_spec
-from lnrnn.errors import CheckpointError, TrainingDiverged, TrainingInterrupted, UserError
+from lnrnn.errors import CheckpointError, DataError, TrainingDiverged, TrainingInterrupted, UserError
+from lnrnn.memory import check_fits, estimate, task_shape
 from lnrnn.models import build_model as build_from_config, head_config, upgrade_config
 from lnrnn.optim import clip_grad_norm, decayed_lr, make_optimizer, OPTIMIZERS
 from lnrnn.progress import Progress, format_seconds
+from lnrnn.rundir import RunLock, check_writable
 
 METRICS_FILE = "metrics.jsonl"
 CURVE_FILE = "learning_curve.svg"
+BLOWUP_FACTOR = 10.0        # a training loss above this many times the run's first loss is out of range...
+BLOWUP_UPDATES = 20         # ...and this many updates in a row out of range stop the run as blown up
+COMPILE_NOTE_AFTER_S = 2.0  # say that kernels are compiling when the first update is still compiling by then
 
 
 @dataclass
@@ -67,6 +86,8 @@ class TrainConfig:
     eval_batch_size: int = 500            # sequences per evaluation batch (memory only)
     max_steps: Optional[int] = None       # stop (with a checkpoint) after this many updates in total
     time_budget: Optional[float] = None   # stop (with a checkpoint) after this many seconds of this invocation
+    save_every: Optional[int] = None      # also save a checkpoint every this many updates (mid-epoch too)
+    save_every_seconds: float = 600.0     # ...and when this many seconds passed since the last save; 0: off
     tbptt: Optional[int] = None           # truncated BPTT: chunks of this many steps (None: whole sequences)
     state_noise: Optional[float] = None   # std of N(0, s^2) initial states; None: 0.1 for BN cells on tasks
                                           # whose first steps are the same in every sequence, else 0
@@ -76,7 +97,8 @@ class TrainConfig:
 
 # Fields a resumed run may change; every other field must match the checkpoint. max_steps and
 # time_budget are not inherited from the interrupted invocation.
-RESUME_OVERRIDABLE = {"epochs", "max_steps", "time_budget", "eval_batch_size", "device", "out", "data_dir"}
+RESUME_OVERRIDABLE = {"epochs", "max_steps", "time_budget", "eval_batch_size", "device", "out", "data_dir",
+                      "save_every", "save_every_seconds"}
 
 
 def validate(cfg):
@@ -97,6 +119,10 @@ def validate(cfg):
         (cfg.time_budget is None or cfg.time_budget > 0, f"--time-budget must be positive, not {cfg.time_budget}."),
     ]
     checks.append((cfg.tbptt is None or cfg.tbptt >= 1, f"--tbptt must be at least 1 step, not {cfg.tbptt}."))
+    checks.append((cfg.save_every is None or cfg.save_every >= 1,
+                   f"--save-every must be at least 1 update, not {cfg.save_every}."))
+    checks.append((cfg.save_every_seconds >= 0 and math.isfinite(cfg.save_every_seconds),
+                   f"--save-every-seconds must be 0 (off) or positive, not {cfg.save_every_seconds}."))
     checks.append((cfg.state_noise is None or (cfg.state_noise >= 0 and math.isfinite(cfg.state_noise)),
                    f"--state-noise must be 0 (off) or a positive standard deviation, not {cfg.state_noise}."))
     for ok, msg in checks:
@@ -170,25 +196,61 @@ def evaluate(model, task, which="val", batch_size=500):
                           for s in range(0, n, batch_size))
 
 
+class _Abort(BaseException):
+    """A second SIGINT/SIGTERM: stop at once, keeping the last checkpoint (not an Exception, so that no
+    ``except Exception`` on the way swallows it)."""
+
+    def __init__(self, signum):
+        super().__init__(signum)
+        self.signum = signum
+
+
 class _StopFlag:
-    """First SIGINT sets the flag (the loop saves and stops); a second raises KeyboardInterrupt."""
+    """SIGINT (Ctrl-C) and SIGTERM (Slurm/Kubernetes preemption, docker stop, timeout) stop a run alike.
+
+    The first sets the flag: the loop finishes the current update, saves and stops. A second raises
+    _Abort at once, except inside ``saving()``: there it waits until the save is complete (a checkpoint
+    is written atomically either way; this way the one being written is kept), then raises."""
+
+    SIGNALS = (signal.SIGINT, signal.SIGTERM)
 
     def __init__(self):
-        self.requested = False
-        self.old = None
+        self.signum = None    # the first signal
+        self.deferred = None  # a second signal that arrived during a save
+        self.in_save = False
+        self.old = {}
+
+    @property
+    def requested(self):
+        return self.signum is not None
 
     def __enter__(self):
         if threading.current_thread() is threading.main_thread():
-            self.old = signal.signal(signal.SIGINT, self._handler)
+            for s in self.SIGNALS:
+                self.old[s] = signal.signal(s, self._handler)
         return self
 
     def _handler(self, signum, frame):
-        self.requested = True
-        signal.signal(signal.SIGINT, signal.default_int_handler)
+        if self.signum is None:
+            self.signum = signum
+        elif self.in_save:
+            self.deferred = signum
+        else:
+            raise _Abort(signum)
+
+    @contextlib.contextmanager
+    def saving(self):
+        self.in_save = True
+        try:
+            yield
+        finally:
+            self.in_save = False
+        if self.deferred is not None:
+            raise _Abort(self.deferred)
 
     def __exit__(self, *exc):
-        if self.old is not None:
-            signal.signal(signal.SIGINT, self.old)
+        for s, handler in self.old.items():
+            signal.signal(s, handler)
 
 
 def _resume_config(saved, given, explicit):
@@ -217,6 +279,22 @@ class Trainer:
         self.log = log or (lambda msg: print(msg, file=sys.stderr))
         self.quiet, self.stream, self.hook = quiet, stream, hook
         self.first_update_s = None  # wall seconds to this invocation's first update (includes compiling)
+        self.resumed = resume
+        check_writable(cfg.out)
+        self.lock = RunLock(cfg.out)
+        if os.path.isdir(cfg.out):  # else run() creates the folder and locks it before writing anything
+            self.lock.acquire()
+        try:
+            self._setup(cfg, resume, explicit)
+        except BaseException:
+            self.lock.release()
+            raise
+
+    def close(self):
+        """Release the run folder (train() does; the lock also goes when the process ends)."""
+        self.lock.release()
+
+    def _setup(self, cfg, resume, explicit):
         out = cfg.out
         if resume:
             if not checkpoint_exists(out):
@@ -235,10 +313,18 @@ class Trainer:
         validate(cfg)
         self.cfg = cfg
         spec = task_spec(cfg.task, cfg.data_dir, cfg.split, cfg.steps)
+        shape = task_shape(spec)
+        if shape is not None:  # before the data are built: --steps 10000000 would not fit
+            T, I, outputs, per_step, _, _, data_bytes = shape
+            check_fits(estimate(cfg, T, I, outputs, per_step, data_bytes), steps_option=cfg.steps is not None)
         self.task = load_task(spec)
         n = self.task.size("train")
         if cfg.batch_size > n:
             raise UserError(f"--batch-size {cfg.batch_size} is larger than the {n} training sequences of {cfg.task}.")
+        if shape is None:
+            head = task_head(self.task)
+            check_fits(estimate(cfg, self.task.steps, self.task.input_size, head.get("outputs", 1),
+                                head.get("per_step", False)), steps_option=cfg.steps is not None)
         self.model = build_model(cfg, self.task)
         self.opt = make_optimizer(cfg.optimizer, cfg.lr)
         self.rng = np.random.default_rng(cfg.seed)
@@ -246,8 +332,14 @@ class Trainer:
         self.epoch_rng = self.rng.bit_generator.state   # generator state at the start of self.epoch
         self.sums = self._new_sums()                     # the epoch's running metric sums, count, samples
         self.history, self.train_time = [], 0.0
+        self.compile_s = 0.0                             # seconds of compiling kernels, all invocations
+        self.initial_loss, self.high_streak = None, 0    # the run's first loss; updates in a row above the
+                                                         # blow-up level (BLOWUP_FACTOR x initial_loss)
+        self.saved_step, self.save_pending = None, False  # the update of the last checkpoint; a save waiting
+        self.flag = self.clock = None                    # for the loss to come back in range
         if resume:
             self._restore(meta, arrays)
+            self.saved_step = self.step
 
     def _new_sums(self):
         return {"sums": dict.fromkeys(self.model.head.sum_keys, 0.0), "count": 0, "samples": 0}
@@ -262,13 +354,22 @@ class Trainer:
         return arrays
 
     def save(self):
-        st = self.opt.state_dict(self.model.flat[0])
-        meta = {"model": self.model.config, "task": self.task.spec, "train": dataclasses.asdict(self.cfg),
-                "optimizer": {"kind": st["kind"], "hyper": st["hyper"], "step": st["step"]},
-                "epoch": self.epoch, "batch_in_epoch": self.batch_in_epoch, "step": self.step,
-                "rng": self.epoch_rng, "epoch_sums": self.sums, "train_time_s": self.train_time,
-                "metrics": self.history, "lnrnn_version": __import__("lnrnn").__version__}
-        return save_checkpoint(self.cfg.out, self._arrays(), meta)
+        """Write the checkpoint; a second SIGINT/SIGTERM waits until it is complete."""
+        with (self.flag.saving() if self.flag is not None else contextlib.nullcontext()):
+            st = self.opt.state_dict(self.model.flat[0])
+            meta = {"model": self.model.config, "task": self.task.spec, "train": dataclasses.asdict(self.cfg),
+                    "optimizer": {"kind": st["kind"], "hyper": st["hyper"], "step": st["step"]},
+                    "epoch": self.epoch, "batch_in_epoch": self.batch_in_epoch, "step": self.step,
+                    "rng": self.epoch_rng, "epoch_sums": self.sums, "train_time_s": self.train_time,
+                    "compile_time_s": self.compile_total(),
+                    "blowup": {"initial_loss": self.initial_loss, "streak": self.high_streak},
+                    "metrics": self.history, "lnrnn_version": __import__("lnrnn").__version__}
+            path = save_checkpoint(self.cfg.out, self._arrays(), meta)
+            self.saved_step, self.save_pending, self.last_save_t = self.step, False, time.perf_counter()
+        return path
+
+    def compile_total(self):
+        return self.compile_s + (self.clock.seconds() if self.clock is not None else 0.0)
 
     def _restore(self, meta, arrays):
         saved = upgrade_config(meta["model"])
@@ -290,6 +391,9 @@ class Trainer:
         self.sums = {"sums": {**self._new_sums()["sums"], **sums["sums"]}, "count": int(sums["count"]),
                      "samples": int(sums["samples"])}
         self.history, self.train_time = list(meta["metrics"]), float(meta["train_time_s"])
+        self.compile_s = float(meta.get("compile_time_s", 0.0))
+        blowup = meta.get("blowup") or {}
+        self.initial_loss, self.high_streak = blowup.get("initial_loss"), int(blowup.get("streak", 0))
 
     def _write_metrics(self):
         from lnrnn.plot import write_learning_curves
@@ -315,17 +419,82 @@ class Trainer:
             f"the last good checkpoint (update {self.saved_step}) is kept in {self.cfg.out}; "
             "try a lower --lr or a --clip.")
 
+    def _blown_up(self, loss):
+        """Count updates in a row whose loss is above the blow-up level; stop after BLOWUP_UPDATES."""
+        if self.initial_loss is None:
+            self.initial_loss = loss
+        level = BLOWUP_FACTOR * self.initial_loss
+        self.high_streak = self.high_streak + 1 if self.initial_loss > 0 and loss > level else 0
+        if self.high_streak >= BLOWUP_UPDATES:
+            raise TrainingDiverged(
+                f"the training loss blew up: above {BLOWUP_FACTOR:g}x its starting value {self.initial_loss:.4g} for "
+                f"{self.high_streak} updates in a row (now {loss:.3g}) at epoch {self.epoch + 1}, update "
+                f"{self.step + 1}; training stopped and the last good checkpoint (update {self.saved_step}) is kept "
+                f"in {self.cfg.out}; start again with a lower --lr than {self.cfg.lr:g}.")
+
+    def _loss_and_grad(self, x, y, lengths):
+        """The model's forward and backward on one batch; a NaN or infinite activation or gradient
+        inside the stack (which the layers refuse with a ValueError) is a diverged run."""
+        try:
+            return self.model.loss_and_grad(x, y, lengths, tbptt=self.cfg.tbptt, noise_key=self.step)
+        except ValueError as e:
+            if "NaN or infinite" not in str(e):
+                raise
+            if not np.all(np.isfinite(x)):
+                raise DataError(f"the training data of {self.cfg.task} hold NaN or infinite values (batch "
+                                f"{self.batch_in_epoch + 1} of epoch {self.epoch + 1}); fix the data.") from None
+            self._diverged("gradient from the head" if str(e).startswith("dy") else "recurrent activations",
+                           "NaN or infinite")
+
+    def _save_due(self):
+        """A periodic checkpoint (--save-every, --save-every-seconds), or one that waited, is due now;
+        while the loss is above the blow-up level the save waits (the last good checkpoint stays)."""
+        c = self.cfg
+        due = (self.save_pending or (c.save_every is not None and self.step % c.save_every == 0)
+               or (c.save_every_seconds > 0 and time.perf_counter() - self.last_save_t >= c.save_every_seconds))
+        if due and self.high_streak > 0:
+            self.save_pending = True
+            return False
+        return due
+
+    def _compile_note(self):
+        if self.clock is not None and self.clock.busy and not self.quiet:
+            stream = self.stream if self.stream is not None else sys.stderr
+            stream.write("Compiling kernels (once per install; later runs load them from Numba's cache)...\n")
+            stream.flush()
+
     def run(self):
+        """Train until done or stopped -> None (done) or the reason it stopped (saved, resumable)."""
+        with _StopFlag() as flag, CompileClock() as clock:
+            self.flag, self.clock = flag, clock
+            try:
+                return self._run(flag, clock)
+            finally:
+                self.flag_signum = flag.signum
+                self.compile_this = clock.seconds()  # this invocation's compile seconds
+                self.compile_s += self.compile_this
+                self.flag = self.clock = None
+
+    def _run(self, flag, clock):
         cfg, task, model = self.cfg, self.task, self.model
-        os.makedirs(cfg.out, exist_ok=True)
+        if not self.lock.held:  # a new folder: created and locked before anything is written into it
+            os.makedirs(cfg.out, exist_ok=True)
+            self.lock.acquire()
+            if self.lock.note:
+                self.log(self.lock.note)
+            if not self.resumed and checkpoint_exists(cfg.out):
+                raise UserError(f"{cfg.out} already holds a run; pass --resume to continue it, or choose another --out.")
         if self.step == 0 and self.batch_in_epoch == 0 and self.epoch == 0:
             self.save()
-        self.saved_step = self.step
+        self.saved_step, self.last_save_t = self.step, time.perf_counter()
         n, B = task.size("train"), cfg.batch_size
         nb = -(-n // B)
         t_start = time.perf_counter()
         stop_reason = None
-        with _StopFlag() as flag:
+        note = threading.Timer(COMPILE_NOTE_AFTER_S, self._compile_note)
+        note.daemon = True
+        note.start()
+        try:
             while self.epoch < cfg.epochs and stop_reason is None:
                 self.rng.bit_generator.state = self.epoch_rng
                 perm = self.rng.permutation(n)
@@ -334,10 +503,13 @@ class Trainer:
                                done=min(self.batch_in_epoch * B, n))
                 t_epoch = time.perf_counter()
                 for b in range(self.batch_in_epoch, nb):
-                    t0 = time.perf_counter()
+                    if flag.requested:  # a signal during the previous epoch's evaluation or save
+                        stop_reason = "interrupted"
+                        break
+                    t0, c0 = time.perf_counter(), clock.seconds()
                     idx = perm[b * B:(b + 1) * B]
                     x, y, lengths = task_batch(task, "train", idx, model.dtype)
-                    means = model.loss_and_grad(x, y, lengths, tbptt=cfg.tbptt, noise_key=self.step)
+                    means = self._loss_and_grad(x, y, lengths)
                     loss = means["loss"]
                     if not math.isfinite(loss):
                         self._diverged("training loss", loss)
@@ -345,10 +517,12 @@ class Trainer:
                     norm = clip_grad_norm(grads, cfg.clip)
                     if not math.isfinite(norm):
                         self._diverged("gradient norm", norm)
+                    self._blown_up(loss)
                     self.opt.step(params, grads)
                     self.step += 1
                     if self.first_update_s is None:  # compile time made visible: the first update compiles
                         self.first_update_s = time.perf_counter() - t_start
+                        note.cancel()
                     self.batch_in_epoch = b + 1
                     count = model.last_count  # scored units (sequences or steps) of this batch
                     s = self.sums
@@ -356,7 +530,7 @@ class Trainer:
                         s["sums"][m] += model.last_sums[m]
                     s["count"] += count
                     s["samples"] += len(idx)
-                    self.train_time += time.perf_counter() - t0
+                    self.train_time += time.perf_counter() - t0 - (clock.seconds() - c0)  # compiling apart
                     bar.update(len(idx), **model.head.mean(s["sums"], s["count"]))
                     if self.hook is not None:
                         self.hook(self)
@@ -366,25 +540,32 @@ class Trainer:
                         stop_reason = f"reached --max-steps {cfg.max_steps}"
                     elif cfg.time_budget is not None and time.perf_counter() - t_start >= cfg.time_budget:
                         stop_reason = f"used the --time-budget of {cfg.time_budget:g} s"
-                    if stop_reason is not None and self.batch_in_epoch < nb:
-                        break
+                    if stop_reason is not None:
+                        if self.batch_in_epoch < nb:
+                            break
+                    elif self.batch_in_epoch < nb and self._save_due():
+                        self.save()
                 else:
                     self._end_epoch(bar, time.perf_counter() - t_epoch)
                     continue
                 bar.close()
                 self.save()
-                self.saved_step = self.step
+            if self.save_pending:  # the end of the run came while a save waited for the loss: save it now
+                self.save()
+        finally:
+            note.cancel()
         return stop_reason
 
     def _end_epoch(self, bar, epoch_wall):
         cfg, s = self.cfg, self.sums
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), self.compile_total()
         val = evaluate(self.model, self.task, "val", cfg.eval_batch_size)
-        self.train_time += time.perf_counter() - t0
+        self.train_time += time.perf_counter() - t0 - (self.compile_total() - c0)
         train = self.model.head.mean(s["sums"], s["count"])
         rec = {"epoch": self.epoch + 1, "step": self.step, "samples": (self.epoch + 1) * self.task.size("train"),
                "lr": self.opt.lr, **{f"train_{m}": v for m, v in train.items()},
                **{f"val_{m}": v for m, v in val.items()}, "time_s": round(self.train_time, 3),
+               "compile_s": round(self.compile_total(), 3),
                "samples_per_s": round(s["samples"] / max(epoch_wall, 1e-9), 1)}
         bar.close("| val " + format_metrics(val))
         if not math.isfinite(val["loss"]):
@@ -394,8 +575,10 @@ class Trainer:
         self.batch_in_epoch = 0
         self.sums = self._new_sums()
         self.epoch_rng = self.rng.bit_generator.state
-        self.save()
-        self.saved_step = self.step
+        if self.high_streak > 0:
+            self.save_pending = True  # the loss is above the blow-up level: keep the last good checkpoint
+        else:
+            self.save()
         self._write_metrics()
 
     def summary(self, stop_reason):
@@ -406,8 +589,8 @@ class Trainer:
         res = (f"validation {format_metrics({m: last['val_' + m] for m in self.model.metrics}, long=True)} "
                f"after epoch {last['epoch']}" if last else "no epoch finished yet")
         done = f"{self.step} updates in {format_seconds(self.train_time)} of training"
-        if self.first_update_s is not None:
-            done += f" (the first took {self.first_update_s:.1f} s: kernels compile once, then load from cache)"
+        if getattr(self, "compile_this", 0.0) >= 0.5:
+            done += f" (plus {self.compile_this:.1f} s compiling kernels, once per install: later runs load them)"
         if stop_reason is None:
             return f"Done: {c.epochs} epoch{'s' * (c.epochs != 1)}, {done}; {res}; {where}."
         return (f"Stopped ({stop_reason}) at epoch {self.epoch + 1}, {done}; {res}; {where}; "
@@ -425,14 +608,61 @@ def format_metrics(means, long=False):
     return (", " if long else " ").join(parts)
 
 
+def _signal_name(signum):
+    try:
+        return signal.Signals(signum).name
+    except ValueError:
+        return f"signal {signum}"
+
+
+def _interrupted(msg, signum):
+    err = TrainingInterrupted(msg)
+    err.exit_code = 128 + signum  # what the shell reports for a process the signal ended: 130, 143
+    return err
+
+
+def nothing_left(trainer):
+    """A sentence when a resumed run has nothing left to do under its --epochs / --max-steps, else None."""
+    c = trainer.cfg
+    if trainer.epoch >= c.epochs:
+        return (f"Nothing to do: the run in {c.out} has finished {trainer.epoch} epoch{'s' * (trainer.epoch != 1)} "
+                f"(--epochs {c.epochs}); pass a larger --epochs to train it further.")
+    if c.max_steps is not None and trainer.step >= c.max_steps:
+        return (f"Nothing to do: the run in {c.out} has made {trainer.step} updates (--max-steps {c.max_steps}); "
+                "pass a larger --max-steps, or none, to train it further.")
+    return None
+
+
 def train(cfg, resume=False, explicit=(), quiet=False, log=None, stream=None, hook=None):
     """Train (or resume) a run; returns the Trainer. Raises UserError subclasses for every bad input."""
     trainer = Trainer(cfg, resume=resume, explicit=explicit, quiet=quiet, log=log, stream=stream, hook=hook)
-    trainer.log(("Resuming. " if resume else "") + trainer.describe())
-    stop = trainer.run()
-    if stop == "interrupted":
+    try:
+        if trainer.lock.note:
+            trainer.log(trainer.lock.note)
+        idle = nothing_left(trainer) if resume else None
+        if idle:
+            trainer.log(idle)
+            return trainer
+        trainer.log(("Resuming. " if resume else "") + trainer.describe())
         out = trainer.cfg.out
-        raise TrainingInterrupted(f"interrupted at epoch {trainer.epoch + 1}, update {trainer.step}; the state "
-                                  f"reached is saved in {out}; continue with `lnrnn train --out {out} --resume`.")
-    trainer.log(trainer.summary(stop))
-    return trainer
+        try:
+            stop = trainer.run()
+        except _Abort as a:
+            sig, again = _signal_name(a.signum), f"continue with `lnrnn train --out {out} --resume`"
+            if trainer.saved_step == trainer.step:  # it came during the save, which finished first
+                msg = (f"stopped by a second {sig} at epoch {trainer.epoch + 1}, update {trainer.step}; the state "
+                       f"reached is saved in {out}; {again}.")
+            else:
+                msg = (f"stopped at once by a second {sig} during update {trainer.step + 1} of epoch "
+                       f"{trainer.epoch + 1}; the last checkpoint (update {trainer.saved_step}) is kept in {out}; "
+                       f"{again}.")
+            raise _interrupted(msg, a.signum) from None
+        if stop == "interrupted":
+            signum = trainer.flag_signum
+            raise _interrupted(f"interrupted ({_signal_name(signum)}) at epoch {trainer.epoch + 1}, update "
+                               f"{trainer.step}; the state reached is saved in {out}; continue with "
+                               f"`lnrnn train --out {out} --resume`.", signum)
+        trainer.log(trainer.summary(stop))
+        return trainer
+    finally:
+        trainer.close()

@@ -21,7 +21,7 @@ from lnrnn.models import SequenceModel
 from test_data import SHARED_MNIST, fake_mnist, needs_shared
 
 TINY = ["--task", "digits", "--split", "200/100", "--hidden", "8", "--batch-size", "32", "--epochs", "2", "-q"]
-TIME_KEYS = {"time_s", "samples_per_s"}
+TIME_KEYS = {"time_s", "samples_per_s", "compile_s"}
 
 
 def invoke(*args):
@@ -149,7 +149,7 @@ def test_ctrl_c_saves_and_resume_is_exact(tmp_path, monkeypatch, reference_run):
     monkeypatch.setattr(SequenceModel, "loss_and_grad", interrupted)
     out = tmp_path / "run"
     r = invoke("train", *TINY, "--out", out)
-    assert_clean_error(r, "interrupted at epoch 1, update 4", code=130)
+    assert_clean_error(r, "interrupted (SIGINT) at epoch 1, update 4", code=130)
     assert load_checkpoint(str(out))[0]["step"] == 4
     monkeypatch.setattr(SequenceModel, "loss_and_grad", original)
     assert_ok(invoke("train", "--out", out, "--resume", "-q"))

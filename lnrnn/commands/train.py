@@ -24,11 +24,17 @@ from lnrnn.train import TrainConfig, train as run_training
               help="Run directory: checkpoint, metrics.jsonl, learning_curve.svg.")
 @click.option("--resume", is_flag=True, default=False,
               help="Continue the run saved in --out exactly where it stopped (its settings are reused; "
-                   "--epochs, --max-steps, --time-budget may be changed).")
+                   "--epochs, --max-steps, --time-budget, --save-every[-seconds] may be changed).")
 @click.option("--max-steps", type=int, default=D.max_steps,
               help="Stop after this many updates in total, saving a checkpoint (resumable).")
 @click.option("--time-budget", type=float, default=D.time_budget, metavar="SECONDS",
               help="Stop after this many seconds, saving a checkpoint (resumable).")
+@click.option("--save-every", type=int, default=D.save_every, metavar="UPDATES",
+              help="Also save a checkpoint every this many updates, mid-epoch too (exactly resumable). "
+                   "Default: only at epoch ends and every --save-every-seconds.")
+@click.option("--save-every-seconds", type=float, default=D.save_every_seconds, show_default=True,
+              metavar="SECONDS", help="Also save a checkpoint when this many seconds passed since the last one "
+                                      "(long epochs lose at most this much work); 0 turns it off.")
 @click.option("--state-noise", type=float, default=D.state_noise, metavar="STD",
               help="Start every sequence from Gaussian initial states h0, c0 with this std (per example, "
                    "fresh each batch, in training and evaluation; Cooijmans et al. 2016). Default: 0.1 for "
@@ -45,7 +51,8 @@ def train(ctx, quiet, resume, **options):
 
     With no options it trains an LN-LSTM (64 units) on scikit-learn's bundled 8x8 digits read pixel
     by pixel (no download): 20 epochs, about 83% validation accuracy in about 10 s on 2
-    cores (the first run also compiles the kernels: about 20 s). Ctrl-C saves a checkpoint; --resume continues it.
+    cores (the first run also compiles the kernels: about 20 s). Ctrl-C or SIGTERM saves a checkpoint (so do
+    --save-every and --save-every-seconds); --resume continues it. One run at a time holds a run folder.
     """
     explicit = {k for k in options if ctx.get_parameter_source(k) in
                 (ParameterSource.COMMANDLINE, ParameterSource.ENVIRONMENT)}
