@@ -92,10 +92,14 @@ def _stroke_points(stroke, k, path):
     points = stroke.findall("Point")
     if not points:
         raise DataError(f"{path}: stroke {k} has no <Point>; an empty stroke is not valid.")
-    xy = np.empty((len(points), 2))                                     # (n, 2)
-    for i, p in enumerate(points):
-        for j, name in enumerate(("x", "y")):
-            xy[i, j] = _number(p, name, f"point {i + 1} of stroke {k}", path)
+    try:                                                                 # fast path: all numeric
+        xy = np.array([[p.get("x"), p.get("y")] for p in points], np.float64)   # (n, 2)
+        ok = bool(np.isfinite(xy).all())
+    except (TypeError, ValueError):
+        ok = False
+    if not ok:                                                           # find the culprit, say where
+        xy = np.array([[_number(p, name, f"point {i + 1} of stroke {k}", path) for name in ("x", "y")]
+                       for i, p in enumerate(points)])
     xy[:, 1] *= -1.0                                                     # y down -> y up
     return xy
 
