@@ -5,7 +5,7 @@ import click
 
 from lnrnn.checkpoint import load_checkpoint
 from lnrnn.commands.options import data_dir_option, eval_batch_option, split_option
-from lnrnn.data.tasks import load_task, task_spec
+from lnrnn.data.tasks import load_task
 from lnrnn.errors import CheckpointError
 
 
@@ -33,7 +33,7 @@ def eval_cmd(path, data_dir, split, which, eval_batch_size, as_json):
         spec["data_dir"] = data_dir
     if split is not None:
         spec["split"] = split
-    task = load_task(task_spec(spec["task"], spec.get("data_dir"), spec.get("split"), spec.get("steps")))
+    task = load_task(spec)  # every option the run was trained with (charset, ...), the overrides applied
     try:
         model = model_from_checkpoint(meta, arrays)
     except (TypeError, ValueError, KeyError) as e:

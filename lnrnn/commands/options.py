@@ -18,9 +18,11 @@ def _stack(*decorators):
 
 
 data_dir_option = click.option(
-    "--data-dir", type=click.Path(file_okay=False), default=D.data_dir,
-    help="Folder with the MNIST-family IDX files (train-/t10k-images-idx3-ubyte, "
-         "train-/t10k-labels-idx1-ubyte, gzip or raw); get them with `lnrnn data mnist --dest DIR`.")
+    "--data-dir", type=click.Path(), default=D.data_dir,
+    help="Where a task's data live: the folder with the MNIST-family IDX files (train-/t10k-images-idx3-ubyte, "
+         "train-/t10k-labels-idx1-ubyte, gzip or raw; get them with `lnrnn data mnist --dest DIR`); for strokes, "
+         "the IAM-OnDB folder holding lineStrokes/ (and optionally ascii/); for strokes-kanjivg, a folder of "
+         "KanjiVG SVGs (default: the installed kanjivg package); for strokes-npz, the .npz/.npy file.")
 split_option = click.option(
     "--split", metavar="TRAIN/VAL", default=D.split,
     help="Carve TRAIN training and VAL validation images (fixed seed) from the t10k files, e.g. 8000/2000 "
