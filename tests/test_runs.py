@@ -418,6 +418,8 @@ def test_compile_time_is_recorded_apart(tmp_path, monkeypatch):
                 return s
             t0 = time.perf_counter()
             fresh(np.ones(3))
+            fresh(np.ones(3, np.float32))
+            fresh(np.ones(3, np.int64))  # three compilations: several times this tiny run's training time
             state["compile"] = time.perf_counter() - t0
         return original(self, *args, **kw)
 
@@ -430,6 +432,7 @@ def test_compile_time_is_recorded_apart(tmp_path, monkeypatch):
     assert "Compiling kernels (once per install; later runs load them from Numba's cache)..." in r.stderr
     rec = json.loads(open(out / "metrics.jsonl").readline())
     assert 0.5 * state["compile"] < rec["compile_s"] <= state["compile"] + 0.05
+    assert rec["time_s"] < 0.5 * state["compile"]  # 7 updates and an evaluation of 100 images, no compiling
     assert load_checkpoint(str(out))[0]["compile_time_s"] == pytest.approx(rec["compile_s"], abs=1e-3)
     q = invoke("train", *TINY, "--epochs", 1, "--out", tmp_path / "quiet")
     assert_ok(q)
