@@ -323,8 +323,9 @@ class Trainer:
             raise UserError(f"--batch-size {cfg.batch_size} is larger than the {n} training sequences of {cfg.task}.")
         if shape is None:
             head = task_head(self.task)
-            check_fits(estimate(cfg, self.task.steps, self.task.input_size, head.get("outputs", 1),
-                                head.get("per_step", False)), steps_option=cfg.steps is not None)
+            outputs = head.get("outputs") or 6 * head.get("components", 0) + 1  # mdn: 6M+1 per component set
+            check_fits(estimate(cfg, self.task.steps, self.task.input_size, outputs, head.get("per_step", False)),
+                       steps_option=cfg.steps is not None)
         self.model = build_model(cfg, self.task)
         self.opt = make_optimizer(cfg.optimizer, cfg.lr)
         self.rng = np.random.default_rng(cfg.seed)
