@@ -66,14 +66,16 @@ def task_shape(spec):
 def estimate(cfg, T, I, outputs, per_step, n_data_bytes=0):
     """{part: bytes} for TrainConfig ``cfg`` on sequences of T steps of I inputs and a head of
     ``outputs`` outputs (on every step when ``per_step``)."""
+    from lnrnn.train import resolve_defaults  # here: train imports this module
+    cfg = resolve_defaults(cfg)
     spec = cells.get(cfg.cell)
     isz = 8 if cfg.dtype == "float64" else 4
     H, L, B, Be = cfg.hidden, cfg.layers, cfg.batch_size, cfg.eval_batch_size
     G = spec.blocks * H
-    params = H * outputs + outputs
+    params = (H * L if cfg.skip else H) * outputs + outputs  # the head reads every layer with skip
     stats = 0
     for layer in range(L):
-        params += sum(_prod(s) for _, s in spec.param_shapes(I if layer == 0 else H, H))
+        params += sum(_prod(s) for _, s in spec.param_shapes(I if layer == 0 else (I + H if cfg.skip else H), H))
     for _, w in spec.buffers:
         stats += L * 2 * T * spec.width(H, w)
     a, c = ACTIVATIONS[(spec.cell, spec.norm)]

@@ -72,8 +72,9 @@ class TrainConfig:
     data_dir: Optional[str] = None        # folder with the MNIST-family IDX files (mnist tasks)
     split: Optional[str] = None           # TRAIN/VAL counts carved from the t10k files (or from digits)
     steps: Optional[int] = None           # sequence length of the synthetic tasks (adding: T, copy: blanks)
-    hidden: int = 64                      # H, hidden units per layer
-    layers: int = 1                       # stacked recurrent layers
+    hidden: Optional[int] = None          # H, hidden units per layer (None: the task's default, TASK_DEFAULTS)
+    layers: Optional[int] = None          # stacked recurrent layers (None: the task's default)
+    skip: Optional[bool] = None           # Graves's skip connections: input to every layer, every layer to the head
     batch_size: int = 16                  # B, sequences per update
     epochs: int = 20                      # passes over the training set
     lr: float = 3e-3                      # learning rate of the first epoch
@@ -83,7 +84,9 @@ class TrainConfig:
     forget_bias: float = 1.0              # initial LSTM forget-gate bias
     seed: int = 0                         # initialization and shuffling
     dtype: str = "float32"                # float32 or float64 parameters and activations
-    eval_batch_size: int = 500            # sequences per evaluation batch (memory only)
+    eval_batch_size: Optional[int] = None # sequences per evaluation batch (memory only; None: the task's default)
+    charset: Optional[str] = None         # strokes-kanjivg: latin (default), kana or kanji
+    allow_pickle: bool = False            # strokes-npz: read object arrays (unpickling runs code: trusted files only)
     max_steps: Optional[int] = None       # stop (with a checkpoint) after this many updates in total
     time_budget: Optional[float] = None   # stop (with a checkpoint) after this many seconds of this invocation
     save_every: Optional[int] = None      # also save a checkpoint every this many updates (mid-epoch too)
@@ -99,6 +102,23 @@ class TrainConfig:
 # time_budget are not inherited from the interrupted invocation.
 RESUME_OVERRIDABLE = {"epochs", "max_steps", "time_budget", "eval_batch_size", "device", "out", "data_dir",
                       "save_every", "save_every_seconds"}
+
+
+# Settings whose default depends on the task (a field left None takes these): Graves's 3 x 400
+# skip-connected stack for handwriting, with small evaluation batches (a 3 x 400 layer keeps ~10 MB of
+# activations per 100-point sequence); the classification tasks' quick defaults otherwise.
+TASK_DEFAULTS = {"strokes": dict(hidden=400, layers=3, skip=True, eval_batch_size=32),
+                 None: dict(hidden=64, layers=1, skip=False, eval_batch_size=500)}
+
+
+def task_defaults(task):
+    return TASK_DEFAULTS["strokes" if str(task).startswith("strokes") else None]
+
+
+def resolve_defaults(cfg):
+    """cfg with every field left None that has a task default filled in (a new object)."""
+    given = {k: v for k, v in dataclasses.asdict(cfg).items() if v is not None}
+    return TrainConfig(**{**task_defaults(cfg.task), **given})
 
 
 def validate(cfg):
@@ -138,6 +158,18 @@ def validate(cfg):
                         "train with --device cpu.") from None
 
 
+def task_options(cfg):
+    """The task options of the config that its task reads (charset, allow_pickle), for task_spec."""
+    from lnrnn.data.tasks import TASKS
+    reads = TASKS[cfg.task][2] if cfg.task in TASKS else set()
+    opts = {"charset": cfg.charset, "allow_pickle": cfg.allow_pickle or None}
+    for key, val in opts.items():
+        if val is not None and key not in reads:
+            flag = "--" + key.replace("_", "-")
+            raise UserError(f"task {cfg.task} does not take {flag}.")
+    return {k: v for k, v in opts.items() if k in reads}
+
+
 def task_head(task):
     """The head config a task asks for: its own ``head`` when it names one (a density head, say),
     else the one its objective, classes and per-step scoring imply."""
@@ -160,6 +192,8 @@ def build_model(cfg, task):
     config = dict(cell=spec.cell, norm=spec.norm, input_size=task.input_size, hidden_size=cfg.hidden,
                   num_layers=cfg.layers, dtype=cfg.dtype, forget_bias=float(cfg.forget_bias), head=task_head(task),
                   state_noise=state_noise(cfg, task))
+    if cfg.skip:
+        config["skip"] = True
     return build_from_config(config, seed=cfg.seed, device=cfg.device)
 
 
@@ -310,9 +344,10 @@ class Trainer:
         elif checkpoint_exists(out):
             raise UserError(f"{out} already holds a run; pass --resume to continue it, "
                             "or choose another --out.")
+        cfg = resolve_defaults(cfg)
         validate(cfg)
         self.cfg = cfg
-        spec = task_spec(cfg.task, cfg.data_dir, cfg.split, cfg.steps)
+        spec = task_spec(cfg.task, cfg.data_dir, cfg.split, cfg.steps, **task_options(cfg))
         shape = task_shape(spec)
         if shape is not None:  # before the data are built: --steps 10000000 would not fit
             T, I, outputs, per_step, _, _, data_bytes = shape

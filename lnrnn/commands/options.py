@@ -33,19 +33,29 @@ task_options = _stack(
     data_dir_option, split_option,
     click.option("--steps", type=int, default=D.steps,
                  help="Sequence length of the synthetic tasks (adding: T, default 100; copy: blanks, default 50)."),
+    click.option("--charset", type=click.Choice(["latin", "kana", "kanji"]), default=D.charset,
+                 help="strokes-kanjivg: the characters written (latin: digits, A-Z, a-z; the default)."),
+    click.option("--allow-pickle", is_flag=True, default=D.allow_pickle,
+                 help="strokes-npz: read object arrays, which unpickle and can run code: trusted files only."),
 )
 model_options = _stack(
     click.option("--cell", type=click.Choice(list(CELLS)), default=D.cell, show_default=True,
                  help="Recurrent cell: plain, layer-normalized (ln-) or batch-normalized (bn-) RNN or LSTM."),
-    click.option("--hidden", type=int, default=D.hidden, show_default=True, help="Hidden units per layer (H)."),
-    click.option("--layers", type=int, default=D.layers, show_default=True, help="Stacked recurrent layers."),
+    click.option("--hidden", type=int, default=D.hidden,
+                 help="Hidden units per layer (H). Default: 64; 400 for the strokes tasks."),
+    click.option("--layers", type=int, default=D.layers,
+                 help="Stacked recurrent layers. Default: 1; 3 for the strokes tasks."),
+    click.option("--skip/--no-skip", default=D.skip,
+                 help="Graves's skip connections: the input feeds every layer and every layer feeds the head. "
+                      "Default: on for the strokes tasks, off otherwise."),
     click.option("--forget-bias", type=float, default=D.forget_bias, show_default=True,
                  help="Initial LSTM forget-gate bias."),
     click.option("--dtype", type=click.Choice(["float32", "float64"]), default=D.dtype, show_default=True,
                  help="Floating-point type of parameters and activations."),
 )
-eval_batch_option = click.option("--eval-batch-size", type=int, default=D.eval_batch_size, show_default=True,
-                                 help="Sequences per evaluation batch (affects memory only).")
+eval_batch_option = click.option("--eval-batch-size", type=int, default=D.eval_batch_size,
+                                 help="Sequences per evaluation batch (affects memory only). Default: 500; 32 for "
+                                      "the strokes tasks.")
 quiet_option = click.option("--quiet", "-q", is_flag=True, default=False,
                             help="No progress bar on stderr; only the final summary.")
 device_option = click.option("--device", type=click.Choice(["cpu", "cuda"]), default=D.device, show_default=True,
