@@ -11,7 +11,8 @@ from lnrnn.config import EPS
 
 
 def sigmoid(z):
-    return 1.0 / (1.0 + np.exp(-z))
+    with np.errstate(over="ignore"):  # exp(-z) = inf for z < -709 gives the right 0
+        return 1.0 / (1.0 + np.exp(-z))
 
 
 # ----------------------------------------------------------------------------------------------
@@ -162,43 +163,66 @@ def rnn_backward(dy, cache, Wx, Wh, g, norm):
 # x (T,B,F): at each step t every feature is normalized over the batch B (biased variance, eps
 # inside the sqrt). running_mean/var (Ts,F): training updates row t for t < Ts with the unbiased
 # batch variance; steps t >= Ts are not recorded. Inference uses row min(t, Ts-1).
+#
+# Masks (sequences of different lengths, right-padded; lnrnn.kernels.masks): lengths (B,), row b is
+# active at step t iff t < lengths[b]; None = every row active. In training, the statistics of step t
+# count only its n_t active rows (mean and biased variance over them; n_t = 0 gives mean 0, variance
+# 0, and leaves the running row alone; the running variance uses n_t/(n_t-1)). Padded rows are still
+# normalized with those statistics (finite values nobody should read). In the backward a padded
+# (row, step) is outside the loss: its upstream gradient is ignored, its dL/d(BN input) is zero, and
+# it adds nothing to any parameter gradient. Inference (population statistics) ignores lengths in the
+# forward and masks the backward the same way.
 from lnrnn.config import BN_MOMENTUM  # noqa: E402  (section appended after the file's imports)
+from lnrnn.kernels.masks import step_mask  # noqa: E402
 
 
-def _bn_stats(x_t, rm, rv, t, training, momentum, eps):
-    """x_t (B,F) one step -> mean (F,), rstd (F,); updates rm[t], rv[t] in place (training, t < Ts)."""
+def _bn_stats(x_t, rm, rv, t, training, momentum, eps, active=None):
+    """x_t (B,F) one step -> mean (F,), rstd (F,); updates rm[t], rv[t] in place (training, t < Ts,
+    at least one active row). active (B,) bool: the rows that count (None: all)."""
     Ts = rm.shape[0]
     if not training:
         row = min(t, Ts - 1)
         return rm[row].copy(), 1.0 / np.sqrt(rv[row] + eps)
-    B = x_t.shape[0]
-    mean = x_t.mean(axis=0)
-    var = ((x_t - mean) ** 2).mean(axis=0)  # biased
+    xa = x_t if active is None else x_t[active]
+    n = xa.shape[0]
+    if n == 0:  # no row runs at this step
+        return np.zeros(x_t.shape[1], x_t.dtype), np.full(x_t.shape[1], 1.0 / np.sqrt(eps), x_t.dtype)
+    mean = xa.mean(axis=0)
+    var = ((xa - mean) ** 2).mean(axis=0)  # biased
     if t < Ts:
         rm[t] = (1 - momentum) * rm[t] + momentum * mean
-        rv[t] = (1 - momentum) * rv[t] + momentum * var * B / max(B - 1, 1)
+        rv[t] = (1 - momentum) * rv[t] + momentum * var * n / max(n - 1, 1)
     return mean, 1.0 / np.sqrt(var + eps)
 
 
-def _bn_step_backward(dy_t, x_t, mean, rstd, gain, training):
-    """One step: dy_t, x_t (B,F) -> dx_t (B,F), dgain (F,), dbias (F,)."""
+def _bn_step_backward(dy_t, x_t, mean, rstd, gain, training, active=None):
+    """One step: dy_t, x_t (B,F) -> dx_t (B,F), dgain (F,), dbias (F,). active (B,) bool: padded rows
+    (False) are outside the loss: their dy is ignored and their dx is zero."""
+    if active is not None:
+        dy_t = np.where(active[:, None], dy_t, 0.0)
     xhat = (x_t - mean) * rstd
     dxhat = dy_t * gain
     if training:
-        dx = rstd * (dxhat - dxhat.mean(axis=0) - xhat * (dxhat * xhat).mean(axis=0))
+        n = max(x_t.shape[0] if active is None else int(active.sum()), 1)
+        dx = rstd * (dxhat - dxhat.sum(axis=0) / n - xhat * (dxhat * xhat).sum(axis=0) / n)
     else:
         dx = rstd * dxhat
+    if active is not None:
+        dx = np.where(active[:, None], dx, 0.0)
     return dx, (dy_t * xhat).sum(axis=0), dy_t.sum(axis=0)
 
 
-def batchnorm_forward_train(x, gain, bias, running_mean, running_var, momentum=BN_MOMENTUM, eps=EPS):
-    """x (T,B,F) -> y (T,B,F), mean (T,F), rstd (T,F); running stats (Ts,F) updated in place."""
-    T = x.shape[0]
+def batchnorm_forward_train(x, gain, bias, running_mean, running_var, momentum=BN_MOMENTUM, eps=EPS,
+                            lengths=None):
+    """x (T,B,F) -> y (T,B,F), mean (T,F), rstd (T,F); running stats (Ts,F) updated in place;
+    lengths (B,) or None (see the masks note above)."""
+    T, B, F = x.shape
+    active = step_mask(lengths, T, B)
     y = np.empty_like(x)
-    mean = np.empty((T, x.shape[2]), dtype=x.dtype)
+    mean = np.empty((T, F), dtype=x.dtype)
     rstd = np.empty_like(mean)
     for t in range(T):
-        mean[t], rstd[t] = _bn_stats(x[t], running_mean, running_var, t, True, momentum, eps)
+        mean[t], rstd[t] = _bn_stats(x[t], running_mean, running_var, t, True, momentum, eps, active[t])
         y[t] = (x[t] - mean[t]) * rstd[t] * gain + bias
     return y, mean, rstd
 
@@ -212,51 +236,56 @@ def batchnorm_forward_infer(x, gain, bias, running_mean, running_var, eps=EPS):
     return y
 
 
-def batchnorm_backward(dy, x, mean, rstd, gain, training=True):
+def batchnorm_backward(dy, x, mean, rstd, gain, training=True, lengths=None):
     """Training-mode backward (training=False: the affine inference map). -> dx, dgain, dbias."""
+    T, B, _ = x.shape
+    active = step_mask(lengths, T, B)
     dx = np.empty_like(x)
     dgain = np.zeros_like(gain)
     dbias = np.zeros_like(gain)
-    for t in range(x.shape[0]):
-        dx[t], dg, db = _bn_step_backward(dy[t], x[t], mean[t], rstd[t], gain, training)
+    for t in range(T):
+        dx[t], dg, db = _bn_step_backward(dy[t], x[t], mean[t], rstd[t], gain, training, active[t])
         dgain += dg
         dbias += db
     return dx, dgain, dbias
 
 
 def bn_lstm_forward(x, h0, c0, Wx, Wh, b, gx, gh, gc, bc, rmx, rvx, rmh, rvh, rmc, rvc,
-                    training, momentum=BN_MOMENTUM, eps=EPS):
+                    training, momentum=BN_MOMENTUM, eps=EPS, lengths=None):
     """BN-LSTM: a = BN_t(h Wh; gh, 0) + BN_t(x Wx; gx, 0) + b, gates [i|f|g|o],
     c_t = f c_{t-1} + i g, h_t = o tanh(BN_t(c_t; gc, bc)).
 
     x (T,B,I), h0/c0 (B,H), Wx (I,4H), Wh (H,4H), b/gx/gh (4H,), gc/bc (H,),
-    rm*/rv* (Ts,4H) for x and h, (Ts,H) for c.  -> y (T,B,H), hT, cT, saved (a dict).
+    rm*/rv* (Ts,4H) for x and h, (Ts,H) for c; lengths (B,) or None (masks note above).
+    -> y (T,B,H), hT, cT, saved (a dict). Padded rows run on (finite values); hT, cT are step T-1's.
     """
     T, B, _ = x.shape
     H = h0.shape[1]
+    active = step_mask(lengths, T, B)
     y = np.empty((T, B, H), dtype=x.dtype)
     steps = []
     h, c = h0, c0
     for t in range(T):
         xw, hw = x[t] @ Wx, h @ Wh  # (B,4H) each
-        mx, sx = _bn_stats(xw, rmx, rvx, t, training, momentum, eps)
-        mh, sh = _bn_stats(hw, rmh, rvh, t, training, momentum, eps)
+        mx, sx = _bn_stats(xw, rmx, rvx, t, training, momentum, eps, active[t])
+        mh, sh = _bn_stats(hw, rmh, rvh, t, training, momentum, eps, active[t])
         a = gh * (hw - mh) * sh + gx * (xw - mx) * sx + b
         i, f, g, o = sigmoid(a[:, :H]), sigmoid(a[:, H:2 * H]), np.tanh(a[:, 2 * H:3 * H]), sigmoid(a[:, 3 * H:])
         c_prev, h_prev = c, h
         c = f * c_prev + i * g
-        mc, sc = _bn_stats(c, rmc, rvc, t, training, momentum, eps)
+        mc, sc = _bn_stats(c, rmc, rvc, t, training, momentum, eps, active[t])
         tc = np.tanh(gc * (c - mc) * sc + bc)
         h = o * tc
         y[t] = h
         steps.append(dict(xw=xw, mx=mx, sx=sx, hw=hw, mh=mh, sh=sh, i=i, f=f, g=g, o=o,
                           c=c, c_prev=c_prev, h_prev=h_prev, mc=mc, sc=sc, tc=tc))
-    return y, h, c, dict(steps=steps, training=training)
+    return y, h, c, dict(steps=steps, training=training, active=active)
 
 
 def bn_lstm_backward(dy, saved, x, h0, c0, Wx, Wh, gx, gh, gc):
-    """-> dx (T,B,I), dh0 (B,H), dc0 (B,H), dWx, dWh, db, dgx, dgh, dgc, dbc."""
-    training = saved["training"]
+    """-> dx (T,B,I), dh0 (B,H), dc0 (B,H), dWx, dWh, db, dgx, dgh, dgc, dbc. dy at padded steps is
+    ignored (masks note above)."""
+    training, active = saved["training"], saved["active"]
     dx = np.zeros_like(x)
     dWx, dWh = np.zeros_like(Wx), np.zeros_like(Wh)
     db, dgx, dgh = np.zeros_like(gx), np.zeros_like(gx), np.zeros_like(gh)
@@ -264,10 +293,10 @@ def bn_lstm_backward(dy, saved, x, h0, c0, Wx, Wh, gx, gh, gc):
     dh_next, dc_next = np.zeros_like(h0), np.zeros_like(c0)
     for t in reversed(range(x.shape[0])):
         s = saved["steps"][t]
-        dh = dy[t] + dh_next
+        dh = np.where(active[t][:, None], dy[t], 0.0) + dh_next  # a padded row's dh_next is zero
         do = dh * s["tc"]
         dcn = dh * s["o"] * (1 - s["tc"] ** 2)  # w.r.t. BN_t(c) output
-        dc_bn, dg_, db_ = _bn_step_backward(dcn, s["c"], s["mc"], s["sc"], gc, training)
+        dc_bn, dg_, db_ = _bn_step_backward(dcn, s["c"], s["mc"], s["sc"], gc, training, active[t])
         dgc += dg_
         dbc += db_
         dc = dc_next + dc_bn
@@ -275,9 +304,9 @@ def bn_lstm_backward(dy, saved, x, h0, c0, Wx, Wh, gx, gh, gc):
         da = np.concatenate([dc * g * i * (1 - i), dc * s["c_prev"] * f * (1 - f),
                              dc * i * (1 - g ** 2), do * o * (1 - o)], axis=1)  # (B,4H)
         db += da.sum(axis=0)
-        dhw, dg_, _ = _bn_step_backward(da, s["hw"], s["mh"], s["sh"], gh, training)
+        dhw, dg_, _ = _bn_step_backward(da, s["hw"], s["mh"], s["sh"], gh, training, active[t])
         dgh += dg_
-        dxw, dg_, _ = _bn_step_backward(da, s["xw"], s["mx"], s["sx"], gx, training)
+        dxw, dg_, _ = _bn_step_backward(da, s["xw"], s["mx"], s["sx"], gx, training, active[t])
         dgx += dg_
         dWh += s["h_prev"].T @ dhw
         dWx += x[t].T @ dxw
@@ -287,40 +316,43 @@ def bn_lstm_backward(dy, saved, x, h0, c0, Wx, Wh, gx, gh, gc):
     return dx, dh_next, dc_next, dWx, dWh, db, dgx, dgh, dgc, dbc
 
 
-def bn_rnn_forward(x, h0, Wx, Wh, b, gx, gh, rmx, rvx, rmh, rvh, training, momentum=BN_MOMENTUM, eps=EPS):
+def bn_rnn_forward(x, h0, Wx, Wh, b, gx, gh, rmx, rvx, rmh, rvh, training, momentum=BN_MOMENTUM, eps=EPS,
+                   lengths=None):
     """BN-RNN: h_t = tanh(BN_t(h Wh; gh, 0) + BN_t(x Wx; gx, 0) + b).
 
-    x (T,B,I), h0 (B,H), Wx (I,H), Wh (H,H), b/gx/gh (H,), rm*/rv* (Ts,H). -> y (T,B,H), hT, saved.
+    x (T,B,I), h0 (B,H), Wx (I,H), Wh (H,H), b/gx/gh (H,), rm*/rv* (Ts,H), lengths (B,) or None.
+    -> y (T,B,H), hT, saved.
     """
     T, B, _ = x.shape
+    active = step_mask(lengths, T, B)
     y = np.empty((T, B, h0.shape[1]), dtype=x.dtype)
     steps = []
     h = h0
     for t in range(T):
         xw, hw = x[t] @ Wx, h @ Wh
-        mx, sx = _bn_stats(xw, rmx, rvx, t, training, momentum, eps)
-        mh, sh = _bn_stats(hw, rmh, rvh, t, training, momentum, eps)
+        mx, sx = _bn_stats(xw, rmx, rvx, t, training, momentum, eps, active[t])
+        mh, sh = _bn_stats(hw, rmh, rvh, t, training, momentum, eps, active[t])
         h_prev = h
         h = np.tanh(gh * (hw - mh) * sh + gx * (xw - mx) * sx + b)
         y[t] = h
         steps.append(dict(xw=xw, mx=mx, sx=sx, hw=hw, mh=mh, sh=sh, h=h, h_prev=h_prev))
-    return y, h, dict(steps=steps, training=training)
+    return y, h, dict(steps=steps, training=training, active=active)
 
 
 def bn_rnn_backward(dy, saved, x, h0, Wx, Wh, gx, gh):
-    """-> dx (T,B,I), dh0 (B,H), dWx, dWh, db, dgx, dgh."""
-    training = saved["training"]
+    """-> dx (T,B,I), dh0 (B,H), dWx, dWh, db, dgx, dgh. dy at padded steps is ignored."""
+    training, active = saved["training"], saved["active"]
     dx = np.zeros_like(x)
     dWx, dWh = np.zeros_like(Wx), np.zeros_like(Wh)
     db, dgx, dgh = np.zeros_like(gx), np.zeros_like(gx), np.zeros_like(gh)
     dh_next = np.zeros_like(h0)
     for t in reversed(range(x.shape[0])):
         s = saved["steps"][t]
-        da = (dy[t] + dh_next) * (1 - s["h"] ** 2)
+        da = np.where(active[t][:, None], dy[t] + dh_next, 0.0) * (1 - s["h"] ** 2)
         db += da.sum(axis=0)
-        dhw, dg_, _ = _bn_step_backward(da, s["hw"], s["mh"], s["sh"], gh, training)
+        dhw, dg_, _ = _bn_step_backward(da, s["hw"], s["mh"], s["sh"], gh, training, active[t])
         dgh += dg_
-        dxw, dg_, _ = _bn_step_backward(da, s["xw"], s["mx"], s["sx"], gx, training)
+        dxw, dg_, _ = _bn_step_backward(da, s["xw"], s["mx"], s["sx"], gx, training, active[t])
         dgx += dg_
         dWh += s["h_prev"].T @ dhw
         dWx += x[t].T @ dxw

@@ -135,3 +135,91 @@ def test_gradcheck(impl, training):
     for name, arr, g in zip(["x", "gain", "bias"], [x, gain, bias], grads):
         err = rel_error(g, numeric_grad(loss, arr, FD_EPS, order=4))
         assert err <= GRAD_TOL, f"{impl} d{name}: rel error {err:.3g}"
+
+
+# ---------------------------------------------------------------------------------------------
+# Masks: lengths (B,), row b active at step t iff t < lengths[b]
+# ---------------------------------------------------------------------------------------------
+# T=11 > BN_TIME_CHUNKS; each set has rows of length 0 and T; "gap" leaves the last steps without a row
+MASKED = [(6, 5, 7, 4, [6, 0, 3, 6, 1]), (6, 5, 7, 8, [4, 2, 0, 4, 1]), (11, 3, 9, 13, [11, 5, 0])]
+
+
+@pytest.mark.parametrize("dtype,tol", [(np.float64, TOL64), (np.float32, TOL32)])
+@pytest.mark.parametrize("T,B,F,Ts,lengths", MASKED)
+def test_masked_matches_reference(dtype, tol, T, B, F, Ts, lengths):
+    x, gain, bias, rm, rv, dy = make(T, B, F, Ts, dtype)
+    lengths = np.array(lengths, np.int64)
+    rm_k, rv_k = rm.copy(), rv.copy()
+    y, mean, rstd = bn.batchnorm_forward_train(x, gain, bias, rm_k, rv_k, MOM, EPS, lengths)
+    c = lambda a: a.astype(np.float64)  # noqa: E731
+    rm_r, rv_r = c(rm), c(rv)
+    y_r, mean_r, rstd_r = ref.batchnorm_forward_train(c(x), c(gain), c(bias), rm_r, rv_r, MOM, EPS, lengths)
+    assert np.all(np.isfinite(y))
+    for a, b in [(y, y_r), (mean, mean_r), (rstd, rstd_r), (rm_k, rm_r), (rv_k, rv_r)]:
+        assert_close(a, b, tol)
+    empty = [t for t in range(min(T, Ts)) if not np.any(t < lengths)]  # no active row: running row untouched
+    np.testing.assert_array_equal(rm_k[empty], rm[empty])
+    np.testing.assert_array_equal(rv_k[empty], rv[empty])
+    dx, dg, db = bn.batchnorm_backward(dy, x, mean, rstd, gain, lengths)
+    dx_r, dg_r, db_r = ref.batchnorm_backward(c(dy), c(x), mean_r, rstd_r, c(gain), True, lengths)
+    assert_close(dx, dx_r, tol)
+    assert_close(dg, dg_r, tol * B * T)
+    assert_close(db, db_r, tol * B * T)
+    act = np.arange(T)[:, None] < lengths[None, :]
+    assert np.all(dx[~act] == 0)
+    # inference: the forward ignores lengths, the backward still leaves padded rows out
+    _, m_i, r_i = bn.bn_forward(x, gain, bias, rm, rv, False, MOM, EPS, lengths)
+    np.testing.assert_array_equal(bn.bn_forward(x, gain, bias, rm, rv, False, MOM, EPS)[0],
+                                  bn.bn_forward(x, gain, bias, rm, rv, False, MOM, EPS, lengths)[0])
+    got = bn.bn_backward(dy, x, m_i, r_i, gain, False, lengths)
+    for a, b in zip(got, ref.batchnorm_backward(c(dy), c(x), c(m_i), c(r_i), c(gain), False, lengths)):
+        assert_close(a, b, tol * B * T)
+
+
+def test_masked_statistics_are_those_of_the_active_rows():
+    """Step by step, the masked statistics are plain BatchNorm of the active rows, and the running
+    variance uses n/(n-1) with n the active count."""
+    T, B, F, Ts = 4, 6, 5, 4
+    x, gain, bias, rm, rv, _ = make(T, B, F, Ts, np.float64)
+    lengths = np.array([4, 1, 3, 0, 2, 4])
+    rm0, rv0 = rm.copy(), rv.copy()
+    y, mean, rstd = bn.batchnorm_forward_train(x, gain, bias, rm, rv, MOM, EPS, lengths)
+    for t in range(T):
+        xa = x[t][t < lengths]
+        n = xa.shape[0]
+        np.testing.assert_allclose(y[t][t < lengths], (xa - xa.mean(0)) / np.sqrt(xa.var(0) + EPS) * gain + bias,
+                                   rtol=1e-12, atol=1e-12)
+        np.testing.assert_allclose(rm[t], (1 - MOM) * rm0[t] + MOM * xa.mean(0), rtol=1e-12)
+        np.testing.assert_allclose(rv[t], (1 - MOM) * rv0[t] + MOM * xa.var(0, ddof=1 if n > 1 else 0), rtol=1e-12)
+
+
+@pytest.mark.parametrize("impl", ["reference", "kernel"])
+def test_masked_gradcheck(impl):
+    """Loss over active entries only; backward is given the unmasked R and must ignore padded entries."""
+    T, B, F, Ts = 5, 4, 3, 6
+    lengths = np.array([5, 0, 2, 4])
+    x, gain, bias, rm, rv, R = make(T, B, F, Ts, np.float64, seed=1)
+    Rm = R * (np.arange(T)[:, None] < lengths[None, :])[:, :, None]
+    mod = ref if impl == "reference" else bn
+
+    def loss():
+        return np.sum(mod.batchnorm_forward_train(x, gain, bias, rm.copy(), rv.copy(), MOM, EPS, lengths=lengths)[0]
+                      * Rm)
+
+    _, mean, rstd = mod.batchnorm_forward_train(x, gain, bias, rm.copy(), rv.copy(), MOM, EPS, lengths=lengths)
+    grads = mod.batchnorm_backward(R, x, mean, rstd, gain, lengths=lengths)
+    for name, arr, g in zip(["x", "gain", "bias"], [x, gain, bias], grads):
+        err = rel_error(g, numeric_grad(loss, arr, FD_EPS, order=4))
+        assert err <= GRAD_TOL, f"{impl} d{name}: rel error {err:.3g}"
+
+
+def test_all_full_lengths_are_no_mask():
+    """lengths all T is bit for bit the unmasked op (the kernels run one code path for both)."""
+    T, B, F, Ts = 11, 5, 9, 13
+    x, gain, bias, rm, rv, dy = make(T, B, F, Ts, np.float32)
+    full = np.full(B, T)
+    a = bn.batchnorm_forward_train(x, gain, bias, rm.copy(), rv.copy(), MOM, EPS)
+    b = bn.batchnorm_forward_train(x, gain, bias, rm.copy(), rv.copy(), MOM, EPS, full)
+    for u, v in zip(a + bn.batchnorm_backward(dy, x, a[1], a[2], gain),
+                    b + bn.batchnorm_backward(dy, x, b[1], b[2], gain, full)):
+        assert u.tobytes() == v.tobytes()

@@ -147,3 +147,170 @@ def test_inference_reuses_last_running_row(cell):
     np.testing.assert_array_equal(y, y_grown)
     y_other = forward("kernel", cell, a, [r + 0.5 for r in grown], False)[0]
     assert not np.allclose(y, y_other)  # the running stats are actually used
+
+
+# ---------------------------------------------------------------------------------------------
+# Masks: sequences of different lengths (lengths (B,), row b active at step t iff t < lengths[b])
+# ---------------------------------------------------------------------------------------------
+# Each size's lengths hold 0, T and values between; "gap" also leaves the last steps with no active row.
+WIDE6 = dict(WIDE, B=6)
+MASKS = {"mixed": (SMALL, [6, 0, 3, 6, 1]), "gap": (SMALL, [4, 2, 0, 4, 1]),
+         "wide": (WIDE6, [5, 2, 0, 4, 5, 3]), "wide-gap": (WIDE6, [3, 1, 3, 0, 2, 3])}
+
+
+def forward_masked(impl, cell, a, run, training, lengths):
+    if impl == "reference":
+        fwd = ref.bn_lstm_forward if cell == "lstm" else ref.bn_rnn_forward
+        return fwd(*a.values(), *run, training, MOM, EPS, lengths=lengths)
+    fwd = K.bn_lstm_forward if cell == "lstm" else K.bn_rnn_forward
+    with parts(impl):
+        return fwd(*a.values(), *run, training, MOM, EPS, *(extra(impl) or (PAR_MIN_DEFAULT,)), lengths=lengths)
+
+
+PAR_MIN_DEFAULT = K.PAR_MIN_WORK
+# Masked steps can have 1 or 2 active rows, whose BN has 1/std up to 1/sqrt(eps): rounding noise in the
+# loss is magnified, so the difference step is larger than FD_EPS (truncation, O(step^4), stays ~1e-8).
+FD_EPS_MASKED = 1e-4
+
+
+def active_mask(T, lengths):
+    """(T,B,1) float 0/1: 1 where row b is active at step t."""
+    return (np.arange(T)[:, None] < np.asarray(lengths)[None, :])[:, :, None].astype(np.float64)
+
+
+@pytest.mark.parametrize("training", [True, False])
+@pytest.mark.parametrize("cell", ["lstm", "rnn"])
+@pytest.mark.parametrize("impl,mask", [("kernel", "mixed"), ("kernel", "gap"), ("kernel", "wide"),
+                                       ("kernel-par", "wide"), ("kernel-par3", "wide-gap"), ("kernel-par3", "gap")])
+def test_masked_kernel_matches_reference(impl, cell, training, mask):
+    size, lengths = MASKS[mask]
+    lengths = np.array(lengths, np.int64)
+    a, run, dy = make(cell, **size)
+    run_k, run_r = [r.copy() for r in run], [r.copy() for r in run]
+    out_k = forward_masked(impl, cell, a, run_k, training, lengths)
+    out_r = forward_masked("reference", cell, a, run_r, training, lengths)
+    for k, (got, want) in enumerate(zip(out_k[:-1], out_r[:-1])):
+        assert np.all(np.isfinite(got)), k
+        assert_close(f"output {k}", got, want, TOL64)
+    for k, (got, want, old) in enumerate(zip(run_k, run_r, run)):
+        assert_close(f"running stat {k}", got, want, TOL64)
+        if training:  # a step with no active row leaves its running row alone
+            empty = [t for t in range(min(size["T"], size["Ts"])) if not np.any(t < lengths)]
+            assert np.array_equal(got[empty], old[empty])
+    g_k = backward(impl, cell, dy, out_k[-1], a)
+    g_r = backward("reference", cell, dy, out_r[-1], a)
+    for k, (got, want) in enumerate(zip(g_k, g_r)):
+        assert_close(f"grad {k}", got, want, TOL64 * size["B"] * size["T"])
+
+
+@pytest.mark.parametrize("training", [True, False])
+@pytest.mark.parametrize("cell", ["lstm", "rnn"])
+@pytest.mark.parametrize("impl,mask", [("reference", "mixed"), ("kernel", "mixed"), ("kernel", "gap"),
+                                       ("kernel-par", "wide")])
+def test_masked_gradcheck(impl, cell, training, mask):
+    """The loss counts active steps only (sum of y * R * mask); backward is given R itself and must ignore
+    it at padded steps. Central differences also cover the padded inputs, whose gradient is zero."""
+    size, lengths = MASKS[mask]
+    lengths = np.array(lengths, np.int64)
+    a, run, R = make(cell, seed=1, **size)
+    Rm = R * active_mask(size["T"], lengths)
+
+    def loss():
+        return np.sum(forward_masked(impl, cell, a, [r.copy() for r in run], training, lengths)[0] * Rm)
+
+    saved = forward_masked(impl, cell, a, [r.copy() for r in run], training, lengths)[-1]
+    grads = backward(impl, cell, R, saved, a)
+    rng = np.random.default_rng(2)
+    for (name, arr), g in zip(a.items(), grads):
+        idx = sample_idx(arr, MAX_IDX, rng)
+        err = rel_error(g.reshape(-1)[idx], numeric_grad(loss, arr, FD_EPS_MASKED, idx, order=4))
+        assert err <= GRAD_TOL, f"{impl} {cell} training={training} d{name}: rel error {err:.3g}"
+
+
+@pytest.mark.parametrize("training", [True, False])
+@pytest.mark.parametrize("cell", ["lstm", "rnn"])
+@pytest.mark.parametrize("impl", ["kernel", "kernel-par3"])
+def test_padded_rows_are_outside_everything(impl, cell, training):
+    """Padded (row, step)s get exactly zero dx (and rows of length 0 zero dh0/dc0); new values at padded
+    inputs, in h0/c0 of rows of length 0 and in dy at padded steps change nothing of the active rows'
+    outputs, the running statistics or any gradient."""
+    size, lengths = MASKS["mixed"] if impl == "kernel" else MASKS["wide"]
+    lengths = np.array(lengths, np.int64)
+    T, B = size["T"], size["B"]
+    a, run, dy = make(cell, **size)
+    act = active_mask(T, lengths)[:, :, 0].astype(bool)  # (T,B)
+    run1 = [r.copy() for r in run]
+    out1 = forward_masked(impl, cell, a, run1, training, lengths)
+    g1 = backward(impl, cell, dy, out1[-1], a)
+    dx = g1[0]
+    assert np.all(dx[~act] == 0) and np.any(dx[act] != 0)
+    gone = lengths == 0
+    assert np.all(g1[1][gone] == 0)                      # dh0
+    if cell == "lstm":
+        assert np.all(g1[2][gone] == 0)                  # dc0
+    # scramble everything that is padded
+    rng = np.random.default_rng(9)
+    b2 = dict(a)
+    b2["x"] = np.where(act[:, :, None], a["x"], 5 * rng.standard_normal(a["x"].shape))
+    for key in ("h0", "c0") if cell == "lstm" else ("h0",):
+        b2[key] = np.where(gone[:, None], 3 * rng.standard_normal(a[key].shape), a[key])
+    dy2 = np.where(act[:, :, None], dy, 7 * rng.standard_normal(dy.shape))
+    run2 = [r.copy() for r in run]
+    out2 = forward_masked(impl, cell, b2, run2, training, lengths)
+    np.testing.assert_array_equal(out2[0][act], out1[0][act])
+    for r1, r2 in zip(run1, run2):
+        np.testing.assert_array_equal(r1, r2)
+    g2 = backward(impl, cell, dy2, out2[-1], b2)
+    for k, (u, v) in enumerate(zip(g1, g2)):
+        np.testing.assert_array_equal(u, v, err_msg=f"grad {k}")
+
+
+@pytest.mark.parametrize("cell", ["lstm", "rnn"])
+def test_masks_by_definition(cell):
+    """Where a mask has a plain meaning, the masked kernel is that meaning: every row of length L < T is
+    the unmasked run of the first L steps (with the running rows >= L untouched), and rows of length 0
+    are as if absent from the batch (the others' outputs, running statistics and gradients)."""
+    size = dict(SMALL, Ts=6)
+    T, B = size["T"], size["B"]
+    a, run, dy = make(cell, **size)
+    keys = ("x", "h0", "c0") if cell == "lstm" else ("x", "h0")
+    # all rows of length L
+    L = 4
+    run_m, run_u = [r.copy() for r in run], [r.copy() for r in run]
+    out_m = forward_masked("kernel", cell, a, run_m, True, np.full(B, L, np.int64))
+    a_u = dict(a, x=a["x"][:L])
+    out_u = forward("kernel", cell, a_u, run_u, True)
+    assert_close("y", out_m[0][:L], out_u[0], TOL64)  # not bitwise: x Wx is one GEMM over T*B or L*B rows
+    for r_m, r_u, r0 in zip(run_m, run_u, run):
+        assert_close("running", r_m, r_u, TOL64)
+        np.testing.assert_array_equal(r_m[L:], r0[L:])  # steps >= L ran no row
+    g_m = backward("kernel", cell, dy, out_m[-1], a)
+    g_u = backward("kernel", cell, dy[:L], out_u[-1], a_u)
+    assert_close("dx", g_m[0][:L], g_u[0], TOL64)
+    for k, (u, v) in enumerate(zip(g_m[1:], g_u[1:])):
+        assert_close(f"grad {k + 1}", u, v, TOL64 * B * T)
+    # rows of length 0 are absent
+    keep = np.array([0, 2, 3])
+    lengths = np.where(np.isin(np.arange(B), keep), T, 0).astype(np.int64)
+    run_m, run_s = [r.copy() for r in run], [r.copy() for r in run]
+    out_m = forward_masked("kernel", cell, a, run_m, True, lengths)
+    a_s = {k: np.ascontiguousarray(v[:, keep] if k == "x" else v[keep]) if k in keys else v for k, v in a.items()}
+    out_s = forward("kernel", cell, a_s, run_s, True)
+    assert_close("y", out_m[0][:, keep], out_s[0], TOL64)
+    for r_m, r_s in zip(run_m, run_s):
+        assert_close("running", r_m, r_s, TOL64)
+    g_m = backward("kernel", cell, dy, out_m[-1], a)
+    g_s = backward("kernel", cell, dy[:, keep], out_s[-1], a_s)
+    assert_close("dx", g_m[0][:, keep], g_s[0], TOL64)
+    n_state = len(keys) - 1
+    for k in range(1, 1 + n_state):
+        assert_close(f"d{keys[k]}", g_m[k][keep], g_s[k], TOL64)
+    for k in range(1 + n_state, len(g_m)):
+        assert_close(f"grad {k}", g_m[k], g_s[k], TOL64 * B * T)
+
+
+def test_lengths_are_checked():
+    a, run, _ = make("rnn", **SMALL)
+    for bad in ([1, 2, 3], [0, 1, 2, 3, 7], [-1, 0, 0, 0, 0], np.ones(5)):
+        with pytest.raises(ValueError, match="lengths"):
+            forward_masked("kernel", "rnn", a, run, True, np.asarray(bad))

@@ -97,7 +97,7 @@ def test_cuda_twins_import_no_cpu_kernel_and_backend_no_circle():
     r = _run(code, sim=True)
     assert r.returncode == 0, r.stderr
     loaded = set(json.loads(r.stdout.strip().splitlines()[-1]))
-    shared = {"lnrnn", "lnrnn.config", "lnrnn.errors", "lnrnn.kernels", "lnrnn.kernels.codes",
+    shared = {"lnrnn", "lnrnn.config", "lnrnn.errors", "lnrnn.kernels", "lnrnn.kernels.codes", "lnrnn.kernels.masks",
               "lnrnn.kernels.cuda_env", "lnrnn.kernels.cuda_common"}
     other = sorted(m for m in loaded - shared if not m.endswith("_cuda"))
     assert not other, f"importing the CUDA twins loaded {other}"
@@ -155,6 +155,7 @@ def _ptx_signatures(np_dtype, tpb, tile):
 
     dt = cuda_common.nbtype(np_dtype)
     A1, A2, A3 = dt[::1], dt[:, ::1], dt[:, :, ::1]
+    L = int64[::1]  # lengths (B,)
     U = types.UniTuple
     d = np.dtype(np_dtype)
     ln_fwd, ln_bwd = layernorm_cuda._kernels(d, tpb)
@@ -172,14 +173,14 @@ def _ptx_signatures(np_dtype, tpb, tile):
         ("lstm_bwd_step", lstm_bwd, (A2, A2, A2, U(A2, 6), U(A1, 3), U(A1, 3), boolean, U(A2, 4))),
         ("rnn_fwd_step", rnn_fwd, (A2, A2, A1, A1, boolean, float64, A2, A2, A1)),
         ("rnn_bwd_step", rnn_bwd, (A2, A2, A2, A2, A1, A1, boolean, A2, A2)),
-        ("batchnorm_fwd", bn_fwd, (A3, A1, A1, A2, A2, boolean, float64, float64, A3, A2, A2)),
-        ("batchnorm_bwd", bn_bwd, (A3, A3, A2, A2, A1, boolean, A3, A2, A2)),
-        ("bn_lstm_fwd_step", bnl_fwd, (A2, A2, A2, U(A1, 3), boolean, boolean, boolean, U(A1, 4), float64, float64,
-                                       U(A2, 4), U(A1, 4))),
-        ("bn_lstm_bwd_step", bnl_bwd, (A2, A2, A2, U(A2, 5), U(A1, 4), U(A1, 2), boolean, U(A2, 2), A2, A2,
+        ("batchnorm_fwd", bn_fwd, (A3, L, A1, A1, A2, A2, boolean, float64, float64, A3, A2, A2)),
+        ("batchnorm_bwd", bn_bwd, (A3, A3, L, A2, A2, A1, boolean, A3, A2, A2)),
+        ("bn_lstm_fwd_step", bnl_fwd, (A2, A2, A2, L, int64, U(A1, 3), boolean, boolean, boolean, U(A1, 4), float64,
+                                       float64, U(A2, 4), U(A1, 4))),
+        ("bn_lstm_bwd_step", bnl_bwd, (A2, A2, A2, L, int64, U(A2, 5), U(A1, 4), U(A1, 2), boolean, U(A2, 2), A2, A2,
                                        U(A1, 3))),
-        ("bn_rnn_fwd_step", bnr_fwd, (A2, A2, A1, boolean, boolean, A1, A1, float64, float64, A1, A1, A2)),
-        ("bn_rnn_bwd_step", bnr_bwd, (A2, A2, A2, A2, A1, A1, A1, boolean, A2, A2, A1)),
+        ("bn_rnn_fwd_step", bnr_fwd, (A2, A2, L, int64, A1, boolean, boolean, A1, A1, float64, float64, A1, A1, A2)),
+        ("bn_rnn_bwd_step", bnr_bwd, (A2, A2, L, int64, A2, A2, A1, A1, A1, boolean, A2, A2, A1)),
     ]
     # Sequence kernels, at the three ways a block's threads can meet H (two thread groups, one, strided)
     for H in (tpb // 2, tpb, 2 * tpb):

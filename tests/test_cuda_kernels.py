@@ -336,3 +336,51 @@ def test_bn_cells_match_cpu(cell, training):
         assert x.shape == e.shape and close(x, e) < TOL64, k
     for x, e in zip(run_g, run_c):  # host running statistics updated in place exactly like the CPU twin's
         assert close(x, e) < TOL64
+
+
+# ------------------------------------------------------------------------------------------------
+# Masks (lengths (B,)): BatchNorm statistics of the active rows only, padded rows outside the backward
+# ------------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("T,B,F,Ts,lengths", [(3, 5, 6, 2, [3, 0, 1, 3, 2]), (4, 7, 5, 4, [2, 0, 1, 2, 2, 1, 0])],
+                         ids=["mixed", "gap"])  # B, F not multiples of the 4x4 tile; "gap": steps 2, 3 empty
+def test_batchnorm_masked_matches_cpu(T, B, F, Ts, lengths):
+    rng = np.random.default_rng(T * 10 + B)
+    x, g, b, dy = (rng.standard_normal((T, B, F)) * 2 + 1, rng.standard_normal(F), rng.standard_normal(F),
+                   rng.standard_normal((T, B, F)))
+    rm, rv = rng.standard_normal((Ts, F)), rng.uniform(0.5, 1.5, (Ts, F))
+    rm_g, rv_g, rm_c, rv_c = rm.copy(), rv.copy(), rm.copy(), rv.copy()
+    lengths = np.array(lengths, np.int64)
+    out = batchnorm_cuda.batchnorm_forward_train(x, g, b, rm_g, rv_g, 0.1, EPS, G.to_device(lengths))
+    want = batchnorm.batchnorm_forward_train(x, g, b, rm_c, rv_c, 0.1, EPS, lengths)
+    for a, e in zip(host(out), want):
+        assert close(a, e) < TOL64
+    assert close(rm_g, rm_c) < TOL64 and close(rv_g, rv_c) < TOL64
+    got = host(batchnorm_cuda.batchnorm_backward(dy, x, out[1], out[2], g, lengths))
+    for a, e in zip(got, batchnorm.batchnorm_backward(dy, x, want[1], want[2], g, lengths)):
+        assert close(a, e) < TOL64
+    assert np.all(got[0][~(np.arange(T)[:, None] < lengths)] == 0)  # padded rows: exactly zero dx
+
+
+@pytest.mark.parametrize("cell", ["lstm", "rnn"])
+@pytest.mark.parametrize("training", [True, False])
+def test_bn_cells_masked_match_cpu(cell, training):
+    """H = 6 (two tiles of hidden units), B = 5 over four lanes; rows of length 0, T and between, and a
+    last step with no active row."""
+    bn_cells = pytest.importorskip("lnrnn.kernels.bn_cells", reason="the CPU twin (bn_cells.py) is not here")
+    from lnrnn.kernels import bn_cells_cuda
+    T = 4
+    a, run, dy = bn_problem(np.random.default_rng(9), cell, T=T, B=5, I=2, H=6, Ts=3)
+    lengths = np.array([3, 0, 1, 3, 2], np.int64)
+    run_g, run_c = [r.copy() for r in run], [r.copy() for r in run]
+    keys = ("x", "h0", "c0", "Wx", "Wh", "gx", "gh", "gc") if cell == "lstm" else ("x", "h0", "Wx", "Wh", "gx", "gh")
+    outs, outs_c = [], []
+    for mod, rr, acc in ((bn_cells_cuda, run_g, outs), (bn_cells, run_c, outs_c)):
+        out = getattr(mod, f"bn_{cell}_forward")(*a.values(), *rr, training, 0.1, EPS, lengths=lengths)
+        grads = getattr(mod, f"bn_{cell}_backward")(dy, out[-1], *[a[k] for k in keys])
+        acc.extend(list(grads) + list(out[:-1]) + list(out[-1][:-1]))
+    for k, (x, e) in enumerate(zip(host(outs), outs_c)):
+        assert x.shape == e.shape and close(x, e) < TOL64, k
+    for x, e in zip(run_g, run_c):
+        assert close(x, e) < TOL64
+    dx = host(outs[0])
+    assert np.all(dx[~(np.arange(T)[:, None] < lengths)] == 0)

@@ -13,6 +13,13 @@ Layouts
         Wx (I,G), Wh (H,G), b (G,)      preactivation = x @ Wx + h @ Wh + b
     PyTorch's ``weight_ih_l0`` is ``Wx.T`` and ``weight_hh_l0`` is ``Wh.T``; its two biases sum to ``b``.
 
+Masks (sequences of different lengths, right-padded)
+    lengths (B,) int64, 0 <= lengths[b] <= T: row b is active at step t iff t < lengths[b]; None = all
+    active. The BatchNorm ops take it (``lengths=None`` last in batchnorm_forward_train/backward and
+    bn_<cell>_forward; the cell backwards get it back in ``saved``): BN_t's batch statistics count the
+    active rows only, and a padded (row, step) is outside the backward (its dy is ignored, its input
+    gradient is zero). Plain and LN cells never mix rows and take no lengths (``masks.py``).
+
 LSTM gate order (columns of G, PyTorch's order)
     [ i | f | g | o ]  = input gate, forget gate, cell candidate (tanh), output gate, each H wide.
 

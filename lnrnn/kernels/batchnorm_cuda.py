@@ -3,7 +3,9 @@
     x (T,B,F): at each step t each feature k is normalized over the batch B; mean, rstd: (T,F).
 Same names, arguments, outputs and running-statistics rules as the CPU twin (see batchnorm.py):
 training uses batch statistics and folds them into row t of running_mean/running_var (Ts,F) for
-t < Ts (unbiased variance); inference uses row min(t, Ts-1).
+t < Ts (unbiased variance); inference uses row min(t, Ts-1). Masks as there: lengths (B,) (None: T
+for every row, as a device array); at step t only rows with t < lengths[b] count, the lanes count
+them (n_t) as they sum, and a padded row's dy is ignored and its dx set to zero.
 
 Launch geometry: a block of TILE x TILE threads covers TILE features (threadIdx.x, so reads along a
 row are coalesced) of one step t (blockIdx.y); its TILE lanes (threadIdx.y) stride over the batch and
@@ -21,6 +23,7 @@ import numpy as np
 from numba import cuda
 
 from lnrnn.kernels.cuda_common import colsum, empty, is_device, nbtype, tile, to_device
+from lnrnn.kernels.masks import as_lengths
 
 
 @cuda.jit(device=True)
@@ -39,51 +42,67 @@ def lane_sum(sh, v):
 
 
 @cuda.jit(device=True)
-def col_stats(sh, x2, k, valid, training, update, rm_row, rv_row, c):
-    """Statistics of column k of one step's slab x2 (B,F) -> (mean, rstd), every thread of the block
-    taking part (valid: k < F). training: batch statistics, folded into rm_row/rv_row (F,) by lane 0
-    when update; otherwise the running statistics of that row.
-    c = (1, 1/B, B/(B-1) or 1 when B = 1, momentum, eps), all in the working dtype."""
-    one, inv_b, unbias, momentum, eps = c
+def col_stats(sh, x2, lengths, t, k, valid, training, update, rm_row, rv_row, c):
+    """Statistics of column k of step t's slab x2 (B,F) -> (mean, rstd), every thread of the block
+    taking part (valid: k < F). training: batch statistics of the rows with t < lengths[b], folded
+    into rm_row/rv_row (F,) by lane 0 when update and a row is active; otherwise the running
+    statistics of that row. c = (1, momentum, eps) in the working dtype."""
+    one, momentum, eps = c
+    zero = one - one
     if not training:
         if valid:
             return rm_row[k], one / math.sqrt(rv_row[k] + eps)
-        return one - one, one
+        return zero, one
     B = x2.shape[0]
-    s = one - one
+    s = zero
+    cnt = zero
     if valid:
         for b in range(cuda.threadIdx.y, B, cuda.blockDim.y):
-            s += x2[b, k]
-    m = lane_sum(sh, s) * inv_b
-    s = one - one
+            if t < lengths[b]:
+                s += x2[b, k]
+                cnt += one
+    n = lane_sum(sh, cnt)  # active rows, exact in floating point (B < 2^24)
+    inv_n = one / max(n, one)
+    m = lane_sum(sh, s) * inv_n
+    s = zero
     if valid:
         for b in range(cuda.threadIdx.y, B, cuda.blockDim.y):
-            d = x2[b, k] - m
-            s += d * d
-    var = lane_sum(sh, s) * inv_b
-    if update and valid and cuda.threadIdx.y == 0:
+            if t < lengths[b]:
+                d = x2[b, k] - m
+                s += d * d
+    var = lane_sum(sh, s) * inv_n
+    if update and valid and n > zero and cuda.threadIdx.y == 0:
+        unbias = n / max(n - one, one)
         rm_row[k] = (one - momentum) * rm_row[k] + momentum * m
         rv_row[k] = (one - momentum) * rv_row[k] + momentum * var * unbias
     return m, one / math.sqrt(var + eps)
 
 
 @cuda.jit(device=True)
-def col_backward(sh, dy2, x2, m, rs, g, k, valid, training, dx2, one, inv_b):
-    """Backward of column k of one step: dy2, x2 (B,F) -> dx2[:, k]; returns (sum_b dy, sum_b dy*xhat)
-    (the bias and gain gradients of this step). Every thread of the block takes part."""
+def col_backward(sh, dy2, x2, lengths, t, m, rs, g, k, valid, training, dx2, one):
+    """Backward of column k of step t: dy2, x2 (B,F) -> dx2[:, k]; returns (sum_b dy, sum_b dy*xhat)
+    over the active rows (the bias and gain gradients of this step); a padded row (t >= lengths[b])
+    gets dx2 = 0. Every thread of the block takes part."""
     B = x2.shape[0]
-    s1 = one - one
-    s2 = one - one
+    zero = one - one
+    s1 = zero
+    s2 = zero
+    cnt = zero
     if valid:
         for b in range(cuda.threadIdx.y, B, cuda.blockDim.y):
-            s1 += dy2[b, k]
-            s2 += dy2[b, k] * (x2[b, k] - m) * rs
+            if t < lengths[b]:
+                s1 += dy2[b, k]
+                s2 += dy2[b, k] * (x2[b, k] - m) * rs
+                cnt += one
     s1 = lane_sum(sh, s1)
     s2 = lane_sum(sh, s2)
+    inv_n = one / max(lane_sum(sh, cnt), one)
     if valid:
         for b in range(cuda.threadIdx.y, B, cuda.blockDim.y):
-            if training:
-                dx2[b, k] = g * rs * (dy2[b, k] - (s1 + (x2[b, k] - m) * rs * s2) * inv_b)
+            if t >= lengths[b]:
+                dx2[b, k] = zero
+            elif training:
+                dx2[b, k] = g * rs * (dy2[b, k] - (s1 + (x2[b, k] - m) * rs * s2) * inv_n)
             else:
                 dx2[b, k] = g * rs * dy2[b, k]
     return s1, s2
@@ -94,8 +113,8 @@ def _kernels(dtype, t):
     dt = nbtype(dtype)
 
     @cuda.jit
-    def fwd(x, gain, bias, rm, rv, training, momentum, eps, y, mean, rstd):
-        """Block (feature tile, step t): x (T,B,F) -> y (T,B,F), mean/rstd (T,F); rm, rv (Ts,F)."""
+    def fwd(x, lengths, gain, bias, rm, rv, training, momentum, eps, y, mean, rstd):
+        """Block (feature tile, step t): x (T,B,F), lengths (B,) -> y (T,B,F), mean/rstd (T,F); rm, rv (Ts,F)."""
         sh = cuda.shared.array((t, t), dt)
         k = cuda.blockIdx.x * t + cuda.threadIdx.x
         st = cuda.blockIdx.y
@@ -104,9 +123,8 @@ def _kernels(dtype, t):
         one = dt(1.0)
         Ts = rm.shape[0]
         row = min(st, Ts - 1)
-        B = x.shape[1]
-        c = (one, one / dt(B), dt(B) / dt(max(B - 1, 1)), dt(momentum), dt(eps))
-        m, rs = col_stats(sh, x[st], k, valid, training, st < Ts, rm[row], rv[row], c)
+        c = (one, dt(momentum), dt(eps))
+        m, rs = col_stats(sh, x[st], lengths, st, k, valid, training, st < Ts, rm[row], rv[row], c)
         if valid:
             if cuda.threadIdx.y == 0:
                 mean[st, k] = m
@@ -115,8 +133,9 @@ def _kernels(dtype, t):
                 y[st, b, k] = (x[st, b, k] - m) * rs * gain[k] + bias[k]
 
     @cuda.jit
-    def bwd(dy, x, mean, rstd, gain, training, dx, pgain, pbias):
-        """Block (feature tile, step t): dy, x (T,B,F) -> dx (T,B,F); pgain, pbias (T,F) per-step sums."""
+    def bwd(dy, x, lengths, mean, rstd, gain, training, dx, pgain, pbias):
+        """Block (feature tile, step t): dy, x (T,B,F), lengths (B,) -> dx (T,B,F); pgain, pbias (T,F)
+        per-step sums."""
         sh = cuda.shared.array((t, t), dt)
         k = cuda.blockIdx.x * t + cuda.threadIdx.x
         st = cuda.blockIdx.y
@@ -125,7 +144,7 @@ def _kernels(dtype, t):
         m, rs, g = one - one, one, one
         if valid:
             m, rs, g = mean[st, k], rstd[st, k], gain[k]
-        s1, s2 = col_backward(sh, dy[st], x[st], m, rs, g, k, valid, training, dx[st], one, one / dt(x.shape[1]))
+        s1, s2 = col_backward(sh, dy[st], x[st], lengths, st, m, rs, g, k, valid, training, dx[st], one)
         if valid and cuda.threadIdx.y == 0:
             pbias[st, k] = s1
             pgain[st, k] = s2
@@ -143,20 +162,31 @@ def running_on_device(a):
     return (a, None) if is_device(a) else (to_device(a), a)
 
 
-def bn_forward(x, gain, bias, running_mean, running_var, training, momentum, eps):
-    """Training or inference forward. x (T,B,F) -> y (T,B,F), mean (T,F), rstd (T,F)  (device arrays).
-    In inference mode mean/rstd are the running statistics actually used (row min(t, Ts-1))."""
+def device_lengths(lengths, T, B):
+    """lengths (B,) int64 on the device: a device array as it is, host ones checked (masks.as_lengths)."""
+    if is_device(lengths):
+        if lengths.shape != (B,) or lengths.dtype != np.int64:
+            raise ValueError(f"lengths must be (B,) = ({B},) int64, got {lengths.shape} of {lengths.dtype}")
+        return lengths
+    return to_device(as_lengths(lengths, T, B))
+
+
+def bn_forward(x, gain, bias, running_mean, running_var, training, momentum, eps, lengths=None):
+    """Training or inference forward. x (T,B,F), lengths (B,) or None -> y (T,B,F), mean (T,F),
+    rstd (T,F)  (device arrays). In inference mode mean/rstd are the running statistics actually used
+    (row min(t, Ts-1))."""
     x, gain, bias = to_device(x), to_device(gain), to_device(bias)
     rm, rm_host = running_on_device(running_mean)
     rv, rv_host = running_on_device(running_var)
     T, B, F = x.shape
+    lengths = device_lengths(lengths, T, B)
     y = empty((T, B, F), x.dtype)
     mean = empty((T, F), x.dtype)
     rstd = empty((T, F), x.dtype)
     (fwd, _), t = kernels(x.dtype)
     if T and F:
-        fwd[((F + t - 1) // t, T), (t, t)](x, gain, bias, rm, rv, bool(training), float(momentum), float(eps),
-                                           y, mean, rstd)
+        fwd[((F + t - 1) // t, T), (t, t)](x, lengths, gain, bias, rm, rv, bool(training), float(momentum),
+                                           float(eps), y, mean, rstd)
     if training:
         for dev, hst in ((rm, rm_host), (rv, rv_host)):
             if hst is not None:
@@ -164,23 +194,25 @@ def bn_forward(x, gain, bias, running_mean, running_var, training, momentum, eps
     return y, mean, rstd
 
 
-def bn_backward(dy, x, mean, rstd, gain, training):
-    """dy, x (T,B,F); mean, rstd (T,F); gain (F,) -> dx (T,B,F), dgain (F,), dbias (F,)  (device arrays)."""
+def bn_backward(dy, x, mean, rstd, gain, training, lengths=None):
+    """dy, x (T,B,F); mean, rstd (T,F); gain (F,); lengths (B,) or None -> dx (T,B,F), dgain (F,),
+    dbias (F,)  (device arrays; dx = 0 at padded steps, whose dy is ignored)."""
     dy, x, mean, rstd, gain = (to_device(a) for a in (dy, x, mean, rstd, gain))
     T, B, F = x.shape
+    lengths = device_lengths(lengths, T, B)
     dx = empty((T, B, F), x.dtype)
     pgain = empty((T, F), x.dtype)
     pbias = empty((T, F), x.dtype)
     (_, bwd), t = kernels(x.dtype)
     if T and F:
-        bwd[((F + t - 1) // t, T), (t, t)](dy, x, mean, rstd, gain, bool(training), dx, pgain, pbias)
+        bwd[((F + t - 1) // t, T), (t, t)](dy, x, lengths, mean, rstd, gain, bool(training), dx, pgain, pbias)
     return dx, colsum(pgain), colsum(pbias)
 
 
-def batchnorm_forward_train(x, gain, bias, running_mean, running_var, momentum, eps):
-    """x (T,B,F), gain/bias (F,), running_mean/var (Ts,F) updated in place for t < Ts.
-    -> y (T,B,F), mean (T,F), rstd (T,F)   (batch statistics; device arrays)."""
-    return bn_forward(x, gain, bias, running_mean, running_var, True, momentum, eps)
+def batchnorm_forward_train(x, gain, bias, running_mean, running_var, momentum, eps, lengths=None):
+    """x (T,B,F), gain/bias (F,), running_mean/var (Ts,F) updated in place for t < Ts; lengths (B,)
+    or None. -> y (T,B,F), mean (T,F), rstd (T,F)   (batch statistics of the active rows; device arrays)."""
+    return bn_forward(x, gain, bias, running_mean, running_var, True, momentum, eps, lengths)
 
 
 def batchnorm_forward_infer(x, gain, bias, running_mean, running_var, eps):
@@ -188,7 +220,7 @@ def batchnorm_forward_infer(x, gain, bias, running_mean, running_var, eps):
     return bn_forward(x, gain, bias, running_mean, running_var, False, 0.0, eps)[0]
 
 
-def batchnorm_backward(dy, x, mean, rstd, gain):
-    """Training-mode backward. dy, x (T,B,F); mean, rstd (T,F); gain (F,) -> dx (T,B,F), dgain (F,),
-    dbias (F,)   (device arrays)."""
-    return bn_backward(dy, x, mean, rstd, gain, True)
+def batchnorm_backward(dy, x, mean, rstd, gain, lengths=None):
+    """Training-mode backward. dy, x (T,B,F); mean, rstd (T,F); gain (F,); lengths as given to the
+    forward -> dx (T,B,F), dgain (F,), dbias (F,)   (device arrays)."""
+    return bn_backward(dy, x, mean, rstd, gain, True, lengths)

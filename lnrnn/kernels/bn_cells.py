@@ -34,6 +34,13 @@ Threading
 Inference mode (training=False) uses the running statistics, so saved mean/rstd hold the constants
 actually used and the backward is the exact derivative of the affine normalization.
 
+Masks (``lengths=None`` or (B,) int64, the rules of batchnorm.py): at step t only the rows with
+t < lengths[b] count in the statistics of every BN_t (x side, h side, cell); padded rows run on
+with those statistics (finite values nobody should read; hT and cT are step T-1's, for every row).
+Backward ignores dy at a padded (row, step): every BN_t backward leaves the row out of its sums and
+gives it zero dL/d(input), so dL/dh_{t-1} of the row is zero, and the LSTM passes it no dc_{t-1};
+nothing of it reaches any gradient (its dL/d(preactivation), computed on the way, is read by nobody).
+
 saved of bn_lstm_forward (the tuple bn_lstm_backward takes back):
     xw     (T,B,G)  x @ Wx, before BN
     mean_x (T,G)    statistics used for xw (batch, or running in inference)
@@ -47,18 +54,21 @@ saved of bn_lstm_forward (the tuple bn_lstm_backward takes back):
     rstd_c (T,H)
     tc     (T,B,H)  tanh(BN_t(c_t; gc, bc))
     y      (T,B,H)  h_t (the same array the forward returns as y)
+    lengths (B,)    int64, the masks (T for every row when the forward got None)
     training (bool) the mode the statistics came from
 saved of bn_rnn_forward:
-    (xw (T,B,H), mean_x (T,H), rstd_x (T,H), hw (T,B,H), mean_h (T,H), rstd_h (T,H), y (T,B,H), training)
+    (xw (T,B,H), mean_x (T,H), rstd_x (T,H), hw (T,B,H), mean_h (T,H), rstd_h (T,H), y (T,B,H), lengths (B,),
+     training)
 """
 import numba
 import numpy as np
 from numba import njit
 
 from lnrnn.config import BN_PAR_MIN_WORK, JIT, ROWS
-from lnrnn.kernels.batchnorm import bn_backward, bn_col_backward, bn_col_stats, bn_forward
+from lnrnn.kernels.batchnorm import active_rows, bn_backward, bn_col_backward, bn_col_stats, bn_forward
 from lnrnn.kernels.blas import rec_mul, rec_pack
 from lnrnn.kernels.common import barrier, chunk_bounds, matmul, projection_grads, run_synced, sigmoid_row
+from lnrnn.kernels.masks import as_lengths
 
 # Default of the trailing ``par_min`` argument (see lnrnn.config.BN_PAR_MIN_WORK).
 PAR_MIN_WORK = BN_PAR_MIN_WORK
@@ -119,10 +129,10 @@ def part_dh(dhw_t, WTq, PT, dq, dhn, j0, j1):
 # BN-LSTM
 # ---------------------------------------------------------------------------------------------
 @njit(**JIT)
-def _lstm_fwd_chunk(j0, j1, hw_t, xn_t, cprev, gh, gc, bc, training, update_h, update_c, rmh_r, rvh_r, rmc_r, rvc_r,
-                    momentum, eps, mean_h_t, rstd_h_t, gates_t, c_t, mean_c_t, rstd_c_t, tc_t, y_t):
-    """One step, hidden units [j0, j1). hw_t, xn_t, gates_t (B,G); cprev, c_t, tc_t, y_t (B,H);
-    mean_h_t/rstd_h_t (G,), mean_c_t/rstd_c_t (H,) written for this chunk's columns only."""
+def _lstm_fwd_chunk(j0, j1, lengths, t, hw_t, xn_t, cprev, gh, gc, bc, training, update_h, update_c, rmh_r, rvh_r,
+                    rmc_r, rvc_r, momentum, eps, mean_h_t, rstd_h_t, gates_t, c_t, mean_c_t, rstd_c_t, tc_t, y_t):
+    """Step t, hidden units [j0, j1). hw_t, xn_t, gates_t (B,G); cprev, c_t, tc_t, y_t (B,H);
+    mean_h_t/rstd_h_t (G,), mean_c_t/rstd_c_t (H,) written for this chunk's columns only; lengths (B,)."""
     B, G = hw_t.shape
     H = G // 4
     w = j1 - j0
@@ -131,7 +141,7 @@ def _lstm_fwd_chunk(j0, j1, hw_t, xn_t, cprev, gh, gc, bc, training, update_h, u
     z = np.empty(4 * w, dtype=hw_t.dtype)  # one row's preactivations of this chunk, blocks [i|f|g|o]
     kb = np.empty(8 * w, dtype=np.int32)   # scratch of sigmoid_row
     for q in range(4):
-        bn_col_stats(hw_t, q * H + j0, q * H + j1, training, update_h, rmh_r, rvh_r, momentum, eps,
+        bn_col_stats(hw_t, lengths, t, q * H + j0, q * H + j1, training, update_h, rmh_r, rvh_r, momentum, eps,
                      mean_h_t, rstd_h_t)
     # Loops index slices from 0 (see batchnorm.bn_col_stats: an offset index k0 + j keeps them scalar).
     gcq, bcq, mcq, rcq = gc[j0:j1], bc[j0:j1], mean_c_t[j0:j1], rstd_c_t[j0:j1]
@@ -161,7 +171,7 @@ def _lstm_fwd_chunk(j0, j1, hw_t, xn_t, cprev, gh, gc, bc, training, update_h, u
             ag[j] = g
             ao[j] = zo[j]
             cr[j] = f * cp[j] + i * g
-    bn_col_stats(c_t, j0, j1, training, update_c, rmc_r, rvc_r, momentum, eps, mean_c_t, rstd_c_t)
+    bn_col_stats(c_t, lengths, t, j0, j1, training, update_c, rmc_r, rvc_r, momentum, eps, mean_c_t, rstd_c_t)
     zc = z[:w]
     for b in range(B):
         cr = c_t[b, j0:j1]
@@ -178,16 +188,17 @@ def _lstm_fwd_chunk(j0, j1, hw_t, xn_t, cprev, gh, gc, bc, training, update_h, u
 
 
 def bn_lstm_forward(x, h0, c0, Wx, Wh, b, gx, gh, gc, bc, rmx, rvx, rmh, rvh, rmc, rvc,
-                    training, momentum, eps, par_min=PAR_MIN_WORK):
+                    training, momentum, eps, par_min=PAR_MIN_WORK, lengths=None):
     """x (T,B,I), h0/c0 (B,H), Wx (I,G), Wh (H,G), b/gx/gh (G,), gc/bc (H,),
-    rmx/rvx/rmh/rvh (Ts,G), rmc/rvc (Ts,H) (updated in place when training)
+    rmx/rvx/rmh/rvh (Ts,G), rmc/rvc (Ts,H) (updated in place when training), lengths (B,) or None
     -> y (T,B,H), hT (B,H), cT (B,H), saved (see module docstring)."""
     T, B, I = x.shape
     H = h0.shape[1]
     G = 4 * H
     dt = x.dtype
+    lengths = as_lengths(lengths, T, B)
     xw = matmul(x.reshape(T * B, I), Wx, numba.get_num_threads()).reshape(T, B, G)
-    xn, mean_x, rstd_x = bn_forward(xw, gx, b, rmx, rvx, training, momentum, eps)  # BN_t(xw; gx, 0) + b
+    xn, mean_x, rstd_x = bn_forward(xw, gx, b, rmx, rvx, training, momentum, eps, lengths)  # BN_t(xw; gx, 0) + b
     hw = np.empty((T, B, G), dtype=dt)
     mean_h = np.empty((T, G), dtype=dt)
     rstd_h = np.empty((T, G), dtype=dt)
@@ -197,14 +208,14 @@ def bn_lstm_forward(x, h0, c0, Wx, Wh, b, gx, gh, gc, bc, rmx, rvx, rmh, rvh, rm
     rstd_c = np.empty((T, H), dtype=dt)
     tc = np.empty((T, B, H), dtype=dt)
     y = np.empty((T, B, H), dtype=dt)
-    run_synced(_lstm_fwd_part, n_parts(B, H, G, par_min), xn, h0, c0, Wh, gh, gc, bc, rmh, rvh, rmc, rvc, training,
-               momentum, eps, hw, mean_h, rstd_h, gates, c, mean_c, rstd_c, tc, y)
-    saved = (xw, mean_x, rstd_x, hw, mean_h, rstd_h, gates, c, mean_c, rstd_c, tc, y, training)
+    run_synced(_lstm_fwd_part, n_parts(B, H, G, par_min), xn, lengths, h0, c0, Wh, gh, gc, bc, rmh, rvh, rmc, rvc,
+               training, momentum, eps, hw, mean_h, rstd_h, gates, c, mean_c, rstd_c, tc, y)
+    saved = (xw, mean_x, rstd_x, hw, mean_h, rstd_h, gates, c, mean_c, rstd_c, tc, y, lengths, training)
     return y, y[T - 1].copy(), c[T - 1].copy(), saved
 
 
 @njit(**ROWS)
-def _lstm_fwd_part(q, n, flags, xn, h0, c0, Wh, gh, gc, bc, rmh, rvh, rmc, rvc, training, momentum, eps,
+def _lstm_fwd_part(q, n, flags, xn, lengths, h0, c0, Wh, gh, gc, bc, rmh, rvh, rmc, rvc, training, momentum, eps,
                    hw, mean_h, rstd_h, gates, c, mean_c, rstd_c, tc, y):
     """The forward time loop for hidden units [j0, j1), part q of n (common.run_synced): per step this
     part's columns of the recurrent GEMM, h_{t-1} @ Wh[:, its four gate blocks], then its units' BN,
@@ -224,7 +235,7 @@ def _lstm_fwd_part(q, n, flags, xn, h0, c0, Wh, gh, gc, bc, rmh, rvh, rmc, rvc, 
             part_hw(y[t - 1], Wq, P, hq, hw[t], 4, j0, j1)
         cprev = c0 if t == 0 else c[t - 1]
         rh, rc = min(t, Tsh - 1), min(t, Tsc - 1)
-        _lstm_fwd_chunk(j0, j1, hw[t], xn[t], cprev, gh, gc, bc, training, t < Tsh, t < Tsc,
+        _lstm_fwd_chunk(j0, j1, lengths, t, hw[t], xn[t], cprev, gh, gc, bc, training, t < Tsh, t < Tsc,
                         rmh[rh], rvh[rh], rmc[rc], rvc[rc], momentum, eps,
                         mean_h[t], rstd_h[t], gates[t], c[t], mean_c[t], rstd_c[t], tc[t], y[t])
         if not barrier(flags, q, n, t + 1):
@@ -232,21 +243,24 @@ def _lstm_fwd_part(q, n, flags, xn, h0, c0, Wh, gh, gc, bc, rmh, rvh, rmc, rvc, 
 
 
 @njit(**JIT)
-def _lstm_bwd_chunk(j0, j1, dy_t, dhn, gates_t, c_t, cprev, mean_c_t, rstd_c_t, tc_t, hw_t, mean_h_t, rstd_h_t,
-                    gh, gc, training, dcn, dcbn, dcarry, da_t, dhw_t, dgh, dgc, dbc, dbh, s1c, s2c, s1h, s2h):
-    """One step backward, hidden units [j0, j1). dy_t, dhn (B,H): upstream and recurrent dh;
+def _lstm_bwd_chunk(j0, j1, lengths, t, dy_t, dhn, gates_t, c_t, cprev, mean_c_t, rstd_c_t, tc_t, hw_t, mean_h_t,
+                    rstd_h_t, gh, gc, training, dcn, dcbn, dcarry, da_t, dhw_t, dgh, dgc, dbc, dbh, s1c, s2c, s1h, s2h):
+    """Step t backward, hidden units [j0, j1). dy_t, dhn (B,H): upstream and recurrent dh;
     dcarry (B,H): dc from step t+1 in, dc_{t-1} out; assigns da_t, dhw_t (B,G) columns of the chunk;
-    accumulates dgh (G,), dgc/dbc (H,); dcn/dcbn (B,H), dbh (G,), s1*/s2* are scratch."""
+    accumulates dgh (G,), dgc/dbc (H,); dcn/dcbn (B,H), dbh (G,), s1*/s2* are scratch. A padded row
+    (t >= lengths[b]) is outside the loss: the BN backwards ignore its dy and give it zero dL/d(input),
+    and it passes zero dc_{t-1} on; its da_t is left as computed and read by nobody."""
     B, G = hw_t.shape
     H = G // 4
     w = j1 - j0
     one = hw_t.dtype.type(1.0)
+    zero = hw_t.dtype.type(0.0)
     for b in range(B):  # 0-based loops over slices (see batchnorm.bn_col_stats)
         tr, dyr, dhr, dr = tc_t[b, j0:j1], dy_t[b, j0:j1], dhn[b, j0:j1], dcn[b, j0:j1]
         ao = gates_t[b, 3 * H + j0:3 * H + j1]
         for j in range(w):
             dr[j] = (dyr[j] + dhr[j]) * ao[j] * (one - tr[j] * tr[j])
-    bn_col_backward(dcn, c_t, mean_c_t, rstd_c_t, gc, j0, j1, training, dcbn, dgc, dbc, s1c, s2c)
+    bn_col_backward(dcn, c_t, lengths, t, mean_c_t, rstd_c_t, gc, j0, j1, training, dcbn, dgc, dbc, s1c, s2c)
     for b in range(B):
         ar = gates_t[b]
         dar = da_t[b]
@@ -266,15 +280,21 @@ def _lstm_bwd_chunk(j0, j1, dy_t, dhn, gates_t, c_t, cprev, mean_c_t, rstd_c_t, 
             do[j] = (dyr[j] + dhr[j]) * tr[j] * o * (one - o)
             dcr[j] = dc * f
     for q in range(4):
-        bn_col_backward(da_t, hw_t, mean_h_t, rstd_h_t, gh, q * H + j0, q * H + j1, training,
+        bn_col_backward(da_t, hw_t, lengths, t, mean_h_t, rstd_h_t, gh, q * H + j0, q * H + j1, training,
                         dhw_t, dgh, dbh, s1h, s2h)
+    if active_rows(lengths, t) < B:  # padded rows: no dc reaches step t-1 (after the loops above: a test
+        for b in range(B):           # of every row inside them cost 7% of the backward time loop)
+            if t >= lengths[b]:
+                dcr = dcarry[b, j0:j1]
+                for j in range(w):
+                    dcr[j] = zero
 
 
 def bn_lstm_backward(dy, saved, x, h0, c0, Wx, Wh, gx, gh, gc, par_min=PAR_MIN_WORK):
     """dy (T,B,H) = dL/dy, saved from bn_lstm_forward, inputs as in the forward
     -> dx (T,B,I), dh0 (B,H), dc0 (B,H), dWx (I,G), dWh (H,G), db (G,), dgx (G,), dgh (G,),
        dgc (H,), dbc (H,), all freshly allocated."""
-    xw, mean_x, rstd_x, hw, mean_h, rstd_h, gates, c, mean_c, rstd_c, tc, y, training = saved
+    xw, mean_x, rstd_x, hw, mean_h, rstd_h, gates, c, mean_c, rstd_c, tc, y, lengths, training = saved
     T, B, I = x.shape
     H = h0.shape[1]
     G = 4 * H
@@ -288,16 +308,16 @@ def bn_lstm_backward(dy, saved, x, h0, c0, Wx, Wh, gx, gh, gc, par_min=PAR_MIN_W
     dbc = np.zeros(H, dtype=dt)
     scratch = (np.empty((B, H), dt), np.empty((B, H), dt), np.zeros(G, dt),  # dcn, dcbn, dbh (= db, unused)
                np.empty(H, dt), np.empty(H, dt), np.empty(G, dt), np.empty(G, dt))  # s1c, s2c, s1h, s2h
-    run_synced(_lstm_bwd_part, n_parts(B, H, G, par_min), dy, gates, c, c0, mean_c, rstd_c, tc, hw, mean_h, rstd_h,
-               Wh, gh, gc, training, da, dhw, dhn, dcarry, dgh, dgc, dbc, *scratch)
-    dxw, dgx, db = bn_backward(da, xw, mean_x, rstd_x, gx, training)
+    run_synced(_lstm_bwd_part, n_parts(B, H, G, par_min), dy, lengths, gates, c, c0, mean_c, rstd_c, tc, hw, mean_h,
+               rstd_h, Wh, gh, gc, training, da, dhw, dhn, dcarry, dgh, dgc, dbc, *scratch)
+    dxw, dgx, db = bn_backward(da, xw, mean_x, rstd_x, gx, training, lengths)
     dx, dWx, dWh = projection_grads(dxw, dhw, x, h0, y, Wx, numba.get_num_threads())
     return dx, dhn, dcarry, dWx, dWh, db, dgx, dgh, dgc, dbc
 
 
 @njit(**ROWS)
-def _lstm_bwd_part(q, n, flags, dy, gates, c, c0, mean_c, rstd_c, tc, hw, mean_h, rstd_h, Wh, gh, gc, training,
-                   da, dhw, dhn, dcarry, dgh, dgc, dbc, dcn, dcbn, dbh, s1c, s2c, s1h, s2h):
+def _lstm_bwd_part(q, n, flags, dy, lengths, gates, c, c0, mean_c, rstd_c, tc, hw, mean_h, rstd_h, Wh, gh, gc,
+                   training, da, dhw, dhn, dcarry, dgh, dgc, dbc, dcn, dcbn, dbh, s1c, s2c, s1h, s2h):
     """The backward time loop for hidden units [j0, j1), part q of n: per step this part's units and
     gate columns, the barrier (the product needs every column of dhw_t), then its units of
     dh_{t-1} = dhw_t Wh^T. Scratch (dcn, dcbn (B,H); dbh, s1h, s2h (G,); s1c, s2c (H,)) is shared:
@@ -309,7 +329,7 @@ def _lstm_bwd_part(q, n, flags, dy, gates, c, c0, mean_c, rstd_c, tc, hw, mean_h
     dq = np.empty((B, j1 - j0), dtype=dy.dtype)  # this part's units of dh_{t-1} (n > 1)
     for t in range(T - 1, -1, -1):
         cprev = c0 if t == 0 else c[t - 1]
-        _lstm_bwd_chunk(j0, j1, dy[t], dhn, gates[t], c[t], cprev, mean_c[t], rstd_c[t], tc[t], hw[t],
+        _lstm_bwd_chunk(j0, j1, lengths, t, dy[t], dhn, gates[t], c[t], cprev, mean_c[t], rstd_c[t], tc[t], hw[t],
                         mean_h[t], rstd_h[t], gh, gc, training, dcn, dcbn, dcarry, da[t], dhw[t],
                         dgh, dgc, dbc, dbh, s1c, s2c, s1h, s2h)
         if not barrier(flags, q, n, T - t):
@@ -321,16 +341,16 @@ def _lstm_bwd_part(q, n, flags, dy, gates, c, c0, mean_c, rstd_c, tc, hw, mean_h
 # BN-RNN
 # ---------------------------------------------------------------------------------------------
 @njit(**JIT)
-def _rnn_fwd_chunk(j0, j1, hw_t, xn_t, gh, training, update, rmh_r, rvh_r, momentum, eps,
+def _rnn_fwd_chunk(j0, j1, lengths, t, hw_t, xn_t, gh, training, update, rmh_r, rvh_r, momentum, eps,
                    mean_h_t, rstd_h_t, y_t):
-    """One step, hidden units [j0, j1): y_t = tanh(BN(hw_t; gh, 0) + xn_t). hw_t, xn_t, y_t (B,H)."""
+    """Step t, hidden units [j0, j1): y_t = tanh(BN(hw_t; gh, 0) + xn_t). hw_t, xn_t, y_t (B,H)."""
     B = hw_t.shape[0]
     w = j1 - j0
     one = hw_t.dtype.type(1.0)
     two = hw_t.dtype.type(2.0)
     z = np.empty(w, dtype=hw_t.dtype)
     kb = np.empty(2 * w, dtype=np.int32)  # scratch of sigmoid_row
-    bn_col_stats(hw_t, j0, j1, training, update, rmh_r, rvh_r, momentum, eps, mean_h_t, rstd_h_t)
+    bn_col_stats(hw_t, lengths, t, j0, j1, training, update, rmh_r, rvh_r, momentum, eps, mean_h_t, rstd_h_t)
     gq, mq, rq = gh[j0:j1], mean_h_t[j0:j1], rstd_h_t[j0:j1]  # 0-based loops over slices (bn_col_stats)
     for b in range(B):
         hr, xr, yr = hw_t[b, j0:j1], xn_t[b, j0:j1], y_t[b, j0:j1]
@@ -341,26 +361,28 @@ def _rnn_fwd_chunk(j0, j1, hw_t, xn_t, gh, training, update, rmh_r, rvh_r, momen
             yr[j] = two * z[j] - one
 
 
-def bn_rnn_forward(x, h0, Wx, Wh, b, gx, gh, rmx, rvx, rmh, rvh, training, momentum, eps, par_min=PAR_MIN_WORK):
+def bn_rnn_forward(x, h0, Wx, Wh, b, gx, gh, rmx, rvx, rmh, rvh, training, momentum, eps, par_min=PAR_MIN_WORK,
+                   lengths=None):
     """x (T,B,I), h0 (B,H), Wx (I,H), Wh (H,H), b/gx/gh (H,), rm*/rv* (Ts,H) (updated in place
-    when training) -> y (T,B,H), hT (B,H), saved (see module docstring)."""
+    when training), lengths (B,) or None -> y (T,B,H), hT (B,H), saved (see module docstring)."""
     T, B, I = x.shape
     H = h0.shape[1]
     dt = x.dtype
+    lengths = as_lengths(lengths, T, B)
     xw = matmul(x.reshape(T * B, I), Wx, numba.get_num_threads()).reshape(T, B, H)
-    xn, mean_x, rstd_x = bn_forward(xw, gx, b, rmx, rvx, training, momentum, eps)
+    xn, mean_x, rstd_x = bn_forward(xw, gx, b, rmx, rvx, training, momentum, eps, lengths)
     hw = np.empty((T, B, H), dtype=dt)
     mean_h = np.empty((T, H), dtype=dt)
     rstd_h = np.empty((T, H), dtype=dt)
     y = np.empty((T, B, H), dtype=dt)
-    run_synced(_rnn_fwd_part, n_parts(B, H, H, par_min), xn, h0, Wh, gh, rmh, rvh, training, momentum, eps,
+    run_synced(_rnn_fwd_part, n_parts(B, H, H, par_min), xn, lengths, h0, Wh, gh, rmh, rvh, training, momentum, eps,
                hw, mean_h, rstd_h, y)
-    saved = (xw, mean_x, rstd_x, hw, mean_h, rstd_h, y, training)
+    saved = (xw, mean_x, rstd_x, hw, mean_h, rstd_h, y, lengths, training)
     return y, y[T - 1].copy(), saved
 
 
 @njit(**ROWS)
-def _rnn_fwd_part(q, n, flags, xn, h0, Wh, gh, rmh, rvh, training, momentum, eps, hw, mean_h, rstd_h, y):
+def _rnn_fwd_part(q, n, flags, xn, lengths, h0, Wh, gh, rmh, rvh, training, momentum, eps, hw, mean_h, rstd_h, y):
     """The forward time loop for hidden units [j0, j1), part q of n: per step the columns j0:j1 of
     h_{t-1} Wh, those units' BN and output, then the step's barrier."""
     T, B, H = xn.shape
@@ -375,28 +397,31 @@ def _rnn_fwd_part(q, n, flags, xn, h0, Wh, gh, rmh, rvh, training, momentum, eps
         else:
             part_hw(y[t - 1], Wq, P, hq, hw[t], 1, j0, j1)
         r = min(t, Ts - 1)
-        _rnn_fwd_chunk(j0, j1, hw[t], xn[t], gh, training, t < Ts, rmh[r], rvh[r], momentum, eps,
+        _rnn_fwd_chunk(j0, j1, lengths, t, hw[t], xn[t], gh, training, t < Ts, rmh[r], rvh[r], momentum, eps,
                        mean_h[t], rstd_h[t], y[t])
         if not barrier(flags, q, n, t + 1):
             return
 
 
 @njit(**JIT)
-def _rnn_bwd_chunk(j0, j1, dy_t, dhn, y_t, hw_t, mean_h_t, rstd_h_t, gh, training, da_t, dhw_t, dgh, dbh, s1, s2):
-    """One step backward, hidden units [j0, j1): assigns da_t, dhw_t (B,H) columns; accumulates dgh."""
+def _rnn_bwd_chunk(j0, j1, lengths, t, dy_t, dhn, y_t, hw_t, mean_h_t, rstd_h_t, gh, training, da_t, dhw_t, dgh, dbh,
+                   s1, s2):
+    """Step t backward, hidden units [j0, j1): assigns da_t, dhw_t (B,H) columns; accumulates dgh. A
+    padded row (t >= lengths[b]) is outside the loss: the BN backward ignores its da_t (left as computed,
+    read by nobody) and gives it zero dhw_t, hence zero dh_{t-1}."""
     B = hw_t.shape[0]
     one = hw_t.dtype.type(1.0)
     for b in range(B):  # 0-based loops over slices (see batchnorm.bn_col_stats)
         yr, dyr, dhr, dar = y_t[b, j0:j1], dy_t[b, j0:j1], dhn[b, j0:j1], da_t[b, j0:j1]
         for j in range(j1 - j0):
             dar[j] = (dyr[j] + dhr[j]) * (one - yr[j] * yr[j])
-    bn_col_backward(da_t, hw_t, mean_h_t, rstd_h_t, gh, j0, j1, training, dhw_t, dgh, dbh, s1, s2)
+    bn_col_backward(da_t, hw_t, lengths, t, mean_h_t, rstd_h_t, gh, j0, j1, training, dhw_t, dgh, dbh, s1, s2)
 
 
 def bn_rnn_backward(dy, saved, x, h0, Wx, Wh, gx, gh, par_min=PAR_MIN_WORK):
     """dy (T,B,H), saved from bn_rnn_forward -> dx (T,B,I), dh0 (B,H), dWx (I,H), dWh (H,H),
     db (H,), dgx (H,), dgh (H,), all freshly allocated."""
-    xw, mean_x, rstd_x, hw, mean_h, rstd_h, y, training = saved
+    xw, mean_x, rstd_x, hw, mean_h, rstd_h, y, lengths, training = saved
     T, B, I = x.shape
     H = h0.shape[1]
     dt = x.dtype
@@ -404,15 +429,15 @@ def bn_rnn_backward(dy, saved, x, h0, Wx, Wh, gx, gh, par_min=PAR_MIN_WORK):
     dhw = np.empty((T, B, H), dtype=dt)
     dhn = np.zeros((B, H), dtype=dt)
     dgh = np.zeros(H, dtype=dt)
-    run_synced(_rnn_bwd_part, n_parts(B, H, H, par_min), dy, y, hw, mean_h, rstd_h, Wh, gh, training, da, dhw, dhn, dgh,
-               np.zeros(H, dt), np.empty(H, dt), np.empty(H, dt))  # scratch: dbh (= db, unused), s1, s2
-    dxw, dgx, db = bn_backward(da, xw, mean_x, rstd_x, gx, training)
+    run_synced(_rnn_bwd_part, n_parts(B, H, H, par_min), dy, lengths, y, hw, mean_h, rstd_h, Wh, gh, training, da, dhw,
+               dhn, dgh, np.zeros(H, dt), np.empty(H, dt), np.empty(H, dt))  # scratch: dbh (= db, unused), s1, s2
+    dxw, dgx, db = bn_backward(da, xw, mean_x, rstd_x, gx, training, lengths)
     dx, dWx, dWh = projection_grads(dxw, dhw, x, h0, y, Wx, numba.get_num_threads())
     return dx, dhn, dWx, dWh, db, dgx, dgh
 
 
 @njit(**ROWS)
-def _rnn_bwd_part(q, n, flags, dy, y, hw, mean_h, rstd_h, Wh, gh, training, da, dhw, dhn, dgh, dbh, s1, s2):
+def _rnn_bwd_part(q, n, flags, dy, lengths, y, hw, mean_h, rstd_h, Wh, gh, training, da, dhw, dhn, dgh, dbh, s1, s2):
     """The backward time loop for hidden units [j0, j1), part q of n: per step those units' columns of
     da and dhw, the barrier, then units j0:j1 of dh_{t-1} = dhw_t Wh^T. Scratch dbh, s1, s2 (H,) shared
     by column."""
@@ -422,7 +447,7 @@ def _rnn_bwd_part(q, n, flags, dy, y, hw, mean_h, rstd_h, Wh, gh, training, da, 
     PT = rec_pack(WTq, B)
     dq = np.empty((B, j1 - j0), dtype=dy.dtype)
     for t in range(T - 1, -1, -1):
-        _rnn_bwd_chunk(j0, j1, dy[t], dhn, y[t], hw[t], mean_h[t], rstd_h[t], gh, training,
+        _rnn_bwd_chunk(j0, j1, lengths, t, dy[t], dhn, y[t], hw[t], mean_h[t], rstd_h[t], gh, training,
                        da[t], dhw[t], dgh, dbh, s1, s2)
         if not barrier(flags, q, n, T - t):
             return

@@ -3,7 +3,8 @@ of bn_cells.py (same names, arguments, outputs, ``saved`` layout and running-sta
 
 Host or device arrays in, device arrays out (cuda_common); running statistics are updated where they
 live (device arrays in place; host arrays through a device copy written back at the end, as in
-batchnorm_cuda). ``par_min`` is accepted for signature parity and ignored.
+batchnorm_cuda). ``par_min`` is accepted for signature parity and ignored. Masks (``lengths``) as in
+the CPU twin: every BN_t counts the rows with t < lengths[b]; backward ignores dy at padded rows.
 
 Layout of the work
     1. xw = x @ Wx over all T*B rows (GEMM); xn = BN_t(xw; gx, b) for all T at once (batchnorm_cuda).
@@ -19,9 +20,10 @@ Layout of the work
 
 saved of bn_lstm_forward (device arrays, plus the mode):
     (xw (T,B,G), mean_x (T,G), rstd_x (T,G), hw (T,B,G), mean_h (T,G), rstd_h (T,G), gates (T,B,G),
-     c (T,B,H), mean_c (T,H), rstd_c (T,H), tc (T,B,H), y (T,B,H), training)
+     c (T,B,H), mean_c (T,H), rstd_c (T,H), tc (T,B,H), y (T,B,H), lengths (B,) int64, training)
 saved of bn_rnn_forward:
-    (xw (T,B,H), mean_x (T,H), rstd_x (T,H), hw (T,B,H), mean_h (T,H), rstd_h (T,H), y (T,B,H), training)
+    (xw (T,B,H), mean_x (T,H), rstd_x (T,H), hw (T,B,H), mean_h (T,H), rstd_h (T,H), y (T,B,H), lengths (B,),
+     training)
 """
 import math
 from functools import lru_cache
@@ -29,7 +31,8 @@ from functools import lru_cache
 import numpy as np
 from numba import cuda
 
-from lnrnn.kernels.batchnorm_cuda import bn_backward, bn_forward, col_backward, col_stats, running_on_device
+from lnrnn.kernels.batchnorm_cuda import (bn_backward, bn_forward, col_backward, col_stats, device_lengths,
+                                          running_on_device)
 from lnrnn.kernels.cuda_common import (colsum, copy, empty, matmul, nbtype, rows2d, sigmoid, tile, to_device,
                                        zeros)
 
@@ -41,9 +44,9 @@ def _kernels(dtype, t):
     dt = nbtype(dtype)
 
     @cuda.jit
-    def lstm_fwd(hw_t, xn_t, c_prev, p, training, update_h, update_c, run, momentum, eps, out, stats):
-        """One BN-LSTM step; block = TILE hidden units j x TILE batch lanes.
-            hw_t, xn_t (B,G); c_prev (B,H); p = (gh (G,), gc (H,), bc (H,))
+    def lstm_fwd(hw_t, xn_t, c_prev, lengths, s, p, training, update_h, update_c, run, momentum, eps, out, stats):
+        """BN-LSTM step s; block = TILE hidden units j x TILE batch lanes.
+            hw_t, xn_t (B,G); c_prev (B,H); lengths (B,) (masks); p = (gh (G,), gc (H,), bc (H,))
             run = (rmh_r, rvh_r (G,), rmc_r, rvc_r (H,)): running-statistics rows of this step
             out = (gates_t (B,G), c_t, tc_t, y_t (B,H));  stats = (mean_h_t, rstd_h_t (G,), mean_c_t, rstd_c_t (H,))"""
         sh = cuda.shared.array((t, t), dt)
@@ -58,11 +61,11 @@ def _kernels(dtype, t):
         lane = cuda.threadIdx.y
         nl = cuda.blockDim.y
         one = dt(1.0)
-        cst = (one, one / dt(B), dt(B) / dt(max(B - 1, 1)), dt(momentum), dt(eps))
-        mi, ri = col_stats(sh, hw_t, j, valid, training, update_h, rmh_r, rvh_r, cst)
-        mf, rf = col_stats(sh, hw_t, H + j, valid, training, update_h, rmh_r, rvh_r, cst)
-        mg, rg = col_stats(sh, hw_t, 2 * H + j, valid, training, update_h, rmh_r, rvh_r, cst)
-        mo, ro = col_stats(sh, hw_t, 3 * H + j, valid, training, update_h, rmh_r, rvh_r, cst)
+        cst = (one, dt(momentum), dt(eps))
+        mi, ri = col_stats(sh, hw_t, lengths, s, j, valid, training, update_h, rmh_r, rvh_r, cst)
+        mf, rf = col_stats(sh, hw_t, lengths, s, H + j, valid, training, update_h, rmh_r, rvh_r, cst)
+        mg, rg = col_stats(sh, hw_t, lengths, s, 2 * H + j, valid, training, update_h, rmh_r, rvh_r, cst)
+        mo, ro = col_stats(sh, hw_t, lengths, s, 3 * H + j, valid, training, update_h, rmh_r, rvh_r, cst)
         if valid:
             if lane == 0:
                 mean_h_t[j], rstd_h_t[j] = mi, ri
@@ -79,7 +82,7 @@ def _kernels(dtype, t):
                 gates_t[b, 3 * H + j] = sigmoid(gh[3 * H + j] * (hw_t[b, 3 * H + j] - mo) * ro + xn_t[b, 3 * H + j],
                                                 one)
                 c_t[b, j] = f * c_prev[b, j] + i * g
-        mc, rc = col_stats(sh, c_t, j, valid, training, update_c, rmc_r, rvc_r, cst)
+        mc, rc = col_stats(sh, c_t, lengths, s, j, valid, training, update_c, rmc_r, rvc_r, cst)
         if valid:
             if lane == 0:
                 mean_c_t[j], rstd_c_t[j] = mc, rc
@@ -89,10 +92,11 @@ def _kernels(dtype, t):
                 y_t[b, j] = gates_t[b, 3 * H + j] * tcv
 
     @cuda.jit
-    def lstm_bwd(dy_t, dhn, dcarry, sv, st, p, training, scratch, da_t, dhw_t, part):
-        """One BN-LSTM step backward; block = TILE hidden units j x TILE batch lanes.
+    def lstm_bwd(dy_t, dhn, dcarry, lengths, s, sv, st, p, training, scratch, da_t, dhw_t, part):
+        """BN-LSTM step s backward; block = TILE hidden units j x TILE batch lanes.
             dy_t, dhn (B,H): dL/dh_t from the output and from step t+1; dcarry (B,H): dL/dc_t in,
-            dL/dc_{t-1} out;  sv = (gates_t, hw_t (B,G), c_t, c_prev, tc_t (B,H));
+            dL/dc_{t-1} out; lengths (B,): a padded row (s >= lengths[b]) gets zero da_t and dc_{t-1};
+            sv = (gates_t, hw_t (B,G), c_t, c_prev, tc_t (B,H));
             st = (mean_h_t, rstd_h_t (G,), mean_c_t, rstd_c_t (H,)); p = (gh (G,), gc (H,));
             scratch = (dcn, dcbn (B,H)) -> da_t, dhw_t (B,G);
             part = (pgh_t (G,), pgc_t, pbc_t (H,)): this step's dgh, dgc, dbc sums."""
@@ -109,7 +113,6 @@ def _kernels(dtype, t):
         lane = cuda.threadIdx.y
         nl = cuda.blockDim.y
         one = dt(1.0)
-        inv_b = one / dt(B)
         zero = one - one
         if valid:
             for b in range(lane, B, nl):
@@ -118,12 +121,19 @@ def _kernels(dtype, t):
         m, r, g = zero, one, one
         if valid:
             m, r, g = mean_c_t[j], rstd_c_t[j], gc[j]
-        s1, s2 = col_backward(sh, dcn, c_t, m, r, g, j, valid, training, dcbn, one, inv_b)
+        s1, s2 = col_backward(sh, dcn, c_t, lengths, s, m, r, g, j, valid, training, dcbn, one)
         if valid:
             if lane == 0:
                 pbc_t[j] = s1
                 pgc_t[j] = s2
             for b in range(lane, B, nl):
+                if s >= lengths[b]:  # padded: outside the loss
+                    da_t[b, j] = zero
+                    da_t[b, H + j] = zero
+                    da_t[b, 2 * H + j] = zero
+                    da_t[b, 3 * H + j] = zero
+                    dcarry[b, j] = zero
+                    continue
                 i = gates_t[b, j]
                 f = gates_t[b, H + j]
                 gg = gates_t[b, 2 * H + j]
@@ -139,20 +149,20 @@ def _kernels(dtype, t):
             m, r, g = zero, one, one
             if valid:
                 m, r, g = mean_h_t[k], rstd_h_t[k], gh[k]
-            s1, s2 = col_backward(sh, da_t, hw_t, m, r, g, k, valid, training, dhw_t, one, inv_b)
+            s1, s2 = col_backward(sh, da_t, hw_t, lengths, s, m, r, g, k, valid, training, dhw_t, one)
             if valid and lane == 0:
                 pgh_t[k] = s2
 
     @cuda.jit
-    def rnn_fwd(hw_t, xn_t, gh, training, update, rmh_r, rvh_r, momentum, eps, mean_h_t, rstd_h_t, y_t):
-        """One BN-RNN step: y_t = tanh(BN(hw_t; gh, 0) + xn_t); hw_t, xn_t, y_t (B,H); stats (H,)."""
+    def rnn_fwd(hw_t, xn_t, lengths, s, gh, training, update, rmh_r, rvh_r, momentum, eps, mean_h_t, rstd_h_t, y_t):
+        """BN-RNN step s: y_t = tanh(BN(hw_t; gh, 0) + xn_t); hw_t, xn_t, y_t (B,H); lengths (B,); stats (H,)."""
         sh = cuda.shared.array((t, t), dt)
         B, H = hw_t.shape
         j = cuda.blockIdx.x * t + cuda.threadIdx.x
         valid = j < H
         one = dt(1.0)
-        cst = (one, one / dt(B), dt(B) / dt(max(B - 1, 1)), dt(momentum), dt(eps))
-        m, r = col_stats(sh, hw_t, j, valid, training, update, rmh_r, rvh_r, cst)
+        cst = (one, dt(momentum), dt(eps))
+        m, r = col_stats(sh, hw_t, lengths, s, j, valid, training, update, rmh_r, rvh_r, cst)
         if valid:
             if cuda.threadIdx.y == 0:
                 mean_h_t[j], rstd_h_t[j] = m, r
@@ -160,8 +170,9 @@ def _kernels(dtype, t):
                 y_t[b, j] = math.tanh(gh[j] * (hw_t[b, j] - m) * r + xn_t[b, j])
 
     @cuda.jit
-    def rnn_bwd(dy_t, dhn, y_t, hw_t, mean_h_t, rstd_h_t, gh, training, da_t, dhw_t, pgh_t):
-        """One BN-RNN step backward: da_t = dL/d(tanh argument), dhw_t (B,H); pgh_t (H,) this step's dgh."""
+    def rnn_bwd(dy_t, dhn, lengths, s, y_t, hw_t, mean_h_t, rstd_h_t, gh, training, da_t, dhw_t, pgh_t):
+        """BN-RNN step s backward: da_t = dL/d(tanh argument), dhw_t (B,H); pgh_t (H,) this step's dgh;
+        a padded row (s >= lengths[b]) gets zero da_t."""
         sh = cuda.shared.array((t, t), dt)
         B, H = hw_t.shape
         j = cuda.blockIdx.x * t + cuda.threadIdx.x
@@ -172,8 +183,8 @@ def _kernels(dtype, t):
             m, r, g = mean_h_t[j], rstd_h_t[j], gh[j]
             for b in range(cuda.threadIdx.y, B, cuda.blockDim.y):
                 h = y_t[b, j]
-                da_t[b, j] = (dy_t[b, j] + dhn[b, j]) * (one - h * h)
-        s1, s2 = col_backward(sh, da_t, hw_t, m, r, g, j, valid, training, dhw_t, one, one / dt(B))
+                da_t[b, j] = (dy_t[b, j] + dhn[b, j]) * (one - h * h) if s < lengths[b] else one - one
+        s1, s2 = col_backward(sh, da_t, hw_t, lengths, s, m, r, g, j, valid, training, dhw_t, one)
         if valid and cuda.threadIdx.y == 0:
             pgh_t[j] = s2
 
@@ -195,9 +206,9 @@ def _write_back(pairs):
 # BN-LSTM
 # ---------------------------------------------------------------------------------------------
 def bn_lstm_forward(x, h0, c0, Wx, Wh, b, gx, gh, gc, bc, rmx, rvx, rmh, rvh, rmc, rvc,
-                    training, momentum, eps, par_min=PAR_MIN_WORK):
+                    training, momentum, eps, par_min=PAR_MIN_WORK, lengths=None):
     """x (T,B,I), h0/c0 (B,H), Wx (I,G), Wh (H,G), b/gx/gh (G,), gc/bc (H,),
-    rmx/rvx/rmh/rvh (Ts,G), rmc/rvc (Ts,H) (updated in place when training)
+    rmx/rvx/rmh/rvh (Ts,G), rmc/rvc (Ts,H) (updated in place when training), lengths (B,) or None
     -> y (T,B,H), hT (B,H), cT (B,H), saved   (device arrays)."""
     x, h0, c0, Wx, Wh, b, gx, gh, gc, bc = (to_device(a) for a in (x, h0, c0, Wx, Wh, b, gx, gh, gc, bc))
     runs = [running_on_device(a) for a in (rmh, rvh, rmc, rvc)]
@@ -208,8 +219,9 @@ def bn_lstm_forward(x, h0, c0, Wx, Wh, b, gx, gh, gc, bc, rmx, rvx, rmh, rvh, rm
     dt = x.dtype
     training = bool(training)
     (lstm_fwd, _, _, _), t = kernels(dt)
+    lengths = device_lengths(lengths, T, B)
     xw = matmul(x.reshape(T * B, I), Wx).reshape(T, B, G)
-    xn, mean_x, rstd_x = bn_forward(xw, gx, b, rmx, rvx, training, momentum, eps)  # BN_t(xw; gx, 0) + b
+    xn, mean_x, rstd_x = bn_forward(xw, gx, b, rmx, rvx, training, momentum, eps, lengths)  # BN_t(xw; gx, 0) + b
     hw = empty((T, B, G), dt)
     mean_h = empty((T, G), dt)
     rstd_h = empty((T, G), dt)
@@ -224,19 +236,20 @@ def bn_lstm_forward(x, h0, c0, Wx, Wh, b, gx, gh, gc, bc, rmx, rvx, rmh, rvh, rm
     for s in range(T):
         matmul(h0 if s == 0 else y[s - 1], Wh, out=hw[s])
         rh, rc = min(s, Tsh - 1), min(s, Tsc - 1)
-        lstm_fwd[grid, (t, t)](hw[s], xn[s], c0 if s == 0 else c[s - 1], (gh, gc, bc), training, s < Tsh, s < Tsc,
+        lstm_fwd[grid, (t, t)](hw[s], xn[s], c0 if s == 0 else c[s - 1], lengths, s, (gh, gc, bc), training,
+                               s < Tsh, s < Tsc,
                                (rmh[rh], rvh[rh], rmc[rc], rvc[rc]), float(momentum), float(eps),
                                (gates[s], c[s], tc[s], y[s]), (mean_h[s], rstd_h[s], mean_c[s], rstd_c[s]))
     if training:
         _write_back(runs)
-    saved = (xw, mean_x, rstd_x, hw, mean_h, rstd_h, gates, c, mean_c, rstd_c, tc, y, training)
+    saved = (xw, mean_x, rstd_x, hw, mean_h, rstd_h, gates, c, mean_c, rstd_c, tc, y, lengths, training)
     return y, copy(y[T - 1]), copy(c[T - 1]), saved
 
 
-def _input_side(da, xw, mean_x, rstd_x, gx, training, x, Wx, h0, y, dhw):
+def _input_side(da, xw, mean_x, rstd_x, gx, training, lengths, x, Wx, h0, y, dhw):
     """After the time loop: BN_t backward of the x side, then dWx, dx, dWh (one GEMM each)."""
     T, B, I = x.shape
-    dxw, dgx, db = bn_backward(da, xw, mean_x, rstd_x, gx, training)
+    dxw, dgx, db = bn_backward(da, xw, mean_x, rstd_x, gx, training, lengths)
     dxw2 = rows2d(dxw)
     dWx = matmul(x.reshape(T * B, I), dxw2, trans_a=True)
     dx = matmul(dxw2, Wx, trans_b=True).reshape(T, B, I)
@@ -251,7 +264,7 @@ def bn_lstm_backward(dy, saved, x, h0, c0, Wx, Wh, gx, gh, gc, par_min=PAR_MIN_W
     -> dx (T,B,I), dh0 (B,H), dc0 (B,H), dWx (I,G), dWh (H,G), db (G,), dgx (G,), dgh (G,),
        dgc (H,), dbc (H,)   (device arrays)."""
     dy, x, h0, c0, Wx, Wh, gx, gh, gc = (to_device(a) for a in (dy, x, h0, c0, Wx, Wh, gx, gh, gc))
-    xw, mean_x, rstd_x, hw, mean_h, rstd_h, gates, c, mean_c, rstd_c, tc, y, training = saved
+    xw, mean_x, rstd_x, hw, mean_h, rstd_h, gates, c, mean_c, rstd_c, tc, y, lengths, training = saved
     T, B, _ = x.shape
     H = h0.shape[1]
     G = 4 * H
@@ -269,19 +282,20 @@ def bn_lstm_backward(dy, saved, x, h0, c0, Wx, Wh, gx, gh, gc, par_min=PAR_MIN_W
     for s in range(T - 1, -1, -1):
         sv = (gates[s], hw[s], c[s], c0 if s == 0 else c[s - 1], tc[s])
         st = (mean_h[s], rstd_h[s], mean_c[s], rstd_c[s])
-        lstm_bwd[grid, (t, t)](dy[s], dhn, dcarry, sv, st, (gh, gc), bool(training), scratch, da[s], dhw[s],
-                               (pgh[s], pgc[s], pbc[s]))
+        lstm_bwd[grid, (t, t)](dy[s], dhn, dcarry, lengths, s, sv, st, (gh, gc), bool(training), scratch, da[s],
+                               dhw[s], (pgh[s], pgc[s], pbc[s]))
         matmul(dhw[s], Wh, out=dhn, trans_b=True)
-    dx, dWx, dWh, db, dgx = _input_side(da, xw, mean_x, rstd_x, gx, training, x, Wx, h0, y, dhw)
+    dx, dWx, dWh, db, dgx = _input_side(da, xw, mean_x, rstd_x, gx, training, lengths, x, Wx, h0, y, dhw)
     return dx, dhn, dcarry, dWx, dWh, db, dgx, colsum(pgh), colsum(pgc), colsum(pbc)
 
 
 # ---------------------------------------------------------------------------------------------
 # BN-RNN
 # ---------------------------------------------------------------------------------------------
-def bn_rnn_forward(x, h0, Wx, Wh, b, gx, gh, rmx, rvx, rmh, rvh, training, momentum, eps, par_min=PAR_MIN_WORK):
+def bn_rnn_forward(x, h0, Wx, Wh, b, gx, gh, rmx, rvx, rmh, rvh, training, momentum, eps, par_min=PAR_MIN_WORK,
+                   lengths=None):
     """x (T,B,I), h0 (B,H), Wx (I,H), Wh (H,H), b/gx/gh (H,), rm*/rv* (Ts,H) (updated in place
-    when training) -> y (T,B,H), hT (B,H), saved   (device arrays)."""
+    when training), lengths (B,) or None -> y (T,B,H), hT (B,H), saved   (device arrays)."""
     x, h0, Wx, Wh, b, gx, gh = (to_device(a) for a in (x, h0, Wx, Wh, b, gx, gh))
     runs = [running_on_device(a) for a in (rmh, rvh)]
     (rmh, _), (rvh, _) = runs
@@ -290,8 +304,9 @@ def bn_rnn_forward(x, h0, Wx, Wh, b, gx, gh, rmx, rvx, rmh, rvh, training, momen
     dt = x.dtype
     training = bool(training)
     (_, _, rnn_fwd, _), t = kernels(dt)
+    lengths = device_lengths(lengths, T, B)
     xw = matmul(x.reshape(T * B, I), Wx).reshape(T, B, H)
-    xn, mean_x, rstd_x = bn_forward(xw, gx, b, rmx, rvx, training, momentum, eps)
+    xn, mean_x, rstd_x = bn_forward(xw, gx, b, rmx, rvx, training, momentum, eps, lengths)
     hw = empty((T, B, H), dt)
     mean_h = empty((T, H), dt)
     rstd_h = empty((T, H), dt)
@@ -301,11 +316,11 @@ def bn_rnn_forward(x, h0, Wx, Wh, b, gx, gh, rmx, rvx, rmh, rvh, training, momen
     for s in range(T):
         matmul(h0 if s == 0 else y[s - 1], Wh, out=hw[s])
         r = min(s, Ts - 1)
-        rnn_fwd[grid, (t, t)](hw[s], xn[s], gh, training, s < Ts, rmh[r], rvh[r], float(momentum), float(eps),
-                              mean_h[s], rstd_h[s], y[s])
+        rnn_fwd[grid, (t, t)](hw[s], xn[s], lengths, s, gh, training, s < Ts, rmh[r], rvh[r], float(momentum),
+                              float(eps), mean_h[s], rstd_h[s], y[s])
     if training:
         _write_back(runs)
-    saved = (xw, mean_x, rstd_x, hw, mean_h, rstd_h, y, training)
+    saved = (xw, mean_x, rstd_x, hw, mean_h, rstd_h, y, lengths, training)
     return y, copy(y[T - 1]), saved
 
 
@@ -313,7 +328,7 @@ def bn_rnn_backward(dy, saved, x, h0, Wx, Wh, gx, gh, par_min=PAR_MIN_WORK):
     """dy (T,B,H), saved from bn_rnn_forward -> dx (T,B,I), dh0 (B,H), dWx (I,H), dWh (H,H),
     db (H,), dgx (H,), dgh (H,)   (device arrays)."""
     dy, x, h0, Wx, Wh, gx, gh = (to_device(a) for a in (dy, x, h0, Wx, Wh, gx, gh))
-    xw, mean_x, rstd_x, hw, mean_h, rstd_h, y, training = saved
+    xw, mean_x, rstd_x, hw, mean_h, rstd_h, y, lengths, training = saved
     T, B, _ = x.shape
     H = h0.shape[1]
     dt = x.dtype
@@ -324,8 +339,8 @@ def bn_rnn_backward(dy, saved, x, h0, Wx, Wh, gx, gh, par_min=PAR_MIN_WORK):
     pgh = empty((T, H), dt)
     grid = ((H + t - 1) // t, 1)
     for s in range(T - 1, -1, -1):
-        rnn_bwd[grid, (t, t)](dy[s], dhn, y[s], hw[s], mean_h[s], rstd_h[s], gh, bool(training), da[s], dhw[s],
-                              pgh[s])
+        rnn_bwd[grid, (t, t)](dy[s], dhn, lengths, s, y[s], hw[s], mean_h[s], rstd_h[s], gh, bool(training), da[s],
+                              dhw[s], pgh[s])
         matmul(dhw[s], Wh, out=dhn, trans_b=True)
-    dx, dWx, dWh, db, dgx = _input_side(da, xw, mean_x, rstd_x, gx, training, x, Wx, h0, y, dhw)
+    dx, dWx, dWh, db, dgx = _input_side(da, xw, mean_x, rstd_x, gx, training, lengths, x, Wx, h0, y, dhw)
     return dx, dhn, dWx, dWh, db, dgx, colsum(pgh)

@@ -243,8 +243,10 @@ def split_groups(H, tpb):
 
 @cuda.jit(device=True)
 def sigmoid(z, one):
-    """one: 1 in the working dtype (float32 code stays float32)."""
-    return one / (one + math.exp(-z))
+    """one: 1 in the working dtype (float32 code stays float32). exp's argument stops at 80, where the
+    result is 1.8e-35 (or 0 before): a GPU's exp returns inf past the range, but the simulator's math.exp
+    raises OverflowError (BatchNorm of a step with one or two active rows normalizes padded rows far out)."""
+    return one / (one + math.exp(min(-z, one * float32(80.0))))
 
 
 # ------------------------------------------------------------------------------------------------
