@@ -182,6 +182,7 @@ class MDNHead(Head):
             raise ValueError(f"a mixture of {self.M} components has {K} outputs, not {outputs}")
         super().__init__(hidden_size, K, True, dtype, seed)
         self.scale = [float(s) for s in scale]
+        self.clip_output = None  # Graves's element-wise clip of dL/d(outputs) per point (training setting)
 
     def config(self):
         return {"kind": self.kind, "components": self.M, "per_step": True, "scale": self.scale}
@@ -202,7 +203,12 @@ class MDNHead(Head):
     def backward(self, cache, scale):
         from lnrnn.kernels.mdn import mdn_backward
         h, yhat, tg, saved = cache
-        d = mdn_backward(np.full(yhat.shape[0], scale, yhat.dtype), saved, yhat, tg, self.M)
+        if self.clip_output:  # clip each point's own derivatives, then normalize (Graves 2013, sec. 4.2)
+            d = mdn_backward(np.ones(yhat.shape[0], yhat.dtype), saved, yhat, tg, self.M)
+            np.clip(d, -self.clip_output, self.clip_output, out=d)
+            d *= yhat.dtype.type(scale)
+        else:
+            d = mdn_backward(np.full(yhat.shape[0], scale, yhat.dtype), saved, yhat, tg, self.M)
         return self.linear_backward(h, d.reshape(h.shape[0], h.shape[1], self.O))
 
     def sample(self, out, rng, bias=0.0):

@@ -153,6 +153,57 @@ class RMSProp(Optimizer):
         p -= t(self.lr) * g / (np.sqrt(sq) + t(eps))
 
 
+class RMSPropMomentum(Optimizer):
+    """RMSProp with momentum, centred or not: the form Graves (2013, eqs. 38-41) trained handwriting with,
+    and Cooijmans et al. (2016) sequential MNIST (momentum 0.9, not centred).
+
+        sq  = alpha sq + (1 - alpha) g^2
+        avg = alpha avg + (1 - alpha) g                     (centred only; else avg = 0)
+        v   = momentum v - lr g / sqrt(sq - avg^2 + eps)
+        p  += v
+    eps sits inside the square root, as in Graves's equations. 'rmsprop-graves': alpha 0.95, momentum
+    0.9, eps 1e-4, centred; 'rmsprop-momentum': alpha 0.9, momentum 0.9, eps 1e-8 (under the root),
+    not centred."""
+
+    slot_names = ("sq", "avg", "v")
+
+    def __init__(self, lr=1e-4, alpha=0.95, momentum=0.9, eps=1e-4, centred=True):
+        super().__init__(lr, alpha=float(alpha), momentum=float(momentum), eps=float(eps),
+                         centred=float(bool(centred)))  # 1.0 / 0.0: hyper-parameters are JSON floats
+
+    def _update(self, name, p, g):
+        t = p.dtype.type
+        h = self.hyper
+        a = h["alpha"]
+        sq = self._slot("sq", name, p)
+        sq *= t(a)
+        sq += t(1 - a) * g * g
+        denom = sq + t(h["eps"])
+        if h["centred"]:
+            avg = self._slot("avg", name, p)
+            avg *= t(a)
+            avg += t(1 - a) * g
+            denom = denom - avg * avg
+        v = self._slot("v", name, p)
+        v *= t(h["momentum"])
+        v -= t(self.lr) * g / np.sqrt(denom)
+        p += v
+
+
+class GravesRMSProp(RMSPropMomentum):
+    kind = "rmsprop-graves"
+
+    def __init__(self, lr=1e-4, alpha=0.95, momentum=0.9, eps=1e-4, centred=True):
+        super().__init__(lr, alpha, momentum, eps, centred)
+
+
+class MomentumRMSProp(RMSPropMomentum):
+    kind = "rmsprop-momentum"
+
+    def __init__(self, lr=1e-3, alpha=0.9, momentum=0.9, eps=1e-8, centred=False):
+        super().__init__(lr, alpha, momentum, eps, centred)
+
+
 class Adam(Optimizer):
     """Adam (Kingma & Ba 2015) with bias correction folded into the step size."""
 
@@ -176,7 +227,8 @@ class Adam(Optimizer):
         p -= t(step) * m / (np.sqrt(v) + t(eps_hat))
 
 
-OPTIMIZERS = {"adam": Adam, "rmsprop": RMSProp, "sgd": SGD}
+OPTIMIZERS = {"adam": Adam, "rmsprop": RMSProp, "rmsprop-momentum": MomentumRMSProp,
+              "rmsprop-graves": GravesRMSProp, "sgd": SGD}
 
 
 def make_optimizer(kind, lr):

@@ -81,6 +81,7 @@ class TrainConfig:
     lr_decay: float = 0.9                 # lr of epoch e (0-based) is lr * lr_decay**e
     optimizer: str = "adam"               # adam, rmsprop, sgd (momentum 0.9)
     clip: float = 1.0                     # global gradient-norm limit; 0 turns clipping off
+    clip_output: Optional[float] = None   # mixture density head: clip each point's dL/d(outputs) to +-this
     forget_bias: float = 1.0              # initial LSTM forget-gate bias
     seed: int = 0                         # initialization and shuffling
     dtype: str = "float32"                # float32 or float64 parameters and activations
@@ -139,6 +140,8 @@ def validate(cfg):
         (cfg.time_budget is None or cfg.time_budget > 0, f"--time-budget must be positive, not {cfg.time_budget}."),
     ]
     checks.append((cfg.tbptt is None or cfg.tbptt >= 1, f"--tbptt must be at least 1 step, not {cfg.tbptt}."))
+    checks.append((cfg.clip_output is None or (cfg.clip_output > 0 and math.isfinite(cfg.clip_output)),
+                   f"--clip-output must be a positive number, not {cfg.clip_output}."))
     checks.append((cfg.save_every is None or cfg.save_every >= 1,
                    f"--save-every must be at least 1 update, not {cfg.save_every}."))
     checks.append((cfg.save_every_seconds >= 0 and math.isfinite(cfg.save_every_seconds),
@@ -194,7 +197,13 @@ def build_model(cfg, task):
                   state_noise=state_noise(cfg, task))
     if cfg.skip:
         config["skip"] = True
-    return build_from_config(config, seed=cfg.seed, device=cfg.device)
+    model = build_from_config(config, seed=cfg.seed, device=cfg.device)
+    if cfg.clip_output:
+        if not hasattr(model.head, "clip_output"):
+            raise UserError(f"--clip-output clips a mixture density head's derivatives; {cfg.task} has a "
+                            f"{model.head.kind} head.")
+        model.head.clip_output = float(cfg.clip_output)
+    return model
 
 
 def split_arrays(arrays):

@@ -129,3 +129,29 @@ def test_cuda_twin_equals_cpu_twin():
             assert not np.any(d_gpu[v == 0])
     finally:
         config.THREADS_PER_BLOCK = old
+
+
+def test_output_clipping_bounds_each_points_derivatives():
+    """--clip-output: each point's dL/d(outputs) is clipped before the 1/count average; off, the head's
+    gradient is the plain average (compared against a head with the clip set beyond every value)."""
+    from lnrnn.heads import MDNHead
+    rng = np.random.default_rng(8)
+    head = MDNHead(4, components=2, dtype="float64")
+    h = rng.standard_normal((5, 3, 4))
+    tg = 30 * rng.standard_normal((3, 5, 3))                   # far targets: large derivatives
+    tg[..., 2] = rng.integers(0, 2, (3, 5))
+    valid = np.ones((5, 3), bool)
+    _, count, cache = head.forward(h, tg, valid)
+    head.zero_grad()
+    head.backward(cache, 1.0 / count)
+    plain = head.grads["W"].copy()
+    head.clip_output = 1e12
+    head.zero_grad()
+    head.backward(cache, 1.0 / count)
+    np.testing.assert_allclose(head.grads["W"], plain, rtol=1e-12)
+    head.clip_output = 0.5
+    head.zero_grad()
+    head.backward(cache, 1.0 / count)
+    d_out = np.clip(mdn_backward(np.ones(15), cache[3], cache[1], cache[2], 2), -0.5, 0.5) / count
+    np.testing.assert_allclose(head.grads["W"], h.reshape(15, 4).T @ d_out, rtol=1e-12)
+    assert not np.allclose(head.grads["W"], plain)

@@ -23,6 +23,7 @@ def reference(kind, params, steps, lr):
     p = {k: v.copy() for k, v in params.items()}
     s1 = {k: np.zeros_like(v) for k, v in p.items()}
     s2 = {k: np.zeros_like(v) for k, v in p.items()}
+    s3 = {k: np.zeros_like(v) for k, v in p.items()}
     for t in range(1, steps + 1):
         g = grads_of(p, t)
         for k in p:
@@ -32,6 +33,15 @@ def reference(kind, params, steps, lr):
             elif kind == "rmsprop":
                 s1[k] = 0.99 * s1[k] + 0.01 * g[k] ** 2
                 p[k] = p[k] - lr * g[k] / (np.sqrt(s1[k]) + 1e-8)
+            elif kind == "rmsprop-graves":  # Graves 2013, eqs. 38-41
+                s1[k] = 0.95 * s1[k] + 0.05 * g[k] ** 2
+                s2[k] = 0.95 * s2[k] + 0.05 * g[k]
+                s3[k] = 0.9 * s3[k] - lr * g[k] / np.sqrt(s1[k] - s2[k] ** 2 + 1e-4)
+                p[k] = p[k] + s3[k]
+            elif kind == "rmsprop-momentum":
+                s1[k] = 0.9 * s1[k] + 0.1 * g[k] ** 2
+                s3[k] = 0.9 * s3[k] - lr * g[k] / np.sqrt(s1[k] + 1e-8)
+                p[k] = p[k] + s3[k]
             else:
                 s1[k] = 0.9 * s1[k] + 0.1 * g[k]
                 s2[k] = 0.999 * s2[k] + 0.001 * g[k] ** 2
@@ -40,7 +50,7 @@ def reference(kind, params, steps, lr):
     return p
 
 
-@pytest.mark.parametrize("kind", ["sgd", "rmsprop", "adam"])
+@pytest.mark.parametrize("kind", ["sgd", "rmsprop", "adam", "rmsprop-graves", "rmsprop-momentum"])
 def test_matches_textbook_and_updates_in_place(kind):
     params = problem()
     want = reference(kind, params, 6, 0.01)
@@ -64,7 +74,7 @@ def test_minimizes_quadratic_in_float32(cls):
     assert global_norm(params) < 0.05 * start  # RMSProp hovers at about lr
 
 
-@pytest.mark.parametrize("kind", ["sgd", "rmsprop", "adam"])
+@pytest.mark.parametrize("kind", ["sgd", "rmsprop", "adam", "rmsprop-graves", "rmsprop-momentum"])
 def test_state_dict_roundtrip_continues_exactly(kind):
     params = problem()
     opt = make_optimizer(kind, 0.02)

@@ -75,7 +75,7 @@ def test_flat_optimizer_step_equals_per_parameter_step():
                          forget_bias=1.0, head={"kind": "classifier", "outputs": 3, "per_step": False}))
     params = {k: v.copy() for k, v in a.params.items()}
     grads = {k: rng.standard_normal(v.shape) for k, v in params.items()}
-    for kind in ("adam", "rmsprop", "sgd"):
+    for kind in ("adam", "rmsprop", "sgd", "rmsprop-graves", "rmsprop-momentum"):
         per, flat = make_optimizer(kind, 1e-2), make_optimizer(kind, 1e-2)
         p1 = {k: v.copy() for k, v in params.items()}
         for name, v in a.params.items():
@@ -90,6 +90,8 @@ def test_flat_optimizer_step_equals_per_parameter_step():
         # saved per name, as checkpoints always stored them; loads back into a flat slot
         st = flat.state_dict(a.flat[0])
         for slot, d in st["slots"].items():
+            if not d and not per.state_dict()["slots"][slot]:
+                continue  # a slot this configuration does not use (the non-centred RMSProp's average)
             assert set(d) == set(a.params), slot
             for k in d:
                 np.testing.assert_array_equal(d[k], per.state_dict()["slots"][slot][k])

@@ -19,6 +19,9 @@ from lnrnn.train import TrainConfig, train as run_training
               help="Update rule (sgd uses momentum 0.9).")
 @click.option("--clip", type=float, default=D.clip, show_default=True,
               help="Global gradient-norm limit; 0 turns clipping off.")
+@click.option("--clip-output", type=float, default=D.clip_output, metavar="V",
+              help="Mixture density head only: clip each point's derivatives with respect to the head's outputs "
+                   "to [-V, V] before averaging (Graves 2013 used 100). Default: off.")
 @click.option("--seed", type=int, default=D.seed, show_default=True, help="Seed of initialization and shuffling.")
 @click.option("--out", type=click.Path(file_okay=False), default=D.out, show_default=True,
               help="Run directory: checkpoint, metrics.jsonl, learning_curve.svg.")
