@@ -126,14 +126,20 @@ class Cell:
         G = self.blocks * H
         return [("Wx", (I, G)), ("Wh", (H, G)), ("b", (G,))] + [(n, (self.width(H, w),)) for n, w, _ in self.extra]
 
-    def init_params(self, rng, I, H, dtype, forget_bias):
-        """Initial parameters: Glorot-uniform Wx, one orthogonal block of Wh per gate, zero b (the
-        LSTM's forget block at forget_bias), extra parameters at their listed value."""
+    def init_params(self, rng, I, H, dtype, forget_bias, recurrent_init="orthogonal"):
+        """Initial parameters: Glorot-uniform Wx, one orthogonal block of Wh per gate (identity blocks
+        with recurrent_init='identity', Cooijmans et al.'s sequential-MNIST setting; the random draws
+        are the same either way), zero b (the LSTM's forget block at forget_bias), extra parameters at
+        their listed value."""
+        if recurrent_init not in RECURRENT_INITS:
+            raise ValueError(f"recurrent_init must be one of {', '.join(RECURRENT_INITS)}, not {recurrent_init!r}")
         G = self.blocks * H
         lim = np.sqrt(6.0 / (I + H))
         p = {"Wx": rng.uniform(-lim, lim, (I, G)).astype(dtype),
              "Wh": np.concatenate([_orthogonal(rng, H, dtype) for _ in range(self.blocks)], axis=1),
              "b": np.zeros(G, dtype)}
+        if recurrent_init == "identity":
+            p["Wh"] = np.tile(np.eye(H, dtype=dtype), (1, self.blocks))
         if self.cell == "lstm":
             p["b"][H:2 * H] = forget_bias
         if self.norm != "none":
@@ -180,6 +186,7 @@ CELLS = {c.name: c for c in (
          ("Wx", "Wh", "b", "gx", "gh", "gc", "bc"), masked_kernel=True),
 )}
 KINDS = ("rnn", "lstm")
+RECURRENT_INITS = ("orthogonal", "identity")
 NORMS = ("none", "ln", "bn")
 _BY_PAIR = {(c.cell, c.norm): c for c in CELLS.values()}
 

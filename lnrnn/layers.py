@@ -97,7 +97,7 @@ class RecurrentLayer:
     """One recurrent layer (a row of ``lnrnn.cells``) over whole sequences or chunks of them."""
 
     def __init__(self, cell, norm, input_size, hidden_size, dtype=np.float32, seed=0, forget_bias=1.0,
-                 max_steps=1, eps=EPS, momentum=BN_MOMENTUM, rng=None, device="cpu"):
+                 max_steps=1, eps=EPS, momentum=BN_MOMENTUM, rng=None, device="cpu", recurrent_init="orthogonal"):
         self.spec = cells.lookup(cell, norm)
         for what, v in (("input_size", input_size), ("hidden_size", hidden_size), ("max_steps", max_steps)):
             if int(v) != v or v < 1:
@@ -110,7 +110,7 @@ class RecurrentLayer:
         self.eps, self.momentum = float(eps), float(momentum)
         self.forget_bias = float(forget_bias)
         rng = np.random.default_rng(seed) if rng is None else rng
-        self.params = self.spec.init_params(rng, self.I, self.H, self.dtype, self.forget_bias)
+        self.params = self.spec.init_params(rng, self.I, self.H, self.dtype, self.forget_bias, recurrent_init)
         self.grads = {k: np.zeros_like(v) for k, v in self.params.items()}
         self.flat = (repack([("", self.params)]), repack([("", self.grads)]))  # (params, grads) FlatArrays
         self.buffers = self.spec.init_buffers(self.H, int(max_steps), self.dtype)
@@ -256,7 +256,8 @@ class RecurrentStack:
     reach the lower layers and the input through one step of depth."""
 
     def __init__(self, cell, norm, input_size, hidden_size, num_layers=1, dtype=np.float32, seed=0,
-                 forget_bias=1.0, max_steps=1, eps=EPS, momentum=BN_MOMENTUM, device="cpu", skip=False):
+                 forget_bias=1.0, max_steps=1, eps=EPS, momentum=BN_MOMENTUM, device="cpu", skip=False,
+                 recurrent_init="orthogonal"):
         if int(num_layers) != num_layers or num_layers < 1:
             raise ValueError(f"num_layers must be a positive integer, got {num_layers}")
         rng = np.random.default_rng(seed)
@@ -264,7 +265,7 @@ class RecurrentStack:
         I, H = int(input_size), int(hidden_size)
         self.layers = [RecurrentLayer(cell, norm, I if k == 0 else (I + H if skip else H), H, dtype=dtype,
                                       forget_bias=forget_bias, max_steps=max_steps, eps=eps, momentum=momentum,
-                                      rng=rng, device=device)
+                                      rng=rng, device=device, recurrent_init=recurrent_init)
                        for k in range(int(num_layers))]
         self.config = dict(cell=cell, norm=norm, input_size=I, hidden_size=H,
                            num_layers=int(num_layers), dtype=np.dtype(dtype).name, forget_bias=float(forget_bias))

@@ -282,7 +282,7 @@ def upgrade_config(config):
     return {**cfg, "head": head}
 
 
-def build_model(config, seed=0, device="cpu", max_steps=1):
+def build_model(config, seed=0, device="cpu", max_steps=1, recurrent_init="orthogonal"):
     """The model a config describes (``model.config`` or an upgraded checkpoint's), freshly initialized."""
     from lnrnn.layers import RecurrentStack
     cfg = upgrade_config(config)
@@ -291,7 +291,8 @@ def build_model(config, seed=0, device="cpu", max_steps=1):
         raise ValueError(f"unknown model settings {sorted(unknown)}")
     stack = RecurrentStack(cfg["cell"], cfg["norm"], cfg["input_size"], cfg["hidden_size"], cfg["num_layers"],
                            dtype=np.dtype(cfg["dtype"]).type, seed=seed, forget_bias=cfg["forget_bias"],
-                           max_steps=max_steps, device=device, skip=cfg.get("skip", False))
+                           max_steps=max_steps, device=device, skip=cfg.get("skip", False),
+                           recurrent_init=recurrent_init)
     head = make_head(cfg["head"], stack.output_size, dtype=cfg["dtype"], seed=seed)
     return SequenceModel(stack, head, state_noise=cfg["state_noise"], noise_seed=seed)
 

@@ -83,6 +83,7 @@ class TrainConfig:
     clip: float = 1.0                     # global gradient-norm limit; 0 turns clipping off
     clip_output: Optional[float] = None   # mixture density head: clip each point's dL/d(outputs) to +-this
     forget_bias: float = 1.0              # initial LSTM forget-gate bias
+    init: str = "orthogonal"              # recurrent weights: orthogonal blocks, or identity (Cooijmans et al.)
     seed: int = 0                         # initialization and shuffling
     dtype: str = "float32"                # float32 or float64 parameters and activations
     eval_batch_size: Optional[int] = None # sequences per evaluation batch (memory only; None: the task's default)
@@ -140,6 +141,8 @@ def validate(cfg):
         (cfg.time_budget is None or cfg.time_budget > 0, f"--time-budget must be positive, not {cfg.time_budget}."),
     ]
     checks.append((cfg.tbptt is None or cfg.tbptt >= 1, f"--tbptt must be at least 1 step, not {cfg.tbptt}."))
+    checks.append((cfg.init in cells.RECURRENT_INITS,
+                   f"--init must be one of {', '.join(cells.RECURRENT_INITS)}, not {cfg.init!r}."))
     checks.append((cfg.clip_output is None or (cfg.clip_output > 0 and math.isfinite(cfg.clip_output)),
                    f"--clip-output must be a positive number, not {cfg.clip_output}."))
     checks.append((cfg.save_every is None or cfg.save_every >= 1,
@@ -197,7 +200,7 @@ def build_model(cfg, task):
                   state_noise=state_noise(cfg, task))
     if cfg.skip:
         config["skip"] = True
-    model = build_from_config(config, seed=cfg.seed, device=cfg.device)
+    model = build_from_config(config, seed=cfg.seed, device=cfg.device, recurrent_init=cfg.init)
     if cfg.clip_output:
         if not hasattr(model.head, "clip_output"):
             raise UserError(f"--clip-output clips a mixture density head's derivatives; {cfg.task} has a "

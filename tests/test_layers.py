@@ -146,3 +146,17 @@ def test_ln_gradients_stay_finite_through_leading_blank_inputs(cell):
     stack.backward(np.ones_like(y))
     worst = max(float(np.abs(g).max()) for g in stack.grads.values())
     assert np.isfinite(worst) and worst < 1e6, worst  # with a zero cell-candidate/LN bias: NaN
+
+
+def test_identity_recurrent_init_keeps_every_other_draw():
+    """--init identity: every gate block of Wh is the identity; Wx and the other parameters are those
+    of the orthogonal initialization with the same seed (the random draws are unchanged)."""
+    a = RecurrentStack("lstm", "bn", 3, 5, num_layers=2, seed=4)
+    b = RecurrentStack("lstm", "bn", 3, 5, num_layers=2, seed=4, recurrent_init="identity")
+    for k in a.params:
+        if k.endswith("Wh"):
+            np.testing.assert_array_equal(b.params[k], np.tile(np.eye(5, dtype=np.float32), (1, 4)))
+        else:
+            np.testing.assert_array_equal(a.params[k], b.params[k])
+    with pytest.raises(ValueError, match="recurrent_init"):
+        RecurrentLayer("rnn", "none", 3, 5, recurrent_init="zeros")

@@ -45,6 +45,9 @@ model_options = _stack(
                  help="Hidden units per layer (H). Default: 64; 400 for the strokes tasks."),
     click.option("--layers", type=int, default=D.layers,
                  help="Stacked recurrent layers. Default: 1; 3 for the strokes tasks."),
+    click.option("--init", type=click.Choice(["orthogonal", "identity"]), default=D.init, show_default=True,
+                 help="Recurrent weights Wh: an orthogonal block per gate, or identity blocks (Cooijmans et al. "
+                      "2016's sequential-MNIST setting)."),
     click.option("--skip/--no-skip", default=D.skip,
                  help="Graves's skip connections: the input feeds every layer and every layer feeds the head. "
                       "Default: on for the strokes tasks, off otherwise."),
