@@ -33,8 +33,8 @@ from numba import cuda
 
 from lnrnn.kernels.batchnorm_cuda import (bn_backward, bn_forward, col_backward, col_stats, device_lengths,
                                           running_on_device)
-from lnrnn.kernels.cuda_common import (colsum, copy, empty, matmul, nbtype, rows2d, sigmoid, tile, to_device,
-                                       zeros)
+from lnrnn.kernels.cuda_common import (colsum, copy, empty, matmul, nbtype, projection_grads, sigmoid, tile,
+                                       to_device, zeros)
 
 from lnrnn.config import BN_PAR_MIN_WORK as PAR_MIN_WORK  # noqa: E402  the CPU twin's default, for signature parity (unused here)
 
@@ -248,14 +248,8 @@ def bn_lstm_forward(x, h0, c0, Wx, Wh, b, gx, gh, gc, bc, rmx, rvx, rmh, rvh, rm
 
 def _input_side(da, xw, mean_x, rstd_x, gx, training, lengths, x, Wx, h0, y, dhw):
     """After the time loop: BN_t backward of the x side, then dWx, dx, dWh (one GEMM each)."""
-    T, B, I = x.shape
     dxw, dgx, db = bn_backward(da, xw, mean_x, rstd_x, gx, training, lengths)
-    dxw2 = rows2d(dxw)
-    dWx = matmul(x.reshape(T * B, I), dxw2, trans_a=True)
-    dx = matmul(dxw2, Wx, trans_b=True).reshape(T, B, I)
-    dWh = matmul(h0, dhw[0], trans_a=True)
-    if T > 1:
-        matmul(rows2d(y[:T - 1]), rows2d(dhw[1:]), out=dWh, trans_a=True, accumulate=True)
+    dx, dWx, dWh = projection_grads(dxw, dhw, x, h0, y, Wx)
     return dx, dWx, dWh, db, dgx
 
 

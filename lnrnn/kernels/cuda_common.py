@@ -323,6 +323,21 @@ def matmul(A, B, out=None, trans_a=False, trans_b=False, accumulate=False):
     return out
 
 
+def projection_grads(dXW, dHW, x, h0, y, Wx):
+    """The GEMMs after a BPTT time loop, each over all T*B rows (twin of common.projection_grads):
+        dx = dXW Wx^T,  dWx = X^T dXW,  dWh = Hprev^T dHW  with Hprev = (h0, y_0, ..., y_{T-2}).
+    dXW, dHW (T,B,G): dL/d(x_t Wx) and dL/d(h_{t-1} Wh); x (T,B,I); h0 (B,H); y (T,B,H); Wx (I,G)
+    -> dx (T,B,I), dWx (I,G), dWh (H,G)   (device arrays)."""
+    T, B, I = x.shape
+    dX2 = rows2d(dXW)
+    dWx = matmul(x.reshape(T * B, I), dX2, trans_a=True)
+    dx = matmul(dX2, Wx, trans_b=True).reshape(T, B, I)
+    dWh = matmul(h0, dHW[0], trans_a=True)
+    if T > 1:
+        matmul(rows2d(y[:T - 1]), rows2d(dHW[1:]), out=dWh, trans_a=True, accumulate=True)
+    return dx, dWx, dWh
+
+
 # ------------------------------------------------------------------------------------------------
 # Column reductions: out (M,) = sum over the N rows of D, D*X, or D*xhat(X)
 # ------------------------------------------------------------------------------------------------

@@ -41,10 +41,132 @@ import numpy as np
 from numba import cuda
 
 from lnrnn.kernels.cuda_common import (block_sum, colsum, colsum_prod, copy, dot_col, empty, matmul, nbtype,
-                                       rows2d, seq_fits, seq_threads, sigmoid, split_groups, split_matvec,
+                                       projection_grads, seq_fits, seq_threads, sigmoid, split_groups, split_matvec,
                                        threads_per_block, to_device, transpose, zeros)
 from lnrnn.kernels.layernorm_cuda import ln_rows, row_stats
 from lnrnn.kernels.codes import NORM_LN, NORM_NONE  # noqa: F401  (the same codes as the CPU twin)
+
+
+# ------------------------------------------------------------------------------------------------
+# One batch row at one step, forward and BPTT: device functions shared by the per-step kernels (the
+# row's vectors in global memory) and the sequence kernels (h_{t-1} Wh and dL/dh in shared memory).
+# Every thread of the block calls them (they synchronize); each thread takes hidden units k, k+n, ...
+# and the four gate columns k, H+k, 2H+k, 3H+k, so every value a thread reads back it wrote.
+# ------------------------------------------------------------------------------------------------
+@cuda.jit(device=True)
+def fwd_row(sh, hw, xp, c_prev, p, ln, e, one, inv_g, inv_h, out, h_copy):
+    """hw (G,) = h_{t-1} Wh, xp (G,) = x_t Wx (xhat_x with LN), c_prev (H,) of one row;
+    p = (b, gx, bx, gh, bh) (G,) each, then (gc, bc) (H,) each; e: eps; inv_g, inv_h: 1/G, 1/H;
+    out = the row's (gates (G,), c, tc, y (H,), hhat (G,), chat (H,)) (hhat, chat (0,) without LN);
+    h_t is also written to h_copy (H,). Returns (rstd of hw, rstd of c_t), ones without LN."""
+    b, gx, bx, gh, bh, gc, bc = p
+    gates, c, tc, y, hhat, chat = out
+    tid = cuda.threadIdx.x
+    n = cuda.blockDim.x
+    G = gates.shape[0]
+    H = G // 4
+    m_h, r_h, m_c, r_c = one - one, one, one - one, one
+    if ln:
+        m_h, r_h = row_stats(sh, hw, G, inv_g, e, one)
+    for k in range(tid, H, n):
+        for q in range(4):
+            j = q * H + k
+            if ln:
+                hh = (hw[j] - m_h) * r_h
+                hhat[j] = hh
+                a = gh[j] * hh + bh[j] + gx[j] * xp[j] + bx[j] + b[j]
+            else:
+                a = hw[j] + xp[j] + b[j]
+            gates[j] = math.tanh(a) if q == 2 else sigmoid(a, one)
+        c[k] = gates[H + k] * c_prev[k] + gates[k] * gates[2 * H + k]
+    if ln:
+        m_c, r_c = row_stats(sh, c, H, inv_h, e, one)
+    for k in range(tid, H, n):
+        if ln:
+            ch = (c[k] - m_c) * r_c
+            chat[k] = ch
+            tk = math.tanh(gc[k] * ch + bc[k])
+        else:
+            tk = math.tanh(c[k])
+        tc[k] = tk
+        h = gates[3 * H + k] * tk
+        y[k] = h
+        h_copy[k] = h
+    return r_h, r_c
+
+
+@cuda.jit(device=True)
+def bwd_row(sh, dy, dh, dc, sv, rs, p, ln, one, fh, inv_g, grads, dv):
+    """BPTT of one row at one step. dy (H,) dL/dh_t from the output, dh (H,) from step t+1 (read);
+    dc (H,) dL/dc_t from step t+1, replaced by dL/dc_{t-1};
+    sv = the row's (gates (G,), xp (G,), hhat (G,), c_prev (H,), tc (H,), chat (H,));
+    rs = its (rstd_x, rstd_h, rstd_c) and p = (gx, gh, gc) (LN only); fh: H in the working dtype;
+    grads = the row's (da (G,) dL/d(preactivation), dcn (H,) dL/d(cell output before tanh),
+            dhw (G,) dL/d(h_{t-1} Wh), dxw (G,) dL/d(x_t Wx)); without LN dhw and dxw are da itself
+            and are not written; dL/d(h_{t-1} Wh) also goes to dv (G,)."""
+    gates, xp, hhat, c_prev, tc, chat = sv
+    r_x, r_h, r_c = rs
+    gx, gh, gc = p
+    da, dcn, dhw, dxw = grads
+    tid = cuda.threadIdx.x
+    n = cuda.blockDim.x
+    G = gates.shape[0]
+    H = G // 4
+    zero = one - one
+    # 1. output gate, and dL/d(cell output) with its LayerNorm sums
+    s1, s2 = zero, zero
+    for k in range(tid, H, n):
+        dhk = dy[k] + dh[k]
+        o = gates[3 * H + k]
+        tk = tc[k]
+        da[3 * H + k] = dhk * tk * o * (one - o)
+        d = dhk * o * (one - tk * tk)
+        dcn[k] = d
+        if ln:
+            s1 += d * gc[k]
+            s2 += d * gc[k] * chat[k]
+    if ln:
+        s1 = block_sum(sh, s1) / fh
+        s2 = block_sum(sh, s2) / fh
+    # 2. cell recurrence and the input/forget/candidate gates
+    for k in range(tid, H, n):
+        d = dcn[k]
+        if ln:
+            d = r_c * (d * gc[k] - s1 - chat[k] * s2)
+        dck = d + dc[k]
+        i = gates[k]
+        f = gates[H + k]
+        g = gates[2 * H + k]
+        da[k] = dck * g * i * (one - i)
+        da[H + k] = dck * c_prev[k] * f * (one - f)
+        da[2 * H + k] = dck * i * (one - g * g)
+        dc[k] = dck * f
+        if not ln:
+            for q in range(4):
+                dv[q * H + k] = da[q * H + k]
+    # 3. LayerNorm backward of both products (a = LN(hw; gh, bh) + LN(xw; gx, bx) + b)
+    if ln:
+        h1, h2, x1, x2 = zero, zero, zero, zero
+        for k in range(tid, H, n):
+            for q in range(4):
+                j = q * H + k
+                d = da[j]
+                h1 += d * gh[j]
+                h2 += d * gh[j] * hhat[j]
+                x1 += d * gx[j]
+                x2 += d * gx[j] * xp[j]
+        h1 = block_sum(sh, h1) * inv_g
+        h2 = block_sum(sh, h2) * inv_g
+        x1 = block_sum(sh, x1) * inv_g
+        x2 = block_sum(sh, x2) * inv_g
+        for k in range(tid, H, n):
+            for q in range(4):
+                j = q * H + k
+                d = da[j]
+                v = r_h * (d * gh[j] - h1 - hhat[j] * h2)
+                dhw[j] = v
+                dv[j] = v
+                dxw[j] = r_x * (d * gx[j] - x1 - xp[j] * x2)
 
 
 @lru_cache(maxsize=None)
@@ -53,127 +175,46 @@ def _kernels(dtype, tpb):
 
     @cuda.jit
     def fwd_step(hw, xp_t, c_prev, p, ln, eps, out, rstd_h_t, rstd_c_t):
-        """One time step; block bb handles batch row bb, each thread a strided set of hidden units k
-        (and the four gate columns k, H+k, 2H+k, 3H+k), so every value a thread reads back it wrote.
+        """One time step (fwd_row); block bb handles batch row bb.
             hw (B,G) = h_{t-1} Wh,  xp_t (B,G),  c_prev (B,H)
             p   = (b, gx, bx, gh, bh) (G,) each, then (gc, bc) (H,) each
             out = (gates_t (B,G), c_t (B,H), tc_t (B,H), y_t (B,H), hhat_t (B,G), chat_t (B,H));
-                  hhat_t and chat_t are unused (may be empty) without LN
+                  hhat_t and chat_t are (B,0) without LN
             rstd_h_t, rstd_c_t (B,) written with LN."""
         sh = cuda.shared.array(tpb, dt)
-        b, gx, bx, gh, bh, gc, bc = p
         gates_t, c_t, tc_t, y_t, hhat_t, chat_t = out
         bb = cuda.blockIdx.x
-        tid = cuda.threadIdx.x
-        n = cuda.blockDim.x
+        one = dt(1.0)
         G = hw.shape[1]
         H = G // 4
-        one = dt(1.0)
-        e = dt(eps)
-        m_h, r_h, m_c, r_c = one - one, one, one - one, one
-        if ln:
-            m_h, r_h = row_stats(sh, hw[bb], G, one / dt(G), e, one)
-        for k in range(tid, H, n):
-            for q in range(4):
-                j = q * H + k
-                if ln:
-                    hh = (hw[bb, j] - m_h) * r_h
-                    hhat_t[bb, j] = hh
-                    a = gh[j] * hh + bh[j] + gx[j] * xp_t[bb, j] + bx[j] + b[j]
-                else:
-                    a = hw[bb, j] + xp_t[bb, j] + b[j]
-                gates_t[bb, j] = math.tanh(a) if q == 2 else sigmoid(a, one)
-            c_t[bb, k] = gates_t[bb, H + k] * c_prev[bb, k] + gates_t[bb, k] * gates_t[bb, 2 * H + k]
-        if ln:
-            m_c, r_c = row_stats(sh, c_t[bb], H, one / dt(H), e, one)
-        for k in range(tid, H, n):
-            if ln:
-                ch = (c_t[bb, k] - m_c) * r_c
-                chat_t[bb, k] = ch
-                tk = math.tanh(gc[k] * ch + bc[k])
-            else:
-                tk = math.tanh(c_t[bb, k])
-            tc_t[bb, k] = tk
-            y_t[bb, k] = gates_t[bb, 3 * H + k] * tk
-        if ln and tid == 0:
+        r_h, r_c = fwd_row(sh, hw[bb], xp_t[bb], c_prev[bb], p, ln, dt(eps), one, one / dt(G), one / dt(H),
+                           (gates_t[bb], c_t[bb], tc_t[bb], y_t[bb], hhat_t[bb], chat_t[bb]), y_t[bb])
+        if ln and cuda.threadIdx.x == 0:
             rstd_h_t[bb] = r_h
             rstd_c_t[bb] = r_c
 
     @cuda.jit
     def bwd_step(dy_t, dh_next, dc_next, sv, rs, p, ln, grads):
-        """One time step of BPTT; block bb handles batch row bb, threads stride over hidden units k.
+        """One time step of BPTT (bwd_row); block bb handles batch row bb.
             dy_t (B,H) dL/dh_t from the output; dh_next (B,H) dL/dh_t from step t+1 (read);
             dc_next (B,H) dL/dc_t from step t+1, replaced in place by dL/dc_{t-1}
-            sv    = (gates_t (B,G), xp_t (B,G), hhat_t (B,G), c_prev (B,H), tc_t (B,H), chat_t (B,H))
+            sv    = (gates_t (B,G), xp_t (B,G), hhat_t (B,G), c_prev (B,H), tc_t (B,H), chat_t (B,H));
+                    hhat_t and chat_t are (B,0) without LN
             rs    = (rstd_x_t, rstd_h_t, rstd_c_t) (B,) each        (LN only)
             p     = (gx, gh, gc)                                   (LN only)
-            grads = (da_t (B,G) dL/d(preactivation), dcn_t (B,H) dL/d(cell output before tanh),
-                     dhw_t (B,G) dL/d(h_{t-1} Wh), dxw_t (B,G) dL/d(x_t Wx)); without LN dhw_t and
-                     dxw_t are da_t itself and are not written."""
+            grads = (da_t (B,G), dcn_t (B,H), dhw_t (B,G), dxw_t (B,G)) as in bwd_row; without LN
+                    dhw_t and dxw_t are da_t itself."""
         sh = cuda.shared.array(tpb, dt)
         gates_t, xp_t, hhat_t, c_prev, tc_t, chat_t = sv
         rstd_x_t, rstd_h_t, rstd_c_t = rs
-        gx, gh, gc = p
         da_t, dcn_t, dhw_t, dxw_t = grads
         bb = cuda.blockIdx.x
-        tid = cuda.threadIdx.x
-        n = cuda.blockDim.x
-        G = gates_t.shape[1]
-        H = G // 4
         one = dt(1.0)
-        zero = one - one
-        # 1. output gate, and dL/d(cell output) with its LayerNorm sums
-        s1, s2 = zero, zero
-        for k in range(tid, H, n):
-            dh = dy_t[bb, k] + dh_next[bb, k]
-            o = gates_t[bb, 3 * H + k]
-            tk = tc_t[bb, k]
-            da_t[bb, 3 * H + k] = dh * tk * o * (one - o)
-            d = dh * o * (one - tk * tk)
-            dcn_t[bb, k] = d
-            if ln:
-                s1 += d * gc[k]
-                s2 += d * gc[k] * chat_t[bb, k]
-        if ln:
-            s1 = block_sum(sh, s1) / dt(H)
-            s2 = block_sum(sh, s2) / dt(H)
-        # 2. cell recurrence and the input/forget/candidate gates
-        for k in range(tid, H, n):
-            d = dcn_t[bb, k]
-            if ln:
-                d = rstd_c_t[bb] * (d * gc[k] - s1 - chat_t[bb, k] * s2)
-            dc = d + dc_next[bb, k]
-            i = gates_t[bb, k]
-            f = gates_t[bb, H + k]
-            g = gates_t[bb, 2 * H + k]
-            da_t[bb, k] = dc * g * i * (one - i)
-            da_t[bb, H + k] = dc * c_prev[bb, k] * f * (one - f)
-            da_t[bb, 2 * H + k] = dc * i * (one - g * g)
-            dc_next[bb, k] = dc * f
-        # 3. LayerNorm backward of both products (a = LN(hw; gh, bh) + LN(xw; gx, bx) + b)
-        if ln:
-            h1, h2, x1, x2 = zero, zero, zero, zero
-            for k in range(tid, H, n):
-                for q in range(4):
-                    j = q * H + k
-                    d = da_t[bb, j]
-                    h1 += d * gh[j]
-                    h2 += d * gh[j] * hhat_t[bb, j]
-                    x1 += d * gx[j]
-                    x2 += d * gx[j] * xp_t[bb, j]
-            inv_g = one / dt(G)
-            h1 = block_sum(sh, h1) * inv_g
-            h2 = block_sum(sh, h2) * inv_g
-            x1 = block_sum(sh, x1) * inv_g
-            x2 = block_sum(sh, x2) * inv_g
-            rh = rstd_h_t[bb]
-            rx = rstd_x_t[bb]
-            for k in range(tid, H, n):
-                for q in range(4):
-                    j = q * H + k
-                    d = da_t[bb, j]
-                    dhw_t[bb, j] = rh * (d * gh[j] - h1 - hhat_t[bb, j] * h2)
-                    dxw_t[bb, j] = rx * (d * gx[j] - x1 - xp_t[bb, j] * x2)
+        G = gates_t.shape[1]
+        r = (rstd_x_t[bb], rstd_h_t[bb], rstd_c_t[bb]) if ln else (one, one, one)
+        bwd_row(sh, dy_t[bb], dh_next[bb], dc_next[bb],
+                (gates_t[bb], xp_t[bb], hhat_t[bb], c_prev[bb], tc_t[bb], chat_t[bb]), r, p, ln, one,
+                dt(G // 4), one / dt(G), (da_t[bb], dcn_t[bb], dhw_t[bb], dxw_t[bb]), dhw_t[bb])
 
     return fwd_step, bwd_step
 
@@ -190,16 +231,16 @@ def _seq_kernels(dtype, tpb, H):
 
     @cuda.jit
     def fwd_seq(xp, h0, c0, Wh, p, ln, eps, out, rstd):
-        """Block bb: batch row bb for t = 0..T-1 (same equations and saved layout as fwd_step).
+        """Block bb: batch row bb for t = 0..T-1 (fwd_row at every step; saved layout as fwd_step).
             xp (T,B,G) x Wx (xhat_x with LN), h0, c0 (B,H), Wh (H,G)
             p = (b, gx, bx, gh, bh) (G,) each, then (gc, bc) (H,) each
-            out = (gates (T,B,G), c, tc, y (T,B,H), hhat (T,B,G), chat (T,B,H)); rstd (3,T,B)
+            out = (gates (T,B,G), c, tc, y (T,B,H), hhat (T,B,G), chat (T,B,H)); hhat and chat are
+                  (T,B,0) without LN; rstd (3,T,B)
         h_{t-1} and h_{t-1} Wh live in shared memory; thread j computes columns j, j+n, ... of the
-        recurrent product (coalesced reads of Wh), then threads stride over hidden units k."""
+        recurrent product (coalesced reads of Wh)."""
         sh = cuda.shared.array(tpb, dt)
         hs = cuda.shared.array(H, dt)  # h_{t-1} of this row
         hw = cuda.shared.array(G, dt)  # h_{t-1} Wh of this row
-        b, gx, bx, gh, bh, gc, bc = p
         gates, c, tc, y, hhat, chat = out
         T = xp.shape[0]
         bb = cuda.blockIdx.x
@@ -215,34 +256,9 @@ def _seq_kernels(dtype, tpb, H):
             for j in range(tid, G, n):
                 hw[j] = dot_col(hs, Wh, j, 0, H, 1, zero)
             cuda.syncthreads()  # hw complete; nobody reads hs again this step
-            m_h, r_h, m_c, r_c = zero, one, zero, one
-            if ln:
-                m_h, r_h = row_stats(sh, hw, G, one / dt(G), e, one)
-            for k in range(tid, H, n):
-                for q in range(4):
-                    j = q * H + k
-                    if ln:
-                        hh = (hw[j] - m_h) * r_h
-                        hhat[t, bb, j] = hh
-                        a = gh[j] * hh + bh[j] + gx[j] * xp[t, bb, j] + bx[j] + b[j]
-                    else:
-                        a = hw[j] + xp[t, bb, j] + b[j]
-                    gates[t, bb, j] = math.tanh(a) if q == 2 else sigmoid(a, one)
-                cp = c0[bb, k] if t == 0 else c[t - 1, bb, k]
-                c[t, bb, k] = gates[t, bb, H + k] * cp + gates[t, bb, k] * gates[t, bb, 2 * H + k]
-            if ln:
-                m_c, r_c = row_stats(sh, c[t, bb], H, one / dt(H), e, one)
-            for k in range(tid, H, n):
-                if ln:
-                    ch = (c[t, bb, k] - m_c) * r_c
-                    chat[t, bb, k] = ch
-                    tk = math.tanh(gc[k] * ch + bc[k])
-                else:
-                    tk = math.tanh(c[t, bb, k])
-                tc[t, bb, k] = tk
-                h = gates[t, bb, 3 * H + k] * tk
-                y[t, bb, k] = h
-                hs[k] = h
+            r_h, r_c = fwd_row(sh, hw, xp[t, bb], c0[bb] if t == 0 else c[t - 1, bb], p, ln, e, one, one / dt(G),
+                               one / dt(H), (gates[t, bb], c[t, bb], tc[t, bb], y[t, bb], hhat[t, bb], chat[t, bb]),
+                               hs)
             if ln and tid == 0:
                 rstd[1, t, bb] = r_h
                 rstd[2, t, bb] = r_c
@@ -250,9 +266,9 @@ def _seq_kernels(dtype, tpb, H):
 
     @cuda.jit
     def bwd_seq(dy, sv, c0, rstd, p, WhT, ln, grads, dh0, dc0):
-        """Block bb: BPTT of batch row bb for t = T-1..0 (same equations as bwd_step).
-            dy (T,B,H); sv = (gates, xp, hhat, c, tc, chat) as saved; c0 (B,H); rstd (3,T,B)
-            p = (gx, gh, gc); WhT (G,H) = Wh^T (coalesced reads of dh = dhw Wh^T)
+        """Block bb: BPTT of batch row bb for t = T-1..0 (bwd_row at every step).
+            dy (T,B,H); sv = (gates, xp, hhat, c, tc, chat) as saved (hhat, chat (T,B,0) without LN);
+            c0 (B,H); rstd (3,T,B); p = (gx, gh, gc); WhT (G,H) = Wh^T (coalesced reads of dh = dv Wh^T)
             grads = (DA (T,B,G), DCN (T,B,H), dHW (T,B,G), dXW (T,B,G)); without LN DCN is a (1,B,H)
                     scratch and dHW, dXW are DA itself (not written)
             -> dh0, dc0 (B,H). dL/dh_t from step t+1 and the step's dL/d(h Wh) live in shared
@@ -262,7 +278,6 @@ def _seq_kernels(dtype, tpb, H):
         dv = cuda.shared.array(G, dt)      # dL/d(h_{t-1} Wh) of this step
         red = cuda.shared.array(NRED, dt)  # partial sums of dv Wh^T, one row per thread group
         gates, xp, hhat, c, tc, chat = sv
-        gx, gh, gc = p
         DA, DCN, dHW, dXW = grads
         T = dy.shape[0]
         bb = cuda.blockIdx.x
@@ -276,66 +291,13 @@ def _seq_kernels(dtype, tpb, H):
         cuda.syncthreads()
         for t in range(T - 1, -1, -1):
             tt = t if ln else 0
-            # 1. output gate, and dL/d(cell output) with its LayerNorm sums
-            s1, s2 = zero, zero
-            for k in range(tid, H, n):
-                dhk = dy[t, bb, k] + dh[k]
-                o = gates[t, bb, 3 * H + k]
-                tk = tc[t, bb, k]
-                DA[t, bb, 3 * H + k] = dhk * tk * o * (one - o)
-                d = dhk * o * (one - tk * tk)
-                DCN[tt, bb, k] = d
-                if ln:
-                    s1 += d * gc[k]
-                    s2 += d * gc[k] * chat[t, bb, k]
-            if ln:
-                s1 = block_sum(sh, s1) / dt(H)
-                s2 = block_sum(sh, s2) / dt(H)
-            # 2. cell recurrence and the input/forget/candidate gates
-            for k in range(tid, H, n):
-                d = DCN[tt, bb, k]
-                if ln:
-                    d = rstd[2, t, bb] * (d * gc[k] - s1 - chat[t, bb, k] * s2)
-                dc = d + dc0[bb, k]
-                i = gates[t, bb, k]
-                f = gates[t, bb, H + k]
-                g = gates[t, bb, 2 * H + k]
-                cp = c0[bb, k] if t == 0 else c[t - 1, bb, k]
-                DA[t, bb, k] = dc * g * i * (one - i)
-                DA[t, bb, H + k] = dc * cp * f * (one - f)
-                DA[t, bb, 2 * H + k] = dc * i * (one - g * g)
-                dc0[bb, k] = dc * f
-                if not ln:
-                    for q in range(4):
-                        dv[q * H + k] = DA[t, bb, q * H + k]
-            # 3. LayerNorm backward of both products
-            if ln:
-                h1, h2, x1, x2 = zero, zero, zero, zero
-                for k in range(tid, H, n):
-                    for q in range(4):
-                        j = q * H + k
-                        d = DA[t, bb, j]
-                        h1 += d * gh[j]
-                        h2 += d * gh[j] * hhat[t, bb, j]
-                        x1 += d * gx[j]
-                        x2 += d * gx[j] * xp[t, bb, j]
-                inv_g = one / dt(G)
-                h1 = block_sum(sh, h1) * inv_g
-                h2 = block_sum(sh, h2) * inv_g
-                x1 = block_sum(sh, x1) * inv_g
-                x2 = block_sum(sh, x2) * inv_g
-                rh = rstd[1, t, bb]
-                rx = rstd[0, t, bb]
-                for k in range(tid, H, n):
-                    for q in range(4):
-                        j = q * H + k
-                        d = DA[t, bb, j]
-                        v = rh * (d * gh[j] - h1 - hhat[t, bb, j] * h2)
-                        dHW[t, bb, j] = v
-                        dv[j] = v
-                        dXW[t, bb, j] = rx * (d * gx[j] - x1 - xp[t, bb, j] * x2)
+            r = (rstd[0, t, bb], rstd[1, t, bb], rstd[2, t, bb]) if ln else (one, one, one)
+            bwd_row(sh, dy[t, bb], dh, dc0[bb],
+                    (gates[t, bb], xp[t, bb], hhat[t, bb], c0[bb] if t == 0 else c[t - 1, bb], tc[t, bb],
+                     chat[t, bb]), r, p, ln, one, dt(H), one / dt(G),
+                    (DA[t, bb], DCN[tt, bb], dHW[t, bb], dXW[t, bb]), dv)
             cuda.syncthreads()  # dv complete; dh of this step fully read
-            # 4. dh <- dv Wh^T (thread groups split the G-long sums; see cuda_common.split_matvec)
+            # dh <- dv Wh^T (thread groups split the G-long sums; see cuda_common.split_matvec)
             matvec(dv, WhT, dh, red, tid, n, zero)
             cuda.syncthreads()
         for k in range(tid, H, n):
@@ -351,9 +313,10 @@ def _seq_geometry(H, dtype):
     return tpb, seq_fits(tpb + H + G + split_groups(H, tpb) * H, dtype)
 
 
-def _dummies(dtype):
-    """Empty (0,) and (0,0) device arrays standing in for the LN buffers of a norm='none' cell."""
-    return empty(0, dtype), empty((0, 0), dtype)
+def _dummies(dtype, T, B):
+    """Empty device arrays standing in for the LN buffers of a norm='none' cell: (0,) for rstd rows, and
+    (B,0), (T,B,0) for hhat/chat, whose rows the kernels take (the saved ones stay (0,0,0))."""
+    return empty(0, dtype), empty((B, 0), dtype), empty((T, B, 0), dtype)
 
 
 def lstm_forward(x, h0, c0, Wx, Wh, b, gx, bx, gh, bh, gc, bc, norm, eps, nchunks=1):
@@ -371,7 +334,7 @@ def lstm_forward(x, h0, c0, Wx, Wh, b, gx, bx, gh, bh, gc, bc, norm, eps, nchunk
     fwd_step = _kernels(np.dtype(dt), tpb)[0]
 
     xp = matmul(x.reshape(T * B, I), Wx).reshape(T, B, G)
-    d1, d2 = _dummies(dt)
+    d1, d2, d3 = _dummies(dt, T, B)
     if ln:
         hhat = empty((T, B, G), dt)
         chat = empty((T, B, H), dt)
@@ -391,7 +354,7 @@ def lstm_forward(x, h0, c0, Wx, Wh, b, gx, bx, gh, bh, gc, bc, norm, eps, nchunk
     hw = None if seq else empty((B, G), dt)  # per-step path: recurrent product of the current step
     if seq:
         fwd_seq = _seq_kernels(np.dtype(dt), stpb, H)[0]
-        fwd_seq[B, stpb](xp, h0, c0, Wh, p, ln, eps, (gates, c, tc, y, hhat, chat), rstd)
+        fwd_seq[B, stpb](xp, h0, c0, Wh, p, ln, eps, (gates, c, tc, y, hhat if ln else d3, chat if ln else d3), rstd)
     for t in range(0 if seq else T):  # the per-step path
         matmul(h0 if t == 0 else y[t - 1], Wh, out=hw)
         out = (gates[t], c[t], tc[t], y[t], hhat[t] if ln else d2, chat[t] if ln else d2)
@@ -425,25 +388,20 @@ def lstm_backward(dy, saved, x, h0, c0, Wx, Wh, gx, gh, gc, norm, nchunks=1):
         dHW = dXW = DA  # without normalization both products see dL/da
     dh_next = zeros((B, H), dt)  # dL/dh_t from step t+1; ends as dh0
     dc_next = zeros((B, H), dt)  # dL/dc_t from step t+1; ends as dc0
-    d1, d2 = _dummies(dt)
+    d1, d2, d3 = _dummies(dt, T, B)
     p = (gx, gh, gc)
     stpb, seq = _seq_geometry(H, dt)
     if seq:
         bwd_seq = _seq_kernels(np.dtype(dt), stpb, H)[1]
-        bwd_seq[B, stpb](dy, (gates, xp, hhat, c, tc, chat), c0, rstd, p, transpose(Wh), ln, (DA, DCN, dHW, dXW),
-                         dh_next, dc_next)
+        sv = (gates, xp, hhat if ln else d3, c, tc, chat if ln else d3)
+        bwd_seq[B, stpb](dy, sv, c0, rstd, p, transpose(Wh), ln, (DA, DCN, dHW, dXW), dh_next, dc_next)
     for t in range(-1 if seq else T - 1, -1, -1):  # the per-step path
         sv = (gates[t], xp[t], hhat[t] if ln else d2, c0 if t == 0 else c[t - 1], tc[t], chat[t] if ln else d2)
         rs = (rstd[0, t], rstd[1, t], rstd[2, t]) if ln else (d1, d1, d1)
         bwd_step[B, tpb](dy[t], dh_next, dc_next, sv, rs, p, ln, (DA[t], DCN[t if ln else 0], dHW[t], dXW[t]))
         matmul(dHW[t], Wh, out=dh_next, trans_b=True)
 
-    dX2 = rows2d(dXW)
-    dWx = matmul(x.reshape(T * B, I), dX2, trans_a=True)
-    dx = matmul(dX2, Wx, trans_b=True).reshape(T, B, I)
-    dWh = matmul(h0, dHW[0], trans_a=True)
-    if T > 1:
-        matmul(rows2d(y[:T - 1]), rows2d(dHW[1:]), out=dWh, trans_a=True, accumulate=True)
+    dx, dWx, dWh = projection_grads(dXW, dHW, x, h0, y, Wx)
     db = colsum(DA)
     if ln:
         return (dx, dh_next, dc_next, dWx, dWh, db, colsum_prod(DA, xp), copy(db), colsum_prod(DA, hhat), copy(db),

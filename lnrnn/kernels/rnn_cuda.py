@@ -19,11 +19,70 @@ from functools import lru_cache
 import numpy as np
 from numba import cuda
 
-from lnrnn.kernels.cuda_common import (block_sum, colsum, colsum_prod, copy, empty, matmul, nbtype, rows2d, seq_fits,
-                                       seq_threads, split_groups, split_matvec, threads_per_block, to_device,
+from lnrnn.kernels.cuda_common import (block_sum, colsum, colsum_prod, copy, empty, matmul, nbtype, projection_grads,
+                                       seq_fits, seq_threads, split_groups, split_matvec, threads_per_block, to_device,
                                        transpose, zeros)
 from lnrnn.kernels.layernorm_cuda import row_stats
 from lnrnn.kernels.codes import NORM_LN, NORM_NONE  # noqa: F401  (the same codes as the CPU twin)
+
+
+# ------------------------------------------------------------------------------------------------
+# One batch row at one step, forward and BPTT: device functions shared by the per-step kernels (the
+# row in global memory) and the sequence kernels (the preactivation and dL/dh in shared memory).
+# Every thread of the block calls them (they synchronize); threads stride over hidden units k.
+# ------------------------------------------------------------------------------------------------
+@cuda.jit(device=True)
+def fwd_row(sh, a, xp, b, g, ln, e, one, inv_h, y, ahat, h_copy):
+    """a (H,) = h_{t-1} Wh on entry, x_t Wx + h_{t-1} Wh after; xp (H,) = x_t Wx; b, g (H,); e: eps
+    -> y (H,) = h_t, also written to h_copy (H,); with LN also ahat (H,) ((0,) without). Returns the
+    LayerNorm's rstd (one without LN)."""
+    tid = cuda.threadIdx.x
+    n = cuda.blockDim.x
+    H = y.shape[0]
+    for k in range(tid, H, n):
+        a[k] += xp[k]
+    r = one
+    if ln:
+        m, r = row_stats(sh, a, H, inv_h, e, one)
+        for k in range(tid, H, n):
+            ah = (a[k] - m) * r
+            ahat[k] = ah
+            h = math.tanh(g[k] * ah + b[k])
+            y[k] = h
+            h_copy[k] = h
+    else:
+        for k in range(tid, H, n):
+            h = math.tanh(a[k] + b[k])
+            y[k] = h
+            h_copy[k] = h
+    return r
+
+
+@cuda.jit(device=True)
+def bwd_row(sh, dy, dh, y, ahat, r, g, ln, one, inv_h, dz, da, dv):
+    """dy, dh (H,) dL/dh_t from the output and from step t+1; y (H,); ahat (H,), r, g (H,) (LN only)
+    -> dz (H,) dL/d(tanh argument); with LN da (H,) dL/d(x_t Wx + h_{t-1} Wh) (without LN that is dz,
+    and da is not written); dL/d(x_t Wx + h_{t-1} Wh) also goes to dv (H,) (a shared row, or da)."""
+    tid = cuda.threadIdx.x
+    n = cuda.blockDim.x
+    H = y.shape[0]
+    s1 = one - one
+    s2 = one - one
+    for k in range(tid, H, n):
+        yk = y[k]
+        d = (dy[k] + dh[k]) * (one - yk * yk)
+        dz[k] = d
+        dv[k] = d
+        if ln:
+            s1 += d * g[k]
+            s2 += d * g[k] * ahat[k]
+    if ln:
+        s1 = block_sum(sh, s1) * inv_h
+        s2 = block_sum(sh, s2) * inv_h
+        for k in range(tid, H, n):
+            v = r * (dv[k] * g[k] - s1 - ahat[k] * s2)
+            da[k] = v
+            dv[k] = v
 
 
 @lru_cache(maxsize=None)
@@ -32,58 +91,29 @@ def _kernels(dtype, tpb):
 
     @cuda.jit
     def fwd_step(a, xp_t, b, g, ln, eps, y_t, ahat_t, rstd_t):
-        """Block bb, batch row bb; threads stride over hidden units k.
+        """Block bb, batch row bb (fwd_row).
             a (B,H) = h_{t-1} Wh on entry, x_t Wx + h_{t-1} Wh after (scratch); xp_t (B,H); b, g (H,)
-            -> y_t (B,H); with LN also ahat_t (B,H) and rstd_t (B,)."""
+            -> y_t (B,H); with LN also ahat_t (B,H) and rstd_t (B,) (ahat_t is (B,0) without LN)."""
         sh = cuda.shared.array(tpb, dt)
         bb = cuda.blockIdx.x
-        tid = cuda.threadIdx.x
-        n = cuda.blockDim.x
-        H = a.shape[1]
         one = dt(1.0)
-        for k in range(tid, H, n):
-            a[bb, k] += xp_t[bb, k]
-        if ln:
-            m, r = row_stats(sh, a[bb], H, one / dt(H), dt(eps), one)
-            for k in range(tid, H, n):
-                ah = (a[bb, k] - m) * r
-                ahat_t[bb, k] = ah
-                y_t[bb, k] = math.tanh(g[k] * ah + b[k])
-            if tid == 0:
-                rstd_t[bb] = r
-        else:
-            for k in range(tid, H, n):
-                y_t[bb, k] = math.tanh(a[bb, k] + b[k])
+        r = fwd_row(sh, a[bb], xp_t[bb], b, g, ln, dt(eps), one, one / dt(a.shape[1]), y_t[bb], ahat_t[bb],
+                    y_t[bb])
+        if ln and cuda.threadIdx.x == 0:
+            rstd_t[bb] = r
 
     @cuda.jit
     def bwd_step(dy_t, dh_next, y_t, ahat_t, rstd_t, g, ln, dz_t, da_t):
-        """Block bb, batch row bb.
+        """Block bb, batch row bb (bwd_row).
             dy_t, dh_next (B,H) dL/dh_t from the output and from step t+1; y_t (B,H);
-            ahat_t (B,H), rstd_t (B,), g (H,) (LN only)
-            -> dz_t (B,H) dL/d(tanh argument); da_t (B,H) dL/d(x_t Wx + h_{t-1} Wh) (LN only:
-               without LN da_t is dz_t itself and is not written)."""
+            ahat_t (B,H), rstd_t (B,), g (H,) (LN only; ahat_t is (B,0) without LN)
+            -> dz_t (B,H) dL/d(tanh argument); da_t (B,H) dL/d(x_t Wx + h_{t-1} Wh) (without LN da_t
+               is dz_t itself)."""
         sh = cuda.shared.array(tpb, dt)
         bb = cuda.blockIdx.x
-        tid = cuda.threadIdx.x
-        n = cuda.blockDim.x
-        H = y_t.shape[1]
         one = dt(1.0)
-        s1 = one - one
-        s2 = one - one
-        for k in range(tid, H, n):
-            yk = y_t[bb, k]
-            d = (dy_t[bb, k] + dh_next[bb, k]) * (one - yk * yk)
-            dz_t[bb, k] = d
-            if ln:
-                s1 += d * g[k]
-                s2 += d * g[k] * ahat_t[bb, k]
-        if ln:
-            inv_h = one / dt(H)
-            s1 = block_sum(sh, s1) * inv_h
-            s2 = block_sum(sh, s2) * inv_h
-            r = rstd_t[bb]
-            for k in range(tid, H, n):
-                da_t[bb, k] = r * (dz_t[bb, k] * g[k] - s1 - ahat_t[bb, k] * s2)
+        bwd_row(sh, dy_t[bb], dh_next[bb], y_t[bb], ahat_t[bb], rstd_t[bb] if ln else one, g, ln, one,
+                one / dt(y_t.shape[1]), dz_t[bb], da_t[bb], da_t[bb])
 
     return fwd_step, bwd_step
 
@@ -98,9 +128,9 @@ def _seq_kernels(dtype, tpb, H):
 
     @cuda.jit
     def fwd_seq(xp, h0, Wh, b, g, ln, eps, y, ahat, rstd):
-        """Block bb: batch row bb for t = 0..T-1. xp (T,B,H) x Wx, h0 (B,H), Wh (H,H), b, g (H,)
-        -> y (T,B,H); with LN also ahat (T,B,H), rstd (T,B). h_{t-1} and the preactivation live in
-        shared memory."""
+        """Block bb: batch row bb for t = 0..T-1 (fwd_row at every step). xp (T,B,H) x Wx, h0 (B,H),
+        Wh (H,H), b, g (H,) -> y (T,B,H); with LN also ahat (T,B,H), rstd (T,B) (ahat (T,B,0)
+        without LN). h_{t-1} and the preactivation live in shared memory."""
         sh = cuda.shared.array(tpb, dt)
         hs = cuda.shared.array(H, dt)
         a = cuda.shared.array(H, dt)
@@ -116,30 +146,16 @@ def _seq_kernels(dtype, tpb, H):
         cuda.syncthreads()
         for t in range(T):
             matvec(hs, Wh, a, red, tid, n, zero)
-            for k in range(tid, H, n):
-                a[k] += xp[t, bb, k]
-            if ln:
-                m, r = row_stats(sh, a, H, one / dt(H), dt(eps), one)
-                for k in range(tid, H, n):
-                    ah = (a[k] - m) * r
-                    ahat[t, bb, k] = ah
-                    h = math.tanh(g[k] * ah + b[k])
-                    y[t, bb, k] = h
-                    hs[k] = h
-                if tid == 0:
-                    rstd[t, bb] = r
-            else:
-                for k in range(tid, H, n):
-                    h = math.tanh(a[k] + b[k])
-                    y[t, bb, k] = h
-                    hs[k] = h
+            r = fwd_row(sh, a, xp[t, bb], b, g, ln, dt(eps), one, one / dt(H), y[t, bb], ahat[t, bb], hs)
+            if ln and tid == 0:
+                rstd[t, bb] = r
             cuda.syncthreads()
 
     @cuda.jit
     def bwd_seq(dy, y, ahat, rstd, g, WhT, ln, dZ, dA, dh0):
-        """Block bb: BPTT of batch row bb for t = T-1..0. dy, y (T,B,H); ahat (T,B,H), rstd (T,B),
-        g (H,) (LN only); WhT (H,H) = Wh^T -> dZ (T,B,H), dA (T,B,H) (LN only; without LN dA is dZ),
-        dh0 (B,H)."""
+        """Block bb: BPTT of batch row bb for t = T-1..0 (bwd_row at every step). dy, y (T,B,H);
+        ahat (T,B,H) ((T,B,0) without LN), rstd (T,B), g (H,) (LN only); WhT (H,H) = Wh^T
+        -> dZ (T,B,H), dA (T,B,H) (LN only; without LN dA is dZ), dh0 (B,H)."""
         sh = cuda.shared.array(tpb, dt)
         dh = cuda.shared.array(H, dt)
         dv = cuda.shared.array(H, dt)
@@ -154,25 +170,8 @@ def _seq_kernels(dtype, tpb, H):
             dh[k] = zero
         cuda.syncthreads()
         for t in range(T - 1, -1, -1):
-            s1 = zero
-            s2 = zero
-            for k in range(tid, H, n):
-                yk = y[t, bb, k]
-                d = (dy[t, bb, k] + dh[k]) * (one - yk * yk)
-                dZ[t, bb, k] = d
-                dv[k] = d
-                if ln:
-                    s1 += d * g[k]
-                    s2 += d * g[k] * ahat[t, bb, k]
-            if ln:
-                inv_h = one / dt(H)
-                s1 = block_sum(sh, s1) * inv_h
-                s2 = block_sum(sh, s2) * inv_h
-                r = rstd[t, bb]
-                for k in range(tid, H, n):
-                    v = r * (dv[k] * g[k] - s1 - ahat[t, bb, k] * s2)
-                    dA[t, bb, k] = v
-                    dv[k] = v
+            bwd_row(sh, dy[t, bb], dh, y[t, bb], ahat[t, bb], rstd[t, bb] if ln else one, g, ln, one, one / dt(H),
+                    dZ[t, bb], dA[t, bb], dv)
             cuda.syncthreads()
             matvec(dv, WhT, dh, red, tid, n, zero)
             cuda.syncthreads()
@@ -180,6 +179,12 @@ def _seq_kernels(dtype, tpb, H):
             dh0[bb, k] = dh[k]
 
     return fwd_seq, bwd_seq
+
+
+def _dummies(dtype, T, B):
+    """Empty device arrays standing in for the LN buffers of a norm='none' cell: (0,) for rstd rows, and
+    (B,0), (T,B,0) for ahat, whose rows the kernels take (the saved one stays (0,0,0))."""
+    return empty(0, dtype), empty((B, 0), dtype), empty((T, B, 0), dtype)
 
 
 def _seq_geometry(H, dtype):
@@ -205,10 +210,11 @@ def rnn_forward(x, h0, Wx, Wh, b, g, norm, eps, nchunks=1):
     else:
         ahat = empty((0, 0, 0), dt)
         rstd = empty((0, 0), dt)
-    d1, d2 = empty(0, dt), empty((0, 0), dt)
+    d1, d2, d3 = _dummies(dt, T, B)
     stpb, seq = _seq_geometry(H, dt)
     if seq:
-        _seq_kernels(np.dtype(dt), stpb, H)[0][B, stpb](xp, h0, Wh, b, g, ln, float(eps), y, ahat, rstd)
+        _seq_kernels(np.dtype(dt), stpb, H)[0][B, stpb](xp, h0, Wh, b, g, ln, float(eps), y, ahat if ln else d3,
+                                                        rstd)
     a = None if seq else empty((B, H), dt)  # per-step path: preactivation of the current step
     for t in range(0 if seq else T):  # the per-step path
         matmul(h0 if t == 0 else y[t - 1], Wh, out=a)
@@ -230,17 +236,13 @@ def rnn_backward(dy, saved, x, h0, Wx, Wh, g, norm, nchunks=1):
     dZ = empty((T, B, H), dt)               # dL/d(tanh argument): db (and dg) reduce over it
     dA = empty((T, B, H), dt) if ln else dZ  # dL/d(x Wx + h Wh)
     dh_next = zeros((B, H), dt)             # dL/dh_t from step t+1; ends as dh0
-    d1, d2 = empty(0, dt), empty((0, 0), dt)
+    d1, d2, d3 = _dummies(dt, T, B)
     stpb, seq = _seq_geometry(H, dt)
     if seq:
-        _seq_kernels(np.dtype(dt), stpb, H)[1][B, stpb](dy, y, ahat, rstd, g, transpose(Wh), ln, dZ, dA, dh_next)
+        _seq_kernels(np.dtype(dt), stpb, H)[1][B, stpb](dy, y, ahat if ln else d3, rstd, g, transpose(Wh), ln, dZ,
+                                                        dA, dh_next)
     for t in range(-1 if seq else T - 1, -1, -1):  # the per-step path
         bwd_step[B, tpb](dy[t], dh_next, y[t], ahat[t] if ln else d2, rstd[t] if ln else d1, g, ln, dZ[t], dA[t])
         matmul(dA[t], Wh, out=dh_next, trans_b=True)
-    dA2 = rows2d(dA)
-    dWx = matmul(x.reshape(T * B, I), dA2, trans_a=True)
-    dx = matmul(dA2, Wx, trans_b=True).reshape(T, B, I)
-    dWh = matmul(h0, dA[0], trans_a=True)
-    if T > 1:
-        matmul(rows2d(y[:T - 1]), rows2d(dA[1:]), out=dWh, trans_a=True, accumulate=True)
+    dx, dWx, dWh = projection_grads(dA, dA, x, h0, y, Wx)
     return dx, dh_next, dWx, dWh, colsum(dZ), colsum_prod(dZ, ahat) if ln else zeros(H, dt)
