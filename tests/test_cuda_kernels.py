@@ -113,8 +113,8 @@ def test_column_reductions():
     rng = np.random.default_rng(2)
     D, X = rng.standard_normal((3, 11, 6)), rng.standard_normal((3, 11, 6))  # 33 rows: 3 row ranges
     D2, X2 = D.reshape(33, 6), X.reshape(33, 6)
-    assert close(host(G.colsum(G.to_device(D))), C.colsum(D2, 2)) < TOL64
-    assert close(host(G.colsum_prod(G.to_device(D), G.to_device(X))), C.colsum_prod(D2, X2, 2)) < TOL64
+    assert close(host(G.colsum(G.to_device(D))), D2.sum(0)) < TOL64
+    assert close(host(G.colsum_prod(G.to_device(D), G.to_device(X))), (D2 * X2).sum(0)) < TOL64
     m, r = X2.mean(1), 1 / X2.std(1)
     got = G.colsum_ln(G.to_device(D2), G.to_device(X2), G.to_device(m), G.to_device(r))
     assert close(host(got), (D2 * (X2 - m[:, None]) * r[:, None]).sum(0)) < TOL64

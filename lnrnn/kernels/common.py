@@ -1,5 +1,5 @@
 """Small compiled building blocks shared by the kernels: threaded GEMMs over row chunks,
-column reductions with per-thread partials, row LayerNorm, activations, ``run_chunks``, which
+the sum of per-thread partials, row LayerNorm, activations, ``run_chunks``, which
 runs a cell's batch chunks on threads, and ``run_synced`` with ``barrier``, which run a time loop
 split over threads that meet at every step (the BN cells).
 
@@ -229,34 +229,6 @@ def sum_rows(part):
         for j in range(part.shape[1]):
             out[j] += part[k, j]
     return out
-
-
-@njit(**PJIT)
-def colsum(D, nchunks):
-    """Sum over rows: D (N,M) -> (M,)."""
-    N, M = D.shape
-    nch = clamp_chunks(nchunks, N)
-    part = np.zeros((nch, M), dtype=D.dtype)
-    for k in prange(nch):
-        lo, hi = chunk_bounds(N, nch, k)
-        for r in range(lo, hi):
-            for j in range(M):
-                part[k, j] += D[r, j]
-    return sum_rows(part)
-
-
-@njit(**PJIT)
-def colsum_prod(D, X, nchunks):
-    """Sum over rows of the elementwise product: D (N,M), X (N,M) -> (M,) (gain gradients)."""
-    N, M = D.shape
-    nch = clamp_chunks(nchunks, N)
-    part = np.zeros((nch, M), dtype=D.dtype)
-    for k in prange(nch):
-        lo, hi = chunk_bounds(N, nch, k)
-        for r in range(lo, hi):
-            for j in range(M):
-                part[k, j] += D[r, j] * X[r, j]
-    return sum_rows(part)
 
 
 # float32 exp for sigmoid_row: Cody-Waite reduction v = k ln2 + r (|r| <= ln2/2; k*_LN2_HI is exact),

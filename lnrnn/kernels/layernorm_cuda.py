@@ -34,26 +34,6 @@ def row_stats(sh, x, F, inv_f, eps, one):
     return m, one / math.sqrt(v + eps)
 
 
-@cuda.jit(device=True)
-def row_backward(sh, dx, dxhat_scale, dxhat_src, xhat_src, F, inv_f, rstd):
-    """LayerNorm backward of one row, given dxhat = dxhat_src * dxhat_scale (per feature, e.g. the
-    upstream gradient times the gain) and the saved xhat_src (F,):
-        dx = rstd * (dxhat - mean(dxhat) - xhat * mean(dxhat * xhat)).
-    Every thread of the block takes part; each writes the features it strides over."""
-    tid = cuda.threadIdx.x
-    n = cuda.blockDim.x
-    s1 = rstd - rstd
-    s2 = rstd - rstd
-    for j in range(tid, F, n):
-        d = dxhat_src[j] * dxhat_scale[j]
-        s1 += d
-        s2 += d * xhat_src[j]
-    s1 = block_sum(sh, s1) * inv_f
-    s2 = block_sum(sh, s2) * inv_f
-    for j in range(tid, F, n):
-        dx[j] = rstd * (dxhat_src[j] * dxhat_scale[j] - s1 - xhat_src[j] * s2)
-
-
 @lru_cache(maxsize=None)
 def _kernels(dtype, tpb):
     dt = nbtype(dtype)
