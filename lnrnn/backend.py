@@ -27,7 +27,7 @@ from types import SimpleNamespace
 import numpy as np
 
 from lnrnn.errors import UserError
-from lnrnn.kernels import batchnorm, bn_cells, layernorm, lstm, rnn
+from lnrnn.kernels import batchnorm, bn_lstm, bn_rnn, layernorm, lstm, rnn
 from lnrnn.kernels.cuda_env import numpy_compat, simulator_enabled  # noqa: F401  (part of this module's API)
 
 DEVICES = ("cpu", "cuda")
@@ -83,7 +83,7 @@ def _host_zeros(shape, dtype):
     return np.zeros(shape, dtype)
 
 
-def _ops(device, layernorm, batchnorm, lstm, rnn, bn_cells, is_device, to_device, to_host, zeros):
+def _ops(device, layernorm, batchnorm, lstm, rnn, bn_lstm, bn_rnn, is_device, to_device, to_host, zeros):
     """One device's namespace: the same op names bound from that device's twin modules."""
     return SimpleNamespace(
         device=device,
@@ -93,14 +93,14 @@ def _ops(device, layernorm, batchnorm, lstm, rnn, bn_cells, is_device, to_device
         batchnorm_forward_train=batchnorm.batchnorm_forward_train,
         batchnorm_forward_infer=batchnorm.batchnorm_forward_infer,
         batchnorm_backward=batchnorm.batchnorm_backward,
-        bn_lstm_forward=bn_cells.bn_lstm_forward, bn_lstm_backward=bn_cells.bn_lstm_backward,
-        bn_rnn_forward=bn_cells.bn_rnn_forward, bn_rnn_backward=bn_cells.bn_rnn_backward,
+        bn_lstm_forward=bn_lstm.bn_lstm_forward, bn_lstm_backward=bn_lstm.bn_lstm_backward,
+        bn_rnn_forward=bn_rnn.bn_rnn_forward, bn_rnn_backward=bn_rnn.bn_rnn_backward,
         is_device=is_device, to_device=to_device, to_host=to_host, zeros=zeros)
 
 
 @lru_cache(maxsize=None)
 def _cpu():
-    return _ops("cpu", layernorm, batchnorm, lstm, rnn, bn_cells,
+    return _ops("cpu", layernorm, batchnorm, lstm, rnn, bn_lstm, bn_rnn,
                 is_device=_is_host_only, to_device=_identity, to_host=_identity, zeros=_host_zeros)
 
 
@@ -108,10 +108,10 @@ def _cpu():
 def _cuda():
     """The CUDA twins, imported here: only once device 'cuda' is asked for and usable (importing
     numba.cuda is slow and initializes the driver)."""
-    from lnrnn.kernels import (batchnorm_cuda, bn_cells_cuda, cuda_common, layernorm_cuda, lstm_cuda,
+    from lnrnn.kernels import (batchnorm_cuda, bn_lstm_cuda, bn_rnn_cuda, cuda_common, layernorm_cuda, lstm_cuda,
                                rnn_cuda)
     c = cuda_common
-    return _ops("cuda", layernorm_cuda, batchnorm_cuda, lstm_cuda, rnn_cuda, bn_cells_cuda,
+    return _ops("cuda", layernorm_cuda, batchnorm_cuda, lstm_cuda, rnn_cuda, bn_lstm_cuda, bn_rnn_cuda,
                 is_device=c.is_device, to_device=c.to_device, to_host=c.to_host, zeros=c.zeros)
 
 

@@ -1,4 +1,5 @@
-"""BN-LSTM and BN-RNN (Cooijmans et al. 2016): kernel == NumPy reference, both == finite differences."""
+"""BN-LSTM and BN-RNN (Cooijmans et al. 2016), lnrnn/kernels/bn_lstm.py and bn_rnn.py: kernel == NumPy
+reference, both == finite differences."""
 import contextlib
 
 import numpy as np
@@ -6,7 +7,7 @@ import pytest
 
 from gradcheck_util import numeric_grad, rel_error, sample_idx
 from lnrnn import reference as ref
-from lnrnn.kernels import bn_cells as K
+from lnrnn.kernels import bn_lstm, bn_rnn, common
 
 EPS = 1e-5
 MOM = 0.1
@@ -45,7 +46,7 @@ def forward(impl, cell, a, run, training):
     if impl == "reference":
         fwd = ref.bn_lstm_forward if cell == "lstm" else ref.bn_rnn_forward
         return fwd(*a.values(), *run, training, MOM, EPS)
-    fwd = K.bn_lstm_forward if cell == "lstm" else K.bn_rnn_forward
+    fwd = bn_lstm.bn_lstm_forward if cell == "lstm" else bn_rnn.bn_rnn_forward
     with parts(impl):
         return fwd(*a.values(), *run, training, MOM, EPS, *extra(impl))
 
@@ -56,22 +57,23 @@ def extra(impl):
 
 @contextlib.contextmanager
 def parts(impl):
-    """Three parts for "kernel-par3" (bn_cells.THREADS), the default thread count otherwise."""
-    old = K.THREADS
-    K.THREADS = 3 if impl == "kernel-par3" else None
+    """Three parts for "kernel-par3" (common.PART_THREADS), the default thread count otherwise."""
+    old = common.PART_THREADS
+    common.PART_THREADS = 3 if impl == "kernel-par3" else None
     try:
         yield
     finally:
-        K.THREADS = old
+        common.PART_THREADS = old
 
 
 def backward(impl, cell, dy, saved, a):
-    mod, ex = (ref, ()) if impl == "reference" else (K, extra(impl))
+    ex = () if impl == "reference" else extra(impl)
     with parts(impl):
         if cell == "lstm":
-            return mod.bn_lstm_backward(dy, saved, a["x"], a["h0"], a["c0"], a["Wx"], a["Wh"], a["gx"], a["gh"],
-                                        a["gc"], *ex)
-        return mod.bn_rnn_backward(dy, saved, a["x"], a["h0"], a["Wx"], a["Wh"], a["gx"], a["gh"], *ex)
+            bwd = ref.bn_lstm_backward if impl == "reference" else bn_lstm.bn_lstm_backward
+            return bwd(dy, saved, a["x"], a["h0"], a["c0"], a["Wx"], a["Wh"], a["gx"], a["gh"], a["gc"], *ex)
+        bwd = ref.bn_rnn_backward if impl == "reference" else bn_rnn.bn_rnn_backward
+        return bwd(dy, saved, a["x"], a["h0"], a["Wx"], a["Wh"], a["gx"], a["gh"], *ex)
 
 
 def assert_close(name, got, want, tol):
@@ -162,12 +164,12 @@ def forward_masked(impl, cell, a, run, training, lengths):
     if impl == "reference":
         fwd = ref.bn_lstm_forward if cell == "lstm" else ref.bn_rnn_forward
         return fwd(*a.values(), *run, training, MOM, EPS, lengths=lengths)
-    fwd = K.bn_lstm_forward if cell == "lstm" else K.bn_rnn_forward
+    fwd = bn_lstm.bn_lstm_forward if cell == "lstm" else bn_rnn.bn_rnn_forward
     with parts(impl):
         return fwd(*a.values(), *run, training, MOM, EPS, *(extra(impl) or (PAR_MIN_DEFAULT,)), lengths=lengths)
 
 
-PAR_MIN_DEFAULT = K.PAR_MIN_WORK
+PAR_MIN_DEFAULT = bn_lstm.PAR_MIN_WORK
 # Masked steps can have 1 or 2 active rows, whose BN has 1/std up to 1/sqrt(eps): rounding noise in the
 # loss is magnified, so the difference step is larger than FD_EPS (truncation, O(step^4), stays ~1e-8).
 FD_EPS_MASKED = 1e-4

@@ -92,7 +92,7 @@ def test_cuda_twins_import_no_cpu_kernel_and_backend_no_circle():
     pytest.importorskip("numba_cuda", reason="numba-cuda is not installed")
     code = """if True:
         import json, sys
-        from lnrnn.kernels import batchnorm_cuda, bn_cells_cuda, layernorm_cuda, lstm_cuda, rnn_cuda
+        from lnrnn.kernels import batchnorm_cuda, bn_lstm_cuda, bn_rnn_cuda, layernorm_cuda, lstm_cuda, rnn_cuda
         print(json.dumps(sorted(m for m in sys.modules if m.startswith('lnrnn'))))"""
     r = _run(code, sim=True)
     assert r.returncode == 0, r.stderr
@@ -151,7 +151,8 @@ def _ptx_signatures(np_dtype, tpb, tile):
     import numpy as np
     from numba import boolean, float64, int64, types
 
-    from lnrnn.kernels import batchnorm_cuda, bn_cells_cuda, cuda_common, layernorm_cuda, lstm_cuda, rnn_cuda
+    from lnrnn.kernels import (batchnorm_cuda, bn_lstm_cuda, bn_rnn_cuda, cuda_common, layernorm_cuda, lstm_cuda,
+                               rnn_cuda)
 
     dt = cuda_common.nbtype(np_dtype)
     A1, A2, A3 = dt[::1], dt[:, ::1], dt[:, :, ::1]
@@ -162,7 +163,8 @@ def _ptx_signatures(np_dtype, tpb, tile):
     lstm_fwd, lstm_bwd = lstm_cuda._kernels(d, tpb)
     rnn_fwd, rnn_bwd = rnn_cuda._kernels(d, tpb)
     bn_fwd, bn_bwd = batchnorm_cuda._kernels(d, tile)
-    bnl_fwd, bnl_bwd, bnr_fwd, bnr_bwd = bn_cells_cuda._kernels(d, tile)
+    bnl_fwd, bnl_bwd = bn_lstm_cuda._kernels(d, tile)
+    bnr_fwd, bnr_bwd = bn_rnn_cuda._kernels(d, tile)
     sigs = [
         ("gemm", cuda_common._gemm_kernel(d, tile), (A2, A2, A2, boolean, boolean, boolean)),
         ("colsum", cuda_common._colsum_kernel(d, tile), (A2, A2, A1, A1, int64, A2)),

@@ -12,7 +12,7 @@ import pytest
 from test_cuda_kernels import small_blocks  # noqa: F401  (autouse fixture; skips this module without CUDA)
 
 from lnrnn.gradcheck import TOLERANCE, numeric_grad, rel_error, sample_idx
-from lnrnn.kernels import bn_cells_cuda, lstm_cuda, rnn_cuda
+from lnrnn.kernels import bn_lstm_cuda, lstm_cuda, rnn_cuda
 from lnrnn.kernels.cuda_common import to_host
 
 EPS = 1e-5
@@ -83,13 +83,13 @@ def test_bn_lstm_cuda_gradcheck():
     R = rng.standard_normal((T, B, H))
 
     def forward():
-        return bn_cells_cuda.bn_lstm_forward(*p.values(), *[r.copy() for r in run], True, 0.1, EPS)
+        return bn_lstm_cuda.bn_lstm_forward(*p.values(), *[r.copy() for r in run], True, 0.1, EPS)
 
     def loss():
         return float(np.sum(to_host(forward()[0]) * R))
 
     saved = forward()[3]
-    grads = bn_cells_cuda.bn_lstm_backward(R, saved, p["x"], p["h0"], p["c0"], p["Wx"], p["Wh"], p["gx"], p["gh"],
+    grads = bn_lstm_cuda.bn_lstm_backward(R, saved, p["x"], p["h0"], p["c0"], p["Wx"], p["Wh"], p["gx"], p["gh"],
                                            p["gc"])
     names = ("x", "h0", "c0", "Wx", "Wh", "b", "gx", "gh", "gc", "bc")
     _check(loss, dict(zip(names, to_host(grads))), p, seed=5)

@@ -22,6 +22,10 @@ if not _ok:
 from lnrnn.kernels import common as C  # noqa: E402
 from lnrnn.kernels import cuda_common as G  # noqa: E402
 from lnrnn.kernels import batchnorm, batchnorm_cuda, layernorm, layernorm_cuda, lstm, lstm_cuda, rnn, rnn_cuda  # noqa: E402,E501
+from lnrnn.kernels import bn_lstm, bn_lstm_cuda, bn_rnn, bn_rnn_cuda  # noqa: E402
+
+BN_CPU = {"lstm": bn_lstm, "rnn": bn_rnn}  # the recurrent-BN cells' twins, by cell
+BN_CUDA = {"lstm": bn_lstm_cuda, "rnn": bn_rnn_cuda}
 
 EPS = 1e-5
 TOL64 = 1e-12  # float64: max |cuda - cpu| / max |cpu|
@@ -325,12 +329,10 @@ def run_bn(mod, cell, a, run, dy, training):
 def test_bn_cells_match_cpu(cell, training):
     """T > Ts (rows beyond Ts are not recorded / reuse the last one); H = 6: two tiles of hidden units
     (G = 24: six column tiles); B = 5 over four lanes."""
-    bn_cells = pytest.importorskip("lnrnn.kernels.bn_cells", reason="the CPU twin (bn_cells.py) is not here")
-    from lnrnn.kernels import bn_cells_cuda
     a, run, dy = bn_problem(np.random.default_rng(8), cell, T=3, B=5, I=2, H=6, Ts=2)
     run_g, run_c = [r.copy() for r in run], [r.copy() for r in run]
-    outs, saved, grads = run_bn(bn_cells_cuda, cell, a, run_g, dy, training)
-    outs_c, saved_c, grads_c = run_bn(bn_cells, cell, a, run_c, dy, training)
+    outs, saved, grads = run_bn(BN_CUDA[cell], cell, a, run_g, dy, training)
+    outs_c, saved_c, grads_c = run_bn(BN_CPU[cell], cell, a, run_c, dy, training)
     assert saved[-1] == saved_c[-1] == training and len(saved) == len(saved_c)
     for k, (x, e) in enumerate(zip(host(outs + saved[:-1] + grads), outs_c + saved_c[:-1] + grads_c)):
         assert x.shape == e.shape and close(x, e) < TOL64, k
@@ -366,15 +368,13 @@ def test_batchnorm_masked_matches_cpu(T, B, F, Ts, lengths):
 def test_bn_cells_masked_match_cpu(cell, training):
     """H = 6 (two tiles of hidden units), B = 5 over four lanes; rows of length 0, T and between, and a
     last step with no active row."""
-    bn_cells = pytest.importorskip("lnrnn.kernels.bn_cells", reason="the CPU twin (bn_cells.py) is not here")
-    from lnrnn.kernels import bn_cells_cuda
     T = 4
     a, run, dy = bn_problem(np.random.default_rng(9), cell, T=T, B=5, I=2, H=6, Ts=3)
     lengths = np.array([3, 0, 1, 3, 2], np.int64)
     run_g, run_c = [r.copy() for r in run], [r.copy() for r in run]
     keys = ("x", "h0", "c0", "Wx", "Wh", "gx", "gh", "gc") if cell == "lstm" else ("x", "h0", "Wx", "Wh", "gx", "gh")
     outs, outs_c = [], []
-    for mod, rr, acc in ((bn_cells_cuda, run_g, outs), (bn_cells, run_c, outs_c)):
+    for mod, rr, acc in ((BN_CUDA[cell], run_g, outs), (BN_CPU[cell], run_c, outs_c)):
         out = getattr(mod, f"bn_{cell}_forward")(*a.values(), *rr, training, 0.1, EPS, lengths=lengths)
         grads = getattr(mod, f"bn_{cell}_backward")(dy, out[-1], *[a[k] for k in keys])
         acc.extend(list(grads) + list(out[:-1]) + list(out[-1][:-1]))

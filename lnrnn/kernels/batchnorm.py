@@ -36,7 +36,7 @@ Threading
 
 Column helpers
     ``bn_col_stats`` and ``bn_col_backward`` work on one step's (B,F) slab and a column range
-    [k0, k1); the recurrent-BN cells (``bn_cells.py``) call them per step and per chunk of hidden units.
+    [k0, k1); the recurrent-BN cells (``bn_lstm.py``, ``bn_rnn.py``) call them per step and per chunk of hidden units.
 """
 import numpy as np
 from numba import njit, prange

@@ -162,6 +162,13 @@ def running_on_device(a):
     return (a, None) if is_device(a) else (to_device(a), a)
 
 
+def write_back(pairs):
+    """Copy each (device array, host array or None) pair of running_on_device back to its host array."""
+    for dev, hst in pairs:
+        if hst is not None:
+            dev.copy_to_host(hst)
+
+
 def device_lengths(lengths, T, B):
     """lengths (B,) int64 on the device: a device array as it is, host ones checked (masks.as_lengths)."""
     if is_device(lengths):
@@ -188,9 +195,7 @@ def bn_forward(x, gain, bias, running_mean, running_var, training, momentum, eps
         fwd[((F + t - 1) // t, T), (t, t)](x, lengths, gain, bias, rm, rv, bool(training), float(momentum),
                                            float(eps), y, mean, rstd)
     if training:
-        for dev, hst in ((rm, rm_host), (rv, rv_host)):
-            if hst is not None:
-                dev.copy_to_host(hst)
+        write_back(((rm, rm_host), (rv, rv_host)))
     return y, mean, rstd
 
 

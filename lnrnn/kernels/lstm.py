@@ -1,7 +1,7 @@
 """LSTM and LN-LSTM over a whole sequence, forward and backpropagation through time (CPU twin).
 
 Equations, gate order [i|f|g|o] and shape letters: see ``lnrnn.kernels``. ``norm`` is NORM_NONE or
-NORM_LN (the BN-LSTM couples the batch at every step and lives in bn_cells.py).
+NORM_LN (the BN-LSTM couples the batch at every step and lives in bn_lstm.py).
 
 Layout of the work
     1. xp = x @ Wx over all T*B rows at once (one threaded GEMM), unless the input is narrow

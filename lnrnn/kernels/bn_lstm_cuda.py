@@ -1,5 +1,11 @@
-"""Recurrent BatchNorm cells (Cooijmans et al. 2016), BN-LSTM and BN-RNN, forward and BPTT: CUDA twin
-of bn_cells.py (same names, arguments, outputs, ``saved`` layout and running-statistics rules).
+"""BN-LSTM (Cooijmans et al. 2016), forward and BPTT: CUDA twin of bn_lstm.py (same names, arguments,
+outputs, ``saved`` layout and running-statistics rules; the NumPy spec is reference.bn_lstm_forward).
+
+Design note: one module per op and side, named after its functions (bn_lstm_forward/backward here and in
+bn_lstm.py; bn_rnn_cuda.py is the BN-RNN's). The BN column machinery both BN cells use (col_stats,
+col_backward, the x-side bn_forward/bn_backward, running statistics on the device) is batchnorm_cuda's;
+the GEMMs and the weight-gradient tail (projection_grads) are cuda_common's. Here: the LSTM's fused
+step kernels and the drivers that launch them.
 
 Host or device arrays in, device arrays out (cuda_common); running statistics are updated where they
 live (device arrays in place; host arrays through a device copy written back at the end, as in
@@ -18,12 +24,9 @@ Layout of the work
        (T,H), reduced after the loop: no atomics), then dh_{t-1} = dhw_t @ Wh^T (GEMM). After the
        loop: BN_t backward of the x side over all T, then dWx, dx and dWh, one GEMM each.
 
-saved of bn_lstm_forward (device arrays, plus the mode):
+saved (device arrays, plus the mode):
     (xw (T,B,G), mean_x (T,G), rstd_x (T,G), hw (T,B,G), mean_h (T,G), rstd_h (T,G), gates (T,B,G),
      c (T,B,H), mean_c (T,H), rstd_c (T,H), tc (T,B,H), y (T,B,H), lengths (B,) int64, training)
-saved of bn_rnn_forward:
-    (xw (T,B,H), mean_x (T,H), rstd_x (T,H), hw (T,B,H), mean_h (T,H), rstd_h (T,H), y (T,B,H), lengths (B,),
-     training)
 """
 import math
 from functools import lru_cache
@@ -31,12 +34,11 @@ from functools import lru_cache
 import numpy as np
 from numba import cuda
 
+from lnrnn.config import BN_PAR_MIN_WORK as PAR_MIN_WORK  # the CPU twin's default, for signature parity (unused)
 from lnrnn.kernels.batchnorm_cuda import (bn_backward, bn_forward, col_backward, col_stats, device_lengths,
-                                          running_on_device)
+                                          running_on_device, write_back)
 from lnrnn.kernels.cuda_common import (colsum, copy, empty, matmul, nbtype, projection_grads, sigmoid, tile,
                                        to_device, zeros)
-
-from lnrnn.config import BN_PAR_MIN_WORK as PAR_MIN_WORK  # noqa: E402  the CPU twin's default, for signature parity (unused here)
 
 
 @lru_cache(maxsize=None)
@@ -44,7 +46,7 @@ def _kernels(dtype, t):
     dt = nbtype(dtype)
 
     @cuda.jit
-    def lstm_fwd(hw_t, xn_t, c_prev, lengths, s, p, training, update_h, update_c, run, momentum, eps, out, stats):
+    def fwd(hw_t, xn_t, c_prev, lengths, s, p, training, update_h, update_c, run, momentum, eps, out, stats):
         """BN-LSTM step s; block = TILE hidden units j x TILE batch lanes.
             hw_t, xn_t (B,G); c_prev (B,H); lengths (B,) (masks); p = (gh (G,), gc (H,), bc (H,))
             run = (rmh_r, rvh_r (G,), rmc_r, rvc_r (H,)): running-statistics rows of this step
@@ -92,7 +94,7 @@ def _kernels(dtype, t):
                 y_t[b, j] = gates_t[b, 3 * H + j] * tcv
 
     @cuda.jit
-    def lstm_bwd(dy_t, dhn, dcarry, lengths, s, sv, st, p, training, scratch, da_t, dhw_t, part):
+    def bwd(dy_t, dhn, dcarry, lengths, s, sv, st, p, training, scratch, da_t, dhw_t, part):
         """BN-LSTM step s backward; block = TILE hidden units j x TILE batch lanes.
             dy_t, dhn (B,H): dL/dh_t from the output and from step t+1; dcarry (B,H): dL/dc_t in,
             dL/dc_{t-1} out; lengths (B,): a padded row (s >= lengths[b]) gets zero da_t and dc_{t-1};
@@ -153,58 +155,15 @@ def _kernels(dtype, t):
             if valid and lane == 0:
                 pgh_t[k] = s2
 
-    @cuda.jit
-    def rnn_fwd(hw_t, xn_t, lengths, s, gh, training, update, rmh_r, rvh_r, momentum, eps, mean_h_t, rstd_h_t, y_t):
-        """BN-RNN step s: y_t = tanh(BN(hw_t; gh, 0) + xn_t); hw_t, xn_t, y_t (B,H); lengths (B,); stats (H,)."""
-        sh = cuda.shared.array((t, t), dt)
-        B, H = hw_t.shape
-        j = cuda.blockIdx.x * t + cuda.threadIdx.x
-        valid = j < H
-        one = dt(1.0)
-        cst = (one, dt(momentum), dt(eps))
-        m, r = col_stats(sh, hw_t, lengths, s, j, valid, training, update, rmh_r, rvh_r, cst)
-        if valid:
-            if cuda.threadIdx.y == 0:
-                mean_h_t[j], rstd_h_t[j] = m, r
-            for b in range(cuda.threadIdx.y, B, cuda.blockDim.y):
-                y_t[b, j] = math.tanh(gh[j] * (hw_t[b, j] - m) * r + xn_t[b, j])
-
-    @cuda.jit
-    def rnn_bwd(dy_t, dhn, lengths, s, y_t, hw_t, mean_h_t, rstd_h_t, gh, training, da_t, dhw_t, pgh_t):
-        """BN-RNN step s backward: da_t = dL/d(tanh argument), dhw_t (B,H); pgh_t (H,) this step's dgh;
-        a padded row (s >= lengths[b]) gets zero da_t."""
-        sh = cuda.shared.array((t, t), dt)
-        B, H = hw_t.shape
-        j = cuda.blockIdx.x * t + cuda.threadIdx.x
-        valid = j < H
-        one = dt(1.0)
-        m, r, g = one - one, one, one
-        if valid:
-            m, r, g = mean_h_t[j], rstd_h_t[j], gh[j]
-            for b in range(cuda.threadIdx.y, B, cuda.blockDim.y):
-                h = y_t[b, j]
-                da_t[b, j] = (dy_t[b, j] + dhn[b, j]) * (one - h * h) if s < lengths[b] else one - one
-        s1, s2 = col_backward(sh, da_t, hw_t, lengths, s, m, r, g, j, valid, training, dhw_t, one)
-        if valid and cuda.threadIdx.y == 0:
-            pgh_t[j] = s2
-
-    return lstm_fwd, lstm_bwd, rnn_fwd, rnn_bwd
+    return fwd, bwd
 
 
 def kernels(dtype):
+    """((forward step kernel, backward step kernel), tile edge) for a dtype at the current tile size."""
     t = tile()
     return _kernels(np.dtype(dtype), t), t
 
 
-def _write_back(pairs):
-    for dev, hst in pairs:
-        if hst is not None:
-            dev.copy_to_host(hst)
-
-
-# ---------------------------------------------------------------------------------------------
-# BN-LSTM
-# ---------------------------------------------------------------------------------------------
 def bn_lstm_forward(x, h0, c0, Wx, Wh, b, gx, gh, gc, bc, rmx, rvx, rmh, rvh, rmc, rvc,
                     training, momentum, eps, par_min=PAR_MIN_WORK, lengths=None):
     """x (T,B,I), h0/c0 (B,H), Wx (I,G), Wh (H,G), b/gx/gh (G,), gc/bc (H,),
@@ -218,7 +177,7 @@ def bn_lstm_forward(x, h0, c0, Wx, Wh, b, gx, gh, gc, bc, rmx, rvx, rmh, rvh, rm
     G = 4 * H
     dt = x.dtype
     training = bool(training)
-    (lstm_fwd, _, _, _), t = kernels(dt)
+    (fwd, _), t = kernels(dt)
     lengths = device_lengths(lengths, T, B)
     xw = matmul(x.reshape(T * B, I), Wx).reshape(T, B, G)
     xn, mean_x, rstd_x = bn_forward(xw, gx, b, rmx, rvx, training, momentum, eps, lengths)  # BN_t(xw; gx, 0) + b
@@ -236,12 +195,11 @@ def bn_lstm_forward(x, h0, c0, Wx, Wh, b, gx, gh, gc, bc, rmx, rvx, rmh, rvh, rm
     for s in range(T):
         matmul(h0 if s == 0 else y[s - 1], Wh, out=hw[s])
         rh, rc = min(s, Tsh - 1), min(s, Tsc - 1)
-        lstm_fwd[grid, (t, t)](hw[s], xn[s], c0 if s == 0 else c[s - 1], lengths, s, (gh, gc, bc), training,
-                               s < Tsh, s < Tsc,
-                               (rmh[rh], rvh[rh], rmc[rc], rvc[rc]), float(momentum), float(eps),
-                               (gates[s], c[s], tc[s], y[s]), (mean_h[s], rstd_h[s], mean_c[s], rstd_c[s]))
+        fwd[grid, (t, t)](hw[s], xn[s], c0 if s == 0 else c[s - 1], lengths, s, (gh, gc, bc), training,
+                          s < Tsh, s < Tsc, (rmh[rh], rvh[rh], rmc[rc], rvc[rc]), float(momentum), float(eps),
+                          (gates[s], c[s], tc[s], y[s]), (mean_h[s], rstd_h[s], mean_c[s], rstd_c[s]))
     if training:
-        _write_back(runs)
+        write_back(runs)
     saved = (xw, mean_x, rstd_x, hw, mean_h, rstd_h, gates, c, mean_c, rstd_c, tc, y, lengths, training)
     return y, copy(y[T - 1]), copy(c[T - 1]), saved
 
@@ -263,7 +221,7 @@ def bn_lstm_backward(dy, saved, x, h0, c0, Wx, Wh, gx, gh, gc, par_min=PAR_MIN_W
     H = h0.shape[1]
     G = 4 * H
     dt = x.dtype
-    (_, lstm_bwd, _, _), t = kernels(dt)
+    (_, bwd), t = kernels(dt)
     da = empty((T, B, G), dt)    # dL/d(preactivation) = dL/d BN_t(xw; gx, b)
     dhw = empty((T, B, G), dt)   # dL/d(h_{t-1} Wh)
     dhn = zeros((B, H), dt)      # dL/dh_t arriving from step t+1; ends as dh0
@@ -276,65 +234,9 @@ def bn_lstm_backward(dy, saved, x, h0, c0, Wx, Wh, gx, gh, gc, par_min=PAR_MIN_W
     for s in range(T - 1, -1, -1):
         sv = (gates[s], hw[s], c[s], c0 if s == 0 else c[s - 1], tc[s])
         st = (mean_h[s], rstd_h[s], mean_c[s], rstd_c[s])
-        lstm_bwd[grid, (t, t)](dy[s], dhn, dcarry, lengths, s, sv, st, (gh, gc), bool(training), scratch, da[s],
-                               dhw[s], (pgh[s], pgc[s], pbc[s]))
+        bwd[grid, (t, t)](dy[s], dhn, dcarry, lengths, s, sv, st, (gh, gc), bool(training), scratch, da[s],
+                          dhw[s], (pgh[s], pgc[s], pbc[s]))
         matmul(dhw[s], Wh, out=dhn, trans_b=True)
-    dx, dWx, dWh, db, dgx = _input_side(da, xw, mean_x, rstd_x, gx, training, lengths, x, Wx, h0, y, dhw)
+    dxw, dgx, db = bn_backward(da, xw, mean_x, rstd_x, gx, training, lengths)  # the x side, all T at once
+    dx, dWx, dWh = projection_grads(dxw, dhw, x, h0, y, Wx)
     return dx, dhn, dcarry, dWx, dWh, db, dgx, colsum(pgh), colsum(pgc), colsum(pbc)
-
-
-# ---------------------------------------------------------------------------------------------
-# BN-RNN
-# ---------------------------------------------------------------------------------------------
-def bn_rnn_forward(x, h0, Wx, Wh, b, gx, gh, rmx, rvx, rmh, rvh, training, momentum, eps, par_min=PAR_MIN_WORK,
-                   lengths=None):
-    """x (T,B,I), h0 (B,H), Wx (I,H), Wh (H,H), b/gx/gh (H,), rm*/rv* (Ts,H) (updated in place
-    when training), lengths (B,) or None -> y (T,B,H), hT (B,H), saved   (device arrays)."""
-    x, h0, Wx, Wh, b, gx, gh = (to_device(a) for a in (x, h0, Wx, Wh, b, gx, gh))
-    runs = [running_on_device(a) for a in (rmh, rvh)]
-    (rmh, _), (rvh, _) = runs
-    T, B, I = x.shape
-    H = h0.shape[1]
-    dt = x.dtype
-    training = bool(training)
-    (_, _, rnn_fwd, _), t = kernels(dt)
-    lengths = device_lengths(lengths, T, B)
-    xw = matmul(x.reshape(T * B, I), Wx).reshape(T, B, H)
-    xn, mean_x, rstd_x = bn_forward(xw, gx, b, rmx, rvx, training, momentum, eps, lengths)
-    hw = empty((T, B, H), dt)
-    mean_h = empty((T, H), dt)
-    rstd_h = empty((T, H), dt)
-    y = empty((T, B, H), dt)
-    Ts = rmh.shape[0]
-    grid = ((H + t - 1) // t, 1)
-    for s in range(T):
-        matmul(h0 if s == 0 else y[s - 1], Wh, out=hw[s])
-        r = min(s, Ts - 1)
-        rnn_fwd[grid, (t, t)](hw[s], xn[s], lengths, s, gh, training, s < Ts, rmh[r], rvh[r], float(momentum),
-                              float(eps), mean_h[s], rstd_h[s], y[s])
-    if training:
-        _write_back(runs)
-    saved = (xw, mean_x, rstd_x, hw, mean_h, rstd_h, y, lengths, training)
-    return y, copy(y[T - 1]), saved
-
-
-def bn_rnn_backward(dy, saved, x, h0, Wx, Wh, gx, gh, par_min=PAR_MIN_WORK):
-    """dy (T,B,H), saved from bn_rnn_forward -> dx (T,B,I), dh0 (B,H), dWx (I,H), dWh (H,H),
-    db (H,), dgx (H,), dgh (H,)   (device arrays)."""
-    dy, x, h0, Wx, Wh, gx, gh = (to_device(a) for a in (dy, x, h0, Wx, Wh, gx, gh))
-    xw, mean_x, rstd_x, hw, mean_h, rstd_h, y, lengths, training = saved
-    T, B, _ = x.shape
-    H = h0.shape[1]
-    dt = x.dtype
-    (_, _, _, rnn_bwd), t = kernels(dt)
-    da = empty((T, B, H), dt)
-    dhw = empty((T, B, H), dt)
-    dhn = zeros((B, H), dt)
-    pgh = empty((T, H), dt)
-    grid = ((H + t - 1) // t, 1)
-    for s in range(T - 1, -1, -1):
-        rnn_bwd[grid, (t, t)](dy[s], dhn, lengths, s, y[s], hw[s], mean_h[s], rstd_h[s], gh, bool(training), da[s],
-                              dhw[s], pgh[s])
-        matmul(dhw[s], Wh, out=dhn, trans_b=True)
-    dx, dWx, dWh, db, dgx = _input_side(da, xw, mean_x, rstd_x, gx, training, lengths, x, Wx, h0, y, dhw)
-    return dx, dhn, dWx, dWh, db, dgx, colsum(pgh)
