@@ -67,10 +67,17 @@ from lnrnn.kernels.masks import as_lengths
 
 
 @njit(**JIT)
-def _forward_step(j0, j1, lengths, t, hw_t, xn_t, cprev, gh, gc, bc, training, update_h, update_c, rmh_r, rvh_r,
-                    rmc_r, rvc_r, momentum, eps, mean_h_t, rstd_h_t, gates_t, c_t, mean_c_t, rstd_c_t, tc_t, y_t):
-    """Step t, hidden units [j0, j1). hw_t, xn_t, gates_t (B,G); cprev, c_t, tc_t, y_t (B,H);
-    mean_h_t/rstd_h_t (G,), mean_c_t/rstd_c_t (H,) written for this chunk's columns only; lengths (B,)."""
+def _forward_step(j0, j1, lengths, t, hw_t, xn_t, cprev, p, bn, update, run_t, out_t):
+    """Step t, hidden units [j0, j1). hw_t, xn_t (B,G), cprev (B,H); lengths (B,); p = (gh (G,), gc, bc (H,));
+    bn = (training, momentum, eps); update = (update_h, update_c): whether the step has running rows;
+    run_t = (rmh_r, rvh_r (G,), rmc_r, rvc_r (H,)): those rows;
+    out_t = (mean_h_t, rstd_h_t (G,), gates_t (B,G), c_t (B,H), mean_c_t, rstd_c_t (H,), tc_t, y_t (B,H)),
+            written for this chunk's columns only."""
+    gh, gc, bc = p
+    training, momentum, eps = bn
+    update_h, update_c = update
+    rmh_r, rvh_r, rmc_r, rvc_r = run_t
+    mean_h_t, rstd_h_t, gates_t, c_t, mean_c_t, rstd_c_t, tc_t, y_t = out_t
     B, G = hw_t.shape
     H = G // 4
     w = j1 - j0
@@ -146,18 +153,21 @@ def bn_lstm_forward(x, h0, c0, Wx, Wh, b, gx, gh, gc, bc, rmx, rvx, rmh, rvh, rm
     rstd_c = np.empty((T, H), dtype=dt)
     tc = np.empty((T, B, H), dtype=dt)
     y = np.empty((T, B, H), dtype=dt)
-    run_synced(_forward_part, n_parts(B, H, G, par_min), xn, lengths, h0, c0, Wh, gh, gc, bc, rmh, rvh, rmc, rvc,
-               training, momentum, eps, hw, mean_h, rstd_h, gates, c, mean_c, rstd_c, tc, y)
+    run_synced(_forward_part, n_parts(B, H, G, par_min), xn, lengths, h0, c0, Wh, (gh, gc, bc), (rmh, rvh, rmc, rvc),
+               (training, momentum, eps), (hw, mean_h, rstd_h, gates, c, mean_c, rstd_c, tc, y))
     saved = (xw, mean_x, rstd_x, hw, mean_h, rstd_h, gates, c, mean_c, rstd_c, tc, y, lengths, training)
     return y, y[T - 1].copy(), c[T - 1].copy(), saved
 
 
 @njit(**ROWS)
-def _forward_part(q, n, flags, xn, lengths, h0, c0, Wh, gh, gc, bc, rmh, rvh, rmc, rvc, training, momentum, eps,
-                   hw, mean_h, rstd_h, gates, c, mean_c, rstd_c, tc, y):
+def _forward_part(q, n, flags, xn, lengths, h0, c0, Wh, p, run, bn, out):
     """The forward time loop for hidden units [j0, j1), part q of n (common.run_synced): per step this
     part's columns of the recurrent GEMM, h_{t-1} @ Wh[:, its four gate blocks], then its units' BN,
-    gates, cell and output; then it waits at the step's barrier, as the next product needs all of h_t."""
+    gates, cell and output; then it waits at the step's barrier, as the next product needs all of h_t.
+    xn (T,B,G) = BN_t(x Wx; gx, b); p = (gh, gc, bc); run = (rmh, rvh (Ts,G), rmc, rvc (Ts,H));
+    bn = (training, momentum, eps); out = (hw, mean_h, rstd_h, gates, c, mean_c, rstd_c, tc, y) as saved."""
+    rmh, rvh, rmc, rvc = run
+    hw, mean_h, rstd_h, gates, c, mean_c, rstd_c, tc, y = out
     T, B, G = xn.shape
     H = G // 4
     Tsh, Tsc = rmh.shape[0], rmc.shape[0]
@@ -173,21 +183,26 @@ def _forward_part(q, n, flags, xn, lengths, h0, c0, Wh, gh, gc, bc, rmh, rvh, rm
             part_hw(y[t - 1], Wq, P, hq, hw[t], 4, j0, j1)
         cprev = c0 if t == 0 else c[t - 1]
         rh, rc = min(t, Tsh - 1), min(t, Tsc - 1)
-        _forward_step(j0, j1, lengths, t, hw[t], xn[t], cprev, gh, gc, bc, training, t < Tsh, t < Tsc,
-                        rmh[rh], rvh[rh], rmc[rc], rvc[rc], momentum, eps,
-                        mean_h[t], rstd_h[t], gates[t], c[t], mean_c[t], rstd_c[t], tc[t], y[t])
+        _forward_step(j0, j1, lengths, t, hw[t], xn[t], cprev, p, bn, (t < Tsh, t < Tsc),
+                      (rmh[rh], rvh[rh], rmc[rc], rvc[rc]),
+                      (mean_h[t], rstd_h[t], gates[t], c[t], mean_c[t], rstd_c[t], tc[t], y[t]))
         if not barrier(flags, q, n, t + 1):
             return
 
 
 @njit(**JIT)
-def _backward_step(j0, j1, lengths, t, dy_t, dhn, gates_t, c_t, cprev, mean_c_t, rstd_c_t, tc_t, hw_t, mean_h_t,
-                    rstd_h_t, gh, gc, training, dcn, dcbn, dcarry, da_t, dhw_t, dgh, dgc, dbc, dbh, s1c, s2c, s1h, s2h):
+def _backward_step(j0, j1, lengths, t, dy_t, dhn, dcarry, sv_t, p, training, grads, scratch):
     """Step t backward, hidden units [j0, j1). dy_t, dhn (B,H): upstream and recurrent dh;
-    dcarry (B,H): dc from step t+1 in, dc_{t-1} out; assigns da_t, dhw_t (B,G) columns of the chunk;
-    accumulates dgh (G,), dgc/dbc (H,); dcn/dcbn (B,H), dbh (G,), s1*/s2* are scratch. A padded row
-    (t >= lengths[b]) is outside the loss: the BN backwards ignore its dy and give it zero dL/d(input),
-    and it passes zero dc_{t-1} on; its da_t is left as computed and read by nobody."""
+    dcarry (B,H): dc from step t+1 in, dc_{t-1} out; sv_t = the step's saved (gates_t (B,G), c_t, cprev
+    (B,H), mean_c_t, rstd_c_t (H,), tc_t (B,H), hw_t (B,G), mean_h_t, rstd_h_t (G,)); p = (gh (G,), gc (H,));
+    grads = (da_t, dhw_t (B,G): the chunk's columns assigned; dgh (G,), dgc, dbc (H,): accumulated);
+    scratch = (dcn, dcbn (B,H), dbh (G,), s1c, s2c (H,), s1h, s2h (G,)). A padded row (t >= lengths[b]) is
+    outside the loss: the BN backwards ignore its dy and give it zero dL/d(input), and it passes zero
+    dc_{t-1} on; its da_t is left as computed and read by nobody."""
+    gates_t, c_t, cprev, mean_c_t, rstd_c_t, tc_t, hw_t, mean_h_t, rstd_h_t = sv_t
+    gh, gc = p
+    da_t, dhw_t, dgh, dgc, dbc = grads
+    dcn, dcbn, dbh, s1c, s2c, s1h, s2h = scratch
     B, G = hw_t.shape
     H = G // 4
     w = j1 - j0
@@ -246,20 +261,22 @@ def bn_lstm_backward(dy, saved, x, h0, c0, Wx, Wh, gx, gh, gc, par_min=PAR_MIN_W
     dbc = np.zeros(H, dtype=dt)
     scratch = (np.empty((B, H), dt), np.empty((B, H), dt), np.zeros(G, dt),  # dcn, dcbn, dbh (= db, unused)
                np.empty(H, dt), np.empty(H, dt), np.empty(G, dt), np.empty(G, dt))  # s1c, s2c, s1h, s2h
-    run_synced(_backward_part, n_parts(B, H, G, par_min), dy, lengths, gates, c, c0, mean_c, rstd_c, tc, hw, mean_h,
-               rstd_h, Wh, gh, gc, training, da, dhw, dhn, dcarry, dgh, dgc, dbc, *scratch)
+    run_synced(_backward_part, n_parts(B, H, G, par_min), dy, saved, c0, Wh, (gh, gc),
+               (da, dhw, dhn, dcarry, dgh, dgc, dbc), scratch)
     dxw, dgx, db = bn_backward(da, xw, mean_x, rstd_x, gx, training, lengths)
     dx, dWx, dWh = projection_grads(dxw, dhw, x, h0, y, Wx, numba.get_num_threads())
     return dx, dhn, dcarry, dWx, dWh, db, dgx, dgh, dgc, dbc
 
 
 @njit(**ROWS)
-def _backward_part(q, n, flags, dy, lengths, gates, c, c0, mean_c, rstd_c, tc, hw, mean_h, rstd_h, Wh, gh, gc,
-                   training, da, dhw, dhn, dcarry, dgh, dgc, dbc, dcn, dcbn, dbh, s1c, s2c, s1h, s2h):
+def _backward_part(q, n, flags, dy, saved, c0, Wh, p, grads, scratch):
     """The backward time loop for hidden units [j0, j1), part q of n: per step this part's units and
     gate columns, the barrier (the product needs every column of dhw_t), then its units of
-    dh_{t-1} = dhw_t Wh^T. Scratch (dcn, dcbn (B,H); dbh, s1h, s2h (G,); s1c, s2c (H,)) is shared:
-    each part touches only its own columns."""
+    dh_{t-1} = dhw_t Wh^T. saved: the forward's; p = (gh, gc); grads = (da, dhw (T,B,G), dhn, dcarry
+    (B,H), dgh (G,), dgc, dbc (H,)); scratch as _backward_step's, shared: each part touches only its own
+    columns."""
+    _, _, _, hw, mean_h, rstd_h, gates, c, mean_c, rstd_c, tc, _, lengths, training = saved
+    da, dhw, dhn, dcarry, dgh, dgc, dbc = grads
     T, B, H = dy.shape
     j0, j1 = chunk_bounds(H, n, q)
     WTq = np.ascontiguousarray(Wh[j0:j1].T)  # (G,w): the columns of Wh^T this part's units need
@@ -267,9 +284,9 @@ def _backward_part(q, n, flags, dy, lengths, gates, c, c0, mean_c, rstd_c, tc, h
     dq = np.empty((B, j1 - j0), dtype=dy.dtype)  # this part's units of dh_{t-1} (n > 1)
     for t in range(T - 1, -1, -1):
         cprev = c0 if t == 0 else c[t - 1]
-        _backward_step(j0, j1, lengths, t, dy[t], dhn, gates[t], c[t], cprev, mean_c[t], rstd_c[t], tc[t], hw[t],
-                        mean_h[t], rstd_h[t], gh, gc, training, dcn, dcbn, dcarry, da[t], dhw[t],
-                        dgh, dgc, dbc, dbh, s1c, s2c, s1h, s2h)
+        _backward_step(j0, j1, lengths, t, dy[t], dhn, dcarry,
+                       (gates[t], c[t], cprev, mean_c[t], rstd_c[t], tc[t], hw[t], mean_h[t], rstd_h[t]), p, training,
+                       (da[t], dhw[t], dgh, dgc, dbc), scratch)
         if not barrier(flags, q, n, T - t):
             return
         part_dh(dhw[t], WTq, PT, dq, dhn, j0, j1)

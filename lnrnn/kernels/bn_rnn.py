@@ -33,9 +33,13 @@ from lnrnn.kernels.masks import as_lengths
 
 
 @njit(**JIT)
-def _forward_step(j0, j1, lengths, t, hw_t, xn_t, gh, training, update, rmh_r, rvh_r, momentum, eps,
-                   mean_h_t, rstd_h_t, y_t):
-    """Step t, hidden units [j0, j1): y_t = tanh(BN(hw_t; gh, 0) + xn_t). hw_t, xn_t, y_t (B,H)."""
+def _forward_step(j0, j1, lengths, t, hw_t, xn_t, gh, bn, update, run_t, out_t):
+    """Step t, hidden units [j0, j1): y_t = tanh(BN(hw_t; gh, 0) + xn_t). hw_t, xn_t (B,H); lengths (B,);
+    bn = (training, momentum, eps); update: whether the step has a running row, run_t = (rmh_r, rvh_r)
+    (H,) that row; out_t = (mean_h_t, rstd_h_t (H,), y_t (B,H)), written for the chunk's columns only."""
+    training, momentum, eps = bn
+    rmh_r, rvh_r = run_t
+    mean_h_t, rstd_h_t, y_t = out_t
     B = hw_t.shape[0]
     w = j1 - j0
     one = hw_t.dtype.type(1.0)
@@ -67,16 +71,19 @@ def bn_rnn_forward(x, h0, Wx, Wh, b, gx, gh, rmx, rvx, rmh, rvh, training, momen
     mean_h = np.empty((T, H), dtype=dt)
     rstd_h = np.empty((T, H), dtype=dt)
     y = np.empty((T, B, H), dtype=dt)
-    run_synced(_forward_part, n_parts(B, H, H, par_min), xn, lengths, h0, Wh, gh, rmh, rvh, training, momentum, eps,
-               hw, mean_h, rstd_h, y)
+    run_synced(_forward_part, n_parts(B, H, H, par_min), xn, lengths, h0, Wh, gh, (rmh, rvh), (training, momentum, eps),
+               (hw, mean_h, rstd_h, y))
     saved = (xw, mean_x, rstd_x, hw, mean_h, rstd_h, y, lengths, training)
     return y, y[T - 1].copy(), saved
 
 
 @njit(**ROWS)
-def _forward_part(q, n, flags, xn, lengths, h0, Wh, gh, rmh, rvh, training, momentum, eps, hw, mean_h, rstd_h, y):
+def _forward_part(q, n, flags, xn, lengths, h0, Wh, gh, run, bn, out):
     """The forward time loop for hidden units [j0, j1), part q of n: per step the columns j0:j1 of
-    h_{t-1} Wh, those units' BN and output, then the step's barrier."""
+    h_{t-1} Wh, those units' BN and output, then the step's barrier. xn (T,B,H) = BN_t(x Wx; gx, b);
+    run = (rmh, rvh) (Ts,H); bn = (training, momentum, eps); out = (hw, mean_h, rstd_h, y) as saved."""
+    rmh, rvh = run
+    hw, mean_h, rstd_h, y = out
     T, B, H = xn.shape
     Ts = rmh.shape[0]
     j0, j1 = chunk_bounds(H, n, q)
@@ -89,18 +96,21 @@ def _forward_part(q, n, flags, xn, lengths, h0, Wh, gh, rmh, rvh, training, mome
         else:
             part_hw(y[t - 1], Wq, P, hq, hw[t], 1, j0, j1)
         r = min(t, Ts - 1)
-        _forward_step(j0, j1, lengths, t, hw[t], xn[t], gh, training, t < Ts, rmh[r], rvh[r], momentum, eps,
-                       mean_h[t], rstd_h[t], y[t])
+        _forward_step(j0, j1, lengths, t, hw[t], xn[t], gh, bn, t < Ts, (rmh[r], rvh[r]), (mean_h[t], rstd_h[t], y[t]))
         if not barrier(flags, q, n, t + 1):
             return
 
 
 @njit(**JIT)
-def _backward_step(j0, j1, lengths, t, dy_t, dhn, y_t, hw_t, mean_h_t, rstd_h_t, gh, training, da_t, dhw_t, dgh, dbh,
-                   s1, s2):
-    """Step t backward, hidden units [j0, j1): assigns da_t, dhw_t (B,H) columns; accumulates dgh. A
-    padded row (t >= lengths[b]) is outside the loss: the BN backward ignores its da_t (left as computed,
-    read by nobody) and gives it zero dhw_t, hence zero dh_{t-1}."""
+def _backward_step(j0, j1, lengths, t, dy_t, dhn, sv_t, gh, training, grads, scratch):
+    """Step t backward, hidden units [j0, j1). dy_t, dhn (B,H); sv_t = the step's saved (y_t, hw_t (B,H),
+    mean_h_t, rstd_h_t (H,)); grads = (da_t, dhw_t (B,H): the chunk's columns assigned, dgh (H,):
+    accumulated); scratch = (dbh, s1, s2) (H,). A padded row (t >= lengths[b]) is outside the loss: the BN
+    backward ignores its da_t (left as computed, read by nobody) and gives it zero dhw_t, hence zero
+    dh_{t-1}."""
+    y_t, hw_t, mean_h_t, rstd_h_t = sv_t
+    da_t, dhw_t, dgh = grads
+    dbh, s1, s2 = scratch
     B = hw_t.shape[0]
     one = hw_t.dtype.type(1.0)
     for b in range(B):  # 0-based loops over slices (see batchnorm.bn_col_stats)
@@ -121,26 +131,28 @@ def bn_rnn_backward(dy, saved, x, h0, Wx, Wh, gx, gh, par_min=PAR_MIN_WORK):
     dhw = np.empty((T, B, H), dtype=dt)
     dhn = np.zeros((B, H), dtype=dt)
     dgh = np.zeros(H, dtype=dt)
-    run_synced(_backward_part, n_parts(B, H, H, par_min), dy, lengths, y, hw, mean_h, rstd_h, Wh, gh, training, da, dhw,
-               dhn, dgh, np.zeros(H, dt), np.empty(H, dt), np.empty(H, dt))  # scratch: dbh (= db, unused), s1, s2
+    scratch = (np.zeros(H, dt), np.empty(H, dt), np.empty(H, dt))  # dbh (= db, unused), s1, s2
+    run_synced(_backward_part, n_parts(B, H, H, par_min), dy, saved, Wh, gh, (da, dhw, dhn, dgh), scratch)
     dxw, dgx, db = bn_backward(da, xw, mean_x, rstd_x, gx, training, lengths)
     dx, dWx, dWh = projection_grads(dxw, dhw, x, h0, y, Wx, numba.get_num_threads())
     return dx, dhn, dWx, dWh, db, dgx, dgh
 
 
 @njit(**ROWS)
-def _backward_part(q, n, flags, dy, lengths, y, hw, mean_h, rstd_h, Wh, gh, training, da, dhw, dhn, dgh, dbh, s1, s2):
+def _backward_part(q, n, flags, dy, saved, Wh, gh, grads, scratch):
     """The backward time loop for hidden units [j0, j1), part q of n: per step those units' columns of
-    da and dhw, the barrier, then units j0:j1 of dh_{t-1} = dhw_t Wh^T. Scratch dbh, s1, s2 (H,) shared
-    by column."""
+    da and dhw, the barrier, then units j0:j1 of dh_{t-1} = dhw_t Wh^T. saved: the forward's; grads =
+    (da, dhw (T,B,H), dhn (B,H), dgh (H,)); scratch (dbh, s1, s2) (H,) shared by column."""
+    _, _, _, hw, mean_h, rstd_h, y, lengths, training = saved
+    da, dhw, dhn, dgh = grads
     T, B, H = dy.shape
     j0, j1 = chunk_bounds(H, n, q)
     WTq = np.ascontiguousarray(Wh[j0:j1].T)  # (H,w)
     PT = rec_pack(WTq, B)
     dq = np.empty((B, j1 - j0), dtype=dy.dtype)
     for t in range(T - 1, -1, -1):
-        _backward_step(j0, j1, lengths, t, dy[t], dhn, y[t], hw[t], mean_h[t], rstd_h[t], gh, training,
-                       da[t], dhw[t], dgh, dbh, s1, s2)
+        _backward_step(j0, j1, lengths, t, dy[t], dhn, (y[t], hw[t], mean_h[t], rstd_h[t]), gh, training,
+                       (da[t], dhw[t], dgh), scratch)
         if not barrier(flags, q, n, T - t):
             return
         part_dh(dhw[t], WTq, PT, dq, dhn, j0, j1)

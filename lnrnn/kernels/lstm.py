@@ -63,19 +63,21 @@ def lstm_forward(x, h0, c0, Wx, Wh, b, gx, bx, gh, bh, gc, bc, norm, eps, nchunk
     c = np.empty((T, B, H), dtype=dt)
     tc = np.empty((T, B, H), dtype=dt)
     y = np.empty((T, B, H), dtype=dt)
-    run_chunks(_forward_rows, B, nchunks, x, h0, c0, Wx, Wh, b, gx, bx, gh, bh, gc, bc, ln, fold, dt.type(eps),
-               gates, c, tc, y, xp, hhat, chat, rstd)
     saved = (gates, c, tc, y, xp, hhat, chat, rstd)
+    run_chunks(_forward_rows, B, nchunks, x, h0, c0, Wx, Wh, (b, gx, bx, gh, bh, gc, bc), ln, fold, dt.type(eps),
+               saved)
     return y, y[T - 1].copy(), c[T - 1].copy(), saved
 
 
 @njit(**ROWS)
-def _forward_rows(q, lo, hi, x, h0, c0, Wx, Wh, b, gx, bx, gh, bh, gc, bc, ln, fold, eps,
-                  gates, c, tc, y, xp, hhat, chat, rstd):
+def _forward_rows(q, lo, hi, x, h0, c0, Wx, Wh, p, ln, fold, eps, saved):
     """The whole forward time loop for batch rows [lo, hi); writes their rows of the saved arrays.
+    p = (b, gx, bx, gh, bh) (G,) each, then (gc, bc) (H,); saved: the tuple forward returns (written).
 
     With LN, a row's two G-wide LayerNorms and the gate preactivation are one pass after the two
     statistics passes: xhat_x, hhat and gx xhat_x + gh hhat + (b + bx + bh) are written together."""
+    b, gx, bx, gh, bh, gc, bc = p
+    gates, c, tc, y, xp, hhat, chat, rstd = saved
     T, B, I = x.shape
     H = h0.shape[1]
     G = 4 * H
@@ -174,8 +176,8 @@ def lstm_backward(dy, saved, x, h0, c0, Wx, Wh, gx, gh, gc, norm, nchunks):
     pG = np.zeros((3, nch, G), dtype=dt)   # per-chunk partial sums of db, dgx, dgh
     pH = np.zeros((2, nch, H), dtype=dt)   # ... of dgc, dbc
     pWx = np.zeros((nch, I, G), dtype=dt)  # ... of dWx
-    run_chunks(_backward_rows, B, nch, dy, saved, x, c0, Wx, WxT, WhT, gx, gh, gc, ln, fold, dHW, dx, dh0, dc0,
-               pG, pH, pWx)
+    run_chunks(_backward_rows, B, nch, dy, saved, x, c0, (Wx, WxT, WhT), (gx, gh, gc), ln, fold, (dHW, dx, dh0, dc0),
+               (pG, pH, pWx))
     dWx = pWx.sum(axis=0)
     dWh = recurrent_weight_grad(dHW, h0, saved[3], nchunks)
     db, dgx, dgh = pG.sum(axis=1)
@@ -187,16 +189,20 @@ def lstm_backward(dy, saved, x, h0, c0, Wx, Wh, gx, gh, gc, norm, nchunks):
 
 
 @njit(**ROWS)
-def _backward_rows(q, lo, hi, dy, saved, x, c0, Wx, WxT, WhT, gx, gh, gc, ln, fold, dHW, dx, dh0, dc0,
-                   pG, pH, pWx):
-    """BPTT for batch rows [lo, hi) (chunk q): fills their rows of dHW, dx, dh0, dc0, and adds this
-    chunk's parameter gradients into its partials pG[:, q] = db, dgx, dgh (G,), pH[:, q] = dgc, dbc
-    (H,) and pWx[q] = dWx (I,G).
+def _backward_rows(q, lo, hi, dy, saved, x, c0, w, p, ln, fold, out, part):
+    """BPTT for batch rows [lo, hi) (chunk q): w = (Wx (I,G), WxT (G,I), WhT (G,H)), p = (gx, gh (G,),
+    gc (H,)); fills their rows of out = (dHW (T,B,G), dx (T,B,I), dh0, dc0 (B,H)), and adds this chunk's
+    parameter gradients into its partials, part = (pG, pH, pWx): pG[:, q] = db, dgx, dgh (G,),
+    pH[:, q] = dgc, dbc (H,) and pWx[q] = dWx (I,G).
 
     dL/d(x_t Wx) is never stored for the whole sequence: a narrow input (fold) takes dx and dWx row
     by row; a wide one takes them as two small GEMMs per step on this chunk's rows (same FLOPs as one
     GEMM over all T*B rows, without a (T,B,G) buffer: 15 MB of the S2 step's 96 MB peak)."""
     gates, c, tc, y, xp, hhat, chat, rstd = saved
+    Wx, WxT, WhT = w
+    gx, gh, gc = p
+    dHW, dx, dh0, dc0 = out
+    pG, pH, pWx = part
     T, B, H = dy.shape
     I = x.shape[2]
     G = 4 * H

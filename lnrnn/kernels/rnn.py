@@ -37,13 +37,16 @@ def rnn_forward(x, h0, Wx, Wh, b, g, norm, eps, nchunks):
         ahat, rstd = np.empty((T, B, H), dtype=dt), np.empty((T, B), dtype=dt)
     else:
         ahat, rstd = np.empty((0, 0, 0), dtype=dt), np.empty((0, 0), dtype=dt)
-    run_chunks(_forward_rows, B, nchunks, x, h0, Wx, Wh, b, g, ln, fold, dt.type(eps), xp, y, ahat, rstd)
-    return y, y[T - 1].copy(), (y, ahat, rstd)
+    saved = (y, ahat, rstd)
+    run_chunks(_forward_rows, B, nchunks, x, h0, Wx, Wh, b, g, ln, fold, dt.type(eps), xp, saved)
+    return y, y[T - 1].copy(), saved
 
 
 @njit(**ROWS)
-def _forward_rows(q, lo, hi, x, h0, Wx, Wh, b, g, ln, fold, eps, xp, y, ahat, rstd):
-    """The forward time loop of batch rows [lo, hi)."""
+def _forward_rows(q, lo, hi, x, h0, Wx, Wh, b, g, ln, fold, eps, xp, saved):
+    """The forward time loop of batch rows [lo, hi); xp (T,B,H) x Wx (unless fold); writes their rows of
+    saved = (y, ahat, rstd)."""
+    y, ahat, rstd = saved
     T, B, I = x.shape
     H = h0.shape[1]
     one = x.dtype.type(1.0)
@@ -93,7 +96,7 @@ def rnn_backward(dy, saved, x, h0, Wx, Wh, g, norm, nchunks):
     nch = clamp_chunks(nchunks, B)
     pH = np.zeros((2, nch, H), dtype=dt)    # per-chunk partial sums of db, dg
     pWx = np.zeros((nch, I, H), dtype=dt)   # ... of dWx (narrow input)
-    run_chunks(_backward_rows, B, nch, dy, saved, x, Wx, WhT, g, ln, fold, dA, dx, dh0, pH, pWx)
+    run_chunks(_backward_rows, B, nch, dy, saved, x, Wx, WhT, g, ln, fold, (dA, dx, dh0), (pH, pWx))
     if fold:
         dWx = pWx.sum(axis=0)
     else:
@@ -106,10 +109,12 @@ def rnn_backward(dy, saved, x, h0, Wx, Wh, g, norm, nchunks):
 
 
 @njit(**ROWS)
-def _backward_rows(q, lo, hi, dy, saved, x, Wx, WhT, g, ln, fold, dA, dx, dh0, pH, pWx):
-    """BPTT of batch rows [lo, hi): their rows of dA (and dx), dh0, and chunk q's partials
-    pH[:, q] = db, dg (H,) and pWx[q] (I,H)."""
+def _backward_rows(q, lo, hi, dy, saved, x, Wx, WhT, g, ln, fold, out, part):
+    """BPTT of batch rows [lo, hi): their rows of out = (dA (T,B,H), dx (T,B,I) (fold only), dh0 (B,H)),
+    and chunk q's partials, part = (pH, pWx): pH[:, q] = db, dg (H,) and pWx[q] (I,H)."""
     y, ahat, rstd = saved
+    dA, dx, dh0 = out
+    pH, pWx = part
     T, B, H = dy.shape
     one = dy.dtype.type(1.0)
     pdb, pdg, pwx = pH[0, q], pH[1, q], pWx[q]
