@@ -25,7 +25,7 @@ CACHE = os.environ.get("LNRNN_NO_CACHE", "") == ""
 # chunks of time steps (a constant, not the thread count, so the kernels stay cacheable).
 BN_TIME_CHUNKS = 8
 # BN cells split their time loop over threads (each its own hidden units, meeting at a barrier every
-# step: lnrnn/kernels/bn_cells.py) from this many B*G elements of a step on (batch x gate width, G = 4H
+# step: lnrnn/kernels/bn_lstm.py, bn_rnn.py) from this many B*G elements of a step on (batch x gate width, G = 4H
 # for the LSTM, H for the RNN); below, one thread. Measured on the 2-core machine, T=28 float32 MKL,
 # forward + backward: BN-LSTM B32 H64 (8192) 1.03x the serial time, B64 H64 0.96x, B64 H128 0.79x,
 # B128 H256 0.69x; BN-RNN B64 H128 (8192) 0.83x, B128 H256 0.78x, below 4096 1.2x.
@@ -70,3 +70,14 @@ ROWS = dict(JIT, nogil=True)
 PJIT = dict(cache=CACHE, fastmath=FASTMATH, error_model="numpy",
             parallel=dict(prange=True, numpy=False, comprehension=False, reduction=False, inplace_binop=False,
                           setitem=False, stencil=False, fusion=False))
+
+# Training settings whose default depends on the task (a TrainConfig field left None takes these):
+# Graves's 3 x 400 skip-connected stack for handwriting, with small evaluation batches (a 3 x 400 layer
+# keeps ~10 MB of activations per 100-point sequence); the classification tasks' quick defaults otherwise.
+TASK_DEFAULTS = {"strokes": dict(hidden=400, layers=3, skip=True, eval_batch_size=32),
+                 None: dict(hidden=64, layers=1, skip=False, eval_batch_size=500)}
+
+
+def task_defaults(task):
+    """The TASK_DEFAULTS row of a task name (every strokes-* task shares one)."""
+    return TASK_DEFAULTS["strokes" if str(task).startswith("strokes") else None]

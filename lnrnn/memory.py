@@ -6,7 +6,7 @@ The estimate (bytes, ``itemsize`` = 4 for float32, 8 for float64):
     parameters   P params + P grads + the optimizer's slots (adam 2, rmsprop 1, sgd 1) + one copy for
                  saving; BN population statistics 2 x (T, width) per normalized product
     activations  what forward keeps for BPTT per layer, per (step, row), from the ``saved`` tuples at the
-                 top of lnrnn/kernels/lstm.py, rnn.py and bn_cells.py (ACTIVATIONS, in units of H plus a
+                 top of lnrnn/kernels/lstm.py, rnn.py, bn_lstm.py and bn_rnn.py (ACTIVATIONS, in units of H plus a
                  constant), over T (or --tbptt) steps and B rows, plus backward's largest working set
                  (one layer's dL/d(preactivation) (T,B,G), dL/dy and dL/dx), the batch x (T,B,I) and
                  the head's outputs; times HEADROOM (measured peaks are 1.25-1.34x, README)
@@ -20,6 +20,7 @@ GPU and are not counted. Set LNRNN_NO_MEMORY_CHECK=1 to skip the check.
 import os
 
 from lnrnn import cells
+from lnrnn.config import task_defaults
 from lnrnn.errors import UserError
 
 # Elements each layer saves per (step, row), as (a, c): a * H + c. From the kernels' saved tuples:
@@ -66,16 +67,17 @@ def task_shape(spec):
 def estimate(cfg, T, I, outputs, per_step, n_data_bytes=0):
     """{part: bytes} for TrainConfig ``cfg`` on sequences of T steps of I inputs and a head of
     ``outputs`` outputs (on every step when ``per_step``)."""
-    from lnrnn.train import resolve_defaults  # here: train imports this module
-    cfg = resolve_defaults(cfg)
+    d = task_defaults(cfg.task)  # fields left None take the task's defaults, as the trainer resolves them
+    H, L, Be, skip = (getattr(cfg, k) if getattr(cfg, k) is not None else d[k]
+                      for k in ("hidden", "layers", "eval_batch_size", "skip"))
     spec = cells.get(cfg.cell)
     isz = 8 if cfg.dtype == "float64" else 4
-    H, L, B, Be = cfg.hidden, cfg.layers, cfg.batch_size, cfg.eval_batch_size
+    B = cfg.batch_size
     G = spec.blocks * H
-    params = (H * L if cfg.skip else H) * outputs + outputs  # the head reads every layer with skip
+    params = (H * L if skip else H) * outputs + outputs  # the head reads every layer with skip
     stats = 0
     for layer in range(L):
-        params += sum(_prod(s) for _, s in spec.param_shapes(I if layer == 0 else (I + H if cfg.skip else H), H))
+        params += sum(_prod(s) for _, s in spec.param_shapes(I if layer == 0 else (I + H if skip else H), H))
     for _, w in spec.buffers:
         stats += L * 2 * T * spec.width(H, w)
     a, c = ACTIVATIONS[(spec.cell, spec.norm)]

@@ -35,7 +35,7 @@ Names: ``params``/``grads``/``buffers`` merge the stack's dicts (prefix 'rnn.') 
 import numpy as np
 
 from lnrnn.flat import repack
-from lnrnn.heads import ClassifierHead, RegressionHead, log_softmax, make_head  # noqa: F401  (log_softmax re-exported)
+from lnrnn.heads import log_softmax, make_head  # noqa: F401  (log_softmax re-exported)
 from lnrnn.layers import step_mask
 
 STACK_KEYS = ("cell", "norm", "input_size", "hidden_size", "num_layers", "dtype", "forget_bias")

@@ -41,13 +41,13 @@ import signal
 import sys
 import threading
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Optional
 
 import numpy as np
 
 from lnrnn import cells
-from lnrnn.config import BN_STATE_NOISE
+from lnrnn.config import BN_STATE_NOISE, task_defaults
 from lnrnn.checkpoint import atomic_write_text, checkpoint_exists, load_checkpoint, save_checkpoint
 from lnrnn.compiling import CompileClock
 from lnrnn.data.tasks import load_task, task_spec
@@ -104,17 +104,6 @@ class TrainConfig:
 # time_budget are not inherited from the interrupted invocation.
 RESUME_OVERRIDABLE = {"epochs", "max_steps", "time_budget", "eval_batch_size", "device", "out", "data_dir",
                       "save_every", "save_every_seconds"}
-
-
-# Settings whose default depends on the task (a field left None takes these): Graves's 3 x 400
-# skip-connected stack for handwriting, with small evaluation batches (a 3 x 400 layer keeps ~10 MB of
-# activations per 100-point sequence); the classification tasks' quick defaults otherwise.
-TASK_DEFAULTS = {"strokes": dict(hidden=400, layers=3, skip=True, eval_batch_size=32),
-                 None: dict(hidden=64, layers=1, skip=False, eval_batch_size=500)}
-
-
-def task_defaults(task):
-    return TASK_DEFAULTS["strokes" if str(task).startswith("strokes") else None]
 
 
 def resolve_defaults(cfg):

@@ -13,7 +13,6 @@ The prange kernels need two Numba threads or more to overlap (numba.config.NUMBA
 core count unless set); the cell kernels run one Python thread per batch chunk (common.run_chunks)
 and the BN cells one per part (common.run_synced), so they use more chunks than cores as well.
 """
-import sys
 
 import numba
 import numpy as np
@@ -190,11 +189,10 @@ def test_rnn_backward_chunk_partials(norm, I):
 @pytest.fixture
 def three_parts(monkeypatch):
     """Three parts (more than CI's two cores, uneven 11/11/10-unit splits) wherever the BN cells'
-    module keeps its THREADS override; par_min=0 in the calls forces the split at any size."""
-    fwd = backend.kernels("cpu").bn_lstm_forward
-    mod = sys.modules[fwd.__module__]
-    if hasattr(mod, "THREADS"):
-        monkeypatch.setattr(mod, "THREADS", 3)
+    split uses (common.PART_THREADS); par_min=0 in the calls forces the split at any size."""
+    from lnrnn.kernels import common
+    assert hasattr(common, "PART_THREADS"), "the BN cells' part-count override moved: update this fixture"
+    monkeypatch.setattr(common, "PART_THREADS", 3)
 
 
 def bn_problem(cell, T, B, I, H, seed):

@@ -44,7 +44,7 @@ def eval_cmd(path, data_dir, split, which, eval_batch_size, as_json):
         raise CheckpointError(f"checkpoint {path} expects {m['input_size']} inputs and a {head['kind']} head with "
                               f"{head['outputs']} outputs, but {task.spec['task']} has {task.input_size} inputs and "
                               f"needs a {want['kind']} head with {want['outputs']} outputs.")
-    from lnrnn.train import task_defaults
+    from lnrnn.config import task_defaults
     means = evaluate(model, task, which, eval_batch_size or task_defaults(spec["task"])["eval_batch_size"])
     if as_json:
         click.echo(json.dumps({"checkpoint": path, "set": which, **means,

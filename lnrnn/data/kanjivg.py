@@ -278,3 +278,11 @@ def build(spec):
                        f"validation), 1-{k} per line, augmented",
                        S.RawSplit(train, texts=t_train), S.RawSplit(vlines, texts=t_val),
                        extra={"charset": charset, "val_designs": [int(c) for c in cps[val]]})
+
+
+def check_charset(value):
+    """The spec's charset option, checked (tasks.OPTIONS)."""
+    from lnrnn.errors import UserError
+    if value not in CHARSETS:
+        raise UserError(f"--charset must be one of {', '.join(CHARSETS)}, not {value!r}.")
+    return value

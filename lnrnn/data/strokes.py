@@ -23,7 +23,8 @@ from typing import Optional
 
 import numpy as np
 
-from lnrnn.errors import DataError, UserError
+from lnrnn.data.splits import parse_split
+from lnrnn.errors import DataError
 
 DATA_SEED = 0             # the seed of every stroke task's generator, augmentation and split (as tasks.DATA_SEED)
 GLITCH_STEP = 1000.0      # offsets longer than this (source units) are dropped as glitches
@@ -240,7 +241,6 @@ def split_groups(groups, fraction=VAL_FRACTION, seed=DATA_SEED, what="groups"):
 
 def split_counts(spec, default=(SYN_TRAIN, SYN_VAL)):
     """(train, val) line counts of a generated task: --split A/B or the default."""
-    from lnrnn.data.tasks import parse_split
     return parse_split(spec.get("split")) or default
 
 
@@ -317,30 +317,3 @@ def build_synthetic(spec):
     val, s_val = synthetic_lines(np.random.default_rng([DATA_SEED, 1]), n_val)
     return make_task(spec, "synthetic handwriting (loops along a baseline, pen lifts; fixed seed)",
                      RawSplit(train), RawSplit(val), extra={"spikes": s_train + s_val})
-
-
-# ---------------------------------------------------------------- the other sources
-
-def build_iamondb(spec):
-    """strokes: IAM-OnDB lineStrokes from --data-dir, split by form (see lnrnn.data.iamondb)."""
-    from lnrnn.data import iamondb
-    return iamondb.build(spec)
-
-
-def build_kanjivg(spec):
-    """strokes-kanjivg: KanjiVG characters joined into lines (see lnrnn.data.kanjivg)."""
-    from lnrnn.data import kanjivg
-    return kanjivg.build(spec)
-
-
-def build_npz(spec):
-    """strokes-npz: stroke-3 arrays from an .npz/.npy file (see lnrnn.data.stroke_files)."""
-    from lnrnn.data import stroke_files
-    return stroke_files.build(spec)
-
-
-def check_charset(value):
-    from lnrnn.data.kanjivg import CHARSETS
-    if value not in CHARSETS:
-        raise UserError(f"--charset must be one of {', '.join(CHARSETS)}, not {value!r}.")
-    return value

@@ -45,6 +45,7 @@ from typing import Optional
 
 import numpy as np
 
+from lnrnn.data.splits import parse_split  # noqa: F401  (re-exported)
 from lnrnn.errors import DataError, UserError
 
 DATA_SEED = 0            # seed of synthetic data, of train/validation splits and of the pmnist permutation
@@ -91,20 +92,6 @@ class TaskData:
         if self.scale != 1.0:
             xb *= np.dtype(dtype).type(self.scale)
         return xb, y[idx]
-
-
-def parse_split(text):
-    """'8000/2000' -> (8000, 2000); None -> None. Raises UserError on anything else."""
-    if text is None:
-        return None
-    parts = str(text).split("/")
-    try:
-        a, b = (int(p) for p in parts)
-    except ValueError:
-        raise UserError(f"--split must be TRAIN/VAL counts such as 8000/2000, not {text!r}.") from None
-    if a <= 0 or b <= 0:
-        raise UserError(f"--split needs positive counts, not {text!r}.")
-    return a, b
 
 
 def _split_pool(x, y, split, what):
@@ -227,17 +214,13 @@ def _copy(spec):
                     xt, yt, xv, yv, num_classes=COPY_ALPHABET, per_step=True)
 
 
-def _strokes_module():
-    from lnrnn.data import strokes
-    return strokes
-
-
-def _strokes(builder):
-    """A task builder that imports lnrnn.data.strokes only when a stroke task is built."""
-    def build(spec):
-        return getattr(_strokes_module(), builder)(spec)
-    build.__name__ = builder
-    return build
+def _lazy(module, name):
+    """lnrnn.data.<module>.<name>, imported on the first call (stroke readers load only when used)."""
+    def call(*args):
+        import importlib
+        return getattr(importlib.import_module(f"lnrnn.data.{module}"), name)(*args)
+    call.__name__ = f"{module}.{name}"
+    return call
 
 
 def _check_flag(key, value):
@@ -254,17 +237,17 @@ TASKS = {
     "mnist-rows": (_mnist_family, "MNIST row by row (28 steps of 28) from --data-dir", {"data_dir", "split"}),
     "adding": (_adding, "adding problem, --steps long (regression)", {"steps"}),
     "copy": (_copy, "copy memory, --steps blanks (per-step head)", {"steps"}),
-    "strokes": (_strokes("build_iamondb"), "IAM-OnDB online handwriting lines from --data-dir (stroke-3, "
+    "strokes": (_lazy("iamondb", "build"), "IAM-OnDB online handwriting lines from --data-dir (stroke-3, "
                 "mixture density head)", {"data_dir"}),
-    "strokes-kanjivg": (_strokes("build_kanjivg"), "KanjiVG characters joined into handwriting lines "
+    "strokes-kanjivg": (_lazy("kanjivg", "build"), "KanjiVG characters joined into handwriting lines "
                         "(pip install 'lnrnn[kanjivg]', or --data-dir of its SVGs)", {"data_dir", "split", "charset"}),
-    "strokes-npz": (_strokes("build_npz"), "stroke-3 sequences from an .npz/.npy file (--data-dir)",
+    "strokes-npz": (_lazy("stroke_files", "build"), "stroke-3 sequences from an .npz/.npy file (--data-dir)",
                     {"data_dir", "allow_pickle"}),
-    "strokes-synthetic": (_strokes("build_synthetic"), "generated handwriting-like strokes (no download)",
+    "strokes-synthetic": (_lazy("strokes", "build_synthetic"), "generated handwriting-like strokes (no download)",
                           {"split"}),
 }
 # Task options beyond the CLI's --data-dir/--split/--steps: spec key -> (default put in the spec or None, check).
-OPTIONS = {"charset": ("latin", lambda v: _strokes_module().check_charset(v)),
+OPTIONS = {"charset": ("latin", _lazy("kanjivg", "check_charset")),
            "allow_pickle": (None, lambda v: _check_flag("allow_pickle", v))}
 
 

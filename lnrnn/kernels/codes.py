@@ -9,3 +9,8 @@ and a CPU module without importing anything of numba.cuda. ``lstm.py`` and ``rnn
 """
 NORM_NONE = 0  # plain cell: no normalization
 NORM_LN = 1    # layer-normalized cell (Ba, Kiros & Hinton 2016)
+
+# Mixture density output (mdn.py, mdn_cuda.py): log-sigma is clipped to [-MDN_SMAX, MDN_SMAX] and
+# |rho| <= MDN_RHO < 1 (exactly +-1 would make a Gaussian degenerate).
+MDN_SMAX = 10.0
+MDN_RHO = 1.0 - 1e-4

@@ -29,9 +29,10 @@ import numpy as np
 from numba import njit, prange
 
 from lnrnn.config import JIT, PJIT
+from lnrnn.kernels.codes import MDN_RHO, MDN_SMAX
 
-SMAX = 10.0       # log-sigma is clipped to [-SMAX, SMAX]
-RHO = 1.0 - 1e-4  # |rho| <= RHO (exactly +-1 would make the Gaussian degenerate)
+SMAX = MDN_SMAX   # log-sigma is clipped to [-SMAX, SMAX]
+RHO = MDN_RHO     # |rho| <= RHO (exactly +-1 would make the Gaussian degenerate)
 
 
 @njit(**JIT)

@@ -13,7 +13,7 @@ import numpy as np
 from numba import cuda
 
 from lnrnn.kernels.cuda_common import empty, nbtype, threads_per_block, to_device
-from lnrnn.kernels.mdn import RHO, SMAX
+from lnrnn.kernels.codes import MDN_RHO as RHO, MDN_SMAX as SMAX
 
 
 @lru_cache(maxsize=None)
