@@ -46,7 +46,7 @@ from typing import Optional
 
 import numpy as np
 
-from lnrnn import cells
+from lnrnn import __version__ as lnrnn_version, cells
 from lnrnn.config import BN_STATE_NOISE, task_defaults
 from lnrnn.checkpoint import atomic_write_text, checkpoint_exists, load_checkpoint, save_checkpoint
 from lnrnn.compiling import CompileClock
@@ -400,7 +400,7 @@ class Trainer:
                     "rng": self.epoch_rng, "epoch_sums": self.sums, "train_time_s": self.train_time,
                     "compile_time_s": self.compile_total(),
                     "blowup": {"initial_loss": self.initial_loss, "streak": self.high_streak},
-                    "metrics": self.history, "lnrnn_version": __import__("lnrnn").__version__}
+                    "metrics": self.history, "lnrnn_version": lnrnn_version}
             path = save_checkpoint(self.cfg.out, self._arrays(), meta)
             self.saved_step, self.save_pending, self.last_save_t = self.step, False, time.perf_counter()
         return path

@@ -35,9 +35,10 @@ def _blas():
                              f"({pool.get('num_threads')} threads, {os.path.basename(pool.get('filepath', ''))})")
     except Exception:  # noqa: BLE001 - threadpoolctl is optional
         pass
-    for mod in ("numpy", "scipy"):
+    import numpy
+    import scipy
+    for mod, m in (("numpy", numpy), ("scipy", scipy)):
         try:
-            m = __import__(mod)
             cfg = m.show_config(mode="dicts")
             blas = cfg.get("Build Dependencies", {}).get("blas", {})
             lines.append(f"{mod} built against {blas.get('name', '?')} {blas.get('version', '')}".rstrip())
@@ -53,6 +54,7 @@ def info_lines():
     import lnrnn
     layer, threads, max_threads = _threading()
     from lnrnn import backend
+    from lnrnn.kernels.blas import BLAS
     usable, detail = backend.cuda_usable()
     lines = [
         f"lnrnn {lnrnn.__version__}",
@@ -61,7 +63,7 @@ def info_lines():
         f"numba threading layer: {layer}; threads: {threads} in use of {max_threads} (NUMBA_NUM_THREADS)",
         f"CPU cores: {os.cpu_count()}",
         "BLAS: " + "; ".join(_blas()),
-        "lnrnn kernels multiply with: " + __import__("lnrnn.kernels.blas", fromlist=["BLAS"]).BLAS,
+        "lnrnn kernels multiply with: " + BLAS,
         "thread variables: " + ", ".join(f"{v}={os.environ.get(v, 'unset')}" for v in (
             "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "OMP_NUM_THREADS", "OMP_WAIT_POLICY")),
         f"CUDA: {'usable' if usable else 'not usable'}: {detail}",

@@ -214,13 +214,30 @@ def _copy(spec):
                     xt, yt, xv, yv, num_classes=COPY_ALPHABET, per_step=True)
 
 
-def _lazy(module, name):
-    """lnrnn.data.<module>.<name>, imported on the first call (stroke readers load only when used)."""
-    def call(*args):
-        import importlib
-        return getattr(importlib.import_module(f"lnrnn.data.{module}"), name)(*args)
-    call.__name__ = f"{module}.{name}"
-    return call
+# The stroke readers are imported when one of their tasks is built (plain imports inside the builders).
+def _iamondb(spec):
+    from lnrnn.data import iamondb
+    return iamondb.build(spec)
+
+
+def _kanjivg(spec):
+    from lnrnn.data import kanjivg
+    return kanjivg.build(spec)
+
+
+def _stroke_file(spec):
+    from lnrnn.data import stroke_files
+    return stroke_files.build(spec)
+
+
+def _strokes_synthetic(spec):
+    from lnrnn.data import strokes
+    return strokes.build_synthetic(spec)
+
+
+def _check_charset(value):
+    from lnrnn.data import kanjivg
+    return kanjivg.check_charset(value)
 
 
 def _check_flag(key, value):
@@ -237,17 +254,17 @@ TASKS = {
     "mnist-rows": (_mnist_family, "MNIST row by row (28 steps of 28) from --data-dir", {"data_dir", "split"}),
     "adding": (_adding, "adding problem, --steps long (regression)", {"steps"}),
     "copy": (_copy, "copy memory, --steps blanks (per-step head)", {"steps"}),
-    "strokes": (_lazy("iamondb", "build"), "IAM-OnDB online handwriting lines from --data-dir (stroke-3, "
+    "strokes": (_iamondb, "IAM-OnDB online handwriting lines from --data-dir (stroke-3, "
                 "mixture density head)", {"data_dir"}),
-    "strokes-kanjivg": (_lazy("kanjivg", "build"), "KanjiVG characters joined into handwriting lines "
+    "strokes-kanjivg": (_kanjivg, "KanjiVG characters joined into handwriting lines "
                         "(pip install 'lnrnn[kanjivg]', or --data-dir of its SVGs)", {"data_dir", "split", "charset"}),
-    "strokes-npz": (_lazy("stroke_files", "build"), "stroke-3 sequences from an .npz/.npy file (--data-dir)",
+    "strokes-npz": (_stroke_file, "stroke-3 sequences from an .npz/.npy file (--data-dir)",
                     {"data_dir", "allow_pickle"}),
-    "strokes-synthetic": (_lazy("strokes", "build_synthetic"), "generated handwriting-like strokes (no download)",
+    "strokes-synthetic": (_strokes_synthetic, "generated handwriting-like strokes (no download)",
                           {"split"}),
 }
 # Task options beyond the CLI's --data-dir/--split/--steps: spec key -> (default put in the spec or None, check).
-OPTIONS = {"charset": ("latin", _lazy("kanjivg", "check_charset")),
+OPTIONS = {"charset": ("latin", _check_charset),
            "allow_pickle": (None, lambda v: _check_flag("allow_pickle", v))}
 
 
