@@ -451,10 +451,16 @@ class Trainer:
                 f"{c.epochs} epochs, seed {c.seed}; writing to {c.out}.")
 
     def _diverged(self, what, value):
+        hint = "try a lower --lr or a --clip"
+        if cells.get(self.cfg.cell).norm == "bn" and not self.model.state_noise:
+            # the likely cause (Cooijmans et al. sec. 5.1): sequences that begin alike and zero initial states
+            # give every row of the batch the same state, a zero batch variance, and a backward that
+            # multiplies by gamma/sqrt(eps) at each such step
+            hint = ("BatchNorm cells overflow when every sequence of a batch has the same early steps and zero "
+                    "initial states (zero batch variance): try --state-noise 0.1, or " + hint[4:])
         raise TrainingDiverged(
             f"the {what} became {value} at epoch {self.epoch + 1}, update {self.step + 1}; training stopped and "
-            f"the last good checkpoint (update {self.saved_step}) is kept in {self.cfg.out}; "
-            "try a lower --lr or a --clip.")
+            f"the last good checkpoint (update {self.saved_step}) is kept in {self.cfg.out}; {hint}.")
 
     def _blown_up(self, loss):
         """Count updates in a row whose loss is above the blow-up level; stop after BLOWUP_UPDATES."""

@@ -116,3 +116,25 @@ def test_noisy_run_resumes_exactly(tmp_path):
     # and the noise is used: the same run without it ends elsewhere
     off = train(TrainConfig(**base, out=str(tmp_path / "off"), state_noise=0.0), quiet=True, log=lambda m: None)
     assert not np.array_equal(off.model.flat[0].data, ref.model.flat[0].data)
+
+
+def test_bn_overflow_message_names_the_cause_and_the_option(tmp_path, monkeypatch):
+    """Blank-prefixed sequences (100 zero steps, like MNIST's top rows), a BN-LSTM with --state-noise 0:
+    the run stops at the first update, and its one line says why and which option helps; with the
+    noise the same run trains."""
+    from lnrnn.data import tasks
+    from lnrnn.errors import TrainingDiverged
+    from lnrnn.train import TrainConfig, train
+    rng = np.random.default_rng(0)
+    x = np.zeros((64, 120, 1), np.float32)
+    x[:, 100:] = rng.random((64, 20, 1))
+    y = rng.integers(0, 10, 64)
+    task = tasks.TaskData({"task": "digits"}, "blank-prefixed", x[:48], y[:48], x[48:], y[48:], num_classes=10,
+                          extra={"constant_prefix": True})
+    monkeypatch.setattr("lnrnn.train.load_task", lambda spec: task)
+    base = dict(task="digits", cell="bn-lstm", hidden=32, batch_size=16, epochs=1)
+    with pytest.raises(TrainingDiverged) as e:
+        train(TrainConfig(**base, state_noise=0.0, out=str(tmp_path / "off")), quiet=True, log=lambda m: None)
+    assert "update 1" in str(e.value) and "--state-noise 0.1" in str(e.value) and "zero batch variance" in str(e.value)
+    ok = train(TrainConfig(**base, out=str(tmp_path / "on")), quiet=True, log=lambda m: None)
+    assert ok.model.state_noise == 0.1 and np.isfinite(ok.history[-1]["val_loss"])

@@ -42,7 +42,7 @@ from lnrnn.train import TrainConfig, train as run_training
               help="Start every sequence from Gaussian initial states h0, c0 with this std (per example, "
                    "fresh each batch, in training and evaluation; Cooijmans et al. 2016). Default: 0.1 for "
                    "bn- cells on tasks whose sequences begin alike (mnist, mnist-rows, digits), else 0 (off).")
-@click.option("--tbptt", type=int, default=D.tbptt, metavar="STEPS",
+@click.option("--tbptt", "--bptt", "tbptt", type=int, default=D.tbptt, metavar="STEPS",
               help="Truncated backpropagation through time: run each batch in chunks of this many steps, "
                    "carrying the state forward; no gradient crosses a chunk boundary. Default: whole sequences.")
 @eval_batch_option
