@@ -23,7 +23,7 @@ component k), C = 1 / (1 - rho^2), z1 = (dx - mu1) / s1, z2 = (dy - mu2) / s2, Z
 Rows are independent: the prange over rows writes only
 its own rows (no reduction across threads).
 
-saved (forward returns it, backward takes it back): (gamma (N,M), z1 (N,M), z2 (N,M), e (N,), valid (N,)).
+saved (forward returns it, backward takes it back): (gamma (N,M), z1 (N,M), z2 (N,M), e (N,), pi (N,M), valid (N,)).
 """
 import numpy as np
 from numba import njit, prange
@@ -36,8 +36,8 @@ RHO = MDN_RHO     # |rho| <= RHO (exactly +-1 would make the Gaussian degenerate
 
 
 @njit(**JIT)
-def _row_forward(yh, tg, M, gamma, z1, z2):
-    """One row: yh (K,), tg (3,) -> (nll, e); fills gamma, z1, z2 (M,)."""
+def _row_forward(yh, tg, M, gamma, z1, z2, pi):
+    """One row: yh (K,), tg (3,) -> (nll, e); fills gamma, z1, z2, pi (M,)."""
     dt = yh.dtype.type  # constants in the row's dtype, so float32 rows stay float32
     one, half, two = dt(1.0), dt(0.5), dt(2.0)
     smax, rmax, log2pi = dt(SMAX), dt(RHO), dt(np.log(2 * np.pi))
@@ -50,6 +50,8 @@ def _row_forward(yh, tg, M, gamma, z1, z2):
     for k in range(M):
         psum += np.exp(yh[1 + k] - pmax)
     lse_pi = pmax + np.log(psum)
+    for k in range(M):
+        pi[k] = np.exp(yh[1 + k] - lse_pi)
     # per-component log pi_k + log N_k, kept in gamma
     x1, x2 = tg[0], tg[1]
     lmax = dt(-np.inf)
@@ -88,28 +90,23 @@ def mdn_forward(yhat, target, valid, M):
     gamma = np.zeros((N, M), dtype=dt)
     z1 = np.zeros((N, M), dtype=dt)
     z2 = np.zeros((N, M), dtype=dt)
+    pi = np.zeros((N, M), dtype=dt)
     e = np.zeros(N, dtype=dt)
     for n in prange(N):
         if valid[n] != 0:
-            nll[n], e[n] = _row_forward(yhat[n], target[n], M, gamma[n], z1[n], z2[n])
-    return nll, (gamma, z1, z2, e, valid)
+            nll[n], e[n] = _row_forward(yhat[n], target[n], M, gamma[n], z1[n], z2[n], pi[n])
+    return nll, (gamma, z1, z2, e, pi, valid)
 
 
 @njit(**JIT)
-def _row_backward(yh, tg, M, gm, a_, b_, e, g, d):
-    """One row: d (K,) = g * dL/dyhat from the saved gamma (gm), z1 (a_), z2 (b_), e."""
+def _row_backward(yh, tg, M, gm, a_, b_, e, pi, g, d):
+    """One row: d (K,) = g * dL/dyhat from the saved gamma (gm), z1 (a_), z2 (b_), e and pi."""
     dt = yh.dtype.type
     one, two, zero = dt(1.0), dt(2.0), dt(0.0)
     smax, rmax = dt(SMAX), dt(RHO)
     d[0] = g * (e - tg[2])
-    pmax = yh[1]
-    for k in range(1, M):
-        pmax = max(pmax, yh[1 + k])
-    psum = yh.dtype.type(0.0)
     for k in range(M):
-        psum += np.exp(yh[1 + k] - pmax)
-    for k in range(M):
-        pik = np.exp(yh[1 + k] - pmax) / psum
+        pik = pi[k]
         gk = gm[k]
         a = a_[k]
         b = b_[k]
@@ -131,12 +128,12 @@ def _row_backward(yh, tg, M, gm, a_, b_, e, g, d):
 @njit(**PJIT)
 def mdn_backward(dnll, saved, yhat, target, M):
     """dnll (N,) = dL/dnll, saved from mdn_forward -> dyhat (N,K) (0 on rows that are not valid)."""
-    gamma, z1, z2, e, valid = saved
+    gamma, z1, z2, e, pi, valid = saved
     N, K = yhat.shape
     d = np.zeros((N, K), dtype=yhat.dtype)
     for n in prange(N):
         if valid[n] != 0:
-            _row_backward(yhat[n], target[n], M, gamma[n], z1[n], z2[n], e[n], dnll[n], d[n])
+            _row_backward(yhat[n], target[n], M, gamma[n], z1[n], z2[n], e[n], pi[n], dnll[n], d[n])
     return d
 
 

@@ -3,7 +3,7 @@
 Rows are independent, so one thread owns one row (a grid-stride loop over the N rows); per row it
 makes the same passes as the CPU twin: log-softmax of the weights, each component's log-density
 into gamma, the log-sum-exp over components (its maximum taken over the stored values), then the
-responsibilities; the backward writes the row's K derivatives from the saved gamma, z1, z2 and e.
+responsibilities; the backward writes the row's K derivatives from the saved gamma, z1, z2, e and pi.
 Arguments: host or device arrays; results: device arrays (see cuda_common).
 """
 import math
@@ -23,7 +23,7 @@ def _kernels(dtype):
     smax, rmax, log2pi, ninf = dt(SMAX), dt(RHO), dt(np.log(2 * np.pi)), dt(-np.inf)
 
     @cuda.jit
-    def fwd(yhat, target, valid, M, nll, gamma, z1, z2, e):
+    def fwd(yhat, target, valid, M, nll, gamma, z1, z2, e, pi):
         start = cuda.grid(1)
         for n in range(start, yhat.shape[0], cuda.gridsize(1)):
             if valid[n] == 0:
@@ -37,6 +37,8 @@ def _kernels(dtype):
             for k in range(M):
                 psum += math.exp(yh[1 + k] - pmax)
             lse_pi = pmax + math.log(psum)
+            for k in range(M):
+                pi[n, k] = math.exp(yh[1 + k] - lse_pi)
             lmax = ninf
             for k in range(M):
                 ls1 = min(max(yh[1 + 3 * M + k], -smax), smax)
@@ -62,21 +64,15 @@ def _kernels(dtype):
             nll[n] = -lse + tg[2] * sp_neg + (one - tg[2]) * sp_pos
 
     @cuda.jit
-    def bwd(dnll, gamma, z1, z2, e, valid, yhat, target, M, d):
+    def bwd(dnll, gamma, z1, z2, e, pi, valid, yhat, target, M, d):
         start = cuda.grid(1)
         for n in range(start, yhat.shape[0], cuda.gridsize(1)):
             if valid[n] == 0:
                 continue
             yh, tg, g = yhat[n], target[n], dnll[n]
             d[n, 0] = g * (e[n] - tg[2])
-            pmax = yh[1]
-            for k in range(1, M):
-                pmax = max(pmax, yh[1 + k])
-            psum = zero
             for k in range(M):
-                psum += math.exp(yh[1 + k] - pmax)
-            for k in range(M):
-                pik = math.exp(yh[1 + k] - pmax) / psum
+                pik = pi[n, k]
                 gk, a, b = gamma[n, k], z1[n, k], z2[n, k]
                 sh1, sh2 = yh[1 + 3 * M + k], yh[1 + 4 * M + k]
                 th = math.tanh(yh[1 + 5 * M + k])
@@ -110,19 +106,19 @@ def mdn_forward(yhat, target, valid, M):
     yhat, target, valid = to_device(yhat), to_device(target), to_device(valid)
     N, dtype = yhat.shape[0], yhat.dtype
     nll, e = _zeros((N,), dtype), _zeros((N,), dtype)
-    gamma, z1, z2 = _zeros((N, M), dtype), _zeros((N, M), dtype), _zeros((N, M), dtype)
+    gamma, z1, z2, pi = (_zeros((N, M), dtype) for _ in range(4))
     fwd, _ = _kernels(dtype)
     blocks, tpb = _grid(N)
-    fwd[blocks, tpb](yhat, target, valid, M, nll, gamma, z1, z2, e)
-    return nll, (gamma, z1, z2, e, valid)
+    fwd[blocks, tpb](yhat, target, valid, M, nll, gamma, z1, z2, e, pi)
+    return nll, (gamma, z1, z2, e, pi, valid)
 
 
 def mdn_backward(dnll, saved, yhat, target, M):
     """dnll (N,) = dL/dnll, saved from mdn_forward -> dyhat (N,K) (0 on rows that are not valid)."""
-    gamma, z1, z2, e, valid = saved
+    gamma, z1, z2, e, pi, valid = saved
     dnll, yhat, target = to_device(dnll), to_device(yhat), to_device(target)
     d = _zeros(yhat.shape, yhat.dtype)
     _, bwd = _kernels(yhat.dtype)
     blocks, tpb = _grid(yhat.shape[0])
-    bwd[blocks, tpb](dnll, gamma, z1, z2, e, valid, yhat, target, M, d)
+    bwd[blocks, tpb](dnll, gamma, z1, z2, e, pi, valid, yhat, target, M, d)
     return d
