@@ -5,6 +5,7 @@ import contextlib
 import numpy as np
 import pytest
 
+from bn_problems import bn_problem
 from gradcheck_util import numeric_grad, rel_error, sample_idx
 from lnrnn import reference as ref
 from lnrnn.kernels import bn_lstm, bn_rnn, common
@@ -26,19 +27,7 @@ WIDE = dict(T=5, B=3, I=4, H=20, Ts=6)   # 20 hidden units: 10/10 over two parts
 
 def make(cell, T, B, I, H, Ts, dtype=np.float64, seed=0):
     """Inputs and parameters as a dict in forward-argument order, running stats, upstream dy."""
-    rng = np.random.default_rng(seed)
-    G = 4 * H if cell == "lstm" else H
-    u = lambda lo, hi, *s: rng.uniform(lo, hi, s).astype(dtype)  # noqa: E731
-    n = lambda sc, *s: (sc * rng.standard_normal(s)).astype(dtype)  # noqa: E731
-    a = dict(x=n(1, T, B, I), h0=n(0.5, B, H))
-    if cell == "lstm":
-        a["c0"] = n(0.5, B, H)
-    a.update(Wx=n(0.5, I, G), Wh=n(0.4, H, G), b=n(0.2, G), gx=u(0.5, 1.5, G), gh=u(0.5, 1.5, G))
-    if cell == "lstm":
-        a.update(gc=u(0.5, 1.5, H), bc=n(0.2, H))
-    widths = [G, G, G, G] + ([H, H] if cell == "lstm" else [])
-    run = [n(0.3, Ts, w) if k % 2 == 0 else u(0.5, 2.0, Ts, w) for k, w in enumerate(widths)]
-    return a, run, n(1, T, B, H)
+    return bn_problem(np.random.default_rng(seed), cell, T, B, I, H, Ts, dtype, var_hi=2.0)
 
 
 def forward(impl, cell, a, run, training):
@@ -125,16 +114,21 @@ def test_kernel_matches_reference(impl, cell, training, dtype, tol, size):
                          ids=["reference-small", "kernel-small", "kernel-wide", "kernel-par-wide"])
 def test_gradcheck(impl, cell, training, size):
     a, run, R = make(cell, seed=1, **size)
+    assert_gradients(impl, cell, training, a, R, R, FD_EPS,
+                     lambda: forward(impl, cell, a, [r.copy() for r in run], training))
 
-    def loss():  # running stats mutate in training mode: every evaluation gets fresh copies
-        return np.sum(forward(impl, cell, a, [r.copy() for r in run], training)[0] * R)
 
-    saved = forward(impl, cell, a, [r.copy() for r in run], training)[-1]
-    grads = backward(impl, cell, R, saved, a)
+def assert_gradients(impl, cell, training, a, R, R_loss, fd_eps, run_forward):
+    """Every input's gradient from backward(R) against central differences of sum(y * R_loss), y from
+    run_forward() (which must give the running statistics fresh copies: they mutate in training)."""
+    def loss():
+        return np.sum(run_forward()[0] * R_loss)
+
+    grads = backward(impl, cell, R, run_forward()[-1], a)
     rng = np.random.default_rng(2)
     for (name, arr), g in zip(a.items(), grads):
         idx = sample_idx(arr, MAX_IDX, rng)
-        err = rel_error(g.reshape(-1)[idx], numeric_grad(loss, arr, FD_EPS, idx, order=4))
+        err = rel_error(g.reshape(-1)[idx], numeric_grad(loss, arr, fd_eps, idx, order=4))
         assert err <= GRAD_TOL, f"{impl} {cell} training={training} d{name}: rel error {err:.3g}"
 
 
@@ -215,18 +209,8 @@ def test_masked_gradcheck(impl, cell, training, mask):
     size, lengths = MASKS[mask]
     lengths = np.array(lengths, np.int64)
     a, run, R = make(cell, seed=1, **size)
-    Rm = R * active_mask(size["T"], lengths)
-
-    def loss():
-        return np.sum(forward_masked(impl, cell, a, [r.copy() for r in run], training, lengths)[0] * Rm)
-
-    saved = forward_masked(impl, cell, a, [r.copy() for r in run], training, lengths)[-1]
-    grads = backward(impl, cell, R, saved, a)
-    rng = np.random.default_rng(2)
-    for (name, arr), g in zip(a.items(), grads):
-        idx = sample_idx(arr, MAX_IDX, rng)
-        err = rel_error(g.reshape(-1)[idx], numeric_grad(loss, arr, FD_EPS_MASKED, idx, order=4))
-        assert err <= GRAD_TOL, f"{impl} {cell} training={training} d{name}: rel error {err:.3g}"
+    assert_gradients(impl, cell, training, a, R, R * active_mask(size["T"], lengths), FD_EPS_MASKED,
+                     lambda: forward_masked(impl, cell, a, [r.copy() for r in run], training, lengths))
 
 
 @pytest.mark.parametrize("training", [True, False])

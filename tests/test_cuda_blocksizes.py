@@ -11,8 +11,6 @@ LayerNorm, LSTM/LN-LSTM, RNN/LN-RNN, BatchNorm and BN cells against their CPU tw
 Runs under Numba's CUDA simulator (tests/conftest.py; one OS thread per CUDA thread: tiny shapes) or
 on a GPU (NUMBA_ENABLE_CUDASIM=0).
 """
-import sys
-import threading
 
 import numpy as np
 import pytest
@@ -28,49 +26,17 @@ if not _ok:
 from numba import cuda, float64  # noqa: E402
 
 from lnrnn.kernels import cuda_common as G  # noqa: E402
+from bn_problems import bn_problem  # noqa: E402
+from test_cuda_kernels import close, simulator_race_free  # noqa: E402  (one copy of the simulator fixes)
 
 EPS = 1e-5
 TOL64 = 1e-12  # float64: max |cuda - cpu| / max |cpu|
 
 
-def _locked_shared_array(lock):
-    """FakeCUDAShared.array without its race (as in test_cuda_kernels.py): the simulator creates a
-    block's shared array on first use, keyed by the caller's (file, line), without a lock."""
-    from numba.cuda.simulator.kernelapi import numpy_support, types
-
-    def array(self, shape, dtype, alignment=None):
-        if shape == 0 or alignment is not None:
-            raise NotImplementedError("lnrnn's kernels use static, unaligned shared arrays only")
-        if isinstance(dtype, types.Type):
-            dtype = numpy_support.as_dtype(dtype)
-        frame = sys._getframe(1)
-        key = (frame.f_code.co_filename, frame.f_lineno)
-        with lock:
-            res = self._allocations.get(key)
-            if res is None:
-                res = self._allocations[key] = np.empty(shape, dtype)
-        return res
-
-    return array
-
-
 @pytest.fixture(autouse=True)
 def simulator_setup(monkeypatch):
-    if not backend.simulator_enabled():
+    with simulator_race_free(monkeypatch):
         yield
-        return
-    from numba.cuda.simulator.kernelapi import FakeCUDAShared
-    monkeypatch.setattr(FakeCUDAShared, "array", _locked_shared_array(threading.Lock()))
-    old = sys.getswitchinterval()
-    sys.setswitchinterval(1e-5)
-    yield
-    sys.setswitchinterval(old)
-
-
-def close(a, b, floor=1e-30):
-    a, b = np.asarray(a, np.float64), np.asarray(b, np.float64)
-    assert a.shape == b.shape
-    return float(np.max(np.abs(a - b), initial=0.0) / max(np.max(np.abs(b), initial=0.0), floor))
 
 
 host = G.to_host
@@ -290,18 +256,7 @@ def test_bn_cells_odd_tiles(cell, monkeypatch):
     geometry(monkeypatch, tile=3)
     rng = np.random.default_rng(9)
     T, B, I, H, Ts = 3, 5, 2, 7, 2
-    Gw = 4 * H if cell == "lstm" else H
-    n = lambda sc, *s: sc * rng.standard_normal(s)  # noqa: E731
-    u = lambda *s: rng.uniform(0.5, 1.5, s)  # noqa: E731
-    a = dict(x=n(1, T, B, I), h0=n(0.5, B, H))
-    if cell == "lstm":
-        a["c0"] = n(0.5, B, H)
-    a.update(Wx=n(0.5, I, Gw), Wh=n(0.4, H, Gw), b=n(0.2, Gw), gx=u(Gw), gh=u(Gw))
-    if cell == "lstm":
-        a.update(gc=u(H), bc=n(0.2, H))
-    widths = [Gw] * 4 + ([H, H] if cell == "lstm" else [])
-    run = [n(0.3, Ts, w) if j % 2 == 0 else u(Ts, w) for j, w in enumerate(widths)]
-    dy = n(1, T, B, H)
+    a, run, dy = bn_problem(rng, cell, T, B, I, H, Ts)
     keys = ("x", "h0", "c0", "Wx", "Wh", "gx", "gh", "gc") if cell == "lstm" else ("x", "h0", "Wx", "Wh", "gx", "gh")
     res = []
     for dev in ("cuda", "cpu"):

@@ -5,6 +5,7 @@ imported) or on a GPU (NUMBA_ENABLE_CUDASIM=0). The simulator runs one OS thread
 blocks are shrunk (GEMM tiles of 4x4, rows of 8 threads) and shapes are tiny but chosen so that
 sizes are not multiples of the block and several blocks run. float64 must agree to rounding level.
 """
+import contextlib
 import sys
 import threading
 
@@ -13,6 +14,7 @@ import pytest
 
 pytest.importorskip("numba_cuda", reason="numba-cuda is not installed (pip install 'lnrnn[cuda]')")
 
+from bn_problems import bn_problem  # noqa: E402
 from lnrnn import backend, config  # noqa: E402
 
 _ok, _why = backend.cuda_usable()
@@ -62,6 +64,14 @@ def small_blocks(monkeypatch):
     monkeypatch.setattr(config, "THREADS_PER_BLOCK", 8)
     monkeypatch.setattr(config, "CUDA_SEQ_MAX_THREADS", 8)
     monkeypatch.setattr(G, "TILE", 4)
+    with simulator_race_free(monkeypatch):
+        yield
+
+
+@contextlib.contextmanager
+def simulator_race_free(monkeypatch):
+    """Under the simulator: a short GIL switch interval and the locked shared-array lookup (nothing
+    on a GPU). Shared with the other CUDA test modules."""
     if not backend.simulator_enabled():
         yield
         return
@@ -69,8 +79,10 @@ def small_blocks(monkeypatch):
     monkeypatch.setattr(FakeCUDAShared, "array", _locked_shared_array(threading.Lock()))
     old = sys.getswitchinterval()
     sys.setswitchinterval(1e-5)
-    yield
-    sys.setswitchinterval(old)
+    try:
+        yield
+    finally:
+        sys.setswitchinterval(old)
 
 
 def close(a, b, floor=1e-30):
@@ -298,22 +310,6 @@ def test_batchnorm_matches_cpu(T, B, F, Ts):
 # ------------------------------------------------------------------------------------------------
 # Recurrent BatchNorm cells
 # ------------------------------------------------------------------------------------------------
-def bn_problem(rng, cell, T, B, I, H, Ts):
-    """Arguments of bn_<cell>_forward up to the running statistics, the running statistics, dy."""
-    G_ = 4 * H if cell == "lstm" else H
-    n = lambda sc, *s: sc * rng.standard_normal(s)  # noqa: E731
-    u = lambda *s: rng.uniform(0.5, 1.5, s)  # noqa: E731
-    a = dict(x=n(1, T, B, I), h0=n(0.5, B, H))
-    if cell == "lstm":
-        a["c0"] = n(0.5, B, H)
-    a.update(Wx=n(0.5, I, G_), Wh=n(0.4, H, G_), b=n(0.2, G_), gx=u(G_), gh=u(G_))
-    if cell == "lstm":
-        a.update(gc=u(H), bc=n(0.2, H))
-    widths = [G_] * 4 + ([H, H] if cell == "lstm" else [])
-    run = [n(0.3, Ts, w) if k % 2 == 0 else u(Ts, w) for k, w in enumerate(widths)]
-    return a, run, n(1, T, B, H)
-
-
 def run_bn(mod, cell, a, run, dy, training):
     fwd = getattr(mod, f"bn_{cell}_forward")
     bwd = getattr(mod, f"bn_{cell}_backward")

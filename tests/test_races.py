@@ -18,6 +18,7 @@ import numba
 import numpy as np
 import pytest
 
+from bn_problems import bn_problem
 from lnrnn import backend
 from lnrnn import reference as ref
 from lnrnn.kernels import common
@@ -195,29 +196,13 @@ def three_parts(monkeypatch):
     monkeypatch.setattr(common, "PART_THREADS", 3)
 
 
-def bn_problem(cell, T, B, I, H, seed):
-    rng = np.random.default_rng(seed)
-    G = 4 * H if cell == "lstm" else H
-    n = lambda sc, *s: sc * rng.standard_normal(s)  # noqa: E731
-    u = lambda *s: rng.uniform(0.5, 1.5, s)  # noqa: E731
-    a = dict(x=n(1, T, B, I), h0=n(0.5, B, H))
-    if cell == "lstm":
-        a["c0"] = n(0.5, B, H)
-    a.update(Wx=n(0.5, I, G), Wh=n(0.4, H, G), b=n(0.2, G), gx=u(G), gh=u(G))
-    if cell == "lstm":
-        a.update(gc=u(H), bc=n(0.2, H))
-    widths = [G] * 4 + ([H, H] if cell == "lstm" else [])
-    run = [n(0.3, 8, w) if j % 2 == 0 else u(8, w) for j, w in enumerate(widths)]
-    return a, run, n(1, T, B, H)
-
-
 @pytest.mark.parametrize("cell", ["lstm", "rnn"])
 def test_bn_cell_parts(cell, three_parts):
     """Forward and backward of the BN cells on three parts: the barrier orders every step (a part that
     ran ahead would read a stale h_{t-1} or dh_t), and each gain-gradient column has one owner."""
     k = backend.kernels("cpu")
     T, B, I, H = 10, 16, 6, 32
-    a, run, dy = bn_problem(cell, T, B, I, H, seed=6)
+    a, run, dy = bn_problem(np.random.default_rng(6), cell, T, B, I, H, Ts=8)
     fwd, bwd = getattr(k, f"bn_{cell}_forward"), getattr(k, f"bn_{cell}_backward")
     keys = ("x", "h0", "c0", "Wx", "Wh", "gx", "gh", "gc") if cell == "lstm" else ("x", "h0", "Wx", "Wh", "gx", "gh")
 

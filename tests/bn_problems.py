@@ -1,0 +1,24 @@
+"""Random problems for the recurrent BatchNorm cells, shared by the CPU, CUDA and race tests.
+
+Not a test module (no test_ prefix) and free of numba.cuda, so that CPU-only test modules can import
+it where CUDA cannot run.
+"""
+import numpy as np
+
+
+def bn_problem(rng, cell, T, B, I, H, Ts, dtype=np.float64, var_hi=1.5):
+    """Arguments of bn_<cell>_forward up to the running statistics (a dict in argument order), the
+    running statistics (rm*/rv* rows, Ts of them; variances uniform in [0.5, var_hi)), and dy (T,B,H).
+    Drawn from ``rng`` in that order."""
+    G = 4 * H if cell == "lstm" else H
+    n = lambda sc, *s: (sc * rng.standard_normal(s)).astype(dtype)  # noqa: E731
+    u = lambda hi, *s: rng.uniform(0.5, hi, s).astype(dtype)  # noqa: E731
+    a = dict(x=n(1, T, B, I), h0=n(0.5, B, H))
+    if cell == "lstm":
+        a["c0"] = n(0.5, B, H)
+    a.update(Wx=n(0.5, I, G), Wh=n(0.4, H, G), b=n(0.2, G), gx=u(1.5, G), gh=u(1.5, G))
+    if cell == "lstm":
+        a.update(gc=u(1.5, H), bc=n(0.2, H))
+    widths = [G] * 4 + ([H, H] if cell == "lstm" else [])
+    run = [n(0.3, Ts, w) if k % 2 == 0 else u(var_hi, Ts, w) for k, w in enumerate(widths)]
+    return a, run, n(1, T, B, H)
