@@ -218,7 +218,8 @@ class RecurrentLayer:
         x, state, saved, p, lengths = self._saved
         T, B, _ = x.shape
         dy = _check_array("dy", dy, 3, self.dtype, (T, B, self.H), device_ok=True)
-        if lengths is not None:  # padded steps add nothing: their dL/dy is dropped here
+        if lengths is not None and not self.spec.masked_kernel:
+            # padded steps add nothing: their dL/dy is dropped here (masked kernels ignore it themselves)
             dy = self._k.to_host(dy) * step_mask(lengths, T, self.dtype)[:, :, None]
         g, nch, k = self.grads, numba.get_num_threads(), self._k
         dy = k.to_device(dy)

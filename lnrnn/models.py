@@ -306,8 +306,7 @@ def SequenceClassifier(cell="lstm", norm="none", input_size=1, hidden_size=64, n
         raise ValueError("the 'mse' objective has one output on the last step")
     hc = head_config(objective, num_classes, per_step, tolerance)
     if stack is None:
-        from lnrnn.layers import RecurrentStack
-        stack = RecurrentStack(cell=cell, norm=norm, input_size=input_size, hidden_size=hidden_size,
-                               num_layers=num_layers, dtype=np.dtype(dtype).type, seed=seed,
-                               forget_bias=forget_bias, device=device)
+        return build_model(dict(cell=cell, norm=norm, input_size=input_size, hidden_size=hidden_size,
+                                num_layers=num_layers, dtype=np.dtype(dtype).name, forget_bias=float(forget_bias),
+                                head=hc), seed=seed, device=device)
     return SequenceModel(stack, make_head(hc, hidden_size, dtype=dtype, seed=seed))
