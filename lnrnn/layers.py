@@ -55,7 +55,8 @@ def parse_cell(name):
 
 
 def check_lengths(lengths, T, B):
-    """None, or lengths as a (B,) int64 array with 0 <= lengths[b] <= T (ValueError otherwise)."""
+    """lengths as a (B,) int64 array with 0 <= lengths[b] <= T (ValueError otherwise), or None when
+    every row runs all T steps (given None or all T: the unmasked path, bit for bit)."""
     if lengths is None:
         return None
     a = np.asarray(lengths)
@@ -63,6 +64,8 @@ def check_lengths(lengths, T, B):
         raise ValueError(f"lengths must be {B} integers (one per sequence), got {a.dtype} {a.shape}")
     if a.size and (a.min() < 0 or a.max() > T):
         raise ValueError(f"lengths must lie in [0, {T}], got {a.min()}..{a.max()}")
+    if np.all(a == T):
+        return None
     return np.ascontiguousarray(a, dtype=np.int64)
 
 
@@ -172,8 +175,6 @@ class RecurrentLayer:
         if int(t0) != t0 or t0 < 0:
             raise ValueError(f"t0 must be a non-negative integer, got {t0}")
         lengths = check_lengths(lengths, T, B)
-        if lengths is not None and np.all(lengths == T):
-            lengths = None  # every row runs every step: the unmasked path, bit for bit
         if state is None:
             state = self.zero_state(B)
         if len(state) != self.nstate:

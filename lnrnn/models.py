@@ -36,7 +36,7 @@ import numpy as np
 
 from lnrnn.flat import repack
 from lnrnn.heads import log_softmax, make_head  # noqa: F401  (log_softmax re-exported)
-from lnrnn.layers import step_mask
+from lnrnn.layers import check_lengths, step_mask
 
 STACK_KEYS = ("cell", "norm", "input_size", "hidden_size", "num_layers", "dtype", "forget_bias")
 
@@ -170,7 +170,7 @@ class SequenceModel:
             if noise_key is None:
                 noise_key, self._noise_calls = self._noise_calls, self._noise_calls + 1
             state = self.noise_state(B, (1, int(noise_key)))
-        lengths = _lengths(lengths, T, B)
+        lengths = check_lengths(lengths, T, B)
         chunk = T if not tbptt or tbptt >= T else int(tbptt)
         L = np.full(B, T, np.int64) if lengths is None else lengths
         valid_all = step_mask(L, T, bool) if self.head.steps == "all" else L > 0
@@ -208,7 +208,7 @@ class SequenceModel:
         the initial states are noise drawn for ``noise_key`` (evaluate passes the batch's index, so an
         evaluation is the same every time)."""
         T, B = x.shape[0], x.shape[1]
-        lengths = _lengths(lengths, T, B)
+        lengths = check_lengths(lengths, T, B)
         state = self.noise_state(B, (2, int(noise_key)))
         seqs = float(B if lengths is None else np.count_nonzero(lengths > 0))
         if self._fast_last(lengths, False):
@@ -242,12 +242,6 @@ def batches_of(x, targets, lengths=None, batch_size=500):
     for s in range(0, x.shape[1], batch_size):
         sl = slice(s, s + batch_size)
         yield np.ascontiguousarray(x[:, sl]), targets[sl], None if lengths is None else lengths[sl]
-
-
-def _lengths(lengths, T, B):
-    from lnrnn.layers import check_lengths
-    lengths = check_lengths(lengths, T, B)
-    return None if lengths is None or np.all(lengths == T) else lengths
 
 
 def _chunk_targets(targets, head, t0, t1):
