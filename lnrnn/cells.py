@@ -5,7 +5,8 @@ has (G = blocks * H), its state arity, the parameters beyond ``Wx (I,G), Wh (H,G
 width and initial value, the BatchNorm population statistics it keeps, the names of its kernel twins
 (bound from ``lnrnn.backend.kernels(device)``: the same names on the CPU and on CUDA), and two
 adapters that turn a layer's parameters into that kernel family's argument list and its results back
-into ``(y, state, saved, state sequences)`` and ``(dx, dstate, parameter gradients)``. Layers never
+into ``(y, state, saved, state sequences)`` and ``(dx, dstate, parameter gradients)`` (the LSTM
+backwards also get the layer's ``clip_gates``, Graves's bound on dL/d(gate preactivations)). Layers never
 branch on the cell or the norm: they look the row up. A new variant is one row plus its kernels (and
 an adapter, when its kernels take a new argument list).
 
@@ -43,7 +44,7 @@ def _lstm_backward(k, L, dy, saved, x, state, p, nch):
     gx, gh = (p["gx"], p["gh"]) if ln else (c["1G"], c["1G"])
     gc = p["gc"] if ln else c["1H"]
     dx, dh0, dc0, *dp = k.lstm_backward(dy, saved, x, h0, c0, p["Wx"], p["Wh"], gx, gh, gc,
-                                        NORM_LN if ln else NORM_NONE, nch)
+                                        NORM_LN if ln else NORM_NONE, nch, clip=L.clip_gates)
     return dx, (dh0, dc0), dp
 
 
@@ -62,7 +63,8 @@ def _bn_lstm_forward(k, L, x, state, p, bufs, training, nch, lengths):
 
 def _bn_lstm_backward(k, L, dy, saved, x, state, p, nch):
     h0, c0 = state
-    dx, dh0, dc0, *dp = k.bn_lstm_backward(dy, saved, x, h0, c0, p["Wx"], p["Wh"], p["gx"], p["gh"], p["gc"])
+    dx, dh0, dc0, *dp = k.bn_lstm_backward(dy, saved, x, h0, c0, p["Wx"], p["Wh"], p["gx"], p["gh"], p["gc"],
+                                           clip=L.clip_gates)
     return dx, (dh0, dc0), dp
 
 
@@ -113,6 +115,7 @@ class Cell:
     backward: Callable        # adapter(k, layer, dy, saved, x, state, p, nch)
     grads: tuple              # names of the parameter gradients backward returns, in order
     masked_kernel: bool = False  # the kernels take lengths (BN statistics must count running rows only)
+    gate_clip: bool = False      # the backward kernel takes clip= (Graves's bound on dL/d(gate preactivations))
 
     @property
     def state_names(self):
@@ -173,17 +176,17 @@ CELLS = {c.name: c for c in (
     Cell("rnn", "rnn", "none", 1, 1, (), (), ("rnn_forward", "rnn_backward"), _rnn_forward, _rnn_backward,
          ("Wx", "Wh", "b")),
     Cell("lstm", "lstm", "none", 4, 2, (), (), ("lstm_forward", "lstm_backward"), _lstm_forward, _lstm_backward,
-         ("Wx", "Wh", "b")),
+         ("Wx", "Wh", "b"), gate_clip=True),
     Cell("ln-rnn", "rnn", "ln", 1, 1, (("g", "H", 1.0),), (), ("rnn_forward", "rnn_backward"),
          _rnn_forward, _rnn_backward, ("Wx", "Wh", "b", "g")),
     Cell("ln-lstm", "lstm", "ln", 4, 2, _LN_LSTM, (), ("lstm_forward", "lstm_backward"),
-         _lstm_forward, _lstm_backward, ("Wx", "Wh", "b", "gx", "bx", "gh", "bh", "gc", "bc")),
+         _lstm_forward, _lstm_backward, ("Wx", "Wh", "b", "gx", "bx", "gh", "bh", "gc", "bc"), gate_clip=True),
     Cell("bn-rnn", "rnn", "bn", 1, 1, (("gx", "H", BN_GAIN_INIT), ("gh", "H", BN_GAIN_INIT)),
          (("x", "G"), ("h", "G")), ("bn_rnn_forward", "bn_rnn_backward"), _bn_rnn_forward, _bn_rnn_backward,
          ("Wx", "Wh", "b", "gx", "gh"), masked_kernel=True),
     Cell("bn-lstm", "lstm", "bn", 4, 2, _BN_LSTM, (("x", "G"), ("h", "G"), ("c", "H")),
          ("bn_lstm_forward", "bn_lstm_backward"), _bn_lstm_forward, _bn_lstm_backward,
-         ("Wx", "Wh", "b", "gx", "gh", "gc", "bc"), masked_kernel=True),
+         ("Wx", "Wh", "b", "gx", "gh", "gc", "bc"), masked_kernel=True, gate_clip=True),
 )}
 KINDS = ("rnn", "lstm")
 RECURRENT_INITS = ("orthogonal", "identity")

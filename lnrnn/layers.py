@@ -69,6 +69,21 @@ def check_lengths(lengths, T, B):
     return np.ascontiguousarray(a, dtype=np.int64)
 
 
+def gate_clip(clip, spec):
+    """Graves's bound on dL/d(gate preactivations) as the backward kernels take it: 0.0 for off (0 or
+    inf), else the positive bound; ValueError for a negative or NaN one, or for a cell without gates
+    (the RNN cells' kernels take no clip). A training setting, not part of the model: a clipped
+    gradient is not the gradient of the loss (see reference.clip_gate_grads)."""
+    clip = float(clip)
+    if not clip >= 0.0:
+        raise ValueError(f"clip_gates must be 0 (off) or positive, got {clip}")
+    if clip == np.inf:
+        return 0.0
+    if clip > 0.0 and not spec.gate_clip:
+        raise ValueError(f"clip_gates clips the LSTM gates' derivatives; the {spec.name} cell has no gates")
+    return clip
+
+
 def step_mask(lengths, T, dtype=np.float32):
     """(T,B) 1 where row b runs at step t (t < lengths[b]), else 0."""
     return (np.arange(T)[:, None] < np.asarray(lengths)[None, :]).astype(dtype)
@@ -97,11 +112,15 @@ def _check_array(name, a, ndim, dtype, shape=None, device_ok=False):
 
 
 class RecurrentLayer:
-    """One recurrent layer (a row of ``lnrnn.cells``) over whole sequences or chunks of them."""
+    """One recurrent layer (a row of ``lnrnn.cells``) over whole sequences or chunks of them.
+    clip_gates > 0 (LSTM cells): backward clips dL/d(gate preactivations) to +-clip_gates at every
+    step (Graves 2013; ``gate_clip``)."""
 
     def __init__(self, cell, norm, input_size, hidden_size, dtype=np.float32, seed=0, forget_bias=1.0,
-                 max_steps=1, eps=EPS, momentum=BN_MOMENTUM, rng=None, device="cpu", recurrent_init="orthogonal"):
+                 max_steps=1, eps=EPS, momentum=BN_MOMENTUM, rng=None, device="cpu", recurrent_init="orthogonal",
+                 clip_gates=0.0):
         self.spec = cells.lookup(cell, norm)
+        self.clip_gates = gate_clip(clip_gates, self.spec)
         for what, v in (("input_size", input_size), ("hidden_size", hidden_size), ("max_steps", max_steps)):
             if int(v) != v or v < 1:
                 raise ValueError(f"{what} must be a positive integer, got {v}")
@@ -242,8 +261,8 @@ class _Fetch:
         if not name.endswith("_backward"):
             return fn
 
-        def call(*args):
-            res = fn(*args)
+        def call(*args, **kw):
+            res = fn(*args, **kw)
             if not self._on_device:
                 return self._k.to_host(res)
             return (res[0],) + tuple(self._k.to_host(tuple(res[1:])))
@@ -259,7 +278,7 @@ class RecurrentStack:
 
     def __init__(self, cell, norm, input_size, hidden_size, num_layers=1, dtype=np.float32, seed=0,
                  forget_bias=1.0, max_steps=1, eps=EPS, momentum=BN_MOMENTUM, device="cpu", skip=False,
-                 recurrent_init="orthogonal"):
+                 recurrent_init="orthogonal", clip_gates=0.0):
         if int(num_layers) != num_layers or num_layers < 1:
             raise ValueError(f"num_layers must be a positive integer, got {num_layers}")
         rng = np.random.default_rng(seed)
@@ -267,7 +286,7 @@ class RecurrentStack:
         I, H = int(input_size), int(hidden_size)
         self.layers = [RecurrentLayer(cell, norm, I if k == 0 else (I + H if skip else H), H, dtype=dtype,
                                       forget_bias=forget_bias, max_steps=max_steps, eps=eps, momentum=momentum,
-                                      rng=rng, device=device, recurrent_init=recurrent_init)
+                                      rng=rng, device=device, recurrent_init=recurrent_init, clip_gates=clip_gates)
                        for k in range(int(num_layers))]
         self.config = dict(cell=cell, norm=norm, input_size=I, hidden_size=H,
                            num_layers=int(num_layers), dtype=np.dtype(dtype).name, forget_bias=float(forget_bias))

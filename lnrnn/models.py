@@ -276,8 +276,10 @@ def upgrade_config(config):
     return {**cfg, "head": head}
 
 
-def build_model(config, seed=0, device="cpu", max_steps=1, recurrent_init="orthogonal"):
-    """The model a config describes (``model.config`` or an upgraded checkpoint's), freshly initialized."""
+def build_model(config, seed=0, device="cpu", max_steps=1, recurrent_init="orthogonal", clip_gates=0.0):
+    """The model a config describes (``model.config`` or an upgraded checkpoint's), freshly initialized.
+    clip_gates: Graves's bound on the LSTM layers' dL/d(gate preactivations) (a training setting, not
+    in the config: layers.gate_clip)."""
     from lnrnn.layers import RecurrentStack
     cfg = upgrade_config(config)
     unknown = set(cfg) - set(STACK_KEYS) - {"head", "state_noise", "skip"}
@@ -286,7 +288,7 @@ def build_model(config, seed=0, device="cpu", max_steps=1, recurrent_init="ortho
     stack = RecurrentStack(cfg["cell"], cfg["norm"], cfg["input_size"], cfg["hidden_size"], cfg["num_layers"],
                            dtype=np.dtype(cfg["dtype"]).type, seed=seed, forget_bias=cfg["forget_bias"],
                            max_steps=max_steps, device=device, skip=cfg.get("skip", False),
-                           recurrent_init=recurrent_init)
+                           recurrent_init=recurrent_init, clip_gates=clip_gates)
     head = make_head(cfg["head"], stack.output_size, dtype=cfg["dtype"], seed=seed)
     return SequenceModel(stack, head, state_noise=cfg["state_noise"], noise_seed=seed)
 

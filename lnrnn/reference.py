@@ -39,6 +39,17 @@ def layernorm_backward(dy, x, mean, rstd, gain):
 # ----------------------------------------------------------------------------------------------
 # LSTM, norm 'none' or 'ln' (Ba et al. 2016, supplementary eqs. 20-22). Gate order [i|f|g|o].
 # ----------------------------------------------------------------------------------------------
+def clip_gate_grads(da, clip):
+    """Graves's (2013, sec. 4) LSTM derivative clip, the spec of every LSTM backward's ``clip``: at each
+    step dL/d(gate preactivations) da (B,G) is clipped element-wise to [-clip, clip] before it reaches
+    the bias, the normalizations, h_{t-1}, x and the weights (dL/dc_{t-1} is not clipped). 0 or inf:
+    off. What comes out is not the gradient of any loss (no finite-difference check can judge it):
+    the kernels are tested against these backwards with the same clip."""
+    if 0.0 < clip < np.inf:
+        return np.clip(da, -clip, clip)
+    return da
+
+
 def lstm_forward(x, h0, c0, Wx, Wh, b, gx, bx, gh, bh, gc, bc, norm, eps=EPS):
     """x (T,B,I), h0/c0 (B,H) -> y (T,B,H), hT, cT, cache (list of per-step dicts)."""
     T = x.shape[0]
@@ -71,8 +82,9 @@ def lstm_forward(x, h0, c0, Wx, Wh, b, gx, bx, gh, bh, gc, bc, norm, eps=EPS):
     return np.stack(ys), h, c, cache
 
 
-def lstm_backward(dy, cache, Wx, Wh, gx, gh, gc, norm):
-    """dy (T,B,H) -> dx, dh0, dc0, dWx, dWh, db, dgx, dbx, dgh, dbh, dgc, dbc."""
+def lstm_backward(dy, cache, Wx, Wh, gx, gh, gc, norm, clip=0.0):
+    """dy (T,B,H) -> dx, dh0, dc0, dWx, dWh, db, dgx, dbx, dgh, dbh, dgc, dbc.
+    ``clip``: Graves's bound on dL/d(preactivation) (clip_gate_grads); 0: off."""
     T = dy.shape[0]
     grads = {k: np.zeros_like(v) for k, v in dict(Wx=Wx, Wh=Wh, gx=gx, gh=gh, gc=gc).items()}
     for k, n in (("db", Wx.shape[1]), ("dbx", Wx.shape[1]), ("dbh", Wx.shape[1]), ("dbc", gc.shape[0])):
@@ -96,6 +108,7 @@ def lstm_backward(dy, cache, Wx, Wh, gx, gh, gc, norm):
         dc_next = dc * s["f"]
         da = np.concatenate([di * s["i"] * (1 - s["i"]), df * s["f"] * (1 - s["f"]),
                              dg * (1 - s["g"] ** 2), do * s["o"] * (1 - s["o"])], axis=1)  # (B,G)
+        da = clip_gate_grads(da, clip)
         grads["db"] += da.sum(0)
         if norm == "ln":
             dxw, dgx, dbx = layernorm_backward(da, s["xw"], s["mx"], s["rx"], gx)
@@ -282,9 +295,9 @@ def bn_lstm_forward(x, h0, c0, Wx, Wh, b, gx, gh, gc, bc, rmx, rvx, rmh, rvh, rm
     return y, h, c, dict(steps=steps, training=training, active=active)
 
 
-def bn_lstm_backward(dy, saved, x, h0, c0, Wx, Wh, gx, gh, gc):
+def bn_lstm_backward(dy, saved, x, h0, c0, Wx, Wh, gx, gh, gc, clip=0.0):
     """-> dx (T,B,I), dh0 (B,H), dc0 (B,H), dWx, dWh, db, dgx, dgh, dgc, dbc. dy at padded steps is
-    ignored (masks note above)."""
+    ignored (masks note above). ``clip``: as in lstm_backward."""
     training, active = saved["training"], saved["active"]
     dx = np.zeros_like(x)
     dWx, dWh = np.zeros_like(Wx), np.zeros_like(Wh)
@@ -303,6 +316,7 @@ def bn_lstm_backward(dy, saved, x, h0, c0, Wx, Wh, gx, gh, gc):
         i, f, g, o = s["i"], s["f"], s["g"], s["o"]
         da = np.concatenate([dc * g * i * (1 - i), dc * s["c_prev"] * f * (1 - f),
                              dc * i * (1 - g ** 2), do * o * (1 - o)], axis=1)  # (B,4H)
+        da = clip_gate_grads(da, clip)  # a padded row's da is zero already
         db += da.sum(axis=0)
         dhw, dg_, _ = _bn_step_backward(da, s["hw"], s["mh"], s["sh"], gh, training, active[t])
         dgh += dg_

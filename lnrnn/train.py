@@ -82,6 +82,7 @@ class TrainConfig:
     optimizer: str = "adam"               # adam, rmsprop, sgd (momentum 0.9)
     clip: float = 1.0                     # global gradient-norm limit; 0 turns clipping off
     clip_output: Optional[float] = None   # mixture density head: clip each point's dL/d(outputs) to +-this
+    clip_gates: float = 0.0               # LSTM cells: clip dL/d(gate preactivations) to +-this in BPTT; 0: off
     forget_bias: float = 1.0              # initial LSTM forget-gate bias
     init: str = "orthogonal"              # recurrent weights: orthogonal blocks, or identity (Cooijmans et al.)
     seed: int = 0                         # initialization and shuffling
@@ -134,6 +135,10 @@ def validate(cfg):
                    f"--init must be one of {', '.join(cells.RECURRENT_INITS)}, not {cfg.init!r}."))
     checks.append((cfg.clip_output is None or (cfg.clip_output > 0 and math.isfinite(cfg.clip_output)),
                    f"--clip-output must be a positive number, not {cfg.clip_output}."))
+    checks.append((cfg.clip_gates >= 0 and math.isfinite(cfg.clip_gates),
+                   f"--clip-gates must be 0 (off) or a positive number, not {cfg.clip_gates}."))
+    checks.append((not cfg.clip_gates or cells.get(cfg.cell).gate_clip,
+                   f"--clip-gates clips the LSTM gates' derivatives; --cell {cfg.cell} has no gates."))
     checks.append((cfg.save_every is None or cfg.save_every >= 1,
                    f"--save-every must be at least 1 update, not {cfg.save_every}."))
     checks.append((cfg.save_every_seconds >= 0 and math.isfinite(cfg.save_every_seconds),
@@ -189,7 +194,8 @@ def build_model(cfg, task):
                   state_noise=state_noise(cfg, task))
     if cfg.skip:
         config["skip"] = True
-    model = build_from_config(config, seed=cfg.seed, device=cfg.device, recurrent_init=cfg.init)
+    model = build_from_config(config, seed=cfg.seed, device=cfg.device, recurrent_init=cfg.init,
+                              clip_gates=cfg.clip_gates)
     if cfg.clip_output:
         if not hasattr(model.head, "clip_output"):
             raise UserError(f"--clip-output clips a mixture density head's derivatives; {cfg.task} has a "

@@ -22,6 +22,9 @@ from lnrnn.train import TrainConfig, train as run_training
 @click.option("--clip-output", type=float, default=D.clip_output, metavar="V",
               help="Mixture density head only: clip each point's derivatives with respect to the head's outputs "
                    "to [-V, V] before averaging (Graves 2013 used 100). Default: off.")
+@click.option("--clip-gates", type=float, default=D.clip_gates, metavar="V",
+              help="LSTM cells only: clip the derivatives with respect to the gate preactivations to [-V, V] at "
+                   "every step of backpropagation through time (Graves 2013 used 10). Default: 0 (off).")
 @click.option("--seed", type=int, default=D.seed, show_default=True, help="Seed of initialization and shuffling.")
 @click.option("--out", type=click.Path(file_okay=False), default=D.out, show_default=True,
               help="Run directory: checkpoint, metrics.jsonl, learning_curve.svg.")

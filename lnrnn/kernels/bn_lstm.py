@@ -37,6 +37,12 @@ Backward ignores dy at a padded (row, step): every BN_t backward leaves the row 
 gives it zero dL/d(input), so dL/dh_{t-1} of the row is zero, and the step passes it no dc_{t-1};
 nothing of it reaches any gradient (its dL/d(preactivation), computed on the way, is read by nobody).
 
+Graves's gate clip (``clip`` of bn_lstm_backward; Graves 2013, sec. 4; as in lstm.py): at every step
+dL/da, the derivative with respect to the gate preactivations, is clipped element-wise to
+[-clip, clip] before the h-side BN_t backward, the x-side one (after the loop) and the bias gradient
+read it; the carried dL/dc_{t-1} is not clipped. 0 or inf: off, the unclipped arithmetic bit for bit.
+Not the gradient of a loss, so no finite-difference check: reference.bn_lstm_backward is its spec.
+
 saved (the tuple bn_lstm_forward returns and bn_lstm_backward takes back):
     xw      (T,B,G)  x @ Wx, before BN
     mean_x  (T,G)    statistics used for xw (batch, or running in inference)
@@ -191,10 +197,11 @@ def _forward_part(q, n, flags, xn, lengths, h0, c0, Wh, p, run, bn, out):
 
 
 @njit(**JIT)
-def _backward_step(j0, j1, lengths, t, dy_t, dhn, dcarry, sv_t, p, training, grads, scratch):
+def _backward_step(j0, j1, lengths, t, dy_t, dhn, dcarry, sv_t, p, training, clip, grads, scratch):
     """Step t backward, hidden units [j0, j1). dy_t, dhn (B,H): upstream and recurrent dh;
     dcarry (B,H): dc from step t+1 in, dc_{t-1} out; sv_t = the step's saved (gates_t (B,G), c_t, cprev
     (B,H), mean_c_t, rstd_c_t (H,), tc_t (B,H), hw_t (B,G), mean_h_t, rstd_h_t (G,)); p = (gh (G,), gc (H,));
+    clip > 0: Graves's bound on da_t (0: off);
     grads = (da_t, dhw_t (B,G): the chunk's columns assigned; dgh (G,), dgc, dbc (H,): accumulated);
     scratch = (dcn, dcbn (B,H), dbh (G,), s1c, s2c (H,), s1h, s2h (G,)). A padded row (t >= lengths[b]) is
     outside the loss: the BN backwards ignore its dy and give it zero dL/d(input), and it passes zero
@@ -232,6 +239,12 @@ def _backward_step(j0, j1, lengths, t, dy_t, dhn, dcarry, sv_t, p, training, gra
             dg[j] = dc * i * (one - g * g)
             do[j] = (dyr[j] + dhr[j]) * tr[j] * o * (one - o)
             dcr[j] = dc * f
+        if clip > zero:  # Graves: clip this row's dL/da before the BN backwards read it (dcr stays unclipped)
+            for j in range(w):
+                di[j] = min(max(di[j], -clip), clip)
+                df[j] = min(max(df[j], -clip), clip)
+                dg[j] = min(max(dg[j], -clip), clip)
+                do[j] = min(max(do[j], -clip), clip)
     for q in range(4):
         bn_col_backward(da_t, hw_t, lengths, t, mean_h_t, rstd_h_t, gh, q * H + j0, q * H + j1, training,
                         dhw_t, dgh, dbh, s1h, s2h)
@@ -243,10 +256,11 @@ def _backward_step(j0, j1, lengths, t, dy_t, dhn, dcarry, sv_t, p, training, gra
                     dcr[j] = zero
 
 
-def bn_lstm_backward(dy, saved, x, h0, c0, Wx, Wh, gx, gh, gc, par_min=PAR_MIN_WORK):
+def bn_lstm_backward(dy, saved, x, h0, c0, Wx, Wh, gx, gh, gc, par_min=PAR_MIN_WORK, clip=0.0):
     """dy (T,B,H) = dL/dy, saved from bn_lstm_forward, inputs as in the forward
     -> dx (T,B,I), dh0 (B,H), dc0 (B,H), dWx (I,G), dWh (H,G), db (G,), dgx (G,), dgh (G,),
-       dgc (H,), dbc (H,), all freshly allocated."""
+       dgc (H,), dbc (H,), all freshly allocated. clip: Graves's bound on dL/d(preactivation) (module
+       docstring); 0 or inf: off."""
     xw, mean_x, rstd_x, hw, mean_h, rstd_h, gates, c, mean_c, rstd_c, tc, y, lengths, training = saved
     T, B, I = x.shape
     H = h0.shape[1]
@@ -261,7 +275,8 @@ def bn_lstm_backward(dy, saved, x, h0, c0, Wx, Wh, gx, gh, gc, par_min=PAR_MIN_W
     dbc = np.zeros(H, dtype=dt)
     scratch = (np.empty((B, H), dt), np.empty((B, H), dt), np.zeros(G, dt),  # dcn, dcbn, dbh (= db, unused)
                np.empty(H, dt), np.empty(H, dt), np.empty(G, dt), np.empty(G, dt))  # s1c, s2c, s1h, s2h
-    run_synced(_backward_part, n_parts(B, H, G, par_min), dy, saved, c0, Wh, (gh, gc),
+    clip = dt.type(clip if 0.0 < clip < np.inf else 0.0)  # 0: off (also for inf and NaN)
+    run_synced(_backward_part, n_parts(B, H, G, par_min), dy, saved, c0, Wh, (gh, gc), clip,
                (da, dhw, dhn, dcarry, dgh, dgc, dbc), scratch)
     dxw, dgx, db = bn_backward(da, xw, mean_x, rstd_x, gx, training, lengths)
     dx, dWx, dWh = projection_grads(dxw, dhw, x, h0, y, Wx, numba.get_num_threads())
@@ -269,12 +284,12 @@ def bn_lstm_backward(dy, saved, x, h0, c0, Wx, Wh, gx, gh, gc, par_min=PAR_MIN_W
 
 
 @njit(**ROWS)
-def _backward_part(q, n, flags, dy, saved, c0, Wh, p, grads, scratch):
+def _backward_part(q, n, flags, dy, saved, c0, Wh, p, clip, grads, scratch):
     """The backward time loop for hidden units [j0, j1), part q of n: per step this part's units and
     gate columns, the barrier (the product needs every column of dhw_t), then its units of
-    dh_{t-1} = dhw_t Wh^T. saved: the forward's; p = (gh, gc); grads = (da, dhw (T,B,G), dhn, dcarry
-    (B,H), dgh (G,), dgc, dbc (H,)); scratch as _backward_step's, shared: each part touches only its own
-    columns."""
+    dh_{t-1} = dhw_t Wh^T. saved: the forward's; p = (gh, gc); clip: as _backward_step's;
+    grads = (da, dhw (T,B,G), dhn, dcarry (B,H), dgh (G,), dgc, dbc (H,)); scratch as _backward_step's,
+    shared: each part touches only its own columns."""
     _, _, _, hw, mean_h, rstd_h, gates, c, mean_c, rstd_c, tc, _, lengths, training = saved
     da, dhw, dhn, dcarry, dgh, dgc, dbc = grads
     T, B, H = dy.shape
@@ -286,7 +301,7 @@ def _backward_part(q, n, flags, dy, saved, c0, Wh, p, grads, scratch):
         cprev = c0 if t == 0 else c[t - 1]
         _backward_step(j0, j1, lengths, t, dy[t], dhn, dcarry,
                        (gates[t], c[t], cprev, mean_c[t], rstd_c[t], tc[t], hw[t], mean_h[t], rstd_h[t]), p, training,
-                       (da[t], dhw[t], dgh, dgc, dbc), scratch)
+                       clip, (da[t], dhw[t], dgh, dgc, dbc), scratch)
         if not barrier(flags, q, n, T - t):
             return
         part_dh(dhw[t], WTq, PT, dq, dhn, j0, j1)

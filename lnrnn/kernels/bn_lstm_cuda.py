@@ -24,6 +24,10 @@ Layout of the work
        (T,H), reduced after the loop: no atomics), then dh_{t-1} = dhw_t @ Wh^T (GEMM). After the
        loop: BN_t backward of the x side over all T, then dWx, dx and dWh, one GEMM each.
 
+Graves's gate clip (``clip`` of bn_lstm_backward, as in the CPU twin): the thread that computes a
+row's four gate derivatives of unit j clips them to [-clip, clip] before writing da_t, which the
+h-side column backward, the x side and the bias sum read afterwards. 0 or inf: off.
+
 saved (device arrays, plus the mode):
     (xw (T,B,G), mean_x (T,G), rstd_x (T,G), hw (T,B,G), mean_h (T,G), rstd_h (T,G), gates (T,B,G),
      c (T,B,H), mean_c (T,H), rstd_c (T,H), tc (T,B,H), y (T,B,H), lengths (B,) int64, training)
@@ -94,12 +98,13 @@ def _kernels(dtype, t):
                 y_t[b, j] = gates_t[b, 3 * H + j] * tcv
 
     @cuda.jit
-    def bwd(dy_t, dhn, dcarry, lengths, s, sv, st, p, training, scratch, da_t, dhw_t, part):
+    def bwd(dy_t, dhn, dcarry, lengths, s, sv, st, p, training, clip, scratch, da_t, dhw_t, part):
         """BN-LSTM step s backward; block = TILE hidden units j x TILE batch lanes.
             dy_t, dhn (B,H): dL/dh_t from the output and from step t+1; dcarry (B,H): dL/dc_t in,
             dL/dc_{t-1} out; lengths (B,): a padded row (s >= lengths[b]) gets zero da_t and dc_{t-1};
             sv = (gates_t, hw_t (B,G), c_t, c_prev, tc_t (B,H));
             st = (mean_h_t, rstd_h_t (G,), mean_c_t, rstd_c_t (H,)); p = (gh (G,), gc (H,));
+            clip: Graves's bound on da_t (0: off);
             scratch = (dcn, dcbn (B,H)) -> da_t, dhw_t (B,G);
             part = (pgh_t (G,), pgc_t, pbc_t (H,)): this step's dgh, dgc, dbc sums."""
         sh = cuda.shared.array((t, t), dt)
@@ -116,6 +121,7 @@ def _kernels(dtype, t):
         nl = cuda.blockDim.y
         one = dt(1.0)
         zero = one - one
+        cl = dt(clip)
         if valid:
             for b in range(lane, B, nl):
                 tcv = tc_t[b, j]
@@ -141,10 +147,19 @@ def _kernels(dtype, t):
                 gg = gates_t[b, 2 * H + j]
                 o = gates_t[b, 3 * H + j]
                 dc = dcarry[b, j] + dcbn[b, j]
-                da_t[b, j] = dc * gg * i * (one - i)
-                da_t[b, H + j] = dc * c_prev[b, j] * f * (one - f)
-                da_t[b, 2 * H + j] = dc * i * (one - gg * gg)
-                da_t[b, 3 * H + j] = (dy_t[b, j] + dhn[b, j]) * tc_t[b, j] * o * (one - o)
+                di = dc * gg * i * (one - i)
+                df = dc * c_prev[b, j] * f * (one - f)
+                dg = dc * i * (one - gg * gg)
+                do = (dy_t[b, j] + dhn[b, j]) * tc_t[b, j] * o * (one - o)
+                if cl > zero:  # Graves: clip dL/da (dcarry, carried on, stays unclipped)
+                    di = min(max(di, -cl), cl)
+                    df = min(max(df, -cl), cl)
+                    dg = min(max(dg, -cl), cl)
+                    do = min(max(do, -cl), cl)
+                da_t[b, j] = di
+                da_t[b, H + j] = df
+                da_t[b, 2 * H + j] = dg
+                da_t[b, 3 * H + j] = do
                 dcarry[b, j] = dc * f
         for q in range(4):
             k = q * H + j
@@ -211,10 +226,10 @@ def _input_side(da, xw, mean_x, rstd_x, gx, training, lengths, x, Wx, h0, y, dhw
     return dx, dWx, dWh, db, dgx
 
 
-def bn_lstm_backward(dy, saved, x, h0, c0, Wx, Wh, gx, gh, gc, par_min=PAR_MIN_WORK):
+def bn_lstm_backward(dy, saved, x, h0, c0, Wx, Wh, gx, gh, gc, par_min=PAR_MIN_WORK, clip=0.0):
     """dy (T,B,H) = dL/dy, saved from bn_lstm_forward, inputs as in the forward
     -> dx (T,B,I), dh0 (B,H), dc0 (B,H), dWx (I,G), dWh (H,G), db (G,), dgx (G,), dgh (G,),
-       dgc (H,), dbc (H,)   (device arrays)."""
+       dgc (H,), dbc (H,)   (device arrays). clip: Graves's bound on dL/d(preactivation); 0 or inf: off."""
     dy, x, h0, c0, Wx, Wh, gx, gh, gc = (to_device(a) for a in (dy, x, h0, c0, Wx, Wh, gx, gh, gc))
     xw, mean_x, rstd_x, hw, mean_h, rstd_h, gates, c, mean_c, rstd_c, tc, y, lengths, training = saved
     T, B, _ = x.shape
@@ -231,10 +246,11 @@ def bn_lstm_backward(dy, saved, x, h0, c0, Wx, Wh, gx, gh, gc, par_min=PAR_MIN_W
     pgc = empty((T, H), dt)
     pbc = empty((T, H), dt)
     grid = ((H + t - 1) // t, 1)
+    clip = float(clip) if 0.0 < clip < math.inf else 0.0  # 0: off (also for inf and NaN)
     for s in range(T - 1, -1, -1):
         sv = (gates[s], hw[s], c[s], c0 if s == 0 else c[s - 1], tc[s])
         st = (mean_h[s], rstd_h[s], mean_c[s], rstd_c[s])
-        bwd[grid, (t, t)](dy[s], dhn, dcarry, lengths, s, sv, st, (gh, gc), bool(training), scratch, da[s],
+        bwd[grid, (t, t)](dy[s], dhn, dcarry, lengths, s, sv, st, (gh, gc), bool(training), clip, scratch, da[s],
                           dhw[s], (pgh[s], pgc[s], pbc[s]))
         matmul(dhw[s], Wh, out=dhn, trans_b=True)
     dxw, dgx, db = bn_backward(da, xw, mean_x, rstd_x, gx, training, lengths)  # the x side, all T at once

@@ -22,6 +22,14 @@ Threads and compilation: a thread's whole chunk is one compiled function (``_for
 chunks on threads (``common.run_chunks``) and call the threaded GEMMs. Numba compiles a prange body
 three times over; this way each chunk function is compiled once (see run_chunks).
 
+Graves's gate clip (``clip`` of lstm_backward; Graves 2013, sec. 4): at every step of BPTT the
+derivative of the loss with respect to the gate preactivations, dL/da (G,) per row, is clipped
+element-wise to [-clip, clip] before anything reads it: the bias gradient, the two LayerNorm
+backwards, dL/d(h_{t-1} Wh) (so dh_{t-1} and dWh) and dL/d(x_t Wx) (so dx and dWx). The carried
+dL/dc_{t-1} is not clipped. 0 or inf is off, and off is the unclipped arithmetic bit for bit (the
+clip pass sits behind one test per row). A clipped gradient is not the gradient of any loss, so it
+cannot be checked by finite differences: reference.lstm_backward with the same clip is its spec.
+
 saved (the tuple forward returns and backward takes back):
     gates (T,B,G)  activated gates [i|f|g|o]
     c     (T,B,H)  cell state c_t (the carried, unnormalized one)
@@ -156,10 +164,11 @@ def _forward_rows(q, lo, hi, x, h0, c0, Wx, Wh, p, ln, fold, eps, saved):
                 yr[k] = ao[k] * tct[k]
 
 
-def lstm_backward(dy, saved, x, h0, c0, Wx, Wh, gx, gh, gc, norm, nchunks):
+def lstm_backward(dy, saved, x, h0, c0, Wx, Wh, gx, gh, gc, norm, nchunks, clip=0.0):
     """dy (T,B,H) = dL/dh_t for every t -> dx (T,B,I), dh0 (B,H), dc0 (B,H), dWx (I,G), dWh (H,G),
     db (G,), dgx (G,), dbx (G,), dgh (G,), dbh (G,), dgc (H,), dbc (H,). Gradients of parameters
-    that the norm does not use are returned as zeros."""
+    that the norm does not use are returned as zeros. clip: Graves's bound on dL/d(preactivation)
+    (module docstring); 0 or inf: off."""
     T, B, H = dy.shape
     I = x.shape[2]
     G = 4 * H
@@ -176,8 +185,9 @@ def lstm_backward(dy, saved, x, h0, c0, Wx, Wh, gx, gh, gc, norm, nchunks):
     pG = np.zeros((3, nch, G), dtype=dt)   # per-chunk partial sums of db, dgx, dgh
     pH = np.zeros((2, nch, H), dtype=dt)   # ... of dgc, dbc
     pWx = np.zeros((nch, I, G), dtype=dt)  # ... of dWx
-    run_chunks(_backward_rows, B, nch, dy, saved, x, c0, (Wx, WxT, WhT), (gx, gh, gc), ln, fold, (dHW, dx, dh0, dc0),
-               (pG, pH, pWx))
+    clip = dt.type(clip if 0.0 < clip < np.inf else 0.0)  # 0: off (also for inf and NaN)
+    run_chunks(_backward_rows, B, nch, dy, saved, x, c0, (Wx, WxT, WhT), (gx, gh, gc), ln, fold, clip,
+               (dHW, dx, dh0, dc0), (pG, pH, pWx))
     dWx = pWx.sum(axis=0)
     dWh = recurrent_weight_grad(dHW, h0, saved[3], nchunks)
     db, dgx, dgh = pG.sum(axis=1)
@@ -189,11 +199,12 @@ def lstm_backward(dy, saved, x, h0, c0, Wx, Wh, gx, gh, gc, norm, nchunks):
 
 
 @njit(**ROWS)
-def _backward_rows(q, lo, hi, dy, saved, x, c0, w, p, ln, fold, out, part):
+def _backward_rows(q, lo, hi, dy, saved, x, c0, w, p, ln, fold, clip, out, part):
     """BPTT for batch rows [lo, hi) (chunk q): w = (Wx (I,G), WxT (G,I), WhT (G,H)), p = (gx, gh (G,),
-    gc (H,)); fills their rows of out = (dHW (T,B,G), dx (T,B,I), dh0, dc0 (B,H)), and adds this chunk's
-    parameter gradients into its partials, part = (pG, pH, pWx): pG[:, q] = db, dgx, dgh (G,),
-    pH[:, q] = dgc, dbc (H,) and pWx[q] = dWx (I,G).
+    gc (H,)); clip > 0: Graves's bound on dL/d(preactivation) (0: off); fills their rows of
+    out = (dHW (T,B,G), dx (T,B,I), dh0, dc0 (B,H)), and adds this chunk's parameter gradients into
+    its partials, part = (pG, pH, pWx): pG[:, q] = db, dgx, dgh (G,), pH[:, q] = dgc, dbc (H,) and
+    pWx[q] = dWx (I,G).
 
     dL/d(x_t Wx) is never stored for the whole sequence: a narrow input (fold) takes dx and dWx row
     by row; a wide one takes them as two small GEMMs per step on this chunk's rows (same FLOPs as one
@@ -259,6 +270,9 @@ def _backward_rows(q, lo, hi, dy, saved, x, c0, w, p, ln, fold, out, part):
                 daf[k] = dc * cp[k] * f * (one - f)
                 dag[k] = dc * i * (one - g * g)
                 dcr[k] = dc * f
+            if clip > zero:  # Graves: clip dL/da before anything reads it (dcr, carried on, stays unclipped)
+                for j in range(G):
+                    da[j] = min(max(da[j], -clip), clip)
             dhw = dHW[t, bb]
             dxr = dxs[r] if ln else dhw  # dL/d(x_t Wx) of this row
             if ln:  # both G-wide LayerNorms, backward: one pass for the parameter gradients and the

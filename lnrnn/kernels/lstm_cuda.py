@@ -24,6 +24,10 @@ Layout of the work (everything stays on the device; the host only launches)
               (GEMMs) and the gate/normalization parameter gradients (column reductions of the
               saved per-step dL/da and dL/d(cell output)).
 
+Graves's gate clip (``clip`` of lstm_backward, as in the CPU twin): every thread clips the four gate
+columns of its hidden units k to [-clip, clip] right after writing them (each thread reads back only
+what it wrote), before the LayerNorm sums, dv and the column sums of DA read them. 0 or inf: off.
+
 saved (device arrays, exactly the CPU twin's layout):
     gates (T,B,G)  activated gates [i|f|g|o]
     c     (T,B,H)  cell state c_t
@@ -96,11 +100,12 @@ def fwd_row(sh, hw, xp, c_prev, p, ln, e, one, inv_g, inv_h, out, h_copy):
 
 
 @cuda.jit(device=True)
-def bwd_row(sh, dy, dh, dc, sv, rs, p, ln, one, fh, inv_g, grads, dv):
+def bwd_row(sh, dy, dh, dc, sv, rs, p, ln, clip, one, fh, inv_g, grads, dv):
     """BPTT of one row at one step. dy (H,) dL/dh_t from the output, dh (H,) from step t+1 (read);
     dc (H,) dL/dc_t from step t+1, replaced by dL/dc_{t-1};
     sv = the row's (gates (G,), xp (G,), hhat (G,), c_prev (H,), tc (H,), chat (H,));
-    rs = its (rstd_x, rstd_h, rstd_c) and p = (gx, gh, gc) (LN only); fh: H in the working dtype;
+    rs = its (rstd_x, rstd_h, rstd_c) and p = (gx, gh, gc) (LN only); clip > 0: Graves's bound on
+    dL/d(preactivation) (0: off); fh: H in the working dtype;
     grads = the row's (da (G,) dL/d(preactivation), dcn (H,) dL/d(cell output before tanh),
             dhw (G,) dL/d(h_{t-1} Wh), dxw (G,) dL/d(x_t Wx)); without LN dhw and dxw are da itself
             and are not written; dL/d(h_{t-1} Wh) also goes to dv (G,)."""
@@ -141,6 +146,9 @@ def bwd_row(sh, dy, dh, dc, sv, rs, p, ln, one, fh, inv_g, grads, dv):
         da[H + k] = dck * c_prev[k] * f * (one - f)
         da[2 * H + k] = dck * i * (one - g * g)
         dc[k] = dck * f
+        if clip > zero:  # Graves: clip dL/da before anything reads it (dc, carried on, stays unclipped)
+            for q in range(4):
+                da[q * H + k] = min(max(da[q * H + k], -clip), clip)
         if not ln:
             for q in range(4):
                 dv[q * H + k] = da[q * H + k]
@@ -194,7 +202,7 @@ def _kernels(dtype, tpb):
             rstd_c_t[bb] = r_c
 
     @cuda.jit
-    def bwd_step(dy_t, dh_next, dc_next, sv, rs, p, ln, grads):
+    def bwd_step(dy_t, dh_next, dc_next, sv, rs, p, ln, clip, grads):
         """One time step of BPTT (bwd_row); block bb handles batch row bb.
             dy_t (B,H) dL/dh_t from the output; dh_next (B,H) dL/dh_t from step t+1 (read);
             dc_next (B,H) dL/dc_t from step t+1, replaced in place by dL/dc_{t-1}
@@ -202,6 +210,7 @@ def _kernels(dtype, tpb):
                     hhat_t and chat_t are (B,0) without LN
             rs    = (rstd_x_t, rstd_h_t, rstd_c_t) (B,) each        (LN only)
             p     = (gx, gh, gc)                                   (LN only)
+            clip  Graves's bound on dL/d(preactivation), 0: off
             grads = (da_t (B,G), dcn_t (B,H), dhw_t (B,G), dxw_t (B,G)) as in bwd_row; without LN
                     dhw_t and dxw_t are da_t itself."""
         sh = cuda.shared.array(tpb, dt)
@@ -213,7 +222,7 @@ def _kernels(dtype, tpb):
         G = gates_t.shape[1]
         r = (rstd_x_t[bb], rstd_h_t[bb], rstd_c_t[bb]) if ln else (one, one, one)
         bwd_row(sh, dy_t[bb], dh_next[bb], dc_next[bb],
-                (gates_t[bb], xp_t[bb], hhat_t[bb], c_prev[bb], tc_t[bb], chat_t[bb]), r, p, ln, one,
+                (gates_t[bb], xp_t[bb], hhat_t[bb], c_prev[bb], tc_t[bb], chat_t[bb]), r, p, ln, dt(clip), one,
                 dt(G // 4), one / dt(G), (da_t[bb], dcn_t[bb], dhw_t[bb], dxw_t[bb]), dhw_t[bb])
 
     return fwd_step, bwd_step
@@ -265,10 +274,11 @@ def _seq_kernels(dtype, tpb, H):
             cuda.syncthreads()  # hs holds h_t for the next step's product
 
     @cuda.jit
-    def bwd_seq(dy, sv, c0, rstd, p, WhT, ln, grads, dh0, dc0):
+    def bwd_seq(dy, sv, c0, rstd, p, WhT, ln, clip, grads, dh0, dc0):
         """Block bb: BPTT of batch row bb for t = T-1..0 (bwd_row at every step).
             dy (T,B,H); sv = (gates, xp, hhat, c, tc, chat) as saved (hhat, chat (T,B,0) without LN);
-            c0 (B,H); rstd (3,T,B); p = (gx, gh, gc); WhT (G,H) = Wh^T (coalesced reads of dh = dv Wh^T)
+            c0 (B,H); rstd (3,T,B); p = (gx, gh, gc); WhT (G,H) = Wh^T (coalesced reads of dh = dv Wh^T);
+            clip: Graves's bound on dL/d(preactivation), 0: off
             grads = (DA (T,B,G), DCN (T,B,H), dHW (T,B,G), dXW (T,B,G)); without LN DCN is a (1,B,H)
                     scratch and dHW, dXW are DA itself (not written)
             -> dh0, dc0 (B,H). dL/dh_t from step t+1 and the step's dL/d(h Wh) live in shared
@@ -285,6 +295,7 @@ def _seq_kernels(dtype, tpb, H):
         n = cuda.blockDim.x
         one = dt(1.0)
         zero = one - one
+        cl = dt(clip)
         for k in range(tid, H, n):
             dh[k] = zero
             dc0[bb, k] = zero
@@ -294,7 +305,7 @@ def _seq_kernels(dtype, tpb, H):
             r = (rstd[0, t, bb], rstd[1, t, bb], rstd[2, t, bb]) if ln else (one, one, one)
             bwd_row(sh, dy[t, bb], dh, dc0[bb],
                     (gates[t, bb], xp[t, bb], hhat[t, bb], c0[bb] if t == 0 else c[t - 1, bb], tc[t, bb],
-                     chat[t, bb]), r, p, ln, one, dt(H), one / dt(G),
+                     chat[t, bb]), r, p, ln, cl, one, dt(H), one / dt(G),
                     (DA[t, bb], DCN[tt, bb], dHW[t, bb], dXW[t, bb]), dv)
             cuda.syncthreads()  # dv complete; dh of this step fully read
             # dh <- dv Wh^T (thread groups split the G-long sums; see cuda_common.split_matvec)
@@ -364,10 +375,11 @@ def lstm_forward(x, h0, c0, Wx, Wh, b, gx, bx, gh, bh, gc, bc, norm, eps, nchunk
     return y, copy(y[T - 1]), copy(c[T - 1]), saved
 
 
-def lstm_backward(dy, saved, x, h0, c0, Wx, Wh, gx, gh, gc, norm, nchunks=1):
+def lstm_backward(dy, saved, x, h0, c0, Wx, Wh, gx, gh, gc, norm, nchunks=1, clip=0.0):
     """dy (T,B,H) = dL/dh_t for every t -> dx (T,B,I), dh0 (B,H), dc0 (B,H), dWx (I,G), dWh (H,G),
     db (G,), dgx (G,), dbx (G,), dgh (G,), dbh (G,), dgc (H,), dbc (H,)   (device arrays; gradients
-    of parameters the norm does not use are zeros)."""
+    of parameters the norm does not use are zeros). clip: Graves's bound on dL/d(preactivation)
+    (module docstring); 0 or inf: off."""
     dy, x, h0, c0, Wx, Wh, gx, gh, gc = (to_device(a) for a in (dy, x, h0, c0, Wx, Wh, gx, gh, gc))
     gates, c, tc, y, xp, hhat, chat, rstd = saved
     T, B, H = dy.shape
@@ -377,6 +389,7 @@ def lstm_backward(dy, saved, x, h0, c0, Wx, Wh, gx, gh, gc, norm, nchunks=1):
     ln = norm == NORM_LN
     tpb = threads_per_block()
     bwd_step = _kernels(np.dtype(dt), tpb)[1]
+    clip = float(clip) if 0.0 < clip < math.inf else 0.0  # 0: off (also for inf and NaN)
 
     DA = empty((T, B, G), dt)  # dL/d(preactivation a), per row
     if ln:
@@ -394,11 +407,11 @@ def lstm_backward(dy, saved, x, h0, c0, Wx, Wh, gx, gh, gc, norm, nchunks=1):
     if seq:
         bwd_seq = _seq_kernels(np.dtype(dt), stpb, H)[1]
         sv = (gates, xp, hhat if ln else d3, c, tc, chat if ln else d3)
-        bwd_seq[B, stpb](dy, sv, c0, rstd, p, transpose(Wh), ln, (DA, DCN, dHW, dXW), dh_next, dc_next)
+        bwd_seq[B, stpb](dy, sv, c0, rstd, p, transpose(Wh), ln, clip, (DA, DCN, dHW, dXW), dh_next, dc_next)
     for t in range(-1 if seq else T - 1, -1, -1):  # the per-step path
         sv = (gates[t], xp[t], hhat[t] if ln else d2, c0 if t == 0 else c[t - 1], tc[t], chat[t] if ln else d2)
         rs = (rstd[0, t], rstd[1, t], rstd[2, t]) if ln else (d1, d1, d1)
-        bwd_step[B, tpb](dy[t], dh_next, dc_next, sv, rs, p, ln, (DA[t], DCN[t if ln else 0], dHW[t], dXW[t]))
+        bwd_step[B, tpb](dy[t], dh_next, dc_next, sv, rs, p, ln, clip, (DA[t], DCN[t if ln else 0], dHW[t], dXW[t]))
         matmul(dHW[t], Wh, out=dh_next, trans_b=True)
 
     dx, dWx, dWh = projection_grads(dXW, dHW, x, h0, y, Wx)
