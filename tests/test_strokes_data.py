@@ -278,6 +278,68 @@ def test_iam_without_ascii(tmp_path):
     assert "0 with transcriptions" in t.description
 
 
+def write_task_lists(folder, train, val, test=()):
+    """IAM-OnDB's task folder as the download has it: trainset.txt, testset_v/t/f.txt, one id per line."""
+    os.makedirs(folder, exist_ok=True)
+    for name, ids in (("trainset.txt", train), ("testset_v.txt", val), ("testset_t.txt", test),
+                      ("testset_f.txt", ())):
+        with open(os.path.join(folder, name), "w") as f:
+            f.write("".join(i + "\n" for i in ids))
+
+
+def iam_forms(t):
+    return {w: {iamondb.form_of(n + ".xml")[0] for n in t.sets[w].names} for w in ("train", "val")}
+
+
+def test_iam_official_split(tmp_path):
+    """With IAM-OnDB's task lists beside lineStrokes/: train on trainset, validate on testset_v (a line id
+    names one line), testset_t's forms unread; without them, the by-form random split (one form here)."""
+    write_iam(tmp_path)   # forms a01-000u a01-000x a02-004 b05-123z c01-009, 3 lines each
+    write_task_lists(tmp_path / "tasks", ["a01-000u", "a02-004", "a02-004"], ["a01-000x", "b05-123z-02"],
+                     test=["c01-009"])
+    t = load_task(task_spec("strokes", str(tmp_path)))
+    assert iam_forms(t) == {"train": {"a01-000u", "a02-004"}, "val": {"a01-000x", "b05-123z"}}
+    assert t.size("train") == 6 and t.size("val") == 4
+    assert "b05-123z-02" in t.sets["val"].names and "b05-123z-01" not in t.sets["val"].names
+    assert f"IAM-OnDB's split: trainset / testset_v of {tmp_path / 'tasks'}" in t.description
+    assert t.extra["split"] == "official" and t.extra["forms"] == 4
+    # --data-dir lineStrokes/ itself: tasks/ beside it is found; the lists in --data-dir itself work too
+    t2 = load_task(task_spec("strokes", str(tmp_path / "lineStrokes")))
+    assert t2.sets["val"].names == t.sets["val"].names and t2.sets["train"].names == t.sets["train"].names
+    os.rename(tmp_path / "tasks" / "trainset.txt", tmp_path / "trainset.txt")
+    os.rename(tmp_path / "tasks" / "testset_v.txt", tmp_path / "testset_v.txt")
+    assert load_task(task_spec("strokes", str(tmp_path))).sets["val"].names == t.sets["val"].names
+    os.remove(tmp_path / "trainset.txt")
+    os.remove(tmp_path / "testset_v.txt")
+    t3 = load_task(task_spec("strokes", str(tmp_path)))   # no lists: 10% of the 5 forms, at random
+    assert len(iam_forms(t3)["val"]) == 1 and t3.size("train") + t3.size("val") == 15
+    assert t3.extra["split"] == "by form" and "split by form" in t3.description
+
+
+IAM_LIST_BAD = {
+    "missing": (["a01-000u", "z09-999z"], ["a01-000x"],
+                "1 of the 2 entries of {d}/trainset.txt (z09-999z) name no line file under"),
+    "bad_id": (["a01-000u", "../../etc/passwd"], ["a01-000x"],
+               "trainset.txt line 2: '../../etc/passwd' is not an IAM-OnDB form or line id"),
+    "both": (["a01-000u", "a02-004"], ["a01-000x", "a02-004-01"],
+             "form a02-004 is in both trainset.txt and testset_v.txt of {d}; a form must be in one split only"),
+    "empty": ([], ["a01-000x"], "{d}/trainset.txt lists no forms"),
+    "one_list": (["a01-000u"], None, "{d} holds IAM-OnDB's trainset.txt but not testset_v.txt"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(IAM_LIST_BAD))
+def test_iam_bad_task_lists(tmp_path, case):
+    write_iam(tmp_path, forms=("a01-000u", "a01-000x", "a02-004"), lines=1)
+    train, val, words = IAM_LIST_BAD[case]
+    write_task_lists(tmp_path / "tasks", train, val or [])
+    if val is None:
+        os.remove(tmp_path / "tasks" / "testset_v.txt")
+    with pytest.raises(DataError) as e:
+        load_task(task_spec("strokes", str(tmp_path)))
+    assert words.format(d=tmp_path / "tasks") in one_line(e)
+
+
 def test_iam_transcription_format(tmp_path):
     p = tmp_path / "a.txt"
     p.write_bytes(b"OCR:\n\nA B\n\nCSR:  \n\n\nFirst line\nSecond line \xe9\n\n")

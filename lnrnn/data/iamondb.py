@@ -12,6 +12,15 @@ one writer). Each file is ISO-8859-1 XML::
 Optional transcriptions ``ascii/a01/a01-000/a01-000u.txt`` (beside lineStrokes/): the lines after
 ``CSR:`` are the form's lines in order, line k of the form being file ``-0k``.
 
+The split. IAM-OnDB's own task folder holds ``trainset.txt``, ``testset_v.txt``, ``testset_t.txt`` and
+``testset_f.txt``, one form id per line (``a01-000u``; a line id ``a01-000u-01`` names one line). When
+trainset.txt and testset_v.txt lie in --data-dir, in its ``tasks/`` or in a ``tasks/`` beside
+lineStrokes/, they are the split: the model trains on trainset's lines and is validated on
+testset_v's, so figures compare with published ones; lines of no list there (testset_t's, testset_f's:
+the test sets) are not read. Every entry must name line files that exist and no form may be in both
+lists (else one DataError that names the list). Without the lists, VAL_FRACTION of the forms, drawn
+with a fixed seed, are held out whole (a writer's form never in both splits either way).
+
 The files come from outside, so XML is read defensively: at most MAX_XML_BYTES per file, and a file
 with a document type or entity declaration (the billion laughs, external entities) is refused before
 any parsing, so nothing is expanded or fetched; everything else that is wrong is a DataError that
@@ -30,6 +39,9 @@ MAX_XML_BYTES = 16 << 20         # a line file is ~10-200 kB; refuse anything pa
 ROOT = "WhiteboardCaptureSession"
 GET_HINT = ("IAM-OnDB needs registering: download lineStrokes-all.tar.gz (and ascii-all.tar.gz) from "
             "the IAM On-Line Handwriting Database's page and unpack them into one folder")
+SPLIT_LISTS = ("trainset.txt", "testset_v.txt")   # IAM-OnDB's task lists used: (training, validation)
+MAX_LIST_BYTES = 1 << 20         # a task list is ~10 kB
+_ENTRY = re.compile(r"^[A-Za-z0-9]+-[A-Za-z0-9]+(-\d+)?$")   # a01-000u (a form) or a01-000u-01 (a line)
 _LINE_NAME = re.compile(r"^(?P<form>.+)-(?P<line>\d+)$")   # a01-000u-01 -> form a01-000u, line 1
 _FORBIDDEN = (b"<!DOCTYPE", b"<!ENTITY")
 
@@ -180,16 +192,90 @@ def _text_of(path, line_root, ascii_root, cache):
     return cache[txt][k - 1] if k - 1 < len(cache[txt]) else None
 
 
+# ---------------------------------------------------------------- the official split
+
+def find_split_lists(data_dir, line_root):
+    """The folder holding IAM-OnDB's trainset.txt and testset_v.txt (--data-dir, its tasks/, or tasks/
+    beside lineStrokes/), or None when none holds either; DataError when one holds only one of them."""
+    for folder in (data_dir, os.path.join(data_dir, "tasks"),
+                   os.path.join(os.path.dirname(os.path.abspath(line_root)), "tasks")):
+        have = [os.path.isfile(os.path.join(folder, f)) for f in SPLIT_LISTS]
+        if all(have):
+            return folder
+        if any(have):
+            there, absent = (SPLIT_LISTS[0], SPLIT_LISTS[1]) if have[0] else (SPLIT_LISTS[1], SPLIT_LISTS[0])
+            raise DataError(f"{folder} holds IAM-OnDB's {there} but not {absent}; copy both from the task "
+                            f"folder of the IAM-OnDB download, or remove {there} to split by form at random.")
+    return None
+
+
+def read_split_list(path):
+    """One task list -> its entries (form ids a01-000u or line ids a01-000u-01) in order, duplicates once."""
+    raw = read_limited(path, MAX_LIST_BYTES, "IAM-OnDB task list")
+    entries = []
+    for n, text in enumerate(raw.decode("latin-1").splitlines(), 1):
+        entry = text.strip()
+        if not entry:
+            continue
+        if not _ENTRY.match(entry):
+            raise DataError(f"{path} line {n}: {entry[:40]!r} is not an IAM-OnDB form or line id "
+                            "(such as a01-000u or a01-000u-01); is this one of IAM-OnDB's task lists?")
+        if entry not in entries:
+            entries.append(entry)
+    if not entries:
+        raise DataError(f"{path} lists no forms; IAM-OnDB's task lists hold one form id (a01-000u) per line.")
+    return entries
+
+
+def official_split(files, folder, line_root):
+    """-> (the line files of trainset + testset_v, their (n,) validation mask): each entry of a list
+    names a form (all its lines) or one line; DataError for entries without line files or a form in
+    both lists."""
+    stems = [os.path.splitext(os.path.basename(p))[0] for p in files]
+    by_name = {}
+    for i, (p, stem) in enumerate(zip(files, stems)):
+        by_name.setdefault(form_of(p)[0], []).append(i)
+        by_name.setdefault(stem, []).append(i)
+    chosen = {}
+    for which, name in zip(("train", "val"), SPLIT_LISTS):
+        path = os.path.join(folder, name)
+        entries = read_split_list(path)
+        missing = [e for e in entries if e not in by_name]
+        if missing:
+            shown = ", ".join(missing[:3]) + (", ..." if len(missing) > 3 else "")
+            raise DataError(f"{len(missing)} of the {len(entries)} entries of {path} ({shown}) name no line file "
+                            f"under {line_root}; unpack lineStrokes-all.tar.gz whole, or use the task lists that "
+                            "came with it.")
+        chosen[which] = sorted({i for e in entries for i in by_name[e]})
+    both = sorted({form_of(files[i])[0] for i in chosen["train"]} & {form_of(files[i])[0] for i in chosen["val"]})
+    if both:
+        shown = ", ".join(both[:3]) + (", ..." if len(both) > 3 else "")
+        what = f"form {shown} is" if len(both) == 1 else f"{len(both)} forms ({shown}) are"
+        raise DataError(f"{what} in both {SPLIT_LISTS[0]} and {SPLIT_LISTS[1]} of {folder}; a form must be in "
+                        "one split only (its writer wrote all its lines).")
+    order = sorted(chosen["train"] + chosen["val"])
+    val = set(chosen["val"])
+    return [files[i] for i in order], np.array([i in val for i in order], bool)
+
+
 def build(spec):
-    """strokes: every line file under --data-dir, split by form (VAL_FRACTION of the forms, fixed seed)."""
+    """strokes: the line files under --data-dir, split by IAM-OnDB's task lists when they are there
+    (trainset / testset_v), else by form (VAL_FRACTION of the forms, fixed seed); see the module docstring."""
     data_dir = spec.get("data_dir")
     line_root, files = find_lines(data_dir)
+    lists = find_split_lists(data_dir, line_root)
+    if lists is not None:
+        files, val = official_split(files, lists, line_root)
+        how = f"IAM-OnDB's split: trainset / testset_v of {lists}"
+    else:
+        val = S.split_groups([form_of(p)[0] for p in files], what="forms (a01-000u, ...)")
+        how = "split by form"
     ascii_root, cache = _ascii_root(data_dir, line_root), {}
     lines = [read_line(p) for p in files]                                # each (N, 3)
     texts = [_text_of(p, line_root, ascii_root, cache) for p in files]
     names = [os.path.splitext(os.path.basename(p))[0] for p in files]
-    val = S.split_groups([form_of(p)[0] for p in files], what="forms (a01-000u, ...)")
     n_forms = len({form_of(p)[0] for p in files})
-    return S.make_task(spec, f"IAM-OnDB lines from {data_dir} ({n_forms} forms, split by form; "
+    return S.make_task(spec, f"IAM-OnDB lines from {data_dir} ({n_forms} forms, {how}; "
                        f"{sum(t is not None for t in texts)} with transcriptions)",
-                       *S.split_raw(lines, val, names, texts), extra={"forms": n_forms})
+                       *S.split_raw(lines, val, names, texts),
+                       extra={"forms": n_forms, "split": "official" if lists is not None else "by form"})
