@@ -13,6 +13,9 @@ BN_GAIN_INIT = 0.1
 # Default std of the per-example initial-state noise of BN cells on tasks whose sequences all begin with
 # the same inputs (Cooijmans et al. 2016, sec. 5.1, their --noise 0.1): see lnrnn.models.
 BN_STATE_NOISE = 0.1
+# MPI groups (lnrnn.distributed): a rank other than 0 that fails waits this many seconds before it
+# reports and aborts the group, so that an error every rank meets is printed once, by rank 0.
+MPI_FAIL_GRACE_S = 2.0
 
 # Numba compilation flags. fastmath is limited to flags that keep IEEE values (no nnan/ninf/afn):
 # reassociation lets LLVM vectorise the LayerNorm sums and contraction use FMA; results move by a

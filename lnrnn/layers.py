@@ -38,6 +38,7 @@ import numpy as np
 from lnrnn import backend, cells
 from lnrnn.config import BN_MOMENTUM, EPS
 from lnrnn.flat import repack
+from lnrnn.kernels.bn_sync import Synced
 from lnrnn.kernels.codes import NORM_LN, NORM_NONE  # noqa: F401  (re-exported)
 
 CELLS = cells.KINDS
@@ -157,6 +158,18 @@ class RecurrentLayer:
     def zero_grad(self):
         for g in self.grads.values():
             g.fill(0)
+
+    def set_batch_reduce(self, reduce):
+        """Make BatchNorm statistics span a data-parallel group (``lnrnn.distributed``): reduce(buf)
+        sums a 1-D buffer in place over the group, and the BN cells then run ``kernels.bn_sync``, whose
+        per-step statistics and backward sums go through it. None: this process's batch alone (the
+        fused kernels). LN and plain cells never mix rows and ignore it; CPU only."""
+        base = backend.kernels(self.device)
+        if reduce is not None and self.norm == "bn":
+            if self.device != "cpu":
+                raise ValueError("synchronized BatchNorm across processes runs on the CPU only")
+            base = Synced(base, reduce)
+        self._k = base
 
     def zero_state(self, B):
         return tuple(np.zeros((B, self.H), self.dtype) for _ in range(self.nstate))
@@ -329,6 +342,11 @@ class RecurrentStack:
     def zero_grad(self):
         for layer in self.layers:
             layer.zero_grad()
+
+    def set_batch_reduce(self, reduce):
+        """Every layer's ``RecurrentLayer.set_batch_reduce``."""
+        for layer in self.layers:
+            layer.set_batch_reduce(reduce)
 
     def zero_state(self, B):
         """Zero initial states: one tuple per layer."""

@@ -159,11 +159,19 @@ class SequenceModel:
                       for _ in range(layer.nstate)) for layer in self.stack.layers]
 
     # ---- training and evaluation ----
-    def loss_and_grad(self, x, targets, lengths=None, tbptt=None, state=None, noise_key=None):
+    def scored_count(self, targets, lengths, T, B):
+        """How many units (sequences or steps) the head scores in a batch of B sequences of T steps."""
+        lengths = check_lengths(lengths, T, B)
+        L = np.full(B, T, np.int64) if lengths is None else lengths
+        return self.head.count(targets, step_mask(L, T, bool) if self.head.steps == "all" else L > 0)
+
+    def loss_and_grad(self, x, targets, lengths=None, tbptt=None, state=None, noise_key=None, total=None):
         """Zero the gradients, run forward and backward (in chunks of ``tbptt`` steps when given)
         -> {metric: mean over the batch's scored units}. ``state``: initial states (None: zeros, or
         noise when state_noise > 0, drawn for ``noise_key`` (an int: the trainer passes the update
-        number) or, without one, for a counter of calls)."""
+        number) or, without one, for a counter of calls). ``total``: the loss's normalizer when this
+        batch is one rank's shard of a global batch (``lnrnn.distributed``: the global batch's
+        ``scored_count``, so that the ranks' gradients sum to the global mean's); None: its own count."""
         self.zero_grad()
         T, B = x.shape[0], x.shape[1]
         if state is None and self.state_noise:
@@ -175,7 +183,7 @@ class SequenceModel:
         L = np.full(B, T, np.int64) if lengths is None else lengths
         valid_all = step_mask(L, T, bool) if self.head.steps == "all" else L > 0
         self.last_count = self.head.count(targets, valid_all)   # scored units of this batch
-        total = max(self.last_count, 1)
+        total = max(self.last_count if total is None else int(total), 1)
         scale = 1.0 / total
         sums = dict.fromkeys(self.head.sum_keys, 0.0)
         sums["seqs"] = float(np.count_nonzero(L > 0))

@@ -49,6 +49,7 @@ import numpy as np
 from lnrnn import __version__ as lnrnn_version, cells
 from lnrnn.config import BN_STATE_NOISE, task_defaults
 from lnrnn.checkpoint import atomic_write_text, checkpoint_exists, load_checkpoint, save_checkpoint
+from lnrnn import distributed
 from lnrnn.compiling import CompileClock
 from lnrnn.data.tasks import load_task, task_spec
 from lnrnn.errors import CheckpointError, DataError, TrainingDiverged, TrainingInterrupted, UserError
@@ -230,9 +231,14 @@ def task_batch(task, which, idx, dtype):
     return (b[0], b[1], b[2] if len(b) > 2 else None)
 
 
-def evaluate(model, task, which="val", batch_size=500):
-    """{metric: mean} of the model on the task's 'train' or 'val' set (training=False)."""
+def evaluate(model, task, which="val", batch_size=500, group=None):
+    """{metric: mean} of the model on the task's 'train' or 'val' set (training=False); a group of
+    several MPI ranks deals the batches out over its ranks (``distributed.evaluate``): the same figures."""
     n = task.size(which)
+    if group is not None and group.size > 1:
+        return distributed.evaluate(group, model, [
+            lambda s=s: task_batch(task, which, np.arange(s, min(s + batch_size, n)), model.dtype)
+            for s in range(0, n, batch_size)])
     return model.evaluate(task_batch(task, which, np.arange(s, min(s + batch_size, n)), model.dtype)
                           for s in range(0, n, batch_size))
 
@@ -316,14 +322,19 @@ def _resume_config(saved, given, explicit):
 class Trainer:
     """Holds one run's model, optimizer and loop state; ``run()`` trains until done or stopped."""
 
-    def __init__(self, cfg, resume=False, explicit=(), quiet=False, log=None, stream=None, hook=None):
-        self.log = log or (lambda msg: print(msg, file=sys.stderr))
-        self.quiet, self.stream, self.hook = quiet, stream, hook
+    def __init__(self, cfg, resume=False, explicit=(), quiet=False, log=None, stream=None, hook=None, group=None):
+        # group: the MPI ranks of a data-parallel run (lnrnn.distributed); rank 0 alone logs and writes
+        self.group = group or distributed.SINGLE
+        root = self.group.root
+        self.log = (log or (lambda msg: print(msg, file=sys.stderr))) if root else (lambda msg: None)
+        self.quiet, self.stream, self.hook = quiet or not root, stream, hook
         self.first_update_s = None  # wall seconds to this invocation's first update (includes compiling)
         self.resumed = resume
-        check_writable(cfg.out)
+        self.votes = np.zeros(3)    # a group's stop votes of the last update: signalled, by SIGINT, over budget
+        if root:
+            check_writable(cfg.out)
         self.lock = RunLock(cfg.out)
-        if os.path.isdir(cfg.out):  # else run() creates the folder and locks it before writing anything
+        if root and os.path.isdir(cfg.out):  # else run() creates the folder and locks it before writing anything
             self.lock.acquire()
         try:
             self._setup(cfg, resume, explicit)
@@ -348,11 +359,12 @@ class Trainer:
                 raise CheckpointError(f"the checkpoint in {out} lacks {', '.join(missing)}; it cannot be resumed.")
             cfg = _resume_config(meta["train"], cfg, explicit)
             cfg.out = out  # the run may have been moved since it was saved
-        elif checkpoint_exists(out):
+        elif self.group.root and checkpoint_exists(out):
             raise UserError(f"{out} already holds a run; pass --resume to continue it, "
                             "or choose another --out.")
         cfg = resolve_defaults(cfg)
         validate(cfg)
+        distributed.check_config(cfg, self.group.size)
         self.cfg = cfg
         spec = task_spec(cfg.task, cfg.data_dir, cfg.split, cfg.steps, **task_options(cfg))
         shape = task_shape(spec)
@@ -369,6 +381,8 @@ class Trainer:
             check_fits(estimate(cfg, self.task.steps, self.task.input_size, outputs, head.get("per_step", False)),
                        steps_option=cfg.steps is not None)
         self.model = build_model(cfg, self.task)
+        if self.group.size > 1:  # BatchNorm statistics of the global batch (LN and plain cells ignore it)
+            self.model.stack.set_batch_reduce(self.group.allreduce)
         self.opt = make_optimizer(cfg.optimizer, cfg.lr)
         self.rng = np.random.default_rng(cfg.seed)
         self.epoch, self.batch_in_epoch, self.step = 0, 0, 0
@@ -407,7 +421,8 @@ class Trainer:
                     "compile_time_s": self.compile_total(),
                     "blowup": {"initial_loss": self.initial_loss, "streak": self.high_streak},
                     "metrics": self.history, "lnrnn_version": lnrnn_version}
-            path = save_checkpoint(self.cfg.out, self._arrays(), meta)
+            meta["ranks"] = self.group.size  # MPI processes the run trains on (lnrnn.distributed)
+            path = save_checkpoint(self.cfg.out, self._arrays(), meta) if self.group.root else None
             self.saved_step, self.save_pending, self.last_save_t = self.step, False, time.perf_counter()
         return path
 
@@ -427,6 +442,9 @@ class Trainer:
         except ValueError as e:
             raise CheckpointError(f"the checkpoint in {self.cfg.out} does not fit the model ({e}).") from None
         self.epoch, self.batch_in_epoch, self.step = meta["epoch"], meta["batch_in_epoch"], meta["step"]
+        note = distributed.resume_note(int(meta.get("ranks", 1)), self.group.size, self.cfg.batch_size)
+        if note:
+            self.log(note)
         self.epoch_rng = meta["rng"]
         sums = meta["epoch_sums"]
         if isinstance(sums, list):  # lnrnn 0.1: [loss_sum, correct, count, samples] of a classifier
@@ -439,6 +457,8 @@ class Trainer:
         self.initial_loss, self.high_streak = blowup.get("initial_loss"), int(blowup.get("streak", 0))
 
     def _write_metrics(self):
+        if not self.group.root:
+            return
         from lnrnn.plot import write_learning_curves
         out = self.cfg.out
         atomic_write_text(os.path.join(out, METRICS_FILE), "".join(json.dumps(r) + "\n" for r in self.history))
@@ -485,6 +505,12 @@ class Trainer:
         """The model's forward and backward on one batch; a NaN or infinite activation or gradient
         inside the stack (which the layers refuse with a ValueError) is a diverged run."""
         try:
+            if self.group.size > 1:  # this rank's shard; one Allreduce of gradients, sums and stop votes
+                flag, c = self.flag, self.cfg
+                self.votes[:] = (flag is not None and flag.requested, flag is not None and flag.signum == signal.SIGINT,
+                                 self.group.root and c.time_budget is not None
+                                 and time.perf_counter() - self.t_start >= c.time_budget)
+                return distributed.loss_and_grad(self.group, self.model, x, y, lengths, c.tbptt, self.step, self.votes)
             return self.model.loss_and_grad(x, y, lengths, tbptt=self.cfg.tbptt, noise_key=self.step)
         except ValueError as e:
             if "NaN or infinite" not in str(e):
@@ -519,14 +545,30 @@ class Trainer:
             try:
                 return self._run(flag, clock)
             finally:
-                self.flag_signum = flag.signum
+                self.flag_signum = flag.signum or self._voted_signal()
                 self.compile_this = clock.seconds()  # this invocation's compile seconds
                 self.compile_s += self.compile_this
                 self.flag = self.clock = None
 
+    def _stop_signalled(self, flag):
+        """A signal asks to stop: this process's, or in a group, any rank's as of the last update's votes."""
+        return flag.requested if self.group.size == 1 else self.votes[0] > 0
+
+    def _voted_signal(self):
+        """The signal a group stopped for when this rank got none (SIGINT if any rank got one)."""
+        if self.group.size == 1 or self.votes[0] == 0:
+            return None
+        return signal.SIGINT if self.votes[1] > 0 else signal.SIGTERM
+
+    def _over_budget(self):
+        """--time-budget is used up: by this process's clock, or in a group by rank 0's (voted)."""
+        if self.group.size > 1:
+            return self.votes[2] > 0
+        return self.cfg.time_budget is not None and time.perf_counter() - self.t_start >= self.cfg.time_budget
+
     def _run(self, flag, clock):
         cfg, task, model = self.cfg, self.task, self.model
-        if not self.lock.held:  # a new folder: created and locked before anything is written into it
+        if self.group.root and not self.lock.held:  # a new folder: created and locked before anything is written
             os.makedirs(cfg.out, exist_ok=True)
             self.lock.acquire()
             if self.lock.note:
@@ -538,7 +580,7 @@ class Trainer:
         self.saved_step, self.last_save_t = self.step, time.perf_counter()
         n, B = task.size("train"), cfg.batch_size
         nb = -(-n // B)
-        t_start = time.perf_counter()
+        t_start = self.t_start = time.perf_counter()
         stop_reason = None
         note = threading.Timer(COMPILE_NOTE_AFTER_S, self._compile_note)
         note.daemon = True
@@ -552,7 +594,7 @@ class Trainer:
                                done=min(self.batch_in_epoch * B, n))
                 t_epoch = time.perf_counter()
                 for b in range(self.batch_in_epoch, nb):
-                    if flag.requested:  # a signal during the previous epoch's evaluation or save
+                    if flag.requested and self.group.size == 1:  # a signal during the last evaluation or save
                         stop_reason = "interrupted"
                         break
                     t0, c0 = time.perf_counter(), clock.seconds()
@@ -583,11 +625,11 @@ class Trainer:
                     bar.update(len(idx), **model.head.mean(s["sums"], s["count"]))
                     if self.hook is not None:
                         self.hook(self)
-                    if flag.requested:
+                    if self._stop_signalled(flag):
                         stop_reason = "interrupted"
                     elif cfg.max_steps is not None and self.step >= cfg.max_steps:
                         stop_reason = f"reached --max-steps {cfg.max_steps}"
-                    elif cfg.time_budget is not None and time.perf_counter() - t_start >= cfg.time_budget:
+                    elif self._over_budget():
                         stop_reason = f"used the --time-budget of {cfg.time_budget:g} s"
                     if stop_reason is not None:
                         if self.batch_in_epoch < nb:
@@ -608,7 +650,7 @@ class Trainer:
     def _end_epoch(self, bar, epoch_wall):
         cfg, s = self.cfg, self.sums
         t0, c0 = time.perf_counter(), self.compile_total()
-        val = evaluate(self.model, self.task, "val", cfg.eval_batch_size)
+        val = evaluate(self.model, self.task, "val", cfg.eval_batch_size, self.group)
         self.train_time += time.perf_counter() - t0 - (self.compile_total() - c0)
         train = self.model.head.mean(s["sums"], s["count"])
         rec = {"epoch": self.epoch + 1, "step": self.step, "samples": (self.epoch + 1) * self.task.size("train"),
@@ -682,9 +724,11 @@ def nothing_left(trainer):
     return None
 
 
-def train(cfg, resume=False, explicit=(), quiet=False, log=None, stream=None, hook=None):
-    """Train (or resume) a run; returns the Trainer. Raises UserError subclasses for every bad input."""
-    trainer = Trainer(cfg, resume=resume, explicit=explicit, quiet=quiet, log=log, stream=stream, hook=hook)
+def train(cfg, resume=False, explicit=(), quiet=False, log=None, stream=None, hook=None, group=None):
+    """Train (or resume) a run; returns the Trainer. Raises UserError subclasses for every bad input.
+    group: the MPI ranks of a data-parallel run (``lnrnn.distributed.init()``); None: this process alone."""
+    trainer = Trainer(cfg, resume=resume, explicit=explicit, quiet=quiet, log=log, stream=stream, hook=hook,
+                      group=group)
     try:
         if trainer.lock.note:
             trainer.log(trainer.lock.note)
@@ -693,6 +737,8 @@ def train(cfg, resume=False, explicit=(), quiet=False, log=None, stream=None, ho
             trainer.log(idle)
             return trainer
         trainer.log(("Resuming. " if resume else "") + trainer.describe())
+        if trainer.group.size > 1:
+            trainer.log(distributed.describe_split(trainer.group.size, trainer.cfg.batch_size))
         out = trainer.cfg.out
         try:
             stop = trainer.run()

@@ -4,6 +4,8 @@ from click.core import ParameterSource
 
 from lnrnn.commands.options import (D, device_option, eval_batch_option, model_options, optimizer_choice,
                                     quiet_option, task_options)
+from lnrnn import distributed
+from lnrnn.errors import UserError
 from lnrnn.train import TrainConfig, train as run_training
 
 
@@ -63,4 +65,17 @@ def train(ctx, quiet, resume, **options):
     explicit = {k for k in options if ctx.get_parameter_source(k) in
                 (ParameterSource.COMMANDLINE, ParameterSource.ENVIRONMENT)}
     cfg = TrainConfig(**options)
-    run_training(cfg, resume=resume, explicit=explicit, quiet=quiet, log=click.echo)
+    group = _group()
+    with distributed.failing_together(group):  # under mpiexec/srun: one rank's error ends every rank
+        run_training(cfg, resume=resume, explicit=explicit, quiet=quiet, log=click.echo, group=group)
+
+
+def _group():
+    """The MPI ranks when an MPI launcher started this command (``lnrnn.distributed``), else one process.
+    Without mpi4py under a launcher, rank 0 says what to install and the other ranks exit quietly."""
+    try:
+        return distributed.init()
+    except UserError:
+        if distributed.launched_rank() > 0:
+            raise SystemExit(2) from None
+        raise

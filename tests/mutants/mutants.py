@@ -25,6 +25,7 @@ STRUCT = "tests/test_structure.py"
 MDN = "tests/test_mdn.py"
 SAMPLE = "tests/test_sample.py"
 NOISE = "tests/test_state_noise.py"
+CLIP = "tests/test_gate_clip.py"
 
 MUTANTS = [
     # ---- races: per-chunk partial rows collapsed into one shared row (issue 21, item 1) ----
@@ -402,4 +403,39 @@ MUTANTS = [
          new='extra={"constant_prefix": True}',
          tests=[f"{NOISE}::test_pmnist_is_off_and_mnist_on"],
          why="permuted MNIST gets the BN state noise by default"),
+    dict(name="gate-clip-misses-output-gate", file="lnrnn/kernels/lstm.py",
+         old="for j in range(G):\n                    da[j] = min(max(da[j], -clip), clip)",
+         new="for j in range(3 * H):\n                    da[j] = min(max(da[j], -clip), clip)",
+         tests=[f"{CLIP}::test_lstm_clipped_matches_reference"],
+         why="Graves's gate clip leaves the output gate's block [3H, 4H) of dL/da unclipped"),
+    dict(name="gate-clip-bn-misses-output-gate", file="lnrnn/kernels/bn_lstm.py",
+         old="                do[j] = min(max(do[j], -clip), clip)\n",
+         new="",
+         tests=[f"{CLIP}::test_bn_lstm_clipped_matches_reference_with_masks"],
+         why="the BN-LSTM's gate clip leaves the output gate's derivatives unclipped"),
+    dict(name="gate-clip-cuda-after-recurrent", file="lnrnn/kernels/lstm_cuda.py",
+         old=("        if clip > zero:  # Graves: clip dL/da before anything reads it (dc, carried on, stays unclipped)\n"
+              "            for q in range(4):\n"
+              "                da[q * H + k] = min(max(da[q * H + k], -clip), clip)\n"
+              "        if not ln:\n"
+              "            for q in range(4):\n"
+              "                dv[q * H + k] = da[q * H + k]\n"),
+         new=("        if not ln:\n"
+              "            for q in range(4):\n"
+              "                dv[q * H + k] = da[q * H + k]\n"
+              "        if clip > zero:\n"
+              "            for q in range(4):\n"
+              "                da[q * H + k] = min(max(da[q * H + k], -clip), clip)\n"),
+         tests=[f"{CLIP}::test_cuda_lstm_clipped_equals_cpu"],
+         why="the CUDA LSTM clips dL/da only after dL/dh_{t-1} was taken from it (the recurrence sees it unclipped)"),
+    dict(name="iam-split-overlap-unchecked", file="lnrnn/data/iamondb.py",
+         old="    if both:\n",
+         new="    if False:\n",
+         tests=["tests/test_strokes_data.py::test_iam_bad_task_lists"],
+         why="a form listed in both trainset.txt and testset_v.txt trains and validates at once"),
+    dict(name="iam-split-lists-ignored", file="lnrnn/data/iamondb.py",
+         old="    lists = find_split_lists(data_dir, line_root)\n",
+         new="    lists = None\n",
+         tests=["tests/test_strokes_data.py::test_iam_official_split"],
+         why="IAM-OnDB's trainset/testset_v lists are ignored: the random by-form split is used instead"),
 ]
