@@ -1,18 +1,15 @@
 """lnrnn: Numba-accelerated normalized recurrent networks with hand-written BPTT.
 
-Threading: lnrnn's kernels split the batch over Numba threads (``prange``) and call single-threaded
-BLAS inside each thread; nested BLAS threads run several times slower. We therefore ask OpenBLAS/MKL
-for one thread, and OpenMP for passive waiting, unless the user already chose otherwise. This only takes
-effect when lnrnn is imported before NumPy and Numba; ``lnrnn info`` reports what is in force.
+Threading: lnrnn's kernels split the batch over Numba threads (``prange``) and call single-threaded BLAS
+inside each thread (nested BLAS threads run several times slower), and want Numba's OpenMP workers to wait
+passively. Importing lnrnn sets nothing for the rest of the process: the BLAS limit holds only inside
+lnrnn's own calls (``kernel_threads``), and passive waiting only for the OpenMP runtime Numba starts for
+the kernels; ``lnrnn.threadscope`` says how, and ``lnrnn info`` reports what is in force.
+
+Public entry points (what the CLI commands call): ``load_run``, ``evaluate_run``, ``predict``,
+``sample_run``, ``export_run`` (``lnrnn.api``); ``train`` and ``TrainConfig`` live in ``lnrnn.train``.
 """
 import os as _os
-
-for _var in ("OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
-    _os.environ.setdefault(_var, "1")
-# The cells run their time loops on lnrnn's own threads (kernels.common.run_chunks) right after a prange
-# GEMM; under Numba's OpenMP layer the OpenMP workers then spin-wait for their next loop and take a core
-# from those threads (S2 LN-LSTM step 59.7 -> 52.7 ms on 2 cores with passive waiting, bench/step.py).
-_os.environ.setdefault("OMP_WAIT_POLICY", "passive")
 
 __version__ = "0.1.0"
 
@@ -36,3 +33,19 @@ def _reuse_freed_memory():
 
 
 MALLOC_TUNED = _reuse_freed_memory()
+
+
+def _start_kernel_threads():
+    """Start Numba's threading layer now, with passive OpenMP waiting (see lnrnn.threadscope); where Numba
+    cannot start it here (a broken OpenMP install, say), the first kernel call reports the problem."""
+    from lnrnn.threadscope import start_kernel_threads
+    try:
+        return start_kernel_threads()
+    except Exception:  # noqa: BLE001 - the kernels raise the real error when they run
+        return None
+
+
+THREADING_LAYER = _start_kernel_threads()
+
+from lnrnn.threadscope import kernel_threads  # noqa: E402
+from lnrnn.api import evaluate_run, export_run, load_run, predict, sample_run  # noqa: E402

@@ -36,6 +36,7 @@ main.add_command(train.train)
 main.add_command(eval_command.eval_cmd)
 main.add_command(data.data)
 main.add_command(info.info)
+info.info.short_help = "Print versions, threads, BLAS and CUDA status."  # `lnrnn --help` would cut its docstring
 main.add_command(plot.plot)
 # Commands maintained with the kernels (lnrnn/commands/gradcheck.py, bench.py) are registered here:
 from lnrnn.commands import gradcheck as gradcheck_command  # noqa: E402
@@ -44,6 +45,10 @@ main.add_command(gradcheck_command.gradcheck)
 from lnrnn.commands import sample as sample_command  # noqa: E402
 
 main.add_command(sample_command.sample)
+from lnrnn.commands import export as export_command, predict as predict_command  # noqa: E402
+
+main.add_command(predict_command.predict)
+main.add_command(export_command.export)
 
 if __name__ == "__main__":  # python -m lnrnn.cli ...
     main(prog_name="lnrnn")

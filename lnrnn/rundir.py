@@ -1,5 +1,14 @@
-"""A run folder (``lnrnn train --out DIR``): checked for writability before any work, and held by one
-run at a time.
+"""A run folder (``lnrnn train --out DIR``): checked for writability before any work, held by one run at a
+time, named afresh when ``--out`` is not given, and the per-update log it keeps.
+
+Default folders: without ``--out``, ``lnrnn train`` takes the first of ``runs/default``, ``runs/default-2``,
+``runs/default-3``, ... that holds no run (``fresh_default``), so a second ``lnrnn train`` never refuses;
+``lnrnn train --resume`` without ``--out`` resumes the newest of them (``newest_default``).
+
+The per-update log ``DIR/updates.jsonl`` (``UpdateLog``) gets one row every K updates, appended and flushed
+as training goes. A checkpoint at update S covers the rows up to S (they were written before it, and it
+fsyncs them); on resume the rows after S (written after the checkpoint a kill -9 left) are cut off, and
+training writes them again, identical up to the wall-clock fields: no row lost, none twice.
 
 The lock is ``DIR/lnrnn.lock``, a file holding the holder's ``pid host start-time``, with an exclusive
 ``fcntl.flock`` on it for the life of the run. The kernel drops a flock when its process dies (kill -9,
@@ -11,7 +20,10 @@ host's pid holds it until someone removes the file.
 """
 import errno
 import fcntl
+import glob
+import json
 import os
+import re
 import socket
 import tempfile
 import time
@@ -19,6 +31,87 @@ import time
 from lnrnn.errors import UserError
 
 LOCK_FILE = "lnrnn.lock"
+UPDATES_FILE = "updates.jsonl"
+DEFAULT_OUT = os.path.join("runs", "default")  # the --out of `lnrnn train` when none is given
+
+
+def holds_run(folder):
+    """True when ``folder`` holds a run's checkpoint or is locked by a run (a run just starting)."""
+    from lnrnn.checkpoint import checkpoint_exists
+    return os.path.isdir(folder) and (checkpoint_exists(folder) or os.path.exists(os.path.join(folder, LOCK_FILE)))
+
+
+def default_folders(base=DEFAULT_OUT):
+    """Existing ``base``, ``base-2``, ``base-3``, ... -> [(number, path)] in number order."""
+    found = [(1, base)] if os.path.isdir(base) else []
+    pat = re.compile(re.escape(os.path.basename(base)) + r"-(\d+)$")
+    for p in glob.glob(glob.escape(base) + "-*"):
+        m = pat.match(os.path.basename(p))
+        if m and os.path.isdir(p) and int(m.group(1)) >= 2:
+            found.append((int(m.group(1)), p))
+    return sorted(found)
+
+
+def fresh_default(base=DEFAULT_OUT):
+    """The first of base, base-2, base-3, ... that holds no run (for a new run without --out)."""
+    taken = {n for n, p in default_folders(base) if holds_run(p)}
+    n = next(k for k in range(1, len(taken) + 2) if k not in taken)
+    return base if n == 1 else f"{base}-{n}"
+
+
+def newest_default(base=DEFAULT_OUT):
+    """The default folder whose checkpoint was written last (for --resume without --out); UserError if none."""
+    from lnrnn.checkpoint import DESCRIPTION, checkpoint_exists
+    runs = [p for _, p in default_folders(base) if checkpoint_exists(p)]
+    if not runs:
+        raise UserError(f"--resume without --out resumes the newest run under {base}[-N], and there is none; "
+                        "pass --out RUN_FOLDER to say which run to continue.")
+    return max(runs, key=lambda p: os.path.getmtime(os.path.join(p, DESCRIPTION)))
+
+
+def read_jsonl(path, torn_tail_ok=False):
+    """The JSON objects of a JSON-lines file; a last line cut short by a kill is skipped when torn_tail_ok."""
+    rows = []
+    with open(path) as f:
+        lines = [line for line in f if line.strip()]
+    for i, line in enumerate(lines):
+        try:
+            rows.append(json.loads(line))
+        except json.JSONDecodeError as e:
+            if torn_tail_ok and i == len(lines) - 1 and not line.endswith("\n"):
+                break
+            raise UserError(f"{path} is not valid JSON lines (line {i + 1}: {e}).") from None
+    return rows
+
+
+class UpdateLog:
+    """DIR/updates.jsonl, exact across kills and resumes (see the module docstring)."""
+
+    def __init__(self, out):
+        self.path = os.path.join(out, UPDATES_FILE)
+        self.f = None
+
+    def start(self, step):
+        """Keep the rows up to update ``step`` (the checkpoint's), drop later ones, open for appending."""
+        rows = read_jsonl(self.path, torn_tail_ok=True) if os.path.exists(self.path) else []
+        from lnrnn.checkpoint import atomic_write_text
+        atomic_write_text(self.path, "".join(json.dumps(r) + "\n" for r in rows if r.get("step", 0) <= step))
+        self.f = open(self.path, "a")
+        return self
+
+    def append(self, row):
+        self.f.write(json.dumps(row) + "\n")
+        self.f.flush()
+
+    def sync(self):
+        """Make the rows written so far durable (before a checkpoint that covers them is written)."""
+        if self.f is not None:
+            os.fsync(self.f.fileno())
+
+    def close(self):
+        if self.f is not None:
+            self.f.close()
+            self.f = None
 
 
 def check_writable(out):

@@ -4,7 +4,11 @@ A run lives in ``--out DIR``:
     checkpoint.json + checkpoint-*.npz   the latest checkpoint (see ``lnrnn.checkpoint``)
     metrics.jsonl                        one JSON object per finished epoch: train_<m>, val_<m> for
                                          every metric m the model's head names (loss, acc, ...)
-    learning_curve.svg                   every metric against updates, redrawn every epoch
+    updates.jsonl                        every ``log_every`` updates: step, epoch (fractional), lr, time_s,
+                                         train_<m> over those updates (``lnrnn.rundir.UpdateLog``: exact
+                                         across kills and resumes)
+    config.json                          the settings it runs with (``lnrnn.runconfig``; --config reads it)
+    learning_curve.svg                   every metric against updates, redrawn every epoch (matplotlib)
 
 The loop knows nothing of the task's objective: the model (stack + head, ``lnrnn.models``) returns
 named metrics, and the optimizer and clipping work on the model's one flat gradient array.
@@ -58,6 +62,7 @@ from lnrnn.models import build_model as build_from_config, head_config, upgrade_
 from lnrnn.optim import clip_grad_norm, decayed_lr, make_optimizer, OPTIMIZERS
 from lnrnn.progress import Progress, format_seconds
 from lnrnn.rundir import RunLock, check_writable
+from lnrnn.threadscope import kernel_threads
 
 METRICS_FILE = "metrics.jsonl"
 CURVE_FILE = "learning_curve.svg"
@@ -100,6 +105,7 @@ class TrainConfig:
                                           # whose first steps are the same in every sequence, else 0
     device: str = "cpu"                   # cpu, or cuda (the numba-cuda twins; parameters stay on the host)
     out: str = "runs/default"             # run directory: checkpoint, metrics.jsonl, learning_curve.svg
+    log_every: int = 10                   # a row of training metrics in updates.jsonl every this many updates
 
 
 # Fields a resumed run may change; every other field must match the checkpoint. max_steps and
@@ -132,6 +138,7 @@ def validate(cfg):
         (cfg.time_budget is None or cfg.time_budget > 0, f"--time-budget must be positive, not {cfg.time_budget}."),
     ]
     checks.append((cfg.tbptt is None or cfg.tbptt >= 1, f"--tbptt must be at least 1 step, not {cfg.tbptt}."))
+    checks.append((cfg.log_every >= 1, f"--log-every must be at least 1 update, not {cfg.log_every}."))
     checks.append((cfg.init in cells.RECURRENT_INITS,
                    f"--init must be one of {', '.join(cells.RECURRENT_INITS)}, not {cfg.init!r}."))
     checks.append((cfg.clip_output is None or (cfg.clip_output > 0 and math.isfinite(cfg.clip_output)),
@@ -344,6 +351,8 @@ class Trainer:
 
     def close(self):
         """Release the run folder (train() does; the lock also goes when the process ends)."""
+        if getattr(self, "update_log", None) is not None:
+            self.update_log.close()
         self.lock.release()
 
     def _setup(self, cfg, resume, explicit):
@@ -394,6 +403,7 @@ class Trainer:
                                                          # blow-up level (BLOWUP_FACTOR x initial_loss)
         self.saved_step, self.save_pending = None, False  # the update of the last checkpoint; a save waiting
         self.flag = self.clock = None                    # for the loss to come back in range
+        self.update_log, self.log_window = None, self._new_sums()  # updates.jsonl; sums since its last row
         if resume:
             self._restore(meta, arrays)
             self.saved_step = self.step
@@ -413,6 +423,8 @@ class Trainer:
     def save(self):
         """Write the checkpoint; a second SIGINT/SIGTERM waits until it is complete."""
         with (self.flag.saving() if self.flag is not None else contextlib.nullcontext()):
+            if self.update_log is not None:
+                self.update_log.sync()  # the rows this checkpoint covers are on disk before it is
             st = self.opt.state_dict(self.model.flat[0])
             meta = {"model": self.model.config, "task": self.task.spec, "train": dataclasses.asdict(self.cfg),
                     "optimizer": {"kind": st["kind"], "hyper": st["hyper"], "step": st["step"]},
@@ -420,7 +432,7 @@ class Trainer:
                     "rng": self.epoch_rng, "epoch_sums": self.sums, "train_time_s": self.train_time,
                     "compile_time_s": self.compile_total(),
                     "blowup": {"initial_loss": self.initial_loss, "streak": self.high_streak},
-                    "metrics": self.history, "lnrnn_version": lnrnn_version}
+                    "metrics": self.history, "log_window": self.log_window, "lnrnn_version": lnrnn_version}
             meta["ranks"] = self.group.size  # MPI processes the run trains on (lnrnn.distributed)
             path = save_checkpoint(self.cfg.out, self._arrays(), meta) if self.group.root else None
             self.saved_step, self.save_pending, self.last_save_t = self.step, False, time.perf_counter()
@@ -453,6 +465,9 @@ class Trainer:
                      "samples": int(sums["samples"])}
         self.history, self.train_time = list(meta["metrics"]), float(meta["train_time_s"])
         self.compile_s = float(meta.get("compile_time_s", 0.0))
+        window = meta.get("log_window") or {}
+        self.log_window = {"sums": {**self._new_sums()["sums"], **window.get("sums", {})},
+                           "count": int(window.get("count", 0)), "samples": int(window.get("samples", 0))}
         blowup = meta.get("blowup") or {}
         self.initial_loss, self.high_streak = blowup.get("initial_loss"), int(blowup.get("streak", 0))
 
@@ -464,9 +479,28 @@ class Trainer:
         atomic_write_text(os.path.join(out, METRICS_FILE), "".join(json.dumps(r) + "\n" for r in self.history))
         c = self.cfg
         label = f"{c.cell} H={c.hidden} on {c.task}"
-        write_learning_curves(os.path.join(out, CURVE_FILE), [(label, self.history)],
+        from lnrnn.plot import LOSS_LABELS
+        from lnrnn.rundir import UPDATES_FILE, read_jsonl
+        path = os.path.join(out, UPDATES_FILE)
+        updates = read_jsonl(path, torn_tail_ok=True) if os.path.exists(path) else []
+        write_learning_curves(os.path.join(out, CURVE_FILE), [(label, self.history, updates)],
                               title=f"{label} ({c.layers} layer{'s' * (c.layers > 1)}, {c.optimizer} lr {c.lr:g}, "
-                                    f"batch {c.batch_size}, seed {c.seed})")
+                                    f"batch {c.batch_size}, seed {c.seed})",
+                              loss_label=LOSS_LABELS.get(self.model.head.kind))
+
+    def _log_update(self, nb):
+        """Add this update's sums to the window; every log_every updates write its means to updates.jsonl."""
+        w, m = self.log_window, self.model
+        for k in w["sums"]:
+            w["sums"][k] += m.last_sums[k]
+        w["count"] += m.last_count
+        w["samples"] += 1  # updates in the window
+        if self.step % self.cfg.log_every == 0:
+            means = m.head.mean(w["sums"], w["count"])
+            self.update_log.append({"step": self.step, "epoch": round(self.epoch + self.batch_in_epoch / nb, 6),
+                                    "lr": self.opt.lr, **{f"train_{k}": v for k, v in means.items()},
+                                    "updates": w["samples"], "time_s": round(self.train_time, 3)})
+            self.log_window = self._new_sums()
 
     # ---- the loop ----
     def describe(self):
@@ -575,6 +609,10 @@ class Trainer:
                 self.log(self.lock.note)
             if not self.resumed and checkpoint_exists(cfg.out):
                 raise UserError(f"{cfg.out} already holds a run; pass --resume to continue it, or choose another --out.")
+        from lnrnn.rundir import UpdateLog
+        from lnrnn.runconfig import write_run_config
+        write_run_config(cfg.out, cfg)
+        self.update_log = UpdateLog(cfg.out).start(self.step)
         if self.step == 0 and self.batch_in_epoch == 0 and self.epoch == 0:
             self.save()
         self.saved_step, self.last_save_t = self.step, time.perf_counter()
@@ -622,6 +660,7 @@ class Trainer:
                     s["count"] += count
                     s["samples"] += len(idx)
                     self.train_time += time.perf_counter() - t0 - (clock.seconds() - c0)  # compiling apart
+                    self._log_update(nb)
                     bar.update(len(idx), **model.head.mean(s["sums"], s["count"]))
                     if self.hook is not None:
                         self.hook(self)
@@ -741,7 +780,8 @@ def train(cfg, resume=False, explicit=(), quiet=False, log=None, stream=None, ho
             trainer.log(distributed.describe_split(trainer.group.size, trainer.cfg.batch_size))
         out = trainer.cfg.out
         try:
-            stop = trainer.run()
+            with kernel_threads():  # single-threaded BLAS under the kernels' threads, for this run only
+                stop = trainer.run()
         except _Abort as a:
             sig, again = _signal_name(a.signum), f"continue with `lnrnn train --out {out} --resume`"
             if trainer.saved_step == trainer.step:  # it came during the save, which finished first

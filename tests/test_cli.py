@@ -92,11 +92,11 @@ def test_info():
 def test_train_outputs_and_eval(reference_run):
     out = reference_run
     assert sorted(f for f in os.listdir(out) if not f.endswith(".npz")) == \
-        ["checkpoint.json", "learning_curve.svg", "metrics.jsonl"]
+        ["checkpoint.json", "config.json", "learning_curve.svg", "metrics.jsonl", "updates.jsonl"]
     records = [json.loads(x) for x in open(out / "metrics.jsonl")]
     assert [r["epoch"] for r in records] == [1, 2] and records[-1]["step"] == 14
     svg = (out / "learning_curve.svg").read_text()
-    assert svg.startswith("<svg") and "accuracy" in svg and "validation" in svg
+    assert "<svg" in svg[:2000] and "accuracy" in svg and "validation" in svg
     ElementTree.fromstring(svg)  # well-formed XML
     r = invoke("eval", "--checkpoint", out, "--json")
     assert_ok(r)

@@ -377,7 +377,7 @@ def test_run_files_respect_the_umask(tmp_path, mask, mode):
     finally:
         os.umask(old)
     files = os.listdir(out)
-    assert len(files) == 4
+    assert len(files) == 6  # checkpoint .json + .npz, config.json, metrics.jsonl, updates.jsonl, learning_curve.svg
     for f in files:
         assert stat.S_IMODE(os.stat(out / f).st_mode) == mode, f
 

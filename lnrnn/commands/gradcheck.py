@@ -8,7 +8,7 @@ from lnrnn.gradcheck import TOLERANCE, check_model, check_stack
 from lnrnn.layers import CELL_NAMES
 
 
-@click.command("gradcheck")
+@click.command("gradcheck", short_help="Check every backward against float64 central differences.")
 @click.option("--cell", "cells", multiple=True, type=click.Choice(list(CELL_NAMES)),
               help="Cell(s) to check (repeatable); all six when omitted.")
 @click.option("--steps", "T", type=int, default=5, show_default=True, help="Sequence length T.")

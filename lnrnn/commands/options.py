@@ -22,17 +22,22 @@ data_dir_option = click.option(
     help="Where a task's data live: the folder with the MNIST-family IDX files (train-/t10k-images-idx3-ubyte, "
          "train-/t10k-labels-idx1-ubyte, gzip or raw; get them with `lnrnn data mnist --dest DIR`); for strokes, "
          "the IAM-OnDB folder holding lineStrokes/ (and optionally ascii/); for strokes-kanjivg, a folder of "
-         "KanjiVG SVGs (default: the installed kanjivg package); for strokes-npz, the .npz/.npy file.")
+         "KanjiVG SVGs (default: the installed kanjivg package); for strokes-npz, the .npz/.npy file. When omitted: "
+         "the tasks that need no files (digits, adding, copy, strokes-synthetic) run; the others say what to pass "
+         "(eval, predict: the folder the run was trained from).")
 split_option = click.option(
     "--split", metavar="TRAIN/VAL", default=D.split,
     help="Carve TRAIN training and VAL validation images (fixed seed) from the t10k files, e.g. 8000/2000 "
-         "when only the 10k test split is at hand; for digits, a split of its 1797 images.")
+         "when only the 10k test split is at hand; for digits, a split of its 1797 images. When omitted: the task's own "
+         "split (MNIST: train files / t10k files; digits: 1437/360; synthetic tasks: 10000/1000; strokes: by form or "
+         "2000/200 lines).")
 task_options = _stack(
     click.option("--task", type=click.Choice(list(TASKS)), default=D.task, show_default=True,
                  help="Sequence task: " + "; ".join(f"{k}: {v[1]}" for k, v in TASKS.items()) + "."),
     data_dir_option, split_option,
     click.option("--steps", type=int, default=D.steps,
-                 help="Sequence length of the synthetic tasks (adding: T, default 100; copy: blanks, default 50)."),
+                 help="Sequence length of the synthetic tasks (adding: T; copy: blanks). When omitted: 100 for adding, "
+                      "50 for copy; the other tasks have their own lengths."),
     click.option("--charset", type=click.Choice(["latin", "kana", "kanji"]), default=D.charset,
                  help="strokes-kanjivg: the characters written (latin: digits, A-Z, a-z; the default)."),
     click.option("--allow-pickle", is_flag=True, default=D.allow_pickle,
@@ -64,3 +69,7 @@ quiet_option = click.option("--quiet", "-q", is_flag=True, default=False,
 device_option = click.option("--device", type=click.Choice(["cpu", "cuda"]), default=D.device, show_default=True,
                              help="Where the recurrent kernels run: cpu, or cuda (numba-cuda twins; needs a GPU and the cuda extra).")
 optimizer_choice = click.Choice(list(OPTIMIZERS))
+RUN_FOLDER = "RUN_FOLDER"  # one spelling for what `lnrnn train --out` makes, in every command's help
+run_folder_option = click.option(
+    "--checkpoint", "path", required=True, type=click.Path(), metavar=RUN_FOLDER,
+    help="A run folder (what `lnrnn train --out` wrote), or the checkpoint.json in it.")

@@ -1,33 +1,69 @@
-"""``lnrnn plot``: learning curves of one or more runs in one SVG."""
+"""``lnrnn plot``: learning curves of one or more run folders in one picture (PNG, SVG or PDF; ``lnrnn.plot``)."""
 import json
 import os
 
 import click
 
 from lnrnn.errors import UserError
-from lnrnn.plot import X_AXES, write_learning_curves
+from lnrnn.plot import FORMATS, LOSS_LABELS, X_AXES, Curves, check_format, write_learning_curves
+from lnrnn.rundir import UPDATES_FILE, read_jsonl
 from lnrnn.train import METRICS_FILE
 
 
-def read_metrics(run_dir):
+def read_run_curves(run_dir):
+    """A run folder's Curves: metrics.jsonl (required) and updates.jsonl (when the run logged one; runs of
+    older lnrnn versions did not)."""
     path = os.path.join(run_dir, METRICS_FILE)
     if not os.path.isfile(path):
-        raise UserError(f"{run_dir} has no {METRICS_FILE}; point lnrnn plot at `lnrnn train --out` folders.")
+        raise UserError(f"{run_dir} has no {METRICS_FILE}; point lnrnn plot at run folders (what `lnrnn train "
+                        "--out` wrote).")
+    records = read_jsonl(path)
+    upath = os.path.join(run_dir, UPDATES_FILE)
+    updates = read_jsonl(upath, torn_tail_ok=True) if os.path.isfile(upath) else []
+    return Curves(os.path.basename(os.path.normpath(run_dir)), records, updates)
+
+
+def head_kind(run_dir):
+    """The head kind the run's checkpoint.json names, or None."""
     try:
-        with open(path) as f:
-            return [json.loads(line) for line in f if line.strip()]
-    except json.JSONDecodeError as e:
-        raise UserError(f"{path} is not valid JSON lines ({e}).") from None
+        with open(os.path.join(run_dir, "checkpoint.json")) as f:
+            return json.load(f)["model"]["head"]["kind"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
 
 
-@click.command("plot")
-@click.argument("runs", nargs=-1, required=True, type=click.Path(file_okay=False))
-@click.option("--out", "out", required=True, type=click.Path(dir_okay=False), help="SVG file to write.")
+@click.command("plot", short_help="Draw the learning curves of run folders (PNG, SVG or PDF).")
+@click.argument("runs", nargs=-1, required=True, type=click.Path(file_okay=False), metavar="RUN_FOLDER...")
+@click.option("--out", "out", required=True, type=click.Path(dir_okay=False),
+              help=f"Picture to write; its extension picks the format: {', '.join(FORMATS)}.")
 @click.option("--x", "x", type=click.Choice(list(X_AXES)), default="step", show_default=True,
-              help="Horizontal axis: updates, epochs or training wall time.")
-@click.option("--title", default="learning curves", show_default=True, help="Title of the picture.")
+              help="Horizontal axis: updates, epochs or training time.")
+@click.option("--title", default=None, help="Title of the picture. Default: the runs' configuration when all "
+                                            "share one, else 'learning curves'.")
 def plot(runs, out, x, title):
-    """Draw the accuracy and loss curves of one or more run directories into one SVG."""
-    data = [(os.path.basename(os.path.normpath(r)), read_metrics(r)) for r in runs]
-    write_learning_curves(out, data, x=x, title=title)
+    """Draw the metrics (accuracy, loss, ...) of one or more run folders against updates into one picture:
+    validation and training per epoch, and the training metrics every --log-every updates as a thin line."""
+    check_format(out)
+    data = [read_run_curves(r) for r in runs]
+    kinds = {head_kind(r) for r in runs}
+    if title is None:
+        title = _config_title(runs) or "learning curves"
+    write_learning_curves(out, data, x=x, title=title,
+                          loss_label=LOSS_LABELS.get(kinds.pop()) if len(kinds) == 1 else None)
     click.echo(f"Wrote {out} ({len(data)} run{'s' * (len(data) > 1)}, x = {X_AXES[x]}).")
+
+
+def _config_title(runs):
+    """'ln-lstm H=64 on digits (1 layer, adam lr 0.003, batch 16, seed 0)' when every run has that config.json."""
+    from lnrnn.runconfig import CONFIG_FILE
+    titles = set()
+    for r in runs:
+        try:
+            with open(os.path.join(r, CONFIG_FILE)) as f:
+                c = json.load(f)
+            layers = c.get("layers", 1)
+            titles.add(f"{c['cell']} H={c.get('hidden')} on {c['task']} ({layers} layer{'s' * (layers != 1)}, "
+                       f"{c.get('optimizer')} lr {c.get('lr'):g}, batch {c.get('batch-size')}, seed {c.get('seed')})")
+        except (OSError, ValueError, KeyError, TypeError):
+            return None
+    return titles.pop() if len(titles) == 1 else None

@@ -1,12 +1,12 @@
 """``lnrnn sample``: draw handwriting from a trained mixture-density run (see ``lnrnn.sample``)."""
 import click
 
+from lnrnn.commands.options import run_folder_option
 from lnrnn.errors import UserError
 
 
-@click.command("sample")
-@click.option("--checkpoint", "path", required=True, type=click.Path(),
-              help="A run folder (from `lnrnn train --out`) of a strokes task, or its checkpoint.json.")
+@click.command("sample", short_help="Draw handwriting samples from a run of a strokes task.")
+@run_folder_option
 @click.option("--steps", type=int, default=700, show_default=True, help="Points per sample.")
 @click.option("--bias", type=float, default=0.0, show_default=True,
               help="Graves's sampling bias b: sigma = exp(sigma_hat - b), weights = softmax(pi_hat (1 + b)); "
@@ -21,25 +21,19 @@ def sample(path, steps, bias, seed, count, out, npz):
     """Draw COUNT handwriting samples one point at a time and write them as a picture."""
     import numpy as np
 
-    from lnrnn.checkpoint import load_checkpoint
-    from lnrnn.sample import draw_strokes, sample_strokes
-    from lnrnn.train import model_from_checkpoint
+    from lnrnn.api import load_run, sample_run
+    from lnrnn.sample import FORMATS, draw_strokes
 
     for what, v in (("--steps", steps), ("--count", count)):
         if v < 1:
             raise UserError(f"{what} must be at least 1, not {v}.")
     if not (bias >= 0 and np.isfinite(bias)):
         raise UserError(f"--bias must be 0 or positive, not {bias}.")
-    from lnrnn.sample import FORMATS
     if not str(out).lower().endswith(FORMATS):
         raise UserError(f"--out must end in {', '.join(FORMATS)}, not {out!r}.")
-    meta, arrays = load_checkpoint(path)
-    try:
-        model = model_from_checkpoint(meta, arrays)
-    except (TypeError, ValueError, KeyError) as e:
-        from lnrnn.errors import CheckpointError
-        raise CheckpointError(f"checkpoint {path} does not describe a model lnrnn can rebuild ({e}).") from None
-    lines = sample_strokes(model, steps, count, bias, seed)
+    run = load_run(path)
+    meta = run.meta
+    lines = sample_run(run, steps, count, bias, seed)
     cell = meta.get("train", {}).get("cell", "?")
     task = (meta.get("task") or {}).get("task", "?")
     draw_strokes(lines, out, title=f"{cell} on {task}, update {meta.get('step')}, bias {bias:g}, seed {seed}")

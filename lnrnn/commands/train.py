@@ -1,15 +1,18 @@
-"""``lnrnn train``: train (or resume) a sequence classifier; see ``lnrnn.train`` for the loop."""
+"""``lnrnn train``: train (or resume) a sequence model; see ``lnrnn.train`` for the loop, ``lnrnn.runconfig`` for
+--config files, ``lnrnn.rundir`` for the folder a run gets when --out is not given."""
 import click
 from click.core import ParameterSource
 
 from lnrnn.commands.options import (D, device_option, eval_batch_option, model_options, optimizer_choice,
                                     quiet_option, task_options)
+from lnrnn.rundir import fresh_default, newest_default
+from lnrnn.runconfig import apply_config_file
 from lnrnn import distributed
 from lnrnn.errors import UserError
 from lnrnn.train import TrainConfig, train as run_training
 
 
-@click.command("train")
+@click.command("train", short_help="Train (or --resume) a recurrent model on a sequence task.")
 @model_options
 @task_options
 @click.option("--batch-size", type=int, default=D.batch_size, show_default=True, help="Sequences per update (B).")
@@ -28,15 +31,24 @@ from lnrnn.train import TrainConfig, train as run_training
               help="LSTM cells only: clip the derivatives with respect to the gate preactivations to [-V, V] at "
                    "every step of backpropagation through time (Graves 2013 used 10). Default: 0 (off).")
 @click.option("--seed", type=int, default=D.seed, show_default=True, help="Seed of initialization and shuffling.")
-@click.option("--out", type=click.Path(file_okay=False), default=D.out, show_default=True,
-              help="Run directory: checkpoint, metrics.jsonl, learning_curve.svg.")
+@click.option("--out", type=click.Path(file_okay=False), default=None, metavar="RUN_FOLDER",
+              help="Run folder to write: checkpoint, config.json, metrics.jsonl, updates.jsonl, learning_curve.svg. "
+                   "When omitted: runs/default, or runs/default-2, -3, ... (the first that holds no run); with "
+                   "--resume, the newest of those.")
 @click.option("--resume", is_flag=True, default=False,
               help="Continue the run saved in --out exactly where it stopped (its settings are reused; "
                    "--epochs, --max-steps, --time-budget, --save-every[-seconds] may be changed).")
+@click.option("--config", "config_file", type=click.Path(dir_okay=False), default=None, metavar="FILE",
+              help="Read options from a TOML or JSON file of option names and values (batch-size = 32; a run "
+                   "folder's config.json works); options given on the command line override it.")
 @click.option("--max-steps", type=int, default=D.max_steps,
-              help="Stop after this many updates in total, saving a checkpoint (resumable).")
+              help="Stop after this many updates in total, saving a checkpoint (resumable). When omitted: "
+                   "no limit (--epochs decides).")
 @click.option("--time-budget", type=float, default=D.time_budget, metavar="SECONDS",
-              help="Stop after this many seconds, saving a checkpoint (resumable).")
+              help="Stop after this many seconds, saving a checkpoint (resumable). When omitted: no limit.")
+@click.option("--log-every", type=int, default=D.log_every, show_default=True, metavar="UPDATES",
+              help="Log the training metrics (mean of the last UPDATES updates) to updates.jsonl every this many "
+                   "updates, besides metrics.jsonl's row per epoch.")
 @click.option("--save-every", type=int, default=D.save_every, metavar="UPDATES",
               help="Also save a checkpoint every this many updates, mid-epoch too (exactly resumable). "
                    "Default: only at epoch ends and every --save-every-seconds.")
@@ -54,7 +66,7 @@ from lnrnn.train import TrainConfig, train as run_training
 @device_option
 @quiet_option
 @click.pass_context
-def train(ctx, quiet, resume, **options):
+def train(ctx, quiet, resume, config_file, **options):
     """Train a recurrent model (a stack of cells plus the task's head) on a sequence task.
 
     With no options it trains an LN-LSTM (64 units) on scikit-learn's bundled 8x8 digits read pixel
@@ -64,6 +76,10 @@ def train(ctx, quiet, resume, **options):
     """
     explicit = {k for k in options if ctx.get_parameter_source(k) in
                 (ParameterSource.COMMANDLINE, ParameterSource.ENVIRONMENT)}
+    if config_file is not None:
+        explicit |= apply_config_file(ctx, config_file, options, settable=set(options))
+    if options["out"] is None:
+        options["out"] = newest_default() if resume else fresh_default()
     cfg = TrainConfig(**options)
     group = _group()
     with distributed.failing_together(group):  # under mpiexec/srun: one rank's error ends every rank

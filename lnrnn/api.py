@@ -1,0 +1,190 @@
+"""The Python entry points behind the CLI: load a run folder, evaluate it, predict with it, sample from
+it, export its weights. The commands in ``lnrnn/commands/`` are thin wrappers over these, so a script
+gets the same checks and the same numbers as ``lnrnn eval/predict/sample/export``.
+
+    run = lnrnn.load_run("runs/default")                 # the model, the task it was trained on, its settings
+    lnrnn.evaluate_run(run).metrics                      # {'loss': ..., 'acc': ...} on the validation set
+    p = lnrnn.predict(run, x)                            # x (N,T) or (N,T,I): p.classes (N,), p.probabilities (N,C)
+    lines = lnrnn.sample_run(run, steps=700, count=4)    # handwriting: [(700,3) stroke-3 arrays]
+    lnrnn.export_run(run, "weights.safetensors")         # documented names, PyTorch's nn.LSTM ones included
+
+Every call runs inside ``lnrnn.kernel_threads()`` (single-threaded BLAS under the kernels' threads), and
+every problem a user can cause is a ``lnrnn.errors.UserError`` with a one-sentence message.
+"""
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from lnrnn.data.tasks import load_task
+from lnrnn.errors import CheckpointError, UserError
+from lnrnn.threadscope import scoped
+
+
+@dataclass
+class Run:
+    """A trained run, loaded: ``model`` (a ``lnrnn.models.SequenceModel``, inference-ready), ``meta`` (the
+    checkpoint's description: settings, task spec, metrics history) and where it came from."""
+
+    path: str
+    meta: dict
+    model: object = field(repr=False)
+
+    @property
+    def config(self):
+        """The model config (cell, norm, sizes, head)."""
+        return self.model.config
+
+    @property
+    def task_spec(self):
+        """How the run's task is rebuilt (``lnrnn.data.tasks.load_task``)."""
+        return dict(self.meta.get("task") or {})
+
+    @property
+    def train_config(self):
+        """The settings the run was trained with (``TrainConfig`` fields)."""
+        return dict(self.meta.get("train") or {})
+
+    @property
+    def step(self):
+        return self.meta.get("step")
+
+    @property
+    def epoch(self):
+        return self.meta.get("epoch")
+
+    def describe(self):
+        m = self.config
+        cell = self.train_config.get("cell", f"{m['norm']}-{m['cell']}")
+        return (f"{cell} (hidden {m['hidden_size']}, {m['num_layers']} layer{'s' * (m['num_layers'] > 1)}) after "
+                f"{self.epoch} finished epoch{'s' * (self.epoch != 1)}, {self.step} updates")
+
+
+def load_run(path, device="cpu"):
+    """A run folder (``lnrnn train --out DIR``) or its checkpoint.json -> ``Run``. The checkpoint is
+    verified (hash, names, shapes) and the model rebuilt from its own description."""
+    from lnrnn.checkpoint import load_checkpoint
+    from lnrnn.train import model_from_checkpoint
+
+    meta, arrays = load_checkpoint(str(path))
+    try:
+        model = model_from_checkpoint(meta, arrays, device=device)
+    except (TypeError, ValueError, KeyError) as e:
+        raise CheckpointError(f"checkpoint {path} does not describe a model lnrnn can rebuild ({e}).") from None
+    return Run(str(path), meta, model)
+
+
+def _as_run(run):
+    return run if isinstance(run, Run) else load_run(run)
+
+
+@dataclass
+class Evaluation:
+    """What ``evaluate_run`` measured: the head's metrics (loss, acc, ...) over ``sequences`` sequences."""
+
+    metrics: dict
+    sequences: int
+    which: str
+    task: object = field(repr=False)  # the built task (lnrnn.data.tasks.TaskData or a stroke task)
+
+
+@scoped
+def evaluate_run(run, which="val", data_dir=None, split=None, batch_size=None):
+    """The head's metrics of a run (a ``Run`` or a run folder) on its task's 'val' or 'train' set.
+
+    The task is rebuilt from the checkpoint; ``data_dir`` and ``split`` override where its data come from
+    (the data must still fit the model: same inputs, same head)."""
+    from lnrnn.config import task_defaults
+    from lnrnn.train import evaluate, task_head
+
+    run = _as_run(run)
+    spec = run.task_spec
+    if "task" not in spec:
+        raise CheckpointError(f"checkpoint {run.path} does not say which task it was trained on; it is corrupt.")
+    if which not in ("val", "train"):
+        raise UserError(f"which must be 'val' or 'train', not {which!r}.")
+    if data_dir is not None:
+        spec["data_dir"] = str(data_dir)
+    if split is not None:
+        spec["split"] = split
+    task = load_task(spec)  # every option the run was trained with (charset, ...), the overrides applied
+    m = run.config
+    head, want = m["head"], task_head(task)
+    if m["input_size"] != task.input_size or head != want:
+        raise CheckpointError(f"checkpoint {run.path} expects {m['input_size']} inputs and a {head['kind']} head "
+                              f"with {head['outputs']} outputs, but {task.spec['task']} has {task.input_size} "
+                              f"inputs and needs a {want['kind']} head with {want['outputs']} outputs.")
+    means = evaluate(run.model, task, which, batch_size or task_defaults(spec["task"])["eval_batch_size"])
+    return Evaluation(means, task.size(which), which, task)
+
+
+@dataclass
+class Predictions:
+    """``classes`` (N,) int64: the most probable class of each sequence; ``probabilities`` (N,C) float64:
+    the softmax of the head's outputs. ``probability`` (N,): that of the predicted class."""
+
+    classes: np.ndarray
+    probabilities: np.ndarray
+
+    @property
+    def probability(self):
+        return self.probabilities[np.arange(len(self.classes)), self.classes]
+
+
+@scoped
+def predict(run, x, lengths=None, batch_size=500):
+    """Classify sequences with a run of a sequence classifier.
+
+    x: (N,T) for one input per step, or (N,T,I), batch-major, already scaled as the run's task presents
+    its data (pixels in [0, 1] for the MNIST family); lengths: (N,) for right-padded sequences, or None.
+    The model runs in inference mode (BatchNorm's population statistics) with the initial states
+    ``evaluate_run`` uses, so predictions and evaluated accuracy agree. -> ``Predictions``."""
+    from lnrnn.predict_io import check_inputs, softmax
+
+    run = _as_run(run)
+    model = run.model
+    head = model.head
+    if head.kind != "classifier" or head.per_step:
+        what = "a per-step classifier" if head.kind == "classifier" else f"a {head.kind} head"
+        raise UserError(f"predict is for sequence classifiers (one class per sequence); the run in {run.path} "
+                        f"has {what}.")
+    x = check_inputs(x, model.config["input_size"], run.path)
+    N, T = x.shape[0], x.shape[1]
+    if lengths is not None:
+        lengths = np.asarray(lengths)
+        if lengths.shape != (N,) or not np.issubdtype(lengths.dtype, np.integer) or \
+                np.any(lengths < 1) or np.any(lengths > T):
+            raise UserError(f"lengths must be N={N} integers between 1 and T={T}.")
+    probs = np.empty((N, head.O))
+    for i, s in enumerate(range(0, N, batch_size)):
+        e = min(s + batch_size, N)
+        xb = np.ascontiguousarray(x[s:e].transpose(1, 0, 2), dtype=model.dtype)  # (T,B,I)
+        lb = None if lengths is None else lengths[s:e].astype(np.int64)
+        state = model.noise_state(e - s, (2, i))  # evaluate's draw for batch i
+        y, _, _ = model._run(xb, state, False, lb, 0)
+        last = (np.full(e - s, T) if lb is None else lb) - 1
+        probs[s:e] = softmax(head.linear(y[last, np.arange(e - s)]).astype(np.float64))
+    return Predictions(probs.argmax(1).astype(np.int64), probs)
+
+
+@scoped
+def sample_run(run, steps=700, count=1, bias=0.0, seed=0):
+    """Handwriting from a run of a strokes task: ``count`` lists of ``steps`` stroke-3 points -> list of
+    (steps, 3) float64 arrays (dx, dy in the data's units, pen). Same seed, same samples; ``bias`` is
+    Graves's sampling bias (0: the trained distribution, larger: neater)."""
+    from lnrnn.sample import sample_strokes
+
+    for what, v in (("steps", steps), ("count", count)):
+        if int(v) < 1:
+            raise UserError(f"{what} must be at least 1, not {v}.")
+    if not (bias >= 0 and np.isfinite(bias)):
+        raise UserError(f"bias must be 0 or positive, not {bias}.")
+    run = _as_run(run)
+    return sample_strokes(run.model, int(steps), int(count), float(bias), int(seed))
+
+
+def export_run(run, path, fmt="safetensors"):
+    """Write the run's weights to ``path`` in ``fmt`` (safetensors) under the names ``lnrnn.export``
+    documents (PyTorch's nn.LSTM/nn.RNN names for plain cells, lnrnn's for the rest). -> {name: shape}."""
+    from lnrnn.export import export_weights
+
+    return export_weights(_as_run(run), path, fmt)

@@ -1,0 +1,25 @@
+"""``lnrnn export``: a run's weights as safetensors under documented names (``lnrnn.export``)."""
+import click
+
+from lnrnn.commands.options import run_folder_option
+
+
+@click.command("export", short_help="Write a run's weights as safetensors (PyTorch's names for plain cells).")
+@run_folder_option
+@click.option("--format", "fmt", type=click.Choice(["safetensors"]), default="safetensors", show_default=True,
+              help="File format.")
+@click.option("--out", required=True, type=click.Path(dir_okay=False), help="File to write, e.g. weights.safetensors.")
+def export(path, fmt, out):
+    """Write the weights of a run under documented names (see lnrnn/export.py and README).
+
+    Plain LSTM/RNN runs without skip connections load into torch.nn.LSTM / nn.RNN: the rnn.* tensors are
+    weight_ih_l0, weight_hh_l0, bias_ih_l0, bias_hh_l0, ...; the head is head.weight / head.bias (nn.Linear).
+    """
+    from lnrnn.api import export_run, load_run
+    from lnrnn.export import pytorch_compatible
+
+    run = load_run(path)
+    shapes = export_run(run, out, fmt)
+    note = ("; the rnn.* tensors load into torch.nn." + ("LSTM" if run.config["cell"] == "lstm" else "RNN")
+            if pytorch_compatible(run.config) else "")
+    click.echo(f"Wrote {len(shapes)} tensors of {run.describe()} to {out}{note}.")

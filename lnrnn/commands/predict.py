@@ -1,0 +1,41 @@
+"""``lnrnn predict``: classify a user's sequences (MNIST-family IDX images, or a .npy) with a trained run."""
+import click
+
+from lnrnn.commands.options import run_folder_option
+
+
+@click.command("predict", short_help="Classify IDX images or a .npy of sequences with a trained run.")
+@run_folder_option
+@click.option("--data-dir", "inputs", required=True, multiple=True, type=click.Path(),
+              help="What to classify (repeatable): an MNIST-family IDX images file (gzip or raw), a folder of them, "
+                   "or a .npy of sequences (N,T) or (N,T,I) as the model reads them (uint8 values are scaled like "
+                   "the task's own). No pickle.")
+@click.option("--out", required=True, type=click.Path(dir_okay=False),
+              help="Where to write index, class, probability of every sequence: .csv, or .npy (a structured array).")
+@click.option("--batch-size", type=int, default=500, show_default=True,
+              help="Sequences per forward pass (affects memory only).")
+def predict(path, inputs, out, batch_size):
+    """Write the predicted class (and its probability) of every sequence in --data-dir.
+
+    Images are read the way the run's task reads its own (pixel by pixel, permuted for pmnist, or row by
+    row); the run must be a sequence classifier (mnist, pmnist, mnist-rows, digits, ...).
+    """
+    from lnrnn.api import load_run, predict as predict_sequences
+    from lnrnn.errors import UserError
+    from lnrnn.predict_io import check_out, read_inputs, write_predictions
+
+    check_out(out)
+    if batch_size < 1:
+        raise UserError(f"--batch-size must be at least 1, not {batch_size}.")
+    run = load_run(path)
+    head = run.model.head
+    if head.kind != "classifier" or head.per_step:
+        what = "a per-step classifier" if head.kind == "classifier" else f"a {head.kind} head"
+        raise UserError(f"lnrnn predict is for sequence classifiers (one class per sequence); the run in {path} "
+                        f"has {what} ({run.task_spec.get('task', '?')}): use lnrnn eval"
+                        f"{' or lnrnn sample' if head.kind == 'mdn' else ''} instead.")
+    x, where = read_inputs(inputs, run.task_spec.get("task"), run.config["input_size"])
+    preds = predict_sequences(run, x, batch_size=batch_size)
+    write_predictions(out, preds)
+    counts = "; ".join(f"{f}: {n}" for f, _, n in where)
+    click.echo(f"Wrote {len(preds.classes)} prediction{'s' * (len(preds.classes) != 1)} to {out} ({counts}).")

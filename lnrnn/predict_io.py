@@ -1,0 +1,147 @@
+"""Inputs and outputs of ``lnrnn predict`` (``lnrnn.predict``, the function, classifies): the user's sequences in, one
+predicted class per sequence out.
+
+Inputs (``read_inputs``), each path one of
+    an IDX images file (MNIST family, gzip or raw, magic 2051)   read the way the run's task reads its own
+        images: pixel by pixel (mnist; pmnist in its fixed permutation) or row by row (mnist-rows), scaled
+        to [0, 1]; only for runs of those tasks
+    a folder                                                     every IDX images file in it, by name
+    a .npy file of sequences, (N,T) or (N,T,I)                  the model's inputs as they are (uint8
+        values are scaled as the task scales its own, 1/255 for the MNIST family); no pickle
+The input width I must be the model's; anything else is refused in one sentence before any work.
+
+Outputs (``write_predictions``), by the extension of ``--out``: ``.csv`` with a header
+``index,class,probability`` (index counts sequences over all inputs, in the order given), or ``.npy``
+holding a structured array with the same three fields (int64, int64, float64; loads without pickle).
+"""
+import glob
+import os
+
+import numpy as np
+
+from lnrnn.errors import DataError, UserError
+
+OUT_FORMATS = (".csv", ".npy")
+MNIST_TASKS = ("mnist", "pmnist", "mnist-rows")
+
+
+def softmax(z):
+    """Row-wise softmax of (N,C) logits, computed in float64."""
+    z = np.asarray(z, np.float64)
+    e = np.exp(z - z.max(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True)
+
+
+def check_inputs(x, input_size, where="the run"):
+    """x (N,T) or (N,T,I) numeric and finite, with I the model's input width -> float array (N,T,I)."""
+    x = np.asarray(x)
+    if x.dtype == object or not (np.issubdtype(x.dtype, np.number) or x.dtype == bool):
+        raise UserError(f"the sequences must be numbers, not {x.dtype} values.")
+    if x.ndim == 2:
+        x = x[:, :, None]
+    if x.ndim != 3:
+        raise UserError(f"the sequences must be an array of shape (N,T) or (N,T,I), not {x.shape}.")
+    N, T, I = x.shape
+    if I != input_size:
+        raise UserError(f"the sequences have {I} input{'s' * (I != 1)} per step but the model of {where} reads "
+                        f"{input_size}; shape {x.shape} does not fit it (expected (N,T,{input_size})"
+                        f"{' or (N,T)' if input_size == 1 else ''}).")
+    if N == 0 or T == 0:
+        raise UserError(f"there are no sequences to predict (shape {x.shape}).")
+    if np.issubdtype(x.dtype, np.floating) and not np.all(np.isfinite(x)):
+        raise UserError("the sequences hold NaN or infinite values.")
+    return x
+
+
+def _task_scale(task):
+    return 1.0 / 255.0 if task in MNIST_TASKS else 1.0
+
+
+def _images_as_sequences(images, task, path):
+    """uint8 (N,R,C) images -> (N,T,I) float32 sequences, as the run's task presents its own."""
+    from lnrnn.data.tasks import pmnist_permutation
+
+    if task not in MNIST_TASKS:
+        raise UserError(f"{path} holds IDX images, which only runs of {', '.join(MNIST_TASKS)} read; this run was "
+                        f"trained on {task}: pass a .npy of sequences instead.")
+    n, rows, cols = images.shape
+    if task == "mnist-rows":
+        x = images.reshape(n, rows, cols)
+    else:
+        x = images.reshape(n, rows * cols, 1)
+        if task == "pmnist":
+            x = x[:, pmnist_permutation(rows * cols)]
+    return x.astype(np.float32) * np.float32(1.0 / 255.0)
+
+
+def _read_one(path, task):
+    from lnrnn.data.idx import IMAGES_MAGIC, read_idx
+
+    if str(path).lower().endswith(".npy"):
+        try:
+            x = np.load(path, allow_pickle=False)
+        except FileNotFoundError:
+            raise DataError(f"{path} does not exist.") from None
+        except ValueError as e:  # object arrays (pickle), a damaged header, ...
+            raise DataError(f"{path} is not a .npy array lnrnn reads without pickle ({e}).") from None
+        except OSError as e:
+            raise DataError(f"cannot read {path}: {e.strerror or e}.") from None
+        if x.dtype == np.uint8:
+            x = x.astype(np.float32) * np.float32(_task_scale(task))
+        return x
+    images = read_idx(path, IMAGES_MAGIC)
+    if images.ndim != 3 or images.dtype != np.uint8:
+        raise DataError(f"{path} should hold uint8 images (N, rows, cols), not {images.dtype} {images.shape}.")
+    return _images_as_sequences(images, task, path)
+
+
+def input_files(path):
+    """The files a --data-dir names: itself, or a folder's IDX images files (sorted by name)."""
+    if os.path.isdir(path):
+        found = sorted(p for p in glob.glob(os.path.join(path, "*")) if os.path.isfile(p)
+                       and ("images-idx3-ubyte" in os.path.basename(p) or "images.idx3-ubyte" in os.path.basename(p)))
+        if not found:
+            raise DataError(f"{path} holds no IDX images file (*-images-idx3-ubyte[.gz]); pass the file, or a "
+                            ".npy of sequences.")
+        return found
+    if not os.path.exists(path):
+        raise DataError(f"{path} does not exist.")
+    return [path]
+
+
+def read_inputs(paths, task, input_size):
+    """Every sequence the paths hold, in order -> (x (N,T,I), [(path, first index, count)])."""
+    parts, where, start = [], [], 0
+    for path in paths:
+        for f in input_files(str(path)):
+            x = check_inputs(_read_one(f, task), input_size, "this run")
+            if parts and x.shape[1] != parts[0].shape[1]:
+                raise DataError(f"{f} holds sequences of {x.shape[1]} steps but {where[0][0]} holds "
+                                f"{parts[0].shape[1]}; predict them in separate calls.")
+            parts.append(x)
+            where.append((f, start, len(x)))
+            start += len(x)
+    if not parts:
+        raise UserError("no input given; pass --data-dir FILE_OR_FOLDER.")
+    return np.concatenate(parts), where
+
+
+def check_out(path):
+    if not str(path).lower().endswith(OUT_FORMATS):
+        raise UserError(f"--out must end in {' or '.join(OUT_FORMATS)}, not {path!r}.")
+
+
+def write_predictions(path, predictions):
+    """Write index, class, probability of every sequence to ``path`` (.csv or .npy), atomically."""
+    from lnrnn.checkpoint import _atomic_write, atomic_write_text
+
+    check_out(path)
+    classes, prob = predictions.classes, predictions.probability
+    if str(path).lower().endswith(".npy"):
+        table = np.empty(len(classes), dtype=[("index", "<i8"), ("class", "<i8"), ("probability", "<f8")])
+        table["index"], table["class"], table["probability"] = np.arange(len(classes)), classes, prob
+        _atomic_write(path, lambda f: np.save(f, table, allow_pickle=False))
+    else:
+        lines = ["index,class,probability"] + [f"{i},{c},{p:.6g}" for i, (c, p) in enumerate(zip(classes, prob))]
+        atomic_write_text(path, "\n".join(lines) + "\n")
+    return path
