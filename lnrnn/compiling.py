@@ -7,11 +7,22 @@ compilation was running.
 
     with CompileClock() as clock:
         ...                       # clock.seconds(): compile seconds so far; clock.busy: compiling now
+
+And what identifies a cached kernel on disk: ``use_kernel_cache(tag)`` puts the BLAS choice into the
+cache file names of every function of lnrnn, and checks a function's cache files before Numba reads
+them (``KernelCacheLocator`` says why).
 """
+import importlib
+import inspect
+import os
+import pickle
+import sys
 import threading
 import time
+import types
 
-from numba.core import event
+import numba
+from numba.core import caching, config, event
 
 KIND = "numba:compile"
 
@@ -49,3 +60,141 @@ class CompileClock(event.Listener):
 
     def __exit__(self, *exc):
         event.unregister(KIND, self)
+
+
+# ------------------------------------------------------------------------------------------------
+# What identifies a cached kernel
+# ------------------------------------------------------------------------------------------------
+# numba >= 0.68 names the locator list CacheImpl; 0.60-0.67 call it _CacheImpl.
+_CACHE_IMPL = getattr(caching, "CacheImpl", None) or getattr(caching, "_CacheImpl")
+_PACKAGE = os.path.dirname(os.path.abspath(__file__)) + os.sep
+_OURS = "lnrnn.compiling.KernelCacheLocator"
+
+
+class KernelCacheLocator(caching._CacheLocator):
+    """Numba's own cache folder for a function, with lnrnn's BLAS choice in its file names.
+
+    Why: a kernel that calls lnrnn.kernels.blas is compiled against one choice (MKL's cblas_* symbols,
+    or np.dot), and Numba keys its cache on the function's own source and signature only, not on what
+    its callees were compiled against. A kernel compiled against MKL and loaded by a process that did
+    not load MKL calls an unresolved symbol: the process dies (SIGSEGV). With the choice in the name
+    (``lstm.lstm_forward-212-mkl.py311.nbi`` next to ``...-212-numpy...``), each choice reads and writes
+    only its own files: no process deletes what another one uses, and two processes with different
+    choices can share a cache directory at the same time.
+
+    Which functions: those defined in the lnrnn package, and those of any module whose globals hold
+    something of lnrnn (a user's or a benchmark's @njit(cache=True) function that calls lnrnn's
+    kernels compiles them into itself). Others are left to Numba's locators unchanged.
+
+    Unreadable files cost a recompile: Numba raises on a truncated or garbled index or data file, and
+    loads whatever a data file holds for the key the index names. Before Numba reads a function's
+    index (this runs when the function is decorated), the index is checked: it must unpickle, and each
+    data file it names must unpickle and hold the signature of its key. An index that fails is deleted
+    (Numba then compiles and writes afresh). Not detectable here: object code altered inside a
+    well-formed pickle (Numba writes no checksum).
+    """
+    tag = None  # the BLAS choice, set by use_kernel_cache()
+
+    def __init__(self, inner, py_func, py_file):
+        self._inner = inner  # the locator Numba would have used: folder and source stamp are its
+        self._py_file = py_file  # read by Numba's "cannot cache" warning
+        self._lineno = py_func.__code__.co_firstlineno
+
+    def ensure_cache_path(self):
+        self._inner.ensure_cache_path()
+
+    def get_cache_path(self):
+        return self._inner.get_cache_path()
+
+    def get_source_stamp(self):
+        return self._inner.get_source_stamp()
+
+    def get_disambiguator(self):
+        return f"{self._inner.get_disambiguator()}-{self.tag}"
+
+    @classmethod
+    def from_function(cls, py_func, py_file):
+        if cls.tag is None or not _uses_lnrnn(py_func, py_file):
+            return None
+        for other in _numba_locators():
+            inner = other.from_function(py_func, py_file)
+            if inner is not None:
+                self = cls(inner, py_func, py_file)
+                drop_unreadable_index(self.get_cache_path(), _file_base(py_func, self.get_disambiguator()),
+                                      self.get_source_stamp())
+                return self
+        return None
+
+
+def _uses_lnrnn(py_func, py_file):
+    """Defined in lnrnn, or in a module that imported something of lnrnn (see KernelCacheLocator)."""
+    if os.path.abspath(py_file).startswith(_PACKAGE):
+        return True
+    for v in list(getattr(py_func, "__globals__", {}).values()):
+        name = v.__name__ if isinstance(v, types.ModuleType) else getattr(v, "__module__", None)
+        if isinstance(name, str) and (name == "lnrnn" or name.startswith("lnrnn.")):
+            return True
+    return False
+
+
+def _numba_locators():
+    """Numba's locators in its order of preference (NUMBA_CACHE_LOCATOR_CLASSES when set), ours left out."""
+    if config.CACHE_LOCATOR_CLASSES:
+        names = [n.strip() for n in config.CACHE_LOCATOR_CLASSES.split(",") if n.strip() and n.strip() != _OURS]
+        found = []
+        for n in names:
+            module, _, cls = n.rpartition(".")
+            found.append(getattr(importlib.import_module(module), cls) if module else getattr(caching, cls))
+        return found
+    return [c for c in _CACHE_IMPL._locator_classes if c is not KernelCacheLocator]
+
+
+def _file_base(py_func, disambiguator):
+    """The file name base Numba's CompileResultCacheImpl gives a function's cache files (its
+    get_filename_base: <module file stem>.<qualname>-<disambiguator>.pyXY<abiflags>)."""
+    stem = os.path.splitext(os.path.basename(inspect.getfile(py_func)))[0]
+    full = f"{stem}.{py_func.__qualname__}".replace("<", "").replace(">", "")
+    return f"{full}-{disambiguator}.py{sys.version_info[0]}{sys.version_info[1]}{getattr(sys, 'abiflags', '')}"
+
+
+def drop_unreadable_index(folder, base, stamp):
+    """Delete folder/base.nbi when Numba would fail on it or load the wrong code through it; returns
+    True when it was deleted. An index of another Numba version or source stamp is left alone (Numba
+    ignores it and writes a new one)."""
+    index = os.path.join(folder, base + ".nbi")
+    try:
+        with open(index, "rb") as f:
+            version = pickle.load(f)
+            rest = f.read()
+        if version != numba.__version__:
+            return False
+        saved_stamp, overloads = pickle.loads(rest)
+        if saved_stamp != stamp:
+            return False
+        for key, name in overloads.items():
+            try:
+                with open(os.path.join(folder, name), "rb") as f:
+                    payload = pickle.loads(f.read())
+            except FileNotFoundError:  # Numba compiles that signature again
+                continue
+            if tuple(payload[3].args) != tuple(key[0]):  # (libdata, fndesc, env, signature, ...)
+                raise ValueError(f"{name} holds {payload[3]}, not {key[0]}")
+        return False
+    except FileNotFoundError:
+        return False
+    except Exception:  # noqa: BLE001 - any failure to read it is what this guards against
+        try:
+            os.remove(index)
+        except OSError:
+            pass
+        return True
+
+
+def use_kernel_cache(tag):
+    """Cache the functions of lnrnn (and of modules that use it) under file names carrying tag, the
+    BLAS choice (see KernelCacheLocator); lnrnn.kernels.blas calls it once, before its own kernels."""
+    KernelCacheLocator.tag = tag
+    if KernelCacheLocator not in _CACHE_IMPL._locator_classes:
+        _CACHE_IMPL._locator_classes.insert(0, KernelCacheLocator)
+    if config.CACHE_LOCATOR_CLASSES and _OURS not in config.CACHE_LOCATOR_CLASSES:
+        config.CACHE_LOCATOR_CLASSES = _OURS + "," + config.CACHE_LOCATOR_CLASSES  # a user's list replaces Numba's

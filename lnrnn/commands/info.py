@@ -1,4 +1,4 @@
-"""``lnrnn info``: versions, Numba threading, BLAS in use, and whether CUDA is usable."""
+"""``lnrnn info``: versions, Numba threading, BLAS in use (and why), and whether CUDA is usable."""
 import os
 import platform
 import sys
@@ -54,7 +54,7 @@ def info_lines():
     import lnrnn
     layer, threads, max_threads = _threading()
     from lnrnn import backend
-    from lnrnn.kernels.blas import BLAS
+    from lnrnn.kernels.blas import BLAS, BLAS_TAG, BLAS_WHY
     usable, detail = backend.cuda_usable()
     lines = [
         f"lnrnn {lnrnn.__version__}",
@@ -63,7 +63,8 @@ def info_lines():
         f"numba threading layer: {layer}; threads: {threads} in use of {max_threads} (NUMBA_NUM_THREADS)",
         f"CPU cores: {os.cpu_count()}",
         "BLAS: " + "; ".join(_blas()),
-        "lnrnn kernels multiply with: " + BLAS,
+        f"lnrnn kernels multiply with: {BLAS}, because {BLAS_WHY}; compiled kernels are cached under "
+        f"names ending -{BLAS_TAG} (one set per choice)",
         "thread variables: " + ", ".join(f"{v}={os.environ.get(v, 'unset')}" for v in (
             "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "OMP_NUM_THREADS", "OMP_WAIT_POLICY")),
         f"CUDA: {'usable' if usable else 'not usable'}: {detail}",

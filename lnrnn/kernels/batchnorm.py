@@ -86,6 +86,10 @@ def bn_col_stats(x2, lengths, t, k0, k1, training, update, rm_row, rv_row, momen
     The loops run over 0-based indices into slices of the column range: indexing the (B,F) slab and
     the accumulators as x2[b, k], mean[k] with k in range(k0, k1) ran 9x slower (56 vs 6.4 us for the
     four 64x128 blocks of an S1 BN-LSTM step), as LLVM's vector path did not run.
+    When every row is active at step t (always so without masks), the sums loop over range(B) with no
+    run search (active_run): 1.1-1.5x faster per call than the run loops (/tmp A/B, float32, one
+    thread, min of 9: B64 F512 w128 2.43 -> 1.60 us, B128 F1024 w256 11.4 -> 9.6 us, B32 F1600 w400
+    3.9 -> 2.7 us). bn_col_backward keeps one path: the same change measured no gain there.
     """
     dt = x2.dtype.type
     one = dt(1)
@@ -113,23 +117,36 @@ def bn_col_stats(x2, lengths, t, k0, k1, training, update, rm_row, rv_row, momen
     for k in range(w):
         m_[k] = dt(0)
         r_[k] = dt(0)
-    r1 = 0
-    while r1 < B:  # runs of active rows (active_run); b outer, k inner: rows of x2 are contiguous
-        r0, r1 = active_run(lengths, t, r1)
-        for b in range(r0, r1):
+    if n == B:  # every row active (always, without masks): the unmasked loops, no run search
+        for b in range(B):  # b outer, k inner: rows of x2 are contiguous
             xr = x2[b, k0:k1]
             for k in range(w):
                 m_[k] += xr[k]
-    for k in range(w):
-        m_[k] *= inv_n
-    r1 = 0
-    while r1 < B:  # two-pass variance: no cancellation
-        r0, r1 = active_run(lengths, t, r1)
-        for b in range(r0, r1):
+        for k in range(w):
+            m_[k] *= inv_n
+        for b in range(B):  # two-pass variance: no cancellation
             xr = x2[b, k0:k1]
             for k in range(w):
                 d = xr[k] - m_[k]
                 r_[k] += d * d
+    else:
+        r1 = 0
+        while r1 < B:  # runs of active rows (active_run)
+            r0, r1 = active_run(lengths, t, r1)
+            for b in range(r0, r1):
+                xr = x2[b, k0:k1]
+                for k in range(w):
+                    m_[k] += xr[k]
+        for k in range(w):
+            m_[k] *= inv_n
+        r1 = 0
+        while r1 < B:
+            r0, r1 = active_run(lengths, t, r1)
+            for b in range(r0, r1):
+                xr = x2[b, k0:k1]
+                for k in range(w):
+                    d = xr[k] - m_[k]
+                    r_[k] += d * d
     for k in range(w):
         var = r_[k] * inv_n
         if update:

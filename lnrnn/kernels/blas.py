@@ -22,8 +22,10 @@ Choice (once, at import; ``BLAS`` names it and ``lnrnn info`` prints it):
     LNRNN_MKL_LIB=/path       that libmkl_rt
     otherwise                 the `mkl` wheel's libmkl_rt under sys.prefix/lib (pip install mkl), if any
 MKL is asked to run single-threaded (MKL_THREADING_LAYER=SEQUENTIAL): lnrnn threads over batch chunks.
-Kernels that call these helpers are compiled against one choice, and Numba's cache does not notice a
-change here; ``_guard_cache`` therefore clears lnrnn's kernel cache whenever the choice changes.
+Kernels that call these helpers are compiled against one choice, which Numba's cache key does not see;
+``BLAS_TAG`` ("mkl" or "numpy") is therefore part of the name of every cached lnrnn kernel
+(lnrnn.compiling.use_kernel_cache, called below before the first kernel here is decorated): a process
+only ever reads kernels compiled against its own choice, whatever the cache directory.
 """
 import glob
 import os
@@ -32,62 +34,52 @@ import sys
 import numpy as np
 from numba import njit, types
 
+from lnrnn.compiling import use_kernel_cache
 from lnrnn.config import JIT
 
 ROW_MAJOR, NO_TRANS, TRANS, PACKED, B_MATRIX = 101, 111, 112, 151, 162  # CBLAS enumerations (mkl_cblas.h)
 ALIGN = 64  # bytes: MKL's packed buffers want 64-byte alignment
 
 
-def _find_mkl():
+# every CBLAS symbol the kernels below call: a library without one of them is not used
+SYMBOLS = ("cblas_sgemm", "cblas_dgemm", "cblas_sgemm_pack_get_size", "cblas_dgemm_pack_get_size", "cblas_sgemm_pack",
+           "cblas_dgemm_pack", "cblas_sgemm_compute", "cblas_dgemm_compute")
+
+
+def _choose():
+    """(path of the libmkl_rt loaded, or None; why this choice, in words)."""
     if os.environ.get("LNRNN_BLAS", "").lower() == "numpy":
-        return None
+        return None, "LNRNN_BLAS=numpy asks for np.dot"
     path = os.environ.get("LNRNN_MKL_LIB")
     if path:
-        return path if os.path.exists(path) else None
-    hits = sorted(glob.glob(os.path.join(sys.prefix, "lib", "libmkl_rt.so*")))
-    return hits[0] if hits else None
-
-
-def _load(path):
-    if path is None:
-        return None
+        if not os.path.exists(path):
+            return None, f"LNRNN_MKL_LIB={path} does not exist"
+        how = f"LNRNN_MKL_LIB={path}"
+    else:
+        hits = sorted(glob.glob(os.path.join(sys.prefix, "lib", "libmkl_rt.so*")))
+        if not hits:
+            return None, (f"no libmkl_rt under {os.path.join(sys.prefix, 'lib')} (the mkl wheel, a default "
+                          "dependency on x86-64 Linux: pip install mkl)")
+        path, how = hits[0], "the mkl wheel's libmkl_rt"
     os.environ.setdefault("MKL_THREADING_LAYER", "SEQUENTIAL")
     try:
         from llvmlite import binding as llvm
         llvm.load_library_permanently(path)
-    except Exception:  # a broken or foreign library: fall back to np.dot
-        return None
-    return path
+    except Exception as e:  # noqa: BLE001 - a broken or foreign library: fall back to np.dot
+        return None, f"{path} failed to load ({e})"
+    missing = [n for n in SYMBOLS if not llvm.address_of_symbol(n)]
+    if missing:  # compiled code calling an unresolved symbol would kill the process
+        return None, f"{path} lacks {', '.join(missing)}"
+    return path, f"{how} was found and loaded"
 
 
-MKL_PATH = _load(_find_mkl())
+MKL_PATH, BLAS_WHY = _choose()
 HAVE_MKL = MKL_PATH is not None
 BLAS = (f"MKL, packed GEMM per time step and sgemm/dgemm ({MKL_PATH})" if HAVE_MKL else
-        "np.dot (NumPy/SciPy BLAS; pip install mkl for MKL on x86-64)")
+        "np.dot (NumPy/SciPy BLAS)")
+BLAS_TAG = "mkl" if HAVE_MKL else "numpy"
+use_kernel_cache(BLAS_TAG)  # before the first @njit below: every cached kernel is named with the choice
 
-
-def _guard_cache():
-    """Delete the cached kernels of lnrnn/kernels when they were compiled against another BLAS choice."""
-    cache = os.path.join(os.path.dirname(os.path.abspath(__file__)), "__pycache__")
-    marker = os.path.join(cache, "lnrnn_blas.txt")
-    want = "mkl" if HAVE_MKL else "numpy"
-    try:
-        with open(marker) as f:
-            if f.read().strip() == want:
-                return
-    except OSError:
-        pass
-    try:
-        for p in glob.glob(os.path.join(cache, "*.nbi")) + glob.glob(os.path.join(cache, "*.nbc")):
-            os.remove(p)
-        os.makedirs(cache, exist_ok=True)
-        with open(marker, "w") as f:
-            f.write(want + "\n")
-    except OSError:  # a read-only install: its cache was built by whoever could write it
-        pass
-
-
-_guard_cache()
 
 _i32, _addr = types.int32, types.intp
 _s_size = types.ExternalFunction("cblas_sgemm_pack_get_size", types.uint64(_i32, _i32, _i32, _i32))

@@ -1,0 +1,140 @@
+"""Kernels compiled against MKL and against np.dot never reach the wrong process, and an unreadable
+cache file costs a recompile (lnrnn.compiling.KernelCacheLocator, lnrnn.kernels.blas).
+
+Each case runs tests/cache_probe.py in child processes that share one NUMBA_CACHE_DIR, in the order
+the case names, and checks every child: exit status 0 (a kernel compiled against MKL loaded where MKL
+is not dies with SIGSEGV), results equal to NumPy's, the BLAS the child chose, and whether it
+compiled (cache misses) or loaded (hits only). Cases that need MKL skip where it is not installed.
+"""
+import glob
+import json
+import os
+import pickle
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+PROBE = os.path.join(HERE, "cache_probe.py")
+CHOICES = {"mkl": {}, "numpy": {"LNRNN_BLAS": "numpy"}}
+
+
+def probe_env(cache, extra=()):
+    env = {k: v for k, v in os.environ.items() if k not in ("LNRNN_BLAS", "LNRNN_MKL_LIB", "LNRNN_NO_CACHE")}
+    env.update(NUMBA_CACHE_DIR=str(cache), NUMBA_NUM_THREADS="1", PYTHONPATH=os.path.dirname(HERE))
+    env.update(extra)
+    return env
+
+
+def parse(r, what):
+    assert r.returncode == 0, f"{what}: exit status {r.returncode}\n{r.stderr[-1500:]}"
+    out = json.loads(r.stdout.strip().splitlines()[-1])
+    assert out["err"] < 1e-4, f"{what}: results differ from NumPy by {out['err']}"
+    return out
+
+
+def run(cache, choice, args=(), extra=()):
+    """One probe child; its JSON answer, checked for exit status and agreement with NumPy."""
+    r = subprocess.run([sys.executable, PROBE, *args], capture_output=True, text=True, timeout=300,
+                       env=probe_env(cache, dict(CHOICES[choice], **dict(extra))))
+    return parse(r, f"{choice} {' '.join(args)}")
+
+
+def first_run(cache, choice):
+    out = run(cache, choice)
+    if choice == "mkl" and not out["mkl"]:
+        pytest.skip(f"MKL is not installed here ({out['why']})")
+    assert out["mkl"] == (choice == "mkl")
+    assert out["misses"] > 0 and out["hits"] == 0, out  # an empty cache: everything compiled
+    return out
+
+
+def compiled(out):
+    return out["misses"] > 0
+
+
+@pytest.mark.parametrize("first,second", [("mkl", "numpy"), ("numpy", "mkl")])
+def test_each_choice_keeps_its_own_kernels(tmp_path, first, second):
+    """One choice fills the cache, the other runs on it (compiles its own), then both load their own."""
+    first_run(tmp_path, first)
+    b = run(tmp_path, second)
+    assert b["mkl"] == (second == "mkl") and compiled(b), b
+    for choice in (first, second):
+        again = run(tmp_path, choice)
+        assert again["mkl"] == (choice == "mkl") and not compiled(again), (choice, again)
+
+
+def test_mkl_gone_after_caching(tmp_path):
+    """Kernels cached with MKL, then MKL cannot be found (the wheel uninstalled: no libmkl_rt under
+    sys.prefix/lib; LNRNN_MKL_LIB naming a file that is gone, or one that is not a library)."""
+    first_run(tmp_path, "mkl")
+    gone = run(tmp_path, "mkl", args=("--prefix", str(tmp_path / "no-mkl-here")))
+    assert not gone["mkl"] and "no libmkl_rt" in gone["why"] and compiled(gone), gone
+    missing = run(tmp_path, "mkl", extra={"LNRNN_MKL_LIB": str(tmp_path / "libmkl_rt.so.2")})
+    assert not missing["mkl"] and "does not exist" in missing["why"] and not compiled(missing), missing
+    (tmp_path / "not-a-library.so").write_text("not ELF")
+    foreign = run(tmp_path, "mkl", extra={"LNRNN_MKL_LIB": str(tmp_path / "not-a-library.so")})
+    assert not foreign["mkl"] and "failed to load" in foreign["why"] and not compiled(foreign), foreign
+    back = run(tmp_path, "mkl")
+    assert back["mkl"] and not compiled(back), back
+
+
+def test_two_choices_at_once(tmp_path):
+    """An MKL and a np.dot process compile into one empty cache directory at the same time."""
+    kids = {c: subprocess.Popen([sys.executable, PROBE], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                env=probe_env(tmp_path, CHOICES[c])) for c in CHOICES}
+    outs = {}
+    for c, p in kids.items():
+        stdout, stderr = p.communicate(timeout=300)
+        outs[c] = parse(subprocess.CompletedProcess(p.args, p.returncode, stdout, stderr), f"{c} (concurrent)")
+    if not outs["mkl"]["mkl"]:
+        pytest.skip(f"MKL is not installed here ({outs['mkl']['why']})")
+    assert not outs["numpy"]["mkl"]
+    for c in CHOICES:
+        again = run(tmp_path, c)
+        assert again["mkl"] == (c == "mkl") and not compiled(again), (c, again)
+
+
+def gemm_files(cache, choice):
+    index, = glob.glob(os.path.join(cache, "*", f"blas.gemm-*-{choice}.py*.nbi"))
+    with open(index, "rb") as f:
+        pickle.load(f)  # Numba's version
+        _, overloads = pickle.loads(f.read())
+    return index, overloads
+
+
+@pytest.fixture(scope="module")
+def numpy_cache(tmp_path_factory):
+    """A cache filled by one np.dot child (each damage case works on a copy)."""
+    cache = tmp_path_factory.mktemp("numpy-cache")
+    first_run(cache, "numpy")
+    return cache
+
+
+@pytest.mark.parametrize("damage", ["garbled index", "truncated data", "swapped data"])
+def test_unreadable_cache_file_costs_a_recompile(numpy_cache, tmp_path, damage):
+    """A garbled index, a truncated data file, or two data files swapped (the index then names the
+    float64 code for the float32 signature: Numba alone fails on it) are compiled again, correctly."""
+    cache = tmp_path / "cache"
+    shutil.copytree(numpy_cache, cache)
+    index, overloads = gemm_files(cache, "numpy")
+    folder = os.path.dirname(index)
+    names = {str(key[0][0].dtype): name for key, name in overloads.items()}  # dtype of A -> data file
+    if damage == "garbled index":
+        with open(index, "wb") as f:
+            f.write(b"\x80\x04garbage")
+    elif damage == "truncated data":
+        path = os.path.join(folder, names["float32"])
+        with open(path, "r+b") as f:
+            f.truncate(os.path.getsize(path) // 2)
+    else:
+        a, b = (os.path.join(folder, names[d]) for d in ("float32", "float64"))
+        os.rename(a, a + ".tmp")
+        os.rename(b, a)
+        os.rename(a + ".tmp", b)
+    hurt = run(cache, "numpy")
+    assert compiled(hurt), hurt
+    healed = run(cache, "numpy")
+    assert not compiled(healed), healed
