@@ -325,3 +325,62 @@ def test_mpiexec_error_of_every_rank_is_said_once(tmp_path):
     lines = [ln for ln in p.stderr.splitlines() if "Error" in ln]
     assert lines == ["Error: --batch-size 1 is smaller than the 2 MPI processes: each rank needs a share of every "
                      "batch; use --batch-size 2 or more, or fewer processes."]
+
+
+# ---- a whole update over two thread-ranks (distributed.loss_and_grad with an in-process group) ----
+
+class _ThreadRank:
+    """A Group stand-in: rank r of n whose allreduce is the thread group's."""
+
+    def __init__(self, rank, size, reduce):
+        self.rank, self.size, self.allreduce = rank, size, reduce
+        self.root = rank == 0
+
+
+def _model(cell):
+    from lnrnn.models import build_model
+    cfg = dict(cell=cell.split("-")[1], norm=cell.split("-")[0], input_size=2, hidden_size=5, num_layers=2,
+               dtype="float64", forget_bias=1.0, head={"kind": "classifier", "outputs": 3, "per_step": False},
+               state_noise=0.1)
+    return build_model(cfg, seed=4)
+
+
+@pytest.mark.parametrize("cell", ["ln-lstm", "bn-lstm", "bn-rnn"])
+def test_update_over_two_thread_ranks_equals_one_process(cell):
+    """Global batch of 5 padded sequences split 3/2: the summed gradient, the metric sums and the BN
+    running statistics equal one process's loss_and_grad on the whole batch (state noise of the
+    global draw, loss normalized by the global count)."""
+    rng = np.random.default_rng(5)
+    T, B = 6, 5
+    x = rng.standard_normal((T, B, 2))
+    y = rng.integers(0, 3, B)
+    lengths = np.array([6, 4, 6, 1, 5])
+    one = _model(cell)
+    means = one.loss_and_grad(x, y, lengths, noise_key=7)
+    reduces, models, out = _thread_group(2), [_model(cell), _model(cell)], [None, None]
+
+    def work(r):
+        group = _ThreadRank(r, 2, reduces[r])
+        models[r].stack.set_batch_reduce(group.allreduce)
+        out[r] = distributed.loss_and_grad(group, models[r], x, y, lengths, None, 7, np.zeros(3))
+
+    threads = [threading.Thread(target=work, args=(r,)) for r in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    for r in range(2):
+        assert out[r] == pytest.approx(means, rel=1e-12)
+        assert models[r].last_sums == pytest.approx(one.last_sums, rel=1e-12)
+        assert models[r].last_count == one.last_count
+        _close([one.flat[1].data], [models[r].flat[1].data], 1e-11)
+        _close(list(one.buffers.values()), list(models[r].buffers.values()), 1e-12)
+
+
+def test_shard_of_an_empty_rank_is_one_sequence_of_length_zero():
+    model = _model("ln-lstm")
+    x, y = np.ones((4, 1, 2)), np.array([1])
+    xs, ys, ls, state, total = distributed.shard_batch(_ThreadRank(1, 2, identity), model, x, y, None, 0)
+    assert xs.shape == (4, 1, 2) and list(ls) == [0] and total == 1
+    model.loss_and_grad(xs, ys, ls, state=state, total=total)
+    assert model.last_count == 0 and not np.any(model.flat[1].data)   # scores nothing, adds nothing

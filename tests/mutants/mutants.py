@@ -28,6 +28,17 @@ NOISE = "tests/test_state_noise.py"
 CLIP = "tests/test_gate_clip.py"
 
 MUTANTS = [
+    # ---- issue 18: data-parallel training on MPI ----
+    dict(name="mpi-bn-sync-gate-sums-not-reduced", file="lnrnn/kernels/bn_sync.py",
+         old="        reduce(hs)\n",
+         new="",
+         tests=["tests/test_mpi.py::test_two_ranks_equal_one_process"],
+         why="the BN-LSTM's h-side backward sums stay each rank's own: dL/dh is the shard's BatchNorm's"),
+    dict(name="mpi-shard-normalized-by-own-count", file="lnrnn/distributed.py",
+         old="    total = model.scored_count(targets, lengths, T, B)\n",
+         new="    total = None\n",
+         tests=["tests/test_mpi.py::test_update_over_two_thread_ranks_equals_one_process"],
+         why="each rank divides its loss by its own shard's count: uneven shards are weighted wrongly"),
     # ---- races: per-chunk partial rows collapsed into one shared row (issue 21, item 1) ----
     dict(name="race-bn-backward-shared-row", file="lnrnn/kernels/batchnorm.py",
          old="t0, t1, dx, pg[c], pb[c])",  # the prange body's call of _bn_backward_steps
