@@ -54,7 +54,8 @@ def read_config_file(path):
         try:
             import tomllib
         except ImportError:  # Python 3.10
-            raise UserError(f"--config {path}: reading TOML needs Python 3.11 or later; write the file as JSON.") from None
+            raise UserError(f"--config {path}: reading TOML needs Python 3.11 or later; write the file as "
+                            "JSON.") from None
         try:
             table = tomllib.loads(raw.decode("utf-8"))
         except (UnicodeDecodeError, tomllib.TOMLDecodeError) as e:
@@ -83,13 +84,15 @@ def apply_config_file(ctx, path, options, settable):
             continue
         param = params[name]
         kind = param.type
-        bad = ((isinstance(value, bool) != isinstance(kind, click.types.BoolParamType)) or isinstance(value, (list, dict))
+        bad = ((isinstance(value, bool) != isinstance(kind, click.types.BoolParamType))
+               or isinstance(value, (list, dict))
                or (kind is click.INT and isinstance(value, float) and not value.is_integer()))
         try:
             if bad:
                 raise click.BadParameter(f"{value!r} is not a valid {kind.name}")
             options[name] = param.type_cast_value(ctx, value)
         except click.BadParameter as e:
-            raise UserError(f"--config {path}: bad value for {option_name(name)!r}: {e.format_message().rstrip('.')}.") from None
+            why = e.format_message().rstrip(".")
+            raise UserError(f"--config {path}: bad value for {option_name(name)!r}: {why}.") from None
         given.add(name)
     return given

@@ -150,7 +150,8 @@ def test_rows_written_after_the_last_checkpoint_are_not_kept_twice(ref, tmp_path
 
 
 def test_bad_log_every(tmp_path):
-    assert_clean_error(invoke("train", *TINY, "--log-every", 0, "--out", tmp_path / "r"), "--log-every must be at least 1")
+    assert_clean_error(invoke("train", *TINY, "--log-every", 0, "--out", tmp_path / "r"),
+                       "--log-every must be at least 1")
 
 
 # ---- --help ----

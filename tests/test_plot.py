@@ -36,7 +36,8 @@ def test_log_scale_only_when_the_range_calls_for_it():
 
 
 def test_panels_axes_legend_and_per_update_lines():
-    runs = [Curves("ln", records([2.0, 1.0], [0.5, 0.7]), per_update(20)), Curves("plain", records([2.1, 1.5], [0.4, 0.5]))]
+    runs = [Curves("ln", records([2.0, 1.0], [0.5, 0.7]), per_update(20)),
+            Curves("plain", records([2.1, 1.5], [0.4, 0.5]))]
     fig = learning_curve_figure(runs, x="time_s", title="ln-lstm H=8 on digits", loss_label="cross-entropy loss (nats)")
     acc, loss = fig.axes[:2]
     assert acc.get_ylabel() == "accuracy (%)" and loss.get_ylabel() == "cross-entropy loss (nats)"
@@ -66,7 +67,8 @@ def test_plot_command_reads_old_and_new_runs(tmp_path):
     new.mkdir()
     (old / "metrics.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records([2.0, 1.0], [0.3, 0.6])))
     (new / "metrics.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records([2.0, 0.8], [0.3, 0.7])))
-    (new / "updates.jsonl").write_text("".join(json.dumps(r) + "\n" for r in per_update(20)) + '{"step": 2')  # torn tail
+    torn = '{"step": 2'  # the last line cut short by a kill
+    (new / "updates.jsonl").write_text("".join(json.dumps(r) + "\n" for r in per_update(20)) + torn)
     r = CliRunner().invoke(main, ["plot", str(old), str(new), "--out", str(tmp_path / "c.svg")])
     assert r.exit_code == 0, r.output
     svg = (tmp_path / "c.svg").read_text()

@@ -124,7 +124,8 @@ def test_bad_inputs_end_in_one_line(mnist_runs, tmp_path):
 
 def test_predict_refuses_runs_that_are_not_sequence_classifiers(tmp_path):
     out = tmp_path / "adding"
-    assert_ok(invoke("train", "--task", "adding", "--steps", 5, "--cell", "lstm", *TRAIN, "--max-steps", 1, "--out", out))
+    assert_ok(invoke("train", "--task", "adding", "--steps", 5, "--cell", "lstm", *TRAIN, "--max-steps", 1,
+                     "--out", out))
     np.save(tmp_path / "x.npy", np.zeros((3, 5, 2), np.float32))
     assert_clean_error(invoke("predict", "--checkpoint", out, "--data-dir", tmp_path / "x.npy",
                               "--out", tmp_path / "p.csv"), "for sequence classifiers")
@@ -188,7 +189,8 @@ def test_normalized_cells_export_every_parameter_under_its_documented_name(mnist
     assert {k: v.shape for k, v in t.items()} == shapes and meta["pytorch_compatible"] == "false"
     p = run.model.params
     for ours, theirs in (("gx", "norm_ih_weight"), ("bx", "norm_ih_bias"), ("gh", "norm_hh_weight"),
-                         ("bh", "norm_hh_bias"), ("gc", "norm_cell_weight"), ("bc", "norm_cell_bias"), ("b", "bias_ih")):
+                         ("bh", "norm_hh_bias"), ("gc", "norm_cell_weight"), ("bc", "norm_cell_bias"),
+                         ("b", "bias_ih")):
         assert np.array_equal(t[f"rnn.{theirs}_l0"], p[f"rnn.l0.{ours}"]), ours
     assert not t["rnn.bias_hh_l0"].any()
     assert len(t) == len(p) + 1                               # every parameter once, plus the zero bias_hh

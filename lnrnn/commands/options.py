@@ -28,8 +28,8 @@ data_dir_option = click.option(
 split_option = click.option(
     "--split", metavar="TRAIN/VAL", default=D.split,
     help="Carve TRAIN training and VAL validation images (fixed seed) from the t10k files, e.g. 8000/2000 "
-         "when only the 10k test split is at hand; for digits, a split of its 1797 images. When omitted: the task's own "
-         "split (MNIST: train files / t10k files; digits: 1437/360; synthetic tasks: 10000/1000; strokes: by form or "
+         "when only the 10k test split is at hand; for digits, a split of its 1797 images. When omitted: the "
+         "task's own split (MNIST: train files / t10k files; digits: 1437/360; synthetic tasks: 10000/1000; strokes: by form or "
          "2000/200 lines).")
 task_options = _stack(
     click.option("--task", type=click.Choice(list(TASKS)), default=D.task, show_default=True,
