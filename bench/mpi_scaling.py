@@ -12,6 +12,7 @@ H=64 by default). Measures, median of --reps:
                float32), and of 8 floats (the latency term alpha)
 and, from these, the time of an epoch (8000 / B updates) and a paper estimate for N ranks:
   t(N) = compute(B/N) + 2 log2(N) alpha + 2 (N-1)/N * P * 4 bytes / bandwidth
+(BN cells add 4 small Allreduces per time step, about 2 log2(N) alpha each, not in the estimate)
 (the Allreduce cost of recursive halving/doubling, Thakur et al. 2005), with alpha and the bandwidth
 measured here (shared memory) and, for a cluster, assumed: alpha 5 us, 10 GB/s (100 Gb/s InfiniBand).
 Every rank prints nothing; rank 0 prints the figures. Timings only, no assertions (not a test).
@@ -88,6 +89,7 @@ def main():
         say("(run under mpiexec -n 2 to measure the Allreduce)")
 
     if group.root:
+        model.stack.set_batch_reduce(None)  # one shard alone (rank 1 is done: no collectives from here)
         comp = {}
         for b in sorted({1, 2, 4, 8, 16, 32, 64, B} & set(range(1, B + 1))):
             xs, ys = np.ascontiguousarray(x[:, :b]), y[:b]
