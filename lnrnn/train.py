@@ -54,6 +54,7 @@ from lnrnn import __version__ as lnrnn_version, cells
 from lnrnn.config import BN_STATE_NOISE, task_defaults
 from lnrnn.checkpoint import atomic_write_text, checkpoint_exists, load_checkpoint, save_checkpoint
 from lnrnn import distributed
+from lnrnn import distributed
 from lnrnn.compiling import CompileClock
 from lnrnn.data.tasks import load_task, task_spec
 from lnrnn.errors import CheckpointError, DataError, TrainingDiverged, TrainingInterrupted, UserError
@@ -457,6 +458,9 @@ class Trainer:
         note = distributed.resume_note(int(meta.get("ranks", 1)), self.group.size, self.cfg.batch_size)
         if note:
             self.log(note)
+        note = distributed.resume_note(int(meta.get("ranks", 1)), self.group.size, self.cfg.batch_size)
+        if note:
+            self.log(note)
         self.epoch_rng = meta["rng"]
         sums = meta["epoch_sums"]
         if isinstance(sums, list):  # lnrnn 0.1: [loss_sum, correct, count, samples] of a classifier
@@ -614,8 +618,9 @@ class Trainer:
                 raise UserError(f"{cfg.out} already holds a run; pass --resume to continue it, or choose another --out.")
         from lnrnn.rundir import UpdateLog
         from lnrnn.runconfig import write_run_config
-        write_run_config(cfg.out, cfg)
-        self.update_log = UpdateLog(cfg.out).start(self.step)
+        if self.group.root:  # rank 0 alone writes the run folder
+            write_run_config(cfg.out, cfg)
+        self.update_log = UpdateLog(cfg.out).start(self.step) if self.group.root else distributed.NullLog()
         if self.step == 0 and self.batch_in_epoch == 0 and self.epoch == 0:
             self.save()
         self.saved_step, self.last_save_t = self.step, time.perf_counter()
@@ -779,6 +784,8 @@ def train(cfg, resume=False, explicit=(), quiet=False, log=None, stream=None, ho
             trainer.log(idle)
             return trainer
         trainer.log(("Resuming. " if resume else "") + trainer.describe())
+        if trainer.group.size > 1:
+            trainer.log(distributed.describe_split(trainer.group.size, trainer.cfg.batch_size))
         if trainer.group.size > 1:
             trainer.log(distributed.describe_split(trainer.group.size, trainer.cfg.batch_size))
         out = trainer.cfg.out
