@@ -40,6 +40,7 @@ from lnrnn.config import BN_MOMENTUM, EPS
 from lnrnn.flat import repack
 from lnrnn.kernels.bn_sync import Synced
 from lnrnn.kernels.codes import NORM_LN, NORM_NONE  # noqa: F401  (re-exported)
+from lnrnn.threadscope import scoped
 
 CELLS = cells.KINDS
 NORMS = cells.NORMS
@@ -196,6 +197,7 @@ class RecurrentLayer:
         rows = np.minimum(np.arange(t0, t0 + T), Ts - 1)
         return {k: np.ascontiguousarray(v[rows]) for k, v in self.buffers.items()}
 
+    @scoped  # single-threaded BLAS inside the kernels' own threads (lnrnn.threadscope)
     def forward(self, x, state=None, training=True, on_device=False, lengths=None, t0=0):
         """x (T,B,I) -> y (T,B,H), final state tuple. state: None (zeros) or (h0,) / (h0, c0), each (B,H).
         lengths, t0: see the module docstring. On 'cuda', x may be a device array, and on_device=True
@@ -242,6 +244,7 @@ class RecurrentLayer:
             res.append(k.to_device(out))
         return tuple(res)
 
+    @scoped
     def backward(self, dy, on_device=False):
         """dy (T,B,H) = dL/dy -> dx (T,B,I), dstate0 (dh0,) or (dh0, dc0). Adds into self.grads.
         On 'cuda', dy may be a device array, and on_device=True returns dx as one (dstate0 and the
