@@ -54,7 +54,6 @@ from lnrnn import __version__ as lnrnn_version, cells
 from lnrnn.config import BN_STATE_NOISE, task_defaults
 from lnrnn.checkpoint import atomic_write_text, checkpoint_exists, load_checkpoint, save_checkpoint
 from lnrnn import distributed
-from lnrnn import distributed
 from lnrnn.compiling import CompileClock
 from lnrnn.data.tasks import load_task, task_spec
 from lnrnn.errors import CheckpointError, DataError, TrainingDiverged, TrainingInterrupted, UserError
@@ -458,9 +457,6 @@ class Trainer:
         note = distributed.resume_note(int(meta.get("ranks", 1)), self.group.size, self.cfg.batch_size)
         if note:
             self.log(note)
-        note = distributed.resume_note(int(meta.get("ranks", 1)), self.group.size, self.cfg.batch_size)
-        if note:
-            self.log(note)
         self.epoch_rng = meta["rng"]
         sums = meta["epoch_sums"]
         if isinstance(sums, list):  # lnrnn 0.1: [loss_sum, correct, count, samples] of a classifier
@@ -784,8 +780,6 @@ def train(cfg, resume=False, explicit=(), quiet=False, log=None, stream=None, ho
             trainer.log(idle)
             return trainer
         trainer.log(("Resuming. " if resume else "") + trainer.describe())
-        if trainer.group.size > 1:
-            trainer.log(distributed.describe_split(trainer.group.size, trainer.cfg.batch_size))
         if trainer.group.size > 1:
             trainer.log(distributed.describe_split(trainer.group.size, trainer.cfg.batch_size))
         out = trainer.cfg.out
