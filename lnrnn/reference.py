@@ -73,7 +73,7 @@ def lstm_forward(x, h0, c0, Wx, Wh, b, gx, bx, gh, bh, gc, bc, norm, eps=EPS):
             cn = c_new
         tc = np.tanh(cn)
         h_new = o * tc
-        step = dict(x=x[t], h=h, c=c, i=i, f=f, g=g, o=o, tc=tc, c_new=c_new)
+        step = dict(x=x[t], h=h, c=c, i=i, f=f, g=g, o=o, tc=tc, c_new=c_new, pre=a)  # pre: gate pre-activations
         if norm == "ln":
             step.update(xw=xw, mx=mx, rx=rx, hw=hw, mh=mh, rh=rh, mc=mc, rc=rc)
         cache.append(step)
@@ -82,8 +82,9 @@ def lstm_forward(x, h0, c0, Wx, Wh, b, gx, bx, gh, bh, gc, bc, norm, eps=EPS):
     return np.stack(ys), h, c, cache
 
 
-def lstm_backward(dy, cache, Wx, Wh, gx, gh, gc, norm, clip=0.0):
-    """dy (T,B,H) -> dx, dh0, dc0, dWx, dWh, db, dgx, dbx, dgh, dbh, dgc, dbc.
+def lstm_backward(dy, cache, Wx, Wh, gx, gh, gc, norm, clip=0.0, record=None):
+    """dy (T,B,H) -> dx, dh0, dc0, dWx, dWh, db, dgx, dbx, dgh, dbh, dgc, dbc. ``record``: a list that
+    gets dL/dh_t (B,H) for t = T-1 .. 0 (the total derivative: direct plus through later steps).
     ``clip``: Graves's bound on dL/d(preactivation) (clip_gate_grads); 0: off."""
     T = dy.shape[0]
     grads = {k: np.zeros_like(v) for k, v in dict(Wx=Wx, Wh=Wh, gx=gx, gh=gh, gc=gc).items()}
@@ -95,6 +96,8 @@ def lstm_backward(dy, cache, Wx, Wh, gx, gh, gc, norm, clip=0.0):
     for t in reversed(range(T)):
         s = cache[t]
         dh = dy[t] + dh_next
+        if record is not None:
+            record.append(dh)
         do = dh * s["tc"]
         dcn = dh * s["o"] * (1.0 - s["tc"] ** 2)
         if norm == "ln":
@@ -141,20 +144,22 @@ def rnn_forward(x, h0, Wx, Wh, b, g, norm, eps=EPS):
         else:
             z, m, r = a + b, None, None
         h_new = np.tanh(z)
-        cache.append(dict(x=x[t], h=h, a=a, m=m, r=r, y=h_new))
+        cache.append(dict(x=x[t], h=h, a=a, m=m, r=r, y=h_new, pre=z))  # pre: the tanh argument
         ys.append(h_new)
         h = h_new
     return np.stack(ys), h, cache
 
 
-def rnn_backward(dy, cache, Wx, Wh, g, norm):
-    """dy (T,B,H) -> dx, dh0, dWx, dWh, db, dg."""
+def rnn_backward(dy, cache, Wx, Wh, g, norm, record=None):
+    """dy (T,B,H) -> dx, dh0, dWx, dWh, db, dg. ``record``: as in lstm_backward."""
     dWx, dWh = np.zeros_like(Wx), np.zeros_like(Wh)
     db, dg = np.zeros(Wh.shape[1], dy.dtype), np.zeros_like(g)
     dx = np.zeros(dy.shape[:2] + (Wx.shape[0],), dtype=dy.dtype)
     dh_next = np.zeros_like(dy[0])
     for t in reversed(range(dy.shape[0])):
         s = cache[t]
+        if record is not None:
+            record.append(dy[t] + dh_next)
         dz = (dy[t] + dh_next) * (1.0 - s["y"] ** 2)
         if norm == "ln":
             da, dgt, dbt = layernorm_backward(dz, s["a"], s["m"], s["r"], g)
@@ -291,13 +296,13 @@ def bn_lstm_forward(x, h0, c0, Wx, Wh, b, gx, gh, gc, bc, rmx, rvx, rmh, rvh, rm
         h = o * tc
         y[t] = h
         steps.append(dict(xw=xw, mx=mx, sx=sx, hw=hw, mh=mh, sh=sh, i=i, f=f, g=g, o=o,
-                          c=c, c_prev=c_prev, h_prev=h_prev, mc=mc, sc=sc, tc=tc))
+                          c=c, c_prev=c_prev, h_prev=h_prev, mc=mc, sc=sc, tc=tc, pre=a))
     return y, h, c, dict(steps=steps, training=training, active=active)
 
 
-def bn_lstm_backward(dy, saved, x, h0, c0, Wx, Wh, gx, gh, gc, clip=0.0):
+def bn_lstm_backward(dy, saved, x, h0, c0, Wx, Wh, gx, gh, gc, clip=0.0, record=None):
     """-> dx (T,B,I), dh0 (B,H), dc0 (B,H), dWx, dWh, db, dgx, dgh, dgc, dbc. dy at padded steps is
-    ignored (masks note above). ``clip``: as in lstm_backward."""
+    ignored (masks note above). ``record``, ``clip``: as in lstm_backward."""
     training, active = saved["training"], saved["active"]
     dx = np.zeros_like(x)
     dWx, dWh = np.zeros_like(Wx), np.zeros_like(Wh)
@@ -307,6 +312,8 @@ def bn_lstm_backward(dy, saved, x, h0, c0, Wx, Wh, gx, gh, gc, clip=0.0):
     for t in reversed(range(x.shape[0])):
         s = saved["steps"][t]
         dh = np.where(active[t][:, None], dy[t], 0.0) + dh_next  # a padded row's dh_next is zero
+        if record is not None:
+            record.append(dh)
         do = dh * s["tc"]
         dcn = dh * s["o"] * (1 - s["tc"] ** 2)  # w.r.t. BN_t(c) output
         dc_bn, dg_, db_ = _bn_step_backward(dcn, s["c"], s["mc"], s["sc"], gc, training, active[t])
@@ -347,14 +354,16 @@ def bn_rnn_forward(x, h0, Wx, Wh, b, gx, gh, rmx, rvx, rmh, rvh, training, momen
         mx, sx = _bn_stats(xw, rmx, rvx, t, training, momentum, eps, active[t])
         mh, sh = _bn_stats(hw, rmh, rvh, t, training, momentum, eps, active[t])
         h_prev = h
-        h = np.tanh(gh * (hw - mh) * sh + gx * (xw - mx) * sx + b)
+        pre = gh * (hw - mh) * sh + gx * (xw - mx) * sx + b
+        h = np.tanh(pre)
         y[t] = h
-        steps.append(dict(xw=xw, mx=mx, sx=sx, hw=hw, mh=mh, sh=sh, h=h, h_prev=h_prev))
+        steps.append(dict(xw=xw, mx=mx, sx=sx, hw=hw, mh=mh, sh=sh, h=h, h_prev=h_prev, pre=pre))
     return y, h, dict(steps=steps, training=training, active=active)
 
 
-def bn_rnn_backward(dy, saved, x, h0, Wx, Wh, gx, gh):
-    """-> dx (T,B,I), dh0 (B,H), dWx, dWh, db, dgx, dgh. dy at padded steps is ignored."""
+def bn_rnn_backward(dy, saved, x, h0, Wx, Wh, gx, gh, record=None):
+    """-> dx (T,B,I), dh0 (B,H), dWx, dWh, db, dgx, dgh. dy at padded steps is ignored. ``record``: as
+    in lstm_backward."""
     training, active = saved["training"], saved["active"]
     dx = np.zeros_like(x)
     dWx, dWh = np.zeros_like(Wx), np.zeros_like(Wh)
@@ -362,6 +371,8 @@ def bn_rnn_backward(dy, saved, x, h0, Wx, Wh, gx, gh):
     dh_next = np.zeros_like(h0)
     for t in reversed(range(x.shape[0])):
         s = saved["steps"][t]
+        if record is not None:
+            record.append(np.where(active[t][:, None], dy[t] + dh_next, 0.0))
         da = np.where(active[t][:, None], dy[t] + dh_next, 0.0) * (1 - s["h"] ** 2)
         db += da.sum(axis=0)
         dhw, dg_, _ = _bn_step_backward(da, s["hw"], s["mh"], s["sh"], gh, training, active[t])
