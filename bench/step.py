@@ -1,9 +1,19 @@
-"""Time one LN-LSTM training step (forward + BPTT backward, float32) next to its GEMM floor; with
+"""Time one training step (forward + BPTT backward, float32) of a layer next to its GEMM floor; with
 --memory, also measure the step's peak memory against what BPTT must keep.
 
-    python bench/step.py                    # S1 S2 S3, median of 5 after warm-up
+    python bench/step.py                    # LN-LSTM at S1 S2 S3, median of 5 after warm-up
     python bench/step.py --shapes S2 --reps 10 --cell lstm --norm none
+    python bench/step.py --all --reps 7     # every cell x norm at S1-S3, each against its own floor,
+                                            # and where the time goes (--phases is implied)
     python bench/step.py --shapes S2 --memory
+
+Step and floor are timed alternately in one process (step, floor, step, floor, ...) and the ratio is
+of their medians, so that load on a shared machine shifts both alike. The floor of a cell is that of
+its own gate width G (4H for the LSTM, H for the RNN). --phases splits the floor into its GEMMs (x Wx
+over all T*B rows; the T recurrent products forward; the T products backward; dWx, dx, dWh over all
+T*B rows) and the step into forward and backward, and times the same cell without normalization, so
+that a row reads: GEMMs, + pointwise gates and memory traffic (plain cell - floor), + the LN/BN passes
+and, for BN, the per-step barrier (normalized cell - plain cell).
 
 The floor runs only the matrix products a BPTT step needs, with the same batch-chunk-per-thread
 layout and the same BLAS as lnrnn: x Wx over all T*B rows; T recurrent products h Wh (forward) and
@@ -52,9 +62,9 @@ FLOOR = "GEMM floor (MKL)" if HAVE_MKL else "GEMM floor (OpenBLAS)"
 MEMORY_ENV = {"LNRNN_KEEP_MALLOC": "1", "MALLOC_MMAP_THRESHOLD_": str(64 * 1024)}
 
 
-# Not cached: rec_pack/rec_mul are compiled against one BLAS choice (HAVE_MKL), and lnrnn's cache guard
-# (lnrnn/kernels/blas.py) only clears lnrnn/kernels; a cached floor would outlive a change of LNRNN_MKL_LIB.
-@njit(**dict(PJIT, cache=False))
+# Cached like lnrnn's kernels: this module imports lnrnn, so its cache files carry the BLAS choice too
+# (lnrnn.compiling.KernelCacheLocator): a floor compiled against MKL is never loaded without it.
+@njit(**PJIT)
 def gemm_floor(x, Wx, Wh, hs, dHW, nchunks):
     """Only the products of one LSTM BPTT step. x (T,B,I), Wx (I,G), Wh (H,G), hs (T,B,H) stand-in
     hidden states, dHW (T,B,G) stand-in gradients of h_{t-1} Wh."""
@@ -81,6 +91,147 @@ def gemm_floor(x, Wx, Wh, hs, dHW, nchunks):
     dx = matmul(d2, np.ascontiguousarray(Wx.T), nchunks)
     dWh = matmul_tn(hs.reshape(T * B, H), d2, nchunks)
     return acc.sum() + xp[0, 0] + dWx[0, 0] + dx[0, 0] + dWh[0, 0]
+
+
+@njit(**PJIT)
+def floor_input(x, Wx, nchunks):
+    """The floor's x Wx over all T*B rows."""
+    T, B, I = x.shape
+    return matmul(x.reshape(T * B, I), Wx, nchunks)[0, 0]
+
+
+@njit(**PJIT)
+def floor_recurrent(Wh, hs, dHW, nchunks, forward):
+    """The floor's T recurrent products per batch chunk: h Wh (forward) or dHW Wh^T (backward)."""
+    T, B, H = hs.shape
+    G = Wh.shape[1]
+    W = Wh if forward else np.ascontiguousarray(Wh.T)  # (H,G) or (G,H)
+    nch = clamp_chunks(nchunks, B)
+    acc = np.zeros(nch, dtype=hs.dtype)
+    for q in prange(nch):
+        lo, hi = chunk_bounds(B, nch, q)
+        out = np.empty((hi - lo, W.shape[1]), dtype=hs.dtype)
+        P = rec_pack(W, hi - lo)
+        for t in range(T):
+            rec_mul(hs[t, lo:hi] if forward else dHW[t, lo:hi], W, P, out)
+            acc[q] += out[0, 0]
+    return acc.sum()
+
+
+@njit(**PJIT)
+def floor_weights(x, Wx, hs, dHW, nchunks):
+    """The floor's dWx, dx and dWh over all T*B rows."""
+    T, B, I = x.shape
+    H, G = hs.shape[2], dHW.shape[2]
+    d2 = dHW.reshape(T * B, G)
+    dWx = matmul_tn(x.reshape(T * B, I), d2, nchunks)
+    dx = matmul(d2, np.ascontiguousarray(Wx.T), nchunks)
+    dWh = matmul_tn(hs.reshape(T * B, H), d2, nchunks)
+    return dWx[0, 0] + dx[0, 0] + dWh[0, 0]
+
+
+def paired_times(fns, reps):
+    """ms of each function over reps turns (one warm-up call each first): a list per function."""
+    for fn in fns:
+        fn()
+    ts = [[] for _ in fns]
+    for _ in range(reps):
+        for fn, t in zip(fns, ts):
+            t0 = time.perf_counter()
+            fn()
+            t.append((time.perf_counter() - t0) * 1e3)
+    return ts
+
+
+def paired_medians(fns, reps):
+    """Median ms of each function, timed in turns."""
+    return [statistics.median(t) for t in paired_times(fns, reps)]
+
+
+def problem(cell, norm, name, rng):
+    """A layer of the cell at shape name, its step (forward + backward) and its floor's operands."""
+    T, B, I, H, _ = SHAPES[name]
+    layer = RecurrentLayer(cell, norm, I, H, dtype=np.float32, seed=0, max_steps=T)
+    x = rng.standard_normal((T, B, I)).astype(np.float32)
+    dy = (rng.standard_normal((T, B, H)) * 0.01).astype(np.float32)
+    G = layer.params["Wh"].shape[1]
+    hs = rng.standard_normal((T, B, H)).astype(np.float32)
+    dHW = rng.standard_normal((T, B, G)).astype(np.float32)
+    return layer, x, dy, hs, dHW
+
+
+def label(name):
+    T, B, I, H, what = SHAPES[name]
+    return f"{name} {what} T{T} B{B} I{I} H{H}"
+
+
+CELLS = [("lstm", "none"), ("lstm", "ln"), ("lstm", "bn"), ("rnn", "none"), ("rnn", "ln"), ("rnn", "bn")]
+NAMES = {("lstm", "none"): "LSTM", ("lstm", "ln"): "LN-LSTM", ("lstm", "bn"): "BN-LSTM",
+         ("rnn", "none"): "RNN", ("rnn", "ln"): "LN-RNN", ("rnn", "bn"): "BN-RNN"}
+
+
+def all_cells(shapes, reps):
+    """Every cell x norm at every shape: step, its own floor (paired), ratio; then the phases."""
+    nch = numba.get_num_threads()
+    rng = np.random.default_rng(0)
+    rows, phases = {}, {}
+    for name in shapes:
+        for cell, norm in CELLS:
+            layer, x, dy, hs, dHW = problem(cell, norm, name, rng)
+            p = layer.params
+
+            def step():
+                layer.forward(x)
+                layer.backward(dy)
+
+            def fwd():
+                layer.forward(x)
+
+            def floor():
+                gemm_floor(x, p["Wx"], p["Wh"], hs, dHW, nch)
+
+            t_step, t_floor, t_fwd = paired_times([step, floor, fwd], reps)
+            ms, fl, f_ms = (statistics.median(t) for t in (t_step, t_floor, t_fwd))
+            best = min(t_step) / min(t_floor)  # fastest of each: the least disturbed by other processes
+            rows[name, cell, norm] = (ms, fl, f_ms, best)
+            print(f"{label(name):<28} {NAMES[cell, norm]:<8} step {ms:7.1f} ms  forward {f_ms:7.1f}  "
+                  f"floor {fl:7.1f}  {ms / fl:5.2f}x  (fastest of each: {min(t_step):.1f} / {min(t_floor):.1f} = "
+                  f"{best:.2f}x)", flush=True)
+            if norm == "none":  # the floor's parts, once per gate width
+                phases[name, cell] = paired_medians([
+                    lambda: floor_input(x, p["Wx"], nch),
+                    lambda: floor_recurrent(p["Wh"], hs, dHW, nch, True),
+                    lambda: floor_recurrent(p["Wh"], hs, dHW, nch, False),
+                    lambda: floor_weights(x, p["Wx"], hs, dHW, nch)], reps)
+    print()
+    print("| step / own floor, ms (medians) = ratio (ratio of the fastest runs) | "
+          + " | ".join(label(n) for n in shapes) + " |")
+    print("|---|" + "---|" * len(shapes))
+    for cell, norm in CELLS:
+        r = {n: rows[n, cell, norm] for n in shapes}
+        print(f"| {NAMES[cell, norm]} | " + " | ".join(
+            f"{r[n][0]:.0f} / {r[n][1]:.0f} = **{r[n][0] / r[n][1]:.2f}x** ({r[n][3]:.2f}x)" for n in shapes) + " |")
+    print()
+    print("Where the time goes (ms, medians; '+' rows are differences of medians):")
+    print("| | " + " | ".join(f"{n} LSTM | {n} RNN" for n in shapes) + " |")
+    print("|---|" + "---|---|" * len(shapes))
+    parts = ["x Wx, all T*B rows", "recurrent products, forward", "recurrent products, backward",
+             "dWx, dx, dWh, all T*B rows"]
+    for i, what in enumerate(parts):
+        print(f"| floor: {what} | " + " | ".join(f"{phases[n, c][i]:.1f}" for n in shapes for c in ("lstm", "rnn"))
+              + " |")
+    lines = [("floor (one function)", lambda n, c: rows[n, c, "none"][1]),
+             ("+ plain cell: pointwise gates, memory traffic", lambda n, c: rows[n, c, "none"][0] - rows[n, c, "none"][1]),
+             ("+ LN passes (LN cell - plain cell)", lambda n, c: rows[n, c, "ln"][0] - rows[n, c, "none"][0]),
+             ("+ BN passes and per-step barrier (BN cell - plain cell)", lambda n, c: rows[n, c, "bn"][0] - rows[n, c, "none"][0]),
+             ("plain cell: forward / backward", None)]
+    for what, f in lines:
+        if f is None:
+            print(f"| {what} | " + " | ".join(
+                f"{rows[n, c, 'none'][2]:.0f} / {rows[n, c, 'none'][0] - rows[n, c, 'none'][2]:.0f}"
+                for n in shapes for c in ("lstm", "rnn")) + " |")
+        else:
+            print(f"| {what} | " + " | ".join(f"{f(n, c):.1f}" for n in shapes for c in ("lstm", "rnn")) + " |")
 
 
 def median_time(fn, reps):
@@ -176,13 +327,16 @@ def main(argv=None):
     ap.add_argument("--cell", default="lstm", choices=["lstm", "rnn"])
     ap.add_argument("--norm", default="ln", choices=["none", "ln", "bn"])
     ap.add_argument("--memory", action="store_true", help="also measure the peak memory of a step (Linux)")
+    ap.add_argument("--all", action="store_true", help="every cell x norm, each against its own floor, and phases")
     ap.add_argument("--memory-worker", choices=list(SHAPES), help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.memory_worker:
         return memory_worker(args.memory_worker, args.cell, args.norm)
     print(f"numba {numba.__version__}, {numba.get_num_threads()} threads, "
           f"OPENBLAS_NUM_THREADS={os.environ.get('OPENBLAS_NUM_THREADS')}, float32, median of {args.reps}; "
-          f"recurrent products: {BLAS}")
+          f"recurrent products: {BLAS}; load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
+    if args.all:
+        return all_cells(args.shapes, args.reps)
     print(f"{'shape':<28} {'lnrnn step ms':>14} {FLOOR + ' ms':>24} {'ratio':>7}")
     rng = np.random.default_rng(0)
     for name in args.shapes:
