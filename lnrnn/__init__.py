@@ -48,4 +48,16 @@ def _start_kernel_threads():
 THREADING_LAYER = _start_kernel_threads()
 
 from lnrnn.threadscope import kernel_threads  # noqa: E402
-from lnrnn.api import evaluate_run, export_run, load_run, predict, sample_run  # noqa: E402
+_API = ("evaluate_run", "export_run", "load_run", "predict", "sample_run")
+
+
+def __getattr__(name):
+    """The public entry points of lnrnn.api, imported on first use: ``import lnrnn`` stays light (no data
+    readers, no task registry), so importing a kernel module loads only what that kernel needs."""
+    if name in _API:
+        from lnrnn import api
+        return getattr(api, name)
+    raise AttributeError(f"module 'lnrnn' has no attribute {name!r}")
+
+
+__all__ = ["kernel_threads", "THREADING_LAYER", *_API]

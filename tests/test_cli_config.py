@@ -5,30 +5,11 @@ import os
 
 import numpy as np
 import pytest
-from click.testing import CliRunner
 
 from lnrnn.checkpoint import load_checkpoint
-from lnrnn.cli import main
 from lnrnn.rundir import UPDATES_FILE
 
-TINY = ["--task", "digits", "--split", "200/100", "--hidden", "8", "--batch-size", "32", "--epochs", "2", "-q"]
-TIME_KEYS = {"time_s", "samples_per_s", "compile_s"}
-
-
-def invoke(*args):
-    return CliRunner().invoke(main, [str(a) for a in args])
-
-
-def assert_ok(r):
-    assert r.exit_code == 0, r.output + repr(r.exception)
-
-
-def assert_clean_error(r, words, code=2):
-    assert r.exit_code == code, r.output + repr(r.exception)
-    assert isinstance(r.exception, SystemExit) and "Traceback" not in r.output
-    errors = [line for line in r.stderr.splitlines() if line.startswith("Error:")]
-    assert len(errors) == 1 and words in errors[0], r.stderr
-    return errors[0]
+from test_cli import TIME_KEYS, TINY, assert_clean_error, assert_ok, invoke
 
 
 def arrays(out):

@@ -15,31 +15,15 @@ import struct
 
 import numpy as np
 import pytest
-from click.testing import CliRunner
 
 import lnrnn
-from lnrnn.cli import main
 from lnrnn.data.idx import IMAGES_MAGIC, LABELS_MAGIC, read_idx
 from lnrnn.export import read_safetensors
 
+from test_cli import assert_clean_error, assert_ok, invoke
 from test_data import fake_mnist
 
 TRAIN = ["--hidden", "6", "--batch-size", "20", "--epochs", "1", "-q"]
-
-
-def invoke(*args):
-    return CliRunner().invoke(main, [str(a) for a in args])
-
-
-def assert_ok(r):
-    assert r.exit_code == 0, r.output + repr(r.exception)
-
-
-def assert_clean_error(r, words, code=2):
-    assert r.exit_code == code, r.output + repr(r.exception)
-    assert isinstance(r.exception, SystemExit) and "Traceback" not in r.output
-    errors = [line for line in r.stderr.splitlines() if line.startswith("Error:")]
-    assert len(errors) == 1 and words in errors[0], r.stderr
 
 
 @pytest.fixture(scope="module")
