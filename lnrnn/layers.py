@@ -39,7 +39,7 @@ from lnrnn import backend, cells
 from lnrnn.config import BN_MOMENTUM, EPS
 from lnrnn.flat import repack
 from lnrnn.kernels.bn_sync import Synced
-from lnrnn.kernels.codes import NORM_LN, NORM_NONE  # noqa: F401  (re-exported)
+from lnrnn.kernels.codes import NORM_LN, NORM_NONE, clip_bound  # noqa: F401  (NORM_* re-exported)
 from lnrnn.threadscope import scoped
 
 CELLS = cells.KINDS
@@ -79,11 +79,10 @@ def gate_clip(clip, spec):
     clip = float(clip)
     if not clip >= 0.0:
         raise ValueError(f"clip_gates must be 0 (off) or positive, got {clip}")
-    if clip == np.inf:
-        return 0.0
-    if clip > 0.0 and not spec.gate_clip:
+    bound = clip_bound(clip)  # inf: off
+    if bound and not spec.gate_clip:
         raise ValueError(f"clip_gates clips the LSTM gates' derivatives; the {spec.name} cell has no gates")
-    return clip
+    return bound
 
 
 def step_mask(lengths, T, dtype=np.float32):

@@ -69,6 +69,7 @@ from lnrnn.kernels.batchnorm import active_rows, bn_backward, bn_col_backward, b
 from lnrnn.kernels.blas import rec_pack
 from lnrnn.kernels.common import (barrier, block_columns, chunk_bounds, matmul, n_parts, part_dh, part_hw,
                                   projection_grads, run_synced, sigmoid_row)
+from lnrnn.kernels.codes import clip_bound
 from lnrnn.kernels.masks import as_lengths
 
 
@@ -275,7 +276,7 @@ def bn_lstm_backward(dy, saved, x, h0, c0, Wx, Wh, gx, gh, gc, par_min=PAR_MIN_W
     dbc = np.zeros(H, dtype=dt)
     scratch = (np.empty((B, H), dt), np.empty((B, H), dt), np.zeros(G, dt),  # dcn, dcbn, dbh (= db, unused)
                np.empty(H, dt), np.empty(H, dt), np.empty(G, dt), np.empty(G, dt))  # s1c, s2c, s1h, s2h
-    clip = dt.type(clip if 0.0 < clip < np.inf else 0.0)  # 0: off (also for inf and NaN)
+    clip = dt.type(clip_bound(clip))  # 0: off
     run_synced(_backward_part, n_parts(B, H, G, par_min), dy, saved, c0, Wh, (gh, gc), clip,
                (da, dhw, dhn, dcarry, dgh, dgc, dbc), scratch)
     dxw, dgx, db = bn_backward(da, xw, mean_x, rstd_x, gx, training, lengths)

@@ -41,6 +41,7 @@ from numba import cuda
 from lnrnn.config import BN_PAR_MIN_WORK as PAR_MIN_WORK  # the CPU twin's default, for signature parity (unused)
 from lnrnn.kernels.batchnorm_cuda import (bn_backward, bn_forward, col_backward, col_stats, device_lengths,
                                           running_on_device, write_back)
+from lnrnn.kernels.codes import clip_bound
 from lnrnn.kernels.cuda_common import (colsum, copy, empty, matmul, nbtype, projection_grads, sigmoid, tile,
                                        to_device, zeros)
 
@@ -246,7 +247,7 @@ def bn_lstm_backward(dy, saved, x, h0, c0, Wx, Wh, gx, gh, gc, par_min=PAR_MIN_W
     pgc = empty((T, H), dt)
     pbc = empty((T, H), dt)
     grid = ((H + t - 1) // t, 1)
-    clip = float(clip) if 0.0 < clip < math.inf else 0.0  # 0: off (also for inf and NaN)
+    clip = clip_bound(clip)  # 0: off
     for s in range(T - 1, -1, -1):
         sv = (gates[s], hw[s], c[s], c0 if s == 0 else c[s - 1], tc[s])
         st = (mean_h[s], rstd_h[s], mean_c[s], rstd_c[s])

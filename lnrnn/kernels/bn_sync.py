@@ -37,6 +37,7 @@ from numba import njit
 from lnrnn.config import JIT
 from lnrnn.kernels import bn_lstm as fused_lstm, bn_rnn as fused_rnn
 from lnrnn.kernels.common import matmul, projection_grads
+from lnrnn.kernels.codes import clip_bound
 from lnrnn.kernels.masks import as_lengths
 
 
@@ -343,7 +344,7 @@ def bn_lstm_backward(reduce, dy, saved, x, h0, c0, Wx, Wh, gx, gh, gc, par_min=N
     H = h0.shape[1]
     G = 4 * H
     dt = x.dtype
-    clip = dt.type(clip if 0.0 < clip < np.inf else 0.0)
+    clip = dt.type(clip_bound(clip))
     da = np.empty((T, B, G), dt)
     dhw = np.empty((T, B, G), dt)
     dhn = np.zeros((B, H), dt)

@@ -14,3 +14,9 @@ NORM_LN = 1    # layer-normalized cell (Ba, Kiros & Hinton 2016)
 # |rho| <= MDN_RHO < 1 (exactly +-1 would make a Gaussian degenerate).
 MDN_SMAX = 10.0
 MDN_RHO = 1.0 - 1e-4
+
+
+def clip_bound(clip):
+    """Graves's gate clip as every LSTM backward takes it (CPU, CUDA, synchronized BN): the bound when
+    0 < clip < inf, else 0.0, which means off (0, inf and NaN alike)."""
+    return float(clip) if 0.0 < clip < float("inf") else 0.0

@@ -45,7 +45,7 @@ from numba import njit
 
 from lnrnn.config import FOLD_MAX_I, ROWS
 from lnrnn.kernels.blas import gemm, rec_mul, rec_pack
-from lnrnn.kernels.codes import NORM_LN, NORM_NONE  # noqa: F401  (re-exported: one set of codes for every cell)
+from lnrnn.kernels.codes import NORM_LN, NORM_NONE, clip_bound  # noqa: F401  (re-exported: one set of codes for every cell)
 from lnrnn.kernels.common import (clamp_chunks, input_row_grads, ln_row_stats, matmul, recurrent_weight_grad,
                                   run_chunks, sigmoid_row)
 
@@ -185,7 +185,7 @@ def lstm_backward(dy, saved, x, h0, c0, Wx, Wh, gx, gh, gc, norm, nchunks, clip=
     pG = np.zeros((3, nch, G), dtype=dt)   # per-chunk partial sums of db, dgx, dgh
     pH = np.zeros((2, nch, H), dtype=dt)   # ... of dgc, dbc
     pWx = np.zeros((nch, I, G), dtype=dt)  # ... of dWx
-    clip = dt.type(clip if 0.0 < clip < np.inf else 0.0)  # 0: off (also for inf and NaN)
+    clip = dt.type(clip_bound(clip))  # 0: off
     run_chunks(_backward_rows, B, nch, dy, saved, x, c0, (Wx, WxT, WhT), (gx, gh, gc), ln, fold, clip,
                (dHW, dx, dh0, dc0), (pG, pH, pWx))
     dWx = pWx.sum(axis=0)

@@ -48,7 +48,7 @@ from lnrnn.kernels.cuda_common import (block_sum, colsum, colsum_prod, copy, dot
                                        projection_grads, seq_fits, seq_threads, sigmoid, split_groups, split_matvec,
                                        threads_per_block, to_device, transpose, zeros)
 from lnrnn.kernels.layernorm_cuda import ln_rows, row_stats
-from lnrnn.kernels.codes import NORM_LN, NORM_NONE  # noqa: F401  (the same codes as the CPU twin)
+from lnrnn.kernels.codes import NORM_LN, NORM_NONE, clip_bound  # noqa: F401  (the same codes as the CPU twin)
 
 
 # ------------------------------------------------------------------------------------------------
@@ -389,7 +389,7 @@ def lstm_backward(dy, saved, x, h0, c0, Wx, Wh, gx, gh, gc, norm, nchunks=1, cli
     ln = norm == NORM_LN
     tpb = threads_per_block()
     bwd_step = _kernels(np.dtype(dt), tpb)[1]
-    clip = float(clip) if 0.0 < clip < math.inf else 0.0  # 0: off (also for inf and NaN)
+    clip = clip_bound(clip)  # 0: off
 
     DA = empty((T, B, G), dt)  # dL/d(preactivation a), per row
     if ln:
