@@ -1,8 +1,9 @@
 """Sequential MNIST comparison (issue 15): LSTM vs LN-LSTM vs BN-LSTM learning curves from run folders.
 
 Reads each run's ``metrics.jsonl`` (one row per epoch), copies it to ``--results`` as
-``seqmnist_<task>_<cell>.jsonl``, draws validation accuracy and loss against updates and against wall
-time (one picture per task), and prints a Markdown table of validation accuracy at chosen updates.
+``seqmnist_<task>_<cell>.jsonl``, draws accuracy and loss against updates and against training time
+(``lnrnn.plot``: ``seqmnist_<task>.png`` and ``seqmnist_<task>_walltime.png``), and prints a Markdown
+table of validation accuracy at chosen updates.
 
     python bench/seqmnist_curves.py runs/i15/mnist_{lstm,ln-lstm,bn-lstm} runs/i15/pmnist_{lstm,ln-lstm,bn-lstm} \
         --results bench/results
@@ -12,7 +13,7 @@ import json
 import os
 import shutil
 
-import numpy as np
+from lnrnn.plot import LOSS_LABELS, Curves, write_learning_curves
 
 
 def read_run(folder):
@@ -34,37 +35,6 @@ def at(rows, step, key):
     return best
 
 
-def draw(runs, path, title):
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-    fig, axes = plt.subplots(2, 2, figsize=(12, 7.5), constrained_layout=True)
-    for r in runs:
-        s = np.array([x["step"] for x in r["rows"]])
-        w = np.array([x["time_s"] for x in r["rows"]]) / 60
-        acc = 100 * np.array([x["val_acc"] for x in r["rows"]])
-        loss = np.array([x["val_loss"] for x in r["rows"]])
-        axes[0, 0].plot(s, acc, "-o", ms=2.5, label=r["cell"])
-        axes[0, 1].plot(w, acc, "-o", ms=2.5, label=r["cell"])
-        axes[1, 0].plot(s, loss, "-o", ms=2.5, label=r["cell"])
-        axes[1, 1].plot(w, loss, "-o", ms=2.5, label=r["cell"])
-    for ax in axes[0]:
-        ax.set_ylabel("validation accuracy (%)")
-    for ax in axes[1]:
-        ax.set_ylabel("validation loss (nats per image)")
-        ax.set_yscale("log")
-    for ax in axes[:, 0]:
-        ax.set_xlabel("updates (batch 100)")
-    for ax in axes[:, 1]:
-        ax.set_xlabel("wall time (minutes, training only; six runs sharing 2 cores)")
-    for ax in axes.flat:
-        ax.grid(alpha=0.3)
-        ax.legend()
-    fig.suptitle(title)
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
-
-
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("runs", nargs="+")
@@ -79,12 +49,16 @@ def main():
             shutil.copyfile(os.path.join(r["folder"], "metrics.jsonl"),
                             os.path.join(a.results, f"seqmnist_{task}_{r['cell']}.jsonl"))
         t = group[0]["train"]
-        title = (f"{'pixel' if task == 'mnist' else 'permuted pixel'} MNIST, 8000/2000 split of the MNIST test set: "
-                 f"hidden {t.get('hidden')}, {t.get('optimizer')} lr {t.get('lr')}, clip {t.get('clip')}, "
-                 f"batch {t.get('batch_size')}, Wh init {t.get('init')}, seed {t.get('seed')}")
-        out = os.path.join(a.results, f"seqmnist_{task}.png")
-        draw(group, out, title)
-        print(f"\n{task}: {out}")
+        title = (f"{'pixel' if task == 'mnist' else 'permuted pixel'} MNIST (8000/2000 of t10k): "
+                 f"H{t.get('hidden')}, {t.get('optimizer')} {t.get('lr')}, clip {t.get('clip')}, "
+                 f"B{t.get('batch_size')}, Wh {t.get('init')}, seed {t.get('seed')}")
+        curves = [Curves(r["cell"], r["rows"]) for r in group]
+        out = write_learning_curves(os.path.join(a.results, f"seqmnist_{task}.png"), curves, x="step", title=title,
+                                   loss_label=LOSS_LABELS["classifier"])
+        wall = write_learning_curves(os.path.join(a.results, f"seqmnist_{task}_walltime.png"), curves, x="time_s",
+                                     title=title + "; 6 runs on 2 cores",
+                                     loss_label=LOSS_LABELS["classifier"])
+        print(f"\n{task}: {out}, {wall}")
         print("| cell | " + " | ".join(f"val acc @ {s}" for s in steps) + " | best val acc | wall time (min) |")
         print("|---|" + "---|" * (len(steps) + 2))
         for r in group:
