@@ -5,10 +5,12 @@
     python bench/step.py --shapes S2 --reps 10 --cell lstm --norm none
     python bench/step.py --all --reps 7     # every cell x norm at S1-S3, each against its own floor,
                                             # and where the time goes (--phases is implied)
+    python bench/step.py --all --cells lstm/none lstm/ln rnn/none rnn/ln   # some of them
+    python bench/step.py --shapes S1 --cell lstm --norm ln --reps 9 --phases  # one cell, split
     python bench/step.py --shapes S2 --memory
 
 Step and floor are timed alternately in one process (step, floor, step, floor, ...) and the ratio is
-of their medians, so that load on a shared machine shifts both alike. The floor of a cell is that of
+of their medians, so that load on a shared machine shifts both alike (one cell or --all alike). The floor of a cell is that of
 its own gate width G (4H for the LSTM, H for the RNN). --phases splits the floor into its GEMMs (x Wx
 over all T*B rows; the T recurrent products forward; the T products backward; dWx, dx, dWh over all
 T*B rows) and the step into forward and backward, and times the same cell without normalization, so
@@ -170,13 +172,14 @@ NAMES = {("lstm", "none"): "LSTM", ("lstm", "ln"): "LN-LSTM", ("lstm", "bn"): "B
          ("rnn", "none"): "RNN", ("rnn", "ln"): "LN-RNN", ("rnn", "bn"): "BN-RNN"}
 
 
-def all_cells(shapes, reps):
-    """Every cell x norm at every shape: step, its own floor (paired), ratio; then the phases."""
+def all_cells(shapes, reps, cells=CELLS):
+    """Every cell x norm of cells at every shape: step, its own floor (paired), ratio; then the phases
+    (the '+' rows need the plain cell of the same gate width among cells; they are left out without it)."""
     nch = numba.get_num_threads()
     rng = np.random.default_rng(0)
     rows, phases = {}, {}
     for name in shapes:
-        for cell, norm in CELLS:
+        for cell, norm in cells:
             layer, x, dy, hs, dHW = problem(cell, norm, name, rng)
             p = layer.params
 
@@ -197,7 +200,7 @@ def all_cells(shapes, reps):
             print(f"{label(name):<28} {NAMES[cell, norm]:<8} step {ms:7.1f} ms  forward {f_ms:7.1f}  "
                   f"floor {fl:7.1f}  {ms / fl:5.2f}x  (fastest of each: {min(t_step):.1f} / {min(t_floor):.1f} = "
                   f"{best:.2f}x)", flush=True)
-            if norm == "none":  # the floor's parts, once per gate width
+            if norm == "none" or (cell, "none") not in cells:  # the floor's parts, once per gate width
                 phases[name, cell] = paired_medians([
                     lambda: floor_input(x, p["Wx"], nch),
                     lambda: floor_recurrent(p["Wh"], hs, dHW, nch, True),
@@ -207,25 +210,30 @@ def all_cells(shapes, reps):
     print("| step / own floor, ms (medians) = ratio (ratio of the fastest runs) | "
           + " | ".join(label(n) for n in shapes) + " |")
     print("|---|" + "---|" * len(shapes))
-    for cell, norm in CELLS:
+    for cell, norm in cells:
         r = {n: rows[n, cell, norm] for n in shapes}
         print(f"| {NAMES[cell, norm]} | " + " | ".join(
             f"{r[n][0]:.0f} / {r[n][1]:.0f} = **{r[n][0] / r[n][1]:.2f}x** ({r[n][3]:.2f}x)" for n in shapes) + " |")
     print()
     print("Where the time goes (ms, medians; '+' rows are differences of medians):")
-    print("| | " + " | ".join(f"{n} LSTM | {n} RNN" for n in shapes) + " |")
-    print("|---|" + "---|---|" * len(shapes))
+    widths = [c for c in ("lstm", "rnn") if any(cell == c for cell, _ in cells)]
+    print("| | " + " | ".join(f"{n} {c.upper()}" for n in shapes for c in widths) + " |")
+    print("|---|" + "---|" * (len(widths) * len(shapes)))
     parts = ["x Wx, all T*B rows", "recurrent products, forward", "recurrent products, backward",
              "dWx, dx, dWh, all T*B rows"]
     for i, what in enumerate(parts):
-        print(f"| floor: {what} | " + " | ".join(f"{phases[n, c][i]:.1f}" for n in shapes for c in ("lstm", "rnn"))
+        print(f"| floor: {what} | " + " | ".join(f"{phases[n, c][i]:.1f}" for n in shapes for c in widths)
               + " |")
-    lines = [("floor (one function)", lambda n, c: rows[n, c, "none"][1]),
-             ("+ plain cell: pointwise gates, memory traffic", lambda n, c: rows[n, c, "none"][0] - rows[n, c, "none"][1]),
-             ("+ LN passes (LN cell - plain cell)", lambda n, c: rows[n, c, "ln"][0] - rows[n, c, "none"][0]),
-             ("+ BN passes and per-step barrier (BN cell - plain cell)", lambda n, c: rows[n, c, "bn"][0] - rows[n, c, "none"][0]),
-             ("plain cell: forward / backward", None)]
-    for what, f in lines:
+    lines = [("floor (one function)", "none", lambda n, c: rows[n, c, "none"][1]),
+             ("+ plain cell: pointwise gates, memory traffic", "none",
+              lambda n, c: rows[n, c, "none"][0] - rows[n, c, "none"][1]),
+             ("+ LN passes (LN cell - plain cell)", "ln", lambda n, c: rows[n, c, "ln"][0] - rows[n, c, "none"][0]),
+             ("+ BN passes and per-step barrier (BN cell - plain cell)", "bn",
+              lambda n, c: rows[n, c, "bn"][0] - rows[n, c, "none"][0]),
+             ("plain cell: forward / backward", None, None)]
+    for what, norm, f in lines:
+        if not all((c, "none") in cells and (c, norm or "none") in cells for c in widths):
+            continue
         if f is None:
             print(f"| {what} | " + " | ".join(
                 f"{rows[n, c, 'none'][2]:.0f} / {rows[n, c, 'none'][0] - rows[n, c, 'none'][2]:.0f}"
@@ -328,6 +336,10 @@ def main(argv=None):
     ap.add_argument("--norm", default="ln", choices=["none", "ln", "bn"])
     ap.add_argument("--memory", action="store_true", help="also measure the peak memory of a step (Linux)")
     ap.add_argument("--all", action="store_true", help="every cell x norm, each against its own floor, and phases")
+    ap.add_argument("--cells", nargs="+", default=[f"{c}/{n}" for c, n in CELLS],
+                    choices=[f"{c}/{n}" for c, n in CELLS], help="with --all: the cell/norm pairs to time")
+    ap.add_argument("--phases", action="store_true",
+                    help="one cell: also split the step into forward and backward, and the floor into its GEMMs")
     ap.add_argument("--memory-worker", choices=list(SHAPES), help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.memory_worker:
@@ -336,30 +348,39 @@ def main(argv=None):
           f"OPENBLAS_NUM_THREADS={os.environ.get('OPENBLAS_NUM_THREADS')}, float32, median of {args.reps}; "
           f"recurrent products: {BLAS}; load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
     if args.all:
-        return all_cells(args.shapes, args.reps)
+        return all_cells(args.shapes, args.reps, [tuple(c.split("/")) for c in args.cells])
     print(f"{'shape':<28} {'lnrnn step ms':>14} {FLOOR + ' ms':>24} {'ratio':>7}")
     rng = np.random.default_rng(0)
+    nch = numba.get_num_threads()
     for name in args.shapes:
-        T, B, I, H, what = SHAPES[name]
-        layer = RecurrentLayer(args.cell, args.norm, I, H, dtype=np.float32, seed=0, max_steps=T)
-        x = rng.standard_normal((T, B, I)).astype(np.float32)
-        dy = (rng.standard_normal((T, B, H)) * 0.01).astype(np.float32)
+        layer, x, dy, hs, dHW = problem(args.cell, args.norm, name, rng)
+        p = layer.params
 
         def step():
             layer.forward(x)
             layer.backward(dy)
 
-        G = layer.params["Wh"].shape[1]
-        hs = rng.standard_normal((T, B, H)).astype(np.float32)
-        dHW = rng.standard_normal((T, B, G)).astype(np.float32)
-        nch = numba.get_num_threads()
+        def fwd():
+            layer.forward(x)
+
+        def floor():
+            gemm_floor(x, p["Wx"], p["Wh"], hs, dHW, nch)
+
         t0 = time.perf_counter()
         step()
         first = time.perf_counter() - t0
-        ms = median_time(step, args.reps)
-        floor = median_time(lambda: gemm_floor(x, layer.params["Wx"], layer.params["Wh"], hs, dHW, nch), args.reps)
-        label = f"{name} {what} T{T} B{B} I{I} H{H}"
-        print(f"{label:<28} {ms:14.1f} {floor:24.1f} {ms / floor:6.2f}x   (first call {first:.1f} s)")
+        t_step, t_floor, t_fwd = paired_times([step, floor, fwd], args.reps)  # in turns, as --all
+        ms, fl, f_ms = (statistics.median(t) for t in (t_step, t_floor, t_fwd))
+        print(f"{label(name):<28} {ms:14.1f} {fl:24.1f} {ms / fl:6.2f}x   (fastest of each: "
+              f"{min(t_step) / min(t_floor):.2f}x; first call {first:.1f} s)")
+        if args.phases:
+            parts = paired_medians([lambda: floor_input(x, p["Wx"], nch),
+                                    lambda: floor_recurrent(p["Wh"], hs, dHW, nch, True),
+                                    lambda: floor_recurrent(p["Wh"], hs, dHW, nch, False),
+                                    lambda: floor_weights(x, p["Wx"], hs, dHW, nch)], args.reps)
+            print(f"    step: forward {f_ms:.1f} + backward {ms - f_ms:.1f} (difference of medians); floor: x Wx "
+                  f"{parts[0]:.1f}, recurrent forward {parts[1]:.1f}, recurrent backward {parts[2]:.1f}, "
+                  f"dWx dx dWh {parts[3]:.1f}; step - floor {ms - fl:.1f}")
     if args.memory:
         memory_table(args.shapes, args.cell, args.norm)
 

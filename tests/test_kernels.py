@@ -205,6 +205,33 @@ def test_lstm_float32_agrees_with_float64(norm):
         assert close(g32[k], g64[k]) < 10 * F32_TOL, k
 
 
+@pytest.mark.parametrize("I", [1, 3, 6])
+def test_ln_lstm_float32_weights_with_large_row_means(I):
+    """The LN-LSTM takes its LayerNorms' means out through centered weights (lstm.ln_weights) and a
+    narrow input's variance in closed form: in float32, with weights whose rows have a mean 5x their
+    spread, it still agrees with the float64 reference to the bounds of the other float32 tests."""
+    rng = np.random.default_rng(17)
+    p64 = lstm_problem(rng, T=8, B=6, I=I, H=7)
+    p64["Wx"] += 5.0
+    p64["Wh"] += 5.0
+    p32 = {k: v.astype(np.float32) for k, v in p64.items()}
+    dy = rng.standard_normal((8, 6, 7))
+    yr, _, _, gr = ref_lstm(p64, "ln", dy)
+    y32, _, _, g32 = run_lstm(p32, "ln", dy.astype(np.float32))
+    assert close(y32, yr) < F32_TOL
+    for k in gr:
+        assert close(g32[k], gr[k]) < 10 * F32_TOL, k
+
+
+@pytest.mark.parametrize("norm,I,kept", [("none", 1, False), ("none", 6, False), ("ln", 1, False), ("ln", 6, True)])
+def test_lstm_saved_input_projection_only_where_read(norm, I, kept):
+    """saved[4] (xhat_x) is kept only for LN with a wide input; the plain LSTM's backward never reads
+    x Wx and a narrow input's xhat_x is recomputed (lstm.py's saved-tuple docs)."""
+    p = lstm_problem(np.random.default_rng(18), T=3, B=2, I=I, H=2)
+    saved = lstm_forward(*[p[k] for k in LSTM_FWD], NORM_CODE[norm], EPS, 2)[3]
+    assert saved[4].shape == ((3, 2, 8) if kept else (0, 0, 0))
+
+
 @pytest.mark.parametrize("norm", ["none", "ln"])
 def test_rnn_float32_agrees_with_float64(norm):
     rng = np.random.default_rng(8)

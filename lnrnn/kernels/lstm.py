@@ -4,17 +4,22 @@ Equations, gate order [i|f|g|o] and shape letters: see ``lnrnn.kernels``. ``norm
 NORM_LN (the BN-LSTM couples the batch at every step and lives in bn_lstm.py).
 
 Layout of the work
-    1. xp = x @ Wx over all T*B rows at once (one threaded GEMM), unless the input is narrow
+    1. x @ Wx over all T*B rows at once (one threaded GEMM), unless the input is narrow
        (I <= config.FOLD_MAX_I: pixel MNIST has I=1, strokes I=3): then each row's x Wx is computed
        inside the time loop, where a BLAS call would cost more than the I*G multiply-adds.
+       With LN the products are taken with the centered weights Wc, Whc (``ln_weights``): rows with
+       mean zero by construction, so each G-wide LayerNorm needs one pass for its variance (a narrow
+       input's has a closed form and needs none) and no pass for its mean.
     2. Time loop, with the batch split into ``nchunks`` chunks run in parallel (one per thread):
-       per step one GEMM h_{t-1} @ Wh for the chunk, then per row: the statistics of the two G-wide
-       LayerNorms, one pass that writes xhat_x, hhat and the preactivation, one sigmoid pass, the
-       cell update, LN of the cell with tanh, output.
+       per step one GEMM h_{t-1} @ Wh (Whc with LN) for the chunk, then per row: the variances of the
+       two G-wide LayerNorms, one pass that writes hhat (and a wide input's xhat_x) and the
+       preactivation, one sigmoid pass, the cell update, LN of the cell with tanh, output.
     3. Backward runs the same chunks in reverse time; per step one GEMM dHW_t @ Wh^T, and for a wide
        input two small GEMMs for dx_t and the step's share of dWx (a narrow input does them in the row
-       loop). Per row, both G-wide LayerNorm backwards take two passes together: one summing the
-       parameter gradients and the four row sums they need, one writing dL/d(h Wh) and dL/d(x Wx).
+       loop, and recomputes its xhat_x = (x_t Wc) rstd_x there instead of reading it back). Per row,
+       both G-wide LayerNorm backwards take two passes together: one summing the parameter gradients
+       and the four row sums they need, one writing dL/d(h Wh) and dL/d(x Wx). (dL/d(h Wh) has zero
+       row mean, so dHW Wh^T = dHW Whc^T: the backward uses Wh itself.)
        The parameter gradients are per-chunk partials; dWh is one GEMM over all T*B rows after the loop.
 
 Threads and compilation: a thread's whole chunk is one compiled function (``_forward_rows``,
@@ -35,7 +40,9 @@ saved (the tuple forward returns and backward takes back):
     c     (T,B,H)  cell state c_t (the carried, unnormalized one)
     tc    (T,B,H)  tanh of the cell output, tanh(c_t) or tanh(LN(c_t))
     y     (T,B,H)  hidden state h_t (also the layer output)
-    xp    (T,B,G)  input projection x Wx; LN-normalized (xhat_x) when norm is LN
+    xp    (T,B,G)  LN-normalized x_t Wx (xhat_x): norm LN with a wide input (I > config.FOLD_MAX_I) only;
+                   shape (0,0,0) otherwise (the plain LSTM's backward never reads x Wx; a narrow
+                   input's xhat_x is recomputed from x, Wx and rstd_x: 100 MB less to write at S1)
     hhat  (T,B,G)  LN-normalized h_{t-1} Wh     (norm LN; shape (0,0,0) otherwise)
     chat  (T,B,H)  LN-normalized c_t            (norm LN; shape (0,0,0) otherwise)
     rstd  (3,T,B)  1/std of the x, h and c LayerNorms (norm LN; shape (3,0,0) otherwise)
@@ -47,7 +54,7 @@ from lnrnn.config import FOLD_MAX_I, ROWS
 from lnrnn.kernels.blas import gemm, rec_mul, rec_pack
 from lnrnn.kernels.codes import NORM_LN, NORM_NONE, clip_bound  # noqa: F401  (re-exported: one set of codes for every cell)
 from lnrnn.kernels.common import (clamp_chunks, input_row_grads, ln_row_stats, matmul, recurrent_weight_grad,
-                                  run_chunks, sigmoid_row)
+                                  run_chunks, sigmoid_row, unowned)
 
 
 def lstm_forward(x, h0, c0, Wx, Wh, b, gx, bx, gh, bh, gc, bc, norm, eps, nchunks):
@@ -59,10 +66,15 @@ def lstm_forward(x, h0, c0, Wx, Wh, b, gx, bx, gh, bh, gc, bc, norm, eps, nchunk
     ln = norm == NORM_LN
     fold = 0 < I <= FOLD_MAX_I
     dt = x.dtype
-    if fold:
-        xp = np.empty((T, B, G), dtype=dt)  # filled row by row inside the time loop
+    if ln:
+        Wc, Rx, Whc = ln_weights(Wx, Wh, fold)
     else:
-        xp = matmul(x.reshape(T * B, I), Wx, nchunks).reshape(T, B, G)
+        Wc, Rx, Whc = Wx, np.empty((0, 0), dt), Wh
+    if fold:
+        xin = np.empty((0, 0, 0), dtype=dt)  # x_t Wx (or x_t Wc) row by row inside the time loop
+    else:
+        xin = matmul(x.reshape(T * B, I), Wc, nchunks).reshape(T, B, G)  # with LN: normalized in place
+    xp = xin if ln else np.empty((0, 0, 0), dt)  # saved: only xhat_x of a wide input (module docstring)
     if ln:
         hhat, chat, rstd = np.empty((T, B, G), dt), np.empty((T, B, H), dt), np.empty((3, T, B), dt)
     else:
@@ -72,66 +84,137 @@ def lstm_forward(x, h0, c0, Wx, Wh, b, gx, bx, gh, bh, gc, bc, norm, eps, nchunk
     tc = np.empty((T, B, H), dtype=dt)
     y = np.empty((T, B, H), dtype=dt)
     saved = (gates, c, tc, y, xp, hhat, chat, rstd)
-    run_chunks(_forward_rows, B, nchunks, x, h0, c0, Wx, Wh, (b, gx, bx, gh, bh, gc, bc), ln, fold, dt.type(eps),
-               saved)
+    nch = clamp_chunks(nchunks, B)
+    m = -(-B // nch)  # rows of the largest chunk
+    # each chunk's scratch, owned here (the chunks take unowned views of it: common.unowned)
+    work = (np.empty((nch, m, G), dt),           # its recurrent product h_{t-1} Wh (Whc with LN)
+            np.empty((nch, 2, G), dt),           # one row's x_t Wx; every bias the preactivation adds
+            np.empty((nch, 2 * G), np.int32))    # sigmoid_row's scratch
+    run_chunks(_forward_rows, B, nch, x, h0, c0, (Wc, Rx, Whc), xin, (b, gx, bx, gh, bh, gc, bc), ln, fold,
+               dt.type(eps), saved, work)
     return y, y[T - 1].copy(), c[T - 1].copy(), saved
 
 
-@njit(**ROWS)
-def _forward_rows(q, lo, hi, x, h0, c0, Wx, Wh, p, ln, fold, eps, saved):
-    """The whole forward time loop for batch rows [lo, hi); writes their rows of the saved arrays.
-    p = (b, gx, bx, gh, bh) (G,) each, then (gc, bc) (H,); saved: the tuple forward returns (written).
+def ln_weights(Wx, Wh, fold):
+    """The weights the LN-LSTM multiplies by, from Wx (I,G) and Wh (H,G) -> Wc (I,G), Rx (I,I), Whc (H,G).
 
-    With LN, a row's two G-wide LayerNorms and the gate preactivation are one pass after the two
-    statistics passes: xhat_x, hhat and gx xhat_x + gh hhat + (b + bx + bh) are written together."""
-    b, gx, bx, gh, bh, gc, bc = p
-    gates, c, tc, y, xp, hhat, chat, rstd = saved
+    LayerNorm subtracts a row's mean over its G features, and mean_j(x Wx) = x m with m (I,) the row
+    means of Wx: so x Wx - mean_j(x Wx) = x Wc with Wc = Wx - m (centered rows), and likewise h Whc.
+    Multiplying by the centered weights gives rows whose mean is zero by construction: the variance is
+    one pass (mean of squares) with the accuracy of the two-pass formula (the mean is taken out before
+    any float32 rounding of the products, not subtracted from them), and no mean pass is needed.
+    For a narrow input (fold) the variance has a closed form: var_j(x Wc) = x^T S x with S = Wc Wc^T / G,
+    evaluated as ||Rx x||^2 with Rx^T Rx = S (Rx the triangular factor of the QR of Wc^T / sqrt(G)):
+    a sum of squares, so no cancellation either (x^T S x itself could lose digits when S is badly
+    conditioned). The factors come from float64 and are rounded once to the working dtype. Rx is (0,0)
+    for a wide input."""
+    dt = Wx.dtype
+    G = Wx.shape[1]
+    Wc64 = Wx - Wx.mean(axis=1, keepdims=True, dtype=np.float64)  # float64 (I,G); centered(Wx) rounded
+    Wc, Whc = Wc64.astype(dt), centered(Wh)
+    if not fold:
+        return Wc, np.empty((0, 0), dt), Whc
+    Rx = np.linalg.qr(Wc64.T / np.sqrt(G), mode="r")  # (I,I) upper triangular: Rx^T Rx = Wc Wc^T / G
+    return Wc, np.ascontiguousarray(Rx, dtype=dt), Whc
+
+
+def centered(W):
+    """W (K,G) minus the mean of each row, computed in float64 and rounded once to W's dtype."""
+    return (W - W.mean(axis=1, keepdims=True, dtype=np.float64)).astype(W.dtype)
+
+
+@njit(**ROWS)
+def _forward_rows(q, lo, hi, x, h0, c0, w, xin, p, ln, fold, eps, saved, work):
+    """The whole forward time loop for batch rows [lo, hi); writes their rows of the saved arrays.
+    w = (Wc (I,G), Rx (I,I), Whc (H,G)): with LN the centered weights of ln_weights, else (Wx, -, Wh);
+    xin (T,B,G) x Wc over all rows (wide input; (0,0,0) for fold); p = (b, gx, bx, gh, bh) (G,) each,
+    then (gc, bc) (H,); saved: the tuple forward returns (written); work: the chunks' scratch (see
+    lstm_forward), of which this chunk uses row q.
+
+    With LN a row's two G-wide LayerNorms are one pass each for the variances (the rows are centered
+    by their weights; a narrow input's in closed form), then one pass that writes hhat (and xhat_x of a
+    wide input) and the preactivation gx xhat_x + gh hhat + (b + bx + bh)."""
+    # every array here as an unowned view (common.unowned): no shared reference counts between threads
+    b, gx, bx, gh, bh, gc, bc = unowned(p[0]), unowned(p[1]), unowned(p[2]), unowned(p[3]), unowned(p[4]), \
+        unowned(p[5]), unowned(p[6])
+    Wc, Rx, Whc = unowned(w[0]), unowned(w[1]), unowned(w[2])
+    gates, c, tc, y = unowned(saved[0]), unowned(saved[1]), unowned(saved[2]), unowned(saved[3])
+    xp, hhat, chat, rstd = unowned(saved[4]), unowned(saved[5]), unowned(saved[6]), unowned(saved[7])
+    x, h0, c0, xin = unowned(x), unowned(h0), unowned(c0), unowned(xin)
     T, B, I = x.shape
     H = h0.shape[1]
     G = 4 * H
+    zero = x.dtype.type(0.0)
     one = x.dtype.type(1.0)
     two = x.dtype.type(2.0)
-    hw = np.empty((hi - lo, G), dtype=x.dtype)  # (Bc,G) recurrent product of this chunk
-    xs = np.empty(G, dtype=x.dtype)             # x_t Wx of one row before its LayerNorm
-    kb = np.empty(2 * G, dtype=np.int32)        # scratch of sigmoid_row
-    bs = b.copy()                               # every bias the preactivation adds
-    if ln:
-        for j in range(G):
-            bs[j] += bx[j] + bh[j]
-    P = rec_pack(Wh, hi - lo)                   # Wh in the BLAS's own layout (MKL), once per sequence
+    invG = one / x.dtype.type(G)  # means as products: dividing a float32 by an int gives a float64
+    hw = unowned(work[0])[q, :hi - lo]  # (Bc,G) recurrent product of this chunk (h Whc with LN)
+    xs = unowned(work[1])[q, 0]         # (G,) x_t Wx (x_t Wc with LN) of one row
+    bs = unowned(work[1])[q, 1]         # (G,) every bias the preactivation adds
+    kb = unowned(work[2])[q]            # (2G,) scratch of sigmoid_row
+    for j in range(G):
+        bs[j] = b[j] + bx[j] + bh[j] if ln else b[j]
+    P = rec_pack(Whc, hi - lo)                  # Wh in the BLAS's own layout (MKL), once per sequence
     for t in range(T):
         if t == 0:
-            rec_mul(h0[lo:hi], Wh, P, hw)
+            rec_mul(h0[lo:hi], Whc, P, hw)
         else:
-            rec_mul(y[t - 1, lo:hi], Wh, P, hw)
+            rec_mul(y[t - 1, lo:hi], Whc, P, hw)
         for r in range(hi - lo):
             bb = lo + r
-            xr = xp[t, bb]    # (G,) saved: x_t Wx, or xhat_x for LN
             a = gates[t, bb]  # (G,) preactivation, then activated in place
             hr = hw[r]
+            sx = zero
             if fold:  # a narrow input's x_t Wx, here instead of a GEMM
-                xf = xs if ln else xr
+                xt = x[t, bb]
                 for j in range(G):
-                    xf[j] = x[t, bb, 0] * Wx[0, j]
+                    xs[j] = xt[0] * Wc[0, j]
                 for i in range(1, I):
                     for j in range(G):
-                        xf[j] += x[t, bb, i] * Wx[i, j]
+                        xs[j] += xt[i] * Wc[i, j]
+                if ln:  # var_j(x_t Wc) = ||Rx x_t||^2 (ln_weights)
+                    v = zero
+                    for k in range(I):
+                        u = zero
+                        for i in range(k, I):
+                            u += Rx[k, i] * xt[i]
+                        v += u * u
+                    sx = one / np.sqrt(v + eps)
             elif ln:  # a copy, so the normalized row is not written over its source (see ln_row_forward)
+                xr = xin[t, bb]
+                v = zero
                 for j in range(G):
-                    xs[j] = xr[j]
+                    u = xr[j]
+                    xs[j] = u
+                    v += u * u
+                sx = one / np.sqrt(v * invG + eps)
             if ln:
-                mx, sx = ln_row_stats(xs, eps)
-                mh, sh = ln_row_stats(hr, eps)
+                v = zero
+                for j in range(G):
+                    v += hr[j] * hr[j]
+                sh = one / np.sqrt(v * invG + eps)
                 rstd[0, t, bb] = sx
                 rstd[1, t, bb] = sh
                 hh = hhat[t, bb]
+                if fold:
+                    for j in range(G):
+                        u = xs[j] * sx
+                        v = hr[j] * sh
+                        hh[j] = v
+                        a[j] = gx[j] * u + gh[j] * v + bs[j]
+                else:
+                    xr = xp[t, bb]  # saved xhat_x, over x_t Wc in place
+                    for j in range(G):
+                        u = xs[j] * sx
+                        v = hr[j] * sh
+                        xr[j] = u
+                        hh[j] = v
+                        a[j] = gx[j] * u + gh[j] * v + bs[j]
+            elif fold:
                 for j in range(G):
-                    u = (xs[j] - mx) * sx
-                    v = (hr[j] - mh) * sh
-                    xr[j] = u
-                    hh[j] = v
-                    a[j] = gx[j] * u + gh[j] * v + bs[j]
+                    a[j] = hr[j] + xs[j] + bs[j]
             else:
+                xr = xin[t, bb]
                 for j in range(G):
                     a[j] = hr[j] + xr[j] + bs[j]
             # one vectorised sigmoid pass over the whole row; the g block as tanh(z) = 2 sigmoid(2z) - 1
@@ -181,13 +264,22 @@ def lstm_backward(dy, saved, x, h0, c0, Wx, Wh, gx, gh, gc, norm, nchunks, clip=
     dc0 = np.empty((B, H), dtype=dt)
     WhT = np.ascontiguousarray(Wh.T)  # (G,H)
     WxT = np.ascontiguousarray(Wx.T)  # (G,I)
+    Wc = centered(Wx) if ln and fold else Wx  # a narrow input's xhat_x = (x Wc) rstd_x, recomputed (ln_weights)
     nch = clamp_chunks(nchunks, B)
     pG = np.zeros((3, nch, G), dtype=dt)   # per-chunk partial sums of db, dgx, dgh
     pH = np.zeros((2, nch, H), dtype=dt)   # ... of dgc, dbc
     pWx = np.zeros((nch, I, G), dtype=dt)  # ... of dWx
     clip = dt.type(clip_bound(clip))  # 0: off
-    run_chunks(_backward_rows, B, nch, dy, saved, x, c0, (Wx, WxT, WhT), (gx, gh, gc), ln, fold, clip,
-               (dHW, dx, dh0, dc0), (pG, pH, pWx))
+    m = -(-B // nch)  # rows of the largest chunk
+    # each chunk's scratch, owned here (the chunks take unowned views of it: common.unowned)
+    work = (np.empty((nch, m, G), dt),      # dL/d(x_t Wx) of its rows (wide input)
+            np.empty((nch, I, G), dt),      # x_t^T dL/d(x_t Wx), one step (wide input)
+            np.zeros((nch, 2, m, H), dt),   # dL/dh_t and dL/dc_t from step t+1
+            np.empty((nch, 3, G), dt),      # one row's dL/d(preactivation), xhat_x, dL/d(x_t Wx)
+            np.empty((nch, 2, H), dt),      # one row's dL/d(cell output), and its LN's dL/dchat
+            np.empty((nch, I), dt))         # one row's x_t rstd_x
+    run_chunks(_backward_rows, B, nch, dy, saved, x, c0, (Wx, WxT, WhT, Wc), (gx, gh, gc), ln, fold, clip,
+               (dHW, dx, dh0, dc0), (pG, pH, pWx), work)
     dWx = pWx.sum(axis=0)
     dWh = recurrent_weight_grad(dHW, h0, saved[3], nchunks)
     db, dgx, dgh = pG.sum(axis=1)
@@ -199,21 +291,27 @@ def lstm_backward(dy, saved, x, h0, c0, Wx, Wh, gx, gh, gc, norm, nchunks, clip=
 
 
 @njit(**ROWS)
-def _backward_rows(q, lo, hi, dy, saved, x, c0, w, p, ln, fold, clip, out, part):
-    """BPTT for batch rows [lo, hi) (chunk q): w = (Wx (I,G), WxT (G,I), WhT (G,H)), p = (gx, gh (G,),
+def _backward_rows(q, lo, hi, dy, saved, x, c0, w, p, ln, fold, clip, out, part, work):
+    """BPTT for batch rows [lo, hi) (chunk q): w = (Wx (I,G), WxT (G,I), WhT (G,H), Wc (I,G) the centered
+    Wx of ln_weights (LN with a narrow input; else Wx)), p = (gx, gh (G,),
     gc (H,)); clip > 0: Graves's bound on dL/d(preactivation) (0: off); fills their rows of
     out = (dHW (T,B,G), dx (T,B,I), dh0, dc0 (B,H)), and adds this chunk's parameter gradients into
     its partials, part = (pG, pH, pWx): pG[:, q] = db, dgx, dgh (G,), pH[:, q] = dgc, dbc (H,) and
-    pWx[q] = dWx (I,G).
+    pWx[q] = dWx (I,G); work: the chunks' scratch (see lstm_backward), of which this chunk uses row q.
 
     dL/d(x_t Wx) is never stored for the whole sequence: a narrow input (fold) takes dx and dWx row
     by row; a wide one takes them as two small GEMMs per step on this chunk's rows (same FLOPs as one
-    GEMM over all T*B rows, without a (T,B,G) buffer: 15 MB of the S2 step's 96 MB peak)."""
-    gates, c, tc, y, xp, hhat, chat, rstd = saved
-    Wx, WxT, WhT = w
-    gx, gh, gc = p
-    dHW, dx, dh0, dc0 = out
-    pG, pH, pWx = part
+    GEMM over all T*B rows, without a (T,B,G) buffer: 15 MB of the S2 step's 96 MB peak). Nor is a
+    narrow input's xhat_x read back: it is x_t Wc rstd_x, I multiply-adds per element, into a row
+    scratch (100 MB less to write and read at S1)."""
+    # every array here as an unowned view (common.unowned): no shared reference counts between threads
+    gates, c, tc, y = unowned(saved[0]), unowned(saved[1]), unowned(saved[2]), unowned(saved[3])
+    xp, hhat, chat, rstd = unowned(saved[4]), unowned(saved[5]), unowned(saved[6]), unowned(saved[7])
+    Wx, WxT, WhT, Wc = unowned(w[0]), unowned(w[1]), unowned(w[2]), unowned(w[3])
+    gx, gh, gc = unowned(p[0]), unowned(p[1]), unowned(p[2])
+    dHW, dx, dh0, dc0 = unowned(out[0]), unowned(out[1]), unowned(out[2]), unowned(out[3])
+    pG, pH, pWx = unowned(part[0]), unowned(part[1]), unowned(part[2])
+    dy, x, c0 = unowned(dy), unowned(x), unowned(c0)
     T, B, H = dy.shape
     I = x.shape[2]
     G = 4 * H
@@ -222,14 +320,17 @@ def _backward_rows(q, lo, hi, dy, saved, x, c0, w, p, ln, fold, clip, out, part)
     invH = one / dy.dtype.type(H)  # means as products: dividing a float32 by an int gives a float64
     invG = one / dy.dtype.type(G)
     pdb, pgx, pgh, pgc, pbc, pWx = pG[0, q], pG[1, q], pG[2, q], pH[0, q], pH[1, q], pWx[q]
-    dxs = np.empty((hi - lo, G), dtype=dy.dtype)  # dL/d(x_t Wx) of these rows (LN; else it equals dHW's)
-    tW = np.empty((I, G), dtype=dy.dtype)         # x_t^T dL/d(x_t Wx), one step (wide input)
-    dh_next = np.zeros((hi - lo, H), dtype=dy.dtype)  # dL/dh_t from step t+1
-    dc_next = np.zeros((hi - lo, H), dtype=dy.dtype)  # dL/dc_t from step t+1
+    dxs = unowned(work[0])[q, :hi - lo]  # (Bc,G) dL/d(x_t Wx) of these rows (LN; else it equals dHW's)
+    tW = unowned(work[1])[q]             # (I,G) x_t^T dL/d(x_t Wx), one step (wide input)
+    dh_next = unowned(work[2])[q, 0, :hi - lo]  # (Bc,H) dL/dh_t from step t+1 (zeros at first)
+    dc_next = unowned(work[2])[q, 1, :hi - lo]  # (Bc,H) dL/dc_t from step t+1 (zeros at first)
     PT = rec_pack(WhT, hi - lo)                        # Wh^T packed once (MKL)
-    da = np.empty(G, dtype=dy.dtype)    # dL/d(preactivation), one row
-    dcn = np.empty(H, dtype=dy.dtype)   # dL/d(cell output before tanh), then dL/dc_t
-    dch = np.empty(H, dtype=dy.dtype)
+    da = unowned(work[3])[q, 0]   # (G,) dL/d(preactivation), one row
+    xq = unowned(work[3])[q, 1]   # (G,) xhat_x of one row (LN, narrow input)
+    xd = unowned(work[3])[q, 2]   # (G,) dL/d(x_t Wx) of one row (LN, narrow input)
+    dcn = unowned(work[4])[q, 0]  # (H,) dL/d(cell output before tanh), then dL/dc_t
+    dch = unowned(work[4])[q, 1]  # (H,) dL/dchat
+    xw = unowned(work[5])[q]      # (I,) x_t rstd_x of one row
     for t in range(T - 1, -1, -1):
         for r in range(hi - lo):
             bb = lo + r
@@ -274,10 +375,21 @@ def _backward_rows(q, lo, hi, dy, saved, x, c0, w, p, ln, fold, clip, out, part)
                 for j in range(G):
                     da[j] = min(max(da[j], -clip), clip)
             dhw = dHW[t, bb]
-            dxr = dxs[r] if ln else dhw  # dL/d(x_t Wx) of this row
+            dxr = (xd if fold else dxs[r]) if ln else dhw  # dL/d(x_t Wx) of this row
             if ln:  # both G-wide LayerNorms, backward: one pass for the parameter gradients and the
                     # four sums, one pass writing dL/d(h_{t-1} Wh) and dL/d(x_t Wx)
-                xh = xp[t, bb]
+                rx = rstd[0, t, bb]
+                if fold:
+                    xh = xq
+                    for i in range(I):
+                        xw[i] = x[t, bb, i] * rx
+                    for j in range(G):
+                        xh[j] = xw[0] * Wc[0, j]
+                    for i in range(1, I):
+                        for j in range(G):
+                            xh[j] += xw[i] * Wc[i, j]
+                else:
+                    xh = xp[t, bb]
                 hh = hhat[t, bb]
                 s1h = zero
                 s2h = zero
@@ -299,7 +411,6 @@ def _backward_rows(q, lo, hi, dy, saved, x, c0, w, p, ln, fold, clip, out, part)
                 s1x *= invG
                 s2x *= invG
                 rh = rstd[1, t, bb]
-                rx = rstd[0, t, bb]
                 for j in range(G):
                     dhw[j] = rh * (da[j] * gh[j] - s1h - hh[j] * s2h)
                     dxr[j] = rx * (da[j] * gx[j] - s1x - xh[j] * s2x)

@@ -13,7 +13,9 @@ Layout of the work (everything stays on the device; the host only launches)
     as below. Measured on an H100 (bench/gpu_step.py): S1 2.4 s -> 36 ms against the per-step path.
     Per-step path (wide layers; what follows):
     forward   xp = x @ Wx over all T*B rows (one GEMM); for LN each row of xp is normalized in place
-              (one row kernel), so xp holds xhat_x as in the CPU twin. Then per step t:
+              (one row kernel), so xp holds xhat_x as in the CPU twin (and is saved where the CPU twin
+              saves it: LN with a wide input; a narrow input's backward recomputes it as
+              (x @ Wc) * rstd_x, Wc the centered Wx of lstm.ln_weights). Then per step t:
                   hw = h_{t-1} @ Wh                 (GEMM, (B,H) @ (H,G))
                   fused step kernel, one block per batch row: LN of hw, gates, c_t, LN of c_t, h_t.
     backward  per step t, in reverse:
@@ -33,7 +35,8 @@ saved (device arrays, exactly the CPU twin's layout):
     c     (T,B,H)  cell state c_t
     tc    (T,B,H)  tanh of the cell output, tanh(c_t) or tanh(LN(c_t))
     y     (T,B,H)  hidden state h_t (also the layer output)
-    xp    (T,B,G)  x Wx; LN-normalized (xhat_x) when norm is LN
+    xp    (T,B,G)  LN-normalized x_t Wx (xhat_x): norm LN with a wide input (I > config.FOLD_MAX_I) only;
+                   shape (0,0,0) otherwise
     hhat  (T,B,G)  LN-normalized h_{t-1} Wh     (norm LN; shape (0,0,0) otherwise)
     chat  (T,B,H)  LN-normalized c_t            (norm LN; shape (0,0,0) otherwise)
     rstd  (3,T,B)  1/std of the x, h and c LayerNorms (norm LN; shape (3,0,0) otherwise)
@@ -44,10 +47,12 @@ from functools import lru_cache
 import numpy as np
 from numba import cuda
 
+from lnrnn.config import FOLD_MAX_I
 from lnrnn.kernels.cuda_common import (block_sum, colsum, colsum_prod, copy, dot_col, empty, matmul, nbtype,
                                        projection_grads, seq_fits, seq_threads, sigmoid, split_groups, split_matvec,
                                        threads_per_block, to_device, transpose, zeros)
 from lnrnn.kernels.layernorm_cuda import ln_rows, row_stats
+from lnrnn.kernels.lstm import centered
 from lnrnn.kernels.codes import NORM_LN, NORM_NONE, clip_bound  # noqa: F401  (the same codes as the CPU twin)
 
 
@@ -371,8 +376,30 @@ def lstm_forward(x, h0, c0, Wx, Wh, b, gx, bx, gh, bh, gc, bc, norm, eps, nchunk
         out = (gates[t], c[t], tc[t], y[t], hhat[t] if ln else d2, chat[t] if ln else d2)
         fwd_step[B, tpb](hw, xp[t], c0 if t == 0 else c[t - 1], p, ln, eps, out,
                          rstd[1, t] if ln else d1, rstd[2, t] if ln else d1)
-    saved = (gates, c, tc, y, xp, hhat, chat, rstd)
+    keep = ln and I > FOLD_MAX_I  # the CPU twin's layout: only a wide input's xhat_x is saved
+    saved = (gates, c, tc, y, xp if keep else empty((0, 0, 0), dt), hhat, chat, rstd)
     return y, copy(y[T - 1]), copy(c[T - 1]), saved
+
+
+@cuda.jit
+def _scale_rows(X, s):
+    """X (N,F) row n *= s[n]; grid-stride loop over all elements."""
+    start, stride = cuda.grid(1), cuda.gridsize(1)
+    F = X.shape[1]
+    for e in range(start, X.shape[0] * F, stride):
+        X[e // F, e % F] *= s[e // F]
+
+
+def _xhat(x, Wx, rstd_x):
+    """xhat_x (T,B,G) of a narrow input, recomputed: (x @ Wc) * rstd_x, Wc = Wx with centered rows
+    (x Wc = x Wx - mean_j(x Wx)). x (T,B,I), Wx (I,G), rstd_x (T,B): device arrays."""
+    T, B, I = x.shape
+    G = Wx.shape[1]
+    Wc = to_device(centered(Wx.copy_to_host()))  # Wx (I,G) is small: centered on the host, as the CPU twin
+    xh = matmul(x.reshape(T * B, I), Wc)
+    tpb = threads_per_block()
+    _scale_rows[min((xh.size + tpb - 1) // tpb, 1024), tpb](xh, rstd_x.reshape(T * B))
+    return xh.reshape(T, B, G)
 
 
 def lstm_backward(dy, saved, x, h0, c0, Wx, Wh, gx, gh, gc, norm, nchunks=1, clip=0.0):
@@ -387,6 +414,11 @@ def lstm_backward(dy, saved, x, h0, c0, Wx, Wh, gx, gh, gc, norm, nchunks=1, cli
     G = 4 * H
     dt = dy.dtype
     ln = norm == NORM_LN
+    d1, d2, d3 = _dummies(dt, T, B)
+    if ln and I <= FOLD_MAX_I:  # not saved (the CPU twin's layout): recomputed
+        xp = _xhat(x, Wx, rstd[0])
+    elif not ln:
+        xp = d3  # never read without LN; the kernels take its rows
     tpb = threads_per_block()
     bwd_step = _kernels(np.dtype(dt), tpb)[1]
     clip = clip_bound(clip)  # 0: off
@@ -401,7 +433,6 @@ def lstm_backward(dy, saved, x, h0, c0, Wx, Wh, gx, gh, gc, norm, nchunks=1, cli
         dHW = dXW = DA  # without normalization both products see dL/da
     dh_next = zeros((B, H), dt)  # dL/dh_t from step t+1; ends as dh0
     dc_next = zeros((B, H), dt)  # dL/dc_t from step t+1; ends as dc0
-    d1, d2, d3 = _dummies(dt, T, B)
     p = (gx, gh, gc)
     stpb, seq = _seq_geometry(H, dt)
     if seq:
@@ -409,7 +440,8 @@ def lstm_backward(dy, saved, x, h0, c0, Wx, Wh, gx, gh, gc, norm, nchunks=1, cli
         sv = (gates, xp, hhat if ln else d3, c, tc, chat if ln else d3)
         bwd_seq[B, stpb](dy, sv, c0, rstd, p, transpose(Wh), ln, clip, (DA, DCN, dHW, dXW), dh_next, dc_next)
     for t in range(-1 if seq else T - 1, -1, -1):  # the per-step path
-        sv = (gates[t], xp[t], hhat[t] if ln else d2, c0 if t == 0 else c[t - 1], tc[t], chat[t] if ln else d2)
+        sv = (gates[t], xp[t] if ln else d2, hhat[t] if ln else d2, c0 if t == 0 else c[t - 1], tc[t],
+              chat[t] if ln else d2)
         rs = (rstd[0, t], rstd[1, t], rstd[2, t]) if ln else (d1, d1, d1)
         bwd_step[B, tpb](dy[t], dh_next, dc_next, sv, rs, p, ln, clip, (DA[t], DCN[t if ln else 0], dHW[t], dXW[t]))
         matmul(dHW[t], Wh, out=dh_next, trans_b=True)
