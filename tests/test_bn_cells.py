@@ -20,6 +20,8 @@ MAX_IDX = 40     # gradient-check at most this many random elements of each arra
 
 SMALL = dict(T=6, B=5, I=2, H=3, Ts=4)   # odd sizes; T > Ts
 WIDE = dict(T=5, B=3, I=4, H=20, Ts=6)   # 20 hidden units: 10/10 over two parts, 6/7/7 over three
+WIDE_IN = dict(WIDE, I=6)                # I > config.FOLD_MAX_I: x Wx as one GEMM and BN_t over all T
+# (SMALL and WIDE take the narrow-input path: BN_t of x Wx from the inputs' statistics, see below)
 # impl: "reference"; "kernel" (default par_min: one thread at these sizes); "kernel-par" (par_min=0:
 # the time loop split over numba.get_num_threads() parts meeting at a barrier every step); "kernel-par3"
 # (three parts, more than CI's two cores: uneven splits, and barriers that must yield to a descheduled part).
@@ -76,8 +78,9 @@ def assert_close(name, got, want, tol):
 @pytest.mark.parametrize("training", [True, False])
 @pytest.mark.parametrize("cell", ["lstm", "rnn"])
 @pytest.mark.parametrize("impl,size", [("kernel", SMALL), ("kernel", WIDE), ("kernel-par", WIDE),
-                                       ("kernel-par3", WIDE), ("kernel-par3", SMALL)],
-                         ids=["small", "wide", "wide-par", "wide-par3", "small-par3"])
+                                       ("kernel-par3", WIDE), ("kernel-par3", SMALL), ("kernel", WIDE_IN),
+                                       ("kernel-par3", WIDE_IN)],
+                         ids=["small", "wide", "wide-par", "wide-par3", "small-par3", "wide-in", "wide-in-par3"])
 def test_kernel_matches_reference(impl, cell, training, dtype, tol, size):
     a, run, dy = make(cell, dtype=dtype, **size)
     run_k = [r.copy() for r in run]
@@ -110,8 +113,9 @@ def test_kernel_matches_reference(impl, cell, training, dtype, tol, size):
 @pytest.mark.parametrize("training", [True, False])
 @pytest.mark.parametrize("cell", ["lstm", "rnn"])
 @pytest.mark.parametrize("impl,size", [("reference", SMALL), ("kernel", SMALL), ("kernel", WIDE),
-                                       ("kernel-par", WIDE)],
-                         ids=["reference-small", "kernel-small", "kernel-wide", "kernel-par-wide"])
+                                       ("kernel-par", WIDE), ("kernel-par", WIDE_IN)],
+                         ids=["reference-small", "kernel-small", "kernel-wide", "kernel-par-wide",
+                              "kernel-par-wide-in"])
 def test_gradcheck(impl, cell, training, size):
     a, run, R = make(cell, seed=1, **size)
     assert_gradients(impl, cell, training, a, R, R, FD_EPS,
@@ -151,7 +155,8 @@ def test_inference_reuses_last_running_row(cell):
 # Each size's lengths hold 0, T and values between; "gap" also leaves the last steps with no active row.
 WIDE6 = dict(WIDE, B=6)
 MASKS = {"mixed": (SMALL, [6, 0, 3, 6, 1]), "gap": (SMALL, [4, 2, 0, 4, 1]),
-         "wide": (WIDE6, [5, 2, 0, 4, 5, 3]), "wide-gap": (WIDE6, [3, 1, 3, 0, 2, 3])}
+         "wide": (WIDE6, [5, 2, 0, 4, 5, 3]), "wide-gap": (WIDE6, [3, 1, 3, 0, 2, 3]),
+         "wide-in": (dict(WIDE6, I=6), [5, 2, 0, 4, 5, 3])}
 
 
 def forward_masked(impl, cell, a, run, training, lengths):
@@ -177,7 +182,8 @@ def active_mask(T, lengths):
 @pytest.mark.parametrize("training", [True, False])
 @pytest.mark.parametrize("cell", ["lstm", "rnn"])
 @pytest.mark.parametrize("impl,mask", [("kernel", "mixed"), ("kernel", "gap"), ("kernel", "wide"),
-                                       ("kernel-par", "wide"), ("kernel-par3", "wide-gap"), ("kernel-par3", "gap")])
+                                       ("kernel-par", "wide"), ("kernel-par3", "wide-gap"), ("kernel-par3", "gap"),
+                                       ("kernel-par", "wide-in")])
 def test_masked_kernel_matches_reference(impl, cell, training, mask):
     size, lengths = MASKS[mask]
     lengths = np.array(lengths, np.int64)
@@ -300,3 +306,90 @@ def test_lengths_are_checked():
     for bad in ([1, 2, 3], [0, 1, 2, 3, 7], [-1, 0, 0, 0, 0], np.ones(5)):
         with pytest.raises(ValueError, match="lengths"):
             forward_masked("kernel", "rnn", a, run, True, np.asarray(bad))
+
+
+# ---------------------------------------------------------------------------------------------
+# Narrow inputs (I <= config.FOLD_MAX_I): BN_t of x_t Wx from the per-step mean and covariance of x_t,
+# x Wx never formed, its BN backward inside the time loop (batchnorm.fold_stats, fold_col_forward/backward)
+# ---------------------------------------------------------------------------------------------
+FOLD_LENGTHS = [6, 0, 3, 6, 1, 6, 4]   # B = 7: a row of length 0, one of 1, rows ending early
+
+
+def gemm_path(monkeypatch, cell):
+    """Make the kernels take the wide-input path (x Wx, bn_forward/bn_backward over all T) at any I."""
+    monkeypatch.setattr(bn_lstm if cell == "lstm" else bn_rnn, "FOLD_MAX_I", 0)
+
+
+@pytest.mark.parametrize("masked", [False, True], ids=["full", "masked"])
+@pytest.mark.parametrize("training", [True, False])
+@pytest.mark.parametrize("cell", ["lstm", "rnn"])
+@pytest.mark.parametrize("impl", ["kernel", "kernel-par", "kernel-par3"])
+@pytest.mark.parametrize("I", [1, 3])
+def test_narrow_input_matches_reference_and_gemm_path(I, impl, cell, training, masked, monkeypatch):
+    """At I = 1 (pixel MNIST) and I = 3 (strokes), on one, two and three parts, in both modes, with and
+    without masks: outputs, running statistics, the x side's saved statistics and every gradient equal
+    the NumPy reference and the wide-input path (the same arithmetic reordered: float64 to 1e-11)."""
+    size = dict(T=6, B=7, I=I, H=20, Ts=4)
+    lengths = np.array(FOLD_LENGTHS, np.int64) if masked else None
+    a, run, dy = make(cell, **size)
+    run_f, run_g, run_r = [r.copy() for r in run], [r.copy() for r in run], [r.copy() for r in run]
+    out_f = forward_masked(impl, cell, a, run_f, training, lengths)
+    assert out_f[-1][0].shape == (size["T"], I + I * I)   # the narrow path ran: no x Wx saved
+    out_r = forward_masked("reference", cell, a, run_r, training, lengths)
+    g_f = backward(impl, cell, dy, out_f[-1], a)
+    g_r = backward("reference", cell, dy, out_r[-1], a)
+    gemm_path(monkeypatch, cell)
+    out_g = forward_masked(impl, cell, a, run_g, training, lengths)
+    assert out_g[-1][0].shape == (size["T"], size["B"], a["Wx"].shape[1])   # x Wx
+    g_g = backward(impl, cell, dy, out_g[-1], a)
+    for k, (got, want, other) in enumerate(zip(out_f[:-1], out_r[:-1], out_g[:-1])):
+        assert_close(f"output {k}", got, want, TOL64)
+        assert_close(f"output {k} vs wide path", got, other, TOL64)
+    for k, (got, want, other, old) in enumerate(zip(run_f, run_r, run_g, run)):
+        assert_close(f"running stat {k}", got, want, TOL64)
+        assert_close(f"running stat {k} vs wide path", got, other, TOL64)
+        if not training:
+            assert np.array_equal(got, old)
+    for k in (1, 2):   # mean_x, rstd_x (T,G)
+        assert_close(f"saved {k} vs wide path", out_f[-1][k], out_g[-1][k], TOL64)
+    for k, (got, want, other) in enumerate(zip(g_f, g_r, g_g)):
+        tol = TOL64 * (1 if k == 0 else size["B"] * size["T"])
+        assert_close(f"grad {k}", got, want, tol)
+        assert_close(f"grad {k} vs wide path", got, other, tol)
+    if masked:
+        act = active_mask(size["T"], lengths)[:, :, 0].astype(bool)
+        assert np.all(g_f[0][~act] == 0) and np.any(g_f[0][act] != 0)   # dx of padded (step, row)s
+
+
+@pytest.mark.parametrize("cell", ["lstm", "rnn"])
+def test_narrow_input_float32_and_clip(cell):
+    """float32 at I = 1 on two parts against the float64 reference, with a large input offset (the
+    statistics are taken about the batch mean, so x - mean does not cancel), and the BN-LSTM's gate clip
+    on the narrow path equal to the reference's."""
+    size = dict(T=8, B=6, I=1, H=12, Ts=8)
+    a, run, dy = make(cell, dtype=np.float32, **size)
+    a["x"] = a["x"] * np.float32(0.2) + np.float32(3.0)
+    run_k = [r.copy() for r in run]
+    out_k = forward("kernel-par", cell, a, run_k, True)
+    a64 = {k: v.astype(np.float64) for k, v in a.items()}
+    out_r = forward("reference", cell, a64, [r.astype(np.float64) for r in run], True)
+    for k, (got, want) in enumerate(zip(out_k[:-1], out_r[:-1])):
+        assert_close(f"output {k}", got, want, TOL32)
+    g_k = backward("kernel-par", cell, dy, out_k[-1], a)
+    g_r = backward("reference", cell, dy.astype(np.float64), out_r[-1], a64)
+    for k, (got, want) in enumerate(zip(g_k, g_r)):
+        assert got.dtype == np.float32
+        assert_close(f"grad {k}", got, want, TOL32 * (1 if k == 0 else size["B"] * size["T"]))
+    if cell == "lstm":
+        b64 = dict(a64, x=a64["x"][:, :, :1])
+        keys = ("x", "h0", "c0", "Wx", "Wh", "gx", "gh", "gc")
+        out_k = forward("kernel-par", cell, b64, [r.astype(np.float64) for r in run], True)
+        out_r = forward("reference", cell, b64, [r.astype(np.float64) for r in run], True)
+        dy64 = dy.astype(np.float64) * 30.0
+        with parts("kernel-par"):
+            g_k = bn_lstm.bn_lstm_backward(dy64, out_k[-1], *[b64[k] for k in keys], 0, clip=0.3)
+        g_r = ref.bn_lstm_backward(dy64, out_r[-1], *[b64[k] for k in keys], clip=0.3)
+        g_u = ref.bn_lstm_backward(dy64, out_r[-1], *[b64[k] for k in keys])
+        assert np.abs(g_r[5] - g_u[5]).max() > 1e-6   # the bound is reached
+        for k, (got, want) in enumerate(zip(g_k, g_r)):
+            assert_close(f"clipped grad {k}", got, want, TOL64 * size["B"] * size["T"])

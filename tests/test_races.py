@@ -196,12 +196,14 @@ def three_parts(monkeypatch):
     monkeypatch.setattr(common, "PART_THREADS", 3)
 
 
+@pytest.mark.parametrize("I", [6, 3], ids=["wide-input", "narrow-input"])
 @pytest.mark.parametrize("cell", ["lstm", "rnn"])
-def test_bn_cell_parts(cell, three_parts):
+def test_bn_cell_parts(cell, I, three_parts):
     """Forward and backward of the BN cells on three parts: the barrier orders every step (a part that
-    ran ahead would read a stale h_{t-1} or dh_t), and each gain-gradient column has one owner."""
+    ran ahead would read a stale h_{t-1} or dh_t), and each gain-gradient column has one owner (at a
+    narrow input, I <= config.FOLD_MAX_I, also each column of dWx, and each part has its own share of dx)."""
     k = backend.kernels("cpu")
-    T, B, I, H = 10, 16, 6, 32
+    T, B, H = 10, 16, 32
     a, run, dy = bn_problem(np.random.default_rng(6), cell, T, B, I, H, Ts=8)
     fwd, bwd = getattr(k, f"bn_{cell}_forward"), getattr(k, f"bn_{cell}_backward")
     keys = ("x", "h0", "c0", "Wx", "Wh", "gx", "gh", "gc") if cell == "lstm" else ("x", "h0", "Wx", "Wh", "gx", "gh")

@@ -37,6 +37,8 @@ Threading
 Column helpers
     ``bn_col_stats`` and ``bn_col_backward`` work on one step's (B,F) slab and a column range
     [k0, k1); the recurrent-BN cells (``bn_lstm.py``, ``bn_rnn.py``) call them per step and per chunk of hidden units.
+    ``fold_stats``, ``fold_col_forward`` and ``fold_col_backward`` do the same for BN_t(x_t W) of a narrow
+    input x_t (B,I) without forming x_t W (the cells' fold path; derivation above them).
 """
 import numpy as np
 from numba import njit, prange
@@ -321,3 +323,186 @@ def batchnorm_backward(dy, x, mean, rstd, gain, lengths=None):
     -> dx (T,B,F), dgain (F,), dbias (F,)   (all freshly allocated; zero dx at padded steps).
     """
     return bn_backward(dy, x, mean, rstd, gain, True, lengths)
+
+
+# ---------------------------------------------------------------------------------------------
+# BN_t of a narrow input's projection x_t W, never formed (the cells' fold path)
+# ---------------------------------------------------------------------------------------------
+# For x_t (B,I) with I <= config.FOLD_MAX_I and z = x_t W (W (I,F)), the batch statistics of column k of
+# z follow from the active rows' input mean mu (I,) and biased covariance C (I,I):
+#     mean_k = mu . W[:, k],   var_k = W[:, k]^T C W[:, k]
+# (O(B I^2 + F I^2) per step instead of O(B F I) for z and O(B F) for each pass over it), and
+#     BN_t(z; g, b)[r, k] = (x_r - s) . W[:, k] * rstd_k * g_k + b_k - o_k * rstd_k * g_k
+# with s = mu, o = 0 in training and s = 0, o = running mean in inference. Its backward needs, per step
+# and column, only sums over the batch of dy (s1) and of (x_r - s) dy (P (I,F)):
+#     s2_k = sum_r dy[r,k] xhat[r,k] = rstd_k (W[:, k] . P[:, k] - o_k s1_k)
+#     dW[:, k] += g_k rstd_k (P[:, k] - [training] s2_k rstd_k C W[:, k])
+#     dx_r = sum_k V[:, k] dy[r,k] - [training] (V s1 + M (x_r - s)) / n,
+#            V[:, k] = g_k rstd_k W[:, k],  M = sum_k s2_k rstd_k V[:, k] W[:, k]^T
+# the plain BN backward (bn_col_backward) multiplied out through z = x W: the (T,B,F) arrays of z, of
+# BN_t(z) and of dL/dz are never stored, and no GEMM over T*B rows is left for the x side.
+@njit(**JIT)
+def fold_stats(x, lengths, training, xs):
+    """xs (T,I+I*I) float64 = per step [mu | C (I,I) row-major]: the mean and biased covariance of x[t]
+    (T,B,I) over the rows active at step t (two passes); zeros in inference (the running statistics are
+    used) and at a step with no active row. Kept in float64 whatever x's type: var_k = W_k^T C W_k
+    cancels when a column's variance is small against |W_k|^2 |C|, and float32 entries of C would carry
+    their rounding into it."""
+    T, B, I = x.shape
+    m = np.empty(I, dtype=np.float64)
+    C = np.empty((I, I), dtype=np.float64)
+    for t in range(T):
+        for i in range(xs.shape[1]):
+            xs[t, i] = 0.0
+        n = active_rows(lengths, t) if training else 0
+        if n == 0:
+            continue
+        m[:] = 0.0
+        C[:, :] = 0.0
+        for b in range(B):
+            if t < lengths[b]:
+                for i in range(I):
+                    m[i] += x[t, b, i]
+        m /= n
+        for b in range(B):
+            if t < lengths[b]:
+                for i in range(I):
+                    d = x[t, b, i] - m[i]
+                    for k in range(I):
+                        C[i, k] += d * (x[t, b, k] - m[k])
+        for i in range(I):
+            xs[t, i] = m[i]
+            for k in range(I):
+                xs[t, I + i * I + k] = C[i, k] / n
+
+
+@njit(**JIT)
+def fold_col_forward(x_t, xs_t, lengths, t, W, gain, bias, k0, k1, training, update, rm_row, rv_row, momentum,
+                     eps, mean, rstd, out):
+    """Columns [k0, k1) of BN_t(x_t W; gain, bias) without x_t W (see above): x_t (B,I), xs_t (I+I*I,)
+    from fold_stats, W (I,F); statistics and running rows as bn_col_stats (writes mean, rstd (F,) at
+    [k0, k1); folds the batch statistics into rm_row, rv_row if training and update); out (B,F) gets
+    the normalized columns for every row (padded rows with the active rows' statistics)."""
+    dt = x_t.dtype.type
+    B, I = x_t.shape
+    w = k1 - k0
+    m_, r_, g_, b_ = mean[k0:k1], rstd[k0:k1], gain[k0:k1], bias[k0:k1]
+    rm, rv = rm_row[k0:k1], rv_row[k0:k1]
+    n = active_rows(lengths, t) if training else 0
+    one = dt(1)
+    if not training:
+        for k in range(w):
+            m_[k] = rm[k]
+            r_[k] = one / np.sqrt(rv[k] + dt(eps))
+    else:
+        mom = dt(momentum)
+        unbias = dt(n) / dt(max(n - 1, 1))
+        for k in range(w):  # mean_k = mu . W_k, var_k = W_k^T C W_k (float64: the quadratic form)
+            mk = 0.0
+            vk = 0.0
+            for i in range(I):
+                wi = np.float64(W[i, k0 + k])
+                mk += np.float64(xs_t[i]) * wi
+                ci = 0.0
+                for j in range(I):
+                    ci += np.float64(xs_t[I + i * I + j]) * np.float64(W[j, k0 + k])
+                vk += wi * ci
+            var = dt(max(vk, 0.0))
+            m_[k] = dt(mk)
+            if update and n > 0:
+                rm[k] = (one - mom) * rm[k] + mom * m_[k]
+                rv[k] = (one - mom) * rv[k] + mom * var * unbias
+            r_[k] = one / np.sqrt(var + dt(eps))
+    A = np.empty((I, w), dtype=x_t.dtype)  # W[:, k] rstd_k gain_k
+    c = np.empty(w, dtype=x_t.dtype)       # bias_k - o_k rstd_k gain_k
+    for i in range(I):
+        Wi, Ai = W[i, k0:k1], A[i]
+        for k in range(w):
+            Ai[k] = Wi[k] * r_[k] * g_[k]
+    for k in range(w):
+        c[k] = b_[k] - m_[k] * r_[k] * g_[k] if not training else b_[k]
+    xc = np.empty(I, dtype=x_t.dtype)
+    for b in range(B):
+        for i in range(I):
+            xc[i] = x_t[b, i] - xs_t[i]  # xs_t is 0 in inference
+        o = out[b, k0:k1]
+        for k in range(w):
+            o[k] = c[k]
+        for i in range(I):
+            Ai = A[i]
+            xi = xc[i]
+            for k in range(w):
+                o[k] += xi * Ai[k]
+
+
+@njit(**JIT)
+def fold_col_backward(dy2, x_t, xs_t, lengths, t, W, mean, rstd, gain, k0, k1, training, dW, dgain, dbias, dx_t):
+    """Backward of fold_col_forward's columns [k0, k1) (formulas above): dy2 (B,F) = dL/d(its output)
+    (padded rows ignored); accumulates dW[:, k0:k1] (I,F), dgain, dbias (F,) over the active rows and
+    adds this column range's share of dL/dx_t into dx_t (B,I) (padded rows untouched)."""
+    dt = x_t.dtype.type
+    B, I = x_t.shape
+    w = k1 - k0
+    n = active_rows(lengths, t)
+    if n == 0:
+        return
+    r_, g_ = rstd[k0:k1], gain[k0:k1]
+    V = np.empty((I, w), dtype=x_t.dtype)  # W[:, k] gain_k rstd_k
+    P = np.zeros((I, w), dtype=x_t.dtype)  # sum_r (x_r - s) dy[r, k]
+    s1 = np.zeros(w, dtype=x_t.dtype)
+    for i in range(I):
+        Wi, Vi = W[i, k0:k1], V[i]
+        for k in range(w):
+            Vi[k] = Wi[k] * g_[k] * r_[k]
+    r1 = 0
+    while r1 < B:  # runs of active rows (active_run)
+        r0, r1 = active_run(lengths, t, r1)
+        for b in range(r0, r1):
+            dr = dy2[b, k0:k1]
+            for k in range(w):
+                s1[k] += dr[k]
+            for i in range(I):
+                xi = dt(x_t[b, i] - xs_t[i])  # (x_r - s)_i
+                Pi, Vi = P[i], V[i]
+                acc = dt(0)
+                for k in range(w):
+                    Pi[k] += xi * dr[k]
+                    acc += Vi[k] * dr[k]
+                dx_t[b, i] += acc
+    s2 = np.empty(w, dtype=x_t.dtype)
+    dg, db = dgain[k0:k1], dbias[k0:k1]
+    for k in range(w):
+        u = dt(0)
+        for i in range(I):
+            u += W[i, k0 + k] * P[i, k]
+        o = dt(0) if training else mean[k0 + k]
+        s2[k] = r_[k] * (u - o * s1[k])
+        dg[k] += s2[k]
+        db[k] += s1[k]
+    for i in range(I):  # dW[i, k] += g_k rstd_k (P[i, k] - [training] s2_k rstd_k (C W)[i, k])
+        dWi, Pi = dW[i, k0:k1], P[i]
+        for k in range(w):
+            cw = dt(0)
+            if training:
+                for j in range(I):
+                    cw += xs_t[I + i * I + j] * W[j, k0 + k]
+            dWi[k] += g_[k] * r_[k] * (Pi[k] - s2[k] * r_[k] * cw)
+    if not training:
+        return
+    inv_n = dt(1) / dt(n)
+    cv = np.zeros(I, dtype=x_t.dtype)      # V s1 / n
+    M = np.zeros((I, I), dtype=x_t.dtype)  # sum_k s2_k rstd_k V[:, k] W[:, k]^T / n
+    for i in range(I):
+        for k in range(w):
+            cv[i] += V[i, k] * s1[k]
+            for j in range(I):
+                M[i, j] += V[i, k] * W[j, k0 + k] * s2[k] * r_[k]
+    r1 = 0
+    while r1 < B:
+        r0, r1 = active_run(lengths, t, r1)
+        for b in range(r0, r1):
+            for i in range(I):
+                s = cv[i]
+                for j in range(I):
+                    s += M[i, j] * (x_t[b, j] - xs_t[j])
+                dx_t[b, i] -= s * inv_n

@@ -29,6 +29,14 @@ Layout of the work
        per column, and every column belongs to one part: no shared +=. After the loop: BN_t backward
        of the x side over all T (gives dxw, dgx and db), then dWx = X^T dxw, dx = dxw Wx^T and
        dWh = Hprev^T dhw, each one GEMM over all T*B rows (common.projection_grads).
+    Narrow inputs (I <= config.FOLD_MAX_I: pixel MNIST I=1, strokes I=3) skip step 1 and the x side of
+    step 3: BN_t(x_t Wx) follows from the mean and covariance of x_t over the batch (batchnorm.fold_stats,
+    O(B I^2) per step, before the loop), so each part computes its columns of it inside the loop
+    (batchnorm.fold_col_forward: the x side's statistics and running rows too), and backward runs its
+    columns' x-side BN backward at every step (fold_col_backward: dWx, dgx, db and the part's share of dx
+    from two batch sums per column). x Wx, BN_t(x Wx) and dL/dx Wx ((T,B,G) each, 100 MB at S1) are never
+    stored, and only dWh = Hprev^T dhw is left for after the loop. (S1 BN-LSTM step, timed in turns at
+    load 3.3: 216 -> 197 ms, the fastest of 7; see README.)
 
 Masks (``lengths=None`` or (B,) int64, the rules of batchnorm.py): at step t only the rows with
 t < lengths[b] count in the statistics of every BN_t (x side, h side, cell); padded rows run on
@@ -44,7 +52,9 @@ read it; the carried dL/dc_{t-1} is not clipped. 0 or inf: off, the unclipped ar
 Not the gradient of a loss, so no finite-difference check: reference.bn_lstm_backward is its spec.
 
 saved (the tuple bn_lstm_forward returns and bn_lstm_backward takes back):
-    xw      (T,B,G)  x @ Wx, before BN
+    xw      (T,B,G)  x @ Wx, before BN; for a narrow input (I <= config.FOLD_MAX_I) instead
+            (T,I+I*I) float64, per step the batch mean and covariance of x_t (batchnorm.fold_stats;
+            zeros in inference). The CUDA twin always saves x @ Wx; each backward reads its own.
     mean_x  (T,G)    statistics used for xw (batch, or running in inference)
     rstd_x  (T,G)    1/sqrt(var + eps) for xw
     hw      (T,B,G)  h_{t-1} @ Wh, before BN
@@ -64,11 +74,12 @@ import numpy as np
 from numba import njit
 
 from lnrnn.config import BN_PAR_MIN_WORK as PAR_MIN_WORK  # default of the trailing par_min argument
-from lnrnn.config import JIT, ROWS
-from lnrnn.kernels.batchnorm import active_rows, bn_backward, bn_col_backward, bn_col_stats, bn_forward
+from lnrnn.config import FOLD_MAX_I, JIT, ROWS
+from lnrnn.kernels.batchnorm import (active_rows, bn_backward, bn_col_backward, bn_col_stats, bn_forward,
+                                     fold_col_backward, fold_col_forward, fold_stats)
 from lnrnn.kernels.blas import rec_pack
 from lnrnn.kernels.common import (barrier, block_columns, chunk_bounds, matmul, n_parts, part_dh, part_hw,
-                                  projection_grads, run_synced, sigmoid_row)
+                                  projection_grads, recurrent_weight_grad, run_synced, sigmoid_row)
 from lnrnn.kernels.codes import clip_bound
 from lnrnn.kernels.masks import as_lengths
 
@@ -149,8 +160,17 @@ def bn_lstm_forward(x, h0, c0, Wx, Wh, b, gx, gh, gc, bc, rmx, rvx, rmh, rvh, rm
     G = 4 * H
     dt = x.dtype
     lengths = as_lengths(lengths, T, B)
-    xw = matmul(x.reshape(T * B, I), Wx, numba.get_num_threads()).reshape(T, B, G)
-    xn, mean_x, rstd_x = bn_forward(xw, gx, b, rmx, rvx, training, momentum, eps, lengths)  # BN_t(xw; gx, 0) + b
+    fold = 0 < I <= FOLD_MAX_I
+    if fold:  # x Wx and BN_t of it column by column inside the loop, from xs (batchnorm.fold_stats)
+        xs = np.empty((T, I + I * I))  # float64 (fold_stats)
+        fold_stats(x, lengths, training, xs)
+        xn = np.empty((1, B, G), dtype=dt)   # the step's BN_t(x_t Wx; gx, b), rewritten every step
+        mean_x = np.empty((T, G), dtype=dt)
+        rstd_x = np.empty((T, G), dtype=dt)
+    else:
+        xs = np.empty((T, 0))  # unused
+        xw = matmul(x.reshape(T * B, I), Wx, numba.get_num_threads()).reshape(T, B, G)
+        xn, mean_x, rstd_x = bn_forward(xw, gx, b, rmx, rvx, training, momentum, eps, lengths)  # BN_t(xw; gx, 0) + b
     hw = np.empty((T, B, G), dtype=dt)
     mean_h = np.empty((T, G), dtype=dt)
     rstd_h = np.empty((T, G), dtype=dt)
@@ -160,24 +180,31 @@ def bn_lstm_forward(x, h0, c0, Wx, Wh, b, gx, gh, gc, bc, rmx, rvx, rmh, rvh, rm
     rstd_c = np.empty((T, H), dtype=dt)
     tc = np.empty((T, B, H), dtype=dt)
     y = np.empty((T, B, H), dtype=dt)
-    run_synced(_forward_part, n_parts(B, H, G, par_min), xn, lengths, h0, c0, Wh, (gh, gc, bc), (rmh, rvh, rmc, rvc),
-               (training, momentum, eps), (hw, mean_h, rstd_h, gates, c, mean_c, rstd_c, tc, y))
-    saved = (xw, mean_x, rstd_x, hw, mean_h, rstd_h, gates, c, mean_c, rstd_c, tc, y, lengths, training)
+    run_synced(_forward_part, n_parts(B, H, G, par_min), xn, lengths, h0, c0, Wh, (gh, gc, bc),
+               (rmh, rvh, rmc, rvc, rmx, rvx), (training, momentum, eps), (fold, x, xs, Wx, gx, b),
+               (hw, mean_h, rstd_h, gates, c, mean_c, rstd_c, tc, y, mean_x, rstd_x))
+    saved = (xs if fold else xw, mean_x, rstd_x, hw, mean_h, rstd_h, gates, c, mean_c, rstd_c, tc, y, lengths,
+             training)
     return y, y[T - 1].copy(), c[T - 1].copy(), saved
 
 
 @njit(**ROWS)
-def _forward_part(q, n, flags, xn, lengths, h0, c0, Wh, p, run, bn, out):
+def _forward_part(q, n, flags, xn, lengths, h0, c0, Wh, p, run, bn, xin, out):
     """The forward time loop for hidden units [j0, j1), part q of n (common.run_synced): per step this
     part's columns of the recurrent GEMM, h_{t-1} @ Wh[:, its four gate blocks], then its units' BN,
     gates, cell and output; then it waits at the step's barrier, as the next product needs all of h_t.
-    xn (T,B,G) = BN_t(x Wx; gx, b); p = (gh, gc, bc); run = (rmh, rvh (Ts,G), rmc, rvc (Ts,H));
-    bn = (training, momentum, eps); out = (hw, mean_h, rstd_h, gates, c, mean_c, rstd_c, tc, y) as saved."""
-    rmh, rvh, rmc, rvc = run
-    hw, mean_h, rstd_h, gates, c, mean_c, rstd_c, tc, y = out
-    T, B, G = xn.shape
+    xn (T,B,G) = BN_t(x Wx; gx, b), or with xin's fold set (1,B,G), where the part writes its columns of
+    step t's BN_t(x_t Wx; gx, b) from xin = (fold, x (T,B,I), xs (T,I+I*I), Wx (I,G), gx, b (G,))
+    (batchnorm.fold_col_forward; with mean_x, rstd_x and the running rows rmx, rvx);
+    p = (gh, gc, bc); run = (rmh, rvh (Ts,G), rmc, rvc (Ts,H), rmx, rvx (Ts,G)); bn = (training, momentum,
+    eps); out = (hw, mean_h, rstd_h, gates, c, mean_c, rstd_c, tc, y, mean_x, rstd_x) as saved."""
+    rmh, rvh, rmc, rvc, rmx, rvx = run
+    hw, mean_h, rstd_h, gates, c, mean_c, rstd_c, tc, y, mean_x, rstd_x = out
+    fold, x, xs, Wx, gx, b = xin
+    training, momentum, eps = bn
+    T, B, G = hw.shape
     H = G // 4
-    Tsh, Tsc = rmh.shape[0], rmc.shape[0]
+    Tsh, Tsc, Tsx = rmh.shape[0], rmc.shape[0], rmx.shape[0]
     j0, j1 = chunk_bounds(H, n, q)
     w = j1 - j0
     Wq = block_columns(Wh, 4, j0, j1)   # (H,4w); equals Wh when n == 1
@@ -190,7 +217,12 @@ def _forward_part(q, n, flags, xn, lengths, h0, c0, Wh, p, run, bn, out):
             part_hw(y[t - 1], Wq, P, hq, hw[t], 4, j0, j1)
         cprev = c0 if t == 0 else c[t - 1]
         rh, rc = min(t, Tsh - 1), min(t, Tsc - 1)
-        _forward_step(j0, j1, lengths, t, hw[t], xn[t], cprev, p, bn, (t < Tsh, t < Tsc),
+        if fold:
+            rx = min(t, Tsx - 1)
+            for g in range(4):
+                fold_col_forward(x[t], xs[t], lengths, t, Wx, gx, b, g * H + j0, g * H + j1, training, t < Tsx,
+                                 rmx[rx], rvx[rx], momentum, eps, mean_x[t], rstd_x[t], xn[0])
+        _forward_step(j0, j1, lengths, t, hw[t], xn[0] if fold else xn[t], cprev, p, bn, (t < Tsh, t < Tsc),
                       (rmh[rh], rvh[rh], rmc[rc], rvc[rc]),
                       (mean_h[t], rstd_h[t], gates[t], c[t], mean_c[t], rstd_c[t], tc[t], y[t]))
         if not barrier(flags, q, n, t + 1):
@@ -267,7 +299,9 @@ def bn_lstm_backward(dy, saved, x, h0, c0, Wx, Wh, gx, gh, gc, par_min=PAR_MIN_W
     H = h0.shape[1]
     G = 4 * H
     dt = x.dtype
-    da = np.empty((T, B, G), dtype=dt)   # dL/d(preactivation) = dL/d BN_t(xw; gx, b)
+    fold = 0 < I <= FOLD_MAX_I  # then saved[0] is xs (T,I+I*I), and the x side's backward runs in the loop
+    n = n_parts(B, H, G, par_min)
+    da = np.empty((1 if fold else T, B, G), dtype=dt)  # dL/d(preactivation) = dL/d BN_t(xw; gx, b); fold: step t's
     dhw = np.empty((T, B, G), dtype=dt)  # dL/d(h_{t-1} Wh)
     dhn = np.zeros((B, H), dtype=dt)     # dL/dh_t arriving from step t+1; ends as dh0
     dcarry = np.zeros((B, H), dtype=dt)  # dL/dc_t arriving from step t+1; ends as dc0
@@ -277,22 +311,34 @@ def bn_lstm_backward(dy, saved, x, h0, c0, Wx, Wh, gx, gh, gc, par_min=PAR_MIN_W
     scratch = (np.empty((B, H), dt), np.empty((B, H), dt), np.zeros(G, dt),  # dcn, dcbn, dbh (= db, unused)
                np.empty(H, dt), np.empty(H, dt), np.empty(G, dt), np.empty(G, dt))  # s1c, s2c, s1h, s2h
     clip = dt.type(clip_bound(clip))  # 0: off
-    run_synced(_backward_part, n_parts(B, H, G, par_min), dy, saved, c0, Wh, (gh, gc), clip,
-               (da, dhw, dhn, dcarry, dgh, dgc, dbc), scratch)
-    dxw, dgx, db = bn_backward(da, xw, mean_x, rstd_x, gx, training, lengths)
-    dx, dWx, dWh = projection_grads(dxw, dhw, x, h0, y, Wx, numba.get_num_threads())
+    # fold: dWx (I,G), dgx, db (G,) accumulated by column owners; dxp (n,T,B,I): each part's share of dx
+    dWx, dgx, db = np.zeros((I, G), dt), np.zeros(G, dt), np.zeros(G, dt)
+    dxp = np.zeros((n, T, B, I) if fold else (1, 1, 1, 1), dt)
+    xs = xw if fold else np.empty((T, 0))  # (T,I+I*I) with fold, else unused
+    run_synced(_backward_part, n, dy, saved, c0, Wh, (gh, gc), clip, (fold, x, xs, Wx, gx),
+               (da, dhw, dhn, dcarry, dgh, dgc, dbc, dWx, dgx, db, dxp), scratch)
+    if fold:
+        dx = dxp[0] if n == 1 else dxp.sum(axis=0)
+        dWh = recurrent_weight_grad(dhw, h0, y, numba.get_num_threads())
+    else:
+        dxw, dgx, db = bn_backward(da, xw, mean_x, rstd_x, gx, training, lengths)
+        dx, dWx, dWh = projection_grads(dxw, dhw, x, h0, y, Wx, numba.get_num_threads())
     return dx, dhn, dcarry, dWx, dWh, db, dgx, dgh, dgc, dbc
 
 
 @njit(**ROWS)
-def _backward_part(q, n, flags, dy, saved, c0, Wh, p, clip, grads, scratch):
+def _backward_part(q, n, flags, dy, saved, c0, Wh, p, clip, xin, grads, scratch):
     """The backward time loop for hidden units [j0, j1), part q of n: per step this part's units and
     gate columns, the barrier (the product needs every column of dhw_t), then its units of
     dh_{t-1} = dhw_t Wh^T. saved: the forward's; p = (gh, gc); clip: as _backward_step's;
-    grads = (da, dhw (T,B,G), dhn, dcarry (B,H), dgh (G,), dgc, dbc (H,)); scratch as _backward_step's,
-    shared: each part touches only its own columns."""
-    _, _, _, hw, mean_h, rstd_h, gates, c, mean_c, rstd_c, tc, _, lengths, training = saved
-    da, dhw, dhn, dcarry, dgh, dgc, dbc = grads
+    xin = (fold, x (T,B,I), xs (T,I+I*I), Wx (I,G), gx (G,)); grads = (da (T,B,G), or (1,B,G) with fold, dhw (T,B,G),
+    dhn, dcarry (B,H), dgh (G,), dgc, dbc (H,), dWx (I,G), dgx, db (G,), dxp (n,T,B,I)): with fold the part
+    also runs its columns' x-side BN backward at every step (batchnorm.fold_col_backward: dWx, dgx, db
+    and its share dxp[q] of dx); scratch as _backward_step's, shared: each part touches only its own
+    columns."""
+    _, mean_x, rstd_x, hw, mean_h, rstd_h, gates, c, mean_c, rstd_c, tc, _, lengths, training = saved
+    da, dhw, dhn, dcarry, dgh, dgc, dbc, dWx, dgx, db, dxp = grads
+    fold, x, xs, Wx, gx = xin
     T, B, H = dy.shape
     j0, j1 = chunk_bounds(H, n, q)
     WTq = np.ascontiguousarray(Wh[j0:j1].T)  # (G,w): the columns of Wh^T this part's units need
@@ -302,7 +348,11 @@ def _backward_part(q, n, flags, dy, saved, c0, Wh, p, clip, grads, scratch):
         cprev = c0 if t == 0 else c[t - 1]
         _backward_step(j0, j1, lengths, t, dy[t], dhn, dcarry,
                        (gates[t], c[t], cprev, mean_c[t], rstd_c[t], tc[t], hw[t], mean_h[t], rstd_h[t]), p, training,
-                       clip, (da[t], dhw[t], dgh, dgc, dbc), scratch)
+                       clip, (da[0] if fold else da[t], dhw[t], dgh, dgc, dbc), scratch)
+        if fold:
+            for g in range(4):
+                fold_col_backward(da[0], x[t], xs[t], lengths, t, Wx, mean_x[t], rstd_x[t], gx, g * H + j0,
+                                  g * H + j1, training, dWx, dgx, db, dxp[q, t])
         if not barrier(flags, q, n, T - t):
             return
         part_dh(dhw[t], WTq, PT, dq, dhn, j0, j1)

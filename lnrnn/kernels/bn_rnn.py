@@ -14,21 +14,24 @@ nobody (the BN backward gives them zero dL/dhw, hence zero dL/dh_{t-1}).
 Layout of the work (as bn_lstm.py, with one gate block): xw = x Wx and its BN_t over all T*B rows once;
 the time loop split by hidden units into parts that meet at a barrier every step (common.py); after
 the BPTT loop, BN_t backward of the x side and the weight-gradient GEMMs (common.projection_grads).
+Narrow inputs (I <= config.FOLD_MAX_I) take bn_lstm.py's fold path: BN_t(x_t Wx) and its backward column
+by column inside the loop from the batch mean and covariance of x_t; no (T,B,H) array of the x side.
 
 saved (the tuple bn_rnn_forward returns and bn_rnn_backward takes back):
     (xw (T,B,H), mean_x (T,H), rstd_x (T,H), hw (T,B,H), mean_h (T,H), rstd_h (T,H), y (T,B,H), lengths (B,),
-     training)
+     training); for a narrow input xw is replaced by xs (T,I+I*I) float64 (as in bn_lstm.py).
 """
 import numba
 import numpy as np
 from numba import njit
 
 from lnrnn.config import BN_PAR_MIN_WORK as PAR_MIN_WORK  # default of the trailing par_min argument
-from lnrnn.config import JIT, ROWS
-from lnrnn.kernels.batchnorm import bn_backward, bn_col_backward, bn_col_stats, bn_forward
+from lnrnn.config import FOLD_MAX_I, JIT, ROWS
+from lnrnn.kernels.batchnorm import (bn_backward, bn_col_backward, bn_col_stats, bn_forward, fold_col_backward,
+                                     fold_col_forward, fold_stats)
 from lnrnn.kernels.blas import rec_pack
 from lnrnn.kernels.common import (barrier, block_columns, chunk_bounds, matmul, n_parts, part_dh, part_hw,
-                                  projection_grads, run_synced, sigmoid_row)
+                                  projection_grads, recurrent_weight_grad, run_synced, sigmoid_row)
 from lnrnn.kernels.masks import as_lengths
 
 
@@ -65,27 +68,41 @@ def bn_rnn_forward(x, h0, Wx, Wh, b, gx, gh, rmx, rvx, rmh, rvh, training, momen
     H = h0.shape[1]
     dt = x.dtype
     lengths = as_lengths(lengths, T, B)
-    xw = matmul(x.reshape(T * B, I), Wx, numba.get_num_threads()).reshape(T, B, H)
-    xn, mean_x, rstd_x = bn_forward(xw, gx, b, rmx, rvx, training, momentum, eps, lengths)
+    fold = 0 < I <= FOLD_MAX_I
+    if fold:  # x Wx and BN_t of it column by column inside the loop (as bn_lstm.py)
+        xs = np.empty((T, I + I * I))        # float64 (batchnorm.fold_stats)
+        fold_stats(x, lengths, training, xs)
+        xn = np.empty((1, B, H), dtype=dt)   # the step's BN_t(x_t Wx; gx, b), rewritten every step
+        mean_x = np.empty((T, H), dtype=dt)
+        rstd_x = np.empty((T, H), dtype=dt)
+    else:
+        xs = np.empty((T, 0))  # unused
+        xw = matmul(x.reshape(T * B, I), Wx, numba.get_num_threads()).reshape(T, B, H)
+        xn, mean_x, rstd_x = bn_forward(xw, gx, b, rmx, rvx, training, momentum, eps, lengths)
     hw = np.empty((T, B, H), dtype=dt)
     mean_h = np.empty((T, H), dtype=dt)
     rstd_h = np.empty((T, H), dtype=dt)
     y = np.empty((T, B, H), dtype=dt)
-    run_synced(_forward_part, n_parts(B, H, H, par_min), xn, lengths, h0, Wh, gh, (rmh, rvh), (training, momentum, eps),
-               (hw, mean_h, rstd_h, y))
-    saved = (xw, mean_x, rstd_x, hw, mean_h, rstd_h, y, lengths, training)
+    run_synced(_forward_part, n_parts(B, H, H, par_min), xn, lengths, h0, Wh, gh, (rmh, rvh, rmx, rvx),
+               (training, momentum, eps), (fold, x, xs, Wx, gx, b), (hw, mean_h, rstd_h, y, mean_x, rstd_x))
+    saved = (xs if fold else xw, mean_x, rstd_x, hw, mean_h, rstd_h, y, lengths, training)
     return y, y[T - 1].copy(), saved
 
 
 @njit(**ROWS)
-def _forward_part(q, n, flags, xn, lengths, h0, Wh, gh, run, bn, out):
+def _forward_part(q, n, flags, xn, lengths, h0, Wh, gh, run, bn, xin, out):
     """The forward time loop for hidden units [j0, j1), part q of n: per step the columns j0:j1 of
-    h_{t-1} Wh, those units' BN and output, then the step's barrier. xn (T,B,H) = BN_t(x Wx; gx, b);
-    run = (rmh, rvh) (Ts,H); bn = (training, momentum, eps); out = (hw, mean_h, rstd_h, y) as saved."""
-    rmh, rvh = run
-    hw, mean_h, rstd_h, y = out
-    T, B, H = xn.shape
-    Ts = rmh.shape[0]
+    h_{t-1} Wh, those units' BN and output, then the step's barrier. xn (T,B,H) = BN_t(x Wx; gx, b), or
+    with xin's fold set (1,B,H), where the part writes its columns of step t's BN_t(x_t Wx; gx, b) from
+    xin = (fold, x (T,B,I), xs (T,I+I*I), Wx (I,H), gx, b (H,)) (batchnorm.fold_col_forward);
+    run = (rmh, rvh, rmx, rvx) (Ts,H); bn = (training, momentum, eps);
+    out = (hw, mean_h, rstd_h, y, mean_x, rstd_x) as saved."""
+    rmh, rvh, rmx, rvx = run
+    hw, mean_h, rstd_h, y, mean_x, rstd_x = out
+    fold, x, xs, Wx, gx, b = xin
+    training, momentum, eps = bn
+    T, B, H = hw.shape
+    Ts, Tsx = rmh.shape[0], rmx.shape[0]
     j0, j1 = chunk_bounds(H, n, q)
     Wq = block_columns(Wh, 1, j0, j1)  # (H,w)
     P = rec_pack(Wq, B)
@@ -96,7 +113,12 @@ def _forward_part(q, n, flags, xn, lengths, h0, Wh, gh, run, bn, out):
         else:
             part_hw(y[t - 1], Wq, P, hq, hw[t], 1, j0, j1)
         r = min(t, Ts - 1)
-        _forward_step(j0, j1, lengths, t, hw[t], xn[t], gh, bn, t < Ts, (rmh[r], rvh[r]), (mean_h[t], rstd_h[t], y[t]))
+        if fold:
+            rx = min(t, Tsx - 1)
+            fold_col_forward(x[t], xs[t], lengths, t, Wx, gx, b, j0, j1, training, t < Tsx, rmx[rx], rvx[rx],
+                             momentum, eps, mean_x[t], rstd_x[t], xn[0])
+        _forward_step(j0, j1, lengths, t, hw[t], xn[0] if fold else xn[t], gh, bn, t < Ts, (rmh[r], rvh[r]),
+                      (mean_h[t], rstd_h[t], y[t]))
         if not barrier(flags, q, n, t + 1):
             return
 
@@ -127,24 +149,39 @@ def bn_rnn_backward(dy, saved, x, h0, Wx, Wh, gx, gh, par_min=PAR_MIN_WORK):
     T, B, I = x.shape
     H = h0.shape[1]
     dt = x.dtype
-    da = np.empty((T, B, H), dtype=dt)
+    fold = 0 < I <= FOLD_MAX_I  # then saved[0] is xs (T,I+I*I), and the x side's backward runs in the loop
+    n = n_parts(B, H, H, par_min)
+    da = np.empty((1 if fold else T, B, H), dtype=dt)  # fold: step t's only
     dhw = np.empty((T, B, H), dtype=dt)
     dhn = np.zeros((B, H), dtype=dt)
     dgh = np.zeros(H, dtype=dt)
     scratch = (np.zeros(H, dt), np.empty(H, dt), np.empty(H, dt))  # dbh (= db, unused), s1, s2
-    run_synced(_backward_part, n_parts(B, H, H, par_min), dy, saved, Wh, gh, (da, dhw, dhn, dgh), scratch)
-    dxw, dgx, db = bn_backward(da, xw, mean_x, rstd_x, gx, training, lengths)
-    dx, dWx, dWh = projection_grads(dxw, dhw, x, h0, y, Wx, numba.get_num_threads())
+    # fold: dWx (I,H), dgx, db (H,) accumulated by column owners; dxp (n,T,B,I): each part's share of dx
+    dWx, dgx, db = np.zeros((I, H), dt), np.zeros(H, dt), np.zeros(H, dt)
+    dxp = np.zeros((n, T, B, I) if fold else (1, 1, 1, 1), dt)
+    xs = xw if fold else np.empty((T, 0))
+    run_synced(_backward_part, n, dy, saved, Wh, gh, (fold, x, xs, Wx, gx), (da, dhw, dhn, dgh, dWx, dgx, db, dxp),
+               scratch)
+    if fold:
+        dx = dxp[0] if n == 1 else dxp.sum(axis=0)
+        dWh = recurrent_weight_grad(dhw, h0, y, numba.get_num_threads())
+    else:
+        dxw, dgx, db = bn_backward(da, xw, mean_x, rstd_x, gx, training, lengths)
+        dx, dWx, dWh = projection_grads(dxw, dhw, x, h0, y, Wx, numba.get_num_threads())
     return dx, dhn, dWx, dWh, db, dgx, dgh
 
 
 @njit(**ROWS)
-def _backward_part(q, n, flags, dy, saved, Wh, gh, grads, scratch):
+def _backward_part(q, n, flags, dy, saved, Wh, gh, xin, grads, scratch):
     """The backward time loop for hidden units [j0, j1), part q of n: per step those units' columns of
-    da and dhw, the barrier, then units j0:j1 of dh_{t-1} = dhw_t Wh^T. saved: the forward's; grads =
-    (da, dhw (T,B,H), dhn (B,H), dgh (H,)); scratch (dbh, s1, s2) (H,) shared by column."""
-    _, _, _, hw, mean_h, rstd_h, y, lengths, training = saved
-    da, dhw, dhn, dgh = grads
+    da and dhw, the barrier, then units j0:j1 of dh_{t-1} = dhw_t Wh^T. saved: the forward's;
+    xin = (fold, x (T,B,I), xs (T,I+I*I), Wx (I,H), gx (H,)); grads = (da (T,B,H), or (1,B,H) with fold,
+    dhw (T,B,H), dhn (B,H), dgh (H,), dWx (I,H), dgx, db (H,), dxp (n,T,B,I)): with fold the part also runs
+    its columns' x-side BN backward at every step (batchnorm.fold_col_backward: dWx, dgx, db and its share
+    dxp[q] of dx); scratch (dbh, s1, s2) (H,) shared by column."""
+    _, mean_x, rstd_x, hw, mean_h, rstd_h, y, lengths, training = saved
+    da, dhw, dhn, dgh, dWx, dgx, db, dxp = grads
+    fold, x, xs, Wx, gx = xin
     T, B, H = dy.shape
     j0, j1 = chunk_bounds(H, n, q)
     WTq = np.ascontiguousarray(Wh[j0:j1].T)  # (H,w)
@@ -152,7 +189,10 @@ def _backward_part(q, n, flags, dy, saved, Wh, gh, grads, scratch):
     dq = np.empty((B, j1 - j0), dtype=dy.dtype)
     for t in range(T - 1, -1, -1):
         _backward_step(j0, j1, lengths, t, dy[t], dhn, (y[t], hw[t], mean_h[t], rstd_h[t]), gh, training,
-                       (da[t], dhw[t], dgh), scratch)
+                       (da[0] if fold else da[t], dhw[t], dgh), scratch)
+        if fold:
+            fold_col_backward(da[0], x[t], xs[t], lengths, t, Wx, mean_x[t], rstd_x[t], gx, j0, j1, training, dWx,
+                              dgx, db, dxp[q, t])
         if not barrier(flags, q, n, T - t):
             return
         part_dh(dhw[t], WTq, PT, dq, dhn, j0, j1)

@@ -99,8 +99,8 @@ MUTANTS = [
          tests=[f"{KERNELS}::test_sigmoid_row_float32_accuracy_in_place_and_not"],
          why="float32 exp: 2^k assembled with the wrong exponent bias (off by a factor 2)"),
     dict(name="bn-running-var-biased", file="lnrnn/kernels/batchnorm.py",
-         old="unbias = dt(",  # B/(B-1), or n/(n-1) over the active rows: made 1
-         new="unbias = dt(1) + dt(0) * dt(",
+         old="    unbias = dt(n) / dt(max(n - 1, 1))\n    for k in range(w):\n        m_[k] = dt(0)",  # bn_col_stats
+         new="    unbias = dt(1)\n    for k in range(w):\n        m_[k] = dt(0)",  # B/(B-1), or n/(n-1): made 1
          tests=[f"{BN}::test_forward_train_formula_and_unbiased_running_var"],
          why="running variance updated with the biased batch variance"),
     dict(name="bn-unmasked-stats-drop-row", file="lnrnn/kernels/batchnorm.py",
@@ -123,6 +123,29 @@ MUTANTS = [
          new="        row = min(t, Ts - 1) if training else 0\n        bn_col_stats(",
          tests=[f"{BN}::test_forward_infer_reuses_last_row"],
          why="inference uses the first step's running statistics for every step"),
+    # the narrow-input path of the BN cells (BN_t of x Wx from the inputs' mean and covariance)
+    dict(name="bn-fold-running-var-biased", file="lnrnn/kernels/batchnorm.py",
+         old="                rv[k] = (one - mom) * rv[k] + mom * var * unbias",
+         new="                rv[k] = (one - mom) * rv[k] + mom * var",
+         tests=["tests/test_bn_cells.py::test_narrow_input_matches_reference_and_gemm_path"],
+         why="the narrow path's running variance takes the biased batch variance"),
+    dict(name="bn-fold-dw-no-covariance-term", file="lnrnn/kernels/batchnorm.py",
+         old="(Pi[k] - s2[k] * r_[k] * cw)",
+         new="(Pi[k])",
+         tests=["tests/test_bn_cells.py::test_narrow_input_matches_reference_and_gemm_path"],
+         why="the narrow path's dWx leaves out the statistics' dependence on W (the xhat term of BN's backward)"),
+    dict(name="bn-fold-dx-no-mean-term", file="lnrnn/kernels/batchnorm.py",
+         old="                s = cv[i]\n",
+         new="                s = dt(0)\n",
+         tests=["tests/test_bn_cells.py::test_narrow_input_matches_reference_and_gemm_path"],
+         why="the narrow path's dx leaves out the batch mean's share of the gradient"),
+    dict(name="bn-fold-padded-rows-in-stats", file="lnrnn/kernels/batchnorm.py",
+         old=("        for b in range(B):\n            if t < lengths[b]:\n"
+              "                for i in range(I):\n                    m[i] +="),  # fold_stats' mean
+         new=("        for b in range(B):\n            if True:\n"
+              "                for i in range(I):\n                    m[i] +="),
+         tests=["tests/test_bn_cells.py::test_narrow_input_matches_reference_and_gemm_path"],
+         why="the narrow path's input mean counts padded rows"),
     dict(name="lstm-cell-gates-swapped", file="lnrnn/kernels/lstm.py",
          old="ct[k] = af[k] * cp[k] + ai[k] * ag[k]",
          new="ct[k] = ai[k] * cp[k] + af[k] * ag[k]",
