@@ -43,6 +43,9 @@ BARRIER_SPINS = 2000
 # all T*B rows: each row's I*G products run inside the time loop instead, while the row is in cache, and
 # the (T,B,G) gradient of x Wx is never stored (lnrnn/kernels/lstm.py).
 FOLD_MAX_I = 4
+# The LSTM backward never stores dL/d(h_{t-1} Wh) for the whole sequence: each thread gathers this many
+# of its rows (with the matching h_{t-1}) and adds their share of dWh with one GEMM (lnrnn/kernels/lstm.py).
+DWH_BLOCK_ROWS = 256
 # CUDA GEMM and column-reduction tile edge (blocks of TILE x TILE threads).
 CUDA_TILE = 16
 

@@ -20,7 +20,8 @@ Layout of the work
        both G-wide LayerNorm backwards take two passes together: one summing the parameter gradients
        and the four row sums they need, one writing dL/d(h Wh) and dL/d(x Wx). (dL/d(h Wh) has zero
        row mean, so dHW Wh^T = dHW Whc^T: the backward uses Wh itself.)
-       The parameter gradients are per-chunk partials; dWh is one GEMM over all T*B rows after the loop.
+       The parameter gradients are per-chunk partials; dWh too, one GEMM per config.DWH_BLOCK_ROWS
+       gathered rows of dL/d(h_{t-1} Wh) and h_{t-1} (dHW (T,B,G) is never stored).
 
 Threads and compilation: a thread's whole chunk is one compiled function (``_forward_rows``,
 ``_backward_rows``, nogil), and ``lstm_forward``/``lstm_backward`` are Python: they allocate, run the
@@ -50,11 +51,11 @@ saved (the tuple forward returns and backward takes back):
 import numpy as np
 from numba import njit
 
-from lnrnn.config import FOLD_MAX_I, ROWS
+from lnrnn.config import DWH_BLOCK_ROWS, FOLD_MAX_I, ROWS
 from lnrnn.kernels.blas import gemm, rec_mul, rec_pack
 from lnrnn.kernels.codes import NORM_LN, NORM_NONE, clip_bound  # noqa: F401  (re-exported: one set of codes for every cell)
-from lnrnn.kernels.common import (clamp_chunks, input_row_grads, ln_row_stats, matmul, recurrent_weight_grad,
-                                  run_chunks, sigmoid_row, unowned)
+from lnrnn.kernels.common import (clamp_chunks, input_row_grads, ln_row_stats, matmul, run_chunks, sigmoid_row,
+                                  unowned)
 
 
 def lstm_forward(x, h0, c0, Wx, Wh, b, gx, bx, gh, bh, gc, bc, norm, eps, nchunks):
@@ -258,7 +259,6 @@ def lstm_backward(dy, saved, x, h0, c0, Wx, Wh, gx, gh, gc, norm, nchunks, clip=
     ln = norm == NORM_LN
     fold = 0 < I <= FOLD_MAX_I
     dt = dy.dtype
-    dHW = np.empty((T, B, G), dtype=dt)  # dL/d(h_{t-1} Wh), for the dWh GEMM after the loop
     dx = np.empty((T, B, I), dtype=dt)
     dh0 = np.empty((B, H), dtype=dt)
     dc0 = np.empty((B, H), dtype=dt)
@@ -269,19 +269,24 @@ def lstm_backward(dy, saved, x, h0, c0, Wx, Wh, gx, gh, gc, norm, nchunks, clip=
     pG = np.zeros((3, nch, G), dtype=dt)   # per-chunk partial sums of db, dgx, dgh
     pH = np.zeros((2, nch, H), dtype=dt)   # ... of dgc, dbc
     pWx = np.zeros((nch, I, G), dtype=dt)  # ... of dWx
+    pWh = np.zeros((nch, H, G), dtype=dt)  # ... of dWh
     clip = dt.type(clip_bound(clip))  # 0: off
     m = -(-B // nch)  # rows of the largest chunk
+    nb = max(1, DWH_BLOCK_ROWS // m)  # steps whose dL/d(h_{t-1} Wh) rows a chunk gathers for one dWh GEMM
     # each chunk's scratch, owned here (the chunks take unowned views of it: common.unowned)
     work = (np.empty((nch, m, G), dt),      # dL/d(x_t Wx) of its rows (wide input)
             np.empty((nch, I, G), dt),      # x_t^T dL/d(x_t Wx), one step (wide input)
             np.zeros((nch, 2, m, H), dt),   # dL/dh_t and dL/dc_t from step t+1
             np.empty((nch, 3, G), dt),      # one row's dL/d(preactivation), xhat_x, dL/d(x_t Wx)
             np.empty((nch, 2, H), dt),      # one row's dL/d(cell output), and its LN's dL/dchat
-            np.empty((nch, I), dt))         # one row's x_t rstd_x
-    run_chunks(_backward_rows, B, nch, dy, saved, x, c0, (Wx, WxT, WhT, Wc), (gx, gh, gc), ln, fold, clip,
-               (dHW, dx, dh0, dc0), (pG, pH, pWx), work)
+            np.empty((nch, I), dt),         # one row's x_t rstd_x
+            np.empty((nch, nb * m, G), dt),  # dL/d(h_{t-1} Wh) of its rows over nb steps
+            np.empty((nch, nb * m, H), dt),  # the matching h_{t-1}
+            np.empty((nch, H, G), dt))      # their product, the block's share of dWh
+    run_chunks(_backward_rows, B, nch, dy, saved, x, h0, c0, (Wx, WxT, WhT, Wc), (gx, gh, gc), ln, fold, clip,
+               (dx, dh0, dc0), (pG, pH, pWx, pWh), work)
     dWx = pWx.sum(axis=0)
-    dWh = recurrent_weight_grad(dHW, h0, saved[3], nchunks)
+    dWh = pWh.sum(axis=0)
     db, dgx, dgh = pG.sum(axis=1)
     dgc, dbc = pH.sum(axis=1)
     if not ln:  # parameters the plain LSTM does not use
@@ -291,13 +296,17 @@ def lstm_backward(dy, saved, x, h0, c0, Wx, Wh, gx, gh, gc, norm, nchunks, clip=
 
 
 @njit(**ROWS)
-def _backward_rows(q, lo, hi, dy, saved, x, c0, w, p, ln, fold, clip, out, part, work):
+def _backward_rows(q, lo, hi, dy, saved, x, h0, c0, w, p, ln, fold, clip, out, part, work):
     """BPTT for batch rows [lo, hi) (chunk q): w = (Wx (I,G), WxT (G,I), WhT (G,H), Wc (I,G) the centered
     Wx of ln_weights (LN with a narrow input; else Wx)), p = (gx, gh (G,),
     gc (H,)); clip > 0: Graves's bound on dL/d(preactivation) (0: off); fills their rows of
-    out = (dHW (T,B,G), dx (T,B,I), dh0, dc0 (B,H)), and adds this chunk's parameter gradients into
-    its partials, part = (pG, pH, pWx): pG[:, q] = db, dgx, dgh (G,), pH[:, q] = dgc, dbc (H,) and
-    pWx[q] = dWx (I,G); work: the chunks' scratch (see lstm_backward), of which this chunk uses row q.
+    out = (dx (T,B,I), dh0, dc0 (B,H)), and adds this chunk's parameter gradients into its partials,
+    part = (pG, pH, pWx, pWh): pG[:, q] = db, dgx, dgh (G,), pH[:, q] = dgc, dbc (H,), pWx[q] = dWx (I,G)
+    and pWh[q] = dWh (H,G); work: the chunks' scratch (see lstm_backward), of which this chunk uses row q.
+
+    Nor is dL/d(h_{t-1} Wh) (T,B,G) stored: the rows of nb steps gather in a block (with their h_{t-1}),
+    which feeds each step's dh_{t-1} product and then one GEMM adding the block's share of dWh (100 MB
+    less to write and to read back at S1; the GEMMs' inner dimension is config.DWH_BLOCK_ROWS).
 
     dL/d(x_t Wx) is never stored for the whole sequence: a narrow input (fold) takes dx and dWx row
     by row; a wide one takes them as two small GEMMs per step on this chunk's rows (same FLOPs as one
@@ -309,9 +318,9 @@ def _backward_rows(q, lo, hi, dy, saved, x, c0, w, p, ln, fold, clip, out, part,
     xp, hhat, chat, rstd = unowned(saved[4]), unowned(saved[5]), unowned(saved[6]), unowned(saved[7])
     Wx, WxT, WhT, Wc = unowned(w[0]), unowned(w[1]), unowned(w[2]), unowned(w[3])
     gx, gh, gc = unowned(p[0]), unowned(p[1]), unowned(p[2])
-    dHW, dx, dh0, dc0 = unowned(out[0]), unowned(out[1]), unowned(out[2]), unowned(out[3])
-    pG, pH, pWx = unowned(part[0]), unowned(part[1]), unowned(part[2])
-    dy, x, c0 = unowned(dy), unowned(x), unowned(c0)
+    dx, dh0, dc0 = unowned(out[0]), unowned(out[1]), unowned(out[2])
+    pG, pH, pWx, pWh = unowned(part[0]), unowned(part[1]), unowned(part[2]), unowned(part[3])
+    dy, x, h0, c0 = unowned(dy), unowned(x), unowned(h0), unowned(c0)
     T, B, H = dy.shape
     I = x.shape[2]
     G = 4 * H
@@ -320,7 +329,7 @@ def _backward_rows(q, lo, hi, dy, saved, x, c0, w, p, ln, fold, clip, out, part,
     invH = one / dy.dtype.type(H)  # means as products: dividing a float32 by an int gives a float64
     invG = one / dy.dtype.type(G)
     pdb, pgx, pgh, pgc, pbc, pWx = pG[0, q], pG[1, q], pG[2, q], pH[0, q], pH[1, q], pWx[q]
-    dxs = unowned(work[0])[q, :hi - lo]  # (Bc,G) dL/d(x_t Wx) of these rows (LN; else it equals dHW's)
+    dxs = unowned(work[0])[q, :hi - lo]  # (Bc,G) dL/d(x_t Wx) of these rows (LN; else it equals dhwt)
     tW = unowned(work[1])[q]             # (I,G) x_t^T dL/d(x_t Wx), one step (wide input)
     dh_next = unowned(work[2])[q, 0, :hi - lo]  # (Bc,H) dL/dh_t from step t+1 (zeros at first)
     dc_next = unowned(work[2])[q, 1, :hi - lo]  # (Bc,H) dL/dc_t from step t+1 (zeros at first)
@@ -331,7 +340,16 @@ def _backward_rows(q, lo, hi, dy, saved, x, c0, w, p, ln, fold, clip, out, part,
     dcn = unowned(work[4])[q, 0]  # (H,) dL/d(cell output before tanh), then dL/dc_t
     dch = unowned(work[4])[q, 1]  # (H,) dL/dchat
     xw = unowned(work[5])[q]      # (I,) x_t rstd_x of one row
+    dHb = unowned(work[6])[q]     # (nb*m,G) dL/d(h_{t-1} Wh) of this chunk's rows over the block's steps
+    Hb = unowned(work[7])[q]      # (nb*m,H) the matching h_{t-1}
+    tWh = unowned(work[8])[q]     # (H,G) Hb^T dHb
+    pwh = pWh[q]
+    Bc = hi - lo
+    nb = dHb.shape[0] // max(Bc, 1)  # steps per dWh block
+    nk = 0                           # steps gathered in the current block
     for t in range(T - 1, -1, -1):
+        dhwt = dHb[nk * Bc:(nk + 1) * Bc]  # (Bc,G) this step's dL/d(h_{t-1} Wh)
+        Hb[nk * Bc:(nk + 1) * Bc] = h0[lo:hi] if t == 0 else y[t - 1, lo:hi]
         for r in range(hi - lo):
             bb = lo + r
             a = gates[t, bb]
@@ -374,7 +392,7 @@ def _backward_rows(q, lo, hi, dy, saved, x, c0, w, p, ln, fold, clip, out, part,
             if clip > zero:  # Graves: clip dL/da before anything reads it (dcr, carried on, stays unclipped)
                 for j in range(G):
                     da[j] = min(max(da[j], -clip), clip)
-            dhw = dHW[t, bb]
+            dhw = dhwt[r]
             dxr = (xd if fold else dxs[r]) if ln else dhw  # dL/d(x_t Wx) of this row
             if ln:  # both G-wide LayerNorms, backward: one pass for the parameter gradients and the
                     # four sums, one pass writing dL/d(h_{t-1} Wh) and dL/d(x_t Wx)
@@ -421,12 +439,19 @@ def _backward_rows(q, lo, hi, dy, saved, x, c0, w, p, ln, fold, clip, out, part,
             if fold:  # narrow input: dx = dxr Wx^T and dWx += x^T dxr, here while the row is in cache
                 input_row_grads(dx[t, bb], pWx, dxr, x[t, bb], Wx)
         if not fold:
-            dX = dxs if ln else dHW[t, lo:hi]
+            dX = dxs if ln else dhwt
             gemm(dX, WxT, dx[t, lo:hi], False)  # dx_t = dL/d(x_t Wx) Wx^T
             gemm(x[t, lo:hi], dX, tW, True)     # x_t^T dL/d(x_t Wx)
             for i in range(I):
                 for j in range(G):
                     pWx[i, j] += tW[i, j]
-        rec_mul(dHW[t, lo:hi], WhT, PT, dh_next)
+        rec_mul(dhwt, WhT, PT, dh_next)
+        nk += 1
+        if nk == nb or t == 0:  # the block's share of dWh = Hprev^T dL/d(h_{t-1} Wh)
+            gemm(Hb[:nk * Bc], dHb[:nk * Bc], tWh, True)
+            for i in range(H):
+                for j in range(G):
+                    pwh[i, j] += tWh[i, j]
+            nk = 0
     dh0[lo:hi] = dh_next
     dc0[lo:hi] = dc_next
