@@ -16,7 +16,7 @@ Layout of the work
        preactivation, one sigmoid pass, the cell update, LN of the cell with tanh, output.
     3. Backward runs the same chunks in reverse time; per step one GEMM dHW_t @ Wh^T, and for a wide
        input two small GEMMs for dx_t and the step's share of dWx (a narrow input does them in the row
-       loop, and recomputes its xhat_x = (x_t Wc) rstd_x there instead of reading it back). Per row,
+       loop, with LN in closed form from x_t, Wc and rstd_x, never forming xhat_x: _backward_rows). Per row,
        both G-wide LayerNorm backwards take two passes together: one summing the parameter gradients
        and the four row sums they need, one writing dL/d(h Wh) and dL/d(x Wx). (dL/d(h Wh) has zero
        row mean, so dHW Wh^T = dHW Whc^T: the backward uses Wh itself.)
@@ -43,7 +43,7 @@ saved (the tuple forward returns and backward takes back):
     y     (T,B,H)  hidden state h_t (also the layer output)
     xp    (T,B,G)  LN-normalized x_t Wx (xhat_x): norm LN with a wide input (I > config.FOLD_MAX_I) only;
                    shape (0,0,0) otherwise (the plain LSTM's backward never reads x Wx; a narrow
-                   input's xhat_x is recomputed from x, Wx and rstd_x: 100 MB less to write at S1)
+                   input's backward works from x, Wx and rstd_x: 100 MB less to write at S1)
     hhat  (T,B,G)  LN-normalized h_{t-1} Wh     (norm LN; shape (0,0,0) otherwise)
     chat  (T,B,H)  LN-normalized c_t            (norm LN; shape (0,0,0) otherwise)
     rstd  (3,T,B)  1/std of the x, h and c LayerNorms (norm LN; shape (3,0,0) otherwise)
@@ -264,11 +264,15 @@ def lstm_backward(dy, saved, x, h0, c0, Wx, Wh, gx, gh, gc, norm, nchunks, clip=
     dc0 = np.empty((B, H), dtype=dt)
     WhT = np.ascontiguousarray(Wh.T)  # (G,H)
     WxT = np.ascontiguousarray(Wx.T)  # (G,I)
-    Wc = centered(Wx) if ln and fold else Wx  # a narrow input's xhat_x = (x Wc) rstd_x, recomputed (ln_weights)
+    Wc, Mc = Wx, np.empty((0, 0), dt)
+    if ln and fold:  # a narrow input's xhat_x = (x Wc) rstd_x (ln_weights), and Mc = Wc Wc^T (I,I)
+        Wc = centered(Wx)
+        Mc = (Wc.astype(np.float64) @ Wc.T.astype(np.float64)).astype(dt)
     nch = clamp_chunks(nchunks, B)
     pG = np.zeros((3, nch, G), dtype=dt)   # per-chunk partial sums of db, dgx, dgh
     pH = np.zeros((2, nch, H), dtype=dt)   # ... of dgc, dbc
-    pWx = np.zeros((nch, I, G), dtype=dt)  # ... of dWx
+    pWx = np.zeros((nch, I, G), dtype=dt)  # ... of dWx (LN, narrow input: of Q, see _backward_rows)
+    pX = np.zeros((nch, I, I + 1), dtype=dt)  # ... of A, B (LN, narrow input: see _backward_rows)
     pWh = np.zeros((nch, H, G), dtype=dt)  # ... of dWh
     clip = dt.type(clip_bound(clip))  # 0: off
     m = -(-B // nch)  # rows of the largest chunk
@@ -277,15 +281,22 @@ def lstm_backward(dy, saved, x, h0, c0, Wx, Wh, gx, gh, gc, norm, nchunks, clip=
     work = (np.empty((nch, m, G), dt),      # dL/d(x_t Wx) of its rows (wide input)
             np.empty((nch, I, G), dt),      # x_t^T dL/d(x_t Wx), one step (wide input)
             np.zeros((nch, 2, m, H), dt),   # dL/dh_t and dL/dc_t from step t+1
-            np.empty((nch, 3, G), dt),      # one row's dL/d(preactivation), xhat_x, dL/d(x_t Wx)
+            np.empty((nch, G), dt),         # one row's dL/d(preactivation)
             np.empty((nch, 2, H), dt),      # one row's dL/d(cell output), and its LN's dL/dchat
-            np.empty((nch, I), dt),         # one row's x_t rstd_x
+            np.empty((nch, 2, I), dt),      # one row's x_t rstd_x and sum_j dL/da_j gx_j Wc_ij
             np.empty((nch, nb * m, G), dt),  # dL/d(h_{t-1} Wh) of its rows over nb steps
             np.empty((nch, nb * m, H), dt),  # the matching h_{t-1}
             np.empty((nch, H, G), dt))      # their product, the block's share of dWh
-    run_chunks(_backward_rows, B, nch, dy, saved, x, h0, c0, (Wx, WxT, WhT, Wc), (gx, gh, gc), ln, fold, clip,
-               (dx, dh0, dc0), (pG, pH, pWx, pWh), work)
+    run_chunks(_backward_rows, B, nch, dy, saved, x, h0, c0, (Wx, WxT, WhT, Wc, Mc), (gx, gh, gc), ln, fold, clip,
+               (dx, dh0, dc0), (pG, pH, pWx, pWh, pX), work)
     dWx = pWx.sum(axis=0)
+    if ln and fold:  # from the sums over rows Q (I,G), A (I,), B (I,I): _backward_rows
+        Q = dWx.astype(np.float64)
+        AB = pX.sum(axis=0).astype(np.float64)
+        Wc64 = Wc.astype(np.float64)
+        pG[1, 0] = (Wc64 * Q).sum(axis=0)  # dgx_j = sum_k Wc_kj Q_kj
+        pG[1, 1:] = 0
+        dWx = (gx.astype(np.float64) * Q - AB[:, I:] - AB[:, :I] @ Wc64).astype(dt)
     dWh = pWh.sum(axis=0)
     db, dgx, dgh = pG.sum(axis=1)
     dgc, dbc = pH.sum(axis=1)
@@ -298,11 +309,12 @@ def lstm_backward(dy, saved, x, h0, c0, Wx, Wh, gx, gh, gc, norm, nchunks, clip=
 @njit(**ROWS)
 def _backward_rows(q, lo, hi, dy, saved, x, h0, c0, w, p, ln, fold, clip, out, part, work):
     """BPTT for batch rows [lo, hi) (chunk q): w = (Wx (I,G), WxT (G,I), WhT (G,H), Wc (I,G) the centered
-    Wx of ln_weights (LN with a narrow input; else Wx)), p = (gx, gh (G,),
+    Wx of ln_weights and Mc = Wc Wc^T (I,I) (LN with a narrow input; else Wx and (0,0))), p = (gx, gh (G,),
     gc (H,)); clip > 0: Graves's bound on dL/d(preactivation) (0: off); fills their rows of
     out = (dx (T,B,I), dh0, dc0 (B,H)), and adds this chunk's parameter gradients into its partials,
-    part = (pG, pH, pWx, pWh): pG[:, q] = db, dgx, dgh (G,), pH[:, q] = dgc, dbc (H,), pWx[q] = dWx (I,G)
-    and pWh[q] = dWh (H,G); work: the chunks' scratch (see lstm_backward), of which this chunk uses row q.
+    part = (pG, pH, pWx, pWh, pX): pG[:, q] = db, dgx, dgh (G,), pH[:, q] = dgc, dbc (H,), pWx[q] = dWx
+    (I,G) and pWh[q] = dWh (H,G) (LN with a narrow input: pWx[q] = Q, pX[q] = (B | A) (I,I+1) and no dgx;
+    see below); work: the chunks' scratch (see lstm_backward), of which this chunk uses row q.
 
     Nor is dL/d(h_{t-1} Wh) (T,B,G) stored: the rows of nb steps gather in a block (with their h_{t-1}),
     which feeds each step's dh_{t-1} product and then one GEMM adding the block's share of dWh (100 MB
@@ -310,16 +322,25 @@ def _backward_rows(q, lo, hi, dy, saved, x, h0, c0, w, p, ln, fold, clip, out, p
 
     dL/d(x_t Wx) is never stored for the whole sequence: a narrow input (fold) takes dx and dWx row
     by row; a wide one takes them as two small GEMMs per step on this chunk's rows (same FLOPs as one
-    GEMM over all T*B rows, without a (T,B,G) buffer: 15 MB of the S2 step's 96 MB peak). Nor is a
-    narrow input's xhat_x read back: it is x_t Wc rstd_x, I multiply-adds per element, into a row
-    scratch (100 MB less to write and read at S1)."""
+    GEMM over all T*B rows, without a (T,B,G) buffer: 15 MB of the S2 step's 96 MB peak).
+
+    A narrow input's LayerNorm backward (LN, fold) forms neither xhat_x (not saved: 100 MB less to write
+    and read at S1) nor dL/d(x_t Wx) (G,) of a row: with d = dL/da (G,), xw = x_t rstd_x (I,),
+    xhat_j = sum_k xw_k Wc_kj and dL/d(x_t Wx)_j = rstd_x (d_j gx_j - s1 - xhat_j s2),
+    s1 = mean_j(d_j gx_j), s2 = mean_j(d_j gx_j xhat_j), everything it feeds follows from I sums per
+    row, pc_i = sum_j d_j gx_j Wc_ij (s2 = xw.pc / G), and three sums over rows, Q_ij = sum xw_i d_j
+    (in pWx), A_i = sum xw_i s1 and B_ik = sum xw_i xw_k s2 (in pX):
+        dx_i = rstd_x (pc_i - s2 (xw Mc)_i)   (dL/d(x Wx) sums to zero over j, so Wx^T may be Wc^T)
+        dWx  = gx * Q - A 1^T - B Wc,   dgx_j = sum_k Wc_kj Q_kj   (lstm_backward, after the loop)
+    so the row's whole x side is one more stream (Q) in the pass that already reads d, where it was
+    three passes (xhat_x, dL/d(x_t Wx), dx and dWx)."""
     # every array here as an unowned view (common.unowned): no shared reference counts between threads
     gates, c, tc, y = unowned(saved[0]), unowned(saved[1]), unowned(saved[2]), unowned(saved[3])
     xp, hhat, chat, rstd = unowned(saved[4]), unowned(saved[5]), unowned(saved[6]), unowned(saved[7])
-    Wx, WxT, WhT, Wc = unowned(w[0]), unowned(w[1]), unowned(w[2]), unowned(w[3])
+    Wx, WxT, WhT, Wc, Mc = unowned(w[0]), unowned(w[1]), unowned(w[2]), unowned(w[3]), unowned(w[4])
     gx, gh, gc = unowned(p[0]), unowned(p[1]), unowned(p[2])
     dx, dh0, dc0 = unowned(out[0]), unowned(out[1]), unowned(out[2])
-    pG, pH, pWx, pWh = unowned(part[0]), unowned(part[1]), unowned(part[2]), unowned(part[3])
+    pG, pH, pWx, pWh, pX = unowned(part[0]), unowned(part[1]), unowned(part[2]), unowned(part[3]), unowned(part[4])
     dy, x, h0, c0 = unowned(dy), unowned(x), unowned(h0), unowned(c0)
     T, B, H = dy.shape
     I = x.shape[2]
@@ -334,16 +355,18 @@ def _backward_rows(q, lo, hi, dy, saved, x, h0, c0, w, p, ln, fold, clip, out, p
     dh_next = unowned(work[2])[q, 0, :hi - lo]  # (Bc,H) dL/dh_t from step t+1 (zeros at first)
     dc_next = unowned(work[2])[q, 1, :hi - lo]  # (Bc,H) dL/dc_t from step t+1 (zeros at first)
     PT = rec_pack(WhT, hi - lo)                        # Wh^T packed once (MKL)
-    da = unowned(work[3])[q, 0]   # (G,) dL/d(preactivation), one row
-    xq = unowned(work[3])[q, 1]   # (G,) xhat_x of one row (LN, narrow input)
-    xd = unowned(work[3])[q, 2]   # (G,) dL/d(x_t Wx) of one row (LN, narrow input)
+    da = unowned(work[3])[q]      # (G,) dL/d(preactivation), one row
     dcn = unowned(work[4])[q, 0]  # (H,) dL/d(cell output before tanh), then dL/dc_t
     dch = unowned(work[4])[q, 1]  # (H,) dL/dchat
-    xw = unowned(work[5])[q]      # (I,) x_t rstd_x of one row
+    xw = unowned(work[5])[q, 0]   # (I,) x_t rstd_x of one row (LN, narrow input)
+    pc = unowned(work[5])[q, 1]   # (I,) its sum_j dL/da_j gx_j Wc_ij
     dHb = unowned(work[6])[q]     # (nb*m,G) dL/d(h_{t-1} Wh) of this chunk's rows over the block's steps
     Hb = unowned(work[7])[q]      # (nb*m,H) the matching h_{t-1}
     tWh = unowned(work[8])[q]     # (H,G) Hb^T dHb
     pwh = pWh[q]
+    pAB = pX[q]                   # (I,I+1) sums over rows of xw_i xw_k s2x (k < I) and xw_i s1x (k = I)
+    q0 = pWx[0]                   # (G,) first row of pWx
+    wc0 = Wc[0]                   # (G,)
     Bc = hi - lo
     nb = dHb.shape[0] // max(Bc, 1)  # steps per dWh block
     nk = 0                           # steps gathered in the current block
@@ -393,21 +416,58 @@ def _backward_rows(q, lo, hi, dy, saved, x, h0, c0, w, p, ln, fold, clip, out, p
                 for j in range(G):
                     da[j] = min(max(da[j], -clip), clip)
             dhw = dhwt[r]
-            dxr = (xd if fold else dxs[r]) if ln else dhw  # dL/d(x_t Wx) of this row
-            if ln:  # both G-wide LayerNorms, backward: one pass for the parameter gradients and the
-                    # four sums, one pass writing dL/d(h_{t-1} Wh) and dL/d(x_t Wx)
+            if ln and fold:  # both G-wide LayerNorms, backward, the x side in closed form (below)
+                hh = hhat[t, bb]
                 rx = rstd[0, t, bb]
-                if fold:
-                    xh = xq
-                    for i in range(I):
-                        xw[i] = x[t, bb, i] * rx
+                for i in range(I):
+                    xw[i] = x[t, bb, i] * rx
+                xw0 = xw[0]
+                s1h = zero
+                s2h = zero
+                s1x = zero
+                pc0 = zero
+                for j in range(G):
+                    d = da[j]
+                    pdb[j] += d
+                    pgh[j] += d * hh[j]
+                    q0[j] += xw0 * d
+                    u = d * gh[j]
+                    s1h += u
+                    s2h += u * hh[j]
+                    w = d * gx[j]
+                    s1x += w
+                    pc0 += w * wc0[j]
+                pc[0] = pc0
+                for i in range(1, I):
+                    qi = pWx[i]
+                    wci = Wc[i]
+                    xi = xw[i]
+                    s = zero
                     for j in range(G):
-                        xh[j] = xw[0] * Wc[0, j]
-                    for i in range(1, I):
-                        for j in range(G):
-                            xh[j] += xw[i] * Wc[i, j]
-                else:
-                    xh = xp[t, bb]
+                        qi[j] += xi * da[j]
+                        s += da[j] * gx[j] * wci[j]
+                    pc[i] = s
+                s1h *= invG
+                s2h *= invG
+                s1x *= invG
+                s2x = zero
+                for k in range(I):
+                    s2x += xw[k] * pc[k]
+                s2x *= invG
+                for i in range(I):
+                    s = zero
+                    for k in range(I):
+                        s += xw[k] * Mc[k, i]
+                        pAB[i, k] += xw[i] * xw[k] * s2x
+                    dx[t, bb, i] = rx * (pc[i] - s2x * s)
+                    pAB[i, I] += xw[i] * s1x
+                rh = rstd[1, t, bb]
+                for j in range(G):
+                    dhw[j] = rh * (da[j] * gh[j] - s1h - hh[j] * s2h)
+            elif ln:  # both G-wide LayerNorms, backward: one pass for the parameter gradients and the
+                      # four sums, one pass writing dL/d(h_{t-1} Wh) and dL/d(x_t Wx)
+                rx = rstd[0, t, bb]
+                xh = xp[t, bb]
                 hh = hhat[t, bb]
                 s1h = zero
                 s2h = zero
@@ -429,6 +489,7 @@ def _backward_rows(q, lo, hi, dy, saved, x, h0, c0, w, p, ln, fold, clip, out, p
                 s1x *= invG
                 s2x *= invG
                 rh = rstd[1, t, bb]
+                dxr = dxs[r]  # dL/d(x_t Wx) of this row
                 for j in range(G):
                     dhw[j] = rh * (da[j] * gh[j] - s1h - hh[j] * s2h)
                     dxr[j] = rx * (da[j] * gx[j] - s1x - xh[j] * s2x)
@@ -436,8 +497,8 @@ def _backward_rows(q, lo, hi, dy, saved, x, h0, c0, w, p, ln, fold, clip, out, p
                 for j in range(G):
                     pdb[j] += da[j]
                     dhw[j] = da[j]
-            if fold:  # narrow input: dx = dxr Wx^T and dWx += x^T dxr, here while the row is in cache
-                input_row_grads(dx[t, bb], pWx, dxr, x[t, bb], Wx)
+                if fold:  # narrow input: dx = dhw Wx^T and dWx += x^T dhw, here while the row is in cache
+                    input_row_grads(dx[t, bb], pWx, dhw, x[t, bb], Wx)
         if not fold:
             dX = dxs if ln else dhwt
             gemm(dX, WxT, dx[t, lo:hi], False)  # dx_t = dL/d(x_t Wx) Wx^T
