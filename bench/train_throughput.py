@@ -9,7 +9,8 @@ Throughput. A real pixel-MNIST run trains on 60000 sequences and evaluates 10000
 here the same proportions on fewer sequences from the t10k file (--split 1536/256: 24 updates of B64,
 then an evaluation of 256 sequences and a checkpoint, every epoch), through lnrnn.train.train, the
 function behind `lnrnn train`, with every phase in: data batches, forward + BPTT, loss, gradient
-clipping, optimizer, update log, progress, evaluation, checkpoints. A warm-up run first loads (or
+clipping, optimizer, update log, progress, evaluation, checkpoints, metrics.jsonl and the
+learning-curve picture (redrawn at most every lnrnn.train.CURVE_REDRAW_S). A warm-up run first loads (or
 compiles) every kernel, the evaluation's included. Measured window: from the last update of epoch 1
 to the last update of the last epoch, so it holds E-1 epochs of updates and E-1 evaluations and
 checkpoints. The bare step is RecurrentLayer.forward + backward of the same cell at the same shape
@@ -57,7 +58,7 @@ T, I = 784, 1
 PHASES = [("forward + BPTT + loss (model)", ("_loss_and_grad",)), ("data batches", ("task_batch",)),
           ("gradient clipping", ("clip_grad_norm",)), ("optimizer", ("step",)),
           ("update log + progress", ("_log_update", "update")), ("evaluation", ("evaluate",)),
-          ("checkpoints", ("save",))]
+          ("checkpoints", ("save",)), ("learning-curve drawings", ("_draw_curve",))]
 
 
 def config(args, out, **kw):
@@ -99,6 +100,12 @@ def profile_phases(prof):
     return out
 
 
+def run_loop_seconds(prof):
+    """Cumulative seconds of the trainer's loop (Trainer._run), from the profile."""
+    return sum(ct for (path, _, fn), (_, _, _, ct, _) in pstats.Stats(prof).stats.items()
+               if fn == "_run" and path.endswith(os.path.join("lnrnn", "train.py")))
+
+
 def throughput(args):
     quiet = dict(quiet=True, log=lambda msg: None)
     with tempfile.TemporaryDirectory(prefix="lnrnn-tp-") as tmp:
@@ -126,6 +133,7 @@ def throughput(args):
     phases = profile_phases(prof)
     n_all = trainer.step
     hook_s = sum(s[3] for s in stamps)
+    loop_s = run_loop_seconds(prof)
     print(f"{args.cell}, task mnist --split {args.split}, B{args.batch_size} T{T} H{args.hidden}, {args.epochs} epochs, "
           f"float32, {numba.get_num_threads()} threads, {BLAS}; load average {os.getloadavg()[0]:.1f} on "
           f"{os.cpu_count()} CPUs")
@@ -135,10 +143,16 @@ def throughput(args):
     print(f"lnrnn train end to end, {updates} updates (epochs 2-{args.epochs}, their evaluations and checkpoints "
           f"included): {e2e_ms:.1f} ms per update ({args.batch_size / e2e_ms * 1e3:.0f} samples/s)")
     print(f"end to end / bare step, in samples/s: {step_ms / e2e_ms:.2f}x")
+    in_window = [s[3] for s in stamps[first:-1]]  # the bare steps run inside the window, one per update
+    mean_ms = statistics.fmean(in_window) * 1e3
+    print(f"  the same with the mean of the window's {len(in_window)} bare steps ({mean_ms:.1f} ms), like the end to "
+          f"end mean: {mean_ms / e2e_ms:.2f}x")
     print(f"where the whole run's time went (cProfile, cumulative, all {n_all} updates and {args.epochs} epochs; "
           "ms per update):")
     for label, _ in PHASES:
         print(f"  {label:<32} {phases[label] / n_all * 1e3:8.1f}")
+    rest = loop_s - hook_s - sum(phases.values())
+    print(f"  {'rest of the loop (Python, epochs)':<32} {rest / n_all * 1e3:8.1f}")
     print(f"  (the bare steps in the hook, left out above: {hook_s / n_all * 1e3:.1f})")
 
 

@@ -57,6 +57,15 @@ CUDA_TILE = 16
 MALLOC_MMAP_THRESHOLD = 1 << 30
 MALLOC_TRIM_THRESHOLD = 1 << 31
 
+# Inference (evaluation) runs a batch through the stack in time chunks of at most
+# max(1, INFER_CHUNK_ROWS // B) steps, the state carried from chunk to chunk (lnrnn.models): the
+# training forward it calls saves its BPTT activations, 1.6 GB written and thrown away for a whole
+# B256 T784 LN-LSTM batch, and the first such batch of a process grew the heap by 0.8 GB of fresh
+# pages (2.4 s of CPU instead of 0.4 on the 2-core machine: the first evaluation of every run). A
+# chunk's activations fit in what a training step already holds. Measured (that evaluation, CPU
+# seconds of 2 threads): 0.38-0.41 for 1024 to 16384 rows, 0.37-0.38 for one whole-sequence chunk.
+INFER_CHUNK_ROWS = 8192
+
 # CUDA launch geometry (the simulator runs one OS thread per CUDA thread: keep tests small).
 THREADS_PER_BLOCK = 128
 # Sequence kernels (lstm_cuda/rnn_cuda): one block per batch row runs the whole time loop, so a step

@@ -11,6 +11,7 @@ the optimizer, clipping and an allreduce each touch one array.
     m = model.loss_and_grad(x, targets, lengths)            # {'loss': mean, 'acc': ...}; fills grads
     m = model.loss_and_grad(x, targets, tbptt=100)          # truncated BPTT in chunks of 100 steps
     sums, count = model.loss_sums(x, targets)               # inference, sums for exact averaging
+    h = model.last_outputs(x, lengths=lengths)              # inference: each row's last output (B,out)
     means = model.evaluate(batches_of(x, targets, batch_size=500))
     out_t, state = model.step(x_t, state, t)                # one step: the head's linear output (B,O)
 
@@ -24,6 +25,11 @@ makes every row of the batch identical for the first steps, so BatchNorm's per-s
 is exactly 0 and its backward multiplies by gamma / sqrt(eps) at each such step (float32 overflows
 within a few dozen); distinct initial states keep the rows apart.
 
+Inference (``loss_sums``, ``evaluate``, ``last_outputs``) runs the stack over time chunks of at most
+``infer_chunk_steps(B)`` steps from the carried state, so that the BPTT activations the forward
+saves, useless there, stay as small as a chunk's (a whole B256 T784 LN-LSTM batch's are 1.6 GB);
+the figures equal a whole-sequence forward's to float rounding (``tests/test_eval_chunks.py``).
+
 Truncated BPTT: the sequence runs in chunks of ``tbptt`` steps; each chunk starts from the state the
 previous one ended in (detached: no gradient crosses a chunk boundary) and its backward adds into
 the same gradients; the loss is normalized once by the whole batch's count, so with ``tbptt >= T``
@@ -34,6 +40,7 @@ Names: ``params``/``grads``/``buffers`` merge the stack's dicts (prefix 'rnn.') 
 """
 import numpy as np
 
+from lnrnn.config import INFER_CHUNK_ROWS
 from lnrnn.flat import repack
 from lnrnn.heads import log_softmax, make_head  # noqa: F401  (log_softmax re-exported)
 from lnrnn.layers import check_lengths, step_mask
@@ -214,7 +221,8 @@ class SequenceModel:
     def loss_sums(self, x, targets, lengths=None, noise_key=0):
         """Inference (training=False) on one batch -> (sums {metric: sum, 'seqs': sequences}, count). With state_noise,
         the initial states are noise drawn for ``noise_key`` (evaluate passes the batch's index, so an
-        evaluation is the same every time)."""
+        evaluation is the same every time). The stack runs in time chunks (``_infer_chunks``); a
+        last-step head gets only each row's last output, a per-step head scores chunk by chunk."""
         T, B = x.shape[0], x.shape[1]
         lengths = check_lengths(lengths, T, B)
         state = self.noise_state(B, (2, int(noise_key)))
@@ -223,10 +231,49 @@ class SequenceModel:
             h, _ = self._run_last_on_device(x, training=False, state=state)
             s, count, _ = self.head.forward(h, targets, np.ones(B, bool))
             return {**s, "seqs": seqs}, count
-        y, _, _ = self._run(x, state, False, lengths, 0)
-        h, valid, _ = self._select(y, T, lengths, 0)
-        s, count, _ = self.head.forward(h, targets, valid)
-        return {**s, "seqs": seqs}, count
+        if self.head.steps == "last":
+            h = self.last_outputs(x, state, lengths)
+            L = np.full(B, T, np.int64) if lengths is None else lengths
+            s, count, _ = self.head.forward(h, targets, L > 0)
+            return {**s, "seqs": seqs}, count
+        sums, count = dict.fromkeys(self.head.sum_keys, 0.0), 0
+        for t0, t1, y in self._infer_chunks(x, state, lengths):
+            h, valid, _ = self._select(y, T, lengths, t0)
+            s, c, _ = self.head.forward(h, _chunk_targets(targets, self.head, t0, t1), valid)
+            for m in s:
+                sums[m] += s[m]
+            count += c
+        return {**sums, "seqs": seqs}, count
+
+    # ---- inference in time chunks ----
+    def _infer_chunks(self, x, state, lengths):
+        """Inference over x (T,B,I) in time chunks of at most ``infer_chunk_steps(B)`` steps, each
+        starting from the states the previous one ended in (BatchNorm reads the statistics of the
+        chunk's absolute steps, t0 on): yields (t0, t1, y (t1-t0,B,out) on the host). Why chunks: the
+        forward saves its BPTT activations, several (T,B,G) arrays that inference throws away; a chunk's
+        are small and their memory is reused by the next. lengths (B,) checked, or None. Where a row
+        has ended, later chunks run it from its final state (its outputs there are padding either way)."""
+        T = x.shape[0]
+        chunk = infer_chunk_steps(x.shape[1], T)
+        for t0 in range(0, max(T, 1), chunk):  # T = 0 reaches the layer, which says what is wrong
+            t1 = min(t0 + chunk, T)
+            lc = None if lengths is None else np.clip(lengths - t0, 0, t1 - t0)
+            y, state, _ = self._run(np.ascontiguousarray(x[t0:t1]), state, False, lc, t0)
+            yield t0, t1, y
+
+    def last_outputs(self, x, state=None, lengths=None):
+        """Inference: each sequence's stack output at its last step, (B,out) (zeros where lengths[b] = 0),
+        run in time chunks (``_infer_chunks``) keeping only those rows. state: initial states or None."""
+        T, B = x.shape[0], x.shape[1]
+        lengths = check_lengths(lengths, T, B)
+        last = (np.full(B, T, np.int64) if lengths is None else lengths) - 1   # (B,) each row's last step
+        h = None
+        for t0, t1, y in self._infer_chunks(x, state, lengths):
+            if h is None:
+                h = np.zeros((B, y.shape[2]), y.dtype)                         # (B,out)
+            rows = np.nonzero((last >= t0) & (last < t1))[0]
+            h[rows] = y[last[rows] - t0, rows]
+        return h
 
     def evaluate(self, batches):
         """{metric: mean} over an iterable of (x, targets, lengths or None) batches (inference mode):
@@ -243,6 +290,11 @@ class SequenceModel:
         """One inference step: x_t (B,I) -> the head's linear output (B,O), new states."""
         y_t, state = self.stack.step(x_t, state, t=t)
         return self.head.linear(y_t), state
+
+
+def infer_chunk_steps(B, T):
+    """Steps per chunk of an inference over a batch of B sequences of T steps (config.INFER_CHUNK_ROWS)."""
+    return max(1, min(T, INFER_CHUNK_ROWS // max(B, 1)))
 
 
 def batches_of(x, targets, lengths=None, batch_size=500):

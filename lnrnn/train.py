@@ -8,7 +8,8 @@ A run lives in ``--out DIR``:
                                          train_<m> over those updates (``lnrnn.rundir.UpdateLog``: exact
                                          across kills and resumes)
     config.json                          the settings it runs with (``lnrnn.runconfig``; --config reads it)
-    learning_curve.svg                   every metric against updates, redrawn every epoch (matplotlib)
+    learning_curve.svg                   every metric against updates (matplotlib), redrawn after an epoch
+                                         at most every CURVE_REDRAW_S seconds, and when the run returns
 
 The loop knows nothing of the task's objective: the model (stack + head, ``lnrnn.models``) returns
 named metrics, and the optimizer and clipping work on the model's one flat gradient array.
@@ -69,6 +70,9 @@ CURVE_FILE = "learning_curve.svg"
 BLOWUP_FACTOR = 10.0        # a training loss above this many times the run's first loss is out of range...
 BLOWUP_UPDATES = 20         # ...and this many updates in a row out of range stop the run as blown up
 COMPILE_NOTE_AFTER_S = 2.0  # say that kernels are compiling when the first update is still compiling by then
+CURVE_REDRAW_S = 30.0       # redraw learning_curve.svg after an epoch once this many seconds passed since the
+                            # last drawing (or the run's start), and when the run returns: a drawing takes
+                            # 0.1-0.3 s, 2-6% of a small run's few-second epochs (bench/train_throughput.py)
 
 
 @dataclass
@@ -404,6 +408,7 @@ class Trainer:
         self.saved_step, self.save_pending = None, False  # the update of the last checkpoint; a save waiting
         self.flag = self.clock = None                    # for the loss to come back in range
         self.update_log, self.log_window = None, self._new_sums()  # updates.jsonl; sums since its last row
+        self.curve_t, self.curve_pending = None, False   # when learning_curve.svg was last drawn; epochs not in it
         if resume:
             self._restore(meta, arrays)
             self.saved_step = self.step
@@ -472,12 +477,19 @@ class Trainer:
         self.initial_loss, self.high_streak = blowup.get("initial_loss"), int(blowup.get("streak", 0))
 
     def _write_metrics(self):
+        """metrics.jsonl after every epoch; the picture when CURVE_REDRAW_S have passed since its last drawing."""
         if not self.group.root:
             return
-        from lnrnn.plot import write_learning_curves
         out = self.cfg.out
         atomic_write_text(os.path.join(out, METRICS_FILE), "".join(json.dumps(r) + "\n" for r in self.history))
-        c = self.cfg
+        self.curve_pending = True
+        if time.perf_counter() - self.curve_t >= CURVE_REDRAW_S:
+            self._draw_curve()
+
+    def _draw_curve(self):
+        """Redraw learning_curve.svg from the epochs' metrics and updates.jsonl (rank 0)."""
+        from lnrnn.plot import write_learning_curves
+        out, c = self.cfg.out, self.cfg
         label = f"{c.cell} H={c.hidden} on {c.task}"
         from lnrnn.plot import LOSS_LABELS
         from lnrnn.rundir import UPDATES_FILE, read_jsonl
@@ -487,6 +499,7 @@ class Trainer:
                               title=f"{label} ({c.layers} layer{'s' * (c.layers > 1)}, {c.optimizer} lr {c.lr:g}, "
                                     f"batch {c.batch_size}, seed {c.seed})",
                               loss_label=LOSS_LABELS.get(self.model.head.kind))
+        self.curve_t, self.curve_pending = time.perf_counter(), False
 
     def _log_update(self, nb):
         """Add this update's sums to the window; every log_every updates write its means to updates.jsonl."""
@@ -622,7 +635,7 @@ class Trainer:
         self.saved_step, self.last_save_t = self.step, time.perf_counter()
         n, B = task.size("train"), cfg.batch_size
         nb = -(-n // B)
-        t_start = self.t_start = time.perf_counter()
+        t_start = self.t_start = self.curve_t = time.perf_counter()
         stop_reason = None
         note = threading.Timer(COMPILE_NOTE_AFTER_S, self._compile_note)
         note.daemon = True
@@ -688,6 +701,8 @@ class Trainer:
                 self.save()
         finally:
             note.cancel()
+        if self.curve_pending:  # the epochs since the last drawing (CURVE_REDRAW_S)
+            self._draw_curve()
         return stop_reason
 
     def _end_epoch(self, bar, epoch_wall):
