@@ -10,7 +10,9 @@
     python bench/step.py --shapes S2 --memory
 
 Step and floor are timed alternately in one process (step, floor, step, floor, ...) and the ratio is
-of their medians, so that load on a shared machine shifts both alike (one cell or --all alike). The floor of a cell is that of
+of their medians, so that load on a shared machine shifts both alike (one cell or --all alike). The
+ratio of their process CPU times (all threads) is printed too: under load it moves less than the
+wall-time ratio (a call's wall time counts the time other processes held its cores). The floor of a cell is that of
 its own gate width G (4H for the LSTM, H for the RNN). --phases splits the floor into its GEMMs (x Wx
 over all T*B rows; the T recurrent products forward; the T products backward; dWx, dx, dWh over all
 T*B rows) and the step into forward and backward, and times the same cell without normalization, so
@@ -132,16 +134,24 @@ def floor_weights(x, Wx, hs, dHW, nchunks):
     return dWx[0, 0] + dx[0, 0] + dWh[0, 0]
 
 
-def paired_times(fns, reps):
-    """ms of each function over reps turns (one warm-up call each first): a list per function."""
+def paired_times(fns, reps, cpu=None):
+    """ms of each function over reps turns (one warm-up call each first): a list per function. With
+    cpu a list, also the process CPU time of each call (ms, all threads) into cpu, one list per function:
+    on a loaded machine the wall time of a call counts the time other processes held its cores, its
+    CPU time much less (cache and memory-bandwidth contention remain)."""
     for fn in fns:
         fn()
     ts = [[] for _ in fns]
+    if cpu is not None:
+        cpu[:] = [[] for _ in fns]
     for _ in range(reps):
-        for fn, t in zip(fns, ts):
+        for k, (fn, t) in enumerate(zip(fns, ts)):
+            c0 = time.process_time()
             t0 = time.perf_counter()
             fn()
             t.append((time.perf_counter() - t0) * 1e3)
+            if cpu is not None:
+                cpu[k].append((time.process_time() - c0) * 1e3)
     return ts
 
 
@@ -193,13 +203,15 @@ def all_cells(shapes, reps, cells=CELLS):
             def floor():
                 gemm_floor(x, p["Wx"], p["Wh"], hs, dHW, nch)
 
-            t_step, t_floor, t_fwd = paired_times([step, floor, fwd], reps)
+            cpu = []
+            t_step, t_floor, t_fwd = paired_times([step, floor, fwd], reps, cpu)
             ms, fl, f_ms = (statistics.median(t) for t in (t_step, t_floor, t_fwd))
             best = min(t_step) / min(t_floor)  # fastest of each: the least disturbed by other processes
-            rows[name, cell, norm] = (ms, fl, f_ms, best)
+            c_ratio = statistics.median(cpu[0]) / statistics.median(cpu[1])
+            rows[name, cell, norm] = (ms, fl, f_ms, best, c_ratio)
             print(f"{label(name):<28} {NAMES[cell, norm]:<8} step {ms:7.1f} ms  forward {f_ms:7.1f}  "
                   f"floor {fl:7.1f}  {ms / fl:5.2f}x  (fastest of each: {min(t_step):.1f} / {min(t_floor):.1f} = "
-                  f"{best:.2f}x)", flush=True)
+                  f"{best:.2f}x; CPU time {c_ratio:.2f}x)", flush=True)
             if norm == "none" or (cell, "none") not in cells:  # the floor's parts, once per gate width
                 phases[name, cell] = paired_medians([
                     lambda: floor_input(x, p["Wx"], nch),
@@ -207,13 +219,14 @@ def all_cells(shapes, reps, cells=CELLS):
                     lambda: floor_recurrent(p["Wh"], hs, dHW, nch, False),
                     lambda: floor_weights(x, p["Wx"], hs, dHW, nch)], reps)
     print()
-    print("| step / own floor, ms (medians) = ratio (ratio of the fastest runs) | "
+    print("| step / own floor, ms (medians) = ratio (ratio of the fastest runs; of the CPU times) | "
           + " | ".join(label(n) for n in shapes) + " |")
     print("|---|" + "---|" * len(shapes))
     for cell, norm in cells:
         r = {n: rows[n, cell, norm] for n in shapes}
         print(f"| {NAMES[cell, norm]} | " + " | ".join(
-            f"{r[n][0]:.0f} / {r[n][1]:.0f} = **{r[n][0] / r[n][1]:.2f}x** ({r[n][3]:.2f}x)" for n in shapes) + " |")
+            f"{r[n][0]:.0f} / {r[n][1]:.0f} = **{r[n][0] / r[n][1]:.2f}x** ({r[n][3]:.2f}x; {r[n][4]:.2f}x)"
+            for n in shapes) + " |")
     print()
     print("Where the time goes (ms, medians; '+' rows are differences of medians):")
     widths = [c for c in ("lstm", "rnn") if any(cell == c for cell, _ in cells)]
@@ -369,15 +382,19 @@ def main(argv=None):
         t0 = time.perf_counter()
         step()
         first = time.perf_counter() - t0
-        t_step, t_floor, t_fwd = paired_times([step, floor, fwd], args.reps)  # in turns, as --all
+        cpu = []
+        t_step, t_floor, t_fwd = paired_times([step, floor, fwd], args.reps, cpu)  # in turns, as --all
         ms, fl, f_ms = (statistics.median(t) for t in (t_step, t_floor, t_fwd))
+        c_step, c_floor, c_fwd = (statistics.median(c) for c in cpu)
         print(f"{label(name):<28} {ms:14.1f} {fl:24.1f} {ms / fl:6.2f}x   (fastest of each: "
-              f"{min(t_step) / min(t_floor):.2f}x; first call {first:.1f} s)")
+              f"{min(t_step) / min(t_floor):.2f}x; CPU time {c_step:.0f} / {c_floor:.0f} = {c_step / c_floor:.2f}x; "
+              f"first call {first:.1f} s)")
         if args.phases:
             parts = paired_medians([lambda: floor_input(x, p["Wx"], nch),
                                     lambda: floor_recurrent(p["Wh"], hs, dHW, nch, True),
                                     lambda: floor_recurrent(p["Wh"], hs, dHW, nch, False),
                                     lambda: floor_weights(x, p["Wx"], hs, dHW, nch)], args.reps)
+            print(f"    CPU time: forward {c_fwd:.1f} + backward {c_step - c_fwd:.1f}")
             print(f"    step: forward {f_ms:.1f} + backward {ms - f_ms:.1f} (difference of medians); floor: x Wx "
                   f"{parts[0]:.1f}, recurrent forward {parts[1]:.1f}, recurrent backward {parts[2]:.1f}, "
                   f"dWx dx dWh {parts[3]:.1f}; step - floor {ms - fl:.1f}")
