@@ -18,7 +18,7 @@ from lnrnn.config import FOLD_MAX_I, ROWS
 from lnrnn.kernels.blas import rec_mul, rec_pack
 from lnrnn.kernels.codes import NORM_LN, NORM_NONE  # noqa: F401  (re-exported: one set of codes for every cell)
 from lnrnn.kernels.common import (clamp_chunks, input_row_grads, ln_row_backward, ln_row_forward, matmul,
-                                  matmul_tn, recurrent_weight_grad, run_chunks, sigmoid_row)
+                                  matmul_tn, recurrent_weight_grad, run_chunks, sigmoid_row, unowned)
 
 
 def rnn_forward(x, h0, Wx, Wh, b, g, norm, eps, nchunks):
@@ -38,21 +38,28 @@ def rnn_forward(x, h0, Wx, Wh, b, g, norm, eps, nchunks):
     else:
         ahat, rstd = np.empty((0, 0, 0), dtype=dt), np.empty((0, 0), dtype=dt)
     saved = (y, ahat, rstd)
-    run_chunks(_forward_rows, B, nchunks, x, h0, Wx, Wh, b, g, ln, fold, dt.type(eps), xp, saved)
+    nch = clamp_chunks(nchunks, B)
+    m = -(-B // nch)  # rows of the largest chunk
+    # each chunk's scratch, owned here (the chunks take unowned views of it: common.unowned)
+    work = (np.empty((nch, m, H), dt),         # its preactivations
+            np.empty((nch, 2 * H), np.int32))  # sigmoid_row's scratch
+    run_chunks(_forward_rows, B, nch, x, h0, Wx, Wh, b, g, ln, fold, dt.type(eps), xp, saved, work)
     return y, y[T - 1].copy(), saved
 
 
 @njit(**ROWS)
-def _forward_rows(q, lo, hi, x, h0, Wx, Wh, b, g, ln, fold, eps, xp, saved):
+def _forward_rows(q, lo, hi, x, h0, Wx, Wh, b, g, ln, fold, eps, xp, saved, work):
     """The forward time loop of batch rows [lo, hi); xp (T,B,H) x Wx (unless fold); writes their rows of
-    saved = (y, ahat, rstd)."""
-    y, ahat, rstd = saved
+    saved = (y, ahat, rstd); work: the chunks' scratch (rnn_forward), of which this chunk uses row q."""
+    # every array here as an unowned view (common.unowned): no shared reference counts between threads
+    y, ahat, rstd = unowned(saved[0]), unowned(saved[1]), unowned(saved[2])
+    x, h0, Wx, Wh, b, g, xp = unowned(x), unowned(h0), unowned(Wx), unowned(Wh), unowned(b), unowned(g), unowned(xp)
     T, B, I = x.shape
     H = h0.shape[1]
     one = x.dtype.type(1.0)
     two = x.dtype.type(2.0)
-    a = np.empty((hi - lo, H), dtype=x.dtype)  # (Bc,H) preactivation of this chunk
-    kb = np.empty(2 * H, dtype=np.int32)       # scratch of sigmoid_row
+    a = unowned(work[0])[q, :hi - lo]  # (Bc,H) preactivation of this chunk
+    kb = unowned(work[1])[q]           # (2H,) scratch of sigmoid_row
     P = rec_pack(Wh, hi - lo)                  # Wh in the BLAS's own layout (MKL), once per sequence
     for t in range(T):
         if t == 0:
@@ -96,7 +103,10 @@ def rnn_backward(dy, saved, x, h0, Wx, Wh, g, norm, nchunks):
     nch = clamp_chunks(nchunks, B)
     pH = np.zeros((2, nch, H), dtype=dt)    # per-chunk partial sums of db, dg
     pWx = np.zeros((nch, I, H), dtype=dt)   # ... of dWx (narrow input)
-    run_chunks(_backward_rows, B, nch, dy, saved, x, Wx, WhT, g, ln, fold, (dA, dx, dh0), (pH, pWx))
+    m = -(-B // nch)  # rows of the largest chunk
+    work = (np.zeros((nch, m, H), dt),  # each chunk's dL/dh_t from step t+1 (zeros at first)
+            np.empty((nch, H), dt))     # one row's dL/dz
+    run_chunks(_backward_rows, B, nch, dy, saved, x, Wx, WhT, g, ln, fold, (dA, dx, dh0), (pH, pWx), work)
     if fold:
         dWx = pWx.sum(axis=0)
     else:
@@ -109,17 +119,20 @@ def rnn_backward(dy, saved, x, h0, Wx, Wh, g, norm, nchunks):
 
 
 @njit(**ROWS)
-def _backward_rows(q, lo, hi, dy, saved, x, Wx, WhT, g, ln, fold, out, part):
+def _backward_rows(q, lo, hi, dy, saved, x, Wx, WhT, g, ln, fold, out, part, work):
     """BPTT of batch rows [lo, hi): their rows of out = (dA (T,B,H), dx (T,B,I) (fold only), dh0 (B,H)),
-    and chunk q's partials, part = (pH, pWx): pH[:, q] = db, dg (H,) and pWx[q] (I,H)."""
-    y, ahat, rstd = saved
-    dA, dx, dh0 = out
-    pH, pWx = part
+    and chunk q's partials, part = (pH, pWx): pH[:, q] = db, dg (H,) and pWx[q] (I,H); work: the chunks'
+    scratch (rnn_backward), of which this chunk uses row q."""
+    # every array here as an unowned view (common.unowned): no shared reference counts between threads
+    y, ahat, rstd = unowned(saved[0]), unowned(saved[1]), unowned(saved[2])
+    dA, dx, dh0 = unowned(out[0]), unowned(out[1]), unowned(out[2])
+    pH, pWx = unowned(part[0]), unowned(part[1])
+    dy, x, Wx, WhT, g = unowned(dy), unowned(x), unowned(Wx), unowned(WhT), unowned(g)
     T, B, H = dy.shape
     one = dy.dtype.type(1.0)
     pdb, pdg, pwx = pH[0, q], pH[1, q], pWx[q]
-    dh_next = np.zeros((hi - lo, H), dtype=dy.dtype)
-    dz = np.empty(H, dtype=dy.dtype)
+    dh_next = unowned(work[0])[q, :hi - lo]  # (Bc,H) dL/dh_t from step t+1
+    dz = unowned(work[1])[q]                 # (H,)
     PT = rec_pack(WhT, hi - lo)  # Wh^T packed once (MKL)
     for t in range(T - 1, -1, -1):
         for r in range(hi - lo):
