@@ -320,9 +320,18 @@ def run_bn(mod, cell, a, run, dy, training):
     return out[:-1], saved, grads
 
 
+@pytest.fixture
+def bn_wide_input_path(monkeypatch):
+    """The CPU BN cells on their wide-input path at any I (x Wx saved, as the CUDA twins do), so that the
+    twins' saved tuples compare slot by slot; the CPU narrow-input path (I <= config.FOLD_MAX_I, which saves
+    the inputs' per-step statistics instead of x Wx) equals the wide one in tests/test_bn_cells.py."""
+    for mod in BN_CPU.values():
+        monkeypatch.setattr(mod, "FOLD_MAX_I", 0)
+
+
 @pytest.mark.parametrize("cell", ["lstm", "rnn"])
 @pytest.mark.parametrize("training", [True, False])
-def test_bn_cells_match_cpu(cell, training):
+def test_bn_cells_match_cpu(cell, training, bn_wide_input_path):
     """T > Ts (rows beyond Ts are not recorded / reuse the last one); H = 6: two tiles of hidden units
     (G = 24: six column tiles); B = 5 over four lanes."""
     a, run, dy = bn_problem(np.random.default_rng(8), cell, T=3, B=5, I=2, H=6, Ts=2)
@@ -361,7 +370,7 @@ def test_batchnorm_masked_matches_cpu(T, B, F, Ts, lengths):
 
 @pytest.mark.parametrize("cell", ["lstm", "rnn"])
 @pytest.mark.parametrize("training", [True, False])
-def test_bn_cells_masked_match_cpu(cell, training):
+def test_bn_cells_masked_match_cpu(cell, training, bn_wide_input_path):
     """H = 6 (two tiles of hidden units), B = 5 over four lanes; rows of length 0, T and between, and a
     last step with no active row."""
     T = 4
