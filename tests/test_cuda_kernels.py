@@ -257,6 +257,22 @@ def test_rnn_matches_cpu(norm, shape, path, monkeypatch):
     assert_twins(run_rnn(rnn_cuda, p, dy, norm), run_rnn(rnn, p, dy, norm), TOL64)
 
 
+@pytest.mark.parametrize("cell", ["lstm", "rnn"])
+def test_infer_twins_match_cpu(cell, monkeypatch):
+    """lstm_infer / rnn_infer: the CUDA twins return the CPU twins' outputs (device arrays)."""
+    set_geometry(monkeypatch, 8, "sequence")
+    p, _ = problem(np.random.default_rng(21), cell, 3, 3, 2, 5)
+    if cell == "lstm":
+        outs = lstm_cuda.lstm_infer(*[p[k] for k in LSTM_FWD], NORM["ln"], EPS, 2)
+        outs_c = lstm.lstm_infer(*[p[k] for k in LSTM_FWD], NORM["ln"], EPS, 2)
+    else:
+        outs = rnn_cuda.rnn_infer(*[p[k] for k in RNN_FWD], NORM["ln"], EPS, 2)
+        outs_c = rnn.rnn_infer(*[p[k] for k in RNN_FWD], NORM["ln"], EPS, 2)
+    assert len(outs) == len(outs_c) and all(G.is_device(a) for a in outs)
+    for a, e in zip(host(outs), outs_c):
+        assert close(a, e) < TOL64
+
+
 def test_device_inputs_single_step_single_row():
     """T = 1, B = 1, and inputs already on the device (no copy, same result). I = 2: with I = 1 the
     LayerNorm of x Wx does not depend on x, and dx is pure rounding noise."""

@@ -6,8 +6,8 @@ import pytest
 from lnrnn import reference as R
 from lnrnn.gradcheck import TOLERANCE, numeric_grad, rel_error
 from lnrnn.kernels.layernorm import layernorm_backward, layernorm_forward
-from lnrnn.kernels.lstm import NORM_LN, NORM_NONE, lstm_backward, lstm_forward
-from lnrnn.kernels.rnn import rnn_backward, rnn_forward
+from lnrnn.kernels.lstm import NORM_LN, NORM_NONE, lstm_backward, lstm_forward, lstm_infer
+from lnrnn.kernels.rnn import rnn_backward, rnn_forward, rnn_infer
 
 EPS = 1e-5
 NORM_CODE = {"none": NORM_NONE, "ln": NORM_LN}
@@ -230,6 +230,22 @@ def test_lstm_saved_input_projection_only_where_read(norm, I, kept):
     p = lstm_problem(np.random.default_rng(18), T=3, B=2, I=I, H=2)
     saved = lstm_forward(*[p[k] for k in LSTM_FWD], NORM_CODE[norm], EPS, 2)[3]
     assert saved[4].shape == ((3, 2, 8) if kept else (0, 0, 0))
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+@pytest.mark.parametrize("norm", ["none", "ln"])
+@pytest.mark.parametrize("I,T", [(1, 5), (3, 1), (6, 4)])
+def test_infer_equals_training_forward(dtype, norm, I, T):
+    """lstm_infer / rnn_infer (no saved tuple: one-step buffers) give the training forward's outputs
+    bit for bit, for narrow and wide inputs, one step or several, on uneven batch chunks."""
+    p = lstm_problem(np.random.default_rng(19), T=T, B=5, I=I, H=4, dtype=dtype)
+    y, hT, cT, _ = lstm_forward(*[p[k] for k in LSTM_FWD], NORM_CODE[norm], EPS, 3)
+    yi, hi, ci = lstm_infer(*[p[k] for k in LSTM_FWD], NORM_CODE[norm], EPS, 3)
+    assert yi.dtype == dtype and (yi == y).all() and (hi == hT).all() and (ci == cT).all()
+    p = rnn_problem(np.random.default_rng(20), T=T, B=5, I=I, H=4, dtype=dtype)
+    y, hT, _ = rnn_forward(*[p[k] for k in RNN_FWD], NORM_CODE[norm], EPS, 3)
+    yi, hi = rnn_infer(*[p[k] for k in RNN_FWD], NORM_CODE[norm], EPS, 3)
+    assert yi.dtype == dtype and (yi == y).all() and (hi == hT).all()
 
 
 @pytest.mark.parametrize("norm", ["none", "ln"])

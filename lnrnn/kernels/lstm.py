@@ -96,6 +96,42 @@ def lstm_forward(x, h0, c0, Wx, Wh, b, gx, bx, gh, bh, gc, bc, norm, eps, nchunk
     return y, y[T - 1].copy(), c[T - 1].copy(), saved
 
 
+def lstm_infer(x, h0, c0, Wx, Wh, b, gx, bx, gh, bh, gc, bc, norm, eps, nchunks):
+    """The forward without BPTT's saved tuple, for evaluation and prediction: the same arguments and
+    arithmetic as lstm_forward (the same compiled chunk function: y, hT and cT are bit for bit its
+    own), but the per-step arrays it saves go to buffers of one step (two for c, whose previous step
+    each step reads) that every step overwrites: at S1 (T784 B64 I1 H128) the LN-LSTM's saved arrays
+    besides y are 0.28 GB (gates and hhat (T,B,G); c, tc, chat (T,B,H)), these buffers 0.4 MB.
+    x (T,B,I), h0 (B,H), c0 (B,H), Wx (I,G), Wh (H,G), b (G,), gx/bx/gh/bh (G,), gc/bc (H,)
+    -> y (T,B,H), hT (B,H), cT (B,H). (A wide input's x Wx (T,B,G) is still one GEMM over all T*B rows.)"""
+    T, B, I = x.shape
+    H = h0.shape[1]
+    G = 4 * H
+    ln = norm == NORM_LN
+    fold = 0 < I <= FOLD_MAX_I
+    dt = x.dtype
+    if ln:
+        Wc, Rx, Whc = ln_weights(Wx, Wh, fold)
+    else:
+        Wc, Rx, Whc = Wx, np.empty((0, 0), dt), Wh
+    if fold:
+        xin = np.empty((0, 0, 0), dtype=dt)
+    else:
+        xin = matmul(x.reshape(T * B, I), Wc, nchunks).reshape(T, B, G)
+    xp = xin if ln else np.empty((0, 0, 0), dt)
+    n = 1 if ln else 0
+    hhat, chat, rstd = np.empty((n, B, G), dt), np.empty((n, B, H), dt), np.empty((3, n, B), dt)
+    c = np.empty((min(T, 2), B, H), dtype=dt)  # c_t and c_{t-1}, in turns
+    y = np.empty((T, B, H), dtype=dt)
+    bufs = (np.empty((1, B, G), dt), c, np.empty((1, B, H), dt), y, xp, hhat, chat, rstd)
+    nch = clamp_chunks(nchunks, B)
+    m = -(-B // nch)
+    work = (np.empty((nch, m, G), dt), np.empty((nch, 2, G), dt), np.empty((nch, 2 * G), np.int32))
+    run_chunks(_forward_rows, B, nch, x, h0, c0, (Wc, Rx, Whc), xin, (b, gx, bx, gh, bh, gc, bc), ln, fold,
+               dt.type(eps), bufs, work)
+    return y, y[T - 1].copy(), c[(T - 1) % c.shape[0]].copy()
+
+
 def ln_weights(Wx, Wh, fold):
     """The weights the LN-LSTM multiplies by, from Wx (I,G) and Wh (H,G) -> Wc (I,G), Rx (I,I), Whc (H,G).
 
@@ -129,8 +165,9 @@ def _forward_rows(q, lo, hi, x, h0, c0, w, xin, p, ln, fold, eps, saved, work):
     """The whole forward time loop for batch rows [lo, hi); writes their rows of the saved arrays.
     w = (Wc (I,G), Rx (I,I), Whc (H,G)): with LN the centered weights of ln_weights, else (Wx, -, Wh);
     xin (T,B,G) x Wc over all rows (wide input; (0,0,0) for fold); p = (b, gx, bx, gh, bh) (G,) each,
-    then (gc, bc) (H,); saved: the tuple forward returns (written); work: the chunks' scratch (see
-    lstm_forward), of which this chunk uses row q.
+    then (gc, bc) (H,); saved: the tuple forward returns (written), or lstm_infer's buffers (one step
+    of each per-step array, two of c; y whole); work: the chunks' scratch (see lstm_forward), of which
+    this chunk uses row q.
 
     With LN a row's two G-wide LayerNorms are one pass each for the variances (the rows are centered
     by their weights; a narrow input's in closed form), then one pass that writes hhat (and xhat_x of a
@@ -157,13 +194,15 @@ def _forward_rows(q, lo, hi, x, h0, c0, w, xin, p, ln, fold, eps, saved, work):
         bs[j] = b[j] + bx[j] + bh[j] if ln else b[j]
     P = rec_pack(Whc, hi - lo)                  # Wh in the BLAS's own layout (MKL), once per sequence
     for t in range(T):
+        ts = t % gates.shape[0]      # row of the per-step saved arrays: t, or 0 in lstm_infer's buffers
+        tp = (t - 1) % c.shape[0]    # c_{t-1}'s row of c: t - 1, or the other row of lstm_infer's two
         if t == 0:
             rec_mul(h0[lo:hi], Whc, P, hw)
         else:
             rec_mul(y[t - 1, lo:hi], Whc, P, hw)
         for r in range(hi - lo):
             bb = lo + r
-            a = gates[t, bb]  # (G,) preactivation, then activated in place
+            a = gates[ts, bb]  # (G,) preactivation, then activated in place
             hr = hw[r]
             sx = zero
             if fold:  # a narrow input's x_t Wx, here instead of a GEMM
@@ -194,9 +233,9 @@ def _forward_rows(q, lo, hi, x, h0, c0, w, xin, p, ln, fold, eps, saved, work):
                 for j in range(G):
                     v += hr[j] * hr[j]
                 sh = one / np.sqrt(v * invG + eps)
-                rstd[0, t, bb] = sx
-                rstd[1, t, bb] = sh
-                hh = hhat[t, bb]
+                rstd[0, ts, bb] = sx
+                rstd[1, ts, bb] = sh
+                hh = hhat[ts, bb]
                 if fold:
                     for j in range(G):
                         u = xs[j] * sx
@@ -225,15 +264,15 @@ def _forward_rows(q, lo, hi, x, h0, c0, w, xin, p, ln, fold, eps, saved, work):
             sigmoid_row(a, a, kb)
             for j in range(H):
                 ag[j] = two * ag[j] - one
-            cp = c0[bb] if t == 0 else c[t - 1, bb]
-            ct = c[t, bb]
-            tct = tc[t, bb]
+            cp = c0[bb] if t == 0 else c[tp, bb]
+            ct = c[t % c.shape[0], bb]
+            tct = tc[ts, bb]
             for k in range(H):
                 ct[k] = af[k] * cp[k] + ai[k] * ag[k]
             if ln:
                 mc, sc = ln_row_stats(ct, eps)
-                rstd[2, t, bb] = sc
-                ch = chat[t, bb]
+                rstd[2, ts, bb] = sc
+                ch = chat[ts, bb]
                 for k in range(H):
                     u = (ct[k] - mc) * sc
                     ch[k] = u

@@ -381,6 +381,15 @@ def lstm_forward(x, h0, c0, Wx, Wh, b, gx, bx, gh, bh, gc, bc, norm, eps, nchunk
     return y, copy(y[T - 1]), copy(c[T - 1]), saved
 
 
+def lstm_infer(x, h0, c0, Wx, Wh, b, gx, bx, gh, bh, gc, bc, norm, eps, nchunks=1):
+    """The CPU twin's forward without BPTT's saved tuple: the same arguments -> y (T,B,H), hT (B,H),
+    cT (B,H) (device arrays). Here it is lstm_forward with its saved tuple dropped on return: the
+    kernels write every step's arrays, and device memory, unlike the CPU twin's caches, does not
+    suffer from a large short-lived buffer."""
+    y, hT, cT, _ = lstm_forward(x, h0, c0, Wx, Wh, b, gx, bx, gh, bh, gc, bc, norm, eps, nchunks)
+    return y, hT, cT
+
+
 @cuda.jit
 def _scale_rows(X, s):
     """X (N,F) row n *= s[n]; grid-stride loop over all elements."""

@@ -47,10 +47,32 @@ def rnn_forward(x, h0, Wx, Wh, b, g, norm, eps, nchunks):
     return y, y[T - 1].copy(), saved
 
 
+def rnn_infer(x, h0, Wx, Wh, b, g, norm, eps, nchunks):
+    """The forward without BPTT's saved tuple (evaluation, prediction): rnn_forward's arguments and
+    arithmetic (its compiled chunk function: y and hT bit for bit its own), with the LayerNorm's ahat and
+    rstd in buffers of one step that every step overwrites instead of (T,B,H) and (T,B).
+    x (T,B,I), h0 (B,H), Wx (I,H), Wh (H,H), b (H,), g (H,) -> y (T,B,H), hT (B,H)."""
+    T, B, I = x.shape
+    H = h0.shape[1]
+    dt = x.dtype
+    ln = norm == NORM_LN
+    fold = 0 < I <= FOLD_MAX_I
+    xp = np.empty((0, 0, 0), dtype=dt) if fold else matmul(x.reshape(T * B, I), Wx, nchunks).reshape(T, B, H)
+    y = np.empty((T, B, H), dtype=dt)
+    n = 1 if ln else 0
+    bufs = (y, np.empty((n, B, H), dtype=dt), np.empty((n, B), dtype=dt))
+    nch = clamp_chunks(nchunks, B)
+    m = -(-B // nch)
+    work = (np.empty((nch, m, H), dt), np.empty((nch, 2 * H), np.int32))
+    run_chunks(_forward_rows, B, nch, x, h0, Wx, Wh, b, g, ln, fold, dt.type(eps), xp, bufs, work)
+    return y, y[T - 1].copy()
+
+
 @njit(**ROWS)
 def _forward_rows(q, lo, hi, x, h0, Wx, Wh, b, g, ln, fold, eps, xp, saved, work):
     """The forward time loop of batch rows [lo, hi); xp (T,B,H) x Wx (unless fold); writes their rows of
-    saved = (y, ahat, rstd); work: the chunks' scratch (rnn_forward), of which this chunk uses row q."""
+    saved = (y, ahat, rstd) (or rnn_infer's: ahat and rstd one step long); work: the chunks' scratch
+    (rnn_forward), of which this chunk uses row q."""
     # every array here as an unowned view (common.unowned): no shared reference counts between threads
     y, ahat, rstd = unowned(saved[0]), unowned(saved[1]), unowned(saved[2])
     x, h0, Wx, Wh, b, g, xp = unowned(x), unowned(h0), unowned(Wx), unowned(Wh), unowned(b), unowned(g), unowned(xp)
@@ -76,10 +98,11 @@ def _forward_rows(q, lo, hi, x, h0, Wx, Wh, b, g, ln, fold, eps, xp, saved, work
                 for k in range(H):
                     a[r, k] += xp[t, bb, k]
             if ln:
-                m, s = ln_row_forward(ahat[t, bb], a[r], eps)
-                rstd[t, bb] = s
+                ts = t % ahat.shape[0]  # t, or 0 in rnn_infer's one-step buffers
+                m, s = ln_row_forward(ahat[ts, bb], a[r], eps)
+                rstd[ts, bb] = s
                 for k in range(H):
-                    y[t, bb, k] = two * (g[k] * ahat[t, bb, k] + b[k])
+                    y[t, bb, k] = two * (g[k] * ahat[ts, bb, k] + b[k])
             else:
                 for k in range(H):
                     y[t, bb, k] = two * (a[r, k] + b[k])

@@ -222,6 +222,13 @@ def rnn_forward(x, h0, Wx, Wh, b, g, norm, eps, nchunks=1):
     return y, copy(y[T - 1]), (y, ahat, rstd)
 
 
+def rnn_infer(x, h0, Wx, Wh, b, g, norm, eps, nchunks=1):
+    """The CPU twin's forward without BPTT's saved tuple: the same arguments -> y (T,B,H), hT (B,H)
+    (device arrays); rnn_forward with its saved tuple dropped on return."""
+    y, hT, _ = rnn_forward(x, h0, Wx, Wh, b, g, norm, eps, nchunks)
+    return y, hT
+
+
 def rnn_backward(dy, saved, x, h0, Wx, Wh, g, norm, nchunks=1):
     """dy (T,B,H) -> dx (T,B,I), dh0 (B,H), dWx (I,H), dWh (H,H), db (H,), dg (H,)   (device arrays;
     dg is zeros without LN)."""
