@@ -195,7 +195,8 @@ def _forward_rows(q, lo, hi, x, h0, c0, w, xin, p, ln, fold, eps, saved, work):
     P = rec_pack(Whc, hi - lo)                  # Wh in the BLAS's own layout (MKL), once per sequence
     for t in range(T):
         ts = t % gates.shape[0]      # row of the per-step saved arrays: t, or 0 in lstm_infer's buffers
-        tp = (t - 1) % c.shape[0]    # c_{t-1}'s row of c: t - 1, or the other row of lstm_infer's two
+        tn = t % c.shape[0]          # c_t's row of c: t, or one of lstm_infer's two
+        tp = (t - 1) % c.shape[0]    # c_{t-1}'s row: t - 1, or the other one
         if t == 0:
             rec_mul(h0[lo:hi], Whc, P, hw)
         else:
@@ -265,7 +266,7 @@ def _forward_rows(q, lo, hi, x, h0, c0, w, xin, p, ln, fold, eps, saved, work):
             for j in range(H):
                 ag[j] = two * ag[j] - one
             cp = c0[bb] if t == 0 else c[tp, bb]
-            ct = c[t % c.shape[0], bb]
+            ct = c[tn, bb]
             tct = tc[ts, bb]
             for k in range(H):
                 ct[k] = af[k] * cp[k] + ai[k] * ag[k]
