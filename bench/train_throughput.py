@@ -79,9 +79,10 @@ class BareStep:
         self.time()  # warm-up
 
     def time(self):
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         self.layer.forward(self.x)
         self.layer.backward(self.dy)
+        self.cpu = time.process_time() - c0  # process CPU seconds, all threads
         return time.perf_counter() - t0
 
 
@@ -111,11 +112,13 @@ def throughput(args):
     with tempfile.TemporaryDirectory(prefix="lnrnn-tp-") as tmp:
         train(config(args, os.path.join(tmp, "warm"), split="128/64", epochs=1), **quiet)  # load/compile all
         bare = BareStep(args.cell, args.hidden, args.batch_size)
-        stamps = []  # (perf_counter after the update, epoch, step, seconds of bare step inside the hook)
+        stamps = []  # (perf_counter after the update, epoch, step, seconds of bare step inside the hook,
+        #            process CPU seconds after the update, CPU seconds of that bare step)
 
         def hook(trainer):
-            t = time.perf_counter()
-            stamps.append((t, trainer.epoch, trainer.step, bare.time() if trainer.step > 1 else 0.0))
+            t, c = time.perf_counter(), time.process_time()
+            wall = bare.time() if trainer.step > 1 else 0.0
+            stamps.append((t, trainer.epoch, trainer.step, wall, c, bare.cpu if wall else 0.0))
 
         prof = cProfile.Profile()
         prof.enable()
@@ -123,8 +126,8 @@ def throughput(args):
         prof.disable()
     # the hook runs before the epoch's end is counted: the last update of epoch 1 is the last stamp with epoch 0
     first = max(i for i, s in enumerate(stamps) if s[1] == 0)
-    t0, _, step0, _ = stamps[first]
-    t1, _, step1, _ = stamps[-1]
+    t0, _, step0, _, c0, _ = stamps[first]
+    t1, _, step1, _, c1, _ = stamps[-1]
     updates = step1 - step0
     in_hooks = sum(s[3] for s in stamps[first:-1])  # bare steps run between the window's two ends
     e2e_ms = (t1 - t0 - in_hooks) / updates * 1e3
@@ -147,6 +150,12 @@ def throughput(args):
     mean_ms = statistics.fmean(in_window) * 1e3
     print(f"  the same with the mean of the window's {len(in_window)} bare steps ({mean_ms:.1f} ms), like the end to "
           f"end mean: {mean_ms / e2e_ms:.2f}x")
+    # process CPU time moves less with the load (it leaves out the time other processes held the cores),
+    # but counts a single-threaded phase at half the weight of the 2-thread kernels that wall time gives it
+    e2e_cpu = (c1 - c0 - sum(s[5] for s in stamps[first:-1])) / updates * 1e3
+    bare_cpu = statistics.fmean(s[5] for s in stamps[first:-1]) * 1e3
+    print(f"  process CPU time (all threads) per update: bare step {bare_cpu:.1f} ms, end to end {e2e_cpu:.1f} ms: "
+          f"{bare_cpu / e2e_cpu:.2f}x")
     print(f"where the whole run's time went (cProfile, cumulative, all {n_all} updates and {args.epochs} epochs; "
           "ms per update):")
     for label, _ in PHASES:
