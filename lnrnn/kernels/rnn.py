@@ -84,6 +84,7 @@ def _forward_rows(q, lo, hi, x, h0, Wx, Wh, b, g, ln, fold, eps, xp, saved, work
     kb = unowned(work[1])[q]           # (2H,) scratch of sigmoid_row
     P = rec_pack(Wh, hi - lo)                  # Wh in the BLAS's own layout (MKL), once per sequence
     for t in range(T):
+        ts = t % max(ahat.shape[0], 1)  # ahat's and rstd's row: t, or 0 in rnn_infer's one-step buffers
         if t == 0:
             rec_mul(h0[lo:hi], Wh, P, a)
         else:
@@ -98,7 +99,6 @@ def _forward_rows(q, lo, hi, x, h0, Wx, Wh, b, g, ln, fold, eps, xp, saved, work
                 for k in range(H):
                     a[r, k] += xp[t, bb, k]
             if ln:
-                ts = t % ahat.shape[0]  # t, or 0 in rnn_infer's one-step buffers
                 m, s = ln_row_forward(ahat[ts, bb], a[r], eps)
                 rstd[ts, bb] = s
                 for k in range(H):
