@@ -232,6 +232,20 @@ def test_lstm_saved_input_projection_only_where_read(norm, I, kept):
     assert saved[4].shape == ((3, 2, 8) if kept else (0, 0, 0))
 
 
+@pytest.mark.parametrize("rows", [1, 6])  # m = 3 rows per chunk: blocks of 1 step; of 2, 2, 1
+def test_lstm_dwh_in_blocks_of_few_rows(rows, monkeypatch):
+    """The LSTM backward adds dWh block by block (config.DWH_BLOCK_ROWS rows of each chunk): blocks of
+    one step, or of two steps with a partial last block, still give the reference's gradients."""
+    import lnrnn.kernels.lstm as L
+    monkeypatch.setattr(L, "DWH_BLOCK_ROWS", rows)
+    rng = np.random.default_rng(22)
+    p = lstm_problem(rng, T=5, I=1)
+    dy = rng.standard_normal((5, 5, 4))
+    _, _, _, g = run_lstm(p, "ln", dy, nchunks=2)
+    _, _, _, gr = ref_lstm(p, "ln", dy)
+    assert close(g["Wh"], gr["Wh"]) < 1e-11 and close(g["h0"], gr["h0"]) < 1e-11
+
+
 @pytest.mark.parametrize("dtype", [np.float64, np.float32])
 @pytest.mark.parametrize("norm", ["none", "ln"])
 @pytest.mark.parametrize("I,T", [(1, 5), (3, 1), (6, 4)])

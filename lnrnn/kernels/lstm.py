@@ -357,8 +357,9 @@ def _backward_rows(q, lo, hi, dy, saved, x, h0, c0, w, p, ln, fold, clip, out, p
     see below); work: the chunks' scratch (see lstm_backward), of which this chunk uses row q.
 
     Nor is dL/d(h_{t-1} Wh) (T,B,G) stored: the rows of nb steps gather in a block (with their h_{t-1}),
-    which feeds each step's dh_{t-1} product and then one GEMM adding the block's share of dWh (100 MB
-    less to write and to read back at S1; the GEMMs' inner dimension is config.DWH_BLOCK_ROWS).
+    which feeds each step's dh_{t-1} product and then one GEMM adding the block's share of dWh (at S1 a
+    block of 128 steps, 8 MB per thread that stays in cache, where a 100 MB array was written and read
+    back; config.DWH_BLOCK_ROWS rows per block).
 
     dL/d(x_t Wx) is never stored for the whole sequence: a narrow input (fold) takes dx and dWx row
     by row; a wide one takes them as two small GEMMs per step on this chunk's rows (same FLOPs as one
