@@ -15,7 +15,9 @@ compiles) every kernel, the evaluation's included. Measured window: from the las
 to the last update of the last epoch, so it holds E-1 epochs of updates and E-1 evaluations and
 checkpoints. The bare step is RecurrentLayer.forward + backward of the same cell at the same shape
 (T784 B64 I1 H128), timed after every update of the run (from train's hook; its time is taken out of
-the run's window), so that both see the same load on a shared machine; its median is the figure. The
+the run's window), so that both see the same load on a shared machine; the ratio compares the means
+over the window (the median, the figure before, is printed beside it: on a busy machine the bare step
+flips between two levels and its median sits on one of them). The
 run is profiled (cProfile: one entry per Python call, a few hundred per update, against 100+ ms of
 compiled work) to say where an update's time goes.
 
@@ -140,22 +142,29 @@ def throughput(args):
     print(f"{args.cell}, task mnist --split {args.split}, B{args.batch_size} T{T} H{args.hidden}, {args.epochs} epochs, "
           f"float32, {numba.get_num_threads()} threads, {BLAS}; load average {os.getloadavg()[0]:.1f} on "
           f"{os.cpu_count()} CPUs")
-    print(f"bare step (RecurrentLayer forward + backward), median of {len(bare_ts)} taken between the run's "
-          f"updates: {step_ms:.1f} ms ({args.batch_size / step_ms * 1e3:.0f} samples/s; fastest "
-          f"{min(bare_ts) * 1e3:.1f}, slowest {max(bare_ts) * 1e3:.1f})")
-    print(f"lnrnn train end to end, {updates} updates (epochs 2-{args.epochs}, their evaluations and checkpoints "
-          f"included): {e2e_ms:.1f} ms per update ({args.batch_size / e2e_ms * 1e3:.0f} samples/s)")
-    print(f"end to end / bare step, in samples/s: {step_ms / e2e_ms:.2f}x")
     in_window = [s[3] for s in stamps[first:-1]]  # the bare steps run inside the window, one per update
     mean_ms = statistics.fmean(in_window) * 1e3
-    print(f"  the same with the mean of the window's {len(in_window)} bare steps ({mean_ms:.1f} ms), like the end to "
-          f"end mean: {mean_ms / e2e_ms:.2f}x")
+    print(f"bare step (RecurrentLayer forward + backward), taken after each of the run's updates: mean of the "
+          f"window's {len(in_window)} {mean_ms:.1f} ms ({args.batch_size / mean_ms * 1e3:.0f} samples/s); median of "
+          f"all {len(bare_ts)} {step_ms:.1f} (fastest {min(bare_ts) * 1e3:.1f}, slowest {max(bare_ts) * 1e3:.1f})")
+    print(f"lnrnn train end to end, {updates} updates (epochs 2-{args.epochs}, their evaluations and checkpoints "
+          f"included): {e2e_ms:.1f} ms per update ({args.batch_size / e2e_ms * 1e3:.0f} samples/s)")
+    # means over the same window: a load that comes and goes reaches both alike (the median of a bare step
+    # time that flips between two levels on a shared machine does not average like the end-to-end time)
+    print(f"end to end / bare step, in samples/s: {mean_ms / e2e_ms:.2f}x  (against the median bare step: "
+          f"{step_ms / e2e_ms:.2f}x)")
     # process CPU time moves less with the load (it leaves out the time other processes held the cores),
     # but counts a single-threaded phase at half the weight of the 2-thread kernels that wall time gives it
     e2e_cpu = (c1 - c0 - sum(s[5] for s in stamps[first:-1])) / updates * 1e3
     bare_cpu = statistics.fmean(s[5] for s in stamps[first:-1]) * 1e3
     print(f"  process CPU time (all threads) per update: bare step {bare_cpu:.1f} ms, end to end {e2e_cpu:.1f} ms: "
           f"{bare_cpu / e2e_cpu:.2f}x")
+    # each interval between two hooks, less its bare step: an update, plus the epoch's end when one came between
+    inner, ends = [], []
+    for a, b in zip(stamps[first:], stamps[first + 1:]):
+        (inner if a[1] == b[1] else ends).append((b[0] - a[0] - a[3]) * 1e3)
+    print(f"  an update inside an epoch {statistics.fmean(inner):.1f} ms (mean of {len(inner)}); an update and the "
+          f"epoch's end (evaluation, checkpoint, metrics) {', '.join(f'{e:.0f}' for e in ends)} ms")
     print(f"where the whole run's time went (cProfile, cumulative, all {n_all} updates and {args.epochs} epochs; "
           "ms per update):")
     for label, _ in PHASES:
