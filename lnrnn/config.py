@@ -49,6 +49,10 @@ FOLD_MAX_I = 4
 # LSTM +2% (small GEMMs, and an H x G partial added per block); 4096 (S1: 128 steps per block, 8 MB per
 # thread; S2: the whole sequence) kept S2 and S3 where they were and S1 at the same gain (1.31 -> 1.23x).
 DWH_BLOCK_ROWS = 4096
+# Per-chunk scratch and partial sums of the LSTM/RNN kernels keep this many elements (64 bytes or more, a
+# cache line) between two chunks' parts: two chunk threads writing one line in turns (false sharing)
+# made the S1 LSTM and RNN steps several % slower whenever both threads ran at once.
+CHUNK_GAP = 16
 # CUDA GEMM and column-reduction tile edge (blocks of TILE x TILE threads).
 CUDA_TILE = 16
 

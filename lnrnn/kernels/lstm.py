@@ -51,7 +51,7 @@ saved (the tuple forward returns and backward takes back):
 import numpy as np
 from numba import njit
 
-from lnrnn.config import DWH_BLOCK_ROWS, FOLD_MAX_I, ROWS
+from lnrnn.config import CHUNK_GAP as GAP, DWH_BLOCK_ROWS, FOLD_MAX_I, ROWS
 from lnrnn.kernels.blas import gemm, rec_mul, rec_pack
 from lnrnn.kernels.codes import NORM_LN, NORM_NONE, clip_bound  # noqa: F401  (re-exported: one set of codes for every cell)
 from lnrnn.kernels.common import (clamp_chunks, input_row_grads, ln_row_stats, matmul, run_chunks, sigmoid_row,
@@ -88,9 +88,10 @@ def lstm_forward(x, h0, c0, Wx, Wh, b, gx, bx, gh, bh, gc, bc, norm, eps, nchunk
     nch = clamp_chunks(nchunks, B)
     m = -(-B // nch)  # rows of the largest chunk
     # each chunk's scratch, owned here (the chunks take unowned views of it: common.unowned)
-    work = (np.empty((nch, m, G), dt),           # its recurrent product h_{t-1} Wh (Whc with LN)
-            np.empty((nch, 2, G), dt),           # one row's x_t Wx; every bias the preactivation adds
-            np.empty((nch, 2 * G), np.int32))    # sigmoid_row's scratch
+    # (each chunk's part padded by config.CHUNK_GAP: no cache line holds two chunks' parts)
+    work = (np.empty((nch, m + 1, G), dt),             # its recurrent product h_{t-1} Wh (Whc with LN)
+            np.empty((nch, 2, G + GAP), dt),           # one row's x_t Wx; every bias the preactivation adds
+            np.empty((nch, 2 * G + GAP), np.int32))    # sigmoid_row's scratch
     run_chunks(_forward_rows, B, nch, x, h0, c0, (Wc, Rx, Whc), xin, (b, gx, bx, gh, bh, gc, bc), ln, fold,
                dt.type(eps), saved, work)
     return y, y[T - 1].copy(), c[T - 1].copy(), saved
@@ -126,7 +127,7 @@ def lstm_infer(x, h0, c0, Wx, Wh, b, gx, bx, gh, bh, gc, bc, norm, eps, nchunks)
     bufs = (np.empty((1, B, G), dt), c, np.empty((1, B, H), dt), y, xp, hhat, chat, rstd)
     nch = clamp_chunks(nchunks, B)
     m = -(-B // nch)
-    work = (np.empty((nch, m, G), dt), np.empty((nch, 2, G), dt), np.empty((nch, 2 * G), np.int32))
+    work = (np.empty((nch, m + 1, G), dt), np.empty((nch, 2, G + GAP), dt), np.empty((nch, 2 * G + GAP), np.int32))
     run_chunks(_forward_rows, B, nch, x, h0, c0, (Wc, Rx, Whc), xin, (b, gx, bx, gh, bh, gc, bc), ln, fold,
                dt.type(eps), bufs, work)
     return y, y[T - 1].copy(), c[(T - 1) % c.shape[0]].copy()
@@ -187,9 +188,9 @@ def _forward_rows(q, lo, hi, x, h0, c0, w, xin, p, ln, fold, eps, saved, work):
     two = x.dtype.type(2.0)
     invG = one / x.dtype.type(G)  # means as products: dividing a float32 by an int gives a float64
     hw = unowned(work[0])[q, :hi - lo]  # (Bc,G) recurrent product of this chunk (h Whc with LN)
-    xs = unowned(work[1])[q, 0]         # (G,) x_t Wx (x_t Wc with LN) of one row
-    bs = unowned(work[1])[q, 1]         # (G,) every bias the preactivation adds
-    kb = unowned(work[2])[q]            # (2G,) scratch of sigmoid_row
+    xs = unowned(work[1])[q, 0, :G]     # (G,) x_t Wx (x_t Wc with LN) of one row
+    bs = unowned(work[1])[q, 1, :G]     # (G,) every bias the preactivation adds
+    kb = unowned(work[2])[q, :2 * G]    # (2G,) scratch of sigmoid_row
     for j in range(G):
         bs[j] = b[j] + bx[j] + bh[j] if ln else b[j]
     P = rec_pack(Whc, hi - lo)                  # Wh in the BLAS's own layout (MKL), once per sequence
@@ -309,37 +310,38 @@ def lstm_backward(dy, saved, x, h0, c0, Wx, Wh, gx, gh, gc, norm, nchunks, clip=
         Wc = centered(Wx)
         Mc = (Wc.astype(np.float64) @ Wc.T.astype(np.float64)).astype(dt)
     nch = clamp_chunks(nchunks, B)
-    pG = np.zeros((3, nch, G), dtype=dt)   # per-chunk partial sums of db, dgx, dgh
-    pH = np.zeros((2, nch, H), dtype=dt)   # ... of dgc, dbc
-    pWx = np.zeros((nch, I, G), dtype=dt)  # ... of dWx (LN, narrow input: of Q, see _backward_rows)
-    pX = np.zeros((nch, I, I + 1), dtype=dt)  # ... of A, B (LN, narrow input: see _backward_rows)
-    pWh = np.zeros((nch, H, G), dtype=dt)  # ... of dWh
+    # per-chunk partial sums (each chunk's padded by config.CHUNK_GAP, as lstm_forward's scratch)
+    pG = np.zeros((3, nch, G + GAP), dtype=dt)     # of db, dgx, dgh
+    pH = np.zeros((2, nch, H + GAP), dtype=dt)     # of dgc, dbc
+    pWx = np.zeros((nch, I + 1, G), dtype=dt)      # of dWx (LN, narrow input: of Q, see _backward_rows)
+    pX = np.zeros((nch, I, I + 1 + GAP), dtype=dt)  # of A, B (LN, narrow input: see _backward_rows)
+    pWh = np.zeros((nch, H + 1, G), dtype=dt)      # of dWh
     clip = dt.type(clip_bound(clip))  # 0: off
     m = -(-B // nch)  # rows of the largest chunk
     nb = max(1, DWH_BLOCK_ROWS // m)  # steps whose dL/d(h_{t-1} Wh) rows a chunk gathers for one dWh GEMM
     # each chunk's scratch, owned here (the chunks take unowned views of it: common.unowned)
-    work = (np.empty((nch, m, G), dt),      # dL/d(x_t Wx) of its rows (wide input)
-            np.empty((nch, I, G), dt),      # x_t^T dL/d(x_t Wx), one step (wide input)
-            np.zeros((nch, 2, m, H), dt),   # dL/dh_t and dL/dc_t from step t+1
-            np.empty((nch, G), dt),         # one row's dL/d(preactivation)
-            np.empty((nch, 2, H), dt),      # one row's dL/d(cell output), and its LN's dL/dchat
-            np.empty((nch, 2, I), dt),      # one row's x_t rstd_x and sum_j dL/da_j gx_j Wc_ij
-            np.empty((nch, nb * m, G), dt),  # dL/d(h_{t-1} Wh) of its rows over nb steps
-            np.empty((nch, nb * m, H), dt),  # the matching h_{t-1}
-            np.empty((nch, H, G), dt))      # their product, the block's share of dWh
+    work = (np.empty((nch, m + 1, G), dt),      # dL/d(x_t Wx) of its rows (wide input)
+            np.empty((nch, I + 1, G), dt),      # x_t^T dL/d(x_t Wx), one step (wide input)
+            np.zeros((nch, 2, m + 1, H), dt),   # dL/dh_t and dL/dc_t from step t+1
+            np.empty((nch, G + GAP), dt),       # one row's dL/d(preactivation)
+            np.empty((nch, 2, H + GAP), dt),    # one row's dL/d(cell output), and its LN's dL/dchat
+            np.empty((nch, 2, I + GAP), dt),    # one row's x_t rstd_x and sum_j dL/da_j gx_j Wc_ij
+            np.empty((nch, nb * m + 1, G), dt),  # dL/d(h_{t-1} Wh) of its rows over nb steps
+            np.empty((nch, nb * m + 1, H), dt),  # the matching h_{t-1}
+            np.empty((nch, H + 1, G), dt))      # their product, the block's share of dWh
     run_chunks(_backward_rows, B, nch, dy, saved, x, h0, c0, (Wx, WxT, WhT, Wc, Mc), (gx, gh, gc), ln, fold, clip,
                (dx, dh0, dc0), (pG, pH, pWx, pWh, pX), work)
-    dWx = pWx.sum(axis=0)
+    dWx = pWx[:, :I].sum(axis=0)
     if ln and fold:  # from the sums over rows Q (I,G), A (I,), B (I,I): _backward_rows
         Q = dWx.astype(np.float64)
-        AB = pX.sum(axis=0).astype(np.float64)
+        AB = pX[:, :, :I + 1].sum(axis=0).astype(np.float64)
         Wc64 = Wc.astype(np.float64)
-        pG[1, 0] = (Wc64 * Q).sum(axis=0)  # dgx_j = sum_k Wc_kj Q_kj
+        pG[1, 0, :G] = (Wc64 * Q).sum(axis=0)  # dgx_j = sum_k Wc_kj Q_kj
         pG[1, 1:] = 0
         dWx = (gx.astype(np.float64) * Q - AB[:, I:] - AB[:, :I] @ Wc64).astype(dt)
-    dWh = pWh.sum(axis=0)
-    db, dgx, dgh = pG.sum(axis=1)
-    dgc, dbc = pH.sum(axis=1)
+    dWh = pWh[:, :H].sum(axis=0)
+    db, dgx, dgh = pG[:, :, :G].sum(axis=1)
+    dgc, dbc = pH[:, :, :H].sum(axis=1)
     if not ln:  # parameters the plain LSTM does not use
         zG, zH = np.zeros(G, dtype=dt), np.zeros(H, dtype=dt)
         return dx, dh0, dc0, dWx, dWh, db, zG, zG.copy(), zG.copy(), zG.copy(), zH, zH.copy()
@@ -392,18 +394,18 @@ def _backward_rows(q, lo, hi, dy, saved, x, h0, c0, w, p, ln, fold, clip, out, p
     invG = one / dy.dtype.type(G)
     pdb, pgx, pgh, pgc, pbc, pWx = pG[0, q], pG[1, q], pG[2, q], pH[0, q], pH[1, q], pWx[q]
     dxs = unowned(work[0])[q, :hi - lo]  # (Bc,G) dL/d(x_t Wx) of these rows (LN; else it equals dhwt)
-    tW = unowned(work[1])[q]             # (I,G) x_t^T dL/d(x_t Wx), one step (wide input)
+    tW = unowned(work[1])[q, :I]         # (I,G) x_t^T dL/d(x_t Wx), one step (wide input)
     dh_next = unowned(work[2])[q, 0, :hi - lo]  # (Bc,H) dL/dh_t from step t+1 (zeros at first)
     dc_next = unowned(work[2])[q, 1, :hi - lo]  # (Bc,H) dL/dc_t from step t+1 (zeros at first)
     PT = rec_pack(WhT, hi - lo)                        # Wh^T packed once (MKL)
-    da = unowned(work[3])[q]      # (G,) dL/d(preactivation), one row
-    dcn = unowned(work[4])[q, 0]  # (H,) dL/d(cell output before tanh), then dL/dc_t
-    dch = unowned(work[4])[q, 1]  # (H,) dL/dchat
-    xw = unowned(work[5])[q, 0]   # (I,) x_t rstd_x of one row (LN, narrow input)
-    pc = unowned(work[5])[q, 1]   # (I,) its sum_j dL/da_j gx_j Wc_ij
-    dHb = unowned(work[6])[q]     # (nb*m,G) dL/d(h_{t-1} Wh) of this chunk's rows over the block's steps
-    Hb = unowned(work[7])[q]      # (nb*m,H) the matching h_{t-1}
-    tWh = unowned(work[8])[q]     # (H,G) Hb^T dHb
+    da = unowned(work[3])[q, :G]      # (G,) dL/d(preactivation), one row
+    dcn = unowned(work[4])[q, 0, :H]  # (H,) dL/d(cell output before tanh), then dL/dc_t
+    dch = unowned(work[4])[q, 1, :H]  # (H,) dL/dchat
+    xw = unowned(work[5])[q, 0, :I]   # (I,) x_t rstd_x of one row (LN, narrow input)
+    pc = unowned(work[5])[q, 1, :I]   # (I,) its sum_j dL/da_j gx_j Wc_ij
+    dHb = unowned(work[6])[q, :-1]    # (nb*m,G) dL/d(h_{t-1} Wh) of this chunk's rows over the block's steps
+    Hb = unowned(work[7])[q, :-1]     # (nb*m,H) the matching h_{t-1}
+    tWh = unowned(work[8])[q, :H]     # (H,G) Hb^T dHb
     pwh = pWh[q]
     pAB = pX[q]                   # (I,I+1) sums over rows of xw_i xw_k s2x (k < I) and xw_i s1x (k = I)
     q0 = pWx[0]                   # (G,) first row of pWx

@@ -14,7 +14,7 @@ saved:
 import numpy as np
 from numba import njit
 
-from lnrnn.config import FOLD_MAX_I, ROWS
+from lnrnn.config import CHUNK_GAP as GAP, FOLD_MAX_I, ROWS
 from lnrnn.kernels.blas import rec_mul, rec_pack
 from lnrnn.kernels.codes import NORM_LN, NORM_NONE  # noqa: F401  (re-exported: one set of codes for every cell)
 from lnrnn.kernels.common import (clamp_chunks, input_row_grads, ln_row_backward, ln_row_forward, matmul,
@@ -41,8 +41,9 @@ def rnn_forward(x, h0, Wx, Wh, b, g, norm, eps, nchunks):
     nch = clamp_chunks(nchunks, B)
     m = -(-B // nch)  # rows of the largest chunk
     # each chunk's scratch, owned here (the chunks take unowned views of it: common.unowned)
-    work = (np.empty((nch, m, H), dt),         # its preactivations
-            np.empty((nch, 2 * H), np.int32))  # sigmoid_row's scratch
+    # (each chunk's part padded by config.CHUNK_GAP: no cache line holds two chunks' parts)
+    work = (np.empty((nch, m + 1, H), dt),           # its preactivations
+            np.empty((nch, 2 * H + GAP), np.int32))  # sigmoid_row's scratch
     run_chunks(_forward_rows, B, nch, x, h0, Wx, Wh, b, g, ln, fold, dt.type(eps), xp, saved, work)
     return y, y[T - 1].copy(), saved
 
@@ -63,7 +64,7 @@ def rnn_infer(x, h0, Wx, Wh, b, g, norm, eps, nchunks):
     bufs = (y, np.empty((n, B, H), dtype=dt), np.empty((n, B), dtype=dt))
     nch = clamp_chunks(nchunks, B)
     m = -(-B // nch)
-    work = (np.empty((nch, m, H), dt), np.empty((nch, 2 * H), np.int32))
+    work = (np.empty((nch, m + 1, H), dt), np.empty((nch, 2 * H + GAP), np.int32))
     run_chunks(_forward_rows, B, nch, x, h0, Wx, Wh, b, g, ln, fold, dt.type(eps), xp, bufs, work)
     return y, y[T - 1].copy()
 
@@ -81,7 +82,7 @@ def _forward_rows(q, lo, hi, x, h0, Wx, Wh, b, g, ln, fold, eps, xp, saved, work
     one = x.dtype.type(1.0)
     two = x.dtype.type(2.0)
     a = unowned(work[0])[q, :hi - lo]  # (Bc,H) preactivation of this chunk
-    kb = unowned(work[1])[q]           # (2H,) scratch of sigmoid_row
+    kb = unowned(work[1])[q, :2 * H]   # (2H,) scratch of sigmoid_row
     P = rec_pack(Wh, hi - lo)                  # Wh in the BLAS's own layout (MKL), once per sequence
     for t in range(T):
         ts = t % max(ahat.shape[0], 1)  # ahat's and rstd's row: t, or 0 in rnn_infer's one-step buffers
@@ -124,20 +125,20 @@ def rnn_backward(dy, saved, x, h0, Wx, Wh, g, norm, nchunks):
     dh0 = np.empty((B, H), dtype=dt)
     WhT = np.ascontiguousarray(Wh.T)
     nch = clamp_chunks(nchunks, B)
-    pH = np.zeros((2, nch, H), dtype=dt)    # per-chunk partial sums of db, dg
-    pWx = np.zeros((nch, I, H), dtype=dt)   # ... of dWx (narrow input)
+    pH = np.zeros((2, nch, H + GAP), dtype=dt)  # per-chunk partial sums of db, dg (padded: rnn_forward)
+    pWx = np.zeros((nch, I + 1, H), dtype=dt)   # ... of dWx (narrow input)
     m = -(-B // nch)  # rows of the largest chunk
-    work = (np.zeros((nch, m, H), dt),  # each chunk's dL/dh_t from step t+1 (zeros at first)
-            np.empty((nch, H), dt))     # one row's dL/dz
+    work = (np.zeros((nch, m + 1, H), dt),  # each chunk's dL/dh_t from step t+1 (zeros at first)
+            np.empty((nch, H + GAP), dt))   # one row's dL/dz
     run_chunks(_backward_rows, B, nch, dy, saved, x, Wx, WhT, g, ln, fold, (dA, dx, dh0), (pH, pWx), work)
     if fold:
-        dWx = pWx.sum(axis=0)
+        dWx = pWx[:, :I].sum(axis=0)
     else:
         dA2 = dA.reshape(T * B, H)
         dx = matmul(dA2, np.ascontiguousarray(Wx.T), nchunks).reshape(T, B, I)
         dWx = matmul_tn(x.reshape(T * B, I), dA2, nchunks)
     dWh = recurrent_weight_grad(dA, h0, y, nchunks)
-    db, dg = pH.sum(axis=1)
+    db, dg = pH[:, :, :H].sum(axis=1)
     return dx, dh0, dWx, dWh, db, dg
 
 
@@ -155,7 +156,7 @@ def _backward_rows(q, lo, hi, dy, saved, x, Wx, WhT, g, ln, fold, out, part, wor
     one = dy.dtype.type(1.0)
     pdb, pdg, pwx = pH[0, q], pH[1, q], pWx[q]
     dh_next = unowned(work[0])[q, :hi - lo]  # (Bc,H) dL/dh_t from step t+1
-    dz = unowned(work[1])[q]                 # (H,)
+    dz = unowned(work[1])[q, :H]             # (H,)
     PT = rec_pack(WhT, hi - lo)  # Wh^T packed once (MKL)
     for t in range(T - 1, -1, -1):
         for r in range(hi - lo):
