@@ -184,6 +184,15 @@ def n_parts(B, H, G, par_min):
 
 
 @njit(**JIT)
+def copy_row(dst, src):
+    """dst[:] = src for two 1-D arrays of one length, as a loop: Numba compiles a slice assignment
+    (``a[i, j0:j1] = b[...]``) through its general broadcasting setitem, about 2 s of compile time per
+    array type in every process that compiles a kernel using one (0.1 s for this loop)."""
+    for j in range(dst.shape[0]):
+        dst[j] = src[j]
+
+
+@njit(**JIT)
 def block_columns(W, nb, j0, j1):
     """W (K,nb*H) -> (K,nb*w) contiguous: columns [j0, j1) of each of its nb blocks of width H (the four
     gate blocks of the LSTM, the one block of the RNN)."""
@@ -193,7 +202,7 @@ def block_columns(W, nb, j0, j1):
     out = np.empty((K, nb * w), dtype=W.dtype)
     for k in range(K):
         for g in range(nb):
-            out[k, g * w:(g + 1) * w] = W[k, g * H + j0:g * H + j1]
+            copy_row(out[k, g * w:(g + 1) * w], W[k, g * H + j0:g * H + j1])
     return out
 
 
@@ -210,7 +219,7 @@ def part_hw(hprev, Wq, P, hq, hw_t, nb, j0, j1):
     rec_mul(hprev, Wq, P, hq)
     for b in range(hw_t.shape[0]):
         for g in range(nb):
-            hw_t[b, g * H + j0:g * H + j1] = hq[b, g * w:(g + 1) * w]
+            copy_row(hw_t[b, g * H + j0:g * H + j1], hq[b, g * w:(g + 1) * w])
 
 
 @njit(**JIT)
@@ -221,7 +230,8 @@ def part_dh(dhw_t, WTq, PT, dq, dhn, j0, j1):
         rec_mul(dhw_t, WTq, PT, dhn)
     else:
         rec_mul(dhw_t, WTq, PT, dq)
-        dhn[:, j0:j1] = dq
+        for b in range(dhn.shape[0]):
+            copy_row(dhn[b, j0:j1], dq[b])
 
 
 @njit(**JIT)
