@@ -193,6 +193,13 @@ def copy_row(dst, src):
 
 
 @njit(**JIT)
+def copy_rows(dst, src):
+    """dst[:, :] = src for two 2-D arrays of one shape, row by row (copy_row says why not a slice assignment)."""
+    for i in range(dst.shape[0]):
+        copy_row(dst[i], src[i])
+
+
+@njit(**JIT)
 def block_columns(W, nb, j0, j1):
     """W (K,nb*H) -> (K,nb*w) contiguous: columns [j0, j1) of each of its nb blocks of width H (the four
     gate blocks of the LSTM, the one block of the RNN)."""

@@ -54,8 +54,8 @@ from numba import njit
 from lnrnn.config import CHUNK_GAP as GAP, DWH_BLOCK_ROWS, FOLD_MAX_I, ROWS
 from lnrnn.kernels.blas import gemm, rec_mul, rec_pack
 from lnrnn.kernels.codes import NORM_LN, NORM_NONE, clip_bound  # noqa: F401  (re-exported: one set of codes for every cell)
-from lnrnn.kernels.common import (clamp_chunks, input_row_grads, ln_row_stats, matmul, run_chunks, sigmoid_row,
-                                  unowned)
+from lnrnn.kernels.common import (clamp_chunks, copy_rows, input_row_grads, ln_row_stats, matmul, run_chunks,
+                                  sigmoid_row, unowned)
 
 
 def lstm_forward(x, h0, c0, Wx, Wh, b, gx, bx, gh, bh, gc, bc, norm, eps, nchunks):
@@ -415,7 +415,7 @@ def _backward_rows(q, lo, hi, dy, saved, x, h0, c0, w, p, ln, fold, clip, out, p
     nk = 0                           # steps gathered in the current block
     for t in range(T - 1, -1, -1):
         dhwt = dHb[nk * Bc:(nk + 1) * Bc]  # (Bc,G) this step's dL/d(h_{t-1} Wh)
-        Hb[nk * Bc:(nk + 1) * Bc] = h0[lo:hi] if t == 0 else y[t - 1, lo:hi]
+        copy_rows(Hb[nk * Bc:(nk + 1) * Bc], h0[lo:hi] if t == 0 else y[t - 1, lo:hi])
         for r in range(hi - lo):
             bb = lo + r
             a = gates[t, bb]
@@ -557,5 +557,5 @@ def _backward_rows(q, lo, hi, dy, saved, x, h0, c0, w, p, ln, fold, clip, out, p
                 for j in range(G):
                     pwh[i, j] += tWh[i, j]
             nk = 0
-    dh0[lo:hi] = dh_next
-    dc0[lo:hi] = dc_next
+    copy_rows(dh0[lo:hi], dh_next)
+    copy_rows(dc0[lo:hi], dc_next)

@@ -17,7 +17,7 @@ from numba import njit
 from lnrnn.config import CHUNK_GAP as GAP, FOLD_MAX_I, ROWS
 from lnrnn.kernels.blas import rec_mul, rec_pack
 from lnrnn.kernels.codes import NORM_LN, NORM_NONE  # noqa: F401  (re-exported: one set of codes for every cell)
-from lnrnn.kernels.common import (clamp_chunks, input_row_grads, ln_row_backward, ln_row_forward, matmul,
+from lnrnn.kernels.common import (clamp_chunks, copy_rows, input_row_grads, ln_row_backward, ln_row_forward, matmul,
                                   matmul_tn, recurrent_weight_grad, run_chunks, sigmoid_row, unowned)
 
 
@@ -176,4 +176,4 @@ def _backward_rows(q, lo, hi, dy, saved, x, Wx, WhT, g, ln, fold, out, part, wor
             if fold:  # narrow input: dx and dWx while the row is in cache
                 input_row_grads(dx[t, bb], pwx, dA[t, bb], x[t, bb], Wx)
         rec_mul(dA[t, lo:hi], WhT, PT, dh_next)
-    dh0[lo:hi] = dh_next
+    copy_rows(dh0[lo:hi], dh_next)
