@@ -2,11 +2,14 @@
 
 Design note: the codes that select a variant inside a kernel (which normalization a plain/LN cell
 applies) are plain integers, because Numba specializes on them cheaply and both twins must agree on
-them. They live here, in a module that imports nothing, so that a CUDA twin can use them without
-importing its CPU sibling (importing ``lstm.py`` loads the BLAS choice of ``blas.py``, MKL included)
-and a CPU module without importing anything of numba.cuda. ``lstm.py`` and ``rnn.py`` re-export them
-(``from lnrnn.kernels.lstm import NORM_LN`` keeps working).
+them. They live here, in a module that imports nothing but NumPy, so that a CUDA twin can use them
+without importing its CPU sibling (importing ``lstm.py`` loads the BLAS choice of ``blas.py``, MKL
+included) and a CPU module without importing anything of numba.cuda. ``lstm.py`` and ``rnn.py``
+re-export them (``from lnrnn.kernels.lstm import NORM_LN`` keeps working). The same reason holds for
+the host-side rules both twins apply to their arguments: ``clip_bound`` and ``centered``.
 """
+import numpy as np
+
 NORM_NONE = 0  # plain cell: no normalization
 NORM_LN = 1    # layer-normalized cell (Ba, Kiros & Hinton 2016)
 
@@ -20,3 +23,9 @@ def clip_bound(clip):
     """Graves's gate clip as every LSTM backward takes it (CPU, CUDA, synchronized BN): the bound when
     0 < clip < inf, else 0.0, which means off (0, inf and NaN alike)."""
     return float(clip) if 0.0 < clip < float("inf") else 0.0
+
+
+def centered(W):
+    """W (K,G) minus the mean of each row, computed in float64 and rounded once to W's dtype: the LN-LSTM's
+    centered weights (lstm.ln_weights), on the host for both twins."""
+    return (W - W.mean(axis=1, keepdims=True, dtype=np.float64)).astype(W.dtype)

@@ -53,7 +53,7 @@ from numba import njit
 
 from lnrnn.config import CHUNK_GAP as GAP, DWH_BLOCK_ROWS, FOLD_MAX_I, ROWS
 from lnrnn.kernels.blas import gemm, rec_mul, rec_pack
-from lnrnn.kernels.codes import NORM_LN, NORM_NONE, clip_bound  # noqa: F401  (re-exported: one set of codes for every cell)
+from lnrnn.kernels.codes import NORM_LN, NORM_NONE, centered, clip_bound  # noqa: F401  (re-exported)
 from lnrnn.kernels.common import (clamp_chunks, copy_rows, input_row_grads, ln_row_stats, matmul, run_chunks,
                                   sigmoid_row, unowned)
 
@@ -154,11 +154,6 @@ def ln_weights(Wx, Wh, fold):
         return Wc, np.empty((0, 0), dt), Whc
     Rx = np.linalg.qr(Wc64.T / np.sqrt(G), mode="r")  # (I,I) upper triangular: Rx^T Rx = Wc Wc^T / G
     return Wc, np.ascontiguousarray(Rx, dtype=dt), Whc
-
-
-def centered(W):
-    """W (K,G) minus the mean of each row, computed in float64 and rounded once to W's dtype."""
-    return (W - W.mean(axis=1, keepdims=True, dtype=np.float64)).astype(W.dtype)
 
 
 @njit(**ROWS)

@@ -52,8 +52,7 @@ from lnrnn.kernels.cuda_common import (block_sum, colsum, colsum_prod, copy, dot
                                        projection_grads, seq_fits, seq_threads, sigmoid, split_groups, split_matvec,
                                        threads_per_block, to_device, transpose, zeros)
 from lnrnn.kernels.layernorm_cuda import ln_rows, row_stats
-from lnrnn.kernels.lstm import centered
-from lnrnn.kernels.codes import NORM_LN, NORM_NONE, clip_bound  # noqa: F401  (the same codes as the CPU twin)
+from lnrnn.kernels.codes import NORM_LN, NORM_NONE, centered, clip_bound  # noqa: F401  (the same codes as the CPU twin)
 
 
 # ------------------------------------------------------------------------------------------------
