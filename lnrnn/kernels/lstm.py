@@ -303,7 +303,8 @@ def lstm_backward(dy, saved, x, h0, c0, Wx, Wh, gx, gh, gc, norm, nchunks, clip=
     Wc, Mc = Wx, np.empty((0, 0), dt)
     if ln and fold:  # a narrow input's xhat_x = (x Wc) rstd_x (ln_weights), and Mc = Wc Wc^T (I,I)
         Wc = centered(Wx)
-        Mc = (Wc.astype(np.float64) @ Wc.T.astype(np.float64)).astype(dt)
+        with np.errstate(over="ignore"):  # weights that blew up give inf here, as in the loop; the trainer says so
+            Mc = (Wc.astype(np.float64) @ Wc.T.astype(np.float64)).astype(dt)
     nch = clamp_chunks(nchunks, B)
     # per-chunk partial sums (each chunk's padded by config.CHUNK_GAP, as lstm_forward's scratch)
     pG = np.zeros((3, nch, G + GAP), dtype=dt)     # of db, dgx, dgh
