@@ -363,7 +363,8 @@ def fold_stats(x, lengths, training, xs):
             if t < lengths[b]:
                 for i in range(I):
                     m[i] += x[t, b, i]
-        m /= n
+        for i in range(I):  # a loop: an array's in-place division compiles NumPy's ufunc machinery
+            m[i] /= n
         for b in range(B):
             if t < lengths[b]:
                 for i in range(I):

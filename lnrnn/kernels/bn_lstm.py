@@ -79,7 +79,7 @@ from lnrnn.kernels.batchnorm import (active_rows, bn_backward, bn_col_backward, 
                                      fold_col_backward, fold_col_forward, fold_stats)
 from lnrnn.kernels.blas import rec_pack
 from lnrnn.kernels.common import (barrier, block_columns, chunk_bounds, matmul, n_parts, part_dh, part_hw,
-                                  projection_grads, recurrent_weight_grad, run_synced, sigmoid_row)
+                                  projection_grads, recurrent_weight_grad, rows_transposed, run_synced, sigmoid_row)
 from lnrnn.kernels.codes import clip_bound
 from lnrnn.kernels.masks import as_lengths
 
@@ -341,7 +341,7 @@ def _backward_part(q, n, flags, dy, saved, c0, Wh, p, clip, xin, grads, scratch)
     fold, x, xs, Wx, gx = xin
     T, B, H = dy.shape
     j0, j1 = chunk_bounds(H, n, q)
-    WTq = np.ascontiguousarray(Wh[j0:j1].T)  # (G,w): the columns of Wh^T this part's units need
+    WTq = rows_transposed(Wh, j0, j1)  # (G,w): the columns of Wh^T this part's units need
     PT = rec_pack(WTq, B)
     dq = np.empty((B, j1 - j0), dtype=dy.dtype)  # this part's units of dh_{t-1} (n > 1)
     for t in range(T - 1, -1, -1):

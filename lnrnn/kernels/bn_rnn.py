@@ -31,7 +31,7 @@ from lnrnn.kernels.batchnorm import (bn_backward, bn_col_backward, bn_col_stats,
                                      fold_col_forward, fold_stats)
 from lnrnn.kernels.blas import rec_pack
 from lnrnn.kernels.common import (barrier, block_columns, chunk_bounds, matmul, n_parts, part_dh, part_hw,
-                                  projection_grads, recurrent_weight_grad, run_synced, sigmoid_row)
+                                  projection_grads, recurrent_weight_grad, rows_transposed, run_synced, sigmoid_row)
 from lnrnn.kernels.masks import as_lengths
 
 
@@ -184,7 +184,7 @@ def _backward_part(q, n, flags, dy, saved, Wh, gh, xin, grads, scratch):
     fold, x, xs, Wx, gx = xin
     T, B, H = dy.shape
     j0, j1 = chunk_bounds(H, n, q)
-    WTq = np.ascontiguousarray(Wh[j0:j1].T)  # (H,w)
+    WTq = rows_transposed(Wh, j0, j1)  # (H,w)
     PT = rec_pack(WTq, B)
     dq = np.empty((B, j1 - j0), dtype=dy.dtype)
     for t in range(T - 1, -1, -1):

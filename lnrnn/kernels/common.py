@@ -20,7 +20,7 @@ from numba.core import cgutils
 from numba.extending import intrinsic
 from numba.np.arrayobj import populate_array
 
-from lnrnn.config import BARRIER_SPINS, JIT, PJIT
+from lnrnn.config import BARRIER_SPINS, JIT, PJIT, ROWS
 from lnrnn.kernels.blas import gemm, rec_mul
 
 _pool = {"size": 0, "executor": None}
@@ -200,6 +200,20 @@ def copy_rows(dst, src):
 
 
 @njit(**JIT)
+def rows_transposed(W, j0, j1):
+    """W[j0:j1].T (N, j1-j0) as a new C-contiguous array, by a loop: W (K,N). (np.ascontiguousarray of the
+    transposed view compiles Numba's general array copy, about 0.9 s of every BN cell's cold start.)"""
+    N = W.shape[1]
+    w = j1 - j0
+    out = np.empty((N, w), dtype=W.dtype)
+    for i in range(w):
+        Wi = W[j0 + i]
+        for n in range(N):
+            out[n, i] = Wi[n]
+    return out
+
+
+@njit(**JIT)
 def block_columns(W, nb, j0, j1):
     """W (K,nb*H) -> (K,nb*w) contiguous: columns [j0, j1) of each of its nb blocks of width H (the four
     gate blocks of the LSTM, the one block of the RNN)."""
@@ -283,29 +297,44 @@ def matmul_tn(A, D, nchunks):
     return sum_rows(part.reshape(nch, K * M)).reshape(K, M)
 
 
-@njit(**JIT)
+@njit(**ROWS)
+def _tn_rows(q, lo, hi, A, D, part):
+    """Chunk q of recurrent_weight_grad's product (common.run_chunks): part[q] (K,M) = A[lo:hi]^T D[lo:hi]."""
+    if hi > lo:
+        gemm(A[lo:hi], D[lo:hi], part[q], True)
+
+
 def recurrent_weight_grad(dHW, h0, y, nchunks):
     """dWh = Hprev^T dHW over all T*B rows, with Hprev = (h0, y_0, ..., y_{T-2}).
-    dHW (T,B,G) = dL/d(h_{t-1} Wh); h0 (B,H); y (T,B,H) -> dWh (H,G)."""
+    dHW (T,B,G) = dL/d(h_{t-1} Wh); h0 (B,H); y (T,B,H) -> dWh (H,G).
+
+    Python, with the T*B-row product on run_chunks' threads (per-chunk partials, summed after), as
+    matmul_tn does it in a prange kernel: Numba compiles a prange kernel three times over, and this one
+    with np.dot inside cost a BN cell's cold start about 2 s of compiling (numba compile events)."""
     T, B, G = dHW.shape
     H = h0.shape[1]
-    dWh = np.dot(h0.T, dHW[0])
+    dWh = np.empty((H, G), dtype=dHW.dtype)
+    gemm(np.ascontiguousarray(h0), np.ascontiguousarray(dHW[0]), dWh, True)  # h0^T dHW_0
     if T > 1:
-        dWh += matmul_tn(y[:T - 1].reshape((T - 1) * B, H), dHW[1:].reshape((T - 1) * B, G), nchunks)
+        n = (T - 1) * B
+        nch = clamp_chunks(nchunks, n)
+        part = np.zeros((nch, H, G), dtype=dHW.dtype)  # (nch,H,G) per-chunk partials
+        run_chunks(_tn_rows, n, nch, np.ascontiguousarray(y[:T - 1]).reshape(n, H),
+                   np.ascontiguousarray(dHW[1:]).reshape(n, G), part)
+        dWh += sum_rows(part.reshape(nch, H * G)).reshape(H, G)
     return dWh
 
 
-@njit(**JIT)
 def projection_grads(dXW, dHW, x, h0, y, Wx, nchunks):
     """The GEMMs after a BPTT time loop, each one over all T*B rows:
         dx = dXW Wx^T,  dWx = X^T dXW,  dWh = Hprev^T dHW  with Hprev = (h0, y_0, ..., y_{T-2}).
     dXW, dHW (T,B,G): dL/d(x_t Wx) and dL/d(h_{t-1} Wh); x (T,B,I); h0 (B,H); y (T,B,H); Wx (I,G)
-    -> dx (T,B,I), dWx (I,G), dWh (H,G)."""
+    -> dx (T,B,I), dWx (I,G), dWh (H,G). (Python: it calls recurrent_weight_grad.)"""
     T, B, G = dXW.shape
     I = x.shape[2]
-    dX2 = dXW.reshape(T * B, G)
+    dX2 = np.ascontiguousarray(dXW).reshape(T * B, G)
     dx = matmul(dX2, np.ascontiguousarray(Wx.T), nchunks).reshape(T, B, I)
-    dWx = matmul_tn(x.reshape(T * B, I), dX2, nchunks)
+    dWx = matmul_tn(np.ascontiguousarray(x).reshape(T * B, I), dX2, nchunks)
     return dx, dWx, recurrent_weight_grad(dHW, h0, y, nchunks)
 
 

@@ -167,8 +167,8 @@ MUTANTS = [
          tests=[f"{KERNELS}::test_rnn_kernel_matches_reference"],
          why="LN-RNN gain gradient without the normalized input"),
     dict(name="recurrent-grad-first-step", file="lnrnn/kernels/common.py",
-         old="dWh = np.dot(h0.T, dHW[0])",
-         new="dWh = np.zeros((H, G), dtype=dHW.dtype)",
+         old="    gemm(np.ascontiguousarray(h0), np.ascontiguousarray(dHW[0]), dWh, True)  # h0^T dHW_0\n",
+         new="    dWh[:] = 0\n",
          tests=[f"{KERNELS}::test_rnn_kernel_matches_reference"],  # the LSTM gathers its dWh in blocks
          why="dWh misses the first step's h0^T dHW_0 term"),
     dict(name="lstm-dwh-last-block-dropped", file="lnrnn/kernels/lstm.py",
