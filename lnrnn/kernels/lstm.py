@@ -61,6 +61,28 @@ from lnrnn.kernels.common import (clamp_chunks, copy_rows, input_row_grads, ln_r
 def lstm_forward(x, h0, c0, Wx, Wh, b, gx, bx, gh, bh, gc, bc, norm, eps, nchunks):
     """x (T,B,I), h0 (B,H), c0 (B,H), Wx (I,G), Wh (H,G), b (G,), gx/bx/gh/bh (G,), gc/bc (H,)
     -> y (T,B,H), hT (B,H), cT (B,H), saved."""
+    y, c, saved = _run_forward(x, h0, c0, Wx, Wh, (b, gx, bx, gh, bh, gc, bc), norm, eps, nchunks, True)
+    T = x.shape[0]
+    return y, y[T - 1].copy(), c[T - 1].copy(), saved
+
+
+def lstm_infer(x, h0, c0, Wx, Wh, b, gx, bx, gh, bh, gc, bc, norm, eps, nchunks):
+    """The forward without BPTT's saved tuple, for evaluation and prediction: the same arguments and
+    arithmetic as lstm_forward (the same compiled chunk function: y, hT and cT are bit for bit its
+    own), but the per-step arrays it saves go to buffers of one step (two for c, whose previous step
+    each step reads) that every step overwrites: at S1 (T784 B64 I1 H128) the LN-LSTM's saved arrays
+    besides y are 0.28 GB (gates and hhat (T,B,G); c, tc, chat (T,B,H)), these buffers 0.4 MB.
+    x (T,B,I), h0 (B,H), c0 (B,H), Wx (I,G), Wh (H,G), b (G,), gx/bx/gh/bh (G,), gc/bc (H,)
+    -> y (T,B,H), hT (B,H), cT (B,H). (A wide input's x Wx (T,B,G) is still one GEMM over all T*B rows.)"""
+    y, c, _ = _run_forward(x, h0, c0, Wx, Wh, (b, gx, bx, gh, bh, gc, bc), norm, eps, nchunks, False)
+    T = x.shape[0]
+    return y, y[T - 1].copy(), c[(T - 1) % c.shape[0]].copy()
+
+
+def _run_forward(x, h0, c0, Wx, Wh, p, norm, eps, nchunks, keep):
+    """lstm_forward (keep: the per-step arrays of the saved tuple for all T steps) and lstm_infer (not
+    kept: one step of each, two of c) -> y (T,B,H), c (T or min(T,2),B,H), the saved tuple (or buffers).
+    p = (b, gx, bx, gh, bh) (G,) each, then (gc, bc) (H,)."""
     T, B, I = x.shape
     H = h0.shape[1]
     G = 4 * H
@@ -76,13 +98,14 @@ def lstm_forward(x, h0, c0, Wx, Wh, b, gx, bx, gh, bh, gc, bc, norm, eps, nchunk
     else:
         xin = matmul(x.reshape(T * B, I), Wc, nchunks).reshape(T, B, G)  # with LN: normalized in place
     xp = xin if ln else np.empty((0, 0, 0), dt)  # saved: only xhat_x of a wide input (module docstring)
+    S = T if keep else 1  # rows of each per-step array
     if ln:
-        hhat, chat, rstd = np.empty((T, B, G), dt), np.empty((T, B, H), dt), np.empty((3, T, B), dt)
+        hhat, chat, rstd = np.empty((S, B, G), dt), np.empty((S, B, H), dt), np.empty((3, S, B), dt)
     else:
         hhat, chat, rstd = np.empty((0, 0, 0), dt), np.empty((0, 0, 0), dt), np.empty((3, 0, 0), dt)
-    gates = np.empty((T, B, G), dtype=dt)
-    c = np.empty((T, B, H), dtype=dt)
-    tc = np.empty((T, B, H), dtype=dt)
+    gates = np.empty((S, B, G), dtype=dt)
+    c = np.empty((T if keep else min(T, 2), B, H), dtype=dt)  # without keep: c_t and c_{t-1}, in turns
+    tc = np.empty((S, B, H), dtype=dt)
     y = np.empty((T, B, H), dtype=dt)
     saved = (gates, c, tc, y, xp, hhat, chat, rstd)
     nch = clamp_chunks(nchunks, B)
@@ -92,45 +115,8 @@ def lstm_forward(x, h0, c0, Wx, Wh, b, gx, bx, gh, bh, gc, bc, norm, eps, nchunk
     work = (np.empty((nch, m + 1, G), dt),             # its recurrent product h_{t-1} Wh (Whc with LN)
             np.empty((nch, 2, G + GAP), dt),           # one row's x_t Wx; every bias the preactivation adds
             np.empty((nch, 2 * G + GAP), np.int32))    # sigmoid_row's scratch
-    run_chunks(_forward_rows, B, nch, x, h0, c0, (Wc, Rx, Whc), xin, (b, gx, bx, gh, bh, gc, bc), ln, fold,
-               dt.type(eps), saved, work)
-    return y, y[T - 1].copy(), c[T - 1].copy(), saved
-
-
-def lstm_infer(x, h0, c0, Wx, Wh, b, gx, bx, gh, bh, gc, bc, norm, eps, nchunks):
-    """The forward without BPTT's saved tuple, for evaluation and prediction: the same arguments and
-    arithmetic as lstm_forward (the same compiled chunk function: y, hT and cT are bit for bit its
-    own), but the per-step arrays it saves go to buffers of one step (two for c, whose previous step
-    each step reads) that every step overwrites: at S1 (T784 B64 I1 H128) the LN-LSTM's saved arrays
-    besides y are 0.28 GB (gates and hhat (T,B,G); c, tc, chat (T,B,H)), these buffers 0.4 MB.
-    x (T,B,I), h0 (B,H), c0 (B,H), Wx (I,G), Wh (H,G), b (G,), gx/bx/gh/bh (G,), gc/bc (H,)
-    -> y (T,B,H), hT (B,H), cT (B,H). (A wide input's x Wx (T,B,G) is still one GEMM over all T*B rows.)"""
-    T, B, I = x.shape
-    H = h0.shape[1]
-    G = 4 * H
-    ln = norm == NORM_LN
-    fold = 0 < I <= FOLD_MAX_I
-    dt = x.dtype
-    if ln:
-        Wc, Rx, Whc = ln_weights(Wx, Wh, fold)
-    else:
-        Wc, Rx, Whc = Wx, np.empty((0, 0), dt), Wh
-    if fold:
-        xin = np.empty((0, 0, 0), dtype=dt)
-    else:
-        xin = matmul(x.reshape(T * B, I), Wc, nchunks).reshape(T, B, G)
-    xp = xin if ln else np.empty((0, 0, 0), dt)
-    n = 1 if ln else 0
-    hhat, chat, rstd = np.empty((n, B, G), dt), np.empty((n, B, H), dt), np.empty((3, n, B), dt)
-    c = np.empty((min(T, 2), B, H), dtype=dt)  # c_t and c_{t-1}, in turns
-    y = np.empty((T, B, H), dtype=dt)
-    bufs = (np.empty((1, B, G), dt), c, np.empty((1, B, H), dt), y, xp, hhat, chat, rstd)
-    nch = clamp_chunks(nchunks, B)
-    m = -(-B // nch)
-    work = (np.empty((nch, m + 1, G), dt), np.empty((nch, 2, G + GAP), dt), np.empty((nch, 2 * G + GAP), np.int32))
-    run_chunks(_forward_rows, B, nch, x, h0, c0, (Wc, Rx, Whc), xin, (b, gx, bx, gh, bh, gc, bc), ln, fold,
-               dt.type(eps), bufs, work)
-    return y, y[T - 1].copy(), c[(T - 1) % c.shape[0]].copy()
+    run_chunks(_forward_rows, B, nch, x, h0, c0, (Wc, Rx, Whc), xin, p, ln, fold, dt.type(eps), saved, work)
+    return y, c, saved
 
 
 def ln_weights(Wx, Wh, fold):

@@ -23,6 +23,23 @@ from lnrnn.kernels.common import (clamp_chunks, copy_rows, input_row_grads, ln_r
 
 def rnn_forward(x, h0, Wx, Wh, b, g, norm, eps, nchunks):
     """x (T,B,I), h0 (B,H), Wx (I,H), Wh (H,H), b (H,), g (H,) -> y (T,B,H), hT (B,H), saved."""
+    saved = _run_forward(x, h0, Wx, Wh, b, g, norm, eps, nchunks, True)
+    y = saved[0]
+    return y, y[x.shape[0] - 1].copy(), saved
+
+
+def rnn_infer(x, h0, Wx, Wh, b, g, norm, eps, nchunks):
+    """The forward without BPTT's saved tuple (evaluation, prediction): rnn_forward's arguments and
+    arithmetic (its compiled chunk function: y and hT bit for bit its own), with the LayerNorm's ahat and
+    rstd in buffers of one step that every step overwrites instead of (T,B,H) and (T,B).
+    x (T,B,I), h0 (B,H), Wx (I,H), Wh (H,H), b (H,), g (H,) -> y (T,B,H), hT (B,H)."""
+    y = _run_forward(x, h0, Wx, Wh, b, g, norm, eps, nchunks, False)[0]
+    return y, y[x.shape[0] - 1].copy()
+
+
+def _run_forward(x, h0, Wx, Wh, b, g, norm, eps, nchunks, keep):
+    """rnn_forward (keep: ahat (T,B,H) and rstd (T,B) for BPTT) and rnn_infer (not kept: one step of
+    each) -> (y (T,B,H), ahat, rstd)."""
     T, B, I = x.shape
     H = h0.shape[1]
     dt = x.dtype
@@ -34,7 +51,8 @@ def rnn_forward(x, h0, Wx, Wh, b, g, norm, eps, nchunks):
         xp = matmul(x.reshape(T * B, I), Wx, nchunks).reshape(T, B, H)
     y = np.empty((T, B, H), dtype=dt)
     if ln:
-        ahat, rstd = np.empty((T, B, H), dtype=dt), np.empty((T, B), dtype=dt)
+        S = T if keep else 1
+        ahat, rstd = np.empty((S, B, H), dtype=dt), np.empty((S, B), dtype=dt)
     else:
         ahat, rstd = np.empty((0, 0, 0), dtype=dt), np.empty((0, 0), dtype=dt)
     saved = (y, ahat, rstd)
@@ -45,28 +63,7 @@ def rnn_forward(x, h0, Wx, Wh, b, g, norm, eps, nchunks):
     work = (np.empty((nch, m + 1, H), dt),           # its preactivations
             np.empty((nch, 2 * H + GAP), np.int32))  # sigmoid_row's scratch
     run_chunks(_forward_rows, B, nch, x, h0, Wx, Wh, b, g, ln, fold, dt.type(eps), xp, saved, work)
-    return y, y[T - 1].copy(), saved
-
-
-def rnn_infer(x, h0, Wx, Wh, b, g, norm, eps, nchunks):
-    """The forward without BPTT's saved tuple (evaluation, prediction): rnn_forward's arguments and
-    arithmetic (its compiled chunk function: y and hT bit for bit its own), with the LayerNorm's ahat and
-    rstd in buffers of one step that every step overwrites instead of (T,B,H) and (T,B).
-    x (T,B,I), h0 (B,H), Wx (I,H), Wh (H,H), b (H,), g (H,) -> y (T,B,H), hT (B,H)."""
-    T, B, I = x.shape
-    H = h0.shape[1]
-    dt = x.dtype
-    ln = norm == NORM_LN
-    fold = 0 < I <= FOLD_MAX_I
-    xp = np.empty((0, 0, 0), dtype=dt) if fold else matmul(x.reshape(T * B, I), Wx, nchunks).reshape(T, B, H)
-    y = np.empty((T, B, H), dtype=dt)
-    n = 1 if ln else 0
-    bufs = (y, np.empty((n, B, H), dtype=dt), np.empty((n, B), dtype=dt))
-    nch = clamp_chunks(nchunks, B)
-    m = -(-B // nch)
-    work = (np.empty((nch, m + 1, H), dt), np.empty((nch, 2 * H + GAP), np.int32))
-    run_chunks(_forward_rows, B, nch, x, h0, Wx, Wh, b, g, ln, fold, dt.type(eps), xp, bufs, work)
-    return y, y[T - 1].copy()
+    return saved
 
 
 @njit(**ROWS)
