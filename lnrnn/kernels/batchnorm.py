@@ -39,13 +39,16 @@ Column helpers
     [k0, k1); the recurrent-BN cells (``bn_lstm.py``, ``bn_rnn.py``) call them per step and per chunk of hidden units.
     ``fold_stats``, ``fold_col_forward`` and ``fold_col_backward`` do the same for BN_t(x_t W) of a narrow
     input x_t (B,I) without forming x_t W (the cells' fold path; derivation above them).
+    ``cell_x_forward`` and ``cell_x_backward`` are a BN cell's x side before and after its time loop,
+    on either path.
 """
+import numba
 import numpy as np
 from numba import njit, prange
 
 from lnrnn.config import BN_TIME_CHUNKS as TIME_CHUNKS
 from lnrnn.config import JIT, PJIT
-from lnrnn.kernels.common import chunk_bounds, sum_rows
+from lnrnn.kernels.common import chunk_bounds, matmul, projection_grads, recurrent_weight_grad, sum_rows
 from lnrnn.kernels.masks import as_lengths
 
 
@@ -536,3 +539,41 @@ def fold_col_backward(dy2, x_t, xs_t, lengths, t, W, mean, rstd, gain, k0, k1, t
                 for j in range(I):
                     s += M[i, j] * (x_t[b, j] - xs_t[j])
                 dx_t[b, i] -= s * inv_n
+
+
+# ---------------------------------------------------------------------------------------------
+# A BN cell's x side around its time loop (bn_lstm.py, bn_rnn.py)
+# ---------------------------------------------------------------------------------------------
+def cell_x_forward(x, Wx, gain, bias, rm, rv, training, momentum, eps, lengths, fold):
+    """Before the time loop: x (T,B,I), Wx (I,F), gain/bias (F,), rm/rv (Ts,F), lengths (B,) int64
+    -> xs, xn, mean_x, rstd_x, saved0.
+    fold (a narrow input): xs (T,I+I*I) float64 (fold_stats) from which the parts normalize their columns
+    inside the loop (fold_col_forward), into the one-step buffer xn (1,B,F) and mean_x, rstd_x (T,F);
+    saved0 = xs. Otherwise: xw = x Wx over all T*B rows, xn (T,B,F) = BN_t(xw; gain, bias) with its
+    statistics, xs (T,0) unused; saved0 = xw."""
+    T, B, I = x.shape
+    F = Wx.shape[1]
+    dt = x.dtype
+    if fold:
+        xs = np.empty((T, I + I * I))  # float64
+        fold_stats(x, lengths, training, xs)
+        return xs, np.empty((1, B, F), dt), np.empty((T, F), dt), np.empty((T, F), dt), xs
+    xw = matmul(x.reshape(T * B, I), Wx, numba.get_num_threads()).reshape(T, B, F)
+    xn, mean_x, rstd_x = bn_forward(xw, gain, bias, rm, rv, training, momentum, eps, lengths)
+    return np.empty((T, 0)), xn, mean_x, rstd_x, xw
+
+
+def cell_x_backward(fold, loop_grads, dxp, da, xw, mean_x, rstd_x, gain, training, lengths, dhw, x, h0, y, Wx):
+    """After the BPTT loop -> dx (T,B,I), dWx (I,F), dWh (H,F), db, dgain (F,).
+    fold: the parts ran the x side's backward in the loop: loop_grads = (dWx, dgain, db), and dx is the
+    sum of their shares dxp (n,T,B,I). Otherwise: BN_t backward of the x side over all T from
+    da (T,B,F) = dL/d BN_t(xw) and xw (T,B,F), then dx, dWx and dWh as GEMMs over all T*B rows.
+    dhw (T,B,F) = dL/d(h_{t-1} Wh), h0 (B,H), y (T,B,H) for dWh."""
+    nch = numba.get_num_threads()
+    if fold:
+        dWx, dgain, db = loop_grads
+        dx = dxp[0] if dxp.shape[0] == 1 else dxp.sum(axis=0)
+        return dx, dWx, recurrent_weight_grad(dhw, h0, y, nch), db, dgain
+    dxw, dgain, db = bn_backward(da, xw, mean_x, rstd_x, gain, training, lengths)
+    dx, dWx, dWh = projection_grads(dxw, dhw, x, h0, y, Wx, nch)
+    return dx, dWx, dWh, db, dgain

@@ -69,17 +69,16 @@ saved (the tuple bn_lstm_forward returns and bn_lstm_backward takes back):
     lengths (B,)     int64, the masks (T for every row when the forward got None)
     training (bool)  the mode the statistics came from
 """
-import numba
 import numpy as np
 from numba import njit
 
 from lnrnn.config import BN_PAR_MIN_WORK as PAR_MIN_WORK  # default of the trailing par_min argument
 from lnrnn.config import FOLD_MAX_I, JIT, ROWS
-from lnrnn.kernels.batchnorm import (active_rows, bn_backward, bn_col_backward, bn_col_stats, bn_forward,
-                                     fold_col_backward, fold_col_forward, fold_stats)
+from lnrnn.kernels.batchnorm import (active_rows, bn_col_backward, bn_col_stats, cell_x_backward, cell_x_forward,
+                                     fold_col_backward, fold_col_forward)
 from lnrnn.kernels.blas import rec_pack
-from lnrnn.kernels.common import (barrier, block_columns, chunk_bounds, matmul, n_parts, part_dh, part_hw,
-                                  projection_grads, recurrent_weight_grad, rows_transposed, run_synced, sigmoid_row)
+from lnrnn.kernels.common import (barrier, block_columns, chunk_bounds, n_parts, part_dh, part_hw, rows_transposed,
+                                  run_synced, sigmoid_row)
 from lnrnn.kernels.codes import clip_bound
 from lnrnn.kernels.masks import as_lengths
 
@@ -160,17 +159,8 @@ def bn_lstm_forward(x, h0, c0, Wx, Wh, b, gx, gh, gc, bc, rmx, rvx, rmh, rvh, rm
     G = 4 * H
     dt = x.dtype
     lengths = as_lengths(lengths, T, B)
-    fold = 0 < I <= FOLD_MAX_I
-    if fold:  # x Wx and BN_t of it column by column inside the loop, from xs (batchnorm.fold_stats)
-        xs = np.empty((T, I + I * I))  # float64 (fold_stats)
-        fold_stats(x, lengths, training, xs)
-        xn = np.empty((1, B, G), dtype=dt)   # the step's BN_t(x_t Wx; gx, b), rewritten every step
-        mean_x = np.empty((T, G), dtype=dt)
-        rstd_x = np.empty((T, G), dtype=dt)
-    else:
-        xs = np.empty((T, 0))  # unused
-        xw = matmul(x.reshape(T * B, I), Wx, numba.get_num_threads()).reshape(T, B, G)
-        xn, mean_x, rstd_x = bn_forward(xw, gx, b, rmx, rvx, training, momentum, eps, lengths)  # BN_t(xw; gx, 0) + b
+    fold = 0 < I <= FOLD_MAX_I  # x Wx and BN_t of it column by column inside the loop, from xs
+    xs, xn, mean_x, rstd_x, saved0 = cell_x_forward(x, Wx, gx, b, rmx, rvx, training, momentum, eps, lengths, fold)
     hw = np.empty((T, B, G), dtype=dt)
     mean_h = np.empty((T, G), dtype=dt)
     rstd_h = np.empty((T, G), dtype=dt)
@@ -183,8 +173,7 @@ def bn_lstm_forward(x, h0, c0, Wx, Wh, b, gx, gh, gc, bc, rmx, rvx, rmh, rvh, rm
     run_synced(_forward_part, n_parts(B, H, G, par_min), xn, lengths, h0, c0, Wh, (gh, gc, bc),
                (rmh, rvh, rmc, rvc, rmx, rvx), (training, momentum, eps), (fold, x, xs, Wx, gx, b),
                (hw, mean_h, rstd_h, gates, c, mean_c, rstd_c, tc, y, mean_x, rstd_x))
-    saved = (xs if fold else xw, mean_x, rstd_x, hw, mean_h, rstd_h, gates, c, mean_c, rstd_c, tc, y, lengths,
-             training)
+    saved = (saved0, mean_x, rstd_x, hw, mean_h, rstd_h, gates, c, mean_c, rstd_c, tc, y, lengths, training)
     return y, y[T - 1].copy(), c[T - 1].copy(), saved
 
 
@@ -317,12 +306,8 @@ def bn_lstm_backward(dy, saved, x, h0, c0, Wx, Wh, gx, gh, gc, par_min=PAR_MIN_W
     xs = xw if fold else np.empty((T, 0))  # (T,I+I*I) with fold, else unused
     run_synced(_backward_part, n, dy, saved, c0, Wh, (gh, gc), clip, (fold, x, xs, Wx, gx),
                (da, dhw, dhn, dcarry, dgh, dgc, dbc, dWx, dgx, db, dxp), scratch)
-    if fold:
-        dx = dxp[0] if n == 1 else dxp.sum(axis=0)
-        dWh = recurrent_weight_grad(dhw, h0, y, numba.get_num_threads())
-    else:
-        dxw, dgx, db = bn_backward(da, xw, mean_x, rstd_x, gx, training, lengths)
-        dx, dWx, dWh = projection_grads(dxw, dhw, x, h0, y, Wx, numba.get_num_threads())
+    dx, dWx, dWh, db, dgx = cell_x_backward(fold, (dWx, dgx, db), dxp, da, xw, mean_x, rstd_x, gx, training, lengths,
+                                            dhw, x, h0, y, Wx)
     return dx, dhn, dcarry, dWx, dWh, db, dgx, dgh, dgc, dbc
 
 

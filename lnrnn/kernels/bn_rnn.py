@@ -21,17 +21,16 @@ saved (the tuple bn_rnn_forward returns and bn_rnn_backward takes back):
     (xw (T,B,H), mean_x (T,H), rstd_x (T,H), hw (T,B,H), mean_h (T,H), rstd_h (T,H), y (T,B,H), lengths (B,),
      training); for a narrow input xw is replaced by xs (T,I+I*I) float64 (as in bn_lstm.py).
 """
-import numba
 import numpy as np
 from numba import njit
 
 from lnrnn.config import BN_PAR_MIN_WORK as PAR_MIN_WORK  # default of the trailing par_min argument
 from lnrnn.config import FOLD_MAX_I, JIT, ROWS
-from lnrnn.kernels.batchnorm import (bn_backward, bn_col_backward, bn_col_stats, bn_forward, fold_col_backward,
-                                     fold_col_forward, fold_stats)
+from lnrnn.kernels.batchnorm import (bn_col_backward, bn_col_stats, cell_x_backward, cell_x_forward, fold_col_backward,
+                                     fold_col_forward)
 from lnrnn.kernels.blas import rec_pack
-from lnrnn.kernels.common import (barrier, block_columns, chunk_bounds, matmul, n_parts, part_dh, part_hw,
-                                  projection_grads, recurrent_weight_grad, rows_transposed, run_synced, sigmoid_row)
+from lnrnn.kernels.common import (barrier, block_columns, chunk_bounds, n_parts, part_dh, part_hw, rows_transposed,
+                                  run_synced, sigmoid_row)
 from lnrnn.kernels.masks import as_lengths
 
 
@@ -68,24 +67,15 @@ def bn_rnn_forward(x, h0, Wx, Wh, b, gx, gh, rmx, rvx, rmh, rvh, training, momen
     H = h0.shape[1]
     dt = x.dtype
     lengths = as_lengths(lengths, T, B)
-    fold = 0 < I <= FOLD_MAX_I
-    if fold:  # x Wx and BN_t of it column by column inside the loop (as bn_lstm.py)
-        xs = np.empty((T, I + I * I))        # float64 (batchnorm.fold_stats)
-        fold_stats(x, lengths, training, xs)
-        xn = np.empty((1, B, H), dtype=dt)   # the step's BN_t(x_t Wx; gx, b), rewritten every step
-        mean_x = np.empty((T, H), dtype=dt)
-        rstd_x = np.empty((T, H), dtype=dt)
-    else:
-        xs = np.empty((T, 0))  # unused
-        xw = matmul(x.reshape(T * B, I), Wx, numba.get_num_threads()).reshape(T, B, H)
-        xn, mean_x, rstd_x = bn_forward(xw, gx, b, rmx, rvx, training, momentum, eps, lengths)
+    fold = 0 < I <= FOLD_MAX_I  # x Wx and BN_t of it column by column inside the loop (as bn_lstm.py)
+    xs, xn, mean_x, rstd_x, saved0 = cell_x_forward(x, Wx, gx, b, rmx, rvx, training, momentum, eps, lengths, fold)
     hw = np.empty((T, B, H), dtype=dt)
     mean_h = np.empty((T, H), dtype=dt)
     rstd_h = np.empty((T, H), dtype=dt)
     y = np.empty((T, B, H), dtype=dt)
     run_synced(_forward_part, n_parts(B, H, H, par_min), xn, lengths, h0, Wh, gh, (rmh, rvh, rmx, rvx),
                (training, momentum, eps), (fold, x, xs, Wx, gx, b), (hw, mean_h, rstd_h, y, mean_x, rstd_x))
-    saved = (xs if fold else xw, mean_x, rstd_x, hw, mean_h, rstd_h, y, lengths, training)
+    saved = (saved0, mean_x, rstd_x, hw, mean_h, rstd_h, y, lengths, training)
     return y, y[T - 1].copy(), saved
 
 
@@ -162,12 +152,8 @@ def bn_rnn_backward(dy, saved, x, h0, Wx, Wh, gx, gh, par_min=PAR_MIN_WORK):
     xs = xw if fold else np.empty((T, 0))
     run_synced(_backward_part, n, dy, saved, Wh, gh, (fold, x, xs, Wx, gx), (da, dhw, dhn, dgh, dWx, dgx, db, dxp),
                scratch)
-    if fold:
-        dx = dxp[0] if n == 1 else dxp.sum(axis=0)
-        dWh = recurrent_weight_grad(dhw, h0, y, numba.get_num_threads())
-    else:
-        dxw, dgx, db = bn_backward(da, xw, mean_x, rstd_x, gx, training, lengths)
-        dx, dWx, dWh = projection_grads(dxw, dhw, x, h0, y, Wx, numba.get_num_threads())
+    dx, dWx, dWh, db, dgx = cell_x_backward(fold, (dWx, dgx, db), dxp, da, xw, mean_x, rstd_x, gx, training, lengths,
+                                            dhw, x, h0, y, Wx)
     return dx, dhn, dWx, dWh, db, dgx, dgh
 
 
