@@ -108,7 +108,6 @@ def floor_input(x, Wx, nchunks):
 def floor_recurrent(Wh, hs, dHW, nchunks, forward):
     """The floor's T recurrent products per batch chunk: h Wh (forward) or dHW Wh^T (backward)."""
     T, B, H = hs.shape
-    G = Wh.shape[1]
     W = Wh if forward else np.ascontiguousarray(Wh.T)  # (H,G) or (G,H)
     nch = clamp_chunks(nchunks, B)
     acc = np.zeros(nch, dtype=hs.dtype)
@@ -172,6 +171,33 @@ def problem(cell, norm, name, rng):
     return layer, x, dy, hs, dHW
 
 
+def step_floor_fwd(layer, x, dy, hs, dHW, nch):
+    """The three functions timed in turns: the layer's step (forward + backward), its GEMM floor, and
+    its forward alone."""
+    p = layer.params
+
+    def step():
+        layer.forward(x)
+        layer.backward(dy)
+
+    def floor():
+        gemm_floor(x, p["Wx"], p["Wh"], hs, dHW, nch)
+
+    def fwd():
+        layer.forward(x)
+    return step, floor, fwd
+
+
+def floor_phases(layer, x, hs, dHW, nch, reps):
+    """Median ms of the floor's parts, timed in turns: x Wx, recurrent forward, recurrent backward, and
+    dWx, dx, dWh over all T*B rows."""
+    p = layer.params
+    return paired_medians([lambda: floor_input(x, p["Wx"], nch),
+                           lambda: floor_recurrent(p["Wh"], hs, dHW, nch, True),
+                           lambda: floor_recurrent(p["Wh"], hs, dHW, nch, False),
+                           lambda: floor_weights(x, p["Wx"], hs, dHW, nch)], reps)
+
+
 def label(name):
     T, B, I, H, what = SHAPES[name]
     return f"{name} {what} T{T} B{B} I{I} H{H}"
@@ -191,18 +217,7 @@ def all_cells(shapes, reps, cells=CELLS):
     for name in shapes:
         for cell, norm in cells:
             layer, x, dy, hs, dHW = problem(cell, norm, name, rng)
-            p = layer.params
-
-            def step():
-                layer.forward(x)
-                layer.backward(dy)
-
-            def fwd():
-                layer.forward(x)
-
-            def floor():
-                gemm_floor(x, p["Wx"], p["Wh"], hs, dHW, nch)
-
+            step, floor, fwd = step_floor_fwd(layer, x, dy, hs, dHW, nch)
             cpu = []
             t_step, t_floor, t_fwd = paired_times([step, floor, fwd], reps, cpu)
             ms, fl, f_ms = (statistics.median(t) for t in (t_step, t_floor, t_fwd))
@@ -213,11 +228,7 @@ def all_cells(shapes, reps, cells=CELLS):
                   f"floor {fl:7.1f}  {ms / fl:5.2f}x  (fastest of each: {min(t_step):.1f} / {min(t_floor):.1f} = "
                   f"{best:.2f}x; CPU time {c_ratio:.2f}x)", flush=True)
             if norm == "none" or (cell, "none") not in cells:  # the floor's parts, once per gate width
-                phases[name, cell] = paired_medians([
-                    lambda: floor_input(x, p["Wx"], nch),
-                    lambda: floor_recurrent(p["Wh"], hs, dHW, nch, True),
-                    lambda: floor_recurrent(p["Wh"], hs, dHW, nch, False),
-                    lambda: floor_weights(x, p["Wx"], hs, dHW, nch)], reps)
+                phases[name, cell] = floor_phases(layer, x, hs, dHW, nch, reps)
     print()
     print("| step / own floor, ms (medians) = ratio (ratio of the fastest runs; of the CPU times) | "
           + " | ".join(label(n) for n in shapes) + " |")
@@ -250,9 +261,9 @@ def all_cells(shapes, reps, cells=CELLS):
         if f is None:
             print(f"| {what} | " + " | ".join(
                 f"{rows[n, c, 'none'][2]:.0f} / {rows[n, c, 'none'][0] - rows[n, c, 'none'][2]:.0f}"
-                for n in shapes for c in ("lstm", "rnn")) + " |")
+                for n in shapes for c in widths) + " |")
         else:
-            print(f"| {what} | " + " | ".join(f"{f(n, c):.1f}" for n in shapes for c in ("lstm", "rnn")) + " |")
+            print(f"| {what} | " + " | ".join(f"{f(n, c):.1f}" for n in shapes for c in widths) + " |")
 
 
 def median_time(fn, reps):
@@ -367,18 +378,7 @@ def main(argv=None):
     nch = numba.get_num_threads()
     for name in args.shapes:
         layer, x, dy, hs, dHW = problem(args.cell, args.norm, name, rng)
-        p = layer.params
-
-        def step():
-            layer.forward(x)
-            layer.backward(dy)
-
-        def fwd():
-            layer.forward(x)
-
-        def floor():
-            gemm_floor(x, p["Wx"], p["Wh"], hs, dHW, nch)
-
+        step, floor, fwd = step_floor_fwd(layer, x, dy, hs, dHW, nch)
         t0 = time.perf_counter()
         step()
         first = time.perf_counter() - t0
@@ -390,10 +390,7 @@ def main(argv=None):
               f"{min(t_step) / min(t_floor):.2f}x; CPU time {c_step:.0f} / {c_floor:.0f} = {c_step / c_floor:.2f}x; "
               f"first call {first:.1f} s)")
         if args.phases:
-            parts = paired_medians([lambda: floor_input(x, p["Wx"], nch),
-                                    lambda: floor_recurrent(p["Wh"], hs, dHW, nch, True),
-                                    lambda: floor_recurrent(p["Wh"], hs, dHW, nch, False),
-                                    lambda: floor_weights(x, p["Wx"], hs, dHW, nch)], args.reps)
+            parts = floor_phases(layer, x, hs, dHW, nch, args.reps)
             print(f"    CPU time: forward {c_fwd:.1f} + backward {c_step - c_fwd:.1f}")
             print(f"    step: forward {f_ms:.1f} + backward {ms - f_ms:.1f} (difference of medians); floor: x Wx "
                   f"{parts[0]:.1f}, recurrent forward {parts[1]:.1f}, recurrent backward {parts[2]:.1f}, "
