@@ -381,6 +381,22 @@ def fold_stats(x, lengths, training, xs):
 
 
 @njit(**JIT)
+def cov_times_w(xs_t, W, i, k0, k1, cw):
+    """cw (k1-k0,) = (C W)[i, k0:k1], in cw's dtype: row i of the step's input covariance C (I,I), held in
+    xs_t (fold_stats), times the columns [k0, k1) of W (I,F). A loop over the columns innermost (vectorised)."""
+    I = W.shape[0]
+    dt = cw.dtype.type
+    w = k1 - k0
+    for k in range(w):
+        cw[k] = dt(0)
+    for j in range(I):
+        Wj = W[j, k0:k1]
+        cij = dt(xs_t[I + i * I + j])
+        for k in range(w):
+            cw[k] += cij * Wj[k]
+
+
+@njit(**JIT)
 def fold_col_forward(x_t, xs_t, lengths, t, W, gain, bias, k0, k1, training, update, rm_row, rv_row, momentum,
                      eps, mean, rstd, out):
     """Columns [k0, k1) of BN_t(x_t W; gain, bias) without x_t W (see above): x_t (B,I), xs_t (I+I*I,)
@@ -411,12 +427,7 @@ def fold_col_forward(x_t, xs_t, lengths, t, W, gain, bias, k0, k1, training, upd
             mi = xs_t[i]
             for k in range(w):
                 mk[k] += mi * Wi[k]
-            cw[:] = 0.0
-            for j in range(I):
-                Wj = W[j, k0:k1]
-                cij = xs_t[I + i * I + j]
-                for k in range(w):
-                    cw[k] += cij * Wj[k]
+            cov_times_w(xs_t, W, i, k0, k1, cw)
             for k in range(w):
                 vk[k] += Wi[k] * cw[k]
         for k in range(w):
@@ -502,12 +513,7 @@ def fold_col_backward(dy2, x_t, xs_t, lengths, t, W, mean, rstd, gain, k0, k1, t
     for i in range(I):  # dW[i, k] += g_k rstd_k (P[i, k] - [training] s2_k rstd_k (C W)[i, k])
         dWi, Pi = dW[i, k0:k1], P[i]
         if training:
-            cw[:] = dt(0)
-            for j in range(I):
-                Wj = W[j, k0:k1]
-                cij = dt(xs_t[I + i * I + j])
-                for k in range(w):
-                    cw[k] += cij * Wj[k]
+            cov_times_w(xs_t, W, i, k0, k1, cw)
             for k in range(w):
                 dWi[k] += g_[k] * r_[k] * (Pi[k] - sr[k] * cw[k])
         else:
