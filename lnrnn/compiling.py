@@ -71,6 +71,36 @@ _PACKAGE = os.path.dirname(os.path.abspath(__file__)) + os.sep
 _OURS = "lnrnn.compiling.KernelCacheLocator"
 
 
+def kernel_sources(package=_PACKAGE):
+    """The files whose code and constants end up inside compiled kernels: every module of lnrnn/kernels
+    (a kernel calls helpers of other modules, and Numba compiles them into it) and lnrnn/config.py
+    (its constants are frozen into the code)."""
+    folder = os.path.join(package, "kernels")
+    return sorted([os.path.join(folder, f) for f in os.listdir(folder) if f.endswith(".py")]
+                  + [os.path.join(package, "config.py")])
+
+
+def sources_stamp(paths):
+    """(relative name, mtime, size) of each file: part of every lnrnn kernel's cache key, so that a
+    changed helper or constant in another module recompiles the kernels that took it in (Numba's own
+    stamp is the defining file's alone)."""
+    out = []
+    for path in paths:
+        st = os.stat(path)
+        out.append((os.path.basename(path), st.st_mtime, st.st_size))
+    return tuple(out)
+
+
+_KERNEL_STAMP = {"value": None}
+
+
+def kernel_stamp():
+    """sources_stamp(kernel_sources()), taken once per process."""
+    if _KERNEL_STAMP["value"] is None:
+        _KERNEL_STAMP["value"] = sources_stamp(kernel_sources())
+    return _KERNEL_STAMP["value"]
+
+
 class KernelCacheLocator(caching._CacheLocator):
     """Numba's own cache folder for a function, with lnrnn's BLAS choice in its file names.
 
@@ -85,6 +115,10 @@ class KernelCacheLocator(caching._CacheLocator):
     Which functions: those defined in the lnrnn package, and those of any module whose globals hold
     something of lnrnn (a user's or a benchmark's @njit(cache=True) function that calls lnrnn's
     kernels compiles them into itself). Others are left to Numba's locators unchanged.
+
+    Stale helpers cost a recompile: the source stamp is the function's file's and that of every file
+    whose code or constants a kernel compiles in (``kernel_sources``), so that editing or upgrading a
+    helper in common.py, batchnorm.py or config.py is never served from code compiled before.
 
     Unreadable files cost a recompile: Numba raises on a truncated or garbled index or data file, and
     loads whatever a data file holds for the key the index names. Before Numba reads a function's
@@ -107,7 +141,7 @@ class KernelCacheLocator(caching._CacheLocator):
         return self._inner.get_cache_path()
 
     def get_source_stamp(self):
-        return self._inner.get_source_stamp()
+        return self._inner.get_source_stamp(), kernel_stamp()
 
     def get_disambiguator(self):
         return f"{self._inner.get_disambiguator()}-{self.tag}"

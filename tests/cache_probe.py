@@ -4,6 +4,7 @@ and print one JSON line (BLAS choice, largest error against NumPy, cache hits an
     NUMBA_CACHE_DIR=/tmp/c python tests/cache_probe.py            # the BLAS lnrnn finds
     NUMBA_CACHE_DIR=/tmp/c LNRNN_BLAS=numpy python tests/cache_probe.py
     NUMBA_CACHE_DIR=/tmp/c python tests/cache_probe.py --prefix /nowhere   # as if the mkl wheel were gone
+    NUMBA_CACHE_DIR=/tmp/c python tests/cache_probe.py --kernel-stamp X    # as if kernels/ or config.py changed
 
 Kernels run: blas.gemm in float32 and float64 (two overloads, two data files), rec_pack + rec_mul
 (MKL's packed GEMM), and ``outer``, a cached function of this file (not of lnrnn) that calls
@@ -14,6 +15,9 @@ import sys
 
 if "--prefix" in sys.argv:  # before lnrnn looks for libmkl_rt under sys.prefix/lib
     sys.prefix = sys.argv[sys.argv.index("--prefix") + 1]
+if "--kernel-stamp" in sys.argv:  # before any kernel is decorated: as if a helper module had been edited
+    import lnrnn.compiling
+    lnrnn.compiling._KERNEL_STAMP["value"] = sys.argv[sys.argv.index("--kernel-stamp") + 1]
 
 import numpy as np  # noqa: E402
 from numba import njit  # noqa: E402
