@@ -52,9 +52,10 @@ Kernel habits (llm.c / haste)
       the batch for the whole sequence (``common.run_chunks``: one nogil compiled function per chunk,
       compiled once, where a prange body is compiled three times) and call single-threaded BLAS
       inside it; the GEMMs over all T*B rows prange over row chunks. BN couples the batch at every
-      step, so BN cells split their time loop by hidden units instead, one part per thread meeting
-      the others at a barrier every step (``common.run_synced``; one thread below ``par_min``); the
-      sequence-wide BN of x Wx prange over chunks of steps.
+      step, so BN cells' chunks (one part per thread, ``common.run_synced``; one thread below
+      ``par_min``) also meet within every step: each writes its rows' moments (backward: sums) and
+      waits at a barrier, then all combine every part's (``batchnorm.parts_stats``, ``sum_parts``);
+      the sequence-wide BN of x Wx prange over chunks of steps.
     * float32 and float64 are both supported; constants are made with ``x.dtype.type(...)`` so
       float32 code stays float32 (and means are products with ``1/F`` in the row dtype: a float32
       divided by an int is a float64 in Numba, and carries the loop that uses it into float64).

@@ -35,10 +35,13 @@ Threading
     steps, so each chunk adds into its own partial row.
 
 Column helpers
-    ``bn_col_stats`` and ``bn_col_backward`` work on one step's (B,F) slab and a column range
-    [k0, k1); the recurrent-BN cells (``bn_lstm.py``, ``bn_rnn.py``) call them per step and per chunk of hidden units.
-    ``fold_stats``, ``fold_col_forward`` and ``fold_col_backward`` do the same for BN_t(x_t W) of a narrow
-    input x_t (B,I) without forming x_t W (the cells' fold path; derivation above them).
+    ``bn_col_stats`` and ``bn_col_backward`` work on one step's (B,F) slab and a column range [k0, k1).
+    The recurrent-BN cells (``bn_lstm.py``, ``bn_rnn.py``) split their time loop by batch rows instead:
+    ``rows_moments``/``parts_stats`` (forward) and ``rows_bwd_sums``/``sum_parts``/``rows_bwd_dx``
+    (backward) are BN_t over a step's rows held by several threads (section at the end), and
+    ``fold_stats``, ``fold_step_stats``, ``fold_rows_forward``, ``fold_rows_sums``, ``fold_step_backward``
+    and ``fold_rows_dx`` the same for BN_t(x_t W) of a narrow input x_t (B,I) without forming x_t W (the
+    cells' fold path; derivation above fold_stats).
     ``cell_x_forward`` and ``cell_x_backward`` are a BN cell's x side before and after its time loop,
     on either path.
 """
@@ -396,157 +399,6 @@ def cov_times_w(xs_t, W, i, k0, k1, cw):
             cw[k] += cij * Wj[k]
 
 
-@njit(**JIT)
-def fold_col_forward(x_t, xs_t, lengths, t, W, gain, bias, k0, k1, training, update, rm_row, rv_row, momentum,
-                     eps, mean, rstd, out):
-    """Columns [k0, k1) of BN_t(x_t W; gain, bias) without x_t W (see above): x_t (B,I), xs_t (I+I*I,)
-    from fold_stats, W (I,F); statistics and running rows as bn_col_stats (writes mean, rstd (F,) at
-    [k0, k1); folds the batch statistics into rm_row, rv_row if training and update); out (B,F) gets
-    the normalized columns for every row (padded rows with the active rows' statistics)."""
-    dt = x_t.dtype.type
-    B, I = x_t.shape
-    w = k1 - k0
-    m_, r_, g_, b_ = mean[k0:k1], rstd[k0:k1], gain[k0:k1], bias[k0:k1]
-    rm, rv = rm_row[k0:k1], rv_row[k0:k1]
-    n = active_rows(lengths, t) if training else 0
-    one = dt(1)
-    if not training:
-        for k in range(w):
-            m_[k] = rm[k]
-            r_[k] = one / np.sqrt(rv[k] + dt(eps))
-    else:
-        mom = dt(momentum)
-        unbias = dt(n) / dt(max(n - 1, 1))
-        # mean_k = mu . W_k, var_k = W_k^T C W_k in float64 (the quadratic form), loops over k innermost
-        # (vectorised: k outermost with the I x I form inside ran scalar, 3x the time at I=3)
-        mk = np.zeros(w)
-        vk = np.zeros(w)
-        cw = np.empty(w)
-        for i in range(I):
-            Wi = W[i, k0:k1]
-            mi = xs_t[i]
-            for k in range(w):
-                mk[k] += mi * Wi[k]
-            cov_times_w(xs_t, W, i, k0, k1, cw)
-            for k in range(w):
-                vk[k] += Wi[k] * cw[k]
-        for k in range(w):
-            var = dt(max(vk[k], 0.0))
-            m_[k] = dt(mk[k])
-            if update and n > 0:
-                rm[k] = (one - mom) * rm[k] + mom * m_[k]
-                rv[k] = (one - mom) * rv[k] + mom * var * unbias
-            r_[k] = one / np.sqrt(var + dt(eps))
-    A = np.empty((I, w), dtype=x_t.dtype)  # W[:, k] rstd_k gain_k
-    c = np.empty(w, dtype=x_t.dtype)       # bias_k - o_k rstd_k gain_k
-    for i in range(I):
-        Wi, Ai = W[i, k0:k1], A[i]
-        for k in range(w):
-            Ai[k] = Wi[k] * r_[k] * g_[k]
-    for k in range(w):
-        c[k] = b_[k] - m_[k] * r_[k] * g_[k] if not training else b_[k]
-    xc = np.empty(I, dtype=x_t.dtype)
-    for b in range(B):
-        for i in range(I):
-            xc[i] = x_t[b, i] - xs_t[i]  # xs_t is 0 in inference
-        o = out[b, k0:k1]
-        for k in range(w):
-            o[k] = c[k]
-        for i in range(I):
-            Ai = A[i]
-            xi = xc[i]
-            for k in range(w):
-                o[k] += xi * Ai[k]
-
-
-@njit(**JIT)
-def fold_col_backward(dy2, x_t, xs_t, lengths, t, W, mean, rstd, gain, k0, k1, training, dW, dgain, dbias, dx_t):
-    """Backward of fold_col_forward's columns [k0, k1) (formulas above): dy2 (B,F) = dL/d(its output)
-    (padded rows ignored); accumulates dW[:, k0:k1] (I,F), dgain, dbias (F,) over the active rows and
-    adds this column range's share of dL/dx_t into dx_t (B,I) (padded rows untouched)."""
-    dt = x_t.dtype.type
-    B, I = x_t.shape
-    w = k1 - k0
-    n = active_rows(lengths, t)
-    if n == 0:
-        return
-    r_, g_ = rstd[k0:k1], gain[k0:k1]
-    V = np.empty((I, w), dtype=x_t.dtype)  # W[:, k] gain_k rstd_k
-    P = np.zeros((I, w), dtype=x_t.dtype)  # sum_r (x_r - s) dy[r, k]
-    s1 = np.zeros(w, dtype=x_t.dtype)
-    for i in range(I):
-        Wi, Vi = W[i, k0:k1], V[i]
-        for k in range(w):
-            Vi[k] = Wi[k] * g_[k] * r_[k]
-    r1 = 0
-    while r1 < B:  # runs of active rows (active_run)
-        r0, r1 = active_run(lengths, t, r1)
-        for b in range(r0, r1):
-            dr = dy2[b, k0:k1]
-            for k in range(w):
-                s1[k] += dr[k]
-            for i in range(I):
-                xi = dt(x_t[b, i] - xs_t[i])  # (x_r - s)_i
-                Pi, Vi = P[i], V[i]
-                acc = dt(0)
-                for k in range(w):
-                    Pi[k] += xi * dr[k]
-                    acc += Vi[k] * dr[k]
-                dx_t[b, i] += acc
-    # the per-column work below loops over k innermost (vectorised; see fold_col_forward)
-    s2 = np.zeros(w, dtype=x_t.dtype)  # W_k . P_k, then rstd_k (W_k . P_k - o_k s1_k)
-    for i in range(I):
-        Wi, Pi = W[i, k0:k1], P[i]
-        for k in range(w):
-            s2[k] += Wi[k] * Pi[k]
-    m_ = mean[k0:k1]
-    dg, db = dgain[k0:k1], dbias[k0:k1]
-    for k in range(w):
-        o = dt(0) if training else m_[k]
-        s2[k] = r_[k] * (s2[k] - o * s1[k])
-        dg[k] += s2[k]
-        db[k] += s1[k]
-    sr = np.empty(w, dtype=x_t.dtype)  # s2_k rstd_k
-    for k in range(w):
-        sr[k] = s2[k] * r_[k]
-    cw = np.empty(w, dtype=x_t.dtype)  # (C W)[i, :] (training)
-    for i in range(I):  # dW[i, k] += g_k rstd_k (P[i, k] - [training] s2_k rstd_k (C W)[i, k])
-        dWi, Pi = dW[i, k0:k1], P[i]
-        if training:
-            cov_times_w(xs_t, W, i, k0, k1, cw)
-            for k in range(w):
-                dWi[k] += g_[k] * r_[k] * (Pi[k] - sr[k] * cw[k])
-        else:
-            for k in range(w):
-                dWi[k] += g_[k] * r_[k] * Pi[k]
-    if not training:
-        return
-    inv_n = dt(1) / dt(n)
-    cv = np.zeros(I, dtype=x_t.dtype)      # V s1 / n
-    M = np.zeros((I, I), dtype=x_t.dtype)  # sum_k s2_k rstd_k V[:, k] W[:, k]^T / n
-    for i in range(I):
-        Vi = V[i]
-        a = dt(0)
-        for k in range(w):
-            a += Vi[k] * s1[k]
-        cv[i] = a
-        for j in range(I):
-            Wj = W[j, k0:k1]
-            a = dt(0)
-            for k in range(w):
-                a += Vi[k] * Wj[k] * sr[k]
-            M[i, j] = a
-    r1 = 0
-    while r1 < B:
-        r0, r1 = active_run(lengths, t, r1)
-        for b in range(r0, r1):
-            for i in range(I):
-                s = cv[i]
-                for j in range(I):
-                    s += M[i, j] * (x_t[b, j] - xs_t[j])
-                dx_t[b, i] -= s * inv_n
-
-
 # ---------------------------------------------------------------------------------------------
 # A BN cell's x side around its time loop (bn_lstm.py, bn_rnn.py)
 # ---------------------------------------------------------------------------------------------
@@ -554,7 +406,7 @@ def cell_x_forward(x, Wx, gain, bias, rm, rv, training, momentum, eps, lengths, 
     """Before the time loop: x (T,B,I), Wx (I,F), gain/bias (F,), rm/rv (Ts,F), lengths (B,) int64
     -> xs, xn, mean_x, rstd_x, saved0.
     fold (a narrow input): xs (T,I+I*I) float64 (fold_stats) from which the parts normalize their columns
-    inside the loop (fold_col_forward), into the one-step buffer xn (1,B,F) and mean_x, rstd_x (T,F);
+    inside the loop (fold_step_stats, fold_rows_forward), into the one-step buffer xn (1,B,F) and mean_x, rstd_x (T,F);
     saved0 = xs. Otherwise: xw = x Wx over all T*B rows, xn (T,B,F) = BN_t(xw; gain, bias) with its
     statistics, xs (T,0) unused; saved0 = xw."""
     T, B, I = x.shape
@@ -569,17 +421,377 @@ def cell_x_forward(x, Wx, gain, bias, rm, rv, training, momentum, eps, lengths, 
     return np.empty((T, 0)), xn, mean_x, rstd_x, xw
 
 
-def cell_x_backward(fold, loop_grads, dxp, da, xw, mean_x, rstd_x, gain, training, lengths, dhw, x, h0, y, Wx):
+def cell_x_backward(fold, loop_grads, da, xw, mean_x, rstd_x, gain, training, lengths, dhw, x, h0, y, Wx):
     """After the BPTT loop -> dx (T,B,I), dWx (I,F), dWh (H,F), db, dgain (F,).
-    fold: the parts ran the x side's backward in the loop: loop_grads = (dWx, dgain, db), and dx is the
-    sum of their shares dxp (n,T,B,I). Otherwise: BN_t backward of the x side over all T from
-    da (T,B,F) = dL/d BN_t(xw) and xw (T,B,F), then dx, dWx and dWh as GEMMs over all T*B rows.
-    dhw (T,B,F) = dL/d(h_{t-1} Wh), h0 (B,H), y (T,B,H) for dWh."""
+    fold: the parts ran the x side's backward in the loop: loop_grads = (dx, dWx, dgain, db). Otherwise:
+    BN_t backward of the x side over all T from da (T,B,F) = dL/d BN_t(xw) and xw (T,B,F), then dx, dWx
+    and dWh as GEMMs over all T*B rows. dhw (T,B,F) = dL/d(h_{t-1} Wh), h0 (B,H), y (T,B,H) for dWh."""
     nch = numba.get_num_threads()
     if fold:
-        dWx, dgain, db = loop_grads
-        dx = dxp[0] if dxp.shape[0] == 1 else dxp.sum(axis=0)
+        dx, dWx, dgain, db = loop_grads
         return dx, dWx, recurrent_weight_grad(dhw, h0, y, nch), db, dgain
     dxw, dgain, db = bn_backward(da, xw, mean_x, rstd_x, gain, training, lengths)
     dx, dWx, dWh = projection_grads(dxw, dhw, x, h0, y, Wx, nch)
     return dx, dWx, dWh, db, dgain
+
+
+# ---------------------------------------------------------------------------------------------
+# A time loop split by batch rows (the BN cells, bn_lstm.py and bn_rnn.py)
+# ---------------------------------------------------------------------------------------------
+# Each part owns the rows [r0, r1) of the batch for the whole sequence, as the plain and LN cells' chunks
+# do, and meets the others only where BN_t couples the batch: a part writes its rows' moments (forward)
+# or sums (backward) into its row of an exchange buffer, waits at a barrier, and combines every part's
+# row in the same order, so all parts hold bitwise the same statistics. Forward moments are two-pass
+# within a part and combined by Chan, Golub & LeVeque's pairwise rule (M2 = sum M2_p + n_p (m_p - m)^2),
+# as accurate as a two-pass variance over the whole batch; backward sums simply add.
+@njit(**JIT)
+def active_rows_in(lengths, t, r0, r1):
+    """How many of the rows [r0, r1) are active at step t."""
+    n = 0
+    for b in range(r0, r1):
+        if t < lengths[b]:
+            n += 1
+    return n
+
+
+@njit(**JIT)
+def run_in(lengths, t, b, r1):
+    """[lo, hi): the first run of rows active at step t at or after row b, cut at r1 (r1, r1: none)."""
+    lo, hi = active_run(lengths, t, b)
+    return min(lo, r1), min(hi, r1)
+
+
+@njit(**JIT)
+def rows_moments(x2, lengths, t, r0, r1, out):
+    """out (2F+1,) = [n | mean (F) | M2 (F)]: the count, mean and sum of squared deviations of the rows in
+    [r0, r1) active at step t (two passes; n = 0: zeros). x2 (B,F)."""
+    F = x2.shape[1]
+    dt = out.dtype.type
+    m_, s_ = out[1:F + 1], out[F + 1:2 * F + 1]
+    for k in range(F):
+        m_[k] = dt(0)
+        s_[k] = dt(0)
+    n = active_rows_in(lengths, t, r0, r1)
+    out[0] = dt(n)
+    if n == 0:
+        return
+    inv_n = dt(1) / dt(n)
+    if n == r1 - r0:  # every row active (always, without masks): no run search (see bn_col_stats)
+        for b in range(r0, r1):
+            xr = x2[b]
+            for k in range(F):
+                m_[k] += xr[k]
+        for k in range(F):
+            m_[k] *= inv_n
+        for b in range(r0, r1):
+            xr = x2[b]
+            for k in range(F):
+                d = xr[k] - m_[k]
+                s_[k] += d * d
+        return
+    e = r0
+    while e < r1:
+        lo, e = run_in(lengths, t, e, r1)
+        for b in range(lo, e):
+            xr = x2[b]
+            for k in range(F):
+                m_[k] += xr[k]
+    for k in range(F):
+        m_[k] *= inv_n
+    e = r0
+    while e < r1:
+        lo, e = run_in(lengths, t, e, r1)
+        for b in range(lo, e):
+            xr = x2[b]
+            for k in range(F):
+                d = xr[k] - m_[k]
+                s_[k] += d * d
+
+
+@njit(**JIT)
+def parts_stats(parts, training, update, rm_row, rv_row, momentum, eps, mean, rstd):
+    """A step's statistics of every column F from the parts' moments parts (n_parts, >= 2F+1) (rows_moments):
+    writes mean, rstd (F,); with update and an active row folds them into rm_row, rv_row (F,) in place
+    (bn_col_stats' rules; one part updates). Inference (not training): the running rows; parts unread."""
+    F = mean.shape[0]
+    dt = mean.dtype.type
+    one = dt(1)
+    eps_ = dt(eps)
+    if not training:
+        for k in range(F):
+            mean[k] = rm_row[k]
+            rstd[k] = one / np.sqrt(rv_row[k] + eps_)
+        return
+    n = dt(0)
+    for p in range(parts.shape[0]):
+        n += parts[p, 0]
+    if n == dt(0):  # no row runs at this step: mean 0, variance 0, running statistics untouched
+        for k in range(F):
+            mean[k] = dt(0)
+            rstd[k] = one / np.sqrt(eps_)
+        return
+    inv_n = one / n
+    for k in range(F):
+        mean[k] = dt(0)
+        rstd[k] = dt(0)  # M2 until the last loop
+    for p in range(parts.shape[0]):
+        w = parts[p, 0] * inv_n
+        mp = parts[p, 1:F + 1]
+        for k in range(F):
+            mean[k] += w * mp[k]
+    for p in range(parts.shape[0]):
+        np_ = parts[p, 0]
+        if np_ == dt(0):
+            continue
+        mp, sp = parts[p, 1:F + 1], parts[p, F + 1:2 * F + 1]
+        for k in range(F):
+            d = mp[k] - mean[k]
+            rstd[k] += sp[k] + np_ * d * d
+    mom = dt(momentum)
+    unbias = n / max(n - one, one)
+    for k in range(F):
+        var = rstd[k] * inv_n
+        if update:
+            rm_row[k] = (one - mom) * rm_row[k] + mom * mean[k]
+            rv_row[k] = (one - mom) * rv_row[k] + mom * var * unbias
+        rstd[k] = one / np.sqrt(var + eps_)
+
+
+@njit(**JIT)
+def rows_bwd_sums(dy2, x2, lengths, t, r0, r1, mean, rstd, s1, s2):
+    """s1, s2 (F,) = sum dy, sum dy * xhat over the rows of [r0, r1) active at step t (the two batch sums
+    of the BN backward, this part's share). dy2, x2 (B,F); mean, rstd (F,)."""
+    F = x2.shape[1]
+    dt = s1.dtype.type
+    for k in range(F):
+        s1[k] = dt(0)
+        s2[k] = dt(0)
+    e = r0
+    while e < r1:
+        lo, e = run_in(lengths, t, e, r1)
+        for b in range(lo, e):
+            xr, dr = x2[b], dy2[b]
+            for k in range(F):
+                s1[k] += dr[k]
+                s2[k] += dr[k] * (xr[k] - mean[k]) * rstd[k]
+
+
+@njit(**JIT)
+def sum_parts(parts, k0, k1, out):
+    """out (k1-k0,) = sum over parts (n_parts, >= k1) of their columns [k0, k1), in part order."""
+    w = k1 - k0
+    for k in range(w):
+        out[k] = parts[0, k0 + k]
+    for p in range(1, parts.shape[0]):
+        pr = parts[p, k0:k1]
+        for k in range(w):
+            out[k] += pr[k]
+
+
+@njit(**JIT)
+def rows_bwd_dx(dy2, x2, lengths, t, r0, r1, mean, rstd, gain, s1, s2, n, training, dx2):
+    """Rows [r0, r1) of the BN backward (bn_col_backward's formulas) from the batch sums s1, s2 (F,) over
+    the n rows active at step t: dx2 (B,F) = gain rstd (dy - (s1 + xhat s2) / n) (training) or
+    gain rstd dy (inference) for active rows, 0 for padded ones."""
+    F = x2.shape[1]
+    dt = x2.dtype.type
+    inv_n = dt(1) / dt(max(n, 1))
+    e = r0
+    while e < r1:
+        gap = e
+        lo, e = run_in(lengths, t, e, r1)
+        for b in range(gap, lo):
+            out = dx2[b]
+            for k in range(F):
+                out[k] = dt(0)
+        if training:
+            for b in range(lo, e):
+                xr, dr, out = x2[b], dy2[b], dx2[b]
+                for k in range(F):
+                    xhat = (xr[k] - mean[k]) * rstd[k]
+                    out[k] = gain[k] * rstd[k] * (dr[k] - (s1[k] + xhat * s2[k]) * inv_n)
+        else:
+            for b in range(lo, e):
+                dr, out = dy2[b], dx2[b]
+                for k in range(F):
+                    out[k] = gain[k] * rstd[k] * dr[k]
+
+
+@njit(**JIT)
+def add_cols(acc, v, k0, k1):
+    """acc[k0:k1] += v[k0:k1]: a part's columns of a gradient summed over steps (no two parts share one)."""
+    a, b = acc[k0:k1], v[k0:k1]
+    for k in range(k1 - k0):
+        a[k] += b[k]
+
+
+# The fold path split by rows: the statistics of BN_t(x_t W) come from fold_stats' xs_t (the whole batch),
+# so every part computes them for every column (O(F I^2)) with no exchange; backward exchanges the sums
+# s1 (with the h side's) and P, and each part adds its column chunk of dW, dgain, dbias.
+@njit(**JIT)
+def fold_step_stats(xs_t, W, n, training, update, rm_row, rv_row, momentum, eps, mean, rstd):
+    """mean, rstd (F,) of BN_t(x_t W) for every column from xs_t (fold_stats) and n active rows; training
+    and update: folded into rm_row, rv_row (F,) when n > 0 (one part updates); inference: running rows."""
+    F = mean.shape[0]
+    I = W.shape[0]
+    dt = mean.dtype.type
+    one = dt(1)
+    if not training:
+        for k in range(F):
+            mean[k] = rm_row[k]
+            rstd[k] = one / np.sqrt(rv_row[k] + dt(eps))
+        return
+    mom = dt(momentum)
+    unbias = dt(n) / dt(max(n - 1, 1))
+    # mean_k = mu . W_k, var_k = W_k^T C W_k in float64 (the quadratic form), loops over k innermost
+    # (vectorised: k outermost with the I x I form inside ran scalar, 3x the time at I=3)
+    mk = np.zeros(F)
+    vk = np.zeros(F)
+    cw = np.empty(F)
+    for i in range(I):
+        Wi = W[i]
+        mi = xs_t[i]
+        for k in range(F):
+            mk[k] += mi * Wi[k]
+        cov_times_w(xs_t, W, i, 0, F, cw)
+        for k in range(F):
+            vk[k] += Wi[k] * cw[k]
+    for k in range(F):
+        var = dt(max(vk[k], 0.0))
+        mean[k] = dt(mk[k])
+        if update and n > 0:
+            rm_row[k] = (one - mom) * rm_row[k] + mom * mean[k]
+            rv_row[k] = (one - mom) * rv_row[k] + mom * var * unbias
+        rstd[k] = one / np.sqrt(var + dt(eps))
+
+
+@njit(**JIT)
+def fold_rows_forward(x_t, xs_t, W, gain, bias, mean, rstd, training, r0, r1, out):
+    """Rows [r0, r1) of BN_t(x_t W; gain, bias) into out (B,F) without x_t W: x_t (B,I), xs_t from
+    fold_stats, W (I,F), mean, rstd (F,) from fold_step_stats (padded rows too, with those statistics)."""
+    B, I = x_t.shape
+    F = W.shape[1]
+    A = np.empty((I, F), dtype=x_t.dtype)  # W[:, k] rstd_k gain_k
+    c = np.empty(F, dtype=x_t.dtype)       # bias_k - o_k rstd_k gain_k (o: the running mean in inference)
+    for i in range(I):
+        Wi, Ai = W[i], A[i]
+        for k in range(F):
+            Ai[k] = Wi[k] * rstd[k] * gain[k]
+    for k in range(F):
+        c[k] = bias[k] - mean[k] * rstd[k] * gain[k] if not training else bias[k]
+    xc = np.empty(I, dtype=x_t.dtype)
+    for b in range(r0, r1):
+        for i in range(I):
+            xc[i] = x_t[b, i] - xs_t[i]  # xs_t is 0 in inference
+        o = out[b]
+        for k in range(F):
+            o[k] = c[k]
+        for i in range(I):
+            Ai = A[i]
+            xi = xc[i]
+            for k in range(F):
+                o[k] += xi * Ai[k]
+
+
+@njit(**JIT)
+def fold_v(W, gain, rstd, V):
+    """V (I,F) = W[:, k] gain_k rstd_k: dL/dx_r's direct part is V dy_r."""
+    for i in range(W.shape[0]):
+        Wi, Vi = W[i], V[i]
+        for k in range(W.shape[1]):
+            Vi[k] = Wi[k] * gain[k] * rstd[k]
+
+
+@njit(**JIT)
+def fold_rows_sums(dy2, x_t, xs_t, lengths, t, r0, r1, V, P, dx_t):
+    """This part's P (I,F) = sum_r (x_r - s) dy[r] over its rows [r0, r1) active at step t, and their
+    direct part of dL/dx: dx_t[r] (B,I) = V dy_r (assigned; padded rows: 0)."""
+    B, I = x_t.shape
+    F = V.shape[1]
+    dt = x_t.dtype.type
+    for i in range(I):
+        Pi = P[i]
+        for k in range(F):
+            Pi[k] = dt(0)
+    for b in range(r0, r1):
+        for i in range(I):
+            dx_t[b, i] = dt(0)
+    e = r0
+    while e < r1:
+        lo, e = run_in(lengths, t, e, r1)
+        for b in range(lo, e):
+            dr = dy2[b]
+            for i in range(I):
+                xi = dt(x_t[b, i] - xs_t[i])
+                Pi, Vi = P[i], V[i]
+                acc = dt(0)
+                for k in range(F):
+                    Pi[k] += xi * dr[k]
+                    acc += Vi[k] * dr[k]
+                dx_t[b, i] = acc
+
+
+@njit(**JIT)
+def fold_step_backward(s1, P, xs_t, W, V, mean, rstd, gain, k0, k1, training, dW, dgain, dbias, M, cv):
+    """The fold backward's per-column work from the batch sums s1 (F,) and P (I,F) (fold_rows_sums summed
+    over parts): adds columns [k0, k1) (this part's) of dW (I,F), dgain, dbias (F,); in training writes
+    M (I,I) = sum_k s2_k rstd_k V[:, k] W[:, k]^T and cv (I,) = V s1, the batch part of dL/dx (fold_rows_dx)."""
+    I, F = W.shape
+    dt = V.dtype.type
+    s2 = np.zeros(F, dtype=V.dtype)  # W_k . P_k, then rstd_k (W_k . P_k - o_k s1_k)
+    for i in range(I):
+        Wi, Pi = W[i], P[i]
+        for k in range(F):
+            s2[k] += Wi[k] * Pi[k]
+    for k in range(F):
+        o = dt(0) if training else mean[k]
+        s2[k] = rstd[k] * (s2[k] - o * s1[k])
+    w = k1 - k0
+    s1_, s2_, r_, g_ = s1[k0:k1], s2[k0:k1], rstd[k0:k1], gain[k0:k1]
+    dg, db = dgain[k0:k1], dbias[k0:k1]
+    for k in range(w):
+        dg[k] += s2_[k]
+        db[k] += s1_[k]
+    cw = np.empty(w, dtype=V.dtype)  # (C W)[i, k0:k1] (training)
+    for i in range(I):  # dW[i, k] += g_k rstd_k (P[i, k] - [training] s2_k rstd_k (C W)[i, k])
+        dWi, Pi = dW[i, k0:k1], P[i, k0:k1]
+        if training:
+            cov_times_w(xs_t, W, i, k0, k1, cw)
+            for k in range(w):
+                dWi[k] += g_[k] * r_[k] * (Pi[k] - s2_[k] * r_[k] * cw[k])
+        else:
+            for k in range(w):
+                dWi[k] += g_[k] * r_[k] * Pi[k]
+    if not training:
+        return
+    for k in range(F):
+        s2[k] *= rstd[k]  # s2_k rstd_k
+    for i in range(I):
+        Vi = V[i]
+        a = dt(0)
+        for k in range(F):
+            a += Vi[k] * s1[k]
+        cv[i] = a
+        for j in range(I):
+            Wj = W[j]
+            a = dt(0)
+            for k in range(F):
+                a += Vi[k] * Wj[k] * s2[k]
+            M[i, j] = a
+
+
+@njit(**JIT)
+def fold_rows_dx(x_t, xs_t, lengths, t, r0, r1, M, cv, n, dx_t):
+    """dx_t[r] -= (cv + M (x_r - s)) / n for the rows of [r0, r1) active at step t (training only)."""
+    I = x_t.shape[1]
+    dt = x_t.dtype.type
+    inv_n = dt(1) / dt(max(n, 1))
+    e = r0
+    while e < r1:
+        lo, e = run_in(lengths, t, e, r1)
+        for b in range(lo, e):
+            for i in range(I):
+                s = cv[i]
+                for j in range(I):
+                    s += M[i, j] * (x_t[b, j] - xs_t[j])
+                dx_t[b, i] -= s * inv_n

@@ -3,11 +3,11 @@ the CUDA twin is bn_lstm_cuda.py, the NumPy spec reference.bn_lstm_forward/backw
 
 Design note: one module per op, named after its functions (bn_lstm_forward/bn_lstm_backward here, as
 lstm.py holds lstm_forward/lstm_backward), on both sides: bn_lstm.py / bn_lstm_cuda.py, bn_rnn.py /
-bn_rnn_cuda.py. What the two BN cells share lives where both already look: the column statistics and
-their backward in batchnorm.py (bn_col_stats, bn_col_backward, and bn_forward/bn_backward for the x
-side), the time loop split by hidden units in common.py (n_parts, block_columns, part_hw, part_dh,
-run_synced, barrier). This file holds only what is the LSTM's: its step, forward and backward, and the
-drivers that allocate and run them.
+bn_rnn_cuda.py. What the two BN cells share lives where both already look: BN_t over batch rows held
+by several threads and the fold path in batchnorm.py (rows_moments, parts_stats, rows_bwd_sums,
+rows_bwd_dx, fold_*; bn_forward/bn_backward for a wide x side), the threads that meet within every step
+in common.py (n_parts, run_synced, barrier). This file holds only what is the LSTM's: its step, forward
+and backward, and the drivers that allocate and run them.
 
 Equations, gate order [i|f|g|o] and shape letters: see ``lnrnn.kernels``.
     a = BN_t(h Wh; gh, 0) + BN_t(x Wx; gx, 0) + b,  c_t = s(f) c_{t-1} + s(i) tanh(g),
@@ -21,22 +21,27 @@ constants actually used and the backward is the exact derivative of the affine n
 Layout of the work
     1. xw = x @ Wx over all T*B rows (one GEMM); BN_t of xw for all T at once (prange over chunks of
        steps). The gate bias b is folded in as the bias of that BN: xn = BN_t(xw; gx, b).
-    2. Time loop, split into parts by hidden units (common.py: the columns j, H+j, 2H+j, 3H+j of hw, the
-       gates, c_t[:, j] and their statistics belong to unit j): per step a part computes its columns of
-       h_{t-1} Wh (its four gate blocks of Wh, gathered once), its units' step, then the step's barrier.
-    3. Backward runs the same parts in reverse time: per step its units' gradients and columns of
-       dhw_t, the barrier, then its units of dh_{t-1} = dhw_t @ Wh^T. Gain gradients are accumulated
-       per column, and every column belongs to one part: no shared +=. After the loop: BN_t backward
-       of the x side over all T (gives dxw, dgx and db), then dWx = X^T dxw, dx = dxw Wx^T and
-       dWh = Hprev^T dhw, each one GEMM over all T*B rows (common.projection_grads).
+    2. Time loop, split into parts by batch rows (common.py), one per thread for the whole sequence.
+       Per step a part computes its rows of h_{t-1} Wh (one packed product) and their moments (count,
+       mean, M2 per column), meets the others at a barrier, and every part combines all parts' moments
+       in the same order into BN_t's statistics (batchnorm.parts_stats: Chan et al.'s pairwise rule, as
+       exact as a two-pass variance; part 0 writes them to saved and updates the running rows); then its
+       rows' gates and cell, the cell's moments, a second barrier, the cell's statistics, its rows' output.
+    3. Backward runs the same parts in reverse time, two barriers per step: its rows' dL/d BN_t(c_t) and
+       their two batch sums, the barrier, every part's sums added (batchnorm.sum_parts), its rows' dL/dc
+       and gate gradients da; their sums of the h side's BN backward, the barrier, the sums added, its
+       rows of dhw_t and of dh_{t-1} = dhw_t @ Wh^T. Each part adds one column chunk of the summed gain
+       gradients: no shared +=. After the loop: BN_t backward of the x side over all T (gives dxw, dgx
+       and db), then dWx = X^T dxw, dx = dxw Wx^T and dWh = Hprev^T dhw, each one GEMM over all T*B rows
+       (common.projection_grads).
     Narrow inputs (I <= config.FOLD_MAX_I: pixel MNIST I=1, strokes I=3) skip step 1 and the x side of
     step 3: BN_t(x_t Wx) follows from the mean and covariance of x_t over the batch (batchnorm.fold_stats,
-    O(B I^2) per step, before the loop), so each part computes its columns of it inside the loop
-    (batchnorm.fold_col_forward: the x side's statistics and running rows too), and backward runs its
-    columns' x-side BN backward at every step (fold_col_backward: dWx, dgx, db and the part's share of dx
-    from two batch sums per column). x Wx, BN_t(x Wx) and dL/dx Wx ((T,B,G) each, 100 MB at S1) are never
-    stored, and only dWh = Hprev^T dhw is left for after the loop. (S1 BN-LSTM step, timed in turns at
-    load 3.3: 216 -> 197 ms, the fastest of 7; see README.)
+    O(B I^2) per step, before the loop), so every part computes its statistics (fold_step_stats, O(G I^2))
+    and its rows of it (fold_rows_forward) inside the loop with no exchange; backward adds I*G sums to the
+    h side's exchange (fold_rows_sums), and each part its column chunk of dWx, dgx, db (fold_step_backward)
+    and its rows of dx (fold_rows_dx). x Wx, BN_t(x Wx) and dL/dx Wx ((T,B,G) each, 100 MB at S1) are
+    never stored, and only dWh = Hprev^T dhw is left for after the loop.
+    Inference (training=False) uses the running statistics: the parts never meet.
 
 Masks (``lengths=None`` or (B,) int64, the rules of batchnorm.py): at step t only the rows with
 t < lengths[b] count in the statistics of every BN_t (x side, h side, cell); padded rows run on
@@ -73,78 +78,57 @@ import numpy as np
 from numba import njit
 
 from lnrnn.config import BN_PAR_MIN_WORK as PAR_MIN_WORK  # default of the trailing par_min argument
-from lnrnn.config import FOLD_MAX_I, JIT, ROWS
-from lnrnn.kernels.batchnorm import (active_rows, bn_col_backward, bn_col_stats, cell_x_backward, cell_x_forward,
-                                     fold_col_backward, fold_col_forward)
-from lnrnn.kernels.blas import rec_pack
-from lnrnn.kernels.common import (barrier, block_columns, chunk_bounds, n_parts, part_dh, part_hw, rows_transposed,
-                                  run_synced, sigmoid_row)
+from lnrnn.config import CHUNK_GAP as GAP, FOLD_MAX_I, JIT, ROWS
+from lnrnn.kernels.batchnorm import (active_rows, add_cols, cell_x_backward, cell_x_forward, fold_rows_dx,
+                                     fold_rows_forward, fold_rows_sums, fold_step_backward, fold_step_stats, fold_v,
+                                     parts_stats, rows_bwd_dx, rows_bwd_sums, rows_moments, sum_parts)
+from lnrnn.kernels.blas import rec_mul, rec_pack
+from lnrnn.kernels.common import (barrier, chunk_bounds, n_parts, rows_transposed, run_synced, sigmoid_row,
+                                  unowned)
 from lnrnn.kernels.codes import clip_bound
 from lnrnn.kernels.masks import as_lengths
 
 
 @njit(**JIT)
-def _forward_step(j0, j1, lengths, t, hw_t, xn_t, cprev, p, bn, update, run_t, out_t):
-    """Step t, hidden units [j0, j1). hw_t, xn_t (B,G), cprev (B,H); lengths (B,); p = (gh (G,), gc, bc (H,));
-    bn = (training, momentum, eps); update = (update_h, update_c): whether the step has running rows;
-    run_t = (rmh_r, rvh_r (G,), rmc_r, rvc_r (H,)): those rows;
-    out_t = (mean_h_t, rstd_h_t (G,), gates_t (B,G), c_t (B,H), mean_c_t, rstd_c_t (H,), tc_t, y_t (B,H)),
-            written for this chunk's columns only."""
-    gh, gc, bc = p
-    training, momentum, eps = bn
-    update_h, update_c = update
-    rmh_r, rvh_r, rmc_r, rvc_r = run_t
-    mean_h_t, rstd_h_t, gates_t, c_t, mean_c_t, rstd_c_t, tc_t, y_t = out_t
-    B, G = hw_t.shape
+def _gate_rows(r0, r1, hw_t, xn_t, cprev, gh, mean_h_t, rstd_h_t, gates_t, c_t, kb):
+    """Rows [r0, r1) of step t up to the cell: a = gh (hw_t - mean) rstd + xn_t, the gates [i|f|g|o] and
+    c_t = s(f) c_{t-1} + s(i) tanh(g). hw_t, xn_t, gates_t (B,G); cprev, c_t (B,H); gh, mean_h_t,
+    rstd_h_t (G,); kb (2G,) int32 scratch of sigmoid_row."""
+    G = hw_t.shape[1]
     H = G // 4
-    w = j1 - j0
     one = hw_t.dtype.type(1.0)
     two = hw_t.dtype.type(2.0)
-    z = np.empty(4 * w, dtype=hw_t.dtype)  # one row's preactivations of this chunk, blocks [i|f|g|o]
-    kb = np.empty(8 * w, dtype=np.int32)   # scratch of sigmoid_row
-    for q in range(4):
-        bn_col_stats(hw_t, lengths, t, q * H + j0, q * H + j1, training, update_h, rmh_r, rvh_r, momentum, eps,
-                     mean_h_t, rstd_h_t)
-    # Loops index slices from 0 (see batchnorm.bn_col_stats: an offset index k0 + j keeps them scalar).
-    gcq, bcq, mcq, rcq = gc[j0:j1], bc[j0:j1], mean_c_t[j0:j1], rstd_c_t[j0:j1]
-    for b in range(B):
-        hr = hw_t[b]
-        xr = xn_t[b]
-        for q in range(4):
-            o = q * H + j0
-            hq, xq, gq, mq, rq = hr[o:o + w], xr[o:o + w], gh[o:o + w], mean_h_t[o:o + w], rstd_h_t[o:o + w]
-            zq = z[q * w:(q + 1) * w]
-            for j in range(w):
-                zq[j] = gq[j] * (hq[j] - mq[j]) * rq[j] + xq[j]
-        zi, zf, zg, zo = z[:w], z[w:2 * w], z[2 * w:3 * w], z[3 * w:]
-        for j in range(w):  # the g block as tanh(v) = 2 sigmoid(2v) - 1
-            zg[j] *= two
-        sigmoid_row(z, z, kb)  # vectorised (lnrnn.kernels.common); libm's scalar expf/tanhf cost 3-6x more
-        ar = gates_t[b]
-        ai, af, ag, ao = ar[j0:j1], ar[H + j0:H + j1], ar[2 * H + j0:2 * H + j1], ar[3 * H + j0:3 * H + j1]
-        cp = cprev[b, j0:j1]
-        cr = c_t[b, j0:j1]
-        for j in range(w):
-            i = zi[j]
-            f = zf[j]
-            g = two * zg[j] - one
-            ai[j] = i
-            af[j] = f
+    for b in range(r0, r1):
+        hr, xr, ar = hw_t[b], xn_t[b], gates_t[b]
+        for k in range(G):
+            ar[k] = gh[k] * (hr[k] - mean_h_t[k]) * rstd_h_t[k] + xr[k]
+        ag = ar[2 * H:3 * H]
+        for j in range(H):  # the g block as tanh(v) = 2 sigmoid(2v) - 1
+            ag[j] *= two
+        sigmoid_row(ar, ar, kb)  # vectorised (lnrnn.kernels.common); libm's scalar expf/tanhf cost 3-6x more
+        ai, af = ar[:H], ar[H:2 * H]
+        cp, cr = cprev[b], c_t[b]
+        for j in range(H):
+            g = two * ag[j] - one
             ag[j] = g
-            ao[j] = zo[j]
-            cr[j] = f * cp[j] + i * g
-    bn_col_stats(c_t, lengths, t, j0, j1, training, update_c, rmc_r, rvc_r, momentum, eps, mean_c_t, rstd_c_t)
-    zc = z[:w]
-    for b in range(B):
-        cr = c_t[b, j0:j1]
-        for j in range(w):
-            zc[j] = two * (gcq[j] * (cr[j] - mcq[j]) * rcq[j] + bcq[j])
-        sigmoid_row(zc, zc, kb)
-        tr = tc_t[b, j0:j1]
-        yr = y_t[b, j0:j1]
-        ao = gates_t[b, 3 * H + j0:3 * H + j1]
-        for j in range(w):
-            tcv = two * zc[j] - one
+            cr[j] = af[j] * cp[j] + ai[j] * g
+
+
+@njit(**JIT)
+def _output_rows(r0, r1, c_t, gc, bc, mean_c_t, rstd_c_t, gates_t, tc_t, y_t, z, kb):
+    """Rows [r0, r1) of step t from the cell on: tc = tanh(BN(c_t; gc, bc)), h_t = s(o) tc. c_t, tc_t,
+    y_t (B,H); gates_t (B,G); gc, bc, mean_c_t, rstd_c_t (H,); z (H,), kb (2H,) int32: scratch."""
+    H = c_t.shape[1]
+    one = c_t.dtype.type(1.0)
+    two = c_t.dtype.type(2.0)
+    for b in range(r0, r1):
+        cr = c_t[b]
+        for j in range(H):
+            z[j] = two * (gc[j] * (cr[j] - mean_c_t[j]) * rstd_c_t[j] + bc[j])
+        sigmoid_row(z, z, kb)
+        tr, yr, ao = tc_t[b], y_t[b], gates_t[b, 3 * H:]
+        for j in range(H):
+            tcv = two * z[j] - one
             tr[j] = tcv
             yr[j] = ao[j] * tcv
 
@@ -159,7 +143,7 @@ def bn_lstm_forward(x, h0, c0, Wx, Wh, b, gx, gh, gc, bc, rmx, rvx, rmh, rvh, rm
     G = 4 * H
     dt = x.dtype
     lengths = as_lengths(lengths, T, B)
-    fold = 0 < I <= FOLD_MAX_I  # x Wx and BN_t of it column by column inside the loop, from xs
+    fold = 0 < I <= FOLD_MAX_I  # x Wx and BN_t of it row by row inside the loop, from xs
     xs, xn, mean_x, rstd_x, saved0 = cell_x_forward(x, Wx, gx, b, rmx, rvx, training, momentum, eps, lengths, fold)
     hw = np.empty((T, B, G), dtype=dt)
     mean_h = np.empty((T, G), dtype=dt)
@@ -170,112 +154,76 @@ def bn_lstm_forward(x, h0, c0, Wx, Wh, b, gx, gh, gc, bc, rmx, rvx, rmh, rvh, rm
     rstd_c = np.empty((T, H), dtype=dt)
     tc = np.empty((T, B, H), dtype=dt)
     y = np.empty((T, B, H), dtype=dt)
-    run_synced(_forward_part, n_parts(B, H, G, par_min), xn, lengths, h0, c0, Wh, (gh, gc, bc),
-               (rmh, rvh, rmc, rvc, rmx, rvx), (training, momentum, eps), (fold, x, xs, Wx, gx, b),
-               (hw, mean_h, rstd_h, gates, c, mean_c, rstd_c, tc, y, mean_x, rstd_x))
+    n = n_parts(B, H, G, par_min)
+    ex = (np.empty((n, 2 * G + 1 + GAP), dt), np.empty((n, 2 * H + 1 + GAP), dt))  # the parts' moments of hw_t, c_t
+    run_synced(_forward_part, n, xn, lengths, h0, c0, Wh, (gh, gc, bc), (rmh, rvh, rmc, rvc, rmx, rvx),
+               (training, momentum, eps), (fold, x, xs, Wx, gx, b),
+               (hw, mean_h, rstd_h, gates, c, mean_c, rstd_c, tc, y, mean_x, rstd_x), ex)
     saved = (saved0, mean_x, rstd_x, hw, mean_h, rstd_h, gates, c, mean_c, rstd_c, tc, y, lengths, training)
     return y, y[T - 1].copy(), c[T - 1].copy(), saved
 
 
 @njit(**ROWS)
-def _forward_part(q, n, flags, xn, lengths, h0, c0, Wh, p, run, bn, xin, out):
-    """The forward time loop for hidden units [j0, j1), part q of n (common.run_synced): per step this
-    part's columns of the recurrent GEMM, h_{t-1} @ Wh[:, its four gate blocks], then its units' BN,
-    gates, cell and output; then it waits at the step's barrier, as the next product needs all of h_t.
-    xn (T,B,G) = BN_t(x Wx; gx, b), or with xin's fold set (1,B,G), where the part writes its columns of
-    step t's BN_t(x_t Wx; gx, b) from xin = (fold, x (T,B,I), xs (T,I+I*I), Wx (I,G), gx, b (G,))
-    (batchnorm.fold_col_forward; with mean_x, rstd_x and the running rows rmx, rvx);
+def _forward_part(q, n, flags, xn, lengths, h0, c0, Wh, p, run, bn, xin, out, ex):
+    """The forward time loop for batch rows [r0, r1), part q of n (common.run_synced). Per step: those rows
+    of h_{t-1} Wh and their moments, the first barrier, BN_t's statistics of hw_t from every part's
+    moments (batchnorm.parts_stats), the rows' gates and cell; the cell's moments, the second barrier,
+    its statistics, the rows' output. xn (T,B,G) = BN_t(x Wx; gx, b), or with xin's fold set (1,B,G),
+    where the part writes its rows of step t's BN_t(x_t Wx; gx, b) from xin = (fold, x (T,B,I),
+    xs (T,I+I*I), Wx (I,G), gx, b (G,)) (batchnorm.fold_step_stats, fold_rows_forward);
     p = (gh, gc, bc); run = (rmh, rvh (Ts,G), rmc, rvc (Ts,H), rmx, rvx (Ts,G)); bn = (training, momentum,
-    eps); out = (hw, mean_h, rstd_h, gates, c, mean_c, rstd_c, tc, y, mean_x, rstd_x) as saved."""
-    rmh, rvh, rmc, rvc, rmx, rvx = run
-    hw, mean_h, rstd_h, gates, c, mean_c, rstd_c, tc, y, mean_x, rstd_x = out
-    fold, x, xs, Wx, gx, b = xin
+    eps); out = (hw, mean_h, rstd_h, gates, c, mean_c, rstd_c, tc, y, mean_x, rstd_x) as saved, the
+    statistics written (and the running rows updated) by part 0; ex = ((n,>=2G+1), (n,>=2H+1)): the
+    exchange of hw_t's and c_t's moments (each is rewritten only after the other's barrier: no part
+    still reads it). Inference uses the running statistics: no exchange, no barrier."""
+    gh, gc, bc = unowned(p[0]), unowned(p[1]), unowned(p[2])
+    rmh, rvh, rmc, rvc = unowned(run[0]), unowned(run[1]), unowned(run[2]), unowned(run[3])
+    rmx, rvx = unowned(run[4]), unowned(run[5])
+    hw, mean_h, rstd_h, gates = unowned(out[0]), unowned(out[1]), unowned(out[2]), unowned(out[3])
+    c, mean_c, rstd_c, tc, y = unowned(out[4]), unowned(out[5]), unowned(out[6]), unowned(out[7]), unowned(out[8])
+    mean_x, rstd_x = unowned(out[9]), unowned(out[10])
+    fold, x, xs, Wx, gx, b = xin[0], unowned(xin[1]), unowned(xin[2]), unowned(xin[3]), unowned(xin[4]), \
+        unowned(xin[5])
+    xn, lengths, h0, c0, Wh = unowned(xn), unowned(lengths), unowned(h0), unowned(c0), unowned(Wh)
+    exh, exc = unowned(ex[0]), unowned(ex[1])
     training, momentum, eps = bn
     T, B, G = hw.shape
     H = G // 4
     Tsh, Tsc, Tsx = rmh.shape[0], rmc.shape[0], rmx.shape[0]
-    j0, j1 = chunk_bounds(H, n, q)
-    w = j1 - j0
-    Wq = block_columns(Wh, 4, j0, j1)   # (H,4w); equals Wh when n == 1
-    P = rec_pack(Wq, B)                 # packed once for the B-row products (MKL; np.dot without it)
-    hq = np.empty((B, 4 * w), dtype=xn.dtype)  # this part's columns of h_{t-1} Wh (n > 1)
+    r0, r1 = chunk_bounds(B, n, q)
+    P = rec_pack(Wh, r1 - r0)  # packed once for this part's row products (MKL; np.dot without it)
+    z = np.empty(H, dtype=hw.dtype)
+    kb = np.empty(2 * G, dtype=np.int32)  # scratch of sigmoid_row
+    st = np.empty((6, G), dtype=hw.dtype)  # the step's statistics, parts q > 0 (part 0 writes saved's)
     for t in range(T):
         if t == 0:
-            part_hw(h0, Wq, P, hq, hw[t], 4, j0, j1)
+            rec_mul(h0[r0:r1], Wh, P, hw[t, r0:r1])
         else:
-            part_hw(y[t - 1], Wq, P, hq, hw[t], 4, j0, j1)
+            rec_mul(y[t - 1, r0:r1], Wh, P, hw[t, r0:r1])
         cprev = c0 if t == 0 else c[t - 1]
-        rh, rc = min(t, Tsh - 1), min(t, Tsc - 1)
+        if q == 0:
+            mh, rh, mc, rc = mean_h[t], rstd_h[t], mean_c[t], rstd_c[t]
+        else:
+            mh, rh, mc, rc = st[0], st[1], st[2, :H], st[3, :H]
         if fold:
-            rx = min(t, Tsx - 1)
-            for g in range(4):
-                fold_col_forward(x[t], xs[t], lengths, t, Wx, gx, b, g * H + j0, g * H + j1, training, t < Tsx,
-                                 rmx[rx], rvx[rx], momentum, eps, mean_x[t], rstd_x[t], xn[0])
-        _forward_step(j0, j1, lengths, t, hw[t], xn[0] if fold else xn[t], cprev, p, bn, (t < Tsh, t < Tsc),
-                      (rmh[rh], rvh[rh], rmc[rc], rvc[rc]),
-                      (mean_h[t], rstd_h[t], gates[t], c[t], mean_c[t], rstd_c[t], tc[t], y[t]))
-        if not barrier(flags, q, n, t + 1):
-            return
-
-
-@njit(**JIT)
-def _backward_step(j0, j1, lengths, t, dy_t, dhn, dcarry, sv_t, p, training, clip, grads, scratch):
-    """Step t backward, hidden units [j0, j1). dy_t, dhn (B,H): upstream and recurrent dh;
-    dcarry (B,H): dc from step t+1 in, dc_{t-1} out; sv_t = the step's saved (gates_t (B,G), c_t, cprev
-    (B,H), mean_c_t, rstd_c_t (H,), tc_t (B,H), hw_t (B,G), mean_h_t, rstd_h_t (G,)); p = (gh (G,), gc (H,));
-    clip > 0: Graves's bound on da_t (0: off);
-    grads = (da_t, dhw_t (B,G): the chunk's columns assigned; dgh (G,), dgc, dbc (H,): accumulated);
-    scratch = (dcn, dcbn (B,H), dbh (G,), s1c, s2c (H,), s1h, s2h (G,)). A padded row (t >= lengths[b]) is
-    outside the loss: the BN backwards ignore its dy and give it zero dL/d(input), and it passes zero
-    dc_{t-1} on; its da_t is left as computed and read by nobody."""
-    gates_t, c_t, cprev, mean_c_t, rstd_c_t, tc_t, hw_t, mean_h_t, rstd_h_t = sv_t
-    gh, gc = p
-    da_t, dhw_t, dgh, dgc, dbc = grads
-    dcn, dcbn, dbh, s1c, s2c, s1h, s2h = scratch
-    B, G = hw_t.shape
-    H = G // 4
-    w = j1 - j0
-    one = hw_t.dtype.type(1.0)
-    zero = hw_t.dtype.type(0.0)
-    for b in range(B):  # 0-based loops over slices (see batchnorm.bn_col_stats)
-        tr, dyr, dhr, dr = tc_t[b, j0:j1], dy_t[b, j0:j1], dhn[b, j0:j1], dcn[b, j0:j1]
-        ao = gates_t[b, 3 * H + j0:3 * H + j1]
-        for j in range(w):
-            dr[j] = (dyr[j] + dhr[j]) * ao[j] * (one - tr[j] * tr[j])
-    bn_col_backward(dcn, c_t, lengths, t, mean_c_t, rstd_c_t, gc, j0, j1, training, dcbn, dgc, dbc, s1c, s2c)
-    for b in range(B):
-        ar = gates_t[b]
-        dar = da_t[b]
-        ai, af, ag, ao = ar[j0:j1], ar[H + j0:H + j1], ar[2 * H + j0:2 * H + j1], ar[3 * H + j0:3 * H + j1]
-        di, df, dg, do = dar[j0:j1], dar[H + j0:H + j1], dar[2 * H + j0:2 * H + j1], dar[3 * H + j0:3 * H + j1]
-        tr, dyr, dhr, cp = tc_t[b, j0:j1], dy_t[b, j0:j1], dhn[b, j0:j1], cprev[b, j0:j1]
-        dcr, dbr = dcarry[b, j0:j1], dcbn[b, j0:j1]
-        for j in range(w):
-            i = ai[j]
-            f = af[j]
-            g = ag[j]
-            o = ao[j]
-            dc = dcr[j] + dbr[j]
-            di[j] = dc * g * i * (one - i)
-            df[j] = dc * cp[j] * f * (one - f)
-            dg[j] = dc * i * (one - g * g)
-            do[j] = (dyr[j] + dhr[j]) * tr[j] * o * (one - o)
-            dcr[j] = dc * f
-        if clip > zero:  # Graves: clip this row's dL/da before the BN backwards read it (dcr stays unclipped)
-            for j in range(w):
-                di[j] = min(max(di[j], -clip), clip)
-                df[j] = min(max(df[j], -clip), clip)
-                dg[j] = min(max(dg[j], -clip), clip)
-                do[j] = min(max(do[j], -clip), clip)
-    for q in range(4):
-        bn_col_backward(da_t, hw_t, lengths, t, mean_h_t, rstd_h_t, gh, q * H + j0, q * H + j1, training,
-                        dhw_t, dgh, dbh, s1h, s2h)
-    if active_rows(lengths, t) < B:  # padded rows: no dc reaches step t-1 (after the loops above: a test
-        for b in range(B):           # of every row inside them cost 7% of the backward time loop)
-            if t >= lengths[b]:
-                dcr = dcarry[b, j0:j1]
-                for j in range(w):
-                    dcr[j] = zero
+            mx, rx = (mean_x[t], rstd_x[t]) if q == 0 else (st[4], st[5])
+            tx = min(t, Tsx - 1)
+            fold_step_stats(xs[t], Wx, active_rows(lengths, t), training, q == 0 and t < Tsx, rmx[tx], rvx[tx],
+                            momentum, eps, mx, rx)
+            fold_rows_forward(x[t], xs[t], Wx, gx, b, mx, rx, training, r0, r1, xn[0])
+        if training:
+            rows_moments(hw[t], lengths, t, r0, r1, exh[q])
+            if not barrier(flags, q, n, 2 * t + 1):
+                return
+        th, tc_ = min(t, Tsh - 1), min(t, Tsc - 1)
+        parts_stats(exh, training, q == 0 and t < Tsh, rmh[th], rvh[th], momentum, eps, mh, rh)
+        _gate_rows(r0, r1, hw[t], xn[0] if fold else xn[t], cprev, gh, mh, rh, gates[t], c[t], kb)
+        if training:
+            rows_moments(c[t], lengths, t, r0, r1, exc[q])
+            if not barrier(flags, q, n, 2 * t + 2):
+                return
+        parts_stats(exc, training, q == 0 and t < Tsc, rmc[tc_], rvc[tc_], momentum, eps, mc, rc)
+        _output_rows(r0, r1, c[t], gc, bc, mc, rc, gates[t], tc[t], y[t], z, kb)
 
 
 def bn_lstm_backward(dy, saved, x, h0, c0, Wx, Wh, gx, gh, gc, par_min=PAR_MIN_WORK, clip=0.0):
@@ -294,50 +242,131 @@ def bn_lstm_backward(dy, saved, x, h0, c0, Wx, Wh, gx, gh, gc, par_min=PAR_MIN_W
     dhw = np.empty((T, B, G), dtype=dt)  # dL/d(h_{t-1} Wh)
     dhn = np.zeros((B, H), dtype=dt)     # dL/dh_t arriving from step t+1; ends as dh0
     dcarry = np.zeros((B, H), dtype=dt)  # dL/dc_t arriving from step t+1; ends as dc0
+    dcn = np.empty((2, B, H), dtype=dt)  # dL/d BN_t(c_t), then dL/dc_t through it
     dgh = np.zeros(G, dtype=dt)
     dgc = np.zeros(H, dtype=dt)
     dbc = np.zeros(H, dtype=dt)
-    scratch = (np.empty((B, H), dt), np.empty((B, H), dt), np.zeros(G, dt),  # dcn, dcbn, dbh (= db, unused)
-               np.empty(H, dt), np.empty(H, dt), np.empty(G, dt), np.empty(G, dt))  # s1c, s2c, s1h, s2h
     clip = dt.type(clip_bound(clip))  # 0: off
-    # fold: dWx (I,G), dgx, db (G,) accumulated by column owners; dxp (n,T,B,I): each part's share of dx
+    # fold: dWx (I,G), dgx, db (G,) accumulated by column chunk, dx (T,B,I) by row chunk, in the loop
     dWx, dgx, db = np.zeros((I, G), dt), np.zeros(G, dt), np.zeros(G, dt)
-    dxp = np.zeros((n, T, B, I) if fold else (1, 1, 1, 1), dt)
+    dx = np.zeros((T, B, I) if fold else (0, 0, 0), dt)
     xs = xw if fold else np.empty((T, 0))  # (T,I+I*I) with fold, else unused
+    # the parts' sums: the cell's [sum | sum * chat] (2H); the gates' [sum da | sum da hhat | fold: P (I,G)]
+    ex = (np.empty((n, 2 * H + GAP), dt), np.empty((n, 2 * G + (I * G if fold else 0) + GAP), dt))
     run_synced(_backward_part, n, dy, saved, c0, Wh, (gh, gc), clip, (fold, x, xs, Wx, gx),
-               (da, dhw, dhn, dcarry, dgh, dgc, dbc, dWx, dgx, db, dxp), scratch)
-    dx, dWx, dWh, db, dgx = cell_x_backward(fold, (dWx, dgx, db), dxp, da, xw, mean_x, rstd_x, gx, training, lengths,
+               (da, dhw, dhn, dcarry, dcn, dgh, dgc, dbc, dWx, dgx, db, dx), ex)
+    dx, dWx, dWh, db, dgx = cell_x_backward(fold, (dx, dWx, dgx, db), da, xw, mean_x, rstd_x, gx, training, lengths,
                                             dhw, x, h0, y, Wx)
     return dx, dhn, dcarry, dWx, dWh, db, dgx, dgh, dgc, dbc
 
 
+@njit(**JIT)
+def _gate_grad_rows(r0, r1, dy_t, dhn, dcarry, dcbn, gates_t, tc_t, cprev, clip, da_t):
+    """Rows [r0, r1) of dL/d(preactivation) da_t (B,G) from dL/dh_t = dy_t + dhn and dL/dc_t = dcarry + dcbn
+    (B,H); dcarry becomes dL/dc_{t-1} (unclipped); clip > 0: Graves's bound on da_t."""
+    G = gates_t.shape[1]
+    H = G // 4
+    one = tc_t.dtype.type(1.0)
+    zero = tc_t.dtype.type(0.0)
+    for b in range(r0, r1):
+        ar, dar = gates_t[b], da_t[b]
+        ai, af, ag, ao = ar[:H], ar[H:2 * H], ar[2 * H:3 * H], ar[3 * H:]
+        di, df, dg, do = dar[:H], dar[H:2 * H], dar[2 * H:3 * H], dar[3 * H:]
+        tr, dyr, dhr, cp = tc_t[b], dy_t[b], dhn[b], cprev[b]
+        dcr, dbr = dcarry[b], dcbn[b]
+        for j in range(H):
+            i = ai[j]
+            f = af[j]
+            g = ag[j]
+            o = ao[j]
+            dc = dcr[j] + dbr[j]
+            di[j] = dc * g * i * (one - i)
+            df[j] = dc * cp[j] * f * (one - f)
+            dg[j] = dc * i * (one - g * g)
+            do[j] = (dyr[j] + dhr[j]) * tr[j] * o * (one - o)
+            dcr[j] = dc * f
+        if clip > zero:  # Graves: clip this row's dL/da before the BN backwards read it (dcr stays unclipped)
+            for k in range(G):
+                dar[k] = min(max(dar[k], -clip), clip)
+
+
 @njit(**ROWS)
-def _backward_part(q, n, flags, dy, saved, c0, Wh, p, clip, xin, grads, scratch):
-    """The backward time loop for hidden units [j0, j1), part q of n: per step this part's units and
-    gate columns, the barrier (the product needs every column of dhw_t), then its units of
-    dh_{t-1} = dhw_t Wh^T. saved: the forward's; p = (gh, gc); clip: as _backward_step's;
-    xin = (fold, x (T,B,I), xs (T,I+I*I), Wx (I,G), gx (G,)); grads = (da (T,B,G), or (1,B,G) with fold, dhw (T,B,G),
-    dhn, dcarry (B,H), dgh (G,), dgc, dbc (H,), dWx (I,G), dgx, db (G,), dxp (n,T,B,I)): with fold the part
-    also runs its columns' x-side BN backward at every step (batchnorm.fold_col_backward: dWx, dgx, db
-    and its share dxp[q] of dx); scratch as _backward_step's, shared: each part touches only its own
-    columns."""
-    _, mean_x, rstd_x, hw, mean_h, rstd_h, gates, c, mean_c, rstd_c, tc, _, lengths, training = saved
-    da, dhw, dhn, dcarry, dgh, dgc, dbc, dWx, dgx, db, dxp = grads
-    fold, x, xs, Wx, gx = xin
+def _backward_part(q, n, flags, dy, saved, c0, Wh, p, clip, xin, grads, ex):
+    """The backward time loop for batch rows [r0, r1), part q of n. Per step: those rows of dL/d BN_t(c_t)
+    and this part's sums of the cell's BN backward, the first barrier, every part's sums added, the rows'
+    gate gradients da; their sums of the h side's BN backward (and the fold x side's), the second barrier,
+    every part's sums added, the rows of dhw_t and dh_{t-1} = dhw_t Wh^T. saved: the forward's;
+    p = (gh, gc); clip > 0: Graves's bound on da; xin = (fold, x (T,B,I), xs (T,I+I*I), Wx (I,G), gx (G,));
+    grads = (da (T,B,G), or (1,B,G) with fold, dhw (T,B,G), dhn, dcarry (B,H), dcn (2,B,H) scratch,
+    dgh (G,), dgc, dbc (H,), dWx (I,G), dgx, db (G,), dx (T,B,I)): the part adds its column chunk of the
+    summed gradients (dgh, dgc, dbc; with fold dWx, dgx, db) and writes its rows of the rest;
+    ex = ((n,>=2H), (n,>=2G(+I*G))): the exchange, as the forward's."""
+    mean_x, rstd_x, hw, mean_h, rstd_h = unowned(saved[1]), unowned(saved[2]), unowned(saved[3]), \
+        unowned(saved[4]), unowned(saved[5])
+    gates, c, mean_c, rstd_c, tc = unowned(saved[6]), unowned(saved[7]), unowned(saved[8]), unowned(saved[9]), \
+        unowned(saved[10])
+    lengths, training = unowned(saved[12]), saved[13]
+    da, dhw, dhn, dcarry, dcn = unowned(grads[0]), unowned(grads[1]), unowned(grads[2]), unowned(grads[3]), \
+        unowned(grads[4])
+    dgh, dgc, dbc, dWx = unowned(grads[5]), unowned(grads[6]), unowned(grads[7]), unowned(grads[8])
+    dgx, db, dx = unowned(grads[9]), unowned(grads[10]), unowned(grads[11])
+    fold, x, xs, Wx, gx = xin[0], unowned(xin[1]), unowned(xin[2]), unowned(xin[3]), unowned(xin[4])
+    dy, c0, Wh, gh, gc = unowned(dy), unowned(c0), unowned(Wh), unowned(p[0]), unowned(p[1])
+    exc, exh = unowned(ex[0]), unowned(ex[1])
     T, B, H = dy.shape
-    j0, j1 = chunk_bounds(H, n, q)
-    WTq = rows_transposed(Wh, j0, j1)  # (G,w): the columns of Wh^T this part's units need
-    PT = rec_pack(WTq, B)
-    dq = np.empty((B, j1 - j0), dtype=dy.dtype)  # this part's units of dh_{t-1} (n > 1)
+    G = 4 * H
+    I = x.shape[2]
+    dt = dy.dtype
+    r0, r1 = chunk_bounds(B, n, q)
+    k0, k1 = chunk_bounds(G, n, q)  # the columns of the summed gradients this part adds (gate width)
+    j0, j1 = chunk_bounds(H, n, q)  # (cell width)
+    WT = rows_transposed(Wh, 0, H)  # (G,H) = Wh^T
+    PT = rec_pack(WT, r1 - r0)
+    one = dt.type(1.0)
+    zero = dt.type(0.0)
+    sc = np.empty(2 * H, dtype=dt)          # every part's cell sums added
+    s = np.empty(2 * G + I * G, dtype=dt)   # every part's gate sums added: [s1 | s2 | P (I,G)]
+    V = np.empty((I, G), dtype=dt)          # fold: W gx rstd_x (batchnorm.fold_v)
+    M = np.empty((I, I), dtype=dt)
+    cv = np.empty(I, dtype=dt)
+    dcg, dcbn = dcn[0], dcn[1]
     for t in range(T - 1, -1, -1):
         cprev = c0 if t == 0 else c[t - 1]
-        _backward_step(j0, j1, lengths, t, dy[t], dhn, dcarry,
-                       (gates[t], c[t], cprev, mean_c[t], rstd_c[t], tc[t], hw[t], mean_h[t], rstd_h[t]), p, training,
-                       clip, (da[0] if fold else da[t], dhw[t], dgh, dgc, dbc), scratch)
-        if fold:
-            for g in range(4):
-                fold_col_backward(da[0], x[t], xs[t], lengths, t, Wx, mean_x[t], rstd_x[t], gx, g * H + j0,
-                                  g * H + j1, training, dWx, dgx, db, dxp[q, t])
-        if not barrier(flags, q, n, T - t):
+        da_t = da[0] if fold else da[t]
+        nt = active_rows(lengths, t)
+        for b in range(r0, r1):
+            tr, dyr, dhr, dr, ao = tc[t, b], dy[t, b], dhn[b], dcg[b], gates[t, b, 3 * H:]
+            for j in range(H):
+                dr[j] = (dyr[j] + dhr[j]) * ao[j] * (one - tr[j] * tr[j])
+        excq = exc[q]
+        rows_bwd_sums(dcg, c[t], lengths, t, r0, r1, mean_c[t], rstd_c[t], excq[:H], excq[H:2 * H])
+        if not barrier(flags, q, n, 2 * (T - t) - 1):
             return
-        part_dh(dhw[t], WTq, PT, dq, dhn, j0, j1)
+        sum_parts(exc, 0, 2 * H, sc)
+        add_cols(dbc, sc[:H], j0, j1)
+        add_cols(dgc, sc[H:], j0, j1)
+        rows_bwd_dx(dcg, c[t], lengths, t, r0, r1, mean_c[t], rstd_c[t], gc, sc[:H], sc[H:], nt, training, dcbn)
+        _gate_grad_rows(r0, r1, dy[t], dhn, dcarry, dcbn, gates[t], tc[t], cprev, clip, da_t)
+        exhq = exh[q]
+        rows_bwd_sums(da_t, hw[t], lengths, t, r0, r1, mean_h[t], rstd_h[t], exhq[:G], exhq[G:2 * G])
+        if fold:
+            fold_v(Wx, gx, rstd_x[t], V)
+            fold_rows_sums(da_t, x[t], xs[t], lengths, t, r0, r1, V, exhq[2 * G:2 * G + I * G].reshape((I, G)), dx[t])
+        if not barrier(flags, q, n, 2 * (T - t)):
+            return
+        sum_parts(exh, 0, 2 * G + (I * G if fold else 0), s)
+        s1, s2 = s[:G], s[G:2 * G]
+        add_cols(dgh, s2, k0, k1)
+        rows_bwd_dx(da_t, hw[t], lengths, t, r0, r1, mean_h[t], rstd_h[t], gh, s1, s2, nt, training, dhw[t])
+        if fold:
+            fold_step_backward(s1, s[2 * G:].reshape((I, G)), xs[t], Wx, V, mean_x[t], rstd_x[t], gx, k0, k1, training,
+                               dWx, dgx, db, M, cv)
+            if training:
+                fold_rows_dx(x[t], xs[t], lengths, t, r0, r1, M, cv, nt, dx[t])
+        if nt < B:  # padded rows: no dc reaches step t-1
+            for b in range(r0, r1):
+                if t >= lengths[b]:
+                    dcr = dcarry[b]
+                    for j in range(H):
+                        dcr[j] = zero
+        rec_mul(dhw[t, r0:r1], WT, PT, dhn[r0:r1])

@@ -2,20 +2,22 @@
 the CUDA twin is bn_rnn_cuda.py, the NumPy spec reference.bn_rnn_forward/backward).
 
 Design note: the BN-RNN's own module, named after its functions as every op module is (bn_lstm.py is
-its LSTM sibling and explains the layout); the column statistics come from batchnorm.py and the time
-loop split by hidden units from common.py, so what is here is the RNN's step, forward and backward,
-and the drivers that allocate and run them.
+its LSTM sibling and explains the layout); BN_t over batch rows held by several threads comes from
+batchnorm.py and the threads that meet within every step from common.py, so what is here is the RNN's
+step, forward and backward, and the drivers that allocate and run them.
 
     h_t = tanh(BN_t(h_{t-1} Wh; gh, 0) + BN_t(x_t Wx; gx, 0) + b)
 Running statistics, inference mode and masks (``lengths``) as in bn_lstm.py: BN_t counts the rows with
 t < lengths[b]; backward ignores dy at padded rows, whose dL/d(preactivation) is computed and read by
 nobody (the BN backward gives them zero dL/dhw, hence zero dL/dh_{t-1}).
 
-Layout of the work (as bn_lstm.py, with one gate block): xw = x Wx and its BN_t over all T*B rows once;
-the time loop split by hidden units into parts that meet at a barrier every step (common.py); after
-the BPTT loop, BN_t backward of the x side and the weight-gradient GEMMs (common.projection_grads).
-Narrow inputs (I <= config.FOLD_MAX_I) take bn_lstm.py's fold path: BN_t(x_t Wx) and its backward column
-by column inside the loop from the batch mean and covariance of x_t; no (T,B,H) array of the x side.
+Layout of the work (as bn_lstm.py, with one gate block and no cell): xw = x Wx and its BN_t over all T*B
+rows once; the time loop split by batch rows into parts that meet at one barrier per step (forward: the
+moments of hw_t; backward: the sums of its BN backward), with exchange buffers by step parity (a part
+may write step t+1's while another still reads step t's); after the BPTT loop, BN_t backward of the x
+side and the weight-gradient GEMMs (common.projection_grads). Narrow inputs (I <= config.FOLD_MAX_I)
+take bn_lstm.py's fold path: BN_t(x_t Wx) and its backward inside the loop from the batch mean and
+covariance of x_t; no (T,B,H) array of the x side.
 
 saved (the tuple bn_rnn_forward returns and bn_rnn_backward takes back):
     (xw (T,B,H), mean_x (T,H), rstd_x (T,H), hw (T,B,H), mean_h (T,H), rstd_h (T,H), y (T,B,H), lengths (B,),
@@ -25,37 +27,29 @@ import numpy as np
 from numba import njit
 
 from lnrnn.config import BN_PAR_MIN_WORK as PAR_MIN_WORK  # default of the trailing par_min argument
-from lnrnn.config import FOLD_MAX_I, JIT, ROWS
-from lnrnn.kernels.batchnorm import (bn_col_backward, bn_col_stats, cell_x_backward, cell_x_forward, fold_col_backward,
-                                     fold_col_forward)
-from lnrnn.kernels.blas import rec_pack
-from lnrnn.kernels.common import (barrier, block_columns, chunk_bounds, n_parts, part_dh, part_hw, rows_transposed,
-                                  run_synced, sigmoid_row)
+from lnrnn.config import CHUNK_GAP as GAP, FOLD_MAX_I, JIT, ROWS
+from lnrnn.kernels.batchnorm import (active_rows, add_cols, cell_x_backward, cell_x_forward, fold_rows_dx,
+                                     fold_rows_forward, fold_rows_sums, fold_step_backward, fold_step_stats, fold_v,
+                                     parts_stats, rows_bwd_dx, rows_bwd_sums, rows_moments, sum_parts)
+from lnrnn.kernels.blas import rec_mul, rec_pack
+from lnrnn.kernels.common import (barrier, chunk_bounds, n_parts, rows_transposed, run_synced, sigmoid_row,
+                                  unowned)
 from lnrnn.kernels.masks import as_lengths
 
 
 @njit(**JIT)
-def _forward_step(j0, j1, lengths, t, hw_t, xn_t, gh, bn, update, run_t, out_t):
-    """Step t, hidden units [j0, j1): y_t = tanh(BN(hw_t; gh, 0) + xn_t). hw_t, xn_t (B,H); lengths (B,);
-    bn = (training, momentum, eps); update: whether the step has a running row, run_t = (rmh_r, rvh_r)
-    (H,) that row; out_t = (mean_h_t, rstd_h_t (H,), y_t (B,H)), written for the chunk's columns only."""
-    training, momentum, eps = bn
-    rmh_r, rvh_r = run_t
-    mean_h_t, rstd_h_t, y_t = out_t
-    B = hw_t.shape[0]
-    w = j1 - j0
+def _forward_rows(r0, r1, hw_t, xn_t, gh, mean_h_t, rstd_h_t, y_t, z, kb):
+    """Rows [r0, r1) of step t: y_t = tanh(gh (hw_t - mean) rstd + xn_t). hw_t, xn_t, y_t (B,H);
+    gh, mean_h_t, rstd_h_t (H,); z (H,), kb (2H,) int32: scratch."""
+    H = hw_t.shape[1]
     one = hw_t.dtype.type(1.0)
     two = hw_t.dtype.type(2.0)
-    z = np.empty(w, dtype=hw_t.dtype)
-    kb = np.empty(2 * w, dtype=np.int32)  # scratch of sigmoid_row
-    bn_col_stats(hw_t, lengths, t, j0, j1, training, update, rmh_r, rvh_r, momentum, eps, mean_h_t, rstd_h_t)
-    gq, mq, rq = gh[j0:j1], mean_h_t[j0:j1], rstd_h_t[j0:j1]  # 0-based loops over slices (bn_col_stats)
-    for b in range(B):
-        hr, xr, yr = hw_t[b, j0:j1], xn_t[b, j0:j1], y_t[b, j0:j1]
-        for j in range(w):
-            z[j] = two * (gq[j] * (hr[j] - mq[j]) * rq[j] + xr[j])
+    for b in range(r0, r1):
+        hr, xr, yr = hw_t[b], xn_t[b], y_t[b]
+        for j in range(H):
+            z[j] = two * (gh[j] * (hr[j] - mean_h_t[j]) * rstd_h_t[j] + xr[j])
         sigmoid_row(z, z, kb)  # tanh(v) = 2 sigmoid(2v) - 1, vectorised
-        for j in range(w):
+        for j in range(H):
             yr[j] = two * z[j] - one
 
 
@@ -67,69 +61,62 @@ def bn_rnn_forward(x, h0, Wx, Wh, b, gx, gh, rmx, rvx, rmh, rvh, training, momen
     H = h0.shape[1]
     dt = x.dtype
     lengths = as_lengths(lengths, T, B)
-    fold = 0 < I <= FOLD_MAX_I  # x Wx and BN_t of it column by column inside the loop (as bn_lstm.py)
+    fold = 0 < I <= FOLD_MAX_I  # x Wx and BN_t of it row by row inside the loop (as bn_lstm.py)
     xs, xn, mean_x, rstd_x, saved0 = cell_x_forward(x, Wx, gx, b, rmx, rvx, training, momentum, eps, lengths, fold)
     hw = np.empty((T, B, H), dtype=dt)
     mean_h = np.empty((T, H), dtype=dt)
     rstd_h = np.empty((T, H), dtype=dt)
     y = np.empty((T, B, H), dtype=dt)
-    run_synced(_forward_part, n_parts(B, H, H, par_min), xn, lengths, h0, Wh, gh, (rmh, rvh, rmx, rvx),
-               (training, momentum, eps), (fold, x, xs, Wx, gx, b), (hw, mean_h, rstd_h, y, mean_x, rstd_x))
+    n = n_parts(B, H, H, par_min)
+    ex = np.empty((2, n, 2 * H + 1 + GAP), dtype=dt)  # the parts' moments of hw_t, by step parity
+    run_synced(_forward_part, n, xn, lengths, h0, Wh, gh, (rmh, rvh, rmx, rvx), (training, momentum, eps),
+               (fold, x, xs, Wx, gx, b), (hw, mean_h, rstd_h, y, mean_x, rstd_x), ex)
     saved = (saved0, mean_x, rstd_x, hw, mean_h, rstd_h, y, lengths, training)
     return y, y[T - 1].copy(), saved
 
 
 @njit(**ROWS)
-def _forward_part(q, n, flags, xn, lengths, h0, Wh, gh, run, bn, xin, out):
-    """The forward time loop for hidden units [j0, j1), part q of n: per step the columns j0:j1 of
-    h_{t-1} Wh, those units' BN and output, then the step's barrier. xn (T,B,H) = BN_t(x Wx; gx, b), or
-    with xin's fold set (1,B,H), where the part writes its columns of step t's BN_t(x_t Wx; gx, b) from
-    xin = (fold, x (T,B,I), xs (T,I+I*I), Wx (I,H), gx, b (H,)) (batchnorm.fold_col_forward);
-    run = (rmh, rvh, rmx, rvx) (Ts,H); bn = (training, momentum, eps);
-    out = (hw, mean_h, rstd_h, y, mean_x, rstd_x) as saved."""
-    rmh, rvh, rmx, rvx = run
-    hw, mean_h, rstd_h, y, mean_x, rstd_x = out
-    fold, x, xs, Wx, gx, b = xin
+def _forward_part(q, n, flags, xn, lengths, h0, Wh, gh, run, bn, xin, out, ex):
+    """The forward time loop for batch rows [r0, r1), part q of n (common.run_synced): per step those
+    rows of h_{t-1} Wh and their moments, the barrier, the step's statistics from every part's moments
+    (batchnorm.parts_stats), then the rows' output. xn (T,B,H) = BN_t(x Wx; gx, b), or with xin's fold set
+    (1,B,H), where the part writes its rows of step t's BN_t(x_t Wx; gx, b) from xin = (fold, x (T,B,I),
+    xs (T,I+I*I), Wx (I,H), gx, b (H,)) (batchnorm.fold_step_stats, fold_rows_forward); run = (rmh, rvh,
+    rmx, rvx) (Ts,H); bn = (training, momentum, eps); out = (hw, mean_h, rstd_h, y, mean_x, rstd_x) as saved,
+    the statistics written (and the running rows updated) by part 0; ex (2,n,>=2H+1): the exchange."""
+    rmh, rvh, rmx, rvx = unowned(run[0]), unowned(run[1]), unowned(run[2]), unowned(run[3])
+    hw, mean_h, rstd_h, y = unowned(out[0]), unowned(out[1]), unowned(out[2]), unowned(out[3])
+    mean_x, rstd_x = unowned(out[4]), unowned(out[5])
+    fold, x, xs, Wx, gx, b = xin[0], unowned(xin[1]), unowned(xin[2]), unowned(xin[3]), unowned(xin[4]), \
+        unowned(xin[5])
+    xn, lengths, h0, Wh, gh, ex = unowned(xn), unowned(lengths), unowned(h0), unowned(Wh), unowned(gh), unowned(ex)
     training, momentum, eps = bn
     T, B, H = hw.shape
     Ts, Tsx = rmh.shape[0], rmx.shape[0]
-    j0, j1 = chunk_bounds(H, n, q)
-    Wq = block_columns(Wh, 1, j0, j1)  # (H,w)
-    P = rec_pack(Wq, B)
-    hq = np.empty((B, j1 - j0), dtype=xn.dtype)  # (n > 1)
+    r0, r1 = chunk_bounds(B, n, q)
+    P = rec_pack(Wh, r1 - r0)  # packed once for this part's row products (MKL; np.dot without it)
+    z = np.empty(H, dtype=hw.dtype)
+    kb = np.empty(2 * H, dtype=np.int32)  # scratch of sigmoid_row
+    st = np.empty((4, H), dtype=hw.dtype)  # the step's statistics, parts q > 0 (part 0 writes saved's)
     for t in range(T):
         if t == 0:
-            part_hw(h0, Wq, P, hq, hw[t], 1, j0, j1)
+            rec_mul(h0[r0:r1], Wh, P, hw[t, r0:r1])
         else:
-            part_hw(y[t - 1], Wq, P, hq, hw[t], 1, j0, j1)
-        r = min(t, Ts - 1)
+            rec_mul(y[t - 1, r0:r1], Wh, P, hw[t, r0:r1])
+        mh, rh = (mean_h[t], rstd_h[t]) if q == 0 else (st[0], st[1])
         if fold:
-            rx = min(t, Tsx - 1)
-            fold_col_forward(x[t], xs[t], lengths, t, Wx, gx, b, j0, j1, training, t < Tsx, rmx[rx], rvx[rx],
-                             momentum, eps, mean_x[t], rstd_x[t], xn[0])
-        _forward_step(j0, j1, lengths, t, hw[t], xn[0] if fold else xn[t], gh, bn, t < Ts, (rmh[r], rvh[r]),
-                      (mean_h[t], rstd_h[t], y[t]))
-        if not barrier(flags, q, n, t + 1):
-            return
-
-
-@njit(**JIT)
-def _backward_step(j0, j1, lengths, t, dy_t, dhn, sv_t, gh, training, grads, scratch):
-    """Step t backward, hidden units [j0, j1). dy_t, dhn (B,H); sv_t = the step's saved (y_t, hw_t (B,H),
-    mean_h_t, rstd_h_t (H,)); grads = (da_t, dhw_t (B,H): the chunk's columns assigned, dgh (H,):
-    accumulated); scratch = (dbh, s1, s2) (H,). A padded row (t >= lengths[b]) is outside the loss: the BN
-    backward ignores its da_t (left as computed, read by nobody) and gives it zero dhw_t, hence zero
-    dh_{t-1}."""
-    y_t, hw_t, mean_h_t, rstd_h_t = sv_t
-    da_t, dhw_t, dgh = grads
-    dbh, s1, s2 = scratch
-    B = hw_t.shape[0]
-    one = hw_t.dtype.type(1.0)
-    for b in range(B):  # 0-based loops over slices (see batchnorm.bn_col_stats)
-        yr, dyr, dhr, dar = y_t[b, j0:j1], dy_t[b, j0:j1], dhn[b, j0:j1], da_t[b, j0:j1]
-        for j in range(j1 - j0):
-            dar[j] = (dyr[j] + dhr[j]) * (one - yr[j] * yr[j])
-    bn_col_backward(da_t, hw_t, lengths, t, mean_h_t, rstd_h_t, gh, j0, j1, training, dhw_t, dgh, dbh, s1, s2)
+            mx, rx = (mean_x[t], rstd_x[t]) if q == 0 else (st[2], st[3])
+            tx = min(t, Tsx - 1)
+            fold_step_stats(xs[t], Wx, active_rows(lengths, t), training, q == 0 and t < Tsx, rmx[tx], rvx[tx],
+                            momentum, eps, mx, rx)
+            fold_rows_forward(x[t], xs[t], Wx, gx, b, mx, rx, training, r0, r1, xn[0])
+        if training:
+            rows_moments(hw[t], lengths, t, r0, r1, ex[t % 2, q])
+            if not barrier(flags, q, n, t + 1):
+                return
+        th = min(t, Ts - 1)
+        parts_stats(ex[t % 2], training, q == 0 and t < Ts, rmh[th], rvh[th], momentum, eps, mh, rh)
+        _forward_rows(r0, r1, hw[t], xn[0] if fold else xn[t], gh, mh, rh, y[t], z, kb)
 
 
 def bn_rnn_backward(dy, saved, x, h0, Wx, Wh, gx, gh, par_min=PAR_MIN_WORK):
@@ -145,40 +132,66 @@ def bn_rnn_backward(dy, saved, x, h0, Wx, Wh, gx, gh, par_min=PAR_MIN_WORK):
     dhw = np.empty((T, B, H), dtype=dt)
     dhn = np.zeros((B, H), dtype=dt)
     dgh = np.zeros(H, dtype=dt)
-    scratch = (np.zeros(H, dt), np.empty(H, dt), np.empty(H, dt))  # dbh (= db, unused), s1, s2
-    # fold: dWx (I,H), dgx, db (H,) accumulated by column owners; dxp (n,T,B,I): each part's share of dx
+    # fold: dWx (I,H), dgx, db (H,) accumulated by column chunk, dx (T,B,I) by row chunk, in the loop
     dWx, dgx, db = np.zeros((I, H), dt), np.zeros(H, dt), np.zeros(H, dt)
-    dxp = np.zeros((n, T, B, I) if fold else (1, 1, 1, 1), dt)
+    dx = np.zeros((T, B, I) if fold else (0, 0, 0), dt)
     xs = xw if fold else np.empty((T, 0))
-    run_synced(_backward_part, n, dy, saved, Wh, gh, (fold, x, xs, Wx, gx), (da, dhw, dhn, dgh, dWx, dgx, db, dxp),
-               scratch)
-    dx, dWx, dWh, db, dgx = cell_x_backward(fold, (dWx, dgx, db), dxp, da, xw, mean_x, rstd_x, gx, training, lengths,
+    # the parts' sums [sum da | sum da hhat | fold: P (I,H)], by step parity
+    ex = np.empty((2, n, 2 * H + (I * H if fold else 0) + GAP), dtype=dt)
+    run_synced(_backward_part, n, dy, saved, Wh, gh, (fold, x, xs, Wx, gx), (da, dhw, dhn, dgh, dWx, dgx, db, dx), ex)
+    dx, dWx, dWh, db, dgx = cell_x_backward(fold, (dx, dWx, dgx, db), da, xw, mean_x, rstd_x, gx, training, lengths,
                                             dhw, x, h0, y, Wx)
     return dx, dhn, dWx, dWh, db, dgx, dgh
 
 
 @njit(**ROWS)
-def _backward_part(q, n, flags, dy, saved, Wh, gh, xin, grads, scratch):
-    """The backward time loop for hidden units [j0, j1), part q of n: per step those units' columns of
-    da and dhw, the barrier, then units j0:j1 of dh_{t-1} = dhw_t Wh^T. saved: the forward's;
-    xin = (fold, x (T,B,I), xs (T,I+I*I), Wx (I,H), gx (H,)); grads = (da (T,B,H), or (1,B,H) with fold,
-    dhw (T,B,H), dhn (B,H), dgh (H,), dWx (I,H), dgx, db (H,), dxp (n,T,B,I)): with fold the part also runs
-    its columns' x-side BN backward at every step (batchnorm.fold_col_backward: dWx, dgx, db and its share
-    dxp[q] of dx); scratch (dbh, s1, s2) (H,) shared by column."""
-    _, mean_x, rstd_x, hw, mean_h, rstd_h, y, lengths, training = saved
-    da, dhw, dhn, dgh, dWx, dgx, db, dxp = grads
-    fold, x, xs, Wx, gx = xin
+def _backward_part(q, n, flags, dy, saved, Wh, gh, xin, grads, ex):
+    """The backward time loop for batch rows [r0, r1), part q of n: per step those rows of dL/d(preactivation)
+    da and this part's batch sums of the BN backwards, the barrier, every part's sums added, then the
+    rows of dhw_t and dh_{t-1} = dhw_t Wh^T. saved: the forward's; xin = (fold, x (T,B,I), xs (T,I+I*I),
+    Wx (I,H), gx (H,)); grads = (da (T,B,H), or (1,B,H) with fold, dhw (T,B,H), dhn (B,H), dgh (H,),
+    dWx (I,H), dgx, db (H,), dx (T,B,I)): the part adds its column chunk of the sums into dgh (and with
+    fold dWx, dgx, db) and writes its rows of dx; ex (2,n,>=2H(+I*H)): the exchange."""
+    mean_x, rstd_x, hw, mean_h, rstd_h = unowned(saved[1]), unowned(saved[2]), unowned(saved[3]), \
+        unowned(saved[4]), unowned(saved[5])
+    y, lengths, training = unowned(saved[6]), unowned(saved[7]), saved[8]
+    da, dhw, dhn, dgh = unowned(grads[0]), unowned(grads[1]), unowned(grads[2]), unowned(grads[3])
+    dWx, dgx, db, dx = unowned(grads[4]), unowned(grads[5]), unowned(grads[6]), unowned(grads[7])
+    fold, x, xs, Wx, gx = xin[0], unowned(xin[1]), unowned(xin[2]), unowned(xin[3]), unowned(xin[4])
+    dy, Wh, gh, ex = unowned(dy), unowned(Wh), unowned(gh), unowned(ex)
     T, B, H = dy.shape
-    j0, j1 = chunk_bounds(H, n, q)
-    WTq = rows_transposed(Wh, j0, j1)  # (H,w)
-    PT = rec_pack(WTq, B)
-    dq = np.empty((B, j1 - j0), dtype=dy.dtype)
+    I = x.shape[2]
+    dt = dy.dtype
+    r0, r1 = chunk_bounds(B, n, q)
+    k0, k1 = chunk_bounds(H, n, q)  # the columns of the summed gradients this part adds
+    WT = rows_transposed(Wh, 0, H)  # (H,H) = Wh^T
+    PT = rec_pack(WT, r1 - r0)
+    one = dt.type(1.0)
+    s = np.empty(2 * H + I * H, dtype=dt)  # every part's sums added: [s1 | s2 | P (I,H)]
+    V = np.empty((I, H), dtype=dt)         # fold: W gx rstd_x (batchnorm.fold_v)
+    M = np.empty((I, I), dtype=dt)
+    cv = np.empty(I, dtype=dt)
     for t in range(T - 1, -1, -1):
-        _backward_step(j0, j1, lengths, t, dy[t], dhn, (y[t], hw[t], mean_h[t], rstd_h[t]), gh, training,
-                       (da[0] if fold else da[t], dhw[t], dgh), scratch)
+        da_t = da[0] if fold else da[t]
+        for b in range(r0, r1):
+            yr, dyr, dhr, dar = y[t, b], dy[t, b], dhn[b], da_t[b]
+            for j in range(H):
+                dar[j] = (dyr[j] + dhr[j]) * (one - yr[j] * yr[j])
+        exq = ex[t % 2, q]
+        rows_bwd_sums(da_t, hw[t], lengths, t, r0, r1, mean_h[t], rstd_h[t], exq[:H], exq[H:2 * H])
         if fold:
-            fold_col_backward(da[0], x[t], xs[t], lengths, t, Wx, mean_x[t], rstd_x[t], gx, j0, j1, training, dWx,
-                              dgx, db, dxp[q, t])
+            fold_v(Wx, gx, rstd_x[t], V)
+            fold_rows_sums(da_t, x[t], xs[t], lengths, t, r0, r1, V, exq[2 * H:2 * H + I * H].reshape((I, H)), dx[t])
         if not barrier(flags, q, n, T - t):
             return
-        part_dh(dhw[t], WTq, PT, dq, dhn, j0, j1)
+        sum_parts(ex[t % 2], 0, 2 * H + (I * H if fold else 0), s)
+        s1, s2 = s[:H], s[H:2 * H]
+        add_cols(dgh, s2, k0, k1)
+        nt = active_rows(lengths, t)
+        rows_bwd_dx(da_t, hw[t], lengths, t, r0, r1, mean_h[t], rstd_h[t], gh, s1, s2, nt, training, dhw[t])
+        if fold:
+            fold_step_backward(s1, s[2 * H:].reshape((I, H)), xs[t], Wx, V, mean_x[t], rstd_x[t], gx, k0, k1, training,
+                               dWx, dgx, db, M, cv)
+            if training:
+                fold_rows_dx(x[t], xs[t], lengths, t, r0, r1, M, cv, nt, dx[t])
+        rec_mul(dhw[t, r0:r1], WT, PT, dhn[r0:r1])

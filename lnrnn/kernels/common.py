@@ -1,8 +1,7 @@
 """Small compiled building blocks shared by the kernels: threaded GEMMs over row chunks,
 the sum of per-thread partials, row LayerNorm, activations, ``run_chunks``, which
 runs a cell's batch chunks on threads, and ``run_synced`` with ``barrier``, which run a time loop
-split over threads that meet at every step, with the helpers of such a loop split by hidden units
-(``n_parts``, ``block_columns``, ``part_hw``, ``part_dh``: the BN cells).
+split over threads that meet within every step (``n_parts``: the BN cells).
 
 Every GEMM here splits the rows of the big operand into one chunk per Numba thread and calls
 single-threaded BLAS (``np.dot``) on each chunk; reductions over rows write per-thread partial
@@ -21,7 +20,7 @@ from numba.extending import intrinsic
 from numba.np.arrayobj import populate_array
 
 from lnrnn.config import BARRIER_SPINS, JIT, PJIT, ROWS
-from lnrnn.kernels.blas import gemm, rec_mul
+from lnrnn.kernels.blas import gemm
 
 _pool = {"size": 0, "executor": None}
 
@@ -156,31 +155,31 @@ def barrier(flags, q, n, generation):
 
 
 # ------------------------------------------------------------------------------------------------
-# Time loops split by hidden units (the BN cells, bn_lstm.py and bn_rnn.py)
+# Time loops whose threads meet within every step (the BN cells, bn_lstm.py and bn_rnn.py)
 # ------------------------------------------------------------------------------------------------
-# BN couples the batch at every step, but apart from the recurrent product a step is independent across
-# hidden units j. So a BN cell's time loop is split into n parts, each owning the units [j0, j1)
-# (chunk_bounds) for the whole sequence: per step a part computes its columns of hw = h_{t-1} @ Wh
-# (part_hw, with its gate blocks of Wh gathered once by block_columns), its units' step, and waits at a
-# barrier until every part has written its columns of h_t; backward, its units of dh_{t-1} = dhw_t Wh^T
-# (part_dh) after the step's barrier. The parts run at once on their own threads (run_synced) and meet
-# through a spin barrier on atomic counters (0.14 us per step on 2 cores): a thread-pool entry per step,
-# tried before, lost to the serial loop at every size, as waking a descheduled worker costs milliseconds.
+# BN couples the batch at every step: its statistics need every row. A BN cell's time loop is split into
+# n parts, each owning the batch rows [r0, r1) (chunk_bounds) for the whole sequence as the plain and LN
+# cells' chunks do (its own rows of h_{t-1} Wh and of dh_{t-1} = dhw_t Wh^T, one packed product each),
+# and the parts meet where BN needs the whole batch: each writes its rows' moments or sums into an
+# exchange buffer and waits at a barrier, then all combine them alike (batchnorm.py, last section).
+# The parts run at once on their own threads (run_synced) and meet through a spin barrier on atomic
+# counters (0.14 us per barrier on 2 cores): a thread-pool entry per step, tried before, lost to the
+# serial loop at every size, as waking a descheduled worker costs milliseconds.
 # n = the thread count when a step has at least ``par_min`` elements B*G (config.BN_PAR_MIN_WORK), else 1
-# (the same compiled loop on the calling thread). Measured with MKL on the 2-core machine, float32,
-# forward + backward, S1 shapes (T784 B64 I1 H128): BN-LSTM 645 ms before -> 412 ms serial (0-based
-# loops, see batchnorm.bn_col_stats) -> 296 ms on two parts.
+# (the same compiled loop on the calling thread). Until issue 16's last round the parts owned hidden
+# units instead; then every part's product needed all of h_{t-1} (an exchange of h between cores at every
+# step, where the BN cells' 1.4x slow mode showed).
 
 # Threads a step is split over when it is split (None: numba.get_num_threads(); tests set more).
 PART_THREADS = None
 
 
 def n_parts(B, H, G, par_min):
-    """Threads the time loop is split over (hidden units [j0, j1) each, chunk_bounds): 1 when a step has
-    fewer than par_min elements B*G (G the gate width), else the thread count (at most H)."""
+    """Threads a BN cell's time loop is split over (batch rows [r0, r1) each, chunk_bounds): 1 when a step
+    has fewer than par_min elements B*G (G the gate width), else the thread count (at most B)."""
     if B * G < par_min:
         return 1
-    return max(1, min(PART_THREADS or numba.get_num_threads(), H))
+    return max(1, min(PART_THREADS or numba.get_num_threads(), B))
 
 
 @njit(**JIT)
@@ -211,48 +210,6 @@ def rows_transposed(W, j0, j1):
         for n in range(N):
             out[n, i] = Wi[n]
     return out
-
-
-@njit(**JIT)
-def block_columns(W, nb, j0, j1):
-    """W (K,nb*H) -> (K,nb*w) contiguous: columns [j0, j1) of each of its nb blocks of width H (the four
-    gate blocks of the LSTM, the one block of the RNN)."""
-    K = W.shape[0]
-    H = W.shape[1] // nb
-    w = j1 - j0
-    out = np.empty((K, nb * w), dtype=W.dtype)
-    for k in range(K):
-        for g in range(nb):
-            copy_row(out[k, g * w:(g + 1) * w], W[k, g * H + j0:g * H + j1])
-    return out
-
-
-@njit(**JIT)
-def part_hw(hprev, Wq, P, hq, hw_t, nb, j0, j1):
-    """A part's columns of hw_t = h_{t-1} @ Wh: hprev (B,H) @ Wq (H,nb*w) (block_columns of Wh, packed
-    as P) into columns [j0, j1) of each of hw_t's nb blocks (B,nb*H). Straight into hw_t when the part
-    owns every unit; else through hq (B,nb*w), as hw_t's column slices are not contiguous."""
-    H = hw_t.shape[1] // nb
-    w = j1 - j0
-    if w == H:
-        rec_mul(hprev, Wq, P, hw_t)
-        return
-    rec_mul(hprev, Wq, P, hq)
-    for b in range(hw_t.shape[0]):
-        for g in range(nb):
-            copy_row(hw_t[b, g * H + j0:g * H + j1], hq[b, g * w:(g + 1) * w])
-
-
-@njit(**JIT)
-def part_dh(dhw_t, WTq, PT, dq, dhn, j0, j1):
-    """A part's units of dh_{t-1} = dhw_t @ Wh^T: dhn[:, j0:j1] = dhw_t (B,G) @ WTq (G,w) (Wh[j0:j1].T,
-    packed as PT). Straight into dhn (B,H) when the part owns every unit; else through dq (B,w)."""
-    if j1 - j0 == dhn.shape[1]:
-        rec_mul(dhw_t, WTq, PT, dhn)
-    else:
-        rec_mul(dhw_t, WTq, PT, dq)
-        for b in range(dhn.shape[0]):
-            copy_row(dhn[b, j0:j1], dq[b])
 
 
 @njit(**JIT)
