@@ -12,14 +12,19 @@ Layout of the work
        input's has a closed form and needs none) and no pass for its mean.
     2. Time loop, with the batch split into ``nchunks`` chunks run in parallel (one per thread):
        per step one GEMM h_{t-1} @ Wh (Whc with LN) for the chunk, then per row: the variances of the
-       two G-wide LayerNorms, one pass that writes hhat (and a wide input's xhat_x) and the
-       preactivation, one sigmoid pass, the cell update, LN of the cell with tanh, output.
+       two G-wide LayerNorms, one pass that writes hhat (and a wide input's xhat_x) and the activated
+       gates (preactivation and sigmoid in one expression, ``_sigmoid``), the cell update with the sum
+       for its mean, its variance, and one pass for LN of the cell, tanh and the output.
+       (A separate sigmoid pass over the preactivation, and separate passes for the g block's tanh
+       and the cell's LN, tanh and output, cost S1 (T784 B64 I1 H128) 15% of the forward's CPU time.)
     3. Backward runs the same chunks in reverse time; per step one GEMM dHW_t @ Wh^T, and for a wide
        input two small GEMMs for dx_t and the step's share of dWx (a narrow input does them in the row
        loop, with LN in closed form from x_t, Wc and rstd_x, never forming xhat_x: _backward_rows). Per row,
-       both G-wide LayerNorm backwards take two passes together: one summing the parameter gradients
-       and the four row sums they need, one writing dL/d(h Wh) and dL/d(x Wx). (dL/d(h Wh) has zero
-       row mean, so dHW Wh^T = dHW Whc^T: the backward uses Wh itself.)
+       two H-wide passes (dL/d(cell output) with the cell LayerNorm's gain gradients and row sums; then
+       its LayerNorm backward, dL/dc_t and the i, f, g gates' dL/da), and both G-wide LayerNorm
+       backwards take two passes together: one summing the parameter gradients and the four row sums
+       they need, one writing dL/d(h Wh) and dL/d(x Wx). (dL/d(h Wh) has zero row mean, so
+       dHW Wh^T = dHW Whc^T: the backward uses Wh itself.)
        The parameter gradients are per-chunk partials; dWh too, one GEMM per config.DWH_BLOCK_ROWS
        gathered rows of dL/d(h_{t-1} Wh) and h_{t-1} (dHW (T,B,G) is never stored).
 
@@ -49,13 +54,15 @@ saved (the tuple forward returns and backward takes back):
     rstd  (3,T,B)  1/std of the x, h and c LayerNorms (norm LN; shape (3,0,0) otherwise)
 """
 import numpy as np
-from numba import njit
+from llvmlite import ir
+from numba import njit, types
+from numba.extending import intrinsic, overload
 
-from lnrnn.config import CHUNK_GAP as GAP, DWH_BLOCK_ROWS, FOLD_MAX_I, ROWS
+from lnrnn.config import CHUNK_GAP as GAP, DWH_BLOCK_ROWS, FASTMATH, FOLD_MAX_I, ROWS
 from lnrnn.kernels.blas import gemm, rec_mul, rec_pack
 from lnrnn.kernels.codes import NORM_LN, NORM_NONE, centered, clip_bound  # noqa: F401  (re-exported)
-from lnrnn.kernels.common import (clamp_chunks, copy_rows, input_row_grads, ln_row_stats, matmul, run_chunks,
-                                  sigmoid_row, unowned)
+from lnrnn.kernels.common import (_E2, _E3, _E4, _E5, _E6, _E7, _EXP_MAX, _EXP_MIN, _LN2_HI, _LN2_LO, _LOG2E,
+                                  clamp_chunks, copy_rows, input_row_grads, matmul, run_chunks, unowned)
 
 
 def lstm_forward(x, h0, c0, Wx, Wh, b, gx, bx, gh, bh, gc, bc, norm, eps, nchunks):
@@ -113,8 +120,8 @@ def _run_forward(x, h0, c0, Wx, Wh, p, norm, eps, nchunks, keep):
     # each chunk's scratch, owned here (the chunks take unowned views of it: common.unowned)
     # (each chunk's part padded by config.CHUNK_GAP: no cache line holds two chunks' parts)
     work = (np.empty((nch, m + 1, G), dt),             # its recurrent product h_{t-1} Wh (Whc with LN)
-            np.empty((nch, 2, G + GAP), dt),           # one row's x_t Wx; every bias the preactivation adds
-            np.empty((nch, 2 * G + GAP), np.int32))    # sigmoid_row's scratch
+            np.empty((nch, 4, G + GAP), dt))           # one row's x_t Wx; every bias the preactivation adds;
+                                                       # the g block's factors gm, gd (_forward_rows)
     run_chunks(_forward_rows, B, nch, x, h0, c0, (Wc, Rx, Whc), xin, p, ln, fold, dt.type(eps), saved, work)
     return y, c, saved
 
@@ -142,6 +149,49 @@ def ln_weights(Wx, Wh, fold):
     return Wc, np.ascontiguousarray(Rx, dtype=dt), Whc
 
 
+def _sigmoid(z):
+    """1 / (1 + exp(-z)) of one number, for the cells' fused row passes (compiled: the overload below)."""
+    return 1.0 / (1.0 + np.exp(-z))
+
+
+@overload(_sigmoid, jit_options=dict(fastmath=FASTMATH, error_model="numpy"))
+def _sigmoid_impl(z):
+    """float32: common.sigmoid_row's arithmetic (Cody-Waite reduced exp, degree-7 polynomial, 2^k from its
+    IEEE bits; the same errors, tested there) for one element, with 2^k made by a bit cast (_f32_bits)
+    instead of sigmoid_row's int32 scratch row: written this way the whole sigmoid is one expression
+    that LLVM vectorises inside a loop that also computes its argument and uses its value, so a row is
+    read and written once (the forward's gate pass: preactivation, sigmoid and hhat together).
+    float64: libm's exp."""
+    if isinstance(z, types.Float) and z.bitwidth == 32:
+        def impl32(z):
+            one = np.float32(1.0)
+            v = min(max(-z, _EXP_MIN), _EXP_MAX)
+            k = np.floor(v * _LOG2E + np.float32(0.5))
+            r = v - k * _LN2_HI - k * _LN2_LO
+            e = one + r * (one + r * (_E2 + r * (_E3 + r * (_E4 + r * (_E5 + r * (_E6 + r * _E7))))))
+            return one / (one + e * _f32_bits((np.int32(k) + np.int32(127)) << np.int32(23)))
+        return impl32
+
+    def impl(z):
+        return 1.0 / (1.0 + np.exp(-z))
+    return impl
+
+
+@intrinsic
+def _f32_bits(typingctx, i):
+    """The float32 whose IEEE bits are the low 32 bits of the integer i (a bit cast, no conversion;
+    Numba computes int32 arithmetic in int64)."""
+    if not isinstance(i, types.Integer):
+        return None
+
+    def codegen(context, builder, sig, args):
+        v = args[0]
+        if i.bitwidth > 32:
+            v = builder.trunc(v, ir.IntType(32))
+        return builder.bitcast(v, ir.FloatType())
+    return types.float32(i), codegen
+
+
 @njit(**ROWS)
 def _forward_rows(q, lo, hi, x, h0, c0, w, xin, p, ln, fold, eps, saved, work):
     """The whole forward time loop for batch rows [lo, hi); writes their rows of the saved arrays.
@@ -153,7 +203,8 @@ def _forward_rows(q, lo, hi, x, h0, c0, w, xin, p, ln, fold, eps, saved, work):
 
     With LN a row's two G-wide LayerNorms are one pass each for the variances (the rows are centered
     by their weights; a narrow input's in closed form), then one pass that writes hhat (and xhat_x of a
-    wide input) and the preactivation gx xhat_x + gh hhat + (b + bx + bh)."""
+    wide input) and the gates, sigmoid(gm z) gm - gd of the preactivation z = gx xhat_x + gh hhat +
+    (b + bx + bh) (gm, gd: 2 and 1 on the g block, whose tanh(z) = 2 sigmoid(2z) - 1; else 1 and 0)."""
     # every array here as an unowned view (common.unowned): no shared reference counts between threads
     b, gx, bx, gh, bh, gc, bc = unowned(p[0]), unowned(p[1]), unowned(p[2]), unowned(p[3]), unowned(p[4]), \
         unowned(p[5]), unowned(p[6])
@@ -168,12 +219,18 @@ def _forward_rows(q, lo, hi, x, h0, c0, w, xin, p, ln, fold, eps, saved, work):
     one = x.dtype.type(1.0)
     two = x.dtype.type(2.0)
     invG = one / x.dtype.type(G)  # means as products: dividing a float32 by an int gives a float64
+    invH = one / x.dtype.type(H)
     hw = unowned(work[0])[q, :hi - lo]  # (Bc,G) recurrent product of this chunk (h Whc with LN)
-    xs = unowned(work[1])[q, 0, :G]     # (G,) x_t Wx (x_t Wc with LN) of one row
+    xs = unowned(work[1])[q, 0, :G]     # (G,) x_t Wx (x_t Wc with LN) of one row but its first column's share
     bs = unowned(work[1])[q, 1, :G]     # (G,) every bias the preactivation adds
-    kb = unowned(work[2])[q, :2 * G]    # (2G,) scratch of sigmoid_row
+    gm = unowned(work[1])[q, 2, :G]     # (G,) 2 on the g block, else 1: gate = sigmoid(gm z) gm - gd
+    gd = unowned(work[1])[q, 3, :G]     # (G,) 1 on the g block, else 0
+    wc0 = Wc[0] if fold else bs         # (G,) first row of Wc (a narrow input's x_t Wc: x_t[0] wc0 + xs)
     for j in range(G):
         bs[j] = b[j] + bx[j] + bh[j] if ln else b[j]
+        xs[j] = zero
+        gm[j] = two if 2 * H <= j < 3 * H else one
+        gd[j] = one if 2 * H <= j < 3 * H else zero
     P = rec_pack(Whc, hi - lo)                  # Wh in the BLAS's own layout (MKL), once per sequence
     for t in range(T):
         ts = t % gates.shape[0]      # row of the per-step saved arrays: t, or 0 in lstm_infer's buffers
@@ -185,14 +242,17 @@ def _forward_rows(q, lo, hi, x, h0, c0, w, xin, p, ln, fold, eps, saved, work):
             rec_mul(y[t - 1, lo:hi], Whc, P, hw)
         for r in range(hi - lo):
             bb = lo + r
-            a = gates[ts, bb]  # (G,) preactivation, then activated in place
+            a = gates[ts, bb]  # (G,) activated gates
             hr = hw[r]
             sx = zero
-            if fold:  # a narrow input's x_t Wx, here instead of a GEMM
+            x0 = zero
+            if fold:  # a narrow input's x_t Wx, here instead of a GEMM: x0 Wc[0] in the gate pass, the rest here
                 xt = x[t, bb]
-                for j in range(G):
-                    xs[j] = xt[0] * Wc[0, j]
-                for i in range(1, I):
+                x0 = xt[0]
+                if I > 1:
+                    for j in range(G):
+                        xs[j] = xt[1] * Wc[1, j]
+                for i in range(2, I):
                     for j in range(G):
                         xs[j] += xt[i] * Wc[i, j]
                 if ln:  # var_j(x_t Wc) = ||Rx x_t||^2 (ln_weights)
@@ -203,14 +263,14 @@ def _forward_rows(q, lo, hi, x, h0, c0, w, xin, p, ln, fold, eps, saved, work):
                             u += Rx[k, i] * xt[i]
                         v += u * u
                     sx = one / np.sqrt(v + eps)
-            elif ln:  # a copy, so the normalized row is not written over its source (see ln_row_forward)
+            elif ln:
                 xr = xin[t, bb]
                 v = zero
                 for j in range(G):
-                    u = xr[j]
-                    xs[j] = u
-                    v += u * u
+                    v += xr[j] * xr[j]
                 sx = one / np.sqrt(v * invG + eps)
+            # one pass over the row: preactivation, its gate (sigmoid; the g block tanh(z) = 2 sigmoid(2z) - 1,
+            # through gm, gd) and, with LN, hhat (and a wide input's xhat_x, over x_t Wc in place)
             if ln:
                 v = zero
                 for j in range(G):
@@ -221,54 +281,54 @@ def _forward_rows(q, lo, hi, x, h0, c0, w, xin, p, ln, fold, eps, saved, work):
                 hh = hhat[ts, bb]
                 if fold:
                     for j in range(G):
-                        u = xs[j] * sx
+                        u = (x0 * wc0[j] + xs[j]) * sx
                         v = hr[j] * sh
                         hh[j] = v
-                        a[j] = gx[j] * u + gh[j] * v + bs[j]
+                        a[j] = _sigmoid((gx[j] * u + gh[j] * v + bs[j]) * gm[j]) * gm[j] - gd[j]
                 else:
-                    xr = xp[t, bb]  # saved xhat_x, over x_t Wc in place
+                    xr = xp[t, bb]
                     for j in range(G):
-                        u = xs[j] * sx
+                        u = xr[j] * sx
                         v = hr[j] * sh
                         xr[j] = u
                         hh[j] = v
-                        a[j] = gx[j] * u + gh[j] * v + bs[j]
+                        a[j] = _sigmoid((gx[j] * u + gh[j] * v + bs[j]) * gm[j]) * gm[j] - gd[j]
             elif fold:
                 for j in range(G):
-                    a[j] = hr[j] + xs[j] + bs[j]
+                    a[j] = _sigmoid((hr[j] + x0 * wc0[j] + xs[j] + bs[j]) * gm[j]) * gm[j] - gd[j]
             else:
                 xr = xin[t, bb]
                 for j in range(G):
-                    a[j] = hr[j] + xr[j] + bs[j]
-            # one vectorised sigmoid pass over the whole row; the g block as tanh(z) = 2 sigmoid(2z) - 1
+                    a[j] = _sigmoid((hr[j] + xr[j] + bs[j]) * gm[j]) * gm[j] - gd[j]
             ai, af, ag, ao = a[:H], a[H:2 * H], a[2 * H:3 * H], a[3 * H:]  # 0-based loops over gate blocks
-            for j in range(H):
-                ag[j] *= two
-            sigmoid_row(a, a, kb)
-            for j in range(H):
-                ag[j] = two * ag[j] - one
             cp = c0[bb] if t == 0 else c[tp, bb]
             ct = c[tn, bb]
             tct = tc[ts, bb]
+            yr = y[t, bb]
+            mc = zero
             for k in range(H):
                 ct[k] = af[k] * cp[k] + ai[k] * ag[k]
-            if ln:
-                mc, sc = ln_row_stats(ct, eps)
+                mc += ct[k]
+            if ln:  # LayerNorm of the cell (two passes: the mean, above, then the variance about it)
+                mc *= invH
+                v = zero
+                for k in range(H):
+                    u = ct[k] - mc
+                    v += u * u
+                sc = one / np.sqrt(v * invH + eps)
                 rstd[2, ts, bb] = sc
                 ch = chat[ts, bb]
                 for k in range(H):
                     u = (ct[k] - mc) * sc
                     ch[k] = u
-                    tct[k] = two * (gc[k] * u + bc[k])
+                    w = two * _sigmoid(two * (gc[k] * u + bc[k])) - one
+                    tct[k] = w
+                    yr[k] = ao[k] * w
             else:
                 for k in range(H):
-                    tct[k] = two * ct[k]
-            sigmoid_row(tct, tct, kb)
-            yr = y[t, bb]
-            for k in range(H):
-                tct[k] = two * tct[k] - one
-                yr[k] = ao[k] * tct[k]
-
+                    w = two * _sigmoid(two * ct[k]) - one
+                    tct[k] = w
+                    yr[k] = ao[k] * w
 
 def lstm_backward(dy, saved, x, h0, c0, Wx, Wh, gx, gh, gc, norm, nchunks, clip=0.0):
     """dy (T,B,H) = dL/dh_t for every t -> dx (T,B,I), dh0 (B,H), dc0 (B,H), dWx (I,G), dWh (H,G),
@@ -306,7 +366,7 @@ def lstm_backward(dy, saved, x, h0, c0, Wx, Wh, gx, gh, gc, norm, nchunks, clip=
             np.empty((nch, I + 1, G), dt),      # x_t^T dL/d(x_t Wx), one step (wide input)
             np.zeros((nch, 2, m + 1, H), dt),   # dL/dh_t and dL/dc_t from step t+1
             np.empty((nch, G + GAP), dt),       # one row's dL/d(preactivation)
-            np.empty((nch, 2, H + GAP), dt),    # one row's dL/d(cell output), and its LN's dL/dchat
+            np.empty((nch, H + GAP), dt),       # one row's dL/d(cell output)
             np.empty((nch, 2, I + GAP), dt),    # one row's x_t rstd_x and sum_j dL/da_j gx_j Wc_ij
             np.empty((nch, nb * m + 1, G), dt),  # dL/d(h_{t-1} Wh) of its rows over nb steps
             np.empty((nch, nb * m + 1, H), dt),  # the matching h_{t-1}
@@ -381,8 +441,7 @@ def _backward_rows(q, lo, hi, dy, saved, x, h0, c0, w, p, ln, fold, clip, out, p
     dc_next = unowned(work[2])[q, 1, :hi - lo]  # (Bc,H) dL/dc_t from step t+1 (zeros at first)
     PT = rec_pack(WhT, hi - lo)                        # Wh^T packed once (MKL)
     da = unowned(work[3])[q, :G]      # (G,) dL/d(preactivation), one row
-    dcn = unowned(work[4])[q, 0, :H]  # (H,) dL/d(cell output before tanh), then dL/dc_t
-    dch = unowned(work[4])[q, 1, :H]  # (H,) dL/dchat
+    dcn = unowned(work[4])[q, :H]     # (H,) dL/d(cell output before tanh)
     xw = unowned(work[5])[q, 0, :I]   # (I,) x_t rstd_x of one row (LN, narrow input)
     pc = unowned(work[5])[q, 1, :I]   # (I,) its sum_j dL/da_j gx_j Wc_ij
     dHb = unowned(work[6])[q, :-1]    # (nb*m,G) dL/d(h_{t-1} Wh) of this chunk's rows over the block's steps
@@ -404,32 +463,39 @@ def _backward_rows(q, lo, hi, dy, saved, x, h0, c0, w, p, ln, fold, clip, out, p
             ai, af, ag, ao = a[:H], a[H:2 * H], a[2 * H:3 * H], a[3 * H:]  # 0-based loops over gate blocks
             dai, daf, dag, dao = da[:H], da[H:2 * H], da[2 * H:3 * H], da[3 * H:]
             dyr, dhr, tcr, dcr = dy[t, bb], dh_next[r], tc[t, bb], dc_next[r]
-            for k in range(H):
-                dh = dyr[k] + dhr[k]
-                o = ao[k]
-                tk = tcr[k]
-                dao[k] = dh * tk * o * (one - o)
-                dcn[k] = dh * o * (one - tk * tk)
-            if ln:  # LayerNorm of the cell, backward: sums and gain gradients in one pass, then dL/dc_t
+            cp = c0[bb] if t == 0 else c[t - 1, bb]
+            # two H-wide passes: dL/d(cell output) (with LN also the cell LayerNorm's gain gradients and
+            # row sums), then dL/dc_t (with LN, the LayerNorm backward) and the i, f, g gates
+            s1 = zero
+            s2 = zero
+            rc = zero
+            ch = dcn  # (H,) chat (LN; not read otherwise)
+            if ln:
                 ch = chat[t, bb]
-                s1 = zero
-                s2 = zero
+                rc = rstd[2, t, bb]
                 for k in range(H):
-                    d = dcn[k]
+                    dh = dyr[k] + dhr[k]
+                    o = ao[k]
+                    tk = tcr[k]
+                    dao[k] = dh * tk * o * (one - o)
+                    d = dh * o * (one - tk * tk)
+                    dcn[k] = d
                     pgc[k] += d * ch[k]
                     pbc[k] += d
                     u = d * gc[k]
-                    dch[k] = u
                     s1 += u
                     s2 += u * ch[k]
                 s1 *= invH
                 s2 *= invH
-                rc = rstd[2, t, bb]
+            else:
                 for k in range(H):
-                    dcn[k] = rc * (dch[k] - s1 - ch[k] * s2)
-            cp = c0[bb] if t == 0 else c[t - 1, bb]
+                    dh = dyr[k] + dhr[k]
+                    o = ao[k]
+                    tk = tcr[k]
+                    dao[k] = dh * tk * o * (one - o)
+                    dcn[k] = dh * o * (one - tk * tk)
             for k in range(H):
-                dc = dcn[k] + dcr[k]
+                dc = (rc * (dcn[k] * gc[k] - s1 - ch[k] * s2) if ln else dcn[k]) + dcr[k]
                 i = ai[k]
                 f = af[k]
                 g = ag[k]
