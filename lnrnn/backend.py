@@ -33,6 +33,7 @@ from lnrnn.kernels.cuda_env import numpy_compat, simulator_enabled  # noqa: F401
 DEVICES = ("cpu", "cuda")
 # Every op a kernel namespace holds (both twins define each one, with the same arguments).
 OPS = ("layernorm_forward", "layernorm_backward", "lstm_forward", "lstm_backward", "rnn_forward", "rnn_backward",
+       "lstm_infer", "rnn_infer",
        "batchnorm_forward_train", "batchnorm_forward_infer", "batchnorm_backward",
        "bn_lstm_forward", "bn_lstm_backward", "bn_rnn_forward", "bn_rnn_backward")
 
@@ -88,8 +89,8 @@ def _ops(device, layernorm, batchnorm, lstm, rnn, bn_lstm, bn_rnn, is_device, to
     return SimpleNamespace(
         device=device,
         layernorm_forward=layernorm.layernorm_forward, layernorm_backward=layernorm.layernorm_backward,
-        lstm_forward=lstm.lstm_forward, lstm_backward=lstm.lstm_backward,
-        rnn_forward=rnn.rnn_forward, rnn_backward=rnn.rnn_backward,
+        lstm_forward=lstm.lstm_forward, lstm_backward=lstm.lstm_backward, lstm_infer=lstm.lstm_infer,
+        rnn_forward=rnn.rnn_forward, rnn_backward=rnn.rnn_backward, rnn_infer=rnn.rnn_infer,
         batchnorm_forward_train=batchnorm.batchnorm_forward_train,
         batchnorm_forward_infer=batchnorm.batchnorm_forward_infer,
         batchnorm_backward=batchnorm.batchnorm_backward,

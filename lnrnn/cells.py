@@ -10,6 +10,14 @@ backwards also get the layer's ``clip_gates``, Graves's bound on dL/d(gate preac
 branch on the cell or the norm: they look the row up. A new variant is one row plus its kernels (and
 an adapter, when its kernels take a new argument list).
 
+The forward adapter gets the layer's ``keep``, False where no backward follows (evaluation,
+prediction, sampling): then a cell with an infer kernel (``kernels[2]``: lstm_infer, rnn_infer, the
+forward's arguments, y and the final state bit for bit the forward's) runs it and returns ``saved``
+None, so the (T,B,*) arrays BPTT needs are never allocated. The BN cells have none: their forward
+runs and the layer drops its saved tuple. ``infer_seqs`` says whether that infer path still returns the per-step
+state sequences a masked final state reads (the RNN's h is y; the LSTM infer kernel keeps only two
+steps of c, so a masked LSTM forward keeps).
+
 Kernels are looked up by name on the backend namespace at call time (``getattr(k, name)``), so a test
 that wraps ``backend.kernels('cpu').lstm_backward`` wraps what every layer calls.
 
@@ -27,14 +35,17 @@ from lnrnn.kernels.codes import NORM_LN, NORM_NONE
 from lnrnn.threadscope import kernel_threads
 
 
-def _lstm_forward(k, L, x, state, p, bufs, training, nch, lengths):
+def _lstm_forward(k, L, x, state, p, bufs, training, nch, lengths, keep):
     h0, c0 = state
     c = L.consts
     ln = L.norm == "ln"
     gx, bx, gh, bh = (p["gx"], p["bx"], p["gh"], p["bh"]) if ln else (c["1G"], c["0G"], c["1G"], c["0G"])
     gc, bc = (p["gc"], p["bc"]) if ln else (c["1H"], c["0H"])
-    y, hT, cT, saved = k.lstm_forward(x, h0, c0, p["Wx"], p["Wh"], p["b"], gx, bx, gh, bh, gc, bc,
-                                      NORM_LN if ln else NORM_NONE, L.eps, nch)
+    args = (x, h0, c0, p["Wx"], p["Wh"], p["b"], gx, bx, gh, bh, gc, bc, NORM_LN if ln else NORM_NONE, L.eps, nch)
+    if not keep:
+        y, hT, cT = k.lstm_infer(*args)
+        return y, (hT, cT), None, None                # no per-step c: see Cell.infer_seqs
+    y, hT, cT, saved = k.lstm_forward(*args)
     return y, (hT, cT), saved, (y, saved[1])          # saved[1]: c (T,B,H)
 
 
@@ -53,7 +64,8 @@ def _bn_kw(lengths):
     return {} if lengths is None else {"lengths": lengths}
 
 
-def _bn_lstm_forward(k, L, x, state, p, bufs, training, nch, lengths):
+def _bn_lstm_forward(k, L, x, state, p, bufs, training, nch, lengths, keep):
+    # no infer kernel: keep=False runs this forward too (the layer drops its saved tuple)
     h0, c0 = state
     b = bufs
     y, hT, cT, saved = k.bn_lstm_forward(x, h0, c0, p["Wx"], p["Wh"], p["b"], p["gx"], p["gh"], p["gc"], p["bc"],
@@ -69,11 +81,15 @@ def _bn_lstm_backward(k, L, dy, saved, x, state, p, nch):
     return dx, (dh0, dc0), dp
 
 
-def _rnn_forward(k, L, x, state, p, bufs, training, nch, lengths):
+def _rnn_forward(k, L, x, state, p, bufs, training, nch, lengths, keep):
     (h0,) = state
     ln = L.norm == "ln"
-    y, hT, saved = k.rnn_forward(x, h0, p["Wx"], p["Wh"], p["b"], p["g"] if ln else L.consts["1H"],
-                                 NORM_LN if ln else NORM_NONE, L.eps, nch)
+    args = (x, h0, p["Wx"], p["Wh"], p["b"], p["g"] if ln else L.consts["1H"], NORM_LN if ln else NORM_NONE,
+            L.eps, nch)
+    if not keep:
+        y, hT = k.rnn_infer(*args)
+        return y, (hT,), None, (y,)                   # h_t is y_t: a masked final state reads y
+    y, hT, saved = k.rnn_forward(*args)
     return y, (hT,), saved, (y,)
 
 
@@ -85,7 +101,8 @@ def _rnn_backward(k, L, dy, saved, x, state, p, nch):
     return dx, (dh0,), dp
 
 
-def _bn_rnn_forward(k, L, x, state, p, bufs, training, nch, lengths):
+def _bn_rnn_forward(k, L, x, state, p, bufs, training, nch, lengths, keep):
+    # no infer kernel: keep=False runs this forward too (the layer drops its saved tuple)
     (h0,) = state
     b = bufs
     y, hT, saved = k.bn_rnn_forward(x, h0, p["Wx"], p["Wh"], p["b"], p["gx"], p["gh"],
@@ -111,12 +128,13 @@ class Cell:
     nstate: int               # 2: (h, c); 1: (h,)
     extra: tuple              # ((name, 'G' | 'H', initial value), ...) after Wx, Wh, b
     buffers: tuple            # BN population statistics: ((suffix, 'G' | 'H'), ...) -> rm<s>, rv<s> (Ts, width)
-    kernels: tuple            # (forward, backward) twin names on backend.kernels(device)
-    forward: Callable         # adapter(k, layer, x, state, p, bufs, training, nch, lengths)
+    kernels: tuple            # (forward, backward, infer or None) twin names on backend.kernels(device)
+    forward: Callable         # adapter(k, layer, x, state, p, bufs, training, nch, lengths, keep)
     backward: Callable        # adapter(k, layer, dy, saved, x, state, p, nch)
     grads: tuple              # names of the parameter gradients backward returns, in order
     masked_kernel: bool = False  # the kernels take lengths (BN statistics must count running rows only)
     gate_clip: bool = False      # the backward kernel takes clip= (Graves's bound on dL/d(gate preactivations))
+    infer_seqs: bool = True      # forward(keep=False) returns the state sequences too (module docstring)
 
     @property
     def state_names(self):
@@ -178,19 +196,20 @@ _LN_LSTM = (("gx", "G", 1.0), ("bx", "G", 0.0), ("gh", "G", 1.0), ("bh", "G", 0.
 _BN_LSTM = (("gx", "G", BN_GAIN_INIT), ("gh", "G", BN_GAIN_INIT), ("gc", "H", BN_GAIN_INIT), ("bc", "H", 0.0))
 
 CELLS = {c.name: c for c in (
-    Cell("rnn", "rnn", "none", 1, 1, (), (), ("rnn_forward", "rnn_backward"), _rnn_forward, _rnn_backward,
-         ("Wx", "Wh", "b")),
-    Cell("lstm", "lstm", "none", 4, 2, (), (), ("lstm_forward", "lstm_backward"), _lstm_forward, _lstm_backward,
-         ("Wx", "Wh", "b"), gate_clip=True),
-    Cell("ln-rnn", "rnn", "ln", 1, 1, (("g", "H", 1.0),), (), ("rnn_forward", "rnn_backward"),
+    Cell("rnn", "rnn", "none", 1, 1, (), (), ("rnn_forward", "rnn_backward", "rnn_infer"),
+         _rnn_forward, _rnn_backward, ("Wx", "Wh", "b")),
+    Cell("lstm", "lstm", "none", 4, 2, (), (), ("lstm_forward", "lstm_backward", "lstm_infer"),
+         _lstm_forward, _lstm_backward, ("Wx", "Wh", "b"), gate_clip=True, infer_seqs=False),
+    Cell("ln-rnn", "rnn", "ln", 1, 1, (("g", "H", 1.0),), (), ("rnn_forward", "rnn_backward", "rnn_infer"),
          _rnn_forward, _rnn_backward, ("Wx", "Wh", "b", "g")),
-    Cell("ln-lstm", "lstm", "ln", 4, 2, _LN_LSTM, (), ("lstm_forward", "lstm_backward"),
-         _lstm_forward, _lstm_backward, ("Wx", "Wh", "b", "gx", "bx", "gh", "bh", "gc", "bc"), gate_clip=True),
+    Cell("ln-lstm", "lstm", "ln", 4, 2, _LN_LSTM, (), ("lstm_forward", "lstm_backward", "lstm_infer"),
+         _lstm_forward, _lstm_backward, ("Wx", "Wh", "b", "gx", "bx", "gh", "bh", "gc", "bc"), gate_clip=True,
+         infer_seqs=False),
     Cell("bn-rnn", "rnn", "bn", 1, 1, (("gx", "H", BN_GAIN_INIT), ("gh", "H", BN_GAIN_INIT)),
-         (("x", "G"), ("h", "G")), ("bn_rnn_forward", "bn_rnn_backward"), _bn_rnn_forward, _bn_rnn_backward,
+         (("x", "G"), ("h", "G")), ("bn_rnn_forward", "bn_rnn_backward", None), _bn_rnn_forward, _bn_rnn_backward,
          ("Wx", "Wh", "b", "gx", "gh"), masked_kernel=True),
     Cell("bn-lstm", "lstm", "bn", 4, 2, _BN_LSTM, (("x", "G"), ("h", "G"), ("c", "H")),
-         ("bn_lstm_forward", "bn_lstm_backward"), _bn_lstm_forward, _bn_lstm_backward,
+         ("bn_lstm_forward", "bn_lstm_backward", None), _bn_lstm_forward, _bn_lstm_backward,
          ("Wx", "Wh", "b", "gx", "gh", "gc", "bc"), masked_kernel=True, gate_clip=True),
 )}
 KINDS = ("rnn", "lstm")

@@ -66,7 +66,9 @@ MALLOC_TRIM_THRESHOLD = 1 << 31
 
 # Inference (evaluation) runs a batch through the stack in time chunks of at most
 # max(1, INFER_CHUNK_ROWS // B) steps, the state carried from chunk to chunk (lnrnn.models): the
-# training forward it calls saves its BPTT activations, 1.6 GB written and thrown away for a whole
+# plain and LN cells now run their infer kernels, which save nothing (y alone is a batch's size: 0.1 GB
+# at B256 T784 H128), but the BN cells' and a masked LSTM's forward saves its BPTT activations, as
+# every forward did when this was set: 1.6 GB written and thrown away for a whole
 # B256 T784 LN-LSTM batch, and the first such batch of a process grew the heap by 0.8 GB of fresh
 # pages (2.4 s of CPU instead of 0.4 on the 2-core machine: the first evaluation of every run). A
 # chunk's activations fit in what a training step already holds. Measured (that evaluation, CPU

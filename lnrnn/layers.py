@@ -7,6 +7,7 @@
     stack = RecurrentStack("lstm", "ln", input_size=I, hidden_size=H, num_layers=2)
     y, states = stack.forward(x);  dx = stack.backward(dy)
     y_t, states = stack.step(x_t, states, t)          # one step from a given state (sampling)
+    y, state = layer.forward(x, keep=False)   # inference: saves nothing, and backward then raises
 
 Which cells exist, their parameters, initialization and kernels: the registry, ``lnrnn.cells``. A
 layer looks its row up and never branches on the cell or the norm.
@@ -22,6 +23,15 @@ longer training sequence arrives; inference beyond Ts reuses the last row).
 
 Parameters and gradients are views into one contiguous buffer each (``lnrnn.flat``): ``layer.flat``
 while a layer stands alone, the stack's (or model's) once it is packed into one.
+
+keep: a forward keeps what its backward reads (x, the state, the kernels' saved tuple) unless
+    keep=False, for forwards that no backward follows (evaluation, prediction, sampling). Then the
+    plain and LN cells run their infer kernel (lstm_infer, rnn_infer: one step's buffers in place of
+    the saved (T,B,*) arrays; y and the final state bit for bit the forward's), the BN cells their
+    forward; either way nothing is kept, and backward raises. A masked LSTM forward (lengths given)
+    runs the full forward even then: its final state reads c_t at each row's last step, which the
+    infer kernel does not keep (``cells.Cell.infer_seqs``). Independent of ``training``, which is
+    BatchNorm's choice of statistics (the BN gradient checks run training=False forwards backward).
 
 Masks, chunks and steps
     lengths (B,) int: row b runs for steps t < lengths[b] (right padding). The final state of a row is
@@ -197,10 +207,10 @@ class RecurrentLayer:
         return {k: np.ascontiguousarray(v[rows]) for k, v in self.buffers.items()}
 
     @scoped  # single-threaded BLAS inside the kernels' own threads (lnrnn.threadscope)
-    def forward(self, x, state=None, training=True, on_device=False, lengths=None, t0=0):
+    def forward(self, x, state=None, training=True, on_device=False, lengths=None, t0=0, keep=True):
         """x (T,B,I) -> y (T,B,H), final state tuple. state: None (zeros) or (h0,) / (h0, c0), each (B,H).
-        lengths, t0: see the module docstring. On 'cuda', x may be a device array, and on_device=True
-        returns y and the state as device arrays."""
+        lengths, t0, keep: see the module docstring. On 'cuda', x may be a device array, and
+        on_device=True returns y and the state as device arrays."""
         x = _check_array("x", x, 3, self.dtype, (None, None, self.I), device_ok=True)
         T, B, _ = x.shape
         if T < 1 or B < 1:
@@ -221,13 +231,14 @@ class RecurrentLayer:
         x = k.to_device(x)
         state = tuple(k.to_device(s) for s in state)
         p = {n: k.to_device(v) for n, v in self.params.items()}  # uploaded once per step on 'cuda'
+        run_keep = keep or (lengths is not None and not self.spec.infer_seqs)  # module docstring, keep
         y, out_state, saved, seqs = self.spec.forward(k, self, x, state, p, bufs, training, nch,
-                                                      lengths if self.spec.masked_kernel else None)
+                                                      lengths if self.spec.masked_kernel else None, run_keep)
         if lengths is not None:
             out_state = self._final_state(out_state, seqs, state, lengths)
         fetch = (lambda a: a) if on_device else k.to_host
         y, out_state = fetch(y), tuple(fetch(s) for s in out_state)
-        self._saved = (x, state, saved, p, lengths)
+        self._saved = (x, state, saved, p, lengths) if keep else None
         return y, out_state
 
     def _final_state(self, out_state, seqs, state, lengths):
@@ -249,7 +260,8 @@ class RecurrentLayer:
         On 'cuda', dy may be a device array, and on_device=True returns dx as one (dstate0 and the
         parameter gradients always come back to the host)."""
         if self._saved is None:
-            raise RuntimeError("backward called before forward")
+            raise RuntimeError("backward called before forward, or after an inference forward (keep=False), "
+                               "which keeps nothing for it")
         x, state, saved, p, lengths = self._saved
         T, B, _ = x.shape
         dy = _check_array("dy", dy, 3, self.dtype, (T, B, self.H), device_ok=True)
@@ -358,20 +370,20 @@ class RecurrentStack:
     def device(self):
         return self.layers[0].device
 
-    def forward(self, x, state=None, training=True, on_device=False, lengths=None, t0=0):
+    def forward(self, x, state=None, training=True, on_device=False, lengths=None, t0=0, keep=True):
         """x (T,B,I) -> y (T,B,H) of the top layer, list of final state tuples (one per layer). On
         'cuda' the sequence passes between layers on the device; on_device=True leaves the top
-        layer's y and states there too (the host gets nothing until the caller asks). lengths, t0:
-        see the module docstring."""
+        layer's y and states there too (the host gets nothing until the caller asks). lengths, t0,
+        keep (False: inference, no backward follows): see the module docstring."""
         if state is not None and len(state) != len(self.layers):
             raise ValueError(f"state must hold one entry per layer ({len(self.layers)}), got {len(state)}")
         if self.skip:
-            return self._forward_skip(x, state, training, lengths, t0)
+            return self._forward_skip(x, state, training, lengths, t0, keep)
         states = []
         last = len(self.layers) - 1
         for k, layer in enumerate(self.layers):
             x, s = layer.forward(x, None if state is None else state[k], training, on_device or k < last,
-                                 lengths=lengths, t0=t0)
+                                 lengths=lengths, t0=t0, keep=keep)
             states.append(s)
         return x, states
 
@@ -388,12 +400,13 @@ class RecurrentStack:
         self.dstate0 = dstate[::-1]
         return dy
 
-    def _forward_skip(self, x, state, training, lengths, t0):
+    def _forward_skip(self, x, state, training, lengths, t0, keep):
         """Graves's stack on the host: layer k reads [x | h_{k-1}]; y = [h_0 | ... | h_{L-1}]."""
         x = _check_array("x", x, 3, self.layers[0].dtype, (None, None, self.layers[0].I))
         ys, states, inp = [], [], x
         for k, layer in enumerate(self.layers):
-            h, s = layer.forward(inp, None if state is None else state[k], training, lengths=lengths, t0=t0)
+            h, s = layer.forward(inp, None if state is None else state[k], training, lengths=lengths, t0=t0,
+                                 keep=keep)
             ys.append(h)
             states.append(s)
             if k + 1 < len(self.layers):
@@ -418,11 +431,12 @@ class RecurrentStack:
         return np.ascontiguousarray(dx)
 
     def step(self, x_t, state=None, t=0, training=False):
-        """One step from a given state: x_t (B,I) -> y_t (B,H), new states (one tuple per layer). The
-        same kernels as whole sequences (a chunk of one step at time t, for BN's statistics)."""
+        """One inference step from a given state: x_t (B,I) -> y_t (B,H), new states (one tuple per
+        layer). The same kernels as whole sequences (a chunk of one step at time t, for BN's
+        statistics), with keep=False: no backward follows a step."""
         if not isinstance(x_t, np.ndarray) or x_t.ndim != 2:
             raise ValueError(f"x_t must be a (B,I) array, got {getattr(x_t, 'shape', type(x_t).__name__)}")
-        y, states = self.forward(x_t[None], state, training=training, t0=t)
+        y, states = self.forward(x_t[None], state, training=training, t0=t, keep=False)
         return y[0], states
 
 

@@ -25,10 +25,14 @@ makes every row of the batch identical for the first steps, so BatchNorm's per-s
 is exactly 0 and its backward multiplies by gamma / sqrt(eps) at each such step (float32 overflows
 within a few dozen); distinct initial states keep the rows apart.
 
-Inference (``loss_sums``, ``evaluate``, ``last_outputs``) runs the stack over time chunks of at most
-``infer_chunk_steps(B)`` steps from the carried state, so that the BPTT activations the forward
-saves, useless there, stay as small as a chunk's (a whole B256 T784 LN-LSTM batch's are 1.6 GB);
-the figures equal a whole-sequence forward's to float rounding (``tests/test_eval_chunks.py``).
+Inference (``loss_sums``, ``evaluate``, ``last_outputs``, ``step``) runs the stack with keep=False
+(``lnrnn.layers``: no backward follows, so the plain and LN cells run their infer kernels, which save
+no BPTT activations, and no layer keeps anything), over time chunks of at most ``infer_chunk_steps(B)``
+steps from the carried state, so that what a forward still allocates (y, a wide input's x Wx, and the
+BN cells' and masked LSTMs' saved activations, 1.6 GB for a whole B256 T784 batch) stays a chunk's
+size; the figures equal a whole-sequence forward's to float rounding (``tests/test_eval_chunks.py``).
+Here ``training`` means both BatchNorm's batch statistics and that a backward follows: the model
+passes keep=training.
 
 Truncated BPTT: the sequence runs in chunks of ``tbptt`` steps; each chunk starts from the state the
 previous one ended in (detached: no gradient crosses a chunk boundary) and its backward adds into
@@ -135,18 +139,20 @@ class SequenceModel:
         return dy
 
     def _run(self, x, state, training, lengths, t0):
-        """The stack on one chunk -> (y on the host, final states, y where it lives)."""
+        """The stack on one chunk -> (y on the host, final states, y where it lives). training=False
+        is inference: nothing is kept for a backward (keep=False)."""
         stack = self.stack
         if getattr(stack, "device", "cpu") != "cuda":
-            y, states = stack.forward(x, state, training=training, lengths=lengths, t0=t0)
+            y, states = stack.forward(x, state, training=training, lengths=lengths, t0=t0, keep=training)
             return y, states, y
-        y_dev, states = stack.forward(x, state, training=training, lengths=lengths, t0=t0, on_device=True)
+        y_dev, states = stack.forward(x, state, training=training, lengths=lengths, t0=t0, on_device=True,
+                                      keep=training)
         k = stack.layers[0]._k
         return k.to_host(y_dev), k.to_host(states), y_dev
 
     def _run_last_on_device(self, x, training, state=None):
         """'cuda', a last-step head, one whole chunk, no lengths: only y[T-1] (B,H) comes back."""
-        y_dev, _ = self.stack.forward(x, state, training=training, on_device=True)
+        y_dev, _ = self.stack.forward(x, state, training=training, on_device=True, keep=training)
         k = self.stack.layers[0]._k
         return k.to_host(y_dev[y_dev.shape[0] - 1]), y_dev
 
@@ -249,10 +255,11 @@ class SequenceModel:
     def _infer_chunks(self, x, state, lengths):
         """Inference over x (T,B,I) in time chunks of at most ``infer_chunk_steps(B)`` steps, each
         starting from the states the previous one ended in (BatchNorm reads the statistics of the
-        chunk's absolute steps, t0 on): yields (t0, t1, y (t1-t0,B,out) on the host). Why chunks: the
-        forward saves its BPTT activations, several (T,B,G) arrays that inference throws away; a chunk's
-        are small and their memory is reused by the next. lengths (B,) checked, or None. Where a row
-        has ended, later chunks run it from its final state (its outputs there are padding either way)."""
+        chunk's absolute steps, t0 on): yields (t0, t1, y (t1-t0,B,out) on the host). Each chunk runs
+        with keep=False (``_run``). Why chunks all the same: y, a wide input's x Wx (T,B,G), and the
+        BPTT activations that the BN cells and a masked LSTM still save (several (T,B,G) arrays) are a
+        chunk's size, and their memory is reused by the next. lengths (B,) checked, or None. Where a
+        row has ended, later chunks run it from its final state (its outputs there are padding either way)."""
         T = x.shape[0]
         chunk = infer_chunk_steps(x.shape[1], T)
         for t0 in range(0, max(T, 1), chunk):  # T = 0 reaches the layer, which says what is wrong

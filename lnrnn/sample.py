@@ -1,7 +1,8 @@
 """Sampling handwriting from a trained mixture-density model, and drawing it.
 
-Design. ``sample_strokes`` runs the model one step at a time (``SequenceModel.step``: the same
-kernels as training, BatchNorm at the step's own statistics), feeding each drawn point back as the
+Design. ``sample_strokes`` runs the model one step at a time (``SequenceModel.step``: the training
+forward's arithmetic, through the infer kernels that save nothing for a backward, BatchNorm at the
+step's own statistics), feeding each drawn point back as the
 next input, K sequences at once; ``draw_strokes`` turns the stroke-3 points into pen strokes (a new
 stroke after every pen lift) and draws each sample in its own row with matplotlib's headless
 backend: equal aspect, even line width, PNG, SVG or PDF by the file's extension.

@@ -129,9 +129,9 @@ def test_forwards_run_in_chunks_and_evaluate_agrees(monkeypatch):
     x, targets = data(head, seed=3)
     calls, forward = [], RecurrentLayer.forward
 
-    def spy(self, x, state=None, training=True, on_device=False, lengths=None, t0=0):
-        calls.append((x.shape[0], t0, training))
-        return forward(self, x, state, training, on_device, lengths, t0)
+    def spy(self, x, state=None, training=True, on_device=False, lengths=None, t0=0, keep=True):
+        calls.append((x.shape[0], t0, training or keep))
+        return forward(self, x, state, training, on_device, lengths, t0, keep)
 
     monkeypatch.setattr(RecurrentLayer, "forward", spy)
     means = model.evaluate(models.batches_of(x, targets, LENGTHS, batch_size=3))

@@ -33,7 +33,7 @@ class ToyStack:
         for g in self.grads.values():
             g[...] = 0
 
-    def forward(self, x, state=None, training=True, lengths=None, t0=0):
+    def forward(self, x, state=None, training=True, lengths=None, t0=0, keep=True):
         assert lengths is None and state is None, "the toy stack runs whole batches from zero state only"
         p = self.params
         T, B, _ = x.shape

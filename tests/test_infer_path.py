@@ -1,0 +1,179 @@
+"""Inference forwards save nothing (issue 16): a forward that no backward follows (``keep=False``:
+the model's evaluation, ``last_outputs``, ``step``) runs the plain and LN cells' infer kernels
+(lstm_infer, rnn_infer) instead of lstm_forward/rnn_forward, returns the same y and final states bit
+for bit, allocates none of the saved (T,B,*) arrays, and leaves nothing for a backward, which raises.
+A masked LSTM (lengths given) runs the full forward: its final state reads c at each row's last step,
+which lstm_infer does not keep; a masked RNN reads h = y and stays on the infer kernel. The BN cells
+have no infer kernel and run their forward. Which kernel ran is counted by wrapping the kernel
+namespace's functions, which every layer looks up at call time (``lnrnn.cells``)."""
+import tracemalloc
+from collections import Counter
+
+import numpy as np
+import pytest
+
+from lnrnn import backend
+from lnrnn.layers import RecurrentLayer, RecurrentStack
+from lnrnn.models import build_model, head_config
+
+PLAIN_LN = [("lstm", "none"), ("lstm", "ln"), ("rnn", "none"), ("rnn", "ln")]
+ALL = PLAIN_LN + [("lstm", "bn"), ("rnn", "bn")]
+T, B, I, H = 9, 4, 3, 5
+LENGTHS = np.array([9, 4, 0, 7])  # a full row, an empty one
+
+
+@pytest.fixture
+def calls(monkeypatch):
+    """Counter of the recurrent kernels called through the CPU (and CUDA, where usable) namespaces."""
+    return count_kernels(monkeypatch)
+
+
+def count_kernels(monkeypatch):
+    seen = Counter()
+    spaces = [backend.kernels("cpu")]
+    if backend.cuda_usable()[0]:
+        spaces.append(backend.kernels("cuda"))
+    for k in spaces:
+        for name in ("lstm_forward", "lstm_infer", "rnn_forward", "rnn_infer", "bn_lstm_forward", "bn_rnn_forward"):
+            fn = getattr(k, name)
+
+            def counted(*a, _fn=fn, _name=name, **kw):
+                seen[_name] += 1
+                return _fn(*a, **kw)
+            monkeypatch.setattr(k, name, counted)
+    return seen
+
+
+def stack_and_data(cell, norm, layers=2, skip=False, device="cpu", seed=0):
+    s = RecurrentStack(cell, norm, I, H, num_layers=layers, dtype=np.float64, seed=seed, max_steps=T,
+                       device=device, skip=skip)
+    rng = np.random.default_rng(seed + 1)
+    for layer in s.layers:  # BN population statistics that differ from the initial ones
+        for k, v in layer.buffers.items():
+            layer.buffers[k] = rng.uniform(0.5, 2.0, v.shape) if k.startswith("rv") else rng.normal(0, 0.5, v.shape)
+    x = rng.standard_normal((T, B, I))
+    state = [tuple(rng.standard_normal((B, H)) for _ in range(layer.nstate)) for layer in s.layers]
+    return s, x, state
+
+
+def assert_same(a, b):
+    """(y, states) of two stack forwards, bit for bit."""
+    np.testing.assert_array_equal(a[0], b[0])
+    assert len(a[1]) == len(b[1])
+    for sa, sb in zip(a[1], b[1]):
+        for u, v in zip(sa, sb):
+            np.testing.assert_array_equal(u, v)
+
+
+@pytest.mark.parametrize("skip", [False, True], ids=["stack", "skip"])
+@pytest.mark.parametrize("masked", [False, True], ids=["full", "masked"])
+@pytest.mark.parametrize("cell,norm", ALL)
+def test_infer_forward_equals_forward_and_keeps_nothing(cell, norm, masked, skip, calls):
+    s, x, state = stack_and_data(cell, norm, skip=skip)
+    lengths = LENGTHS if masked else None
+    want = s.forward(x, state, training=False, lengths=lengths)
+    calls.clear()
+    got = s.forward(x, state, training=False, lengths=lengths, keep=False)
+    assert_same(want, got)
+    infer = f"{cell}_infer"
+    if norm == "bn":
+        assert calls == {f"bn_{cell}_forward": 2}
+    elif masked and cell == "lstm":
+        assert calls == {"lstm_forward": 2}
+    else:
+        assert calls == {infer: 2}
+    assert all(layer._saved is None for layer in s.layers)
+    with pytest.raises(RuntimeError, match=r"inference forward \(keep=False\)"):
+        s.backward(np.zeros_like(got[0]))
+
+
+@pytest.mark.parametrize("cell,norm", PLAIN_LN)
+def test_backward_after_training_forward_still_works(cell, norm, calls):
+    """keep=True (the default) is the training forward: forward kernel, backward runs; a keep=False
+    forward in between makes the next backward raise rather than use the older forward's state."""
+    s, x, state = stack_and_data(cell, norm)
+    y, _ = s.forward(x, state)
+    assert calls == {f"{cell}_forward": 2}
+    dx = s.backward(np.ones_like(y))
+    assert dx.shape == x.shape and np.isfinite(dx).all()
+    s.forward(x, state)
+    s.forward(x, state, keep=False)
+    with pytest.raises(RuntimeError, match="keep=False"):
+        s.backward(np.ones_like(y))
+
+
+@pytest.mark.parametrize("cell,norm", [("lstm", "ln"), ("lstm", "none"), ("rnn", "ln")])
+def test_infer_forward_allocates_no_saved_arrays(cell, norm):
+    """Peak traced memory (NumPy reports its buffers to tracemalloc) of one layer's forward: keep=False
+    stays below keep=True by at least the saved arrays' size (those besides y, which both return)."""
+    rng = np.random.default_rng(0)
+    layer = RecurrentLayer(cell, norm, I, 16, dtype=np.float64, seed=0)
+    x = rng.standard_normal((200, 8, I))
+    y, _ = layer.forward(x, keep=True)  # compiled, and the saved tuple's size known
+    saved = layer._saved[2]
+    saved_bytes = sum(a.nbytes for a in saved if a is not y)
+    assert saved_bytes >= y.nbytes  # ahat alone for the LN-RNN; gates (T,B,4H) and more for the LSTMs
+    peaks = {}
+    for keep in (True, False, True, False):
+        layer._saved = None
+        tracemalloc.start()
+        layer.forward(x, keep=keep)
+        peaks[keep] = tracemalloc.get_traced_memory()[1]
+        tracemalloc.stop()
+    assert peaks[True] - peaks[False] > 0.9 * saved_bytes, (peaks, saved_bytes)
+
+
+def make_model(cell, norm, per_step, layers=2, device="cpu"):
+    m = build_model(dict(cell=cell, norm=norm, input_size=I, hidden_size=H, num_layers=layers, dtype="float64",
+                         forget_bias=1.0, head=head_config("ce", 3, per_step)), seed=0, device=device)
+    return m
+
+
+@pytest.mark.parametrize("per_step", [False, True], ids=["last", "per-step"])
+@pytest.mark.parametrize("masked", [False, True], ids=["full", "masked"])
+@pytest.mark.parametrize("cell,norm", PLAIN_LN)
+def test_model_evaluation_runs_infer_kernels(cell, norm, masked, per_step, calls):
+    """evaluate/loss_sums (in time chunks), last_outputs and step call the infer kernel (the forward
+    kernel only for a masked LSTM), with the figures of the keep=True forward; training calls the
+    forward kernel."""
+    m = make_model(cell, norm, per_step)
+    rng = np.random.default_rng(2)
+    x = rng.standard_normal((T, B, I))
+    labels = rng.integers(0, 3, (B, T) if per_step else B)
+    lengths = LENGTHS if masked else None
+    full = "lstm_forward" if masked and cell == "lstm" else f"{cell}_infer"
+    calls.clear()
+    sums, count = m.loss_sums(x, labels, lengths)
+    assert set(calls) == {full} and calls[full] >= 2
+    # the same figures through the stack's keep=True forward, whole sequence
+    y, _ = m.stack.forward(x, training=False, lengths=lengths)
+    L = np.full(B, T) if lengths is None else lengths
+    if per_step:
+        want, want_count, _ = m.head.forward(y, labels, np.arange(T)[:, None] < L[None, :])
+    else:
+        want, want_count, _ = m.head.forward(y[np.clip(L - 1, 0, T - 1), np.arange(B)], labels, L > 0)
+    assert count == want_count
+    for k in want:
+        assert sums[k] == pytest.approx(want[k], rel=1e-12, abs=1e-12), k
+    calls.clear()
+    h = m.last_outputs(x, lengths=lengths)
+    assert set(calls) == {full}
+    if not per_step:
+        np.testing.assert_array_equal(h[L > 0], y[L[L > 0] - 1, np.nonzero(L > 0)[0]])
+    calls.clear()
+    o, state = m.step(x[0])
+    assert calls == {f"{cell}_infer": 2}
+    np.testing.assert_allclose(o, m.head.linear(y[0]), rtol=1e-12, atol=1e-12)  # step 0 from zeros, every row
+    calls.clear()
+    m.loss_and_grad(x, labels, lengths)
+    assert calls == {f"{cell}_forward": 2}
+
+
+def test_sampler_steps_run_infer_kernels(calls):
+    """The mixture-density sampler (``sample_strokes``) steps through the infer kernels."""
+    from lnrnn.sample import sample_strokes
+    m = build_model(dict(cell="lstm", norm="ln", input_size=3, hidden_size=H, num_layers=2, dtype="float64",
+                         forget_bias=1.0, head={"kind": "mdn", "components": 2}), seed=0)
+    lines = sample_strokes(m, steps=3, count=2, seed=0)
+    assert len(lines) == 2 and lines[0].shape == (3, 3)
+    assert calls == {"lstm_infer": 6}
