@@ -230,7 +230,13 @@ def _forward_rows(q, lo, hi, x, h0, c0, w, xin, p, ln, fold, eps, saved, work):
     With LN a row's two G-wide LayerNorms are one pass each for the variances (the rows are centered
     by their weights; a narrow input's in closed form), then one pass that writes hhat (and xhat_x of a
     wide input) and the gates, sigmoid(gm z) gm - gd of the preactivation z = gx xhat_x + gh hhat +
-    (b + bx + bh) (gm, gd: 2 and 1 on the g block, whose tanh(z) = 2 sigmoid(2z) - 1; else 1 and 0)."""
+    (b + bx + bh) (gm, gd: 2 and 1 on the g block, whose tanh(z) = 2 sigmoid(2z) - 1; else 1 and 0).
+
+    No sum here runs in a loop that also stores: LLVM guards such a loop with a run-time check that
+    the arrays do not overlap and falls back to a scalar loop when they might, which sums in another
+    order; whether it does depends on where the arrays lie, so lstm_infer's small buffers gave other
+    float64 results than lstm_forward's (1 ulp; test_infer_equals_training_forward), where lstm_infer
+    must be the same bit for bit."""
     # every array here as an unowned view (common.unowned): no shared reference counts between threads
     b, gx, bx, gh, bh, gc, bc = unowned(p[0]), unowned(p[1]), unowned(p[2]), unowned(p[3]), unowned(p[4]), \
         unowned(p[5]), unowned(p[6])
@@ -331,11 +337,12 @@ def _forward_rows(q, lo, hi, x, h0, c0, w, xin, p, ln, fold, eps, saved, work):
             ct = c[tn, bb]
             tct = tc[ts, bb]
             yr = y[t, bb]
-            mc = zero
             for k in range(H):
                 ct[k] = af[k] * cp[k] + ai[k] * ag[k]
-                mc += ct[k]
-            if ln:  # LayerNorm of the cell (two passes: the mean, above, then the variance about it)
+            if ln:  # LayerNorm of the cell: two passes (the mean, then the variance about it)
+                mc = zero
+                for k in range(H):  # not summed in the loop above: see the docstring
+                    mc += ct[k]
                 mc *= invH
                 v = zero
                 for k in range(H):
