@@ -45,7 +45,7 @@ Masks, chunks and steps
 import numba
 import numpy as np
 
-from lnrnn import backend, cells
+from lnrnn import backend, cells, prewarm
 from lnrnn.config import BN_MOMENTUM, EPS
 from lnrnn.flat import repack
 from lnrnn.kernels.bn_sync import Synced
@@ -232,6 +232,8 @@ class RecurrentLayer:
         state = tuple(k.to_device(s) for s in state)
         p = {n: k.to_device(v) for n, v in self.params.items()}  # uploaded once per step on 'cuda'
         run_keep = keep or (lengths is not None and not self.spec.infer_seqs)  # module docstring, keep
+        if keep and training:  # a cold first update: the backward loop compiles meanwhile elsewhere
+            prewarm.layer_forward(self, lengths is not None)
         y, out_state, saved, seqs = self.spec.forward(k, self, x, state, p, bufs, training, nch,
                                                       lengths if self.spec.masked_kernel else None, run_keep)
         if lengths is not None:
@@ -265,6 +267,7 @@ class RecurrentLayer:
         x, state, saved, p, lengths = self._saved
         T, B, _ = x.shape
         dy = _check_array("dy", dy, 3, self.dtype, (T, B, self.H), device_ok=True)
+        prewarm.wait()  # a child compiling this backward's loop (lnrnn.prewarm): then Numba loads it
         if lengths is not None and not self.spec.masked_kernel:
             # padded steps add nothing: their dL/dy is dropped here (masked kernels ignore it themselves)
             dy = self._k.to_host(dy) * step_mask(lengths, T, self.dtype)[:, :, None]

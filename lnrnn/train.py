@@ -54,7 +54,7 @@ import numpy as np
 from lnrnn import __version__ as lnrnn_version, cells
 from lnrnn.config import BN_STATE_NOISE, task_defaults
 from lnrnn.checkpoint import atomic_write_text, checkpoint_exists, load_checkpoint, save_checkpoint
-from lnrnn import distributed
+from lnrnn import distributed, prewarm
 from lnrnn.compiling import CompileClock
 from lnrnn.data.tasks import load_task, task_spec
 from lnrnn.errors import CheckpointError, DataError, TrainingDiverged, TrainingInterrupted, UserError
@@ -561,7 +561,10 @@ class Trainer:
                                  self.group.root and c.time_budget is not None
                                  and time.perf_counter() - self.t_start >= c.time_budget)
                 return distributed.loss_and_grad(self.group, self.model, x, y, lengths, c.tbptt, self.step, self.votes)
-            return self.model.loss_and_grad(x, y, lengths, tbptt=self.cfg.tbptt, noise_key=self.step)
+            # the first update of a process on a cold cache compiles the backward loops in a second
+            # process meanwhile (lnrnn.prewarm; layers on other devices start none)
+            with prewarm.armed(self.first_update_s is None):
+                return self.model.loss_and_grad(x, y, lengths, tbptt=self.cfg.tbptt, noise_key=self.step)
         except ValueError as e:
             if "NaN or infinite" not in str(e):
                 raise

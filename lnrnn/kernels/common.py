@@ -7,6 +7,7 @@ Every GEMM here splits the rows of the big operand into one chunk per Numba thre
 single-threaded BLAS (``np.dot``) on each chunk; reductions over rows write per-thread partial
 sums and add them afterwards (no shared ``+=`` inside ``prange``).
 """
+import contextlib
 import os
 import queue
 import threading
@@ -25,6 +26,32 @@ from lnrnn.kernels.blas import gemm
 _pool = {"size": 0, "executor": None}
 
 
+# A dry run (lnrnn.prewarm): run_chunks and run_synced, instead of running their time loop, compile it
+# for the arguments' types (mode "compile", into Numba's on-disk cache) or do nothing ("skip"); the
+# wrappers around them still run. None: run as usual.
+_dry = {"mode": None}
+
+
+@contextlib.contextmanager
+def dry_run(mode):
+    """Within the block, the time loops that run_chunks/run_synced would run are compiled for their
+    arguments' types and not run (mode "compile"), or neither ("skip"): lnrnn.prewarm compiles a layer's
+    backward loop in a second process from the buffers its Python wrappers allocate, without the forward
+    loop it would need to run first. Their outputs are left unwritten. Not thread-safe: one caller."""
+    if mode not in ("compile", "skip"):
+        raise ValueError(f"dry_run mode is 'compile' or 'skip', not {mode!r}")
+    old, _dry["mode"] = _dry["mode"], mode
+    try:
+        yield
+    finally:
+        _dry["mode"] = old
+
+
+def _dry_call(fn, args):
+    if _dry["mode"] == "compile":
+        fn.compile(tuple(numba.typeof(a) for a in args))
+
+
 def run_chunks(rows, n, nchunks, *args):
     """Split n batch rows into nchunks nearly equal chunks and call rows(q, lo, hi, *args) for every
     chunk q at once, one per thread (chunk 0 on the calling thread), like ``for q in prange(nchunks)``.
@@ -34,6 +61,8 @@ def run_chunks(rows, n, nchunks, *args):
     itself, as the parallel gufunc, and again linked into the kernel that launches it): 10 s more for
     the LN-LSTM backward alone. ``rows`` is compiled once with nogil=True (config.ROWS), so these
     threads run it in parallel; exceptions in any chunk re-raise here."""
+    if _dry["mode"] is not None:
+        return _dry_call(rows, (0, 0, n) + args)
     nch = clamp_chunks(nchunks, n)
     if nch > 1 and _pool["size"] < nch - 1:
         if _pool["executor"] is not None:
@@ -70,6 +99,8 @@ def run_synced(part, n, *args):
     then an abort flag: a part that raises sets it, so the others leave their barriers and return, and
     the error is re-raised here. n == 1 runs on the calling thread alone."""
     flags = np.zeros(n + 1, dtype=np.int64)
+    if _dry["mode"] is not None:
+        return _dry_call(part, (0, n, flags) + args)
     if n == 1:
         part(0, 1, flags, *args)
         return

@@ -1,0 +1,143 @@
+"""Cold start: compile a recurrent layer's backward time loop in a second process while this one
+compiles its forward (issue 16: first update of `lnrnn train` <= 10 s).
+
+On a fresh install the first update compiles every kernel it calls, one after the other, on one
+core: for a BN-LSTM at I=1 the forward time loop and its helpers take about 9 s and the backward's
+about 9 s more (README, "First update"). The machine has two cores, and the backward loop's argument
+types do not depend on anything the forward computes, only on the buffers its Python wrapper
+allocates. So, while armed (``armed``: the trainer's first update), a layer's training forward on
+the CPU whose backward loop is not in Numba's on-disk cache starts ``python -m lnrnn.prewarm SPEC``:
+that process builds the same layer on a 2x2 batch, runs its forward with the time loop skipped and
+its backward with the time loop compiled and not run (``kernels.common.dry_run``), so the compiled
+loop lands in the cache (same environment: same NUMBA_CACHE_DIR and BLAS choice, so the same cache
+files). The layer's backward first waits for that process (``wait``), and Numba then loads the loop
+from the cache instead of compiling it. If the child fails or is slow, the parent compiles the loop
+itself: the result is the same kernel either way, only the time differs.
+
+Not started: when the cache is off (LNRNN_NO_CACHE), LNRNN_PREWARM=0, on a device other than the
+CPU, or (the trainer's choice) in an MPI group, where the ranks already compile side by side. One
+child per kind of backward loop (cell, norm, dtype); sizes and masks do not change a loop's argument
+types (the BN kernels turn no mask into all-T lengths, the others mask outside the loop), and the
+child runs the parent's first layer's mask or none all the same.
+"""
+import atexit
+import contextlib
+import json
+import os
+import subprocess
+import sys
+import time
+
+import numpy as np
+from numba.core import event
+
+from lnrnn import compiling
+
+WAIT_S = 600.0  # a child still compiling after this long is stopped, and the parent compiles itself
+
+_state = {"armed": False, "children": {}}  # key -> Popen, for this process's children
+
+
+def enabled():
+    from lnrnn.config import CACHE
+    return CACHE and os.environ.get("LNRNN_PREWARM", "1") != "0"
+
+
+@contextlib.contextmanager
+def armed(on=True):
+    """Within the block (the trainer's first update), layer forwards may start prewarm children;
+    leaving it waits for any still running (they compile nothing the run needs any more)."""
+    old, _state["armed"] = _state["armed"], bool(on) and enabled()
+    try:
+        yield
+    finally:
+        _state["armed"] = old
+        wait()
+
+
+def _backward_loop(cell, norm):
+    """The compiled backward time loop of a cell (what the child compiles)."""
+    from lnrnn.kernels import bn_lstm, bn_rnn, lstm, rnn
+    if norm == "bn":
+        return (bn_lstm if cell == "lstm" else bn_rnn)._backward_part
+    return (lstm if cell == "lstm" else rnn)._backward_rows
+
+
+def _in_cache(fn):
+    """True when Numba's cache holds an index for fn (any signature: a cheap stat, no unpickling), or
+    when that cannot be told (other Numba internals): then no child is started."""
+    try:
+        return os.path.exists(fn._cache._cache_file._index_path)
+    except AttributeError:
+        return True
+
+
+def layer_forward(layer, masked):
+    """Called by RecurrentLayer.forward for a training forward (keep=True): start a child for its
+    backward loop when armed, on the CPU, and the loop is not cached yet."""
+    if not _state["armed"] or layer.device != "cpu":
+        return
+    spec = {"cell": layer.cell, "norm": layer.norm, "I": layer.I, "H": layer.H,
+            "dtype": np.dtype(layer.dtype).name, "clip_gates": float(layer.clip_gates), "masked": bool(masked)}
+    key = (spec["cell"], spec["norm"], spec["dtype"])  # masks and sizes leave the loop's types as they are
+    if key in _state["children"] or _in_cache(_backward_loop(layer.cell, layer.norm)):
+        return
+    try:
+        _state["children"][key] = subprocess.Popen(
+            [sys.executable, "-m", "lnrnn.prewarm", json.dumps(spec)], stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    except OSError:  # no child: this process compiles the loop itself
+        _state["children"][key] = None
+
+
+def wait():
+    """Wait for the children started so far (RecurrentLayer.backward calls this before its kernels);
+    a child past WAIT_S is stopped. Returns immediately when there are none."""
+    children = _state["children"]
+    for key, proc in list(children.items()):
+        if proc is None:
+            continue
+        # announced as a compilation, so that compile clocks (lnrnn.compiling.CompileClock: the trainer's
+        # "plus N s compiling") count the wait, which is compiling done elsewhere
+        with event.trigger_event(compiling.KIND, data={"dispatcher": None, "prewarm": key}):
+            try:
+                proc.wait(timeout=WAIT_S)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+        children[key] = None  # done: not started again for this key in this process
+
+
+@atexit.register
+def _stop_children():
+    for proc in _state["children"].values():
+        if proc is not None and proc.poll() is None:
+            proc.kill()
+
+
+def compile_backward(spec):
+    """The child's work: the layer of spec on a 2x2 batch, forward with its time loop skipped, backward
+    with its time loop compiled (into the cache) and not run."""
+    from lnrnn.kernels.common import dry_run
+    from lnrnn.layers import RecurrentLayer
+    dt = np.dtype(spec["dtype"]).type
+    layer = RecurrentLayer(spec["cell"], spec["norm"], spec["I"], spec["H"], dtype=dt, max_steps=2,
+                           clip_gates=spec["clip_gates"])
+    T, B = 2, 2
+    lengths = np.array([T, 1]) if spec["masked"] else None
+    with dry_run("skip"):
+        layer.forward(np.zeros((T, B, spec["I"]), dt), lengths=lengths)
+    with dry_run("compile"):
+        layer.backward(np.zeros((T, B, spec["H"]), dt))
+
+
+def main(argv=None):
+    argv = sys.argv[1:] if argv is None else argv
+    t0 = time.perf_counter()
+    compile_backward(json.loads(argv[0]))
+    if len(argv) > 1 and argv[1] == "--verbose":
+        print(f"backward loop compiled in {time.perf_counter() - t0:.1f} s")
+
+
+if __name__ == "__main__":
+    main()
