@@ -45,14 +45,18 @@ def enabled():
 
 @contextlib.contextmanager
 def armed(on=True):
-    """Within the block (the trainer's first update), layer forwards may start prewarm children;
-    leaving it waits for any still running (they compile nothing the run needs any more)."""
+    """Within the block (the trainer's first update), layer forwards may start prewarm children.
+    Leaving it normally reaps them (a backward has normally waited for them already); leaving it by an
+    exception (bad data, a diverged loss, Ctrl-C) stops them at once, so the error is not held up."""
     old, _state["armed"] = _state["armed"], bool(on) and enabled()
     try:
         yield
+    except BaseException:
+        stop()
+        raise
     finally:
         _state["armed"] = old
-        wait()
+    wait()
 
 
 def _backward_loop(cell, norm):
@@ -109,10 +113,15 @@ def wait():
 
 
 @atexit.register
-def _stop_children():
-    for proc in _state["children"].values():
-        if proc is not None and proc.poll() is None:
-            proc.kill()
+def stop():
+    """Kill the children still running (their loops compile again when needed)."""
+    children = _state["children"]
+    for key, proc in list(children.items()):
+        if proc is not None:
+            if proc.poll() is None:
+                proc.kill()
+            proc.wait()
+            children[key] = None
 
 
 def compile_backward(spec):

@@ -117,7 +117,7 @@ class FakeProc:
         self.killed = True
 
     def poll(self):
-        return 0
+        return 0 if self.killed or not self.hang else None
 
 
 @pytest.fixture
@@ -197,6 +197,17 @@ def test_the_wait_counts_as_compiling_and_a_hung_child_is_stopped(monkeypatch):
     assert prewarm._state["children"] == {"a": None, "b": None}
     prewarm.wait()  # nothing left to wait for
     assert slow.waited == 1
+
+
+def test_an_error_in_the_armed_update_stops_the_children_at_once(spawns, monkeypatch):
+    procs = []
+    monkeypatch.setattr(prewarm.subprocess, "Popen", lambda cmd, **kw: procs.append(FakeProc(hang=True)) or procs[-1])
+    with pytest.raises(ValueError, match="bad batch"):
+        with prewarm.armed():
+            prewarm.layer_forward(fake_layer(), False)
+            raise ValueError("bad batch")
+    assert len(procs) == 1 and procs[0].killed and procs[0].waited == 1, "killed, then reaped, never waited on"
+    assert prewarm._state == {"armed": False, "children": {("lstm", "bn", "float32"): None}}
 
 
 def test_the_layer_asks_on_training_forwards_that_keep_and_waits_before_backward(monkeypatch):
