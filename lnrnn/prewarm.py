@@ -86,10 +86,14 @@ def layer_forward(layer, masked):
     key = (spec["cell"], spec["norm"], spec["dtype"])  # masks and sizes leave the loop's types as they are
     if key in _state["children"] or _in_cache(_backward_loop(layer.cell, layer.norm)):
         return
+    # the child imports this very lnrnn (a checkout run without installing, or another copy on the path,
+    # would otherwise compile some other package's kernels into other cache files)
+    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in (here, os.environ.get("PYTHONPATH")) if p))
     try:
         _state["children"][key] = subprocess.Popen(
             [sys.executable, "-m", "lnrnn.prewarm", json.dumps(spec)], stdin=subprocess.DEVNULL,
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
     except OSError:  # no child: this process compiles the loop itself
         _state["children"][key] = None
 

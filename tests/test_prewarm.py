@@ -129,9 +129,10 @@ def spawns(monkeypatch):
     monkeypatch.setattr("lnrnn.config.CACHE", True)
     seen = []
 
-    def popen(cmd, **kw):
+    def popen(cmd, env=None, **kw):
         seen.append(json.loads(cmd[-1]))
         assert cmd[1:3] == ["-m", "lnrnn.prewarm"]
+        assert env["PYTHONPATH"].split(os.pathsep)[0] == ROOT, "the child must import this lnrnn"
         return FakeProc()
     monkeypatch.setattr(prewarm.subprocess, "Popen", popen)
     return seen
