@@ -233,7 +233,7 @@ class RecurrentLayer:
         p = {n: k.to_device(v) for n, v in self.params.items()}  # uploaded once per step on 'cuda'
         run_keep = keep or (lengths is not None and not self.spec.infer_seqs)  # module docstring, keep
         if keep and training:  # a cold first update: the backward loop compiles meanwhile elsewhere
-            prewarm.layer_forward(self, lengths is not None)
+            prewarm.layer_forward(self)
         y, out_state, saved, seqs = self.spec.forward(k, self, x, state, p, bufs, training, nch,
                                                       lengths if self.spec.masked_kernel else None, run_keep)
         if lengths is not None:

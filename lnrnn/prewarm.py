@@ -17,8 +17,8 @@ itself: the result is the same kernel either way, only the time differs.
 Not started: when the cache is off (LNRNN_NO_CACHE), LNRNN_PREWARM=0, on a device other than the
 CPU, or (the trainer's choice) in an MPI group, where the ranks already compile side by side. One
 child per kind of backward loop (cell, norm, dtype); sizes and masks do not change a loop's argument
-types (the BN kernels turn no mask into all-T lengths, the others mask outside the loop), and the
-child runs the parent's first layer's mask or none all the same.
+types (the BN kernels turn no mask into all-T lengths, the others mask outside the loop), so the child
+runs unmasked.
 """
 import atexit
 import contextlib
@@ -26,7 +26,6 @@ import json
 import os
 import subprocess
 import sys
-import time
 
 import numpy as np
 from numba.core import event
@@ -76,13 +75,13 @@ def _in_cache(fn):
         return True
 
 
-def layer_forward(layer, masked):
+def layer_forward(layer):
     """Called by RecurrentLayer.forward for a training forward (keep=True): start a child for its
     backward loop when armed, on the CPU, and the loop is not cached yet."""
     if not _state["armed"] or layer.device != "cpu":
         return
     spec = {"cell": layer.cell, "norm": layer.norm, "I": layer.I, "H": layer.H,
-            "dtype": np.dtype(layer.dtype).name, "clip_gates": float(layer.clip_gates), "masked": bool(masked)}
+            "dtype": np.dtype(layer.dtype).name, "clip_gates": float(layer.clip_gates)}
     key = (spec["cell"], spec["norm"], spec["dtype"])  # masks and sizes leave the loop's types as they are
     if key in _state["children"] or _in_cache(_backward_loop(layer.cell, layer.norm)):
         return
@@ -137,19 +136,14 @@ def compile_backward(spec):
     layer = RecurrentLayer(spec["cell"], spec["norm"], spec["I"], spec["H"], dtype=dt, max_steps=2,
                            clip_gates=spec["clip_gates"])
     T, B = 2, 2
-    lengths = np.array([T, 1]) if spec["masked"] else None
     with dry_run("skip"):
-        layer.forward(np.zeros((T, B, spec["I"]), dt), lengths=lengths)
+        layer.forward(np.zeros((T, B, spec["I"]), dt))
     with dry_run("compile"):
         layer.backward(np.zeros((T, B, spec["H"]), dt))
 
 
 def main(argv=None):
-    argv = sys.argv[1:] if argv is None else argv
-    t0 = time.perf_counter()
-    compile_backward(json.loads(argv[0]))
-    if len(argv) > 1 and argv[1] == "--verbose":
-        print(f"backward loop compiled in {time.perf_counter() - t0:.1f} s")
+    compile_backward(json.loads((sys.argv[1:] if argv is None else argv)[0]))
 
 
 if __name__ == "__main__":

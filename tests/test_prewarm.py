@@ -74,7 +74,7 @@ spec = json.loads(sys.argv[1])
 dt = np.dtype(spec["dtype"]).type
 T, B = 5, 6
 layer = RecurrentLayer(spec["cell"], spec["norm"], spec["I"], spec["H"], dtype=dt, max_steps=T, seed=3)
-lengths = np.array([5, 1, 0, 4, 5, 2]) if spec["masked"] else None
+lengths = np.array([5, 1, 0, 4, 5, 2]) if sys.argv[2] == "masked" else None
 rng = np.random.default_rng(0)
 y, _ = layer.forward(rng.standard_normal((T, B, spec["I"])).astype(dt), lengths=lengths)
 dx, _ = layer.backward(rng.standard_normal((T, B, spec["H"])).astype(dt))
@@ -89,12 +89,13 @@ def test_the_child_caches_the_loop_a_real_layer_then_loads(tmp_path, cell, norm,
     env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "cache"), PYTHONPATH=ROOT + os.pathsep +
                os.environ.get("PYTHONPATH", ""))
     env.pop("LNRNN_NO_CACHE", None)
-    child = {"cell": cell, "norm": norm, "I": 3, "H": 9, "dtype": "float32", "clip_gates": 0.0, "masked": masked}
+    child = {"cell": cell, "norm": norm, "I": 3, "H": 9, "dtype": "float32", "clip_gates": 0.0}  # unmasked
     r = subprocess.run([sys.executable, "-m", "lnrnn.prewarm", json.dumps(child)], env=env, capture_output=True,
                        text=True, timeout=600)
     assert r.returncode == 0, r.stderr[-2000:]
-    real = dict(child, I=2, H=5)  # other sizes: the same loop types
-    r = subprocess.run([sys.executable, "-c", CHILD_CHECK, json.dumps(real)], env=env, capture_output=True,
+    real = dict(child, I=2, H=5)  # other sizes, and a mask: the same loop types
+    r = subprocess.run([sys.executable, "-c", CHILD_CHECK, json.dumps(real), "masked" if masked else "full"], env=env,
+                       capture_output=True,
                        text=True, timeout=600)
     assert r.returncode == 0, r.stderr[-2000:]
     got = json.loads(r.stdout.strip().splitlines()[-1])
@@ -143,39 +144,36 @@ def fake_layer(cell="lstm", norm="bn", dtype=np.float32, device="cpu", I=1, H=8)
 
 
 def test_a_child_per_kind_of_loop_only_while_armed_and_cold(spawns, monkeypatch):
-    prewarm.layer_forward(fake_layer(), False)
+    prewarm.layer_forward(fake_layer())
     assert spawns == [], "not armed: no child"
     with prewarm.armed():
-        prewarm.layer_forward(fake_layer(), False)
-        prewarm.layer_forward(fake_layer(I=8), False)          # a second layer of the same kind
-        prewarm.layer_forward(fake_layer(dtype=np.float64), False)
-        prewarm.layer_forward(fake_layer(), True)               # masked: the same loop types
-        prewarm.layer_forward(fake_layer(norm="ln"), True)
-        prewarm.layer_forward(fake_layer(device="cuda"), False)
-    assert [(s["norm"], s["dtype"], s["masked"]) for s in spawns] == [("bn", "float32", False),
-                                                                     ("bn", "float64", False), ("ln", "float32", True)]
-    assert spawns[0] == {"cell": "lstm", "norm": "bn", "I": 1, "H": 8, "dtype": "float32", "clip_gates": 0.0,
-                         "masked": False}
+        prewarm.layer_forward(fake_layer())
+        prewarm.layer_forward(fake_layer(I=8))          # a second layer of the same kind
+        prewarm.layer_forward(fake_layer(dtype=np.float64))
+        prewarm.layer_forward(fake_layer(norm="ln"))
+        prewarm.layer_forward(fake_layer(device="cuda"))
+    assert [(s["norm"], s["dtype"]) for s in spawns] == [("bn", "float32"), ("bn", "float64"), ("ln", "float32")]
+    assert spawns[0] == {"cell": "lstm", "norm": "bn", "I": 1, "H": 8, "dtype": "float32", "clip_gates": 0.0}
     with prewarm.armed():  # waited for on leaving: the same kinds are not started again in this process
-        prewarm.layer_forward(fake_layer(), False)
+        prewarm.layer_forward(fake_layer())
     assert len(spawns) == 3
     with prewarm.armed(False):
-        prewarm.layer_forward(fake_layer(cell="rnn"), False)
+        prewarm.layer_forward(fake_layer(cell="rnn"))
     assert len(spawns) == 3
 
 
 def test_no_child_when_cached_or_switched_off(spawns, monkeypatch):
     monkeypatch.setattr(prewarm, "_in_cache", lambda fn: True)
     with prewarm.armed():
-        prewarm.layer_forward(fake_layer(), False)
+        prewarm.layer_forward(fake_layer())
     monkeypatch.setattr(prewarm, "_in_cache", lambda fn: False)
     monkeypatch.setenv("LNRNN_PREWARM", "0")
     with prewarm.armed():
-        prewarm.layer_forward(fake_layer(), False)
+        prewarm.layer_forward(fake_layer())
     monkeypatch.delenv("LNRNN_PREWARM")
     monkeypatch.setattr("lnrnn.config.CACHE", False)  # LNRNN_NO_CACHE: nothing would reach the parent
     with prewarm.armed():
-        prewarm.layer_forward(fake_layer(), False)
+        prewarm.layer_forward(fake_layer())
     assert spawns == []
 
 
@@ -205,7 +203,7 @@ def test_an_error_in_the_armed_update_stops_the_children_at_once(spawns, monkeyp
     monkeypatch.setattr(prewarm.subprocess, "Popen", lambda cmd, **kw: procs.append(FakeProc(hang=True)) or procs[-1])
     with pytest.raises(ValueError, match="bad batch"):
         with prewarm.armed():
-            prewarm.layer_forward(fake_layer(), False)
+            prewarm.layer_forward(fake_layer())
             raise ValueError("bad batch")
     assert len(procs) == 1 and procs[0].killed and procs[0].waited == 1, "killed, then reaped, never waited on"
     assert prewarm._state == {"armed": False, "children": {("lstm", "bn", "float32"): None}}
@@ -213,7 +211,7 @@ def test_an_error_in_the_armed_update_stops_the_children_at_once(spawns, monkeyp
 
 def test_the_layer_asks_on_training_forwards_that_keep_and_waits_before_backward(monkeypatch):
     calls = []
-    monkeypatch.setattr(prewarm, "layer_forward", lambda layer, masked: calls.append(("forward", masked)))
+    monkeypatch.setattr(prewarm, "layer_forward", lambda layer: calls.append(("forward", layer)))
     monkeypatch.setattr(prewarm, "wait", lambda: calls.append(("wait",)))
     layer = RecurrentLayer("rnn", "ln", 2, 3, dtype=np.float64, max_steps=4)
     x = np.ones((4, 2, 2))
@@ -221,7 +219,7 @@ def test_the_layer_asks_on_training_forwards_that_keep_and_waits_before_backward
     layer.forward(x, training=False)
     assert calls == []
     layer.forward(x, lengths=np.array([4, 2]))
-    assert calls == [("forward", True)]
+    assert calls == [("forward", layer)]
     layer.backward(np.ones((4, 2, 3)))
     assert calls[-1] == ("wait",)
 
@@ -229,7 +227,7 @@ def test_the_layer_asks_on_training_forwards_that_keep_and_waits_before_backward
 def test_the_trainer_arms_the_first_update_only(tmp_path, monkeypatch):
     from lnrnn.train import TrainConfig, train
     armed_at = []
-    monkeypatch.setattr(prewarm, "layer_forward", lambda layer, masked: armed_at.append(prewarm._state["armed"]))
+    monkeypatch.setattr(prewarm, "layer_forward", lambda layer: armed_at.append(prewarm._state["armed"]))
     monkeypatch.setattr(prewarm, "enabled", lambda: True)
     cfg = TrainConfig(task="digits", split="60/30", hidden=4, batch_size=20, epochs=1, max_steps=3,
                       out=str(tmp_path / "run"))
