@@ -16,6 +16,10 @@ BN_STATE_NOISE = 0.1
 # MPI groups (lnrnn.distributed): a rank other than 0 that fails waits this many seconds before it
 # reports and aborts the group, so that an error every rank meets is printed once, by rank 0.
 MPI_FAIL_GRACE_S = 2.0
+# ... and the rank that reports waits this long between printing its line and MPI Abort: Abort ends the
+# launcher's output forwarding at once, and MPICH's mpiexec lost a line printed just before it
+# (3 runs in 24 here: the user saw no error at all).
+MPI_FLUSH_S = 0.5
 
 # Numba compilation flags. fastmath is limited to flags that keep IEEE values (no nnan/ninf/afn):
 # reassociation lets LLVM vectorise the LayerNorm sums and contraction use FMA; results move by a

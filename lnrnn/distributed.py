@@ -42,8 +42,10 @@ scheduler's time limit. ``failing_together`` catches any error of a rank of a gr
 and calls MPI Abort, which ends every rank at once with the error's exit code. An error that every
 rank meets alike (a bad option, a diverged loss: they follow from the same numbers) should be printed
 once: rank 0 reports at once, the others wait ``config.MPI_FAIL_GRACE_S`` first, so that rank 0's
-Abort usually ends them before they print. A rank that dies outright (killed, out of memory) is the
-launcher's to detect: mpiexec and srun end the others.
+Abort usually ends them before they print. The reporting rank waits ``config.MPI_FLUSH_S`` between its
+line and Abort: Abort stops the launcher's forwarding of output, and a line printed just before it
+could be lost. A rank that dies outright (killed, out of memory) is the launcher's to detect:
+mpiexec and srun end the others.
 """
 import contextlib
 import os
@@ -53,7 +55,7 @@ import traceback
 
 import numpy as np
 
-from lnrnn.config import MPI_FAIL_GRACE_S
+from lnrnn.config import MPI_FAIL_GRACE_S, MPI_FLUSH_S
 from lnrnn.errors import UserError
 
 # Environment variables by which MPI launchers announce the size of the job: Open MPI's mpirun,
@@ -130,6 +132,7 @@ class Group:
         if line is not None:
             print(line, file=sys.stderr, flush=True)
         sys.stdout.flush()
+        time.sleep(MPI_FLUSH_S)  # let the launcher forward the line: Abort stops its forwarding mid-way
         self.comm.Abort(code)
 
 
