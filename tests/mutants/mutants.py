@@ -39,6 +39,11 @@ MUTANTS = [
          new="    total = None\n",
          tests=["tests/test_mpi.py::test_update_over_two_thread_ranks_equals_one_process"],
          why="each rank divides its loss by its own shard's count: uneven shards are weighted wrongly"),
+    dict(name="mpi-abort-right-after-the-line", file="lnrnn/distributed.py",
+         old="        time.sleep(MPI_FLUSH_S)",
+         new="        pass",
+         tests=["tests/test_mpi.py::test_failing_rank_waits_for_its_line_to_leave_before_abort"],
+         why="Abort follows the error line at once: mpiexec may drop the line (CI saw an empty stderr)"),
     # ---- races: per-chunk partial rows collapsed into one shared row (issue 21, item 1) ----
     dict(name="race-bn-backward-shared-row", file="lnrnn/kernels/batchnorm.py",
          old="t0, t1, dx, pg[c], pb[c])",  # the prange body's call of _bn_backward_steps
