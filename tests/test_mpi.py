@@ -226,6 +226,7 @@ def test_failing_rank_waits_for_its_line_to_leave_before_abort(monkeypatch, caps
     assert log == grace + [("sleep", distributed.MPI_FLUSH_S, line), ("abort", 2), ("after", "")]
     assert 0 < distributed.MPI_FLUSH_S < distributed.MPI_FAIL_GRACE_S / 2
 
+
 def test_launcher_without_mpi4py_says_what_to_install(monkeypatch, tmp_path):
     monkeypatch.setenv("PMI_SIZE", "2")
     monkeypatch.setenv("PMI_RANK", "0")
