@@ -618,3 +618,22 @@ MUTANTS = [
          tests=["tests/test_prewarm.py::test_dry_run_compiles_for_the_argument_types_and_runs_nothing"],
          why="a dry run also runs the time loop (on the child's unwritten buffers)"),
 ]
+
+# Topic files beside this one (tests/mutants/mutants_<topic>.py, each with its own MUTANTS list in the
+# same form) are appended here, in name order: the bindings, the commands' checks, ...
+def _topic_mutants():
+    import glob
+    import importlib.util
+    import os
+
+    here = os.path.dirname(os.path.abspath(__file__))
+    out = []
+    for path in sorted(glob.glob(os.path.join(here, "mutants_*.py"))):
+        spec = importlib.util.spec_from_file_location(os.path.basename(path)[:-3], path)
+        mod = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(mod)
+        out.extend(mod.MUTANTS)
+    return out
+
+
+MUTANTS.extend(_topic_mutants())
