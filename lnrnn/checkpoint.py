@@ -20,51 +20,16 @@ import hashlib
 import json
 import os
 import secrets
-import tempfile
 import zipfile
 
 import numpy as np
 
 from lnrnn.errors import CheckpointError
+from lnrnn.files import atomic_write, atomic_write_text
 
 FORMAT = "lnrnn-checkpoint"
 VERSION = 1
 DESCRIPTION = "checkpoint.json"
-
-
-def umask():
-    """The process's umask (read from /proc where it can be, as setting it to read it races with threads)."""
-    try:
-        with open("/proc/self/status") as f:
-            for line in f:
-                if line.startswith("Umask:"):
-                    return int(line.split()[1], 8)
-    except (OSError, ValueError, IndexError):
-        pass
-    mask = os.umask(0o022)
-    os.umask(mask)
-    return mask
-
-
-def _atomic_write(path, write):
-    """Call write(fileobj) on a temp file beside path, fsync it, then rename it over path."""
-    folder = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=folder)
-    try:
-        os.fchmod(fd, 0o666 & ~umask())  # what open() would have given the file
-        with os.fdopen(fd, "wb") as f:
-            write(f)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
-
-
-def atomic_write_text(path, text):
-    _atomic_write(path, lambda f: f.write(text.encode("utf-8")))
 
 
 def _sha256(path):
@@ -81,7 +46,7 @@ def save_checkpoint(directory, arrays, meta):
     name = f"checkpoint-{int(meta.get('step', 0)):09d}-{secrets.token_hex(4)}.npz"
     npz_path = os.path.join(directory, name)
     arrays = {k: np.ascontiguousarray(v) for k, v in arrays.items()}
-    _atomic_write(npz_path, lambda f: np.savez(f, **arrays))
+    atomic_write(npz_path, lambda f: np.savez(f, **arrays))
     record = dict(meta)
     record.update(format=FORMAT, version=VERSION, arrays_file=name, arrays_sha256=_sha256(npz_path),
                   arrays={k: [list(v.shape), v.dtype.str] for k, v in arrays.items()})

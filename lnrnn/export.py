@@ -77,7 +77,7 @@ def exported_tensors(model):
 
 def write_safetensors(path, tensors, metadata=None):
     """Write {name: ndarray} (and string metadata) to ``path`` in the safetensors layout, atomically."""
-    from lnrnn.checkpoint import _atomic_write
+    from lnrnn.files import atomic_write
 
     header, offset, blobs = {}, 0, []
     for name in sorted(tensors):
@@ -98,7 +98,7 @@ def write_safetensors(path, tensors, metadata=None):
         f.write(text)
         for b in blobs:
             f.write(b)
-    _atomic_write(path, write)
+    atomic_write(path, write)
 
 
 def read_safetensors(path):

@@ -133,14 +133,14 @@ def check_out(path):
 
 def write_predictions(path, predictions):
     """Write index, class, probability of every sequence to ``path`` (.csv or .npy), atomically."""
-    from lnrnn.checkpoint import _atomic_write, atomic_write_text
+    from lnrnn.files import atomic_write, atomic_write_text
 
     check_out(path)
     classes, prob = predictions.classes, predictions.probability
     if str(path).lower().endswith(".npy"):
         table = np.empty(len(classes), dtype=[("index", "<i8"), ("class", "<i8"), ("probability", "<f8")])
         table["index"], table["class"], table["probability"] = np.arange(len(classes)), classes, prob
-        _atomic_write(path, lambda f: np.save(f, table, allow_pickle=False))
+        atomic_write(path, lambda f: np.save(f, table, allow_pickle=False))
     else:
         lines = ["index,class,probability"] + [f"{i},{c},{p:.6g}" for i, (c, p) in enumerate(zip(classes, prob))]
         atomic_write_text(path, "\n".join(lines) + "\n")

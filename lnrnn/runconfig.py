@@ -28,7 +28,7 @@ def option_name(field_name):
 
 def write_run_config(out, cfg):
     """Write DIR/config.json from a TrainConfig (task defaults already resolved); None values left out."""
-    from lnrnn.checkpoint import atomic_write_text
+    from lnrnn.files import atomic_write_text
     values = {option_name(k): v for k, v in dataclasses.asdict(cfg).items() if k not in NOT_KEPT and v is not None}
     atomic_write_text(os.path.join(out, CONFIG_FILE), json.dumps(values, indent=2) + "\n")
 

@@ -94,7 +94,7 @@ class UpdateLog:
     def start(self, step):
         """Keep the rows up to update ``step`` (the checkpoint's), drop later ones, open for appending."""
         rows = read_jsonl(self.path, torn_tail_ok=True) if os.path.exists(self.path) else []
-        from lnrnn.checkpoint import atomic_write_text
+        from lnrnn.files import atomic_write_text
         atomic_write_text(self.path, "".join(json.dumps(r) + "\n" for r in rows if r.get("step", 0) <= step))
         self.f = open(self.path, "a")
         return self

@@ -53,7 +53,8 @@ import numpy as np
 
 from lnrnn import __version__ as lnrnn_version, cells
 from lnrnn.config import BN_STATE_NOISE, task_defaults
-from lnrnn.checkpoint import atomic_write_text, checkpoint_exists, load_checkpoint, save_checkpoint
+from lnrnn.checkpoint import checkpoint_exists, load_checkpoint, save_checkpoint
+from lnrnn.files import atomic_write_text
 from lnrnn import distributed, prewarm
 from lnrnn.compiling import CompileClock
 from lnrnn.data.tasks import load_task, task_spec

@@ -340,7 +340,7 @@ def test_data_mnist_download_and_verify(tmp_path, mirror):
     assert_ok(r)
     assert r.stdout.count("verified") == 2 and sorted(os.listdir(dest)) == \
         ["t10k-images-idx3-ubyte.gz", "t10k-labels-idx1-ubyte.gz"]
-    from lnrnn.checkpoint import umask
+    from lnrnn.files import umask
     for name in os.listdir(dest):  # downloads follow the umask like any other file (not mkstemp's 0600)
         assert os.stat(dest / name).st_mode & 0o777 == 0o666 & ~umask(), name
     r = invoke("data", "mnist", "--dest", dest, "--mirror", url, "--subset", "test", "-q")

@@ -71,7 +71,7 @@ def download(url, dest_path, quiet):
     total = int(resp.headers.get("Content-Length") or 0)
     bar = Progress(total or 1, os.path.basename(dest_path), quiet=quiet)
     fd, tmp = tempfile.mkstemp(prefix=".download-", dir=os.path.dirname(dest_path))
-    from lnrnn.checkpoint import umask
+    from lnrnn.files import umask
     os.fchmod(fd, 0o666 & ~umask())  # the mode open() would give (mkstemp alone: owner-only)
     try:
         with os.fdopen(fd, "wb") as f, resp:

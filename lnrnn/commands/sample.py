@@ -38,8 +38,8 @@ def sample(path, steps, bias, seed, count, out, npz):
     task = (meta.get("task") or {}).get("task", "?")
     draw_strokes(lines, out, title=f"{cell} on {task}, update {meta.get('step')}, bias {bias:g}, seed {seed}")
     if npz:
-        from lnrnn.checkpoint import _atomic_write
+        from lnrnn.files import atomic_write
         flat = np.concatenate(lines).astype(np.float32)
-        _atomic_write(npz, lambda f: np.savez(f, points=flat, lengths=np.array([len(s) for s in lines])))
+        atomic_write(npz, lambda f: np.savez(f, points=flat, lengths=np.array([len(s) for s in lines])))
     click.echo(f"Wrote {count} sample{'s' * (count != 1)} of {steps} points to {out}"
                f"{f' and {npz}' if npz else ''}.")
