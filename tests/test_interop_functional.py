@@ -1,0 +1,127 @@
+"""lnrnn.interop.functional: the layer as pure functions, what the PyTorch and JAX bindings call.
+
+It must give what RecurrentLayer gives (the same kernels, bit for bit), residuals of exactly the
+layout it announces before running (on the CPU and the CUDA twin), and the gradient of the final
+hidden state by central differences."""
+import numpy as np
+import pytest
+
+from lnrnn import cells
+from lnrnn.interop import functional as F
+from lnrnn.layers import RecurrentLayer
+
+CELLS = list(cells.CELLS)
+
+
+def _layer(name, I, H, dtype=np.float64, seed=0):
+    spec = cells.get(name)
+    L = RecurrentLayer(spec.cell, spec.norm, I, H, dtype=dtype, seed=seed, max_steps=8)
+    rng = np.random.default_rng(seed + 1)
+    for v in L.params.values():  # move every parameter off its initial value (gains 1, biases 0)
+        v += rng.uniform(-0.2, 0.2, v.shape).astype(dtype)
+    return L
+
+
+def _inputs(spec, T, B, I, H, dtype=np.float64, seed=2):
+    rng = np.random.default_rng(seed)
+    x = rng.standard_normal((T, B, I)).astype(dtype)
+    state = tuple(rng.uniform(-0.5, 0.5, (B, H)).astype(dtype) for _ in range(spec.nstate))
+    return x, state
+
+
+@pytest.mark.parametrize("name", CELLS)
+@pytest.mark.parametrize("I", [2, 7])  # narrow (folded into the time loop) and wide input
+@pytest.mark.parametrize("masked", [False, True])
+def test_forward_and_backward_equal_the_layer(name, I, masked):
+    spec = cells.get(name)
+    T, B, H = 6, 5, 3
+    L = _layer(name, I, H)
+    x, state = _inputs(spec, T, B, I, H)
+    lengths = np.array([6, 2, 0, 4, 6]) if masked else None
+    bufs = {n: v.copy() for n, v in L.buffers.items()}
+    y, final, res = F.layer_forward(name, x, state, dict(L.params), lengths=lengths, buffers=bufs)
+    y_l, final_l = L.forward(x, state, lengths=lengths)
+    np.testing.assert_array_equal(y, y_l)
+    for a, b in zip(final, final_l):
+        np.testing.assert_array_equal(a, b)
+    for n in bufs:  # training updated the running statistics as the layer's
+        np.testing.assert_array_equal(bufs[n], L.buffers[n])
+    dy = np.random.default_rng(3).standard_normal(y.shape)
+    dx, d0, grads = F.layer_backward(name, res, x, state, dict(L.params), y, dy, lengths=lengths)
+    L.zero_grad()
+    dx_l, d0_l = L.backward(dy)
+    np.testing.assert_array_equal(dx, dx_l)
+    for a, b in zip(d0, d0_l):
+        np.testing.assert_array_equal(a, b)
+    for n, g in grads.items():
+        np.testing.assert_array_equal(g, L.grads[n])
+
+
+@pytest.mark.parametrize("name", CELLS)
+@pytest.mark.parametrize("I", [2, 7])
+def test_residuals_have_the_announced_layout(name, I):
+    spec = cells.get(name)
+    T, B, H = 5, 3, 4
+    L = _layer(name, I, H, dtype=np.float32)
+    x, state = _inputs(spec, T, B, I, H, dtype=np.float32)
+    _, _, res = F.layer_forward(name, x, state, dict(L.params), buffers=dict(L.buffers))
+    got = [(tuple(r.shape), np.dtype(r.dtype)) for r in res]
+    assert got == [(tuple(s), np.dtype(d)) for s, d in F.residual_layout(name, T, B, I, H, np.float32)]
+
+
+@pytest.mark.parametrize("name", CELLS)
+def test_residual_layout_of_the_cuda_twin(name):
+    from lnrnn import backend
+    if not backend.cuda_usable()[0]:
+        pytest.skip(backend.cuda_usable()[1])
+    spec = cells.get(name)
+    T, B, H, I = 3, 2, 3, 2
+    L = _layer(name, I, H, dtype=np.float32)
+    x, state = _inputs(spec, T, B, I, H, dtype=np.float32)
+    _, _, res = F.layer_forward(name, x, state, dict(L.params), buffers=dict(L.buffers), device="cuda")
+    got = [(tuple(r.shape), np.dtype(r.dtype)) for r in res]
+    want = [(tuple(s), np.dtype(d)) for s, d in F.residual_layout(name, T, B, I, H, np.float32, device="cuda")]
+    assert got == want
+
+
+@pytest.mark.parametrize("name", CELLS)
+def test_gradient_of_the_final_hidden_state_by_central_differences(name):
+    """L = sum(w_y * y) + sum(w_h * h_n) over a padded batch with a row of length 0: dx, dh0 and one weight."""
+    spec = cells.get(name)
+    T, B, I, H = 4, 3, 3, 2
+    L = _layer(name, I, H)
+    x, state = _inputs(spec, T, B, I, H)
+    lengths = np.array([4, 2, 0])
+    rng = np.random.default_rng(5)
+    wy, wh = rng.standard_normal((T, B, H)), rng.standard_normal((B, H))
+    mask = F.step_mask(lengths, T, np.float64)[:, :, None]
+    p = dict(L.params)
+
+    def loss(x, h0, Wx):
+        st = (h0,) + tuple(state[1:])
+        y, final, _ = F.layer_forward(name, x, st, {**p, "Wx": Wx}, lengths=lengths, training=False,
+                                      buffers=dict(L.buffers), keep=False)
+        return float(np.sum(wy * y * mask) + np.sum(wh * final[0]))
+
+    y, final, res = F.layer_forward(name, x, state, p, lengths=lengths, training=False, buffers=dict(L.buffers))
+    dx, d0, grads = F.layer_backward(name, res, x, state, p, y, wy, dfinal=(wh,), lengths=lengths, training=False)
+    eps = 1e-6
+    for arr, got, which in ((x, dx, 0), (state[0], d0[0], 1), (p["Wx"], grads["Wx"], 2)):
+        for idx in list(np.ndindex(arr.shape))[::3]:
+            args = [x.copy(), state[0].copy(), p["Wx"].copy()]
+            args[which][idx] += eps
+            up = loss(*args)
+            args[which][idx] -= 2 * eps
+            down = loss(*args)
+            assert abs((up - down) / (2 * eps) - got[idx]) < 1e-6 * (1 + abs(got[idx])), (which, idx)
+
+
+def test_a_gradient_of_the_final_cell_state_is_refused_in_one_sentence():
+    spec = cells.get("lstm")
+    L = _layer("lstm", 3, 2)
+    x, state = _inputs(spec, 3, 2, 3, 2)
+    y, final, res = F.layer_forward("lstm", x, state, dict(L.params))
+    with pytest.raises(NotImplementedError, match="c_n"):
+        F.layer_backward("lstm", res, x, state, dict(L.params), y, None, dfinal=(None, np.ones((2, 2))))
+    # a zero one is no gradient at all
+    F.layer_backward("lstm", res, x, state, dict(L.params), y, None, dfinal=(None, np.zeros((2, 2))))
