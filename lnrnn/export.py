@@ -76,8 +76,9 @@ def exported_tensors(model):
 
 
 def write_safetensors(path, tensors, metadata=None):
-    """Write {name: ndarray} (and string metadata) to ``path`` in the safetensors layout, atomically."""
-    from lnrnn.files import atomic_write
+    """Write {name: ndarray} (and string metadata) to ``path`` in the safetensors layout, atomically (missing
+    folders above it are created; ``lnrnn.files.write_output_file``)."""
+    from lnrnn.files import write_output_file
 
     header, offset, blobs = {}, 0, []
     for name in sorted(tensors):
@@ -98,7 +99,7 @@ def write_safetensors(path, tensors, metadata=None):
         f.write(text)
         for b in blobs:
             f.write(b)
-    atomic_write(path, write)
+    write_output_file(path, write)
 
 
 def read_safetensors(path):

@@ -1,7 +1,11 @@
 """Where lnrnn writes files: every file a command or run writes goes through ``atomic_write`` (a temp
 file beside the target, fsync, rename), so a crash or Ctrl-C leaves the old file or the new one, never
 a torn one, and new files get the permissions the user's umask gives (``mkstemp`` alone would make
-them owner-only)."""
+them owner-only).
+
+A command's output (``--out``, ``--npz``) is checked before any work (``check_output_file``: not a folder,
+under a writable folder, no file in the way), and written by ``write_output_file``, which creates the
+missing folders above it first, as ``lnrnn train`` creates its run folder."""
 import os
 import tempfile
 
@@ -40,3 +44,64 @@ def atomic_write(path, write):
 def atomic_write_text(path, text):
     """Write a str to path atomically, as UTF-8."""
     atomic_write(path, lambda f: f.write(text.encode("utf-8")))
+
+
+def check_output_file(path, option="--out"):
+    """UserError unless ``path`` names a file lnrnn can write: not a folder, and its nearest existing
+    ancestor a writable folder (missing folders between are created when the file is written). Creates
+    nothing (the probe is an unnamed temporary file); commands call it before any work, so a bad
+    destination costs no computation."""
+    from lnrnn.errors import UserError
+
+    text = str(path)
+    if not text or text.endswith(os.sep):
+        raise UserError(f"{option} {text!r} names a folder; give a file name.")
+    target = os.path.abspath(text)
+    if os.path.isdir(target):
+        raise UserError(f"{option} {text} is a folder; give a file name inside it.")
+    probe = os.path.dirname(target)
+    while not os.path.exists(probe):
+        parent = os.path.dirname(probe)
+        if parent == probe:
+            break
+        probe = parent
+    if not os.path.isdir(probe):
+        raise UserError(f"{probe} is a file, not a folder, so {option} {text} cannot be written there; choose "
+                        f"another {option}.")
+    try:
+        with tempfile.TemporaryFile(dir=probe):
+            pass
+    except OSError as e:
+        where = "" if probe == os.path.dirname(target) else f", where {option} {text} would be created"
+        raise UserError(f"cannot write to {probe}{where} ({e.strerror or e}); choose another {option} or make "
+                        "it writable.") from None
+    return text
+
+
+def prepare_output_file(path, option="--out"):
+    """``check_output_file``, then create the missing folders above ``path`` (as ``lnrnn train`` creates its
+    run folder). -> path."""
+    from lnrnn.errors import UserError
+
+    check_output_file(path, option)
+    folder = os.path.dirname(os.path.abspath(str(path)))
+    try:
+        os.makedirs(folder, exist_ok=True)
+    except OSError as e:
+        raise UserError(f"cannot create the folder {folder} for {option} {path} ({e.strerror or e}); choose "
+                        f"another {option}.") from None
+    return str(path)
+
+
+def write_output_file(path, write, option="--out"):
+    """What a command writes for the user: ``prepare_output_file``, then ``atomic_write``; an OSError on
+    the way (a full disk, a folder removed meanwhile) is a UserError naming the option, and the old file,
+    if any, is kept."""
+    from lnrnn.errors import UserError
+
+    prepare_output_file(path, option)
+    try:
+        atomic_write(str(path), write)
+    except OSError as e:
+        raise UserError(f"cannot write {option} {path} ({e.strerror or e}); nothing was written.") from None
+    return str(path)

@@ -135,13 +135,13 @@ def check_format(path):
 def write_learning_curves(path, runs, x="step", title="learning curves", loss_label=None):
     """Draw the runs' curves into ``path`` (.png, .svg or .pdf), atomically (a reader never sees half a file)."""
     import matplotlib
-    from lnrnn.files import atomic_write
+    from lnrnn.files import write_output_file
 
     check_format(path)
     fig = learning_curve_figure(runs, x=x, title=title, loss_label=loss_label)
     fmt = os.path.splitext(str(path))[1].lower()[1:]
     with matplotlib.rc_context({"svg.fonttype": "none", "svg.hashsalt": "lnrnn", "pdf.fonttype": 42}):
-        atomic_write(path, lambda f: fig.savefig(f, format=fmt, dpi=110, metadata=_metadata(fmt)))
+        write_output_file(path, lambda f: fig.savefig(f, format=fmt, dpi=110, metadata=_metadata(fmt)))
     return path
 
 

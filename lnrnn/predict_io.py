@@ -96,7 +96,7 @@ def _read_one(path, task):
 
 
 def input_files(path):
-    """The files a --data-dir names: itself, or a folder's IDX images files (sorted by name)."""
+    """The files an --input names: itself, or a folder's IDX images files (sorted by name)."""
     if os.path.isdir(path):
         found = sorted(p for p in glob.glob(os.path.join(path, "*")) if os.path.isfile(p)
                        and ("images-idx3-ubyte" in os.path.basename(p) or "images.idx3-ubyte" in os.path.basename(p)))
@@ -122,26 +122,31 @@ def read_inputs(paths, task, input_size):
             where.append((f, start, len(x)))
             start += len(x)
     if not parts:
-        raise UserError("no input given; pass --data-dir FILE_OR_FOLDER.")
+        raise UserError("no input given; pass --input FILE_OR_FOLDER.")
     return np.concatenate(parts), where
 
 
 def check_out(path):
+    """UserError unless ``path`` is a .csv/.npy file name that can be written (``lnrnn.files.check_output_file``)."""
+    from lnrnn.files import check_output_file
+
     if not str(path).lower().endswith(OUT_FORMATS):
         raise UserError(f"--out must end in {' or '.join(OUT_FORMATS)}, not {path!r}.")
+    check_output_file(path)
 
 
 def write_predictions(path, predictions):
     """Write index, class, probability of every sequence to ``path`` (.csv or .npy), atomically."""
-    from lnrnn.files import atomic_write, atomic_write_text
+    from lnrnn.files import write_output_file
 
     check_out(path)
     classes, prob = predictions.classes, predictions.probability
     if str(path).lower().endswith(".npy"):
         table = np.empty(len(classes), dtype=[("index", "<i8"), ("class", "<i8"), ("probability", "<f8")])
         table["index"], table["class"], table["probability"] = np.arange(len(classes)), classes, prob
-        atomic_write(path, lambda f: np.save(f, table, allow_pickle=False))
+        write_output_file(path, lambda f: np.save(f, table, allow_pickle=False))
     else:
         lines = ["index,class,probability"] + [f"{i},{c},{p:.6g}" for i, (c, p) in enumerate(zip(classes, prob))]
-        atomic_write_text(path, "\n".join(lines) + "\n")
+        text = ("\n".join(lines) + "\n").encode("utf-8")
+        write_output_file(path, lambda f: f.write(text))
     return path

@@ -82,6 +82,9 @@ def draw_strokes(samples, path, title=None, y_down=False, labels=None):
     if title:
         fig.suptitle(title, fontsize=11)
     fig.tight_layout()
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
+    from lnrnn.files import write_output_file
+    try:
+        write_output_file(path, lambda f: fig.savefig(f, format=ext[1:], dpi=120))
+    finally:
+        plt.close(fig)
     return path

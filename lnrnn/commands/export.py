@@ -17,7 +17,9 @@ def export(path, fmt, out):
     """
     from lnrnn.api import export_run, load_run
     from lnrnn.export import pytorch_compatible
+    from lnrnn.files import check_output_file
 
+    check_output_file(out)
     run = load_run(path)
     shapes = export_run(run, out, fmt)
     note = ("; the rnn.* tensors load into torch.nn." + ("LSTM" if run.config["cell"] == "lstm" else "RNN")

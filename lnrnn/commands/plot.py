@@ -5,6 +5,7 @@ import os
 import click
 
 from lnrnn.errors import UserError
+from lnrnn.files import check_output_file
 from lnrnn.plot import FORMATS, LOSS_LABELS, X_AXES, Curves, check_format, write_learning_curves
 from lnrnn.rundir import UPDATES_FILE, read_jsonl
 from lnrnn.train import METRICS_FILE
@@ -44,6 +45,7 @@ def plot(runs, out, x, title):
     """Draw the metrics (accuracy, loss, ...) of one or more run folders against updates into one picture:
     validation and training per epoch, and the training metrics every --log-every updates as a thin line."""
     check_format(out)
+    check_output_file(out)
     data = [read_run_curves(r) for r in runs]
     kinds = {head_kind(r) for r in runs}
     if title is None:

@@ -6,8 +6,9 @@ from lnrnn.commands.options import run_folder_option
 
 @click.command("predict", short_help="Classify IDX images or a .npy of sequences with a trained run.")
 @run_folder_option
-@click.option("--data-dir", "inputs", required=True, multiple=True, type=click.Path(),
-              help="What to classify (repeatable): an MNIST-family IDX images file (gzip or raw), a folder of them, "
+@click.option("--input", "--data-dir", "inputs", required=True, multiple=True, type=click.Path(),
+              metavar="FILE_OR_FOLDER",
+              help="What to classify (repeatable; --data-dir is the older name): an MNIST-family IDX images file (gzip or raw), a folder of them, "
                    "or a .npy of sequences (N,T) or (N,T,I) as the model reads them (uint8 values are scaled like "
                    "the task's own). No pickle.")
 @click.option("--out", required=True, type=click.Path(dir_okay=False),
@@ -15,7 +16,7 @@ from lnrnn.commands.options import run_folder_option
 @click.option("--batch-size", type=int, default=500, show_default=True,
               help="Sequences per forward pass (affects memory only).")
 def predict(path, inputs, out, batch_size):
-    """Write the predicted class (and its probability) of every sequence in --data-dir.
+    """Write the predicted class (and its probability) of every sequence in --input.
 
     Images are read the way the run's task reads its own (pixel by pixel, permuted for pmnist, or row by
     row); the run must be a sequence classifier (mnist, pmnist, mnist-rows, digits, ...).

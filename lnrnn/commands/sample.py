@@ -22,6 +22,7 @@ def sample(path, steps, bias, seed, count, out, npz):
     import numpy as np
 
     from lnrnn.api import load_run, sample_run
+    from lnrnn.files import check_output_file, write_output_file
     from lnrnn.sample import FORMATS, draw_strokes
 
     for what, v in (("--steps", steps), ("--count", count)):
@@ -31,6 +32,9 @@ def sample(path, steps, bias, seed, count, out, npz):
         raise UserError(f"--bias must be 0 or positive, not {bias}.")
     if not str(out).lower().endswith(FORMATS):
         raise UserError(f"--out must end in {', '.join(FORMATS)}, not {out!r}.")
+    check_output_file(out, "--out")
+    if npz:
+        check_output_file(npz, "--npz")
     run = load_run(path)
     meta = run.meta
     lines = sample_run(run, steps, count, bias, seed)
@@ -38,8 +42,8 @@ def sample(path, steps, bias, seed, count, out, npz):
     task = (meta.get("task") or {}).get("task", "?")
     draw_strokes(lines, out, title=f"{cell} on {task}, update {meta.get('step')}, bias {bias:g}, seed {seed}")
     if npz:
-        from lnrnn.files import atomic_write
         flat = np.concatenate(lines).astype(np.float32)
-        atomic_write(npz, lambda f: np.savez(f, points=flat, lengths=np.array([len(s) for s in lines])))
+        write_output_file(npz, lambda f: np.savez(f, points=flat, lengths=np.array([len(s) for s in lines])),
+                          "--npz")
     click.echo(f"Wrote {count} sample{'s' * (count != 1)} of {steps} points to {out}"
                f"{f' and {npz}' if npz else ''}.")
