@@ -2,7 +2,10 @@
 
 Errors a user can cause are ``lnrnn.errors.UserError`` (one sentence); the group turns them into
 click's ``Error: ...`` on stderr with the error's exit code (2; 3 for a diverged run; 130 for Ctrl-C)
-and no traceback.
+and no traceback. Ctrl-C is one of them for every command: ``train`` stops at its next update and
+saves (``lnrnn.train``); any other command's KeyboardInterrupt becomes ``Interrupted`` (exit 130, as
+the shell reports a process SIGINT ended), not click's "Aborted!" with exit 1. Commands write their
+files atomically, so an interrupted one leaves each file whole or untouched.
 """
 import click
 
@@ -16,12 +19,25 @@ class _UserFacingError(click.ClickException):
         self.exit_code = err.exit_code
 
 
+class Interrupted(UserError):
+    """Ctrl-C in a command other than train (which saves and raises TrainingInterrupted, also exit 130)."""
+
+    exit_code = 130
+
+
+def interrupted(command):
+    return Interrupted(f"interrupted (Ctrl-C): lnrnn {command} stopped; every file it writes is left whole "
+                       "or untouched.")
+
+
 class LnrnnGroup(click.Group):
     def invoke(self, ctx):
         try:
             return super().invoke(ctx)
         except UserError as e:
             raise _UserFacingError(e) from None
+        except KeyboardInterrupt:
+            raise _UserFacingError(interrupted(ctx.invoked_subcommand or "")) from None
 
 
 @click.group(cls=LnrnnGroup, context_settings={"help_option_names": ["-h", "--help"]})

@@ -111,3 +111,11 @@ TASK_DEFAULTS = {"strokes": dict(hidden=400, layers=3, skip=True, eval_batch_siz
 def task_defaults(task):
     """The TASK_DEFAULTS row of a task name (every strokes-* task shares one)."""
     return TASK_DEFAULTS["strokes" if str(task).startswith("strokes") else None]
+
+# Commands besides train (lnrnn sample, lnrnn predict).
+# lnrnn sample draws at most this many points per sample unless --no-cap is given (a point costs one
+# step of the model: 20,000 are minutes for a 3 x 400 LSTM on 2 cores).
+SAMPLE_MAX_STEPS = 20_000
+# lnrnn predict refuses values further outside the training data's [min, max] than this fraction of its
+# width (raw 0..16 digits for a model trained on [0, 1]), unless --force is given.
+PREDICT_RANGE_SLACK = 0.1

@@ -10,6 +10,12 @@ Inputs (``read_inputs``), each path one of
         values are scaled as the task scales its own, 1/255 for the MNIST family); no pickle
 The input width I must be the model's; anything else is refused in one sentence before any work.
 
+What the model was trained on (``describe_training_data``, ``training_record``, ``check_like_training``):
+the length of its training sequences and the range of their values, as the model read them, kept in the
+checkpoint's metadata under "data" ({"steps": T or [min, max], "min": ..., "max": ...}); for a run
+saved without it, what the task spec can say (the tasks that need no files are built again). ``lnrnn
+predict`` refuses sequences of another length or with values outside that range, or warns with --force.
+
 Outputs (``write_predictions``), by the extension of ``--out``: ``.csv`` with a header
 ``index,class,probability`` (index counts sequences over all inputs, in the order given), or ``.npy``
 holding a structured array with the same three fields (int64, int64, float64; loads without pickle).
@@ -51,6 +57,73 @@ def check_inputs(x, input_size, where="the run"):
     if np.issubdtype(x.dtype, np.floating) and not np.all(np.isfinite(x)):
         raise UserError("the sequences hold NaN or infinite values.")
     return x
+
+
+def describe_training_data(x, lengths=None, scale=1.0):
+    """The record of a training set that ``check_like_training`` compares inputs with: x (N,T,I) as
+    stored, ``scale`` what the task multiplies it by when batching, ``lengths`` (N,) for padded sets ->
+    {"steps": T (all alike) or [shortest, longest], "min": .., "max": ..} (the values the model read)."""
+    x = np.asarray(x)
+    if lengths is not None and len(lengths) and int(np.min(lengths)) != int(np.max(lengths)):
+        steps = [int(np.min(lengths)), int(np.max(lengths))]
+    else:
+        steps = int(x.shape[1]) if lengths is None or not len(lengths) else int(lengths[0])
+    lo, hi = (float(v) * float(scale) for v in (x.min(), x.max()))
+    return {"steps": steps, "min": min(lo, hi), "max": max(lo, hi)}
+
+
+def describe_task_data(task):
+    """``describe_training_data`` of a built task's training set; None for tasks without one array of
+    sequences (the stroke tasks' variable-length lines)."""
+    if not hasattr(task, "x_train"):
+        return None
+    return describe_training_data(task.x_train, scale=getattr(task, "scale", 1.0))
+
+
+def training_record(meta):
+    """What a run's checkpoint metadata says of its training data: its "data" record; for a run saved
+    without one, the record of the task rebuilt from its spec when the task needs no files (digits, adding,
+    copy), the value range alone for the MNIST family (pixels scaled to [0, 1]); else None (no check)."""
+    record = meta.get("data")
+    if isinstance(record, dict):
+        return record
+    spec = dict(meta.get("task") or {})
+    task = spec.get("task")
+    from lnrnn.data.tasks import TASKS, load_task
+
+    if task in MNIST_TASKS:
+        return {"min": 0.0, "max": 1.0}
+    if task not in TASKS or "data_dir" in TASKS[task][2] or str(task).startswith("strokes"):
+        return None
+    try:
+        return describe_task_data(load_task(spec))
+    except UserError:
+        return None
+
+
+def check_like_training(x, record, slack=None):
+    """The ways x (N,T,I) departs from a training record (``describe_training_data``) -> list of phrases,
+    empty when it does not: another sequence length, or values beyond the training range by more than
+    ``slack`` (config.PREDICT_RANGE_SLACK) of its width."""
+    from lnrnn.config import PREDICT_RANGE_SLACK
+
+    if not record:
+        return []
+    slack = PREDICT_RANGE_SLACK if slack is None else slack
+    differs = []
+    T, steps = x.shape[1], record.get("steps")
+    if isinstance(steps, int) and T != steps:
+        differs.append(f"they have {T} steps where the training sequences had {steps}")
+    elif isinstance(steps, (list, tuple)) and len(steps) == 2 and not steps[0] <= T <= steps[1]:
+        differs.append(f"they have {T} steps where the training sequences had {steps[0]} to {steps[1]}")
+    if "min" in record and "max" in record:
+        lo, hi = float(record["min"]), float(record["max"])
+        margin = slack * (hi - lo)
+        xlo, xhi = float(np.min(x)), float(np.max(x))
+        if xlo < lo - margin or xhi > hi + margin:
+            differs.append(f"their values span {xlo:g} to {xhi:g} where the training data's spanned {lo:g} "
+                           f"to {hi:g}")
+    return differs
 
 
 def _task_scale(task):
@@ -150,3 +223,30 @@ def write_predictions(path, predictions):
         text = ("\n".join(lines) + "\n").encode("utf-8")
         write_output_file(path, lambda f: f.write(text))
     return path
+
+
+class _CountedModel:
+    """A run's model whose forwards tick a ``Progress`` by their batch rows. ``lnrnn.api.predict`` runs
+    the batches and takes no progress callback, and a forward per batch is the one thing it does that
+    this wrapper sees; the batches, their initial states and so the predictions are api.predict's own."""
+
+    def __init__(self, model, progress):
+        self._model, self._progress = model, progress
+
+    def __getattr__(self, name):
+        return getattr(self._model, name)
+
+    def _run(self, x, *args, **kwargs):   # x (T,B,I)
+        out = self._model._run(x, *args, **kwargs)
+        self._progress.update(x.shape[1])
+        return out
+
+
+def predict_with_progress(run, x, batch_size, progress):
+    """``lnrnn.api.predict(run, x, batch_size=...)`` with ``progress`` (a Progress over len(x) sequences)
+    updated after every batch."""
+    import dataclasses
+
+    from lnrnn.api import predict
+
+    return predict(dataclasses.replace(run, model=_CountedModel(run.model, progress)), x, batch_size=batch_size)

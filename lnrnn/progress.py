@@ -18,10 +18,12 @@ def format_seconds(s):
 
 
 class Progress:
-    """progress = Progress(total_samples, label); progress.update(n, loss=..., acc=...); progress.close()."""
+    """progress = Progress(total_samples, label); progress.update(n, loss=..., acc=...); progress.close().
+    ``unit`` names what is counted in the rate (samples/s; points/s for sampling)."""
 
-    def __init__(self, total, label="", stream=None, quiet=False, width=24, min_interval=0.2, done=0, log_every=None):
-        self.total, self.label, self.quiet, self.width = total, label, quiet, width
+    def __init__(self, total, label="", stream=None, quiet=False, width=24, min_interval=0.2, done=0, log_every=None,
+                 unit="samples"):
+        self.total, self.label, self.quiet, self.width, self.unit = total, label, quiet, width, unit
         self.stream = stream if stream is not None else sys.stderr
         self.tty = hasattr(self.stream, "isatty") and self.stream.isatty()
         self.min_interval = min_interval
@@ -43,7 +45,7 @@ class Progress:
         for name, v in self.fields.items():  # the head's metrics: loss, acc (a fraction, shown in %), ...
             parts.append(f"{name} {100 * v:.1f}%" if name == "acc" else f"{name} {v:.4f}")
         rate = self.rate()
-        parts.append(f"{rate:,.0f} samples/s")
+        parts.append(f"{rate:,.0f} {self.unit}/s")
         if self.done < self.total and rate > 0:
             parts.append(f"ETA {format_seconds((self.total - self.done) / rate)}")
         else:

@@ -18,10 +18,11 @@ from lnrnn.errors import UserError
 FORMATS = (".png", ".svg", ".pdf")
 
 
-def sample_strokes(model, steps, count=1, bias=0.0, seed=0, start=None):
+def sample_strokes(model, steps, count=1, bias=0.0, seed=0, start=None, progress=None):
     """Draw ``count`` sequences of ``steps`` points -> list of (steps, 3) float64 arrays (dx, dy in the
     data's units, pen 1 where the pen lifts after the point). Same seed, same samples. ``start``:
-    the first input (3,), default the origin with the pen down."""
+    the first input (3,), default the origin with the pen down. ``progress``: a ``lnrnn.progress.Progress``
+    over steps * count points, updated after every step."""
     head = model.head
     if not hasattr(head, "sample"):
         raise UserError(f"this model's head ({head.kind}) does not generate sequences; sampling needs a "
@@ -37,6 +38,8 @@ def sample_strokes(model, steps, count=1, bias=0.0, seed=0, start=None):
         p = head.sample(o, rng, bias)                       # (count,3) normalized units
         out[:, t] = p
         x = p.astype(model.dtype)
+        if progress is not None:
+            progress.update(count)
     sx, sy = getattr(head, "scale", (1.0, 1.0))
     out[:, :, 0] *= sx
     out[:, :, 1] *= sy

@@ -178,3 +178,156 @@ def test_an_existing_file_is_replaced_whole(runs, tmp_path):
     r = invoke("export", "--checkpoint", runs / "clf", "--out", out)
     assert r.exit_code == 0, r.output
     assert out.read_bytes()[:3] != b"old" and len(out.read_bytes()) > 100
+
+
+# ---------------------------------------------------------------------------------------------
+# predict: input that cannot be what the model was trained on
+# ---------------------------------------------------------------------------------------------
+def test_the_training_data_is_described_and_checked():
+    from lnrnn.predict_io import check_like_training, describe_training_data
+
+    x = np.random.default_rng(0).integers(0, 256, (20, 28, 28)).astype(np.uint8)
+    rec = describe_training_data(x, scale=1 / 255)
+    assert rec["steps"] == 28 and rec["min"] == 0.0 and rec["max"] == pytest.approx(1.0)
+    assert json.loads(json.dumps(rec)) == rec                        # kept in the checkpoint's JSON
+    ragged = describe_training_data(np.zeros((3, 9, 2)), lengths=np.array([4, 9, 7]))
+    assert ragged["steps"] == [4, 9]
+    ok = x[:5].astype(np.float32) / 255
+    assert check_like_training(ok, rec) == []
+    assert check_like_training(ok * 1.05, rec) == []                 # within the slack
+    assert check_like_training(x[:5].astype(np.float32), rec) == [
+        "their values span 0 to 255 where the training data's spanned 0 to 1"]
+    assert check_like_training(ok[:, :20], rec) == ["they have 20 steps where the training sequences had 28"]
+    assert check_like_training(np.zeros((1, 12, 2)), ragged) == [
+        "they have 12 steps where the training sequences had 4 to 9"]
+    assert check_like_training(np.zeros((1, 5, 2)), ragged) == []
+    assert check_like_training(ok * 99, None) == []                  # nothing known: no check
+
+
+def test_a_run_without_the_record_falls_back_to_its_task():
+    from lnrnn.predict_io import training_record
+
+    assert training_record({"task": {"task": "digits"}}) == {"steps": 64, "min": 0.0, "max": 1.0}
+    assert training_record({"task": {"task": "copy", "steps": 5}})["steps"] == 25
+    assert training_record({"task": {"task": "mnist", "data_dir": "nowhere"}}) == {"min": 0.0, "max": 1.0}
+    assert training_record({"task": {"task": "strokes-synthetic"}}) is None
+    kept = {"steps": 7, "min": -1.0, "max": 1.0}
+    assert training_record({"task": {"task": "digits"}, "data": kept}) == kept   # the run's own record first
+
+
+def _digits(n=6):
+    from sklearn.datasets import load_digits
+    return load_digits().images[:n].reshape(n, 64)                 # raw pixel values 0..16
+
+
+@pytest.mark.parametrize("recorded", [True, False])
+def test_predict_refuses_raw_values_and_other_lengths(runs, tmp_path, recorded):
+    run = classifier_run(tmp_path / "run", data={"steps": 64, "min": 0.0, "max": 1.0} if recorded else None)
+    np.save(tmp_path / "raw.npy", _digits())
+    np.save(tmp_path / "short.npy", _digits()[:, :50] / 16)
+    np.save(tmp_path / "good.npy", _digits() / 16)
+    out = tmp_path / "p.csv"
+    msg = one_error(invoke("predict", "--checkpoint", run, "--input", tmp_path / "raw.npy", "--out", out),
+                    "their values span 0 to 16 where the training data's spanned 0 to 1")
+    assert "raw.npy" in msg and "--force" in msg
+    msg = one_error(invoke("predict", "--checkpoint", run, "--input", tmp_path / "short.npy", "--out", out),
+                    "they have 50 steps where the training sequences had 64")
+    assert not out.exists()
+    r = invoke("predict", "--checkpoint", run, "--input", tmp_path / "good.npy", "--out", out)
+    assert r.exit_code == 0 and "Warning" not in r.stderr, r.output
+    out.unlink()
+    r = invoke("predict", "--checkpoint", run, "--data-dir", tmp_path / "raw.npy", "--out", out, "--force")
+    assert r.exit_code == 0, r.output
+    warnings = [line for line in r.stderr.splitlines() if line.startswith("Warning:")]
+    assert len(warnings) == 1 and "values span 0 to 16" in warnings[0] and "(--force)" in warnings[0]
+    assert len(out.read_text().splitlines()) == 7
+
+
+def test_predict_shows_progress_unless_quiet(runs, tmp_path, monkeypatch):
+    import lnrnn.progress
+    monkeypatch.setattr(lnrnn.progress, "LOG_EVERY_S", 0.0)  # a line after every batch
+    np.save(tmp_path / "x.npy", _digits(9) / 16)
+    r = invoke("predict", "--checkpoint", runs / "clf", "--input", tmp_path / "x.npy", "--out", tmp_path / "p.csv",
+               "--batch-size", 4)
+    assert r.exit_code == 0, r.output
+    lines = [line for line in r.stderr.splitlines() if line.startswith("predict [")]
+    assert [line.split("] ")[1].split()[0] for line in lines] == ["4/9", "8/9", "9/9"], r.stderr
+    assert "sequences/s" in lines[-1]
+    r = invoke("predict", "--checkpoint", runs / "clf", "--input", tmp_path / "x.npy", "--out", tmp_path / "q.csv",
+               "--batch-size", 4, "--quiet")
+    assert r.exit_code == 0 and r.stderr == "", r.stderr
+    assert (tmp_path / "p.csv").read_text() == (tmp_path / "q.csv").read_text()
+
+
+# ---------------------------------------------------------------------------------------------
+# sample: a cap, progress; Ctrl-C everywhere
+# ---------------------------------------------------------------------------------------------
+def test_sample_steps_are_capped_unless_no_cap(runs, tmp_path, no_work):
+    from lnrnn.config import SAMPLE_MAX_STEPS
+    msg = one_error(invoke("sample", "--checkpoint", runs / "mdn", "--steps", 100_000_000, "--out", tmp_path / "s.png"),
+                    f"--steps 100,000,000 is more than the {SAMPLE_MAX_STEPS:,} points")
+    assert "--no-cap" in msg and os.listdir(tmp_path) == []
+    assert "--no-cap" in invoke("sample", "--help").output
+
+
+def test_sample_over_the_cap_with_no_cap_and_progress(runs, tmp_path, monkeypatch):
+    import lnrnn.config
+    import lnrnn.commands.sample
+    import lnrnn.progress
+    monkeypatch.setattr(lnrnn.commands.sample, "SAMPLE_MAX_STEPS", 10)
+    monkeypatch.setattr(lnrnn.progress, "LOG_EVERY_S", 0.0)
+    one_error(invoke("sample", "--checkpoint", runs / "mdn", "--steps", 11, "--out", tmp_path / "s.png"),
+              "more than the 10 points")
+    r = invoke("sample", "--checkpoint", runs / "mdn", "--steps", 11, "--count", 2, "--no-cap",
+               "--out", tmp_path / "s.png", "--npz", tmp_path / "s.npz")
+    assert r.exit_code == 0, r.output
+    lines = [line for line in r.stderr.splitlines() if line.startswith("sample [")]
+    assert lines[0].split("] ")[1].split()[0] == "2/22" and lines[-1].split("] ")[1].split()[0] == "22/22"
+    assert "points/s" in lines[-1] and list(np.load(tmp_path / "s.npz")["lengths"]) == [11, 11]
+    r = invoke("sample", "--checkpoint", runs / "mdn", "--steps", 11, "--no-cap", "-q", "--out", tmp_path / "t.png")
+    assert r.exit_code == 0 and r.stderr == "", r.stderr
+
+
+def _ctrl_c(*a, **k):
+    raise KeyboardInterrupt
+
+
+@pytest.mark.parametrize("command", ["sample", "predict", "eval", "export", "plot"])
+def test_ctrl_c_exits_130_with_one_line(runs, tmp_path, monkeypatch, command):
+    import lnrnn.api
+    import lnrnn.commands.plot
+    import lnrnn.sample
+    where = {"sample": (lnrnn.sample, "sample_strokes"), "predict": (lnrnn.api, "predict"),
+             "eval": (lnrnn.api, "evaluate_run"), "export": (lnrnn.api, "export_run"),
+             "plot": (lnrnn.commands.plot, "write_learning_curves")}[command]
+    monkeypatch.setattr(*where, _ctrl_c)
+    out = tmp_path / NAMES.get(command, "x")
+    argv = commands(runs, out).get(command) or ["eval", "--checkpoint", runs / "clf"]
+    r = invoke(*argv)
+    msg = one_error(r, f"interrupted (Ctrl-C): lnrnn {command} stopped", code=130)
+    assert "Aborted" not in r.output and not out.exists(), msg
+
+
+def test_ctrl_c_in_a_real_sampling_process(runs, tmp_path):
+    """SIGINT to a process drawing a long sample: exit 130, one line, no picture, no "Aborted!"."""
+    import signal
+    import time
+    script = ("import sys, lnrnn.progress; lnrnn.progress.LOG_EVERY_S = 0.2; from lnrnn.cli import main; "
+              "main(sys.argv[1:], prog_name='lnrnn')")
+    out = tmp_path / "s.png"
+    p = subprocess.Popen([sys.executable, "-c", script, "sample", "--checkpoint", str(runs / "mdn"), "--steps",
+                          "10000000", "--no-cap", "--count", "1", "--out", str(out)],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        first = p.stderr.readline()          # the first progress line: sampling is under way
+        assert first.startswith("sample ["), first
+        time.sleep(0.3)
+        p.send_signal(signal.SIGINT)
+        stdout, stderr = p.communicate(timeout=60)
+    finally:
+        if p.poll() is None:
+            p.kill()
+    errors = [line for line in stderr.splitlines() if line.startswith("Error:")]
+    assert p.returncode == 130 and stdout == "" and "Traceback" not in stderr and "Aborted" not in stderr, stderr
+    assert len(errors) == 1 and "interrupted (Ctrl-C): lnrnn sample stopped" in errors[0]
+    assert os.listdir(tmp_path) == []
