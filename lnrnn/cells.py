@@ -2,8 +2,7 @@
 
 Design. A cell variant is a row of ``CELLS``: its CLI name, cell and norm, how many gate blocks it
 has (G = blocks * H), its state arity, the parameters beyond ``Wx (I,G), Wh (H,G), b (G,)`` with their
-width and initial value, the BatchNorm population statistics it keeps, the names of its kernel twins
-(bound from ``lnrnn.backend.kernels(device)``: the same names on the CPU and on CUDA), and two
+width and initial value, the BatchNorm population statistics it keeps, two
 adapters that turn a layer's parameters into that kernel family's argument list and its results back
 into ``(y, state, saved, state sequences)`` and ``(dx, dstate, parameter gradients)`` (the LSTM
 backwards also get the layer's ``clip_gates``, Graves's bound on dL/d(gate preactivations)). Layers never
@@ -11,15 +10,16 @@ branch on the cell or the norm: they look the row up. A new variant is one row p
 an adapter, when its kernels take a new argument list).
 
 The forward adapter gets the layer's ``keep``, False where no backward follows (evaluation,
-prediction, sampling): then a cell with an infer kernel (``kernels[2]``: lstm_infer, rnn_infer, the
+prediction, sampling): then a cell with an infer kernel (lstm_infer, rnn_infer: the
 forward's arguments, y and the final state bit for bit the forward's) runs it and returns ``saved``
 None, so the (T,B,*) arrays BPTT needs are never allocated. The BN cells have none: their forward
 runs and the layer drops its saved tuple. ``infer_seqs`` says whether that infer path still returns the per-step
 state sequences a masked final state reads (the RNN's h is y; the LSTM infer kernel keeps only two
 steps of c, so a masked LSTM forward keeps).
 
-Kernels are looked up by name on the backend namespace at call time (``getattr(k, name)``), so a test
-that wraps ``backend.kernels('cpu').lstm_backward`` wraps what every layer calls.
+The adapters call the kernels on the namespace ``k`` of the layer's device (``lnrnn.backend.kernels``:
+plain imports of the CPU twins, or of the CUDA ones), so a test that wraps
+``backend.kernels('cpu').lstm_backward`` wraps what every layer calls.
 
 Parameter order (also the order of the flat parameter buffer within a layer):
     Wx (I,G), Wh (H,G), b (G,), then ``extra`` in the order listed.
@@ -31,6 +31,7 @@ import numpy as np
 
 from lnrnn.config import BN_GAIN_INIT
 from lnrnn.errors import UserError
+from lnrnn.kernels import bn_lstm, bn_rnn, lstm, rnn
 from lnrnn.kernels.codes import NORM_LN, NORM_NONE
 from lnrnn.threadscope import kernel_threads
 
@@ -128,10 +129,11 @@ class Cell:
     nstate: int               # 2: (h, c); 1: (h,)
     extra: tuple              # ((name, 'G' | 'H', initial value), ...) after Wx, Wh, b
     buffers: tuple            # BN population statistics: ((suffix, 'G' | 'H'), ...) -> rm<s>, rv<s> (Ts, width)
-    kernels: tuple            # (forward, backward, infer or None) twin names on backend.kernels(device)
     forward: Callable         # adapter(k, layer, x, state, p, bufs, training, nch, lengths, keep)
     backward: Callable        # adapter(k, layer, dy, saved, x, state, p, nch)
     grads: tuple              # names of the parameter gradients backward returns, in order
+    activations: tuple        # (a, c): elements the forward saves per (step, row), a * H + c (lnrnn.memory)
+    backward_loop: Callable   # the CPU backward's compiled time loop (lnrnn.prewarm compiles it elsewhere)
     masked_kernel: bool = False  # the kernels take lengths (BN statistics must count running rows only)
     gate_clip: bool = False      # the backward kernel takes clip= (Graves's bound on dL/d(gate preactivations))
     infer_seqs: bool = True      # forward(keep=False) returns the state sequences too (module docstring)
@@ -195,22 +197,27 @@ def _orthogonal(rng, n, dtype):
 _LN_LSTM = (("gx", "G", 1.0), ("bx", "G", 0.0), ("gh", "G", 1.0), ("bh", "G", 0.0), ("gc", "H", 1.0), ("bc", "H", 0.0))
 _BN_LSTM = (("gx", "G", BN_GAIN_INIT), ("gh", "G", BN_GAIN_INIT), ("gc", "H", BN_GAIN_INIT), ("bc", "H", 0.0))
 
+# Per row: name, cell, norm, gate blocks, state arity, extra parameters, BN buffers; the adapters and the
+# gradients they return; the activations saved per (step, row) (the ``saved`` docstrings of the kernel
+# modules: LSTM gates G, c, tc, y, xp G (G = 4H); LN adds hhat G, chat H, rstd 3; BN saves xw G, hw G
+# instead of xp; the RNN saves y and x Wx while forward runs, LN adds ahat and rstd, BN xw and hw); and
+# the CPU backward's time loop.
 CELLS = {c.name: c for c in (
-    Cell("rnn", "rnn", "none", 1, 1, (), (), ("rnn_forward", "rnn_backward", "rnn_infer"),
-         _rnn_forward, _rnn_backward, ("Wx", "Wh", "b")),
-    Cell("lstm", "lstm", "none", 4, 2, (), (), ("lstm_forward", "lstm_backward", "lstm_infer"),
-         _lstm_forward, _lstm_backward, ("Wx", "Wh", "b"), gate_clip=True, infer_seqs=False),
-    Cell("ln-rnn", "rnn", "ln", 1, 1, (("g", "H", 1.0),), (), ("rnn_forward", "rnn_backward", "rnn_infer"),
-         _rnn_forward, _rnn_backward, ("Wx", "Wh", "b", "g")),
-    Cell("ln-lstm", "lstm", "ln", 4, 2, _LN_LSTM, (), ("lstm_forward", "lstm_backward", "lstm_infer"),
-         _lstm_forward, _lstm_backward, ("Wx", "Wh", "b", "gx", "bx", "gh", "bh", "gc", "bc"), gate_clip=True,
-         infer_seqs=False),
+    Cell("rnn", "rnn", "none", 1, 1, (), (), _rnn_forward, _rnn_backward, ("Wx", "Wh", "b"),
+         activations=(2, 0), backward_loop=rnn._backward_rows),
+    Cell("lstm", "lstm", "none", 4, 2, (), (), _lstm_forward, _lstm_backward, ("Wx", "Wh", "b"),
+         activations=(11, 0), backward_loop=lstm._backward_rows, gate_clip=True, infer_seqs=False),
+    Cell("ln-rnn", "rnn", "ln", 1, 1, (("g", "H", 1.0),), (), _rnn_forward, _rnn_backward,
+         ("Wx", "Wh", "b", "g"), activations=(3, 1), backward_loop=rnn._backward_rows),
+    Cell("ln-lstm", "lstm", "ln", 4, 2, _LN_LSTM, (), _lstm_forward, _lstm_backward,
+         ("Wx", "Wh", "b", "gx", "bx", "gh", "bh", "gc", "bc"), activations=(16, 3),
+         backward_loop=lstm._backward_rows, gate_clip=True, infer_seqs=False),
     Cell("bn-rnn", "rnn", "bn", 1, 1, (("gx", "H", BN_GAIN_INIT), ("gh", "H", BN_GAIN_INIT)),
-         (("x", "G"), ("h", "G")), ("bn_rnn_forward", "bn_rnn_backward", None), _bn_rnn_forward, _bn_rnn_backward,
-         ("Wx", "Wh", "b", "gx", "gh"), masked_kernel=True),
+         (("x", "G"), ("h", "G")), _bn_rnn_forward, _bn_rnn_backward, ("Wx", "Wh", "b", "gx", "gh"),
+         activations=(3, 0), backward_loop=bn_rnn._backward_part, masked_kernel=True),
     Cell("bn-lstm", "lstm", "bn", 4, 2, _BN_LSTM, (("x", "G"), ("h", "G"), ("c", "H")),
-         ("bn_lstm_forward", "bn_lstm_backward", None), _bn_lstm_forward, _bn_lstm_backward,
-         ("Wx", "Wh", "b", "gx", "gh", "gc", "bc"), masked_kernel=True, gate_clip=True),
+         _bn_lstm_forward, _bn_lstm_backward, ("Wx", "Wh", "b", "gx", "gh", "gc", "bc"), activations=(15, 0),
+         backward_loop=bn_lstm._backward_part, masked_kernel=True, gate_clip=True),
 )}
 KINDS = ("rnn", "lstm")
 RECURRENT_INITS = ("orthogonal", "identity")

@@ -45,25 +45,18 @@ Masks, chunks and steps
 import numba
 import numpy as np
 
-from lnrnn import backend, cells, prewarm
+from lnrnn import backend, cells
 from lnrnn.config import BN_MOMENTUM, EPS
 from lnrnn.flat import repack
 from lnrnn.kernels.bn_sync import Synced
-from lnrnn.kernels.codes import NORM_LN, NORM_NONE, clip_bound  # noqa: F401  (NORM_* re-exported)
+from lnrnn.kernels.codes import clip_bound
 from lnrnn.threadscope import scoped
 
-CELLS = cells.KINDS
-NORMS = cells.NORMS
-# CLI names -> (cell, norm)
-CELL_NAMES = {name: (c.cell, c.norm) for name, c in cells.CELLS.items()}
-DTYPES = {"float32": np.float32, "float64": np.float64}
-
-
-def parse_cell(name):
-    """'ln-lstm' -> ('lstm', 'ln'). Raises ValueError naming the valid choices."""
-    if name not in CELL_NAMES:
-        raise ValueError(f"unknown cell {name!r}; expected one of {', '.join(CELL_NAMES)}")
-    return CELL_NAMES[name]
+# What the trainer may hook into every layer (None: nothing). ``lnrnn.prewarm.armed`` installs both for
+# the first update: a training forward starts compiling its backward's time loop in another process,
+# and the backward waits for it before calling its kernels (then Numba loads the loop from the cache).
+HOOKS = {"training_forward": None,   # f(layer), on forwards that keep what a backward needs
+         "before_backward": None}    # f(), before the backward kernels run
 
 
 def check_lengths(lengths, T, B):
@@ -232,8 +225,8 @@ class RecurrentLayer:
         state = tuple(k.to_device(s) for s in state)
         p = {n: k.to_device(v) for n, v in self.params.items()}  # uploaded once per step on 'cuda'
         run_keep = keep or (lengths is not None and not self.spec.infer_seqs)  # module docstring, keep
-        if keep and training:  # a cold first update: the backward loop compiles meanwhile elsewhere
-            prewarm.layer_forward(self)
+        if keep and training and HOOKS["training_forward"] is not None:
+            HOOKS["training_forward"](self)  # the trainer's cold first update (HOOKS)
         y, out_state, saved, seqs = self.spec.forward(k, self, x, state, p, bufs, training, nch,
                                                       lengths if self.spec.masked_kernel else None, run_keep)
         if lengths is not None:
@@ -267,7 +260,8 @@ class RecurrentLayer:
         x, state, saved, p, lengths = self._saved
         T, B, _ = x.shape
         dy = _check_array("dy", dy, 3, self.dtype, (T, B, self.H), device_ok=True)
-        prewarm.wait()  # a child compiling this backward's loop (lnrnn.prewarm): then Numba loads it
+        if HOOKS["before_backward"] is not None:
+            HOOKS["before_backward"]()  # e.g. another process compiling this backward's loop (HOOKS)
         if lengths is not None and not self.spec.masked_kernel:
             # padded steps add nothing: their dL/dy is dropped here (masked kernels ignore it themselves)
             dy = self._k.to_host(dy) * step_mask(lengths, T, self.dtype)[:, :, None]

@@ -6,8 +6,8 @@ The estimate (bytes, ``itemsize`` = 4 for float32, 8 for float64):
     parameters   P params + P grads + the optimizer's slots (adam 2, rmsprop 1, sgd 1) + one copy for
                  saving; BN population statistics 2 x (T, width) per normalized product
     activations  what forward keeps for BPTT per layer, per (step, row), from the ``saved`` tuples at the
-                 top of lnrnn/kernels/lstm.py, rnn.py, bn_lstm.py and bn_rnn.py (ACTIVATIONS, in units of H plus a
-                 constant), over T (or --tbptt) steps and B rows, plus backward's largest working set
+                 top of lnrnn/kernels/lstm.py, rnn.py, bn_lstm.py and bn_rnn.py (each cell's row, ``cells.Cell.activations``,
+                 in units of H plus a constant), over T (or --tbptt) steps and B rows, plus backward's largest working set
                  (one layer's dL/d(preactivation) (T,B,G), dL/dy and dL/dx), the batch x (T,B,I) and
                  the head's outputs; times HEADROOM (measured peaks are 1.25-1.34x, README)
     evaluation   the same forward arrays at --eval-batch-size rows over all T steps (inference keeps
@@ -23,45 +23,9 @@ from lnrnn import cells
 from lnrnn.config import task_defaults
 from lnrnn.errors import UserError
 
-# Elements each layer saves per (step, row), as (a, c): a * H + c. From the kernels' saved tuples:
-ACTIVATIONS = {
-    ("lstm", "none"): (11, 0),  # gates G, c, tc, y, xp G                          (G = 4H)
-    ("lstm", "ln"): (16, 3),    # + hhat G, chat H, rstd 3
-    ("lstm", "bn"): (15, 0),    # xw G, hw G, gates G, c, tc, y
-    ("rnn", "none"): (2, 0),    # y, xp (x Wx over all steps, while forward runs)
-    ("rnn", "ln"): (3, 1),      # y, ahat, xp, rstd
-    ("rnn", "bn"): (3, 0),      # xw, hw, y
-}
 SLOTS = {"adam": 2, "rmsprop": 1, "sgd": 1}
 HEADROOM = 1.25            # measured peak / what BPTT must keep (README: 1.25-1.34x)
 SKIP_ENV = "LNRNN_NO_MEMORY_CHECK"
-
-
-def task_shape(spec):
-    """(T, I, head outputs, per-step head, n_train, n_val, data bytes) of a task spec before it is
-    built, or None for a task this does not know (then the check runs on the built task)."""
-    from lnrnn.data import tasks
-    from lnrnn.data.tasks import parse_split
-    name, split = spec["task"], parse_split(spec.get("split"))
-    synthetic = (tasks.SYNTHETIC_TRAIN, tasks.SYNTHETIC_VAL)
-    if name == "digits":
-        (nt, nv), T, I, per = split or (1437, 360), 64, 1, 4 * 64 + 8
-        outputs, per_step = 10, False
-    elif name in ("mnist", "pmnist", "mnist-rows"):
-        T, I = (28, 28) if name == "mnist-rows" else (784, 1)
-        (nt, nv), per = split or (60000, 10000), 784 + 8
-        outputs, per_step = 10, False
-    elif name == "adding":
-        T, I = int(spec.get("steps") or 100), 2
-        (nt, nv), per = synthetic, 2 * (T * I * 4) + 4 + 2 * T * 8   # float32 x, random draws while building
-        outputs, per_step = 1, False
-    elif name == "copy":
-        T, I = int(spec.get("steps") or 50) + 2 * tasks.COPY_SYMBOLS, tasks.COPY_ALPHABET + 2
-        (nt, nv), per = synthetic, T * I + 2 * T * 8                   # uint8 one-hot, int64 codes and labels
-        outputs, per_step = tasks.COPY_ALPHABET, True
-    else:
-        return None
-    return T, I, outputs, per_step, nt, nv, (nt + nv) * per
 
 
 def estimate(cfg, T, I, outputs, per_step, n_data_bytes=0):
@@ -80,7 +44,7 @@ def estimate(cfg, T, I, outputs, per_step, n_data_bytes=0):
         params += sum(_prod(s) for _, s in spec.param_shapes(I if layer == 0 else (I + H if skip else H), H))
     for _, w in spec.buffers:
         stats += L * 2 * T * spec.width(H, w)
-    a, c = ACTIVATIONS[(spec.cell, spec.norm)]
+    a, c = spec.activations
     per_row_step = L * (a * H + c)
     Tc = min(cfg.tbptt or T, T)
     head = outputs * (T if per_step else 1)

@@ -1,5 +1,5 @@
 """Cold start: compile a recurrent layer's backward time loop in a second process while this one
-compiles its forward (issue 16: first update of `lnrnn train` <= 10 s).
+compiles its forward (the first update of `lnrnn train`).
 
 On a fresh install the first update compiles every kernel it calls, one after the other, on one
 core: for a BN-LSTM at I=1 the forward time loop and its helpers take about 9 s and the backward's
@@ -44,10 +44,16 @@ def enabled():
 
 @contextlib.contextmanager
 def armed(on=True):
-    """Within the block (the trainer's first update), layer forwards may start prewarm children.
-    Leaving it normally reaps them (a backward has normally waited for them already); leaving it by an
-    exception (bad data, a diverged loss, Ctrl-C) stops them at once, so the error is not held up."""
+    """Within the block (the trainer's first update), layer forwards may start prewarm children: the
+    block installs ``layer_forward`` and ``wait`` as the layers' hooks (``lnrnn.layers.HOOKS``; the
+    layers never import this module). Leaving it normally reaps the children (a backward has normally
+    waited for them already); leaving it by an exception (bad data, a diverged loss, Ctrl-C) stops them
+    at once, so the error is not held up."""
+    from lnrnn import layers
     old, _state["armed"] = _state["armed"], bool(on) and enabled()
+    old_hooks = dict(layers.HOOKS)
+    if _state["armed"]:
+        layers.HOOKS.update(training_forward=layer_forward, before_backward=wait)
     try:
         yield
     except BaseException:
@@ -55,15 +61,8 @@ def armed(on=True):
         raise
     finally:
         _state["armed"] = old
+        layers.HOOKS.update(old_hooks)
     wait()
-
-
-def _backward_loop(cell, norm):
-    """The compiled backward time loop of a cell (what the child compiles)."""
-    from lnrnn.kernels import bn_lstm, bn_rnn, lstm, rnn
-    if norm == "bn":
-        return (bn_lstm if cell == "lstm" else bn_rnn)._backward_part
-    return (lstm if cell == "lstm" else rnn)._backward_rows
 
 
 def _in_cache(fn):
@@ -76,14 +75,14 @@ def _in_cache(fn):
 
 
 def layer_forward(layer):
-    """Called by RecurrentLayer.forward for a training forward (keep=True): start a child for its
-    backward loop when armed, on the CPU, and the loop is not cached yet."""
+    """Called by RecurrentLayer.forward for a training forward (keep=True), through the hook ``armed``
+    installs: start a child for its backward loop when on the CPU and the loop is not cached yet."""
     if not _state["armed"] or layer.device != "cpu":
         return
     spec = {"cell": layer.cell, "norm": layer.norm, "I": layer.I, "H": layer.H,
             "dtype": np.dtype(layer.dtype).name, "clip_gates": float(layer.clip_gates)}
     key = (spec["cell"], spec["norm"], spec["dtype"])  # masks and sizes leave the loop's types as they are
-    if key in _state["children"] or _in_cache(_backward_loop(layer.cell, layer.norm)):
+    if key in _state["children"] or _in_cache(layer.spec.backward_loop):
         return
     # the child imports this very lnrnn (a checkout run without installing, or another copy on the path,
     # would otherwise compile some other package's kernels into other cache files)

@@ -57,9 +57,9 @@ from lnrnn.checkpoint import checkpoint_exists, load_checkpoint, save_checkpoint
 from lnrnn.files import atomic_write_text
 from lnrnn import distributed, prewarm
 from lnrnn.compiling import CompileClock
-from lnrnn.data.tasks import load_task, task_spec
+from lnrnn.data.tasks import load_task, task_shape, task_spec
 from lnrnn.errors import CheckpointError, DataError, TrainingDiverged, TrainingInterrupted, UserError
-from lnrnn.memory import check_fits, estimate, task_shape
+from lnrnn.memory import check_fits, estimate
 from lnrnn.models import build_model as build_from_config, head_config, upgrade_config
 from lnrnn.optim import clip_grad_norm, decayed_lr, make_optimizer, OPTIMIZERS
 from lnrnn.progress import Progress, format_seconds
@@ -174,7 +174,7 @@ def validate(cfg):
 def task_options(cfg):
     """The task options of the config that its task reads (charset, allow_pickle), for task_spec."""
     from lnrnn.data.tasks import TASKS
-    reads = TASKS[cfg.task][2] if cfg.task in TASKS else set()
+    reads = TASKS[cfg.task].reads if cfg.task in TASKS else set()
     opts = {"charset": cfg.charset, "allow_pickle": cfg.allow_pickle or None}
     for key, val in opts.items():
         if val is not None and key not in reads:

@@ -4,7 +4,8 @@ import numpy as np
 import pytest
 
 from lnrnn.gradcheck import TOLERANCE, check_stack
-from lnrnn.layers import CELL_NAMES, RecurrentLayer, RecurrentStack, parse_cell
+from lnrnn.cells import CELLS, parse_cell
+from lnrnn.layers import RecurrentLayer, RecurrentStack
 
 COMBOS = [(c, n) for c in ("rnn", "lstm") for n in ("none", "ln", "bn")]
 
@@ -72,7 +73,7 @@ def test_parse_cell_names():
     assert parse_cell("ln-lstm") == ("lstm", "ln")
     assert parse_cell("bn-rnn") == ("rnn", "bn")
     assert parse_cell("lstm") == ("lstm", "none")
-    assert len(CELL_NAMES) == 6
+    assert len(CELLS) == 6
     with pytest.raises(ValueError, match="unknown cell 'gru'"):
         parse_cell("gru")
 

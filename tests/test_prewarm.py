@@ -22,7 +22,7 @@ import numba
 import numpy as np
 import pytest
 
-from lnrnn import prewarm
+from lnrnn import cells, prewarm
 from lnrnn.compiling import CompileClock
 from lnrnn.kernels import common
 from lnrnn.layers import RecurrentLayer
@@ -68,7 +68,7 @@ def test_dry_run_compiles_for_the_argument_types_and_runs_nothing(runner, fn):
 CHILD_CHECK = r"""
 import json, sys
 import numpy as np
-from lnrnn import prewarm
+from lnrnn import cells, prewarm
 from lnrnn.layers import RecurrentLayer
 spec = json.loads(sys.argv[1])
 dt = np.dtype(spec["dtype"]).type
@@ -78,7 +78,7 @@ lengths = np.array([5, 1, 0, 4, 5, 2]) if sys.argv[2] == "masked" else None
 rng = np.random.default_rng(0)
 y, _ = layer.forward(rng.standard_normal((T, B, spec["I"])).astype(dt), lengths=lengths)
 dx, _ = layer.backward(rng.standard_normal((T, B, spec["H"])).astype(dt))
-loop = prewarm._backward_loop(spec["cell"], spec["norm"])
+loop = cells.lookup(spec["cell"], spec["norm"]).backward_loop
 print(json.dumps({"hits": sum(loop.stats.cache_hits.values()), "misses": sum(loop.stats.cache_misses.values()),
                   "finite": bool(np.isfinite(dx).all() and np.isfinite(y).all())}))
 """
@@ -140,7 +140,8 @@ def spawns(monkeypatch):
 
 
 def fake_layer(cell="lstm", norm="bn", dtype=np.float32, device="cpu", I=1, H=8):
-    return types.SimpleNamespace(cell=cell, norm=norm, dtype=dtype, device=device, I=I, H=H, clip_gates=0.0)
+    return types.SimpleNamespace(cell=cell, norm=norm, dtype=dtype, device=device, I=I, H=H, clip_gates=0.0,
+                                 spec=cells.lookup(cell, norm))
 
 
 def test_a_child_per_kind_of_loop_only_while_armed_and_cold(spawns, monkeypatch):
@@ -178,11 +179,10 @@ def test_no_child_when_cached_or_switched_off(spawns, monkeypatch):
 
 
 def test_in_cache_reads_the_loops_index():
-    for cell in ("lstm", "rnn"):
-        for norm in ("none", "ln", "bn"):
-            loop = prewarm._backward_loop(cell, norm)
-            assert isinstance(loop, numba.core.registry.CPUDispatcher)
-            assert prewarm._in_cache(loop) == os.path.exists(loop._cache._cache_file._index_path)
+    for row in cells.CELLS.values():
+        loop = row.backward_loop
+        assert isinstance(loop, numba.core.registry.CPUDispatcher)
+        assert prewarm._in_cache(loop) == os.path.exists(loop._cache._cache_file._index_path)
     assert prewarm._in_cache(object()), "unknown internals: treated as cached (no child)"
 
 
@@ -210,18 +210,25 @@ def test_an_error_in_the_armed_update_stops_the_children_at_once(spawns, monkeyp
 
 
 def test_the_layer_asks_on_training_forwards_that_keep_and_waits_before_backward(monkeypatch):
+    from lnrnn import layers
     calls = []
     monkeypatch.setattr(prewarm, "layer_forward", lambda layer: calls.append(("forward", layer)))
     monkeypatch.setattr(prewarm, "wait", lambda: calls.append(("wait",)))
+    monkeypatch.setattr(prewarm, "enabled", lambda: True)
     layer = RecurrentLayer("rnn", "ln", 2, 3, dtype=np.float64, max_steps=4)
     x = np.ones((4, 2, 2))
-    layer.forward(x, keep=False)
-    layer.forward(x, training=False)
-    assert calls == []
-    layer.forward(x, lengths=np.array([4, 2]))
-    assert calls == [("forward", layer)]
+    layer.forward(x)
     layer.backward(np.ones((4, 2, 3)))
-    assert calls[-1] == ("wait",)
+    assert calls == [], "not armed: the layers have no hooks"
+    with prewarm.armed():
+        layer.forward(x, keep=False)
+        layer.forward(x, training=False)
+        assert calls == []
+        layer.forward(x, lengths=np.array([4, 2]))
+        assert calls == [("forward", layer)]
+        layer.backward(np.ones((4, 2, 3)))
+        assert calls[-1] == ("wait",)
+    assert layers.HOOKS == {"training_forward": None, "before_backward": None}, "taken out again on leaving"
 
 
 def test_the_trainer_arms_the_first_update_only(tmp_path, monkeypatch):
@@ -232,4 +239,4 @@ def test_the_trainer_arms_the_first_update_only(tmp_path, monkeypatch):
     cfg = TrainConfig(task="digits", split="60/30", hidden=4, batch_size=20, epochs=1, max_steps=3,
                       out=str(tmp_path / "run"))
     train(cfg, quiet=True, log=lambda msg: None)
-    assert armed_at == [True, False, False], "one training forward per update; only the first armed"
+    assert armed_at == [True], "one training forward per update; only the first one armed"

@@ -5,11 +5,11 @@ from lnrnn.errors import UserError
 import numpy as np
 
 from lnrnn.gradcheck import TOLERANCE, check_model, check_stack
-from lnrnn.layers import CELL_NAMES
+from lnrnn.cells import CELLS
 
 
 @click.command("gradcheck", short_help="Check every backward against float64 central differences.")
-@click.option("--cell", "cells", multiple=True, type=click.Choice(list(CELL_NAMES)),
+@click.option("--cell", "cells", multiple=True, type=click.Choice(list(CELLS)),
               help="Cell(s) to check (repeatable); all six when omitted.")
 @click.option("--steps", "T", type=int, default=5, show_default=True, help="Sequence length T.")
 @click.option("--batch", "B", type=int, default=3, show_default=True, help="Batch size B.")
@@ -35,7 +35,7 @@ def gradcheck(cells, T, B, I, H, layers, max_elems, tolerance, seed):
                     ("--max-elems", max_elems)):
         if v < 1:
             raise UserError(f"{what} must be at least 1, got {v}.")
-    if B < 2 and any(n.startswith("bn-") for n in (cells or CELL_NAMES)):
+    if B < 2 and any(n.startswith("bn-") for n in (cells or CELLS)):
         raise UserError("--batch must be at least 2 for BN cells (statistics over the batch).")
     worst, failed = 0.0, 0
     # the whole model and padded batches take B + 4 rows: BN over few rows is (nearly) constant, and its
@@ -43,8 +43,8 @@ def gradcheck(cells, T, B, I, H, layers, max_elems, tolerance, seed):
     lengths = np.array([T] * (B + 2) + [max(T - 2, 1), 0])
     heads = {"clf": ("classifier", False, None), "clf-step": ("classifier", True, lengths),
              "reg": ("regression", False, None)}
-    for name in cells or CELL_NAMES:
-        cell, norm = CELL_NAMES[name]
+    for name in cells or CELLS:
+        cell, norm = CELLS[name].cell, CELLS[name].norm
         runs = [("train", lambda: check_stack(cell, norm, T=T, B=B, I=I, H=H, num_layers=layers, training=True,
                                               seed=seed, max_elems=max_elems))]
         if norm == "bn":

@@ -41,7 +41,7 @@ is a ``strokes.StrokeTask`` (same attributes where they apply, batches with leng
     strokes-synthetic  generated handwriting-like lines (no download), --split A/B lines (default 2000/200).
 """
 from dataclasses import dataclass, field
-from typing import Optional
+from typing import Callable, NamedTuple, Optional
 
 import numpy as np
 
@@ -54,6 +54,8 @@ SYNTHETIC_VAL = 1000     # validation sequences of the synthetic tasks
 ADDING_TOLERANCE = 0.04  # an adding-problem prediction within this of the target counts as correct
 COPY_SYMBOLS = 10        # symbols to remember in the copy task
 COPY_ALPHABET = 8        # distinct symbols
+DIGITS_SPLIT = (1437, 360)  # train/validation images of the 1797 digits without --split
+MNIST_SPLIT = (60000, 10000)  # the train files / the t10k files without --split
 
 
 @dataclass
@@ -110,7 +112,7 @@ def _digits(spec):
     d = load_digits()
     x = d.images.reshape(len(d.images), 64, 1).astype(np.float32) / 16.0  # pixel values 0..16
     y = d.target.astype(np.int64)
-    split = parse_split(spec.get("split")) or (1437, 360)
+    split = parse_split(spec.get("split")) or DIGITS_SPLIT
     xt, yt, xv, yv = _split_pool(x, y, split, "the digits data set")
     return TaskData(spec, f"scikit-learn 8x8 digits read pixel by pixel (64 steps of 1 input), "
                     f"{len(xt)} train / {len(xv)} validation images, 10 classes",
@@ -246,22 +248,69 @@ def _check_flag(key, value):
     return value
 
 
-# name -> (builder, one-line help, options it reads)
+class TaskShape(NamedTuple):
+    """What a task's spec says of its data before they are built (the memory check runs on it: a
+    --steps of ten million is refused before anything is allocated)."""
+    steps: int           # T
+    inputs: int          # I
+    outputs: int         # head outputs
+    per_step: bool       # the head scores every step
+    n_train: int
+    n_val: int
+    data_bytes: int      # the sequences and labels in memory (synthetic ones while they are drawn too)
+
+
+def _digits_shape(spec):
+    nt, nv = parse_split(spec.get("split")) or DIGITS_SPLIT
+    return TaskShape(64, 1, 10, False, nt, nv, (nt + nv) * (4 * 64 + 8))
+
+
+def _mnist_shape(spec):
+    T, I = (28, 28) if spec["task"] == "mnist-rows" else (784, 1)
+    nt, nv = parse_split(spec.get("split")) or MNIST_SPLIT
+    return TaskShape(T, I, 10, False, nt, nv, (nt + nv) * (784 + 8))
+
+
+def _adding_shape(spec):
+    T, I = int(spec.get("steps") or 100), 2
+    per = 2 * (T * I * 4) + 4 + 2 * T * 8  # float32 x, random draws while building
+    return TaskShape(T, I, 1, False, SYNTHETIC_TRAIN, SYNTHETIC_VAL, (SYNTHETIC_TRAIN + SYNTHETIC_VAL) * per)
+
+
+def _copy_shape(spec):
+    T, I = int(spec.get("steps") or 50) + 2 * COPY_SYMBOLS, COPY_ALPHABET + 2
+    per = T * I + 2 * T * 8  # uint8 one-hot, int64 codes and labels
+    return TaskShape(T, I, COPY_ALPHABET, True, SYNTHETIC_TRAIN, SYNTHETIC_VAL,
+                     (SYNTHETIC_TRAIN + SYNTHETIC_VAL) * per)
+
+
+class Task(NamedTuple):
+    """One row of the registry."""
+    build: Callable                   # spec -> TaskData (or StrokeTask)
+    help: str                         # one line for --help
+    reads: set                        # spec options it takes
+    shape: Optional[Callable] = None  # spec -> TaskShape before building; None: known once built (strokes)
+
+
 TASKS = {
-    "digits": (_digits, "scikit-learn 8x8 digits pixel by pixel (64 steps, bundled, the default)", {"split"}),
-    "mnist": (_mnist_family, "MNIST pixel by pixel (784 steps) from --data-dir", {"data_dir", "split"}),
-    "pmnist": (_mnist_family, "permuted-pixel MNIST (784 steps) from --data-dir", {"data_dir", "split"}),
-    "mnist-rows": (_mnist_family, "MNIST row by row (28 steps of 28) from --data-dir", {"data_dir", "split"}),
-    "adding": (_adding, "adding problem, --steps long (regression)", {"steps"}),
-    "copy": (_copy, "copy memory, --steps blanks (per-step head)", {"steps"}),
-    "strokes": (_iamondb, "IAM-OnDB online handwriting lines from --data-dir (stroke-3, "
-                "mixture density head)", {"data_dir"}),
-    "strokes-kanjivg": (_kanjivg, "KanjiVG characters joined into handwriting lines "
-                        "(pip install 'lnrnn[kanjivg]', or --data-dir of its SVGs)", {"data_dir", "split", "charset"}),
-    "strokes-npz": (_stroke_file, "stroke-3 sequences from an .npz/.npy file (--data-dir)",
-                    {"data_dir", "allow_pickle"}),
-    "strokes-synthetic": (_strokes_synthetic, "generated handwriting-like strokes (no download)",
-                          {"split"}),
+    "digits": Task(_digits, "scikit-learn 8x8 digits pixel by pixel (64 steps, bundled, the default)", {"split"},
+                   _digits_shape),
+    "mnist": Task(_mnist_family, "MNIST pixel by pixel (784 steps) from --data-dir", {"data_dir", "split"},
+                  _mnist_shape),
+    "pmnist": Task(_mnist_family, "permuted-pixel MNIST (784 steps) from --data-dir", {"data_dir", "split"},
+                   _mnist_shape),
+    "mnist-rows": Task(_mnist_family, "MNIST row by row (28 steps of 28) from --data-dir", {"data_dir", "split"},
+                       _mnist_shape),
+    "adding": Task(_adding, "adding problem, --steps long (regression)", {"steps"}, _adding_shape),
+    "copy": Task(_copy, "copy memory, --steps blanks (per-step head)", {"steps"}, _copy_shape),
+    "strokes": Task(_iamondb, "IAM-OnDB online handwriting lines from --data-dir (stroke-3, "
+                    "mixture density head)", {"data_dir"}),
+    "strokes-kanjivg": Task(_kanjivg, "KanjiVG characters joined into handwriting lines "
+                            "(pip install 'lnrnn[kanjivg]', or --data-dir of its SVGs)",
+                            {"data_dir", "split", "charset"}),
+    "strokes-npz": Task(_stroke_file, "stroke-3 sequences from an .npz/.npy file (--data-dir)",
+                        {"data_dir", "allow_pickle"}),
+    "strokes-synthetic": Task(_strokes_synthetic, "generated handwriting-like strokes (no download)", {"split"}),
 }
 # Task options beyond the CLI's --data-dir/--split/--steps: spec key -> (default put in the spec or None, check).
 OPTIONS = {"charset": ("latin", _check_charset),
@@ -275,7 +324,7 @@ def task_spec(task, data_dir=None, split=None, steps=None, **options):
     option with a default gets it written into its spec, so a checkpoint names it."""
     if task not in TASKS:
         raise UserError(f"unknown task {task!r}; choose one of {', '.join(TASKS)}.")
-    reads = TASKS[task][2]
+    reads = TASKS[task].reads
     spec = {"task": task}
     for key, val, flag in (("data_dir", data_dir, "--data-dir"), ("split", split, "--split"),
                            ("steps", steps, "--steps")):
@@ -304,4 +353,11 @@ def load_task(spec):
     """Build the task of a spec (see ``task_spec``); keys it does not know are ignored."""
     spec = task_spec(spec["task"], spec.get("data_dir"), spec.get("split"), spec.get("steps"),
                      **{k: spec.get(k) for k in OPTIONS})
-    return TASKS[spec["task"]][0](spec)
+    return TASKS[spec["task"]].build(spec)
+
+
+def task_shape(spec):
+    """The TaskShape of a spec before its data are built, or None for a task whose shape is known only
+    once built (the stroke tasks)."""
+    shape = TASKS[spec["task"]].shape
+    return None if shape is None else shape(spec)
