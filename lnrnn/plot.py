@@ -1,12 +1,15 @@
 """Learning-curve pictures, drawn with matplotlib's headless Agg backend: PNG, SVG or PDF by the file's extension.
 
 ``write_learning_curves(path, runs)`` draws one panel per metric the records hold (train_<m>/val_<m>:
-accuracy and loss for a classifier, loss alone for a density head; the loss panel last) against updates
+accuracy and loss for a classifier, loss alone for a density head; the loss panel last; runs whose heads
+differ, a classifier's cross-entropy and a density head's negative log-likelihood, get a loss panel each,
+labelled with what it measures) against updates
 (or epochs, or training seconds). ``runs`` is a list of ``Curves`` (or ``(label, records)`` pairs): the
 per-epoch dicts of ``metrics.jsonl`` (keys epoch, step, time_s, train_<m>, val_<m>) and, when the run
 logged them, the per-update rows of ``updates.jsonl`` (same keys, every K updates). Each run gets a colour:
 validation solid with dots at each epoch, the training epoch means dashed with dots, the training metrics
-every K updates a thin line underneath. The loss axis is logarithmic when the loss stays positive and
+every K updates a thin line underneath. A series of one point (a run of one epoch) is labelled with its
+name and value beside the dot. The loss axis is logarithmic when the loss stays positive and
 spans more than LOG_SPAN (a factor of 20); the legend names each run (with its final validation figure)
 and each line style; the title carries the run's configuration.
 
@@ -15,6 +18,7 @@ SVG text stays text (``svg.fonttype: none``), so the labels can be searched and 
 import math
 import os
 from dataclasses import dataclass, field
+from typing import Optional
 
 from lnrnn.errors import UserError
 
@@ -29,11 +33,13 @@ LOSS_LABELS = {"classifier": "cross-entropy loss (nats)", "regression": "squared
 
 @dataclass
 class Curves:
-    """One run's curves: ``records`` one dict per epoch; ``updates`` one dict every K updates (may be empty)."""
+    """One run's curves: ``records`` one dict per epoch; ``updates`` one dict every K updates (may be empty);
+    ``kind`` the run's head kind (classifier, mdn, ...: what its loss measures), None when unknown."""
 
     label: str
     records: list
     updates: list = field(default_factory=list)
+    kind: Optional[str] = None
 
 
 def _as_curves(run):
@@ -52,6 +58,37 @@ def metric_names(runs):
                 if split in ("train", "val") and m and m not in names:
                     names.append(m)
     return sorted(names, key=lambda m: m == "loss") or ["loss"]
+
+
+def _has(run, m):
+    return any(r.get(f"{split}_{m}") is not None for r in run.records + run.updates for split in ("train", "val"))
+
+
+def loss_kinds(runs, loss_label=None):
+    """{loss axis label: [run indices]} of the runs' losses: one entry when they measure one thing, one per
+    head kind when they differ (cross-entropy and negative log-likelihood are not one axis)."""
+    runs = [_as_curves(r) for r in runs]
+    labels = {}
+    for k, run in enumerate(runs):
+        label = LOSS_LABELS.get(run.kind) if run.kind else None
+        labels.setdefault(label or loss_label or "loss", []).append(k)
+    return labels
+
+
+def panels(runs, loss_label=None):
+    """[(metric, axis label, run indices)] in drawing order: each metric some run holds, the loss last and
+    split by what it measures (``loss_kinds``)."""
+    from lnrnn.heads import METRIC_INFO
+
+    runs = [_as_curves(r) for r in runs]
+    out = []
+    for m in metric_names(runs):
+        if m == "loss":
+            for label, idx in loss_kinds(runs, loss_label).items():
+                out.append((m, label, idx))
+        else:
+            out.append((m, METRIC_INFO.get(m, (m, False))[0], [k for k, run in enumerate(runs) if _has(run, m)]))
+    return out
 
 
 def use_log_scale(values):
@@ -89,15 +126,15 @@ def learning_curve_figure(runs, x="step", title="learning curves", loss_label=No
         raise ValueError(f"x must be one of {list(X_AXES)}")
     runs = [_as_curves(r) for r in runs]
     metrics = metric_names(runs)
-    fig = Figure(figsize=(5.2 * len(metrics) + 0.6, 4.6 + 0.22 * len(runs)), layout="constrained")
-    axes = fig.subplots(1, len(metrics), squeeze=False)[0]
-    for ax, m in zip(axes, metrics):
-        ylabel, percent = METRIC_INFO.get(m, (m, False))
-        if m == "loss" and loss_label:
-            ylabel = loss_label
+    layout = panels(runs, loss_label)
+    fig = Figure(figsize=(5.2 * len(layout) + 0.6, 4.6 + 0.22 * len(runs)), layout="constrained")
+    axes = fig.subplots(1, len(layout), squeeze=False)[0]
+    for ax, (m, ylabel, members) in zip(axes, layout):
+        percent = METRIC_INFO.get(m, (m, False))[1]
         scale = 100.0 if percent else 1.0
-        seen = []
-        for k, run in enumerate(runs):
+        seen, xs = [], set()
+        for k in members:
+            run = runs[k]
             color = COLORS[k % len(COLORS)]
             upd = _points(run.updates, x, f"train_{m}", scale)
             if upd:
@@ -106,10 +143,19 @@ def learning_curve_figure(runs, x="step", title="learning curves", loss_label=No
                 pts = _points(run.records, x, f"{split}_{m}", scale)
                 if pts:
                     ax.plot(*zip(*pts), style, color=color, linewidth=1.6, marker="o", markersize=3.5)
+                if len(pts) == 1:  # one epoch: a lone dot says nothing by itself, so it carries its name and value
+                    value = f"{pts[0][1]:.1f}%" if percent else f"{pts[0][1]:.4f}"
+                    name = "validation" if split == "val" else "training"
+                    ax.annotate(f"{name} {value}", pts[0], xytext=(7, 0), textcoords="offset points",
+                                va="center", fontsize=8, color=color)
                 seen += [p[1] for p in pts]
+                xs |= {p[0] for p in pts}
             seen += [p[1] for p in upd]
+            xs |= {p[0] for p in upd}
         if m == "loss" and use_log_scale(seen):
             ax.set_yscale("log")
+        if len(xs) == 1:  # one x (one epoch, no per-update rows): from 0 to past it, room for the labels
+            ax.set_xlim(0, 1.6 * max(xs) if max(xs) > 0 else 1)
         ax.set_xlabel(X_AXES[x])
         ax.set_ylabel(ylabel)
         ax.set_title(ylabel.replace(" (%)", "").split(" (")[0], fontsize=11)

@@ -331,3 +331,41 @@ def test_ctrl_c_in_a_real_sampling_process(runs, tmp_path):
     assert p.returncode == 130 and stdout == "" and "Traceback" not in stderr and "Aborted" not in stderr, stderr
     assert len(errors) == 1 and "interrupted (Ctrl-C): lnrnn sample stopped" in errors[0]
     assert os.listdir(tmp_path) == []
+
+
+# ---------------------------------------------------------------------------------------------
+# plot: losses that measure different things; one epoch
+# ---------------------------------------------------------------------------------------------
+def test_losses_of_different_heads_get_a_panel_each(tmp_path):
+    from lnrnn.plot import COLORS, Curves, learning_curve_figure
+    fig = learning_curve_figure([Curves("ce", ce_records(), kind="classifier"), Curves("nll", nll_records(), kind="mdn")])
+    assert [ax.get_ylabel() for ax in fig.axes] == [
+        "accuracy (%)", "cross-entropy loss (nats)", "negative log-likelihood (nats per point)"]
+    colors = [{line.get_color() for line in ax.get_lines()} for ax in fig.axes]
+    assert colors == [{COLORS[0]}, {COLORS[0]}, {COLORS[1]}]           # each run only where its metric is
+    same = learning_curve_figure([Curves("a", ce_records(), kind="classifier"), Curves("b", ce_records(), kind="classifier")])
+    assert [ax.get_ylabel() for ax in same.axes] == ["accuracy (%)", "cross-entropy loss (nats)"]
+
+
+def test_plot_says_in_one_line_that_the_losses_are_apart(tmp_path):
+    a = run_with_curves(tmp_path / "digits-run", ce_records())
+    b = run_with_curves(tmp_path / "strokes-run", nll_records(), kind="mdn")
+    r = invoke("plot", a, b, "--out", tmp_path / "c.svg")
+    assert r.exit_code == 0, r.output
+    assert len(r.stdout.splitlines()) == 1 and "each has its own panel" in r.stdout
+    assert "cross-entropy loss (nats) (digits-run); negative log-likelihood (nats per point) (strokes-run)" in r.stdout
+    svg = (tmp_path / "c.svg").read_text()
+    assert "negative log-likelihood (nats per point)" in svg and "cross-entropy loss (nats)" in svg
+    r = invoke("plot", a, a, "--out", tmp_path / "d.svg")
+    assert r.exit_code == 0 and "panel" not in r.stdout, r.output
+
+
+def test_one_epoch_is_drawn_with_labelled_points(tmp_path):
+    from lnrnn.plot import Curves, learning_curve_figure
+    fig = learning_curve_figure([Curves("one", ce_records(1), kind="classifier")])
+    acc, loss = fig.axes
+    assert sorted(t.get_text() for t in acc.texts) == ["training 40.0%", "validation 35.0%"]
+    assert sorted(t.get_text() for t in loss.texts) == ["training 2.0000", "validation 2.1000"]
+    assert acc.get_xlim()[0] == 0 and acc.get_xlim()[1] > 10            # the one x is inside, not at an edge
+    two = learning_curve_figure([Curves("two", ce_records(2), kind="classifier")])
+    assert all(not ax.texts for ax in two.axes)                          # lines need no labels

@@ -6,7 +6,7 @@ import click
 
 from lnrnn.errors import UserError
 from lnrnn.files import check_output_file
-from lnrnn.plot import FORMATS, LOSS_LABELS, X_AXES, Curves, check_format, write_learning_curves
+from lnrnn.plot import FORMATS, X_AXES, Curves, check_format, loss_kinds, write_learning_curves
 from lnrnn.rundir import UPDATES_FILE, read_jsonl
 from lnrnn.train import METRICS_FILE
 
@@ -21,7 +21,7 @@ def read_run_curves(run_dir):
     records = read_jsonl(path)
     upath = os.path.join(run_dir, UPDATES_FILE)
     updates = read_jsonl(upath, torn_tail_ok=True) if os.path.isfile(upath) else []
-    return Curves(os.path.basename(os.path.normpath(run_dir)), records, updates)
+    return Curves(os.path.basename(os.path.normpath(run_dir)), records, updates, kind=head_kind(run_dir))
 
 
 def head_kind(run_dir):
@@ -47,12 +47,15 @@ def plot(runs, out, x, title):
     check_format(out)
     check_output_file(out)
     data = [read_run_curves(r) for r in runs]
-    kinds = {head_kind(r) for r in runs}
     if title is None:
         title = _config_title(runs) or "learning curves"
-    write_learning_curves(out, data, x=x, title=title,
-                          loss_label=LOSS_LABELS.get(kinds.pop()) if len(kinds) == 1 else None)
-    click.echo(f"Wrote {out} ({len(data)} run{'s' * (len(data) > 1)}, x = {X_AXES[x]}).")
+    write_learning_curves(out, data, x=x, title=title)
+    losses = loss_kinds(data)
+    note = ""
+    if len(losses) > 1:
+        note = ("; their losses measure different things, so each has its own panel: " +
+                "; ".join(f"{label} ({', '.join(data[k].label for k in idx)})" for label, idx in losses.items()))
+    click.echo(f"Wrote {out} ({len(data)} run{'s' * (len(data) > 1)}, x = {X_AXES[x]}){note}.")
 
 
 def _config_title(runs):
