@@ -1,13 +1,15 @@
-"""``lnrnn eval``: the metrics (loss, accuracy, ...) of a run on its task's validation (or training) set.
-A thin wrapper over ``lnrnn.api.evaluate_run``."""
+"""``lnrnn eval``: the metrics of a run on its task's validation (or training) set: the loss, named for what
+it measures (cross-entropy, negative log-likelihood, ...), and accuracy where the head has one. A thin
+wrapper over ``lnrnn.api.evaluate_run``."""
 import json
 
 import click
 
+from lnrnn.plot import LOSS_LABELS
 from lnrnn.commands.options import data_dir_option, eval_batch_option, run_folder_option, split_option
 
 
-@click.command("eval", short_help="Print the loss and accuracy of a run on its task's validation set.")
+@click.command("eval", short_help="Print the metrics of a run (loss; accuracy for classifiers) on its validation set.")
 @run_folder_option
 @data_dir_option
 @split_option
@@ -16,7 +18,8 @@ from lnrnn.commands.options import data_dir_option, eval_batch_option, run_folde
 @eval_batch_option
 @click.option("--json", "as_json", is_flag=True, default=False, help="Print one JSON object instead of a sentence.")
 def eval_cmd(path, data_dir, split, which, eval_batch_size, as_json):
-    """Print the loss and accuracy of a run on the task it was trained on.
+    """Print the metrics of a run on the task it was trained on: its loss (cross-entropy for classifiers,
+    negative log-likelihood per point for handwriting, ...) and, where the head has one, its accuracy.
 
     The task is rebuilt from the run's checkpoint; --data-dir and --split override where its data come from.
     """
@@ -32,5 +35,10 @@ def eval_cmd(path, data_dir, split, which, eval_batch_size, as_json):
                                "sequences": res.sequences, "epoch": run.epoch, "step": run.step,
                                "model": run.config, "task": task.spec}))
         return
-    click.echo(f"{run.describe()}, on {which} of {task.description}: {format_metrics(means, long=True)} "
-               f"({res.sequences} sequences).")
+    summary = format_metrics(means, long=True)
+    loss_name = LOSS_LABELS.get(run.config["head"].get("kind"))
+    if loss_name and summary.startswith("loss "):  # say what the loss measures: its head's name and unit
+        name, _, unit = loss_name.partition(" (")
+        value, _, rest = summary[len("loss "):].partition(", ")
+        summary = f"{name} {value}{' ' + unit.rstrip(')') if unit else ''}" + (f", {rest}" if rest else "")
+    click.echo(f"{run.describe()}, on {which} of {task.description}: {summary} ({res.sequences} sequences).")
