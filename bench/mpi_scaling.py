@@ -26,7 +26,8 @@ import numpy as np
 from lnrnn import distributed
 from lnrnn.data.tasks import load_task, task_spec
 from lnrnn.optim import make_optimizer
-from lnrnn.train import TrainConfig, build_model, resolve_defaults, task_batch
+from lnrnn.evaluation import task_batch
+from lnrnn.plan import TrainConfig, model_for, resolve_defaults
 
 
 def median_time(fn, reps):
@@ -50,7 +51,7 @@ def main():
     cfg = resolve_defaults(TrainConfig(cell=args.cell, task="mnist", data_dir=args.data_dir, split="8000/2000",
                                        batch_size=args.batch_size))
     task = load_task(task_spec(cfg.task, cfg.data_dir, cfg.split, None))
-    model = build_model(cfg, task)
+    model = model_for(cfg, task)
     if group.size > 1:
         model.stack.set_batch_reduce(group.allreduce)
     opt = make_optimizer(cfg.optimizer, cfg.lr)

@@ -63,7 +63,7 @@ def load_run(path, device="cpu"):
     """A run folder (``lnrnn train --out DIR``) or its checkpoint.json -> ``Run``. The checkpoint is
     verified (hash, names, shapes) and the model rebuilt from its own description."""
     from lnrnn.checkpoint import load_checkpoint
-    from lnrnn.train import model_from_checkpoint
+    from lnrnn.evaluation import model_from_checkpoint
 
     meta, arrays = load_checkpoint(str(path))
     try:
@@ -94,7 +94,8 @@ def evaluate_run(run, which="val", data_dir=None, split=None, batch_size=None):
     The task is rebuilt from the checkpoint; ``data_dir`` and ``split`` override where its data come from
     (the data must still fit the model: same inputs, same head)."""
     from lnrnn.config import task_defaults
-    from lnrnn.train import evaluate, task_head
+    from lnrnn.evaluation import evaluate
+    from lnrnn.plan import task_head
 
     run = _as_run(run)
     spec = run.task_spec

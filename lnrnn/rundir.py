@@ -32,6 +32,8 @@ from lnrnn.errors import UserError
 
 LOCK_FILE = "lnrnn.lock"
 UPDATES_FILE = "updates.jsonl"
+METRICS_FILE = "metrics.jsonl"        # one JSON object per finished epoch (lnrnn.train)
+CURVE_FILE = "learning_curve.svg"     # every metric against updates, redrawn as the run goes
 DEFAULT_OUT = os.path.join("runs", "default")  # the --out of `lnrnn train` when none is given
 
 

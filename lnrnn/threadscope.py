@@ -14,7 +14,8 @@ How they are kept to lnrnn's calls.
     it; code that calls the layers directly can too: ``with lnrnn.kernel_threads(): stack.forward(x)``.
     Entering it costs about 15 us; nested entries only count.
   * OpenMP waiting: GNU OpenMP reads OMP_WAIT_POLICY once, when its library loads, and Numba loads it when
-    its threading layer starts. ``start_kernel_threads()`` (run by ``import lnrnn``) starts that layer
+    its threading layer starts. ``start_kernel_threads()`` (run by ``prepare_process`` on the first
+    ``kernel_threads()``) starts that layer
     with OMP_WAIT_POLICY=passive in the environment and takes the variable out again at once (unless the
     user had set it: then their value stands), so it holds for the OpenMP runtime behind lnrnn's kernels,
     child processes do not inherit it and ``os.environ`` is unchanged. Where Numba's OpenMP layer is
@@ -49,6 +50,51 @@ def start_kernel_threads():
     return numba.threading_layer()
 
 
+def _reuse_freed_memory():
+    """Let glibc reuse large freed buffers instead of returning them to the OS (see config.py)."""
+    import ctypes
+    import sys
+
+    from lnrnn import config
+
+    if os.environ.get("LNRNN_KEEP_MALLOC") or not sys.platform.startswith("linux"):
+        return False
+    try:
+        libc = ctypes.CDLL("libc.so.6")
+        M_TRIM_THRESHOLD, M_MMAP_THRESHOLD = -1, -3  # glibc's mallopt parameter numbers
+        return bool(libc.mallopt(M_MMAP_THRESHOLD, config.MALLOC_MMAP_THRESHOLD)
+                    and libc.mallopt(M_TRIM_THRESHOLD, config.MALLOC_TRIM_THRESHOLD))
+    except (OSError, AttributeError):  # not glibc (musl, ...): keep the default allocator
+        return False
+
+
+def _start_kernel_threads():
+    """Start Numba's threading layer now, with passive OpenMP waiting (see lnrnn.threadscope); where Numba
+    cannot start it here (a broken OpenMP install, say), the first kernel call reports the problem."""
+    try:
+        return start_kernel_threads()
+    except Exception:  # noqa: BLE001 - the kernels raise the real error when they run
+        return None
+
+
+_prepared = {}  # what prepare_process did, once per process
+
+
+def prepare_process():
+    """Once per process, on the first ``kernel_threads()`` (every layer, model and API call enters it):
+    start Numba's threading layer with passive OpenMP waiting (see the module docstring) and let glibc
+    reuse large freed buffers instead of returning them to the system (``config.MALLOC_MMAP_THRESHOLD``:
+    the kernels allocate and free their saved arrays every step; without this each step's first touch
+    of them faults pages in afresh). LNRNN_KEEP_MALLOC=1 leaves the allocator alone. Not done by
+    ``import lnrnn``: a process that imports lnrnn and never runs its kernels keeps its settings.
+    -> {"THREADING_LAYER": name or None, "MALLOC_TUNED": bool}."""
+    with _lock:
+        if not _prepared:
+            _prepared["MALLOC_TUNED"] = _reuse_freed_memory()
+            _prepared["THREADING_LAYER"] = _start_kernel_threads()
+        return _prepared
+
+
 def _blas_controller():
     """One controller over every BLAS the kernels may call. Built on first use, after the kernels' BLAS is
     loaded: SciPy's (Numba's np.dot calls scipy.linalg.cython_blas) and MKL (lnrnn.kernels.blas)."""
@@ -70,6 +116,8 @@ def kernel_threads():
     Re-entrant, and shared by Python threads: the first block to open applies the limit and the last to
     close restores what was there before (BLAS thread counts are per process, not per thread)."""
     global _users, _limiter
+    if not _prepared:
+        prepare_process()
     with _lock:
         if _users == 0:
             _limiter = _blas_controller().limit(limits=1, user_api="blas")

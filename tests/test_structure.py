@@ -30,15 +30,74 @@ def perturbed_stack(cell, norm, I=2, H=5, layers=2, seed=0, max_steps=1):
 
 def test_registry_is_the_one_table():
     from lnrnn.commands.options import CELLS as cli_cells
-    from lnrnn.layers import CELL_NAMES
-    assert list(cli_cells) == list(cells.CELLS) == list(CELL_NAMES)
+    assert list(cli_cells) == list(cells.CELLS)
     for name, c in cells.CELLS.items():
-        assert cells.parse_cell(name) == (c.cell, c.norm) == CELL_NAMES[name]
+        assert cells.parse_cell(name) == (c.cell, c.norm)
         layer = RecurrentLayer(c.cell, c.norm, 3, 4, dtype=np.float64)
         assert [(n, a.shape) for n, a in layer.params.items()] == c.param_shapes(3, 4)
         assert layer.nstate == c.nstate and set(c.grads) == set(layer.params)
     with pytest.raises(ValueError, match="unknown cell 'gru'; choose one of rnn, lstm, ln-rnn"):
         cells.get("gru")
+
+
+# ---- the house: one home per fact, no import circles, the trainer only where it trains ----
+
+def _lnrnn_imports():
+    """{module: set of lnrnn modules it imports at module level or inside functions} of every module."""
+    import ast
+    import pathlib
+    root = pathlib.Path(cells.__file__).parent
+    out = {}
+    for path in root.rglob("*.py"):
+        mod = "lnrnn." + ".".join(path.relative_to(root).with_suffix("").parts)
+        mod = mod[:-len(".__init__")] if mod.endswith(".__init__") else mod
+        deps = set()
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("lnrnn"):
+                deps.add(node.module)
+                deps.update(f"{node.module}.{a.name}" for a in node.names)
+            elif isinstance(node, ast.Import):
+                deps.update(a.name for a in node.names if a.name.startswith("lnrnn"))
+        out[mod] = deps
+    return {m: {d for d in ds if d in out and d != m} for m, ds in out.items()}
+
+
+def test_no_import_circles_between_the_package_modules():
+    graph = _lnrnn_imports()
+    state = {}
+
+    def visit(m, path):
+        state[m] = "open"
+        for d in graph[m]:
+            if d.startswith(m + ".") or m.startswith(d + ".") and d == "lnrnn":
+                continue  # a package and its own modules
+            if state.get(d) == "open":
+                raise AssertionError("import circle: " + " -> ".join(path + [d]))
+            if d not in state:
+                visit(d, path + [d])
+        state[m] = "done"
+    for m in graph:
+        if m not in state and m != "lnrnn":
+            visit(m, [m])
+
+
+def test_the_trainer_is_imported_by_the_train_command_alone():
+    import subprocess
+    import sys
+    code = ("import sys, lnrnn.cli, lnrnn.api, lnrnn.commands.eval, lnrnn.commands.predict, lnrnn.evaluation; "
+            "print('lnrnn.train' in sys.modules, 'lnrnn.prewarm' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
+    assert out == ["False", "False"]
+
+
+def test_import_lnrnn_starts_no_threads_and_leaves_the_allocator():
+    import subprocess
+    import sys
+    code = ("import sys, lnrnn, lnrnn.layers; from lnrnn import threadscope; "
+            "print(threadscope._prepared == {}, 'numba.np.ufunc.parallel' in sys.modules and "
+            "__import__('numba').np.ufunc.parallel._is_initialized)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
+    assert out == ["True", "False"], "import lnrnn set up threads or the allocator"
 
 
 # ---- one flat buffer ----

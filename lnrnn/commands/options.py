@@ -4,7 +4,7 @@ import click
 from lnrnn.data.tasks import TASKS
 from lnrnn.cells import CELLS
 from lnrnn.optim import OPTIMIZERS
-from lnrnn.train import TrainConfig
+from lnrnn.plan import TrainConfig
 
 D = TrainConfig()
 

@@ -8,7 +8,7 @@ from lnrnn.errors import UserError
 from lnrnn.files import check_output_file
 from lnrnn.plot import FORMATS, X_AXES, Curves, check_format, loss_kinds, write_learning_curves
 from lnrnn.rundir import UPDATES_FILE, read_jsonl
-from lnrnn.train import METRICS_FILE
+from lnrnn.rundir import METRICS_FILE
 
 
 def read_run_curves(run_dir):

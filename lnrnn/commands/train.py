@@ -9,7 +9,7 @@ from lnrnn.rundir import fresh_default, newest_default
 from lnrnn.runconfig import apply_config_file
 from lnrnn import distributed
 from lnrnn.errors import UserError
-from lnrnn.train import TrainConfig, train as run_training
+from lnrnn.plan import TrainConfig
 
 
 @click.command("train", short_help="Train (or --resume) a recurrent model on a sequence task.")
@@ -83,6 +83,7 @@ def train(ctx, quiet, resume, config_file, **options):
     cfg = TrainConfig(**options)
     group = _group()
     with distributed.failing_together(group):  # under mpiexec/srun: one rank's error ends every rank
+        from lnrnn.train import train as run_training  # the trainer loads for this command alone
         run_training(cfg, resume=resume, explicit=explicit, quiet=quiet, log=click.echo, group=group)
 
 
