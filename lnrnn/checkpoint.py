@@ -64,10 +64,6 @@ def checkpoint_exists(directory):
     return os.path.isfile(os.path.join(directory, DESCRIPTION))
 
 
-def _describe(cfg):
-    return ", ".join(f"{k}={v}" for k, v in cfg.items())
-
-
 def model_mismatch(saved, expected):
     """'hidden_size 64 in the checkpoint vs 128 requested; ...' or '' when they agree."""
     diffs = [f"{k} {saved.get(k)!r} in the checkpoint vs {expected.get(k)!r} requested"
