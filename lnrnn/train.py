@@ -58,6 +58,7 @@ from lnrnn.data.tasks import load_task
 from lnrnn.errors import CheckpointError, DataError, TrainingDiverged, TrainingInterrupted, UserError
 from lnrnn.models import upgrade_config
 from lnrnn.optim import clip_grad_norm, decayed_lr, make_optimizer
+from lnrnn.predict_io import describe_task_data
 from lnrnn.progress import Progress, format_seconds
 from lnrnn.rundir import CURVE_FILE, METRICS_FILE, RunLock, check_writable
 from lnrnn.threadscope import kernel_threads
@@ -203,6 +204,8 @@ class Trainer:
         if cfg.batch_size > n:
             raise UserError(f"--batch-size {cfg.batch_size} is larger than the {n} training sequences of {cfg.task}.")
         check_memory_built(plan, self.task)
+        # the training data's length and value range, kept with the run: predict refuses input unlike it
+        self.data_record = describe_task_data(self.task)
         self.model = model_for(cfg, self.task)
         if self.group.size > 1:  # BatchNorm statistics of the global batch (LN and plain cells ignore it)
             self.model.stack.set_batch_reduce(self.group.allreduce)
@@ -248,6 +251,8 @@ class Trainer:
                     "compile_time_s": self.compile_total(),
                     "blowup": {"initial_loss": self.initial_loss, "streak": self.high_streak},
                     "metrics": self.history, "log_window": self.log_window, "lnrnn_version": lnrnn_version}
+            if self.data_record is not None:
+                meta["data"] = self.data_record
             meta["ranks"] = self.group.size  # MPI processes the run trains on (lnrnn.distributed)
             path = save_checkpoint(self.cfg.out, self._arrays(), meta) if self.group.root else None
             self.saved_step, self.save_pending, self.last_save_t = self.step, False, time.perf_counter()

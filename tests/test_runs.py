@@ -478,3 +478,22 @@ def test_progress_lines_when_stderr_is_not_a_terminal(tmp_path, monkeypatch):
     r = invoke("train", *TINY[:-1], "--epochs", 1, "--out", tmp_path / "run")
     assert_ok(r)
     assert sum(line.startswith("epoch 1/1 [") for line in r.stderr.splitlines()) == 7  # 6 progress lines + final
+
+
+def test_a_run_keeps_its_training_data_record_and_predict_refuses_raw_pixels(tmp_path):
+    """The trainer writes the training set's length and value range into every checkpoint ("data"),
+    recomputed here from the task itself, and `lnrnn predict` refuses the digits' raw 0..16 values."""
+    from lnrnn.data.tasks import load_task
+    out = tmp_path / "run"
+    assert_ok(invoke("train", *TINY, "--epochs", "1", "--out", out))
+    meta, _ = load_checkpoint(str(out))
+    task = load_task(meta["task"])
+    x = task.x_train.astype(np.float64) * task.scale
+    assert meta["data"] == {"steps": 64, "min": float(x.min()), "max": float(x.max())}
+    assert meta["data"]["max"] <= 1.0
+    raw = tmp_path / "raw.npy"
+    np.save(raw, (task.x_val[:5] * 16).astype(np.float32))   # 0..16, as scikit-learn gives them
+    res = invoke("predict", "--checkpoint", out, "--input", raw, "--out", tmp_path / "p.csv")
+    assert res.exit_code != 0 and "Traceback" not in res.output
+    assert "span 0 to 16" in res.output and "--force" in res.output, res.output
+    assert not (tmp_path / "p.csv").exists()
