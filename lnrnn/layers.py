@@ -115,6 +115,22 @@ def _check_array(name, a, ndim, dtype, shape=None, device_ok=False):
     return np.ascontiguousarray(a)
 
 
+def final_state(k, out_state, seqs, state, lengths):
+    """Each row's state after its own last step: seq[lengths[b]-1, b], or its initial state where
+    lengths[b] = 0. k: the kernel namespace of the arrays' device; seqs: the per-step state sequences
+    (T,B,H) the forward kept (y, and c for the LSTM); out_state, state: the kernel's final and the initial
+    state tuples."""
+    rows = np.nonzero(lengths < k.to_host(seqs[0]).shape[0])[0]
+    res = []
+    for s_T, seq, s0 in zip(out_state, seqs, state):
+        s_T, seq, s0 = k.to_host(s_T), k.to_host(seq), k.to_host(s0)
+        out = np.array(s_T, copy=True)
+        L = lengths[rows]
+        out[rows] = np.where((L > 0)[:, None], seq[np.maximum(L - 1, 0), rows], s0[rows])
+        res.append(k.to_device(out))
+    return tuple(res)
+
+
 class RecurrentLayer:
     """One recurrent layer (a row of ``lnrnn.cells``) over whole sequences or chunks of them.
     clip_gates > 0 (LSTM cells): backward clips dL/d(gate preactivations) to +-clip_gates at every
@@ -237,17 +253,7 @@ class RecurrentLayer:
         return y, out_state
 
     def _final_state(self, out_state, seqs, state, lengths):
-        """Each row's state after its own last step: seq[lengths[b]-1, b], or its initial state."""
-        k = self._k
-        rows = np.nonzero(lengths < seqs[0].shape[0])[0]
-        res = []
-        for s_T, seq, s0 in zip(out_state, seqs, state):
-            s_T, seq, s0 = k.to_host(s_T), k.to_host(seq), k.to_host(s0)
-            out = np.array(s_T, copy=True)
-            L = lengths[rows]
-            out[rows] = np.where((L > 0)[:, None], seq[np.maximum(L - 1, 0), rows], s0[rows])
-            res.append(k.to_device(out))
-        return tuple(res)
+        return final_state(self._k, out_state, seqs, state, lengths)
 
     @scoped
     def backward(self, dy, on_device=False):

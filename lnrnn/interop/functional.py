@@ -36,7 +36,7 @@ import numpy as np
 
 from lnrnn import backend, cells
 from lnrnn.config import BN_MOMENTUM, EPS, FOLD_MAX_I
-from lnrnn.layers import check_lengths, gate_clip, step_mask
+from lnrnn.layers import check_lengths, final_state, gate_clip, step_mask
 from lnrnn.threadscope import kernel_threads
 
 
@@ -140,21 +140,8 @@ def layer_forward(cell, x, state, params, lengths=None, training=True, buffers=N
                                              numba.get_num_threads(), lengths if spec.masked_kernel else None,
                                              run_keep)
     if lengths is not None:
-        final = _final_state(k, final, seqs, state, lengths)
+        final = final_state(k, final, seqs, state, lengths)
     return y, tuple(final), (_to_residuals(spec, saved) if keep else [])
-
-
-def _final_state(k, final, seqs, state, lengths):
-    """Each row's state after its own last step: seq[lengths[b]-1, b], or its initial state."""
-    rows = np.nonzero(lengths < k.to_host(seqs[0]).shape[0])[0]
-    out = []
-    for s_T, seq, s0 in zip(final, seqs, state):
-        s_T, seq, s0 = k.to_host(s_T), k.to_host(seq), k.to_host(s0)
-        o = np.array(s_T, copy=True)
-        n = lengths[rows]
-        o[rows] = np.where((n > 0)[:, None], seq[np.maximum(n - 1, 0), rows], s0[rows])
-        out.append(k.to_device(o))
-    return out
 
 
 def layer_backward(cell, res, x, state, params, y, dy, dfinal=None, lengths=None, training=True,
