@@ -224,29 +224,3 @@ def write_predictions(path, predictions):
         write_output_file(path, lambda f: f.write(text))
     return path
 
-
-class _CountedModel:
-    """A run's model whose forwards tick a ``Progress`` by their batch rows. ``lnrnn.api.predict`` runs
-    the batches and takes no progress callback, and a forward per batch is the one thing it does that
-    this wrapper sees; the batches, their initial states and so the predictions are api.predict's own."""
-
-    def __init__(self, model, progress):
-        self._model, self._progress = model, progress
-
-    def __getattr__(self, name):
-        return getattr(self._model, name)
-
-    def _run(self, x, *args, **kwargs):   # x (T,B,I)
-        out = self._model._run(x, *args, **kwargs)
-        self._progress.update(x.shape[1])
-        return out
-
-
-def predict_with_progress(run, x, batch_size, progress):
-    """``lnrnn.api.predict(run, x, batch_size=...)`` with ``progress`` (a Progress over len(x) sequences)
-    updated after every batch."""
-    import dataclasses
-
-    from lnrnn.api import predict
-
-    return predict(dataclasses.replace(run, model=_CountedModel(run.model, progress)), x, batch_size=batch_size)

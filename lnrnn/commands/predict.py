@@ -30,8 +30,7 @@ def predict(path, inputs, out, batch_size, force, quiet):
     """
     from lnrnn.api import load_run
     from lnrnn.errors import UserError
-    from lnrnn.predict_io import (check_like_training, check_out, predict_with_progress, read_inputs,
-                                  training_record, write_predictions)
+    from lnrnn.predict_io import check_like_training, check_out, read_inputs, training_record, write_predictions
     from lnrnn.progress import Progress
 
     check_out(out)
@@ -59,3 +58,30 @@ def predict(path, inputs, out, batch_size, force, quiet):
     write_predictions(out, preds)
     counts = "; ".join(f"{f}: {n}" for f, _, n in where)
     click.echo(f"Wrote {len(preds.classes)} prediction{'s' * (len(preds.classes) != 1)} to {out} ({counts}).")
+
+
+class _CountedModel:
+    """A run's model whose forwards tick a ``Progress`` by their batch rows. ``lnrnn.api.predict`` runs
+    the batches and takes no progress callback, and a forward per batch is the one thing it does that
+    this wrapper sees; the batches, their initial states and so the predictions are api.predict's own."""
+
+    def __init__(self, model, progress):
+        self._model, self._progress = model, progress
+
+    def __getattr__(self, name):
+        return getattr(self._model, name)
+
+    def _run(self, x, *args, **kwargs):   # x (T,B,I)
+        out = self._model._run(x, *args, **kwargs)
+        self._progress.update(x.shape[1])
+        return out
+
+
+def predict_with_progress(run, x, batch_size, progress):
+    """``lnrnn.api.predict(run, x, batch_size=...)`` with ``progress`` (a Progress over len(x) sequences)
+    updated after every batch."""
+    import dataclasses
+
+    from lnrnn.api import predict
+
+    return predict(dataclasses.replace(run, model=_CountedModel(run.model, progress)), x, batch_size=batch_size)

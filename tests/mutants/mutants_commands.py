@@ -47,7 +47,7 @@ MUTANTS = [
          new="        if False:\n",
          tests=[f"{CAREFUL}::test_predict_refuses_raw_values_and_other_lengths"],
          why="predict only warns about raw values, with or without --force"),
-    dict(name="cmd-predict-progress-counts-steps", file="lnrnn/predict_io.py",
+    dict(name="cmd-predict-progress-counts-steps", file="lnrnn/commands/predict.py",
          old="        self._progress.update(x.shape[1])",
          new="        self._progress.update(x.shape[0])",
          tests=[f"{CAREFUL}::test_predict_shows_progress_unless_quiet"],
