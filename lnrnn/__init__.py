@@ -31,4 +31,9 @@ def __getattr__(name):
     raise AttributeError(f"module 'lnrnn' has no attribute {name!r}")
 
 
+def __dir__():
+    """The module's names with the API's lazily imported entry points among them (tab completion, dir())."""
+    return sorted(set(globals()) | set(_API) | {"THREADING_LAYER", "MALLOC_TUNED"})
+
+
 __all__ = ["kernel_threads", "THREADING_LAYER", *_API]

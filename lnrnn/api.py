@@ -26,8 +26,11 @@ class Run:
     checkpoint's description: settings, task spec, metrics history) and where it came from."""
 
     path: str
-    meta: dict
+    meta: dict = field(repr=False)
     model: object = field(repr=False)
+
+    def __repr__(self):
+        return f"Run({self.path!r}: {self.describe()})"
 
     @property
     def config(self):
@@ -111,11 +114,18 @@ def evaluate_run(run, which="val", data_dir=None, split=None, batch_size=None):
     m = run.config
     head, want = m["head"], task_head(task)
     if m["input_size"] != task.input_size or head != want:
-        raise CheckpointError(f"checkpoint {run.path} expects {m['input_size']} inputs and a {head['kind']} head "
-                              f"with {head['outputs']} outputs, but {task.spec['task']} has {task.input_size} "
-                              f"inputs and needs a {want['kind']} head with {want['outputs']} outputs.")
+        raise CheckpointError(f"checkpoint {run.path} expects {m['input_size']} inputs and a {_head_words(head)}, "
+                              f"but {task.spec['task']} has {task.input_size} inputs and needs a "
+                              f"{_head_words(want)}.")
     means = evaluate(run.model, task, which, batch_size or task_defaults(spec["task"])["eval_batch_size"])
     return Evaluation(means, task.size(which), which, task)
+
+
+def _head_words(head):
+    """'classifier head with 10 outputs', 'mdn head with 20 components'."""
+    if "outputs" in head:
+        return f"{head['kind']} head with {head['outputs']} outputs"
+    return f"{head['kind']} head with {head.get('components', '?')} components"
 
 
 @dataclass

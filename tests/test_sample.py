@@ -79,3 +79,27 @@ def test_sample_errors_are_one_line(tmp_path):
         r = invoke("sample", *args)
         assert r.exit_code == 2 and "Traceback" not in r.output, r.output
         assert words in r.output
+
+
+def test_a_density_run_that_does_not_fit_its_task_is_refused_in_one_sentence(tmp_path):
+    """evaluate_run on a mixture-density checkpoint whose head is not the one its task needs (3 components
+    where strokes-synthetic asks for its own number): a CheckpointError naming both heads, no KeyError."""
+    import lnrnn
+    from lnrnn.errors import CheckpointError
+    mdn_run(tmp_path / "run")
+    with pytest.raises(CheckpointError, match=r"mdn head with 3 components, but strokes-synthetic .* mdn head with \d+ "
+                                              r"components"):
+        lnrnn.evaluate_run(tmp_path / "run")
+
+
+def test_a_loaded_run_prints_in_one_short_line(tmp_path):
+    import lnrnn
+    mdn_run(tmp_path / "run")
+    run = lnrnn.load_run(tmp_path / "run")
+    text = repr(run)
+    assert len(text) < 200 and "\n" not in text and "ln-lstm" in text and "hidden 5" in text, text
+
+
+def test_the_api_is_listed_by_dir():
+    import lnrnn
+    assert {"load_run", "evaluate_run", "predict", "sample_run", "export_run", "kernel_threads"} <= set(dir(lnrnn))
