@@ -54,7 +54,7 @@ main.add_command(data.data)
 main.add_command(info.info)
 info.info.short_help = "Print versions, threads, BLAS and CUDA status."  # `lnrnn --help` would cut its docstring
 main.add_command(plot.plot)
-# Commands maintained with the kernels (lnrnn/commands/gradcheck.py, bench.py) are registered here:
+# the kernels' own check, then the commands that use a trained run:
 from lnrnn.commands import gradcheck as gradcheck_command  # noqa: E402
 
 main.add_command(gradcheck_command.gradcheck)
