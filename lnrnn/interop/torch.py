@@ -15,7 +15,7 @@ BPTT kernels) called from the formula given to ``register_autograd``. Both ops h
 ``torch.library.opcheck`` see through them. The ops work in lnrnn's layout (Wx (I,G), Wh (H,G), one b);
 the modules keep PyTorch's (``weight_ih_l{k}`` (G,I) = Wx.T, ``weight_hh_l{k}`` = Wh.T, and the two
 biases ``bias_ih_l{k} + bias_hh_l{k}`` = b) and map between them with ordinary torch ops, which autograd
-and the compiler follow. Parameter and buffer names are those of ``lnrnn export`` (``lnrnn/export.py``)
+and the compiler follow. Parameter and buffer names are those of ``lnrnn export`` (``lnrnn/interop/export.py``)
 without its ``rnn.`` prefix, so a plain ``LSTM(norm=None)`` loads a ``torch.nn.LSTM``'s state_dict as it is.
 
 Shapes (time-major unless batch_first): x (T,B,I), out (T,B,H) (T,B,L*H with skip connections), hx and
@@ -52,8 +52,8 @@ import torch
 from torch import Tensor, nn
 from torch.nn.utils.rnn import PackedSequence, pad_packed_sequence
 
-from lnrnn import cells
-from lnrnn.export import PARAM_NAMES, read_safetensors
+from lnrnn.model import cells
+from lnrnn.interop.export import PARAM_NAMES, read_safetensors
 from lnrnn.interop import functional
 
 __all__ = ["LSTM", "RNN", "from_run", "load_exported", "layer_forward", "layer_backward"]
@@ -578,7 +578,7 @@ def from_run(path, device=None):
     ``nn.Linear`` (a classifier's logits, a regression's outputs, a mixture density head's raw 6M+1
     outputs in ``lnrnn.kernels.mdn``'s layout: the mixture's transforms are not included)."""
     from lnrnn.api import load_run
-    from lnrnn.export import exported_tensors
+    from lnrnn.interop.export import exported_tensors
 
     run = load_run(path)
     return _from_tensors(run.model.config, exported_tensors(run.model), device)
