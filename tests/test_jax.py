@@ -20,9 +20,9 @@ import jax.numpy as jnp  # noqa: E402
 from jax.test_util import check_grads  # noqa: E402
 
 import lnrnn.jax as lj  # noqa: E402
-from lnrnn import cells  # noqa: E402
-from lnrnn.export import PARAM_NAMES  # noqa: E402
-from lnrnn.layers import RecurrentStack  # noqa: E402
+from lnrnn.model import cells  # noqa: E402
+from lnrnn.interop.export import PARAM_NAMES  # noqa: E402
+from lnrnn.model.layers import RecurrentStack  # noqa: E402
 
 jax.config.update("jax_enable_x64", True)  # float64 gradient checks; float32 tests turn it off where it matters
 
@@ -324,7 +324,7 @@ def test_plain_lstm_params_are_a_torch_state_dict():
 
 
 def test_load_export_round_trip(tmp_path):
-    from lnrnn.export import write_safetensors
+    from lnrnn.interop.export import write_safetensors
     st = _stack("bn-lstm")
     params, stats = lj.params_from_stack(st)
     write_safetensors(str(tmp_path / "w.safetensors"), {"rnn." + k: np.asarray(v) for k, v in {**params, **stats}.items()},
@@ -337,5 +337,5 @@ def test_load_export_round_trip(tmp_path):
 
 
 def test_import_lnrnn_does_not_import_jax():
-    code = "import sys, lnrnn, lnrnn.interop.functional, lnrnn.layers; assert 'jax' not in sys.modules, 'jax imported'"
+    code = "import sys, lnrnn, lnrnn.interop.functional, lnrnn.model.layers; assert 'jax' not in sys.modules, 'jax imported'"
     subprocess.run([sys.executable, "-c", code], check=True, cwd=os.path.dirname(os.path.dirname(__file__)))

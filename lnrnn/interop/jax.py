@@ -6,7 +6,7 @@
     grads = jax.jit(jax.grad(loss))(params, x)                              # the hand-written BPTT
 
 Parameters
-    One flat dict per stack, under ``lnrnn export``'s names without the ``rnn.`` prefix (``lnrnn.export``;
+    One flat dict per stack, under ``lnrnn export``'s names without the ``rnn.`` prefix (``lnrnn.interop.export``;
     k = layer): ``weight_ih_l{k}`` (G, I_k), ``weight_hh_l{k}`` (G, H), ``bias_ih_l{k}``, ``bias_hh_l{k}``
     (G,) (the kernels add the two, as torch.nn.LSTM does), then the norm's ``norm_ih_weight_l{k}``, ...
     A plain LSTM's dict is a ``torch.nn.LSTM`` state_dict; an export file loads with ``load_export``.
@@ -51,6 +51,7 @@ How it is built
     The first call of a cell and dtype compiles its kernels for read-only arrays (cached on disk, as
     the rest of lnrnn's kernels).
 """
+import json
 from functools import lru_cache, partial
 from typing import NamedTuple
 
@@ -58,8 +59,8 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from lnrnn import cells
-from lnrnn.export import PARAM_NAMES, read_safetensors
+from lnrnn.model import cells
+from lnrnn.interop.export import PARAM_NAMES, read_safetensors
 from lnrnn.interop import functional as F
 
 VMAP_METHOD = "expand_dims"  # module docstring, vmap
@@ -144,8 +145,6 @@ def params_from_stack(stack):
 def load_export(path):
     """(params, stats, model config) of an ``lnrnn export`` file (its ``rnn.*`` tensors; the config
     names the cell and norm to pass to ``apply``)."""
-    import json
-
     tensors, meta = read_safetensors(path)
     stack = {k[len("rnn."):]: jnp.asarray(v) for k, v in tensors.items() if k.startswith("rnn.")}
     stats = {k: v for k, v in stack.items() if "_running_" in k}
