@@ -202,7 +202,7 @@ def main(argv=None):
     import numba
 
     from bench.step import FLOOR, gemm_floor
-    from lnrnn.layers import RecurrentLayer
+    from lnrnn.model.layers import RecurrentLayer
 
     numba.set_num_threads(args.threads)
     ok, quiet = quiet_check()

@@ -20,11 +20,11 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from lnrnn.checkpoint import load_checkpoint  # noqa: E402
+from lnrnn.training.checkpoint import load_checkpoint  # noqa: E402
 from lnrnn.data.tasks import load_task  # noqa: E402
 from lnrnn.diagnostics import per_step  # noqa: E402
-from lnrnn.models import build_model, upgrade_config  # noqa: E402
-from lnrnn.evaluation import model_from_checkpoint, task_batch  # noqa: E402
+from lnrnn.model.models import build_model, upgrade_config  # noqa: E402
+from lnrnn.training.evaluation import model_from_checkpoint, task_batch  # noqa: E402
 
 PANELS = [("grad_h", "mean ||dL/dh_t||", True), ("pre_std", "std of gate pre-activations", False),
           ("pre_sat", "fraction of gates with |a| > 3", False), ("h_std", "std of h_t", False)]

@@ -19,9 +19,9 @@ import tracemalloc
 
 import numpy as np
 
-from lnrnn import models
+from lnrnn.model import models
 from lnrnn.data.idx import load_mnist_split
-from lnrnn.models import build_model, head_config
+from lnrnn.model.models import build_model, head_config
 
 DATA = os.path.join(os.path.dirname(__file__), "..", "..", "shared", "data", "mnist")
 
@@ -71,7 +71,7 @@ def main():
     print(f"pixel MNIST eval: {n} images, B{args.batch}, H{args.hidden}, float32, chunks of "
           f"{models.infer_chunk_steps(args.batch, 784)} steps; load average {os.getloadavg()}")
     for name in args.cells:
-        from lnrnn.cells import get
+        from lnrnn.model.cells import get
         spec = get(name)
         cfg = dict(cell=spec.cell, norm=spec.norm, input_size=1, hidden_size=args.hidden, num_layers=1,
                    dtype="float32", forget_bias=1.0, head=head_config("ce", 10))

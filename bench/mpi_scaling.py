@@ -23,11 +23,11 @@ import time
 
 import numpy as np
 
-from lnrnn import distributed
+from lnrnn.training import distributed
 from lnrnn.data.tasks import load_task, task_spec
-from lnrnn.optim import make_optimizer
-from lnrnn.evaluation import task_batch
-from lnrnn.plan import TrainConfig, model_for, resolve_defaults
+from lnrnn.training.optim import make_optimizer
+from lnrnn.training.evaluation import task_batch
+from lnrnn.training.plan import TrainConfig, model_for, resolve_defaults
 
 
 def median_time(fn, reps):

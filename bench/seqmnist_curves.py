@@ -2,7 +2,7 @@
 
 Reads each run's ``metrics.jsonl`` (one row per epoch), copies it to ``--results`` as
 ``seqmnist_<task>_<cell>.jsonl``, draws accuracy and loss against updates and against training time
-(``lnrnn.plot``: ``seqmnist_<task>.png`` and ``seqmnist_<task>_walltime.png``), and prints a Markdown
+(``lnrnn.training.plot``: ``seqmnist_<task>.png`` and ``seqmnist_<task>_walltime.png``), and prints a Markdown
 table of validation accuracy at chosen updates.
 
     python bench/seqmnist_curves.py runs/i15/mnist_{lstm,ln-lstm,bn-lstm} runs/i15/pmnist_{lstm,ln-lstm,bn-lstm} \
@@ -13,7 +13,7 @@ import json
 import os
 import shutil
 
-from lnrnn.plot import LOSS_LABELS, Curves, write_learning_curves
+from lnrnn.training.plot import LOSS_LABELS, Curves, write_learning_curves
 
 
 def read_run(folder):

@@ -58,7 +58,7 @@ from bench.torch_ln_lstm import SHAPES  # noqa: E402
 from lnrnn.config import PJIT  # noqa: E402
 from lnrnn.kernels.blas import BLAS, HAVE_MKL, rec_mul, rec_pack  # noqa: E402
 from lnrnn.kernels.common import chunk_bounds, clamp_chunks, matmul, matmul_tn  # noqa: E402
-from lnrnn.layers import RecurrentLayer  # noqa: E402
+from lnrnn.model.layers import RecurrentLayer  # noqa: E402
 
 # The BLAS of the floor's recurrent products, for row labels (compare.py uses it too).
 FLOOR = "GEMM floor (MKL)" if HAVE_MKL else "GEMM floor (OpenBLAS)"
@@ -316,7 +316,7 @@ def memory_worker(name, cell, norm):
 
     first = step_extra_bytes(step)   # the layer holds nothing yet
     steady = step_extra_bytes(step)  # the layer holds the previous step's saved tuple until forward returns
-    saved = layer._saved[2]  # (x, state, saved, params): the kernel's saved tuple, as lnrnn/layers.py keeps it
+    saved = layer._saved[2]  # (x, state, saved, params): the kernel's saved tuple, as lnrnn/model/layers.py keeps it
     print(json.dumps({"saved": sum(a.nbytes for a in saved),
                       "params": sum(a.nbytes for a in layer.params.values()),
                       "grads": sum(a.nbytes for a in layer.grads.values()),

@@ -7,10 +7,10 @@ its first update, cold (empty kernel cache) and cached.
 
 Throughput. A real pixel-MNIST run trains on 60000 sequences and evaluates 10000 after every epoch;
 here the same proportions on fewer sequences from the t10k file (--split 1536/256: 24 updates of B64,
-then an evaluation of 256 sequences and a checkpoint, every epoch), through lnrnn.train.train, the
+then an evaluation of 256 sequences and a checkpoint, every epoch), through lnrnn.training.train.train, the
 function behind `lnrnn train`, with every phase in: data batches, forward + BPTT, loss, gradient
 clipping, optimizer, update log, progress, evaluation, checkpoints, metrics.jsonl and the
-learning-curve picture (redrawn at most every lnrnn.train.CURVE_REDRAW_S). A warm-up run first loads (or
+learning-curve picture (redrawn at most every lnrnn.training.train.CURVE_REDRAW_S). A warm-up run first loads (or
 compiles) every kernel, the evaluation's included. Measured window: from the last update of epoch 1
 to the last update of the last epoch, so it holds E-1 epochs of updates and E-1 evaluations and
 checkpoints. The bare step is RecurrentLayer.forward + backward of the same cell at the same shape
@@ -49,8 +49,8 @@ import numba  # noqa: E402
 import numpy as np  # noqa: E402
 
 from lnrnn.kernels.blas import BLAS  # noqa: E402
-from lnrnn.layers import RecurrentLayer  # noqa: E402
-from lnrnn.train import TrainConfig, train  # noqa: E402
+from lnrnn.model.layers import RecurrentLayer  # noqa: E402
+from lnrnn.training.train import TrainConfig, train  # noqa: E402
 
 DATA = os.path.join(os.path.dirname(ROOT), "shared", "data", "mnist")
 CELLS = {"lstm": ("lstm", "none"), "ln-lstm": ("lstm", "ln"), "bn-lstm": ("lstm", "bn"),

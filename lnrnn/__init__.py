@@ -8,8 +8,8 @@ lnrnn's kernels are first used through it (``lnrnn.threadscope.prepare_process``
 the allocator setting off); ``lnrnn info`` reports what is in force.
 
 Public entry points (what the CLI commands call): ``load_run``, ``evaluate_run``, ``predict``,
-``sample_run``, ``export_run`` (``lnrnn.api``); ``train`` lives in ``lnrnn.train``, ``TrainConfig`` in
-``lnrnn.plan`` (also importable from ``lnrnn.train``).
+``sample_run``, ``export_run`` (``lnrnn.api``); ``train`` lives in ``lnrnn.training.train``, ``TrainConfig`` in
+``lnrnn.training.plan`` (also importable from ``lnrnn.training.train``).
 """
 __version__ = "0.1.0"
 

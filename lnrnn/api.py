@@ -22,7 +22,7 @@ from lnrnn.threadscope import scoped
 
 @dataclass
 class Run:
-    """A trained run, loaded: ``model`` (a ``lnrnn.models.SequenceModel``, inference-ready), ``meta`` (the
+    """A trained run, loaded: ``model`` (a ``lnrnn.model.models.SequenceModel``, inference-ready), ``meta`` (the
     checkpoint's description: settings, task spec, metrics history) and where it came from."""
 
     path: str
@@ -65,8 +65,8 @@ class Run:
 def load_run(path, device="cpu"):
     """A run folder (``lnrnn train --out DIR``) or its checkpoint.json -> ``Run``. The checkpoint is
     verified (hash, names, shapes) and the model rebuilt from its own description."""
-    from lnrnn.checkpoint import load_checkpoint
-    from lnrnn.evaluation import model_from_checkpoint
+    from lnrnn.training.checkpoint import load_checkpoint
+    from lnrnn.training.evaluation import model_from_checkpoint
 
     meta, arrays = load_checkpoint(str(path))
     try:
@@ -97,8 +97,8 @@ def evaluate_run(run, which="val", data_dir=None, split=None, batch_size=None):
     The task is rebuilt from the checkpoint; ``data_dir`` and ``split`` override where its data come from
     (the data must still fit the model: same inputs, same head)."""
     from lnrnn.config import task_defaults
-    from lnrnn.evaluation import evaluate
-    from lnrnn.plan import task_head
+    from lnrnn.training.evaluation import evaluate
+    from lnrnn.training.plan import task_head
 
     run = _as_run(run)
     spec = run.task_spec
@@ -194,8 +194,8 @@ def sample_run(run, steps=700, count=1, bias=0.0, seed=0):
 
 
 def export_run(run, path, fmt="safetensors"):
-    """Write the run's weights to ``path`` in ``fmt`` (safetensors) under the names ``lnrnn.export``
+    """Write the run's weights to ``path`` in ``fmt`` (safetensors) under the names ``lnrnn.interop.export``
     documents (PyTorch's nn.LSTM/nn.RNN names for plain cells, lnrnn's for the rest). -> {name: shape}."""
-    from lnrnn.export import export_weights
+    from lnrnn.interop.export import export_weights
 
     return export_weights(_as_run(run), path, fmt)

@@ -3,7 +3,7 @@
 Errors a user can cause are ``lnrnn.errors.UserError`` (one sentence); the group turns them into
 click's ``Error: ...`` on stderr with the error's exit code (2; 3 for a diverged run; 130 for Ctrl-C)
 and no traceback. Ctrl-C is one of them for every command: ``train`` stops at its next update and
-saves (``lnrnn.train``); any other command's KeyboardInterrupt becomes ``Interrupted`` (exit 130, as
+saves (``lnrnn.training.train``); any other command's KeyboardInterrupt becomes ``Interrupted`` (exit 130, as
 the shell reports a process SIGINT ended), not click's "Aborted!" with exit 1. Commands write their
 files atomically, so an interrupted one leaves each file whole or untouched.
 """

@@ -11,9 +11,9 @@ BN_MOMENTUM = 0.1
 # Initial BatchNorm gain for the recurrent-BN cells (Cooijmans et al. 2016, section 4).
 BN_GAIN_INIT = 0.1
 # Default std of the per-example initial-state noise of BN cells on tasks whose sequences all begin with
-# the same inputs (Cooijmans et al. 2016, sec. 5.1, their --noise 0.1): see lnrnn.models.
+# the same inputs (Cooijmans et al. 2016, sec. 5.1, their --noise 0.1): see lnrnn.model.models.
 BN_STATE_NOISE = 0.1
-# MPI groups (lnrnn.distributed): a rank other than 0 that fails waits this many seconds before it
+# MPI groups (lnrnn.training.distributed): a rank other than 0 that fails waits this many seconds before it
 # reports and aborts the group, so that an error every rank meets is printed once, by rank 0.
 MPI_FAIL_GRACE_S = 2.0
 # ... and the rank that reports waits this long between printing its line and MPI Abort: Abort ends the
@@ -69,7 +69,7 @@ MALLOC_MMAP_THRESHOLD = 1 << 30
 MALLOC_TRIM_THRESHOLD = 1 << 31
 
 # Inference (evaluation) runs a batch through the stack in time chunks of at most
-# max(1, INFER_CHUNK_ROWS // B) steps, the state carried from chunk to chunk (lnrnn.models): the
+# max(1, INFER_CHUNK_ROWS // B) steps, the state carried from chunk to chunk (lnrnn.model.models): the
 # plain and LN cells now run their infer kernels, which save nothing (y alone is a batch's size: 0.1 GB
 # at B256 T784 H128), but the BN cells' and a masked LSTM's forward saves its BPTT activations, as
 # every forward did when this was set: 1.6 GB written and thrown away for a whole

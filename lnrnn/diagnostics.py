@@ -21,7 +21,7 @@ gradients, BN population statistics and the head's gradients are not changed.
 import numpy as np
 
 from lnrnn import reference as ref
-from lnrnn.layers import check_lengths, step_mask
+from lnrnn.model.layers import check_lengths, step_mask
 
 SATURATED = 3.0  # |pre-activation| above which a gate counts as saturated
 

@@ -88,7 +88,7 @@ def check_stack(cell, norm, T=5, B=3, I=3, H=4, num_layers=2, training=True, see
     (R is zero nowhere: the layers must drop dL/dy at padded steps themselves); t0: the chunk's first
     step (BN statistics of steps t0..t0+T-1; the buffers hold t0+T rows).
     """
-    from lnrnn.layers import RecurrentStack
+    from lnrnn.model.layers import RecurrentStack
 
     rng = np.random.default_rng(seed)
     stack = RecurrentStack(cell, norm, I, H, num_layers=num_layers, dtype=np.float64, seed=seed, max_steps=t0 + T,
@@ -135,7 +135,7 @@ def check_model(cell, norm, head="classifier", per_step=False, T=5, B=3, I=3, H=
     head: 'classifier' (3 classes) or 'regression' (2 outputs), on the last step or every step, or
     'mdn' (a mixture of 2 bivariate Gaussians and an end-of-stroke bit, every step).
     -> [(name, max relative error)] for every parameter ('rnn.l0.Wx', ..., 'head.W', 'head.b')."""
-    from lnrnn.models import build_model
+    from lnrnn.model.models import build_model
 
     rng = np.random.default_rng(seed)
     outputs = {"classifier": 3, "regression": 2, "mdn": 13}[head]

@@ -21,7 +21,7 @@ FORMATS = (".png", ".svg", ".pdf")
 def sample_strokes(model, steps, count=1, bias=0.0, seed=0, start=None, progress=None):
     """Draw ``count`` sequences of ``steps`` points -> list of (steps, 3) float64 arrays (dx, dy in the
     data's units, pen 1 where the pen lifts after the point). Same seed, same samples. ``start``:
-    the first input (3,), default the origin with the pen down. ``progress``: a ``lnrnn.progress.Progress``
+    the first input (3,), default the origin with the pen down. ``progress``: a ``lnrnn.training.progress.Progress``
     over steps * count points, updated after every step."""
     head = model.head
     if not hasattr(head, "sample"):

@@ -10,7 +10,7 @@ parallel loops, takes a core from the chunk threads that run right after a ``pra
 How they are kept to lnrnn's calls.
   * BLAS threads: ``kernel_threads()`` limits every BLAS loaded in the process (NumPy's OpenBLAS, SciPy's,
     which Numba's ``np.dot`` calls, and MKL) to one thread with threadpoolctl, and restores the user's counts
-    on exit. Training, evaluation, prediction and sampling (``lnrnn.train.train``, ``lnrnn.api``) run inside
+    on exit. Training, evaluation, prediction and sampling (``lnrnn.training.train.train``, ``lnrnn.api``) run inside
     it; code that calls the layers directly can too: ``with lnrnn.kernel_threads(): stack.forward(x)``.
     Entering it costs about 15 us; nested entries only count.
   * OpenMP waiting: GNU OpenMP reads OMP_WAIT_POLICY once, when its library loads, and Numba loads it when

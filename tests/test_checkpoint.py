@@ -5,7 +5,7 @@ import os
 import numpy as np
 import pytest
 
-from lnrnn import checkpoint as ck
+from lnrnn.training import checkpoint as ck
 from lnrnn.errors import CheckpointError
 
 MODEL = {"cell": "lstm", "norm": "ln", "hidden_size": 8, "num_layers": 1}

@@ -13,10 +13,10 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from lnrnn.checkpoint import load_checkpoint
+from lnrnn.training.checkpoint import load_checkpoint
 from lnrnn.cli import main
 from lnrnn.data.idx import write_idx
-from lnrnn.models import SequenceModel
+from lnrnn.model.models import SequenceModel
 
 from test_data import SHARED_MNIST, fake_mnist, needs_shared
 
@@ -377,7 +377,7 @@ def test_data_mnist_unreachable_or_missing(tmp_path, mirror):
 
 def test_progress_bar_rendering():
     import io
-    from lnrnn.progress import Progress, format_seconds
+    from lnrnn.training.progress import Progress, format_seconds
 
     class Tty(io.StringIO):
         def isatty(self):

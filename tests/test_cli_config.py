@@ -6,8 +6,8 @@ import os
 import numpy as np
 import pytest
 
-from lnrnn.checkpoint import load_checkpoint
-from lnrnn.rundir import UPDATES_FILE
+from lnrnn.training.checkpoint import load_checkpoint
+from lnrnn.training.rundir import UPDATES_FILE
 
 from test_cli import TIME_KEYS, TINY, assert_clean_error, assert_ok, invoke
 

@@ -13,9 +13,9 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from lnrnn.checkpoint import save_checkpoint
+from lnrnn.training.checkpoint import save_checkpoint
 from lnrnn.cli import main
-from lnrnn.models import build_model, head_config
+from lnrnn.model.models import build_model, head_config
 
 from test_sample import mdn_run
 
@@ -244,8 +244,8 @@ def test_predict_refuses_raw_values_and_other_lengths(runs, tmp_path, recorded):
 
 
 def test_predict_shows_progress_unless_quiet(runs, tmp_path, monkeypatch):
-    import lnrnn.progress
-    monkeypatch.setattr(lnrnn.progress, "LOG_EVERY_S", 0.0)  # a line after every batch
+    import lnrnn.training.progress
+    monkeypatch.setattr(lnrnn.training.progress, "LOG_EVERY_S", 0.0)  # a line after every batch
     np.save(tmp_path / "x.npy", _digits(9) / 16)
     r = invoke("predict", "--checkpoint", runs / "clf", "--input", tmp_path / "x.npy", "--out", tmp_path / "p.csv",
                "--batch-size", 4)
@@ -273,9 +273,9 @@ def test_sample_steps_are_capped_unless_no_cap(runs, tmp_path, no_work):
 def test_sample_over_the_cap_with_no_cap_and_progress(runs, tmp_path, monkeypatch):
     import lnrnn.config
     import lnrnn.commands.sample
-    import lnrnn.progress
+    import lnrnn.training.progress
     monkeypatch.setattr(lnrnn.commands.sample, "SAMPLE_MAX_STEPS", 10)
-    monkeypatch.setattr(lnrnn.progress, "LOG_EVERY_S", 0.0)
+    monkeypatch.setattr(lnrnn.training.progress, "LOG_EVERY_S", 0.0)
     one_error(invoke("sample", "--checkpoint", runs / "mdn", "--steps", 11, "--out", tmp_path / "s.png"),
               "more than the 10 points")
     r = invoke("sample", "--checkpoint", runs / "mdn", "--steps", 11, "--count", 2, "--no-cap",
@@ -312,7 +312,7 @@ def test_ctrl_c_in_a_real_sampling_process(runs, tmp_path):
     """SIGINT to a process drawing a long sample: exit 130, one line, no picture, no "Aborted!"."""
     import signal
     import time
-    script = ("import sys, lnrnn.progress; lnrnn.progress.LOG_EVERY_S = 0.2; from lnrnn.cli import main; "
+    script = ("import sys, lnrnn.training.progress; lnrnn.training.progress.LOG_EVERY_S = 0.2; from lnrnn.cli import main; "
               "main(sys.argv[1:], prog_name='lnrnn')")
     out = tmp_path / "s.png"
     p = subprocess.Popen([sys.executable, "-c", script, "sample", "--checkpoint", str(runs / "mdn"), "--steps",
@@ -337,7 +337,7 @@ def test_ctrl_c_in_a_real_sampling_process(runs, tmp_path):
 # plot: losses that measure different things; one epoch
 # ---------------------------------------------------------------------------------------------
 def test_losses_of_different_heads_get_a_panel_each(tmp_path):
-    from lnrnn.plot import COLORS, Curves, learning_curve_figure
+    from lnrnn.training.plot import COLORS, Curves, learning_curve_figure
     fig = learning_curve_figure([Curves("ce", ce_records(), kind="classifier"), Curves("nll", nll_records(), kind="mdn")])
     assert [ax.get_ylabel() for ax in fig.axes] == [
         "accuracy (%)", "cross-entropy loss (nats)", "negative log-likelihood (nats per point)"]
@@ -361,7 +361,7 @@ def test_plot_says_in_one_line_that_the_losses_are_apart(tmp_path):
 
 
 def test_one_epoch_is_drawn_with_labelled_points(tmp_path):
-    from lnrnn.plot import Curves, learning_curve_figure
+    from lnrnn.training.plot import Curves, learning_curve_figure
     fig = learning_curve_figure([Curves("one", ce_records(1), kind="classifier")])
     acc, loss = fig.axes
     assert sorted(t.get_text() for t in acc.texts) == ["training 40.0%", "validation 35.0%"]

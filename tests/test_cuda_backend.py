@@ -67,7 +67,7 @@ def test_without_simulator_import_works_and_cuda_request_is_clear():
     pytest.importorskip("numba_cuda", reason="numba-cuda is not installed")
     code = """if True:
         import json, sys
-        import lnrnn, lnrnn.layers, lnrnn.backend as b
+        import lnrnn, lnrnn.model.layers, lnrnn.backend as b
         imported = 'numba.cuda' in sys.modules
         ok, reason = b.cuda_usable()
         try:

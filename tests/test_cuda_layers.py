@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from lnrnn import backend
-from lnrnn.layers import RecurrentStack
+from lnrnn.model.layers import RecurrentStack
 
 ok, why = backend.cuda_usable()
 pytestmark = pytest.mark.skipif(not ok, reason=f"CUDA not usable: {why}")
@@ -43,7 +43,7 @@ def test_cuda_model_step_equals_cpu(per_step):
     """A whole training step of the model on 'cuda' (activations between layers and the stack's output
     stay on the device; a last-step head copies back only y[T-1]) equals the CPU step: loss, accuracy
     and every gradient, head included; and the device path really keeps y there."""
-    from lnrnn.models import SequenceClassifier, batches_of
+    from lnrnn.model.models import SequenceClassifier, batches_of
 
     rng = np.random.default_rng(1)
     T, B, I, H, C = 4, 3, 2, 5, 3
@@ -96,7 +96,7 @@ def test_cli_train_on_cuda_matches_cpu(tmp_path):
 def test_cuda_masked_chunked_model_equals_cpu(cell, norm, per_step):
     """A padded batch (lengths) trained in two chunks (truncated BPTT) from a carried state, then one
     inference step: the same loss, gradients, BN statistics and step output on 'cuda' as on 'cpu'."""
-    from lnrnn.models import build_model
+    from lnrnn.model.models import build_model
 
     rng = np.random.default_rng(4)
     T, B, I, H, C = 5, 5, 2, 3, 3

@@ -4,8 +4,8 @@ and always when the run returns, so a finished or stopped run's picture holds ev
 import json
 import os
 
-from lnrnn import train as train_module
-from lnrnn.train import TrainConfig, train
+from lnrnn.training import train as train_module
+from lnrnn.training.train import TrainConfig, train
 
 
 def run(tmp_path, monkeypatch, redraw_s, **kw):

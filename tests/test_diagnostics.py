@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from lnrnn.diagnostics import per_step
-from lnrnn.models import SequenceClassifier
+from lnrnn.model.models import SequenceClassifier
 
 CELLS = [("lstm", "none"), ("lstm", "ln"), ("lstm", "bn"), ("rnn", "none"), ("rnn", "ln"), ("rnn", "bn")]
 
@@ -63,7 +63,7 @@ def test_top_layer_of_a_stack_and_skip():
         model, x, y = _problem("lstm", "ln", layers=2)
         model.stack.skip = skip
         if skip:  # rebuild with the skip stack's wider inputs
-            from lnrnn.models import build_model
+            from lnrnn.model.models import build_model
             cfg = dict(model.stack.config, skip=True, head={"kind": "classifier", "outputs": 4, "per_step": False})
             model = build_model(cfg, seed=1)
         d = per_step(model, x, y)

@@ -84,7 +84,7 @@ def test_every_relative_link_and_image_resolves(page):
 
 @pytest.mark.parametrize("page", pages(), ids=page_ids(pages()))
 def test_every_repository_path_in_backticks_exists(page):
-    """`lnrnn/memory.py`, `bench/results/...`: a path a reader is sent to must be there (globs and
+    """`lnrnn/training/memory.py`, `bench/results/...`: a path a reader is sent to must be there (globs and
     placeholders such as `tests/test_cuda_*.py` or `mutants_<topic>.py` are not paths)."""
     missing = []
     for span in CODE_SPAN.findall(FENCE.sub("", page.read_text(encoding="utf-8"))):

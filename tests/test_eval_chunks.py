@@ -10,9 +10,9 @@ every step). float64, so that rounding is far below what a wrong state, step or 
 import numpy as np
 import pytest
 
-from lnrnn import cells, models
-from lnrnn.layers import RecurrentLayer, check_lengths, step_mask
-from lnrnn.models import build_model, infer_chunk_steps
+from lnrnn.model import cells, models
+from lnrnn.model.layers import RecurrentLayer, check_lengths, step_mask
+from lnrnn.model.models import build_model, infer_chunk_steps
 
 ALL = [(c.cell, c.norm) for c in cells.CELLS.values()]
 T, B, I, H = 13, 5, 3, 4

@@ -18,7 +18,7 @@ from lnrnn import backend
 from lnrnn import reference as R
 from lnrnn.kernels import bn_lstm, lstm
 from lnrnn.kernels.codes import NORM_LN, NORM_NONE
-from lnrnn.layers import RecurrentLayer, RecurrentStack
+from lnrnn.model.layers import RecurrentLayer, RecurrentStack
 
 EPS = 1e-5
 NORM = {"none": NORM_NONE, "ln": NORM_LN}

@@ -8,7 +8,7 @@ rounding-level difference inside a kernel should not fail.
 A masked LSTM (lengths given) runs the full forward: its final state reads c at each row's last step,
 which lstm_infer does not keep; a masked RNN reads h = y and stays on the infer kernel. The BN cells
 have no infer kernel and run their forward. Which kernel ran is counted by wrapping the kernel
-namespace's functions, which every layer looks up at call time (``lnrnn.cells``)."""
+namespace's functions, which every layer looks up at call time (``lnrnn.model.cells``)."""
 import tracemalloc
 from collections import Counter
 
@@ -16,8 +16,8 @@ import numpy as np
 import pytest
 
 from lnrnn import backend
-from lnrnn.layers import RecurrentLayer, RecurrentStack
-from lnrnn.models import build_model, head_config
+from lnrnn.model.layers import RecurrentLayer, RecurrentStack
+from lnrnn.model.models import build_model, head_config
 
 PLAIN_LN = [("lstm", "none"), ("lstm", "ln"), ("rnn", "none"), ("rnn", "ln")]
 ALL = PLAIN_LN + [("lstm", "bn"), ("rnn", "bn")]

@@ -6,9 +6,9 @@ hidden state by central differences."""
 import numpy as np
 import pytest
 
-from lnrnn import cells
+from lnrnn.model import cells
 from lnrnn.interop import functional as F
-from lnrnn.layers import RecurrentLayer
+from lnrnn.model.layers import RecurrentLayer
 
 CELLS = list(cells.CELLS)
 

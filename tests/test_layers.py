@@ -4,8 +4,8 @@ import numpy as np
 import pytest
 
 from lnrnn.gradcheck import TOLERANCE, check_stack
-from lnrnn.cells import CELLS, parse_cell
-from lnrnn.layers import RecurrentLayer, RecurrentStack
+from lnrnn.model.cells import CELLS, parse_cell
+from lnrnn.model.layers import RecurrentLayer, RecurrentStack
 
 COMBOS = [(c, n) for c in ("rnn", "lstm") for n in ("none", "ln", "bn")]
 

@@ -134,7 +134,7 @@ def test_cuda_twin_equals_cpu_twin():
 def test_output_clipping_bounds_each_points_derivatives():
     """--clip-output: each point's dL/d(outputs) is clipped before the 1/count average; off, the head's
     gradient is the plain average (compared against a head with the clip set beyond every value)."""
-    from lnrnn.heads import MDNHead
+    from lnrnn.model.heads import MDNHead
     rng = np.random.default_rng(8)
     head = MDNHead(4, components=2, dtype="float64")
     h = rng.standard_normal((5, 3, 4))

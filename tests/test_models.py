@@ -9,9 +9,9 @@ import importlib.util
 import numpy as np
 import pytest
 
-from lnrnn.models import SequenceClassifier, batches_of, log_softmax
+from lnrnn.model.models import SequenceClassifier, batches_of, log_softmax
 
-HAVE_LAYERS = importlib.util.find_spec("lnrnn.layers") is not None
+HAVE_LAYERS = importlib.util.find_spec("lnrnn.model.layers") is not None
 
 
 class ToyStack:
@@ -140,7 +140,7 @@ def test_evaluate_matches_single_batch():
     assert np.allclose(list(whole.values()), list(parts.values()))
 
 
-@pytest.mark.skipif(not HAVE_LAYERS, reason="lnrnn.layers has not landed yet")
+@pytest.mark.skipif(not HAVE_LAYERS, reason="lnrnn.model.layers has not landed yet")
 @pytest.mark.parametrize("cell,norm", [("lstm", "none"), ("lstm", "ln"), ("rnn", "ln"), ("lstm", "bn")])
 def test_classifier_end_to_end_gradients(cell, norm):
     rng = np.random.default_rng(1)

@@ -1,4 +1,4 @@
-"""Data-parallel training on MPI (lnrnn.distributed) and the synchronized BatchNorm cells (kernels.bn_sync).
+"""Data-parallel training on MPI (lnrnn.training.distributed) and the synchronized BatchNorm cells (kernels.bn_sync).
 
 The kernel tests need no MPI: two "ranks" are two threads whose reduce callback sums their buffers at a
 barrier. The mpiexec tests run ``mpiexec -n 2`` from the ``mpi`` extra (installed by .ci/run) and skip
@@ -17,11 +17,11 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from lnrnn import distributed
+from lnrnn.training import distributed
 from lnrnn.cli import main
 from lnrnn.errors import UserError
 from lnrnn.kernels import bn_lstm, bn_rnn, bn_sync
-from lnrnn.train import TrainConfig
+from lnrnn.training.train import TrainConfig
 from tests.bn_problems import bn_problem
 from tests.gradcheck_util import numeric_grad, rel_error, sample_idx
 
@@ -323,7 +323,7 @@ def test_mpiexec_resume_same_and_other_number_of_ranks(tmp_path):
 
 FAULT = """
 import sys
-from lnrnn import distributed
+from lnrnn.training import distributed
 from lnrnn.cli import main
 from lnrnn.errors import DataError
 real = distributed.loss_and_grad
@@ -372,7 +372,7 @@ class _ThreadRank:
 
 
 def _model(cell):
-    from lnrnn.models import build_model
+    from lnrnn.model.models import build_model
     cfg = dict(cell=cell.split("-")[1], norm=cell.split("-")[0], input_size=2, hidden_size=5, num_layers=2,
                dtype="float64", forget_bias=1.0, head={"kind": "classifier", "outputs": 3, "per_step": False},
                state_noise=0.1)

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from lnrnn.errors import UserError
-from lnrnn.optim import SGD, Adam, RMSProp, clip_grad_norm, decayed_lr, global_norm, make_optimizer
+from lnrnn.training.optim import SGD, Adam, RMSProp, clip_grad_norm, decayed_lr, global_norm, make_optimizer
 
 
 def problem(dtype=np.float64):

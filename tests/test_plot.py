@@ -8,7 +8,7 @@ import pytest
 from click.testing import CliRunner
 
 from lnrnn.cli import main
-from lnrnn.plot import Curves, learning_curve_figure, use_log_scale, write_learning_curves
+from lnrnn.training.plot import Curves, learning_curve_figure, use_log_scale, write_learning_curves
 
 
 def records(losses, accs=None):

@@ -18,7 +18,7 @@ import pytest
 
 import lnrnn
 from lnrnn.data.idx import IMAGES_MAGIC, LABELS_MAGIC, read_idx
-from lnrnn.export import read_safetensors
+from lnrnn.interop.export import read_safetensors
 
 from test_cli import assert_clean_error, assert_ok, invoke
 from test_data import fake_mnist
@@ -225,7 +225,7 @@ def test_export_bad_input(mnist_runs, tmp_path):
 
 def test_sample_run_is_sample_strokes_of_the_runs_model():
     from lnrnn.api import Run
-    from lnrnn.models import build_model
+    from lnrnn.model.models import build_model
     from lnrnn.sample import sample_strokes
     model = build_model(dict(cell="lstm", norm="ln", input_size=3, hidden_size=5, num_layers=1, dtype="float64",
                              forget_bias=1.0, head={"kind": "mdn", "components": 2, "per_step": True,

@@ -1,8 +1,8 @@
 """Cold start (issue 16): the first update compiles a layer's backward time loop in a second process
-while this one compiles the forward (lnrnn.prewarm). What is checked:
+while this one compiles the forward (lnrnn.training.prewarm). What is checked:
 - kernels.common.dry_run: run_chunks/run_synced compile their loop for the arguments' types without
   running it ("compile"), or neither ("skip"), and run as usual outside the block;
-- the child (`python -m lnrnn.prewarm SPEC`) puts into an empty cache exactly the loop a real layer of
+- the child (`python -m lnrnn.training.prewarm SPEC`) puts into an empty cache exactly the loop a real layer of
   that kind then calls: a later process at other sizes loads it and compiles no backward loop (a child
   that compiled another signature, for example in another dtype or with the runner's leading
   arguments wrong, fails this);
@@ -22,10 +22,12 @@ import numba
 import numpy as np
 import pytest
 
-from lnrnn import cells, prewarm
+from lnrnn.model import cells
+
+from lnrnn.training import prewarm
 from lnrnn.compiling import CompileClock
 from lnrnn.kernels import common
-from lnrnn.layers import RecurrentLayer
+from lnrnn.model.layers import RecurrentLayer
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -68,8 +70,9 @@ def test_dry_run_compiles_for_the_argument_types_and_runs_nothing(runner, fn):
 CHILD_CHECK = r"""
 import json, sys
 import numpy as np
-from lnrnn import cells, prewarm
-from lnrnn.layers import RecurrentLayer
+from lnrnn.model import cells
+from lnrnn.training import prewarm
+from lnrnn.model.layers import RecurrentLayer
 spec = json.loads(sys.argv[1])
 dt = np.dtype(spec["dtype"]).type
 T, B = 5, 6
@@ -90,7 +93,7 @@ def test_the_child_caches_the_loop_a_real_layer_then_loads(tmp_path, cell, norm,
                os.environ.get("PYTHONPATH", ""))
     env.pop("LNRNN_NO_CACHE", None)
     child = {"cell": cell, "norm": norm, "I": 3, "H": 9, "dtype": "float32", "clip_gates": 0.0}  # unmasked
-    r = subprocess.run([sys.executable, "-m", "lnrnn.prewarm", json.dumps(child)], env=env, capture_output=True,
+    r = subprocess.run([sys.executable, "-m", "lnrnn.training.prewarm", json.dumps(child)], env=env, capture_output=True,
                        text=True, timeout=600)
     assert r.returncode == 0, r.stderr[-2000:]
     real = dict(child, I=2, H=5)  # other sizes, and a mask: the same loop types
@@ -132,7 +135,7 @@ def spawns(monkeypatch):
 
     def popen(cmd, env=None, **kw):
         seen.append(json.loads(cmd[-1]))
-        assert cmd[1:3] == ["-m", "lnrnn.prewarm"]
+        assert cmd[1:3] == ["-m", "lnrnn.training.prewarm"]
         assert env["PYTHONPATH"].split(os.pathsep)[0] == ROOT, "the child must import this lnrnn"
         return FakeProc()
     monkeypatch.setattr(prewarm.subprocess, "Popen", popen)
@@ -210,7 +213,7 @@ def test_an_error_in_the_armed_update_stops_the_children_at_once(spawns, monkeyp
 
 
 def test_the_layer_asks_on_training_forwards_that_keep_and_waits_before_backward(monkeypatch):
-    from lnrnn import layers
+    from lnrnn.model import layers
     calls = []
     monkeypatch.setattr(prewarm, "layer_forward", lambda layer: calls.append(("forward", layer)))
     monkeypatch.setattr(prewarm, "wait", lambda: calls.append(("wait",)))
@@ -232,7 +235,7 @@ def test_the_layer_asks_on_training_forwards_that_keep_and_waits_before_backward
 
 
 def test_the_trainer_arms_the_first_update_only(tmp_path, monkeypatch):
-    from lnrnn.train import TrainConfig, train
+    from lnrnn.training.train import TrainConfig, train
     armed_at = []
     monkeypatch.setattr(prewarm, "layer_forward", lambda layer: armed_at.append(prewarm._state["armed"]))
     monkeypatch.setattr(prewarm, "enabled", lambda: True)

@@ -22,19 +22,19 @@ import time
 import numpy as np
 import pytest
 
-from lnrnn import memory, progress, train as train_module
+from lnrnn.training import memory, progress, train as train_module
 from lnrnn.data.tasks import task_shape
-from lnrnn.checkpoint import load_checkpoint
-from lnrnn.heads import ClassifierHead
-from lnrnn.models import SequenceModel
-from lnrnn.rundir import LOCK_FILE, RunLock
+from lnrnn.training.checkpoint import load_checkpoint
+from lnrnn.model.heads import ClassifierHead
+from lnrnn.model.models import SequenceModel
+from lnrnn.training.rundir import LOCK_FILE, RunLock
 
 from test_cli import TINY, assert_clean_error, assert_ok, assert_same_run, invoke, reference_run  # noqa: F401
 
 CHILD = r"""
 import os, signal, sys, time
 import numpy as np
-from lnrnn.models import SequenceModel
+from lnrnn.model.models import SequenceModel
 slow = float(os.environ.get("CHILD_SLOW_S", "0"))       # seconds added to every update
 term_at = int(os.environ.get("CHILD_TERM_AT", "0"))     # SIGTERM itself during this update (1-based)
 calls = []

@@ -3,9 +3,9 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from lnrnn.checkpoint import save_checkpoint
+from lnrnn.training.checkpoint import save_checkpoint
 from lnrnn.cli import main
-from lnrnn.models import build_model
+from lnrnn.model.models import build_model
 from lnrnn.sample import sample_strokes, strokes_of
 
 

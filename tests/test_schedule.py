@@ -9,9 +9,9 @@ import os
 import pytest
 from click.testing import CliRunner
 
-from lnrnn import optim
+from lnrnn.training import optim
 from lnrnn.cli import main
-from lnrnn.train import TrainConfig, train
+from lnrnn.training.train import TrainConfig, train
 
 LR, DECAY, EPOCHS = 0.02, 0.5, 3  # a decay of 0.5 makes an epoch's shift a factor of 2
 # 64 training images in batches of 32: two updates per epoch

@@ -3,8 +3,8 @@ when it is on by default, and that a run with it still resumes exactly."""
 import numpy as np
 import pytest
 
-from lnrnn.models import build_model
-from lnrnn.optim import clip_grad_norm, make_optimizer
+from lnrnn.model.models import build_model
+from lnrnn.training.optim import clip_grad_norm, make_optimizer
 
 
 def blank_prefixed(rng, T=120, blank=100, B=16):
@@ -80,7 +80,7 @@ def test_noise_is_per_example_fresh_per_key_and_reproducible():
 
 def test_defaults_follow_cell_and_task():
     from lnrnn.data.tasks import load_task
-    from lnrnn.train import TrainConfig, state_noise
+    from lnrnn.training.train import TrainConfig, state_noise
     digits = load_task({"task": "digits"})
     adding = load_task({"task": "adding", "steps": 10})
     assert state_noise(TrainConfig(cell="bn-lstm"), digits) == 0.1
@@ -96,7 +96,7 @@ def test_pmnist_is_off_and_mnist_on(tmp_path):
     from test_data import fake_mnist
 
     from lnrnn.data.tasks import load_task
-    from lnrnn.train import TrainConfig, state_noise
+    from lnrnn.training.train import TrainConfig, state_noise
     fake_mnist(tmp_path)
     for task, want in (("mnist", 0.1), ("mnist-rows", 0.1), ("pmnist", 0.0)):
         t = load_task({"task": task, "data_dir": str(tmp_path)})
@@ -104,7 +104,7 @@ def test_pmnist_is_off_and_mnist_on(tmp_path):
 
 
 def test_noisy_run_resumes_exactly(tmp_path):
-    from lnrnn.train import TrainConfig, train
+    from lnrnn.training.train import TrainConfig, train
     base = dict(task="digits", split="96/32", hidden=6, batch_size=16, epochs=2, cell="bn-lstm", seed=2)
     ref = train(TrainConfig(**base, out=str(tmp_path / "ref")), quiet=True, log=lambda m: None)
     assert ref.model.state_noise == 0.1
@@ -124,14 +124,14 @@ def test_bn_overflow_message_names_the_cause_and_the_option(tmp_path, monkeypatc
     noise the same run trains."""
     from lnrnn.data import tasks
     from lnrnn.errors import TrainingDiverged
-    from lnrnn.train import TrainConfig, train
+    from lnrnn.training.train import TrainConfig, train
     rng = np.random.default_rng(0)
     x = np.zeros((64, 120, 1), np.float32)
     x[:, 100:] = rng.random((64, 20, 1))
     y = rng.integers(0, 10, 64)
     task = tasks.TaskData({"task": "digits"}, "blank-prefixed", x[:48], y[:48], x[48:], y[48:], num_classes=10,
                           extra={"constant_prefix": True})
-    monkeypatch.setattr("lnrnn.train.load_task", lambda spec: task)
+    monkeypatch.setattr("lnrnn.training.train.load_task", lambda spec: task)
     base = dict(task="digits", cell="bn-lstm", hidden=32, batch_size=16, epochs=1)
     with pytest.raises(TrainingDiverged) as e:
         train(TrainConfig(**base, state_noise=0.0, out=str(tmp_path / "off")), quiet=True, log=lambda m: None)

@@ -9,11 +9,11 @@ import json
 import numpy as np
 import pytest
 
-from lnrnn import cells
-from lnrnn.heads import ClassifierHead, RegressionHead
-from lnrnn.layers import RecurrentLayer, RecurrentStack
-from lnrnn.models import SequenceModel, build_model, upgrade_config
-from lnrnn.optim import make_optimizer
+from lnrnn.model import cells
+from lnrnn.model.heads import ClassifierHead, RegressionHead
+from lnrnn.model.layers import RecurrentLayer, RecurrentStack
+from lnrnn.model.models import SequenceModel, build_model, upgrade_config
+from lnrnn.training.optim import make_optimizer
 
 ALL = [(c.cell, c.norm) for c in cells.CELLS.values()]
 UNBATCHED = [(c, n) for c, n in ALL if n != "bn"]  # cells whose rows do not see each other
@@ -84,8 +84,8 @@ def test_no_import_circles_between_the_package_modules():
 def test_the_trainer_is_imported_by_the_train_command_alone():
     import subprocess
     import sys
-    code = ("import sys, lnrnn.cli, lnrnn.api, lnrnn.commands.eval, lnrnn.commands.predict, lnrnn.evaluation; "
-            "print('lnrnn.train' in sys.modules, 'lnrnn.prewarm' in sys.modules)")
+    code = ("import sys, lnrnn.cli, lnrnn.api, lnrnn.commands.eval, lnrnn.commands.predict, lnrnn.training.evaluation; "
+            "print('lnrnn.training.train' in sys.modules, 'lnrnn.training.prewarm' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
     assert out == ["False", "False"]
 
@@ -93,7 +93,7 @@ def test_the_trainer_is_imported_by_the_train_command_alone():
 def test_import_lnrnn_starts_no_threads_and_leaves_the_allocator():
     import subprocess
     import sys
-    code = ("import sys, lnrnn, lnrnn.layers; from lnrnn import threadscope; "
+    code = ("import sys, lnrnn, lnrnn.model.layers; from lnrnn import threadscope; "
             "print(threadscope._prepared == {}, 'numba.np.ufunc.parallel' in sys.modules and "
             "__import__('numba').np.ufunc.parallel._is_initialized)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
@@ -325,7 +325,7 @@ def test_version_01_model_config_upgrades():
 def test_version_01_run_folder_resumes(tmp_path):
     """A run folder written by lnrnn 0.1 (classifier fields in the model config, epoch sums as a list)
     resumes, and ends where a run of today's format ends."""
-    from lnrnn.train import TrainConfig, train
+    from lnrnn.training.train import TrainConfig, train
     base = dict(task="digits", split="96/32", hidden=6, batch_size=16, epochs=2, seed=0)
     ref = train(TrainConfig(**base, out=str(tmp_path / "ref")), quiet=True, log=lambda m: None)
     out = str(tmp_path / "old")
@@ -403,10 +403,10 @@ def test_a_new_head_drops_in(tmp_path, monkeypatch):
     it: trains, resumes, writes metrics.jsonl and a picture of exactly its metric, evaluates."""
     from click.testing import CliRunner
 
-    from lnrnn import heads
+    from lnrnn.model import heads
     from lnrnn.cli import main
     from lnrnn.data import tasks
-    from lnrnn.train import TrainConfig, train
+    from lnrnn.training.train import TrainConfig, train
 
     class L1Head(heads.Head):
         kind = "l1"
@@ -427,7 +427,7 @@ def test_a_new_head_drops_in(tmp_path, monkeypatch):
     spec = {"task": "adding"}
     task = tasks.TaskData(spec, "running sums", x[:40], y[:40], x[40:], y[40:], num_classes=2,
                           head={"kind": "l1", "outputs": 2, "per_step": True})
-    monkeypatch.setattr("lnrnn.train.load_task", lambda s: task)
+    monkeypatch.setattr("lnrnn.training.train.load_task", lambda s: task)
     monkeypatch.setattr("lnrnn.api.load_task", lambda s: task)  # what lnrnn eval calls
     out = str(tmp_path / "run")
     base = dict(task="adding", hidden=5, batch_size=8, epochs=2, cell="ln-rnn", out=out)

@@ -25,7 +25,7 @@ user = blas()
 import lnrnn
 after_import = blas()
 inside = []
-from lnrnn.layers import RecurrentStack
+from lnrnn.model.layers import RecurrentStack
 stack = RecurrentStack("lstm", "ln", input_size=2, hidden_size=4, num_layers=1, seed=0)
 with lnrnn.kernel_threads():
     with lnrnn.kernel_threads():              # nested: still limited, restored only by the outer block
@@ -33,7 +33,7 @@ with lnrnn.kernel_threads():
     inside = blas()
     stack.forward(np.ones((3, 2, 2), np.float32))
 after_forward = blas()
-from lnrnn.models import build_model
+from lnrnn.model.models import build_model
 model = build_model(dict(cell="lstm", norm="none", input_size=1, hidden_size=4, num_layers=1, dtype="float32",
                          forget_bias=1.0, head={"kind": "classifier", "outputs": 3, "per_step": False}))
 from lnrnn.api import Run, predict

@@ -18,7 +18,7 @@ import click
 
 from lnrnn.data.idx import IMAGES_MAGIC, LABELS_MAGIC, parse_idx
 from lnrnn.errors import DataError, UserError
-from lnrnn.progress import Progress
+from lnrnn.training.progress import Progress
 
 DEFAULT_MIRROR = "https://ossci-datasets.s3.amazonaws.com/mnist/"
 # name: (md5 of uncompressed content, shape, md5 of the .gz, sha256 of the .gz)

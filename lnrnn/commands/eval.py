@@ -5,7 +5,7 @@ import json
 
 import click
 
-from lnrnn.plot import LOSS_LABELS
+from lnrnn.training.plot import LOSS_LABELS
 from lnrnn.commands.options import data_dir_option, eval_batch_option, run_folder_option, split_option
 
 
@@ -24,7 +24,7 @@ def eval_cmd(path, data_dir, split, which, eval_batch_size, as_json):
     The task is rebuilt from the run's checkpoint; --data-dir and --split override where its data come from.
     """
     from lnrnn.api import evaluate_run, load_run
-    from lnrnn.evaluation import format_metrics
+    from lnrnn.training.evaluation import format_metrics
 
     run = load_run(path)
     res = evaluate_run(run, which, data_dir=data_dir, split=split, batch_size=eval_batch_size)

@@ -1,4 +1,4 @@
-"""``lnrnn export``: a run's weights as safetensors under documented names (``lnrnn.export``)."""
+"""``lnrnn export``: a run's weights as safetensors under documented names (``lnrnn.interop.export``)."""
 import click
 
 from lnrnn.commands.options import run_folder_option
@@ -10,13 +10,13 @@ from lnrnn.commands.options import run_folder_option
               help="File format.")
 @click.option("--out", required=True, type=click.Path(dir_okay=False), help="File to write, e.g. weights.safetensors.")
 def export(path, fmt, out):
-    """Write the weights of a run under documented names (see lnrnn/export.py and README).
+    """Write the weights of a run under documented names (see lnrnn/interop/export.py and README).
 
     Plain LSTM/RNN runs without skip connections load into torch.nn.LSTM / nn.RNN: the rnn.* tensors are
     weight_ih_l0, weight_hh_l0, bias_ih_l0, bias_hh_l0, ...; the head is head.weight / head.bias (nn.Linear).
     """
     from lnrnn.api import export_run, load_run
-    from lnrnn.export import pytorch_compatible
+    from lnrnn.interop.export import pytorch_compatible
     from lnrnn.files import check_output_file
 
     check_output_file(out)

@@ -5,7 +5,7 @@ from lnrnn.errors import UserError
 import numpy as np
 
 from lnrnn.gradcheck import TOLERANCE, check_model, check_stack
-from lnrnn.cells import CELLS
+from lnrnn.model.cells import CELLS
 
 
 @click.command("gradcheck", short_help="Check every backward against float64 central differences.")

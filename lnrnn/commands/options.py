@@ -2,9 +2,9 @@
 import click
 
 from lnrnn.data.tasks import TASKS
-from lnrnn.cells import CELLS
-from lnrnn.optim import OPTIMIZERS
-from lnrnn.plan import TrainConfig
+from lnrnn.model.cells import CELLS
+from lnrnn.training.optim import OPTIMIZERS
+from lnrnn.training.plan import TrainConfig
 
 D = TrainConfig()
 

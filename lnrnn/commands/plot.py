@@ -1,4 +1,4 @@
-"""``lnrnn plot``: learning curves of one or more run folders in one picture (PNG, SVG or PDF; ``lnrnn.plot``)."""
+"""``lnrnn plot``: learning curves of one or more run folders in one picture (PNG, SVG or PDF; ``lnrnn.training.plot``)."""
 import json
 import os
 
@@ -6,9 +6,9 @@ import click
 
 from lnrnn.errors import UserError
 from lnrnn.files import check_output_file
-from lnrnn.plot import FORMATS, X_AXES, Curves, check_format, loss_kinds, write_learning_curves
-from lnrnn.rundir import UPDATES_FILE, read_jsonl
-from lnrnn.rundir import METRICS_FILE
+from lnrnn.training.plot import FORMATS, X_AXES, Curves, check_format, loss_kinds, write_learning_curves
+from lnrnn.training.rundir import UPDATES_FILE, read_jsonl
+from lnrnn.training.rundir import METRICS_FILE
 
 
 def read_run_curves(run_dir):
@@ -60,7 +60,7 @@ def plot(runs, out, x, title):
 
 def _config_title(runs):
     """'ln-lstm H=64 on digits (1 layer, adam lr 0.003, batch 16, seed 0)' when every run has that config.json."""
-    from lnrnn.runconfig import CONFIG_FILE
+    from lnrnn.training.runconfig import CONFIG_FILE
     titles = set()
     for r in runs:
         try:

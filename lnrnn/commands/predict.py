@@ -31,7 +31,7 @@ def predict(path, inputs, out, batch_size, force, quiet):
     from lnrnn.api import load_run
     from lnrnn.errors import UserError
     from lnrnn.predict_io import check_like_training, check_out, read_inputs, training_record, write_predictions
-    from lnrnn.progress import Progress
+    from lnrnn.training.progress import Progress
 
     check_out(out)
     if batch_size < 1:

@@ -31,7 +31,7 @@ def sample(path, steps, no_cap, bias, seed, count, out, npz, quiet):
 
     from lnrnn.api import load_run
     from lnrnn.files import check_output_file, write_output_file
-    from lnrnn.progress import Progress
+    from lnrnn.training.progress import Progress
     from lnrnn.sample import FORMATS, draw_strokes, sample_strokes
     from lnrnn.threadscope import kernel_threads
 

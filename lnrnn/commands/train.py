@@ -1,15 +1,15 @@
-"""``lnrnn train``: train (or resume) a sequence model; see ``lnrnn.train`` for the loop, ``lnrnn.runconfig`` for
---config files, ``lnrnn.rundir`` for the folder a run gets when --out is not given."""
+"""``lnrnn train``: train (or resume) a sequence model; see ``lnrnn.training.train`` for the loop, ``lnrnn.training.runconfig`` for
+--config files, ``lnrnn.training.rundir`` for the folder a run gets when --out is not given."""
 import click
 from click.core import ParameterSource
 
 from lnrnn.commands.options import (D, device_option, eval_batch_option, model_options, optimizer_choice,
                                     quiet_option, task_options)
-from lnrnn.rundir import fresh_default, newest_default
-from lnrnn.runconfig import apply_config_file
-from lnrnn import distributed
+from lnrnn.training.rundir import fresh_default, newest_default
+from lnrnn.training.runconfig import apply_config_file
+from lnrnn.training import distributed
 from lnrnn.errors import UserError
-from lnrnn.plan import TrainConfig
+from lnrnn.training.plan import TrainConfig
 
 
 @click.command("train", short_help="Train (or --resume) a recurrent model on a sequence task.")
@@ -83,12 +83,12 @@ def train(ctx, quiet, resume, config_file, **options):
     cfg = TrainConfig(**options)
     group = _group()
     with distributed.failing_together(group):  # under mpiexec/srun: one rank's error ends every rank
-        from lnrnn.train import train as run_training  # the trainer loads for this command alone
+        from lnrnn.training.train import train as run_training  # the trainer loads for this command alone
         run_training(cfg, resume=resume, explicit=explicit, quiet=quiet, log=click.echo, group=group)
 
 
 def _group():
-    """The MPI ranks when an MPI launcher started this command (``lnrnn.distributed``), else one process.
+    """The MPI ranks when an MPI launcher started this command (``lnrnn.training.distributed``), else one process.
     Without mpi4py under a launcher, rank 0 says what to install and the other ranks exit quietly."""
     try:
         return distributed.init()

@@ -74,7 +74,7 @@ class TaskData:
     scale: float = 1.0         # x is multiplied by this when batched (1/255 for uint8 pixels)
     extra: dict = field(default_factory=dict)  # tolerance (adding); constant_prefix: every sequence begins
                                                # with the same inputs (blank rows), see --state-noise
-    head: Optional[dict] = None  # the head config this task needs (lnrnn.heads); None: from objective
+    head: Optional[dict] = None  # the head config this task needs (lnrnn.model.heads); None: from objective
 
     @property
     def steps(self):

@@ -3,10 +3,10 @@
     y, final, res = layer_forward("ln-lstm", x, state, params)            # x (T,B,I) -> y (T,B,H)
     dx, dstate0, grads = layer_backward("ln-lstm", res, x, state, params, dy, dfinal)
 
-``RecurrentLayer`` (``lnrnn.layers``) keeps its parameters, BatchNorm buffers and saved tuple on itself;
+``RecurrentLayer`` (``lnrnn.model.layers``) keeps its parameters, BatchNorm buffers and saved tuple on itself;
 a framework owns those instead and hands them in at every call, so a binding (``lnrnn.torch``,
 ``lnrnn.jax``) needs the same kernels as functions of their inputs alone. The cell's row of the
-registry (``lnrnn.cells``) does the kernel call, exactly as for a layer; this module adds:
+registry (``lnrnn.model.cells``) does the kernel call, exactly as for a layer; this module adds:
 
 residuals
     The kernel's saved tuple as a list of arrays, without ``y`` (an output already: a framework op
@@ -34,9 +34,11 @@ from functools import lru_cache
 import numba
 import numpy as np
 
-from lnrnn import backend, cells
+from lnrnn import backend
+
+from lnrnn.model import cells
 from lnrnn.config import BN_MOMENTUM, EPS, FOLD_MAX_I
-from lnrnn.layers import check_lengths, final_state, gate_clip, step_mask
+from lnrnn.model.layers import check_lengths, final_state, gate_clip, step_mask
 from lnrnn.threadscope import kernel_threads
 
 

@@ -1,0 +1,149 @@
+"""``lnrnn export``: a run's weights in the safetensors format, under names a PyTorch user can load.
+
+The format (https://huggingface.co/docs/safetensors), written here without the ``safetensors`` package:
+8 bytes little-endian unsigned length N, then N bytes of UTF-8 JSON (padded with spaces to a multiple of
+8), then the raw little-endian data. The JSON maps each name to ``{"dtype": "F32"|"F64", "shape": [...],
+"data_offsets": [begin, end]}`` (byte offsets into the data, which the tensors cover back to back), plus
+``"__metadata__"``: string values only (here: format, lnrnn version, the model config as JSON, the gate order).
+
+Names (k = layer, 0-based; G = 4H for the LSTM, gate blocks [i | f | g | o] as in PyTorch; G = H for the RNN).
+The recurrent weights use ``torch.nn.LSTM`` / ``torch.nn.RNN``'s names and layouts under the prefix ``rnn.``:
+
+    rnn.weight_ih_l{k}  (G, I_k)   = Wx.T     (I_k: I for layer 0, H above; I + H with skip connections)
+    rnn.weight_hh_l{k}  (G, H)     = Wh.T
+    rnn.bias_ih_l{k}    (G,)       = b
+    rnn.bias_hh_l{k}    (G,)       = 0        (PyTorch adds the two biases; lnrnn has one)
+
+so that for plain LSTM/RNN cells without skip connections the ``rnn.*`` tensors load into
+``nn.LSTM(I, H, num_layers=L)`` (``nn.RNN(..., nonlinearity='tanh')``) with ``load_state_dict(strict=True)``
+after the prefix is stripped, and the head into ``nn.Linear(H_out, O)``:
+
+    head.weight  (O, H_out)  = W.T    (H_out: H, or L*H with skip connections: [h_0 | ... | h_{L-1}])
+    head.bias    (O,)        = b
+
+The normalization parameters of LN/BN cells (``lnrnn/model/cells.py``, README "Conventions") keep lnrnn's
+meaning under descriptive names:
+
+    rnn.norm_ih_weight_l{k}, rnn.norm_ih_bias_l{k}      (G,)  gx, bx: gain and bias of the norm of x Wx
+    rnn.norm_hh_weight_l{k}, rnn.norm_hh_bias_l{k}      (G,)  gh, bh: of h Wh
+    rnn.norm_cell_weight_l{k}, rnn.norm_cell_bias_l{k}  (H,)  gc, bc: of the cell c (LSTM)
+    rnn.norm_weight_l{k}                                (H,)  g: the LN-RNN's one joint norm
+    rnn.norm_{ih,hh,cell}_running_mean_l{k}, ..._running_var_l{k}  (Ts, width)  BN population statistics per step
+
+A mixture density head (strokes) exports ``head.weight``/``head.bias`` too (6M + 1 outputs in the layout of
+``lnrnn.kernels.mdn``); its ``scale`` is in the metadata's model config.
+"""
+import json
+import struct
+
+import numpy as np
+
+from lnrnn.errors import UserError
+
+FORMATS = ("safetensors",)
+DTYPES = {np.dtype("float32"): "F32", np.dtype("float64"): "F64", np.dtype("int64"): "I64",
+          np.dtype("int32"): "I32", np.dtype("uint8"): "U8", np.dtype("float16"): "F16"}
+NUMPY_DTYPES = {v: k for k, v in DTYPES.items()}
+
+# lnrnn's parameter and buffer names of one layer -> (exported name stem, transpose)
+PARAM_NAMES = {
+    "Wx": ("weight_ih", True), "Wh": ("weight_hh", True), "b": ("bias_ih", False),
+    "gx": ("norm_ih_weight", False), "bx": ("norm_ih_bias", False),
+    "gh": ("norm_hh_weight", False), "bh": ("norm_hh_bias", False),
+    "gc": ("norm_cell_weight", False), "bc": ("norm_cell_bias", False), "g": ("norm_weight", False),
+    "rmx": ("norm_ih_running_mean", False), "rvx": ("norm_ih_running_var", False),
+    "rmh": ("norm_hh_running_mean", False), "rvh": ("norm_hh_running_var", False),
+    "rmc": ("norm_cell_running_mean", False), "rvc": ("norm_cell_running_var", False),
+}
+
+
+def exported_tensors(model):
+    """{exported name: array} of a SequenceModel (see the module docstring), C-contiguous."""
+    out = {}
+    for key, arr in {**model.params, **model.buffers}.items():
+        part, _, rest = key.partition(".")
+        if part == "head":
+            out["head.weight" if rest == "W" else "head.bias"] = arr.T if rest == "W" else arr
+            continue
+        layer, _, name = rest.partition(".")                 # 'l0', 'Wx'
+        if name not in PARAM_NAMES:
+            raise ValueError(f"no exported name for parameter {key}")
+        stem, transpose = PARAM_NAMES[name]
+        out[f"rnn.{stem}_{layer}"] = arr.T if transpose else arr
+        if name == "b":
+            out[f"rnn.bias_hh_{layer}"] = np.zeros_like(arr)
+    return {k: np.ascontiguousarray(v) for k, v in out.items()}
+
+
+def write_safetensors(path, tensors, metadata=None):
+    """Write {name: ndarray} (and string metadata) to ``path`` in the safetensors layout, atomically (missing
+    folders above it are created; ``lnrnn.files.write_output_file``)."""
+    from lnrnn.files import write_output_file
+
+    header, offset, blobs = {}, 0, []
+    for name in sorted(tensors):
+        a = np.asarray(tensors[name])
+        if a.dtype not in DTYPES:
+            raise ValueError(f"{name}: dtype {a.dtype} has no safetensors code here")
+        data = np.ascontiguousarray(a, dtype=a.dtype.newbyteorder("<")).tobytes()
+        header[name] = {"dtype": DTYPES[a.dtype], "shape": list(a.shape), "data_offsets": [offset, offset + len(data)]}
+        blobs.append(data)
+        offset += len(data)
+    if metadata:
+        header["__metadata__"] = {str(k): str(v) for k, v in metadata.items()}
+    text = json.dumps(header, separators=(",", ":")).encode("utf-8")
+    text += b" " * (-len(text) % 8)  # the data start 8-byte aligned
+
+    def write(f):
+        f.write(struct.pack("<Q", len(text)))
+        f.write(text)
+        for b in blobs:
+            f.write(b)
+    write_output_file(path, write)
+
+
+def read_safetensors(path):
+    """-> ({name: ndarray}, metadata dict) of a safetensors file; ValueError when it is malformed."""
+    with open(path, "rb") as f:
+        raw = f.read()
+    if len(raw) < 8:
+        raise ValueError(f"{path} is too short for a safetensors file")
+    (n,) = struct.unpack("<Q", raw[:8])
+    if 8 + n > len(raw):
+        raise ValueError(f"{path}: header length {n} runs past the end of the file")
+    header = json.loads(raw[8:8 + n].decode("utf-8"))
+    data = memoryview(raw)[8 + n:]
+    meta = header.pop("__metadata__", {}) or {}
+    tensors, spans = {}, []
+    for name, info in header.items():
+        dtype = NUMPY_DTYPES[info["dtype"]].newbyteorder("<")
+        b, e = info["data_offsets"]
+        shape = tuple(info["shape"])
+        if e - b != int(np.prod(shape, dtype=np.int64)) * dtype.itemsize or e > len(data):
+            raise ValueError(f"{path}: {name} has offsets {b}..{e} that do not fit shape {shape} {dtype}")
+        tensors[name] = np.frombuffer(data[b:e], dtype=dtype).reshape(shape).astype(dtype.newbyteorder("="))
+        spans.append((b, e))
+    spans.sort()
+    if [s for s in spans if s[0] != s[1]] and (spans[0][0] != 0 or spans[-1][1] != len(data)
+                                              or any(a[1] != b[0] for a, b in zip(spans, spans[1:]))):
+        raise ValueError(f"{path}: the tensors do not cover the data buffer back to back")
+    return tensors, meta
+
+
+def export_weights(run, path, fmt="safetensors"):
+    """Write a loaded run's weights to ``path``; -> {name: shape} of what was written."""
+    from lnrnn import __version__
+
+    if fmt not in FORMATS:
+        raise UserError(f"unknown export format {fmt!r}; choose one of {', '.join(FORMATS)}.")
+    tensors = exported_tensors(run.model)
+    meta = {"format": "lnrnn-export", "lnrnn_version": __version__, "gate_order": "i,f,g,o",
+            "model_config": json.dumps(run.model.config, sort_keys=True),
+            "step": run.step, "pytorch_compatible": str(pytorch_compatible(run.model.config)).lower()}
+    write_safetensors(str(path), tensors, meta)
+    return {k: v.shape for k, v in tensors.items()}
+
+
+def pytorch_compatible(config):
+    """True when the rnn.* tensors load into torch.nn.LSTM / nn.RNN as they are: plain cells, no skip."""
+    return config["norm"] == "none" and not config.get("skip", False)

@@ -1,0 +1,10 @@
+"""The model: what a network is, above the kernels and below training.
+
+    cells.py    the cell registry: every cell x norm, its parameters, initialization and kernel adapters
+    layers.py   RecurrentLayer / RecurrentStack (and Graves's skip stack): validation, masks, chunks
+    heads.py    classifier, regression and mixture density heads: loss sums, gradient, metrics
+    models.py   SequenceModel = stack + head; truncated BPTT; model configs
+    flat.py     one contiguous buffer for all parameters, another for all gradients
+
+Nothing here knows of training, run folders or the command line.
+"""

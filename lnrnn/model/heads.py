@@ -1,0 +1,229 @@
+"""Heads: what turns a recurrent stack's outputs into a loss, its gradient, and named metrics.
+
+Design. A model is a stack plus a head (``lnrnn.model.models.SequenceModel``); the trainer, ``lnrnn eval``,
+the progress bar, ``metrics.jsonl`` and the learning-curve picture know nothing of classification:
+they show whatever ``head.metrics`` names. A head reads either the last step of every sequence
+(``steps = "last"``: h (B,H), each row's own last step when lengths differ) or every step
+(``steps = "all"``: h (T,B,H)); the model selects those rows of y and puts dL/dh back where they came
+from. A head never divides by the batch: ``forward`` returns sums over the scored units (sequences
+or steps) and their count, and ``backward(cache, scale)`` gives the gradient of ``scale * loss sum``,
+so a batch run in chunks (truncated BPTT) or split across processes normalizes once, by the total.
+
+    sums, count, cache = head.forward(h, targets, valid)    # sums {metric: float}, count int
+    dh = head.backward(cache, scale)                        # like h; head.grads accumulate (+=)
+    head.mean(sums, count)                                  # {metric: mean value}
+
+``valid`` is a bool array shaped like the scored units ((B,) or (T,B)): False for padded steps and
+for sequences whose last step lies outside the current chunk. ``targets`` are the task's: (B,) or
+(B,T) int classes (-1: not scored) for the classifier, (B,) or (B,T) floats (or (...,O)) for
+regression. A generative head (the mixture density of the handwriting issue) adds ``sample``.
+
+Metrics: ``metrics`` names what ``sums`` holds; ``METRIC_INFO`` says how each is shown.
+"""
+import numpy as np
+
+# metric -> (axis label, shown as a percentage). Heads may add their own.
+METRIC_INFO = {"loss": ("loss", False), "acc": ("accuracy (%)", True), "nats_seq": ("nats per sequence", False)}
+
+
+def log_softmax(logits):
+    """Stable log-softmax over the last axis."""
+    z = logits - logits.max(axis=-1, keepdims=True)
+    return z - np.log(np.exp(z).sum(axis=-1, keepdims=True))
+
+
+class Head:
+    """Base class: a linear map W (H,O), b (O,) of the stack's output, then the head's objective."""
+
+    kind = "?"
+    metrics = ("loss",)
+
+    def __init__(self, hidden_size, outputs, per_step=False, dtype="float32", seed=0):
+        self.H, self.O = int(hidden_size), int(outputs)
+        self.per_step = bool(per_step)
+        self.dtype = np.dtype(dtype)
+        rng = np.random.default_rng([seed, 7])  # a stream of its own, apart from the stack's
+        bound = 1.0 / np.sqrt(self.H)
+        self.params = {"W": rng.uniform(-bound, bound, (self.H, self.O)).astype(self.dtype),  # (H,O)
+                       "b": np.zeros(self.O, self.dtype)}                                       # (O,)
+        self.grads = {k: np.zeros_like(v) for k, v in self.params.items()}
+
+    @property
+    def steps(self):
+        return "all" if self.per_step else "last"
+
+    def config(self):
+        return {"kind": self.kind, "outputs": self.O, "per_step": self.per_step}
+
+    @property
+    def sum_keys(self):
+        """What a batch's sums hold: the metrics' sums, and 'seqs' (sequences with at least one running
+        step, added by the model) for heads that report per-sequence figures."""
+        return tuple(self.metrics) + ("seqs",)
+
+    def mean(self, sums, count):
+        """{metric: value} from sums over ``count`` scored units (and sums['seqs'] sequences)."""
+        c = max(count, 1)
+        return {m: sums[m] / c for m in self.metrics}
+
+    def zero_grad(self):
+        for g in self.grads.values():
+            g[...] = 0
+
+    def linear(self, h):
+        """h (...,H) -> h W + b (...,O)."""
+        return h @ self.params["W"] + self.params["b"]
+
+    def linear_backward(self, h, dout):
+        """Accumulate dW, db from dout (...,O); -> dh (...,H)."""
+        H, O = self.params["W"].shape
+        self.grads["W"] += h.reshape(-1, H).T @ dout.reshape(-1, O)
+        self.grads["b"] += dout.reshape(-1, O).sum(0)
+        return np.ascontiguousarray(dout @ self.params["W"].T)
+
+    def valid_targets(self, targets, valid):
+        """The head's own notion of unscored targets, combined with valid (default: none)."""
+        return valid
+
+    def count(self, targets, valid):
+        """How many units forward would score: the normalizer of the loss."""
+        return int(np.count_nonzero(self.valid_targets(targets, valid)))
+
+
+class ClassifierHead(Head):
+    """Softmax cross-entropy over C classes (outputs = C), last step or every step.
+
+    loss = sum over scored units of logsumexp(logits) - logits[label];  acc = correct predictions.
+    Per step, labels are (B,T) with -1 for unscored steps."""
+
+    kind = "classifier"
+    metrics = ("loss", "acc")
+
+    def _labels(self, targets):
+        lab = np.asarray(targets)
+        return np.ascontiguousarray(lab.T) if self.per_step else lab   # (T,B) or (B,)
+
+    def valid_targets(self, targets, valid):
+        return valid & (self._labels(targets) >= 0)
+
+    def forward(self, h, targets, valid):
+        logits = self.linear(h)                                 # (B,C) or (T,B,C)
+        lab = self._labels(targets)
+        mask = self.valid_targets(targets, valid)
+        safe = np.where(mask, lab, 0)
+        logp = log_softmax(logits)
+        picked = np.take_along_axis(logp, safe[..., None], axis=-1)[..., 0]
+        loss = -float(picked[mask].sum(dtype=np.float64))
+        correct = int(np.count_nonzero((logits.argmax(-1) == lab) & mask))
+        return {"loss": loss, "acc": float(correct)}, int(mask.sum()), (h, logp, safe, mask)
+
+    def backward(self, cache, scale):
+        h, logp, safe, mask = cache
+        d = np.exp(logp)                                         # softmax
+        np.put_along_axis(d, safe[..., None], np.take_along_axis(d, safe[..., None], -1) - 1, -1)
+        d *= (mask * scale)[..., None]
+        return self.linear_backward(h, d.astype(self.dtype))
+
+
+class RegressionHead(Head):
+    """Squared error of O outputs, last step or every step.
+
+    loss = sum over scored units of sum_o (pred - target)^2;  acc = units with every |error| < tolerance.
+    Targets: (B,) or (B,O) last step; (B,T) or (B,T,O) per step."""
+
+    kind = "regression"
+    metrics = ("loss", "acc")
+
+    def __init__(self, hidden_size, outputs=1, per_step=False, tolerance=0.04, dtype="float32", seed=0):
+        super().__init__(hidden_size, outputs, per_step, dtype, seed)
+        self.tolerance = float(tolerance)
+
+    def config(self):
+        return {**super().config(), "tolerance": self.tolerance}
+
+    def _targets(self, targets):
+        t = np.asarray(targets, dtype=self.dtype)
+        if self.per_step:
+            t = np.swapaxes(t, 0, 1)                            # (T,B[,O])
+        return t.reshape(t.shape[:2 if self.per_step else 1] + (self.O,))
+
+    def forward(self, h, targets, valid):
+        pred = self.linear(h)                                   # (B,O) or (T,B,O)
+        err = (pred - self._targets(targets)) * valid[..., None]
+        loss = float(np.sum(err.astype(np.float64) ** 2))
+        within = int(np.count_nonzero(np.all(np.abs(err) < self.tolerance, axis=-1) & valid))
+        return {"loss": loss, "acc": float(within)}, int(np.count_nonzero(valid)), (h, err)
+
+    def backward(self, cache, scale):
+        h, err = cache
+        return self.linear_backward(h, (2 * scale * err).astype(self.dtype))
+
+
+class MDNHead(Head):
+    """Mixture density head (Graves 2013 sec. 4) on every step: M bivariate Gaussians over the next
+    pen offset and an end-of-stroke Bernoulli, K = 6M + 1 outputs (lnrnn.kernels.mdn: layout,
+    transforms, NLL and its gradient). Targets (B,T,3): the next point (dx, dy, pen).
+
+    loss = negative log-likelihood in nats per point; nats_seq = the same summed per sequence.
+    ``scale`` (sx, sy): the data's offset normalization, kept so samples can be drawn in its units."""
+
+    kind = "mdn"
+    metrics = ("loss", "nats_seq")
+
+    def __init__(self, hidden_size, components=20, per_step=True, scale=(1.0, 1.0), outputs=None,
+                 dtype="float32", seed=0):
+        if not per_step:
+            raise ValueError("the mixture density head scores every step (per_step=True)")
+        self.M = int(components)
+        if self.M < 1:
+            raise ValueError(f"components must be at least 1, got {components}")
+        K = 6 * self.M + 1
+        if outputs is not None and int(outputs) != K:
+            raise ValueError(f"a mixture of {self.M} components has {K} outputs, not {outputs}")
+        super().__init__(hidden_size, K, True, dtype, seed)
+        self.scale = [float(s) for s in scale]
+        self.clip_output = None  # Graves's element-wise clip of dL/d(outputs) per point (training setting)
+
+    def config(self):
+        return {"kind": self.kind, "components": self.M, "per_step": True, "scale": self.scale}
+
+    def mean(self, sums, count):
+        return {"loss": sums["loss"] / max(count, 1), "nats_seq": sums["nats_seq"] / max(sums.get("seqs", 0), 1)}
+
+    def forward(self, h, targets, valid):
+        from lnrnn.kernels.mdn import mdn_forward
+        T, B, _ = h.shape
+        yhat = np.ascontiguousarray(self.linear(h).reshape(T * B, self.O))           # (T*B,K)
+        tg = np.ascontiguousarray(np.swapaxes(np.asarray(targets, self.dtype), 0, 1).reshape(T * B, 3))
+        v = valid.reshape(T * B).astype(self.dtype)                                   # (T*B,)
+        nll, saved = mdn_forward(yhat, tg, v, self.M)
+        total = float(nll.sum(dtype=np.float64))
+        return {"loss": total, "nats_seq": total}, int(np.count_nonzero(v)), (h, yhat, tg, saved)
+
+    def backward(self, cache, scale):
+        from lnrnn.kernels.mdn import mdn_backward
+        h, yhat, tg, saved = cache
+        if self.clip_output:  # clip each point's own derivatives, then normalize (Graves 2013, sec. 4.2)
+            d = mdn_backward(np.ones(yhat.shape[0], yhat.dtype), saved, yhat, tg, self.M)
+            np.clip(d, -self.clip_output, self.clip_output, out=d)
+            d *= yhat.dtype.type(scale)
+        else:
+            d = mdn_backward(np.full(yhat.shape[0], scale, yhat.dtype), saved, yhat, tg, self.M)
+        return self.linear_backward(h, d.reshape(h.shape[0], h.shape[1], self.O))
+
+    def sample(self, out, rng, bias=0.0):
+        """out (B,K) the head's linear output of one step -> the next points (B,3), normalized units."""
+        from lnrnn.kernels.mdn import mdn_sample
+        return mdn_sample(out, self.M, rng, bias)
+
+
+HEADS = {"classifier": ClassifierHead, "regression": RegressionHead, "mdn": MDNHead}
+
+
+def make_head(config, hidden_size, dtype="float32", seed=0):
+    """A head from its config dict ({'kind': ..., 'outputs': ..., ...}); ValueError for an unknown kind."""
+    cfg = dict(config)
+    kind = cfg.pop("kind", None)
+    if kind not in HEADS:
+        raise ValueError(f"unknown head {kind!r}; expected one of {', '.join(HEADS)}")
+    return HEADS[kind](hidden_size, dtype=dtype, seed=seed, **cfg)

@@ -1,0 +1,447 @@
+"""Layers that own their parameters, validate input at the boundary, and call the kernels.
+
+    layer = RecurrentLayer("lstm", "ln", input_size=I, hidden_size=H, seed=0)
+    y, state = layer.forward(x)            # x (T,B,I) -> y (T,B,H); state = (hT,) or (hT, cT)
+    dx, dstate0 = layer.backward(dy)       # dy (T,B,H); parameter gradients accumulate into layer.grads
+
+    stack = RecurrentStack("lstm", "ln", input_size=I, hidden_size=H, num_layers=2)
+    y, states = stack.forward(x);  dx = stack.backward(dy)
+    y_t, states = stack.step(x_t, states, t)          # one step from a given state (sampling)
+    y, state = layer.forward(x, keep=False)   # inference: saves nothing, and backward then raises
+
+Which cells exist, their parameters, initialization and kernels: the registry, ``lnrnn.model.cells``. A
+layer looks its row up and never branches on the cell or the norm.
+
+Parameter names (symbols of the equations in ``lnrnn.kernels``):
+    every cell      Wx (I,G), Wh (H,G), b (G,)
+    lstm, ln        gx, bx, gh, bh (G,), gc, bc (H,)
+    lstm, bn        gx, gh (G,), gc, bc (H,)        buffers rmx, rvx, rmh, rvh (Ts,G), rmc, rvc (Ts,H)
+    rnn, ln         g (H,)  (b is the LayerNorm bias of eq. 4)
+    rnn, bn         gx, gh (H,)                      buffers rmx, rvx, rmh, rvh (Ts,H)
+Buffers are BatchNorm population statistics, one row per time step (Ts rows, grown on demand when a
+longer training sequence arrives; inference beyond Ts reuses the last row).
+
+Parameters and gradients are views into one contiguous buffer each (``lnrnn.model.flat``): ``layer.flat``
+while a layer stands alone, the stack's (or model's) once it is packed into one.
+
+keep: a forward keeps what its backward reads (x, the state, the kernels' saved tuple) unless
+    keep=False, for forwards that no backward follows (evaluation, prediction, sampling). Then the
+    plain and LN cells run their infer kernel (lstm_infer, rnn_infer: one step's buffers in place of
+    the saved (T,B,*) arrays; y and the final state bit for bit the forward's), the BN cells their
+    forward; either way nothing is kept, and backward raises. A masked LSTM forward (lengths given)
+    runs the full forward even then: its final state reads c_t at each row's last step, which the
+    infer kernel does not keep (``cells.Cell.infer_seqs``). Independent of ``training``, which is
+    BatchNorm's choice of statistics (the BN gradient checks run training=False forwards backward).
+
+Masks, chunks and steps
+    lengths (B,) int: row b runs for steps t < lengths[b] (right padding). The final state of a row is
+        its state after its last step (its initial state when lengths[b] = 0); dL/dy at padded steps is
+        ignored (treated as zero), so padded steps add nothing to any gradient; BatchNorm statistics
+        at a step count only the rows running there (the BN kernels take lengths).
+    t0: the absolute time of x[0] when a sequence runs in chunks from a carried state: BatchNorm uses
+        (and, training, updates) its per-step statistics t0 .. t0+T-1. Truncated BPTT is a chunk run
+        after a chunk: backward stops at the chunk's initial state (dstate0 is returned, not carried).
+"""
+import numba
+import numpy as np
+
+from lnrnn import backend
+
+from lnrnn.model import cells
+from lnrnn.config import BN_MOMENTUM, EPS
+from lnrnn.model.flat import repack
+from lnrnn.kernels.bn_sync import Synced
+from lnrnn.kernels.codes import clip_bound
+from lnrnn.threadscope import scoped
+
+# What the trainer may hook into every layer (None: nothing). ``lnrnn.training.prewarm.armed`` installs both for
+# the first update: a training forward starts compiling its backward's time loop in another process,
+# and the backward waits for it before calling its kernels (then Numba loads the loop from the cache).
+HOOKS = {"training_forward": None,   # f(layer), on forwards that keep what a backward needs
+         "before_backward": None}    # f(), before the backward kernels run
+
+
+def check_lengths(lengths, T, B):
+    """lengths as a (B,) int64 array with 0 <= lengths[b] <= T (ValueError otherwise), or None when
+    every row runs all T steps (given None or all T: the unmasked path, bit for bit)."""
+    if lengths is None:
+        return None
+    a = np.asarray(lengths)
+    if a.shape != (B,) or not np.issubdtype(a.dtype, np.integer):
+        raise ValueError(f"lengths must be {B} integers (one per sequence), got {a.dtype} {a.shape}")
+    if a.size and (a.min() < 0 or a.max() > T):
+        raise ValueError(f"lengths must lie in [0, {T}], got {a.min()}..{a.max()}")
+    if np.all(a == T):
+        return None
+    return np.ascontiguousarray(a, dtype=np.int64)
+
+
+def gate_clip(clip, spec):
+    """Graves's bound on dL/d(gate preactivations) as the backward kernels take it: 0.0 for off (0 or
+    inf), else the positive bound; ValueError for a negative or NaN one, or for a cell without gates
+    (the RNN cells' kernels take no clip). A training setting, not part of the model: a clipped
+    gradient is not the gradient of the loss (see reference.clip_gate_grads)."""
+    clip = float(clip)
+    if not clip >= 0.0:
+        raise ValueError(f"clip_gates must be 0 (off) or positive, got {clip}")
+    bound = clip_bound(clip)  # inf: off
+    if bound and not spec.gate_clip:
+        raise ValueError(f"clip_gates clips the LSTM gates' derivatives; the {spec.name} cell has no gates")
+    return bound
+
+
+def step_mask(lengths, T, dtype=np.float32):
+    """(T,B) 1 where row b runs at step t (t < lengths[b]), else 0."""
+    return (np.arange(T)[:, None] < np.asarray(lengths)[None, :]).astype(dtype)
+
+
+def _check_array(name, a, ndim, dtype, shape=None, device_ok=False):
+    """Validate a at the boundary and return it C-contiguous. With device_ok, a CUDA device array (an
+    activation passed between layers of a stack on 'cuda') is checked for shape and dtype only: its
+    values never left the device, and checking them would copy them to the host."""
+    if device_ok and not isinstance(a, np.ndarray) and hasattr(a, "copy_to_host"):
+        if a.ndim != ndim or (shape is not None and any(s is not None and s != d for s, d in zip(shape, a.shape))):
+            raise ValueError(f"{name} must have shape {shape}, got {a.shape}")
+        if a.dtype != dtype:
+            raise TypeError(f"{name} must be {np.dtype(dtype).name} like the layer's parameters, got {a.dtype}")
+        return a
+    if not isinstance(a, np.ndarray):
+        raise TypeError(f"{name} must be a numpy array, got {type(a).__name__}")
+    if a.ndim != ndim or (shape is not None and any(s is not None and s != d for s, d in zip(shape, a.shape))):
+        want = "(" + ",".join("?" if s is None else str(s) for s in shape) + ")" if shape else f"{ndim}-D"
+        raise ValueError(f"{name} must have shape {want}, got {a.shape}")
+    if a.dtype != dtype:
+        raise TypeError(f"{name} must be {np.dtype(dtype).name} like the layer's parameters, got {a.dtype}")
+    if not np.all(np.isfinite(a)):
+        raise ValueError(f"{name} contains NaN or infinite values")
+    return np.ascontiguousarray(a)
+
+
+def final_state(k, out_state, seqs, state, lengths):
+    """Each row's state after its own last step: seq[lengths[b]-1, b], or its initial state where
+    lengths[b] = 0. k: the kernel namespace of the arrays' device; seqs: the per-step state sequences
+    (T,B,H) the forward kept (y, and c for the LSTM); out_state, state: the kernel's final and the initial
+    state tuples."""
+    rows = np.nonzero(lengths < k.to_host(seqs[0]).shape[0])[0]
+    res = []
+    for s_T, seq, s0 in zip(out_state, seqs, state):
+        s_T, seq, s0 = k.to_host(s_T), k.to_host(seq), k.to_host(s0)
+        out = np.array(s_T, copy=True)
+        L = lengths[rows]
+        out[rows] = np.where((L > 0)[:, None], seq[np.maximum(L - 1, 0), rows], s0[rows])
+        res.append(k.to_device(out))
+    return tuple(res)
+
+
+class RecurrentLayer:
+    """One recurrent layer (a row of ``lnrnn.model.cells``) over whole sequences or chunks of them.
+    clip_gates > 0 (LSTM cells): backward clips dL/d(gate preactivations) to +-clip_gates at every
+    step (Graves 2013; ``gate_clip``)."""
+
+    def __init__(self, cell, norm, input_size, hidden_size, dtype=np.float32, seed=0, forget_bias=1.0,
+                 max_steps=1, eps=EPS, momentum=BN_MOMENTUM, rng=None, device="cpu", recurrent_init="orthogonal",
+                 clip_gates=0.0):
+        self.spec = cells.lookup(cell, norm)
+        self.clip_gates = gate_clip(clip_gates, self.spec)
+        for what, v in (("input_size", input_size), ("hidden_size", hidden_size), ("max_steps", max_steps)):
+            if int(v) != v or v < 1:
+                raise ValueError(f"{what} must be a positive integer, got {v}")
+        self.cell, self.norm = cell, norm
+        self.I, self.H = int(input_size), int(hidden_size)
+        self.dtype = np.dtype(dtype).type
+        if self.dtype not in (np.float32, np.float64):
+            raise TypeError(f"dtype must be float32 or float64, got {np.dtype(dtype).name}")
+        self.eps, self.momentum = float(eps), float(momentum)
+        self.forget_bias = float(forget_bias)
+        rng = np.random.default_rng(seed) if rng is None else rng
+        self.params = self.spec.init_params(rng, self.I, self.H, self.dtype, self.forget_bias, recurrent_init)
+        self.grads = {k: np.zeros_like(v) for k, v in self.params.items()}
+        self.flat = (repack([("", self.params)]), repack([("", self.grads)]))  # (params, grads) FlatArrays
+        self.buffers = self.spec.init_buffers(self.H, int(max_steps), self.dtype)
+        self._saved = None
+        # Kernels of the device: ValueError for an unknown one, CudaUnavailable (one sentence) where CUDA
+        # cannot run. Parameters and gradients are NumPy arrays (the optimizer runs on the host). On
+        # 'cuda' a forward uploads the parameters once and backward reuses those copies; activations
+        # and saved state stay on the device, and with on_device=True so do y and dx (a stack passes
+        # them between its layers without a host round trip).
+        self.device = device
+        self._k = backend.kernels(device)
+        G = self.spec.blocks * self.H
+        dt = self.dtype
+        # unit gains and zero biases that stand in for the LN parameters of the kernels' plain variant
+        self.consts = {n: self._k.to_device(a) for n, a in (("1G", np.ones(G, dt)), ("0G", np.zeros(G, dt)),
+                                                             ("1H", np.ones(self.H, dt)), ("0H", np.zeros(self.H, dt)))}
+
+    @property
+    def nstate(self):
+        return self.spec.nstate
+
+    def zero_grad(self):
+        for g in self.grads.values():
+            g.fill(0)
+
+    def set_batch_reduce(self, reduce):
+        """Make BatchNorm statistics span a data-parallel group (``lnrnn.training.distributed``): reduce(buf)
+        sums a 1-D buffer in place over the group, and the BN cells then run ``kernels.bn_sync``, whose
+        per-step statistics and backward sums go through it. None: this process's batch alone (the
+        fused kernels). LN and plain cells never mix rows and ignore it; CPU only."""
+        base = backend.kernels(self.device)
+        if reduce is not None and self.norm == "bn":
+            if self.device != "cpu":
+                raise ValueError("synchronized BatchNorm across processes runs on the CPU only")
+            base = Synced(base, reduce)
+        self._k = base
+
+    def zero_state(self, B):
+        return tuple(np.zeros((B, self.H), self.dtype) for _ in range(self.nstate))
+
+    def _grow_buffers(self, T):
+        """Extend BN population statistics to T steps by repeating the last step's row."""
+        for k, v in self.buffers.items():
+            if v.shape[0] < T:
+                self.buffers[k] = np.concatenate([v, np.repeat(v[-1:], T - v.shape[0], axis=0)])
+
+    def _buffer_rows(self, t0, T, training):
+        """The BN statistics of steps t0 .. t0+T-1 as the kernels index them (row 0 = step t0): views
+        that training updates in place, or, for inference, the rows min(t, Ts-1) gathered."""
+        if not self.buffers:
+            return {}
+        if training:
+            self._grow_buffers(t0 + T)
+            if t0 == 0:
+                return self.buffers
+            return {k: v[t0:t0 + T] for k, v in self.buffers.items()}
+        Ts = next(iter(self.buffers.values())).shape[0]
+        if t0 == 0 and T <= Ts:
+            return self.buffers
+        rows = np.minimum(np.arange(t0, t0 + T), Ts - 1)
+        return {k: np.ascontiguousarray(v[rows]) for k, v in self.buffers.items()}
+
+    @scoped  # single-threaded BLAS inside the kernels' own threads (lnrnn.threadscope)
+    def forward(self, x, state=None, training=True, on_device=False, lengths=None, t0=0, keep=True):
+        """x (T,B,I) -> y (T,B,H), final state tuple. state: None (zeros) or (h0,) / (h0, c0), each (B,H).
+        lengths, t0, keep: see the module docstring. On 'cuda', x may be a device array, and
+        on_device=True returns y and the state as device arrays."""
+        x = _check_array("x", x, 3, self.dtype, (None, None, self.I), device_ok=True)
+        T, B, _ = x.shape
+        if T < 1 or B < 1:
+            raise ValueError(f"x must hold at least one step and one sequence, got shape {x.shape}")
+        if int(t0) != t0 or t0 < 0:
+            raise ValueError(f"t0 must be a non-negative integer, got {t0}")
+        lengths = check_lengths(lengths, T, B)
+        if state is None:
+            state = self.zero_state(B)
+        if len(state) != self.nstate:
+            raise ValueError(f"a {self.cell} layer's state is a tuple of {self.nstate} arrays, got {len(state)}")
+        state = tuple(_check_array(n, s, 2, self.dtype, (B, self.H)) for n, s in zip(self.spec.state_names, state))
+        bufs = self._buffer_rows(int(t0), T, training)
+        # Drop the previous step's activations before this step allocates its own: the allocator then
+        # reuses their pages (S1: 0.4 GB that were otherwise faulted in afresh) and the peak stays one step's.
+        self._saved = None
+        nch, k = numba.get_num_threads(), self._k
+        x = k.to_device(x)
+        state = tuple(k.to_device(s) for s in state)
+        p = {n: k.to_device(v) for n, v in self.params.items()}  # uploaded once per step on 'cuda'
+        run_keep = keep or (lengths is not None and not self.spec.infer_seqs)  # module docstring, keep
+        if keep and training and HOOKS["training_forward"] is not None:
+            HOOKS["training_forward"](self)  # the trainer's cold first update (HOOKS)
+        y, out_state, saved, seqs = self.spec.forward(k, self, x, state, p, bufs, training, nch,
+                                                      lengths if self.spec.masked_kernel else None, run_keep)
+        if lengths is not None:
+            out_state = self._final_state(out_state, seqs, state, lengths)
+        fetch = (lambda a: a) if on_device else k.to_host
+        y, out_state = fetch(y), tuple(fetch(s) for s in out_state)
+        self._saved = (x, state, saved, p, lengths) if keep else None
+        return y, out_state
+
+    def _final_state(self, out_state, seqs, state, lengths):
+        return final_state(self._k, out_state, seqs, state, lengths)
+
+    @scoped
+    def backward(self, dy, on_device=False):
+        """dy (T,B,H) = dL/dy -> dx (T,B,I), dstate0 (dh0,) or (dh0, dc0). Adds into self.grads.
+        On 'cuda', dy may be a device array, and on_device=True returns dx as one (dstate0 and the
+        parameter gradients always come back to the host)."""
+        if self._saved is None:
+            raise RuntimeError("backward called before forward, or after an inference forward (keep=False), "
+                               "which keeps nothing for it")
+        x, state, saved, p, lengths = self._saved
+        T, B, _ = x.shape
+        dy = _check_array("dy", dy, 3, self.dtype, (T, B, self.H), device_ok=True)
+        if HOOKS["before_backward"] is not None:
+            HOOKS["before_backward"]()  # e.g. another process compiling this backward's loop (HOOKS)
+        if lengths is not None and not self.spec.masked_kernel:
+            # padded steps add nothing: their dL/dy is dropped here (masked kernels ignore it themselves)
+            dy = self._k.to_host(dy) * step_mask(lengths, T, self.dtype)[:, :, None]
+        g, nch, k = self.grads, numba.get_num_threads(), self._k
+        dy = k.to_device(dy)
+        dx, dstate, dp = self.spec.backward(_Fetch(k, on_device), self, dy, saved, x, state, p, nch)
+        for n, d in zip(self.spec.grads, dp):  # host arrays (_Fetch)
+            g[n] += d
+        return dx, tuple(dstate)
+
+
+class _Fetch:
+    """The kernel namespace k, with each backward kernel's results brought to the host except dx (the
+    first) when on_device: backward's parameter gradients go to the host optimizer, dx may stay."""
+
+    def __init__(self, k, on_device):
+        self._k, self._on_device = k, on_device
+
+    def __getattr__(self, name):
+        fn = getattr(self._k, name)
+        if not name.endswith("_backward"):
+            return fn
+
+        def call(*args, **kw):
+            res = fn(*args, **kw)
+            if not self._on_device:
+                return self._k.to_host(res)
+            return (res[0],) + tuple(self._k.to_host(tuple(res[1:])))
+        return call
+
+
+class RecurrentStack:
+    """num_layers RecurrentLayers, each feeding its output sequence to the next.
+
+    skip=True is Graves's (2013) stack: the input feeds every layer (layer k > 0 reads [x | h_{k-1}],
+    I + H wide) and every layer feeds the output, y = [h_0 | ... | h_{L-1}] (T,B,L*H): gradients
+    reach the lower layers and the input through one step of depth."""
+
+    def __init__(self, cell, norm, input_size, hidden_size, num_layers=1, dtype=np.float32, seed=0,
+                 forget_bias=1.0, max_steps=1, eps=EPS, momentum=BN_MOMENTUM, device="cpu", skip=False,
+                 recurrent_init="orthogonal", clip_gates=0.0):
+        if int(num_layers) != num_layers or num_layers < 1:
+            raise ValueError(f"num_layers must be a positive integer, got {num_layers}")
+        rng = np.random.default_rng(seed)
+        self.skip = bool(skip)
+        I, H = int(input_size), int(hidden_size)
+        self.layers = [RecurrentLayer(cell, norm, I if k == 0 else (I + H if skip else H), H, dtype=dtype,
+                                      forget_bias=forget_bias, max_steps=max_steps, eps=eps, momentum=momentum,
+                                      rng=rng, device=device, recurrent_init=recurrent_init, clip_gates=clip_gates)
+                       for k in range(int(num_layers))]
+        self.config = dict(cell=cell, norm=norm, input_size=I, hidden_size=H,
+                           num_layers=int(num_layers), dtype=np.dtype(dtype).name, forget_bias=float(forget_bias))
+        if self.skip:
+            self.config["skip"] = True
+        self.output_size = H * len(self.layers) if self.skip else H
+        self.dstate0 = None
+        self.flat = (repack(self.param_leaves()), repack(self.grad_leaves()))
+        for layer in self.layers:
+            layer.flat = None  # their arrays are views of the stack's buffers now
+
+    def param_leaves(self, prefix=""):
+        """[(prefix, dict)] of every parameter dict (lnrnn.model.flat.repack)."""
+        return [(f"{prefix}l{k}.", layer.params) for k, layer in enumerate(self.layers)]
+
+    def grad_leaves(self, prefix=""):
+        return [(f"{prefix}l{k}.", layer.grads) for k, layer in enumerate(self.layers)]
+
+    def _merged(self, attr):
+        return {f"l{k}.{n}": v for k, layer in enumerate(self.layers) for n, v in getattr(layer, attr).items()}
+
+    @property
+    def params(self):
+        return self._merged("params")
+
+    @property
+    def grads(self):
+        return self._merged("grads")
+
+    @property
+    def buffers(self):
+        return self._merged("buffers")
+
+    def load_buffers(self, buffers):
+        """Set BN statistics from a {name: array} dict as ``buffers`` returns (shapes may differ in Ts)."""
+        for k, layer in enumerate(self.layers):
+            for n in layer.buffers:
+                layer.buffers[n] = np.ascontiguousarray(buffers[f"l{k}.{n}"], dtype=layer.dtype)
+
+    def zero_grad(self):
+        for layer in self.layers:
+            layer.zero_grad()
+
+    def set_batch_reduce(self, reduce):
+        """Every layer's ``RecurrentLayer.set_batch_reduce``."""
+        for layer in self.layers:
+            layer.set_batch_reduce(reduce)
+
+    def zero_state(self, B):
+        """Zero initial states: one tuple per layer."""
+        return [layer.zero_state(B) for layer in self.layers]
+
+    @property
+    def device(self):
+        return self.layers[0].device
+
+    def forward(self, x, state=None, training=True, on_device=False, lengths=None, t0=0, keep=True):
+        """x (T,B,I) -> y (T,B,H) of the top layer, list of final state tuples (one per layer). On
+        'cuda' the sequence passes between layers on the device; on_device=True leaves the top
+        layer's y and states there too (the host gets nothing until the caller asks). lengths, t0,
+        keep (False: inference, no backward follows): see the module docstring."""
+        if state is not None and len(state) != len(self.layers):
+            raise ValueError(f"state must hold one entry per layer ({len(self.layers)}), got {len(state)}")
+        if self.skip:
+            return self._forward_skip(x, state, training, lengths, t0, keep)
+        states = []
+        last = len(self.layers) - 1
+        for k, layer in enumerate(self.layers):
+            x, s = layer.forward(x, None if state is None else state[k], training, on_device or k < last,
+                                 lengths=lengths, t0=t0, keep=keep)
+            states.append(s)
+        return x, states
+
+    def backward(self, dy, on_device=False):
+        """dy (T,B,H) -> dx (T,B,I); self.dstate0 holds each layer's initial-state gradient. On 'cuda'
+        dy may be a device array; dx passes between layers on the device (to the host at the bottom
+        unless on_device)."""
+        if self.skip:
+            return self._backward_skip(dy)
+        dstate = []
+        for k, layer in reversed(list(enumerate(self.layers))):
+            dy, ds = layer.backward(dy, on_device or k > 0)
+            dstate.append(ds)
+        self.dstate0 = dstate[::-1]
+        return dy
+
+    def _forward_skip(self, x, state, training, lengths, t0, keep):
+        """Graves's stack on the host: layer k reads [x | h_{k-1}]; y = [h_0 | ... | h_{L-1}]."""
+        x = _check_array("x", x, 3, self.layers[0].dtype, (None, None, self.layers[0].I))
+        ys, states, inp = [], [], x
+        for k, layer in enumerate(self.layers):
+            h, s = layer.forward(inp, None if state is None else state[k], training, lengths=lengths, t0=t0,
+                                 keep=keep)
+            ys.append(h)
+            states.append(s)
+            if k + 1 < len(self.layers):
+                inp = np.concatenate([x, h], axis=2)                       # (T,B,I+H)
+        return np.concatenate(ys, axis=2), states                          # (T,B,L*H)
+
+    def _backward_skip(self, dy):
+        """dy (T,B,L*H) -> dx (T,B,I): each layer's share of dy plus what the layer above sent back
+        through its h input; every layer's x input adds into dx."""
+        H, I = self.layers[0].H, self.layers[0].I
+        dy = _check_array("dy", dy, 3, self.layers[0].dtype, (None, None, self.output_size))
+        dx, dh_above, dstate = None, None, []
+        for k in reversed(range(len(self.layers))):
+            dyk = np.ascontiguousarray(dy[:, :, k * H:(k + 1) * H])
+            if dh_above is not None:
+                dyk = dyk + dh_above
+            d_in, ds = self.layers[k].backward(dyk)
+            dstate.append(ds)
+            dx = d_in[:, :, :I] if dx is None else dx + d_in[:, :, :I]
+            dh_above = np.ascontiguousarray(d_in[:, :, I:]) if k > 0 else None
+        self.dstate0 = dstate[::-1]
+        return np.ascontiguousarray(dx)
+
+    def step(self, x_t, state=None, t=0, training=False):
+        """One inference step from a given state: x_t (B,I) -> y_t (B,H), new states (one tuple per
+        layer). The same kernels as whole sequences (a chunk of one step at time t, for BN's
+        statistics), with keep=False: no backward follows a step."""
+        if not isinstance(x_t, np.ndarray) or x_t.ndim != 2:
+            raise ValueError(f"x_t must be a (B,I) array, got {getattr(x_t, 'shape', type(x_t).__name__)}")
+        y, states = self.forward(x_t[None], state, training=training, t0=t, keep=False)
+        return y[0], states
+
+

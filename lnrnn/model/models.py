@@ -1,0 +1,375 @@
+"""A model is a recurrent stack plus a head (``lnrnn.model.heads``).
+
+Design. ``SequenceModel`` runs the stack over a batch (inputs, targets, optional per-sequence
+lengths), hands the head the rows it reads (each sequence's last step, or every running step), and
+puts the head's gradient back where those rows came from. It knows nothing of classes or densities:
+losses and metrics are whatever the head names. All parameters, head included, are views of one flat
+buffer and all gradients of another (``model.flat``: (params, grads) ``lnrnn.model.flat.FlatArrays``), so
+the optimizer, clipping and an allreduce each touch one array.
+
+    model = build_model(stack_config, head_config)          # or SequenceModel(stack, head)
+    m = model.loss_and_grad(x, targets, lengths)            # {'loss': mean, 'acc': ...}; fills grads
+    m = model.loss_and_grad(x, targets, tbptt=100)          # truncated BPTT in chunks of 100 steps
+    sums, count = model.loss_sums(x, targets)               # inference, sums for exact averaging
+    h = model.last_outputs(x, lengths=lengths)              # inference: each row's last output (B,out)
+    means = model.evaluate(batches_of(x, targets, batch_size=500))
+    out_t, state = model.step(x_t, state, t)                # one step: the head's linear output (B,O)
+
+Shapes: x (T,B,I) time-major; targets as the head takes them (per sequence (B,...) or per step
+(B,T,...)); lengths (B,) int or None (every sequence runs T steps).
+
+Initial-state noise (``state_noise`` > 0; Cooijmans et al. 2016, sec. 5.1): every batch starts
+from h0, c0 ~ N(0, state_noise^2) per example and layer instead of zeros, in training and evaluation.
+Where every sequence begins with the same inputs (the blank top rows of MNIST) a zero initial state
+makes every row of the batch identical for the first steps, so BatchNorm's per-step batch variance
+is exactly 0 and its backward multiplies by gamma / sqrt(eps) at each such step (float32 overflows
+within a few dozen); distinct initial states keep the rows apart.
+
+Inference (``loss_sums``, ``evaluate``, ``last_outputs``, ``step``) runs the stack with keep=False
+(``lnrnn.model.layers``: no backward follows, so the plain and LN cells run their infer kernels, which save
+no BPTT activations, and no layer keeps anything), over time chunks of at most ``infer_chunk_steps(B)``
+steps from the carried state, so that what a forward still allocates (y, a wide input's x Wx, and the
+BN cells' and masked LSTMs' saved activations, 1.6 GB for a whole B256 T784 batch) stays a chunk's
+size; the figures equal a whole-sequence forward's to float rounding (``tests/test_eval_chunks.py``).
+Here ``training`` means both BatchNorm's batch statistics and that a backward follows: the model
+passes keep=training.
+
+Truncated BPTT: the sequence runs in chunks of ``tbptt`` steps; each chunk starts from the state the
+previous one ended in (detached: no gradient crosses a chunk boundary) and its backward adds into
+the same gradients; the loss is normalized once by the whole batch's count, so with ``tbptt >= T``
+the result is exactly the whole-sequence one, and the forward values agree for any chunk size.
+
+Names: ``params``/``grads``/``buffers`` merge the stack's dicts (prefix 'rnn.') and the head's
+('head.'); they are the very arrays of the stack and head.
+"""
+import numpy as np
+
+from lnrnn.config import INFER_CHUNK_ROWS
+from lnrnn.model.flat import repack
+from lnrnn.model.heads import log_softmax, make_head  # noqa: F401  (log_softmax re-exported)
+from lnrnn.model.layers import check_lengths, step_mask
+
+STACK_KEYS = ("cell", "norm", "input_size", "hidden_size", "num_layers", "dtype", "forget_bias")
+
+
+class SequenceModel:
+    """A RecurrentStack (or anything with its interface) plus a head; see the module docstring."""
+
+    def __init__(self, stack, head, state_noise=0.0, noise_seed=0):
+        self.stack, self.head = stack, head
+        self.last_count = 0  # scored units (sequences or steps) of the last loss_and_grad
+        self.last_sums = {}  # and its raw sums (head.sum_keys)
+        self.dtype = np.dtype(head.dtype)
+        if not (state_noise >= 0 and np.isfinite(state_noise)):
+            raise ValueError(f"state_noise must be a non-negative standard deviation, not {state_noise}")
+        self.state_noise, self.noise_seed = float(state_noise), int(noise_seed)
+        self._noise_calls = 0
+        self.config = {**{k: stack.config[k] for k in STACK_KEYS}, "head": head.config(),
+                       "state_noise": self.state_noise}
+        if stack.config.get("skip"):
+            self.config["skip"] = True
+        self.flat = (repack(self._leaves("params")), repack(self._leaves("grads")))
+        if hasattr(stack, "flat"):
+            stack.flat = None
+
+    def _leaves(self, attr):
+        if hasattr(self.stack, "param_leaves"):
+            inner = self.stack.param_leaves("rnn.") if attr == "params" else self.stack.grad_leaves("rnn.")
+        else:  # a stack with plain dicts (tests' NumPy stand-ins)
+            inner = [("rnn.", getattr(self.stack, attr))]
+        return inner + [("head.", getattr(self.head, attr))]
+
+    # ---- named views ----
+    @property
+    def params(self):
+        return {**{"rnn." + k: v for k, v in self.stack.params.items()},
+                **{"head." + k: v for k, v in self.head.params.items()}}
+
+    @property
+    def grads(self):
+        return {**{"rnn." + k: v for k, v in self.stack.grads.items()},
+                **{"head." + k: v for k, v in self.head.grads.items()}}
+
+    @property
+    def buffers(self):
+        return {"rnn." + k: v for k, v in getattr(self.stack, "buffers", {}).items()}
+
+    @property
+    def metrics(self):
+        return self.head.metrics
+
+    def num_params(self):
+        return int(self.flat[0].data.size)
+
+    def zero_grad(self):
+        self.flat[1].data.fill(0)
+
+    def load_arrays(self, arrays):
+        """Copy params (in place, shapes must match) and buffers (BN statistics) into the model."""
+        own_p, own_b = self.params, self.buffers
+        names = set(own_p) | set(own_b)
+        if set(arrays) != names:
+            raise ValueError(f"array names differ: {sorted(set(arrays) ^ names)[:5]}")
+        for k, p in own_p.items():
+            if p.shape != arrays[k].shape:
+                raise ValueError(f"{k}: shape {arrays[k].shape} vs {p.shape}")
+            p[...] = arrays[k]
+        if own_b:
+            self.stack.load_buffers({k[len("rnn."):]: arrays[k] for k in own_b})
+
+    # ---- which rows the head reads ----
+    def _select(self, y, T_total, lengths, t0):
+        """-> (h, valid, where): the head's input rows of y (T,B,H) (host), the bool mask of rows it
+        scores, and what ``_scatter`` needs to place dL/dh back into a (T,B,H) gradient."""
+        T, B = y.shape[0], y.shape[1]
+        L = np.full(B, T_total, np.int64) if lengths is None else lengths
+        if self.head.steps == "all":
+            valid = step_mask(L - t0, T, bool)                               # (T,B)
+            return y, valid, None
+        last = L - 1 - t0                                                    # each row's last step, chunk time
+        valid = (last >= 0) & (last < T)                                     # (B,)
+        idx = np.clip(last, 0, T - 1)
+        return y[idx, np.arange(B)], valid, idx
+
+    def _scatter(self, dh, y_shape, where):
+        if where is None:
+            return dh
+        dy = np.zeros(y_shape, self.dtype)
+        dy[where, np.arange(y_shape[1])] = dh
+        return dy
+
+    def _run(self, x, state, training, lengths, t0):
+        """The stack on one chunk -> (y on the host, final states, y where it lives). training=False
+        is inference: nothing is kept for a backward (keep=False)."""
+        stack = self.stack
+        if getattr(stack, "device", "cpu") != "cuda":
+            y, states = stack.forward(x, state, training=training, lengths=lengths, t0=t0, keep=training)
+            return y, states, y
+        y_dev, states = stack.forward(x, state, training=training, lengths=lengths, t0=t0, on_device=True,
+                                      keep=training)
+        k = stack.layers[0]._k
+        return k.to_host(y_dev), k.to_host(states), y_dev
+
+    def _run_last_on_device(self, x, training, state=None):
+        """'cuda', a last-step head, one whole chunk, no lengths: only y[T-1] (B,H) comes back."""
+        y_dev, _ = self.stack.forward(x, state, training=training, on_device=True, keep=training)
+        k = self.stack.layers[0]._k
+        return k.to_host(y_dev[y_dev.shape[0] - 1]), y_dev
+
+    def _fast_last(self, lengths, chunked):
+        return (getattr(self.stack, "device", "cpu") == "cuda" and self.head.steps == "last"
+                and lengths is None and not chunked and not getattr(self.stack, "skip", False))
+
+    # ---- initial-state noise (Cooijmans et al. 2016, sec. 5.1) ----
+    def noise_state(self, B, key):
+        """Initial states with every h0 and c0 entry drawn from N(0, state_noise^2), from a generator
+        seeded by (noise_seed, *key): the same key gives the same draw (a resumed run redraws exactly);
+        None when state_noise is 0 (zero states)."""
+        if not self.state_noise:
+            return None
+        rng = np.random.default_rng([self.noise_seed, *key])
+        return [tuple((self.state_noise * rng.standard_normal((B, layer.H))).astype(self.dtype)
+                      for _ in range(layer.nstate)) for layer in self.stack.layers]
+
+    # ---- training and evaluation ----
+    def scored_count(self, targets, lengths, T, B):
+        """How many units (sequences or steps) the head scores in a batch of B sequences of T steps."""
+        lengths = check_lengths(lengths, T, B)
+        L = np.full(B, T, np.int64) if lengths is None else lengths
+        return self.head.count(targets, step_mask(L, T, bool) if self.head.steps == "all" else L > 0)
+
+    def loss_and_grad(self, x, targets, lengths=None, tbptt=None, state=None, noise_key=None, total=None):
+        """Zero the gradients, run forward and backward (in chunks of ``tbptt`` steps when given)
+        -> {metric: mean over the batch's scored units}. ``state``: initial states (None: zeros, or
+        noise when state_noise > 0, drawn for ``noise_key`` (an int: the trainer passes the update
+        number) or, without one, for a counter of calls). ``total``: the loss's normalizer when this
+        batch is one rank's shard of a global batch (``lnrnn.training.distributed``: the global batch's
+        ``scored_count``, so that the ranks' gradients sum to the global mean's); None: its own count."""
+        self.zero_grad()
+        T, B = x.shape[0], x.shape[1]
+        if state is None and self.state_noise:
+            if noise_key is None:
+                noise_key, self._noise_calls = self._noise_calls, self._noise_calls + 1
+            state = self.noise_state(B, (1, int(noise_key)))
+        lengths = check_lengths(lengths, T, B)
+        chunk = T if not tbptt or tbptt >= T else int(tbptt)
+        L = np.full(B, T, np.int64) if lengths is None else lengths
+        valid_all = step_mask(L, T, bool) if self.head.steps == "all" else L > 0
+        self.last_count = self.head.count(targets, valid_all)   # scored units of this batch
+        total = max(self.last_count if total is None else int(total), 1)
+        scale = 1.0 / total
+        sums = dict.fromkeys(self.head.sum_keys, 0.0)
+        sums["seqs"] = float(np.count_nonzero(L > 0))
+        self.last_sums = sums  # the batch's raw sums (the trainer adds these up over an epoch)
+        if self._fast_last(lengths, chunk < T):
+            h, y_dev = self._run_last_on_device(x, training=True, state=state)
+            s, _, cache = self.head.forward(h, targets, np.ones(B, bool))
+            sums.update(s)
+            dh = self.head.backward(cache, scale)
+            k = self.stack.layers[0]._k
+            dy = k.zeros(y_dev.shape, self.dtype)
+            dy[y_dev.shape[0] - 1].copy_to_device(dh)
+            self.stack.backward(dy)
+            return self.head.mean(sums, total)
+        for t0 in range(0, T, chunk):
+            t1 = min(t0 + chunk, T)
+            lc = None if lengths is None else np.clip(lengths - t0, 0, t1 - t0)
+            y, state, _ = self._run(np.ascontiguousarray(x[t0:t1]), state, True, lc, t0)
+            h, valid, where = self._select(y, T, lengths, t0)
+            s, _, cache = self.head.forward(h, _chunk_targets(targets, self.head, t0, t1), valid)
+            for m in s:
+                sums[m] += s[m]
+            dh = self.head.backward(cache, scale)
+            self.stack.backward(self._scatter(dh, y.shape, where))
+            state = [tuple(np.array(a) for a in s_) for s_ in state]  # detached copies for the next chunk
+        return self.head.mean(sums, total)
+
+    def loss_sums(self, x, targets, lengths=None, noise_key=0):
+        """Inference (training=False) on one batch -> (sums {metric: sum, 'seqs': sequences}, count). With state_noise,
+        the initial states are noise drawn for ``noise_key`` (evaluate passes the batch's index, so an
+        evaluation is the same every time). The stack runs in time chunks (``_infer_chunks``); a
+        last-step head gets only each row's last output, a per-step head scores chunk by chunk."""
+        T, B = x.shape[0], x.shape[1]
+        lengths = check_lengths(lengths, T, B)
+        state = self.noise_state(B, (2, int(noise_key)))
+        seqs = float(B if lengths is None else np.count_nonzero(lengths > 0))
+        if self._fast_last(lengths, False):
+            h, _ = self._run_last_on_device(x, training=False, state=state)
+            s, count, _ = self.head.forward(h, targets, np.ones(B, bool))
+            return {**s, "seqs": seqs}, count
+        if self.head.steps == "last":
+            h = self.last_outputs(x, state, lengths)
+            L = np.full(B, T, np.int64) if lengths is None else lengths
+            s, count, _ = self.head.forward(h, targets, L > 0)
+            return {**s, "seqs": seqs}, count
+        sums, count = dict.fromkeys(self.head.sum_keys, 0.0), 0
+        for t0, t1, y in self._infer_chunks(x, state, lengths):
+            h, valid, _ = self._select(y, T, lengths, t0)
+            s, c, _ = self.head.forward(h, _chunk_targets(targets, self.head, t0, t1), valid)
+            for m in s:
+                sums[m] += s[m]
+            count += c
+        return {**sums, "seqs": seqs}, count
+
+    # ---- inference in time chunks ----
+    def _infer_chunks(self, x, state, lengths):
+        """Inference over x (T,B,I) in time chunks of at most ``infer_chunk_steps(B)`` steps, each
+        starting from the states the previous one ended in (BatchNorm reads the statistics of the
+        chunk's absolute steps, t0 on): yields (t0, t1, y (t1-t0,B,out) on the host). Each chunk runs
+        with keep=False (``_run``). Why chunks all the same: y, a wide input's x Wx (T,B,G), and the
+        BPTT activations that the BN cells and a masked LSTM still save (several (T,B,G) arrays) are a
+        chunk's size, and their memory is reused by the next. lengths (B,) checked, or None. Where a
+        row has ended, later chunks run it from its final state (its outputs there are padding either way)."""
+        T = x.shape[0]
+        chunk = infer_chunk_steps(x.shape[1], T)
+        for t0 in range(0, max(T, 1), chunk):  # T = 0 reaches the layer, which says what is wrong
+            t1 = min(t0 + chunk, T)
+            lc = None if lengths is None else np.clip(lengths - t0, 0, t1 - t0)
+            y, state, _ = self._run(np.ascontiguousarray(x[t0:t1]), state, False, lc, t0)
+            yield t0, t1, y
+
+    def last_outputs(self, x, state=None, lengths=None):
+        """Inference: each sequence's stack output at its last step, (B,out) (zeros where lengths[b] = 0),
+        run in time chunks (``_infer_chunks``) keeping only those rows. state: initial states or None."""
+        T, B = x.shape[0], x.shape[1]
+        lengths = check_lengths(lengths, T, B)
+        last = (np.full(B, T, np.int64) if lengths is None else lengths) - 1   # (B,) each row's last step
+        h = None
+        for t0, t1, y in self._infer_chunks(x, state, lengths):
+            if h is None:
+                h = np.zeros((B, y.shape[2]), y.dtype)                         # (B,out)
+            rows = np.nonzero((last >= t0) & (last < t1))[0]
+            h[rows] = y[last[rows] - t0, rows]
+        return h
+
+    def evaluate(self, batches):
+        """{metric: mean} over an iterable of (x, targets, lengths or None) batches (inference mode):
+        sums and counts add up first, so the result does not depend on how the data were batched."""
+        tot, count = dict.fromkeys(self.head.sum_keys, 0.0), 0
+        for i, (x, targets, lengths) in enumerate(batches):
+            sums, c = self.loss_sums(x, targets, lengths, noise_key=i)
+            for m in tot:
+                tot[m] += sums[m]
+            count += c
+        return self.head.mean(tot, count)
+
+    def step(self, x_t, state=None, t=0):
+        """One inference step: x_t (B,I) -> the head's linear output (B,O), new states."""
+        y_t, state = self.stack.step(x_t, state, t=t)
+        return self.head.linear(y_t), state
+
+
+def infer_chunk_steps(B, T):
+    """Steps per chunk of an inference over a batch of B sequences of T steps (config.INFER_CHUNK_ROWS)."""
+    return max(1, min(T, INFER_CHUNK_ROWS // max(B, 1)))
+
+
+def batches_of(x, targets, lengths=None, batch_size=500):
+    """(x, targets, lengths) of consecutive batches of x (T,N,I), targets (N,...), lengths (N,) or None."""
+    for s in range(0, x.shape[1], batch_size):
+        sl = slice(s, s + batch_size)
+        yield np.ascontiguousarray(x[:, sl]), targets[sl], None if lengths is None else lengths[sl]
+
+
+def _chunk_targets(targets, head, t0, t1):
+    """Per-step targets (B,T,...) sliced to the chunk's steps; per-sequence targets unchanged."""
+    if head.steps == "all":
+        return np.asarray(targets)[:, t0:t1]
+    return targets
+
+
+# ---- building models from configs and checkpoints ----
+
+def head_config(objective="ce", num_classes=10, per_step=False, tolerance=0.04):
+    """The head config of a task's objective ('ce' classifier, 'mse' regression)."""
+    if objective == "ce":
+        return {"kind": "classifier", "outputs": int(num_classes), "per_step": bool(per_step)}
+    if objective == "mse":
+        return {"kind": "regression", "outputs": int(num_classes), "per_step": bool(per_step),
+                "tolerance": float(tolerance)}
+    raise ValueError(f"objective must be 'ce' or 'mse', not {objective!r}")
+
+
+def upgrade_config(config):
+    """A model config of any lnrnn version -> today's form (the stack's keys plus 'head').
+    Version 0.1 checkpoints stored the classifier's fields (num_classes, objective, per_step,
+    tolerance) beside the stack's."""
+    cfg = dict(config)
+    cfg.setdefault("state_noise", 0.0)
+    if "head" in cfg:
+        return cfg
+    head = head_config(cfg.pop("objective", "ce"), cfg.pop("num_classes", 10), cfg.pop("per_step", False),
+                       cfg.pop("tolerance", 0.04))
+    return {**cfg, "head": head}
+
+
+def build_model(config, seed=0, device="cpu", max_steps=1, recurrent_init="orthogonal", clip_gates=0.0):
+    """The model a config describes (``model.config`` or an upgraded checkpoint's), freshly initialized.
+    clip_gates: Graves's bound on the LSTM layers' dL/d(gate preactivations) (a training setting, not
+    in the config: layers.gate_clip)."""
+    from lnrnn.model.layers import RecurrentStack
+    cfg = upgrade_config(config)
+    unknown = set(cfg) - set(STACK_KEYS) - {"head", "state_noise", "skip"}
+    if unknown:
+        raise ValueError(f"unknown model settings {sorted(unknown)}")
+    stack = RecurrentStack(cfg["cell"], cfg["norm"], cfg["input_size"], cfg["hidden_size"], cfg["num_layers"],
+                           dtype=np.dtype(cfg["dtype"]).type, seed=seed, forget_bias=cfg["forget_bias"],
+                           max_steps=max_steps, device=device, skip=cfg.get("skip", False),
+                           recurrent_init=recurrent_init, clip_gates=clip_gates)
+    head = make_head(cfg["head"], stack.output_size, dtype=cfg["dtype"], seed=seed)
+    return SequenceModel(stack, head, state_noise=cfg["state_noise"], noise_seed=seed)
+
+
+def SequenceClassifier(cell="lstm", norm="none", input_size=1, hidden_size=64, num_layers=1, num_classes=10,
+                       objective="ce", per_step=False, tolerance=0.04, dtype="float32", forget_bias=1.0, seed=0,
+                       stack=None, device="cpu"):
+    """A stack and a classifier ('ce') or regression ('mse') head: the model of lnrnn 0.1, by its old
+    arguments. ``stack``: use this stack (anything with RecurrentStack's interface) instead."""
+    if objective == "mse" and (num_classes != 1 or per_step):
+        raise ValueError("the 'mse' objective has one output on the last step")
+    hc = head_config(objective, num_classes, per_step, tolerance)
+    if stack is None:
+        return build_model(dict(cell=cell, norm=norm, input_size=input_size, hidden_size=hidden_size,
+                                num_layers=num_layers, dtype=np.dtype(dtype).name, forget_bias=float(forget_bias),
+                                head=hc), seed=seed, device=device)
+    return SequenceModel(stack, make_head(hc, hidden_size, dtype=dtype, seed=seed))

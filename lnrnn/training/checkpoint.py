@@ -1,0 +1,121 @@
+"""Checkpoints without pickle: arrays in ``.npz`` plus a JSON description, written atomically.
+
+A checkpoint in directory ``DIR`` is two files:
+
+    DIR/checkpoint.json            the description (the commit record): format and version, model
+                                   config, task spec, train config, optimizer kind/hyper-parameters/step,
+                                   epoch, step, RNG state, metrics history, and the name, SHA-256, and
+                                   per-array shape/dtype of the arrays file
+    DIR/checkpoint-<step>-<tag>.npz  every array (parameters, buffers, optimizer slots), read with
+                                   ``allow_pickle=False``
+
+Saving writes a new, uniquely named npz (temp file + fsync + ``os.replace``), then replaces the JSON
+the same way, then deletes arrays files the JSON no longer names. A crash at any point leaves the
+previous checkpoint or the new one complete, never a mix. Files get the permissions the user's umask
+gives any new file (``mkstemp`` alone would make them owner-only). Two runs must not save into one
+folder at once: ``lnrnn.training.rundir.RunLock`` keeps them apart. Loading verifies the hash, names, shapes
+and dtypes, and (when asked) that the model config matches; every problem is a ``CheckpointError``.
+"""
+import hashlib
+import json
+import os
+import secrets
+import zipfile
+
+import numpy as np
+
+from lnrnn.errors import CheckpointError
+from lnrnn.files import atomic_write, atomic_write_text
+
+FORMAT = "lnrnn-checkpoint"
+VERSION = 1
+DESCRIPTION = "checkpoint.json"
+
+
+def _sha256(path):
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for chunk in iter(lambda: f.read(1 << 20), b""):
+            h.update(chunk)
+    return h.hexdigest()
+
+
+def save_checkpoint(directory, arrays, meta):
+    """Save ``arrays`` (dict name -> ndarray) and ``meta`` (JSON-able dict) as DIR's checkpoint."""
+    os.makedirs(directory, exist_ok=True)
+    name = f"checkpoint-{int(meta.get('step', 0)):09d}-{secrets.token_hex(4)}.npz"
+    npz_path = os.path.join(directory, name)
+    arrays = {k: np.ascontiguousarray(v) for k, v in arrays.items()}
+    atomic_write(npz_path, lambda f: np.savez(f, **arrays))
+    record = dict(meta)
+    record.update(format=FORMAT, version=VERSION, arrays_file=name, arrays_sha256=_sha256(npz_path),
+                  arrays={k: [list(v.shape), v.dtype.str] for k, v in arrays.items()})
+    atomic_write_text(os.path.join(directory, DESCRIPTION), json.dumps(record, indent=1) + "\n")
+    for old in os.listdir(directory):
+        if old.startswith("checkpoint-") and old.endswith(".npz") and old != name:
+            try:
+                os.unlink(os.path.join(directory, old))
+            except OSError:
+                pass
+    return os.path.join(directory, DESCRIPTION)
+
+
+def checkpoint_exists(directory):
+    return os.path.isfile(os.path.join(directory, DESCRIPTION))
+
+
+def model_mismatch(saved, expected):
+    """'hidden_size 64 in the checkpoint vs 128 requested; ...' or '' when they agree."""
+    diffs = [f"{k} {saved.get(k)!r} in the checkpoint vs {expected.get(k)!r} requested"
+             for k in sorted(set(saved) | set(expected)) if saved.get(k) != expected.get(k)]
+    return "; ".join(diffs)
+
+
+def load_checkpoint(path, expected_model=None):
+    """Load a checkpoint: ``path`` is its directory or any checkpoint* file in it -> (meta, arrays).
+
+    ``expected_model``: a model config dict that ``meta['model']`` must equal.
+    """
+    path = str(path)
+    desc = os.path.join(path, DESCRIPTION) if os.path.isdir(path) else path
+    sibling = os.path.join(os.path.dirname(path), DESCRIPTION)
+    if not os.path.isdir(path) and os.path.basename(path).startswith("checkpoint") and os.path.isfile(sibling):
+        desc = sibling  # e.g. runs/x/checkpoint.npz or an older checkpoint-*.npz: the run's description
+    if not os.path.isfile(desc):
+        raise CheckpointError(f"no checkpoint at {path} (expected {desc}); train one with "
+                              "`lnrnn train --out DIR` first.")
+    try:
+        with open(desc, "rb") as f:
+            meta = json.loads(f.read().decode("utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
+        raise CheckpointError(f"checkpoint description {desc} is corrupt ({e}).") from None
+    if not isinstance(meta, dict) or meta.get("format") != FORMAT:
+        raise CheckpointError(f"{desc} is not an lnrnn checkpoint description.")
+    if meta.get("version") != VERSION:
+        raise CheckpointError(f"{desc} has checkpoint format version {meta.get('version')}; "
+                              f"this lnrnn reads version {VERSION}.")
+    try:
+        npz_path = os.path.join(os.path.dirname(os.path.abspath(desc)), meta["arrays_file"])
+        listing = meta["arrays"]
+        digest = meta["arrays_sha256"]
+        model = meta["model"]
+    except (KeyError, TypeError) as e:
+        raise CheckpointError(f"checkpoint description {desc} lacks field {e}; it is corrupt.") from None
+    if expected_model is not None and model != expected_model:
+        raise CheckpointError(f"checkpoint {desc} belongs to another model ({model_mismatch(model, expected_model)}).")
+    if not os.path.isfile(npz_path):
+        raise CheckpointError(f"checkpoint arrays file {npz_path} named by {desc} is missing.")
+    if _sha256(npz_path) != digest:
+        raise CheckpointError(f"checkpoint arrays file {npz_path} is corrupt (its SHA-256 does not match {desc}).")
+    try:
+        with np.load(npz_path, allow_pickle=False) as z:
+            arrays = {k: z[k] for k in z.files}
+    except (OSError, ValueError, zipfile.BadZipFile, EOFError) as e:
+        raise CheckpointError(f"checkpoint arrays file {npz_path} cannot be read ({e}).") from None
+    if set(arrays) != set(listing):
+        raise CheckpointError(f"checkpoint arrays file {npz_path} does not hold the arrays {desc} lists.")
+    for k, (shape, dtype) in listing.items():
+        if list(arrays[k].shape) != shape or arrays[k].dtype.str != dtype:
+            raise CheckpointError(f"array {k} in {npz_path} is {arrays[k].dtype} {arrays[k].shape}, "
+                                  f"not {dtype} {tuple(shape)} as {desc} says.")
+    return meta, arrays

@@ -1,0 +1,275 @@
+"""Data-parallel training across processes and machines on MPI (mpi4py; the ``mpi`` extra).
+
+    mpiexec -n 4 lnrnn train --cell bn-lstm --batch-size 64 ...     (srun -n 4 ... on a Slurm cluster)
+
+Design. MPI is the engine HPC clusters already run, so lnrnn adds no communication layer of its
+own: a ``Group`` wraps ``MPI.COMM_WORLD`` (or stands alone, size 1, when no launcher started us) and
+offers the three things training needs, each a collective every rank calls in the same order:
+    allreduce(buf)   sum a 1-D float buffer in place over the ranks (one MPI Allreduce)
+    bcast(obj)       rank 0's object on every rank
+    fail(exc)        bring the whole group down with one line (below)
+Each global batch of B sequences (the one a single process would draw: the same permutation, seeded
+by --seed, on every rank) is split into contiguous row shards, rank r taking rows [lo_r, hi_r) with
+sizes differing by at most one (``shard``); every rank sees different rows, and over an epoch every
+sample exactly once. Each rank runs forward and backward on its shard, normalizing by the scored units
+of the whole global batch (``SequenceModel.loss_and_grad(total=...)``), so that the ranks' gradients
+*sum* to the single-process one; a shard of unequal size is thereby weighted by its rows (or, for the
+handwriting task's variable-length sequences, by its scored steps). One Allreduce per update then sums
+the flat gradient buffer together with the batch's metric sums and the stop votes (below); every rank
+steps the optimizer on the same numbers and stays identical. BatchNorm cells reduce their per-step
+batch statistics and backward sums across the ranks (``kernels.bn_sync``), so their statistics are
+the global batch's: single-process semantics. LayerNorm needs nothing. Initial-state noise is drawn for
+the global batch and each rank takes its rows. A rank whose shard is empty (a last batch of an epoch
+with fewer sequences than ranks) runs one sequence of length 0: it scores nothing and adds zero to
+every sum, but takes part in every collective.
+
+Evaluation: the evaluation batches are dealt round robin over the ranks (batch i to rank i mod N,
+with the same state-noise key i as in one process), and their sums and counts are reduced: the same
+figures as one process, N times faster.
+
+Writes: rank 0 alone locks the run folder and writes logs, pictures and checkpoints; the other ranks
+read the checkpoint on --resume (the run folder must be on a file system every rank sees, as a
+cluster's home or scratch is). A checkpoint records the number of ranks. Resuming with another number
+of ranks is allowed and says so: the global batch is the same and only its split changes, so the run
+continues the same updates up to floating-point summation order.
+
+Stopping together: a signal (Ctrl-C, SIGTERM from Slurm) or --time-budget may come to one rank only.
+Every update's Allreduce carries each rank's vote to stop, so all ranks stop after the same update
+(rank 0 saves the checkpoint).
+
+Faults: an error on one rank while the others wait inside a collective would hang the job until the
+scheduler's time limit. ``failing_together`` catches any error of a rank of a group, prints one line
+and calls MPI Abort, which ends every rank at once with the error's exit code. An error that every
+rank meets alike (a bad option, a diverged loss: they follow from the same numbers) should be printed
+once: rank 0 reports at once, the others wait ``config.MPI_FAIL_GRACE_S`` first, so that rank 0's
+Abort usually ends them before they print. The reporting rank waits ``config.MPI_FLUSH_S`` between its
+line and Abort: Abort stops the launcher's forwarding of output, and a line printed just before it
+could be lost. A rank that dies outright (killed, out of memory) is the launcher's to detect:
+mpiexec and srun end the others.
+"""
+import contextlib
+import os
+import sys
+import time
+import traceback
+
+import numpy as np
+
+from lnrnn.config import MPI_FAIL_GRACE_S, MPI_FLUSH_S
+from lnrnn.errors import UserError
+
+# Environment variables by which MPI launchers announce the size of the job: Open MPI's mpirun,
+# MPICH/Intel MPI's Hydra (PMI), PMIx launchers, and Slurm's srun (for the step it launched).
+SIZE_VARS = ("OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_SIZE", "SLURM_STEP_NUM_TASKS")
+RANK_VARS = ("OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK", "SLURM_PROCID")
+INSTALL_HINT = "pip install 'lnrnn[mpi]'"
+
+
+def launched_size():
+    """How many processes an MPI launcher says it started (1 when none did)."""
+    for v in SIZE_VARS:
+        s = os.environ.get(v, "")
+        if s.isdigit() and int(s) > 1:
+            return int(s)
+    return 1
+
+
+def launched_rank():
+    """This process's rank as the launcher announced it (0 when none did)."""
+    for v in RANK_VARS:
+        s = os.environ.get(v, "")
+        if s.isdigit():
+            return int(s)
+    return 0
+
+
+def shard(B, size, rank):
+    """[lo, hi): rank's rows of a global batch of B (sizes differ by at most one; the first B % size
+    ranks hold the larger shards)."""
+    base, extra = divmod(B, size)
+    lo = rank * base + min(rank, extra)
+    return lo, lo + base + (rank < extra)
+
+
+class Group:
+    """The processes of one data-parallel run (see the module docstring); size 1 without MPI."""
+
+    def __init__(self, comm=None):
+        self.comm = comm
+        self.rank = 0 if comm is None else comm.Get_rank()
+        self.size = 1 if comm is None else comm.Get_size()
+
+    @property
+    def root(self):
+        return self.rank == 0
+
+    def allreduce(self, buf):
+        """Sum the 1-D array buf over the ranks, in place (the identity in one process)."""
+        if self.comm is not None:
+            from mpi4py import MPI
+            self.comm.Allreduce(MPI.IN_PLACE, buf, op=MPI.SUM)
+
+    def bcast(self, obj):
+        return obj if self.comm is None else self.comm.bcast(obj, root=0)
+
+    def describe(self):
+        return f"rank {self.rank} of {self.size}"
+
+    def fail(self, exc):
+        """Report exc in one line and end every rank of the group with its exit code (MPI Abort)."""
+        if isinstance(exc, UserError):
+            line, code = f"Error: {exc}", exc.exit_code
+        elif isinstance(exc, KeyboardInterrupt):
+            line, code = "Error: interrupted.", 130
+        elif isinstance(exc, SystemExit):
+            line, code = None, exc.code if isinstance(exc.code, int) else 1
+        else:  # a bug in lnrnn: keep its traceback
+            line, code = "".join(traceback.format_exception(exc)).rstrip(), 1
+        if not self.root:
+            time.sleep(MPI_FAIL_GRACE_S)  # an error every rank meets is rank 0's to print
+            if line is not None and isinstance(exc, UserError):
+                line = f"Error ({self.describe()}): {exc}"
+        if line is not None:
+            print(line, file=sys.stderr, flush=True)
+        sys.stdout.flush()
+        time.sleep(MPI_FLUSH_S)  # let the launcher forward the line: Abort stops its forwarding mid-way
+        self.comm.Abort(code)
+
+
+SINGLE = Group()
+
+
+def init():
+    """The group this process belongs to: ``SINGLE`` unless an MPI launcher started several processes.
+    UserError (one line) when one did but mpi4py is missing, or when MPI sees another number of
+    processes than the launcher started (an mpiexec of another MPI than mpi4py's, or srun without
+    its --mpi plugin)."""
+    size = launched_size()
+    if size == 1:
+        return SINGLE
+    try:
+        from mpi4py import MPI
+    except ImportError:
+        raise UserError(f"lnrnn was started as {size} processes by an MPI launcher, but mpi4py is not installed; "
+                        f"install it with {INSTALL_HINT} (or run one process, without the launcher).") from None
+    comm = MPI.COMM_WORLD
+    if comm.Get_size() != size:
+        raise UserError(f"the launcher started {size} processes but MPI sees {comm.Get_size()}: use the mpiexec "
+                        f"of the MPI that mpi4py was built with (the one {INSTALL_HINT} puts beside python), or "
+                        "srun --mpi=pmi2 (or pmix) on Slurm.")
+    return Group(comm) if comm.Get_size() > 1 else SINGLE
+
+
+@contextlib.contextmanager
+def failing_together(group):
+    """Around a rank's whole run: any error on a rank of a group ends the group (``Group.fail``);
+    in one process, errors pass unchanged."""
+    if group.size == 1:
+        yield
+        return
+    try:
+        yield
+    except BaseException as e:  # noqa: B036 (Ctrl-C and SystemExit must end the group too)
+        group.fail(e)
+
+
+# ---- one update and one evaluation, split over the group ----
+
+def shard_batch(group, model, x, targets, lengths, noise_key):
+    """This rank's part of a global batch -> (x, targets, lengths, state, total): rows [lo, hi) of x
+    (T,B,I), targets and lengths; the matching rows of the global batch's initial-state noise; total =
+    the global batch's scored units (the loss's normalizer). An empty shard is one sequence of length 0."""
+    T, B = x.shape[0], x.shape[1]
+    total = model.scored_count(targets, lengths, T, B)
+    state = model.noise_state(B, (1, int(noise_key))) if model.state_noise else None
+    lo, hi = shard(B, group.size, group.rank)
+    rows = slice(lo, hi) if hi > lo else slice(0, 1)
+    xs = np.ascontiguousarray(x[:, rows])
+    ts = targets[rows]
+    if hi > lo:
+        ls = None if lengths is None else np.asarray(lengths)[rows]
+    else:
+        ls = np.zeros(1, np.int64)
+    if state is not None:
+        state = [tuple(np.ascontiguousarray(s[rows]) for s in layer) for layer in state]
+    return xs, ts, ls, state, total
+
+
+def loss_and_grad(group, model, x, targets, lengths, tbptt, noise_key, votes):
+    """One update's forward and backward of a global batch over the group; afterwards every rank holds
+    the global gradient in ``model.flat[1]``, ``model.last_sums``/``last_count`` are the global batch's,
+    and the result is {metric: mean} of the global batch. votes (k,) float: this rank's stop votes,
+    summed over the group in place (they ride on the same Allreduce)."""
+    xs, ts, ls, state, total = shard_batch(group, model, x, targets, lengths, noise_key)
+    model.loss_and_grad(xs, ts, ls, tbptt=tbptt, state=state, total=total)
+    grads = model.flat[1].data
+    keys = list(model.last_sums)
+    P, K = grads.size, len(keys)
+    buf = np.empty(P + K + len(votes), grads.dtype)   # (P + K + votes,): one message per update
+    buf[:P] = grads
+    buf[P:P + K] = [model.last_sums[k] for k in keys]
+    buf[P + K:] = votes
+    group.allreduce(buf)
+    grads[...] = buf[:P]
+    votes[...] = buf[P + K:]
+    model.last_sums = {k: float(v) for k, v in zip(keys, buf[P:P + K])}
+    model.last_count = total
+    return model.head.mean(model.last_sums, total)
+
+
+def evaluate(group, model, batches):
+    """{metric: mean} over the batches of one evaluation, batch i run by rank i mod N (inference, noise
+    key i as in one process); sums and counts reduced over the group. batches: a list of callables
+    returning (x, targets, lengths) (only this rank's are called)."""
+    keys = list(model.head.sum_keys)
+    acc = np.zeros(len(keys) + 1)   # (metric sums..., count) in float64
+    for i in range(group.rank, len(batches), group.size):
+        x, t, lengths = batches[i]()
+        sums, c = model.loss_sums(x, t, lengths, noise_key=i)
+        acc[:-1] += [sums[k] for k in keys]
+        acc[-1] += c
+    group.allreduce(acc)
+    return model.head.mean(dict(zip(keys, acc[:-1])), int(round(acc[-1])))
+
+
+# ---- the trainer's checks and notes ----
+
+def check_config(cfg, size):
+    """UserError (one line) for a training config a group of ``size`` ranks cannot run."""
+    if size == 1:
+        return
+    if cfg.device != "cpu":
+        raise UserError(f"--device {cfg.device}: training across MPI processes runs on the CPU only; drop "
+                        "--device cuda, or run one process without the launcher.")
+    if cfg.batch_size < size:
+        raise UserError(f"--batch-size {cfg.batch_size} is smaller than the {size} MPI processes: each rank needs a "
+                        f"share of every batch; use --batch-size {size} or more, or fewer processes.")
+
+
+def describe_split(size, B):
+    lo, hi = shard(B, size, size - 1), shard(B, size, 0)
+    each = f"{hi[1] - hi[0]}" if (hi[1] - hi[0]) == (lo[1] - lo[0]) else f"{lo[1] - lo[0]}-{hi[1] - hi[0]}"
+    return (f"Data parallel over {size} MPI processes: each batch of {B} is split into shards of {each} "
+            "sequences (one Allreduce per update); rank 0 writes the run folder.")
+
+
+def resume_note(saved_ranks, size, B):
+    """What resuming a run trained on ``saved_ranks`` processes on ``size`` means (None: the same number)."""
+    if saved_ranks == size:
+        return None
+    return (f"The run was trained as {saved_ranks} process{'es' * (saved_ranks != 1)} and resumes as {size}: each "
+            f"global batch of {B} is now split {size} way{'s' * (size != 1)}; the updates are the same up to "
+            "floating-point summation order (BatchNorm statistics are the global batch's either way).")
+
+
+class NullLog:
+    """What the ranks other than 0 hold in place of the run folder's update log: they write nothing."""
+
+    def append(self, row):
+        pass
+
+    def sync(self):
+        pass
+
+    def close(self):
+        pass

@@ -1,0 +1,60 @@
+"""Evaluating a model on a task, and models rebuilt from checkpoints: what ``lnrnn eval``, ``predict``,
+the Python API and the trainer share (none of them imports the trainer for it).
+
+    model = model_from_checkpoint(meta, arrays)
+    means = evaluate(model, task, "val", batch_size=500)    # {metric: mean} as the head names them
+    print(format_metrics(means))                            # 'loss 0.4123 acc 87.20%'
+"""
+import numpy as np
+
+from lnrnn.model.models import build_model, upgrade_config
+
+
+def split_arrays(arrays):
+    """A checkpoint's arrays -> ({model array name: array}, {slot: {name: array}})."""
+    model, slots = {}, {}
+    for k, v in arrays.items():
+        kind, _, name = k.partition("/")
+        if kind == "param" or kind == "buffer":
+            model[name] = v
+        elif kind == "optim":
+            slot, _, pname = name.partition("/")
+            slots.setdefault(slot, {})[pname] = v
+    return model, slots
+
+
+def model_from_checkpoint(meta, arrays, device="cpu"):
+    """Rebuild the model a checkpoint describes and load its parameters and buffers."""
+    model = build_model(upgrade_config(meta["model"]), seed=0, device=device)
+    model.load_arrays(split_arrays(arrays)[0])
+    return model
+
+
+def task_batch(task, which, idx, dtype):
+    """-> (x (T,B,I), targets, lengths or None) of samples idx."""
+    b = task.batch(which, idx, dtype)
+    return (b[0], b[1], b[2] if len(b) > 2 else None)
+
+
+def evaluate(model, task, which="val", batch_size=500, group=None):
+    """{metric: mean} of the model on the task's 'train' or 'val' set (training=False); a group of
+    several MPI ranks deals the batches out over its ranks (``distributed.evaluate``): the same figures."""
+    n = task.size(which)
+    if group is not None and group.size > 1:
+        from lnrnn.training import distributed
+        return distributed.evaluate(group, model, [
+            lambda s=s: task_batch(task, which, np.arange(s, min(s + batch_size, n)), model.dtype)
+            for s in range(0, n, batch_size)])
+    return model.evaluate(task_batch(task, which, np.arange(s, min(s + batch_size, n)), model.dtype)
+                          for s in range(0, n, batch_size))
+
+
+def format_metrics(means, long=False):
+    """'loss 0.4123 acc 87.20%' (long: 'loss 0.4123, accuracy 87.20%')."""
+    from lnrnn.model.heads import METRIC_INFO
+    parts = []
+    for m, v in means.items():
+        label, percent = METRIC_INFO.get(m, (m, False))
+        name = label.replace(" (%)", "") if long else m
+        parts.append(f"{name} {100 * v:.2f}%" if percent else f"{name} {v:.4f}")
+    return (", " if long else " ").join(parts)

@@ -1,0 +1,134 @@
+"""How much memory a training configuration needs, estimated before anything large is allocated, and
+the check that refuses a run that cannot fit (``lnrnn train --hidden 1000000`` ends in one sentence,
+not in a NumPy allocation traceback half-way through loading data).
+
+The estimate (bytes, ``itemsize`` = 4 for float32, 8 for float64):
+    parameters   P params + P grads + the optimizer's slots (adam 2, rmsprop 1, sgd 1) + one copy for
+                 saving; BN population statistics 2 x (T, width) per normalized product
+    activations  what forward keeps for BPTT per layer, per (step, row), from the ``saved`` tuples at the
+                 top of lnrnn/kernels/lstm.py, rnn.py, bn_lstm.py and bn_rnn.py (each cell's row, ``cells.Cell.activations``,
+                 in units of H plus a constant), over T (or --tbptt) steps and B rows, plus backward's largest working set
+                 (one layer's dL/d(preactivation) (T,B,G), dL/dy and dL/dx), the batch x (T,B,I) and
+                 the head's outputs; times HEADROOM (measured peaks are 1.25-1.34x, README)
+    evaluation   the same forward arrays at --eval-batch-size rows over all T steps (inference keeps
+                 them too); evaluation and training do not overlap, so the larger of the two counts
+    data         the task's sequences and labels (synthetic tasks are built in memory from --steps)
+It is compared with the memory available now: MemAvailable of /proc/meminfo (else free pages), or what
+the process's cgroup still allows, whichever is smaller. For --device cuda the activations live on the
+GPU and are not counted. Set LNRNN_NO_MEMORY_CHECK=1 to skip the check.
+"""
+import os
+
+from lnrnn.model import cells
+from lnrnn.config import task_defaults
+from lnrnn.errors import UserError
+
+SLOTS = {"adam": 2, "rmsprop": 1, "sgd": 1}
+HEADROOM = 1.25            # measured peak / what BPTT must keep (README: 1.25-1.34x)
+SKIP_ENV = "LNRNN_NO_MEMORY_CHECK"
+
+
+def estimate(cfg, T, I, outputs, per_step, n_data_bytes=0):
+    """{part: bytes} for TrainConfig ``cfg`` on sequences of T steps of I inputs and a head of
+    ``outputs`` outputs (on every step when ``per_step``)."""
+    d = task_defaults(cfg.task)  # fields left None take the task's defaults, as the trainer resolves them
+    H, L, Be, skip = (getattr(cfg, k) if getattr(cfg, k) is not None else d[k]
+                      for k in ("hidden", "layers", "eval_batch_size", "skip"))
+    spec = cells.get(cfg.cell)
+    isz = 8 if cfg.dtype == "float64" else 4
+    B = cfg.batch_size
+    G = spec.blocks * H
+    params = (H * L if skip else H) * outputs + outputs  # the head reads every layer with skip
+    stats = 0
+    for layer in range(L):
+        params += sum(_prod(s) for _, s in spec.param_shapes(I if layer == 0 else (I + H if skip else H), H))
+    for _, w in spec.buffers:
+        stats += L * 2 * T * spec.width(H, w)
+    a, c = spec.activations
+    per_row_step = L * (a * H + c)
+    Tc = min(cfg.tbptt or T, T)
+    head = outputs * (T if per_step else 1)
+    train = Tc * B * per_row_step + Tc * B * (G + H + max(I, H)) + T * B * I + 3 * B * head
+    evaluation = T * Be * per_row_step + T * Be * I + 2 * Be * head
+    on_host = cfg.device != "cuda"
+    return {
+        "parameters": isz * (params * (3 + SLOTS.get(cfg.optimizer, 2)) + stats),
+        "activations": int(HEADROOM * isz * train) if on_host else isz * T * B * I,
+        "evaluation": int(HEADROOM * isz * evaluation) if on_host else isz * T * Be * I,
+        "data": int(n_data_bytes),
+    }
+
+
+def _prod(shape):
+    n = 1
+    for s in shape:
+        n *= int(s)
+    return n
+
+
+def available_bytes():
+    """Memory this process can still get: /proc/meminfo's MemAvailable (or free pages), capped by the
+    cgroup's limit minus its usage. None when nothing says."""
+    avail = None
+    try:
+        with open("/proc/meminfo") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    avail = int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    if avail is None:
+        try:
+            avail = os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+        except (ValueError, OSError, AttributeError):
+            pass
+    for limit, usage in (("/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory.current"),
+                         ("/sys/fs/cgroup/memory/memory.limit_in_bytes", "/sys/fs/cgroup/memory/memory.usage_in_bytes")):
+        try:
+            with open(limit) as f:
+                lim = f.read().strip()
+            with open(usage) as f:
+                used = int(f.read().strip())
+        except (OSError, ValueError):
+            continue
+        if lim.isdigit() and int(lim) < (1 << 60):
+            room = max(int(lim) - used, 0)
+            avail = room if avail is None else min(avail, room)
+        break
+    return avail
+
+
+def format_bytes(n):
+    for unit, size in (("TB", 1 << 40), ("GB", 1 << 30), ("MB", 1 << 20)):
+        if n >= size:
+            return f"{n / size:.1f} {unit}"
+    return f"{max(n, 0) / (1 << 10):.0f} KB"
+
+
+WHAT = {
+    "parameters": ("parameters, gradients and optimizer state", "a smaller --hidden or --layers"),
+    "activations": ("activations kept for backpropagation through time",
+                    "a smaller --batch-size, --hidden or --tbptt"),
+    "evaluation": ("evaluation batches", "a smaller --eval-batch-size"),
+    "data": ("the task's sequences", "a smaller --steps"),
+}
+
+
+def check_fits(parts, available=None, steps_option=False):
+    """UserError naming the estimate, its largest parts and the available memory when the parts do not
+    fit (suggesting a shorter --steps first when the sequence length came from it); returns the total
+    otherwise."""
+    if os.environ.get(SKIP_ENV):
+        return None
+    avail = available_bytes() if available is None else available
+    train_peak = parts["parameters"] + max(parts["activations"], parts["evaluation"]) + parts["data"]
+    if avail is None or train_peak <= avail:
+        return train_peak
+    counted = {k: v for k, v in parts.items() if k != min(("activations", "evaluation"), key=parts.get)}
+    big = sorted(counted, key=counted.get, reverse=True)
+    shown = ", ".join(f"{WHAT[k][0]} {format_bytes(counted[k])}" for k in big if counted[k] >= 0.01 * train_peak)
+    hints = [WHAT[k][1] for k in big if counted[k] >= 0.1 * train_peak]
+    if steps_option:
+        hints = ["a smaller --steps"] + [h for h in hints if h != "a smaller --steps"]
+    raise UserError(f"this run needs about {format_bytes(train_peak)} of memory ({shown}) but this machine has "
+                    f"{format_bytes(avail)} available; try {' or '.join(hints)} (or set {SKIP_ENV}=1 to try anyway).")

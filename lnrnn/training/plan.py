@@ -1,0 +1,206 @@
+"""A training run's settings, resolved once into what the run needs.
+
+    cfg = TrainConfig(cell="bn-lstm", task="mnist", ...)   # what the user asked (None: the task's default)
+    plan = resolve(cfg)          # defaults filled, every setting checked, the cell's registry row, the
+                                 # task spec, its shape and the memory estimate (checked against what is free)
+    task = load_task(plan.task_spec)
+    model = model_for(plan.cfg, task)     # the model config from the cell row, the task and its head
+
+The trainer (``lnrnn.training.train``), ``lnrnn eval`` and the Python API read a run's settings through here
+alone; none of them looks a cell name up again (``plan.cell`` is the row).
+"""
+import dataclasses
+import math
+from dataclasses import dataclass
+from typing import Optional
+
+from lnrnn.model import cells
+from lnrnn.config import BN_STATE_NOISE, task_defaults
+from lnrnn.data.tasks import task_shape, task_spec
+from lnrnn.errors import UserError
+from lnrnn.training.memory import check_fits, estimate
+from lnrnn.model.models import build_model, head_config
+from lnrnn.training.optim import OPTIMIZERS
+
+
+@dataclass
+class TrainConfig:
+    cell: str = "ln-lstm"                 # rnn, lstm, ln-rnn, ln-lstm, bn-rnn, bn-lstm
+    task: str = "digits"                  # see lnrnn.data.tasks: digits, mnist, pmnist, mnist-rows, adding, copy
+    data_dir: Optional[str] = None        # folder with the MNIST-family IDX files (mnist tasks)
+    split: Optional[str] = None           # TRAIN/VAL counts carved from the t10k files (or from digits)
+    steps: Optional[int] = None           # sequence length of the synthetic tasks (adding: T, copy: blanks)
+    hidden: Optional[int] = None          # H, hidden units per layer (None: the task's default, TASK_DEFAULTS)
+    layers: Optional[int] = None          # stacked recurrent layers (None: the task's default)
+    skip: Optional[bool] = None           # Graves's skip connections: input to every layer, every layer to the head
+    batch_size: int = 16                  # B, sequences per update
+    epochs: int = 20                      # passes over the training set
+    lr: float = 3e-3                      # learning rate of the first epoch
+    lr_decay: float = 0.9                 # lr of epoch e (0-based) is lr * lr_decay**e
+    optimizer: str = "adam"               # adam, rmsprop, sgd (momentum 0.9)
+    clip: float = 1.0                     # global gradient-norm limit; 0 turns clipping off
+    clip_output: Optional[float] = None   # mixture density head: clip each point's dL/d(outputs) to +-this
+    clip_gates: float = 0.0               # LSTM cells: clip dL/d(gate preactivations) to +-this in BPTT; 0: off
+    forget_bias: float = 1.0              # initial LSTM forget-gate bias
+    init: str = "orthogonal"              # recurrent weights: orthogonal blocks, or identity (Cooijmans et al.)
+    seed: int = 0                         # initialization and shuffling
+    dtype: str = "float32"                # float32 or float64 parameters and activations
+    eval_batch_size: Optional[int] = None # sequences per evaluation batch (memory only; None: the task's default)
+    charset: Optional[str] = None         # strokes-kanjivg: latin (default), kana or kanji
+    allow_pickle: bool = False            # strokes-npz: read object arrays (unpickling runs code: trusted files only)
+    max_steps: Optional[int] = None       # stop (with a checkpoint) after this many updates in total
+    time_budget: Optional[float] = None   # stop (with a checkpoint) after this many seconds of this invocation
+    save_every: Optional[int] = None      # also save a checkpoint every this many updates (mid-epoch too)
+    save_every_seconds: float = 600.0     # ...and when this many seconds passed since the last save; 0: off
+    tbptt: Optional[int] = None           # truncated BPTT: chunks of this many steps (None: whole sequences)
+    state_noise: Optional[float] = None   # std of N(0, s^2) initial states; None: 0.1 for BN cells on tasks
+                                          # whose first steps are the same in every sequence, else 0
+    device: str = "cpu"                   # cpu, or cuda (the numba-cuda twins; parameters stay on the host)
+    out: str = "runs/default"             # run directory: checkpoint, metrics.jsonl, learning_curve.svg
+    log_every: int = 10                   # a row of training metrics in updates.jsonl every this many updates
+
+
+# Fields a resumed run may change; every other field must match the checkpoint. max_steps and
+# time_budget are not inherited from the interrupted invocation.
+RESUME_OVERRIDABLE = {"epochs", "max_steps", "time_budget", "eval_batch_size", "device", "out", "data_dir",
+                      "save_every", "save_every_seconds"}
+
+
+def resolve_defaults(cfg):
+    """cfg with every field left None that has a task default filled in (a new object)."""
+    given = {k: v for k, v in dataclasses.asdict(cfg).items() if v is not None}
+    return TrainConfig(**{**task_defaults(cfg.task), **given})
+
+
+def validate(cfg):
+    """One-sentence UserError for every nonsensical setting (the task's size is checked later)."""
+    cells.get(cfg.cell)
+    checks = [
+        (cfg.hidden >= 1, f"--hidden must be at least 1, not {cfg.hidden}."),
+        (cfg.layers >= 1, f"--layers must be at least 1, not {cfg.layers}."),
+        (cfg.batch_size >= 1, f"--batch-size must be at least 1, not {cfg.batch_size}."),
+        (cfg.epochs >= 1, f"--epochs must be at least 1, not {cfg.epochs}."),
+        (cfg.lr > 0 and math.isfinite(cfg.lr), f"--lr must be a positive number, not {cfg.lr}."),
+        (cfg.lr_decay > 0 and math.isfinite(cfg.lr_decay), f"--lr-decay must be positive, not {cfg.lr_decay}."),
+        (cfg.clip >= 0 and math.isfinite(cfg.clip), f"--clip must be 0 (off) or positive, not {cfg.clip}."),
+        (cfg.optimizer in OPTIMIZERS, f"unknown optimizer {cfg.optimizer!r}; choose one of {', '.join(OPTIMIZERS)}."),
+        (cfg.dtype in ("float32", "float64"), f"--dtype must be float32 or float64, not {cfg.dtype}."),
+        (cfg.eval_batch_size >= 1, f"--eval-batch-size must be at least 1, not {cfg.eval_batch_size}."),
+        (cfg.max_steps is None or cfg.max_steps >= 1, f"--max-steps must be at least 1, not {cfg.max_steps}."),
+        (cfg.time_budget is None or cfg.time_budget > 0, f"--time-budget must be positive, not {cfg.time_budget}."),
+    ]
+    checks.append((cfg.tbptt is None or cfg.tbptt >= 1, f"--tbptt must be at least 1 step, not {cfg.tbptt}."))
+    checks.append((cfg.log_every >= 1, f"--log-every must be at least 1 update, not {cfg.log_every}."))
+    checks.append((cfg.init in cells.RECURRENT_INITS,
+                   f"--init must be one of {', '.join(cells.RECURRENT_INITS)}, not {cfg.init!r}."))
+    checks.append((cfg.clip_output is None or (cfg.clip_output > 0 and math.isfinite(cfg.clip_output)),
+                   f"--clip-output must be a positive number, not {cfg.clip_output}."))
+    checks.append((cfg.clip_gates >= 0 and math.isfinite(cfg.clip_gates),
+                   f"--clip-gates must be 0 (off) or a positive number, not {cfg.clip_gates}."))
+    checks.append((not cfg.clip_gates or cells.get(cfg.cell).gate_clip,
+                   f"--clip-gates clips the LSTM gates' derivatives; --cell {cfg.cell} has no gates."))
+    checks.append((cfg.save_every is None or cfg.save_every >= 1,
+                   f"--save-every must be at least 1 update, not {cfg.save_every}."))
+    checks.append((cfg.save_every_seconds >= 0 and math.isfinite(cfg.save_every_seconds),
+                   f"--save-every-seconds must be 0 (off) or positive, not {cfg.save_every_seconds}."))
+    checks.append((cfg.state_noise is None or (cfg.state_noise >= 0 and math.isfinite(cfg.state_noise)),
+                   f"--state-noise must be 0 (off) or a positive standard deviation, not {cfg.state_noise}."))
+    for ok, msg in checks:
+        if not ok:
+            raise UserError(msg)
+    from lnrnn import backend
+    try:
+        backend.check_device(cfg.device)
+    except ValueError as e:
+        raise UserError(f"{e}.") from None
+    except backend.CudaUnavailable:
+        raise UserError(f"--device cuda: CUDA is not usable here ({backend.cuda_usable()[1]}); "
+                        "train with --device cpu.") from None
+
+
+def task_options(cfg):
+    """The task options of the config that its task reads (charset, allow_pickle), for task_spec."""
+    from lnrnn.data.tasks import TASKS
+    reads = TASKS[cfg.task].reads if cfg.task in TASKS else set()
+    opts = {"charset": cfg.charset, "allow_pickle": cfg.allow_pickle or None}
+    for key, val in opts.items():
+        if val is not None and key not in reads:
+            flag = "--" + key.replace("_", "-")
+            raise UserError(f"task {cfg.task} does not take {flag}.")
+    return {k: v for k, v in opts.items() if k in reads}
+
+
+def task_head(task):
+    """The head config a task asks for: its own ``head`` when it names one (a density head, say),
+    else the one its objective, classes and per-step scoring imply."""
+    if getattr(task, "head", None) is not None:
+        return dict(task.head)
+    return head_config(task.objective, task.num_classes, task.per_step, task.extra.get("tolerance", 0.04))
+
+
+def state_noise(cfg, task):
+    """--state-noise, or its default: BN_STATE_NOISE for BN cells on tasks whose sequences all begin
+    with the same inputs (their per-step batch variance would be zero there), else 0."""
+    if cfg.state_noise is not None:
+        return float(cfg.state_noise)
+    bn = cells.get(cfg.cell).norm == "bn"
+    return BN_STATE_NOISE if bn and task.extra.get("constant_prefix", False) else 0.0
+
+
+def model_config(cfg, task):
+    """The model config (``lnrnn.model.models.build_model``'s, saved in checkpoints) of a resolved TrainConfig
+    on a built task."""
+    spec = cells.get(cfg.cell)
+    config = dict(cell=spec.cell, norm=spec.norm, input_size=task.input_size, hidden_size=cfg.hidden,
+                  num_layers=cfg.layers, dtype=cfg.dtype, forget_bias=float(cfg.forget_bias), head=task_head(task),
+                  state_noise=state_noise(cfg, task))
+    if cfg.skip:
+        config["skip"] = True
+    return config
+
+
+def model_for(cfg, task):
+    """A fresh model of a resolved TrainConfig on a built task: its model config built with the run's
+    seed, device, initialization and gate clip, and the head's output clip set."""
+    model = build_model(model_config(cfg, task), seed=cfg.seed, device=cfg.device, recurrent_init=cfg.init,
+                        clip_gates=cfg.clip_gates)
+    if cfg.clip_output:
+        if not hasattr(model.head, "clip_output"):
+            raise UserError(f"--clip-output clips a mixture density head's derivatives; {cfg.task} has a "
+                            f"{model.head.kind} head.")
+        model.head.clip_output = float(cfg.clip_output)
+    return model
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What a run needs, resolved once from its TrainConfig (``resolve``)."""
+    cfg: "TrainConfig"             # every field filled (the task's defaults where None was given)
+    cell: cells.Cell               # the registry row of cfg.cell
+    task_spec: dict                # lnrnn.data.tasks.task_spec of the run's task and options
+    shape: Optional[object]        # its TaskShape before building, None for the stroke tasks
+    memory: Optional[dict]         # lnrnn.training.memory.estimate {part: bytes} where the shape is known
+
+
+def resolve(cfg):
+    """TrainConfig -> Plan: defaults filled, every setting validated (one-sentence UserError), the task spec
+    built and, where its shape is known before the data, the memory estimate checked (``check_memory``)."""
+    cfg = resolve_defaults(cfg)
+    validate(cfg)
+    spec = task_spec(cfg.task, cfg.data_dir, cfg.split, cfg.steps, **task_options(cfg))
+    shape = task_shape(spec)
+    memory = None
+    if shape is not None:  # before the data are built: --steps 10000000 would not fit
+        memory = estimate(cfg, shape.steps, shape.inputs, shape.outputs, shape.per_step, shape.data_bytes)
+        check_fits(memory, steps_option=cfg.steps is not None)
+    return Plan(cfg, cells.get(cfg.cell), spec, shape, memory)
+
+
+def check_memory_built(plan, task):
+    """The memory check of a task whose shape is known only once built (the stroke tasks)."""
+    if plan.shape is not None:
+        return
+    head = task_head(task)
+    outputs = head.get("outputs") or 6 * head.get("components", 0) + 1  # mdn: 6M+1 per component set
+    check_fits(estimate(plan.cfg, task.steps, task.input_size, outputs, head.get("per_step", False)),
+               steps_option=plan.cfg.steps is not None)
