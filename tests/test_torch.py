@@ -286,8 +286,9 @@ def test_batchnorm_train_and_eval(name):
     with torch.no_grad():
         out, _ = m(x)
         alone, _ = m(x[:, 2:3])                               # population statistics: rows do not interact
+        m(torch.randn(T + 4, B, I, dtype=F64))                 # longer than the statistics: the last row serves
     torch.testing.assert_close(out[:, 2:3], alone, rtol=0, atol=1e-12)
-    assert all(torch.equal(frozen[n], b) for n, b in m.named_buffers())
+    assert all(torch.equal(frozen[n], b) for n, b in m.named_buffers())  # eval() neither updates nor grows them
     p = {n: v.detach().numpy() for n, v in zip(_names(spec), m.layer_params(0))}
     bufs = {n: frozen[f"{stem}_l0"].numpy() for n, stem in _stems(spec)}
     y, _, _ = F.layer_forward(name, x.numpy(), tuple(np.zeros((B, H)) for _ in range(spec.nstate)), p,
