@@ -24,8 +24,12 @@ def split_arrays(arrays):
 
 
 def model_from_checkpoint(meta, arrays, device="cpu"):
-    """Rebuild the model a checkpoint describes and load its parameters and buffers."""
-    model = build_model(upgrade_config(meta["model"]), seed=0, device=device)
+    """Rebuild the model a checkpoint describes and load its parameters and buffers. The model is built
+    with the run's own seed (``meta['train']['seed']``; 0 for a checkpoint that names none): the
+    parameters are overwritten by the checkpoint's, but the initial-state noise of every evaluation
+    is drawn from that seed, so that ``lnrnn eval`` reproduces the figures the run logged."""
+    seed = int((meta.get("train") or {}).get("seed") or 0)
+    model = build_model(upgrade_config(meta["model"]), seed=seed, device=device)
     model.load_arrays(split_arrays(arrays)[0])
     return model
 
