@@ -9,8 +9,13 @@ one writer). Each file is ISO-8859-1 XML::
         <Stroke colour="black" start_time="769.05" end_time="769.64">   one per pen-down segment
           <Point x="1073" y="1058" time="769.05"/> ...                   integer board units, y down
 
-Optional transcriptions ``ascii/a01/a01-000/a01-000u.txt`` (beside lineStrokes/): the lines after
-``CSR:`` are the form's lines in order, line k of the form being file ``-0k``.
+Optional transcriptions ``ascii/a01/a01-000/a01-000u.txt`` (in --data-dir or beside lineStrokes/): the
+lines after ``CSR:`` are the form's lines in order, line k of the form being file ``-0k``. With ascii/
+the task carries text (``StrokeTask.texts_train``, ``alphabet``): a line without a transcription (its
+form has no ascii file, or its CSR line is blank) is skipped, and the description says how many were;
+a form's file of n CSR lines must go with line files numbered 1..n (every line file of the form under
+lineStrokes/, whether the split reads it or not), else one DataError names both. Without ascii/ every
+line is read and the task has no text.
 
 The split. IAM-OnDB's own task folder holds ``trainset.txt``, ``testset_v.txt``, ``testset_t.txt`` and
 ``testset_f.txt``, one form id per line (``a01-000u``; a line id ``a01-000u-01`` names one line). When
@@ -180,16 +185,30 @@ def _ascii_root(data_dir, line_root):
     return None
 
 
-def _text_of(path, line_root, ascii_root, cache):
-    """The transcription of one line file, or None when ascii/ lacks it."""
-    if ascii_root is None:
-        return None
-    form, k = form_of(path)
-    rel = os.path.relpath(os.path.dirname(path), line_root)
-    txt = os.path.join(ascii_root, rel, form + ".txt")
-    if txt not in cache:
-        cache[txt] = transcriptions(txt) if os.path.isfile(txt) else []
-    return cache[txt][k - 1] if k - 1 < len(cache[txt]) else None
+def form_texts(files, used, line_root, ascii_root):
+    """The transcriptions of the lines ``used`` (a subset of ``files``, every line file found) -> one str
+    per used line, None where it has none (no ascii file for its form, or a blank CSR line). DataError
+    when a form's ascii file and its line files (all of them) do not pair up one to one, 1..n."""
+    forms = {}                                                           # (folder, form) -> line numbers
+    for p in files:
+        form, k = form_of(p)
+        forms.setdefault((os.path.dirname(p), form), []).append(k)
+    texts, csr = [], {}
+    for p in used:
+        form, k = form_of(p)
+        key = (os.path.dirname(p), form)
+        if key not in csr:
+            txt = os.path.join(ascii_root, os.path.relpath(key[0], line_root), form + ".txt")
+            csr[key] = transcriptions(txt) if os.path.isfile(txt) else None
+            numbers = sorted(forms[key])
+            if csr[key] is not None and numbers != list(range(1, len(csr[key]) + 1)):
+                raise DataError(f"transcription {txt} has {len(csr[key])} lines after CSR: but form {form} has "
+                                f"{len(numbers)} line files in {key[0]} (numbered {numbers[0]} to {numbers[-1]}); "
+                                "they do not belong together: unpack lineStrokes-all.tar.gz and ascii-all.tar.gz "
+                                "of one download, or move ascii/ away to train without text.")
+        lines = csr[key]
+        texts.append(lines[k - 1].strip() or None if lines is not None else None)
+    return texts
 
 
 # ---------------------------------------------------------------- the official split
@@ -263,6 +282,7 @@ def build(spec):
     (trainset / testset_v), else by form (VAL_FRACTION of the forms, fixed seed); see the module docstring."""
     data_dir = spec.get("data_dir")
     line_root, files = find_lines(data_dir)
+    all_files = files
     lists = find_split_lists(data_dir, line_root)
     if lists is not None:
         files, val = official_split(files, lists, line_root)
@@ -270,12 +290,23 @@ def build(spec):
     else:
         val = S.split_groups([form_of(p)[0] for p in files], what="forms (a01-000u, ...)")
         how = "split by form"
-    ascii_root, cache = _ascii_root(data_dir, line_root), {}
-    lines = [read_line(p) for p in files]                                # each (N, 3)
-    texts = [_text_of(p, line_root, ascii_root, cache) for p in files]
+    lines = [read_line(p) for p in files]                                # each (N, 3); bad files first
+    ascii_root = _ascii_root(data_dir, line_root)
+    texts, skipped, with_text = None, 0, "0 with transcriptions: no ascii/ found, the lines carry no text"
+    if ascii_root is not None:
+        texts = form_texts(all_files, files, line_root, ascii_root)
+        keep = [i for i, t in enumerate(texts) if t is not None]
+        skipped = len(files) - len(keep)
+        if not keep:
+            raise DataError(f"{ascii_root} holds no transcription of the {len(files)} lines read; unpack "
+                            "ascii-all.tar.gz of the same download there, or move it away to train without text.")
+        files, lines, val = [files[i] for i in keep], [lines[i] for i in keep], val[keep]
+        texts = [texts[i] for i in keep]
+        with_text = (f"{len(files)} with transcriptions from {ascii_root}, {skipped} line"
+                     f"{'' if skipped == 1 else 's'} without one skipped")
     names = [os.path.splitext(os.path.basename(p))[0] for p in files]
     n_forms = len({form_of(p)[0] for p in files})
-    return S.make_task(spec, f"IAM-OnDB lines from {data_dir} ({n_forms} forms, {how}; "
-                       f"{sum(t is not None for t in texts)} with transcriptions)",
+    return S.make_task(spec, f"IAM-OnDB lines from {data_dir} ({n_forms} forms, {how}; {with_text})",
                        *S.split_raw(lines, val, names, texts),
-                       extra={"forms": n_forms, "split": "official" if lists is not None else "by form"})
+                       extra={"forms": n_forms, "split": "official" if lists is not None else "by form",
+                              "skipped_no_text": skipped})

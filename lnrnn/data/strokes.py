@@ -16,6 +16,14 @@ in its own units; ``make_task`` then
 
 A ``StrokeTask`` hands batches to the trainer as next-point prediction: the input at step t is p_t and
 the target p_{t+1}, so a line of N points gives N-1 steps; see ``StrokeTask.batch``.
+
+Text. A source whose lines carry what they say (IAM-OnDB with ascii/, KanjiVG's characters, the Hershey
+lines) gives a task with ``texts_train`` / ``texts_val`` (one string per line) and an ``alphabet``: the
+string ``UNKNOWN + the distinct characters of the training texts, sorted``. A character's code is its
+index in the alphabet; code 0, the unknown symbol U+FFFD, stands for every character the training texts
+never used (a validation line's, a user's), so a model over len(alphabet) one-hot codes reads any text
+(``encode_text``). ``text_record(task)`` is what a run keeps of it. A task without text has None for all
+three.
 """
 import math
 from dataclasses import dataclass
@@ -34,6 +42,7 @@ SYN_TRAIN, SYN_VAL = 2000, 200   # default lines of strokes-synthetic and stroke
 SYN_POINTS = (40, 300)    # points per synthetic line, drawn uniformly in [lo, hi]
 SYN_GLITCH_RATE = 0.02    # share of synthetic lines given one sensor spike (which GLITCH_STEP then removes)
 SYN_SPIKE = 3000.0        # length of a synthetic spike, well above GLITCH_STEP both ways
+UNKNOWN = "\ufffd"         # code 0 of every alphabet: a character the training texts never used
 
 
 # ---------------------------------------------------------------- stroke-3 helpers
@@ -86,6 +95,28 @@ def offset_scale(lines):
     return [float(v) if v > 0 and math.isfinite(v) else 1.0 for v in s]
 
 
+# ---------------------------------------------------------------- text
+
+def make_alphabet(texts):
+    """The alphabet of training texts (a list of str): UNKNOWN, then their distinct characters sorted."""
+    return UNKNOWN + "".join(sorted(set("".join(texts)) - {UNKNOWN}))
+
+
+def encode_text(text, alphabet):
+    """str -> (U,) int64 codes: each character's index in ``alphabet``, 0 (UNKNOWN) where it has none."""
+    index = {c: i for i, c in enumerate(alphabet)}
+    return np.array([index.get(c, 0) for c in text], np.int64)
+
+
+def text_record(task):
+    """What a run keeps of a task's text (JSON-able), or None for a task without text:
+    {"alphabet": the task's alphabet (UNKNOWN first), "unknown": 0, "lines": training lines with text}."""
+    alphabet = getattr(task, "alphabet", None)
+    if alphabet is None:
+        return None
+    return {"alphabet": alphabet, "unknown": 0, "lines": len(task.texts_train)}
+
+
 # ---------------------------------------------------------------- the task
 
 class StrokeSet:
@@ -116,7 +147,9 @@ class StrokeTask:
 
     Attributes as ``tasks.TaskData`` where they apply: spec, description, input_size (3: dx, dy, pen),
     per_step (True), steps (the longest line's N-1), size(which), extra, head, batch(which, idx, dtype).
-    ``objective`` 'mdn' and ``num_classes`` 0 are unused: the trainer takes ``head``.
+    ``objective`` 'mdn' and ``num_classes`` 0 are unused: the trainer takes ``head``. Tasks whose every
+    training line has a text also have ``alphabet``, ``texts_train`` and ``texts_val`` (module docstring);
+    others have None there.
     """
 
     input_size = 3
@@ -130,6 +163,24 @@ class StrokeTask:
         self.scale = scale                       # [sx, sy], the training split's offset std (source units)
         self.head = {"kind": "mdn", "components": MDN_COMPONENTS, "per_step": True, "scale": list(scale)}
         self.extra = dict(extra or {})
+        texts = train.texts
+        self.alphabet = make_alphabet(texts) if texts and all(isinstance(t, str) for t in texts) else None
+
+    @property
+    def texts_train(self):
+        """The training lines' texts, one str per line, or None (a task without text)."""
+        return None if self.alphabet is None else list(self.sets["train"].texts)
+
+    @property
+    def texts_val(self):
+        """The validation lines' texts, one str per line, or None (a task without text)."""
+        return None if self.alphabet is None else list(self.sets["val"].texts)
+
+    def encode(self, text):
+        """str -> (U,) int64 codes in this task's alphabet (unknown characters 0)."""
+        if self.alphabet is None:
+            raise ValueError(f"task {self.spec.get('task')} has no text, so no alphabet to encode with")
+        return encode_text(text, self.alphabet)
 
     @property
     def steps(self):
