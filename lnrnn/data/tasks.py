@@ -237,6 +237,11 @@ def _strokes_synthetic(spec):
     return strokes.build_synthetic(spec)
 
 
+def _strokes_hershey(spec):
+    from lnrnn.data import hershey
+    return hershey.build(spec)
+
+
 def _check_charset(value):
     from lnrnn.data import kanjivg
     return kanjivg.check_charset(value)
@@ -311,6 +316,8 @@ TASKS = {
     "strokes-npz": Task(_stroke_file, "stroke-3 sequences from an .npz/.npy file (--data-dir)",
                         {"data_dir", "allow_pickle"}),
     "strokes-synthetic": Task(_strokes_synthetic, "generated handwriting-like strokes (no download)", {"split"}),
+    "strokes-hershey": Task(_strokes_hershey, "lines of words in the Hershey single-stroke fonts, with their text "
+                            "(pip install 'lnrnn[hershey]')", {"split"}),
 }
 # Task options beyond the CLI's --data-dir/--split/--steps: spec key -> (default put in the spec or None, check).
 OPTIONS = {"charset": ("latin", _check_charset),
