@@ -197,6 +197,32 @@ def test_vmap_forward_and_per_example_gradients(name):
         np.testing.assert_allclose(g[n], g_want[n], rtol=1e-11, atol=1e-13, err_msg=n)
 
 
+@pytest.mark.parametrize("name, calls", [("ln-lstm", 1), ("rnn", 1), ("bn-lstm", 3)])
+def test_vmap_folds_independent_rows_into_one_kernel_call(name, calls, monkeypatch):
+    """Three mapped examples: one forward call for a plain or LN cell, one per example for BN (its
+    statistics must not mix examples); the backward runs per example (per-example parameter gradients)."""
+    from lnrnn.interop import functional
+    spec = cells.get(name)
+    (cell, norm), p, _, state, lengths = _args(name)
+    xs = jnp.asarray(np.random.default_rng(8).standard_normal((3, T, B, I)))
+    seen = {"forward": 0, "backward": 0}
+
+    def counted(fn, what):
+        def wrapper(*a, **k):
+            seen[what] += 1
+            return fn(*a, **k)
+        return wrapper
+    monkeypatch.setattr(functional, "layer_forward", counted(functional.layer_forward, "forward"))
+    monkeypatch.setattr(functional, "layer_backward", counted(functional.layer_backward, "backward"))
+    f = jax.jit(jax.vmap(lambda x: lj.apply(p, x, _state_arg(spec, state), lengths, cell, norm)[0]))
+    jax.block_until_ready(f(xs))
+    assert seen == {"forward": 2 * calls, "backward": 0}  # two layers
+    seen["forward"] = 0
+    jax.block_until_ready(jax.jit(jax.vmap(jax.grad(lambda x: jnp.sum(
+        lj.apply(p, x, _state_arg(spec, state), lengths, cell, norm)[0] ** 2))))(xs))
+    assert seen == {"forward": 2 * calls, "backward": 2 * 3}
+
+
 @pytest.mark.parametrize("name", ["ln-lstm", "bn-rnn"])
 def test_vmap_over_parameters_nested_and_jacrev(name):
     """An ensemble (mapped parameters: one call per member), two nested vmaps, and jacrev (a mapped

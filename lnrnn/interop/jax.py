@@ -288,8 +288,8 @@ def _forward_folded(cfg, keep, lead, x, state, p, lengths):
         if a is None:  # no batch axis (a zero-size placeholder): the same for every example
             out.append(np.broadcast_to(r, lead + r.shape))
             continue
-        r = np.moveaxis(r.reshape(r.shape[:a] + (V, B) + r.shape[a + 1:]), a, 0)
-        out.append(r.reshape(lead + r.shape[1:]))
+        r = r.reshape(r.shape[:a] + (V, B) + r.shape[a + 1:])          # row v*B + b -> (..., v, b, ...)
+        out.append(np.moveaxis(r, a, 0).reshape(lead + r.shape[:a] + r.shape[a + 1:]))
     return y, final, out, {}
 
 
