@@ -276,6 +276,17 @@ def test_half_precision_and_mixed_dtypes_are_refused_in_one_sentence():
         lj.init(jax.random.key(0), "lstm", "ln", 2, 3, dtype=jnp.bfloat16)
 
 
+def test_float64_in_an_x64_context_only_is_refused_in_one_sentence():
+    """The callbacks run on another thread, where a jax.enable_x64 context does not hold."""
+    code = ("import jax, jax.numpy as jnp, pytest, lnrnn.jax as lj\n"
+            "with jax.enable_x64(True):\n"
+            "    p = lj.init(jax.random.key(0), 'rnn', None, 2, 3, dtype=jnp.float32)\n"
+            "    p = {k: v.astype(jnp.float64) for k, v in p.items()}\n"
+            "    with pytest.raises(TypeError, match='whole process'):\n"
+            "        lj.apply(p, jnp.ones((2, 1, 2), jnp.float64), cell='rnn', norm=None)\n")
+    subprocess.run([sys.executable, "-c", code], check=True, cwd=os.path.dirname(os.path.dirname(__file__)))
+
+
 # ---- final cell state, BatchNorm statistics, options ----
 def test_a_gradient_of_c_n_is_refused_and_an_unused_c_n_is_not():
     (cell, norm), p, x, state, _ = _args("ln-lstm")

@@ -96,7 +96,20 @@ def _check_dtype(dtype):
     if jax.dtypes.canonicalize_dtype(dt) != dt:
         raise TypeError("float64 needs 64-bit JAX: call jax.config.update('jax_enable_x64', True) first, or "
                         "use float32.")
+    if dt.itemsize == 8 and not _x64_everywhere():
+        raise TypeError("float64 inside a jax.enable_x64 context does not reach the callbacks, which run on "
+                        "another thread: call jax.config.update('jax_enable_x64', True) for the whole process.")
     return dt
+
+
+def _x64_everywhere():
+    """64-bit types on for every thread, not just in a ``jax.enable_x64`` context of this one (JAX converts
+    a callback's arguments under its own thread's setting: float64 would arrive as float32)."""
+    try:
+        from jax._src.config import enable_x64
+        return bool(enable_x64.get_global())
+    except (ImportError, AttributeError):  # another JAX: trust this thread's setting
+        return True
 
 
 def init(key, cell, norm, input_size, hidden_size, num_layers=1, *, dtype=jnp.float32, forget_bias=1.0):
