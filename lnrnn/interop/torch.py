@@ -259,6 +259,7 @@ def _setup_context(ctx, inputs, output):
     ctx.save_for_backward(x, y, *state, *params, *res, *([lengths] if lengths is not None else []))
     # residuals are the backward's, not results; c_n's gradient is refused by _cell_state_guard instead
     ctx.mark_non_differentiable(*res, *final[1:])
+    ctx.set_materialize_grads(False)  # no zero-filled (T,B,G) gradients for the residuals: None instead
 
 
 def _backward(ctx, dy, dfinal, dres, dbuffers):
