@@ -7,15 +7,15 @@ calls (``kernel_threads``); passive OpenMP waiting and glibc's reuse of freed bu
 lnrnn's kernels are first used through it (``lnrnn.threadscope.prepare_process``: why, and how to turn
 the allocator setting off); ``lnrnn info`` reports what is in force.
 
-Public entry points (what the CLI commands call): ``load_run``, ``evaluate_run``, ``predict``,
-``sample_run``, ``export_run`` (``lnrnn.api``); ``train`` lives in ``lnrnn.training.train``, ``TrainConfig`` in
+Public entry points (what the CLI commands call): ``fit`` (train on your own arrays), ``load_run``,
+``evaluate_run``, ``predict``, ``sample_run``, ``export_run`` (``lnrnn.api``); ``train`` lives in ``lnrnn.training.train``, ``TrainConfig`` in
 ``lnrnn.training.plan`` (also importable from ``lnrnn.training.train``).
 """
 __version__ = "0.1.0"
 
 
 from lnrnn.threadscope import kernel_threads  # noqa: E402
-_API = ("evaluate_run", "export_run", "load_run", "predict", "sample_run")
+_API = ("evaluate_run", "export_run", "fit", "load_run", "predict", "sample_run")
 
 
 def __getattr__(name):

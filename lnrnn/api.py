@@ -7,6 +7,7 @@ gets the same checks and the same numbers as ``lnrnn eval/predict/sample/export`
     p = lnrnn.predict(run, x)                            # x (N,T) or (N,T,I): p.classes (N,), p.probabilities (N,C)
     lines = lnrnn.sample_run(run, steps=700, count=4)    # handwriting: [(700,3) stroke-3 arrays]
     lnrnn.export_run(run, "weights.safetensors")         # documented names, PyTorch's nn.LSTM ones included
+    run = lnrnn.fit(x, y, cell="ln-lstm", out="runs/mine", epochs=5)   # train on your own arrays (docs/your_data.md)
 
 Every call runs inside ``lnrnn.kernel_threads()`` (single-threaded BLAS under the kernels' threads), and
 every problem a user can cause is a ``lnrnn.errors.UserError`` with a one-sentence message.
@@ -199,3 +200,54 @@ def export_run(run, path, fmt="safetensors"):
     from lnrnn.interop.export import export_weights
 
     return export_weights(_as_run(run), path, fmt)
+
+
+DATA_FILE = "data.npz"  # what ``fit`` writes into the run folder: the arrays its task (npz) reads back
+FIT_FIXED = ("task", "data_dir", "charset", "allow_pickle", "steps", "out", "cell", "objective")
+
+
+def fit(x, y, cell="ln-lstm", out=None, lengths=None, x_val=None, y_val=None, lengths_val=None, objective=None,
+        quiet=True, **train_options):
+    """Train a model on your own arrays -> the trained ``Run``: ``lnrnn train --task npz`` in Python.
+
+    x (N,T,I) or (N,T); y (N,) integer classes or float targets, or (N,T) per step (classes: -1 not scored);
+    lengths (N,) for right-padded sequences; x_val, y_val (and lengths_val): the validation set (else 10%
+    held out by a fixed seed; ``split="A/B"`` for counts). ``objective`` 'ce' or 'mse' overrides y's dtype.
+    ``train_options``: any other ``lnrnn train`` option by its TrainConfig name (epochs=5, hidden=128,
+    eval_every=50, patience=3, ...). The arrays are checked as the npz task checks a file (one-sentence
+    ``DataError``), then written pickle-free to ``out``/data.npz, which the run's task reads (``lnrnn eval``,
+    ``--resume``). ``out`` None: runs/default, or the first free runs/default-N. Progress bars are off unless
+    ``quiet=False``; the summary line goes to stderr."""
+    import dataclasses
+    import os
+
+    from lnrnn.data.arrays import check_arrays
+    from lnrnn.files import atomic_write
+    from lnrnn.training.checkpoint import checkpoint_exists
+    from lnrnn.training.plan import TrainConfig, resolve_defaults, validate
+    from lnrnn.training.rundir import check_writable, fresh_default
+
+    fields = {f.name for f in dataclasses.fields(TrainConfig)}
+    for name in train_options:
+        if name in FIT_FIXED or name not in fields:
+            known = ", ".join(sorted(fields - set(FIT_FIXED)))
+            raise UserError(f"fit() takes no training option {name!r}; the options are: {known}.")
+    given = {"x": x, "y": y, "lengths": lengths, "x_val": x_val, "y_val": y_val, "lengths_val": lengths_val}
+    checked = check_arrays(given, "fit()", objective)  # every check of the npz task, before anything is written
+    arrays = {k: checked[k] for k in ("x", "y", "lengths", "x_val", "y_val", "lengths_val") if checked.get(k) is not None}
+    out = str(out) if out is not None else fresh_default()
+    check_writable(out)
+    if checkpoint_exists(out):
+        raise UserError(f"{out} already holds a run; choose another out (or resume it with lnrnn train --out {out} "
+                        "--resume).")
+    path = os.path.join(out, DATA_FILE)
+    cfg = TrainConfig(cell=cell, task="npz", data_dir=path, out=out, objective=objective, **train_options)
+    validate(resolve_defaults(cfg))  # a nonsensical option is refused before the data are written
+    from lnrnn.data.tasks import parse_split
+    if parse_split(cfg.split) is not None and x_val is not None:
+        raise UserError("fit() got both x_val and split; give one way of choosing the validation set.")
+    os.makedirs(out, exist_ok=True)
+    atomic_write(path, lambda f: np.savez(f, **arrays))
+    from lnrnn.training.train import train
+    train(cfg, quiet=quiet)
+    return load_run(out)

@@ -22,7 +22,7 @@ data_dir_option = click.option(
     help="Where a task's data live: the folder with the MNIST-family IDX files (train-/t10k-images-idx3-ubyte, "
          "train-/t10k-labels-idx1-ubyte, gzip or raw; get them with `lnrnn data mnist --dest DIR`); for strokes, "
          "the IAM-OnDB folder holding lineStrokes/ (and optionally ascii/); for strokes-kanjivg, a folder of "
-         "KanjiVG SVGs (default: the installed kanjivg package); for strokes-npz, the .npz/.npy file. When omitted: "
+         "KanjiVG SVGs (default: the installed kanjivg package); for strokes-npz, the .npz/.npy file; for npz, your .npz of x, y (docs/your_data.md). When omitted: "
          "the tasks that need no files (digits, adding, copy, strokes-synthetic) run; the others say what to pass "
          "(eval, predict: the folder the run was trained from).")
 split_option = click.option(
@@ -30,7 +30,7 @@ split_option = click.option(
     help="Carve TRAIN training and VAL validation images (fixed seed) from the t10k files, e.g. 8000/2000 "
          "when only the 10k test split is at hand; for digits, a split of its 1797 images. When omitted: the "
          "task's own split (MNIST: train files / t10k files; digits: 1437/360; synthetic tasks: 10000/1000; strokes: by form or "
-         "2000/200 lines).")
+         "2000/200 lines; npz: x_val, y_val from the file, else 10% held out).")
 task_options = _stack(
     click.option("--task", type=click.Choice(list(TASKS)), default=D.task, show_default=True,
                  help="Sequence task: " + "; ".join(f"{k}: {v[1]}" for k, v in TASKS.items()) + "."),

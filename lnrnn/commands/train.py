@@ -37,15 +37,19 @@ from lnrnn.training.plan import TrainConfig
                    "--resume, the newest of those.")
 @click.option("--resume", is_flag=True, default=False,
               help="Continue the run saved in --out exactly where it stopped (its settings are reused; "
-                   "--epochs, --max-steps, --time-budget, --save-every[-seconds] may be changed).")
+                   "--epochs, --max-steps, --time-budget, --save-every[-seconds], --keep, --patience, --eval-every "
+                   "may be changed).")
 @click.option("--config", "config_file", type=click.Path(dir_okay=False), default=None, metavar="FILE",
               help="Read options from a TOML or JSON file of option names and values (batch-size = 32; a run "
                    "folder's config.json works); options given on the command line override it.")
 @click.option("--max-steps", type=int, default=D.max_steps,
-              help="Stop after this many updates in total, saving a checkpoint (resumable). When omitted: "
-                   "no limit (--epochs decides).")
+              help="Stop after this many updates in total, evaluating and saving a checkpoint. --resume keeps the "
+                   "limit until the run reaches it; resuming a run that reached it trains on. When omitted: no "
+                   "limit (--epochs decides).")
 @click.option("--time-budget", type=float, default=D.time_budget, metavar="SECONDS",
-              help="Stop after this many seconds, saving a checkpoint (resumable). When omitted: no limit.")
+              help="Stop after this many seconds of training, evaluating and saving a checkpoint. --resume without "
+                   "it gets what is left of the run's budget (given again: this many seconds more). When omitted: "
+                   "no limit.")
 @click.option("--log-every", type=int, default=D.log_every, show_default=True, metavar="UPDATES",
               help="Log the training metrics (mean of the last UPDATES updates) to updates.jsonl every this many "
                    "updates, besides metrics.jsonl's row per epoch.")
@@ -62,6 +66,21 @@ from lnrnn.training.plan import TrainConfig
 @click.option("--tbptt", "--bptt", "tbptt", type=int, default=D.tbptt, metavar="STEPS",
               help="Truncated backpropagation through time: run each batch in chunks of this many steps, "
                    "carrying the state forward; no gradient crosses a chunk boundary. Default: whole sequences.")
+@click.option("--objective", type=click.Choice(["ce", "mse"]), default=D.objective,
+              help="npz task: ce (classes, softmax cross-entropy) or mse (regression, squared error). When omitted: "
+                   "by the labels' dtype (integers: classes; floats: regression).")
+@click.option("--eval-every", type=int, default=D.eval_every, metavar="UPDATES",
+              help="Also evaluate on the validation set every this many updates (a row in metrics.jsonl each). "
+                   "When omitted: at epoch ends only (and when --max-steps or --time-budget stops the run).")
+@click.option("--best-metric", type=click.Choice(["loss", "acc", "none"]), default=D.best_metric,
+              show_default=True,
+              help="Keep RUN_FOLDER/best/, the checkpoint with the lowest validation loss or the highest accuracy "
+                   "(heads that have one), updated at every evaluation; none: no best checkpoint.")
+@click.option("--keep", type=int, default=D.keep, show_default=True, metavar="N",
+              help="Also keep the last N checkpoints in RUN_FOLDER/checkpoints/update-<step>/ (0: only the latest).")
+@click.option("--patience", type=int, default=D.patience, metavar="EVALS",
+              help="Stop early after this many evaluations without a better --best-metric (recorded in "
+                   "metrics.jsonl and the summary). When omitted: no early stopping.")
 @eval_batch_option
 @device_option
 @quiet_option

@@ -39,6 +39,11 @@ is a ``strokes.StrokeTask`` (same attributes where they apply, batches with leng
     strokes-npz        stroke-3 arrays from --data-dir: an .npz/.npy file, or a folder holding one;
                        object arrays (pickle) only with the spec key "allow_pickle": true.
     strokes-synthetic  generated handwriting-like lines (no download), --split A/B lines (default 2000/200).
+
+Your own data (``lnrnn.data.arrays``, docs/your_data.md):
+    npz         arrays x (N, T, I) or (N, T), y (N,) or (N, T), optional lengths (N,) and x_val, y_val from
+                the .npz file --data-dir; classes or regression by y's dtype (spec key "objective"
+                overrides); --split A/B counts, or 10% held out (fixed seed) when the file has no x_val.
 """
 from dataclasses import dataclass, field
 from typing import Callable, NamedTuple, Optional
@@ -232,6 +237,16 @@ def _stroke_file(spec):
     return stroke_files.build(spec)
 
 
+def _arrays(spec):
+    from lnrnn.data import arrays
+    return arrays.build(spec)
+
+
+def _check_objective(value):
+    from lnrnn.data import arrays
+    return arrays.check_objective(value)
+
+
 def _strokes_synthetic(spec):
     from lnrnn.data import strokes
     return strokes.build_synthetic(spec)
@@ -308,6 +323,8 @@ TASKS = {
                        _mnist_shape),
     "adding": Task(_adding, "adding problem, --steps long (regression)", {"steps"}, _adding_shape),
     "copy": Task(_copy, "copy memory, --steps blanks (per-step head)", {"steps"}, _copy_shape),
+    "npz": Task(_arrays, "your own sequences: arrays x, y (optionally lengths, x_val, y_val) in an .npz file "
+                "(--data-dir; docs/your_data.md)", {"data_dir", "split", "objective"}),
     "strokes": Task(_iamondb, "IAM-OnDB online handwriting lines from --data-dir (stroke-3, "
                     "mixture density head)", {"data_dir"}),
     "strokes-kanjivg": Task(_kanjivg, "KanjiVG characters joined into handwriting lines "
@@ -321,7 +338,8 @@ TASKS = {
 }
 # Task options beyond the CLI's --data-dir/--split/--steps: spec key -> (default put in the spec or None, check).
 OPTIONS = {"charset": ("latin", _check_charset),
-           "allow_pickle": (None, lambda v: _check_flag("allow_pickle", v))}
+           "allow_pickle": (None, lambda v: _check_flag("allow_pickle", v)),
+           "objective": (None, _check_objective)}
 
 
 def task_spec(task, data_dir=None, split=None, steps=None, **options):

@@ -48,8 +48,15 @@ class TrainConfig:
     eval_batch_size: Optional[int] = None # sequences per evaluation batch (memory only; None: the task's default)
     charset: Optional[str] = None         # strokes-kanjivg: latin (default), kana or kanji
     allow_pickle: bool = False            # strokes-npz: read object arrays (unpickling runs code: trusted files only)
+    objective: Optional[str] = None       # npz: ce (classes) or mse (regression); None: by the labels' dtype
     max_steps: Optional[int] = None       # stop (with a checkpoint) after this many updates in total
-    time_budget: Optional[float] = None   # stop (with a checkpoint) after this many seconds of this invocation
+    time_budget: Optional[float] = None   # stop (with a checkpoint) after this many seconds of training (a
+                                          # resume that does not give it again gets what is left of it)
+    eval_every: Optional[int] = None      # also evaluate every this many updates (besides epoch ends)
+    best_metric: str = "loss"             # keep RUN/best/ by this validation metric (loss: lowest; acc:
+                                          # highest); "none": no best checkpoint
+    keep: int = 0                         # also keep the last this many checkpoints in RUN/checkpoints/
+    patience: Optional[int] = None        # stop after this many evaluations without a better best_metric
     save_every: Optional[int] = None      # also save a checkpoint every this many updates (mid-epoch too)
     save_every_seconds: float = 600.0     # ...and when this many seconds passed since the last save; 0: off
     tbptt: Optional[int] = None           # truncated BPTT: chunks of this many steps (None: whole sequences)
@@ -61,9 +68,11 @@ class TrainConfig:
 
 
 # Fields a resumed run may change; every other field must match the checkpoint. max_steps and
-# time_budget are not inherited from the interrupted invocation.
+# time_budget are inherited from the run unless given again (lnrnn.training.train: a budget the run reached
+# is lifted when it stops there).
 RESUME_OVERRIDABLE = {"epochs", "max_steps", "time_budget", "eval_batch_size", "device", "out", "data_dir",
-                      "save_every", "save_every_seconds"}
+                      "save_every", "save_every_seconds", "keep", "patience", "eval_every"}
+BEST_METRICS = ("loss", "acc", "none")  # lowest loss, highest accuracy (heads that have one), or no best/
 
 
 def resolve_defaults(cfg):
@@ -91,6 +100,15 @@ def validate(cfg):
     ]
     checks.append((cfg.tbptt is None or cfg.tbptt >= 1, f"--tbptt must be at least 1 step, not {cfg.tbptt}."))
     checks.append((cfg.log_every >= 1, f"--log-every must be at least 1 update, not {cfg.log_every}."))
+    checks.append((cfg.eval_every is None or cfg.eval_every >= 1,
+                   f"--eval-every must be at least 1 update, not {cfg.eval_every}."))
+    checks.append((cfg.keep >= 0, f"--keep must be 0 (only the latest checkpoint) or more, not {cfg.keep}."))
+    checks.append((cfg.patience is None or cfg.patience >= 1,
+                   f"--patience must be at least 1 evaluation, not {cfg.patience}."))
+    checks.append((cfg.best_metric in BEST_METRICS,
+                   f"--best-metric must be one of {', '.join(BEST_METRICS)}, not {cfg.best_metric!r}."))
+    checks.append((cfg.patience is None or cfg.best_metric != "none",
+                   "--patience counts evaluations without a better --best-metric; it cannot be none."))
     checks.append((cfg.init in cells.RECURRENT_INITS,
                    f"--init must be one of {', '.join(cells.RECURRENT_INITS)}, not {cfg.init!r}."))
     checks.append((cfg.clip_output is None or (cfg.clip_output > 0 and math.isfinite(cfg.clip_output)),
@@ -122,7 +140,7 @@ def task_options(cfg):
     """The task options of the config that its task reads (charset, allow_pickle), for task_spec."""
     from lnrnn.data.tasks import TASKS
     reads = TASKS[cfg.task].reads if cfg.task in TASKS else set()
-    opts = {"charset": cfg.charset, "allow_pickle": cfg.allow_pickle or None}
+    opts = {"charset": cfg.charset, "allow_pickle": cfg.allow_pickle or None, "objective": cfg.objective}
     for key, val in opts.items():
         if val is not None and key not in reads:
             flag = "--" + key.replace("_", "-")
