@@ -11,6 +11,9 @@ arc length, y negated (SVG's y grows downward). A line draws 1..CHARS_PER_LINE[c
 one split; each line is one "writer" (scale, slant) and each character gets its own small scale,
 rotation and point jitter, so one design becomes many writers; characters follow each other with a
 pen-up advance and a random gap. Train and validation use disjoint sets of designs (characters).
+Each line's text is the characters it draws, in order and without spaces (``StrokeTask.texts_train``):
+the alphabet is the training designs', so a validation line's held-out characters are all "unknown"
+(code 0; see ``strokes``), which is what a synthesis model meeting unseen characters gets.
 """
 import importlib.metadata
 import os
@@ -275,7 +278,7 @@ def build(spec):
     vlines, t_val = make_lines(np.random.default_rng([S.DATA_SEED, 1]), designs, cps[val], n_val, k)
     held = "".join(chr(c) for c in cps[val]) if charset == "latin" else f"{int(val.sum())} characters"
     return S.make_task(spec, f"KanjiVG {charset} characters ({len(cps)} designs, {held} held out for "
-                       f"validation), 1-{k} per line, augmented",
+                       f"validation), 1-{k} per line, augmented, each line's characters its text",
                        S.RawSplit(train, texts=t_train), S.RawSplit(vlines, texts=t_val),
                        extra={"charset": charset, "val_designs": [int(c) for c in cps[val]]})
 
