@@ -61,3 +61,18 @@ def test_eval_command_prints_the_logged_figures(bn_run):
     assert r.exit_code == 0, r.output
     got = json.loads(r.output)
     assert got["loss"] == last["val_loss"] and got["acc"] == last["val_acc"]
+
+
+def test_predict_in_several_batches_scores_what_evaluate_scores(bn_run):
+    """Batches of 16 (three, the last short): predict's accuracy equals evaluate's with the same batch
+    size, batch i drawing its own initial states in both."""
+    from lnrnn.training.evaluation import evaluate
+    out, _ = bn_run
+    run = load_run(out)
+    task = evaluate_run(run).task
+    x, y = task.batch("val", np.arange(task.size("val")), np.float64)[:2]
+    p = predict(run, np.transpose(x, (1, 0, 2)), batch_size=16)
+    want = evaluate(run.model, task, "val", batch_size=16)["acc"]
+    assert np.mean(p.classes == np.asarray(y)) == pytest.approx(want, abs=1e-12)
+    one = predict(run, np.transpose(x, (1, 0, 2)), batch_size=len(y))
+    assert not np.allclose(one.probabilities, p.probabilities, rtol=1e-12, atol=0)  # the noise is per batch
