@@ -96,7 +96,8 @@ def problem(shape, dtype, seed=0):
     rnn = {k: v + jnp.asarray(rng.uniform(-0.1, 0.1, v.shape), dtype) for k, v in rnn.items()}  # off gains 1, biases 0
     head = {"W": jnp.asarray(rng.standard_normal((H, CLASSES)) / np.sqrt(H), dtype), "b": jnp.zeros(CLASSES, dtype)}
     params = {"rnn": rnn, "head": head}
-    opt = {"t": jnp.zeros((), dtype), "m": jax.tree.map(jnp.zeros_like, params), "v": jax.tree.map(jnp.zeros_like, params)}
+    zeros = jax.tree.map(jnp.zeros_like, params)
+    opt = {"t": jnp.zeros((), dtype), "m": zeros, "v": zeros}
     x = jnp.asarray(rng.standard_normal((T, B, I)), dtype)
     labels = jnp.asarray(rng.integers(0, CLASSES, B), jnp.int32)
     return params, opt, x, labels
@@ -115,6 +116,28 @@ def check_agreement():
         err = float(jnp.max(jnp.abs(ga - gb)) / (jnp.max(jnp.abs(gb)) + 1e-30))
         if err > 1e-8:
             sys.exit(f"the two LN-LSTMs disagree: gradient {jax.tree_util.keystr(path)} differs by {err:.1e}")
+
+
+def layer_ms(shape, reps):
+    """lnrnn's own LN-LSTM layer, forward + backward on NumPy arrays (no JAX): what the binding adds to."""
+    from lnrnn.model.layers import RecurrentLayer
+    T, B, I, H = SHAPES[shape]
+    layer = RecurrentLayer("lstm", "ln", I, H, dtype=np.float32, seed=0)
+    rng = np.random.default_rng(0)
+    x = rng.standard_normal((T, B, I)).astype(np.float32)
+    dy = np.zeros((T, B, H), np.float32)
+    dy[-1] = rng.standard_normal((B, H))  # the head reads h_n = y[T-1]
+
+    def step():
+        layer.forward(x)
+        layer.backward(dy)
+    step()
+    ts = []
+    for _ in range(reps):
+        t0 = time.perf_counter()
+        step()
+        ts.append(time.perf_counter() - t0)
+    return statistics.median(ts) * 1e3
 
 
 def median_ms(step, args, reps):
@@ -146,15 +169,19 @@ def main(argv=None):
     print(f"{cpu_model()}, {len(os.sched_getaffinity(0)) if hasattr(os, 'sched_getaffinity') else os.cpu_count()} "
           f"CPUs, jax {jax.__version__}, load average {os.getloadavg()[0]:.2f}; float32, median of {args.reps} "
           "steps (LN-LSTM + linear head + cross-entropy + Adam, jit)")
+    print("lnrnn.jax and lax.scan: the whole jitted step; lnrnn layer: RecurrentLayer forward + backward alone "
+          "(NumPy, no JAX), what the binding's step adds to")
     print(f"{'shape':6s} {'T':>4s} {'B':>4s} {'I':>3s} {'H':>4s} {'lnrnn.jax ms':>13s} {'lax.scan ms':>12s} "
-          f"{'lax.scan / lnrnn':>17s}")
+          f"{'lax.scan/lnrnn.jax':>19s} {'lnrnn layer ms':>15s} {'lnrnn.jax/layer':>16s}")
     mine, scan = make_step(lnrnn_ln_lstm), make_step(scan_ln_lstm)
     for s in args.shapes:
         prob = problem(s, np.float32)
         a = median_ms(mine, prob, args.reps)
         b = median_ms(scan, prob, args.reps)
+        c = layer_ms(s, args.reps)
         print(f"{s:6s} {SHAPES[s][0]:4d} {SHAPES[s][1]:4d} {SHAPES[s][2]:3d} {SHAPES[s][3]:4d} {a:13.1f} {b:12.1f} "
-              f"{b / a:16.2f}x", flush=True)
+              f"{b / a:18.2f}x {c:15.1f} {a / c:15.2f}x", flush=True)
+    print(f"load average at the end {os.getloadavg()[0]:.2f}")
 
 
 if __name__ == "__main__":
