@@ -147,7 +147,7 @@ def test_kanjivg_lines_carry_their_characters(tmp_path):
     assert t.alphabet == S.UNKNOWN + "".join(sorted(set("".join(t.texts_train))))
     assert not held & set(t.alphabet)                                   # held-out designs are unknown
     assert all((t.encode(s) == 0).all() for s in t.texts_val)
-    for i in range(5):                                                  # 3 strokes per test design
+    for i in range(60):                                                 # 3 strokes per test design
         assert t.line("train", i)[:, 2].sum() == 3 * len(t.texts_train[i])
 
 
@@ -309,6 +309,7 @@ def test_hershey_is_deterministic_and_validation_independent_of_training_count(h
     same = load_task(task_spec("strokes-hershey", split="20/60"))
     assert np.array_equal(same.sets["train"].points, again.sets["train"].points)
     assert same.texts_train == hershey_task.texts_train[:20]
+    assert hershey_task.texts_val != hershey_task.texts_train[:60]
 
 
 @needs_hershey
