@@ -92,7 +92,7 @@ def test_info():
 def test_train_outputs_and_eval(reference_run):
     out = reference_run
     assert sorted(f for f in os.listdir(out) if not f.endswith(".npz")) == \
-        ["checkpoint.json", "config.json", "learning_curve.svg", "metrics.jsonl", "updates.jsonl"]
+        ["best", "checkpoint.json", "config.json", "learning_curve.svg", "metrics.csv", "metrics.jsonl", "updates.jsonl"]
     records = [json.loads(x) for x in open(out / "metrics.jsonl")]
     assert [r["epoch"] for r in records] == [1, 2] and records[-1]["step"] == 14
     svg = (out / "learning_curve.svg").read_text()

@@ -377,10 +377,12 @@ def test_run_files_respect_the_umask(tmp_path, mask, mode):
         assert_ok(invoke("train", *TINY, "--epochs", 1, "--out", out))
     finally:
         os.umask(old)
-    files = os.listdir(out)
-    assert len(files) == 6  # checkpoint .json + .npz, config.json, metrics.jsonl, updates.jsonl, learning_curve.svg
+    files = [f for f in os.listdir(out) if f != "best"] + [os.path.join("best", f) for f in os.listdir(out / "best")]
+    # checkpoint .json + .npz, config.json, metrics.jsonl + .csv, updates.jsonl, learning_curve.svg; best/'s two
+    assert len(files) == 9
     for f in files:
         assert stat.S_IMODE(os.stat(out / f).st_mode) == mode, f
+    assert stat.S_IMODE(os.stat(out / "best").st_mode) == 0o777 & ~mask
 
 
 def test_resume_with_nothing_left_to_do(tmp_path, reference_run):
@@ -497,3 +499,23 @@ def test_a_run_keeps_its_training_data_record_and_predict_refuses_raw_pixels(tmp
     assert res.exit_code != 0 and "Traceback" not in res.output
     assert "span 0 to 16" in res.output and "--force" in res.output, res.output
     assert not (tmp_path / "p.csv").exists()
+
+
+def test_kill_9_with_evaluations_best_and_kept_checkpoints_resumes_exactly(tmp_path):
+    """--eval-every 2 --keep 3 --patience 50 --save-every 3, kill -9 mid-epoch: the resumed run's arrays,
+    metrics (evaluation rows included), best checkpoint and kept checkpoints equal an uninterrupted run's."""
+    opts = ["--eval-every", 2, "--keep", 3, "--patience", 50, "--save-every", 3]
+    ref = tmp_path / "ref"
+    assert_ok(invoke("train", *TINY, *opts, "--out", ref))
+    out = tmp_path / "run"
+    p = child(["train", *TINY, *opts, "--out", out], CHILD_SLOW_S=0.3)
+    wait_for_step(out, lambda m: m["batch_in_epoch"] > 0 and m["step"] >= 3, p)
+    p.kill()
+    p.communicate(timeout=60)
+    assert_ok(invoke("train", "--out", out, "--resume", "-q"))
+    assert_same_run(ref, out)
+    for sub in ["best"] + [os.path.join("checkpoints", d) for d in sorted(os.listdir(ref / "checkpoints"))]:
+        (ma, a), (mb, b) = load_checkpoint(str(ref / sub)), load_checkpoint(str(out / sub))
+        assert ma.get("best") == mb.get("best") and ma["step"] == mb["step"], sub
+        assert all(np.array_equal(a[k], b[k]) for k in a), sub
+    assert sorted(os.listdir(out / "checkpoints")) == sorted(os.listdir(ref / "checkpoints"))

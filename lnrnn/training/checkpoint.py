@@ -13,8 +13,10 @@ Saving writes a new, uniquely named npz (temp file + fsync + ``os.replace``), th
 the same way, then deletes arrays files the JSON no longer names. A crash at any point leaves the
 previous checkpoint or the new one complete, never a mix. Files get the permissions the user's umask
 gives any new file (``mkstemp`` alone would make them owner-only). Two runs must not save into one
-folder at once: ``lnrnn.training.rundir.RunLock`` keeps them apart. Loading verifies the hash, names, shapes
-and dtypes, and (when asked) that the model config matches; every problem is a ``CheckpointError``.
+folder at once: ``lnrnn.training.rundir.RunLock`` keeps them apart. A run also keeps ``DIR/best/`` (the
+checkpoint of its best validation metric: model arrays only, ``"best"`` in its description) and, with
+``--keep N``, its last N checkpoints in ``DIR/checkpoints/update-<step>/``; each is a checkpoint folder.
+Loading verifies the hash, names, shapes and dtypes, and (when asked) that the model config matches; every problem is a ``CheckpointError``.
 """
 import hashlib
 import json
@@ -58,6 +60,39 @@ def save_checkpoint(directory, arrays, meta):
             except OSError:
                 pass
     return os.path.join(directory, DESCRIPTION)
+
+
+BEST_DIR = "best"            # RUN/best/: the checkpoint with the best validation metric (lnrnn.training.train)
+PAST_DIR = "checkpoints"    # RUN/checkpoints/update-<step>/: the last --keep checkpoints
+
+
+def keep_past(directory, keep):
+    """Copy DIR's latest checkpoint into DIR/checkpoints/update-<step>/ (the arrays file hard-linked where the
+    file system allows, else copied; each file written atomically) and delete all but the newest ``keep``
+    of them. Each is a checkpoint any command loads (``--checkpoint DIR/checkpoints/update-000000140``)."""
+    import shutil
+
+    with open(os.path.join(directory, DESCRIPTION), "rb") as f:
+        text = f.read().decode("utf-8")
+    meta = json.loads(text)
+    past = os.path.join(directory, PAST_DIR)
+    dest = os.path.join(past, f"update-{int(meta['step']):09d}")
+    os.makedirs(dest, exist_ok=True)
+    name = meta["arrays_file"]
+    if not os.path.exists(os.path.join(dest, name)):
+        tmp = os.path.join(dest, ".tmp-" + name)
+        try:
+            os.link(os.path.join(directory, name), tmp)
+        except OSError:
+            shutil.copyfile(os.path.join(directory, name), tmp)
+        os.replace(tmp, os.path.join(dest, name))
+    atomic_write_text(os.path.join(dest, DESCRIPTION), text)
+    for old in os.listdir(dest):
+        if old.startswith("checkpoint-") and old.endswith(".npz") and old != name:
+            os.unlink(os.path.join(dest, old))
+    kept = sorted(d for d in os.listdir(past) if d.startswith("update-"))
+    for old in kept[:max(len(kept) - keep, 0)]:
+        shutil.rmtree(os.path.join(past, old), ignore_errors=True)
 
 
 def checkpoint_exists(directory):

@@ -69,6 +69,13 @@ class Progress:
             self.stream.write("\r" + self.line() + "\033[K")
             self.stream.flush()
 
+    def note(self, text):
+        """A line of its own (an evaluation's result) between the bar's updates; the bar goes on below it."""
+        if self.quiet:
+            return
+        self.stream.write(("\r" + text + "\033[K" if self.tty else text) + "\n")
+        self.stream.flush()
+
     def close(self, suffix=""):
         """Final line of the bar, with ``suffix`` (e.g. validation results) appended."""
         if self.quiet:

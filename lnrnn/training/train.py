@@ -131,14 +131,16 @@ class _StopFlag:
             signal.signal(s, handler)
 
 
-def _resume_config(saved, given, explicit):
+def _resume_config(saved, given, explicit, budget=None):
     """The checkpoint's config, with the options the user gave explicitly where that is allowed."""
     try:
         cfg = TrainConfig(**saved)
     except TypeError as e:
         raise CheckpointError(f"the checkpoint in {given.out} holds training settings this lnrnn does not "
                               f"know ({e}).") from None
-    cfg.max_steps = cfg.time_budget = None  # stop conditions belong to one invocation, not to the run
+    # the run's budget as its last invocation left it (one it reached is lifted); None before budgets were kept
+    budget = budget or {}
+    cfg.max_steps, cfg.time_budget = budget.get("max_steps"), budget.get("time_budget")
     for name in explicit:
         new, old = getattr(given, name), saved.get(name)
         if name in RESUME_OVERRIDABLE:
@@ -177,6 +179,9 @@ class Trainer:
         """Release the run folder (train() does; the lock also goes when the process ends)."""
         if getattr(self, "update_log", None) is not None:
             self.update_log.close()
+        if getattr(self, "tb", None) is not None:
+            self.tb.close()
+            self.tb = None
         self.lock.release()
 
     def _setup(self, cfg, resume, explicit):
@@ -190,7 +195,10 @@ class Trainer:
                                    "train_time_s", "metrics") if k not in meta]
             if missing:
                 raise CheckpointError(f"the checkpoint in {out} lacks {', '.join(missing)}; it cannot be resumed.")
-            cfg = _resume_config(meta["train"], cfg, explicit)
+            if meta.get("best"):
+                raise CheckpointError(f"{out} holds the best checkpoint of a run, not a run to resume; resume "
+                                      f"the run folder above it (--out {os.path.dirname(os.path.normpath(out))}).")
+            cfg = _resume_config(meta["train"], cfg, explicit, meta.get("budget"))
             cfg.out = out  # the run may have been moved since it was saved
         elif self.group.root and checkpoint_exists(out):
             raise UserError(f"{out} already holds a run; pass --resume to continue it, "
@@ -222,9 +230,19 @@ class Trainer:
         self.flag = self.clock = None                    # for the loss to come back in range
         self.update_log, self.log_window = None, self._new_sums()  # updates.jsonl; sums since its last row
         self.curve_t, self.curve_pending = None, False   # when learning_curve.svg was last drawn; epochs not in it
+        # the best validation metric so far (scheduled evaluations: epoch ends and --eval-every) and how
+        # many evaluations since it improved (--patience); the evaluation where a budget stopped the run
+        self.best = {"metric": cfg.best_metric, "value": None, "step": None, "epoch": None, "since": 0}
+        self.stop_eval, self.early_stop, self.reached = None, None, None
+        self.budget_used, self.t_start, self.tb = 0.0, None, None  # seconds counted against --time-budget
+        if cfg.best_metric != "none" and cfg.best_metric not in self.model.metrics:
+            raise UserError(f"--best-metric {cfg.best_metric}: the {self.model.head.kind} head of {cfg.task} "
+                            f"reports {', '.join(self.model.metrics)}; choose one of them, or none.")
         if resume:
             self._restore(meta, arrays)
             self.saved_step = self.step
+            if "time_budget" not in explicit:  # an inherited budget: what is left of it
+                self.budget_used = float((meta.get("budget") or {}).get("used_s", 0.0))
 
     def _new_sums(self):
         return {"sums": dict.fromkeys(self.model.head.sum_keys, 0.0), "count": 0, "samples": 0}
@@ -238,25 +256,60 @@ class Trainer:
             arrays.update({f"optim/{slot}/{k}": v for k, v in d.items()})
         return arrays
 
+    def _budget_seconds(self):
+        """Seconds counted against --time-budget: earlier invocations' (when inherited) and this one's."""
+        return self.budget_used + (time.perf_counter() - self.t_start if self.t_start is not None else 0.0)
+
+    def _budget_record(self):
+        """The run's budget as a resume inherits it: a limit this invocation reached is lifted."""
+        c = self.cfg
+        return {"max_steps": None if self.reached == "max_steps" else c.max_steps,
+                "time_budget": None if self.reached == "time_budget" else c.time_budget,
+                "used_s": 0.0 if self.reached == "time_budget" else round(self._budget_seconds(), 3)}
+
     def save(self):
-        """Write the checkpoint; a second SIGINT/SIGTERM waits until it is complete."""
+        """Write the checkpoint (and the --keep copy); a second SIGINT/SIGTERM waits until it is complete."""
         with (self.flag.saving() if self.flag is not None else contextlib.nullcontext()):
             if self.update_log is not None:
                 self.update_log.sync()  # the rows this checkpoint covers are on disk before it is
-            st = self.opt.state_dict(self.model.flat[0])
-            meta = {"model": self.model.config, "task": self.task.spec, "train": dataclasses.asdict(self.cfg),
-                    "optimizer": {"kind": st["kind"], "hyper": st["hyper"], "step": st["step"]},
-                    "epoch": self.epoch, "batch_in_epoch": self.batch_in_epoch, "step": self.step,
-                    "rng": self.epoch_rng, "epoch_sums": self.sums, "train_time_s": self.train_time,
-                    "compile_time_s": self.compile_total(),
-                    "blowup": {"initial_loss": self.initial_loss, "streak": self.high_streak},
-                    "metrics": self.history, "log_window": self.log_window, "lnrnn_version": lnrnn_version}
-            if self.data_record is not None:
-                meta["data"] = self.data_record
-            meta["ranks"] = self.group.size  # MPI processes the run trains on (lnrnn.training.distributed)
+            meta = self._meta()
             path = save_checkpoint(self.cfg.out, self._arrays(), meta) if self.group.root else None
+            if self.group.root and self.cfg.keep > 0:
+                from lnrnn.training.checkpoint import keep_past
+                keep_past(self.cfg.out, self.cfg.keep)
             self.saved_step, self.save_pending, self.last_save_t = self.step, False, time.perf_counter()
         return path
+
+    def save_best(self):
+        """RUN/best/: the model as it is now (arrays of the model only), with the best record in its description."""
+        if not self.group.root:
+            return
+        from lnrnn.training.checkpoint import BEST_DIR
+        with (self.flag.saving() if self.flag is not None else contextlib.nullcontext()):
+            arrays = {"param/" + k: v for k, v in self.model.params.items()}
+            arrays.update({"buffer/" + k: v for k, v in self.model.buffers.items()})
+            best = {k: self.best[k] for k in ("metric", "value", "step", "epoch")}
+            save_checkpoint(os.path.join(self.cfg.out, BEST_DIR), arrays, {**self._meta(), "best": best})
+
+    def _meta(self):
+        """The checkpoint description of the state reached (JSON-able)."""
+        st = self.opt.state_dict(self.model.flat[0])
+        meta = {"model": self.model.config, "task": self.task.spec, "train": dataclasses.asdict(self.cfg),
+                "optimizer": {"kind": st["kind"], "hyper": st["hyper"], "step": st["step"]},
+                "epoch": self.epoch, "batch_in_epoch": self.batch_in_epoch, "step": self.step,
+                "rng": self.epoch_rng, "epoch_sums": self.sums, "train_time_s": self.train_time,
+                "compile_time_s": self.compile_total(),
+                "blowup": {"initial_loss": self.initial_loss, "streak": self.high_streak},
+                "metrics": self.history, "log_window": self.log_window, "lnrnn_version": lnrnn_version,
+                "best_state": self.best, "budget": self._budget_record()}
+        if self.stop_eval is not None:
+            meta["stop_eval"] = self.stop_eval
+        if self.early_stop is not None:
+            meta["early_stop"] = self.early_stop
+        if self.data_record is not None:
+            meta["data"] = self.data_record
+        meta["ranks"] = self.group.size  # MPI processes the run trains on (lnrnn.training.distributed)
+        return meta
 
     def compile_total(self):
         return self.compile_s + (self.clock.seconds() if self.clock is not None else 0.0)
@@ -290,13 +343,27 @@ class Trainer:
                            "count": int(window.get("count", 0)), "samples": int(window.get("samples", 0))}
         blowup = meta.get("blowup") or {}
         self.initial_loss, self.high_streak = blowup.get("initial_loss"), int(blowup.get("streak", 0))
+        best = meta.get("best_state")
+        if best and best.get("metric") == self.cfg.best_metric:
+            self.best = dict(best)
+        self.early_stop = meta.get("early_stop")
+        p = self.cfg.patience
+        if self.early_stop is not None and (p is None or self.best["since"] < p):
+            self.early_stop = None  # resumed with a larger --patience: it trains on
 
-    def _write_metrics(self):
-        """metrics.jsonl after every epoch; the picture when CURVE_REDRAW_S have passed since its last drawing."""
+    def _write_metrics(self, draw=True):
+        """metrics.jsonl and metrics.csv after every evaluation (TensorBoard gets the new row); the picture
+        after an epoch when CURVE_REDRAW_S have passed since its last drawing."""
         if not self.group.root:
             return
+        from lnrnn.training.logs import CSV_FILE, write_csv
         out = self.cfg.out
         atomic_write_text(os.path.join(out, METRICS_FILE), "".join(json.dumps(r) + "\n" for r in self.history))
+        write_csv(os.path.join(out, CSV_FILE), self.history)
+        if self.tb is not None:
+            self.tb.add(self.history[-1:])
+        if not draw:
+            return
         self.curve_pending = True
         if time.perf_counter() - self.curve_t >= CURVE_REDRAW_S:
             self._draw_curve()
@@ -374,7 +441,7 @@ class Trainer:
                 flag, c = self.flag, self.cfg
                 self.votes[:] = (flag is not None and flag.requested, flag is not None and flag.signum == signal.SIGINT,
                                  self.group.root and c.time_budget is not None
-                                 and time.perf_counter() - self.t_start >= c.time_budget)
+                                 and self._budget_seconds() >= c.time_budget)
                 return distributed.loss_and_grad(self.group, self.model, x, y, lengths, c.tbptt, self.step, self.votes)
             # the first update of a process on a cold cache compiles the backward loops in a second
             # process meanwhile (lnrnn.training.prewarm; layers on other devices start none)
@@ -432,7 +499,7 @@ class Trainer:
         """--time-budget is used up: by this process's clock, or in a group by rank 0's (voted)."""
         if self.group.size > 1:
             return self.votes[2] > 0
-        return self.cfg.time_budget is not None and time.perf_counter() - self.t_start >= self.cfg.time_budget
+        return self.cfg.time_budget is not None and self._budget_seconds() >= self.cfg.time_budget
 
     def _run(self, flag, clock):
         cfg, task, model = self.cfg, self.task, self.model
@@ -448,6 +515,9 @@ class Trainer:
         if self.group.root:  # rank 0 alone writes the run folder
             write_run_config(cfg.out, cfg)
         self.update_log = UpdateLog(cfg.out).start(self.step) if self.group.root else distributed.NullLog()
+        if self.group.root:
+            from lnrnn.training.logs import TensorBoardLog
+            self.tb = TensorBoardLog.open(cfg.out)  # None without the tensorboard package
         if self.step == 0 and self.batch_in_epoch == 0 and self.epoch == 0:
             self.save()
         self.saved_step, self.last_save_t = self.step, time.perf_counter()
@@ -499,12 +569,16 @@ class Trainer:
                     bar.update(len(idx), **model.head.mean(s["sums"], s["count"]))
                     if self.hook is not None:
                         self.hook(self)
+                    if cfg.eval_every is not None and self.step % cfg.eval_every == 0 and self.batch_in_epoch < nb:
+                        self._evaluate_mid_epoch(nb, bar)
                     if self._stop_signalled(flag):
                         stop_reason = "interrupted"
+                    elif self.early_stop is not None:
+                        stop_reason = "early"
                     elif cfg.max_steps is not None and self.step >= cfg.max_steps:
-                        stop_reason = f"reached --max-steps {cfg.max_steps}"
+                        stop_reason, self.reached = f"reached --max-steps {cfg.max_steps}", "max_steps"
                     elif self._over_budget():
-                        stop_reason = f"used the --time-budget of {cfg.time_budget:g} s"
+                        stop_reason, self.reached = f"used the --time-budget of {cfg.time_budget:g} s", "time_budget"
                     if stop_reason is not None:
                         if self.batch_in_epoch < nb:
                             break
@@ -512,8 +586,12 @@ class Trainer:
                         self.save()
                 else:
                     self._end_epoch(bar, time.perf_counter() - t_epoch)
+                    if stop_reason is None and self.early_stop is not None:
+                        stop_reason = "early"
                     continue
                 bar.close()
+                if self.reached is not None and self.history_step() != self.step:
+                    self._evaluate_at_stop(nb)  # the summary and the checkpoint report the state reached
                 self.save()
             if self.save_pending:  # the end of the run came while a save waited for the loss: save it now
                 self.save()
@@ -523,11 +601,67 @@ class Trainer:
             self._draw_curve()
         return stop_reason
 
+    def _validate(self):
+        """The head's metrics on the validation set; its seconds count as training time (compiling apart)."""
+        t0, c0 = time.perf_counter(), self.compile_total()
+        val = evaluate(self.model, self.task, "val", self.cfg.eval_batch_size, self.group)
+        self.train_time += time.perf_counter() - t0 - (self.compile_total() - c0)
+        return val
+
+    def history_step(self):
+        """The update of the last scheduled evaluation (None before any)."""
+        return self.history[-1]["step"] if self.history else None
+
+    def _eval_record(self, val, nb, kind):
+        """A metrics row of an evaluation outside an epoch end (kind 'update': --eval-every; 'stop')."""
+        return {"epoch": round(self.epoch + self.batch_in_epoch / nb, 6), "step": self.step,
+                "samples": self.epoch * self.task.size("train") + self.sums["samples"], "lr": self.opt.lr,
+                **{f"val_{m}": v for m, v in val.items()}, "time_s": round(self.train_time, 3),
+                "compile_s": round(self.compile_total(), 3), "eval": kind}
+
+    def _judge(self, rec):
+        """A scheduled evaluation: a better --best-metric is the new best (RUN/best is written by the caller,
+        once the state is consistent); otherwise one more evaluation without improvement (--patience)."""
+        b, p = self.best, self.cfg.patience
+        if b["metric"] == "none":
+            return False
+        v = rec["val_" + b["metric"]]
+        better = b["value"] is None or (v > b["value"] if b["metric"] == "acc" else v < b["value"])
+        if better:
+            b.update(value=v, step=self.step, epoch=rec["epoch"], since=0)
+        else:
+            b["since"] += 1
+            if p is not None and b["since"] >= p:
+                self.early_stop = {"patience": p, "metric": b["metric"], "best": b["value"], "best_step": b["step"],
+                                   "step": self.step}
+                rec["early_stop"] = True
+        return better
+
+    def _evaluate_mid_epoch(self, nb, bar):
+        """--eval-every: a row in metrics.jsonl, the best checkpoint and patience, mid-epoch."""
+        val = self._validate()
+        if not math.isfinite(val["loss"]):
+            self._diverged("validation loss", val["loss"])
+        rec = self._eval_record(val, nb, "update")
+        if not self.quiet:
+            bar.note(f"update {self.step}: val " + format_metrics(val))
+        better = self._judge(rec)
+        self.history.append(rec)
+        if better:
+            self.save_best()
+        self._write_metrics(draw=False)
+
+    def _evaluate_at_stop(self, nb):
+        """A run stopped by its budget mid-epoch: evaluate the state reached. Kept in the checkpoint
+        ("stop_eval"), the summary and TensorBoard, not in metrics.jsonl nor in the best checkpoint or patience:
+        a resumed run then continues exactly as an uninterrupted one."""
+        self.stop_eval = self._eval_record(self._validate(), nb, "stop")
+        if self.tb is not None:
+            self.tb.add([self.stop_eval])
+
     def _end_epoch(self, bar, epoch_wall):
         cfg, s = self.cfg, self.sums
-        t0, c0 = time.perf_counter(), self.compile_total()
-        val = evaluate(self.model, self.task, "val", cfg.eval_batch_size, self.group)
-        self.train_time += time.perf_counter() - t0 - (self.compile_total() - c0)
+        val = self._validate()
         train = self.model.head.mean(s["sums"], s["count"])
         rec = {"epoch": self.epoch + 1, "step": self.step, "samples": (self.epoch + 1) * self.task.size("train"),
                "lr": self.opt.lr, **{f"train_{m}": v for m, v in train.items()},
@@ -537,11 +671,14 @@ class Trainer:
         bar.close("| val " + format_metrics(val))
         if not math.isfinite(val["loss"]):
             self._diverged("validation loss", val["loss"])
+        better = self._judge(rec)
         self.history.append(rec)
         self.epoch += 1
         self.batch_in_epoch = 0
         self.sums = self._new_sums()
         self.epoch_rng = self.rng.bit_generator.state
+        if better:
+            self.save_best()
         if self.high_streak > 0:
             self.save_pending = True  # the loss is above the blow-up level: keep the last good checkpoint
         else:
@@ -551,17 +688,45 @@ class Trainer:
     def summary(self, stop_reason):
         c = self.cfg
         last = self.history[-1] if self.history else None
+        if self.stop_eval is not None and self.stop_eval["step"] == self.step:
+            last = self.stop_eval
         where = (f"checkpoint {os.path.join(c.out, 'checkpoint.json')}, metrics {os.path.join(c.out, METRICS_FILE)}, "
                  f"curve {os.path.join(c.out, CURVE_FILE)}")
-        res = (f"validation {format_metrics({m: last['val_' + m] for m in self.model.metrics}, long=True)} "
-               f"after epoch {last['epoch']}" if last else "no epoch finished yet")
+        if last is None:
+            res = "no evaluation yet"
+        else:
+            when = (f"after epoch {last['epoch']}" if "eval" not in last
+                    else f"at update {last['step']} (epoch {last['epoch']:.2f})")
+            res = f"validation {format_metrics({m: last['val_' + m] for m in self.model.metrics}, long=True)} {when}"
+        b = self.best
+        if b["value"] is not None:
+            from lnrnn.training.checkpoint import BEST_DIR
+            res += (f"; best checkpoint {os.path.join(c.out, BEST_DIR)} (validation "
+                    f"{format_metrics({b['metric']: b['value']}, long=True)} at update {b['step']})")
         done = f"{self.step} updates in {format_seconds(self.train_time)} of training"
         if getattr(self, "compile_this", 0.0) >= 0.5:
             done += f" (plus {self.compile_this:.1f} s compiling kernels, once per install: later runs load them)"
         if stop_reason is None:
             return f"Done: {c.epochs} epoch{'s' * (c.epochs != 1)}, {done}; {res}; {where}."
+        if stop_reason == "early":
+            e = self.early_stop
+            return (f"Stopped early (--patience {e['patience']}: no better validation {e['metric']} in "
+                    f"{e['patience']} evaluation{'s' * (e['patience'] != 1)} since update {e['best_step']}) at epoch "
+                    f"{self.epoch + 1}, {done}; {res}; {where}; to train further, resume with a larger --patience.")
+        flag = "--max-steps" if self.reached == "max_steps" else "--time-budget"
         return (f"Stopped ({stop_reason}) at epoch {self.epoch + 1}, {done}; {res}; {where}; "
-                f"continue with `lnrnn train --out {c.out} --resume`.")
+                f"continue with `lnrnn train --out {c.out} --resume` (without {flag} it trains on to --epochs "
+                f"{c.epochs}; give {flag} again for a new limit).")
+
+    def budget_note(self):
+        """' (its --max-steps 200 and --time-budget 60 s still hold)' for a resume hint, or ''."""
+        c, parts = self.cfg, []
+        if c.max_steps is not None:
+            parts.append(f"--max-steps {c.max_steps}")
+        if c.time_budget is not None:
+            left = max(c.time_budget - self._budget_seconds(), 0.0)
+            parts.append(f"--time-budget {c.time_budget:g} s ({left:.0f} s left)")
+        return f" (the run's {' and '.join(parts)} still hold{'s' * (len(parts) == 1)})" if parts else ""
 
 
 def _signal_name(signum):
@@ -586,6 +751,14 @@ def nothing_left(trainer):
     if c.max_steps is not None and trainer.step >= c.max_steps:
         return (f"Nothing to do: the run in {c.out} has made {trainer.step} updates (--max-steps {c.max_steps}); "
                 "pass a larger --max-steps, or none, to train it further.")
+    if c.time_budget is not None and trainer._budget_seconds() >= c.time_budget:
+        return (f"Nothing to do: the run in {c.out} has used its --time-budget of {c.time_budget:g} s; pass "
+                "--time-budget again for more time.")
+    e = trainer.early_stop  # kept on resume only while --patience is not larger
+    if e is not None:
+        return (f"Nothing to do: the run in {c.out} stopped early at update {e['step']} (no better validation "
+                f"{e['metric']} in {trainer.best['since']} evaluations, --patience {c.patience}); pass a larger "
+                "--patience to train it further.")
     return None
 
 
@@ -609,7 +782,7 @@ def train(cfg, resume=False, explicit=(), quiet=False, log=None, stream=None, ho
             with kernel_threads():  # single-threaded BLAS under the kernels' threads, for this run only
                 stop = trainer.run()
         except _Abort as a:
-            sig, again = _signal_name(a.signum), f"continue with `lnrnn train --out {out} --resume`"
+            sig, again = _signal_name(a.signum), f"continue with `lnrnn train --out {out} --resume`{trainer.budget_note()}"
             if trainer.saved_step == trainer.step:  # it came during the save, which finished first
                 msg = (f"stopped by a second {sig} at epoch {trainer.epoch + 1}, update {trainer.step}; the state "
                        f"reached is saved in {out}; {again}.")
@@ -622,7 +795,7 @@ def train(cfg, resume=False, explicit=(), quiet=False, log=None, stream=None, ho
             signum = trainer.flag_signum
             raise _interrupted(f"interrupted ({_signal_name(signum)}) at epoch {trainer.epoch + 1}, update "
                                f"{trainer.step}; the state reached is saved in {out}; continue with "
-                               f"`lnrnn train --out {out} --resume`.", signum)
+                               f"`lnrnn train --out {out} --resume`{trainer.budget_note()}.", signum)
         trainer.log(trainer.summary(stop))
         return trainer
     finally:
