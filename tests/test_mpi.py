@@ -22,8 +22,8 @@ from lnrnn.cli import main
 from lnrnn.errors import UserError
 from lnrnn.kernels import bn_lstm, bn_rnn, bn_sync
 from lnrnn.training.train import TrainConfig
-from tests.bn_problems import bn_problem
-from tests.gradcheck_util import numeric_grad, rel_error, sample_idx
+from bn_problems import bn_problem
+from gradcheck_util import numeric_grad, rel_error, sample_idx
 
 ARGS_LSTM = ["x", "h0", "c0", "Wx", "Wh", "gx", "gh", "gc"]   # the backward's inputs, in order
 ARGS_RNN = ["x", "h0", "Wx", "Wh", "gx", "gh"]

@@ -81,6 +81,17 @@ def test_no_import_circles_between_the_package_modules():
             visit(m, [m])
 
 
+def test_tests_import_their_helpers_by_module_name():
+    """tests/ is no package: a test imports its helpers as bn_problems, gradcheck_util, ... (pytest puts
+    tests/ on the path). `from tests.x import` would find an installed package named tests first
+    (hershey-fonts ships one) and fail at collection."""
+    import pathlib
+    import re
+    here = pathlib.Path(__file__).parent
+    bad = [p.name for p in here.glob("*.py") if re.search(r"^\s*(from|import) tests\b", p.read_text(), re.M)]
+    assert not bad, f"{bad} import tests.<module>; import the helper by its module name"
+
+
 def test_the_trainer_is_imported_by_the_train_command_alone():
     import subprocess
     import sys
