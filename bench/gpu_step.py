@@ -74,7 +74,7 @@ def lnrnn_step_fn(p, dy, norm="ln", sequence=True):
     per-step path (two launches per time step; config.CUDA_SEQUENCE_KERNELS)."""
     from lnrnn import config
     from lnrnn.kernels import lstm_cuda
-    from lnrnn.kernels.cuda_common import to_device
+    from lnrnn.kernels.arrays_cuda import to_device
 
     d = {k: to_device(v) for k, v in p.items()}
     ddy = to_device(dy)
@@ -96,7 +96,7 @@ def lnrnn_step_fn(p, dy, norm="ln", sequence=True):
 
 def validate_against_cpu(p, dy, step):
     from lnrnn.kernels import lstm
-    from lnrnn.kernels.cuda_common import to_host
+    from lnrnn.kernels.arrays_cuda import to_host
 
     y, grads = to_host(step())
     yc, _, _, saved = lstm.lstm_forward(*[p[k] for k in FWD], lstm.NORM_LN, p["x"].dtype.type(1e-5),

@@ -57,7 +57,8 @@ from numba import njit, prange  # noqa: E402
 from bench.torch_ln_lstm import SHAPES  # noqa: E402
 from lnrnn.config import PJIT  # noqa: E402
 from lnrnn.kernels.blas import BLAS, HAVE_MKL, rec_mul, rec_pack  # noqa: E402
-from lnrnn.kernels.common import chunk_bounds, clamp_chunks, matmul, matmul_tn  # noqa: E402
+from lnrnn.kernels.gemm import matmul, matmul_tn
+from lnrnn.kernels.threads import chunk_bounds, clamp_chunks
 from lnrnn.model.layers import RecurrentLayer  # noqa: E402
 
 # The BLAS of the floor's recurrent products, for row labels (compare.py uses it too).

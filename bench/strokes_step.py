@@ -21,7 +21,7 @@ import numpy as np  # noqa: E402
 
 from bench.step import gemm_floor, median_time  # noqa: E402
 from lnrnn.kernels.blas import BLAS  # noqa: E402
-from lnrnn.kernels.common import matmul, matmul_tn  # noqa: E402
+from lnrnn.kernels.gemm import matmul, matmul_tn
 from lnrnn.model.models import build_model  # noqa: E402
 
 

@@ -109,11 +109,10 @@ def _cpu():
 def _cuda():
     """The CUDA twins, imported here: only once device 'cuda' is asked for and usable (importing
     numba.cuda is slow and initializes the driver)."""
-    from lnrnn.kernels import (batchnorm_cuda, bn_lstm_cuda, bn_rnn_cuda, cuda_common, layernorm_cuda, lstm_cuda,
+    from lnrnn.kernels import (arrays_cuda as a, batchnorm_cuda, bn_lstm_cuda, bn_rnn_cuda, layernorm_cuda, lstm_cuda,
                                rnn_cuda)
-    c = cuda_common
     return _ops("cuda", layernorm_cuda, batchnorm_cuda, lstm_cuda, rnn_cuda, bn_lstm_cuda, bn_rnn_cuda,
-                is_device=c.is_device, to_device=c.to_device, to_host=c.to_host, zeros=c.zeros)
+                is_device=a.is_device, to_device=a.to_device, to_host=a.to_host, zeros=a.zeros)
 
 
 def check_device(device):

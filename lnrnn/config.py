@@ -39,7 +39,7 @@ BN_TIME_CHUNKS = 8
 # ran S1 (B64 H128, 8192) and S3 (B32 H400, 12800) on one thread: S3 step 1.69x -> 1.29x its floor with
 # two parts, S1 forward 66.6 -> 56 ms (issue 16). (Measured with the earlier split by hidden units.)
 BN_PAR_MIN_WORK = 8192
-# Polls of a waiting part at a step barrier (kernels.common.barrier) between sched_yield calls: spinning
+# Polls of a waiting part at a step barrier (kernels.threads.barrier) between sched_yield calls: spinning
 # costs nothing while every part has a core (0.14 us per barrier on 2 cores); the yield gives the core
 # back when a part was descheduled (more parts than cores, or a busy machine).
 BARRIER_SPINS = 2000
@@ -93,7 +93,7 @@ CUDA_SHARED_BYTES = 48 * 1024
 # error_model="numpy": float division by zero gives inf/nan as in NumPy instead of a Python exception;
 # without it every division carries a branch that keeps LLVM from vectorising the loop (sigmoid: 2x).
 JIT = dict(cache=CACHE, fastmath=FASTMATH, error_model="numpy")
-# A cell's per-chunk time loop (run on threads by kernels.common.run_chunks): releases the GIL.
+# A cell's per-chunk time loop (run on threads by kernels.threads.run_chunks): releases the GIL.
 ROWS = dict(JIT, nogil=True)
 # parallel: only explicit prange loops run in parallel; Numba's automatic parallelization of array
 # expressions and allocations (np.zeros becomes a parallel loop of its own) adds compile time, not speed.

@@ -8,7 +8,7 @@ import pytest
 from bn_problems import bn_problem
 from gradcheck_util import numeric_grad, rel_error, sample_idx
 from lnrnn import reference as ref
-from lnrnn.kernels import bn_lstm, bn_rnn, common
+from lnrnn.kernels import bn_lstm, bn_rnn, threads
 
 EPS = 1e-5
 MOM = 0.1
@@ -48,13 +48,13 @@ def extra(impl):
 
 @contextlib.contextmanager
 def parts(impl):
-    """Three parts for "kernel-par3" (common.PART_THREADS), the default thread count otherwise."""
-    old = common.PART_THREADS
-    common.PART_THREADS = 3 if impl == "kernel-par3" else None
+    """Three parts for "kernel-par3" (threads.PART_THREADS), the default thread count otherwise."""
+    old = threads.PART_THREADS
+    threads.PART_THREADS = 3 if impl == "kernel-par3" else None
     try:
         yield
     finally:
-        common.PART_THREADS = old
+        threads.PART_THREADS = old
 
 
 def backward(impl, cell, dy, saved, a):
@@ -310,7 +310,7 @@ def test_lengths_are_checked():
 
 # ---------------------------------------------------------------------------------------------
 # Narrow inputs (I <= config.FOLD_MAX_I): BN_t of x_t Wx from the per-step mean and covariance of x_t,
-# x Wx never formed, its BN backward inside the time loop (batchnorm.fold_stats, fold_col_forward/backward)
+# x Wx never formed, its BN backward inside the time loop (bn_cell_x.fold_stats, fold_col_forward/backward)
 # ---------------------------------------------------------------------------------------------
 FOLD_LENGTHS = [6, 0, 3, 6, 1, 6, 4]   # B = 7: a row of length 0, one of 1, rows ending early
 

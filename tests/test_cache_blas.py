@@ -142,7 +142,7 @@ def test_unreadable_cache_file_costs_a_recompile(numpy_cache, tmp_path, damage):
 
 def test_a_changed_kernel_source_recompiles_what_took_it_in(tmp_path):
     """Numba keys a cached kernel on its own file alone, but a kernel compiles in helpers of other modules
-    (common.py, batchnorm.py, blas.py) and config.py's constants: lnrnn adds their stamp
+    (gemm.py, rows.py, threads.py, batchnorm.py, blas.py) and config.py's constants: lnrnn adds their stamp
     (compiling.kernel_stamp) to every kernel's key, so a process that sees another stamp, as after an
     edit or an upgrade, compiles afresh, and the next one with that stamp loads what it wrote."""
     first_run(tmp_path, "numpy")
@@ -157,7 +157,7 @@ def test_kernel_stamp_follows_every_kernel_source(tmp_path):
     changes when one of them is rewritten (size or mtime)."""
     from lnrnn import compiling
     names = {os.path.basename(p) for p in compiling.kernel_sources()}
-    assert {"common.py", "batchnorm.py", "blas.py", "lstm.py", "bn_lstm.py", "config.py"} <= names
+    assert {"gemm.py", "batchnorm.py", "blas.py", "lstm.py", "bn_lstm.py", "config.py"} <= names
     files = [tmp_path / "a.py", tmp_path / "b.py"]
     for f in files:
         f.write_text("x = 1\n")

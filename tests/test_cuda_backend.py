@@ -98,8 +98,8 @@ def test_cuda_twins_import_no_cpu_kernel_and_backend_no_circle():
     assert r.returncode == 0, r.stderr
     loaded = set(json.loads(r.stdout.strip().splitlines()[-1]))
     shared = {"lnrnn", "lnrnn.config", "lnrnn.errors", "lnrnn.kernels", "lnrnn.kernels.codes", "lnrnn.kernels.masks",
-              "lnrnn.kernels.cuda_env", "lnrnn.kernels.cuda_common",
-              "lnrnn.threadscope"}  # import lnrnn starts Numba's threading layer (passive OpenMP waiting)
+              "lnrnn.kernels.cuda_env", "lnrnn.kernels.arrays_cuda", "lnrnn.kernels.gemm_cuda", "lnrnn.kernels.rows_cuda",
+              "lnrnn.threadscope"}  # lnrnn/__init__ imports kernel_threads from it
     other = sorted(m for m in loaded - shared if not m.endswith("_cuda"))
     assert not other, f"importing the CUDA twins loaded {other}"
 
@@ -152,10 +152,10 @@ def _ptx_signatures(np_dtype, tpb, tile):
     import numpy as np
     from numba import boolean, float64, int64, types
 
-    from lnrnn.kernels import (batchnorm_cuda, bn_lstm_cuda, bn_rnn_cuda, cuda_common, layernorm_cuda, lstm_cuda,
-                               rnn_cuda)
+    from lnrnn.kernels import (arrays_cuda, batchnorm_cuda, bn_lstm_cuda, bn_rnn_cuda, gemm_cuda, layernorm_cuda,
+                               lstm_cuda, rnn_cuda)
 
-    dt = cuda_common.nbtype(np_dtype)
+    dt = arrays_cuda.nbtype(np_dtype)
     A1, A2, A3 = dt[::1], dt[:, ::1], dt[:, :, ::1]
     L = int64[::1]  # lengths (B,)
     U = types.UniTuple
@@ -167,9 +167,9 @@ def _ptx_signatures(np_dtype, tpb, tile):
     bnl_fwd, bnl_bwd = bn_lstm_cuda._kernels(d, tile)
     bnr_fwd, bnr_bwd = bn_rnn_cuda._kernels(d, tile)
     sigs = [
-        ("gemm", cuda_common._gemm_kernel(d, tile), (A2, A2, A2, boolean, boolean, boolean)),
-        ("colsum", cuda_common._colsum_kernel(d, tile), (A2, A2, A1, A1, int64, A2)),
-        ("fill", cuda_common._fill_kernel, (A1, dt)),
+        ("gemm", gemm_cuda._gemm_kernel(d, tile), (A2, A2, A2, boolean, boolean, boolean)),
+        ("colsum", gemm_cuda._colsum_kernel(d, tile), (A2, A2, A1, A1, int64, A2)),
+        ("fill", arrays_cuda._fill_kernel, (A1, dt)),
         ("layernorm_fwd", ln_fwd, (A2, A1, A1, float64, boolean, A2, A1, A1)),
         ("layernorm_bwd", ln_bwd, (A2, A2, A1, A1, A1, A2)),
         ("lstm_fwd_step", lstm_fwd, (A2, A2, A2, U(A1, 7), boolean, float64, U(A2, 6), A1, A1)),
@@ -195,7 +195,7 @@ def _ptx_signatures(np_dtype, tpb, tile):
             (f"rnn_fwd_seq H={H}", rf, (A3, A2, A2, A1, A1, boolean, float64, A3, A3, A2)),
             (f"rnn_bwd_seq H={H}", rb, (A3, A3, A3, A2, A1, A2, boolean, A3, A3, A2)),
         ]
-    sigs.append(("transpose", cuda_common._transpose_kernel, (A2, A2)))
+    sigs.append(("transpose", arrays_cuda._transpose_kernel, (A2, A2)))
     return sigs
 
 
@@ -204,7 +204,7 @@ def _ptx_main():
     from numba import cuda, float64
 
     from lnrnn import config
-    from lnrnn.kernels import cuda_common
+    from lnrnn.kernels import arrays_cuda, gemm_cuda
 
     # Device functions called by a kernel are compiled for the current device's compute capability;
     # with no GPU there is none, so name one (7.5: the oldest architecture CUDA 13 still targets).
@@ -226,7 +226,7 @@ def _ptx_main():
         return SKIP_RC
     failures = 0
     for np_dtype in (np.float32, np.float64):
-        for name, kernel, sig in _ptx_signatures(np_dtype, config.THREADS_PER_BLOCK, cuda_common.TILE):
+        for name, kernel, sig in _ptx_signatures(np_dtype, config.THREADS_PER_BLOCK, gemm_cuda.TILE):
             try:
                 ptx, _ = cuda.compile_ptx(kernel.py_func, sig, cc=cc)
             except Exception as e:

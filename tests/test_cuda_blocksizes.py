@@ -3,7 +3,7 @@
 The other CUDA tests run 4, 8, 32 or 128 threads per block, where a reduction that halves the active
 threads (n // 2) is right by accident. Real launches are not so kind: an LN-LSTM with H = 20 runs its
 sequence kernels on 96-thread blocks (seq_threads(4H = 80) rounds to a warp multiple), and the tile
-and block-size settings are free. Here: cuda_common.block_sum (one value per thread of a 1-D block)
+and block-size settings are free. Here: rows_cuda.block_sum (one value per thread of a 1-D block)
 for every size 1..33 and 96; batchnorm_cuda.lane_sum and split_matvec with odd shapes; and the
 LayerNorm, LSTM/LN-LSTM, RNN/LN-RNN, BatchNorm and BN cells against their CPU twins with blocks of
 6, 24 and 96 threads and GEMM/column tiles of 3 and 5 (9 and 25 threads, 3 and 5 lanes).
@@ -25,7 +25,7 @@ if not _ok:
 
 from numba import cuda, float64  # noqa: E402
 
-from lnrnn.kernels import cuda_common as G  # noqa: E402
+from lnrnn.kernels import arrays_cuda, gemm_cuda, rows_cuda
 from bn_problems import bn_problem  # noqa: E402
 from test_cuda_kernels import close, simulator_race_free  # noqa: E402  (one copy of the simulator fixes)
 
@@ -39,7 +39,7 @@ def simulator_setup(monkeypatch):
         yield
 
 
-host = G.to_host
+host = arrays_cuda.to_host
 
 
 def geometry(monkeypatch, tpb=None, tile=None, sequence=None):
@@ -48,7 +48,7 @@ def geometry(monkeypatch, tpb=None, tile=None, sequence=None):
         monkeypatch.setattr(config, "THREADS_PER_BLOCK", tpb)
         monkeypatch.setattr(config, "CUDA_SEQ_MAX_THREADS", tpb)
     if tile is not None:
-        monkeypatch.setattr(G, "TILE", tile)
+        monkeypatch.setattr(gemm_cuda, "TILE", tile)
     if sequence is not None:
         monkeypatch.setattr(config, "CUDA_SEQUENCE_KERNELS", sequence)
 
@@ -68,8 +68,8 @@ def sum_kernel(n):
             sh = cuda.shared.array(n, float64)
             b = cuda.blockIdx.x
             tid = cuda.threadIdx.x
-            s = G.block_sum(sh, vals[b, tid])
-            s2 = G.block_sum(sh, vals[b, tid] * 2.0 + 1.0)
+            s = rows_cuda.block_sum(sh, vals[b, tid])
+            s2 = rows_cuda.block_sum(sh, vals[b, tid] * 2.0 + 1.0)
             out[b, tid, 0] = s
             out[b, tid, 1] = s2
         _SUM_KERNELS[n] = k
@@ -111,8 +111,8 @@ def test_lane_sum_odd_lanes(lanes, cols):
 @pytest.mark.parametrize("H,N,tpb", [(5, 7, 6), (3, 20, 24), (7, 7, 24), (20, 80, 96), (30, 30, 24)])
 def test_split_matvec_odd_groups(H, N, tpb):
     """out = v @ W (N,H) with tpb // H thread groups (idle threads left over) or H > tpb (strided)."""
-    groups = G.split_groups(H, tpb)
-    matvec = G.split_matvec(H, N, tpb)
+    groups = rows_cuda.split_groups(H, tpb)
+    matvec = rows_cuda.split_matvec(H, N, tpb)
 
     @cuda.jit
     def k(v, W, out):
@@ -141,10 +141,10 @@ def test_gemm_and_column_sums_odd_tiles(t, monkeypatch):
     rng = np.random.default_rng(t)
     A, W, D = rng.standard_normal((13, 7)), rng.standard_normal((7, 11)), rng.standard_normal((61, 11))
     X = rng.standard_normal((61, 11))
-    assert close(host(G.matmul(G.to_device(A), G.to_device(W))), A @ W) < TOL64
-    assert close(host(G.matmul(G.to_device(A), G.to_device(D[:13]), trans_a=True)), A.T @ D[:13]) < TOL64
-    assert close(host(G.colsum(G.to_device(D))), D.sum(0)) < TOL64  # 61 rows: several row ranges
-    assert close(host(G.colsum_prod(G.to_device(D), G.to_device(X))), (D * X).sum(0)) < TOL64
+    assert close(host(gemm_cuda.matmul(arrays_cuda.to_device(A), arrays_cuda.to_device(W))), A @ W) < TOL64
+    assert close(host(gemm_cuda.matmul(arrays_cuda.to_device(A), arrays_cuda.to_device(D[:13]), trans_a=True)), A.T @ D[:13]) < TOL64
+    assert close(host(gemm_cuda.colsum(arrays_cuda.to_device(D))), D.sum(0)) < TOL64  # 61 rows: several row ranges
+    assert close(host(gemm_cuda.colsum_prod(arrays_cuda.to_device(D), arrays_cuda.to_device(X))), (D * X).sum(0)) < TOL64
 
 
 # ------------------------------------------------------------------------------------------------
@@ -207,7 +207,7 @@ def assert_cell_twins(cell, norm, T, B, I, H):
 @pytest.mark.parametrize("norm", ["ln", "none"])
 def test_ln_lstm_h20_runs_96_thread_blocks(norm, monkeypatch):
     """The default geometry (config untouched) for H = 20: sequence kernels of 96 threads."""
-    assert G.seq_threads(4 * 20) == 96
+    assert arrays_cuda.seq_threads(4 * 20) == 96
     assert_cell_twins("lstm", norm, T=2, B=2, I=2, H=20)
 
 
@@ -224,7 +224,7 @@ def test_cells_blocks_of_6_and_24(cell, tpb, path, monkeypatch):
 
 def test_ln_rnn_96_thread_blocks(monkeypatch):
     """An LN-RNN with H = 70 runs 96-thread sequence blocks by default (70 rounded up to a warp)."""
-    assert G.seq_threads(70) == 96
+    assert arrays_cuda.seq_threads(70) == 96
     assert_cell_twins("rnn", "ln", T=2, B=1, I=2, H=70)
 
 

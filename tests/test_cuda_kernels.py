@@ -21,9 +21,9 @@ _ok, _why = backend.cuda_usable()
 if not _ok:
     pytest.skip(f"CUDA kernels cannot run here: {_why}", allow_module_level=True)
 
-from lnrnn.kernels import common as C  # noqa: E402
-from lnrnn.kernels import cuda_common as G  # noqa: E402
-from lnrnn.kernels import batchnorm, batchnorm_cuda, layernorm, layernorm_cuda, lstm, lstm_cuda, rnn, rnn_cuda  # noqa: E402,E501
+from lnrnn.kernels import gemm
+from lnrnn.kernels import arrays_cuda, gemm_cuda
+from lnrnn.kernels import batchnorm, batchnorm_cuda, layernorm, layernorm_cuda, lstm, lstm_cuda, rnn, rnn_cuda
 from lnrnn.kernels import bn_lstm, bn_lstm_cuda, bn_rnn, bn_rnn_cuda  # noqa: E402
 
 BN_CPU = {"lstm": bn_lstm, "rnn": bn_rnn}  # the recurrent-BN cells' twins, by cell
@@ -63,7 +63,7 @@ def small_blocks(monkeypatch):
     faster than the 5 ms default) and a race-free shared-array lookup (see _locked_shared_array)."""
     monkeypatch.setattr(config, "THREADS_PER_BLOCK", 8)
     monkeypatch.setattr(config, "CUDA_SEQ_MAX_THREADS", 8)
-    monkeypatch.setattr(G, "TILE", 4)
+    monkeypatch.setattr(gemm_cuda, "TILE", 4)
     with simulator_race_free(monkeypatch):
         yield
 
@@ -93,7 +93,7 @@ def close(a, b, floor=1e-30):
     return float(np.max(np.abs(a - b), initial=0.0) / max(np.max(np.abs(b), initial=0.0), floor))
 
 
-host = G.to_host
+host = arrays_cuda.to_host
 
 
 # ------------------------------------------------------------------------------------------------
@@ -107,40 +107,40 @@ def test_matmul_all_transposes(trans_a, trans_b):
     A = rng.standard_normal((K, M) if trans_a else (M, K))
     B = rng.standard_normal((N, K) if trans_b else (K, N))
     want = (A.T if trans_a else A) @ (B.T if trans_b else B)
-    got = G.matmul(G.to_device(A), G.to_device(B), trans_a=trans_a, trans_b=trans_b)
-    assert G.is_device(got)
+    got = gemm_cuda.matmul(arrays_cuda.to_device(A), arrays_cuda.to_device(B), trans_a=trans_a, trans_b=trans_b)
+    assert arrays_cuda.is_device(got)
     assert close(host(got), want) < TOL64
 
 
 def test_matmul_accumulate_and_cpu_twins():
     rng = np.random.default_rng(1)
     X, W, D = rng.standard_normal((13, 5)), rng.standard_normal((5, 6)), rng.standard_normal((13, 6))
-    assert close(host(G.matmul(G.to_device(X), G.to_device(W))), C.matmul(X, W, 2)) < TOL64
-    assert close(host(G.matmul(G.to_device(X), G.to_device(D), trans_a=True)), C.matmul_tn(X, D, 2)) < TOL64
+    assert close(host(gemm_cuda.matmul(arrays_cuda.to_device(X), arrays_cuda.to_device(W))), gemm.matmul(X, W, 2)) < TOL64
+    assert close(host(gemm_cuda.matmul(arrays_cuda.to_device(X), arrays_cuda.to_device(D), trans_a=True)), gemm.matmul_tn(X, D, 2)) < TOL64
     C0 = rng.standard_normal((5, 6))
-    out = G.to_device(C0)
-    G.matmul(G.to_device(X), G.to_device(D), out=out, trans_a=True, accumulate=True)
+    out = arrays_cuda.to_device(C0)
+    gemm_cuda.matmul(arrays_cuda.to_device(X), arrays_cuda.to_device(D), out=out, trans_a=True, accumulate=True)
     assert close(host(out), C0 + X.T @ D) < TOL64
     with pytest.raises(ValueError, match="inner dimensions"):
-        G.matmul(G.to_device(X), G.to_device(X))
+        gemm_cuda.matmul(arrays_cuda.to_device(X), arrays_cuda.to_device(X))
 
 
 def test_column_reductions():
     rng = np.random.default_rng(2)
     D, X = rng.standard_normal((3, 11, 6)), rng.standard_normal((3, 11, 6))  # 33 rows: 3 row ranges
     D2, X2 = D.reshape(33, 6), X.reshape(33, 6)
-    assert close(host(G.colsum(G.to_device(D))), D2.sum(0)) < TOL64
-    assert close(host(G.colsum_prod(G.to_device(D), G.to_device(X))), (D2 * X2).sum(0)) < TOL64
+    assert close(host(gemm_cuda.colsum(arrays_cuda.to_device(D))), D2.sum(0)) < TOL64
+    assert close(host(gemm_cuda.colsum_prod(arrays_cuda.to_device(D), arrays_cuda.to_device(X))), (D2 * X2).sum(0)) < TOL64
     m, r = X2.mean(1), 1 / X2.std(1)
-    got = G.colsum_ln(G.to_device(D2), G.to_device(X2), G.to_device(m), G.to_device(r))
+    got = gemm_cuda.colsum_ln(arrays_cuda.to_device(D2), arrays_cuda.to_device(X2), arrays_cuda.to_device(m), arrays_cuda.to_device(r))
     assert close(host(got), (D2 * (X2 - m[:, None]) * r[:, None]).sum(0)) < TOL64
 
 
 def test_fill_and_float32():
-    z = G.zeros((5, 3), np.float32)
+    z = arrays_cuda.zeros((5, 3), np.float32)
     assert z.dtype == np.float32 and not host(z).any()
     with pytest.raises(TypeError, match="float32 and float64"):
-        G.nbtype(np.int32)
+        arrays_cuda.nbtype(np.int32)
 
 
 # ------------------------------------------------------------------------------------------------
@@ -212,7 +212,7 @@ def run_rnn(mod, p, dy, norm):
 
 def assert_twins(cuda_out, cpu_out, tol):
     (outs, saved, grads), (outs_c, saved_c, grads_c) = cuda_out, cpu_out
-    assert all(G.is_device(a) for a in outs + saved + tuple(grads.values())), "CUDA twins return device arrays"
+    assert all(arrays_cuda.is_device(a) for a in outs + saved + tuple(grads.values())), "CUDA twins return device arrays"
     for k, (a, e) in enumerate(zip(host(outs), outs_c)):
         assert close(a, e) < tol, f"output {k}"
     assert len(saved) == len(saved_c)
@@ -268,7 +268,7 @@ def test_infer_twins_match_cpu(cell, monkeypatch):
     else:
         outs = rnn_cuda.rnn_infer(*[p[k] for k in RNN_FWD], NORM["ln"], EPS, 2)
         outs_c = rnn.rnn_infer(*[p[k] for k in RNN_FWD], NORM["ln"], EPS, 2)
-    assert len(outs) == len(outs_c) and all(G.is_device(a) for a in outs)
+    assert len(outs) == len(outs_c) and all(arrays_cuda.is_device(a) for a in outs)
     for a, e in zip(host(outs), outs_c):
         assert close(a, e) < TOL64
 
@@ -277,8 +277,8 @@ def test_device_inputs_single_step_single_row():
     """T = 1, B = 1, and inputs already on the device (no copy, same result). I = 2: with I = 1 the
     LayerNorm of x Wx does not depend on x, and dx is pure rounding noise."""
     p, dy = problem(np.random.default_rng(6), "lstm", 1, 1, 2, 3)
-    pd = {k: G.to_device(v) for k, v in p.items()}
-    assert_twins(run_lstm(lstm_cuda, pd, G.to_device(dy), "ln"), run_lstm(lstm, p, dy, "ln"), TOL64)
+    pd = {k: arrays_cuda.to_device(v) for k, v in p.items()}
+    assert_twins(run_lstm(lstm_cuda, pd, arrays_cuda.to_device(dy), "ln"), run_lstm(lstm, p, dy, "ln"), TOL64)
 
 
 @pytest.mark.parametrize("cell", ["lstm", "rnn"])
@@ -312,7 +312,7 @@ def test_batchnorm_matches_cpu(T, B, F, Ts):
     for a, e in zip(host(batchnorm_cuda.batchnorm_backward(dy, x, out[1], out[2], g)),
                     batchnorm.batchnorm_backward(dy, x, ref[1], ref[2], g)):
         assert close(a, e) < TOL64
-    rm_d, rv_d = G.to_device(rm), G.to_device(rv)  # device running stats: inference leaves them alone
+    rm_d, rv_d = arrays_cuda.to_device(rm), arrays_cuda.to_device(rv)  # device running stats: inference leaves them alone
     y = batchnorm_cuda.batchnorm_forward_infer(x, g, b, rm_d, rv_d, EPS)
     assert close(host(y), batchnorm.batchnorm_forward_infer(x, g, b, rm, rv, EPS)) < TOL64
     assert (host(rm_d) == rm).all() and (host(rv_d) == rv).all()
@@ -373,7 +373,7 @@ def test_batchnorm_masked_matches_cpu(T, B, F, Ts, lengths):
     rm, rv = rng.standard_normal((Ts, F)), rng.uniform(0.5, 1.5, (Ts, F))
     rm_g, rv_g, rm_c, rv_c = rm.copy(), rv.copy(), rm.copy(), rv.copy()
     lengths = np.array(lengths, np.int64)
-    out = batchnorm_cuda.batchnorm_forward_train(x, g, b, rm_g, rv_g, 0.1, EPS, G.to_device(lengths))
+    out = batchnorm_cuda.batchnorm_forward_train(x, g, b, rm_g, rv_g, 0.1, EPS, arrays_cuda.to_device(lengths))
     want = batchnorm.batchnorm_forward_train(x, g, b, rm_c, rv_c, 0.1, EPS, lengths)
     for a, e in zip(host(out), want):
         assert close(a, e) < TOL64

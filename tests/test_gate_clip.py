@@ -231,10 +231,10 @@ def cuda_twins(monkeypatch):
         pytest.skip(f"CUDA kernels cannot run here: {why}")
     from test_cuda_kernels import simulator_race_free
     from lnrnn import config
-    from lnrnn.kernels import bn_lstm_cuda, cuda_common, lstm_cuda
-    monkeypatch.setattr(cuda_common, "TILE", 4)
+    from lnrnn.kernels import arrays_cuda, bn_lstm_cuda, gemm_cuda, lstm_cuda
+    monkeypatch.setattr(gemm_cuda, "TILE", 4)
     with simulator_race_free(monkeypatch):
-        yield config, lstm_cuda, bn_lstm_cuda, cuda_common.to_host
+        yield config, lstm_cuda, bn_lstm_cuda, arrays_cuda.to_host
 
 
 @pytest.mark.parametrize("sequence", [True, False], ids=["sequence", "per-step"])

@@ -1,6 +1,6 @@
 """Cold start (issue 16): the first update compiles a layer's backward time loop in a second process
 while this one compiles the forward (lnrnn.training.prewarm). What is checked:
-- kernels.common.dry_run: run_chunks/run_synced compile their loop for the arguments' types without
+- kernels.threads.dry_run: run_chunks/run_synced compile their loop for the arguments' types without
   running it ("compile"), or neither ("skip"), and run as usual outside the block;
 - the child (`python -m lnrnn.training.prewarm SPEC`) puts into an empty cache exactly the loop a real layer of
   that kind then calls: a later process at other sizes loads it and compiles no backward loop (a child
@@ -26,7 +26,7 @@ from lnrnn.model import cells
 
 from lnrnn.training import prewarm
 from lnrnn.compiling import CompileClock
-from lnrnn.kernels import common
+from lnrnn.kernels import threads
 from lnrnn.model.layers import RecurrentLayer
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -40,7 +40,7 @@ def _fill_rows(q, lo, hi, out, v):
 
 @numba.njit(cache=False, nogil=True)
 def _fill_part(q, n, flags, out, v):
-    lo, hi = common.chunk_bounds(out.shape[0], n, q)
+    lo, hi = threads.chunk_bounds(out.shape[0], n, q)
     for b in range(lo, hi):
         out[b] = v
 
@@ -48,12 +48,12 @@ def _fill_part(q, n, flags, out, v):
 @pytest.mark.parametrize("runner,fn", [("chunks", _fill_rows), ("synced", _fill_part)])
 def test_dry_run_compiles_for_the_argument_types_and_runs_nothing(runner, fn):
     out = np.zeros(7, np.float32)
-    call = ((lambda: common.run_chunks(fn, 7, 3, out, np.float32(2.0))) if runner == "chunks" else
-            (lambda: common.run_synced(fn, 3, out, np.float32(2.0))))
-    with common.dry_run("skip"):
+    call = ((lambda: threads.run_chunks(fn, 7, 3, out, np.float32(2.0))) if runner == "chunks" else
+            (lambda: threads.run_synced(fn, 3, out, np.float32(2.0))))
+    with threads.dry_run("skip"):
         call()
     assert fn.signatures == [] and not out.any()
-    with common.dry_run("compile"):
+    with threads.dry_run("compile"):
         call()
     assert not out.any(), "a dry run must not run the loop"
     head = (numba.int64,) * (3 if runner == "chunks" else 2)
@@ -62,9 +62,9 @@ def test_dry_run_compiles_for_the_argument_types_and_runs_nothing(runner, fn):
     call()  # outside the block: runs, with the signature the dry run compiled
     assert len(fn.signatures) == 1 and (out >= 2).all()
     with pytest.raises(ValueError):
-        with common.dry_run("run"):
+        with threads.dry_run("run"):
             pass
-    assert common._dry["mode"] is None
+    assert threads._dry["mode"] is None
 
 
 CHILD_CHECK = r"""

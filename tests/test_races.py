@@ -10,8 +10,8 @@ without a lost update the order of the additions, hence the bits, follows the th
 tests/mutants/mutants.py plants those races (``python tests/mutants/run.py --only race-``).
 
 The prange kernels need two Numba threads or more to overlap (numba.config.NUMBA_NUM_THREADS, the
-core count unless set); the cell kernels run one Python thread per batch chunk (common.run_chunks)
-and the BN cells one per part (common.run_synced), so they use more chunks than cores as well.
+core count unless set); the cell kernels run one Python thread per batch chunk (threads.run_chunks)
+and the BN cells one per part (threads.run_synced), so they use more chunks than cores as well.
 """
 
 import numba
@@ -21,7 +21,7 @@ import pytest
 from bn_problems import bn_problem
 from lnrnn import backend
 from lnrnn import reference as ref
-from lnrnn.kernels import common
+from lnrnn.kernels import gemm, threads
 from lnrnn.kernels.batchnorm import bn_backward
 from lnrnn.kernels.layernorm import layernorm_backward
 
@@ -117,16 +117,16 @@ def test_layernorm_backward_row_chunks():
 
 @needs_threads
 def test_column_sums_and_weight_gradient_gemm():
-    """common.matmul_tn (the T*B-row weight-gradient GEMM): per-chunk partials, reduced after."""
+    """gemm.matmul_tn (the T*B-row weight-gradient GEMM): per-chunk partials, reduced after."""
     rng = np.random.default_rng(3)
     N, M, K = 4096, 96, 40
     D, A = rng.standard_normal((N, M)), rng.standard_normal((N, K))
-    (tn,) = assert_repeatable(lambda: (common.matmul_tn(A, D, 8),), 40, ("matmul_tn",))
+    (tn,) = assert_repeatable(lambda: (gemm.matmul_tn(A, D, 8),), 40, ("matmul_tn",))
     assert_close("matmul_tn", tn, A.T @ D)
 
 
 # ------------------------------------------------------------------------------------------------
-# Cells: one Python thread per batch chunk (common.run_chunks), per-chunk parameter-gradient partials
+# Cells: one Python thread per batch chunk (threads.run_chunks), per-chunk parameter-gradient partials
 # ------------------------------------------------------------------------------------------------
 LSTM_FWD = ("x", "h0", "c0", "Wx", "Wh", "b", "gx", "bx", "gh", "bh", "gc", "bc")
 LSTM_GRADS = ("dx", "dh0", "dc0", "dWx", "dWh", "db", "dgx", "dbx", "dgh", "dbh", "dgc", "dbc")
@@ -190,10 +190,9 @@ def test_rnn_backward_chunk_partials(norm, I):
 @pytest.fixture
 def three_parts(monkeypatch):
     """Three parts (more than CI's two cores, uneven 11/11/10-unit splits) wherever the BN cells'
-    split uses (common.PART_THREADS); par_min=0 in the calls forces the split at any size."""
-    from lnrnn.kernels import common
-    assert hasattr(common, "PART_THREADS"), "the BN cells' part-count override moved: update this fixture"
-    monkeypatch.setattr(common, "PART_THREADS", 3)
+    split uses (threads.PART_THREADS); par_min=0 in the calls forces the split at any size."""
+    assert hasattr(threads, "PART_THREADS"), "the BN cells' part-count override moved: update this fixture"
+    monkeypatch.setattr(threads, "PART_THREADS", 3)
 
 
 @pytest.mark.parametrize("I", [6, 3], ids=["wide-input", "narrow-input"])

@@ -1,4 +1,4 @@
-"""common.run_synced and common.barrier: the threads that BN cells split their time loop over."""
+"""threads.run_synced and threads.barrier: the threads that BN cells split their time loop over."""
 import os
 import threading
 import time
@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 from numba import njit
 
-from lnrnn.kernels.common import barrier, run_synced
+from lnrnn.kernels.threads import barrier, run_synced
 
 
 @njit(nogil=True)

@@ -49,12 +49,12 @@ Kernel habits (llm.c / haste)
       product h @ Wh and the pointwise step run inside the time loop; weight gradients are one
       GEMM over all T*B rows.
     * The time loop runs inside compiled code. Plain and LN CPU cells give each thread one chunk of
-      the batch for the whole sequence (``common.run_chunks``: one nogil compiled function per chunk,
+      the batch for the whole sequence (``threads.run_chunks``: one nogil compiled function per chunk,
       compiled once, where a prange body is compiled three times) and call single-threaded BLAS
       inside it; the GEMMs over all T*B rows prange over row chunks. BN couples the batch at every
-      step, so BN cells' chunks (one part per thread, ``common.run_synced``; one thread below
+      step, so BN cells' chunks (one part per thread, ``threads.run_synced``; one thread below
       ``par_min``) also meet within every step: each writes its rows' moments (backward: sums) and
-      waits at a barrier, then all combine every part's (``batchnorm.parts_stats``, ``sum_parts``);
+      waits at a barrier, then all combine every part's (``bn_parts.parts_stats``, ``sum_parts``);
       the sequence-wide BN of x Wx prange over chunks of steps.
     * float32 and float64 are both supported; constants are made with ``x.dtype.type(...)`` so
       float32 code stays float32 (and means are products with ``1/F`` in the row dtype: a float32

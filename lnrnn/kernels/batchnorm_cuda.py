@@ -12,7 +12,7 @@ row are coalesced) of one step t (blockIdx.y); its TILE lanes (threadIdx.y) stri
 are summed through shared memory (``lane_sum``). dgain/dbias: per-step partial sums (T,F) written by
 the blocks, then one column reduction: no atomics, deterministic.
 
-Host or device arrays in, device arrays out (cuda_common). Running statistics are updated where
+Host or device arrays in, device arrays out (arrays_cuda). Running statistics are updated where
 they live: a device array in place; a host array through a device copy that is written back
 before returning, so callers see the CPU twin's in-place semantics either way.
 """
@@ -22,7 +22,8 @@ from functools import lru_cache
 import numpy as np
 from numba import cuda
 
-from lnrnn.kernels.cuda_common import colsum, empty, is_device, nbtype, tile, to_device
+from lnrnn.kernels.arrays_cuda import empty, is_device, nbtype, to_device
+from lnrnn.kernels.gemm_cuda import colsum, tile
 from lnrnn.kernels.masks import as_lengths
 
 

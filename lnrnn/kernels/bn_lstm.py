@@ -24,18 +24,18 @@ Layout of the work
     2. Time loop, split into parts by batch rows (common.py), one per thread for the whole sequence.
        Per step a part computes its rows of h_{t-1} Wh (one packed product) and their moments (count,
        mean, M2 per column), meets the others at a barrier, and every part combines all parts' moments
-       in the same order into BN_t's statistics (batchnorm.parts_stats: Chan et al.'s pairwise rule, as
+       in the same order into BN_t's statistics (bn_parts.parts_stats: Chan et al.'s pairwise rule, as
        exact as a two-pass variance; part 0 writes them to saved and updates the running rows); then its
        rows' gates and cell, the cell's moments, a second barrier, the cell's statistics, its rows' output.
     3. Backward runs the same parts in reverse time, two barriers per step: its rows' dL/d BN_t(c_t) and
-       their two batch sums, the barrier, every part's sums added (batchnorm.sum_parts), its rows' dL/dc
+       their two batch sums, the barrier, every part's sums added (bn_parts.sum_parts), its rows' dL/dc
        and gate gradients da; their sums of the h side's BN backward, the barrier, the sums added, its
        rows of dhw_t and of dh_{t-1} = dhw_t @ Wh^T. Each part adds one column chunk of the summed gain
        gradients: no shared +=. After the loop: BN_t backward of the x side over all T (gives dxw, dgx
        and db), then dWx = X^T dxw, dx = dxw Wx^T and dWh = Hprev^T dhw, each one GEMM over all T*B rows
-       (common.projection_grads).
+       (gemm.projection_grads).
     Narrow inputs (I <= config.FOLD_MAX_I: pixel MNIST I=1, strokes I=3) skip step 1 and the x side of
-    step 3: BN_t(x_t Wx) follows from the mean and covariance of x_t over the batch (batchnorm.fold_stats,
+    step 3: BN_t(x_t Wx) follows from the mean and covariance of x_t over the batch (bn_cell_x.fold_stats,
     O(B I^2) per step, before the loop), so every part computes its statistics (fold_step_stats, O(G I^2))
     and its rows of it (fold_rows_forward) inside the loop with no exchange; backward adds I*G sums to the
     h side's exchange (fold_rows_sums), and each part its column chunk of dWx, dgx, db (fold_step_backward)
@@ -58,7 +58,7 @@ Not the gradient of a loss, so no finite-difference check: reference.bn_lstm_bac
 
 saved (the tuple bn_lstm_forward returns and bn_lstm_backward takes back):
     xw      (T,B,G)  x @ Wx, before BN; for a narrow input (I <= config.FOLD_MAX_I) instead
-            (T,I+I*I) float64, per step the batch mean and covariance of x_t (batchnorm.fold_stats;
+            (T,I+I*I) float64, per step the batch mean and covariance of x_t (bn_cell_x.fold_stats;
             zeros in inference). The CUDA twin always saves x @ Wx; each backward reads its own.
     mean_x  (T,G)    statistics used for xw (batch, or running in inference)
     rstd_x  (T,G)    1/sqrt(var + eps) for xw
@@ -79,12 +79,13 @@ from numba import njit
 
 from lnrnn.config import BN_PAR_MIN_WORK as PAR_MIN_WORK  # default of the trailing par_min argument
 from lnrnn.config import CHUNK_GAP as GAP, FOLD_MAX_I, JIT, ROWS
-from lnrnn.kernels.batchnorm import (active_rows, add_cols, cell_x_backward, cell_x_forward, fold_rows_dx,
-                                     fold_rows_forward, fold_rows_sums, fold_step_backward, fold_step_stats, fold_v,
-                                     parts_stats, rows_bwd_dx, rows_bwd_sums, rows_moments, sum_parts)
+from lnrnn.kernels.batchnorm import active_rows
+from lnrnn.kernels.bn_cell_x import (cell_x_backward, cell_x_forward, fold_rows_dx, fold_rows_forward,
+                                     fold_rows_sums, fold_step_backward, fold_step_stats, fold_v)
+from lnrnn.kernels.bn_parts import add_cols, parts_stats, rows_bwd_dx, rows_bwd_sums, rows_moments, sum_parts
 from lnrnn.kernels.blas import rec_mul, rec_pack
-from lnrnn.kernels.common import (barrier, chunk_bounds, n_parts, rows_transposed, run_synced, sigmoid_row,
-                                  unowned)
+from lnrnn.kernels.rows import rows_transposed, sigmoid_row
+from lnrnn.kernels.threads import barrier, chunk_bounds, n_parts, run_synced, unowned
 from lnrnn.kernels.codes import clip_bound
 from lnrnn.kernels.masks import as_lengths
 
@@ -165,12 +166,12 @@ def bn_lstm_forward(x, h0, c0, Wx, Wh, b, gx, gh, gc, bc, rmx, rvx, rmh, rvh, rm
 
 @njit(**ROWS)
 def _forward_part(q, n, flags, xn, lengths, h0, c0, Wh, p, run, bn, xin, out, ex):
-    """The forward time loop for batch rows [r0, r1), part q of n (common.run_synced). Per step: those rows
+    """The forward time loop for batch rows [r0, r1), part q of n (threads.run_synced). Per step: those rows
     of h_{t-1} Wh and their moments, the first barrier, BN_t's statistics of hw_t from every part's
-    moments (batchnorm.parts_stats), the rows' gates and cell; the cell's moments, the second barrier,
+    moments (bn_parts.parts_stats), the rows' gates and cell; the cell's moments, the second barrier,
     its statistics, the rows' output. xn (T,B,G) = BN_t(x Wx; gx, b), or with xin's fold set (1,B,G),
     where the part writes its rows of step t's BN_t(x_t Wx; gx, b) from xin = (fold, x (T,B,I),
-    xs (T,I+I*I), Wx (I,G), gx, b (G,)) (batchnorm.fold_step_stats, fold_rows_forward);
+    xs (T,I+I*I), Wx (I,G), gx, b (G,)) (bn_cell_x.fold_step_stats, fold_rows_forward);
     p = (gh, gc, bc); run = (rmh, rvh (Ts,G), rmc, rvc (Ts,H), rmx, rvx (Ts,G)); bn = (training, momentum,
     eps); out = (hw, mean_h, rstd_h, gates, c, mean_c, rstd_c, tc, y, mean_x, rstd_x) as saved, the
     statistics written (and the running rows updated) by part 0; ex = ((n,>=2G+1), (n,>=2H+1)): the
@@ -326,7 +327,7 @@ def _backward_part(q, n, flags, dy, saved, c0, Wh, p, clip, xin, grads, ex):
     zero = dt.type(0.0)
     sc = np.empty(2 * H, dtype=dt)          # every part's cell sums added
     s = np.empty(2 * G + I * G, dtype=dt)   # every part's gate sums added: [s1 | s2 | P (I,G)]
-    V = np.empty((I, G), dtype=dt)          # fold: W gx rstd_x (batchnorm.fold_v)
+    V = np.empty((I, G), dtype=dt)          # fold: W gx rstd_x (bn_cell_x.fold_v)
     M = np.empty((I, I), dtype=dt)
     cv = np.empty(I, dtype=dt)
     dcg, dcbn = dcn[0], dcn[1]

@@ -4,10 +4,10 @@ outputs, ``saved`` layout and running-statistics rules; the NumPy spec is refere
 Design note: one module per op and side, named after its functions (bn_lstm_forward/backward here and in
 bn_lstm.py; bn_rnn_cuda.py is the BN-RNN's). The BN column machinery both BN cells use (col_stats,
 col_backward, the x-side bn_forward/bn_backward, running statistics on the device) is batchnorm_cuda's;
-the GEMMs and the weight-gradient tail (projection_grads) are cuda_common's. Here: the LSTM's fused
+the GEMMs and the weight-gradient tail (projection_grads) are gemm_cuda's. Here: the LSTM's fused
 step kernels and the drivers that launch them.
 
-Host or device arrays in, device arrays out (cuda_common); running statistics are updated where they
+Host or device arrays in, device arrays out (arrays_cuda); running statistics are updated where they
 live (device arrays in place; host arrays through a device copy written back at the end, as in
 batchnorm_cuda). ``par_min`` is accepted for signature parity and ignored. Masks (``lengths``) as in
 the CPU twin: every BN_t counts the rows with t < lengths[b]; backward ignores dy at padded rows.
@@ -42,8 +42,9 @@ from lnrnn.config import BN_PAR_MIN_WORK as PAR_MIN_WORK  # the CPU twin's defau
 from lnrnn.kernels.batchnorm_cuda import (bn_backward, bn_forward, col_backward, col_stats, device_lengths,
                                           running_on_device, write_back)
 from lnrnn.kernels.codes import clip_bound
-from lnrnn.kernels.cuda_common import (colsum, copy, empty, matmul, nbtype, projection_grads, sigmoid, tile,
-                                       to_device, zeros)
+from lnrnn.kernels.arrays_cuda import copy, empty, nbtype, to_device, zeros
+from lnrnn.kernels.gemm_cuda import colsum, matmul, projection_grads, tile
+from lnrnn.kernels.rows_cuda import sigmoid
 
 
 @lru_cache(maxsize=None)
@@ -218,13 +219,6 @@ def bn_lstm_forward(x, h0, c0, Wx, Wh, b, gx, gh, gc, bc, rmx, rvx, rmh, rvh, rm
         write_back(runs)
     saved = (xw, mean_x, rstd_x, hw, mean_h, rstd_h, gates, c, mean_c, rstd_c, tc, y, lengths, training)
     return y, copy(y[T - 1]), copy(c[T - 1]), saved
-
-
-def _input_side(da, xw, mean_x, rstd_x, gx, training, lengths, x, Wx, h0, y, dhw):
-    """After the time loop: BN_t backward of the x side, then dWx, dx, dWh (one GEMM each)."""
-    dxw, dgx, db = bn_backward(da, xw, mean_x, rstd_x, gx, training, lengths)
-    dx, dWx, dWh = projection_grads(dxw, dhw, x, h0, y, Wx)
-    return dx, dWx, dWh, db, dgx
 
 
 def bn_lstm_backward(dy, saved, x, h0, c0, Wx, Wh, gx, gh, gc, par_min=PAR_MIN_WORK, clip=0.0):

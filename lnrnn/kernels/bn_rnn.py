@@ -15,7 +15,7 @@ Layout of the work (as bn_lstm.py, with one gate block and no cell): xw = x Wx a
 rows once; the time loop split by batch rows into parts that meet at one barrier per step (forward: the
 moments of hw_t; backward: the sums of its BN backward), with exchange buffers by step parity (a part
 may write step t+1's while another still reads step t's); after the BPTT loop, BN_t backward of the x
-side and the weight-gradient GEMMs (common.projection_grads). Narrow inputs (I <= config.FOLD_MAX_I)
+side and the weight-gradient GEMMs (gemm.projection_grads). Narrow inputs (I <= config.FOLD_MAX_I)
 take bn_lstm.py's fold path: BN_t(x_t Wx) and its backward inside the loop from the batch mean and
 covariance of x_t; no (T,B,H) array of the x side.
 
@@ -28,12 +28,13 @@ from numba import njit
 
 from lnrnn.config import BN_PAR_MIN_WORK as PAR_MIN_WORK  # default of the trailing par_min argument
 from lnrnn.config import CHUNK_GAP as GAP, FOLD_MAX_I, JIT, ROWS
-from lnrnn.kernels.batchnorm import (active_rows, add_cols, cell_x_backward, cell_x_forward, fold_rows_dx,
-                                     fold_rows_forward, fold_rows_sums, fold_step_backward, fold_step_stats, fold_v,
-                                     parts_stats, rows_bwd_dx, rows_bwd_sums, rows_moments, sum_parts)
+from lnrnn.kernels.batchnorm import active_rows
+from lnrnn.kernels.bn_cell_x import (cell_x_backward, cell_x_forward, fold_rows_dx, fold_rows_forward,
+                                     fold_rows_sums, fold_step_backward, fold_step_stats, fold_v)
+from lnrnn.kernels.bn_parts import add_cols, parts_stats, rows_bwd_dx, rows_bwd_sums, rows_moments, sum_parts
 from lnrnn.kernels.blas import rec_mul, rec_pack
-from lnrnn.kernels.common import (barrier, chunk_bounds, n_parts, rows_transposed, run_synced, sigmoid_row,
-                                  unowned)
+from lnrnn.kernels.rows import rows_transposed, sigmoid_row
+from lnrnn.kernels.threads import barrier, chunk_bounds, n_parts, run_synced, unowned
 from lnrnn.kernels.masks import as_lengths
 
 
@@ -77,11 +78,11 @@ def bn_rnn_forward(x, h0, Wx, Wh, b, gx, gh, rmx, rvx, rmh, rvh, training, momen
 
 @njit(**ROWS)
 def _forward_part(q, n, flags, xn, lengths, h0, Wh, gh, run, bn, xin, out, ex):
-    """The forward time loop for batch rows [r0, r1), part q of n (common.run_synced): per step those
+    """The forward time loop for batch rows [r0, r1), part q of n (threads.run_synced): per step those
     rows of h_{t-1} Wh and their moments, the barrier, the step's statistics from every part's moments
-    (batchnorm.parts_stats), then the rows' output. xn (T,B,H) = BN_t(x Wx; gx, b), or with xin's fold set
+    (bn_parts.parts_stats), then the rows' output. xn (T,B,H) = BN_t(x Wx; gx, b), or with xin's fold set
     (1,B,H), where the part writes its rows of step t's BN_t(x_t Wx; gx, b) from xin = (fold, x (T,B,I),
-    xs (T,I+I*I), Wx (I,H), gx, b (H,)) (batchnorm.fold_step_stats, fold_rows_forward); run = (rmh, rvh,
+    xs (T,I+I*I), Wx (I,H), gx, b (H,)) (bn_cell_x.fold_step_stats, fold_rows_forward); run = (rmh, rvh,
     rmx, rvx) (Ts,H); bn = (training, momentum, eps); out = (hw, mean_h, rstd_h, y, mean_x, rstd_x) as saved,
     the statistics written (and the running rows updated) by part 0; ex (2,n,>=2H+1): the exchange."""
     rmh, rvh, rmx, rvx = unowned(run[0]), unowned(run[1]), unowned(run[2]), unowned(run[3])
@@ -168,7 +169,7 @@ def _backward_part(q, n, flags, dy, saved, Wh, gh, xin, grads, ex):
     PT = rec_pack(WT, r1 - r0)
     one = dt.type(1.0)
     s = np.empty(2 * H + I * H, dtype=dt)  # every part's sums added: [s1 | s2 | P (I,H)]
-    V = np.empty((I, H), dtype=dt)         # fold: W gx rstd_x (batchnorm.fold_v)
+    V = np.empty((I, H), dtype=dt)         # fold: W gx rstd_x (bn_cell_x.fold_v)
     M = np.empty((I, I), dtype=dt)
     cv = np.empty(I, dtype=dt)
     for t in range(T - 1, -1, -1):

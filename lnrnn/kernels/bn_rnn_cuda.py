@@ -4,7 +4,7 @@ outputs, ``saved`` layout and running-statistics rules; the NumPy spec is refere
 Design note: the BN-RNN's CUDA module, named after its functions; bn_lstm_cuda.py is its LSTM sibling
 and explains the layout (per step a GEMM for h_{t-1} Wh, then one fused kernel whose blocks own TILE
 hidden units and stride over the batch; backward the same in reverse, then the x side and the weight
-GEMMs). The BN column machinery is batchnorm_cuda's, the GEMMs cuda_common's. Host or device arrays in,
+GEMMs). The BN column machinery is batchnorm_cuda's, the GEMMs gemm_cuda's. Host or device arrays in,
 device arrays out; ``par_min`` is accepted and ignored; masks (``lengths``) as in the CPU twin.
 
 saved (device arrays, plus the mode):
@@ -20,7 +20,8 @@ from numba import cuda
 from lnrnn.config import BN_PAR_MIN_WORK as PAR_MIN_WORK  # the CPU twin's default, for signature parity (unused)
 from lnrnn.kernels.batchnorm_cuda import (bn_backward, bn_forward, col_backward, col_stats, device_lengths,
                                           running_on_device, write_back)
-from lnrnn.kernels.cuda_common import colsum, copy, empty, matmul, nbtype, projection_grads, tile, to_device, zeros
+from lnrnn.kernels.arrays_cuda import copy, empty, nbtype, to_device, zeros
+from lnrnn.kernels.gemm_cuda import colsum, matmul, projection_grads, tile
 
 
 @lru_cache(maxsize=None)

@@ -1,5 +1,5 @@
 """Synchronized BatchNorm cells: BN-RNN and BN-LSTM whose per-step batch statistics span every process
-of a data-parallel group (CPU only; ``lnrnn.distributed`` runs the group).
+of a data-parallel group (CPU only; ``lnrnn.training.distributed`` runs the group).
 
 Why a second formulation. The fused kernels (bn_lstm.py, bn_rnn.py) run the whole time loop in
 compiled code, and BN_t's statistics at step t are needed before step t's output can be computed. When
@@ -8,7 +8,7 @@ need the statistics of all B = sum_r B_r rows: a cross-rank reduction at every s
 backward (a synchronized BatchNorm). Here the time loop runs in Python and calls small compiled pieces
 plus ``reduce(buf)``, a callback that sums a small 1-D buffer in place over the group (MPI Allreduce
 SUM; the identity in one process). Same names, arguments (plus ``reduce`` first) and saved layout as
-the fused twins, so the layer adapters of ``lnrnn.cells`` call either; ``Synced`` binds them.
+the fused twins, so the layer adapters of ``lnrnn.model.cells`` call either; ``synced`` binds them.
 
 What is reduced (shape letters of ``lnrnn.kernels``; n_t = active rows of step t over all ranks)
     forward, once per call:  x side, every step at once: counts (T,), sum(xw - K) and sum((xw - K)^2)
@@ -30,13 +30,16 @@ too; padded rows are normalized with the active rows' statistics and get zero in
 saved: the fused twin's tuple (bn_lstm.py / bn_rnn.py) plus, last, counts (T,) of active rows over the
 group.
 """
+from functools import partial
+from types import SimpleNamespace
+
 import numba
 import numpy as np
 from numba import njit
 
 from lnrnn.config import JIT
 from lnrnn.kernels import bn_lstm as fused_lstm, bn_rnn as fused_rnn
-from lnrnn.kernels.common import matmul, projection_grads
+from lnrnn.kernels.gemm import matmul, projection_grads
 from lnrnn.kernels.codes import clip_bound
 from lnrnn.kernels.masks import as_lengths
 
@@ -454,19 +457,12 @@ def bn_rnn_backward(reduce, dy, saved, x, h0, Wx, Wh, gx, gh, par_min=None):
 # ---------------------------------------------------------------------------------------------
 # Binding
 # ---------------------------------------------------------------------------------------------
-SYNCED = ("bn_lstm_forward", "bn_lstm_backward", "bn_rnn_forward", "bn_rnn_backward")
-
-
-class Synced:
-    """A kernel namespace (``lnrnn.backend.kernels('cpu')``) whose BN cell kernels are this module's,
-    bound to ``reduce``; every other op is the wrapped namespace's. A layer with a group attached
-    (``RecurrentLayer.set_batch_reduce``) calls its kernels through one of these."""
-
-    def __init__(self, k, reduce):
-        self._k, self.reduce = k, reduce
-
-    def __getattr__(self, name):
-        if name in SYNCED:
-            fn = globals()[name]
-            return lambda *args, **kw: fn(self.reduce, *args, **kw)
-        return getattr(self._k, name)
+def synced(k, reduce):
+    """The kernel namespace k (``lnrnn.backend.kernels('cpu')``) with its four BN cell kernels replaced by
+    this module's, bound to ``reduce``; every other op is k's own. A layer with a group attached
+    (``RecurrentLayer.set_batch_reduce``) calls its kernels through it."""
+    return SimpleNamespace(**{**vars(k),
+                              "bn_lstm_forward": partial(bn_lstm_forward, reduce),
+                              "bn_lstm_backward": partial(bn_lstm_backward, reduce),
+                              "bn_rnn_forward": partial(bn_rnn_forward, reduce),
+                              "bn_rnn_backward": partial(bn_rnn_backward, reduce)})

@@ -1,9 +1,9 @@
 """What the CUDA side needs to know about its environment before ``numba.cuda`` is imported.
 
-Design note: ``backend.py`` (which decides whether CUDA is usable) and ``cuda_common.py`` (the base of
-every CUDA twin) both need these two checks. They used to live in ``backend.py``, which made
-``cuda_common`` import ``backend`` while ``backend`` imported the CUDA twins: a circle. Here they depend
-on nothing of lnrnn and never import ``numba.cuda``, so both sides import them from one place.
+Design note: ``backend.py`` (which decides whether CUDA is usable) and ``arrays_cuda.py`` (the base of
+every CUDA twin) both need these two checks. ``backend`` imports the CUDA twins, so the checks cannot
+live there without a circle; here they depend on nothing of lnrnn and never import ``numba.cuda``, and
+both sides import them from one place.
 """
 import os
 

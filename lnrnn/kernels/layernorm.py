@@ -9,7 +9,8 @@ import numpy as np
 from numba import njit, prange
 
 from lnrnn.config import PJIT
-from lnrnn.kernels.common import chunk_bounds, clamp_chunks, ln_row_backward, ln_row_forward
+from lnrnn.kernels.rows import ln_row_backward, ln_row_forward
+from lnrnn.kernels.threads import chunk_bounds, clamp_chunks
 
 
 @njit(**PJIT)

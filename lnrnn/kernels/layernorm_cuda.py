@@ -4,7 +4,7 @@
 One block of ``config.THREADS_PER_BLOCK`` threads per row; each thread strides over the row's F
 features and the row statistics are block-wide sums in shared memory (two passes: mean, then the
 biased variance, as in the CPU twin). dgain/dbias are column reductions over all N rows after the
-row kernel. Arguments: host or device arrays; results: device arrays (see cuda_common).
+row kernel. Arguments: host or device arrays; results: device arrays (see arrays_cuda).
 ``nchunks`` is accepted for signature parity with the CPU twin and ignored.
 """
 import math
@@ -13,8 +13,9 @@ from functools import lru_cache
 import numpy as np
 from numba import cuda
 
-from lnrnn.kernels.cuda_common import (block_sum, colsum, colsum_ln, empty, nbtype, threads_per_block,
-                                       to_device)
+from lnrnn.kernels.arrays_cuda import empty, nbtype, threads_per_block, to_device
+from lnrnn.kernels.gemm_cuda import colsum, colsum_ln
+from lnrnn.kernels.rows_cuda import block_sum
 
 
 @cuda.jit(device=True)

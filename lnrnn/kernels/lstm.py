@@ -30,7 +30,7 @@ Layout of the work
 
 Threads and compilation: a thread's whole chunk is one compiled function (``_forward_rows``,
 ``_backward_rows``, nogil), and ``lstm_forward``/``lstm_backward`` are Python: they allocate, run the
-chunks on threads (``common.run_chunks``) and call the threaded GEMMs. Numba compiles a prange body
+chunks on threads (``threads.run_chunks``) and call the threaded GEMMs. Numba compiles a prange body
 three times over; this way each chunk function is compiled once (see run_chunks).
 
 Graves's gate clip (``clip`` of lstm_backward; Graves 2013, sec. 4): at every step of BPTT the
@@ -62,8 +62,10 @@ from numba.extending import intrinsic, overload
 from lnrnn.config import CHUNK_GAP as GAP, DWH_BLOCK_ROWS, FASTMATH, FOLD_MAX_I, JIT, ROWS
 from lnrnn.kernels.blas import gemm, rec_mul, rec_pack
 from lnrnn.kernels.codes import NORM_LN, NORM_NONE, centered, clip_bound  # noqa: F401  (re-exported)
-from lnrnn.kernels.common import (_E2, _E3, _E4, _E5, _E6, _E7, _EXP_MAX, _EXP_MIN, _LN2_HI, _LN2_LO, _LOG2E,
-                                  clamp_chunks, copy_rows, input_row_grads, matmul, run_chunks, unowned)
+from lnrnn.kernels.gemm import matmul
+from lnrnn.kernels.rows import (_E2, _E3, _E4, _E5, _E6, _E7, _EXP_MAX, _EXP_MIN, _LN2_HI, _LN2_LO, _LOG2E,
+                                copy_rows, input_row_grads)
+from lnrnn.kernels.threads import clamp_chunks, run_chunks, unowned
 
 
 def lstm_forward(x, h0, c0, Wx, Wh, b, gx, bx, gh, bh, gc, bc, norm, eps, nchunks):
@@ -118,7 +120,7 @@ def _run_forward(x, h0, c0, Wx, Wh, p, norm, eps, nchunks, keep):
     saved = (gates, c, tc, y, xp, hhat, chat, rstd)
     nch = clamp_chunks(nchunks, B)
     m = -(-B // nch)  # rows of the largest chunk
-    # each chunk's scratch, owned here (the chunks take unowned views of it: common.unowned)
+    # each chunk's scratch, owned here (the chunks take unowned views of it: threads.unowned)
     # (each chunk's part padded by config.CHUNK_GAP: no cache line holds two chunks' parts)
     work = (np.empty((nch, m + 1, G), dt),             # its recurrent product h_{t-1} Wh (Whc with LN)
             np.empty((nch, 4, G + GAP), dt))           # one row's x_t Wx; every bias the preactivation adds;
@@ -157,7 +159,7 @@ def _sigmoid(z):
 
 @overload(_sigmoid, jit_options=dict(fastmath=FASTMATH, error_model="numpy"))
 def _sigmoid_impl(z):
-    """float32: common.sigmoid_row's arithmetic (Cody-Waite reduced exp, degree-7 polynomial, 2^k from its
+    """float32: rows.sigmoid_row's arithmetic (Cody-Waite reduced exp, degree-7 polynomial, 2^k from its
     IEEE bits; the same errors, tested there) for one element, with 2^k made by a bit cast (_f32_bits)
     instead of sigmoid_row's int32 scratch row: written this way the whole sigmoid is one expression
     that LLVM vectorises inside a loop that also computes its argument and uses its value, so a row is
@@ -237,7 +239,7 @@ def _forward_rows(q, lo, hi, x, h0, c0, w, xin, p, ln, fold, eps, saved, work):
     order; whether it does depends on where the arrays lie, so lstm_infer's small buffers gave other
     float64 results than lstm_forward's (1 ulp; test_infer_equals_training_forward), where lstm_infer
     must be the same bit for bit."""
-    # every array here as an unowned view (common.unowned): no shared reference counts between threads
+    # every array here as an unowned view (threads.unowned): no shared reference counts between threads
     b, gx, bx, gh, bh, gc, bc = unowned(p[0]), unowned(p[1]), unowned(p[2]), unowned(p[3]), unowned(p[4]), \
         unowned(p[5]), unowned(p[6])
     Wc, Rx, Whc = unowned(w[0]), unowned(w[1]), unowned(w[2])
@@ -394,7 +396,7 @@ def lstm_backward(dy, saved, x, h0, c0, Wx, Wh, gx, gh, gc, norm, nchunks, clip=
     clip = dt.type(clip_bound(clip))  # 0: off
     m = -(-B // nch)  # rows of the largest chunk
     nb = max(1, DWH_BLOCK_ROWS // m)  # steps whose dL/d(h_{t-1} Wh) rows a chunk gathers for one dWh GEMM
-    # each chunk's scratch, owned here (the chunks take unowned views of it: common.unowned)
+    # each chunk's scratch, owned here (the chunks take unowned views of it: threads.unowned)
     work = (np.empty((nch, m + 1, G), dt),      # dL/d(x_t Wx) of its rows (wide input)
             np.empty((nch, I + 1, G), dt),      # x_t^T dL/d(x_t Wx), one step (wide input)
             np.zeros((nch, 2, m + 1, H), dt),   # dL/dh_t and dL/dc_t from step t+1
@@ -460,7 +462,7 @@ def _backward_rows(q, lo, hi, dy, saved, x, h0, c0, w, p, ln, fold, clip, out, p
     work (_fetch_row: one prefetch per cache line): S1 LN-LSTM step 1.13x -> 1.06x its floor in CPU
     time (A/B in one process). The forward's writes did not gain from the same (their lines are read
     before they are written, but S1's forward time stayed within 1%)."""
-    # every array here as an unowned view (common.unowned): no shared reference counts between threads
+    # every array here as an unowned view (threads.unowned): no shared reference counts between threads
     gates, c, tc, y = unowned(saved[0]), unowned(saved[1]), unowned(saved[2]), unowned(saved[3])
     xp, hhat, chat, rstd = unowned(saved[4]), unowned(saved[5]), unowned(saved[6]), unowned(saved[7])
     Wx, WxT, WhT, Wc, Mc = unowned(w[0]), unowned(w[1]), unowned(w[2]), unowned(w[3]), unowned(w[4])

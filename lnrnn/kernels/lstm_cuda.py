@@ -2,7 +2,7 @@
 
 Same function names, arguments, outputs and ``saved`` layout as the CPU twin (equations, gate order
 [i|f|g|o] and shape letters: ``lnrnn.kernels``). Arguments: host or device arrays (host ones are
-copied to the device once); every result, ``saved`` included, is a device array (``cuda_common``).
+copied to the device once); every result, ``saved`` included, is a device array (``arrays_cuda``).
 ``nchunks`` is accepted for signature parity and ignored.
 
 Layout of the work (everything stays on the device; the host only launches)
@@ -48,9 +48,10 @@ import numpy as np
 from numba import cuda
 
 from lnrnn.config import FOLD_MAX_I
-from lnrnn.kernels.cuda_common import (block_sum, colsum, colsum_prod, copy, dot_col, empty, matmul, nbtype,
-                                       projection_grads, seq_fits, seq_threads, sigmoid, split_groups, split_matvec,
-                                       threads_per_block, to_device, transpose, zeros)
+from lnrnn.kernels.arrays_cuda import (copy, empty, nbtype, seq_fits, seq_threads, threads_per_block, to_device,
+                                       transpose, zeros)
+from lnrnn.kernels.gemm_cuda import colsum, colsum_prod, matmul, projection_grads
+from lnrnn.kernels.rows_cuda import block_sum, dot_col, sigmoid, split_groups, split_matvec
 from lnrnn.kernels.layernorm_cuda import ln_rows, row_stats
 from lnrnn.kernels.codes import NORM_LN, NORM_NONE, centered, clip_bound  # noqa: F401  (the same codes as the CPU twin)
 
@@ -312,7 +313,7 @@ def _seq_kernels(dtype, tpb, H):
                      chat[t, bb]), r, p, ln, cl, one, dt(H), one / dt(G),
                     (DA[t, bb], DCN[tt, bb], dHW[t, bb], dXW[t, bb]), dv)
             cuda.syncthreads()  # dv complete; dh of this step fully read
-            # dh <- dv Wh^T (thread groups split the G-long sums; see cuda_common.split_matvec)
+            # dh <- dv Wh^T (thread groups split the G-long sums; see rows_cuda.split_matvec)
             matvec(dv, WhT, dh, red, tid, n, zero)
             cuda.syncthreads()
         for k in range(tid, H, n):

@@ -4,7 +4,7 @@ Rows are independent, so one thread owns one row (a grid-stride loop over the N 
 makes the same passes as the CPU twin: log-softmax of the weights, each component's log-density
 into gamma, the log-sum-exp over components (its maximum taken over the stored values), then the
 responsibilities; the backward writes the row's K derivatives from the saved gamma, z1, z2, e and pi.
-Arguments: host or device arrays; results: device arrays (see cuda_common).
+Arguments: host or device arrays; results: device arrays (see arrays_cuda).
 """
 import math
 from functools import lru_cache
@@ -12,7 +12,7 @@ from functools import lru_cache
 import numpy as np
 from numba import cuda
 
-from lnrnn.kernels.cuda_common import empty, nbtype, threads_per_block, to_device
+from lnrnn.kernels.arrays_cuda import empty, nbtype, threads_per_block, to_device
 from lnrnn.kernels.codes import MDN_RHO as RHO, MDN_SMAX as SMAX
 
 

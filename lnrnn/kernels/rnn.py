@@ -4,7 +4,7 @@
     norm LN:   h_t = tanh(LN(x_t Wx + h_{t-1} Wh; g, b))     (Ba et al. 2016, eq. 4; joint normalization)
 The BN-RNN lives in bn_rnn.py. Same layout of work as lstm.py: x Wx over all T*B rows once (inside
 the time loop for a narrow input, I <= config.FOLD_MAX_I), the batch split into chunks, one per thread
-(common.run_chunks), for the time loop, weight gradients as one GEMM each.
+(threads.run_chunks), for the time loop, weight gradients as one GEMM each.
 
 saved:
     y    (T,B,H)  h_t (also the output)
@@ -17,8 +17,9 @@ from numba import njit
 from lnrnn.config import CHUNK_GAP as GAP, FOLD_MAX_I, ROWS
 from lnrnn.kernels.blas import rec_mul, rec_pack
 from lnrnn.kernels.codes import NORM_LN, NORM_NONE  # noqa: F401  (re-exported: one set of codes for every cell)
-from lnrnn.kernels.common import (clamp_chunks, copy_rows, input_row_grads, ln_row_backward, ln_row_forward, matmul,
-                                  matmul_tn, recurrent_weight_grad, run_chunks, sigmoid_row, unowned)
+from lnrnn.kernels.gemm import matmul, matmul_tn, recurrent_weight_grad
+from lnrnn.kernels.rows import copy_rows, input_row_grads, ln_row_backward, ln_row_forward, sigmoid_row
+from lnrnn.kernels.threads import clamp_chunks, run_chunks, unowned
 
 
 def rnn_forward(x, h0, Wx, Wh, b, g, norm, eps, nchunks):
@@ -58,7 +59,7 @@ def _run_forward(x, h0, Wx, Wh, b, g, norm, eps, nchunks, keep):
     saved = (y, ahat, rstd)
     nch = clamp_chunks(nchunks, B)
     m = -(-B // nch)  # rows of the largest chunk
-    # each chunk's scratch, owned here (the chunks take unowned views of it: common.unowned)
+    # each chunk's scratch, owned here (the chunks take unowned views of it: threads.unowned)
     # (each chunk's part padded by config.CHUNK_GAP: no cache line holds two chunks' parts)
     work = (np.empty((nch, m + 1, H), dt),           # its preactivations
             np.empty((nch, 2 * H + GAP), np.int32))  # sigmoid_row's scratch
@@ -71,7 +72,7 @@ def _forward_rows(q, lo, hi, x, h0, Wx, Wh, b, g, ln, fold, eps, xp, saved, work
     """The forward time loop of batch rows [lo, hi); xp (T,B,H) x Wx (unless fold); writes their rows of
     saved = (y, ahat, rstd) (or rnn_infer's: ahat and rstd one step long); work: the chunks' scratch
     (rnn_forward), of which this chunk uses row q."""
-    # every array here as an unowned view (common.unowned): no shared reference counts between threads
+    # every array here as an unowned view (threads.unowned): no shared reference counts between threads
     y, ahat, rstd = unowned(saved[0]), unowned(saved[1]), unowned(saved[2])
     x, h0, Wx, Wh, b, g, xp = unowned(x), unowned(h0), unowned(Wx), unowned(Wh), unowned(b), unowned(g), unowned(xp)
     T, B, I = x.shape
@@ -144,7 +145,7 @@ def _backward_rows(q, lo, hi, dy, saved, x, Wx, WhT, g, ln, fold, out, part, wor
     """BPTT of batch rows [lo, hi): their rows of out = (dA (T,B,H), dx (T,B,I) (fold only), dh0 (B,H)),
     and chunk q's partials, part = (pH, pWx): pH[:, q] = db, dg (H,) and pWx[q] (I,H); work: the chunks'
     scratch (rnn_backward), of which this chunk uses row q."""
-    # every array here as an unowned view (common.unowned): no shared reference counts between threads
+    # every array here as an unowned view (threads.unowned): no shared reference counts between threads
     y, ahat, rstd = unowned(saved[0]), unowned(saved[1]), unowned(saved[2])
     dA, dx, dh0 = unowned(out[0]), unowned(out[1]), unowned(out[2])
     pH, pWx = unowned(part[0]), unowned(part[1])

@@ -3,7 +3,7 @@
     norm NONE: h_t = tanh(x_t Wx + h_{t-1} Wh + b)
     norm LN:   h_t = tanh(LN(x_t Wx + h_{t-1} Wh; g, b))     (Ba et al. 2016, eq. 4; joint normalization)
 Same names, arguments, outputs and ``saved`` layout as the CPU twin; host or device arrays in,
-device arrays out (``cuda_common``); ``nchunks`` is accepted and ignored. Same layout of work as
+device arrays out (``arrays_cuda``); ``nchunks`` is accepted and ignored. Same layout of work as
 lstm_cuda.py: x Wx over all T*B rows once; then either one sequence kernel (one block per batch row
 runs every step; the default when its shared arrays fit) or, per step, one GEMM and one fused row
 kernel; weight gradients and the b/g reductions over all T*B rows after the loop.
@@ -19,9 +19,10 @@ from functools import lru_cache
 import numpy as np
 from numba import cuda
 
-from lnrnn.kernels.cuda_common import (block_sum, colsum, colsum_prod, copy, empty, matmul, nbtype, projection_grads,
-                                       seq_fits, seq_threads, split_groups, split_matvec, threads_per_block, to_device,
+from lnrnn.kernels.arrays_cuda import (copy, empty, nbtype, seq_fits, seq_threads, threads_per_block, to_device,
                                        transpose, zeros)
+from lnrnn.kernels.gemm_cuda import colsum, colsum_prod, matmul, projection_grads
+from lnrnn.kernels.rows_cuda import block_sum, split_groups, split_matvec
 from lnrnn.kernels.layernorm_cuda import row_stats
 from lnrnn.kernels.codes import NORM_LN, NORM_NONE  # noqa: F401  (the same codes as the CPU twin)
 

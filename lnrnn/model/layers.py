@@ -50,7 +50,7 @@ from lnrnn import backend
 from lnrnn.model import cells
 from lnrnn.config import BN_MOMENTUM, EPS
 from lnrnn.model.flat import repack
-from lnrnn.kernels.bn_sync import Synced
+from lnrnn.kernels.bn_sync import synced
 from lnrnn.kernels.codes import clip_bound
 from lnrnn.threadscope import scoped
 
@@ -189,7 +189,7 @@ class RecurrentLayer:
         if reduce is not None and self.norm == "bn":
             if self.device != "cpu":
                 raise ValueError("synchronized BatchNorm across processes runs on the CPU only")
-            base = Synced(base, reduce)
+            base = synced(base, reduce)
         self._k = base
 
     def zero_state(self, B):
@@ -275,30 +275,13 @@ class RecurrentLayer:
             dy = self._k.to_host(dy) * step_mask(lengths, T, self.dtype)[:, :, None]
         g, nch, k = self.grads, numba.get_num_threads(), self._k
         dy = k.to_device(dy)
-        dx, dstate, dp = self.spec.backward(_Fetch(k, on_device), self, dy, saved, x, state, p, nch)
-        for n, d in zip(self.spec.grads, dp):  # host arrays (_Fetch)
+        dx, dstate, dp = self.spec.backward(k, self, dy, saved, x, state, p, nch)
+        # the parameter gradients go to the host optimizer; dx stays on the device when asked (a stack on
+        # 'cuda' passes it to the layer below): to_host is the identity on the CPU
+        dstate, dp = k.to_host(tuple(dstate)), k.to_host(tuple(dp))
+        for n, d in zip(self.spec.grads, dp):
             g[n] += d
-        return dx, tuple(dstate)
-
-
-class _Fetch:
-    """The kernel namespace k, with each backward kernel's results brought to the host except dx (the
-    first) when on_device: backward's parameter gradients go to the host optimizer, dx may stay."""
-
-    def __init__(self, k, on_device):
-        self._k, self._on_device = k, on_device
-
-    def __getattr__(self, name):
-        fn = getattr(self._k, name)
-        if not name.endswith("_backward"):
-            return fn
-
-        def call(*args, **kw):
-            res = fn(*args, **kw)
-            if not self._on_device:
-                return self._k.to_host(res)
-            return (res[0],) + tuple(self._k.to_host(tuple(res[1:])))
-        return call
+        return (dx if on_device else k.to_host(dx)), tuple(dstate)
 
 
 class RecurrentStack:

@@ -1,11 +1,8 @@
-"""Small compiled building blocks shared by the kernels: threaded GEMMs over row chunks,
-the sum of per-thread partials, row LayerNorm, activations, ``run_chunks``, which
-runs a cell's batch chunks on threads, and ``run_synced`` with ``barrier``, which run a time loop
-split over threads that meet within every step (``n_parts``: the BN cells).
-
-Every GEMM here splits the rows of the big operand into one chunk per Numba thread and calls
-single-threaded BLAS (``np.dot``) on each chunk; reductions over rows write per-thread partial
-sums and add them afterwards (no shared ``+=`` inside ``prange``).
+"""How the CPU kernels use threads: ``run_chunks`` runs a cell's batch chunks on threads (one nogil
+compiled function per chunk), ``run_synced`` with ``barrier`` runs a time loop split over threads that
+meet within every step (``n_parts``: the BN cells), ``chunk_bounds`` says which rows a chunk owns, and
+``unowned`` gives a chunk function views of its caller's arrays without shared reference counts.
+``dry_run`` (lnrnn.training.prewarm): compile a time loop for its arguments' types without running it.
 """
 import contextlib
 import os
@@ -15,18 +12,18 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numba
 import numpy as np
-from numba import njit, prange, types
+from numba import njit, types
 from numba.core import cgutils
 from numba.extending import intrinsic
 from numba.np.arrayobj import populate_array
 
-from lnrnn.config import BARRIER_SPINS, JIT, PJIT, ROWS
-from lnrnn.kernels.blas import gemm
+from lnrnn.config import BARRIER_SPINS, JIT
+
 
 _pool = {"size": 0, "executor": None}
 
 
-# A dry run (lnrnn.prewarm): run_chunks and run_synced, instead of running their time loop, compile it
+# A dry run (lnrnn.training.prewarm): run_chunks and run_synced, instead of running their time loop, compile it
 # for the arguments' types (mode "compile", into Numba's on-disk cache) or do nothing ("skip"); the
 # wrappers around them still run. None: run as usual.
 _dry = {"mode": None}
@@ -35,7 +32,7 @@ _dry = {"mode": None}
 @contextlib.contextmanager
 def dry_run(mode):
     """Within the block, the time loops that run_chunks/run_synced would run are compiled for their
-    arguments' types and not run (mode "compile"), or neither ("skip"): lnrnn.prewarm compiles a layer's
+    arguments' types and not run (mode "compile"), or neither ("skip"): lnrnn.training.prewarm compiles a layer's
     backward loop in a second process from the buffers its Python wrappers allocate, without the forward
     loop it would need to run first. Their outputs are left unwritten. Not thread-safe: one caller."""
     if mode not in ("compile", "skip"):
@@ -214,36 +211,6 @@ def n_parts(B, H, G, par_min):
 
 
 @njit(**JIT)
-def copy_row(dst, src):
-    """dst[:] = src for two 1-D arrays of one length, as a loop: Numba compiles a slice assignment
-    (``a[i, j0:j1] = b[...]``) through its general broadcasting setitem, about 2 s of compile time per
-    array type in every process that compiles a kernel using one (0.1 s for this loop)."""
-    for j in range(dst.shape[0]):
-        dst[j] = src[j]
-
-
-@njit(**JIT)
-def copy_rows(dst, src):
-    """dst[:, :] = src for two 2-D arrays of one shape, row by row (copy_row says why not a slice assignment)."""
-    for i in range(dst.shape[0]):
-        copy_row(dst[i], src[i])
-
-
-@njit(**JIT)
-def rows_transposed(W, j0, j1):
-    """W[j0:j1].T (N, j1-j0) as a new C-contiguous array, by a loop: W (K,N). (np.ascontiguousarray of the
-    transposed view compiles Numba's general array copy, about 0.9 s of every BN cell's cold start.)"""
-    N = W.shape[1]
-    w = j1 - j0
-    out = np.empty((N, w), dtype=W.dtype)
-    for i in range(w):
-        Wi = W[j0 + i]
-        for n in range(N):
-            out[n, i] = Wi[n]
-    return out
-
-
-@njit(**JIT)
 def chunk_bounds(n, nchunks, k):
     """Rows [lo, hi) of chunk k when n rows are split into nchunks nearly equal chunks."""
     return (k * n) // nchunks, ((k + 1) * n) // nchunks
@@ -255,182 +222,6 @@ def clamp_chunks(nchunks, n):
     numba.get_num_threads(), from Python): reading the thread count inside compiled code would
     defeat cache=True."""
     return max(1, min(nchunks, n))
-
-
-@njit(**PJIT)
-def matmul(A, W, nchunks):
-    """A (N,K) @ W (K,M) -> (N,M), rows split over threads."""
-    N = A.shape[0]
-    out = np.empty((N, W.shape[1]), dtype=A.dtype)
-    nch = clamp_chunks(nchunks, N)
-    for k in prange(nch):
-        lo, hi = chunk_bounds(N, nch, k)
-        if hi > lo:
-            gemm(A[lo:hi], W, out[lo:hi], False)
-    return out
-
-
-@njit(**PJIT)
-def matmul_tn(A, D, nchunks):
-    """A (N,K)^T @ D (N,M) -> (K,M): the weight-gradient GEMM over all N = T*B rows.
-    Each thread reduces its own row chunk into a private partial; partials are summed after."""
-    N, K = A.shape
-    M = D.shape[1]
-    nch = clamp_chunks(nchunks, N)
-    part = np.zeros((nch, K, M), dtype=A.dtype)
-    for k in prange(nch):
-        lo, hi = chunk_bounds(N, nch, k)
-        if hi > lo:
-            gemm(A[lo:hi], D[lo:hi], part[k], True)
-    return sum_rows(part.reshape(nch, K * M)).reshape(K, M)
-
-
-@njit(**ROWS)
-def _tn_rows(q, lo, hi, A, D, part):
-    """Chunk q of recurrent_weight_grad's product (common.run_chunks): part[q] (K,M) = A[lo:hi]^T D[lo:hi]."""
-    if hi > lo:
-        gemm(A[lo:hi], D[lo:hi], part[q], True)
-
-
-def recurrent_weight_grad(dHW, h0, y, nchunks):
-    """dWh = Hprev^T dHW over all T*B rows, with Hprev = (h0, y_0, ..., y_{T-2}).
-    dHW (T,B,G) = dL/d(h_{t-1} Wh); h0 (B,H); y (T,B,H) -> dWh (H,G).
-
-    Python, with the T*B-row product on run_chunks' threads (per-chunk partials, summed after), as
-    matmul_tn does it in a prange kernel: Numba compiles a prange kernel three times over, and this one
-    with np.dot inside cost a BN cell's cold start about 2 s of compiling (numba compile events)."""
-    T, B, G = dHW.shape
-    H = h0.shape[1]
-    dWh = np.empty((H, G), dtype=dHW.dtype)
-    gemm(np.ascontiguousarray(h0), np.ascontiguousarray(dHW[0]), dWh, True)  # h0^T dHW_0
-    if T > 1:
-        n = (T - 1) * B
-        nch = clamp_chunks(nchunks, n)
-        part = np.zeros((nch, H, G), dtype=dHW.dtype)  # (nch,H,G) per-chunk partials
-        run_chunks(_tn_rows, n, nch, np.ascontiguousarray(y[:T - 1]).reshape(n, H),
-                   np.ascontiguousarray(dHW[1:]).reshape(n, G), part)
-        dWh += sum_rows(part.reshape(nch, H * G)).reshape(H, G)
-    return dWh
-
-
-def projection_grads(dXW, dHW, x, h0, y, Wx, nchunks):
-    """The GEMMs after a BPTT time loop, each one over all T*B rows:
-        dx = dXW Wx^T,  dWx = X^T dXW,  dWh = Hprev^T dHW  with Hprev = (h0, y_0, ..., y_{T-2}).
-    dXW, dHW (T,B,G): dL/d(x_t Wx) and dL/d(h_{t-1} Wh); x (T,B,I); h0 (B,H); y (T,B,H); Wx (I,G)
-    -> dx (T,B,I), dWx (I,G), dWh (H,G). (Python: it calls recurrent_weight_grad.)"""
-    T, B, G = dXW.shape
-    I = x.shape[2]
-    dX2 = np.ascontiguousarray(dXW).reshape(T * B, G)
-    dx = matmul(dX2, np.ascontiguousarray(Wx.T), nchunks).reshape(T, B, I)
-    dWx = matmul_tn(np.ascontiguousarray(x).reshape(T * B, I), dX2, nchunks)
-    return dx, dWx, recurrent_weight_grad(dHW, h0, y, nchunks)
-
-
-@njit(**JIT)
-def sum_rows(part):
-    """part (n,M) -> (M,): the sum of per-chunk partials (a loop: ``part.sum(axis=0)`` costs seconds
-    of compile time in every kernel that uses it)."""
-    out = part[0].copy()
-    for k in range(1, part.shape[0]):
-        for j in range(part.shape[1]):
-            out[j] += part[k, j]
-    return out
-
-
-# float32 exp for sigmoid_row: Cody-Waite reduction v = k ln2 + r (|r| <= ln2/2; k*_LN2_HI is exact),
-# a degree-7 Taylor polynomial for exp(r) (truncation < 6e-9) and 2^k assembled from its IEEE bits.
-_LOG2E = np.float32(1.4426950408889634)
-_LN2_HI = np.float32(0.693359375)
-_LN2_LO = np.float32(-2.12194440e-4)
-_EXP_MIN, _EXP_MAX = np.float32(-87.0), np.float32(87.0)
-_E2, _E3, _E4, _E5, _E6, _E7 = [np.float32(1.0 / f) for f in (2, 6, 24, 120, 720, 5040)]
-
-
-@njit(**JIT)
-def sigmoid_row(y, a, kb):
-    """y[j] = 1 / (1 + exp(-a[j])) over a row (y may alias a); kb: int32 scratch at least twice as long.
-
-    float64 uses libm. For float32, libm's expf is called one element at a time (pip's llvmlite has
-    no SVML), so we evaluate exp from plain arithmetic that LLVM vectorises: absolute error below
-    1e-7 and relative error ~1e-7 in the tails (tests/test_kernels.py). exp(r) goes to the second half
-    of kb and 2^k (as IEEE bits) to the first: with the polynomial written into y itself, which may be
-    a, LLVM left the final division scalar (1.2 us per 512-wide row on 2 AVX2 cores, 0.23 us now).
-    The cells also compute tanh(z) as 2 sigmoid(2z) - 1 with it: libm's tanhf cost twice its expf."""
-    n = a.shape[0]
-    if a.itemsize != 4:
-        for j in range(n):
-            y[j] = 1.0 / (1.0 + np.exp(-a[j]))
-        return
-    one = np.float32(1.0)
-    e = kb[n:2 * n].view(np.float32)  # exp(r), r the reduced argument
-    for j in range(n):
-        v = min(max(-a[j], _EXP_MIN), _EXP_MAX)
-        k = np.floor(v * _LOG2E + np.float32(0.5))
-        r = v - k * _LN2_HI - k * _LN2_LO
-        e[j] = one + r * (one + r * (_E2 + r * (_E3 + r * (_E4 + r * (_E5 + r * (_E6 + r * _E7))))))
-        kb[j] = (np.int32(k) + np.int32(127)) << np.int32(23)
-    scale = kb[:n].view(np.float32)  # 2^k
-    for j in range(n):
-        y[j] = one / (one + e[j] * scale[j])
-
-
-@njit(**JIT)
-def input_row_grads(dx, pW, dz, x, W):
-    """For one row of a narrow input (the cells' fold path): dx (I,) = dz W^T, and pW (I,N) += x^T dz,
-    with dz (N,) = dL/d(x W) of the row, x (I,), W (I,N)."""
-    for i in range(x.shape[0]):
-        s = dz.dtype.type(0.0)
-        for j in range(dz.shape[0]):
-            s += dz[j] * W[i, j]
-            pW[i, j] += x[i] * dz[j]
-        dx[i] = s
-
-
-@njit(**JIT)
-def ln_row_stats(x, eps):
-    """Mean and 1/std of one row x (F,): two passes (the mean first, then the biased variance about it,
-    which stays accurate in float32 when the mean is large against the spread)."""
-    F = x.shape[0]
-    zero = x.dtype.type(0.0)
-    inv = x.dtype.type(1.0) / x.dtype.type(F)  # not m /= F: int division would make m (and the loops) float64
-    m = zero
-    for j in range(F):
-        m += x[j]
-    m *= inv
-    v = zero
-    for j in range(F):
-        d = x[j] - m
-        v += d * d
-    v *= inv
-    return m, x.dtype.type(1.0) / np.sqrt(v + eps)
-
-
-@njit(**JIT)
-def ln_row_forward(xhat, x, eps):
-    """Normalize one row x (F,) into xhat (F,); returns (mean, rstd). Biased variance.
-    Written in place (xhat is x), the last loop runs scalar: LLVM's runtime overlap check sees the two
-    operands overlap and takes its unvectorised version (2x slower for a 512-wide row)."""
-    m, rstd = ln_row_stats(x, eps)
-    for j in range(x.shape[0]):
-        xhat[j] = (x[j] - m) * rstd
-    return m, rstd
-
-
-@njit(**JIT)
-def ln_row_backward(dx, dxhat, xhat, rstd):
-    """Given dL/dxhat (F,) (the upstream gradient already multiplied by the gain), the saved xhat (F,)
-    and rstd, write dL/dx (F,): rstd * (dxhat - mean(dxhat) - xhat * mean(dxhat * xhat))."""
-    F = dxhat.shape[0]
-    s1 = dxhat.dtype.type(0.0)
-    s2 = dxhat.dtype.type(0.0)
-    for j in range(F):
-        s1 += dxhat[j]
-        s2 += dxhat[j] * xhat[j]
-    inv = dxhat.dtype.type(1.0) / dxhat.dtype.type(F)  # stays float32 for float32 rows
-    s1 *= inv
-    s2 *= inv
-    for j in range(F):
-        dx[j] = rstd * (dxhat[j] - s1 - xhat[j] * s2)
 
 
 @intrinsic

@@ -1,0 +1,134 @@
+"""Device arrays and launch sizes shared by the ``*_cuda`` kernels.
+
+Device-array convention (every ``*_cuda`` module)
+    Public functions take host (NumPy) or device arrays; a host array is copied to the device once on
+    entry (``to_device``). Every array they return is a device array, and nothing is copied back to
+    the host: a training step keeps parameters, activations and gradients on the device. Call
+    ``to_host`` on a result (or a tuple of them) to get NumPy arrays.
+
+Launch geometry
+    Row kernels (LayerNorm, the fused recurrent steps) use one block of ``config.THREADS_PER_BLOCK``
+    threads per row (``threads_per_block``), sequence kernels ``seq_threads``; GEMM and column
+    reductions use square blocks of TILE x TILE threads (gemm_cuda.py). Both are read at call time
+    (tests shrink them so the simulator runs several small blocks), and kernels are compiled once per
+    (dtype, geometry) by ``lru_cache``d factories: the sizes of shared arrays must be compile-time
+    constants.
+"""
+import numpy as np
+
+from lnrnn import config
+from lnrnn.kernels.cuda_env import numpy_compat
+
+numpy_compat()  # before numba-cuda compiles anything (NumPy >= 2.5)
+from numba import cuda, float32, float64  # noqa: E402
+
+
+_NB = {np.dtype(np.float32): float32, np.dtype(np.float64): float64}
+
+
+def nbtype(dtype):
+    """numba scalar type of a NumPy float dtype (float32 or float64)."""
+    try:
+        return _NB[np.dtype(dtype)]
+    except KeyError:
+        raise TypeError(f"CUDA kernels support float32 and float64, got {np.dtype(dtype).name}") from None
+
+
+def threads_per_block():
+    return int(config.THREADS_PER_BLOCK)
+
+
+def seq_threads(G):
+    """Threads per block of a sequence kernel whose widest per-row loop has G elements: G rounded up to
+    a warp (32), at most config.CUDA_SEQ_MAX_THREADS."""
+    return int(min(config.CUDA_SEQ_MAX_THREADS, (G + 31) // 32 * 32))
+
+
+def seq_fits(n_elems, dtype):
+    """Whether a block's n_elems shared elements of dtype fit in static shared memory, and the
+    sequence kernels are enabled (config.CUDA_SEQUENCE_KERNELS)."""
+    return bool(config.CUDA_SEQUENCE_KERNELS) and n_elems * np.dtype(dtype).itemsize <= config.CUDA_SHARED_BYTES
+
+
+# ------------------------------------------------------------------------------------------------
+# Device arrays
+# ------------------------------------------------------------------------------------------------
+def is_device(a):
+    return not isinstance(a, np.ndarray) and hasattr(a, "copy_to_host")
+
+
+def to_device(a):
+    """Device array as is; a host array copied to the device (C-contiguous) once."""
+    return a if is_device(a) else cuda.to_device(np.ascontiguousarray(a))
+
+
+def to_host(obj):
+    """Copy a device array, or a (nested) tuple/list of them, back to NumPy; other values pass through."""
+    if isinstance(obj, (tuple, list)):
+        return type(obj)(to_host(o) for o in obj)
+    return obj.copy_to_host() if is_device(obj) else obj
+
+
+def empty(shape, dtype):
+    return cuda.device_array(shape, dtype=dtype)
+
+
+def copy(a):
+    """A fresh device array holding the contents of device array a (device-to-device copy)."""
+    out = cuda.device_array(a.shape, dtype=a.dtype)
+    if a.size:
+        out.copy_to_device(a)
+    return out
+
+
+def flat(a):
+    """1-D view of a C-contiguous device array."""
+    return a.reshape(a.size)
+
+
+def rows2d(a):
+    """(..., F) C-contiguous device array as (N, F)."""
+    F = a.shape[a.ndim - 1]  # the simulator's shapes reject negative indices
+    return a.reshape(a.size // F, F)
+
+
+@cuda.jit
+def _fill_kernel(a, value):
+    """a (n,) <- value; grid-stride loop."""
+    start, stride = cuda.grid(1), cuda.gridsize(1)
+    for i in range(start, a.shape[0], stride):
+        a[i] = value
+
+
+def fill(a, value):
+    """Set every element of device array a to value (in place); returns a."""
+    if a.size:
+        f = flat(a)
+        tpb = threads_per_block()
+        _fill_kernel[min((f.size + tpb - 1) // tpb, 1024), tpb](f, a.dtype.type(value))
+    return a
+
+
+def zeros(shape, dtype):
+    return fill(empty(shape, dtype), 0)
+
+
+@cuda.jit
+def _transpose_kernel(a, out):
+    """a (M,N) -> out (N,M); grid-stride loop over out, consecutive threads write consecutive out."""
+    start, stride = cuda.grid(1), cuda.gridsize(1)
+    M, N = a.shape
+    for q in range(start, M * N, stride):
+        i = q // M
+        j = q - i * M
+        out[i, j] = a[j, i]
+
+
+def transpose(a):
+    """(M,N) device array -> a fresh (N,M) device array holding a^T."""
+    M, N = a.shape
+    out = empty((N, M), a.dtype)
+    if a.size:
+        tpb = threads_per_block()
+        _transpose_kernel[min((a.size + tpb - 1) // tpb, 1024), tpb](a, out)
+    return out

@@ -1,0 +1,93 @@
+"""Threaded GEMMs over row chunks and the sums of their per-thread partials.
+
+Every GEMM here splits the rows of the big operand into one chunk per Numba thread and calls
+single-threaded BLAS (``np.dot``, or MKL through ``blas.gemm``) on each chunk; reductions over rows
+write per-thread partial sums and add them afterwards (no shared ``+=`` inside ``prange``). The CUDA
+twin is gemm_cuda.py.
+"""
+import numpy as np
+from numba import njit, prange
+
+from lnrnn.config import JIT, PJIT, ROWS
+from lnrnn.kernels.blas import gemm
+from lnrnn.kernels.threads import chunk_bounds, clamp_chunks, run_chunks
+
+
+@njit(**PJIT)
+def matmul(A, W, nchunks):
+    """A (N,K) @ W (K,M) -> (N,M), rows split over threads."""
+    N = A.shape[0]
+    out = np.empty((N, W.shape[1]), dtype=A.dtype)
+    nch = clamp_chunks(nchunks, N)
+    for k in prange(nch):
+        lo, hi = chunk_bounds(N, nch, k)
+        if hi > lo:
+            gemm(A[lo:hi], W, out[lo:hi], False)
+    return out
+
+
+@njit(**PJIT)
+def matmul_tn(A, D, nchunks):
+    """A (N,K)^T @ D (N,M) -> (K,M): the weight-gradient GEMM over all N = T*B rows.
+    Each thread reduces its own row chunk into a private partial; partials are summed after."""
+    N, K = A.shape
+    M = D.shape[1]
+    nch = clamp_chunks(nchunks, N)
+    part = np.zeros((nch, K, M), dtype=A.dtype)
+    for k in prange(nch):
+        lo, hi = chunk_bounds(N, nch, k)
+        if hi > lo:
+            gemm(A[lo:hi], D[lo:hi], part[k], True)
+    return sum_rows(part.reshape(nch, K * M)).reshape(K, M)
+
+
+@njit(**ROWS)
+def _tn_rows(q, lo, hi, A, D, part):
+    """Chunk q of recurrent_weight_grad's product (threads.run_chunks): part[q] (K,M) = A[lo:hi]^T D[lo:hi]."""
+    if hi > lo:
+        gemm(A[lo:hi], D[lo:hi], part[q], True)
+
+
+def recurrent_weight_grad(dHW, h0, y, nchunks):
+    """dWh = Hprev^T dHW over all T*B rows, with Hprev = (h0, y_0, ..., y_{T-2}).
+    dHW (T,B,G) = dL/d(h_{t-1} Wh); h0 (B,H); y (T,B,H) -> dWh (H,G).
+
+    Python, with the T*B-row product on run_chunks' threads (per-chunk partials, summed after), as
+    matmul_tn does it in a prange kernel: Numba compiles a prange kernel three times over, and this one
+    with np.dot inside cost a BN cell's cold start about 2 s of compiling (numba compile events)."""
+    T, B, G = dHW.shape
+    H = h0.shape[1]
+    dWh = np.empty((H, G), dtype=dHW.dtype)
+    gemm(np.ascontiguousarray(h0), np.ascontiguousarray(dHW[0]), dWh, True)  # h0^T dHW_0
+    if T > 1:
+        n = (T - 1) * B
+        nch = clamp_chunks(nchunks, n)
+        part = np.zeros((nch, H, G), dtype=dHW.dtype)  # (nch,H,G) per-chunk partials
+        run_chunks(_tn_rows, n, nch, np.ascontiguousarray(y[:T - 1]).reshape(n, H),
+                   np.ascontiguousarray(dHW[1:]).reshape(n, G), part)
+        dWh += sum_rows(part.reshape(nch, H * G)).reshape(H, G)
+    return dWh
+
+
+def projection_grads(dXW, dHW, x, h0, y, Wx, nchunks):
+    """The GEMMs after a BPTT time loop, each one over all T*B rows:
+        dx = dXW Wx^T,  dWx = X^T dXW,  dWh = Hprev^T dHW  with Hprev = (h0, y_0, ..., y_{T-2}).
+    dXW, dHW (T,B,G): dL/d(x_t Wx) and dL/d(h_{t-1} Wh); x (T,B,I); h0 (B,H); y (T,B,H); Wx (I,G)
+    -> dx (T,B,I), dWx (I,G), dWh (H,G). (Python: it calls recurrent_weight_grad.)"""
+    T, B, G = dXW.shape
+    I = x.shape[2]
+    dX2 = np.ascontiguousarray(dXW).reshape(T * B, G)
+    dx = matmul(dX2, np.ascontiguousarray(Wx.T), nchunks).reshape(T, B, I)
+    dWx = matmul_tn(np.ascontiguousarray(x).reshape(T * B, I), dX2, nchunks)
+    return dx, dWx, recurrent_weight_grad(dHW, h0, y, nchunks)
+
+
+@njit(**JIT)
+def sum_rows(part):
+    """part (n,M) -> (M,): the sum of per-chunk partials (a loop: ``part.sum(axis=0)`` costs seconds
+    of compile time in every kernel that uses it)."""
+    out = part[0].copy()
+    for k in range(1, part.shape[0]):
+        for j in range(part.shape[1]):
+            out[j] += part[k, j]
+    return out

@@ -1,0 +1,203 @@
+"""A tiled shared-memory GEMM and column reductions for the ``*_cuda`` kernels (the CUDA twin of gemm.py).
+
+Why a hand-written GEMM (not cuBLAS)
+    numba.cuda has no BLAS, and the libraries that bind cuBLAS for Numba device arrays are either
+    unmaintained or pull in a second array stack (CuPy). A tiled shared-memory GEMM keeps the
+    ``cuda`` extra to ``numba-cuda`` alone, runs under the simulator (so CI checks it without a GPU),
+    and serves the shapes of a recurrent step. It is the first thing to replace if profiling on a
+    real GPU shows the recurrent product dominating.
+
+Blocks of TILE x TILE threads (read at call time: tests shrink it); kernels compiled once per (dtype,
+tile) by ``lru_cache``d factories.
+"""
+from functools import lru_cache
+
+import numpy as np
+
+from lnrnn import config
+from lnrnn.kernels.arrays_cuda import empty, nbtype, rows2d
+from lnrnn.kernels.cuda_env import numpy_compat
+
+numpy_compat()  # before numba-cuda compiles anything (NumPy >= 2.5)
+
+from numba import cuda, float32, float64  # noqa: E402
+
+# GEMM and column-reduction tile edge: blocks of TILE x TILE threads (tests shrink it).
+TILE = config.CUDA_TILE
+# A column reduction over N rows is split into at most this many row ranges (grid.y), whose partial
+# sums are added by a second launch: enough blocks to fill a GPU when the output has few columns.
+REDUCE_PARTS = 64
+
+
+def tile():
+    return int(TILE)
+
+
+# ------------------------------------------------------------------------------------------------
+# GEMM: C (M,N) = op(A) @ op(B)  [+ C]
+# ------------------------------------------------------------------------------------------------
+@lru_cache(maxsize=None)
+def _gemm_kernel(dtype, t):
+    dt = nbtype(dtype)
+
+    @cuda.jit
+    def gemm(A, B, C, trans_a, trans_b, accumulate):
+        """op(A) (M,K) = A or A^T, op(B) (K,N) = B or B^T; C (M,N). Block (t,t) computes one t x t tile
+        of C, walking K in t-wide slabs staged in shared memory. Loads of transposed operands swap
+        the thread roles so that consecutive threadIdx.x still read consecutive addresses."""
+        sA = cuda.shared.array((t, t), dt)  # sA[m, k] of the current slab
+        sB = cuda.shared.array((t, t), dt)  # sB[k, n]
+        tx = cuda.threadIdx.x
+        ty = cuda.threadIdx.y
+        m0 = cuda.blockIdx.y * t
+        n0 = cuda.blockIdx.x * t
+        M, N = C.shape
+        K = A.shape[0] if trans_a else A.shape[1]
+        s = dt(0.0)
+        for k0 in range(0, K, t):
+            if trans_a:  # A (K,M): thread reads A[k0+ty, m0+tx]
+                k = k0 + ty
+                m = m0 + tx
+                sA[tx, ty] = A[k, m] if (k < K and m < M) else dt(0.0)
+            else:        # A (M,K): thread reads A[m0+ty, k0+tx]
+                k = k0 + tx
+                m = m0 + ty
+                sA[ty, tx] = A[m, k] if (k < K and m < M) else dt(0.0)
+            if trans_b:  # B (N,K): thread reads B[n0+ty, k0+tx]
+                k = k0 + tx
+                n = n0 + ty
+                sB[tx, ty] = B[n, k] if (k < K and n < N) else dt(0.0)
+            else:        # B (K,N): thread reads B[k0+ty, n0+tx]
+                k = k0 + ty
+                n = n0 + tx
+                sB[ty, tx] = B[k, n] if (k < K and n < N) else dt(0.0)
+            cuda.syncthreads()
+            for q in range(t):
+                s += sA[ty, q] * sB[q, tx]
+            cuda.syncthreads()
+        m = m0 + ty
+        n = n0 + tx
+        if m < M and n < N:
+            if accumulate:
+                C[m, n] += s
+            else:
+                C[m, n] = s
+
+    return gemm
+
+
+def matmul(A, B, out=None, trans_a=False, trans_b=False, accumulate=False):
+    """Device GEMM: out (M,N) = op(A) @ op(B), or out += ... with accumulate=True (out required).
+    op(X) is X, or X^T when trans_x. A, B, out: 2-D C-contiguous device arrays of one dtype."""
+    M, K = (A.shape[1], A.shape[0]) if trans_a else A.shape
+    K2, N = (B.shape[1], B.shape[0]) if trans_b else B.shape
+    if K != K2:
+        raise ValueError(f"matmul: inner dimensions differ, op(A) is {(M, K)} and op(B) is {(K2, N)}")
+    if out is None:
+        if accumulate:
+            raise ValueError("matmul: accumulate=True needs out")
+        out = empty((M, N), A.dtype)
+    elif out.shape != (M, N):
+        raise ValueError(f"matmul: out has shape {out.shape}, expected {(M, N)}")
+    if M and N:
+        t = tile()
+        grid = ((N + t - 1) // t, (M + t - 1) // t)
+        _gemm_kernel(np.dtype(A.dtype), t)[grid, (t, t)](A, B, out, bool(trans_a), bool(trans_b),
+                                                         bool(accumulate))
+    return out
+
+
+def projection_grads(dXW, dHW, x, h0, y, Wx):
+    """The GEMMs after a BPTT time loop, each over all T*B rows (twin of gemm.projection_grads):
+        dx = dXW Wx^T,  dWx = X^T dXW,  dWh = Hprev^T dHW  with Hprev = (h0, y_0, ..., y_{T-2}).
+    dXW, dHW (T,B,G): dL/d(x_t Wx) and dL/d(h_{t-1} Wh); x (T,B,I); h0 (B,H); y (T,B,H); Wx (I,G)
+    -> dx (T,B,I), dWx (I,G), dWh (H,G)   (device arrays)."""
+    T, B, I = x.shape
+    dX2 = rows2d(dXW)
+    dWx = matmul(x.reshape(T * B, I), dX2, trans_a=True)
+    dx = matmul(dX2, Wx, trans_b=True).reshape(T, B, I)
+    dWh = matmul(h0, dHW[0], trans_a=True)
+    if T > 1:
+        matmul(rows2d(y[:T - 1]), rows2d(dHW[1:]), out=dWh, trans_a=True, accumulate=True)
+    return dx, dWx, dWh
+
+
+# ------------------------------------------------------------------------------------------------
+# Column reductions: out (M,) = sum over the N rows of D, D*X, or D*xhat(X)
+# ------------------------------------------------------------------------------------------------
+SUM, SUM_PROD, SUM_LN = 0, 1, 2
+
+
+@lru_cache(maxsize=None)
+def _colsum_kernel(dtype, t):
+    dt = nbtype(dtype)
+
+    @cuda.jit
+    def colsum(D, X, mean, rstd, mode, part):
+        """D, X (N,M); mean, rstd (N,) (mode SUM_LN only) -> part (P,M), P = gridDim.y row ranges.
+        Block (t,t): threadIdx.x picks a column (coalesced reads along a row), threadIdx.y one of t
+        lanes striding over this block's row range; lanes are added through shared memory.
+        mode SUM: D; SUM_PROD: D*X; SUM_LN: D*(X - mean[r])*rstd[r] (the LayerNorm gain gradient)."""
+        sh = cuda.shared.array((t, t), dt)
+        tx = cuda.threadIdx.x
+        ty = cuda.threadIdx.y
+        N, M = D.shape
+        j = cuda.blockIdx.x * t + tx
+        p = cuda.blockIdx.y
+        P = cuda.gridDim.y
+        lo = (p * N) // P
+        hi = ((p + 1) * N) // P
+        s = dt(0.0)
+        if j < M:
+            for r in range(lo + ty, hi, t):
+                d = D[r, j]
+                if mode == 1:
+                    d *= X[r, j]
+                elif mode == 2:
+                    d *= (X[r, j] - mean[r]) * rstd[r]
+                s += d
+        sh[ty, tx] = s
+        cuda.syncthreads()
+        if ty == 0 and j < M:
+            for q in range(1, t):
+                s += sh[q, tx]
+            part[p, j] = s
+
+    return colsum
+
+
+def _colsum(D, X, mean, rstd, mode):
+    D = rows2d(D)
+    X = rows2d(X)
+    N, M = D.shape
+    out = empty((1, M), D.dtype)
+    if M == 0:
+        return out.reshape(M)
+    t = tile()
+    kern = _colsum_kernel(np.dtype(D.dtype), t)
+    P = max(1, min(REDUCE_PARTS, (N + 4 * t - 1) // (4 * t)))  # at least 4 rows per lane
+    gx = (M + t - 1) // t
+    if P == 1:
+        kern[(gx, 1), (t, t)](D, X, mean, rstd, mode, out)
+    else:
+        part = empty((P, M), D.dtype)
+        kern[(gx, P), (t, t)](D, X, mean, rstd, mode, part)
+        kern[(gx, 1), (t, t)](part, part, mean, rstd, SUM, out)
+    return out.reshape(M)
+
+
+def colsum(D):
+    """(..., M) -> (M,): sum over all leading indices."""
+    dummy = empty(1, D.dtype)
+    return _colsum(D, D, dummy, dummy, SUM)
+
+
+def colsum_prod(D, X):
+    """(..., M), (..., M) -> (M,): sum of D*X over all leading indices (gain gradients)."""
+    dummy = empty(1, D.dtype)
+    return _colsum(D, X, dummy, dummy, SUM_PROD)
+
+
+def colsum_ln(D, X, mean, rstd):
+    """D, X (N,M); mean, rstd (N,) -> (M,): sum_r D[r]*(X[r]-mean[r])*rstd[r] (LayerNorm dgain)."""
+    return _colsum(D, X, mean, rstd, SUM_LN)

@@ -1,0 +1,106 @@
+"""Device functions a block of threads runs on one row (the CUDA twin of rows.py): a block-wide sum,
+a row's dot products with a weight column split over lanes, how a matrix-vector product is split over a
+block, and the sigmoid.
+"""
+import math
+
+from lnrnn.kernels.cuda_env import numpy_compat
+
+numpy_compat()  # before numba-cuda compiles anything (NumPy >= 2.5)
+from numba import cuda, float32  # noqa: E402
+
+
+# ------------------------------------------------------------------------------------------------
+# Block-wide reduction (rows: one block per row)
+# ------------------------------------------------------------------------------------------------
+@cuda.jit(device=True)
+def block_sum(sh, v):
+    """Sum of v over the threads of a 1-D block, returned to every thread. Every thread of the block
+    must call it (it synchronizes); sh is a shared scratch array of at least blockDim.x elements.
+    Pairwise tree that works for any block size, not only powers of two."""
+    tid = cuda.threadIdx.x
+    n = cuda.blockDim.x
+    sh[tid] = v
+    cuda.syncthreads()
+    while n > 1:
+        half = (n + 1) // 2
+        if tid < n - half:
+            sh[tid] += sh[tid + half]
+        cuda.syncthreads()
+        n = half
+    s = sh[0]
+    cuda.syncthreads()  # nobody overwrites sh[0] before everyone has read it
+    return s
+
+
+@cuda.jit(device=True)
+def dot_col(v, W, col, start, stop, step, zero):
+    """sum of v[i] * W[i, col] for i = start, start+step, ... < stop (v: e.g. a shared row, W: global).
+    Eight independent accumulators, so a thread has eight loads of W in flight instead of waiting out
+    each one's latency: the recurrent matrix-vector products of the sequence kernels are bound by
+    that latency, not by bandwidth (W is read from L2)."""
+    s0 = zero
+    s1 = zero
+    s2 = zero
+    s3 = zero
+    s4 = zero
+    s5 = zero
+    s6 = zero
+    s7 = zero
+    i = start
+    while i + 7 * step < stop:
+        s0 += v[i] * W[i, col]
+        s1 += v[i + step] * W[i + step, col]
+        s2 += v[i + 2 * step] * W[i + 2 * step, col]
+        s3 += v[i + 3 * step] * W[i + 3 * step, col]
+        s4 += v[i + 4 * step] * W[i + 4 * step, col]
+        s5 += v[i + 5 * step] * W[i + 5 * step, col]
+        s6 += v[i + 6 * step] * W[i + 6 * step, col]
+        s7 += v[i + 7 * step] * W[i + 7 * step, col]
+        i += 8 * step
+    while i < stop:
+        s0 += v[i] * W[i, col]
+        i += step
+    return ((s0 + s1) + (s2 + s3)) + ((s4 + s5) + (s6 + s7))
+
+
+def split_matvec(H, N, tpb):
+    """Device function matvec(v, W, out, red, tid, n, zero): out[k] = sum_{j<N} v[j] W[j, k] for k < H,
+    every thread of a block of tpb threads taking part (it synchronizes). v, out: shared rows; W (N,H)
+    global, read along rows so that consecutive threads read consecutive addresses; red: a shared
+    scratch of split_groups(H, tpb) * H elements. With H <= tpb, P = tpb // H thread groups each sum
+    j = q, q+P, ... for every k and red adds the groups; with H > tpb each thread sums whole columns."""
+    P = split_groups(H, tpb)
+    wide = H > tpb
+
+    @cuda.jit(device=True)
+    def matvec(v, W, out, red, tid, n, zero):
+        if wide:
+            for k in range(tid, H, n):
+                red[k] = dot_col(v, W, k, 0, N, 1, zero)
+        else:
+            q = tid // H
+            k = tid - q * H
+            if q < P:
+                red[q * H + k] = dot_col(v, W, k, q, N, P, zero)
+        cuda.syncthreads()
+        for k in range(tid, H, n):
+            s = zero
+            for q in range(1 if wide else P):
+                s += red[q * H + k]
+            out[k] = s
+
+    return matvec
+
+
+def split_groups(H, tpb):
+    """Thread groups of split_matvec: how many copies of H units a block of tpb threads holds (>= 1)."""
+    return max(1, tpb // H)
+
+
+@cuda.jit(device=True)
+def sigmoid(z, one):
+    """one: 1 in the working dtype (float32 code stays float32). exp's argument stops at 80, where the
+    result is 1.8e-35 (or 0 before): a GPU's exp returns inf past the range, but the simulator's math.exp
+    raises OverflowError (BatchNorm of a step with one or two active rows normalizes padded rows far out)."""
+    return one / (one + math.exp(min(-z, one * float32(80.0))))
