@@ -148,7 +148,7 @@ def _fresh(arrays, taken):
 
 
 def _device_copy(a):
-    from lnrnn.kernels.cuda_common import copy
+    from lnrnn.kernels.arrays_cuda import copy
     return copy(a)
 
 

@@ -106,7 +106,7 @@ def _gate_rows(r0, r1, hw_t, xn_t, cprev, gh, mean_h_t, rstd_h_t, gates_t, c_t, 
         ag = ar[2 * H:3 * H]
         for j in range(H):  # the g block as tanh(v) = 2 sigmoid(2v) - 1
             ag[j] *= two
-        sigmoid_row(ar, ar, kb)  # vectorised (lnrnn.kernels.common); libm's scalar expf/tanhf cost 3-6x more
+        sigmoid_row(ar, ar, kb)  # vectorised (lnrnn.kernels.rows); libm's scalar expf/tanhf cost 3-6x more
         ai, af = ar[:H], ar[H:2 * H]
         cp, cr = cprev[b], c_t[b]
         for j in range(H):
