@@ -118,7 +118,10 @@ def evaluate_run(run, which="val", data_dir=None, split=None, batch_size=None):
         raise CheckpointError(f"checkpoint {run.path} expects {m['input_size']} inputs and a {_head_words(head)}, "
                               f"but {task.spec['task']} has {task.input_size} inputs and needs a "
                               f"{_head_words(want)}.")
-    means = evaluate(run.model, task, which, batch_size or task_defaults(spec["task"])["eval_batch_size"])
+    # the run's own evaluation batch size by default: BN state noise is drawn per batch, so its figures
+    # reproduce the run's only when batched as the run was
+    batch_size = batch_size or run.train_config.get("eval_batch_size") or task_defaults(spec["task"])["eval_batch_size"]
+    means = evaluate(run.model, task, which, batch_size)
     return Evaluation(means, task.size(which), which, task)
 
 

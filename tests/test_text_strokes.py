@@ -323,6 +323,11 @@ def test_hershey_trains(tmp_path):
     meta = load_checkpoint(str(out))[0]
     assert meta["task"] == {"task": "strokes-hershey", "split": "40/10"}
     assert np.isfinite(meta["metrics"][-1]["val_loss"])
+    # the run keeps its alphabet: the training texts' characters after the unknown symbol
+    task = load_task(task_spec("strokes-hershey", split="40/10"))
+    assert meta["text"] == {"alphabet": task.alphabet, "unknown": 0, "lines": 40}
+    assert meta["text"]["alphabet"][0] == "\ufffd"
+    assert set(meta["text"]["alphabet"][1:]) == set("".join(task.texts_train))
 
 
 def test_hershey_missing_says_how_to_install(monkeypatch):

@@ -34,6 +34,17 @@ def test_evaluate_run_reproduces_the_logged_validation_figures_bit_for_bit(bn_ru
     assert res.metrics["acc"] == last["val_acc"]
 
 
+def test_evaluate_run_batches_as_the_run_did(tmp_path):
+    """A BN run with its own --eval-batch-size (13, not the task's default): the noise is drawn per batch,
+    so evaluate_run reproduces the logged figures only when it batches as the run did."""
+    from lnrnn.training.train import TrainConfig, train
+    out = str(tmp_path / "run")
+    train(TrainConfig(**BASE, cell="bn-rnn", seed=2, eval_batch_size=13, out=out), quiet=True, log=lambda m: None)
+    with open(os.path.join(out, METRICS_FILE)) as f:
+        last = [json.loads(line) for line in f][-1]
+    assert evaluate_run(out).metrics["loss"] == last["val_loss"]
+
+
 def test_the_rebuilt_model_draws_the_noise_of_the_run_seed(bn_run):
     out, _ = bn_run
     run = load_run(out)

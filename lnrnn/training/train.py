@@ -54,6 +54,7 @@ from lnrnn.training.checkpoint import checkpoint_exists, load_checkpoint, save_c
 from lnrnn.files import atomic_write_text
 from lnrnn.training import distributed, prewarm
 from lnrnn.compiling import CompileClock
+from lnrnn.data.strokes import text_record
 from lnrnn.data.tasks import load_task
 from lnrnn.errors import CheckpointError, DataError, TrainingDiverged, TrainingInterrupted, UserError
 from lnrnn.model.models import upgrade_config
@@ -214,6 +215,7 @@ class Trainer:
         check_memory_built(plan, self.task)
         # the training data's length and value range, kept with the run: predict refuses input unlike it
         self.data_record = describe_task_data(self.task)
+        self.text_record = text_record(self.task)  # a text task's alphabet, kept with the run
         self.model = model_for(cfg, self.task)
         if self.group.size > 1:  # BatchNorm statistics of the global batch (LN and plain cells ignore it)
             self.model.stack.set_batch_reduce(self.group.allreduce)
@@ -308,6 +310,8 @@ class Trainer:
             meta["early_stop"] = self.early_stop
         if self.data_record is not None:
             meta["data"] = self.data_record
+        if self.text_record is not None:
+            meta["text"] = self.text_record
         meta["ranks"] = self.group.size  # MPI processes the run trains on (lnrnn.training.distributed)
         return meta
 
