@@ -53,12 +53,7 @@ def save_checkpoint(directory, arrays, meta):
     record.update(format=FORMAT, version=VERSION, arrays_file=name, arrays_sha256=_sha256(npz_path),
                   arrays={k: [list(v.shape), v.dtype.str] for k, v in arrays.items()})
     atomic_write_text(os.path.join(directory, DESCRIPTION), json.dumps(record, indent=1) + "\n")
-    for old in os.listdir(directory):
-        if old.startswith("checkpoint-") and old.endswith(".npz") and old != name:
-            try:
-                os.unlink(os.path.join(directory, old))
-            except OSError:
-                pass
+    _drop_other_arrays(directory, name)
     return os.path.join(directory, DESCRIPTION)
 
 
@@ -87,12 +82,20 @@ def keep_past(directory, keep):
             shutil.copyfile(os.path.join(directory, name), tmp)
         os.replace(tmp, os.path.join(dest, name))
     atomic_write_text(os.path.join(dest, DESCRIPTION), text)
-    for old in os.listdir(dest):
-        if old.startswith("checkpoint-") and old.endswith(".npz") and old != name:
-            os.unlink(os.path.join(dest, old))
+    _drop_other_arrays(dest, name)
     kept = sorted(d for d in os.listdir(past) if d.startswith("update-"))
     for old in kept[:max(len(kept) - keep, 0)]:
         shutil.rmtree(os.path.join(past, old), ignore_errors=True)
+
+
+def _drop_other_arrays(directory, name):
+    """Delete the arrays files of ``directory`` other than ``name`` (superseded by its description)."""
+    for old in os.listdir(directory):
+        if old.startswith("checkpoint-") and old.endswith(".npz") and old != name:
+            try:
+                os.unlink(os.path.join(directory, old))
+            except OSError:
+                pass
 
 
 def checkpoint_exists(directory):
