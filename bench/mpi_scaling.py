@@ -99,7 +99,7 @@ def main():
         say("compute of one shard (forward + backward, one thread): " +
             ", ".join(f"b={b}: {1e3 * t:.1f} ms" for b, t in comp.items()))
         msg = (P + len(model.head.sum_keys) + 3) * buf.itemsize
-        for label, alpha, beta in (("this machine's shared memory", t_small, bw), ("a cluster (5 us, 10 GB/s)", 5e-6, 10e9)):
+        for label, alpha, beta in (("shared memory of the measured host", t_small, bw), ("a cluster (5 us, 10 GB/s)", 5e-6, 10e9)):
             for gb in (B, 16 * B):
                 rows = []
                 for N in (1, 2, 8, args.far_ranks):

@@ -1,4 +1,4 @@
-"""Sequential MNIST comparison (issue 15): LSTM vs LN-LSTM vs BN-LSTM learning curves from run folders.
+"""Sequential MNIST comparison: LSTM vs LN-LSTM vs BN-LSTM learning curves from run folders.
 
 Reads each run's ``metrics.jsonl`` (one row per epoch), copies it to ``--results`` as
 ``seqmnist_<task>_<cell>.jsonl``, draws accuracy and loss against updates and against training time

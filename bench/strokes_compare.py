@@ -1,5 +1,5 @@
 """LSTM vs LN-LSTM vs BN-LSTM on a handwriting task: validation NLL against updates, same budget and
-seed, one picture; and samples of the LN-LSTM at three biases (issue 14's measurement).
+seed, one picture; and samples of the LN-LSTM at three biases.
 
     python bench/strokes_compare.py --task strokes-synthetic --updates 300
     python bench/strokes_compare.py --task strokes-kanjivg --updates 300     # needs the kanjivg extra

@@ -1,5 +1,5 @@
 """One training step of the handwriting model (Graves's 3 x 400 skip stack + the mixture density head,
-float32, S3: T300 B32 I3) next to its GEMM floor, in one process (issue 14's measurement).
+float32, S3: T300 B32 I3) next to its GEMM floor, in one process.
 
     python bench/strokes_step.py [--cell ln-lstm] [--reps 5] [--layers 3] [--hidden 400]
 

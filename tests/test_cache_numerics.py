@@ -1,9 +1,9 @@
 """The LN-LSTM kernels compiled fresh and the same kernels loaded from Numba's on-disk cache give
 bit-identical results.
 
-Users meet both: the first `lnrnn train` after an install compiles, later runs load the cache. Before
-session 4 they differed at rounding level (float32 gradients up to 2.4e-4 apart on this problem), so a
-first run and its rerun with the same seed diverged. Each run is a fresh process sharing one
+Users meet both: the first `lnrnn train` after an install compiles, later runs load the cache. Were they
+to differ at rounding level (float32 gradients up to 2.4e-4 apart on this problem), a first run and its
+rerun with the same seed would diverge. Each run is a fresh process sharing one
 NUMBA_CACHE_DIR: the first compiles and writes the cache (it reports no cache hits), the second must load
 it (cache hits) and reproduce every output bit for bit.
 """

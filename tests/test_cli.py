@@ -1,5 +1,5 @@
 """The `lnrnn` command line through click's CliRunner: runs, exact resume, and one clean sentence
-(non-zero exit, no traceback, nothing saved lost) for every bad input named in issue 3."""
+(non-zero exit, no traceback, nothing saved lost) for every bad input a user can give."""
 import gzip
 import http.server
 import json

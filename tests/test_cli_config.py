@@ -1,5 +1,5 @@
 """``lnrnn train --config``, the run folder's config.json, default run folders, the per-update log and
-``--help`` (issue 17). Each bad input ends in one ``Error:`` line, a non-zero exit and nothing lost."""
+``--help``. Each bad input ends in one ``Error:`` line, a non-zero exit and nothing lost."""
 import json
 import os
 

@@ -1,4 +1,4 @@
-"""CUDA block sizes that are not powers of two (issue 21, item 2): the block reductions and the cells.
+"""CUDA block sizes that are not powers of two: the block reductions and the cells.
 
 The other CUDA tests run 4, 8, 32 or 128 threads per block, where a reduction that halves the active
 threads (n // 2) is right by accident. Real launches are not so kind: an LN-LSTM with H = 20 runs its

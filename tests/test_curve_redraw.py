@@ -1,5 +1,5 @@
 """learning_curve.svg is redrawn after an epoch only once CURVE_REDRAW_S seconds have passed since its
-last drawing (a drawing costs 0.1-0.3 s, a lot next to a small run's few-second epochs: issue 16),
+last drawing (a drawing costs 0.1-0.3 s, a lot next to a small run's few-second epochs),
 and always when the run returns, so a finished or stopped run's picture holds every epoch."""
 import json
 import os

@@ -1,4 +1,4 @@
-"""Every sample keeps its label, and permuted MNIST is permuted as documented (issue 21, items 4 and 5).
+"""Every sample keeps its label, and permuted MNIST is permuted as documented.
 
 The IDX files written here make every image identify itself: row 0 of image j of a file holds its
 label, the file (1 train, 2 t10k) and j; the other pixels are random, so two images never coincide

@@ -1,4 +1,4 @@
-"""Inference in time chunks (``SequenceModel._infer_chunks``, issue 16): evaluation runs the stack over
+"""Inference in time chunks (``SequenceModel._infer_chunks``): evaluation runs the stack over
 chunks of ``infer_chunk_steps(B)`` steps from the carried state instead of one whole-sequence forward,
 so that the BPTT activations the forward saves stay a chunk's size. Its results must be those of the
 whole-sequence inference forward: the reference below runs ``stack.forward`` over all T steps at once

@@ -1,4 +1,4 @@
-"""Graves's clip of the LSTM derivatives (issue 14): dL/d(gate preactivations) clipped to [-V, V] at every
+"""Graves's clip of the LSTM derivatives: dL/d(gate preactivations) clipped to [-V, V] at every
 step of BPTT, in every LSTM backward (lstm, ln-lstm, bn-lstm; CPU and CUDA twins), ``clip_gates`` of the
 layers and ``--clip-gates`` of ``lnrnn train``.
 

@@ -1,4 +1,4 @@
-"""Inference forwards save nothing (issue 16): a forward that no backward follows (``keep=False``:
+"""Inference forwards save nothing: a forward that no backward follows (``keep=False``:
 the model's evaluation, ``last_outputs``, ``step``) runs the plain and LN cells' infer kernels
 (lstm_infer, rnn_infer) instead of lstm_forward/rnn_forward, returns the same y and final states,
 allocates none of the saved (T,B,*) arrays, and leaves nothing for a backward, which raises. "The

@@ -244,6 +244,39 @@ def test_vmap_over_parameters_nested_and_jacrev(name):
     np.testing.assert_allclose(jac, rows, rtol=1e-12, atol=1e-14)
 
 
+@pytest.mark.parametrize("name", CELLS)
+def test_remat_gives_the_same_gradients_without_residuals(name, monkeypatch):
+    """remat=True: the backward reruns the forward on the host (two forward calls per layer, no residual
+    leaves the forward) and gives the residual path's gradients, also per example under vmap."""
+    from lnrnn.interop import functional
+    spec = cells.get(name)
+    (cell, norm), p, x, state, lengths = _args(name)
+    stats = lj.init_stats(cell, norm, H, 2, T, dtype=np.float64) if spec.norm == "bn" else None
+
+    def loss(p, x, remat, *st):
+        (y, s), _ = lj.apply(p, x, _state_arg(spec, st), lengths, cell, norm, stats=stats, remat=remat, mutable=True)
+        return jnp.sum(y ** 2) + jnp.sum((s[0] if spec.nstate == 2 else s) ** 3)
+    want = jax.grad(loss, argnums=(0, 1, 3))(p, x, False, *state)
+    kept = []
+    forward = functional.layer_forward
+
+    def counted(*a, **k):
+        out = forward(*a, **k)
+        kept.append(len(out[2]))
+        return out
+    monkeypatch.setattr(functional, "layer_forward", counted)
+    got = jax.jit(jax.grad(loss, argnums=(0, 1, 3)), static_argnums=2)(p, x, True, *state)
+    assert len(kept) == 4 and kept[:2] == [0, 0] and min(kept[2:]) > 0  # two layers: forwards, then reruns
+    for a, b in zip(jax.tree.leaves(got), jax.tree.leaves(want)):
+        np.testing.assert_allclose(a, b, rtol=1e-12, atol=1e-14)
+    xs = jnp.stack([x, -x])
+
+    def per_example(remat):
+        return jax.vmap(jax.grad(lambda p, x: loss(p, x, remat, *state)), in_axes=(None, 0))(p, xs)
+    for a, b in zip(jax.tree.leaves(per_example(True)), jax.tree.leaves(per_example(False))):
+        np.testing.assert_allclose(a, b, rtol=1e-11, atol=1e-13)
+
+
 # ---- dtypes ----
 @pytest.mark.parametrize("name", CELLS)
 def test_float32_without_x64_agrees_with_float64(name):

@@ -238,7 +238,7 @@ def test_launcher_without_mpi4py_says_what_to_install(monkeypatch, tmp_path):
     assert not (tmp_path / "run").exists()
 
 
-# ---- mpiexec -n 2 on this machine ----
+# ---- mpiexec -n 2: two real processes ----
 
 MPIEXEC = shutil.which("mpiexec", path=os.path.dirname(sys.executable)) or shutil.which("mpiexec")
 try:

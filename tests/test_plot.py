@@ -1,4 +1,4 @@
-"""Learning-curve pictures with matplotlib (issue 17): the format follows the extension, the loss axis turns
+"""Learning-curve pictures with matplotlib: the format follows the extension, the loss axis turns
 logarithmic when its range calls for it, axes are labelled with units, the legend names runs and line
 styles, the per-update series is drawn under the epoch points, and metrics files of older runs (no
 updates.jsonl) still plot."""

@@ -1,4 +1,4 @@
-"""``lnrnn predict`` and ``lnrnn export`` (issue 17), and the Python entry points behind them (``lnrnn.load_run``,
+"""``lnrnn predict`` and ``lnrnn export``, and the Python entry points behind them (``lnrnn.load_run``,
 ``evaluate_run``, ``predict``, ``sample_run``, ``export_run``).
 
 Predict: the classes written for the t10k IDX images of a run score exactly the accuracy ``lnrnn eval``

@@ -1,4 +1,4 @@
-"""Cold start (issue 16): the first update compiles a layer's backward time loop in a second process
+"""Cold start: the first update compiles a layer's backward time loop in a second process
 while this one compiles the forward (lnrnn.training.prewarm). What is checked:
 - kernels.threads.dry_run: run_chunks/run_synced compile their loop for the arguments' types without
   running it ("compile"), or neither ("skip"), and run as usual outside the block;

@@ -1,5 +1,5 @@
 """Threaded reductions are race-free: every CPU kernel whose threads reduce partial sums, at a size
-where the threads really overlap, called many times (issue 21, item 1).
+where the threads really overlap, called many times.
 
 Our CPU kernels are deterministic: each thread owns its chunk and its partial row, and the partials
 are added in a fixed order afterwards. So every repeat must equal the first call bit for bit, and the

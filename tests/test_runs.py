@@ -1,4 +1,4 @@
-"""Runs nobody can lose (issue 17): SIGTERM like Ctrl-C, a second signal during a save, periodic
+"""Runs nobody can lose: SIGTERM like Ctrl-C, a second signal during a save, periodic
 checkpoints then kill -9, one run per folder, unwritable folders, sizes that cannot fit, blow-ups,
 umask, nothing left to do, compile time apart, progress lines in logs.
 
@@ -306,7 +306,7 @@ def test_the_estimate_names_the_machine_and_spares_the_readme_runs(tmp_path, mon
     assert total < 5 << 30                                   # measured peak of its evaluation (500 rows): 3.3 GB
     monkeypatch.setattr(memory, "available_bytes", lambda: 100 << 20)
     msg = assert_clean_error(invoke("train", *TINY, "--eval-batch-size", 100000, "--out", tmp_path / "r"),
-                             "this machine has 100.0 MB available")
+                             "only 100.0 MB is available")
     assert "try a smaller --eval-batch-size" in msg
     monkeypatch.setenv("LNRNN_NO_MEMORY_CHECK", "1")
     assert_ok(invoke("train", *TINY, "--epochs", 1, "--out", tmp_path / "r"))

@@ -1,4 +1,4 @@
-"""The learning-rate schedule a run actually used (issue 21, item 3): lr * lr_decay**e during 0-based
+"""The learning-rate schedule a run actually used: lr * lr_decay**e during 0-based
 epoch e, both the rate the optimizer holds at every update and the ``lr`` that metrics.jsonl records
 for every finished epoch (its ``epoch`` field counts from 1). The resume tests compare two runs of the
 same code, so an off-by-one epoch in the schedule would pass them; these compare with the formula.

@@ -1,4 +1,4 @@
-"""Initial-state noise (issue 15, Cooijmans et al. 2016 sec. 5.1): what it fixes, how it is drawn,
+"""Initial-state noise (Cooijmans et al. 2016 sec. 5.1): what it fixes, how it is drawn,
 when it is on by default, and that a run with it still resumes exactly."""
 import numpy as np
 import pytest

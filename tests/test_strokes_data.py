@@ -1,4 +1,4 @@
-"""Stroke data (issue 14): stroke-3 helpers, the glitch fix, normalization, StrokeTask batches, and the
+"""Stroke data: stroke-3 helpers, the glitch fix, normalization, StrokeTask batches, and the
 four sources (synthetic, IAM-OnDB XML, KanjiVG SVG, .npz/.npy), each bad input a one-line DataError that
 names the file. IAM-OnDB and KanjiVG files are written here, in their true formats; no stroke data is
 committed. Tests that need the kanjivg package skip without it."""

@@ -1,4 +1,4 @@
-"""The shape of the house (issue 13): one cell registry, one flat buffer, masks, chunks and steps.
+"""The shape of the house: one cell registry, one flat buffer, masks, chunks and steps.
 
 Each property is checked against a definition that does not share its code path: a masked batch
 against the same sequences run one by one, chunks and single steps against the whole sequence,

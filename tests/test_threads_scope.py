@@ -1,4 +1,4 @@
-"""``import lnrnn`` leaves the user's process as it was (issue 17): BLAS thread counts and the environment
+"""``import lnrnn`` leaves the user's process as it was: BLAS thread counts and the environment
 are unchanged by the import and after lnrnn's calls; inside them BLAS runs single-threaded, and the OpenMP
 runtime behind Numba's threading layer waits passively. Each check runs in a fresh interpreter, since a
 process's BLAS and OpenMP are set up once."""

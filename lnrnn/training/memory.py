@@ -130,5 +130,5 @@ def check_fits(parts, available=None, steps_option=False):
     hints = [WHAT[k][1] for k in big if counted[k] >= 0.1 * train_peak]
     if steps_option:
         hints = ["a smaller --steps"] + [h for h in hints if h != "a smaller --steps"]
-    raise UserError(f"this run needs about {format_bytes(train_peak)} of memory ({shown}) but this machine has "
-                    f"{format_bytes(avail)} available; try {' or '.join(hints)} (or set {SKIP_ENV}=1 to try anyway).")
+    raise UserError(f"this run needs about {format_bytes(train_peak)} of memory ({shown}) but only "
+                    f"{format_bytes(avail)} is available; try {' or '.join(hints)} (or set {SKIP_ENV}=1 to try anyway).")

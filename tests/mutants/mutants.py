@@ -28,7 +28,7 @@ NOISE = "tests/test_state_noise.py"
 CLIP = "tests/test_gate_clip.py"
 
 MUTANTS = [
-    # ---- issue 18: data-parallel training on MPI ----
+    # ---- data-parallel training on MPI ----
     dict(name="mpi-bn-sync-gate-sums-not-reduced", file="lnrnn/kernels/bn_sync.py",
          old="        reduce(hs)\n",
          new="",
@@ -44,7 +44,7 @@ MUTANTS = [
          new="        pass",
          tests=["tests/test_mpi.py::test_failing_rank_waits_for_its_line_to_leave_before_abort"],
          why="Abort follows the error line at once: mpiexec may drop the line (CI saw an empty stderr)"),
-    # ---- races: per-chunk partial rows collapsed into one shared row (issue 21, item 1) ----
+    # ---- races: per-chunk partial rows collapsed into one shared row ----
     dict(name="race-bn-backward-shared-row", file="lnrnn/kernels/batchnorm.py",
          old="t0, t1, dx, pg[c], pb[c])",  # the prange body's call of _bn_backward_steps
          new="t0, t1, dx, pg[0], pb[0])",
@@ -232,7 +232,7 @@ MUTANTS = [
          old="half = (n + 1) // 2",
          new="half = n // 2",
          tests=[f"{BLOCKS}::test_block_sum_every_block_size"],
-         why="block reduction that halves the threads: right only for powers of two (issue 21, item 2)"),
+         why="block reduction that halves the threads: right only for powers of two"),
     dict(name="cuda-colsum-lanes", file="lnrnn/kernels/gemm_cuda.py",
          old="            for q in range(1, t):\n                s += sh[q, tx]",
          new="            for q in range(1, t - 1):\n                s += sh[q, tx]",
@@ -284,7 +284,7 @@ MUTANTS = [
          old="return lr * decay ** epoch",
          new="return lr * decay ** (epoch + 1)",
          tests=[f"{SCHED}::test_lr_of_every_update_and_every_epoch_record"],
-         why="the first epoch already runs at the decayed rate (issue 21, item 3)"),
+         why="the first epoch already runs at the decayed rate"),
     dict(name="lr-schedule-epoch-in-train", file="lnrnn/training/train.py",
          old="self.opt.lr = decayed_lr(cfg.lr, cfg.lr_decay, self.epoch)",
          new="self.opt.lr = decayed_lr(cfg.lr, cfg.lr_decay, self.epoch + 1)",
@@ -323,7 +323,7 @@ MUTANTS = [
          old="return x[perm[:a]], y[perm[:a]], x[perm[a:a + b]], y[perm[a:a + b]]",
          new="return x[perm[:a]], y[perm[:a]], x[perm[a:a + b]], y[perm[a + 1:a + b + 1]]",
          tests=[f"{ALIGN}::test_split_of_t10k_keeps_labels"],
-         why="validation labels shifted by one against their images (issue 21, item 5)"),
+         why="validation labels shifted by one against their images"),
     dict(name="split-labels-unshuffled", file="lnrnn/data/tasks.py",
          old="return x[perm[:a]], y[perm[:a]], x[perm[a:a + b]], y[perm[a:a + b]]",
          new="return x[perm[:a]], y[:a], x[perm[a:a + b]], y[perm[a:a + b]]",
@@ -333,7 +333,7 @@ MUTANTS = [
          old="xt, xv = xt[:, perm], xv[:, perm]",
          new="xt, xv = xt[:, perm], xv",
          tests=[f"{ALIGN}::test_pmnist_permutation_is_the_documented_one_for_both_sets"],
-         why="permuted MNIST validates on unpermuted images (issue 21, item 4)"),
+         why="permuted MNIST validates on unpermuted images"),
     dict(name="pmnist-other-seed", file="lnrnn/data/tasks.py",
          old="every pixel.\"\"\"\n    rng = np.random.default_rng(DATA_SEED)",
          new="every pixel.\"\"\"\n    rng = np.random.default_rng(DATA_SEED + 1)",
@@ -394,7 +394,7 @@ MUTANTS = [
          tests=[f"{CLI}::test_data_mnist_download_and_verify"],
          why="lnrnn data mnist keeps files whose content is not MNIST"),
 
-    # ---- heads, masks, chunks, the flat buffer, the registry (issue 13) ----
+    # ---- heads, masks, chunks, the flat buffer, the registry ----
     dict(name="head-ce-softmax-grad-sign", file="lnrnn/model/heads.py",
          old="np.take_along_axis(d, safe[..., None], -1) - 1, -1)",
          new="np.take_along_axis(d, safe[..., None], -1) + 1, -1)",
@@ -542,7 +542,7 @@ MUTANTS = [
          new="    lists = None\n",
          tests=["tests/test_strokes_data.py::test_iam_official_split"],
          why="IAM-OnDB's trainset/testset_v lists are ignored: the random by-form split is used instead"),
-    # issue 17: run folders, export, threads
+    # run folders, export, threads
     dict(name="update-log-keeps-rows-past-checkpoint", file="lnrnn/training/rundir.py",
          old='for r in rows if r.get("step", 0) <= step))',
          new='for r in rows))',
@@ -563,7 +563,7 @@ MUTANTS = [
          new="                pass\n",
          tests=["tests/test_threads_scope.py::test_import_and_calls_leave_blas_threads_and_environment_alone"],
          why="the user's BLAS thread counts stay at 1 after lnrnn's calls"),
-    # ---- issue 16: inference in time chunks, thread count of the orthogonal init ----
+    # ---- inference in time chunks, thread count of the orthogonal init ----
     dict(name="eval-chunk-from-step-zero", file="lnrnn/model/models.py",
          old="            y, state, _ = self._run(np.ascontiguousarray(x[t0:t1]), state, False, lc, t0)\n",
          new="            y, state, _ = self._run(np.ascontiguousarray(x[t0:t1]), state, False, lc, 0)\n",
@@ -574,7 +574,7 @@ MUTANTS = [
          new="            y, _, _ = self._run(np.ascontiguousarray(x[t0:t1]), state, False, lc, t0)\n",
          tests=["tests/test_eval_chunks.py::test_chunked_inference_equals_the_whole_sequence"],
          why="each inference chunk starts again from the initial state"),
-    # ---- issue 16: inference forwards that save nothing (keep=False) ----
+    # ---- inference forwards that save nothing (keep=False) ----
     dict(name="infer-model-keeps", file="lnrnn/model/models.py",
          old="            y, states = stack.forward(x, state, training=training, lengths=lengths, t0=t0, keep=training)\n",
          new="            y, states = stack.forward(x, state, training=training, lengths=lengths, t0=t0)\n",
