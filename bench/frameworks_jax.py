@@ -7,8 +7,9 @@
 
 The step: a one-layer LN-LSTM over x (T,B,I), a linear head on h_n, softmax cross-entropy over 10
 classes, value_and_grad, and one Adam update of every parameter: ``jax.jit`` of the whole step, with
-the LSTM as ``lnrnn.jax.apply`` (a custom_vjp over lnrnn's forward and hand-written BPTT) or as a
-``lax.scan`` of the same equations (lnrnn.kernels, norm='ln') written here, differentiated by JAX.
+the LSTM as ``lnrnn.jax.apply`` (a custom_vjp over lnrnn's forward and hand-written BPTT; with its
+residuals passed through JAX, and with remat=True, where the backward reruns the forward instead) or as
+a ``lax.scan`` of the same equations (lnrnn.kernels, norm='ln') written here, differentiated by JAX.
 Before timing, the two steps run once in float64 on the same weights and must agree (loss to 1e-10,
 every gradient to 1e-8 relative); the script stops if they do not. A benchmark, not a test: it prints
 figures (medians of --reps timed steps after one warm-up step, which compiles).
@@ -66,9 +67,13 @@ def scan_ln_lstm(p, x):
     return h
 
 
-def lnrnn_ln_lstm(p, x):
-    _, (h_n, _) = lj.apply(p, x, cell="lstm", norm="ln")
+def lnrnn_ln_lstm(p, x, remat=False):
+    _, (h_n, _) = lj.apply(p, x, cell="lstm", norm="ln", remat=remat)
     return h_n[-1]
+
+
+def lnrnn_ln_lstm_remat(p, x):
+    return lnrnn_ln_lstm(p, x, remat=True)
 
 
 def make_step(lstm, lr=1e-3, b1=0.9, b2=0.999, eps=1e-8):
@@ -108,14 +113,16 @@ def check_agreement():
     SHAPES["check"] = (12, 5, 3, 8)
     params, opt, x, labels = problem("check", np.float64)
     del SHAPES["check"]
-    a = make_step(lnrnn_ln_lstm)(params, opt, x, labels)
     b = make_step(scan_ln_lstm)(params, opt, x, labels)
-    if abs(float(a[0]) - float(b[0])) > 1e-10:
-        sys.exit(f"the two LN-LSTMs disagree: loss {float(a[0])!r} vs {float(b[0])!r}")
-    for (path, ga), gb in zip(jax.tree_util.tree_flatten_with_path(a[1])[0], jax.tree.leaves(b[1])):
-        err = float(jnp.max(jnp.abs(ga - gb)) / (jnp.max(jnp.abs(gb)) + 1e-30))
-        if err > 1e-8:
-            sys.exit(f"the two LN-LSTMs disagree: gradient {jax.tree_util.keystr(path)} differs by {err:.1e}")
+    for fn in (lnrnn_ln_lstm, lnrnn_ln_lstm_remat):
+        a = make_step(fn)(params, opt, x, labels)
+        if abs(float(a[0]) - float(b[0])) > 1e-10:
+            sys.exit(f"{fn.__name__} and lax.scan disagree: loss {float(a[0])!r} vs {float(b[0])!r}")
+        for (path, ga), gb in zip(jax.tree_util.tree_flatten_with_path(a[1])[0], jax.tree.leaves(b[1])):
+            err = float(jnp.max(jnp.abs(ga - gb)) / (jnp.max(jnp.abs(gb)) + 1e-30))
+            if err > 1e-8:
+                sys.exit(f"{fn.__name__} and lax.scan disagree: gradient {jax.tree_util.keystr(path)} differs by "
+                         f"{err:.1e}")
 
 
 def layer_ms(shape, reps):
@@ -169,18 +176,19 @@ def main(argv=None):
     print(f"{cpu_model()}, {len(os.sched_getaffinity(0)) if hasattr(os, 'sched_getaffinity') else os.cpu_count()} "
           f"CPUs, jax {jax.__version__}, load average {os.getloadavg()[0]:.2f}; float32, median of {args.reps} "
           "steps (LN-LSTM + linear head + cross-entropy + Adam, jit)")
-    print("lnrnn.jax and lax.scan: the whole jitted step; lnrnn layer: RecurrentLayer forward + backward alone "
-          "(NumPy, no JAX), what the binding's step adds to")
-    print(f"{'shape':6s} {'T':>4s} {'B':>4s} {'I':>3s} {'H':>4s} {'lnrnn.jax ms':>13s} {'lax.scan ms':>12s} "
-          f"{'lax.scan/lnrnn.jax':>19s} {'lnrnn layer ms':>15s} {'lnrnn.jax/layer':>16s}")
-    mine, scan = make_step(lnrnn_ln_lstm), make_step(scan_ln_lstm)
+    print("lnrnn.jax (residuals through JAX), lnrnn.jax remat=True, lax.scan: the whole jitted step; lnrnn layer: "
+          "RecurrentLayer forward + backward alone (NumPy, no JAX), what the binding's step adds to")
+    print(f"{'shape':6s} {'T':>4s} {'B':>4s} {'I':>3s} {'H':>4s} {'lnrnn.jax':>10s} {'remat':>8s} {'lax.scan':>9s} "
+          f"{'scan/remat':>11s} {'layer':>8s} {'remat/layer':>12s}   (ms)")
+    mine, remat, scan = make_step(lnrnn_ln_lstm), make_step(lnrnn_ln_lstm_remat), make_step(scan_ln_lstm)
     for s in args.shapes:
         prob = problem(s, np.float32)
         a = median_ms(mine, prob, args.reps)
+        r = median_ms(remat, prob, args.reps)
         b = median_ms(scan, prob, args.reps)
         c = layer_ms(s, args.reps)
-        print(f"{s:6s} {SHAPES[s][0]:4d} {SHAPES[s][1]:4d} {SHAPES[s][2]:3d} {SHAPES[s][3]:4d} {a:13.1f} {b:12.1f} "
-              f"{b / a:18.2f}x {c:15.1f} {a / c:15.2f}x", flush=True)
+        print(f"{s:6s} {SHAPES[s][0]:4d} {SHAPES[s][1]:4d} {SHAPES[s][2]:3d} {SHAPES[s][3]:4d} {a:10.1f} {r:8.1f} "
+              f"{b:9.1f} {b / r:10.2f}x {c:8.1f} {r / c:11.2f}x", flush=True)
     print(f"load average at the end {os.getloadavg()[0]:.2f}")
 
 

@@ -30,7 +30,11 @@ How it is built
     Each layer is one ``jax.custom_vjp`` function whose forward and backward are ``jax.pure_callback``s
     into ``lnrnn.interop.functional`` (the CPU kernels; the backward is lnrnn's hand-written BPTT, and
     the forward saves its residuals as outputs of known shapes, ``functional.residual_layout``). Without
-    a gradient the forward runs the inference kernels and saves nothing. The callback's inputs reach the
+    a gradient the forward runs the inference kernels and saves nothing. With ``remat=True`` the
+    differentiated forward saves nothing either and the backward callback reruns the forward (keeping)
+    before BPTT: JAX copies a callback's results into its own buffers, and at T784 B64 H128 that copy
+    of the residuals (0.28 GB per LN-LSTM layer) costs more than a second forward; memory between
+    forward and backward drops to the inputs. The callback's inputs reach the
     kernels as NumPy views of JAX's buffers (``np.asarray``, no copy, read-only: the kernels only read
     them); its outputs are copied into JAX's buffers. An array on a GPU goes through the host both ways:
     there is no C++-free route to XLA's typed FFI, and the callbacks run the CPU kernels.
@@ -205,6 +209,7 @@ def _layer_params(params, spec, I):
 class _Cfg(NamedTuple):
     cell: str         # registry name: 'ln-lstm'
     training: bool    # BatchNorm's batch statistics (and their update)
+    remat: bool       # the backward reruns the forward instead of receiving residuals (apply's remat)
 
 
 def _read_only(tree):
@@ -319,7 +324,9 @@ def _host_forward(cfg, keep, x64, x, state, p, lengths, bufs):
     return y, final, [_to_wire(r, x64) for r in res], new_bufs
 
 
-def _backward_one(cfg, res, x, state, p, y, dy, dfinal, lengths):
+def _backward_one(cfg, res, x, state, p, y, dy, dfinal, lengths, bufs):
+    if cfg.remat:  # the forward again, keeping its residuals (its statistics update is dropped)
+        y, _, res, _ = _forward_one(cfg, True, x, state, p, lengths, bufs)
     lengths = None if lengths is None else np.array(lengths, dtype=np.int64)
     dx, d0, grads = F.layer_backward(cfg.cell, res, x, state, p, y, dy, dfinal=tuple(dfinal), lengths=lengths,
                                      training=cfg.training)
@@ -328,8 +335,8 @@ def _backward_one(cfg, res, x, state, p, y, dy, dfinal, lengths):
             {n: np.asarray(grads[n], dt) for n in p})
 
 
-def _host_backward(cfg, res, x, state, p, y, dy, dfinal, lengths):
-    args = _read_only((res, x, state, p, y, dy, dfinal, lengths))
+def _host_backward(cfg, res, x, state, p, y, dy, dfinal, lengths, bufs):
+    args = _read_only((res, x, state, p, y, dy, dfinal, lengths, bufs))
     res, x, y = args[0], args[1], args[4]
     T, B, I = x.shape[-3:]
     layout = F.residual_layout(cfg.cell, T, B, I, y.shape[-1], x.dtype)
@@ -365,17 +372,17 @@ def _layer(cfg, x, state, p, lengths, bufs):
 
 
 def _layer_fwd(cfg, x, state, p, lengths, bufs):
-    y, final, res, new_bufs = _forward_call(cfg, True, x, state, p, lengths, bufs)
-    return (y, final, new_bufs), (res, x, state, p, y, lengths)
+    y, final, res, new_bufs = _forward_call(cfg, not cfg.remat, x, state, p, lengths, bufs)
+    return (y, final, new_bufs), (res, x, state, p, y, lengths, bufs if cfg.remat else {})
 
 
 def _layer_bwd(cfg, saved, cotangents):
-    res, x, state, p, y, lengths = saved
+    res, x, state, p, y, lengths, bufs = saved
     dy, dfinal, _ = cotangents  # the statistics' cotangent: they take no gradient
     shapes = (jax.ShapeDtypeStruct(x.shape, x.dtype), tuple(jax.ShapeDtypeStruct(s.shape, s.dtype) for s in state),
               {n: jax.ShapeDtypeStruct(v.shape, v.dtype) for n, v in p.items()})
     dx, dstate, grads = jax.pure_callback(partial(_host_backward, cfg), shapes, res, x, state, p, y, dy, dfinal,
-                                          lengths, vmap_method=VMAP_METHOD)
+                                          lengths, bufs, vmap_method=VMAP_METHOD)
     return dx, dstate, grads, None, None  # lengths and statistics: no gradient
 
 
@@ -441,10 +448,11 @@ def _layer_stats(stats, spec, L, H, dt, T, training):
 
 
 def apply(params, x, state=None, lengths=None, cell="lstm", norm="ln", *, stats=None, training=True,
-          mutable=False, batch_first=False):
+          mutable=False, batch_first=False, remat=False):
     """x (T,B,I) (batch_first: (B,T,I)) -> y (T,B,H), state: (h_n, c_n) for the LSTM, h_n for the RNN,
     each (num_layers, B, H); with mutable=True ((y, state), updated stats). See the module docstring.
-    cell 'lstm' | 'rnn'; norm 'ln' | 'bn' | None ('none'); training: BatchNorm's batch statistics.
+    cell 'lstm' | 'rnn'; norm 'ln' | 'bn' | None ('none'); training: BatchNorm's batch statistics;
+    remat: keep no residuals between forward and backward (the backward reruns the forward on the host).
     Under jit, make the strings and flags static (``jax.jit(partial(apply, cell=..., norm=...))``)."""
     spec = _spec(cell, norm)
     x = jnp.asarray(x)
@@ -466,7 +474,7 @@ def apply(params, x, state=None, lengths=None, cell="lstm", norm="ln", *, stats=
     states = _initial_states(state, spec, L, B, H, dt)
     lengths = _checked_lengths(lengths, T, B)
     bufs = _layer_stats(stats, spec, L, H, dt, T, bool(training))
-    cfg = _Cfg(spec.name, bool(training))
+    cfg = _Cfg(spec.name, bool(training), bool(remat))
     finals, new_stats, inp = [], {}, x
     for k in range(L):
         inp, final, nb = _layer(cfg, inp, states[k], layers[k], lengths, bufs[k])
