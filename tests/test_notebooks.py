@@ -16,7 +16,8 @@ import pytest
 from nbclient import NotebookClient
 
 NOTEBOOKS = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "notebooks")
-NAMES = ["01_layernorm_vs_batchnorm.ipynb", "02_sequential_mnist.ipynb", "03_handwriting.ipynb"]
+NAMES = ["01_layernorm_vs_batchnorm.ipynb", "02_sequential_mnist.ipynb", "03_handwriting.ipynb",
+         "04_pytorch_and_jax.ipynb"]
 TIMEOUT_S = 600  # per cell; the small budgets take seconds once the kernels are compiled
 
 # What each notebook's appended cell reports (names defined by the notebook's own cells).
@@ -32,6 +33,9 @@ REPORTS = {
         "losses": {f"{t}|{c}": RESULTS[t, c]["losses"].tolist() for t, c in RESULTS},
         "val": {f"{t}|{c}": [h["val_loss"] for h in RESULTS[t, c]["history"]] for t, c in RESULTS},
         "samples": {f"{t}|{c}": s.tolist() for (t, c), s in SAMPLES.items()}}""",
+    "04_pytorch_and_jax.ipynb": """{"updates": UPDATES, "torch": {k: v[0].tolist() for k, v in TORCH.items()},
+        "jax": jax_losses.tolist(), "run_pred": run_pred.tolist(), "y_va": y_va.tolist(), "reported": reported,
+        "accs": accs}""",
 }
 
 
@@ -99,6 +103,24 @@ def test_03_handwriting(tmp_path, monkeypatch):
         assert pts.shape == (r["steps"], 3) and np.all(np.isfinite(pts))
         assert set(np.unique(pts[:, 2])) <= {0.0, 1.0}
     assert figures(nb) >= 4
+
+
+def test_04_pytorch_and_jax(tmp_path, monkeypatch):
+    if os.environ.get("LNRNN_REQUIRE_EXTRAS") != "1":  # CI installs the torch and jax extras and sets it
+        pytest.importorskip("torch")
+        pytest.importorskip("jax")
+    # torch keeps a compiler cache under TMPDIR (torchinductor_<user>): elsewhere, not in the notebook's scratch
+    monkeypatch.setenv("TORCHINDUCTOR_CACHE_DIR", str(tmp_path.parent / f"{tmp_path.name}-inductor"))
+    nb, r = execute_small("04_pytorch_and_jax.ipynb", tmp_path, monkeypatch)
+    assert set(r["torch"]) == {"lnrnn.torch.LSTM(norm='ln')", "torch.nn.LSTM"}
+    for losses in [*r["torch"].values(), r["jax"]]:
+        assert len(losses) == r["updates"] and np.all(np.isfinite(losses))
+    assert abs(r["jax"][0] - np.log(10)) < 1e-5  # a zero head: uniform logits at the first update
+    # from_run's predictions score exactly what evaluate_run (lnrnn eval) reports for the run
+    pred, y = np.array(r["run_pred"]), np.array(r["y_va"])
+    assert pred.shape == y.shape and abs(np.mean(pred == y) - r["reported"]) < 1e-12
+    assert all(0 <= a <= 1 for a in r["accs"])
+    assert figures(nb) >= 3
 
 
 @pytest.mark.parametrize("name", NAMES)
