@@ -4,8 +4,8 @@ Threading: lnrnn's kernels split the batch over Numba threads (``prange``) and c
 inside each thread (nested BLAS threads run several times slower), and want Numba's OpenMP workers to wait
 passively. ``import lnrnn`` changes nothing process-wide: the BLAS limit holds only inside lnrnn's own
 calls (``kernel_threads``); passive OpenMP waiting and glibc's reuse of freed buffers are set up when
-lnrnn's kernels are first used through it (``lnrnn.threadscope.prepare_process``: why, and how to turn
-the allocator setting off); ``lnrnn info`` reports what is in force.
+lnrnn's kernels are first imported (``lnrnn.threadscope.prepare_process``: why, and how to turn the
+allocator setting off); ``lnrnn info`` reports what is in force.
 
 Public entry points (what the CLI commands call): ``fit`` (train on your own arrays), ``load_run``,
 ``evaluate_run``, ``predict``, ``sample_run``, ``export_run`` (``lnrnn.api``); ``train`` lives in ``lnrnn.training.train``, ``TrainConfig`` in

@@ -81,12 +81,12 @@ _prepared = {}  # what prepare_process did, once per process
 
 
 def prepare_process():
-    """Once per process, on the first ``kernel_threads()`` (every layer, model and API call enters it):
+    """Once per process, when ``lnrnn.kernels`` is first imported (and on the first ``kernel_threads()``):
     start Numba's threading layer with passive OpenMP waiting (see the module docstring) and let glibc
     reuse large freed buffers instead of returning them to the system (``config.MALLOC_MMAP_THRESHOLD``:
     the kernels allocate and free their saved arrays every step; without this each step's first touch
     of them faults pages in afresh). LNRNN_KEEP_MALLOC=1 leaves the allocator alone. Not done by
-    ``import lnrnn``: a process that imports lnrnn and never runs its kernels keeps its settings.
+    ``import lnrnn``: a process that imports lnrnn and never loads its kernels keeps its settings.
     -> {"THREADING_LAYER": name or None, "MALLOC_TUNED": bool}."""
     with _lock:
         if not _prepared:

@@ -114,13 +114,18 @@ def test_the_trainer_is_imported_by_the_train_command_alone():
 
 
 def test_import_lnrnn_starts_no_threads_and_leaves_the_allocator():
+    """import lnrnn (the API, the CLI's group) prepares nothing; loading the kernels prepares the process
+    once (passive OpenMP waiting, the allocator), so that a kernel called directly runs as under a layer."""
     import subprocess
     import sys
-    code = ("import sys, lnrnn, lnrnn.model.layers; from lnrnn import threadscope; "
-            "print(threadscope._prepared == {}, 'numba.np.ufunc.parallel' in sys.modules and "
-            "__import__('numba').np.ufunc.parallel._is_initialized)")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
-    assert out == ["True", "False"], "import lnrnn set up threads or the allocator"
+    probe = ("from lnrnn import threadscope; import numba.np.ufunc.parallel as p; "
+             "print(threadscope._prepared != {}, p._is_initialized)")
+    out = subprocess.run([sys.executable, "-c", "import lnrnn; " + probe], capture_output=True, text=True,
+                         check=True).stdout.split()
+    assert out == ["False", "False"], "import lnrnn set up threads or the allocator"
+    out = subprocess.run([sys.executable, "-c", "import lnrnn.kernels.lstm; " + probe], capture_output=True,
+                         text=True, check=True).stdout.split()
+    assert out == ["True", "True"], "loading the kernels left the threading layer to whichever call came first"
 
 
 # ---- one flat buffer ----

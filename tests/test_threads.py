@@ -67,28 +67,43 @@ def test_calls_from_two_python_threads():
         assert np.all(log[T - 1] == T) and np.all(log[T] == 0)
 
 
+FORK_CHECK = r"""
+import os, sys, time
+import numpy as np
+sys.path.insert(0, sys.argv[1])
+from test_threads import _steps
+from lnrnn.kernels.threads import run_synced
+n, T = 2, 100
+run_synced(_steps, n, np.zeros((T + 1, n), np.int64), -1, -1)  # the parent's workers exist now
+pid = os.fork()
+if pid == 0:  # child: exit status 0 only when run_synced came back with every step done
+    code = 1
+    try:
+        log = np.zeros((T + 1, n), np.int64)
+        run_synced(_steps, n, log, -1, -1)
+        code = 0 if np.all(log[T - 1] == T) and np.all(log[T] == 0) else 1
+    finally:
+        os._exit(code)
+deadline = time.monotonic() + 60
+while time.monotonic() < deadline:
+    done, status = os.waitpid(pid, os.WNOHANG)
+    if done:
+        sys.exit(os.waitstatus_to_exitcode(status))
+    time.sleep(0.05)
+os.kill(pid, 9)
+os.waitpid(pid, 0)
+sys.exit(3)  # the forked child hung in run_synced
+"""
+
+
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork")
 def test_forked_child_starts_its_own_workers():
     """A child forked after the workers exist inherits their inboxes but not the threads; its first
-    run_synced must start new ones instead of waiting at the first barrier for ever."""
-    n, T = 2, 100
-    run_synced(_steps, n, np.zeros((T + 1, n), np.int64), -1, -1)  # the parent's workers exist now
-    pid = os.fork()
-    if pid == 0:  # child: exit status 0 only when run_synced came back with every step done
-        code = 1
-        try:
-            log = np.zeros((T + 1, n), np.int64)
-            run_synced(_steps, n, log, -1, -1)
-            code = 0 if np.all(log[T - 1] == T) and np.all(log[T] == 0) else 1
-        finally:
-            os._exit(code)
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        done, status = os.waitpid(pid, os.WNOHANG)
-        if done:
-            assert os.waitstatus_to_exitcode(status) == 0
-            return
-        time.sleep(0.05)
-    os.kill(pid, 9)
-    os.waitpid(pid, 0)
-    pytest.fail("the forked child hung in run_synced")
+    run_synced must start new ones instead of waiting at the first barrier for ever. The fork happens in
+    a fresh interpreter: this process may hold other libraries' threads (JAX's), which a fork must not copy."""
+    import subprocess
+    import sys
+    r = subprocess.run([sys.executable, "-c", FORK_CHECK, os.path.dirname(os.path.abspath(__file__))],
+                       capture_output=True, text=True, timeout=300)
+    assert r.returncode != 3, "the forked child hung in run_synced"
+    assert r.returncode == 0, r.stderr

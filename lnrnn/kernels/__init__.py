@@ -60,3 +60,10 @@ Kernel habits (llm.c / haste)
       float32 code stays float32 (and means are products with ``1/F`` in the row dtype: a float32
       divided by an int is a float64 in Numba, and carries the loop that uses it into float64).
 """
+from lnrnn.threadscope import prepare_process  # noqa: E402
+
+# The kernels' process settings, made when the kernels are first imported (not by ``import lnrnn``):
+# Numba's threading layer started with passive OpenMP waiting, and glibc reusing large freed buffers
+# (``lnrnn.threadscope.prepare_process`` says why, and how to turn the allocator setting off). A kernel
+# called directly, outside ``kernel_threads``, then runs as it does under lnrnn's own layers.
+prepare_process()
