@@ -46,6 +46,28 @@ def atomic_write_text(path, text):
     atomic_write(path, lambda f: f.write(text.encode("utf-8")))
 
 
+def nearest_existing(path):
+    """``path`` itself, or its nearest ancestor that exists: where a missing path would be created."""
+    probe = path
+    while not os.path.exists(probe):
+        parent = os.path.dirname(probe)
+        if parent == probe:
+            break
+        probe = parent
+    return probe
+
+
+def write_error(folder):
+    """None when a new file can be created in ``folder``, else the OSError that says why. The probe is an
+    unnamed temporary file: nothing is left behind."""
+    try:
+        with tempfile.TemporaryFile(dir=folder):
+            pass
+    except OSError as e:
+        return e
+    return None
+
+
 def check_output_file(path, option="--out"):
     """UserError unless ``path`` names a file lnrnn can write: not a folder, and its nearest existing
     ancestor a writable folder (missing folders between are created when the file is written). Creates
@@ -59,22 +81,15 @@ def check_output_file(path, option="--out"):
     target = os.path.abspath(text)
     if os.path.isdir(target):
         raise UserError(f"{option} {text} is a folder; give a file name inside it.")
-    probe = os.path.dirname(target)
-    while not os.path.exists(probe):
-        parent = os.path.dirname(probe)
-        if parent == probe:
-            break
-        probe = parent
+    probe = nearest_existing(os.path.dirname(target))
     if not os.path.isdir(probe):
         raise UserError(f"{probe} is a file, not a folder, so {option} {text} cannot be written there; choose "
                         f"another {option}.")
-    try:
-        with tempfile.TemporaryFile(dir=probe):
-            pass
-    except OSError as e:
+    e = write_error(probe)
+    if e is not None:
         where = "" if probe == os.path.dirname(target) else f", where {option} {text} would be created"
         raise UserError(f"cannot write to {probe}{where} ({e.strerror or e}); choose another {option} or make "
-                        "it writable.") from None
+                        "it writable.")
     return text
 
 

@@ -25,10 +25,10 @@ import json
 import os
 import re
 import socket
-import tempfile
 import time
 
 from lnrnn.errors import UserError
+from lnrnn.files import nearest_existing, write_error
 
 LOCK_FILE = "lnrnn.lock"
 UPDATES_FILE = "updates.jsonl"
@@ -120,22 +120,15 @@ def check_writable(out):
     """UserError unless ``out`` is a writable folder, or a folder that can be created (its nearest
     existing ancestor is a writable folder). Creates nothing: the probe is an unnamed temporary file."""
     path = os.path.abspath(out)
-    probe = path
-    while not os.path.exists(probe):
-        parent = os.path.dirname(probe)
-        if parent == probe:
-            break
-        probe = parent
+    probe = nearest_existing(path)
     if not os.path.isdir(probe):
         what = f"{out}" if probe == path else f"{probe} (in the way of {out})"
         raise UserError(f"{what} is a file, not a folder; choose another --out.")
-    try:
-        with tempfile.TemporaryFile(dir=probe):
-            pass
-    except OSError as e:
+    e = write_error(probe)
+    if e is not None:
         where = f"the run folder {out}" if probe == path else f"{probe}, where the run folder {out} would be created,"
         raise UserError(f"cannot write to {where} ({e.strerror or e}); choose another --out or make it "
-                        "writable.") from None
+                        "writable.")
 
 
 def _holder(text):
