@@ -46,7 +46,8 @@ def _lnrnn_imports():
     """{module: set of lnrnn modules it imports at module level or inside functions} of every module."""
     import ast
     import pathlib
-    root = pathlib.Path(cells.__file__).parent
+    import lnrnn
+    root = pathlib.Path(lnrnn.__file__).parent
     out = {}
     for path in root.rglob("*.py"):
         mod = "lnrnn." + ".".join(path.relative_to(root).with_suffix("").parts)

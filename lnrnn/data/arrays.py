@@ -22,7 +22,8 @@ from typing import Optional
 
 import numpy as np
 
-from lnrnn.data.tasks import TaskData, parse_split
+from lnrnn.data.splits import parse_split
+from lnrnn.data.taskdata import TaskData
 from lnrnn.errors import DataError, UserError
 
 KEYS = ("x", "y", "lengths", "x_val", "y_val", "lengths_val")

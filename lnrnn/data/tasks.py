@@ -45,12 +45,12 @@ Your own data (``lnrnn.data.arrays``, docs/your_data.md):
                 the .npz file --data-dir; classes or regression by y's dtype (spec key "objective"
                 overrides); --split A/B counts, or 10% held out (fixed seed) when the file has no x_val.
 """
-from dataclasses import dataclass, field
 from typing import Callable, NamedTuple, Optional
 
 import numpy as np
 
 from lnrnn.data.splits import parse_split  # noqa: F401  (re-exported)
+from lnrnn.data.taskdata import TaskData  # noqa: F401  (re-exported: the readers' result)
 from lnrnn.errors import DataError, UserError
 
 DATA_SEED = 0            # seed of synthetic data, of train/validation splits and of the pmnist permutation
@@ -61,44 +61,6 @@ COPY_SYMBOLS = 10        # symbols to remember in the copy task
 COPY_ALPHABET = 8        # distinct symbols
 DIGITS_SPLIT = (1437, 360)  # train/validation images of the 1797 digits without --split
 MNIST_SPLIT = (60000, 10000)  # the train files / the t10k files without --split
-
-
-@dataclass
-class TaskData:
-    """A built task. x_*: (N, T, I) in a compact dtype; y_*: see ``objective``/``per_step``."""
-
-    spec: dict                 # how to rebuild it (saved in checkpoints)
-    description: str           # one sentence for the user
-    x_train: np.ndarray        # (N, T, I)
-    y_train: np.ndarray        # (N,) int64 class, (N, T) int64 per step (-1: not scored), or (N,) float target
-    x_val: np.ndarray
-    y_val: np.ndarray
-    num_classes: int           # C; 1 for regression
-    objective: str = "ce"      # 'ce' softmax cross-entropy | 'mse' squared error
-    per_step: bool = False     # head on every step (copy) instead of the last one
-    scale: float = 1.0         # x is multiplied by this when batched (1/255 for uint8 pixels)
-    extra: dict = field(default_factory=dict)  # tolerance (adding); constant_prefix: every sequence begins
-                                               # with the same inputs (blank rows), see --state-noise
-    head: Optional[dict] = None  # the head config this task needs (lnrnn.model.heads); None: from objective
-
-    @property
-    def steps(self):
-        return self.x_train.shape[1]
-
-    @property
-    def input_size(self):
-        return self.x_train.shape[2]
-
-    def size(self, which):
-        return len(self.x_train if which == "train" else self.x_val)
-
-    def batch(self, which, idx, dtype=np.float32):
-        """-> x (T, B, I) contiguous ``dtype``, labels for samples ``idx`` of 'train' or 'val'."""
-        x, y = (self.x_train, self.y_train) if which == "train" else (self.x_val, self.y_val)
-        xb = np.ascontiguousarray(x[idx].transpose(1, 0, 2), dtype=dtype)
-        if self.scale != 1.0:
-            xb *= np.dtype(dtype).type(self.scale)
-        return xb, y[idx]
 
 
 def _split_pool(x, y, split, what):
