@@ -145,23 +145,31 @@ class Predictions:
         return self.probabilities[np.arange(len(self.classes)), self.classes]
 
 
+def require_sequence_classifier(run):
+    """UserError (one sentence, naming what to use instead) unless ``run`` classifies whole sequences."""
+    head = run.model.head
+    if head.kind != "classifier" or head.per_step:
+        what = "a per-step classifier" if head.kind == "classifier" else f"a {head.kind} head"
+        raise UserError(f"predict is for sequence classifiers (one class per sequence); the run in {run.path} "
+                        f"has {what} ({run.task_spec.get('task', '?')}): use lnrnn eval"
+                        f"{' or lnrnn sample' if head.kind == 'mdn' else ''} instead.")
+
+
 @scoped
-def predict(run, x, lengths=None, batch_size=500):
+def predict(run, x, lengths=None, batch_size=500, progress=None):
     """Classify sequences with a run of a sequence classifier.
 
     x: (N,T) for one input per step, or (N,T,I), batch-major, already scaled as the run's task presents
     its data (pixels in [0, 1] for the MNIST family); lengths: (N,) for right-padded sequences, or None.
     The model runs in inference mode (BatchNorm's population statistics) with the initial states
-    ``evaluate_run`` uses, so predictions and evaluated accuracy agree. -> ``Predictions``."""
+    ``evaluate_run`` uses, so predictions and evaluated accuracy agree. ``progress``: a
+    ``lnrnn.training.progress.Progress`` over N sequences, updated after every batch. -> ``Predictions``."""
     from lnrnn.predict_io import check_inputs, softmax
 
     run = _as_run(run)
     model = run.model
     head = model.head
-    if head.kind != "classifier" or head.per_step:
-        what = "a per-step classifier" if head.kind == "classifier" else f"a {head.kind} head"
-        raise UserError(f"predict is for sequence classifiers (one class per sequence); the run in {run.path} "
-                        f"has {what}.")
+    require_sequence_classifier(run)
     x = check_inputs(x, model.config["input_size"], run.path)
     N, T = x.shape[0], x.shape[1]
     if lengths is not None:
@@ -178,14 +186,17 @@ def predict(run, x, lengths=None, batch_size=500):
         y, _, _ = model._run(xb, state, False, lb, 0)
         last = (np.full(e - s, T) if lb is None else lb) - 1
         probs[s:e] = softmax(head.linear(y[last, np.arange(e - s)]).astype(np.float64))
+        if progress is not None:
+            progress.update(e - s)
     return Predictions(probs.argmax(1).astype(np.int64), probs)
 
 
 @scoped
-def sample_run(run, steps=700, count=1, bias=0.0, seed=0):
+def sample_run(run, steps=700, count=1, bias=0.0, seed=0, progress=None):
     """Handwriting from a run of a strokes task: ``count`` lists of ``steps`` stroke-3 points -> list of
     (steps, 3) float64 arrays (dx, dy in the data's units, pen). Same seed, same samples; ``bias`` is
-    Graves's sampling bias (0: the trained distribution, larger: neater)."""
+    Graves's sampling bias (0: the trained distribution, larger: neater). ``progress``: a
+    ``lnrnn.training.progress.Progress`` over steps * count points, updated after every step."""
     from lnrnn.sample import sample_strokes
 
     for what, v in (("steps", steps), ("count", count)):
@@ -194,7 +205,7 @@ def sample_run(run, steps=700, count=1, bias=0.0, seed=0):
     if not (bias >= 0 and np.isfinite(bias)):
         raise UserError(f"bias must be 0 or positive, not {bias}.")
     run = _as_run(run)
-    return sample_strokes(run.model, int(steps), int(count), float(bias), int(seed))
+    return sample_strokes(run.model, int(steps), int(count), float(bias), int(seed), progress=progress)
 
 
 def export_run(run, path, fmt="safetensors"):

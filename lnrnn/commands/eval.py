@@ -35,10 +35,6 @@ def eval_cmd(path, data_dir, split, which, eval_batch_size, as_json):
                                "sequences": res.sequences, "epoch": run.epoch, "step": run.step,
                                "model": run.config, "task": task.spec}))
         return
-    summary = format_metrics(means, long=True)
-    loss_name = LOSS_LABELS.get(run.config["head"].get("kind"))
-    if loss_name and summary.startswith("loss "):  # say what the loss measures: its head's name and unit
-        name, _, unit = loss_name.partition(" (")
-        value, _, rest = summary[len("loss "):].partition(", ")
-        summary = f"{name} {value}{' ' + unit.rstrip(')') if unit else ''}" + (f", {rest}" if rest else "")
+    # the loss named for what it measures: its head's name and unit
+    summary = format_metrics(means, long=True, loss_label=LOSS_LABELS.get(run.config["head"].get("kind")))
     click.echo(f"{run.describe()}, on {which} of {task.description}: {summary} ({res.sequences} sequences).")

@@ -28,7 +28,7 @@ def predict(path, inputs, out, batch_size, force, quiet):
     another length than the training data's, or with values outside its range, are refused unless
     --force is given.
     """
-    from lnrnn.api import load_run
+    from lnrnn.api import load_run, predict as predict_run, require_sequence_classifier
     from lnrnn.errors import UserError
     from lnrnn.predict_io import check_like_training, check_out, read_inputs, training_record, write_predictions
     from lnrnn.training.progress import Progress
@@ -37,12 +37,7 @@ def predict(path, inputs, out, batch_size, force, quiet):
     if batch_size < 1:
         raise UserError(f"--batch-size must be at least 1, not {batch_size}.")
     run = load_run(path)
-    head = run.model.head
-    if head.kind != "classifier" or head.per_step:
-        what = "a per-step classifier" if head.kind == "classifier" else f"a {head.kind} head"
-        raise UserError(f"lnrnn predict is for sequence classifiers (one class per sequence); the run in {path} "
-                        f"has {what} ({run.task_spec.get('task', '?')}): use lnrnn eval"
-                        f"{' or lnrnn sample' if head.kind == 'mdn' else ''} instead.")
+    require_sequence_classifier(run)  # before the inputs are read
     x, where = read_inputs(inputs, run.task_spec.get("task"), run.config["input_size"])
     differs = check_like_training(x, training_record(run.meta))
     if differs:
@@ -53,35 +48,9 @@ def predict(path, inputs, out, batch_size, force, quiet):
                             "anyway.")
         click.echo(f"Warning: {what}; predicting anyway (--force).", err=True)
     progress = Progress(len(x), "predict", quiet=quiet, unit="sequences")
-    preds = predict_with_progress(run, x, batch_size, progress)
+    preds = predict_run(run, x, batch_size=batch_size, progress=progress)
     progress.close()
     write_predictions(out, preds)
     counts = "; ".join(f"{f}: {n}" for f, _, n in where)
     click.echo(f"Wrote {len(preds.classes)} prediction{'s' * (len(preds.classes) != 1)} to {out} ({counts}).")
 
-
-class _CountedModel:
-    """A run's model whose forwards tick a ``Progress`` by their batch rows. ``lnrnn.api.predict`` runs
-    the batches and takes no progress callback, and a forward per batch is the one thing it does that
-    this wrapper sees; the batches, their initial states and so the predictions are api.predict's own."""
-
-    def __init__(self, model, progress):
-        self._model, self._progress = model, progress
-
-    def __getattr__(self, name):
-        return getattr(self._model, name)
-
-    def _run(self, x, *args, **kwargs):   # x (T,B,I)
-        out = self._model._run(x, *args, **kwargs)
-        self._progress.update(x.shape[1])
-        return out
-
-
-def predict_with_progress(run, x, batch_size, progress):
-    """``lnrnn.api.predict(run, x, batch_size=...)`` with ``progress`` (a Progress over len(x) sequences)
-    updated after every batch."""
-    import dataclasses
-
-    from lnrnn.api import predict
-
-    return predict(dataclasses.replace(run, model=_CountedModel(run.model, progress)), x, batch_size=batch_size)

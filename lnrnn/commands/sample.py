@@ -29,11 +29,10 @@ def sample(path, steps, no_cap, bias, seed, count, out, npz, quiet):
     Both destinations are checked before any sampling; Ctrl-C stops with exit 130 and writes nothing."""
     import numpy as np
 
-    from lnrnn.api import load_run
+    from lnrnn.api import load_run, sample_run
     from lnrnn.files import check_output_file, write_output_file
+    from lnrnn.sample import FORMATS, draw_strokes
     from lnrnn.training.progress import Progress
-    from lnrnn.sample import FORMATS, draw_strokes, sample_strokes
-    from lnrnn.threadscope import kernel_threads
 
     for what, v in (("--steps", steps), ("--count", count)):
         if v < 1:
@@ -51,8 +50,7 @@ def sample(path, steps, no_cap, bias, seed, count, out, npz, quiet):
     run = load_run(path)
     meta = run.meta
     progress = Progress(steps * count, "sample", quiet=quiet, unit="points")
-    with kernel_threads():  # what lnrnn.api.sample_run runs in
-        lines = sample_strokes(run.model, steps, count, bias, seed, progress=progress)
+    lines = sample_run(run, steps, count, bias, seed, progress=progress)
     progress.close()
     cell = meta.get("train", {}).get("cell", "?")
     task = (meta.get("task") or {}).get("task", "?")

@@ -53,12 +53,17 @@ def evaluate(model, task, which="val", batch_size=500, group=None):
                           for s in range(0, n, batch_size))
 
 
-def format_metrics(means, long=False):
-    """'loss 0.4123 acc 87.20%' (long: 'loss 0.4123, accuracy 87.20%')."""
+def format_metrics(means, long=False, loss_label=None):
+    """'loss 0.4123 acc 87.20%' (long: 'loss 0.4123, accuracy 87.20%'). loss_label (long only): what the
+    loss measures, 'name (unit)' as ``lnrnn.training.plot.LOSS_LABELS`` has it: 'cross-entropy loss 0.4123 nats'."""
     from lnrnn.model.heads import METRIC_INFO
     parts = []
     for m, v in means.items():
         label, percent = METRIC_INFO.get(m, (m, False))
         name = label.replace(" (%)", "") if long else m
+        if long and m == "loss" and loss_label:
+            name, _, unit = loss_label.partition(" (")
+            parts.append(f"{name} {v:.4f}" + (f" {unit.rstrip(')')}" if unit else ""))
+            continue
         parts.append(f"{name} {100 * v:.2f}%" if percent else f"{name} {v:.4f}")
     return (", " if long else " ").join(parts)
