@@ -35,6 +35,7 @@ def test_registry_is_the_one_table():
         assert cells.parse_cell(name) == (c.cell, c.norm)
         layer = RecurrentLayer(c.cell, c.norm, 3, 4, dtype=np.float64)
         assert [(n, a.shape) for n, a in layer.params.items()] == c.param_shapes(3, 4)
+        assert tuple(layer.params) == c.param_names and tuple(layer.buffers) == c.buffer_names
         assert layer.nstate == c.nstate and set(c.grads) == set(layer.params)
     with pytest.raises(ValueError, match="unknown cell 'gru'; choose one of rnn, lstm, ln-rnn"):
         cells.get("gru")

@@ -83,7 +83,7 @@ def _spec(cell, norm):
 def _param_names(spec, k):
     """[(lnrnn name, exported name, transposed)] of layer k in torch.nn.LSTM's order, with bias_hh (lnrnn
     name None) after bias_ih."""
-    out = [(n, f"{PARAM_NAMES[n][0]}_l{k}", PARAM_NAMES[n][1]) for n, _ in spec.param_shapes(1, 1)]
+    out = [(n, f"{PARAM_NAMES[n][0]}_l{k}", PARAM_NAMES[n][1]) for n in spec.param_names]
     return out[:3] + [(None, f"bias_hh_l{k}", False)] + out[3:]
 
 

@@ -171,14 +171,6 @@ def check_tensors(where, **tensors):
                            "the input and states to the module's device (x.to(m.weight_ih_l0.device)).")
 
 
-def _names(spec):
-    return [n for n, _ in spec.param_shapes(1, 1)]
-
-
-def _buffer_names(spec):
-    return [p + s for s, _ in spec.buffers for p in ("rm", "rv")]
-
-
 def _host_lengths(lengths):
     return None if lengths is None else lengths.detach().cpu().numpy()
 
@@ -195,16 +187,16 @@ def layer_forward(x: Tensor, state: list[Tensor], params: list[Tensor], buffers:
     the updated BN buffers (training; [] otherwise)."""
     spec = cells.get(cell)
     check_tensors(f"lnrnn {cell} layer", x=x, **{f"state[{i}]": s for i, s in enumerate(state)},
-                  **dict(zip(_names(spec), params)), **dict(zip(_buffer_names(spec), buffers)))
+                  **dict(zip(spec.param_names, params)), **dict(zip(spec.buffer_names, buffers)))
     conv = _convert(x)
     new_buffers = [b.clone() for b in buffers] if training else []    # the kernels update these in place
     arr = conv.array
     xs, st, ps = arr(x), [arr(s) for s in state], [arr(p) for p in params]
     bufs = [arr(b) for b in (new_buffers if training else buffers)]
     with conv.running(x):
-        y, final, res = functional.layer_forward(cell, xs, tuple(st), dict(zip(_names(spec), ps)),
+        y, final, res = functional.layer_forward(cell, xs, tuple(st), dict(zip(spec.param_names, ps)),
                                                  lengths=_host_lengths(lengths), training=training,
-                                                 buffers=dict(zip(_buffer_names(spec), bufs)),
+                                                 buffers=dict(zip(spec.buffer_names, bufs)),
                                                  device=conv.device, keep=keep)
     y, *rest = _fresh([y, *final, *res], [_span(a) for a in (xs, *st, *ps, *bufs) if a.size])
     final, res = rest[:len(final)], rest[len(final):]
@@ -238,10 +230,10 @@ def layer_backward(res: list[Tensor], x: Tensor, state: list[Tensor], params: li
     st, ps = ins[r + 1:r + 1 + n_s], ins[r + 1 + n_s:r + 1 + n_s + n_p]
     y_a, dy_a, df = ins[r + 1 + n_s + n_p], ins[r + 2 + n_s + n_p], ins[r + 3 + n_s + n_p:]
     with conv.running(x):
-        dx, d0, grads = functional.layer_backward(cell, ins[:r], ins[r], tuple(st), dict(zip(_names(spec), ps)),
+        dx, d0, grads = functional.layer_backward(cell, ins[:r], ins[r], tuple(st), dict(zip(spec.param_names, ps)),
                                                   y_a, dy_a, dfinal=tuple(df), lengths=_host_lengths(lengths),
                                                   training=training, device=conv.device)
-    outs = _fresh([dx, *d0, *(grads[n] for n in _names(spec))], [_span(a) for a in ins if a.size])
+    outs = _fresh([dx, *d0, *(grads[n] for n in spec.param_names)], [_span(a) for a in ins if a.size])
     outs = [conv.tensor(a, x) for a in outs]
     return outs[0], outs[1:1 + n_s], outs[1 + n_s:]
 
@@ -396,7 +388,7 @@ class _Recurrent(nn.Module):
         """Layer k's parameters in lnrnn's layout and order (Wx (I,G), Wh (H,G), b (G,), norm params):
         torch ops, so autograd carries the gradients back to the PyTorch-layout parameters."""
         out = []
-        for name in _names(self.spec):
+        for name in self.spec.param_names:
             stem, transpose = PARAM_NAMES[name]
             p = getattr(self, f"{stem}_l{k}")
             if transpose:
@@ -407,11 +399,11 @@ class _Recurrent(nn.Module):
         return out
 
     def layer_buffers(self, k):
-        return [getattr(self, f"{PARAM_NAMES[n][0]}_l{k}") for n in _buffer_names(self.spec)]
+        return [getattr(self, f"{PARAM_NAMES[n][0]}_l{k}") for n in self.spec.buffer_names]
 
     def _grow_buffers(self, k, T):
         """Training on a sequence longer than the BN statistics: add rows repeating the last one."""
-        for n in _buffer_names(self.spec):
+        for n in self.spec.buffer_names:
             name = f"{PARAM_NAMES[n][0]}_l{k}"
             b = getattr(self, name)
             if b.shape[0] < T:

@@ -145,6 +145,16 @@ class Cell:
     def width(self, H, kind):
         return self.blocks * H if kind == "G" else H
 
+    @property
+    def param_names(self):
+        """The parameters' names in the layer's order: Wx, Wh, b, then ``extra``."""
+        return ("Wx", "Wh", "b") + tuple(n for n, _, _ in self.extra)
+
+    @property
+    def buffer_names(self):
+        """The BatchNorm statistics' names in order: rm<s>, rv<s> for each of ``buffers``."""
+        return tuple(p + s for s, _ in self.buffers for p in ("rm", "rv"))
+
     def param_shapes(self, I, H):
         """[(name, shape), ...] in the layer's order."""
         G = self.blocks * H

@@ -50,7 +50,8 @@ import time
 import numpy as np
 
 from lnrnn import __version__ as lnrnn_version
-from lnrnn.training.checkpoint import checkpoint_exists, load_checkpoint, save_checkpoint
+from lnrnn.training.checkpoint import (BEST_DIR, checkpoint_exists, keep_past, load_checkpoint, model_mismatch,
+                                       save_checkpoint)
 from lnrnn.files import atomic_write_text
 from lnrnn.training import distributed, prewarm
 from lnrnn.compiling import CompileClock
@@ -61,7 +62,11 @@ from lnrnn.model.models import upgrade_config
 from lnrnn.training.optim import clip_grad_norm, decayed_lr, make_optimizer
 from lnrnn.predict_io import describe_task_data
 from lnrnn.training.progress import Progress, format_seconds
-from lnrnn.training.rundir import CURVE_FILE, METRICS_FILE, RunLock, check_writable
+from lnrnn.training.logs import CSV_FILE, TensorBoardLog, write_csv
+from lnrnn.training.plot import LOSS_LABELS, write_learning_curves
+from lnrnn.training.runconfig import write_run_config
+from lnrnn.training.rundir import (CURVE_FILE, METRICS_FILE, UPDATES_FILE, RunLock, UpdateLog, check_writable,
+                                   read_jsonl)
 from lnrnn.threadscope import kernel_threads
 from lnrnn.training.evaluation import evaluate, format_metrics, model_from_checkpoint, split_arrays, task_batch  # noqa: F401
 from lnrnn.training.plan import (RESUME_OVERRIDABLE, TrainConfig, check_memory_built, model_for, resolve,  # noqa: F401
@@ -250,9 +255,15 @@ class Trainer:
         return {"sums": dict.fromkeys(self.model.head.sum_keys, 0.0), "count": 0, "samples": 0}
 
     # ---- checkpoint state ----
-    def _arrays(self):
+    def _model_arrays(self):
+        """The model's parameters and buffers under their checkpoint names (``evaluation.split_arrays`` reads them)."""
         arrays = {"param/" + k: v for k, v in self.model.params.items()}
         arrays.update({"buffer/" + k: v for k, v in self.model.buffers.items()})
+        return arrays
+
+    def _arrays(self):
+        """Everything a checkpoint holds: the model's arrays and the optimizer's slots."""
+        arrays = self._model_arrays()
         st = self.opt.state_dict(self.model.flat[0])
         for slot, d in st["slots"].items():
             arrays.update({f"optim/{slot}/{k}": v for k, v in d.items()})
@@ -277,7 +288,6 @@ class Trainer:
             meta = self._meta()
             path = save_checkpoint(self.cfg.out, self._arrays(), meta) if self.group.root else None
             if self.group.root and self.cfg.keep > 0:
-                from lnrnn.training.checkpoint import keep_past
                 keep_past(self.cfg.out, self.cfg.keep)
             self.saved_step, self.save_pending, self.last_save_t = self.step, False, time.perf_counter()
         return path
@@ -286,12 +296,9 @@ class Trainer:
         """RUN/best/: the model as it is now (arrays of the model only), with the best record in its description."""
         if not self.group.root:
             return
-        from lnrnn.training.checkpoint import BEST_DIR
         with (self.flag.saving() if self.flag is not None else contextlib.nullcontext()):
-            arrays = {"param/" + k: v for k, v in self.model.params.items()}
-            arrays.update({"buffer/" + k: v for k, v in self.model.buffers.items()})
             best = {k: self.best[k] for k in ("metric", "value", "step", "epoch")}
-            save_checkpoint(os.path.join(self.cfg.out, BEST_DIR), arrays, {**self._meta(), "best": best})
+            save_checkpoint(os.path.join(self.cfg.out, BEST_DIR), self._model_arrays(), {**self._meta(), "best": best})
 
     def _meta(self):
         """The checkpoint description of the state reached (JSON-able)."""
@@ -321,7 +328,6 @@ class Trainer:
     def _restore(self, meta, arrays):
         saved = upgrade_config(meta["model"])
         if saved != self.model.config:
-            from lnrnn.training.checkpoint import model_mismatch
             raise CheckpointError(f"the checkpoint in {self.cfg.out} does not match the model its own settings "
                                   f"build ({model_mismatch(saved, self.model.config)}).")
         named, slots = split_arrays(arrays)
@@ -360,7 +366,6 @@ class Trainer:
         after an epoch when CURVE_REDRAW_S have passed since its last drawing."""
         if not self.group.root:
             return
-        from lnrnn.training.logs import CSV_FILE, write_csv
         out = self.cfg.out
         atomic_write_text(os.path.join(out, METRICS_FILE), "".join(json.dumps(r) + "\n" for r in self.history))
         write_csv(os.path.join(out, CSV_FILE), self.history)
@@ -374,11 +379,8 @@ class Trainer:
 
     def _draw_curve(self):
         """Redraw learning_curve.svg from the epochs' metrics and updates.jsonl (rank 0)."""
-        from lnrnn.training.plot import write_learning_curves
         out, c = self.cfg.out, self.cfg
         label = f"{c.cell} H={c.hidden} on {c.task}"
-        from lnrnn.training.plot import LOSS_LABELS
-        from lnrnn.training.rundir import UPDATES_FILE, read_jsonl
         path = os.path.join(out, UPDATES_FILE)
         updates = read_jsonl(path, torn_tail_ok=True) if os.path.exists(path) else []
         write_learning_curves(os.path.join(out, CURVE_FILE), [(label, self.history, updates)],
@@ -514,13 +516,10 @@ class Trainer:
                 self.log(self.lock.note)
             if not self.resumed and checkpoint_exists(cfg.out):
                 raise UserError(f"{cfg.out} already holds a run; pass --resume to continue it, or choose another --out.")
-        from lnrnn.training.rundir import UpdateLog
-        from lnrnn.training.runconfig import write_run_config
         if self.group.root:  # rank 0 alone writes the run folder
             write_run_config(cfg.out, cfg)
         self.update_log = UpdateLog(cfg.out).start(self.step) if self.group.root else distributed.NullLog()
         if self.group.root:
-            from lnrnn.training.logs import TensorBoardLog
             self.tb = TensorBoardLog.open(cfg.out)  # None without the tensorboard package
         if self.step == 0 and self.batch_in_epoch == 0 and self.epoch == 0:
             self.save()
@@ -664,7 +663,7 @@ class Trainer:
             self.tb.add([self.stop_eval])
 
     def _end_epoch(self, bar, epoch_wall):
-        cfg, s = self.cfg, self.sums
+        s = self.sums
         val = self._validate()
         train = self.model.head.mean(s["sums"], s["count"])
         rec = {"epoch": self.epoch + 1, "step": self.step, "samples": (self.epoch + 1) * self.task.size("train"),
@@ -704,7 +703,6 @@ class Trainer:
             res = f"validation {format_metrics({m: last['val_' + m] for m in self.model.metrics}, long=True)} {when}"
         b = self.best
         if b["value"] is not None:
-            from lnrnn.training.checkpoint import BEST_DIR
             res += (f"; best checkpoint {os.path.join(c.out, BEST_DIR)} (validation "
                     f"{format_metrics({b['metric']: b['value']}, long=True)} at update {b['step']})")
         done = f"{self.step} updates in {format_seconds(self.train_time)} of training"
