@@ -346,7 +346,7 @@ MUTANTS = [
          new="perm = np.argsort(pmnist_permutation(rows * cols))",
          tests=[f"{ALIGN}::test_train_and_t10k_files_keep_labels"],
          why="pixels scattered by the documented permutation instead of gathered (its inverse)"),
-    dict(name="batch-reshape-not-transpose", file="lnrnn/data/tasks.py",
+    dict(name="batch-reshape-not-transpose", file="lnrnn/data/taskdata.py",
          old="xb = np.ascontiguousarray(x[idx].transpose(1, 0, 2), dtype=dtype)",
          new="xb = np.ascontiguousarray(x[idx].reshape(x.shape[1], len(idx), x.shape[2]), dtype=dtype)",
          tests=[f"{ALIGN}::test_train_and_t10k_files_keep_labels"],
