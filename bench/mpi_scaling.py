@@ -18,6 +18,7 @@ measured here (shared memory) and, for a cluster, assumed: alpha 5 us, 10 GB/s (
 Every rank prints nothing; rank 0 prints the figures. Timings only, no assertions (not a test).
 """
 import argparse
+import os
 import math
 import time
 
@@ -41,7 +42,8 @@ def median_time(fn, reps):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--data-dir", default="/work/shared/data/mnist")
+    ap.add_argument("--data-dir", default=os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                                                     "..", "shared", "data", "mnist"))
     ap.add_argument("--cell", default="ln-lstm")
     ap.add_argument("--batch-size", type=int, default=64, help="global batch B")
     ap.add_argument("--reps", type=int, default=5)

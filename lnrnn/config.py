@@ -33,11 +33,11 @@ CACHE = os.environ.get("LNRNN_NO_CACHE", "") == ""
 BN_TIME_CHUNKS = 8
 # BN cells split their time loop over threads (each its own batch rows, meeting at barriers within every
 # step: lnrnn/kernels/bn_lstm.py, bn_rnn.py) from this many B*G elements of a step on (batch x gate width, G = 4H
-# for the LSTM, H for the RNN); below, one thread. Measured on the 2-core machine, T=28 float32 MKL,
+# for the LSTM, H for the RNN); below, one thread. Measured on a 2-core x86-64 VM, T=28 float32 MKL,
 # forward + backward: BN-LSTM B32 H64 (8192) 1.03x the serial time, B64 H64 0.96x, B64 H128 0.79x,
 # B128 H256 0.69x; BN-RNN B64 H128 (8192) 0.83x, B128 H256 0.78x, below 4096 1.2x. At 16384 the BN-RNN
 # ran S1 (B64 H128, 8192) and S3 (B32 H400, 12800) on one thread: S3 step 1.69x -> 1.29x its floor with
-# two parts, S1 forward 66.6 -> 56 ms (issue 16). (Measured with the earlier split by hidden units.)
+# two parts, S1 forward 66.6 -> 56 ms. (Measured with the earlier split by hidden units.)
 BN_PAR_MIN_WORK = 8192
 # Polls of a waiting part at a step barrier (kernels.threads.barrier) between sched_yield calls: spinning
 # costs nothing while every part has a core (0.14 us per barrier on 2 cores); the yield gives the core

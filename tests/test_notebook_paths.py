@@ -23,4 +23,4 @@ def test_outputs_hold_no_absolute_paths(path):
 
 
 def test_the_pattern_finds_what_it_should():
-    assert ABSOLUTE.search("mnist from /work/shared/data/mnist read") and not ABSOLUTE.search("../shared/data/mnist")
+    assert ABSOLUTE.search("mnist from /home/user/shared/data/mnist read") and not ABSOLUTE.search("../shared/data/mnist")

@@ -189,14 +189,13 @@ def barrier(flags, q, n, generation):
 # n parts, each owning the batch rows [r0, r1) (chunk_bounds) for the whole sequence as the plain and LN
 # cells' chunks do (its own rows of h_{t-1} Wh and of dh_{t-1} = dhw_t Wh^T, one packed product each),
 # and the parts meet where BN needs the whole batch: each writes its rows' moments or sums into an
-# exchange buffer and waits at a barrier, then all combine them alike (batchnorm.py, last section).
+# exchange buffer and waits at a barrier, then all combine them alike (bn_parts.py).
 # The parts run at once on their own threads (run_synced) and meet through a spin barrier on atomic
 # counters (0.14 us per barrier on 2 cores): a thread-pool entry per step, tried before, lost to the
 # serial loop at every size, as waking a descheduled worker costs milliseconds.
 # n = the thread count when a step has at least ``par_min`` elements B*G (config.BN_PAR_MIN_WORK), else 1
-# (the same compiled loop on the calling thread). Until issue 16's last round the parts owned hidden
-# units instead; then every part's product needed all of h_{t-1} (an exchange of h between cores at every
-# step, where the BN cells' 1.4x slow mode showed).
+# (the same compiled loop on the calling thread). Parts that own hidden units instead would each need all
+# of h_{t-1} for their product: an exchange of h between cores at every step (measured: a 1.4x slower step).
 
 # Threads a step is split over when it is split (None: numba.get_num_threads(); tests set more).
 PART_THREADS = None
