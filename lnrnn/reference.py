@@ -407,3 +407,168 @@ def mdn_nll(yhat, target, valid, M, smax=10.0, rho_max=1.0 - 1e-4):
     pen = t[:, 2]
     nll = -np.log((pi * dens).sum(axis=1)) - (pen * np.log(e) + (1 - pen) * np.log(1 - e))
     return np.where(np.asarray(valid) != 0, nll, 0.0)
+
+
+# ----------------------------------------------------------------------------------------------
+# The soft window of Graves's synthesis network (Graves 2013, sec. 5.1), and the first layer it
+# steers: an LSTM (norm 'none', 'ln' or 'bn') whose input at step t is [x_t | w_{t-1}]
+# ----------------------------------------------------------------------------------------------
+# Text: chars (B,U) int codes in [0, C) (one-hot c_u), ulen (B,) the characters of each row's text
+# (u >= ulen[b] is padding: it adds nothing to phi, w or any gradient). Window parameters Wp (H,3K),
+# bp (3K,): p_t = h_t Wp + bp = [a_hat | b_hat | k_hat] (K each), alpha = exp(a_hat),
+# beta = exp(b_hat), kappa_t = kappa_{t-1} + exp(k_hat), phi(t, u) = sum_k alpha_k exp(-beta_k
+# (kappa_k - u)^2) over the 1-based positions u = 1..ulen[b], w_t = sum_u phi(t, u) c_u (B,C).
+
+
+def window_forward(h, Wp, bp, kappa_prev, chars, ulen, C):
+    """One step: h (B,H), kappa_prev (B,K) -> w (B,C), phi (B,U), kappa (B,K), cache."""
+    B, U = chars.shape
+    K = Wp.shape[1] // 3
+    p = h @ Wp + bp                                                    # (B,3K)
+    alpha, beta, ek = np.exp(p[:, :K]), np.exp(p[:, K:2 * K]), np.exp(p[:, 2 * K:])
+    kappa = kappa_prev + ek
+    u = np.arange(1, U + 1, dtype=h.dtype)                             # (U,) 1-based positions
+    on = (np.arange(U)[None, :] < np.asarray(ulen)[:, None])           # (B,U) characters of the text
+    d = kappa[:, :, None] - u[None, None, :]                           # (B,K,U)
+    e = np.exp(-beta[:, :, None] * d ** 2)                             # (B,K,U)
+    phi = np.where(on, (alpha[:, :, None] * e).sum(axis=1), 0.0)       # (B,U)
+    w = np.zeros((B, C), h.dtype)
+    for b in range(B):
+        np.add.at(w[b], chars[b], phi[b])
+    return w, phi, kappa, dict(h=h, alpha=alpha, beta=beta, ek=ek, kappa=kappa, d=d, e=e, on=on)
+
+
+def window_backward(dw, dkappa, cache, Wp, chars):
+    """dw (B,C) = dL/dw_t, dkappa (B,K) = dL/dkappa_t from later steps -> dh (B,H), dkappa_prev (B,K),
+    dWp (H,3K), dbp (3K,)."""
+    s = cache
+    dphi = np.where(s["on"], np.take_along_axis(dw, chars, axis=1), 0.0)      # (B,U)
+    ae = s["alpha"][:, :, None] * s["e"] * dphi[:, None, :]                   # (B,K,U)
+    dalpha = (s["e"] * dphi[:, None, :]).sum(axis=2)
+    dbeta = -(ae * s["d"] ** 2).sum(axis=2)
+    dkap = dkappa - 2.0 * s["beta"] * (ae * s["d"]).sum(axis=2)
+    dp = np.concatenate([dalpha * s["alpha"], dbeta * s["beta"], dkap * s["ek"]], axis=1)  # (B,3K)
+    return dp @ Wp.T, dkap, s["h"].T @ dp, dp.sum(axis=0)
+
+
+def window_lstm_forward(x, h0, c0, kappa0, w0, chars, ulen, Wx, Wh, b, gx, bx, gh, bh, gc, bc, Wp, bp,
+                        rmx, rvx, rmh, rvh, rmc, rvc, norm, training=True, momentum=BN_MOMENTUM, eps=EPS,
+                        lengths=None):
+    """The synthesis network's first layer and its window, one recurrence: X_t = [x_t | w_{t-1}]
+    (B,I+C), a_t = X_t Wx + h_{t-1} Wh + b ('none'), LN(X_t Wx; gx, bx) + LN(h_{t-1} Wh; gh, bh) + b
+    ('ln'), BN_t(X_t Wx; gx, 0) + BN_t(h_{t-1} Wh; gh, 0) + b ('bn'); gates [i|f|g|o],
+    c_t = f c_{t-1} + i g, h_t = o tanh(c_t) / tanh(LN(c_t; gc, bc)) / tanh(BN_t(c_t; gc, bc)); then
+    the window (window_forward) moves on h_t.
+
+    x (T,B,I), h0/c0 (B,H), kappa0 (B,K), w0 (B,C), Wx (I+C,4H), Wh (H,4H), b/gx/bx/gh/bh (4H,),
+    gc/bc (H,), Wp (H,3K), bp (3K,); rm*/rv* as bn_lstm_forward (read for 'bn' only, updated in
+    training); lengths (B,) or None (padded steps run on; their dL/dy and dL/dw are ignored).
+    -> y (T,B,H), w (T,B,C), hT, cT, kappaT, wT (step T-1's), phi (T,B,U), cache."""
+    T, B, _ = x.shape
+    H, C = h0.shape[1], w0.shape[1]
+    active = step_mask(lengths, T, B)
+    h, c, kappa, w = h0, c0, kappa0, w0
+    ys, ws, phis, steps = [], [], [], []
+    for t in range(T):
+        X = np.concatenate([x[t], w], axis=1)                           # (B,I+C)
+        xw, hw = X @ Wx, h @ Wh                                         # (B,G) each
+        s = dict(X=X, h_prev=h, c_prev=c, xw=xw, hw=hw)
+        if norm == "ln":
+            xn, s["mx"], s["sx"] = layernorm_forward(xw, gx, bx, eps)
+            hn, s["mh"], s["sh"] = layernorm_forward(hw, gh, bh, eps)
+            a = xn + hn + b
+        elif norm == "bn":
+            s["mx"], s["sx"] = _bn_stats(xw, rmx, rvx, t, training, momentum, eps, active[t])
+            s["mh"], s["sh"] = _bn_stats(hw, rmh, rvh, t, training, momentum, eps, active[t])
+            a = gx * (xw - s["mx"]) * s["sx"] + gh * (hw - s["mh"]) * s["sh"] + b
+        else:
+            a = xw + hw + b
+        i, f = sigmoid(a[:, :H]), sigmoid(a[:, H:2 * H])
+        g, o = np.tanh(a[:, 2 * H:3 * H]), sigmoid(a[:, 3 * H:])
+        c = f * c + i * g
+        if norm == "ln":
+            cn, s["mc"], s["sc"] = layernorm_forward(c, gc, bc, eps)
+        elif norm == "bn":
+            s["mc"], s["sc"] = _bn_stats(c, rmc, rvc, t, training, momentum, eps, active[t])
+            cn = gc * (c - s["mc"]) * s["sc"] + bc
+        else:
+            cn = c
+        tc = np.tanh(cn)
+        h = o * tc
+        w, phi, kappa, s["win"] = window_forward(h, Wp, bp, kappa, chars, ulen, C)
+        s.update(i=i, f=f, g=g, o=o, c=c, tc=tc)
+        steps.append(s)
+        ys.append(h)
+        ws.append(w)
+        phis.append(phi)
+    cache = dict(steps=steps, norm=norm, training=training, active=active, I=x.shape[2])
+    return np.stack(ys), np.stack(ws), h, c, kappa, w, np.stack(phis), cache
+
+
+def window_lstm_backward(dy, dw, cache, Wx, Wh, gx, gh, gc, Wp, chars, clip=0.0):
+    """dy (T,B,H) = dL/dh_t from above (the layers and head that read h_t), dw (T,B,C) = dL/dw_t from
+    the layers above; both ignored at padded steps -> dx (T,B,I), dh0, dc0 (B,H), dkappa0 (B,K),
+    dw0 (B,C), dWx, dWh, db, dgx, dbx, dgh, dbh, dgc, dbc, dWp, dbp (dbx, dbh zero for 'bn'; every
+    norm gradient zero for 'none'). clip: Graves's bound on dL/d(gate preactivations)."""
+    norm, training, active, I = cache["norm"], cache["training"], cache["active"], cache["I"]
+    steps = cache["steps"]
+    T, B, H = dy.shape
+    G = 4 * H
+    K = Wp.shape[1] // 3
+    dt = dy.dtype
+    dx = np.zeros((T, B, I), dt)
+    dWx, dWh, dWp = np.zeros_like(Wx), np.zeros_like(Wh), np.zeros_like(Wp)
+    db, dgx, dbx, dgh, dbh = (np.zeros(G, dt) for _ in range(5))
+    dgc, dbc, dbp = np.zeros(H, dt), np.zeros(H, dt), np.zeros(3 * K, dt)
+    dh_next, dc_next = np.zeros((B, H), dt), np.zeros((B, H), dt)
+    dkappa, dw_next = np.zeros((B, K), dt), np.zeros((B, dw.shape[2]), dt)
+    for t in reversed(range(T)):
+        s = steps[t]
+        on = active[t][:, None]
+        dwt = np.where(on, dw[t], 0.0) + dw_next                       # w_t feeds the layers above and step t+1
+        dhw_, dkappa, dWp_, dbp_ = window_backward(dwt, dkappa, s["win"], Wp, chars)
+        dWp += dWp_
+        dbp += dbp_
+        dh = np.where(on, dy[t], 0.0) + dh_next + dhw_
+        do = dh * s["tc"]
+        dcn = dh * s["o"] * (1.0 - s["tc"] ** 2)
+        if norm == "ln":
+            dcc, dg_, db_ = layernorm_backward(dcn, s["c"], s["mc"], s["sc"], gc)
+        elif norm == "bn":
+            dcc, dg_, db_ = _bn_step_backward(dcn, s["c"], s["mc"], s["sc"], gc, training, active[t])
+        else:
+            dcc, dg_, db_ = dcn, 0.0, 0.0
+        dgc += dg_
+        dbc += db_
+        dc = dcc + dc_next
+        i, f, g, o = s["i"], s["f"], s["g"], s["o"]
+        da = np.concatenate([dc * g * i * (1 - i), dc * s["c_prev"] * f * (1 - f),
+                             dc * i * (1 - g ** 2), do * o * (1 - o)], axis=1)  # (B,G)
+        da = clip_gate_grads(da, clip)
+        db += da.sum(axis=0)
+        if norm == "ln":
+            dxw, dg_, db_ = layernorm_backward(da, s["xw"], s["mx"], s["sx"], gx)
+            dgx += dg_
+            dbx += db_
+            dhw, dg_, db_ = layernorm_backward(da, s["hw"], s["mh"], s["sh"], gh)
+            dgh += dg_
+            dbh += db_
+        elif norm == "bn":
+            dxw, dg_, _ = _bn_step_backward(da, s["xw"], s["mx"], s["sx"], gx, training, active[t])
+            dgx += dg_
+            dhw, dg_, _ = _bn_step_backward(da, s["hw"], s["mh"], s["sh"], gh, training, active[t])
+            dgh += dg_
+        else:
+            dxw, dhw = da, da
+        dWx += s["X"].T @ dxw
+        dWh += s["h_prev"].T @ dhw
+        dX = dxw @ Wx.T                                                # (B,I+C)
+        dx[t], dw_next = dX[:, :I], dX[:, I:]
+        dh_next = dhw @ Wh.T
+        dc_next = dc * f
+    return (dx, dh_next, dc_next, dkappa, dw_next, dWx, dWh, db, dgx, dbx, dgh, dbh, dgc, dbc, dWp, dbp)
+
+
+def window_phi_at(kappa, alpha, beta, u):
+    """phi(t, u) of one 1-based position u (the stop rule reads u = U+1): kappa, alpha, beta (..., K)."""
+    return (alpha * np.exp(-beta * (kappa - u) ** 2)).sum(axis=-1)

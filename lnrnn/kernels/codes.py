@@ -12,6 +12,7 @@ import numpy as np
 
 NORM_NONE = 0  # plain cell: no normalization
 NORM_LN = 1    # layer-normalized cell (Ba, Kiros & Hinton 2016)
+NORM_BN = 2    # batch-normalized cell, per-step statistics (Cooijmans et al. 2016): the window layer's code (window.py)
 
 # Mixture density output (mdn.py, mdn_cuda.py): log-sigma is clipped to [-MDN_SMAX, MDN_SMAX] and
 # |rho| <= MDN_RHO < 1 (exactly +-1 would make a Gaussian degenerate).
