@@ -108,6 +108,11 @@ TASK_DEFAULTS = {"strokes": dict(hidden=400, layers=3, skip=True, eval_batch_siz
                  None: dict(hidden=64, layers=1, skip=False, eval_batch_size=500)}
 
 
+# Gaussians of the synthesis network's attention window (Graves 2013, sec. 5.1: K = 10), the default of
+# --window on tasks whose lines carry text.
+WINDOW_DEFAULT = 10
+
+
 def task_defaults(task):
     """The TASK_DEFAULTS row of a task name (every strokes-* task shares one)."""
     return TASK_DEFAULTS["strokes" if str(task).startswith("strokes") else None]

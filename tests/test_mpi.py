@@ -414,7 +414,7 @@ def test_update_over_two_thread_ranks_equals_one_process(cell):
 def test_shard_of_an_empty_rank_is_one_sequence_of_length_zero():
     model = _model("ln-lstm")
     x, y = np.ones((4, 1, 2)), np.array([1])
-    xs, ys, ls, state, total = distributed.shard_batch(_ThreadRank(1, 2, identity), model, x, y, None, 0)
+    xs, ys, ls, state, total, _ = distributed.shard_batch(_ThreadRank(1, 2, identity), model, x, y, None, 0)
     assert xs.shape == (4, 1, 2) and list(ls) == [0] and total == 1
     model.loss_and_grad(xs, ys, ls, state=state, total=total)
     assert model.last_count == 0 and not np.any(model.flat[1].data)   # scores nothing, adds nothing

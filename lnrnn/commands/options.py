@@ -56,6 +56,10 @@ model_options = _stack(
     click.option("--skip/--no-skip", default=D.skip,
                  help="Graves's skip connections: the input feeds every layer and every layer feeds the head. "
                       "Default: on for the strokes tasks, off otherwise."),
+    click.option("--window", type=int, default=D.window, metavar="K",
+                 help="Graves's synthesis network: an attention window of K Gaussians over each line's text, so "
+                      "the model learns to write a given text. Default: 10 on tasks whose lines carry text "
+                      "(strokes-hershey, strokes-kanjivg, IAM-OnDB with its transcriptions), else 0 (none)."),
     click.option("--forget-bias", type=float, default=D.forget_bias, show_default=True,
                  help="Initial LSTM forget-gate bias."),
     click.option("--dtype", type=click.Choice(["float32", "float64"]), default=D.dtype, show_default=True,

@@ -197,6 +197,19 @@ class StrokeTask:
         """The transcription of line i (IAM-OnDB with ascii/, KanjiVG's characters), or None."""
         return self.sets[which].texts[i]
 
+    def text_batch(self, which, idx):
+        """The texts of lines ``idx`` as the synthesis network reads them -> (codes (B, U) int64, ulen (B,)
+        int64): row b's characters in the alphabet (``encode``), right-padded with code 0 to the longest
+        text of the batch (U >= 1). ValueError for a task without text."""
+        if self.alphabet is None:
+            raise ValueError(f"task {self.spec.get('task')} has no text")
+        texts = [self.sets[which].texts[i] for i in np.asarray(idx, np.int64)]
+        ulen = np.array([len(t) for t in texts], np.int64)                  # (B,)
+        codes = np.zeros((len(texts), max(1, int(ulen.max()) if len(texts) else 1)), np.int64)  # (B, U)
+        for b, t in enumerate(texts):
+            codes[b, :len(t)] = self.encode(t)
+        return codes, ulen
+
     def batch(self, which, idx, dtype=np.float32):
         """-> x (T, B, 3) inputs p_0..p_{N-2}, targets (B, T, 3) p_1..p_{N-1}, lengths (B,) int64 = N_b - 1;
         T = the longest of the batch, rows right-padded with zeros."""

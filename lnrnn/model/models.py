@@ -50,6 +50,7 @@ from lnrnn.model.heads import log_softmax, make_head  # noqa: F401  (log_softmax
 from lnrnn.model.layers import check_lengths, step_mask
 
 STACK_KEYS = ("cell", "norm", "input_size", "hidden_size", "num_layers", "dtype", "forget_bias")
+WINDOW_KEYS = ("window", "alphabet_size")  # the synthesis network's (lnrnn.model.window): K Gaussians, C characters
 
 
 class SequenceModel:
@@ -68,6 +69,11 @@ class SequenceModel:
                        "state_noise": self.state_noise}
         if stack.config.get("skip"):
             self.config["skip"] = True
+        # a stack that reads a text (lnrnn.model.window.WindowStack): every run of it takes text=
+        self.conditioned = bool(getattr(stack, "conditioned", False))
+        for k in WINDOW_KEYS:
+            if k in stack.config:
+                self.config[k] = stack.config[k]
         self.flat = (repack(self._leaves("params")), repack(self._leaves("grads")))
         if hasattr(stack, "flat"):
             stack.flat = None
@@ -138,10 +144,26 @@ class SequenceModel:
         dy[where, np.arange(y_shape[1])] = dh
         return dy
 
-    def _run(self, x, state, training, lengths, t0):
+    def _text(self, text):
+        """The text argument of a stack run: {'text': text} for a conditioned stack (which needs one),
+        {} otherwise (which must not get one)."""
+        if self.conditioned:
+            if text is None:
+                raise ValueError("this model writes a given text: pass text=(codes (B,U), lengths (B,))")
+            return {"text": text}
+        if text is not None:
+            raise ValueError("this model reads no text (it was not trained with an attention window)")
+        return {}
+
+    def _run(self, x, state, training, lengths, t0, text=None):
         """The stack on one chunk -> (y on the host, final states, y where it lives). training=False
         is inference: nothing is kept for a backward (keep=False)."""
         stack = self.stack
+        if self.conditioned:
+            y, states = stack.forward(x, state, training=training, lengths=lengths, t0=t0, keep=training,
+                                      **self._text(text))
+            return y, states, y
+        self._text(text)
         if getattr(stack, "device", "cpu") != "cuda":
             y, states = stack.forward(x, state, training=training, lengths=lengths, t0=t0, keep=training)
             return y, states, y
@@ -157,7 +179,7 @@ class SequenceModel:
         return k.to_host(y_dev[y_dev.shape[0] - 1]), y_dev
 
     def _fast_last(self, lengths, chunked):
-        return (getattr(self.stack, "device", "cpu") == "cuda" and self.head.steps == "last"
+        return (not self.conditioned and getattr(self.stack, "device", "cpu") == "cuda" and self.head.steps == "last"
                 and lengths is None and not chunked and not getattr(self.stack, "skip", False))
 
     # ---- initial-state noise (Cooijmans et al. 2016, sec. 5.1) ----
@@ -178,13 +200,16 @@ class SequenceModel:
         L = np.full(B, T, np.int64) if lengths is None else lengths
         return self.head.count(targets, step_mask(L, T, bool) if self.head.steps == "all" else L > 0)
 
-    def loss_and_grad(self, x, targets, lengths=None, tbptt=None, state=None, noise_key=None, total=None):
+    def loss_and_grad(self, x, targets, lengths=None, tbptt=None, state=None, noise_key=None, total=None,
+                      text=None):
         """Zero the gradients, run forward and backward (in chunks of ``tbptt`` steps when given)
         -> {metric: mean over the batch's scored units}. ``state``: initial states (None: zeros, or
         noise when state_noise > 0, drawn for ``noise_key`` (an int: the trainer passes the update
         number) or, without one, for a counter of calls). ``total``: the loss's normalizer when this
         batch is one rank's shard of a global batch (``lnrnn.training.distributed``: the global batch's
-        ``scored_count``, so that the ranks' gradients sum to the global mean's); None: its own count."""
+        ``scored_count``, so that the ranks' gradients sum to the global mean's); None: its own count.
+        ``text``: (codes (B,U), lengths (B,)) of each row's text, for a conditioned model (and only there)."""
+        self._text(text)
         self.zero_grad()
         T, B = x.shape[0], x.shape[1]
         if state is None and self.state_noise:
@@ -214,7 +239,7 @@ class SequenceModel:
         for t0 in range(0, T, chunk):
             t1 = min(t0 + chunk, T)
             lc = None if lengths is None else np.clip(lengths - t0, 0, t1 - t0)
-            y, state, _ = self._run(np.ascontiguousarray(x[t0:t1]), state, True, lc, t0)
+            y, state, _ = self._run(np.ascontiguousarray(x[t0:t1]), state, True, lc, t0, text)
             h, valid, where = self._select(y, T, lengths, t0)
             s, _, cache = self.head.forward(h, _chunk_targets(targets, self.head, t0, t1), valid)
             for m in s:
@@ -224,13 +249,14 @@ class SequenceModel:
             state = [tuple(np.array(a) for a in s_) for s_ in state]  # detached copies for the next chunk
         return self.head.mean(sums, total)
 
-    def loss_sums(self, x, targets, lengths=None, noise_key=0):
+    def loss_sums(self, x, targets, lengths=None, noise_key=0, text=None):
         """Inference (training=False) on one batch -> (sums {metric: sum, 'seqs': sequences}, count). With state_noise,
         the initial states are noise drawn for ``noise_key`` (evaluate passes the batch's index, so an
         evaluation is the same every time). The stack runs in time chunks (``_infer_chunks``); a
         last-step head gets only each row's last output, a per-step head scores chunk by chunk."""
         T, B = x.shape[0], x.shape[1]
         lengths = check_lengths(lengths, T, B)
+        self._text(text)
         state = self.noise_state(B, (2, int(noise_key)))
         seqs = float(B if lengths is None else np.count_nonzero(lengths > 0))
         if self._fast_last(lengths, False):
@@ -238,12 +264,12 @@ class SequenceModel:
             s, count, _ = self.head.forward(h, targets, np.ones(B, bool))
             return {**s, "seqs": seqs}, count
         if self.head.steps == "last":
-            h = self.last_outputs(x, state, lengths)
+            h = self.last_outputs(x, state, lengths, text)
             L = np.full(B, T, np.int64) if lengths is None else lengths
             s, count, _ = self.head.forward(h, targets, L > 0)
             return {**s, "seqs": seqs}, count
         sums, count = dict.fromkeys(self.head.sum_keys, 0.0), 0
-        for t0, t1, y in self._infer_chunks(x, state, lengths):
+        for t0, t1, y in self._infer_chunks(x, state, lengths, text):
             h, valid, _ = self._select(y, T, lengths, t0)
             s, c, _ = self.head.forward(h, _chunk_targets(targets, self.head, t0, t1), valid)
             for m in s:
@@ -252,7 +278,7 @@ class SequenceModel:
         return {**sums, "seqs": seqs}, count
 
     # ---- inference in time chunks ----
-    def _infer_chunks(self, x, state, lengths):
+    def _infer_chunks(self, x, state, lengths, text=None):
         """Inference over x (T,B,I) in time chunks of at most ``infer_chunk_steps(B)`` steps, each
         starting from the states the previous one ended in (BatchNorm reads the statistics of the
         chunk's absolute steps, t0 on): yields (t0, t1, y (t1-t0,B,out) on the host). Each chunk runs
@@ -265,17 +291,17 @@ class SequenceModel:
         for t0 in range(0, max(T, 1), chunk):  # T = 0 reaches the layer, which says what is wrong
             t1 = min(t0 + chunk, T)
             lc = None if lengths is None else np.clip(lengths - t0, 0, t1 - t0)
-            y, state, _ = self._run(np.ascontiguousarray(x[t0:t1]), state, False, lc, t0)
+            y, state, _ = self._run(np.ascontiguousarray(x[t0:t1]), state, False, lc, t0, text)
             yield t0, t1, y
 
-    def last_outputs(self, x, state=None, lengths=None):
+    def last_outputs(self, x, state=None, lengths=None, text=None):
         """Inference: each sequence's stack output at its last step, (B,out) (zeros where lengths[b] = 0),
         run in time chunks (``_infer_chunks``) keeping only those rows. state: initial states or None."""
         T, B = x.shape[0], x.shape[1]
         lengths = check_lengths(lengths, T, B)
         last = (np.full(B, T, np.int64) if lengths is None else lengths) - 1   # (B,) each row's last step
         h = None
-        for t0, t1, y in self._infer_chunks(x, state, lengths):
+        for t0, t1, y in self._infer_chunks(x, state, lengths, text):
             if h is None:
                 h = np.zeros((B, y.shape[2]), y.dtype)                         # (B,out)
             rows = np.nonzero((last >= t0) & (last < t1))[0]
@@ -283,19 +309,20 @@ class SequenceModel:
         return h
 
     def evaluate(self, batches):
-        """{metric: mean} over an iterable of (x, targets, lengths or None) batches (inference mode):
+        """{metric: mean} over an iterable of (x, targets, lengths or None[, text]) batches (inference mode):
         sums and counts add up first, so the result does not depend on how the data were batched."""
         tot, count = dict.fromkeys(self.head.sum_keys, 0.0), 0
-        for i, (x, targets, lengths) in enumerate(batches):
-            sums, c = self.loss_sums(x, targets, lengths, noise_key=i)
+        for i, (x, targets, lengths, *text) in enumerate(batches):
+            sums, c = self.loss_sums(x, targets, lengths, noise_key=i, text=text[0] if text else None)
             for m in tot:
                 tot[m] += sums[m]
             count += c
         return self.head.mean(tot, count)
 
-    def step(self, x_t, state=None, t=0):
-        """One inference step: x_t (B,I) -> the head's linear output (B,O), new states."""
-        y_t, state = self.stack.step(x_t, state, t=t)
+    def step(self, x_t, state=None, t=0, text=None):
+        """One inference step: x_t (B,I) -> the head's linear output (B,O), new states. text: as
+        loss_and_grad's (a conditioned model's step also leaves phi (B,U) in ``stack.phi[0]``)."""
+        y_t, state = self.stack.step(x_t, state, t=t, **self._text(text))
         return self.head.linear(y_t), state
 
 
@@ -349,9 +376,17 @@ def build_model(config, seed=0, device="cpu", max_steps=1, recurrent_init="ortho
     in the config: layers.gate_clip)."""
     from lnrnn.model.layers import RecurrentStack
     cfg = upgrade_config(config)
-    unknown = set(cfg) - set(STACK_KEYS) - {"head", "state_noise", "skip"}
+    unknown = set(cfg) - set(STACK_KEYS) - set(WINDOW_KEYS) - {"head", "state_noise", "skip"}
     if unknown:
         raise ValueError(f"unknown model settings {sorted(unknown)}")
+    if cfg.get("window"):
+        from lnrnn.model.window import WindowStack
+        stack = WindowStack(cfg["cell"], cfg["norm"], cfg["input_size"], cfg["hidden_size"], cfg["num_layers"],
+                            alphabet_size=cfg["alphabet_size"], window=cfg["window"], dtype=np.dtype(cfg["dtype"]).type,
+                            seed=seed, forget_bias=cfg["forget_bias"], max_steps=max_steps, device=device,
+                            recurrent_init=recurrent_init, clip_gates=clip_gates)
+        head = make_head(cfg["head"], stack.output_size, dtype=cfg["dtype"], seed=seed)
+        return SequenceModel(stack, head, state_noise=cfg["state_noise"], noise_seed=seed)
     stack = RecurrentStack(cfg["cell"], cfg["norm"], cfg["input_size"], cfg["hidden_size"], cfg["num_layers"],
                            dtype=np.dtype(cfg["dtype"]).type, seed=seed, forget_bias=cfg["forget_bias"],
                            max_steps=max_steps, device=device, skip=cfg.get("skip", False),

@@ -175,7 +175,7 @@ def failing_together(group):
 
 # ---- one update and one evaluation, split over the group ----
 
-def shard_batch(group, model, x, targets, lengths, noise_key):
+def shard_batch(group, model, x, targets, lengths, noise_key, text=None):
     """This rank's part of a global batch -> (x, targets, lengths, state, total): rows [lo, hi) of x
     (T,B,I), targets and lengths; the matching rows of the global batch's initial-state noise; total =
     the global batch's scored units (the loss's normalizer). An empty shard is one sequence of length 0."""
@@ -192,16 +192,18 @@ def shard_batch(group, model, x, targets, lengths, noise_key):
         ls = np.zeros(1, np.int64)
     if state is not None:
         state = [tuple(np.ascontiguousarray(s[rows]) for s in layer) for layer in state]
-    return xs, ts, ls, state, total
+    if text is not None:  # the rows' texts (a conditioned model)
+        text = (np.ascontiguousarray(text[0][rows]), np.asarray(text[1])[rows] if hi > lo else np.zeros(1, np.int64))
+    return xs, ts, ls, state, total, text
 
 
-def loss_and_grad(group, model, x, targets, lengths, tbptt, noise_key, votes):
+def loss_and_grad(group, model, x, targets, lengths, tbptt, noise_key, votes, text=None):
     """One update's forward and backward of a global batch over the group; afterwards every rank holds
     the global gradient in ``model.flat[1]``, ``model.last_sums``/``last_count`` are the global batch's,
     and the result is {metric: mean} of the global batch. votes (k,) float: this rank's stop votes,
     summed over the group in place (they ride on the same Allreduce)."""
-    xs, ts, ls, state, total = shard_batch(group, model, x, targets, lengths, noise_key)
-    model.loss_and_grad(xs, ts, ls, tbptt=tbptt, state=state, total=total)
+    xs, ts, ls, state, total, tx = shard_batch(group, model, x, targets, lengths, noise_key, text)
+    model.loss_and_grad(xs, ts, ls, tbptt=tbptt, state=state, total=total, text=tx)
     grads = model.flat[1].data
     keys = list(model.last_sums)
     P, K = grads.size, len(keys)
@@ -220,12 +222,12 @@ def loss_and_grad(group, model, x, targets, lengths, tbptt, noise_key, votes):
 def evaluate(group, model, batches):
     """{metric: mean} over the batches of one evaluation, batch i run by rank i mod N (inference, noise
     key i as in one process); sums and counts reduced over the group. batches: a list of callables
-    returning (x, targets, lengths) (only this rank's are called)."""
+    returning (x, targets, lengths[, text]) (only this rank's are called)."""
     keys = list(model.head.sum_keys)
     acc = np.zeros(len(keys) + 1)   # (metric sums..., count) in float64
     for i in range(group.rank, len(batches), group.size):
-        x, t, lengths = batches[i]()
-        sums, c = model.loss_sums(x, t, lengths, noise_key=i)
+        x, t, lengths, *text = batches[i]()
+        sums, c = model.loss_sums(x, t, lengths, noise_key=i, text=text[0] if text else None)
         acc[:-1] += [sums[k] for k in keys]
         acc[-1] += c
     group.allreduce(acc)

@@ -34,10 +34,12 @@ def model_from_checkpoint(meta, arrays, device="cpu"):
     return model
 
 
-def task_batch(task, which, idx, dtype):
-    """-> (x (T,B,I), targets, lengths or None) of samples idx."""
+def task_batch(task, which, idx, dtype, text=False):
+    """-> (x (T,B,I), targets, lengths or None) of samples idx; with text, a fourth item: their texts
+    (codes (B,U), lengths (B,)) as a conditioned model reads them (``StrokeTask.text_batch``)."""
     b = task.batch(which, idx, dtype)
-    return (b[0], b[1], b[2] if len(b) > 2 else None)
+    out = (b[0], b[1], b[2] if len(b) > 2 else None)
+    return out + (task.text_batch(which, idx),) if text else out
 
 
 def evaluate(model, task, which="val", batch_size=500, group=None):
@@ -47,9 +49,9 @@ def evaluate(model, task, which="val", batch_size=500, group=None):
     if group is not None and group.size > 1:
         from lnrnn.training import distributed
         return distributed.evaluate(group, model, [
-            lambda s=s: task_batch(task, which, np.arange(s, min(s + batch_size, n)), model.dtype)
+            lambda s=s: task_batch(task, which, np.arange(s, min(s + batch_size, n)), model.dtype, model.conditioned)
             for s in range(0, n, batch_size)])
-    return model.evaluate(task_batch(task, which, np.arange(s, min(s + batch_size, n)), model.dtype)
+    return model.evaluate(task_batch(task, which, np.arange(s, min(s + batch_size, n)), model.dtype, model.conditioned)
                           for s in range(0, n, batch_size))
 
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Optional
 
 from lnrnn.model import cells
-from lnrnn.config import BN_STATE_NOISE, task_defaults
+from lnrnn.config import BN_STATE_NOISE, WINDOW_DEFAULT, task_defaults
 from lnrnn.data.tasks import task_shape, task_spec
 from lnrnn.errors import UserError
 from lnrnn.training.memory import check_fits, estimate
@@ -33,6 +33,9 @@ class TrainConfig:
     hidden: Optional[int] = None          # H, hidden units per layer (None: the task's default, TASK_DEFAULTS)
     layers: Optional[int] = None          # stacked recurrent layers (None: the task's default)
     skip: Optional[bool] = None           # Graves's skip connections: input to every layer, every layer to the head
+    window: Optional[int] = None          # Gaussians of the synthesis network's attention window over each line's
+                                          # text (Graves 2013, sec. 5); None: 10 on tasks whose lines carry text,
+                                          # else 0 (no window: the unconditional model)
     batch_size: int = 16                  # B, sequences per update
     epochs: int = 20                      # passes over the training set
     lr: float = 3e-3                      # learning rate of the first epoch
@@ -99,6 +102,8 @@ def validate(cfg):
         (cfg.time_budget is None or cfg.time_budget > 0, f"--time-budget must be positive, not {cfg.time_budget}."),
     ]
     checks.append((cfg.tbptt is None or cfg.tbptt >= 1, f"--tbptt must be at least 1 step, not {cfg.tbptt}."))
+    checks.append((cfg.window is None or cfg.window >= 0,
+                   f"--window must be 0 (no attention window) or a number of Gaussians, not {cfg.window}."))
     checks.append((cfg.log_every >= 1, f"--log-every must be at least 1 update, not {cfg.log_every}."))
     checks.append((cfg.eval_every is None or cfg.eval_every >= 1,
                    f"--eval-every must be at least 1 update, not {cfg.eval_every}."))
@@ -174,7 +179,32 @@ def model_config(cfg, task):
                   state_noise=state_noise(cfg, task))
     if cfg.skip:
         config["skip"] = True
+    K = window_size(cfg, task)
+    if K:
+        config.update(window=K, alphabet_size=len(task.alphabet), skip=True)
     return config
+
+
+def window_size(cfg, task):
+    """K, the attention window's Gaussians of a run (0: none): --window, or WINDOW_DEFAULT on a task whose
+    lines carry text (``task.alphabet``) and 0 elsewhere. UserError for a window the run cannot have."""
+    has_text = getattr(task, "alphabet", None) is not None
+    K = (WINDOW_DEFAULT if has_text else 0) if cfg.window is None else int(cfg.window)
+    if not K:
+        return 0
+    if not has_text:
+        raise UserError(f"--window {K}: the attention window reads each line's text, and the lines of task "
+                        f"{cfg.task} have none; use --window 0.")
+    spec = cells.get(cfg.cell)
+    if spec.cell != "lstm":
+        raise UserError(f"--window {K}: the synthesis network's attention window runs with the LSTM cells "
+                        f"(lstm, ln-lstm, bn-lstm), not --cell {cfg.cell}; or use --window 0.")
+    if cfg.skip is False:
+        raise UserError(f"--window {K}: the synthesis network is Graves's skip-connected stack; drop --no-skip "
+                        "or use --window 0.")
+    if cfg.device != "cpu":
+        raise UserError(f"--window {K}: the synthesis network trains on the CPU; use --device cpu.")
+    return K
 
 
 def model_for(cfg, task):

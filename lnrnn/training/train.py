@@ -439,7 +439,7 @@ class Trainer:
                 f"{self.step + 1}; training stopped and the last good checkpoint (update {self.saved_step}) is kept "
                 f"in {self.cfg.out}; start again with a lower --lr than {self.cfg.lr:g}.")
 
-    def _loss_and_grad(self, x, y, lengths):
+    def _loss_and_grad(self, x, y, lengths, text=None):
         """The model's forward and backward on one batch; a NaN or infinite activation or gradient
         inside the stack (which the layers refuse with a ValueError) is a diverged run."""
         try:
@@ -448,11 +448,12 @@ class Trainer:
                 self.votes[:] = (flag is not None and flag.requested, flag is not None and flag.signum == signal.SIGINT,
                                  self.group.root and c.time_budget is not None
                                  and self._budget_seconds() >= c.time_budget)
-                return distributed.loss_and_grad(self.group, self.model, x, y, lengths, c.tbptt, self.step, self.votes)
+                return distributed.loss_and_grad(self.group, self.model, x, y, lengths, c.tbptt, self.step, self.votes,
+                                                 text)
             # the first update of a process on a cold cache compiles the backward loops in a second
             # process meanwhile (lnrnn.training.prewarm; layers on other devices start none)
             with prewarm.armed(self.first_update_s is None):
-                return self.model.loss_and_grad(x, y, lengths, tbptt=self.cfg.tbptt, noise_key=self.step)
+                return self.model.loss_and_grad(x, y, lengths, tbptt=self.cfg.tbptt, noise_key=self.step, text=text)
         except ValueError as e:
             if "NaN or infinite" not in str(e):
                 raise
@@ -545,8 +546,8 @@ class Trainer:
                         break
                     t0, c0 = time.perf_counter(), clock.seconds()
                     idx = perm[b * B:(b + 1) * B]
-                    x, y, lengths = task_batch(task, "train", idx, model.dtype)
-                    means = self._loss_and_grad(x, y, lengths)
+                    x, y, lengths, *text = task_batch(task, "train", idx, model.dtype, model.conditioned)
+                    means = self._loss_and_grad(x, y, lengths, *text)
                     loss = means["loss"]
                     if not math.isfinite(loss):
                         self._diverged("training loss", loss)
