@@ -4,7 +4,8 @@ attention window while it writes.
     stack = WindowStack("lstm", "ln", input_size=3, hidden_size=400, num_layers=3, alphabet_size=C, window=10)
     y, states = stack.forward(x, text=(codes, ulen))     # x (T,B,3) -> y (T,B,L*H) = [h1 | ... | hL]
     dx = stack.backward(dy)                               # dy (T,B,L*H); gradients add into the layers'
-    y_t, states = stack.step(x_t, states, t, text=(codes, ulen))   # one step (sampling); stack.phi: its phi
+    y_t, states = stack.step(x_t, states, t, text=(codes, ulen))   # one step (sampling): stack.step_phi
+                                                          # (B,U) and stack.step_end (B,) (the stop rule's)
 
 Wiring (Graves's eqs. 46-51): layer 1 reads [x_t | w_{t-1}]; the window moves on h1_t and gives
 w_t = sum_u phi(t, u) c_u over the one-hot characters c_u of the line's text; layer k > 1 reads
@@ -293,21 +294,23 @@ class WindowStack:
         return np.ascontiguousarray(dx)
 
     def step(self, x_t, state=None, t=0, training=False, text=None):
-        """One inference step: x_t (B,I) -> y_t (B,L*H), new states; self.phi[0] is this step's phi (B,U)."""
+        """One inference step: x_t (B,I) -> y_t (B,L*H), new states. Leaves this step's window on the stack:
+        ``step_phi`` (B,U) = phi(t, u) for u = 1..U and ``step_end`` (B,) = phi(t, ulen[b] + 1), the
+        window's weight just past each row's last character, which Graves's stop rule compares with
+        every phi(t, u), u <= ulen[b] (``lnrnn.sample``)."""
         if not isinstance(x_t, np.ndarray) or x_t.ndim != 2:
             raise ValueError(f"x_t must be a (B,I) array, got {getattr(x_t, 'shape', type(x_t).__name__)}")
         y, states = self.forward(x_t[None], state, training=training, t0=t, keep=False, text=text)
+        self.step_phi = self.phi[0]
+        self.step_end = self._phi_past_end(y[0], states[0], text[1])
         return y[0], states
 
-    def phi_past_end(self, y_t, state, ulen):
-        """phi(t, ulen[b] + 1) of each row (B,): the window's weight just past the last character, from the
-        step's output y_t (B,L*H) and layer 1's state (h, c, kappa, w); Graves's stop rule compares it with
-        phi(t, u) for u <= ulen[b]."""
-        L1 = self.layers[0]
-        K = self.K
+    def _phi_past_end(self, y_t, state1, ulen):
+        """phi(t, ulen[b] + 1) (B,) from the step's output y_t (B,L*H) and layer 1's state (h, c, kappa, w)."""
+        L1, K = self.layers[0], self.K
         h1 = np.asarray(y_t[:, :self.H], np.float64)
         p = h1 @ L1.params["Wp"].astype(np.float64) + L1.params["bp"]
         alpha, beta = np.exp(p[:, :K]), np.exp(p[:, K:2 * K])
-        kappa = np.asarray(state[0][2], np.float64)
+        kappa = np.asarray(state1[2], np.float64)
         u = (np.asarray(ulen, np.float64) + 1.0)[:, None]
         return (alpha * np.exp(-beta * (kappa - u) ** 2)).sum(axis=1)
