@@ -1,0 +1,157 @@
+"""Graves's synthesis network as a model (``lnrnn.model.window``): the whole model's hand-written gradients
+against central differences (every LSTM cell, masks on points and on characters, truncated BPTT), the
+text's padding adds nothing, the trainer writes a text task with the window by default, and the
+commands refuse windows a run cannot have with one line."""
+import json
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from lnrnn.cli import main
+from lnrnn.gradcheck import numeric_grad, rel_error, sample_idx
+from lnrnn.model.models import build_model
+
+HEAD = {"kind": "mdn", "components": 2, "per_step": True, "scale": [1.0, 1.0]}
+T, B, C, U = 6, 3, 5, 4
+
+
+def synthesis_model(norm, dtype="float64", layers=2, K=2, seed=1):
+    cfg = dict(cell="lstm", norm=norm, input_size=3, hidden_size=4, num_layers=layers, dtype=dtype,
+               forget_bias=1.0, head=HEAD, window=K, alphabet_size=C)
+    return build_model(cfg, seed=seed)
+
+
+def batch(seed=0, dtype=np.float64):
+    rng = np.random.default_rng(seed)
+    x = rng.normal(size=(T, B, 3)).astype(dtype)
+    x[..., 2] = rng.random((T, B)) < 0.2
+    y = rng.normal(size=(B, T, 3)).astype(dtype)
+    y[..., 2] = rng.random((B, T)) < 0.2
+    lengths = np.array([6, 4, 5])
+    codes = rng.integers(0, C, (B, U))
+    ulen = np.array([4, 2, 3])
+    return x, y, lengths, (codes, ulen)
+
+
+@pytest.mark.parametrize("norm", ["none", "ln", "bn"])
+def test_whole_model_gradients_equal_central_differences(norm):
+    """Every parameter of a 2-layer synthesis model (window, both layers, head), masks on points and on
+    characters, BN in training mode: the loss's hand-written gradient equals central differences."""
+    m = synthesis_model(norm)
+    x, y, lengths, text = batch()
+    m.loss_and_grad(x, y, lengths, text=text)
+    grads = {k: v.copy() for k, v in m.grads.items()}
+
+    def loss():
+        return m.loss_and_grad(x, y, lengths, text=text)["loss"]
+
+    rng = np.random.default_rng(3)
+    for name, p in m.params.items():
+        idx = sample_idx(p, 12, rng)
+        num = numeric_grad(loss, p, idx=idx)
+        assert rel_error(grads[name].ravel()[idx], num) < 1e-6, name
+
+
+def test_padded_characters_and_points_add_nothing():
+    """Codes past a row's text length and inputs past its points change no loss and no gradient."""
+    m = synthesis_model("ln")
+    x, y, lengths, (codes, ulen) = batch()
+    r1 = m.loss_and_grad(x, y, lengths, text=(codes, ulen))
+    g1 = m.flat[1].data.copy()
+    codes2, x2 = codes.copy(), x.copy()
+    for b in range(B):
+        codes2[b, ulen[b]:] = (codes2[b, ulen[b]:] + 1) % C
+        x2[lengths[b]:, b] = 7.0
+    r2 = m.loss_and_grad(x2, y, lengths, text=(codes2, ulen))
+    assert r1 == r2
+    np.testing.assert_array_equal(g1, m.flat[1].data)
+    # while a code inside the text changes both
+    codes2[0, 0] = (codes2[0, 0] + 1) % C
+    assert m.loss_and_grad(x2, y, lengths, text=(codes2, ulen))["loss"] != r1["loss"]
+
+
+def test_truncated_bptt_whole_sequence_and_chunks():
+    """tbptt >= T is the whole-sequence result bit for bit; chunks carry the window's state (kappa, w)
+    forward, so the loss (a forward quantity) agrees to rounding."""
+    m = synthesis_model("ln")
+    x, y, lengths, text = batch()
+    whole = m.loss_and_grad(x, y, lengths, text=text)
+    g = m.flat[1].data.copy()
+    assert m.loss_and_grad(x, y, lengths, tbptt=T, text=text) == whole
+    np.testing.assert_array_equal(g, m.flat[1].data)
+    chunked = m.loss_and_grad(x, y, lengths, tbptt=2, text=text)
+    assert abs(chunked["loss"] - whole["loss"]) < 1e-12 * abs(whole["loss"])
+    assert not np.array_equal(g, m.flat[1].data)  # no gradient crosses a chunk boundary
+
+
+def test_evaluation_chunks_and_steps_agree_with_the_training_forward():
+    """Inference in time chunks and one step at a time give the training forward's outputs."""
+    m = synthesis_model("ln")
+    x, y, _, text = batch()
+    y_all, _ = m.stack.forward(x, training=False, keep=False, text=text)
+    state, outs = None, []
+    for t in range(T):
+        y_t, state = m.stack.step(x[t], state, t=t, text=text)
+        outs.append(y_t)
+    np.testing.assert_allclose(np.stack(outs), y_all, rtol=1e-12, atol=1e-14)
+    phi_all = m.stack.forward(x, training=False, keep=False, text=text)[0] is not None and m.stack.phi
+    assert phi_all.shape == (T, B, U)
+    assert np.all(phi_all[:, 1, 2:] == 0)             # row 1's text has 2 characters
+
+
+def test_the_model_refuses_a_missing_or_unwanted_text():
+    m = synthesis_model("none")
+    x, y, lengths, text = batch()
+    with pytest.raises(ValueError, match="writes a given text"):
+        m.loss_and_grad(x, y, lengths)
+    codes, ulen = text
+    with pytest.raises(ValueError, match=r"codes must lie in \[0, 5\)"):
+        m.loss_and_grad(x, y, lengths, text=(codes + 5, ulen))
+    with pytest.raises(ValueError, match="text lengths"):
+        m.loss_and_grad(x, y, lengths, text=(codes, ulen + 3))
+    plain = build_model(dict(cell="lstm", norm="ln", input_size=3, hidden_size=4, num_layers=1, dtype="float64",
+                             forget_bias=1.0, head=HEAD), seed=0)
+    with pytest.raises(ValueError, match="reads no text"):
+        plain.loss_and_grad(x, y, lengths, text=text)
+
+
+def test_rnn_cells_have_no_window():
+    with pytest.raises(ValueError, match="LSTM cells"):
+        build_model(dict(cell="rnn", norm="ln", input_size=3, hidden_size=4, num_layers=1, dtype="float64",
+                         forget_bias=1.0, head=HEAD, window=2, alphabet_size=C))
+
+
+def invoke(*args):
+    return CliRunner().invoke(main, [str(a) for a in args])
+
+
+def test_train_writes_a_text_task_with_the_window_and_eval_reproduces(tmp_path):
+    pytest.importorskip("HersheyFonts", reason="the hershey extra is not installed")
+    out = tmp_path / "write"
+    r = invoke("train", "--task", "strokes-hershey", "--split", "12/4", "--hidden", 6, "--layers", 2,
+               "--batch-size", 4, "--max-steps", 3, "--epochs", 1, "--out", out, "-q")
+    assert r.exit_code == 0, r.output + repr(r.exception)
+    meta = json.loads((out / "checkpoint.json").read_text())
+    assert meta["model"]["window"] == 10
+    assert meta["model"]["alphabet_size"] == len(meta["text"]["alphabet"])
+    logged = [json.loads(s) for s in (out / "metrics.jsonl").read_text().splitlines()][-1]
+    r = invoke("eval", "--checkpoint", out)
+    assert r.exit_code == 0, r.output
+    assert f"{logged['val_loss']:.4f}" in r.output
+
+
+@pytest.mark.parametrize("args, message", [
+    (("--task", "strokes-synthetic", "--window", 3), "have none; use --window 0"),
+    (("--task", "strokes-hershey", "--cell", "ln-rnn"), "runs with the LSTM cells"),
+    (("--task", "strokes-hershey", "--no-skip"), "skip-connected stack"),
+    (("--task", "strokes-hershey", "--window", -1), "--window must be 0"),
+])
+def test_train_refuses_windows_it_cannot_build(tmp_path, args, message):
+    if "strokes-hershey" in args:
+        pytest.importorskip("HersheyFonts", reason="the hershey extra is not installed")
+    r = invoke("train", *args, "--split", "12/4", "--batch-size", 4, "--hidden", 4, "--layers", 1, "--max-steps", 1,
+               "--out", tmp_path / "r", "-q")
+    assert r.exit_code != 0
+    assert message in r.output and "Traceback" not in r.output
+    assert len(r.output.strip().splitlines()) == 1
