@@ -155,3 +155,49 @@ def test_train_refuses_windows_it_cannot_build(tmp_path, args, message):
     assert r.exit_code != 0
     assert message in r.output and "Traceback" not in r.output
     assert len(r.output.strip().splitlines()) == 1
+
+
+def test_masked_final_state_is_each_rows_last_step():
+    """With lengths, each row's final state (h, c, kappa, w of layer 1; h, c above) is the one after its own
+    last step: the state of a forward over that row's steps alone."""
+    m = synthesis_model("ln")
+    x, _, lengths, (codes, ulen) = batch()
+    _, states = m.stack.forward(x, training=False, keep=False, lengths=lengths, text=(codes, ulen))
+    for b in range(B):
+        L = lengths[b]
+        _, alone = m.stack.forward(np.ascontiguousarray(x[:L, b:b + 1]), training=False, keep=False,
+                                   text=(codes[b:b + 1], ulen[b:b + 1]))
+        for layer_state, layer_alone in zip(states, alone):
+            for s, a in zip(layer_state, layer_alone):
+                np.testing.assert_allclose(s[b], a[0], rtol=1e-12, atol=1e-14)
+
+
+def test_step_end_is_phi_just_past_the_text():
+    """stack.step_end is phi(t, ulen + 1), computed by the spec's formula from the step's window."""
+    from lnrnn import reference
+    m = synthesis_model("none")
+    x, _, _, (codes, ulen) = batch()
+    _, st = m.stack.step(x[0], None, t=0, text=(codes, ulen))
+    L1 = m.stack.layers[0]
+    y, _ = m.stack.forward(x[:1], training=False, keep=False, text=(codes, ulen))
+    p = y[0, :, :4] @ L1.params["Wp"] + L1.params["bp"]
+    K = 2
+    want = reference.window_phi_at(st[0][2], np.exp(p[:, :K]), np.exp(p[:, K:2 * K]), (ulen + 1.0)[:, None])
+    np.testing.assert_allclose(m.stack.step_end, want, rtol=1e-12)
+    # and the same formula at u = 1..U is the step's phi
+    for u in range(1, U + 1):
+        at = reference.window_phi_at(st[0][2], np.exp(p[:, :K]), np.exp(p[:, K:2 * K]), np.float64(u))
+        np.testing.assert_allclose(m.stack.step_phi[:, u - 1], np.where(u <= ulen, at, 0.0), rtol=1e-12, atol=1e-300)
+
+
+def test_text_batches_carry_each_lines_own_length():
+    pytest.importorskip("HersheyFonts", reason="the hershey extra is not installed")
+    from lnrnn.data.tasks import load_task, task_spec
+    task = load_task(task_spec("strokes-hershey", split="12/4"))
+    idx = np.array([0, 3, 5])
+    codes, ulen = task.text_batch("train", idx)
+    for row, i in enumerate(idx):
+        text = task.text("train", i)
+        assert ulen[row] == len(text)
+        assert "".join(task.alphabet[c] for c in codes[row, :ulen[row]]) == text
+        assert not codes[row, ulen[row]:].any()

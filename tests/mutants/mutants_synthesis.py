@@ -1,0 +1,48 @@
+"""Planted bugs in the synthesis network's model (lnrnn/model/window.py), the text of its batches and the
+--window setting (format: tests/mutants/mutants.py)."""
+
+SYN = "tests/test_synthesis.py"
+GRAD = f"{SYN}::test_whole_model_gradients_equal_central_differences"
+
+MUTANTS = [
+    dict(name="syn-upper-layers-drop-dw", file="lnrnn/model/window.py",
+         old="            dw = d_in[:, :, I + H:] if dw is None else dw + d_in[:, :, I + H:]",
+         new="            dw = None",
+         tests=[GRAD],
+         why="the layers above read w_t, but their gradient never reaches the window"),
+    dict(name="syn-upper-layers-read-no-window", file="lnrnn/model/window.py",
+         old="            h, s = layer.forward(np.concatenate([x, h, w], axis=2), st(k), training, lengths=lengths, t0=t0,",
+         new="            h, s = layer.forward(np.concatenate([x, h, 0 * w], axis=2), st(k), training, lengths=lengths, t0=t0,",
+         tests=[GRAD],
+         why="layers above layer 1 no longer see the window vector (Graves's wiring broken)"),
+    dict(name="syn-dh-from-above-skips-layer-1", file="lnrnn/model/window.py",
+         old="        if dh_above is not None:\n            dy1 = dy1 + dh_above",
+         new="        if False:\n            dy1 = dy1 + dh_above",
+         tests=[GRAD],
+         why="layer 2's gradient with respect to h1 is dropped"),
+    dict(name="syn-masked-final-state-takes-step-T", file="lnrnn/model/window.py",
+         old="        if lengths is not None:\n            out = self._masked_final(out, y, w, saved, state, lengths)",
+         new="        if False:\n            out = self._masked_final(out, y, w, saved, state, lengths)",
+         tests=[f"{SYN}::test_masked_final_state_is_each_rows_last_step"],
+         why="a row that ended early hands on the state of padded steps"),
+    dict(name="syn-text-batch-pads-with-its-own-codes", file="lnrnn/data/strokes.py",
+         old="        ulen = np.array([len(t) for t in texts], np.int64)                  # (B,)",
+         new="        ulen = np.full(len(texts), max(len(t) for t in texts), np.int64)",
+         tests=[f"{SYN}::test_text_batches_carry_each_lines_own_length"],
+         why="every row reads the longest text's length: padding codes become characters"),
+    dict(name="syn-window-default-off", file="lnrnn/training/plan.py",
+         old="    K = (WINDOW_DEFAULT if has_text else 0) if cfg.window is None else int(cfg.window)",
+         new="    K = 0 if cfg.window is None else int(cfg.window)",
+         tests=[f"{SYN}::test_train_writes_a_text_task_with_the_window_and_eval_reproduces"],
+         why="a text task trains the unconditional model unless --window is given"),
+    dict(name="syn-evaluation-forgets-the-text", file="lnrnn/training/evaluation.py",
+         old="    return out + (task.text_batch(which, idx),) if text else out",
+         new="    return out",
+         tests=[f"{SYN}::test_train_writes_a_text_task_with_the_window_and_eval_reproduces"],
+         why="batches of a synthesis run come without their texts"),
+    dict(name="syn-stop-rule-past-end-position", file="lnrnn/model/window.py",
+         old="        u = (np.asarray(ulen, np.float64) + 1.0)[:, None]",
+         new="        u = np.asarray(ulen, np.float64)[:, None]",
+         tests=[f"{SYN}::test_step_end_is_phi_just_past_the_text"],
+         why="the stop rule reads phi at the last character instead of just past it"),
+]
