@@ -27,7 +27,7 @@ from types import SimpleNamespace
 import numpy as np
 
 from lnrnn.errors import UserError
-from lnrnn.kernels import batchnorm, bn_lstm, bn_rnn, layernorm, lstm, rnn
+from lnrnn.kernels import batchnorm, bn_lstm, bn_rnn, layernorm, lstm, rnn, window
 from lnrnn.kernels.cuda_env import numpy_compat, simulator_enabled  # noqa: F401  (part of this module's API)
 
 DEVICES = ("cpu", "cuda")
@@ -35,7 +35,8 @@ DEVICES = ("cpu", "cuda")
 OPS = ("layernorm_forward", "layernorm_backward", "lstm_forward", "lstm_backward", "rnn_forward", "rnn_backward",
        "lstm_infer", "rnn_infer",
        "batchnorm_forward_train", "batchnorm_forward_infer", "batchnorm_backward",
-       "bn_lstm_forward", "bn_lstm_backward", "bn_rnn_forward", "bn_rnn_backward")
+       "bn_lstm_forward", "bn_lstm_backward", "bn_rnn_forward", "bn_rnn_backward",
+       "window_lstm_forward", "window_lstm_backward", "window_sequences")
 
 
 class CudaUnavailable(UserError, RuntimeError):
@@ -84,7 +85,7 @@ def _host_zeros(shape, dtype):
     return np.zeros(shape, dtype)
 
 
-def _ops(device, layernorm, batchnorm, lstm, rnn, bn_lstm, bn_rnn, is_device, to_device, to_host, zeros):
+def _ops(device, layernorm, batchnorm, lstm, rnn, bn_lstm, bn_rnn, window, is_device, to_device, to_host, zeros):
     """One device's namespace: the same op names bound from that device's twin modules."""
     return SimpleNamespace(
         device=device,
@@ -96,12 +97,14 @@ def _ops(device, layernorm, batchnorm, lstm, rnn, bn_lstm, bn_rnn, is_device, to
         batchnorm_backward=batchnorm.batchnorm_backward,
         bn_lstm_forward=bn_lstm.bn_lstm_forward, bn_lstm_backward=bn_lstm.bn_lstm_backward,
         bn_rnn_forward=bn_rnn.bn_rnn_forward, bn_rnn_backward=bn_rnn.bn_rnn_backward,
+        window_lstm_forward=window.window_lstm_forward, window_lstm_backward=window.window_lstm_backward,
+        window_sequences=window.window_sequences,
         is_device=is_device, to_device=to_device, to_host=to_host, zeros=zeros)
 
 
 @lru_cache(maxsize=None)
 def _cpu():
-    return _ops("cpu", layernorm, batchnorm, lstm, rnn, bn_lstm, bn_rnn,
+    return _ops("cpu", layernorm, batchnorm, lstm, rnn, bn_lstm, bn_rnn, window,
                 is_device=_is_host_only, to_device=_identity, to_host=_identity, zeros=_host_zeros)
 
 
@@ -110,8 +113,8 @@ def _cuda():
     """The CUDA twins, imported here: only once device 'cuda' is asked for and usable (importing
     numba.cuda is slow and initializes the driver)."""
     from lnrnn.kernels import (arrays_cuda as a, batchnorm_cuda, bn_lstm_cuda, bn_rnn_cuda, layernorm_cuda, lstm_cuda,
-                               rnn_cuda)
-    return _ops("cuda", layernorm_cuda, batchnorm_cuda, lstm_cuda, rnn_cuda, bn_lstm_cuda, bn_rnn_cuda,
+                               rnn_cuda, window_cuda)
+    return _ops("cuda", layernorm_cuda, batchnorm_cuda, lstm_cuda, rnn_cuda, bn_lstm_cuda, bn_rnn_cuda, window_cuda,
                 is_device=a.is_device, to_device=a.to_device, to_host=a.to_host, zeros=a.zeros)
 
 

@@ -565,13 +565,13 @@ MUTANTS = [
          why="the user's BLAS thread counts stay at 1 after lnrnn's calls"),
     # ---- inference in time chunks, thread count of the orthogonal init ----
     dict(name="eval-chunk-from-step-zero", file="lnrnn/model/models.py",
-         old="            y, state, _ = self._run(np.ascontiguousarray(x[t0:t1]), state, False, lc, t0)\n",
-         new="            y, state, _ = self._run(np.ascontiguousarray(x[t0:t1]), state, False, lc, 0)\n",
+         old="            y, state, _ = self._run(np.ascontiguousarray(x[t0:t1]), state, False, lc, t0, text)\n",
+         new="            y, state, _ = self._run(np.ascontiguousarray(x[t0:t1]), state, False, lc, 0, text)\n",
          tests=["tests/test_eval_chunks.py::test_chunked_inference_equals_the_whole_sequence"],
          why="every inference chunk reads BatchNorm's statistics of steps 0.. instead of its own absolute steps"),
     dict(name="eval-chunk-state-dropped", file="lnrnn/model/models.py",
-         old="            y, state, _ = self._run(np.ascontiguousarray(x[t0:t1]), state, False, lc, t0)\n",
-         new="            y, _, _ = self._run(np.ascontiguousarray(x[t0:t1]), state, False, lc, t0)\n",
+         old="            y, state, _ = self._run(np.ascontiguousarray(x[t0:t1]), state, False, lc, t0, text)\n",
+         new="            y, _, _ = self._run(np.ascontiguousarray(x[t0:t1]), state, False, lc, t0, text)\n",
          tests=["tests/test_eval_chunks.py::test_chunked_inference_equals_the_whole_sequence"],
          why="each inference chunk starts again from the initial state"),
     # ---- inference forwards that save nothing (keep=False) ----
