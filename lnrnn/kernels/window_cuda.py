@@ -1,0 +1,538 @@
+"""The synthesis network's first layer and its soft window (Graves 2013, sec. 5.1), forward and BPTT:
+CUDA twin of window.py (same function names and arguments; the NumPy spec is reference.window_forward,
+window_backward, window_lstm_forward and window_lstm_backward, whose comment block defines the window).
+
+    X_t = [x_t | w_{t-1}] (B,I+C);  an LSTM of norm NORM_NONE, NORM_LN or NORM_BN (kernels.codes) reads X_t
+    and h_{t-1};  p_t = h_t Wp + bp = [a_hat | b_hat | k_hat];  alpha, beta = exp(a_hat), exp(b_hat);
+    kappa_t = kappa_{t-1} + exp(k_hat);  phi(t,u) = sum_k alpha_k exp(-beta_k (kappa_k - u)^2), u = 1..ulen[b];
+    w_t[b] = sum_u phi(t,u) one_hot(chars[b,u-1])  (B,C)
+
+Shapes (beyond the library's T, B, I, H, G = 4H): K window components, C character classes (the width
+of w), U characters per text: chars (B,U) int64 codes, those before ulen[b] in [0,C); ulen (B,) int64 in
+[0,U] (positions u >= ulen[b] are padding: never read, they add nothing). Wx (I+C,G): its first I rows
+read x_t (WxI), the last C rows w_{t-1} (WxC). Wp (H,3K), bp (3K,).
+
+Host or device arrays in, device arrays out (arrays_cuda). Running statistics (NORM_BN) are updated
+where they live, as in bn_lstm_cuda. Masks: lengths (B,) int64 (masks.py; all T when every row runs):
+padded steps run on, their dy and dw are ignored in the backward, and BN_t counts the active rows only.
+
+Layout of the work (per-step launches from a host-side time loop, as lstm_cuda's per-step path and
+bn_lstm_cuda; everything stays on the device)
+    forward   xw = x WxI over all T*B rows (one GEMM). Per step t:
+                  xw_t += w_{t-1} WxC             (GEMM, accumulating: the window's share of X_t Wx)
+                  hw = h_{t-1} Wh                 (GEMM)
+              NORM_NONE, NORM_LN: one kernel, one block per batch row: (LN) the LayerNorm of xw_t (in place:
+              xw then holds xhat_x), lstm_cuda.fwd_row (gates, c_t, h_t) and window_row (p_t, kappa_t,
+              phi_t, w_t). Rows never meet, so nothing waits for another block.
+              NORM_BN: BN_t couples the batch, so three kernels: BN_t of xw_t (blocks of TILE features x
+              TILE batch lanes, batchnorm_cuda.col_stats), bn_lstm_cuda's fused step kernel (the h side,
+              the gates, BN_t of c_t, h_t), then the window kernel (one block per batch row).
+    backward  per step t, in reverse:
+                  the window's backward, one block per row (window_bwd_row): dphi gathered from
+                  dL/dw_t = dw_t (active rows) + dL/dw_t through X_{t+1}; dalpha, dbeta, dkappa_t;
+                  dp_t (B,3K); dkappa_{t-1}; dL/dh_t = dy_t (active rows) + dp_t Wp^T
+                  the LSTM's step backward: NORM_NONE/NORM_LN fused into the same kernel (lstm_cuda.bwd_row),
+                  NORM_BN by bn_lstm_cuda's step kernel, then BN_t backward of the x side (the next
+                  GEMM needs dL/d(xw_t) now)
+                  dh_{t-1} = dL/d(hw_t) Wh^T,  dL/dw_{t-1} (through X_t) = dL/d(xw_t) WxC^T   (GEMMs)
+              after the loop, over all T*B rows: dx = dXW WxI^T, dWx = X^T dXW, dWh = Hprev^T dHW,
+              dWp = Y^T DP (GEMMs) and the bias and gain gradients (column reductions).
+
+The window kernels: a block's threads take the 3K projections p_t (dot products over H, coalesced
+reads of Wp's columns), then the K kappas, then the U positions of phi, then the C classes of w, each
+class gathering its positions (chars[b,u] == class) in the order u = 0, 1, ... : no atomics, and the
+same sum as the spec's scatter. The backward's threads take the K components, each summing over the
+row's positions, then the H units of dp_t Wp^T (through Wp^T, coalesced). Block sizes: row kernels
+config.THREADS_PER_BLOCK, tiles gemm_cuda.TILE (read at call time; tests shrink both).
+
+Graves's gate clip (``clip``, reference.clip_gate_grads): dL/d(gate preactivations) clipped to
+[-clip, clip] by the thread that writes it, before anything reads it (lstm_cuda.bwd_row, bn_lstm_cuda's
+step kernel). 0 or inf: off.
+
+keep=False (inference): the same kernels and arithmetic, so y, w, phi and the final state equal
+keep=True's bit for bit, but the per-step state lives in two alternating slots (step t in slot t % 2)
+instead of T, and ``saved`` is None.
+
+saved (keep=True; device arrays, plus the mode), one tuple:
+     0 xw     (T,B,G)  X_t Wx; NORM_LN: the normalized xhat_x (no gain) in its place
+     1 rstd   (3,T,B)  1/std of the x, h and c LayerNorms          (NORM_LN; (3,0,0) otherwise)
+     2 hw     (T,B,G)  h_{t-1} Wh                                   (NORM_BN; (0,0,0) otherwise)
+     3 mean_x, 4 rstd_x, 5 mean_h, 6 rstd_h (T,G), 7 mean_c, 8 rstd_c (T,H)
+                       BN_t statistics used (batch or running)      (NORM_BN; (0,0) otherwise)
+     9 gates  (T,B,G)  activated gates [i|f|g|o]
+    10 c      (T,B,H)  cell state c_t
+    11 tc     (T,B,H)  tanh of the cell output
+    12 hhat   (T,B,G)  LN-normalized h_{t-1} Wh                     (NORM_LN; (0,0,0) otherwise)
+    13 chat   (T,B,H)  LN-normalized c_t                            (NORM_LN; (0,0,0) otherwise)
+    14 abk    (T,B,3K) [alpha | beta | exp(k_hat)] of the window
+    15 kappa  (T,B,K)  kappa_t
+    16 y      (T,B,H), 17 w (T,B,C): the returned outputs themselves (not copies)
+    18 lengths (B,) int64, 19 training (bool)
+"""
+import math
+from functools import lru_cache
+
+import numpy as np
+from numba import cuda, float32
+
+from lnrnn.kernels import bn_lstm_cuda
+from lnrnn.kernels.arrays_cuda import copy, empty, is_device, nbtype, rows2d, threads_per_block, to_device, \
+    transpose, zeros
+from lnrnn.kernels.batchnorm_cuda import col_backward, col_stats, device_lengths, running_on_device, write_back
+from lnrnn.kernels.codes import NORM_BN, NORM_LN, NORM_NONE, clip_bound
+from lnrnn.kernels.gemm_cuda import colsum, colsum_prod, matmul, tile
+from lnrnn.kernels.layernorm_cuda import row_stats
+from lnrnn.kernels.lstm_cuda import bwd_row, fwd_row
+from lnrnn.kernels.rows_cuda import dot_col
+
+
+# ------------------------------------------------------------------------------------------------
+# The window of one batch row at one step, forward and backward: device functions every thread of a
+# 1-D block calls (they synchronize). A thread reads back only what it wrote, or after a barrier.
+# ------------------------------------------------------------------------------------------------
+@cuda.jit(device=True)
+def window_row(h, Wp, bp, kappa_prev, chars, L, out, one):
+    """h (H,) = h_t of the row; Wp (H,3K), bp (3K,); kappa_prev (K,); chars (U,) codes; L: the row's
+    text length (<= U) -> out = (abk (3K,) = [alpha | beta | exp(k_hat)], kappa (K,), phi (U,), w (C,))."""
+    abk, kappa, phi, w = out
+    tid = cuda.threadIdx.x
+    n = cuda.blockDim.x
+    zero = one - one
+    K = kappa.shape[0]
+    for j in range(tid, 3 * K, n):
+        abk[j] = math.exp(dot_col(h, Wp, j, 0, h.shape[0], 1, zero) + bp[j])
+    cuda.syncthreads()
+    for k in range(tid, K, n):
+        kappa[k] = kappa_prev[k] + abk[2 * K + k]
+    cuda.syncthreads()
+    for u in range(tid, phi.shape[0], n):
+        s = zero
+        if u < L:
+            pos = one * float32(u + 1)  # 1-based position, in the working dtype (exact below 2^24)
+            for k in range(K):
+                d = kappa[k] - pos
+                s += abk[k] * math.exp(-abk[K + k] * (d * d))
+        phi[u] = s
+    cuda.syncthreads()
+    for cls in range(tid, w.shape[0], n):  # gather, u ascending: the spec's scatter, without atomics
+        s = zero
+        for u in range(L):
+            if chars[u] == cls:
+                s += phi[u]
+        w[cls] = s
+
+
+@cuda.jit(device=True)
+def window_bwd_row(up, active, dkappa, sv, chars, L, WpT, dp, dh, one):
+    """Backward of window_row for one row at one step.
+    up = (dy (H,), dw (C,)): dL/dh_t and dL/dw_t from above, read only when active (a padded step's are
+         ignored), and dw_next (C,): dL/dw_t through X_{t+1}
+    dkappa (K,): dL/dkappa_t from step t+1 in, dL/dkappa_{t-1} out (each thread its own k)
+    sv = (abk (3K,), kappa (K,)) as window_row wrote them; chars (U,), L as there; WpT (3K,H) = Wp^T
+    -> dp (3K,) = dL/dp_t; dh (H,) = dL/dh_t from above and through the window (step t+1's share of
+       dL/dh_t, through h_t Wh, is added by the cell's backward)."""
+    dy, dw, dw_next = up
+    abk, kappa = sv
+    tid = cuda.threadIdx.x
+    n = cuda.blockDim.x
+    zero = one - one
+    two = one + one
+    K = kappa.shape[0]
+    for k in range(tid, K, n):
+        a = abk[k]
+        be = abk[K + k]
+        kap = kappa[k]
+        s0 = zero  # sum_u e dphi            = dL/dalpha
+        s1 = zero  # sum_u alpha e dphi d^2  = -dL/dbeta
+        s2 = zero  # sum_u alpha e dphi d
+        for u in range(L):
+            cls = chars[u]
+            g = dw_next[cls]  # dphi(u) = dL/dw_t[chars[u]]
+            if active:
+                g = dw[cls] + g
+            d = kap - one * float32(u + 1)
+            ed = math.exp(-be * (d * d)) * g
+            s0 += ed
+            ae = a * ed
+            s1 += ae * (d * d)
+            s2 += ae * d
+        dk = dkappa[k] - two * be * s2
+        dp[k] = s0 * a
+        dp[K + k] = -s1 * be
+        dp[2 * K + k] = dk * abk[2 * K + k]
+        dkappa[k] = dk
+    cuda.syncthreads()  # dp complete
+    for j in range(tid, dh.shape[0], n):
+        v = dot_col(dp, WpT, j, 0, 3 * K, 1, zero)
+        dh[j] = dy[j] + v if active else v
+
+
+@lru_cache(maxsize=None)
+def _row_kernels(dtype, tpb):
+    """Kernels with one block of tpb threads per batch row: the NORM_NONE/NORM_LN steps (LSTM and window
+    fused) and the window alone (NORM_BN)."""
+    dt = nbtype(dtype)
+
+    @cuda.jit
+    def cell_fwd(hw, xw_t, c_prev, p, ln, eps, out, rstd_t, win_in, win_out):
+        """Step t of a NORM_NONE/NORM_LN layer; block bb handles batch row bb.
+            hw (B,G) = h_{t-1} Wh;  xw_t (B,G) = X_t Wx, normalized in place (xhat_x) with LN;  c_prev (B,H)
+            p = (b, gx, bx, gh, bh) (G,) each, then (gc, bc) (H,) each
+            out = (gates_t (B,G), c_t, tc_t, y_t (B,H), hhat_t (B,G), chat_t (B,H)); hhat_t, chat_t (B,0) without LN
+            rstd_t = (rstd_x_t, rstd_h_t, rstd_c_t) (B,) each, written with LN
+            win_in = (Wp (H,3K), bp (3K,), kappa_prev (B,K), chars (B,U), ulen (B,))
+            win_out = (abk_t (B,3K), kappa_t (B,K), phi_t (B,U), w_t (B,C))"""
+        sh = cuda.shared.array(tpb, dt)
+        gates_t, c_t, tc_t, y_t, hhat_t, chat_t = out
+        rstd_x_t, rstd_h_t, rstd_c_t = rstd_t
+        Wp, bp, kappa_prev, chars, ulen = win_in
+        abk_t, kappa_t, phi_t, w_t = win_out
+        bb = cuda.blockIdx.x
+        tid = cuda.threadIdx.x
+        one = dt(1.0)
+        G = hw.shape[1]
+        H = G // 4
+        e = dt(eps)
+        inv_g = one / dt(G)
+        if ln:  # xw_t <- xhat_x, the row's LayerNorm without gain (fwd_row applies gx, bx)
+            xr = xw_t[bb]
+            m_x, r_x = row_stats(sh, xr, G, inv_g, e, one)
+            for j in range(tid, G, cuda.blockDim.x):
+                xr[j] = (xr[j] - m_x) * r_x
+            if tid == 0:
+                rstd_x_t[bb] = r_x
+            cuda.syncthreads()
+        r_h, r_c = fwd_row(sh, hw[bb], xw_t[bb], c_prev[bb], p, ln, e, one, inv_g, one / dt(H),
+                           (gates_t[bb], c_t[bb], tc_t[bb], y_t[bb], hhat_t[bb], chat_t[bb]), y_t[bb])
+        if ln and tid == 0:
+            rstd_h_t[bb] = r_h
+            rstd_c_t[bb] = r_c
+        cuda.syncthreads()  # h_t complete
+        window_row(y_t[bb], Wp, bp, kappa_prev[bb], chars[bb], min(ulen[bb], chars.shape[1]),
+                   (abk_t[bb], kappa_t[bb], phi_t[bb], w_t[bb]), one)
+
+    @cuda.jit
+    def window_fwd(y_t, win_in, win_out):
+        """The window at step t (NORM_BN: after bn_lstm_cuda's step); block bb handles batch row bb.
+            y_t (B,H) = h_t; win_in, win_out as in cell_fwd."""
+        Wp, bp, kappa_prev, chars, ulen = win_in
+        abk_t, kappa_t, phi_t, w_t = win_out
+        bb = cuda.blockIdx.x
+        window_row(y_t[bb], Wp, bp, kappa_prev[bb], chars[bb], min(ulen[bb], chars.shape[1]),
+                   (abk_t[bb], kappa_t[bb], phi_t[bb], w_t[bb]), dt(1.0))
+
+    @cuda.jit
+    def cell_bwd(up, lengths, s, win, dh_t, dp_t, carry, sv, rs, p, ln, clip, grads):
+        """Step s of a NORM_NONE/NORM_LN layer's BPTT; block bb handles batch row bb.
+            up = (dy_s (B,H), dw_s (B,C), dw_next (B,C)) as in window_bwd_row (row bb of each)
+            lengths (B,): row bb is active iff s < lengths[bb]
+            win = (dkappa (B,K) carried in place, abk_s (B,3K), kappa_s (B,K), chars (B,U), ulen (B,), WpT (3K,H))
+            dh_t (B,H) scratch: dL/dh_s from above and through the window;  dp_t (B,3K) = dL/dp_s
+            carry = (dh_next (B,H) dL/dh_s from step s+1 (read), dc_next (B,H): dL/dc_s in, dL/dc_{s-1} out)
+            sv, rs, p, ln, clip, grads: lstm_cuda.bwd_step's, for step s."""
+        sh = cuda.shared.array(tpb, dt)
+        dy_s, dw_s, dw_next = up
+        dkappa, abk_s, kappa_s, chars, ulen, WpT = win
+        dh_next, dc_next = carry
+        gates_t, xp_t, hhat_t, c_prev, tc_t, chat_t = sv
+        rstd_x_t, rstd_h_t, rstd_c_t = rs
+        da_t, dcn_t, dhw_t, dxw_t = grads
+        bb = cuda.blockIdx.x
+        one = dt(1.0)
+        G = gates_t.shape[1]
+        window_bwd_row((dy_s[bb], dw_s[bb], dw_next[bb]), s < lengths[bb], dkappa[bb], (abk_s[bb], kappa_s[bb]),
+                       chars[bb], min(ulen[bb], chars.shape[1]), WpT, dp_t[bb], dh_t[bb], one)
+        cuda.syncthreads()  # dh_t complete
+        r = (rstd_x_t[bb], rstd_h_t[bb], rstd_c_t[bb]) if ln else (one, one, one)
+        bwd_row(sh, dh_t[bb], dh_next[bb], dc_next[bb],
+                (gates_t[bb], xp_t[bb], hhat_t[bb], c_prev[bb], tc_t[bb], chat_t[bb]), r, p, ln, dt(clip), one,
+                dt(G // 4), one / dt(G), (da_t[bb], dcn_t[bb], dhw_t[bb], dxw_t[bb]), dhw_t[bb])
+
+    @cuda.jit
+    def window_bwd(up, lengths, s, win, dh_t, dp_t):
+        """The window's backward at step s (NORM_BN: before bn_lstm_cuda's step); block bb handles batch
+        row bb; arguments as in cell_bwd."""
+        dy_s, dw_s, dw_next = up
+        dkappa, abk_s, kappa_s, chars, ulen, WpT = win
+        bb = cuda.blockIdx.x
+        window_bwd_row((dy_s[bb], dw_s[bb], dw_next[bb]), s < lengths[bb], dkappa[bb], (abk_s[bb], kappa_s[bb]),
+                       chars[bb], min(ulen[bb], chars.shape[1]), WpT, dp_t[bb], dh_t[bb], dt(1.0))
+
+    return cell_fwd, window_fwd, cell_bwd, window_bwd
+
+
+@lru_cache(maxsize=None)
+def _bn_kernels(dtype, t):
+    """BN_t of the x side at one step s: batchnorm_cuda's kernels take their step from the grid (all T at
+    once), but here X_t holds w_{t-1}, so the x side is normalized inside the time loop. Blocks of
+    t x t threads: t features (threadIdx.x) x t batch lanes (threadIdx.y), as batchnorm_cuda."""
+    dt = nbtype(dtype)
+
+    @cuda.jit
+    def x_fwd(xw_s, lengths, s, gx, b, training, update, run, momentum, eps, xn, stats):
+        """xw_s (B,G) = X_s Wx -> xn (B,G) = BN_s(xw_s; gx, 0) + b; stats = (mean_x_s, rstd_x_s) (G,);
+        run = (rmx_r, rvx_r) (G,): the running-statistics row of step s (updated when training and update)."""
+        sh = cuda.shared.array((t, t), dt)
+        rm_r, rv_r = run
+        mean_s, rstd_s = stats
+        k = cuda.blockIdx.x * t + cuda.threadIdx.x
+        valid = k < xw_s.shape[1]
+        one = dt(1.0)
+        m, rs = col_stats(sh, xw_s, lengths, s, k, valid, training, update, rm_r, rv_r, (one, dt(momentum), dt(eps)))
+        if valid:
+            if cuda.threadIdx.y == 0:
+                mean_s[k] = m
+                rstd_s[k] = rs
+            for r in range(cuda.threadIdx.y, xw_s.shape[0], cuda.blockDim.y):
+                xn[r, k] = (xw_s[r, k] - m) * rs * gx[k] + b[k]
+
+    @cuda.jit
+    def x_bwd(da_s, xw_s, lengths, s, stats, gx, training, dxw_s, pgx_s):
+        """da_s (B,G) = dL/d(BN_s output) -> dxw_s (B,G) (zero on padded rows); pgx_s (G,): this step's
+        sum of da * xhat (the gain gradient's part); stats as x_fwd wrote them."""
+        sh = cuda.shared.array((t, t), dt)
+        mean_s, rstd_s = stats
+        k = cuda.blockIdx.x * t + cuda.threadIdx.x
+        valid = k < xw_s.shape[1]
+        one = dt(1.0)
+        m, rs, g = one - one, one, one
+        if valid:
+            m, rs, g = mean_s[k], rstd_s[k], gx[k]
+        _, s2 = col_backward(sh, da_s, xw_s, lengths, s, m, rs, g, k, valid, training, dxw_s, one)
+        if valid and cuda.threadIdx.y == 0:
+            pgx_s[k] = s2
+
+    return x_fwd, x_bwd
+
+
+# ------------------------------------------------------------------------------------------------
+# Host side
+# ------------------------------------------------------------------------------------------------
+def _check_norm(norm):
+    if norm not in (NORM_NONE, NORM_LN, NORM_BN):
+        raise ValueError(f"norm must be NORM_NONE, NORM_LN or NORM_BN (0, 1 or 2), got {norm!r}")
+    return int(norm)
+
+
+def _text(chars, ulen, B, C):
+    """chars (B,U), ulen (B,) as int64 device arrays, checked as the CPU twin checks them when chars is a host
+    array: ValueError when a length lies outside [0, U] or a code before it outside [0, C) (codes past
+    ulen[b] are never read). Device arrays are taken as they are."""
+    if is_device(chars):
+        return chars, to_device(np.asarray(ulen, dtype=np.int64) if not is_device(ulen) else ulen)
+    chars = np.ascontiguousarray(chars, dtype=np.int64)
+    ulen_h = ulen.copy_to_host() if is_device(ulen) else np.ascontiguousarray(ulen, dtype=np.int64)
+    if chars.ndim != 2 or chars.shape[0] != B or ulen_h.shape != (B,):
+        raise ValueError(f"chars must be (B,U) and ulen (B,) with B = {B}, got {chars.shape} and {ulen_h.shape}")
+    U = chars.shape[1]
+    if B and (ulen_h.min() < 0 or ulen_h.max() > U):
+        raise ValueError(f"ulen must lie in [0, U] = [0, {U}], got {ulen_h.min()}..{ulen_h.max()}")
+    used = chars[np.arange(U)[None, :] < ulen_h[:, None]]
+    if used.size and (used.min() < 0 or used.max() >= C):
+        raise ValueError(f"character codes must lie in [0, C) = [0, {C}), got {used.min()}..{used.max()}")
+    return to_device(chars), ulen if is_device(ulen) else to_device(ulen_h)
+
+
+def _dummies(dtype, B):
+    """Stand-ins for buffers a norm does not use, whose rows the kernels still take: (0,) and (B,0)."""
+    return empty(0, dtype), empty((B, 0), dtype)
+
+
+def _prev_tn(first, seq, D, out):
+    """out (F,G) = first^T D[0] + sum_{t>=1} seq[t-1]^T D[t]: the gradient of a weight that step t applies
+    to step t-1's output (first at t = 0). first (B,F), seq (T,B,F), D (T,B,G)."""
+    T = D.shape[0]
+    matmul(first, D[0], out=out, trans_a=True)
+    if T > 1:
+        matmul(rows2d(seq[:T - 1]), rows2d(D[1:]), out=out, trans_a=True, accumulate=True)
+    return out
+
+
+def window_lstm_forward(x, h0, c0, kappa0, w0, chars, ulen, Wx, Wh, b, gx, bx, gh, bh, gc, bc, Wp, bp,
+                        rmx, rvx, rmh, rvh, rmc, rvc, norm, training, momentum, eps, lengths, keep):
+    """x (T,B,I), h0/c0 (B,H), kappa0 (B,K), w0 (B,C), chars (B,U), ulen (B,), Wx (I+C,G), Wh (H,G),
+    b/gx/bx/gh/bh (G,), gc/bc (H,), Wp (H,3K), bp (3K,); rmx/rvx/rmh/rvh (Ts,G), rmc/rvc (Ts,H) (NORM_BN:
+    read, and updated in place when training; may be (0,0) otherwise); norm: a kernels.codes NORM_*;
+    lengths (B,) int64; keep: save for the backward (False: inference, saved is None)
+    -> y (T,B,H), w (T,B,C), hT, cT (B,H), kappaT (B,K), wT (B,C), phi (T,B,U), saved   (device arrays)."""
+    norm = _check_norm(norm)
+    T, B, I = x.shape
+    if T == 0:
+        raise ValueError("window_lstm_forward needs at least one time step (x has T = 0)")
+    C = w0.shape[1]
+    chars, ulen = _text(chars, ulen, B, C)
+    x, h0, c0, kappa0, w0, Wx, Wh, b, gx, bx, gh, bh, gc, bc, Wp, bp = (
+        to_device(a) for a in (x, h0, c0, kappa0, w0, Wx, Wh, b, gx, bx, gh, bh, gc, bc, Wp, bp))
+    H, K, U = h0.shape[1], kappa0.shape[1], chars.shape[1]
+    G = 4 * H
+    dt = x.dtype
+    lengths = device_lengths(lengths, T, B)
+    training, keep, eps = bool(training), bool(keep), float(eps)
+    S = T if keep else min(T, 2)  # slots of per-step state: every step's, or (inference) the last two
+
+    def at(t):
+        return t if keep else t % 2
+
+    WxC = Wx[I:]  # (C,G): the rows that read w_{t-1}
+    xw = matmul(x.reshape(T * B, I), Wx[:I]).reshape(T, B, G)  # x_t WxI; each step adds w_{t-1} WxC
+    y = empty((T, B, H), dt)
+    w = empty((T, B, C), dt)
+    phi = empty((T, B, U), dt)
+    gates = empty((S, B, G), dt)
+    c = empty((S, B, H), dt)
+    tc = empty((S, B, H), dt)
+    abk = empty((S, B, 3 * K), dt)  # [alpha | beta | exp(k_hat)]
+    kappa = empty((S, B, K), dt)
+    ln = norm == NORM_LN
+    none3, none2 = empty((0, 0, 0), dt), empty((0, 0), dt)
+    rstd, hw, hhat, chat = empty((3, 0, 0), dt), none3, none3, none3
+    bn_stats = (none2,) * 6
+    tpb = threads_per_block()
+    cell_fwd, window_fwd, _, _ = _row_kernels(np.dtype(dt), tpb)
+
+    def window_in(t):
+        return (Wp, bp, kappa0 if t == 0 else kappa[at(t - 1)], chars, ulen)
+
+    def window_out(t):
+        return (abk[at(t)], kappa[at(t)], phi[t], w[t])
+
+    if norm == NORM_BN:
+        runs = [running_on_device(a) for a in (rmx, rvx, rmh, rvh, rmc, rvc)]
+        (rmx, _), (rvx, _), (rmh, _), (rvh, _), (rmc, _), (rvc, _) = runs
+        hw = empty((S, B, G), dt)
+        bn_stats = tuple(empty((S, F), dt) for F in (G, G, G, G, H, H))
+        mean_x, rstd_x, mean_h, rstd_h, mean_c, rstd_c = bn_stats
+        xn = empty((B, G), dt)  # BN_t(xw_t; gx, 0) + b of the current step
+        x_fwd = _bn_kernels(np.dtype(dt), tile())[0]
+        (lstm_fwd, _), tl = bn_lstm_cuda.kernels(dt)
+        Tsx, Tsh, Tsc = rmx.shape[0], rmh.shape[0], rmc.shape[0]
+        for t in range(T):
+            k = at(t)
+            matmul(w0 if t == 0 else w[t - 1], WxC, out=xw[t], accumulate=True)
+            matmul(h0 if t == 0 else y[t - 1], Wh, out=hw[k])
+            rx, rh, rc = min(t, Tsx - 1), min(t, Tsh - 1), min(t, Tsc - 1)
+            x_fwd[((G + tl - 1) // tl, 1), (tl, tl)](xw[t], lengths, t, gx, b, training, t < Tsx, (rmx[rx], rvx[rx]),
+                                                     float(momentum), eps, xn, (mean_x[k], rstd_x[k]))
+            lstm_fwd[((H + tl - 1) // tl, 1), (tl, tl)](
+                hw[k], xn, c0 if t == 0 else c[at(t - 1)], lengths, t, (gh, gc, bc), training, t < Tsh, t < Tsc,
+                (rmh[rh], rvh[rh], rmc[rc], rvc[rc]), float(momentum), eps, (gates[k], c[k], tc[k], y[t]),
+                (mean_h[k], rstd_h[k], mean_c[k], rstd_c[k]))
+            window_fwd[B, tpb](y[t], window_in(t), window_out(t))
+        if training:
+            write_back(runs)
+    else:
+        d1, d2 = _dummies(dt, B)
+        hw_t = empty((B, G), dt)  # h_{t-1} Wh of the current step
+        if ln:
+            rstd = empty((3, S, B), dt)
+            hhat = empty((S, B, G), dt)
+            chat = empty((S, B, H), dt)
+        p = (b, gx, bx, gh, bh, gc, bc)
+        for t in range(T):
+            k = at(t)
+            matmul(w0 if t == 0 else w[t - 1], WxC, out=xw[t], accumulate=True)
+            matmul(h0 if t == 0 else y[t - 1], Wh, out=hw_t)
+            out = (gates[k], c[k], tc[k], y[t], hhat[k] if ln else d2, chat[k] if ln else d2)
+            rs = (rstd[0, k], rstd[1, k], rstd[2, k]) if ln else (d1, d1, d1)
+            cell_fwd[B, tpb](hw_t, xw[t], c0 if t == 0 else c[at(t - 1)], p, ln, eps, out, rs, window_in(t),
+                             window_out(t))
+    last = at(T - 1)
+    saved = None
+    if keep:
+        saved = (xw, rstd, hw) + bn_stats + (gates, c, tc, hhat, chat, abk, kappa, y, w, lengths, training)
+    return y, w, copy(y[T - 1]), copy(c[last]), copy(kappa[last]), copy(w[T - 1]), phi, saved
+
+
+def window_lstm_backward(dy, dw, saved, x, h0, c0, kappa0, w0, chars, ulen, Wx, Wh, gx, gh, gc, Wp, norm, clip):
+    """dy (T,B,H) = dL/dh_t, dw (T,B,C) = dL/dw_t from the layers above (both ignored at padded steps);
+    saved from window_lstm_forward(keep=True); the forward's inputs
+    -> dx (T,B,I), dh0, dc0 (B,H), dkappa0 (B,K), dw0 (B,C), dWx (I+C,G), dWh (H,G), db, dgx, dbx, dgh,
+       dbh (G,), dgc, dbc (H,), dWp (H,3K), dbp (3K,)   (device arrays; dbx, dbh are zeros for NORM_BN, every
+       norm gradient is zeros for NORM_NONE). clip: Graves's bound on dL/d(gate preactivations); 0 or inf: off.
+    kappa0 is taken for parity with the CPU twin and not read (every kappa_t is saved)."""
+    norm = _check_norm(norm)
+    if saved is None:
+        raise ValueError("window_lstm_backward needs the saved tuple of a forward run with keep=True")
+    T, B, I = x.shape
+    C = w0.shape[1]
+    chars, ulen = _text(chars, ulen, B, C)
+    dy, dw, x, h0, c0, w0, Wx, Wh, gx, gh, gc, Wp = (to_device(a) for a in (dy, dw, x, h0, c0, w0, Wx, Wh, gx, gh,
+                                                                             gc, Wp))
+    (xw, rstd, hw, mean_x, rstd_x, mean_h, rstd_h, mean_c, rstd_c, gates, c, tc, hhat, chat, abk, kappa, y, w,
+     lengths, training) = saved
+    H, K = h0.shape[1], kappa.shape[2]
+    G = 4 * H
+    dt = dy.dtype
+    ln = norm == NORM_LN
+    clip = clip_bound(clip)  # 0: off
+    WxC = Wx[I:]
+    WpT = transpose(Wp)  # (3K,H): coalesced reads of dp Wp^T
+    tpb = threads_per_block()
+    _, _, cell_bwd, window_bwd = _row_kernels(np.dtype(dt), tpb)
+
+    DA = empty((T, B, G), dt)       # dL/d(gate preactivations), clipped
+    DP = empty((T, B, 3 * K), dt)   # dL/dp_t of the window
+    dh_t = empty((B, H), dt)        # dL/dh_t from above and through the window, of the current step
+    dh_next = zeros((B, H), dt)     # dL/dh_t from step t+1 (through h_t Wh); ends as dh0
+    dc_next = zeros((B, H), dt)     # dL/dc_t from step t+1; ends as dc0
+    dkappa = zeros((B, K), dt)      # dL/dkappa_t from step t+1; ends as dkappa0
+    dw_next = zeros((B, C), dt)     # dL/dw_t through X_{t+1}; ends as dw0
+
+    def up(t):
+        return (dy[t], dw[t], dw_next)
+
+    def win(t):
+        return (dkappa, abk[t], kappa[t], chars, ulen, WpT)
+
+    if norm == NORM_BN:
+        dHW = empty((T, B, G), dt)  # dL/d(h_{t-1} Wh)
+        dXW = empty((T, B, G), dt)  # dL/d(X_t Wx)
+        pg = (empty((T, G), dt), empty((T, G), dt), empty((T, H), dt), empty((T, H), dt))  # per-step dgx, dgh, dgc, dbc
+        scratch = (empty((B, H), dt), empty((B, H), dt))  # bn_lstm_cuda's dL/d(BN_t(c) output), dL/dc through BN_t
+        x_bwd = _bn_kernels(np.dtype(dt), tile())[1]
+        (_, lstm_bwd), tl = bn_lstm_cuda.kernels(dt)
+        for t in range(T - 1, -1, -1):
+            window_bwd[B, tpb](up(t), lengths, t, win(t), dh_t, DP[t])
+            sv = (gates[t], hw[t], c[t], c0 if t == 0 else c[t - 1], tc[t])
+            st = (mean_h[t], rstd_h[t], mean_c[t], rstd_c[t])
+            lstm_bwd[((H + tl - 1) // tl, 1), (tl, tl)](dh_t, dh_next, dc_next, lengths, t, sv, st, (gh, gc),
+                                                        bool(training), clip, scratch, DA[t], dHW[t],
+                                                        (pg[1][t], pg[2][t], pg[3][t]))
+            x_bwd[((G + tl - 1) // tl, 1), (tl, tl)](DA[t], xw[t], lengths, t, (mean_x[t], rstd_x[t]), gx,
+                                                     bool(training), dXW[t], pg[0][t])
+            matmul(dHW[t], Wh, out=dh_next, trans_b=True)
+            matmul(dXW[t], WxC, out=dw_next, trans_b=True)
+        db = colsum(DA)
+        norm_grads = (colsum(pg[0]), zeros(G, dt), colsum(pg[1]), zeros(G, dt), colsum(pg[2]), colsum(pg[3]))
+    else:
+        d1, d2 = _dummies(dt, B)
+        if ln:
+            DCN = empty((T, B, H), dt)  # dL/d(gc * chat + bc)
+            dHW = empty((T, B, G), dt)
+            dXW = empty((T, B, G), dt)
+        else:
+            DCN = empty((1, B, H), dt)  # scratch (no dgc, dbc without LN)
+            dHW = dXW = DA  # without normalization both products see dL/da
+        for t in range(T - 1, -1, -1):
+            sv = (gates[t], xw[t] if ln else d2, hhat[t] if ln else d2, c0 if t == 0 else c[t - 1], tc[t],
+                  chat[t] if ln else d2)
+            rs = (rstd[0, t], rstd[1, t], rstd[2, t]) if ln else (d1, d1, d1)
+            cell_bwd[B, tpb](up(t), lengths, t, win(t), dh_t, DP[t], (dh_next, dc_next), sv, rs, (gx, gh, gc), ln,
+                             clip, (DA[t], DCN[t if ln else 0], dHW[t], dXW[t]))
+            matmul(dHW[t], Wh, out=dh_next, trans_b=True)
+            matmul(dXW[t], WxC, out=dw_next, trans_b=True)
+        db = colsum(DA)
+        if ln:
+            norm_grads = (colsum_prod(DA, xw), copy(db), colsum_prod(DA, hhat), copy(db), colsum_prod(DCN, chat),
+                          colsum(DCN))
+        else:
+            norm_grads = (zeros(G, dt), zeros(G, dt), zeros(G, dt), zeros(G, dt), zeros(H, dt), zeros(H, dt))
+
+    dX2 = rows2d(dXW)
+    dx = matmul(dX2, Wx[:I], trans_b=True).reshape(T, B, I)
+    dWx = empty((I + C, G), dt)
+    matmul(x.reshape(T * B, I), dX2, out=dWx[:I], trans_a=True)
+    _prev_tn(w0, w, dXW, dWx[I:])  # X_t's last C columns are w_{t-1}
+    dWh = _prev_tn(h0, y, dHW, empty((H, G), dt))
+    dWp = matmul(rows2d(y), rows2d(DP), trans_a=True)  # the window reads h_t itself
+    return (dx, dh_next, dc_next, dkappa, dw_next, dWx, dWh, db) + norm_grads + (dWp, colsum(DP))
