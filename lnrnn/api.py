@@ -192,12 +192,22 @@ def predict(run, x, lengths=None, batch_size=500, progress=None):
 
 
 @scoped
-def sample_run(run, steps=700, count=1, bias=0.0, seed=0, progress=None):
+def sample_run(run, steps=700, count=1, bias=0.0, seed=0, progress=None, text=None, prime_strokes=None,
+               prime_text=None):
     """Handwriting from a run of a strokes task: ``count`` lists of ``steps`` stroke-3 points -> list of
     (steps, 3) float64 arrays (dx, dy in the data's units, pen). Same seed, same samples; ``bias`` is
     Graves's sampling bias (0: the trained distribution, larger: neater). ``progress``: a
-    ``lnrnn.training.progress.Progress`` over steps * count points, updated after every step."""
-    from lnrnn.sample import sample_strokes
+    ``lnrnn.training.progress.Progress`` over steps * count points, updated after every step.
+
+    A synthesis run (trained with an attention window) writes ``text``, a str or a list of str (one line,
+    one sample each; ``count`` must then be 1 or their number) -> list of ``lnrnn.sample.Written``: each
+    line's points, its alignment phi (points x characters), whether it reached ``steps`` (the cap) before
+    Graves's stop rule ended it. Every character must be in the run's alphabet. ``prime_strokes``: a
+    stroke-3 array (P,3) in data units, or a .npz/.npy file of one (``lnrnn.sample.read_stroke3``), with
+    ``prime_text``, the text it writes: the lines are written in its style (``lnrnn.sample``)."""
+    import os
+
+    from lnrnn.sample import check_stroke3, read_stroke3, sample_strokes, text_inputs
 
     for what, v in (("steps", steps), ("count", count)):
         if int(v) < 1:
@@ -205,7 +215,20 @@ def sample_run(run, steps=700, count=1, bias=0.0, seed=0, progress=None):
     if not (bias >= 0 and np.isfinite(bias)):
         raise UserError(f"bias must be 0 or positive, not {bias}.")
     run = _as_run(run)
-    return sample_strokes(run.model, int(steps), int(count), float(bias), int(seed), progress=progress)
+    lines = [text] if isinstance(text, str) else (None if text is None else list(text))
+    if isinstance(prime_strokes, (str, os.PathLike)):
+        prime_strokes = read_stroke3(prime_strokes)
+    elif prime_strokes is not None:
+        prime_strokes = check_stroke3(prime_strokes, "prime_strokes")
+    codes, prime, alphabet = text_inputs(run.model, run.meta.get("text"), lines, prime_strokes, prime_text,
+                                         source=f"the run in {run.path}")
+    if codes is not None:
+        if int(count) not in (1, len(codes)):
+            raise UserError(f"count is {count} but text holds {len(codes)} lines: each line is one sample (leave "
+                            "count at 1).")
+        count = len(codes)
+    return sample_strokes(run.model, int(steps), int(count), float(bias), int(seed), progress=progress, text=codes,
+                          prime=prime, alphabet=alphabet)
 
 
 def export_run(run, path, fmt="safetensors"):
