@@ -71,15 +71,20 @@ class Head:
             g[...] = 0
 
     def linear(self, h):
-        """h (...,H) -> h W + b (...,O)."""
-        return h @ self.params["W"] + self.params["b"]
+        """h (...,H) -> h W + b (...,O). A per-step head's h (T,B,H) goes to BLAS as one (T*B,H) matrix:
+        NumPy's matmul of a 3-D array by a matrix multiplies T separate (B,H) blocks (a 3 x 400 synthesis
+        step spent 0.2 s here at B=8 that way, against 10 ms as one product)."""
+        H, O = self.params["W"].shape
+        out = np.ascontiguousarray(h).reshape(-1, H) @ self.params["W"] + self.params["b"]
+        return out.reshape(h.shape[:-1] + (O,))
 
     def linear_backward(self, h, dout):
-        """Accumulate dW, db from dout (...,O); -> dh (...,H)."""
+        """Accumulate dW, db from dout (...,O); -> dh (...,H). Products over all rows at once (``linear``)."""
         H, O = self.params["W"].shape
-        self.grads["W"] += h.reshape(-1, H).T @ dout.reshape(-1, O)
-        self.grads["b"] += dout.reshape(-1, O).sum(0)
-        return np.ascontiguousarray(dout @ self.params["W"].T)
+        d2 = np.ascontiguousarray(dout).reshape(-1, O)
+        self.grads["W"] += np.ascontiguousarray(h).reshape(-1, H).T @ d2
+        self.grads["b"] += d2.sum(0)
+        return (d2 @ self.params["W"].T).reshape(dout.shape[:-1] + (H,))
 
     def valid_targets(self, targets, valid):
         """The head's own notion of unscored targets, combined with valid (default: none)."""
