@@ -210,3 +210,16 @@ def test_matches_cpu_twin():
     *outs, saved = window.window_lstm_forward(*a.values(), *run_c, NORM_BN, True, MOMENTUM, EPS, lengths, True)
     grads = window.window_lstm_backward(dy, dw, saved, *[a[k] for k in BWD_ARGS], NORM_BN, 0.0)
     assert_matches(twin(a, run, lengths, dy, dw, "bn", True), (outs, run_c, grads), TOL_FWD, TOL_BWD)
+
+
+def test_window_sequences_are_the_saved_c_and_kappa():
+    """window_sequences of the CUDA twin's saved tuple: c_t and kappa_t of every step, as the CPU twin's
+    of its own (the layer's masked final state reads them)."""
+    from lnrnn.kernels import window
+
+    a, run, lengths, dy, dw = problem(7, [4, 2, 3], [5, 3, 1], **SHAPE, Ts=SHAPE["T"])
+    want = window.window_sequences(window.window_lstm_forward(*a.values(), *[np.zeros((0, 0))] * 6, NORM_LN, True,
+                                                              MOMENTUM, EPS, lengths, True)[-1])
+    *_, saved = twin(a, run, lengths, dy, dw, "ln", True)
+    for g, w in zip(window_cuda.window_sequences(saved), want):
+        assert close(host(g), w) < TOL_FWD

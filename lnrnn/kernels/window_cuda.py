@@ -443,6 +443,12 @@ def window_lstm_forward(x, h0, c0, kappa0, w0, chars, ulen, Wx, Wh, b, gx, bx, g
     return y, w, copy(y[T - 1]), copy(c[last]), copy(kappa[last]), copy(w[T - 1]), phi, saved
 
 
+def window_sequences(saved):
+    """The per-step state a keep=True forward saved: c (T,B,H) and kappa (T,B,K) (device arrays), row t
+    holding c_t and kappa_t, as the CPU twin's ``window_sequences`` (the saved tuples themselves differ)."""
+    return saved[10], saved[15]
+
+
 def window_lstm_backward(dy, dw, saved, x, h0, c0, kappa0, w0, chars, ulen, Wx, Wh, gx, gh, gc, Wp, norm, clip):
     """dy (T,B,H) = dL/dh_t, dw (T,B,C) = dL/dw_t from the layers above (both ignored at padded steps);
     saved from window_lstm_forward(keep=True); the forward's inputs
