@@ -201,3 +201,25 @@ def test_text_batches_carry_each_lines_own_length():
         assert ulen[row] == len(text)
         assert "".join(task.alphabet[c] for c in codes[row, :ulen[row]]) == text
         assert not codes[row, ulen[row]:].any()
+
+
+def test_export_names_the_window_and_torch_refuses_the_stack(tmp_path):
+    """lnrnn export writes a synthesis run's window as window_weight/window_bias (Wp.T, bp) beside the
+    layers' wider input weights; lnrnn.torch.from_run refuses it in one sentence (no module has a window)."""
+    from lnrnn.interop.export import exported_tensors, read_safetensors
+    from lnrnn.training.checkpoint import save_checkpoint
+    m = synthesis_model("ln")
+    t = exported_tensors(m)
+    np.testing.assert_array_equal(t["rnn.window_weight_l0"], m.params["rnn.l0.Wp"].T)
+    np.testing.assert_array_equal(t["rnn.window_bias_l0"], m.params["rnn.l0.bp"])
+    assert t["rnn.weight_ih_l0"].shape == (16, 3 + C) and t["rnn.weight_ih_l1"].shape == (16, 3 + 4 + C)
+    arrays = {"param/" + k: v for k, v in m.params.items()}
+    save_checkpoint(str(tmp_path / "run"), arrays, {"model": m.config, "step": 0, "task": {"task": "strokes-hershey"},
+                                                    "train": {"cell": "ln-lstm"}})
+    r = invoke("export", "--checkpoint", tmp_path / "run", "--out", tmp_path / "w.safetensors")
+    assert r.exit_code == 0, r.output
+    got, _ = read_safetensors(tmp_path / "w.safetensors")
+    np.testing.assert_array_equal(got["rnn.window_bias_l0"], m.params["rnn.l0.bp"])
+    torch_mod = pytest.importorskip("lnrnn.torch", reason="the torch extra is not installed")
+    with pytest.raises(ValueError, match="synthesis network"):
+        torch_mod.from_run(str(tmp_path / "run"))

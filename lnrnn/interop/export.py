@@ -32,6 +32,16 @@ meaning under descriptive names:
 
 A mixture density head (strokes) exports ``head.weight``/``head.bias`` too (6M + 1 outputs in the layout of
 ``lnrnn.kernels.mdn``); its ``scale`` is in the metadata's model config.
+
+The synthesis network (``lnrnn.model.window``; the config's ``window`` K and ``alphabet_size`` C) exports
+its window under lnrnn's meaning (p_t = h1_t Wp + bp = [a_hat | b_hat | k_hat]):
+
+    rnn.window_weight_l0  (3K, H)  = Wp.T
+    rnn.window_bias_l0    (3K,)    = bp
+
+and its layers read wider inputs: layer 0's weight_ih is (G, I + C) over [x_t | w_{t-1}], layer k > 0's
+(G, I + H + C) over [x_t | h(k-1)_t | w_t]; the alphabet is in the run's checkpoint (meta "text"). No
+PyTorch module has this stack: the names are for reading the weights, not for ``nn.LSTM``.
 """
 import json
 import struct
@@ -54,6 +64,7 @@ PARAM_NAMES = {
     "rmx": ("norm_ih_running_mean", False), "rvx": ("norm_ih_running_var", False),
     "rmh": ("norm_hh_running_mean", False), "rvh": ("norm_hh_running_var", False),
     "rmc": ("norm_cell_running_mean", False), "rvc": ("norm_cell_running_var", False),
+    "Wp": ("window_weight", True), "bp": ("window_bias", False),
 }
 
 

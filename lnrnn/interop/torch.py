@@ -534,6 +534,9 @@ class RNN(_Recurrent):
 
 def _from_tensors(config, tensors, device=None):
     """(stack, head) from a model config (``SequenceModel.config``) and exported tensors {name: array}."""
+    if config.get("window"):
+        raise ValueError("this run is a synthesis network (it reads a text through an attention window), which "
+                         "lnrnn.torch has no module for; lnrnn export gives its weights (lnrnn/interop/export.py)")
     cls = LSTM if config["cell"] == "lstm" else RNN
     dtype = _torch_dtype(config["dtype"])
     kw = dict(forget_bias=config["forget_bias"]) if cls is LSTM else {}
