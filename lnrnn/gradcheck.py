@@ -130,10 +130,12 @@ def check_stack(cell, norm, T=5, B=3, I=3, H=4, num_layers=2, training=True, see
 
 
 def check_model(cell, norm, head="classifier", per_step=False, T=5, B=3, I=3, H=4, num_layers=2, seed=0,
-                max_elems=40, lengths=None, skip=False):
+                max_elems=40, lengths=None, skip=False, window=0, alphabet=5):
     """Gradient-check a float64 model (stack + head) on its mean loss, optionally on a padded batch.
     head: 'classifier' (3 classes) or 'regression' (2 outputs), on the last step or every step, or
-    'mdn' (a mixture of 2 bivariate Gaussians and an end-of-stroke bit, every step).
+    'mdn' (a mixture of 2 bivariate Gaussians and an end-of-stroke bit, every step). window K > 0 (LSTM
+    cells): Graves's synthesis network (``lnrnn.model.window``) reading random texts of up to 4 of
+    ``alphabet`` characters, of different lengths (one empty), so positions past a text are padding.
     -> [(name, max relative error)] for every parameter ('rnn.l0.Wx', ..., 'head.W', 'head.b')."""
     from lnrnn.model.models import build_model
 
@@ -141,8 +143,11 @@ def check_model(cell, norm, head="classifier", per_step=False, T=5, B=3, I=3, H=
     outputs = {"classifier": 3, "regression": 2, "mdn": 13}[head]
     hc = ({"kind": "mdn", "components": 2, "per_step": True} if head == "mdn" else
           {"kind": head, "outputs": outputs, "per_step": per_step})
-    model = build_model(dict(cell=cell, norm=norm, input_size=I, hidden_size=H, num_layers=num_layers,
-                             dtype="float64", forget_bias=1.0, head=hc, skip=skip), seed=seed, max_steps=T)
+    config = dict(cell=cell, norm=norm, input_size=I, hidden_size=H, num_layers=num_layers, dtype="float64",
+                  forget_bias=1.0, head=hc, skip=skip)
+    if window:
+        config.update(window=int(window), alphabet_size=int(alphabet), skip=True)
+    model = build_model(config, seed=seed, max_steps=T)
     flat = model.flat[0].data
     flat += 0.3 * rng.standard_normal(flat.size)
     saved_buffers = {k: v.copy() for k, v in model.buffers.items()}
@@ -155,9 +160,14 @@ def check_model(cell, norm, head="classifier", per_step=False, T=5, B=3, I=3, H=
     else:
         targets = rng.standard_normal((B, T, outputs) if per_step else (B, outputs))
 
+    text = None
+    if window:
+        U = 4
+        text = (rng.integers(0, alphabet, (B, U)), np.arange(B) % (U + 1))   # (B,U) codes, (B,) lengths 0..U
+
     def loss():
         model.stack.load_buffers({k[len("rnn."):]: v for k, v in saved_buffers.items()})
-        return model.loss_and_grad(x, targets, lengths)["loss"]
+        return model.loss_and_grad(x, targets, lengths, text=text)["loss"]
 
     loss()
     analytic = model.flat[1].data.copy()

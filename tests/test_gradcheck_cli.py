@@ -17,6 +17,8 @@ def test_gradcheck_passes_and_prints_one_line_per_parameter():
     assert count("bn-rnn", "infer") == 7 and count("ln-lstm", "infer") == 0
     for mode in ("clf", "clf-step", "reg"):
         assert count("ln-lstm", mode) == 11 and count("bn-rnn", mode) == 7, mode
+    # the synthesis network (LSTM cells only): the layer's 9 params + the window's Wp, bp + head W, b
+    assert count("ln-lstm", "write") == 13 and count("bn-rnn", "write") == 0
     assert all(ln.endswith("ok") for ln in lines[:-1])
     assert "0 above tolerance" in lines[-1]
 

@@ -29,7 +29,8 @@ def gradcheck(cells, T, B, I, H, layers, max_elems, tolerance, seed):
     Modes: train (whole sequences), infer (BN: running statistics), mask (a padded batch: four more
     rows, two full, one shorter, one empty), chunk (steps T..2T-1 from a given state), and the whole model
     with each head: clf (classifier, last step), clf-step (classifier on every step of a padded
-    batch), reg (regression, last step).
+    batch), reg (regression, last step); and for the LSTM cells write (Graves's synthesis network: the
+    attention window over texts of different lengths, a mixture density head, a padded batch).
     """
     for what, v in (("--steps", T), ("--batch", B), ("--input", I), ("--hidden", H), ("--layers", layers),
                     ("--max-elems", max_elems)):
@@ -54,6 +55,9 @@ def gradcheck(cells, T, B, I, H, layers, max_elems, tolerance, seed):
                                                  max_elems=max_elems, lengths=lengths)))
         runs.append(("chunk", lambda: check_stack(cell, norm, T=T, B=B, I=I, H=H, num_layers=layers, seed=seed,
                                                   max_elems=max_elems, t0=T)))
+        if CELLS[name].cell == "lstm":
+            runs.append(("write", lambda: check_model(cell, norm, "mdn", T=T, B=B + 4, I=I, H=H, num_layers=layers,
+                                                      seed=seed, max_elems=max_elems, lengths=lengths, window=2)))
         for mode, (head, per_step, lens) in heads.items():
             runs.append((mode, lambda head=head, per_step=per_step, lens=lens: check_model(
                 cell, norm, head, per_step, T=T, B=B + 4, I=I, H=H,
