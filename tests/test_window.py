@@ -1,6 +1,8 @@
 """Graves's synthesis layer with its soft window, lnrnn/kernels/window.py: the NumPy spec
 (reference.window_lstm_forward/backward) against central differences, the kernel against the spec, the
-kernel's own backward against central differences, and the kernel's inference and text-mask rules."""
+kernel's own backward against central differences, and the kernel's inference and text-mask rules, and
+its results under any thread count."""
+import numba
 import numpy as np
 import pytest
 
@@ -243,3 +245,55 @@ def test_bad_text_is_refused():
         kernel_forward(dict(a, chars=bad), run, "ln", True, lengths)
     with pytest.raises(ValueError, match="ulen"):
         kernel_forward(dict(a, ulen=a["ulen"] + SHAPE["U"]), run, "ln", True, lengths)
+
+
+def test_float32_exp_of_the_window():
+    """window._exp in float32 (the polynomial the window's passes over the characters use): within 4e-7 of
+    exp relative, exactly 0 below -87 (no subnormals), NaN for NaN; float64 exp to rounding."""
+    @numba.njit
+    def apply(z, out):
+        for j in range(z.shape[0]):
+            out[j] = window._exp(z[j])
+
+    z = np.concatenate([np.linspace(-87.0, 0.0, 200001), np.linspace(-200.0, -87.0001, 1001), [-np.inf]])
+    z32 = z.astype(np.float32)
+    got = np.empty_like(z32)
+    apply(z32, got)
+    want = np.exp(z32.astype(np.float64))
+    ok = z32 >= np.float32(-87.0)
+    assert np.max(np.abs(got[ok] - want[ok]) / want[ok]) < 4e-7
+    assert np.all(got[~ok] == 0.0)
+    nan = np.empty(1, np.float32)
+    apply(np.array([np.nan], np.float32), nan)
+    assert np.isnan(nan[0])
+    got64 = np.empty_like(z)
+    apply(z, got64)
+    assert np.allclose(got64, np.exp(z), rtol=1e-15, atol=0.0)
+
+
+@pytest.mark.skipif(numba.config.NUMBA_NUM_THREADS < 2, reason="one Numba thread: the thread count cannot change")
+@pytest.mark.parametrize("B", [5, 67])
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+@pytest.mark.parametrize("norm,training", MODES, ids=MODE_IDS)
+def test_results_do_not_depend_on_the_thread_count(norm, training, dtype, B):
+    """numba.set_num_threads(1) and 2: outputs, running statistics and gradients identical bit for bit (B = 5:
+    two chunks; B = 67: four, two per thread)."""
+    rng = np.random.default_rng(9)
+    shape = dict(SHAPE, B=B, lengths=rng.integers(0, SHAPE["T"] + 1, B), ulen=rng.integers(0, SHAPE["U"] + 1, B))
+    shape["lengths"][:2] = SHAPE["T"]  # two rows active at every step (BN_t's variance)
+    a, run, lengths, dy, dw = problem(**shape, seed=10)
+    a, dy, dw = cast(a, dtype), dy.astype(dtype), dw.astype(dtype)
+    results = []
+    old = numba.get_num_threads()
+    try:
+        for n in (1, 2):
+            numba.set_num_threads(n)
+            r = [v.astype(dtype) for v in run]
+            out = kernel_forward(a, r, norm, training, lengths)
+            grads = kernel_backward(dy, dw, out[-1], a, norm, CLIP)
+            results.append([np.ascontiguousarray(v).tobytes() for v in (*out[:7], *r, *grads)])
+    finally:
+        numba.set_num_threads(old)
+    names = (*FORWARD_OUT, *(f"running statistics {k}" for k in range(6)), *GRADS)
+    bad = [n for n, one, two in zip(names, *results) if one != two]
+    assert not bad, f"these differ between 1 and 2 threads: {bad}"

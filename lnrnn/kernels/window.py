@@ -17,25 +17,40 @@ Text: chars (B,U) int64 codes, those before ulen[b] in [0, C); ulen (B,) int64 i
 u >= ulen[b] are never read (garbage allowed): they add nothing to phi, w or any gradient.
 
 Layout of the work
-    1. x Wx[:I] over all T*B rows: one GEMM before the loop (xin (T,B,G)).
-    2. One compiled time loop over the whole batch (BN couples the rows of a step; a single thread:
-       the layers above are threaded). Per step: X_t Wx = xin_t + w_{t-1} Wx[I:] (one B x C x G GEMM),
-       h_{t-1} Wh (one GEMM, Wh packed once: blas.rec_mul, as in lstm.py), both norms (LN per row;
+    1. The batch is split into chunks of rows that run the whole time loop each (``_chunks``): with
+       NORM_NONE and NORM_LN the rows of a step never meet, so the chunks run on threads
+       (``threads.run_chunks``, one nogil compiled function, as lstm.py); BN_t couples the rows of a
+       step, so NORM_BN runs the whole batch as one chunk on one thread. Per step and chunk:
+       X_t Wx and h_{t-1} Wh (two GEMMs on the chunk's rows, X_t gathered from x_t and w_{t-1}; Wx and
+       Wh packed once per chunk: blas.rec_mul), both norms (LN per row, a two-pass mean and variance;
        BN_t per column over the active rows, the running row updated as reference._bn_stats does),
-       gates and cell, the cell's norm, tanh and h_t; then p_t = h_t Wp (one B x H x 3K GEMM) + bp, and
-       per row alpha, beta, kappa_t, phi over u < ulen[b] and w_t as a scatter-add of phi into the C
-       columns by chars.
-    3. Backward in reverse time with the carries dL/dh_t, dL/dc_t, dL/dkappa_t and dw_next = dL/dw_t
-       from step t+1's input. Per step the window first: dL/dw_t = dw[t] (active rows) + dw_next,
-       dphi_u = dL/dw_t[b, chars[b,u]], dL/dp_t (B,3K) (stored), and dL/dp_t Wp^T (one GEMM) joins
-       dL/dh_t; then the cell, the norms' backward, dXW_t = dL/d(X_t Wx) and dHW_t = dL/d(h_{t-1} Wh)
-       (both stored, (T,B,G)), dw_next = dXW_t Wx[I:]^T and dL/dh_{t-1} = dHW_t Wh^T (two GEMMs, Wh^T
-       packed once).
-       After the loop, one GEMM each over all T*B rows: dWx[:I] = x^T dXW, dWx[I:] = W_prev^T dXW
-       (W_prev = [w_0 .. w_{T-1}], rows 0..T-1 of saved ws), dWh = H_prev^T dHW, dx = dXW Wx[:I]^T,
-       dWp = H^T dP; dbp is the column sum of dP. The exp(-beta (kappa - u)^2) terms are recomputed
-       in the backward (the same expression on the same saved values: the forward's numbers), not
-       stored ((T,B,K,U)).
+       then per row one pass for the activated gates, the cell, the cell's norm, tanh and h_t; then
+       p_t = h_t Wp (one Bc x H x 3K GEMM) + bp, and per row alpha, beta, kappa_t, phi over
+       u < ulen[b] (one pass over u per component k, which LLVM vectorises) and w_t as a scatter-add
+       of phi into the C columns by chars.
+    2. Backward in reverse time over the same chunks, with the carries dL/dh_t, dL/dc_t, dL/dkappa_t
+       and dw_next = dL/dw_t from step t+1's input. Per step the window first: dL/dw_t = dw[t] (active
+       rows) + dw_next, dphi_u = dL/dw_t[b, chars[b,u]] (gathered into one row), dL/dp_t (B,3K)
+       (stored), and dL/dp_t Wp^T (one GEMM) joins dL/dh_t; then the cell, the norms' backward,
+       dXW_t = dL/d(X_t Wx) and dHW_t = dL/d(h_{t-1} Wh) (both stored, (T,B,G)), dw_next =
+       dXW_t Wx[I:]^T and dL/dh_{t-1} = dHW_t Wh^T (two GEMMs, Wh^T packed once per chunk). The parameter
+       gradients of the norms and biases go to the chunk's own partials. The exp(-beta (kappa - u)^2)
+       terms are recomputed (the same expression on the same saved values: the forward's numbers),
+       not stored ((T,B,K,U)).
+    3. After the loop the weight gradients over all T*B rows, split into parts of consecutive steps
+       that run on threads, each part a GEMM per gradient into its own partial: dWx[:I] = x^T dXW,
+       dWx[I:] = W_prev^T dXW (W_prev = [w_0 .. w_{T-1}], rows 0..T-1 of saved ws), dWh = H_prev^T dHW,
+       dWp = H^T dP, dbp the column sums of dP; and dx = dXW Wx[:I]^T, each part its own rows.
+Gate nonlinearities: lstm.py's ``_sigmoid`` (float32: a polynomial exp that LLVM vectorises, where
+libm's expf and tanhf run one element at a time: a fifth of the layer's CPU time, perf), and tanh(z) =
+2 sigmoid(2z) - 1; the window's exp(-beta (kappa - u)^2) likewise (``_exp``); alpha, beta and
+exp(k_hat) (3K per row and step) use libm's exp.
+
+Threads and results: how the rows and steps are chunked depends on B and T alone (``_chunks``), never
+on the thread count; each chunk's parameter gradients go to its own partial, and the partials are
+added in chunk order after the threads have joined. So every output and gradient is the same bit for
+bit whatever numba.get_num_threads() is (a thread that gets several chunks runs them one after the
+other).
 
 Masks: lengths (B,) int64 (all T when every row runs): row b is active at step t iff t < lengths[b].
 Padded steps run on (finite values; the final state returned is step T-1's for every row: a caller
@@ -70,13 +85,23 @@ forward with keep=False runs on buffers of S = 1 step (2 for c and kappa) and re
     lengths (B,)       int64, the masks
     training (bool)    where BN's statistics came from (the batch, or the running rows)
 """
+import numba
 import numpy as np
-from numba import njit
+from numba import njit, types
+from numba.extending import overload
 
-from lnrnn.config import JIT, ROWS
+from lnrnn.config import CHUNK_GAP as GAP, FASTMATH, JIT, ROWS
 from lnrnn.kernels.blas import gemm, rec_mul, rec_pack
 from lnrnn.kernels.codes import NORM_BN, NORM_LN, NORM_NONE, clip_bound
+from lnrnn.kernels.lstm import _f32_bits, _sigmoid
 from lnrnn.kernels.masks import as_lengths
+from lnrnn.kernels.rows import _E2, _E3, _E4, _E5, _E6, _E7, _EXP_MAX, _EXP_MIN, _LN2_HI, _LN2_LO, _LOG2E
+from lnrnn.kernels.threads import chunk_bounds, run_chunks, unowned
+
+# Rows per chunk the batch is split into (NORM_NONE, NORM_LN): at least this many rows a chunk, so that
+# its per-step GEMMs stay efficient, and a power of two of chunks, so that 2, 4, 8 threads share them
+# evenly (``_chunks``). A constant, not the thread count: results must not depend on the threads.
+CHUNK_ROWS = 16
 
 
 def window_lstm_forward(x, h0, c0, kappa0, w0, chars, ulen, Wx, Wh, b, gx, bx, gh, bh, gc, bc, Wp, bp,
@@ -100,8 +125,6 @@ def window_lstm_forward(x, h0, c0, kappa0, w0, chars, ulen, Wx, Wh, b, gx, bx, g
     x = np.ascontiguousarray(x)
     if norm != NORM_BN:  # not read: one array type for every norm
         rmx = rvx = rmh = rvh = rmc = rvc = np.empty((0, 0), dt)
-    xin = np.empty((T, B, G), dt)  # x_t Wx[:I] over all T*B rows
-    gemm(x.reshape(T * B, I), np.ascontiguousarray(Wx[:I]), xin.reshape(T * B, G), False)
     S = T if keep else 1           # rows of the per-step saved arrays
     S2 = T if keep else min(T, 2)  # ... of c and kappa (without keep: step t and t-1 in turns)
     normed = norm == NORM_LN or norm == NORM_BN
@@ -121,14 +144,18 @@ def window_lstm_forward(x, h0, c0, kappa0, w0, chars, ulen, Wx, Wh, b, gx, bx, g
              np.empty((S, B, 3 * K), dt),                                # win
              np.empty((S2, B, K), dt))                                   # kappa
     phi = np.empty((T, B, U), dt)
-    work = (np.empty((B, G), dt),      # X_t Wx
-            np.empty((B, G), dt),      # h_{t-1} Wh
-            np.empty((B, 3 * K), dt),  # h_t Wp
-            np.empty((1, G), dt))      # BN_t's mean of one side
-    _forward_steps(xin, (np.ascontiguousarray(c0, dtype=dt), np.ascontiguousarray(kappa0, dtype=dt)), chars, ulen,
-                   lengths, (np.ascontiguousarray(Wx[I:]), np.ascontiguousarray(Wh), np.ascontiguousarray(Wp)),
-                   (b, gx, bx, gh, bh, gc, bc, bp), (rmx, rvx, rmh, rvh, rmc, rvc), norm, training,
-                   dt.type(momentum), dt.type(eps), saved, phi, work)
+    nch = _chunks(B, norm)
+    m = -(-B // nch) + 1  # rows of the largest chunk, and one between two chunks' parts (no shared cache line)
+    work = (np.empty((nch, m, I + C), dt),      # X_t = [x_t | w_{t-1}] of the chunk's rows
+            np.empty((nch, m, G), dt),          # X_t Wx
+            np.empty((nch, m, G), dt),          # h_{t-1} Wh
+            np.empty((nch, m, 3 * K), dt),      # h_t Wp
+            np.empty((nch, 3, G + GAP), dt))    # gm, gd (gate = sigmoid(gm z) gm - gd); BN_t's mean of a side
+    run_chunks(_forward_rows, nch, numba.get_num_threads(), x,
+               (np.ascontiguousarray(c0, dtype=dt), np.ascontiguousarray(kappa0, dtype=dt)), chars, ulen, lengths,
+               (np.ascontiguousarray(Wx), np.ascontiguousarray(Wh), np.ascontiguousarray(Wp)),
+               (b, gx, bx, gh, bh, gc, bc, bp), (rmx, rvx, rmh, rvh, rmc, rvc), norm, training,
+               dt.type(momentum), dt.type(eps), saved, phi, work)
     c, kappa = saved[1], saved[10]
     out = (hs[1:], ws[1:], hs[T].copy(), c[(T - 1) % S2].copy(), kappa[(T - 1) % S2].copy(), ws[T].copy(), phi)
     return out + ((saved + (lengths, bool(training))) if keep else None,)
@@ -138,6 +165,18 @@ def window_sequences(saved):
     """The per-step state a keep=True forward saved: c (T,B,H) and kappa (T,B,K), c_t and kappa_t at row t
     (for a caller's masked final state: row b's after its step lengths[b] - 1)."""
     return saved[1], saved[10]
+
+
+def _chunks(B, norm):
+    """Chunks of rows the batch is split into: one for NORM_BN (its steps couple the rows), else the
+    largest power of two with at least CHUNK_ROWS rows a chunk, but two chunks from B = 2 on (so that two
+    threads share even a small batch), never more than B. Depends on B alone (module docstring)."""
+    if norm == NORM_BN:
+        return 1
+    n = 1
+    while 2 * n <= B and 2 * n <= max(2, B // CHUNK_ROWS):
+        n *= 2
+    return n
 
 
 def _text(chars, ulen, B, C):
@@ -156,29 +195,33 @@ def _text(chars, ulen, B, C):
     return chars, ulen
 
 
-@njit(**JIT)
-def _ln_rows(v, eps, vhat, rs):
-    """LayerNorm of every row of v (B,F) over its F features (two passes: the mean, the variance about
-    it) -> vhat (B,F) = (v - mean) rstd, rs (B,) = rstd = 1/sqrt(var + eps)."""
-    B, F = v.shape
-    zero = v.dtype.type(0.0)
-    one = v.dtype.type(1.0)
-    invF = one / v.dtype.type(F)  # means as products: a float32 divided by an int is a float64
-    for r in range(B):
-        vr = v[r]
-        m = zero
-        for j in range(F):
-            m += vr[j]
-        m *= invF
-        s = zero
-        for j in range(F):
-            d = vr[j] - m
-            s += d * d
-        rstd = one / np.sqrt(s * invF + eps)
-        rs[r] = rstd
-        hr = vhat[r]
-        for j in range(F):
-            hr[j] = (vr[j] - m) * rstd
+def _exp(z):
+    """exp of one number, for the window's passes over the characters (compiled: the overload below)."""
+    return np.exp(z)
+
+
+@overload(_exp, jit_options=dict(fastmath=FASTMATH, error_model="numpy"))
+def _exp_impl(z):
+    """float32: lstm._sigmoid's exp (rows.sigmoid_row's arithmetic: Cody-Waite reduction, degree-7
+    polynomial, 2^k from its IEEE bits) as one expression that LLVM vectorises inside the loop over
+    the characters (relative error below 4e-7: tests/test_window.py); exactly 0 below -87 (where libm's expf
+    gives subnormals, whose arithmetic can take the CPU's slow path, then 0: the window's far
+    characters), NaN for NaN, and exp(87) above 87 (the window's arguments are never positive).
+    float64: libm's exp."""
+    if isinstance(z, types.Float) and z.bitwidth == 32:
+        def impl32(z):
+            one = np.float32(1.0)
+            v = min(max(z, _EXP_MIN), _EXP_MAX)
+            k = np.floor(v * _LOG2E + np.float32(0.5))
+            r = v - k * _LN2_HI - k * _LN2_LO
+            e = one + r * (one + r * (_E2 + r * (_E3 + r * (_E4 + r * (_E5 + r * (_E6 + r * _E7))))))
+            p = e * _f32_bits((np.int32(k) + np.int32(127)) << np.int32(23))
+            return p if z >= _EXP_MIN else (np.float32(0.0) if z < _EXP_MIN else z)
+        return impl32
+
+    def impl(z):
+        return np.exp(z)
+    return impl
 
 
 @njit(**JIT)
@@ -293,107 +336,181 @@ def _bn_cols_backward(dv, vhat, rs, gain, lengths, t, training, dgain, dbias, s,
 
 
 @njit(**ROWS)
-def _forward_steps(xin, state, chars, ulen, lengths, w, p, run, norm, training, momentum, eps, saved, phi, work):
-    """The forward time loop over the whole batch. xin (T,B,G) = x_t Wx[:I]; state = (c0 (B,H),
-    kappa0 (B,K)); chars (B,U), ulen, lengths (B,) int64; w = (Wx[I:] (C,G), Wh (H,G), Wp (H,3K));
-    p = (b, gx, bx, gh, bh) (G,), (gc, bc) (H,), bp (3K,); run = (rmx, rvx, rmh, rvh (Ts,G),
-    rmc, rvc (Ts,H)) (NORM_BN); saved: the arrays of the module docstring's tuple (hs[0], ws[0] hold h0,
-    w0), written; phi (T,B,U) written; work = (X_t Wx, h_{t-1} Wh (B,G), h_t Wp (B,3K), mean (1,G))."""
-    gates, c, tc, hs, ws = saved[0], saved[1], saved[2], saved[3], saved[4]
-    xhat, hhat, chat, rstd, win, kappa = saved[5], saved[6], saved[7], saved[8], saved[9], saved[10]
-    c0, kappa0 = state
-    Wxw, Wh, Wp = w
-    b, gx, bx, gh, bh, gc, bc, bp = p
-    rmx, rvx, rmh, rvh, rmc, rvc = run
-    xw, hw, pw, mean = work[0], work[1], work[2], work[3][0]
-    T, B, G = xin.shape
+def _forward_rows(q, lo, hi, x, state, chars, ulen, lengths, w, p, run, norm, training, momentum, eps, saved, phi,
+                  work):
+    """Chunks lo..hi-1 of the batch's nch (= work[0].shape[0], rows chunk_bounds(B, nch, k)), one after the
+    other, each its whole forward time loop (_forward_chunk; the arguments are its)."""
+    B = x.shape[1]
+    nch = work[0].shape[0]
+    for k in range(lo, hi):
+        r0, r1 = chunk_bounds(B, nch, k)
+        _forward_chunk(k, r0, r1, x, state, chars, ulen, lengths, w, p, run, norm, training, momentum, eps, saved,
+                       phi, work)
+
+
+@njit(**JIT)
+def _forward_chunk(k, r0, r1, x, state, chars, ulen, lengths, w, p, run, norm, training, momentum, eps, saved, phi,
+                   work):
+    """The forward time loop of batch rows [r0, r1) (chunk k). x (T,B,I); state = (c0 (B,H), kappa0 (B,K));
+    chars (B,U), ulen, lengths (B,) int64; w = (Wx (I+C,G), Wh (H,G), Wp (H,3K));
+    p = (b, gx, bx, gh, bh) (G,), (gc, bc) (H,), bp (3K,); run = (rmx, rvx, rmh, rvh (Ts,G), rmc, rvc (Ts,H))
+    (NORM_BN); saved: the arrays of the module docstring's tuple (hs[0], ws[0] hold h0, w0), their rows
+    written; phi (T,B,U), its rows written; work: the chunks' scratch (window_lstm_forward), row k of each."""
+    # every array here as an unowned view (threads.unowned): no shared reference counts between threads
+    gates, c, tc, hs, ws = unowned(saved[0]), unowned(saved[1]), unowned(saved[2]), unowned(saved[3]), \
+        unowned(saved[4])
+    xhat, hhat, chat, rstd = unowned(saved[5]), unowned(saved[6]), unowned(saved[7]), unowned(saved[8])
+    win, kappa = unowned(saved[9]), unowned(saved[10])
+    c0, kappa0 = unowned(state[0]), unowned(state[1])
+    Wx, Wh, Wp = unowned(w[0]), unowned(w[1]), unowned(w[2])
+    b, gx, bx, gh, bh = unowned(p[0]), unowned(p[1]), unowned(p[2]), unowned(p[3]), unowned(p[4])
+    gc, bc, bp = unowned(p[5]), unowned(p[6]), unowned(p[7])
+    rmx, rvx, rmh, rvh, rmc, rvc = unowned(run[0]), unowned(run[1]), unowned(run[2]), unowned(run[3]), \
+        unowned(run[4]), unowned(run[5])
+    x, chars, ulen, lengths, phi = unowned(x), unowned(chars), unowned(ulen), unowned(lengths), unowned(phi)
+    Bc = r1 - r0
+    T, _, I = x.shape
+    G = Wh.shape[1]
     H = G // 4
     K = Wp.shape[1] // 3
-    C = Wxw.shape[0]
+    C = ws.shape[2]
     U = chars.shape[1]
-    zero = xin.dtype.type(0.0)
-    one = xin.dtype.type(1.0)
+    X = unowned(work[0])[k, :Bc]     # (Bc,I+C) X_t = [x_t | w_{t-1}]
+    xw = unowned(work[1])[k, :Bc]    # (Bc,G) X_t Wx
+    hw = unowned(work[2])[k, :Bc]    # (Bc,G) h_{t-1} Wh
+    pw = unowned(work[3])[k, :Bc]    # (Bc,3K) h_t Wp
+    gm = unowned(work[4])[k, 0, :G]  # (G,) 2 on the g block, else 1: gate = sigmoid(gm z) gm - gd
+    gd = unowned(work[4])[k, 1, :G]  # (G,) 1 on the g block, else 0 (tanh(z) = 2 sigmoid(2z) - 1)
+    mean = unowned(work[4])[k, 2]    # (>=G,) BN_t's mean of one side
+    on = lengths[r0:r1]
+    dt = x.dtype
+    zero = dt.type(0.0)
+    one = dt.type(1.0)
+    two = dt.type(2.0)
+    invG = one / dt.type(G)  # means as products: a float32 divided by an int is a float64
+    invH = one / dt.type(H)
     S, S2 = gates.shape[0], c.shape[0]
-    P = rec_pack(Wh, B)  # Wh in the BLAS's own layout (MKL), once per sequence
+    for j in range(G):
+        gm[j] = two if 2 * H <= j < 3 * H else one
+        gd[j] = one if 2 * H <= j < 3 * H else zero
+    P = rec_pack(Wh, Bc)   # Wh and Wx in the BLAS's own layout (MKL), once per sequence and chunk
+    Px = rec_pack(Wx, Bc)
     for t in range(T):
         ts = t % S          # row of the per-step saved arrays: t, or 0 without keep
         tn = t % S2         # row of c_t and kappa_t
         tp = (t - 1) % S2   # row of c_{t-1} and kappa_{t-1} (t > 0)
-        gemm(ws[t], Wxw, xw, False)  # w_{t-1} Wx[I:]
-        for r in range(B):
-            xr, ir = xw[r], xin[t, r]
-            for j in range(G):
-                xr[j] += ir[j]
-        rec_mul(hs[t], Wh, P, hw)    # h_{t-1} Wh
-        if norm == NORM_LN:
-            _ln_rows(xw, eps, xhat[ts], rstd[0, ts])
-            _ln_rows(hw, eps, hhat[ts], rstd[1, ts])
-        elif norm == NORM_BN:
-            _bn_cols(xw, lengths, t, rmx, rvx, training, momentum, eps, mean, xhat[ts], rstd[0, ts])
-            _bn_cols(hw, lengths, t, rmh, rvh, training, momentum, eps, mean, hhat[ts], rstd[1, ts])
-        for r in range(B):
-            a = gates[ts, r]
-            if norm == NORM_LN:
-                xh, hh = xhat[ts, r], hhat[ts, r]
+        for r in range(Bc):
+            Xr, xt, wt = X[r], x[t, r0 + r], ws[t, r0 + r]
+            for i in range(I):
+                Xr[i] = xt[i]
+            for i in range(C):
+                Xr[I + i] = wt[i]
+        rec_mul(X, Wx, Px, xw)             # X_t Wx
+        rec_mul(hs[t, r0:r1], Wh, P, hw)   # h_{t-1} Wh
+        if norm == NORM_BN:
+            _bn_cols(xw, on, t, rmx, rvx, training, momentum, eps, mean, xhat[ts, r0:r1], rstd[0, ts])
+            _bn_cols(hw, on, t, rmh, rvh, training, momentum, eps, mean, hhat[ts, r0:r1], rstd[1, ts])
+        for r in range(Bc):
+            bb = r0 + r
+            a = gates[ts, bb]
+            xr, hr = xw[r], hw[r]
+            # one pass over the row for the preactivation and its gate (the g block's tanh through gm, gd)
+            if norm == NORM_LN:  # with the two LayerNorms: mean and variance passes of each side first
+                mx = zero
                 for j in range(G):
-                    a[j] = (xh[j] * gx[j] + bx[j]) + (hh[j] * gh[j] + bh[j]) + b[j]
+                    mx += xr[j]
+                mx *= invG
+                mh = zero
+                for j in range(G):
+                    mh += hr[j]
+                mh *= invG
+                vx = zero
+                for j in range(G):
+                    d = xr[j] - mx
+                    vx += d * d
+                vh = zero
+                for j in range(G):
+                    d = hr[j] - mh
+                    vh += d * d
+                rx = one / np.sqrt(vx * invG + eps)
+                rh = one / np.sqrt(vh * invG + eps)
+                rstd[0, ts, bb] = rx
+                rstd[1, ts, bb] = rh
+                xh, hh = xhat[ts, bb], hhat[ts, bb]
+                for j in range(G):
+                    u = (xr[j] - mx) * rx
+                    v = (hr[j] - mh) * rh
+                    xh[j] = u
+                    hh[j] = v
+                    a[j] = _sigmoid(((u * gx[j] + bx[j]) + (v * gh[j] + bh[j]) + b[j]) * gm[j]) * gm[j] - gd[j]
             elif norm == NORM_BN:
-                xh, hh = xhat[ts, r], hhat[ts, r]
+                xh, hh = xhat[ts, bb], hhat[ts, bb]
                 for j in range(G):
-                    a[j] = gx[j] * xh[j] + gh[j] * hh[j] + b[j]
+                    a[j] = _sigmoid((gx[j] * xh[j] + gh[j] * hh[j] + b[j]) * gm[j]) * gm[j] - gd[j]
             else:
-                xr, hr = xw[r], hw[r]
                 for j in range(G):
-                    a[j] = xr[j] + hr[j] + b[j]
-            for j in range(2 * H):  # i, f
-                a[j] = one / (one + np.exp(-a[j]))
-            for j in range(2 * H, 3 * H):  # g
-                a[j] = np.tanh(a[j])
-            for j in range(3 * H, G):  # o
-                a[j] = one / (one + np.exp(-a[j]))
-            cp = c0[r] if t == 0 else c[tp, r]
-            ct = c[tn, r]
-            for k in range(H):
-                ct[k] = a[H + k] * cp[k] + a[k] * a[2 * H + k]
-        if norm == NORM_LN:
-            _ln_rows(c[tn], eps, chat[ts], rstd[2, ts])
-        elif norm == NORM_BN:
-            _bn_cols(c[tn], lengths, t, rmc, rvc, training, momentum, eps, mean, chat[ts], rstd[2, ts])
-        for r in range(B):
-            a, tr, yr = gates[ts, r], tc[ts, r], hs[t + 1, r]
-            if norm == NORM_NONE:
-                ct = c[tn, r]
-                for k in range(H):
-                    tr[k] = np.tanh(ct[k])
-            else:
-                ch = chat[ts, r]
-                for k in range(H):
-                    tr[k] = np.tanh(gc[k] * ch[k] + bc[k])
-            for k in range(H):
-                yr[k] = a[3 * H + k] * tr[k]
+                    a[j] = _sigmoid((xr[j] + hr[j] + b[j]) * gm[j]) * gm[j] - gd[j]
+            ai, af, ag, ao = a[:H], a[H:2 * H], a[2 * H:3 * H], a[3 * H:]  # 0-based loops over gate blocks
+            cp = c0[bb] if t == 0 else c[tp, bb]
+            ct, tr, yr = c[tn, bb], tc[ts, bb], hs[t + 1, bb]
+            for j in range(H):
+                ct[j] = af[j] * cp[j] + ai[j] * ag[j]
+            if norm == NORM_LN:  # LayerNorm of the cell (two passes: the mean, the variance about it), tanh, h_t
+                mc = zero
+                for j in range(H):
+                    mc += ct[j]
+                mc *= invH
+                vc = zero
+                for j in range(H):
+                    d = ct[j] - mc
+                    vc += d * d
+                sc = one / np.sqrt(vc * invH + eps)
+                rstd[2, ts, bb] = sc
+                ch = chat[ts, bb]
+                for j in range(H):
+                    u = (ct[j] - mc) * sc
+                    ch[j] = u
+                    v = two * _sigmoid(two * (gc[j] * u + bc[j])) - one
+                    tr[j] = v
+                    yr[j] = ao[j] * v
+            elif norm == NORM_NONE:
+                for j in range(H):
+                    v = two * _sigmoid(two * ct[j]) - one
+                    tr[j] = v
+                    yr[j] = ao[j] * v
+        if norm == NORM_BN:  # BN_t of the cell needs every row's c_t first
+            _bn_cols(c[tn, r0:r1], on, t, rmc, rvc, training, momentum, eps, mean, chat[ts, r0:r1], rstd[2, ts])
+            for r in range(Bc):
+                bb = r0 + r
+                ao, ch, tr, yr = gates[ts, bb, 3 * H:], chat[ts, bb], tc[ts, bb], hs[t + 1, bb]
+                for j in range(H):
+                    v = two * _sigmoid(two * (gc[j] * ch[j] + bc[j])) - one
+                    tr[j] = v
+                    yr[j] = ao[j] * v
         # the window, moved by h_t
-        gemm(hs[t + 1], Wp, pw, False)
-        for r in range(B):
-            wn, pr = win[ts, r], pw[r]
+        gemm(hs[t + 1, r0:r1], Wp, pw, False)
+        for r in range(Bc):
+            bb = r0 + r
+            wn, pr = win[ts, bb], pw[r]
             for j in range(3 * K):
                 wn[j] = np.exp(pr[j] + bp[j])
-            kp = kappa0[r] if t == 0 else kappa[tp, r]
-            kn = kappa[tn, r]
-            for k in range(K):
-                kn[k] = kp[k] + wn[2 * K + k]
-            wr, fr, cr = ws[t + 1, r], phi[t, r], chars[r]
-            for j in range(C):
-                wr[j] = zero
+            kp = kappa0[bb] if t == 0 else kappa[tp, bb]
+            kn = kappa[tn, bb]
+            for j in range(K):
+                kn[j] = kp[j] + wn[2 * K + j]
+            wr, fr, cr = ws[t + 1, bb], phi[t, bb], chars[bb]
+            nu = ulen[bb]  # phi and w read the first ulen[b] characters
             for u in range(U):
                 fr[u] = zero
-            for u in range(ulen[r]):
-                pos = xin.dtype.type(u + 1)  # 1-based position of character u
-                s = zero
-                for k in range(K):
-                    d = kn[k] - pos
-                    s += wn[k] * np.exp(-wn[K + k] * d * d)
-                fr[u] = s
-                wr[cr[u]] += s
+            for j in range(K):  # phi(t,u) summed over k in order, one pass over u per k
+                al, be, ka = wn[j], wn[K + j], kn[j]
+                for u in range(nu):
+                    d = ka - dt.type(u + 1)  # u + 1: the 1-based position of character u
+                    fr[u] += al * _exp(-be * d * d)
+            for j in range(C):
+                wr[j] = zero
+            for u in range(nu):
+                wr[cr[u]] += fr[u]
 
 
 def window_lstm_backward(dy, dw, saved, x, h0, c0, kappa0, w0, chars, ulen, Wx, Wh, gx, gh, gc, Wp, norm, clip):
@@ -414,138 +531,216 @@ def window_lstm_backward(dy, dw, saved, x, h0, c0, kappa0, w0, chars, ulen, Wx, 
     C = ws.shape[2]
     dt = dy.dtype
     chars, ulen = _text(chars, ulen, B, C)
+    U = chars.shape[1]
+    threads = numba.get_num_threads()
     dXW = np.empty((T, B, G), dt)                              # dL/d(X_t Wx)
     dHW = dXW if norm == NORM_NONE else np.empty((T, B, G), dt)  # dL/d(h_{t-1} Wh) (the same without a norm)
     dP = np.empty((T, B, 3 * K), dt)                           # dL/dp_t
-    pg = np.zeros((5, G), dt)                                  # db, dgx, dbx, dgh, dbh
-    pc = np.zeros((2, H), dt)                                  # dgc, dbc
-    carry = (np.zeros((B, H), dt), np.zeros((B, H), dt),      # dL/dh_t, dL/dc_t from step t+1
-             np.zeros((B, K), dt), np.zeros((B, C), dt))      # dL/dkappa_t, dL/dw_t from step t+1
-    work = (np.empty((B, C), dt),       # dL/dw_t of the step
-            np.empty((B, H), dt),       # dL/dp_t Wp^T
-            np.empty((B, G), dt),       # dL/da
-            np.empty((B, H), dt),       # dL/d(cell output before tanh)
-            np.empty((B, H), dt),       # dL/dc_t through the cell's norm
-            np.empty((2, G), dt))       # BN backward's column sums
+    nch = _chunks(B, norm)
+    m = -(-B // nch) + 1  # rows of the largest chunk, and one between two chunks' parts (no shared cache line)
+    pg = np.zeros((nch, 5, G + GAP), dt)  # each chunk's db, dgx, dbx, dgh, dbh
+    pc = np.zeros((nch, 2, H + GAP), dt)  # ... dgc, dbc
+    carry = (np.zeros((nch, 2, m, H), dt),  # dL/dh_t, dL/dc_t from step t+1 (zeros at first; dh0, dc0 last)
+             np.zeros((nch, m, K), dt),     # dL/dkappa_t from step t+1
+             np.zeros((nch, m, C), dt))     # dL/dw_t from step t+1's input
+    work = (np.empty((nch, m, C), dt),      # dL/dw_t of the step
+            np.empty((nch, m, H), dt),      # dL/dp_t Wp^T
+            np.empty((nch, m, G), dt),      # dL/da
+            np.empty((nch, 2, m, H), dt),   # dL/d(cell output before tanh), dL/dc_t through the cell's norm
+            np.empty((nch, 2, G + GAP), dt),  # BN backward's column sums
+            np.empty((nch, U + GAP), dt))   # dL/dphi(t,u) of one row
     wT = (np.ascontiguousarray(Wx[I:].T), np.ascontiguousarray(Wh.T), np.ascontiguousarray(Wp.T))  # (G,C) (G,H) (3K,H)
-    _backward_steps(np.ascontiguousarray(dy), np.ascontiguousarray(dw), saved[:11], np.ascontiguousarray(c0, dtype=dt),
-                    chars, ulen, lengths, wT, (gx, gh, gc), norm, training, dt.type(clip_bound(clip)),
-                    (dXW, dHW, dP), (pg, pc), carry, work)
-    # weight gradients and dx: one GEMM each over all T*B rows
-    dXW2, dHW2, dP2 = dXW.reshape(T * B, G), dHW.reshape(T * B, G), dP.reshape(T * B, 3 * K)
-    dWx = np.empty((I + C, G), dt)
-    gemm(np.ascontiguousarray(x).reshape(T * B, I), dXW2, dWx[:I], True)
-    gemm(ws[:T].reshape(T * B, C), dXW2, dWx[I:], True)
-    dWh = np.empty((H, G), dt)
-    gemm(hs[:T].reshape(T * B, H), dHW2, dWh, True)
-    dWp = np.empty((H, 3 * K), dt)
-    gemm(hs[1:].reshape(T * B, H), dP2, dWp, True)
+    run_chunks(_backward_rows, nch, threads, np.ascontiguousarray(dy), np.ascontiguousarray(dw), saved[:11],
+               np.ascontiguousarray(c0, dtype=dt), chars, ulen, lengths, wT, (gx, gh, gc), norm, training,
+               dt.type(clip_bound(clip)), (dXW, dHW, dP), (pg, pc), carry, work)
+    state0 = (np.empty((B, H), dt), np.empty((B, H), dt), np.empty((B, K), dt), np.empty((B, C), dt))
+    for k in range(nch):  # each chunk's final carries are the gradients of its rows' initial state
+        r0, r1 = (k * B) // nch, ((k + 1) * B) // nch
+        for s, v in zip(state0, (carry[0][k, 0], carry[0][k, 1], carry[1][k], carry[2][k])):
+            s[r0:r1] = v[:r1 - r0]
+    # the weight gradients and dx over all T*B rows: parts of consecutive steps on threads
+    npart = min(T, max(2, _chunks(B, NORM_NONE)))
+    pW = (np.empty((npart, I + C, G), dt), np.empty((npart, H, G), dt), np.empty((npart, H, 3 * K), dt),
+          np.zeros((npart, 3 * K + GAP), dt))  # each part's dWx, dWh, dWp, dbp
     dx = np.empty((T, B, I), dt)
-    gemm(dXW2, np.ascontiguousarray(Wx[:I].T), dx.reshape(T * B, I), False)
-    dbp = dP2.sum(axis=0)
-    db, dgx, dbx, dgh, dbh = pg
-    dgc, dbc = pc
+    rows = (np.ascontiguousarray(x).reshape(T * B, I), ws[:T].reshape(T * B, C), hs[:T].reshape(T * B, H),
+            hs[1:].reshape(T * B, H))
+    grads = (dXW.reshape(T * B, G), dHW.reshape(T * B, G), dP.reshape(T * B, 3 * K))
+    run_chunks(_weight_rows, npart, threads, T, rows, grads, np.ascontiguousarray(Wx[:I].T), dx.reshape(T * B, I), pW)
+    dWx, dWh, dWp = pW[0].sum(axis=0), pW[1].sum(axis=0), pW[2].sum(axis=0)
+    dbp = pW[3][:, :3 * K].sum(axis=0)
+    db, dgx, dbx, dgh, dbh = pg[:, :, :G].sum(axis=0)
+    dgc, dbc = pc[:, :, :H].sum(axis=0)
     if norm == NORM_NONE:
         dgx, dbx, dgh, dbh, dgc, dbc = (np.zeros_like(v) for v in (dgx, dbx, dgh, dbh, dgc, dbc))
     elif norm == NORM_BN:
         dbx, dbh = np.zeros(G, dt), np.zeros(G, dt)
-    dh0, dc0, dkappa0, dw0 = carry
+    dh0, dc0, dkappa0, dw0 = state0
     return (dx, dh0, dc0, dkappa0, dw0, dWx, dWh, db, dgx, dbx, dgh, dbh, dgc, dbc, dWp, dbp)
 
 
 @njit(**ROWS)
-def _backward_steps(dy, dw, saved, c0, chars, ulen, lengths, wT, p, norm, training, clip, out, part, carry, work):
-    """BPTT over the whole batch in reverse time. dy (T,B,H), dw (T,B,C); saved: the first 11 arrays of
-    the saved tuple; c0 (B,H); chars (B,U), ulen, lengths (B,) int64; wT = (Wx[I:]^T (G,C), Wh^T (G,H),
-    Wp^T (3K,H)); p = (gx, gh (G,), gc (H,)); clip > 0: Graves's bound (0: off); out = (dXW, dHW (T,B,G),
-    dP (T,B,3K)), written (dHW may be dXW itself: NORM_NONE); part = (pg (5,G): db, dgx, dbx, dgh, dbh;
-    pc (2,H): dgc, dbc), added to; carry = (dh, dc (B,H), dkappa (B,K), dw_next (B,C)): zeros in, the
-    gradients of h0, c0, kappa0, w0 out; work: scratch (window_lstm_backward)."""
-    gates, c, tc = saved[0], saved[1], saved[2]
-    xhat, hhat, chat, rstd, win, kappa = saved[5], saved[6], saved[7], saved[8], saved[9], saved[10]
-    WxwT, WhT, WpT = wT
-    gx, gh, gc = p
-    dXW, dHW, dP = out
-    pg, pc = part
-    dhn, dcarry, dkap, dwn = carry
-    dwt, dhp, da, dcn, dcc, s = work
-    T, B, H = dy.shape
+def _backward_rows(q, lo, hi, dy, dw, saved, c0, chars, ulen, lengths, wT, p, norm, training, clip, out, part, carry,
+                   work):
+    """Chunks lo..hi-1 of the batch's nch (= part[0].shape[0], rows chunk_bounds(B, nch, k)), one after the
+    other, each its whole BPTT (_backward_chunk; the arguments are its)."""
+    B = dy.shape[1]
+    nch = part[0].shape[0]
+    for k in range(lo, hi):
+        r0, r1 = chunk_bounds(B, nch, k)
+        _backward_chunk(k, r0, r1, dy, dw, saved, c0, chars, ulen, lengths, wT, p, norm, training, clip, out, part,
+                        carry, work)
+
+
+@njit(**JIT)
+def _backward_chunk(k, r0, r1, dy, dw, saved, c0, chars, ulen, lengths, wT, p, norm, training, clip, out, part, carry,
+                    work):
+    """BPTT of batch rows [r0, r1) (chunk k) in reverse time. dy (T,B,H), dw (T,B,C); saved: the first 11
+    arrays of the saved tuple; c0 (B,H); chars (B,U), ulen, lengths (B,) int64; wT = (Wx[I:]^T (G,C),
+    Wh^T (G,H), Wp^T (3K,H)); p = (gx, gh (G,), gc (H,)); clip > 0: Graves's bound (0: off); out = (dXW,
+    dHW (T,B,G), dP (T,B,3K)), their rows written (dHW may be dXW itself: NORM_NONE); part = (pg: db, dgx,
+    dbx, dgh, dbh; pc: dgc, dbc), chunk k's partials added to; carry = (dh, dc; dkappa; dw_next), chunk k's
+    rows: zeros in, the gradients of h0, c0, kappa0, w0 out; work: scratch (window_lstm_backward), row k."""
+    # every array here as an unowned view (threads.unowned): no shared reference counts between threads
+    gates, c, tc = unowned(saved[0]), unowned(saved[1]), unowned(saved[2])
+    xhat, hhat, chat, rstd = unowned(saved[5]), unowned(saved[6]), unowned(saved[7]), unowned(saved[8])
+    win, kappa = unowned(saved[9]), unowned(saved[10])
+    WxwT, WhT, WpT = unowned(wT[0]), unowned(wT[1]), unowned(wT[2])
+    gx, gh, gc = unowned(p[0]), unowned(p[1]), unowned(p[2])
+    dXW, dHW, dP = unowned(out[0]), unowned(out[1]), unowned(out[2])
+    dy, dw, c0, chars, ulen, lengths = unowned(dy), unowned(dw), unowned(c0), unowned(chars), unowned(ulen), \
+        unowned(lengths)
+    Bc = r1 - r0
+    pg = unowned(part[0])[k]            # (5,>=G) db, dgx, dbx, dgh, dbh
+    pc = unowned(part[1])[k]            # (2,>=H) dgc, dbc
+    dhn = unowned(carry[0])[k, 0, :Bc]  # (Bc,H) dL/dh_t from step t+1
+    dcr = unowned(carry[0])[k, 1, :Bc]  # (Bc,H) dL/dc_t from step t+1
+    dkap = unowned(carry[1])[k, :Bc]    # (Bc,K) dL/dkappa_t from step t+1
+    dwn = unowned(carry[2])[k, :Bc]     # (Bc,C) dL/dw_t from step t+1's input
+    dwt = unowned(work[0])[k, :Bc]      # (Bc,C) dL/dw_t of the step
+    dhp = unowned(work[1])[k, :Bc]      # (Bc,H) dL/dp_t Wp^T
+    da = unowned(work[2])[k, :Bc]       # (Bc,G) dL/da
+    dcn = unowned(work[3])[k, 0, :Bc]   # (Bc,H) dL/d(cell output before tanh)
+    dcc = unowned(work[3])[k, 1, :Bc]   # (Bc,H) dL/dc_t through the cell's norm
+    s = unowned(work[4])[k]             # (2,>=G) BN backward's column sums
+    dph = unowned(work[5])[k]           # (>=U,) dL/dphi(t,u) of one row
+    on = lengths[r0:r1]
+    T = dy.shape[0]
+    H = dy.shape[2]
     G = 4 * H
     K = win.shape[2] // 3
     C = dw.shape[2]
-    zero = dy.dtype.type(0.0)
-    one = dy.dtype.type(1.0)
-    two = dy.dtype.type(2.0)
-    PT = rec_pack(WhT, B)  # Wh^T packed once (MKL)
+    dt = dy.dtype
+    zero = dt.type(0.0)
+    one = dt.type(1.0)
+    two = dt.type(2.0)
+    PT = rec_pack(WhT, Bc)  # Wh^T packed once (MKL)
     for t in range(T - 1, -1, -1):
         # the window: dL/dw_t, dL/dp_t, dL/dkappa_{t-1}
-        for r in range(B):
-            on = t < lengths[r]
+        for r in range(Bc):
+            bb = r0 + r
+            active = t < lengths[bb]
             dwr, dnr = dwt[r], dwn[r]
             for j in range(C):
-                dwr[j] = (dw[t, r, j] if on else zero) + dnr[j]
-            wn, kn, dk, dpr, cr = win[t, r], kappa[t, r], dkap[r], dP[t, r], chars[r]
-            nu = ulen[r]
-            for k in range(K):
-                al, be, ka = wn[k], wn[K + k], kn[k]
+                dwr[j] = (dw[t, bb, j] if active else zero) + dnr[j]
+            wn, kn, dk, dpr, cr = win[t, bb], kappa[t, bb], dkap[r], dP[t, bb], chars[bb]
+            nu = ulen[bb]  # the characters whose phi the forward computed
+            for u in range(nu):
+                dph[u] = dwr[cr[u]]  # dL/dphi(t,u): phi(t,u) went to w_t's column of character u
+            for j in range(K):
+                al, be, ka = wn[j], wn[K + j], kn[j]
                 sa = zero  # sum_u e dphi
                 sb = zero  # sum_u e dphi d^2
                 sk = zero  # sum_u e dphi d
                 for u in range(nu):
-                    d = ka - dy.dtype.type(u + 1)
-                    g = np.exp(-be * d * d) * dwr[cr[u]]
+                    d = ka - dt.type(u + 1)
+                    g = _exp(-be * d * d) * dph[u]
                     sa += g
                     sb += g * d * d
                     sk += g * d
-                dpr[k] = sa * al
-                dpr[K + k] = -(al * sb) * be
-                dk[k] = dk[k] - two * be * (al * sk)
-                dpr[2 * K + k] = dk[k] * wn[2 * K + k]
-        gemm(dP[t], WpT, dhp, False)  # the window's share of dL/dh_t
+                dpr[j] = sa * al
+                dpr[K + j] = -(al * sb) * be
+                dk[j] = dk[j] - two * be * (al * sk)
+                dpr[2 * K + j] = dk[j] * wn[2 * K + j]
+        gemm(dP[t, r0:r1], WpT, dhp, False)  # the window's share of dL/dh_t
         # the cell: dL/d(o), dL/d(cell output), its norm's backward, dL/dc_t and the i, f, g gates
-        for r in range(B):
-            on = t < lengths[r]
-            a, tr, dar, dnr, dyr, dpr = gates[t, r], tc[t, r], da[r], dcn[r], dy[t, r], dhp[r]
-            hn = dhn[r]
-            for k in range(H):
-                dh = (dyr[k] if on else zero) + hn[k] + dpr[k]
-                o = a[3 * H + k]
-                tk = tr[k]
-                dar[3 * H + k] = dh * tk * o * (one - o)
-                dnr[k] = dh * o * (one - tk * tk)
+        for r in range(Bc):
+            bb = r0 + r
+            active = t < lengths[bb]
+            a, tr, dyr, dpr, hn, dnr = gates[t, bb], tc[t, bb], dy[t, bb], dhp[r], dhn[r], dcn[r]
+            ao, dao = a[3 * H:], da[r, 3 * H:]
+            for j in range(H):
+                dh = (dyr[j] if active else zero) + hn[j] + dpr[j]
+                o = ao[j]
+                tk = tr[j]
+                dao[j] = dh * tk * o * (one - o)
+                dnr[j] = dh * o * (one - tk * tk)
         if norm == NORM_LN:
-            _ln_rows_backward(dcn, chat[t], rstd[2, t], gc, pc[0], pc[1], dcc)
+            _ln_rows_backward(dcn, chat[t, r0:r1], rstd[2, t, r0:r1], gc, pc[0], pc[1], dcc)
         elif norm == NORM_BN:
-            _bn_cols_backward(dcn, chat[t], rstd[2, t], gc, lengths, t, training, pc[0], pc[1], s, dcc)
-        for r in range(B):
-            a, dar, dcr = gates[t, r], da[r], dcarry[r]
-            cp = c0[r] if t == 0 else c[t - 1, r]
+            _bn_cols_backward(dcn, chat[t, r0:r1], rstd[2, t], gc, on, t, training, pc[0], pc[1], s, dcc)
+        for r in range(Bc):
+            bb = r0 + r
+            a, dar, dcr_r = gates[t, bb], da[r], dcr[r]
+            ai, af, ag = a[:H], a[H:2 * H], a[2 * H:3 * H]
+            dai, daf, dag = dar[:H], dar[H:2 * H], dar[2 * H:3 * H]
+            cp = c0[bb] if t == 0 else c[t - 1, bb]
             src = dcn[r] if norm == NORM_NONE else dcc[r]
-            for k in range(H):
-                dc = src[k] + dcr[k]
-                i = a[k]
-                f = a[H + k]
-                g = a[2 * H + k]
-                dar[k] = dc * g * i * (one - i)
-                dar[H + k] = dc * cp[k] * f * (one - f)
-                dar[2 * H + k] = dc * i * (one - g * g)
-                dcr[k] = dc * f
+            for j in range(H):
+                dc = src[j] + dcr_r[j]
+                i = ai[j]
+                f = af[j]
+                g = ag[j]
+                dai[j] = dc * g * i * (one - i)
+                daf[j] = dc * cp[j] * f * (one - f)
+                dag[j] = dc * i * (one - g * g)
+                dcr_r[j] = dc * f
             if clip > zero:  # Graves: dL/da clipped before anything reads it (the carried dL/dc is not)
                 for j in range(G):
                     dar[j] = min(max(dar[j], -clip), clip)
+            pdb = pg[0]
             for j in range(G):
-                pg[0, j] += dar[j]
+                pdb[j] += dar[j]
         # the norms of X_t Wx and h_{t-1} Wh, backward
         if norm == NORM_LN:
-            _ln_rows_backward(da, xhat[t], rstd[0, t], gx, pg[1], pg[2], dXW[t])
-            _ln_rows_backward(da, hhat[t], rstd[1, t], gh, pg[3], pg[4], dHW[t])
+            _ln_rows_backward(da, xhat[t, r0:r1], rstd[0, t, r0:r1], gx, pg[1], pg[2], dXW[t, r0:r1])
+            _ln_rows_backward(da, hhat[t, r0:r1], rstd[1, t, r0:r1], gh, pg[3], pg[4], dHW[t, r0:r1])
         elif norm == NORM_BN:
-            _bn_cols_backward(da, xhat[t], rstd[0, t], gx, lengths, t, training, pg[1], pg[2], s, dXW[t])
-            _bn_cols_backward(da, hhat[t], rstd[1, t], gh, lengths, t, training, pg[3], pg[4], s, dHW[t])
+            _bn_cols_backward(da, xhat[t, r0:r1], rstd[0, t], gx, on, t, training, pg[1], pg[2], s, dXW[t, r0:r1])
+            _bn_cols_backward(da, hhat[t, r0:r1], rstd[1, t], gh, on, t, training, pg[3], pg[4], s, dHW[t, r0:r1])
         else:
-            for r in range(B):
-                dar, dxr = da[r], dXW[t, r]
+            for r in range(Bc):
+                dar, dxr = da[r], dXW[t, r0 + r]
                 for j in range(G):
                     dxr[j] = dar[j]
-        gemm(dXW[t], WxwT, dwn, False)  # dL/dw_{t-1}, from step t's input
-        rec_mul(dHW[t], WhT, PT, dhn)   # dL/dh_{t-1}
+        gemm(dXW[t, r0:r1], WxwT, dwn, False)  # dL/dw_{t-1}, from step t's input
+        rec_mul(dHW[t, r0:r1], WhT, PT, dhn)   # dL/dh_{t-1}
+
+
+@njit(**ROWS)
+def _weight_rows(q, lo, hi, T, rows, grads, WxIT, dx, part):
+    """Parts lo..hi-1 of the weight gradients over all T*B rows, part k the steps chunk_bounds(T, npart, k)
+    (npart = part[0].shape[0]): rows = (x (T*B,I), W_prev (T*B,C), H_prev (T*B,H), H (T*B,H)), grads =
+    (dXW, dHW (T*B,G), dP (T*B,3K)), WxIT = Wx[:I]^T (G,I) -> dx (T*B,I), the part's rows written;
+    part = (dWx (npart,I+C,G), dWh (npart,H,G), dWp (npart,H,3K): row k written; dbp (npart,>=3K): row k
+    added to)."""
+    X, Wprev, Hprev, Hcur = unowned(rows[0]), unowned(rows[1]), unowned(rows[2]), unowned(rows[3])
+    dXW, dHW, dP = unowned(grads[0]), unowned(grads[1]), unowned(grads[2])
+    WxIT, dx = unowned(WxIT), unowned(dx)
+    pWx, pWh, pWp, pbp = unowned(part[0]), unowned(part[1]), unowned(part[2]), unowned(part[3])
+    npart = pWx.shape[0]
+    B = X.shape[0] // T
+    I = X.shape[1]
+    for k in range(lo, hi):
+        t0, t1 = chunk_bounds(T, npart, k)
+        a, e = t0 * B, t1 * B
+        gemm(X[a:e], dXW[a:e], pWx[k, :I], True)      # x^T dXW
+        gemm(Wprev[a:e], dXW[a:e], pWx[k, I:], True)  # W_prev^T dXW
+        gemm(Hprev[a:e], dHW[a:e], pWh[k], True)      # H_prev^T dHW
+        gemm(Hcur[a:e], dP[a:e], pWp[k], True)        # H^T dP
+        gemm(dXW[a:e], WxIT, dx[a:e], False)          # dx = dXW Wx[:I]^T
+        sb = pbp[k]
+        for i in range(a, e):
+            dpi = dP[i]
+            for j in range(dP.shape[1]):
+                sb[j] += dpi[j]
