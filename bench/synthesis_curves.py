@@ -27,6 +27,8 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 RESULTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "results")
 TEXTS = ["layer norm", "lnrnn 2026", "the quick brown fox jumps over the lazy dog", "hello world",
          "writing by attention"]
+# KanjiVG's lines are 1-5 characters of its alphabet, with no spaces: texts of that kind
+TASK_TEXTS = {"strokes-kanjivg": ["LNorm", "lnrnn", "2026", "hello", "Bxyz"]}
 CELLS = ["lstm", "ln-lstm", "bn-lstm"]
 COLOURS = {"lstm": "#444444", "ln-lstm": "#1f77b4", "bn-lstm": "#d62728"}
 
@@ -107,7 +109,7 @@ def samples(args, cell):
     run = load_run(run_dir(args, cell))
     task = load_task(run.task_spec)
     seen = set(task.texts_train)
-    texts = [t for t in TEXTS if t not in seen and set(t) <= set(run.meta["text"]["alphabet"])]
+    texts = [t for t in TASK_TEXTS.get(args.task, TEXTS) if t not in seen and set(t) <= set(run.meta["text"]["alphabet"])]
     paths = []
     for bias in args.biases:
         written = sample_run(run, steps=args.sample_steps, text=texts, bias=bias, seed=args.seed)
