@@ -53,6 +53,13 @@ FOLD_MAX_I = 4
 # LSTM +2% (small GEMMs, and an H x G partial added per block); 4096 (S1: 128 steps per block, 8 MB per
 # thread; S2: the whole sequence) kept S2 and S3 where they were and S1 at the same gain (1.31 -> 1.23x).
 DWH_BLOCK_ROWS = 4096
+# A wide input's dWx and dx likewise: each thread gathers this many rows of dL/d(x_t Wx) and x_t (never
+# more than a dWh block) for one GEMM each (lnrnn/kernels/lstm.py), where it took two GEMMs per step.
+# Measured (A/B of lstm_backward in one process, medians): 128 to 4096 rows all cut the backward of the
+# synthesis network's upper layer (T500 B8 I463 H400, 4 rows per chunk) to 0.32-0.37x; the S2 LN-LSTM
+# backward stays at 0.95-0.99x with 128 or 256 rows, 0.95-1.06x at 512, 1.01-1.14x at 1024-4096 (its
+# G-wide block outgrows L2).
+DWX_BLOCK_ROWS = 256
 # Per-chunk scratch and partial sums of the LSTM/RNN kernels keep this many elements (64 bytes or more, a
 # cache line) between two chunks' parts: two chunk threads writing one line in turns (false sharing)
 # made the S1 LSTM and RNN steps several % slower whenever both threads ran at once.

@@ -17,9 +17,12 @@ Layout of the work
        for its mean, its variance, and one pass for LN of the cell, tanh and the output.
        (A separate sigmoid pass over the preactivation, and separate passes for the g block's tanh
        and the cell's LN, tanh and output, cost S1 (T784 B64 I1 H128) 15% of the forward's CPU time.)
-    3. Backward runs the same chunks in reverse time; per step one GEMM dHW_t @ Wh^T, and for a wide
-       input two small GEMMs for dx_t and the step's share of dWx (a narrow input does them in the row
-       loop, with LN in closed form from x_t, Wc and rstd_x, never forming xhat_x: _backward_rows). Per row,
+    3. Backward runs the same chunks in reverse time; per step one GEMM dHW_t @ Wh^T. A wide input's
+       dx and dWx are two GEMMs per block of steps: each chunk gathers its rows of dL/d(x_t Wx) and x_t
+       over config.DWX_BLOCK_ROWS rows, then dWx += Xb^T dXb and dx = dXb Wx^T (two GEMMs per step
+       made the backward of the synthesis network's upper layers, 4 rows a chunk, 2.8x as long). A
+       narrow input does them in the row loop, with LN in closed form from x_t, Wc and rstd_x, never
+       forming xhat_x (_backward_rows). Per row,
        two H-wide passes (dL/d(cell output) with the cell LayerNorm's gain gradients and row sums; then
        its LayerNorm backward, dL/dc_t and the i, f, g gates' dL/da), and both G-wide LayerNorm
        backwards take two passes together: one summing the parameter gradients and the four row sums
@@ -59,7 +62,7 @@ from numba import njit, types
 from numba.core import cgutils
 from numba.extending import intrinsic, overload
 
-from lnrnn.config import CHUNK_GAP as GAP, DWH_BLOCK_ROWS, FASTMATH, FOLD_MAX_I, JIT, ROWS
+from lnrnn.config import CHUNK_GAP as GAP, DWH_BLOCK_ROWS, DWX_BLOCK_ROWS, FASTMATH, FOLD_MAX_I, JIT, ROWS
 from lnrnn.kernels.blas import gemm, rec_mul, rec_pack
 from lnrnn.kernels.codes import NORM_LN, NORM_NONE, centered, clip_bound  # noqa: F401  (re-exported)
 from lnrnn.kernels.gemm import matmul
@@ -395,10 +398,14 @@ def lstm_backward(dy, saved, x, h0, c0, Wx, Wh, gx, gh, gc, norm, nchunks, clip=
     pWh = np.zeros((nch, H + 1, G), dtype=dt)      # of dWh
     clip = dt.type(clip_bound(clip))  # 0: off
     m = -(-B // nch)  # rows of the largest chunk
-    nb = max(1, DWH_BLOCK_ROWS // m)  # steps whose dL/d(h_{t-1} Wh) rows a chunk gathers for one dWh GEMM
+    nb = max(1, min(T, DWH_BLOCK_ROWS // m))  # steps whose dL/d(h_{t-1} Wh) rows a chunk gathers for one dWh GEMM
+    nbx = max(1, min(nb, DWX_BLOCK_ROWS // m))  # steps whose dL/d(x_t Wx) rows it gathers for dWx and dx (wide input)
+    nxg = nbx * m if ln and not fold else 0     # rows of the gathered dL/d(x_t Wx) (the plain cell's are dHb's)
+    nxi = nbx * m if not fold else 0            # rows of the gathered x_t (a narrow input gathers none)
     # each chunk's scratch, owned here (the chunks take unowned views of it: threads.unowned)
-    work = (np.empty((nch, m + 1, G), dt),      # dL/d(x_t Wx) of its rows (wide input)
-            np.empty((nch, I + 1, G), dt),      # x_t^T dL/d(x_t Wx), one step (wide input)
+    work = (np.empty((nch, nxg + 1, G), dt),    # dL/d(x_t Wx) of its rows over nbx steps (LN, wide input)
+            np.empty((nch, nxi + 1, I), dt),    # the matching x_t, then their dx (wide input)
+            np.empty((nch, I + 1, G), dt),      # their product, the block's share of dWx (wide input)
             np.zeros((nch, 2, m + 1, H), dt),   # dL/dh_t and dL/dc_t from step t+1
             np.empty((nch, G + GAP), dt),       # one row's dL/d(preactivation)
             np.empty((nch, H + GAP), dt),       # one row's dL/d(cell output)
@@ -440,9 +447,24 @@ def _backward_rows(q, lo, hi, dy, saved, x, h0, c0, w, p, ln, fold, clip, out, p
     block of 128 steps, 8 MB per thread that stays in cache, where a 100 MB array was written and read
     back; config.DWH_BLOCK_ROWS rows per block).
 
-    dL/d(x_t Wx) is never stored for the whole sequence: a narrow input (fold) takes dx and dWx row
-    by row; a wide one takes them as two small GEMMs per step on this chunk's rows (same FLOPs as one
-    GEMM over all T*B rows, without a (T,B,G) buffer: 15 MB of the S2 step's 96 MB peak).
+    dL/d(x_t Wx) is never stored for the whole sequence either: a narrow input (fold) takes dx and dWx
+    row by row; a wide one gathers this chunk's rows of dL/d(x_t Wx) (dXs with LN; the plain cell's
+    are the dHb rows themselves) and of x_t (Xb) over nbx steps (config.DWX_BLOCK_ROWS rows, within
+    one dWh block), then per block one GEMM Xb^T dXb added into pWx and one GEMM dXb Wx^T, written over
+    Xb and copied out to dx[t, lo:hi] for the block's steps. Same FLOPs as one GEMM over all T*B rows,
+    without a (T,B,G) buffer (15 MB of the S2 step's 96 MB peak). Per chunk the block is nbx*m rows
+    (config.DWX_BLOCK_ROWS, 256) x (G + I) with LN, x I without; in float32 with 2 chunks: S1 and S3
+    (narrow) none; S2 (64 rows a chunk, 4 steps) 1.1 MB with LN, 29 KB without; the synthesis
+    network's upper layers (I = 463, G = 1600, B = 8: 4 rows a chunk, 64 steps) 2.1 MB with LN,
+    0.5 MB without. It was two GEMMs per step on the chunk's rows and an I x G partial added into
+    pWx at every step, however few the rows. A/B of lstm_backward in one process (2 chunks, float32,
+    medians of 5-31): synthesis upper layer T500 B8 I463 H400 0.36-0.37x the old time with LN
+    (389 -> 140 ms) and without (404 -> 146 ms); at B32 0.69-0.73x with LN, 0.71x without; S2
+    0.95-0.99x with LN, 0.98-1.00x without. 128 to 4096 rows per block gave the synthesis shapes the
+    same within noise; S2 LN, whose G-wide block outgrows the L2 cache, took 1.01-1.14x the old time
+    at 1024-4096 rows (config.DWX_BLOCK_ROWS). The whole synthesis training step (bench/synthesis_step.py,
+    3 x 400 LN-LSTM, T500; two runs of 3, the old code in a copy of the same tree): B8 2.59, 2.40 ->
+    1.44, 1.38 s (step/floor 2.85, 2.62 -> 1.56, 1.32), B32 4.26, 4.89 -> 3.78, 3.71 s.
 
     A narrow input's LayerNorm backward (LN, fold) forms neither xhat_x (not saved: 100 MB less to write
     and read at S1) nor dL/d(x_t Wx) (G,) of a row: with d = dL/da (G,), xw = x_t rstd_x (I,),
@@ -478,28 +500,35 @@ def _backward_rows(q, lo, hi, dy, saved, x, h0, c0, w, p, ln, fold, clip, out, p
     invH = one / dy.dtype.type(H)  # means as products: dividing a float32 by an int gives a float64
     invG = one / dy.dtype.type(G)
     pdb, pgx, pgh, pgc, pbc, pWx = pG[0, q], pG[1, q], pG[2, q], pH[0, q], pH[1, q], pWx[q]
-    dxs = unowned(work[0])[q, :hi - lo]  # (Bc,G) dL/d(x_t Wx) of these rows (LN; else it equals dhwt)
-    tW = unowned(work[1])[q, :I]         # (I,G) x_t^T dL/d(x_t Wx), one step (wide input)
-    dh_next = unowned(work[2])[q, 0, :hi - lo]  # (Bc,H) dL/dh_t from step t+1 (zeros at first)
-    dc_next = unowned(work[2])[q, 1, :hi - lo]  # (Bc,H) dL/dc_t from step t+1 (zeros at first)
+    dXs = unowned(work[0])[q, :-1]    # (nbx*m,G) dL/d(x_t Wx) of this chunk's rows over the x block's steps
+                                      # (LN, wide input; (0,G) otherwise: the plain cell's are rows of dHb)
+    Xb = unowned(work[1])[q, :-1]     # (nbx*m,I) the matching x_t, then their dx (wide input; else (0,I))
+    tW = unowned(work[2])[q, :I]      # (I,G) Xb^T dL/d(x Wx), the block's share of dWx (wide input)
+    dh_next = unowned(work[3])[q, 0, :hi - lo]  # (Bc,H) dL/dh_t from step t+1 (zeros at first)
+    dc_next = unowned(work[3])[q, 1, :hi - lo]  # (Bc,H) dL/dc_t from step t+1 (zeros at first)
     PT = rec_pack(WhT, hi - lo)                        # Wh^T packed once (MKL)
-    da = unowned(work[3])[q, :G]      # (G,) dL/d(preactivation), one row
-    dcn = unowned(work[4])[q, :H]     # (H,) dL/d(cell output before tanh)
-    xw = unowned(work[5])[q, 0, :I]   # (I,) x_t rstd_x of one row (LN, narrow input)
-    pc = unowned(work[5])[q, 1, :I]   # (I,) its sum_j dL/da_j gx_j Wc_ij
-    dHb = unowned(work[6])[q, :-1]    # (nb*m,G) dL/d(h_{t-1} Wh) of this chunk's rows over the block's steps
-    Hb = unowned(work[7])[q, :-1]     # (nb*m,H) the matching h_{t-1}
-    tWh = unowned(work[8])[q, :H]     # (H,G) Hb^T dHb
+    da = unowned(work[4])[q, :G]      # (G,) dL/d(preactivation), one row
+    dcn = unowned(work[5])[q, :H]     # (H,) dL/d(cell output before tanh)
+    xw = unowned(work[6])[q, 0, :I]   # (I,) x_t rstd_x of one row (LN, narrow input)
+    pc = unowned(work[6])[q, 1, :I]   # (I,) its sum_j dL/da_j gx_j Wc_ij
+    dHb = unowned(work[7])[q, :-1]    # (nb*m,G) dL/d(h_{t-1} Wh) of this chunk's rows over the block's steps
+    Hb = unowned(work[8])[q, :-1]     # (nb*m,H) the matching h_{t-1}
+    tWh = unowned(work[9])[q, :H]     # (H,G) Hb^T dHb
     pwh = pWh[q]
     pAB = pX[q]                   # (I,I+1) sums over rows of xw_i xw_k s2x (k < I) and xw_i s1x (k = I)
     q0 = pWx[0]                   # (G,) first row of pWx
     wc0 = Wc[0]                   # (G,)
     Bc = hi - lo
     nb = dHb.shape[0] // max(Bc, 1)  # steps per dWh block
-    nk = 0                           # steps gathered in the current block
+    nbx = Xb.shape[0] // max(Bc, 1)  # steps per x block (wide input; it never straddles two dWh blocks)
+    nk = 0                           # steps gathered in the current dWh block
+    nkx = 0                          # of them, steps in the current x block (its last nkx)
     for t in range(T - 1, -1, -1):
         dhwt = dHb[nk * Bc:(nk + 1) * Bc]  # (Bc,G) this step's dL/d(h_{t-1} Wh)
+        dxs = dXs[nkx * Bc:(nkx + 1) * Bc]  # (Bc,G) this step's dL/d(x_t Wx) (LN, wide input)
         copy_rows(Hb[nk * Bc:(nk + 1) * Bc], h0[lo:hi] if t == 0 else y[t - 1, lo:hi])
+        if not fold:
+            copy_rows(Xb[nkx * Bc:(nkx + 1) * Bc], x[t, lo:hi])
         for r in range(hi - lo):
             bb = lo + r
             # the saved rows of the row two ahead (in this step, or among the first of step t-1) come in
@@ -647,15 +676,20 @@ def _backward_rows(q, lo, hi, dy, saved, x, h0, c0, w, p, ln, fold, clip, out, p
                     dhw[j] = da[j]
                 if fold:  # narrow input: dx = dhw Wx^T and dWx += x^T dhw, here while the row is in cache
                     input_row_grads(dx[t, bb], pWx, dhw, x[t, bb], Wx)
-        if not fold:
-            dX = dxs if ln else dhwt
-            gemm(dX, WxT, dx[t, lo:hi], False)  # dx_t = dL/d(x_t Wx) Wx^T
-            gemm(x[t, lo:hi], dX, tW, True)     # x_t^T dL/d(x_t Wx)
+        rec_mul(dhwt, WhT, PT, dh_next)
+        nk += 1
+        nkx += 1
+        if not fold and (nkx == nbx or nk == nb or t == 0):  # a wide input's x block: its share of dWx =
+            n = nkx * Bc                                     # Xb^T dL/d(x Wx), then its dx = dL/d(x Wx) Wx^T
+            dXb = dXs[:n] if ln else dHb[(nk - nkx) * Bc:nk * Bc]
+            gemm(Xb[:n], dXb, tW, True)
             for i in range(I):
                 for j in range(G):
                     pWx[i, j] += tW[i, j]
-        rec_mul(dhwt, WhT, PT, dh_next)
-        nk += 1
+            gemm(dXb, WxT, Xb[:n], False)  # over the x_t rows, read above
+            for k in range(nkx):  # rows [k Bc, (k+1) Bc) are step t + nkx - 1 - k's
+                copy_rows(dx[t + nkx - 1 - k, lo:hi], Xb[k * Bc:(k + 1) * Bc])
+            nkx = 0
         if nk == nb or t == 0:  # the block's share of dWh = Hprev^T dL/d(h_{t-1} Wh)
             gemm(Hb[:nk * Bc], dHb[:nk * Bc], tWh, True)
             for i in range(H):
