@@ -246,6 +246,24 @@ def test_lstm_dwh_in_blocks_of_few_rows(rows, monkeypatch):
     assert close(g["Wh"], gr["Wh"]) < 1e-11 and close(g["h0"], gr["h0"]) < 1e-11
 
 
+@pytest.mark.parametrize("norm", ["none", "ln"])
+@pytest.mark.parametrize("xrows,hrows", [(1, 4096), (6, 4096), (2, 6), (6, 2)])
+def test_lstm_wide_input_gradients_in_blocks_of_few_rows(norm, xrows, hrows, monkeypatch):
+    """A wide input's dWx and dx are taken per block of gathered rows (config.DWX_BLOCK_ROWS, within the
+    dWh blocks of config.DWH_BLOCK_ROWS): blocks of one step, uneven last blocks, x blocks shorter and
+    longer than the dWh ones, on uneven chunks, still give the reference's gradients."""
+    import lnrnn.kernels.lstm as L
+    monkeypatch.setattr(L, "DWX_BLOCK_ROWS", xrows)
+    monkeypatch.setattr(L, "DWH_BLOCK_ROWS", hrows)
+    rng = np.random.default_rng(23)
+    p = lstm_problem(rng, T=7, B=5, I=6)
+    dy = rng.standard_normal((7, 5, 4))
+    _, _, _, g = run_lstm(p, norm, dy, nchunks=2)
+    _, _, _, gr = ref_lstm(p, norm, dy)
+    for k in ("Wx", "x", "Wh", "h0", "b"):
+        assert close(g[k], gr[k]) < 1e-11, k
+
+
 @pytest.mark.parametrize("dtype", [np.float64, np.float32])
 @pytest.mark.parametrize("norm", ["none", "ln"])
 @pytest.mark.parametrize("I,T", [(1, 5), (3, 1), (6, 4)])
