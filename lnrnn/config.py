@@ -115,6 +115,11 @@ TASK_DEFAULTS = {"strokes": dict(hidden=400, layers=3, skip=True, eval_batch_siz
                  None: dict(hidden=64, layers=1, skip=False, eval_batch_size=500)}
 
 
+# The window op's batch chunks (lnrnn/kernels/window.py, NORM_NONE and NORM_LN): at least this many rows
+# a chunk, so that its per-step GEMMs stay efficient, and a power of two of chunks, so that 2, 4, 8
+# threads share them evenly. A constant, not the thread count: results must not depend on the threads.
+WINDOW_CHUNK_ROWS = 16
+
 # Gaussians of the synthesis network's attention window (Graves 2013, sec. 5.1: K = 10), the default of
 # --window on tasks whose lines carry text.
 WINDOW_DEFAULT = 10

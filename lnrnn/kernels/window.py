@@ -90,19 +90,13 @@ import numpy as np
 from numba import njit, types
 from numba.extending import overload
 
-from lnrnn.config import CHUNK_GAP as GAP, FASTMATH, JIT, ROWS
+from lnrnn.config import CHUNK_GAP as GAP, FASTMATH, JIT, ROWS, WINDOW_CHUNK_ROWS as CHUNK_ROWS
 from lnrnn.kernels.blas import gemm, rec_mul, rec_pack
 from lnrnn.kernels.codes import NORM_BN, NORM_LN, NORM_NONE, clip_bound
 from lnrnn.kernels.lstm import _f32_bits, _sigmoid
 from lnrnn.kernels.masks import as_lengths
 from lnrnn.kernels.rows import _E2, _E3, _E4, _E5, _E6, _E7, _EXP_MAX, _EXP_MIN, _LN2_HI, _LN2_LO, _LOG2E
 from lnrnn.kernels.threads import chunk_bounds, run_chunks, unowned
-
-# Rows per chunk the batch is split into (NORM_NONE, NORM_LN): at least this many rows a chunk, so that
-# its per-step GEMMs stay efficient, and a power of two of chunks, so that 2, 4, 8 threads share them
-# evenly (``_chunks``). A constant, not the thread count: results must not depend on the threads.
-CHUNK_ROWS = 16
-
 
 def window_lstm_forward(x, h0, c0, kappa0, w0, chars, ulen, Wx, Wh, b, gx, bx, gh, bh, gc, bc, Wp, bp,
                         rmx, rvx, rmh, rvh, rmc, rvc, norm, training, momentum, eps, lengths, keep):
