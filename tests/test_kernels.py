@@ -247,7 +247,7 @@ def test_lstm_dwh_in_blocks_of_few_rows(rows, monkeypatch):
 
 
 @pytest.mark.parametrize("norm", ["none", "ln"])
-@pytest.mark.parametrize("xrows,hrows", [(1, 4096), (6, 4096), (2, 6), (6, 2)])
+@pytest.mark.parametrize("xrows,hrows", [(1, 4096), (6, 4096), (2, 6), (6, 2), (6, 9)])  # m = 3 rows a chunk
 def test_lstm_wide_input_gradients_in_blocks_of_few_rows(norm, xrows, hrows, monkeypatch):
     """A wide input's dWx and dx are taken per block of gathered rows (config.DWX_BLOCK_ROWS, within the
     dWh blocks of config.DWH_BLOCK_ROWS): blocks of one step, uneven last blocks, x blocks shorter and
