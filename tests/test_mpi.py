@@ -328,10 +328,10 @@ from lnrnn.cli import main
 from lnrnn.errors import DataError
 real = distributed.loss_and_grad
 
-def planted(group, model, x, targets, lengths, tbptt, noise_key, votes):
+def planted(group, model, x, targets, lengths, tbptt, noise_key, votes, text=None):
     if group.rank == 1 and noise_key == 2:
         raise DataError("planted fault: rank 1 cannot read its shard")
-    return real(group, model, x, targets, lengths, tbptt, noise_key, votes)
+    return real(group, model, x, targets, lengths, tbptt, noise_key, votes, text)
 
 distributed.loss_and_grad = planted
 main(sys.argv[1:], prog_name="lnrnn")
