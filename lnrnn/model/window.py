@@ -34,7 +34,7 @@ import numpy as np
 from lnrnn.config import BN_MOMENTUM, EPS
 from lnrnn.kernels.codes import NORM_BN, NORM_LN, NORM_NONE
 from lnrnn.model.flat import repack
-from lnrnn.model.layers import RecurrentLayer, _check_array, check_lengths
+from lnrnn.model.layers import RecurrentLayer, RecurrentStack, _check_array, check_lengths, final_state
 from lnrnn.threadscope import scoped
 
 WINDOW_INIT_STD = 0.01     # std of the initial Wp
@@ -132,16 +132,10 @@ class WindowLayer(RecurrentLayer):
         return y, w, out
 
     def _masked_final(self, out, y, w, saved, state, lengths):
-        """Each row's state after its own last step (its initial state where lengths[b] = 0)."""
+        """Each row's state after its own last step (its initial state where lengths[b] = 0): the layers'
+        ``final_state`` over the sequences of h (y), c, kappa (saved) and w."""
         c_seq, kappa_seq = self._k.window_sequences(saved)
-        rows = np.nonzero(lengths < y.shape[0])[0]
-        res = []
-        for s_T, seq, s0 in zip(out, (y, self._k.to_host(c_seq), self._k.to_host(kappa_seq), w), state):
-            o = np.array(s_T, copy=True)
-            Lr = lengths[rows]
-            o[rows] = np.where((Lr > 0)[:, None], seq[np.maximum(Lr - 1, 0), rows], s0[rows])
-            res.append(o)
-        return tuple(res)
+        return final_state(self._k, out, (y, c_seq, kappa_seq, w), state, lengths)
 
     @scoped
     def backward_text(self, dy, dw):
@@ -172,9 +166,11 @@ class WindowLayer(RecurrentLayer):
         raise TypeError("the window layer's backward is backward_text")
 
 
-class WindowStack:
+class WindowStack(RecurrentStack):
     """Graves's synthesis network: a WindowLayer, then num_layers - 1 RecurrentLayers reading
-    [x | h_below | w]; y = [h1 | ... | hL]. RecurrentStack's interface plus ``text`` (module docstring)."""
+    [x | h_below | w]; y = [h1 | ... | hL]. RecurrentStack's interface plus ``text`` (module docstring):
+    its parameter names, buffers and gradients are RecurrentStack's (inherited, over ``self.layers``);
+    the running (forward, backward, step) is its own."""
 
     conditioned = True
     skip = True
@@ -203,49 +199,10 @@ class WindowStack:
         for layer in self.layers:
             layer.flat = None
 
-    # ---- names and buffers (as RecurrentStack) ----
-    def param_leaves(self, prefix=""):
-        return [(f"{prefix}l{k}.", layer.params) for k, layer in enumerate(self.layers)]
-
-    def grad_leaves(self, prefix=""):
-        return [(f"{prefix}l{k}.", layer.grads) for k, layer in enumerate(self.layers)]
-
-    def _merged(self, attr):
-        return {f"l{k}.{n}": v for k, layer in enumerate(self.layers) for n, v in getattr(layer, attr).items()}
-
-    @property
-    def params(self):
-        return self._merged("params")
-
-    @property
-    def grads(self):
-        return self._merged("grads")
-
-    @property
-    def buffers(self):
-        return self._merged("buffers")
-
-    def load_buffers(self, buffers):
-        for k, layer in enumerate(self.layers):
-            for n in layer.buffers:
-                layer.buffers[n] = np.ascontiguousarray(buffers[f"l{k}.{n}"], dtype=layer.dtype)
-
-    def zero_grad(self):
-        for layer in self.layers:
-            layer.zero_grad()
-
     def set_batch_reduce(self, reduce):
         if reduce is not None and self.layers[0].norm == "bn":
             raise ValueError("synchronized BatchNorm across processes is not offered for the synthesis network")
-        for layer in self.layers:
-            layer.set_batch_reduce(reduce)
-
-    def zero_state(self, B):
-        return [layer.zero_state(B) for layer in self.layers]
-
-    @property
-    def device(self):
-        return "cpu"
+        super().set_batch_reduce(reduce)
 
     @property
     def phi(self):
