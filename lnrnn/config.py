@@ -60,6 +60,12 @@ DWH_BLOCK_ROWS = 4096
 # backward stays at 0.95-0.99x with 128 or 256 rows, 0.95-1.06x at 512, 1.01-1.14x at 1024-4096 (its
 # G-wide block outgrows L2).
 DWX_BLOCK_ROWS = 256
+# Reproducibility: every CPU kernel splits a batch of B rows into fixed blocks (kernels.threads.batch_blocks:
+# a power of two of them, at least this many rows a block), and threads take whole blocks. A block's rows,
+# partial sums and BLAS shapes never depend on the thread count, and partials are added in block order:
+# for a given seed, batch size and dtype, training gives the same bits on any number of threads. Smaller
+# blocks let more threads share a small batch, at smaller per-step GEMMs (docs/performance.md).
+BLOCK_ROWS = 32
 # Per-chunk scratch and partial sums of the LSTM/RNN kernels keep this many elements (64 bytes or more, a
 # cache line) between two chunks' parts: two chunk threads writing one line in turns (false sharing)
 # made the S1 LSTM and RNN steps several % slower whenever both threads ran at once.
@@ -115,10 +121,6 @@ TASK_DEFAULTS = {"strokes": dict(hidden=400, layers=3, skip=True, eval_batch_siz
                  None: dict(hidden=64, layers=1, skip=False, eval_batch_size=500)}
 
 
-# The window op's batch chunks (lnrnn/kernels/window.py, NORM_NONE and NORM_LN): at least this many rows
-# a chunk, so that its per-step GEMMs stay efficient, and a power of two of chunks, so that 2, 4, 8
-# threads share them evenly. A constant, not the thread count: results must not depend on the threads.
-WINDOW_CHUNK_ROWS = 16
 
 # Gaussians of the synthesis network's attention window (Graves 2013, sec. 5.1: K = 10), the default of
 # --window on tasks whose lines carry text.

@@ -31,7 +31,6 @@ Arrays are NumPy on 'cpu' and Numba device arrays on 'cuda' (``lnrnn.backend``);
 """
 from functools import lru_cache
 
-import numba
 import numpy as np
 
 from lnrnn import backend
@@ -39,6 +38,7 @@ from lnrnn import backend
 from lnrnn.model import cells
 from lnrnn.config import BN_MOMENTUM, EPS, FOLD_MAX_I
 from lnrnn.model.layers import check_lengths, final_state, gate_clip, step_mask
+from lnrnn.kernels.threads import batch_blocks
 from lnrnn.threadscope import kernel_threads
 
 
@@ -139,7 +139,7 @@ def layer_forward(cell, x, state, params, lengths=None, training=True, buffers=N
     run_keep = keep or (lengths is not None and not spec.infer_seqs)
     with kernel_threads():
         y, final, saved, seqs = spec.forward(k, L, x, tuple(state), params, bufs, bool(training),
-                                             numba.get_num_threads(), lengths if spec.masked_kernel else None,
+                                             batch_blocks(B), lengths if spec.masked_kernel else None,
                                              run_keep)
     if lengths is not None:
         final = final_state(k, final, seqs, state, lengths)
@@ -173,7 +173,7 @@ def layer_backward(cell, res, x, state, params, y, dy, dfinal=None, lengths=None
     saved = _from_residuals(spec, res, y, training)
     with kernel_threads():
         dx, dstate, dp = spec.backward(k, L, k.to_device(dy), saved, x, tuple(state), params,
-                                       numba.get_num_threads())
+                                       batch_blocks(B))
     dstate = list(dstate)
     if dh_n is not None and lengths is not None and np.any(lengths == 0):  # h_n is h0 there
         z = np.nonzero(lengths == 0)[0]

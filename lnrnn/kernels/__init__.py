@@ -48,14 +48,18 @@ Kernel habits (llm.c / haste)
     * The input projection and its normalization run once over all T*B rows; only the recurrent
       product h @ Wh and the pointwise step run inside the time loop; weight gradients are one
       GEMM over all T*B rows.
-    * The time loop runs inside compiled code. Plain and LN CPU cells give each thread one chunk of
-      the batch for the whole sequence (``threads.run_chunks``: one nogil compiled function per chunk,
-      compiled once, where a prange body is compiled three times) and call single-threaded BLAS
-      inside it; the GEMMs over all T*B rows prange over row chunks. BN couples the batch at every
-      step, so BN cells' chunks (one part per thread, ``threads.run_synced``; one thread below
-      ``par_min``) also meet within every step: each writes its rows' moments (backward: sums) and
-      waits at a barrier, then all combine every part's (``bn_parts.parts_stats``, ``sum_parts``);
+    * The time loop runs inside compiled code. Plain and LN CPU cells split the batch into its fixed
+      row blocks (``nchunks`` = ``threads.batch_blocks(B)``) and give each thread whole blocks for the
+      whole sequence (``threads.run_chunks``: one nogil compiled function per block, compiled once,
+      where a prange body is compiled three times), calling single-threaded BLAS inside it; the GEMMs
+      over all T*B rows prange over as many row chunks. BN couples the batch at every step, so BN
+      cells' parts (one per thread, each owning whole blocks, ``threads.run_synced``; one thread below
+      ``par_min``) also meet within every step: each writes its blocks' moments (backward: sums) and
+      waits at a barrier, then all combine every block's (``bn_parts.parts_stats``, ``sum_parts``);
       the sequence-wide BN of x Wx prange over chunks of steps.
+    * Reproducibility: blocks, not threads, are the units of work and of results. A block's rows, its
+      partial sums and the shapes of its BLAS calls depend on B alone, and partials are added in block
+      order, so every output and gradient is the same bits on 1 thread as on 16 (tests/test_reproducible.py).
     * float32 and float64 are both supported; constants are made with ``x.dtype.type(...)`` so
       float32 code stays float32 (and means are products with ``1/F`` in the row dtype: a float32
       divided by an int is a float64 in Numba, and carries the loop that uses it into float64).

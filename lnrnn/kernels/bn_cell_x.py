@@ -5,7 +5,6 @@ BN_t(x_t W) without ever forming x_t W (the fold path): from the batch mean and 
 (``fold_rows_forward``, ``fold_rows_sums``, ``fold_step_backward``, ``fold_rows_dx``). The BN op itself, its
 statistics rules and masks: batchnorm.py.
 """
-import numba
 import numpy as np
 from numba import njit
 
@@ -13,6 +12,7 @@ from lnrnn.config import JIT
 from lnrnn.kernels.batchnorm import active_rows, bn_backward, bn_forward
 from lnrnn.kernels.bn_parts import run_in
 from lnrnn.kernels.gemm import matmul, projection_grads, recurrent_weight_grad
+from lnrnn.kernels.threads import batch_blocks
 
 
 # ---------------------------------------------------------------------------------------------
@@ -100,7 +100,7 @@ def cell_x_forward(x, Wx, gain, bias, rm, rv, training, momentum, eps, lengths, 
         xs = np.empty((T, I + I * I))  # float64
         fold_stats(x, lengths, training, xs)
         return xs, np.empty((1, B, F), dt), np.empty((T, F), dt), np.empty((T, F), dt), xs
-    xw = matmul(x.reshape(T * B, I), Wx, numba.get_num_threads()).reshape(T, B, F)
+    xw = matmul(x.reshape(T * B, I), Wx, batch_blocks(B)).reshape(T, B, F)
     xn, mean_x, rstd_x = bn_forward(xw, gain, bias, rm, rv, training, momentum, eps, lengths)
     return np.empty((T, 0)), xn, mean_x, rstd_x, xw
 
@@ -110,7 +110,7 @@ def cell_x_backward(fold, loop_grads, da, xw, mean_x, rstd_x, gain, training, le
     fold: the parts ran the x side's backward in the loop: loop_grads = (dx, dWx, dgain, db). Otherwise:
     BN_t backward of the x side over all T from da (T,B,F) = dL/d BN_t(xw) and xw (T,B,F), then dx, dWx
     and dWh as GEMMs over all T*B rows. dhw (T,B,F) = dL/d(h_{t-1} Wh), h0 (B,H), y (T,B,H) for dWh."""
-    nch = numba.get_num_threads()
+    nch = batch_blocks(x.shape[1])
     if fold:
         dx, dWx, dgain, db = loop_grads
         return dx, dWx, recurrent_weight_grad(dhw, h0, y, nch), db, dgain

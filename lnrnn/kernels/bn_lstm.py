@@ -21,15 +21,17 @@ constants actually used and the backward is the exact derivative of the affine n
 Layout of the work
     1. xw = x @ Wx over all T*B rows (one GEMM); BN_t of xw for all T at once (prange over chunks of
        steps). The gate bias b is folded in as the bias of that BN: xn = BN_t(xw; gx, b).
-    2. Time loop, split into parts by batch rows (common.py), one per thread for the whole sequence.
-       Per step a part computes its rows of h_{t-1} Wh (one packed product) and their moments (count,
-       mean, M2 per column), meets the others at a barrier, and every part combines all parts' moments
-       in the same order into BN_t's statistics (bn_parts.parts_stats: Chan et al.'s pairwise rule, as
+    2. Time loop, split into parts by batch rows (threads.py), one per thread for the whole sequence,
+       each owning whole blocks of the batch (threads.batch_blocks: fixed by B, whatever the thread
+       count). Per step a part computes its blocks' rows of h_{t-1} Wh (one packed product per block)
+       and each block's moments (count, mean, M2 per column), meets the others at a barrier, and every
+       part combines all blocks' moments in block order into BN_t's statistics (bn_parts.parts_stats: Chan et al.'s pairwise rule, as
        exact as a two-pass variance; part 0 writes them to saved and updates the running rows); then its
        rows' gates and cell, the cell's moments, a second barrier, the cell's statistics, its rows' output.
     3. Backward runs the same parts in reverse time, two barriers per step: its rows' dL/d BN_t(c_t) and
        their two batch sums, the barrier, every part's sums added (bn_parts.sum_parts), its rows' dL/dc
-       and gate gradients da; their sums of the h side's BN backward, the barrier, the sums added, its
+       and gate gradients da; their sums of the h side's BN backward (per block, added in block order),
+       the barrier, the sums added, its
        rows of dhw_t and of dh_{t-1} = dhw_t @ Wh^T. Each part adds one column chunk of the summed gain
        gradients: no shared +=. After the loop: BN_t backward of the x side over all T (gives dxw, dgx
        and db), then dWx = X^T dxw, dx = dxw Wx^T and dWh = Hprev^T dhw, each one GEMM over all T*B rows
@@ -82,10 +84,10 @@ from lnrnn.config import CHUNK_GAP as GAP, FOLD_MAX_I, JIT, ROWS
 from lnrnn.kernels.batchnorm import active_rows
 from lnrnn.kernels.bn_cell_x import (cell_x_backward, cell_x_forward, fold_rows_dx, fold_rows_forward,
                                      fold_rows_sums, fold_step_backward, fold_step_stats, fold_v)
-from lnrnn.kernels.bn_parts import add_cols, parts_stats, rows_bwd_dx, rows_bwd_sums, rows_moments, sum_parts
-from lnrnn.kernels.blas import rec_mul, rec_pack
+from lnrnn.kernels.bn_parts import (add_cols, block_packs, blocks_mul, part_rows, parts_stats, rows_bwd_dx,
+                                    rows_bwd_sums, rows_moments, sum_parts)
 from lnrnn.kernels.rows import rows_transposed, sigmoid_row
-from lnrnn.kernels.threads import barrier, chunk_bounds, n_parts, run_synced, unowned
+from lnrnn.kernels.threads import barrier, batch_blocks, chunk_bounds, n_parts, run_synced, unowned
 from lnrnn.kernels.codes import clip_bound
 from lnrnn.kernels.masks import as_lengths
 
@@ -155,8 +157,9 @@ def bn_lstm_forward(x, h0, c0, Wx, Wh, b, gx, gh, gc, bc, rmx, rvx, rmh, rvh, rm
     rstd_c = np.empty((T, H), dtype=dt)
     tc = np.empty((T, B, H), dtype=dt)
     y = np.empty((T, B, H), dtype=dt)
-    n = n_parts(B, H, G, par_min)
-    ex = (np.empty((n, 2 * G + 1 + GAP), dt), np.empty((n, 2 * H + 1 + GAP), dt))  # the parts' moments of hw_t, c_t
+    nblk = batch_blocks(B)
+    n = min(n_parts(B, H, G, par_min), nblk)
+    ex = (np.empty((nblk, 2 * G + 1 + GAP), dt), np.empty((nblk, 2 * H + 1 + GAP), dt))  # the blocks' moments of hw_t, c_t
     run_synced(_forward_part, n, xn, lengths, h0, c0, Wh, (gh, gc, bc), (rmh, rvh, rmc, rvc, rmx, rvx),
                (training, momentum, eps), (fold, x, xs, Wx, gx, b),
                (hw, mean_h, rstd_h, gates, c, mean_c, rstd_c, tc, y, mean_x, rstd_x), ex)
@@ -174,8 +177,8 @@ def _forward_part(q, n, flags, xn, lengths, h0, c0, Wh, p, run, bn, xin, out, ex
     xs (T,I+I*I), Wx (I,G), gx, b (G,)) (bn_cell_x.fold_step_stats, fold_rows_forward);
     p = (gh, gc, bc); run = (rmh, rvh (Ts,G), rmc, rvc (Ts,H), rmx, rvx (Ts,G)); bn = (training, momentum,
     eps); out = (hw, mean_h, rstd_h, gates, c, mean_c, rstd_c, tc, y, mean_x, rstd_x) as saved, the
-    statistics written (and the running rows updated) by part 0; ex = ((n,>=2G+1), (n,>=2H+1)): the
-    exchange of hw_t's and c_t's moments (each is rewritten only after the other's barrier: no part
+    statistics written (and the running rows updated) by part 0; ex = ((nblk,>=2G+1), (nblk,>=2H+1)): the
+    exchange of hw_t's and c_t's moments, one row per block of the batch (bn_parts) (each is rewritten only after the other's barrier: no part
     still reads it). Inference uses the running statistics: no exchange, no barrier."""
     gh, gc, bc = unowned(p[0]), unowned(p[1]), unowned(p[2])
     rmh, rvh, rmc, rvc = unowned(run[0]), unowned(run[1]), unowned(run[2]), unowned(run[3])
@@ -191,16 +194,14 @@ def _forward_part(q, n, flags, xn, lengths, h0, c0, Wh, p, run, bn, xin, out, ex
     T, B, G = hw.shape
     H = G // 4
     Tsh, Tsc, Tsx = rmh.shape[0], rmc.shape[0], rmx.shape[0]
-    r0, r1 = chunk_bounds(B, n, q)
-    P = rec_pack(Wh, r1 - r0)  # packed once for this part's row products (MKL; np.dot without it)
+    nblk = exh.shape[0]
+    k0, k1, r0, r1 = part_rows(B, nblk, n, q)  # its blocks and their rows
+    P = block_packs(Wh, B, nblk)  # packed once for the blocks' row products (MKL; np.dot without it)
     z = np.empty(H, dtype=hw.dtype)
     kb = np.empty(2 * G, dtype=np.int32)  # scratch of sigmoid_row
     st = np.empty((6, G), dtype=hw.dtype)  # the step's statistics, parts q > 0 (part 0 writes saved's)
     for t in range(T):
-        if t == 0:
-            rec_mul(h0[r0:r1], Wh, P, hw[t, r0:r1])
-        else:
-            rec_mul(y[t - 1, r0:r1], Wh, P, hw[t, r0:r1])
+        blocks_mul(h0 if t == 0 else y[t - 1], Wh, P, hw[t], B, nblk, k0, k1)
         cprev = c0 if t == 0 else c[t - 1]
         if q == 0:
             mh, rh, mc, rc = mean_h[t], rstd_h[t], mean_c[t], rstd_c[t]
@@ -213,14 +214,18 @@ def _forward_part(q, n, flags, xn, lengths, h0, c0, Wh, p, run, bn, xin, out, ex
                             momentum, eps, mx, rx)
             fold_rows_forward(x[t], xs[t], Wx, gx, b, mx, rx, training, r0, r1, xn[0])
         if training:
-            rows_moments(hw[t], lengths, t, r0, r1, exh[q])
+            for k in range(k0, k1):
+                b0, b1 = chunk_bounds(B, nblk, k)
+                rows_moments(hw[t], lengths, t, b0, b1, exh[k])
             if not barrier(flags, q, n, 2 * t + 1):
                 return
         th, tc_ = min(t, Tsh - 1), min(t, Tsc - 1)
         parts_stats(exh, training, q == 0 and t < Tsh, rmh[th], rvh[th], momentum, eps, mh, rh)
         _gate_rows(r0, r1, hw[t], xn[0] if fold else xn[t], cprev, gh, mh, rh, gates[t], c[t], kb)
         if training:
-            rows_moments(c[t], lengths, t, r0, r1, exc[q])
+            for k in range(k0, k1):
+                b0, b1 = chunk_bounds(B, nblk, k)
+                rows_moments(c[t], lengths, t, b0, b1, exc[k])
             if not barrier(flags, q, n, 2 * t + 2):
                 return
         parts_stats(exc, training, q == 0 and t < Tsc, rmc[tc_], rvc[tc_], momentum, eps, mc, rc)
@@ -238,7 +243,8 @@ def bn_lstm_backward(dy, saved, x, h0, c0, Wx, Wh, gx, gh, gc, par_min=PAR_MIN_W
     G = 4 * H
     dt = x.dtype
     fold = 0 < I <= FOLD_MAX_I  # then saved[0] is xs (T,I+I*I), and the x side's backward runs in the loop
-    n = n_parts(B, H, G, par_min)
+    nblk = batch_blocks(B)
+    n = min(n_parts(B, H, G, par_min), nblk)
     da = np.empty((1 if fold else T, B, G), dtype=dt)  # dL/d(preactivation) = dL/d BN_t(xw; gx, b); fold: step t's
     dhw = np.empty((T, B, G), dtype=dt)  # dL/d(h_{t-1} Wh)
     dhn = np.zeros((B, H), dtype=dt)     # dL/dh_t arriving from step t+1; ends as dh0
@@ -252,8 +258,8 @@ def bn_lstm_backward(dy, saved, x, h0, c0, Wx, Wh, gx, gh, gc, par_min=PAR_MIN_W
     dWx, dgx, db = np.zeros((I, G), dt), np.zeros(G, dt), np.zeros(G, dt)
     dx = np.zeros((T, B, I) if fold else (0, 0, 0), dt)
     xs = xw if fold else np.empty((T, 0))  # (T,I+I*I) with fold, else unused
-    # the parts' sums: the cell's [sum | sum * chat] (2H); the gates' [sum da | sum da hhat | fold: P (I,G)]
-    ex = (np.empty((n, 2 * H + GAP), dt), np.empty((n, 2 * G + (I * G if fold else 0) + GAP), dt))
+    # the blocks' sums: the cell's [sum | sum * chat] (2H); the gates' [sum da | sum da hhat | fold: P (I,G)]
+    ex = (np.empty((nblk, 2 * H + GAP), dt), np.empty((nblk, 2 * G + (I * G if fold else 0) + GAP), dt))
     run_synced(_backward_part, n, dy, saved, c0, Wh, (gh, gc), clip, (fold, x, xs, Wx, gx),
                (da, dhw, dhn, dcarry, dcn, dgh, dgc, dbc, dWx, dgx, db, dx), ex)
     dx, dWx, dWh, db, dgx = cell_x_backward(fold, (dx, dWx, dgx, db), da, xw, mean_x, rstd_x, gx, training, lengths,
@@ -301,7 +307,7 @@ def _backward_part(q, n, flags, dy, saved, c0, Wh, p, clip, xin, grads, ex):
     grads = (da (T,B,G), or (1,B,G) with fold, dhw (T,B,G), dhn, dcarry (B,H), dcn (2,B,H) scratch,
     dgh (G,), dgc, dbc (H,), dWx (I,G), dgx, db (G,), dx (T,B,I)): the part adds its column chunk of the
     summed gradients (dgh, dgc, dbc; with fold dWx, dgx, db) and writes its rows of the rest;
-    ex = ((n,>=2H), (n,>=2G(+I*G))): the exchange, as the forward's."""
+    ex = ((nblk,>=2H), (nblk,>=2G(+I*G))): the exchange, a row per block, as the forward's."""
     mean_x, rstd_x, hw, mean_h, rstd_h = unowned(saved[1]), unowned(saved[2]), unowned(saved[3]), \
         unowned(saved[4]), unowned(saved[5])
     gates, c, mean_c, rstd_c, tc = unowned(saved[6]), unowned(saved[7]), unowned(saved[8]), unowned(saved[9]), \
@@ -318,11 +324,12 @@ def _backward_part(q, n, flags, dy, saved, c0, Wh, p, clip, xin, grads, ex):
     G = 4 * H
     I = x.shape[2]
     dt = dy.dtype
-    r0, r1 = chunk_bounds(B, n, q)
+    nblk = exc.shape[0]
+    kb0, kb1, r0, r1 = part_rows(B, nblk, n, q)  # its blocks and their rows
     k0, k1 = chunk_bounds(G, n, q)  # the columns of the summed gradients this part adds (gate width)
     j0, j1 = chunk_bounds(H, n, q)  # (cell width)
     WT = rows_transposed(Wh, 0, H)  # (G,H) = Wh^T
-    PT = rec_pack(WT, r1 - r0)
+    PT = block_packs(WT, B, nblk)
     one = dt.type(1.0)
     zero = dt.type(0.0)
     sc = np.empty(2 * H, dtype=dt)          # every part's cell sums added
@@ -339,8 +346,10 @@ def _backward_part(q, n, flags, dy, saved, c0, Wh, p, clip, xin, grads, ex):
             tr, dyr, dhr, dr, ao = tc[t, b], dy[t, b], dhn[b], dcg[b], gates[t, b, 3 * H:]
             for j in range(H):
                 dr[j] = (dyr[j] + dhr[j]) * ao[j] * (one - tr[j] * tr[j])
-        excq = exc[q]
-        rows_bwd_sums(dcg, c[t], lengths, t, r0, r1, mean_c[t], rstd_c[t], excq[:H], excq[H:2 * H])
+        for k in range(kb0, kb1):
+            e = exc[k]
+            b0, b1 = chunk_bounds(B, nblk, k)
+            rows_bwd_sums(dcg, c[t], lengths, t, b0, b1, mean_c[t], rstd_c[t], e[:H], e[H:2 * H])
         if not barrier(flags, q, n, 2 * (T - t) - 1):
             return
         sum_parts(exc, 0, 2 * H, sc)
@@ -348,11 +357,14 @@ def _backward_part(q, n, flags, dy, saved, c0, Wh, p, clip, xin, grads, ex):
         add_cols(dgc, sc[H:], j0, j1)
         rows_bwd_dx(dcg, c[t], lengths, t, r0, r1, mean_c[t], rstd_c[t], gc, sc[:H], sc[H:], nt, training, dcbn)
         _gate_grad_rows(r0, r1, dy[t], dhn, dcarry, dcbn, gates[t], tc[t], cprev, clip, da_t)
-        exhq = exh[q]
-        rows_bwd_sums(da_t, hw[t], lengths, t, r0, r1, mean_h[t], rstd_h[t], exhq[:G], exhq[G:2 * G])
         if fold:
             fold_v(Wx, gx, rstd_x[t], V)
-            fold_rows_sums(da_t, x[t], xs[t], lengths, t, r0, r1, V, exhq[2 * G:2 * G + I * G].reshape((I, G)), dx[t])
+        for k in range(kb0, kb1):
+            e = exh[k]
+            b0, b1 = chunk_bounds(B, nblk, k)
+            rows_bwd_sums(da_t, hw[t], lengths, t, b0, b1, mean_h[t], rstd_h[t], e[:G], e[G:2 * G])
+            if fold:
+                fold_rows_sums(da_t, x[t], xs[t], lengths, t, b0, b1, V, e[2 * G:2 * G + I * G].reshape((I, G)), dx[t])
         if not barrier(flags, q, n, 2 * (T - t)):
             return
         sum_parts(exh, 0, 2 * G + (I * G if fold else 0), s)
@@ -370,4 +382,4 @@ def _backward_part(q, n, flags, dy, saved, c0, Wh, p, clip, xin, grads, ex):
                     dcr = dcarry[b]
                     for j in range(H):
                         dcr[j] = zero
-        rec_mul(dhw[t, r0:r1], WT, PT, dhn[r0:r1])
+        blocks_mul(dhw[t], WT, PT, dhn, B, nblk, kb0, kb1)

@@ -10,6 +10,8 @@ from numba import njit
 
 from lnrnn.config import JIT
 from lnrnn.kernels.batchnorm import active_run
+from lnrnn.kernels.blas import rec_mul, rec_pack
+from lnrnn.kernels.threads import chunk_bounds
 
 
 # ---------------------------------------------------------------------------------------------
@@ -21,6 +23,32 @@ from lnrnn.kernels.batchnorm import active_run
 # row in the same order, so all parts hold bitwise the same statistics. Forward moments are two-pass
 # within a part and combined by Chan, Golub & LeVeque's pairwise rule (M2 = sum M2_p + n_p (m_p - m)^2),
 # as accurate as a two-pass variance over the whole batch; backward sums simply add.
+# The exchange holds one row per block of the batch (threads.batch_blocks: fixed by B), not per part: a part
+# owns whole blocks, writes each block's moments or sums, and every part combines the blocks' rows in block
+# order, and each block's recurrent product is one BLAS call of its own rows. So the statistics and
+# gradients are the same bits however many parts (threads) share the blocks.
+@njit(**JIT)
+def part_rows(B, nblk, n, q):
+    """Part q of n: its blocks [k0, k1) of the batch's nblk and their rows [r0, r1) -> (k0, k1, r0, r1)."""
+    k0, k1 = chunk_bounds(nblk, n, q)
+    return k0, k1, chunk_bounds(B, nblk, k0)[0], chunk_bounds(B, nblk, k1 - 1)[1]
+
+
+@njit(**JIT)
+def block_packs(W, B, nblk):
+    """W (K,N) packed (blas.rec_pack) for the products of the blocks' rows: a block has B // nblk rows or
+    one more -> (pack for the smaller, pack for the larger)."""
+    return rec_pack(W, B // nblk), rec_pack(W, -(-B // nblk))
+
+
+@njit(**JIT)
+def blocks_mul(A, W, packs, out, B, nblk, k0, k1):
+    """out[r] = A[r] @ W (A (B,K), out (B,N)) for the rows of blocks [k0, k1): one product per block."""
+    for k in range(k0, k1):
+        b0, b1 = chunk_bounds(B, nblk, k)
+        rec_mul(A[b0:b1], W, packs[0] if b1 - b0 == B // nblk else packs[1], out[b0:b1])
+
+
 @njit(**JIT)
 def active_rows_in(lengths, t, r0, r1):
     """How many of the rows [r0, r1) are active at step t."""

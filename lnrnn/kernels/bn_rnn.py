@@ -12,8 +12,9 @@ t < lengths[b]; backward ignores dy at padded rows, whose dL/d(preactivation) is
 nobody (the BN backward gives them zero dL/dhw, hence zero dL/dh_{t-1}).
 
 Layout of the work (as bn_lstm.py, with one gate block and no cell): xw = x Wx and its BN_t over all T*B
-rows once; the time loop split by batch rows into parts that meet at one barrier per step (forward: the
-moments of hw_t; backward: the sums of its BN backward), with exchange buffers by step parity (a part
+rows once; the time loop split by batch rows into parts (each owning whole blocks of the batch,
+threads.batch_blocks) that meet at one barrier per step (forward: every block's moments of hw_t;
+backward: its sums of the BN backward, combined in block order), with exchange buffers by step parity (a part
 may write step t+1's while another still reads step t's); after the BPTT loop, BN_t backward of the x
 side and the weight-gradient GEMMs (gemm.projection_grads). Narrow inputs (I <= config.FOLD_MAX_I)
 take bn_lstm.py's fold path: BN_t(x_t Wx) and its backward inside the loop from the batch mean and
@@ -31,10 +32,10 @@ from lnrnn.config import CHUNK_GAP as GAP, FOLD_MAX_I, JIT, ROWS
 from lnrnn.kernels.batchnorm import active_rows
 from lnrnn.kernels.bn_cell_x import (cell_x_backward, cell_x_forward, fold_rows_dx, fold_rows_forward,
                                      fold_rows_sums, fold_step_backward, fold_step_stats, fold_v)
-from lnrnn.kernels.bn_parts import add_cols, parts_stats, rows_bwd_dx, rows_bwd_sums, rows_moments, sum_parts
-from lnrnn.kernels.blas import rec_mul, rec_pack
+from lnrnn.kernels.bn_parts import (add_cols, block_packs, blocks_mul, part_rows, parts_stats, rows_bwd_dx,
+                                    rows_bwd_sums, rows_moments, sum_parts)
 from lnrnn.kernels.rows import rows_transposed, sigmoid_row
-from lnrnn.kernels.threads import barrier, chunk_bounds, n_parts, run_synced, unowned
+from lnrnn.kernels.threads import barrier, batch_blocks, chunk_bounds, n_parts, run_synced, unowned
 from lnrnn.kernels.masks import as_lengths
 
 
@@ -68,8 +69,9 @@ def bn_rnn_forward(x, h0, Wx, Wh, b, gx, gh, rmx, rvx, rmh, rvh, training, momen
     mean_h = np.empty((T, H), dtype=dt)
     rstd_h = np.empty((T, H), dtype=dt)
     y = np.empty((T, B, H), dtype=dt)
-    n = n_parts(B, H, H, par_min)
-    ex = np.empty((2, n, 2 * H + 1 + GAP), dtype=dt)  # the parts' moments of hw_t, by step parity
+    nblk = batch_blocks(B)
+    n = min(n_parts(B, H, H, par_min), nblk)
+    ex = np.empty((2, nblk, 2 * H + 1 + GAP), dtype=dt)  # the blocks' moments of hw_t, by step parity
     run_synced(_forward_part, n, xn, lengths, h0, Wh, gh, (rmh, rvh, rmx, rvx), (training, momentum, eps),
                (fold, x, xs, Wx, gx, b), (hw, mean_h, rstd_h, y, mean_x, rstd_x), ex)
     saved = (saved0, mean_x, rstd_x, hw, mean_h, rstd_h, y, lengths, training)
@@ -84,7 +86,8 @@ def _forward_part(q, n, flags, xn, lengths, h0, Wh, gh, run, bn, xin, out, ex):
     (1,B,H), where the part writes its rows of step t's BN_t(x_t Wx; gx, b) from xin = (fold, x (T,B,I),
     xs (T,I+I*I), Wx (I,H), gx, b (H,)) (bn_cell_x.fold_step_stats, fold_rows_forward); run = (rmh, rvh,
     rmx, rvx) (Ts,H); bn = (training, momentum, eps); out = (hw, mean_h, rstd_h, y, mean_x, rstd_x) as saved,
-    the statistics written (and the running rows updated) by part 0; ex (2,n,>=2H+1): the exchange."""
+    the statistics written (and the running rows updated) by part 0; ex (2,nblk,>=2H+1): the exchange, a row
+    per block of the batch (bn_parts)."""
     rmh, rvh, rmx, rvx = unowned(run[0]), unowned(run[1]), unowned(run[2]), unowned(run[3])
     hw, mean_h, rstd_h, y = unowned(out[0]), unowned(out[1]), unowned(out[2]), unowned(out[3])
     mean_x, rstd_x = unowned(out[4]), unowned(out[5])
@@ -94,16 +97,14 @@ def _forward_part(q, n, flags, xn, lengths, h0, Wh, gh, run, bn, xin, out, ex):
     training, momentum, eps = bn
     T, B, H = hw.shape
     Ts, Tsx = rmh.shape[0], rmx.shape[0]
-    r0, r1 = chunk_bounds(B, n, q)
-    P = rec_pack(Wh, r1 - r0)  # packed once for this part's row products (MKL; np.dot without it)
+    nblk = ex.shape[1]
+    k0, k1, r0, r1 = part_rows(B, nblk, n, q)  # its blocks and their rows
+    P = block_packs(Wh, B, nblk)  # packed once for the blocks' row products (MKL; np.dot without it)
     z = np.empty(H, dtype=hw.dtype)
     kb = np.empty(2 * H, dtype=np.int32)  # scratch of sigmoid_row
     st = np.empty((4, H), dtype=hw.dtype)  # the step's statistics, parts q > 0 (part 0 writes saved's)
     for t in range(T):
-        if t == 0:
-            rec_mul(h0[r0:r1], Wh, P, hw[t, r0:r1])
-        else:
-            rec_mul(y[t - 1, r0:r1], Wh, P, hw[t, r0:r1])
+        blocks_mul(h0 if t == 0 else y[t - 1], Wh, P, hw[t], B, nblk, k0, k1)
         mh, rh = (mean_h[t], rstd_h[t]) if q == 0 else (st[0], st[1])
         if fold:
             mx, rx = (mean_x[t], rstd_x[t]) if q == 0 else (st[2], st[3])
@@ -112,7 +113,9 @@ def _forward_part(q, n, flags, xn, lengths, h0, Wh, gh, run, bn, xin, out, ex):
                             momentum, eps, mx, rx)
             fold_rows_forward(x[t], xs[t], Wx, gx, b, mx, rx, training, r0, r1, xn[0])
         if training:
-            rows_moments(hw[t], lengths, t, r0, r1, ex[t % 2, q])
+            for k in range(k0, k1):
+                b0, b1 = chunk_bounds(B, nblk, k)
+                rows_moments(hw[t], lengths, t, b0, b1, ex[t % 2, k])
             if not barrier(flags, q, n, t + 1):
                 return
         th = min(t, Ts - 1)
@@ -128,7 +131,8 @@ def bn_rnn_backward(dy, saved, x, h0, Wx, Wh, gx, gh, par_min=PAR_MIN_WORK):
     H = h0.shape[1]
     dt = x.dtype
     fold = 0 < I <= FOLD_MAX_I  # then saved[0] is xs (T,I+I*I), and the x side's backward runs in the loop
-    n = n_parts(B, H, H, par_min)
+    nblk = batch_blocks(B)
+    n = min(n_parts(B, H, H, par_min), nblk)
     da = np.empty((1 if fold else T, B, H), dtype=dt)  # fold: step t's only
     dhw = np.empty((T, B, H), dtype=dt)
     dhn = np.zeros((B, H), dtype=dt)
@@ -137,8 +141,8 @@ def bn_rnn_backward(dy, saved, x, h0, Wx, Wh, gx, gh, par_min=PAR_MIN_WORK):
     dWx, dgx, db = np.zeros((I, H), dt), np.zeros(H, dt), np.zeros(H, dt)
     dx = np.zeros((T, B, I) if fold else (0, 0, 0), dt)
     xs = xw if fold else np.empty((T, 0))
-    # the parts' sums [sum da | sum da hhat | fold: P (I,H)], by step parity
-    ex = np.empty((2, n, 2 * H + (I * H if fold else 0) + GAP), dtype=dt)
+    # the blocks' sums [sum da | sum da hhat | fold: P (I,H)], by step parity
+    ex = np.empty((2, nblk, 2 * H + (I * H if fold else 0) + GAP), dtype=dt)
     run_synced(_backward_part, n, dy, saved, Wh, gh, (fold, x, xs, Wx, gx), (da, dhw, dhn, dgh, dWx, dgx, db, dx), ex)
     dx, dWx, dWh, db, dgx = cell_x_backward(fold, (dx, dWx, dgx, db), da, xw, mean_x, rstd_x, gx, training, lengths,
                                             dhw, x, h0, y, Wx)
@@ -152,7 +156,7 @@ def _backward_part(q, n, flags, dy, saved, Wh, gh, xin, grads, ex):
     rows of dhw_t and dh_{t-1} = dhw_t Wh^T. saved: the forward's; xin = (fold, x (T,B,I), xs (T,I+I*I),
     Wx (I,H), gx (H,)); grads = (da (T,B,H), or (1,B,H) with fold, dhw (T,B,H), dhn (B,H), dgh (H,),
     dWx (I,H), dgx, db (H,), dx (T,B,I)): the part adds its column chunk of the sums into dgh (and with
-    fold dWx, dgx, db) and writes its rows of dx; ex (2,n,>=2H(+I*H)): the exchange."""
+    fold dWx, dgx, db) and writes its rows of dx; ex (2,nblk,>=2H(+I*H)): the exchange, a row per block."""
     mean_x, rstd_x, hw, mean_h, rstd_h = unowned(saved[1]), unowned(saved[2]), unowned(saved[3]), \
         unowned(saved[4]), unowned(saved[5])
     y, lengths, training = unowned(saved[6]), unowned(saved[7]), saved[8]
@@ -163,10 +167,11 @@ def _backward_part(q, n, flags, dy, saved, Wh, gh, xin, grads, ex):
     T, B, H = dy.shape
     I = x.shape[2]
     dt = dy.dtype
-    r0, r1 = chunk_bounds(B, n, q)
+    nblk = ex.shape[1]
+    kb0, kb1, r0, r1 = part_rows(B, nblk, n, q)  # its blocks and their rows
     k0, k1 = chunk_bounds(H, n, q)  # the columns of the summed gradients this part adds
     WT = rows_transposed(Wh, 0, H)  # (H,H) = Wh^T
-    PT = rec_pack(WT, r1 - r0)
+    PT = block_packs(WT, B, nblk)
     one = dt.type(1.0)
     s = np.empty(2 * H + I * H, dtype=dt)  # every part's sums added: [s1 | s2 | P (I,H)]
     V = np.empty((I, H), dtype=dt)         # fold: W gx rstd_x (bn_cell_x.fold_v)
@@ -178,11 +183,14 @@ def _backward_part(q, n, flags, dy, saved, Wh, gh, xin, grads, ex):
             yr, dyr, dhr, dar = y[t, b], dy[t, b], dhn[b], da_t[b]
             for j in range(H):
                 dar[j] = (dyr[j] + dhr[j]) * (one - yr[j] * yr[j])
-        exq = ex[t % 2, q]
-        rows_bwd_sums(da_t, hw[t], lengths, t, r0, r1, mean_h[t], rstd_h[t], exq[:H], exq[H:2 * H])
         if fold:
             fold_v(Wx, gx, rstd_x[t], V)
-            fold_rows_sums(da_t, x[t], xs[t], lengths, t, r0, r1, V, exq[2 * H:2 * H + I * H].reshape((I, H)), dx[t])
+        for k in range(kb0, kb1):
+            e = ex[t % 2, k]
+            b0, b1 = chunk_bounds(B, nblk, k)
+            rows_bwd_sums(da_t, hw[t], lengths, t, b0, b1, mean_h[t], rstd_h[t], e[:H], e[H:2 * H])
+            if fold:
+                fold_rows_sums(da_t, x[t], xs[t], lengths, t, b0, b1, V, e[2 * H:2 * H + I * H].reshape((I, H)), dx[t])
         if not barrier(flags, q, n, T - t):
             return
         sum_parts(ex[t % 2], 0, 2 * H + (I * H if fold else 0), s)
@@ -195,4 +203,4 @@ def _backward_part(q, n, flags, dy, saved, Wh, gh, xin, grads, ex):
                                dWx, dgx, db, M, cv)
             if training:
                 fold_rows_dx(x[t], xs[t], lengths, t, r0, r1, M, cv, nt, dx[t])
-        rec_mul(dhw[t, r0:r1], WT, PT, dhn[r0:r1])
+        blocks_mul(dhw[t], WT, PT, dhn, B, nblk, kb0, kb1)

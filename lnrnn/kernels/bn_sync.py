@@ -33,13 +33,13 @@ group.
 from functools import partial
 from types import SimpleNamespace
 
-import numba
 import numpy as np
 from numba import njit
 
 from lnrnn.config import JIT
 from lnrnn.kernels import bn_lstm as fused_lstm, bn_rnn as fused_rnn
 from lnrnn.kernels.gemm import matmul, projection_grads
+from lnrnn.kernels.threads import batch_blocks
 from lnrnn.kernels.codes import clip_bound
 from lnrnn.kernels.masks import as_lengths
 
@@ -265,7 +265,7 @@ def bn_lstm_forward(reduce, x, h0, c0, Wx, Wh, b, gx, gh, gc, bc, rmx, rvx, rmh,
     G = 4 * H
     dt = x.dtype
     lengths = as_lengths(lengths, T, B)
-    xw = matmul(x.reshape(T * B, I), Wx, numba.get_num_threads()).reshape(T, B, G)
+    xw = matmul(x.reshape(T * B, I), Wx, batch_blocks(B)).reshape(T, B, G)
     xn, mean_x, rstd_x, counts = _x_forward(reduce, xw, lengths, gx, b, rmx, rvx, momentum, eps)
     hw = np.empty((T, B, G), dt)
     mean_h, rstd_h = np.empty((T, G), dt), np.empty((T, G), dt)
@@ -367,7 +367,7 @@ def bn_lstm_backward(reduce, dy, saved, x, h0, c0, Wx, Wh, gx, gh, gc, par_min=N
         bwd_dx(da[t], hw[t], lengths, t, mean_h[t], rstd_h[t], gh, hs, n, dhw[t])
         np.dot(dhw[t], WhT, out=dhn)
     dxw, dgx, db = _x_backward(reduce, da, xw, lengths, mean_x, rstd_x, gx, counts)
-    dx, dWx, dWh = projection_grads(dxw, dhw, x, h0, y, Wx, numba.get_num_threads())
+    dx, dWx, dWh = projection_grads(dxw, dhw, x, h0, y, Wx, batch_blocks(x.shape[1]))
     return dx, dhn, dcarry, dWx, dWh, db, dgx, dgh, dgc, dbc
 
 
@@ -395,7 +395,7 @@ def bn_rnn_forward(reduce, x, h0, Wx, Wh, b, gx, gh, rmx, rvx, rmh, rvh, trainin
     H = h0.shape[1]
     dt = x.dtype
     lengths = as_lengths(lengths, T, B)
-    xw = matmul(x.reshape(T * B, I), Wx, numba.get_num_threads()).reshape(T, B, H)
+    xw = matmul(x.reshape(T * B, I), Wx, batch_blocks(B)).reshape(T, B, H)
     xn, mean_x, rstd_x, counts = _x_forward(reduce, xw, lengths, gx, b, rmx, rvx, momentum, eps)
     hw = np.empty((T, B, H), dt)
     mean_h, rstd_h = np.empty((T, H), dt), np.empty((T, H), dt)
@@ -450,7 +450,7 @@ def bn_rnn_backward(reduce, dy, saved, x, h0, Wx, Wh, gx, gh, par_min=None):
         bwd_dx(da[t], hw[t], lengths, t, mean_h[t], rstd_h[t], gh, buf, int(counts[t]), dhw[t])
         np.dot(dhw[t], WhT, out=dhn)
     dxw, dgx, db = _x_backward(reduce, da, xw, lengths, mean_x, rstd_x, gx, counts)
-    dx, dWx, dWh = projection_grads(dxw, dhw, x, h0, y, Wx, numba.get_num_threads())
+    dx, dWx, dWh = projection_grads(dxw, dhw, x, h0, y, Wx, batch_blocks(x.shape[1]))
     return dx, dhn, dWx, dWh, db, dgx, dgh
 
 

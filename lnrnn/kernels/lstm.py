@@ -10,7 +10,8 @@ Layout of the work
        With LN the products are taken with the centered weights Wc, Whc (``ln_weights``): rows with
        mean zero by construction, so each G-wide LayerNorm needs one pass for its variance (a narrow
        input's has a closed form and needs none) and no pass for its mean.
-    2. Time loop, with the batch split into ``nchunks`` chunks run in parallel (one per thread):
+    2. Time loop, with the batch split into ``nchunks`` chunks run in parallel, the batch's fixed row
+       blocks (threads.batch_blocks: by B alone; threads take whole blocks, threads.run_chunks):
        per step one GEMM h_{t-1} @ Wh (Whc with LN) for the chunk, then per row: the variances of the
        two G-wide LayerNorms, one pass that writes hhat (and a wide input's xhat_x) and the activated
        gates (preactivation and sigmoid in one expression, ``_sigmoid``), the cell update with the sum
@@ -29,7 +30,8 @@ Layout of the work
        they need, one writing dL/d(h Wh) and dL/d(x Wx). (dL/d(h Wh) has zero row mean, so
        dHW Wh^T = dHW Whc^T: the backward uses Wh itself.)
        The parameter gradients are per-chunk partials; dWh too, one GEMM per config.DWH_BLOCK_ROWS
-       gathered rows of dL/d(h_{t-1} Wh) and h_{t-1} (dHW (T,B,G) is never stored).
+       gathered rows of dL/d(h_{t-1} Wh) and h_{t-1} (dHW (T,B,G) is never stored). The partials are
+       added in chunk order, so that every result is the same bits for any thread count.
 
 Threads and compilation: a thread's whole chunk is one compiled function (``_forward_rows``,
 ``_backward_rows``, nogil), and ``lstm_forward``/``lstm_backward`` are Python: they allocate, run the

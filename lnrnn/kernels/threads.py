@@ -17,7 +17,7 @@ from numba.core import cgutils
 from numba.extending import intrinsic
 from numba.np.arrayobj import populate_array
 
-from lnrnn.config import BARRIER_SPINS, JIT
+from lnrnn.config import BARRIER_SPINS, BLOCK_ROWS, JIT
 
 
 _pool = {"size": 0, "executor": None}
@@ -50,8 +50,14 @@ def _dry_call(fn, args):
 
 
 def run_chunks(rows, n, nchunks, *args):
-    """Split n batch rows into nchunks nearly equal chunks and call rows(q, lo, hi, *args) for every
-    chunk q at once, one per thread (chunk 0 on the calling thread), like ``for q in prange(nchunks)``.
+    """Split n batch rows into nchunks nearly equal chunks (chunk_bounds) and call rows(q, lo, hi, *args)
+    for every chunk q, like ``for q in prange(nchunks)``: on at most numba.get_num_threads() threads,
+    each taking a contiguous run of whole chunks one after the other (chunk 0's run on the calling thread).
+
+    Chunks, not threads, are the units of the results: a chunk's rows, its partial sums and the shapes
+    of its BLAS calls are the same whichever thread runs it and however many threads there are, so a
+    caller that fixes nchunks by the batch alone (``batch_blocks``) and adds the chunks' partials in
+    chunk order gets the same bits on 1 thread as on 16.
 
     Why not prange: a cell's chunk is its whole time loop (hundreds of lines once Numba inlines the
     LayerNorm and activation helpers), and Numba compiles a prange body three times (as the function
@@ -61,15 +67,33 @@ def run_chunks(rows, n, nchunks, *args):
     if _dry["mode"] is not None:
         return _dry_call(rows, (0, 0, n) + args)
     nch = clamp_chunks(nchunks, n)
-    if nch > 1 and _pool["size"] < nch - 1:
+    nthr = max(1, min(numba.get_num_threads(), nch))
+    if nthr > 1 and _pool["size"] < nthr - 1:
         if _pool["executor"] is not None:
             _pool["executor"].shutdown()
-        _pool["executor"] = ThreadPoolExecutor(nch - 1, thread_name_prefix="lnrnn-chunk")
-        _pool["size"] = nch - 1
-    futures = [_pool["executor"].submit(rows, q, *chunk_bounds(n, nch, q), *args) for q in range(1, nch)]
-    rows(0, *chunk_bounds(n, nch, 0), *args)
+        _pool["executor"] = ThreadPoolExecutor(nthr - 1, thread_name_prefix="lnrnn-chunk")
+        _pool["size"] = nthr - 1
+    runs = [chunk_bounds(nch, nthr, w) for w in range(nthr)]  # thread w: chunks [q0, q1)
+    futures = [_pool["executor"].submit(_run_range, rows, n, nch, *runs[w], args) for w in range(1, nthr)]
+    _run_range(rows, n, nch, *runs[0], args)
     for f in futures:
         f.result()
+
+
+def _run_range(rows, n, nch, q0, q1, args):
+    for q in range(q0, q1):
+        rows(q, *chunk_bounds(n, nch, q), *args)
+
+
+def batch_blocks(B):
+    """The fixed row blocks a batch of B rows is split into (rows chunk_bounds(B, nblocks, k)): the largest
+    power of two with at least config.BLOCK_ROWS rows a block, but two from B = 2 on (so that two threads
+    share even a small batch), never more than B. The kernels' chunks, partial sums and BLAS shapes
+    follow these blocks, which depend on B alone: results are the same bits for any thread count."""
+    n = 1
+    while 2 * n <= B and 2 * n <= max(2, B // BLOCK_ROWS):
+        n *= 2
+    return n
 
 
 # run_synced's own worker threads, one inbox each, and the process that started them (a forked child

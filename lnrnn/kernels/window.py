@@ -90,13 +90,13 @@ import numpy as np
 from numba import njit, types
 from numba.extending import overload
 
-from lnrnn.config import CHUNK_GAP as GAP, FASTMATH, JIT, ROWS, WINDOW_CHUNK_ROWS as CHUNK_ROWS
+from lnrnn.config import CHUNK_GAP as GAP, FASTMATH, JIT, ROWS
 from lnrnn.kernels.blas import gemm, rec_mul, rec_pack
 from lnrnn.kernels.codes import NORM_BN, NORM_LN, NORM_NONE, clip_bound
 from lnrnn.kernels.lstm import _f32_bits, _sigmoid
 from lnrnn.kernels.masks import as_lengths
 from lnrnn.kernels.rows import _E2, _E3, _E4, _E5, _E6, _E7, _EXP_MAX, _EXP_MIN, _LN2_HI, _LN2_LO, _LOG2E
-from lnrnn.kernels.threads import chunk_bounds, run_chunks, unowned
+from lnrnn.kernels.threads import batch_blocks, chunk_bounds, run_chunks, unowned
 
 def window_lstm_forward(x, h0, c0, kappa0, w0, chars, ulen, Wx, Wh, b, gx, bx, gh, bh, gc, bc, Wp, bp,
                         rmx, rvx, rmh, rvh, rmc, rvc, norm, training, momentum, eps, lengths, keep):
@@ -163,14 +163,10 @@ def window_sequences(saved):
 
 def _chunks(B, norm):
     """Chunks of rows the batch is split into: one for NORM_BN (its steps couple the rows), else the
-    largest power of two with at least CHUNK_ROWS rows a chunk, but two chunks from B = 2 on (so that two
-    threads share even a small batch), never more than B. Depends on B alone (module docstring)."""
+    batch's fixed blocks (threads.batch_blocks). Depends on B alone (module docstring)."""
     if norm == NORM_BN:
         return 1
-    n = 1
-    while 2 * n <= B and 2 * n <= max(2, B // CHUNK_ROWS):
-        n *= 2
-    return n
+    return batch_blocks(B)
 
 
 def _text(chars, ulen, B, C):

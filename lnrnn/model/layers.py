@@ -42,7 +42,6 @@ Masks, chunks and steps
         (and, training, updates) its per-step statistics t0 .. t0+T-1. Truncated BPTT is a chunk run
         after a chunk: backward stops at the chunk's initial state (dstate0 is returned, not carried).
 """
-import numba
 import numpy as np
 
 from lnrnn import backend
@@ -52,6 +51,7 @@ from lnrnn.config import BN_MOMENTUM, EPS
 from lnrnn.model.flat import repack
 from lnrnn.kernels.bn_sync import synced
 from lnrnn.kernels.codes import clip_bound
+from lnrnn.kernels.threads import batch_blocks
 from lnrnn.threadscope import scoped
 
 # What the trainer may hook into every layer (None: nothing). ``lnrnn.training.prewarm.armed`` installs both for
@@ -238,7 +238,7 @@ class RecurrentLayer:
         # Drop the previous step's activations before this step allocates its own: the allocator then
         # reuses their pages (S1: 0.4 GB that were otherwise faulted in afresh) and the peak stays one step's.
         self._saved = None
-        nch, k = numba.get_num_threads(), self._k
+        nch, k = batch_blocks(B), self._k  # the batch's fixed row blocks: results whatever the thread count
         x = k.to_device(x)
         state = tuple(k.to_device(s) for s in state)
         p = {n: k.to_device(v) for n, v in self.params.items()}  # uploaded once per step on 'cuda'
@@ -273,7 +273,7 @@ class RecurrentLayer:
         if lengths is not None and not self.spec.masked_kernel:
             # padded steps add nothing: their dL/dy is dropped here (masked kernels ignore it themselves)
             dy = self._k.to_host(dy) * step_mask(lengths, T, self.dtype)[:, :, None]
-        g, nch, k = self.grads, numba.get_num_threads(), self._k
+        g, nch, k = self.grads, batch_blocks(B), self._k
         dy = k.to_device(dy)
         dx, dstate, dp = self.spec.backward(k, self, dy, saved, x, state, p, nch)
         # the parameter gradients go to the host optimizer; dx stays on the device when asked (a stack on
