@@ -10,7 +10,9 @@ compilation was running.
 
 And what identifies a cached kernel on disk: ``use_kernel_cache(tag)`` puts the BLAS choice into the
 cache file names of every function of lnrnn, and checks a function's cache files before Numba reads
-them (``KernelCacheLocator`` says why).
+them (``KernelCacheLocator`` says why); and it keeps the helpers compiled into a kernel private to it
+(``private_helpers``), so that a kernel runs the same code whether it was just compiled or loaded
+from the cache.
 """
 import importlib
 import inspect
@@ -22,7 +24,8 @@ import time
 import types
 
 import numba
-from numba.core import caching, config, event
+from llvmlite import binding as ll
+from numba.core import caching, codegen, config, event
 
 KIND = "numba:compile"
 
@@ -74,10 +77,10 @@ _OURS = "lnrnn.compiling.KernelCacheLocator"
 def kernel_sources(package=_PACKAGE):
     """The files whose code and constants end up inside compiled kernels: every module of lnrnn/kernels
     (a kernel calls helpers of other modules, and Numba compiles them into it) and lnrnn/config.py
-    (its constants are frozen into the code)."""
+    (its constants are frozen into the code), and this file (private_helpers shapes the code)."""
     folder = os.path.join(package, "kernels")
     return sorted([os.path.join(folder, f) for f in os.listdir(folder) if f.endswith(".py")]
-                  + [os.path.join(package, "config.py")])
+                  + [os.path.join(package, "config.py"), os.path.join(package, "compiling.py")])
 
 
 def sources_stamp(paths):
@@ -239,9 +242,43 @@ def drop_unreadable_index(folder, base, stamp):
         return True
 
 
+# ------------------------------------------------------------------------------------------------
+# The same code whether a kernel was just compiled or loaded from the cache
+# ------------------------------------------------------------------------------------------------
+MANGLED = "_ZN5lnrnn"  # how Numba's mangled names of lnrnn's functions begin
+
+
+def private_helpers(optimize):
+    """Numba's CPUCodeLibrary._optimize_final_module, made to turn the lnrnn helpers linked into a
+    library into private (internal) functions of it first.
+
+    Why: Numba links a copy of every helper a kernel calls into the kernel's module with linkonce_odr
+    linkage, which becomes a weak symbol in the object code. When that object is loaded, a call the
+    optimizer did not inline resolves to the first definition of the symbol the process has, which is
+    the helper's own standalone compilation whenever the helper was compiled (or loaded) before: always
+    in a process that compiles the kernel (Numba compiles a kernel's helpers first), never in one that
+    loads the kernel from the cache. The two compilations of a helper need not be the same machine
+    code (fastmath's reassoc lets LLVM vectorise a sum one way in one module and another way in the
+    other), so training gave other bits on a user's first run than on every later one (the BN cells, and
+    LN-RNN float32 by 0.15 in head.W after 50 updates on digits: tests/test_reproducible.py). Private
+    helpers are called only by their kernel, whichever process compiled it. Only functions of lnrnn
+    change; a user's own Numba code is compiled as Numba compiles it."""
+    def optimize_final_module(self):
+        for fn in self._final_module.functions:
+            if not fn.is_declaration and fn.linkage == ll.Linkage.linkonce_odr and fn.name.startswith(MANGLED):
+                fn.linkage = "internal"
+        return optimize(self)
+    optimize_final_module.lnrnn_private_helpers = True
+    return optimize_final_module
+
+
 def use_kernel_cache(tag):
     """Cache the functions of lnrnn (and of modules that use it) under file names carrying tag, the
-    BLAS choice (see KernelCacheLocator); lnrnn.kernels.blas calls it once, before its own kernels."""
+    BLAS choice (see KernelCacheLocator), and keep the helpers compiled into them private
+    (private_helpers); lnrnn.kernels.blas calls it once, before its own kernels."""
+    lib = codegen.CPUCodeLibrary
+    if not getattr(lib._optimize_final_module, "lnrnn_private_helpers", False):
+        lib._optimize_final_module = private_helpers(lib._optimize_final_module)
     KernelCacheLocator.tag = tag
     if KernelCacheLocator not in _CACHE_IMPL._locator_classes:
         _CACHE_IMPL._locator_classes.insert(0, KernelCacheLocator)
