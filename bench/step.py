@@ -19,8 +19,9 @@ T*B rows) and the step into forward and backward, and times the same cell withou
 that a row reads: GEMMs, + pointwise gates and memory traffic (plain cell - floor), + the LN/BN passes
 and, for BN, the per-step barrier (normalized cell - plain cell).
 
-The floor runs only the matrix products a BPTT step needs, with the same batch-chunk-per-thread
-layout and the same BLAS as lnrnn: x Wx over all T*B rows; T recurrent products h Wh (forward) and
+The floor runs only the matrix products a BPTT step needs, with one batch chunk per thread (the
+fewest and largest products; lnrnn's fixed row blocks give as many at S1 and S3 on 2 threads, twice as
+many at S2: bench/blocks.py) and the same BLAS as lnrnn: x Wx over all T*B rows; T recurrent products h Wh (forward) and
 T products dHW Wh^T (backward) per chunk, through lnrnn.kernels.blas exactly as lnrnn/kernels/lstm.py
 calls it (Wh and Wh^T packed once per chunk: MKL's packed GEMM where MKL is found, np.dot on OpenBLAS
 otherwise); dWx, dx and dWh over all T*B rows.

@@ -14,12 +14,11 @@ Compiled or cached. The children use a compile cache of their own (NUMBA_CACHE_D
 folder), empty at first: a first child ("cold", on 3 threads) compiles every kernel as a first
 ``lnrnn train`` on a fresh install does, and fills the cache; the children on 1, 2 and 3 threads then
 load every kernel from it, and must compile nothing. So the thread counts are compared on the very same
-machine code, whatever state the user's own cache is in (a kernel compiled in the process and the same
-kernel loaded from the cache need not give the same bits, and a child that compiled some kernels and
-loaded others would make any difference ambiguous). The cold run is compared with the warm run on the
-same 3 threads: a user's first run must train like every later one.
+machine code, whatever state the user's own cache is in. The cold run is compared with the warm run on the
+same 3 threads: a user's first run must train like every later one (before lnrnn kept the helpers linked
+into a kernel private to it, lnrnn.compiling.private_helpers, the BN cells and LN-RNN float32 did not).
 
-Sizes. B = 128 rows are 4 blocks of 32 (8 of 16 with config.BLOCK_ROWS = 16): 3 threads cannot share
+Sizes. B = 128 rows are 4 blocks of 32 (config.BLOCK_ROWS): 3 threads cannot share
 them evenly (1 + 1 + 2), and 2 and 3 threads split the rows at different places. The hidden size makes
 every step of a BN cell at least config.BN_PAR_MIN_WORK elements (B*G, G = 4H for the LSTM, H for the
 RNN), so the BN cells really split their time loop over threads: H 32 for the LSTMs, 64 for the RNNs.
@@ -161,10 +160,9 @@ def test_sizes_exercise_the_thread_splits():
     """The sizes above mean what the module docstring says (a guard against a changed constant)."""
     for cell in CELLS:
         assert BATCH * gate_width(cell, hidden_for(cell)) >= config.BN_PAR_MIN_WORK
-    from lnrnn.kernels import threads
-    if hasattr(threads, "batch_blocks"):  # the fixed blocks: several, and not a multiple of 3
-        blocks = threads.batch_blocks(BATCH)
-        assert blocks >= 3 and blocks % 3 != 0, blocks
+    from lnrnn.kernels.threads import batch_blocks
+    blocks = batch_blocks(BATCH)  # several fixed blocks, not a multiple of 3
+    assert blocks >= 3 and blocks % 3 != 0, blocks
     assert BATCH % 3 != 0
 
 

@@ -54,7 +54,9 @@ def info_lines():
     import lnrnn
     layer, threads, max_threads = _threading()
     from lnrnn import backend
+    from lnrnn.config import BLOCK_ROWS
     from lnrnn.kernels.blas import BLAS, BLAS_TAG, BLAS_WHY
+    from lnrnn.kernels.threads import batch_blocks
     usable, detail = backend.cuda_usable()
     lines = [
         f"lnrnn {lnrnn.__version__}",
@@ -62,6 +64,9 @@ def info_lines():
         f"numba {numba.__version__}, numpy {numpy.__version__}, scipy {scipy.__version__}",
         f"numba threading layer: {layer}; threads: {threads} in use of {max_threads} (NUMBA_NUM_THREADS)",
         f"CPU cores: {os.cpu_count()}",
+        f"batch blocks: a batch of B rows splits into fixed blocks of at least {BLOCK_ROWS} rows (B 64: "
+        f"{batch_blocks(64)}, B 128: {batch_blocks(128)}, B 256: {batch_blocks(256)}); threads take whole blocks, so "
+        "results are the same bits on any thread count, and a batch uses at most as many threads as blocks",
         "BLAS: " + "; ".join(_blas()),
         f"lnrnn kernels multiply with: {BLAS}, because {BLAS_WHY}; compiled kernels are cached under "
         f"names ending -{BLAS_TAG} (one set per choice)",
