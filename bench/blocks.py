@@ -30,14 +30,10 @@ from lnrnn.threadscope import kernel_threads  # noqa: E402
 def with_block_rows(fn, rows):
     """fn run with batch_blocks following ``rows`` rows a block (None: one block per thread)."""
     def run():
-        old = threads.BLOCK_ROWS
-        threads.BLOCK_ROWS = rows if rows is not None else 1 << 30
-        try:
-            if rows is None:  # one block per thread: batch_blocks(B) is then 2 (its minimum from B = 2 on)
-                assert numba.get_num_threads() == 2, "the one-block-per-thread comparison is for 2 threads"
+        if rows is None:  # one block per thread: batch_blocks(B) is then 2 (its minimum from B = 2 on)
+            assert numba.get_num_threads() == 2, "the one-block-per-thread comparison is for 2 threads"
+        with threads.block_rows(rows if rows is not None else 1 << 30):
             fn()
-        finally:
-            threads.BLOCK_ROWS = old
     return run
 
 
@@ -66,9 +62,8 @@ def main(argv=None):
                 per_thread, fl = statistics.median(ts[0]), statistics.median(ts[1])
                 cols = []
                 for r, t in zip(args.block_rows, ts[2:]):
-                    threads.BLOCK_ROWS, old = r, threads.BLOCK_ROWS
-                    nb = threads.batch_blocks(B)
-                    threads.BLOCK_ROWS = old
+                    with threads.block_rows(r):
+                        nb = threads.batch_blocks(B)
                     ms = statistics.median(t)
                     cols.append(f"{nb} blocks ({r}+ rows) {ms:7.1f} ms = {ms / per_thread:5.3f}x, "
                                 f"{ms / fl:4.2f}x floor")

@@ -9,15 +9,18 @@ gets the same checks and the same numbers as ``lnrnn eval/predict/sample/export`
     lnrnn.export_run(run, "weights.safetensors")         # documented names, PyTorch's nn.LSTM ones included
     run = lnrnn.fit(x, y, cell="ln-lstm", out="runs/mine", epochs=5)   # train on your own arrays (docs/your_data.md)
 
-Every call runs inside ``lnrnn.kernel_threads()`` (single-threaded BLAS under the kernels' threads), and
-every problem a user can cause is a ``lnrnn.errors.UserError`` with a one-sentence message.
+Every call runs inside ``lnrnn.kernel_threads()`` (single-threaded BLAS under the kernels' threads) and
+with the batch blocks the run was trained with (its --block-rows: the same numbers as the run reported),
+and every problem a user can cause is a ``lnrnn.errors.UserError`` with a one-sentence message.
 """
 from dataclasses import dataclass, field
 
 import numpy as np
 
+from lnrnn.config import BLOCK_ROWS
 from lnrnn.data.tasks import load_task
 from lnrnn.errors import CheckpointError, UserError
+from lnrnn.kernels.threads import block_rows
 from lnrnn.threadscope import scoped
 
 
@@ -47,6 +50,12 @@ class Run:
     def train_config(self):
         """The settings the run was trained with (``TrainConfig`` fields)."""
         return dict(self.meta.get("train") or {})
+
+    @property
+    def block_rows(self):
+        """The rows a batch block held at least when the run trained (its --block-rows; runs saved before
+        the setting existed get config.BLOCK_ROWS)."""
+        return int(self.train_config.get("block_rows") or BLOCK_ROWS)
 
     @property
     def step(self):
@@ -121,7 +130,8 @@ def evaluate_run(run, which="val", data_dir=None, split=None, batch_size=None):
     # the run's own evaluation batch size by default: BN state noise is drawn per batch, so its figures
     # reproduce the run's only when batched as the run was
     batch_size = batch_size or run.train_config.get("eval_batch_size") or task_defaults(spec["task"])["eval_batch_size"]
-    means = evaluate(run.model, task, which, batch_size)
+    with block_rows(run.block_rows):
+        means = evaluate(run.model, task, which, batch_size)
     return Evaluation(means, task.size(which), which, task)
 
 
@@ -178,16 +188,17 @@ def predict(run, x, lengths=None, batch_size=500, progress=None):
                 np.any(lengths < 1) or np.any(lengths > T):
             raise UserError(f"lengths must be N={N} integers between 1 and T={T}.")
     probs = np.empty((N, head.O))
-    for i, s in enumerate(range(0, N, batch_size)):
-        e = min(s + batch_size, N)
-        xb = np.ascontiguousarray(x[s:e].transpose(1, 0, 2), dtype=model.dtype)  # (T,B,I)
-        lb = None if lengths is None else lengths[s:e].astype(np.int64)
-        state = model.noise_state(e - s, (2, i))  # evaluate's draw for batch i
-        y, _, _ = model._run(xb, state, False, lb, 0)
-        last = (np.full(e - s, T) if lb is None else lb) - 1
-        probs[s:e] = softmax(head.linear(y[last, np.arange(e - s)]).astype(np.float64))
-        if progress is not None:
-            progress.update(e - s)
+    with block_rows(run.block_rows):
+        for i, s in enumerate(range(0, N, batch_size)):
+            e = min(s + batch_size, N)
+            xb = np.ascontiguousarray(x[s:e].transpose(1, 0, 2), dtype=model.dtype)  # (T,B,I)
+            lb = None if lengths is None else lengths[s:e].astype(np.int64)
+            state = model.noise_state(e - s, (2, i))  # evaluate's draw for batch i
+            y, _, _ = model._run(xb, state, False, lb, 0)
+            last = (np.full(e - s, T) if lb is None else lb) - 1
+            probs[s:e] = softmax(head.linear(y[last, np.arange(e - s)]).astype(np.float64))
+            if progress is not None:
+                progress.update(e - s)
     return Predictions(probs.argmax(1).astype(np.int64), probs)
 
 
@@ -227,8 +238,9 @@ def sample_run(run, steps=700, count=1, bias=0.0, seed=0, progress=None, text=No
             raise UserError(f"count is {count} but text holds {len(codes)} lines: each line is one sample (leave "
                             "count at 1).")
         count = len(codes)
-    return sample_strokes(run.model, int(steps), int(count), float(bias), int(seed), progress=progress, text=codes,
-                          prime=prime, alphabet=alphabet)
+    with block_rows(run.block_rows):
+        return sample_strokes(run.model, int(steps), int(count), float(bias), int(seed), progress=progress,
+                              text=codes, prime=prime, alphabet=alphabet)
 
 
 def export_run(run, path, fmt="safetensors"):

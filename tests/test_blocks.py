@@ -111,3 +111,75 @@ def test_bn_parts_give_the_same_bits_however_many(cell, I, dtype):
         threads.PART_THREADS = old
     bad = _differ(runs)
     assert not bad, f"bn-{cell}: these differ between part counts: {bad}"
+
+
+def test_block_rows_setting_is_scoped_and_checked():
+    """block_rows(n) sets the rows a block holds at least for the block of code, and restores what was."""
+    base = batch_blocks(256)
+    with threads.block_rows(16):
+        assert batch_blocks(64) == 4 and batch_blocks(256) == 16
+        with threads.block_rows(64):
+            assert batch_blocks(256) == 4
+        assert batch_blocks(256) == 16
+    assert batch_blocks(256) == base == 256 // threads.BLOCK_ROWS
+    with pytest.raises(ValueError, match="at least 1"):
+        with threads.block_rows(0):
+            pass
+    assert batch_blocks(256) == base
+
+
+# ---- a run's --block-rows ----
+
+from test_cli import TINY, assert_clean_error, assert_ok, invoke  # noqa: E402
+
+
+def test_block_rows_must_be_positive(tmp_path):
+    out = tmp_path / "run"
+    assert_clean_error(invoke("train", *TINY, "--block-rows", 0, "--out", out), "--block-rows must be at least 1")
+    assert not out.exists(), "nothing written for a refused option"
+
+
+@pytest.fixture(scope="module")
+def small_blocks(tmp_path_factory):
+    """A tiny float64 LN-LSTM run with blocks of 8 rows (a batch of 32: four blocks instead of two)."""
+    out = tmp_path_factory.mktemp("blocks") / "run"
+    assert_ok(invoke("train", *TINY, "--dtype", "float64", "--max-steps", 4, "--block-rows", 8, "--out", out))
+    return out
+
+
+def test_block_rows_is_kept_applied_and_checked_on_resume(small_blocks, tmp_path):
+    import json
+
+    from lnrnn.training.checkpoint import load_checkpoint
+
+    assert json.load(open(small_blocks / "config.json"))["block-rows"] == 8
+    # the trainer ran under it: the default blocks give other bits (an LN-LSTM of float64 parameters)
+    other = tmp_path / "default-blocks"
+    assert_ok(invoke("train", *TINY, "--dtype", "float64", "--max-steps", 4, "--out", other))
+    mine, theirs = load_checkpoint(str(small_blocks))[1], load_checkpoint(str(other))[1]
+    assert mine.keys() == theirs.keys()
+    assert any(not np.array_equal(mine[k], theirs[k]) for k in mine), \
+        "--block-rows 8 trained to the same bits as the default blocks: the setting was not applied"
+    # resuming with another value would be another run: refused in one line
+    assert_clean_error(invoke("train", *TINY, "--dtype", "float64", "--max-steps", 6, "--block-rows", 16,
+                              "--out", small_blocks, "--resume"), "--block-rows 8, not 16")
+
+
+def test_a_runs_evaluation_uses_its_block_rows(small_blocks, monkeypatch):
+    """lnrnn eval (evaluate_run), predict and sample run under the run's own blocks: its own numbers."""
+    import lnrnn
+    import lnrnn.api
+
+    seen = []
+    real = lnrnn.api.block_rows
+
+    def spy(rows):
+        seen.append((rows, batch_blocks(32)))
+        return real(rows)
+    monkeypatch.setattr(lnrnn.api, "block_rows", spy)
+    run = lnrnn.load_run(str(small_blocks))
+    assert run.block_rows == 8
+    lnrnn.evaluate_run(run)
+    x = np.random.default_rng(0).random((5, 64)).astype(np.float64)
+    lnrnn.predict(run, x)
+    assert [r for r, _ in seen] == [8, 8], seen

@@ -30,6 +30,11 @@ from lnrnn.training.plan import TrainConfig
 @click.option("--clip-gates", type=float, default=D.clip_gates, metavar="V",
               help="LSTM cells only: clip the derivatives with respect to the gate preactivations to [-V, V] at "
                    "every step of backpropagation through time (Graves 2013 used 10). Default: 0 (off).")
+@click.option("--block-rows", type=int, default=D.block_rows, show_default=True, metavar="N",
+              help="Rows a batch block holds at least. The CPU kernels split every batch into fixed blocks and "
+                   "threads take whole blocks, so a run gives the same bits on any number of threads; a batch "
+                   "of B runs on at most about B/N threads. Smaller N: more cores for small batches; another N "
+                   "gives other bits (the run keeps its N on --resume).")
 @click.option("--seed", type=int, default=D.seed, show_default=True, help="Seed of initialization and shuffling.")
 @click.option("--out", type=click.Path(file_okay=False), default=None, metavar="RUN_FOLDER",
               help="Run folder to write: checkpoint, config.json, metrics.jsonl, updates.jsonl, learning_curve.svg. "

@@ -85,15 +85,39 @@ def _run_range(rows, n, nch, q0, q1, args):
         rows(q, *chunk_bounds(n, nch, q), *args)
 
 
+# The rows a block holds at least (batch_blocks): config.BLOCK_ROWS, or a run's --block-rows while it trains
+# or is evaluated (block_rows below). One value for the process: the layers read it at every call.
+_BLOCKS = {"rows": BLOCK_ROWS}
+
+
 def batch_blocks(B):
     """The fixed row blocks a batch of B rows is split into (rows chunk_bounds(B, nblocks, k)): the largest
-    power of two with at least config.BLOCK_ROWS rows a block, but two from B = 2 on (so that two threads
-    share even a small batch), never more than B. The kernels' chunks, partial sums and BLAS shapes
-    follow these blocks, which depend on B alone: results are the same bits for any thread count."""
+    power of two with at least ``rows`` rows a block (config.BLOCK_ROWS unless block_rows says otherwise),
+    but two from B = 2 on (so that two threads share even a small batch), never more than B. The kernels'
+    chunks, partial sums and BLAS shapes follow these blocks, which depend on B (and rows) alone: results
+    are the same bits for any thread count."""
+    rows = _BLOCKS["rows"]
     n = 1
-    while 2 * n <= B and 2 * n <= max(2, B // BLOCK_ROWS):
+    while 2 * n <= B and 2 * n <= max(2, B // rows):
         n *= 2
     return n
+
+
+@contextlib.contextmanager
+def block_rows(rows):
+    """Within the block, batches split into blocks of at least ``rows`` rows (a run's --block-rows: the
+    trainer and lnrnn.api's evaluate_run, predict and sample_run enter it with the run's value). Smaller
+    blocks let more threads share a small batch, larger ones make fewer, larger products; either way the
+    results are the same on any thread count, but not the same as with another ``rows``. Process-wide:
+    not for two runs with different values at once in one process."""
+    rows = int(rows)
+    if rows < 1:
+        raise ValueError(f"block rows must be at least 1, not {rows}")
+    old, _BLOCKS["rows"] = _BLOCKS["rows"], rows
+    try:
+        yield
+    finally:
+        _BLOCKS["rows"] = old
 
 
 # run_synced's own worker threads, one inbox each, and the process that started them (a forked child

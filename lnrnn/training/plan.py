@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Optional
 
 from lnrnn.model import cells
-from lnrnn.config import BN_STATE_NOISE, WINDOW_DEFAULT, task_defaults
+from lnrnn.config import BLOCK_ROWS, BN_STATE_NOISE, WINDOW_DEFAULT, task_defaults
 from lnrnn.data.tasks import task_shape, task_spec
 from lnrnn.errors import UserError
 from lnrnn.training.memory import check_fits, estimate
@@ -48,6 +48,8 @@ class TrainConfig:
     init: str = "orthogonal"              # recurrent weights: orthogonal blocks, or identity (Cooijmans et al.)
     seed: int = 0                         # initialization and shuffling
     dtype: str = "float32"                # float32 or float64 parameters and activations
+    block_rows: int = BLOCK_ROWS          # rows a batch block holds at least: threads take whole blocks, so
+                                          # results are the same on any thread count, not with another value
     eval_batch_size: Optional[int] = None # sequences per evaluation batch (memory only; None: the task's default)
     charset: Optional[str] = None         # strokes-kanjivg: latin (default), kana or kanji
     allow_pickle: bool = False            # strokes-npz: read object arrays (unpickling runs code: trusted files only)
@@ -97,6 +99,7 @@ def validate(cfg):
         (cfg.clip >= 0 and math.isfinite(cfg.clip), f"--clip must be 0 (off) or positive, not {cfg.clip}."),
         (cfg.optimizer in OPTIMIZERS, f"unknown optimizer {cfg.optimizer!r}; choose one of {', '.join(OPTIMIZERS)}."),
         (cfg.dtype in ("float32", "float64"), f"--dtype must be float32 or float64, not {cfg.dtype}."),
+        (cfg.block_rows >= 1, f"--block-rows must be at least 1, not {cfg.block_rows}."),
         (cfg.eval_batch_size >= 1, f"--eval-batch-size must be at least 1, not {cfg.eval_batch_size}."),
         (cfg.max_steps is None or cfg.max_steps >= 1, f"--max-steps must be at least 1, not {cfg.max_steps}."),
         (cfg.time_budget is None or cfg.time_budget > 0, f"--time-budget must be positive, not {cfg.time_budget}."),

@@ -67,6 +67,7 @@ from lnrnn.training.plot import LOSS_LABELS, write_learning_curves
 from lnrnn.training.runconfig import write_run_config
 from lnrnn.training.rundir import (CURVE_FILE, METRICS_FILE, UPDATES_FILE, RunLock, UpdateLog, check_writable,
                                    read_jsonl)
+from lnrnn.kernels.threads import block_rows
 from lnrnn.threadscope import kernel_threads
 from lnrnn.training.evaluation import evaluate, format_metrics, model_from_checkpoint, split_arrays, task_batch  # noqa: F401
 from lnrnn.training.plan import (RESUME_OVERRIDABLE, TrainConfig, check_memory_built, model_for, resolve,  # noqa: F401
@@ -785,7 +786,8 @@ def train(cfg, resume=False, explicit=(), quiet=False, log=None, stream=None, ho
             trainer.log(distributed.describe_split(trainer.group.size, trainer.cfg.batch_size))
         out = trainer.cfg.out
         try:
-            with kernel_threads():  # single-threaded BLAS under the kernels' threads, for this run only
+            # single-threaded BLAS under the kernels' threads, and the run's batch blocks, for this run only
+            with kernel_threads(), block_rows(trainer.cfg.block_rows):
                 stop = trainer.run()
         except _Abort as a:
             sig, again = _signal_name(a.signum), f"continue with `lnrnn train --out {out} --resume`{trainer.budget_note()}"

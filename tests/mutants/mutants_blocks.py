@@ -11,7 +11,7 @@ T = "tests/test_blocks.py"
 
 MUTANTS = [
     dict(name="blocks-follow-threads", file=THR,
-         old="    n = 1\n    while 2 * n <= B and 2 * n <= max(2, B // BLOCK_ROWS):\n        n *= 2\n    return n\n",
+         old="    n = 1\n    while 2 * n <= B and 2 * n <= max(2, B // rows):\n        n *= 2\n    return n\n",
          new="    return max(1, min(B, numba.get_num_threads()))\n",
          tests=[f"{T}::test_layer_step_is_the_same_bits_on_any_thread_count[lstm-ln-narrow-float64]"],
          why="one block per thread, as before fixed blocks: the partial sums and GEMM shapes follow the threads"),
