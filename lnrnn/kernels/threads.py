@@ -1,7 +1,9 @@
-"""How the CPU kernels use threads: ``run_chunks`` runs a cell's batch chunks on threads (one nogil
-compiled function per chunk), ``run_synced`` with ``barrier`` runs a time loop split over threads that
-meet within every step (``n_parts``: the BN cells), ``chunk_bounds`` says which rows a chunk owns, and
-``unowned`` gives a chunk function views of its caller's arrays without shared reference counts.
+"""How the CPU kernels use threads: ``batch_blocks`` splits a batch into fixed row blocks (by B alone, and
+the rows a block holds at least: ``block_rows``); ``run_chunks`` runs a cell's blocks on threads (one
+nogil compiled function per block, a thread taking whole blocks, so results never depend on the thread
+count); ``run_synced`` with ``barrier`` runs a time loop split over threads that meet within every step
+(``n_parts``: the BN cells); ``chunk_bounds`` says which rows a chunk owns, and ``unowned`` gives a
+chunk function views of its caller's arrays without shared reference counts.
 ``dry_run`` (lnrnn.training.prewarm): compile a time loop for its arguments' types without running it.
 """
 import contextlib
