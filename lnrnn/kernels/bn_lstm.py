@@ -25,14 +25,14 @@ Layout of the work
        each owning whole blocks of the batch (threads.batch_blocks: fixed by B, whatever the thread
        count). Per step a part computes its blocks' rows of h_{t-1} Wh (one packed product per block)
        and each block's moments (count, mean, M2 per column), meets the others at a barrier, and every
-       part combines all blocks' moments in block order into BN_t's statistics (bn_parts.parts_stats: Chan et al.'s pairwise rule, as
-       exact as a two-pass variance; part 0 writes them to saved and updates the running rows); then its
-       rows' gates and cell, the cell's moments, a second barrier, the cell's statistics, its rows' output.
+       part combines all blocks' moments in block order into BN_t's statistics (bn_parts.parts_stats:
+       Chan et al.'s pairwise rule, as exact as a two-pass variance; part 0 writes them to saved and
+       updates the running rows); then its rows' gates and cell, the cell's moments, a second barrier,
+       the cell's statistics, its rows' output.
     3. Backward runs the same parts in reverse time, two barriers per step: its rows' dL/d BN_t(c_t) and
        their two batch sums, the barrier, every part's sums added (bn_parts.sum_parts), its rows' dL/dc
        and gate gradients da; their sums of the h side's BN backward (per block, added in block order),
-       the barrier, the sums added, its
-       rows of dhw_t and of dh_{t-1} = dhw_t @ Wh^T. Each part adds one column chunk of the summed gain
+       the barrier, the sums added, its rows of dhw_t and of dh_{t-1} = dhw_t @ Wh^T. Each part adds one column chunk of the summed gain
        gradients: no shared +=. After the loop: BN_t backward of the x side over all T (gives dxw, dgx
        and db), then dWx = X^T dxw, dx = dxw Wx^T and dWh = Hprev^T dhw, each one GEMM over all T*B rows
        (gemm.projection_grads).
@@ -84,8 +84,8 @@ from lnrnn.config import CHUNK_GAP as GAP, FOLD_MAX_I, JIT, ROWS
 from lnrnn.kernels.batchnorm import active_rows
 from lnrnn.kernels.bn_cell_x import (cell_x_backward, cell_x_forward, fold_rows_dx, fold_rows_forward,
                                      fold_rows_sums, fold_step_backward, fold_step_stats, fold_v)
-from lnrnn.kernels.bn_parts import (add_cols, block_packs, blocks_mul, part_rows, parts_stats, rows_bwd_dx,
-                                    rows_bwd_sums, rows_moments, sum_parts)
+from lnrnn.kernels.bn_parts import (add_cols, block_packs, blocks_bwd_sums, blocks_moments, blocks_mul, part_rows,
+                                    parts_stats, rows_bwd_dx, sum_parts)
 from lnrnn.kernels.rows import rows_transposed, sigmoid_row
 from lnrnn.kernels.threads import barrier, batch_blocks, chunk_bounds, n_parts, run_synced, unowned
 from lnrnn.kernels.codes import clip_bound
@@ -178,8 +178,8 @@ def _forward_part(q, n, flags, xn, lengths, h0, c0, Wh, p, run, bn, xin, out, ex
     p = (gh, gc, bc); run = (rmh, rvh (Ts,G), rmc, rvc (Ts,H), rmx, rvx (Ts,G)); bn = (training, momentum,
     eps); out = (hw, mean_h, rstd_h, gates, c, mean_c, rstd_c, tc, y, mean_x, rstd_x) as saved, the
     statistics written (and the running rows updated) by part 0; ex = ((nblk,>=2G+1), (nblk,>=2H+1)): the
-    exchange of hw_t's and c_t's moments, one row per block of the batch (bn_parts) (each is rewritten only after the other's barrier: no part
-    still reads it). Inference uses the running statistics: no exchange, no barrier."""
+    exchange of hw_t's and c_t's moments, one row per block of the batch (bn_parts; each is rewritten
+    only after the other's barrier: no part still reads it). Inference uses the running statistics: no exchange, no barrier."""
     gh, gc, bc = unowned(p[0]), unowned(p[1]), unowned(p[2])
     rmh, rvh, rmc, rvc = unowned(run[0]), unowned(run[1]), unowned(run[2]), unowned(run[3])
     rmx, rvx = unowned(run[4]), unowned(run[5])
@@ -214,18 +214,14 @@ def _forward_part(q, n, flags, xn, lengths, h0, c0, Wh, p, run, bn, xin, out, ex
                             momentum, eps, mx, rx)
             fold_rows_forward(x[t], xs[t], Wx, gx, b, mx, rx, training, r0, r1, xn[0])
         if training:
-            for k in range(k0, k1):
-                b0, b1 = chunk_bounds(B, nblk, k)
-                rows_moments(hw[t], lengths, t, b0, b1, exh[k])
+            blocks_moments(hw[t], lengths, t, nblk, k0, k1, exh)
             if not barrier(flags, q, n, 2 * t + 1):
                 return
         th, tc_ = min(t, Tsh - 1), min(t, Tsc - 1)
         parts_stats(exh, training, q == 0 and t < Tsh, rmh[th], rvh[th], momentum, eps, mh, rh)
         _gate_rows(r0, r1, hw[t], xn[0] if fold else xn[t], cprev, gh, mh, rh, gates[t], c[t], kb)
         if training:
-            for k in range(k0, k1):
-                b0, b1 = chunk_bounds(B, nblk, k)
-                rows_moments(c[t], lengths, t, b0, b1, exc[k])
+            blocks_moments(c[t], lengths, t, nblk, k0, k1, exc)
             if not barrier(flags, q, n, 2 * t + 2):
                 return
         parts_stats(exc, training, q == 0 and t < Tsc, rmc[tc_], rvc[tc_], momentum, eps, mc, rc)
@@ -346,10 +342,7 @@ def _backward_part(q, n, flags, dy, saved, c0, Wh, p, clip, xin, grads, ex):
             tr, dyr, dhr, dr, ao = tc[t, b], dy[t, b], dhn[b], dcg[b], gates[t, b, 3 * H:]
             for j in range(H):
                 dr[j] = (dyr[j] + dhr[j]) * ao[j] * (one - tr[j] * tr[j])
-        for k in range(kb0, kb1):
-            e = exc[k]
-            b0, b1 = chunk_bounds(B, nblk, k)
-            rows_bwd_sums(dcg, c[t], lengths, t, b0, b1, mean_c[t], rstd_c[t], e[:H], e[H:2 * H])
+        blocks_bwd_sums(dcg, c[t], lengths, t, mean_c[t], rstd_c[t], nblk, kb0, kb1, exc)
         if not barrier(flags, q, n, 2 * (T - t) - 1):
             return
         sum_parts(exc, 0, 2 * H, sc)
@@ -357,14 +350,13 @@ def _backward_part(q, n, flags, dy, saved, c0, Wh, p, clip, xin, grads, ex):
         add_cols(dgc, sc[H:], j0, j1)
         rows_bwd_dx(dcg, c[t], lengths, t, r0, r1, mean_c[t], rstd_c[t], gc, sc[:H], sc[H:], nt, training, dcbn)
         _gate_grad_rows(r0, r1, dy[t], dhn, dcarry, dcbn, gates[t], tc[t], cprev, clip, da_t)
+        blocks_bwd_sums(da_t, hw[t], lengths, t, mean_h[t], rstd_h[t], nblk, kb0, kb1, exh)
         if fold:
             fold_v(Wx, gx, rstd_x[t], V)
-        for k in range(kb0, kb1):
-            e = exh[k]
-            b0, b1 = chunk_bounds(B, nblk, k)
-            rows_bwd_sums(da_t, hw[t], lengths, t, b0, b1, mean_h[t], rstd_h[t], e[:G], e[G:2 * G])
-            if fold:
-                fold_rows_sums(da_t, x[t], xs[t], lengths, t, b0, b1, V, e[2 * G:2 * G + I * G].reshape((I, G)), dx[t])
+            for k in range(kb0, kb1):
+                b0, b1 = chunk_bounds(B, nblk, k)
+                fold_rows_sums(da_t, x[t], xs[t], lengths, t, b0, b1, V, exh[k, 2 * G:2 * G + I * G].reshape((I, G)),
+                               dx[t])
         if not barrier(flags, q, n, 2 * (T - t)):
             return
         sum_parts(exh, 0, 2 * G + (I * G if fold else 0), s)

@@ -50,6 +50,26 @@ def blocks_mul(A, W, packs, out, B, nblk, k0, k1):
 
 
 @njit(**JIT)
+def blocks_moments(x2, lengths, t, nblk, k0, k1, ex):
+    """Each block k of [k0, k1)'s moments of x2 (B,F) at step t into its exchange row ex[k] (rows_moments)."""
+    B = x2.shape[0]
+    for k in range(k0, k1):
+        b0, b1 = chunk_bounds(B, nblk, k)
+        rows_moments(x2, lengths, t, b0, b1, ex[k])
+
+
+@njit(**JIT)
+def blocks_bwd_sums(dy2, x2, lengths, t, mean, rstd, nblk, k0, k1, ex):
+    """Each block k of [k0, k1)'s two BN backward sums at step t into ex[k][:F] and ex[k][F:2F]
+    (rows_bwd_sums; x2 (B,F))."""
+    B, F = x2.shape
+    for k in range(k0, k1):
+        b0, b1 = chunk_bounds(B, nblk, k)
+        e = ex[k]
+        rows_bwd_sums(dy2, x2, lengths, t, b0, b1, mean, rstd, e[:F], e[F:2 * F])
+
+
+@njit(**JIT)
 def active_rows_in(lengths, t, r0, r1):
     """How many of the rows [r0, r1) are active at step t."""
     n = 0

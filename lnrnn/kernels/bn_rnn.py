@@ -32,8 +32,8 @@ from lnrnn.config import CHUNK_GAP as GAP, FOLD_MAX_I, JIT, ROWS
 from lnrnn.kernels.batchnorm import active_rows
 from lnrnn.kernels.bn_cell_x import (cell_x_backward, cell_x_forward, fold_rows_dx, fold_rows_forward,
                                      fold_rows_sums, fold_step_backward, fold_step_stats, fold_v)
-from lnrnn.kernels.bn_parts import (add_cols, block_packs, blocks_mul, part_rows, parts_stats, rows_bwd_dx,
-                                    rows_bwd_sums, rows_moments, sum_parts)
+from lnrnn.kernels.bn_parts import (add_cols, block_packs, blocks_bwd_sums, blocks_moments, blocks_mul, part_rows,
+                                    parts_stats, rows_bwd_dx, sum_parts)
 from lnrnn.kernels.rows import rows_transposed, sigmoid_row
 from lnrnn.kernels.threads import barrier, batch_blocks, chunk_bounds, n_parts, run_synced, unowned
 from lnrnn.kernels.masks import as_lengths
@@ -113,9 +113,7 @@ def _forward_part(q, n, flags, xn, lengths, h0, Wh, gh, run, bn, xin, out, ex):
                             momentum, eps, mx, rx)
             fold_rows_forward(x[t], xs[t], Wx, gx, b, mx, rx, training, r0, r1, xn[0])
         if training:
-            for k in range(k0, k1):
-                b0, b1 = chunk_bounds(B, nblk, k)
-                rows_moments(hw[t], lengths, t, b0, b1, ex[t % 2, k])
+            blocks_moments(hw[t], lengths, t, nblk, k0, k1, ex[t % 2])
             if not barrier(flags, q, n, t + 1):
                 return
         th = min(t, Ts - 1)
@@ -183,14 +181,13 @@ def _backward_part(q, n, flags, dy, saved, Wh, gh, xin, grads, ex):
             yr, dyr, dhr, dar = y[t, b], dy[t, b], dhn[b], da_t[b]
             for j in range(H):
                 dar[j] = (dyr[j] + dhr[j]) * (one - yr[j] * yr[j])
+        blocks_bwd_sums(da_t, hw[t], lengths, t, mean_h[t], rstd_h[t], nblk, kb0, kb1, ex[t % 2])
         if fold:
             fold_v(Wx, gx, rstd_x[t], V)
-        for k in range(kb0, kb1):
-            e = ex[t % 2, k]
-            b0, b1 = chunk_bounds(B, nblk, k)
-            rows_bwd_sums(da_t, hw[t], lengths, t, b0, b1, mean_h[t], rstd_h[t], e[:H], e[H:2 * H])
-            if fold:
-                fold_rows_sums(da_t, x[t], xs[t], lengths, t, b0, b1, V, e[2 * H:2 * H + I * H].reshape((I, H)), dx[t])
+            for k in range(kb0, kb1):
+                b0, b1 = chunk_bounds(B, nblk, k)
+                fold_rows_sums(da_t, x[t], xs[t], lengths, t, b0, b1, V,
+                               ex[t % 2, k, 2 * H:2 * H + I * H].reshape((I, H)), dx[t])
         if not barrier(flags, q, n, T - t):
             return
         sum_parts(ex[t % 2], 0, 2 * H + (I * H if fold else 0), s)

@@ -85,7 +85,6 @@ forward with keep=False runs on buffers of S = 1 step (2 for c and kappa) and re
     lengths (B,)       int64, the masks
     training (bool)    where BN's statistics came from (the batch, or the running rows)
 """
-import numba
 import numpy as np
 from numba import njit, types
 from numba.extending import overload
@@ -145,7 +144,7 @@ def window_lstm_forward(x, h0, c0, kappa0, w0, chars, ulen, Wx, Wh, b, gx, bx, g
             np.empty((nch, m, G), dt),          # h_{t-1} Wh
             np.empty((nch, m, 3 * K), dt),      # h_t Wp
             np.empty((nch, 3, G + GAP), dt))    # gm, gd (gate = sigmoid(gm z) gm - gd); BN_t's mean of a side
-    run_chunks(_forward_rows, nch, numba.get_num_threads(), x,
+    run_chunks(_forward_chunk, B, nch, x,
                (np.ascontiguousarray(c0, dtype=dt), np.ascontiguousarray(kappa0, dtype=dt)), chars, ulen, lengths,
                (np.ascontiguousarray(Wx), np.ascontiguousarray(Wh), np.ascontiguousarray(Wp)),
                (b, gx, bx, gh, bh, gc, bc, bp), (rmx, rvx, rmh, rvh, rmc, rvc), norm, training,
@@ -326,19 +325,6 @@ def _bn_cols_backward(dv, vhat, rs, gain, lengths, t, training, dgain, dbias, s,
 
 
 @njit(**ROWS)
-def _forward_rows(q, lo, hi, x, state, chars, ulen, lengths, w, p, run, norm, training, momentum, eps, saved, phi,
-                  work):
-    """Chunks lo..hi-1 of the batch's nch (= work[0].shape[0], rows chunk_bounds(B, nch, k)), one after the
-    other, each its whole forward time loop (_forward_chunk; the arguments are its)."""
-    B = x.shape[1]
-    nch = work[0].shape[0]
-    for k in range(lo, hi):
-        r0, r1 = chunk_bounds(B, nch, k)
-        _forward_chunk(k, r0, r1, x, state, chars, ulen, lengths, w, p, run, norm, training, momentum, eps, saved,
-                       phi, work)
-
-
-@njit(**JIT)
 def _forward_chunk(k, r0, r1, x, state, chars, ulen, lengths, w, p, run, norm, training, momentum, eps, saved, phi,
                    work):
     """The forward time loop of batch rows [r0, r1) (chunk k). x (T,B,I); state = (c0 (B,H), kappa0 (B,K));
@@ -522,7 +508,6 @@ def window_lstm_backward(dy, dw, saved, x, h0, c0, kappa0, w0, chars, ulen, Wx, 
     dt = dy.dtype
     chars, ulen = _text(chars, ulen, B, C)
     U = chars.shape[1]
-    threads = numba.get_num_threads()
     dXW = np.empty((T, B, G), dt)                              # dL/d(X_t Wx)
     dHW = dXW if norm == NORM_NONE else np.empty((T, B, G), dt)  # dL/d(h_{t-1} Wh) (the same without a norm)
     dP = np.empty((T, B, 3 * K), dt)                           # dL/dp_t
@@ -540,12 +525,12 @@ def window_lstm_backward(dy, dw, saved, x, h0, c0, kappa0, w0, chars, ulen, Wx, 
             np.empty((nch, 2, G + GAP), dt),  # BN backward's column sums
             np.empty((nch, U + GAP), dt))   # dL/dphi(t,u) of one row
     wT = (np.ascontiguousarray(Wx[I:].T), np.ascontiguousarray(Wh.T), np.ascontiguousarray(Wp.T))  # (G,C) (G,H) (3K,H)
-    run_chunks(_backward_rows, nch, threads, np.ascontiguousarray(dy), np.ascontiguousarray(dw), saved[:11],
+    run_chunks(_backward_chunk, B, nch, np.ascontiguousarray(dy), np.ascontiguousarray(dw), saved[:11],
                np.ascontiguousarray(c0, dtype=dt), chars, ulen, lengths, wT, (gx, gh, gc), norm, training,
                dt.type(clip_bound(clip)), (dXW, dHW, dP), (pg, pc), carry, work)
     state0 = (np.empty((B, H), dt), np.empty((B, H), dt), np.empty((B, K), dt), np.empty((B, C), dt))
     for k in range(nch):  # each chunk's final carries are the gradients of its rows' initial state
-        r0, r1 = (k * B) // nch, ((k + 1) * B) // nch
+        r0, r1 = chunk_bounds(B, nch, k)
         for s, v in zip(state0, (carry[0][k, 0], carry[0][k, 1], carry[1][k], carry[2][k])):
             s[r0:r1] = v[:r1 - r0]
     # the weight gradients and dx over all T*B rows: parts of consecutive steps on threads
@@ -556,7 +541,7 @@ def window_lstm_backward(dy, dw, saved, x, h0, c0, kappa0, w0, chars, ulen, Wx, 
     rows = (np.ascontiguousarray(x).reshape(T * B, I), ws[:T].reshape(T * B, C), hs[:T].reshape(T * B, H),
             hs[1:].reshape(T * B, H))
     grads = (dXW.reshape(T * B, G), dHW.reshape(T * B, G), dP.reshape(T * B, 3 * K))
-    run_chunks(_weight_rows, npart, threads, T, rows, grads, np.ascontiguousarray(Wx[:I].T), dx.reshape(T * B, I), pW)
+    run_chunks(_weight_part, T, npart, T, rows, grads, np.ascontiguousarray(Wx[:I].T), dx.reshape(T * B, I), pW)
     dWx, dWh, dWp = pW[0].sum(axis=0), pW[1].sum(axis=0), pW[2].sum(axis=0)
     dbp = pW[3][:, :3 * K].sum(axis=0)
     db, dgx, dbx, dgh, dbh = pg[:, :, :G].sum(axis=0)
@@ -570,19 +555,6 @@ def window_lstm_backward(dy, dw, saved, x, h0, c0, kappa0, w0, chars, ulen, Wx, 
 
 
 @njit(**ROWS)
-def _backward_rows(q, lo, hi, dy, dw, saved, c0, chars, ulen, lengths, wT, p, norm, training, clip, out, part, carry,
-                   work):
-    """Chunks lo..hi-1 of the batch's nch (= part[0].shape[0], rows chunk_bounds(B, nch, k)), one after the
-    other, each its whole BPTT (_backward_chunk; the arguments are its)."""
-    B = dy.shape[1]
-    nch = part[0].shape[0]
-    for k in range(lo, hi):
-        r0, r1 = chunk_bounds(B, nch, k)
-        _backward_chunk(k, r0, r1, dy, dw, saved, c0, chars, ulen, lengths, wT, p, norm, training, clip, out, part,
-                        carry, work)
-
-
-@njit(**JIT)
 def _backward_chunk(k, r0, r1, dy, dw, saved, c0, chars, ulen, lengths, wT, p, norm, training, clip, out, part, carry,
                     work):
     """BPTT of batch rows [r0, r1) (chunk k) in reverse time. dy (T,B,H), dw (T,B,C); saved: the first 11
@@ -708,29 +680,25 @@ def _backward_chunk(k, r0, r1, dy, dw, saved, c0, chars, ulen, lengths, wT, p, n
 
 
 @njit(**ROWS)
-def _weight_rows(q, lo, hi, T, rows, grads, WxIT, dx, part):
-    """Parts lo..hi-1 of the weight gradients over all T*B rows, part k the steps chunk_bounds(T, npart, k)
-    (npart = part[0].shape[0]): rows = (x (T*B,I), W_prev (T*B,C), H_prev (T*B,H), H (T*B,H)), grads =
-    (dXW, dHW (T*B,G), dP (T*B,3K)), WxIT = Wx[:I]^T (G,I) -> dx (T*B,I), the part's rows written;
-    part = (dWx (npart,I+C,G), dWh (npart,H,G), dWp (npart,H,3K): row k written; dbp (npart,>=3K): row k
-    added to)."""
+def _weight_part(k, t0, t1, T, rows, grads, WxIT, dx, part):
+    """Part k of the weight gradients over all T*B rows, the steps [t0, t1) (threads.run_chunks over T
+    steps): rows = (x (T*B,I), W_prev (T*B,C), H_prev (T*B,H), H (T*B,H)), grads = (dXW, dHW (T*B,G),
+    dP (T*B,3K)), WxIT = Wx[:I]^T (G,I) -> dx (T*B,I), the part's rows written; part = (dWx (npart,I+C,G),
+    dWh (npart,H,G), dWp (npart,H,3K): row k written; dbp (npart,>=3K): row k added to)."""
     X, Wprev, Hprev, Hcur = unowned(rows[0]), unowned(rows[1]), unowned(rows[2]), unowned(rows[3])
     dXW, dHW, dP = unowned(grads[0]), unowned(grads[1]), unowned(grads[2])
     WxIT, dx = unowned(WxIT), unowned(dx)
     pWx, pWh, pWp, pbp = unowned(part[0]), unowned(part[1]), unowned(part[2]), unowned(part[3])
-    npart = pWx.shape[0]
     B = X.shape[0] // T
     I = X.shape[1]
-    for k in range(lo, hi):
-        t0, t1 = chunk_bounds(T, npart, k)
-        a, e = t0 * B, t1 * B
-        gemm(X[a:e], dXW[a:e], pWx[k, :I], True)      # x^T dXW
-        gemm(Wprev[a:e], dXW[a:e], pWx[k, I:], True)  # W_prev^T dXW
-        gemm(Hprev[a:e], dHW[a:e], pWh[k], True)      # H_prev^T dHW
-        gemm(Hcur[a:e], dP[a:e], pWp[k], True)        # H^T dP
-        gemm(dXW[a:e], WxIT, dx[a:e], False)          # dx = dXW Wx[:I]^T
-        sb = pbp[k]
-        for i in range(a, e):
-            dpi = dP[i]
-            for j in range(dP.shape[1]):
-                sb[j] += dpi[j]
+    a, e = t0 * B, t1 * B
+    gemm(X[a:e], dXW[a:e], pWx[k, :I], True)      # x^T dXW
+    gemm(Wprev[a:e], dXW[a:e], pWx[k, I:], True)  # W_prev^T dXW
+    gemm(Hprev[a:e], dHW[a:e], pWh[k], True)      # H_prev^T dHW
+    gemm(Hcur[a:e], dP[a:e], pWp[k], True)        # H^T dP
+    gemm(dXW[a:e], WxIT, dx[a:e], False)          # dx = dXW Wx[:I]^T
+    sb = pbp[k]
+    for i in range(a, e):
+        dpi = dP[i]
+        for j in range(dP.shape[1]):
+            sb[j] += dpi[j]
