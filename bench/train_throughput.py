@@ -65,7 +65,7 @@ PHASES = [("forward + BPTT + loss (model)", ("_loss_and_grad",)), ("data batches
 
 def config(args, out, **kw):
     base = dict(cell=args.cell, task="mnist", data_dir=args.data_dir, split=args.split, hidden=args.hidden,
-                batch_size=args.batch_size, epochs=args.epochs, seed=0, out=out)
+                batch_size=args.batch_size, epochs=args.epochs, seed=0, out=out, device=args.device)
     base.update(kw)
     return TrainConfig(**base)
 
@@ -73,8 +73,9 @@ def config(args, out, **kw):
 class BareStep:
     """RecurrentLayer forward + backward of the cell at (T, B, I, H): the step without the trainer."""
 
-    def __init__(self, cell, H, B):
-        self.layer = RecurrentLayer(*CELLS[cell], I, H, dtype=np.float32, seed=0, max_steps=T)
+    def __init__(self, cell, H, B, device="cpu"):
+        self.layer = RecurrentLayer(*CELLS[cell], I, H, dtype=np.float32, seed=0, max_steps=T, device=device)
+        self.device = device
         rng = np.random.default_rng(0)
         self.x = rng.random((T, B, I)).astype(np.float32)
         self.dy = (rng.standard_normal((T, B, H)) * 0.01).astype(np.float32)
@@ -83,7 +84,7 @@ class BareStep:
     def time(self):
         t0, c0 = time.perf_counter(), time.process_time()
         self.layer.forward(self.x)
-        self.layer.backward(self.dy)
+        self.layer.backward(self.dy)  # parameter gradients come back to the host: the GPU's work is done
         self.cpu = time.process_time() - c0  # process CPU seconds, all threads
         return time.perf_counter() - t0
 
@@ -113,7 +114,7 @@ def throughput(args):
     quiet = dict(quiet=True, log=lambda msg: None)
     with tempfile.TemporaryDirectory(prefix="lnrnn-tp-") as tmp:
         train(config(args, os.path.join(tmp, "warm"), split="128/64", epochs=1), **quiet)  # load/compile all
-        bare = BareStep(args.cell, args.hidden, args.batch_size)
+        bare = BareStep(args.cell, args.hidden, args.batch_size, args.device)
         stamps = []  # (perf_counter after the update, epoch, step, seconds of bare step inside the hook,
         #            process CPU seconds after the update, CPU seconds of that bare step)
 
@@ -139,7 +140,8 @@ def throughput(args):
     n_all = trainer.step
     hook_s = sum(s[3] for s in stamps)
     loop_s = run_loop_seconds(prof)
-    print(f"{args.cell}, task mnist --split {args.split}, B{args.batch_size} T{T} H{args.hidden}, {args.epochs} epochs, "
+    print(f"{args.cell} on {args.device}, task mnist --split {args.split}, B{args.batch_size} T{T} H{args.hidden}, "
+          f"{args.epochs} epochs, "
           f"float32, {numba.get_num_threads()} threads, {BLAS}; load average {os.getloadavg()[0]:.1f} on "
           f"{os.cpu_count()} CPUs")
     in_window = [s[3] for s in stamps[first:-1]]  # the bare steps run inside the window, one per update
@@ -218,6 +220,7 @@ def main(argv=None):
     ap.add_argument("--hidden", type=int, default=128)
     ap.add_argument("--batch-size", type=int, default=64)
     ap.add_argument("--epochs", type=int, default=3)
+    ap.add_argument("--device", default="cpu", choices=["cpu", "cuda"], help="where the run and the bare step run")
     ap.add_argument("--cold-start", action="store_true", help="time every cell's first update, cold and cached")
     ap.add_argument("--first-update-worker", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)

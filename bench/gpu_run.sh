@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# The GPU machine's prepared run: everything lnrnn measures on a CUDA GPU, in one call.
+#
+#   bash bench/gpu_run.sh OUTDIR [MNIST_DIR]
+#
+# Writes one log per part into OUTDIR (env, barrier, step, train, tests) and prints a summary last.
+# Each part runs under its own time limit, so one that hangs or fails leaves the others' figures.
+# MNIST_DIR: folder with MNIST's t10k IDX files for the `lnrnn train --device cuda` throughput (skipped
+# without it). Run from the repository root; needs numba-cuda, a CUDA GPU and (for the PyTorch rows)
+# torch with CUDA. Nothing here asserts a time: the parts print figures.
+set -u
+out=${1:?usage: bash bench/gpu_run.sh OUTDIR [MNIST_DIR]}
+mnist=${2:-}
+mkdir -p "$out"
+export PYTHONUNBUFFERED=1 PYTHONPATH="$PWD${PYTHONPATH:+:$PYTHONPATH}" NUMBA_ENABLE_CUDASIM=0
+py=${PYTHON:-python3}
+: "${LIMIT_BARRIER:=60}" "${LIMIT_STEP:=200}" "${LIMIT_TRAIN:=150}" "${LIMIT_TESTS:=120}"
+
+part() {  # part NAME LIMIT CMD...: run CMD under LIMIT seconds, log to OUTDIR/NAME.txt
+  local name=$1 limit=$2; shift 2
+  local t0=$SECONDS
+  echo "=== $name: $*" | tee "$out/$name.txt"
+  timeout --kill-after=10 "$limit" "$@" >>"$out/$name.txt" 2>&1
+  local rc=$?
+  echo "=== $name: exit $rc after $((SECONDS - t0)) s" | tee -a "$out/$name.txt"
+}
+
+{
+  nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.max.sm --format=csv
+  "$py" -c "import sys, numpy, numba, importlib.metadata as m; print(sys.version.split()[0], 'numpy', numpy.__version__, 'numba', numba.__version__, 'numba-cuda', m.version('numba-cuda'))"
+  "$py" -c "import torch; print('torch', torch.__version__, 'cuda', torch.version.cuda, 'cudnn', torch.backends.cudnn.version())"
+  nproc; grep -m1 'model name' /proc/cpuinfo
+} >"$out/env.txt" 2>&1
+cat "$out/env.txt"
+
+part barrier "$LIMIT_BARRIER" "$py" bench/gpu_barrier.py
+part step "$LIMIT_STEP" "$py" bench/gpu_step.py --reps 10 ${GPU_STEP_ARGS:-}
+if [ -n "$mnist" ]; then
+  part train "$LIMIT_TRAIN" "$py" bench/train_throughput.py --device cuda --data-dir "$mnist" --split 768/128 --epochs 3
+fi
+part tests "$LIMIT_TESTS" "$py" -m pytest -q -p no:cacheprovider ${GPU_TESTS:-tests/test_cuda_kernels.py tests/test_cuda_gradcheck.py tests/test_window_cuda.py tests/test_cuda_layers.py tests/test_cuda_blocksizes.py}
+
+echo "=== summary"
+grep -h "us\b\|blocks" "$out/barrier.txt" | tail -n 8
+grep -h "ms \|check\|^S" "$out/step.txt"
+[ -n "$mnist" ] && grep -h "samples/s\|x  (" "$out/train.txt"
+tail -n 3 "$out/tests.txt"
