@@ -53,6 +53,7 @@ from lnrnn.kernels.arrays_cuda import (copy, empty, nbtype, seq_fits, seq_thread
 from lnrnn.kernels.gemm_cuda import colsum, colsum_prod, matmul, projection_grads
 from lnrnn.kernels.rows_cuda import block_sum, dot_col, sigmoid, split_groups, split_matvec
 from lnrnn.kernels.layernorm_cuda import ln_rows, row_stats
+from lnrnn.kernels.lstm_persistent_cuda import forward_recurrence as persistent_recurrence
 from lnrnn.kernels.codes import NORM_LN, NORM_NONE, centered, clip_bound  # noqa: F401  (the same codes as the CPU twin)
 
 
@@ -367,11 +368,13 @@ def lstm_forward(x, h0, c0, Wx, Wh, b, gx, bx, gh, bh, gc, bc, norm, eps, nchunk
     y = empty((T, B, H), dt)
     p = (b, gx, bx, gh, bh, gc, bc)
     stpb, seq = _seq_geometry(H, dt)
-    hw = None if seq else empty((B, G), dt)  # per-step path: recurrent product of the current step
-    if seq:
+    # norm LN: the persistent recurrence of lstm_persistent_cuda when it is chosen (it fits; on a GPU)
+    done = ln and persistent_recurrence(xp, h0, c0, Wh, p, eps, (gates, c, tc, y, hhat, chat), rstd)
+    hw = None if seq or done else empty((B, G), dt)  # per-step path: recurrent product of the current step
+    if seq and not done:
         fwd_seq = _seq_kernels(np.dtype(dt), stpb, H)[0]
         fwd_seq[B, stpb](xp, h0, c0, Wh, p, ln, eps, (gates, c, tc, y, hhat if ln else d3, chat if ln else d3), rstd)
-    for t in range(0 if seq else T):  # the per-step path
+    for t in range(0 if seq or done else T):  # the per-step path
         matmul(h0 if t == 0 else y[t - 1], Wh, out=hw)
         out = (gates[t], c[t], tc[t], y[t], hhat[t] if ln else d2, chat[t] if ln else d2)
         fwd_step[B, tpb](hw, xp[t], c0 if t == 0 else c[t - 1], p, ln, eps, out,

@@ -1,0 +1,416 @@
+"""LN-LSTM forward recurrence as a persistent grid of cooperating blocks (Diamos et al. 2016,
+"Persistent RNNs"): the CUDA recurrence that ``lstm_cuda.lstm_forward`` runs for norm LN when it fits.
+
+Equations, gate order [i|f|g|o] and shape letters: ``lnrnn.kernels``. This module holds only the time
+loop: ``lstm_cuda.lstm_forward`` computes x Wx and its LayerNorm over all T*B rows first (as for its own
+kernels), allocates the saved tensors, and hands them to ``forward_recurrence``, which fills them in the
+layout of ``lstm_cuda`` (its docstring: gates, c, tc, y, hhat, chat and rows 1, 2 of rstd), so that
+``lstm_cuda.lstm_backward`` runs unchanged on them. Masks (lengths) are out of scope: the LN-LSTM's CUDA
+twin takes none (plain and LN cells never mix rows).
+
+Why: ``lstm_cuda``'s sequence kernel runs one block per batch row, and every block reads all of Wh
+(H,G) from L2 at every step; a step then costs the latency of H*G/threads dependent loads. Here each of
+NB blocks owns a contiguous range of hidden units [u0,u1) (``units``: balanced, so widths differ by at
+most one) and so the four gate columns q*H + k, k in [u0,u1), of every batch row; it keeps its slice of
+Wh, Ws (H, 4U), U = max units of a block, in shared memory for the whole sequence.
+
+One time step t, block j, all B rows (two phases, each followed by a grid-wide barrier)
+    phase H  (1) the statistics of c_{t-1}'s LayerNorm for every row: the NB blocks' partials of
+             step t-1 combined in block order; block j writes chat, tc, y of step t-1 for its own
+             units (block 0 writes rstd[2, t-1]).
+             (2) h_{t-1}, all H units of a chunk of R rows, recomputed into shared memory from the
+             published c_{t-1} and o_{t-1}: h = o * tanh(gc * (c - mean) * rstd + bc) (h0 at t = 0).
+             (3) hw = h_{t-1} Ws for the chunk's rows and the block's 4*(u1-u0) columns (dot_col,
+             the same sum as lstm_cuda's sequence kernel).
+             (4) per row, partials of hw over the block's columns: (sum, sum of squared deviations
+             from the block's own mean) -> PH (NB,B,2).
+    -- grid barrier --
+    phase C  (1) the LayerNorm statistics of hw for every row: PH combined in block order (Chan's
+             parallel variance: M2 = sum_j M2_j + n_j (mean_j - mean)^2; no atomics, so the result
+             is the same bits whatever the order in which blocks arrive); block 0 writes rstd[1, t].
+             (2) for its units: hhat, the gates and c_t (published in the saved gates and c).
+             (3) per row, partials of c_t over the block's units -> PC (NB,B,2).
+    -- grid barrier --
+    After the last step one more phase H (its part (1) alone) writes chat, tc, y of step T-1.
+Two barriers per step, because nobody publishes h_t: a third phase (every block writes its units' h_t,
+barrier, everyone reads h_t) would cost one more grid barrier per step, and here each block instead
+recomputes the B*H values of h_{t-1} it needs (B*H tanh per block per step) from what phase C already
+published. The same recomputation also writes the block's own units' saved values, so every block uses
+bit for bit the h that the saved y holds. Which of the two is faster (a grid barrier against B*H
+redundant tanh) only a GPU can say; bench/gpu_step.py times this one. Each partials buffer is written
+once per step and read after the next barrier, and its next write comes after the barrier that
+follows, so one buffer each suffices.
+
+Drivers over the same phase device functions (``run_phase``)
+    persistent  one cooperative launch for the whole sequence, the phases separated by
+                ``cuda.cg.this_grid().sync()``; Ws stays in shared memory throughout.
+    stepped     one ordinary launch per phase per step on the same NB blocks: the kernel boundaries
+                are the grid barriers (Ws is reloaded by every launch; hw lives in a global
+                (NB,B,4U) scratch instead of shared memory). Numba's simulator runs a grid sync with
+                one block only, so the stepped driver is how several blocks are tested on the CPU.
+
+Shared memory per block (static, at most config.CUDA_SHARED_BYTES; ``plan``): Ws (H,4U), hw (B,4U),
+the row statistics (B,2) and the staging rows of h_{t-1} (R,H), R = as many rows as the rest leaves
+(at least one, at most B). Dynamic shared memory (up to 227 KB on an H100) would admit wider layers;
+the static limit keeps the kernels runnable under the simulator.
+
+Selection (``forward_recurrence``): ``USE`` None chooses the persistent kernel on a GPU when ``fits``,
+never under the simulator (which cannot run a multi-block grid sync), so the rest of the suite keeps
+the existing kernels; ``forced`` sets USE, DRIVER and NBLOCKS for benchmarks and tests.
+"""
+import math
+from contextlib import contextmanager
+from functools import lru_cache
+
+import numpy as np
+from numba import cuda
+
+from lnrnn import config
+from lnrnn.kernels.arrays_cuda import empty, nbtype
+from lnrnn.kernels.cuda_env import simulator_enabled
+from lnrnn.kernels.rows_cuda import dot_col, sigmoid
+
+PHASES = 2  # grid barriers per time step: one after each phase (module docstring)
+# Threads per block at most: 256 threads of at most 255 registers each fit one SM's 64K registers, so a
+# block always launches and the cooperative grid holds one block per SM whatever the compiler does.
+MAX_THREADS = 256
+
+USE = None           # None: automatic (fits, on a GPU); True: always for norm LN (error if it cannot); False: never
+DRIVER = "persistent"  # or "stepped" (one launch per phase per step)
+NBLOCKS = None       # None: one block per SM (at most H); else this many blocks
+
+
+@contextmanager
+def forced(use=True, driver="persistent", nblocks=None):
+    """Within the block, lstm_cuda.lstm_forward (norm LN) runs this recurrence (use=True) or never does
+    (use=False), with the given driver and number of blocks; the old settings are restored after."""
+    global USE, DRIVER, NBLOCKS
+    old = USE, DRIVER, NBLOCKS
+    USE, DRIVER, NBLOCKS = use, driver, nblocks
+    try:
+        yield
+    finally:
+        USE, DRIVER, NBLOCKS = old
+
+
+def units(j, nb, H):
+    """Hidden units [u0, u1) of block j of nb (balanced: widths differ by at most one)."""
+    return j * H // nb, (j + 1) * H // nb
+
+
+def sm_count():
+    """Streaming multiprocessors of the current device (1 under the simulator)."""
+    if simulator_enabled():
+        return 1
+    return int(cuda.get_current_device().MULTIPROCESSOR_COUNT)
+
+
+def plan(B, H, dtype, nblocks=None):
+    """(NB, U, R, threads) for B rows of H units, or None when a block's shared arrays do not fit:
+    NB blocks (nblocks, else one per SM; at most H), U = max units of a block, R = rows of h_{t-1}
+    staged at once, threads per block."""
+    nb = min(int(nblocks or sm_count()), H)
+    U = -(-H // nb)
+    room = config.CUDA_SHARED_BYTES // np.dtype(dtype).itemsize - (H * 4 * U + B * 4 * U + 2 * B)
+    R = min(B, room // H)
+    if R < 1:
+        return None
+    tpb = int(min(config.CUDA_SEQ_MAX_THREADS, MAX_THREADS, (max(B * 4 * U, R * H) + 31) // 32 * 32))
+    return nb, U, R, tpb
+
+
+def shared_bytes(B, H, dtype, nblocks=None):
+    """(bytes of static shared memory a block needs at least (one staged row, R = 1), bytes it uses as
+    planned), or None when even the least does not fit."""
+    pl = plan(B, H, dtype, nblocks)
+    if pl is None:
+        return None
+    _, U, R, _ = pl
+    n = H * 4 * U + B * 4 * U + 2 * B
+    return n * np.dtype(dtype).itemsize, (n + R * H) * np.dtype(dtype).itemsize
+
+
+def fits(T, B, H, dtype, nblocks=None):
+    """Whether the persistent recurrence serves these sizes on this device: T >= 1, a block's shared
+    arrays fit (``plan``), and NB <= the SM count. The cooperative grid limit of the compiled kernel is
+    checked again at launch (``forward_recurrence`` falls back when it is lower)."""
+    pl = plan(B, H, dtype, nblocks)
+    return T >= 1 and B >= 1 and pl is not None and pl[0] <= sm_count()
+
+
+def chosen(T, B, H, dtype):
+    """Whether lstm_cuda.lstm_forward runs this recurrence for norm LN (USE, else automatic)."""
+    if USE is not None:
+        return bool(USE)
+    return not simulator_enabled() and fits(T, B, H, dtype, NBLOCKS)
+
+
+@lru_cache(maxsize=None)
+def _kernels(dtype, tpb, H, B, U, R):
+    """(persistent, stepped) kernels for H units, B rows, U units per block at most, R staged rows:
+    the shared arrays' sizes must be compile-time constants."""
+    dt = nbtype(dtype)
+    G = 4 * H
+    W4 = 4 * U
+
+    @cuda.jit(device=True)
+    def block_units(j, nb):
+        return j * H // nb, (j + 1) * H // nb
+
+    @cuda.jit(device=True)
+    def combine(P, b, nb, per_unit, inv_n, e, one):
+        """Row b's mean and 1/sqrt(biased var + eps) from P (NB,B,2): block jj's (sum, M2 about its own
+        mean) of per_unit * (its units) values; blocks added in order 0..nb-1."""
+        s = one - one
+        for jj in range(nb):
+            s += P[jj, b, 0]
+        m = s * inv_n
+        m2 = one - one
+        for jj in range(nb):
+            v0, v1 = block_units(jj, nb)
+            nj = dt(per_unit * (v1 - v0))
+            d = P[jj, b, 0] / nj - m
+            m2 += P[jj, b, 1] + nj * d * d
+        return m, one / math.sqrt(m2 * inv_n + e)
+
+    @cuda.jit(device=True)
+    def h_unit(c, gates, st, gc, bc, t1, b, i):
+        """(chat, tanh, h) of unit i of row b at step t1 from the published c_t1, o_t1 and the row's cell
+        statistics st[b] = (mean, rstd): the expression of lstm_cuda.fwd_row."""
+        ch = (c[t1, b, i] - st[b, 0]) * st[b, 1]
+        tk = math.tanh(gc[i] * ch + bc[i])
+        return ch, tk, gates[t1, b, 3 * H + i] * tk
+
+    @cuda.jit(device=True)
+    def phase_h(t, sm, io, j, nb):
+        """Phase H of step t (module docstring); t = T: only step T-1's outputs of the block's units."""
+        Ws, hs, hw, st = sm
+        xp, h0, c0, p, e, out, rstd, PH, PC = io
+        b_, gx, bx, gh, bh, gc, bc = p
+        gates, c, tc, y, hhat, chat = out
+        tid = cuda.threadIdx.x
+        n = cuda.blockDim.x
+        T = xp.shape[0]
+        one = dt(1.0)
+        zero = one - one
+        u0, u1 = block_units(j, nb)
+        nu = u1 - u0
+        if t > 0:  # (1) c_{t-1}'s statistics
+            for b in range(tid, B, n):
+                m, r = combine(PC, b, nb, 1, one / dt(H), e, one)
+                st[b, 0] = m
+                st[b, 1] = r
+                if j == 0:
+                    rstd[2, t - 1, b] = r
+            cuda.syncthreads()
+        if t == T:
+            for q in range(tid, B * nu, n):
+                b = q // nu
+                i = u0 + q - b * nu
+                ch, tk, h = h_unit(c, gates, st, gc, bc, t - 1, b, i)
+                chat[t - 1, b, i] = ch
+                tc[t - 1, b, i] = tk
+                y[t - 1, b, i] = h
+            return
+        for b0 in range(0, B, R):
+            nr = min(R, B - b0)
+            for q in range(tid, nr * H, n):  # (2) h_{t-1} of rows b0 .. b0+nr-1
+                r = q // H
+                i = q - r * H
+                b = b0 + r
+                if t == 0:
+                    hs[r, i] = h0[b, i]
+                else:
+                    ch, tk, h = h_unit(c, gates, st, gc, bc, t - 1, b, i)
+                    hs[r, i] = h
+                    if u0 <= i and i < u1:
+                        chat[t - 1, b, i] = ch
+                        tc[t - 1, b, i] = tk
+                        y[t - 1, b, i] = h
+            cuda.syncthreads()
+            for q in range(tid, nr * 4 * nu, n):  # (3) hw = h_{t-1} Ws, the block's columns
+                r = q // (4 * nu)
+                cc = q - r * 4 * nu
+                g = cc // nu
+                col = g * U + cc - g * nu
+                hw[b0 + r, col] = dot_col(hs[r], Ws, col, 0, H, 1, zero)
+            cuda.syncthreads()  # hw complete; hs free for the next chunk
+        inv = one / dt(4 * nu)
+        for b in range(tid, B, n):  # (4) partials of hw
+            s = zero
+            for g in range(4):
+                for kk in range(nu):
+                    s += hw[b, g * U + kk]
+            m = s * inv
+            m2 = zero
+            for g in range(4):
+                for kk in range(nu):
+                    d = hw[b, g * U + kk] - m
+                    m2 += d * d
+            PH[j, b, 0] = s
+            PH[j, b, 1] = m2
+
+    @cuda.jit(device=True)
+    def phase_c(t, sm, io, j, nb):
+        """Phase C of step t (module docstring)."""
+        Ws, hs, hw, st = sm
+        xp, h0, c0, p, e, out, rstd, PH, PC = io
+        b_, gx, bx, gh, bh, gc, bc = p
+        gates, c, tc, y, hhat, chat = out
+        tid = cuda.threadIdx.x
+        n = cuda.blockDim.x
+        one = dt(1.0)
+        zero = one - one
+        u0, u1 = block_units(j, nb)
+        nu = u1 - u0
+        for b in range(tid, B, n):  # (1) hw's statistics
+            m, r = combine(PH, b, nb, 4, one / dt(G), e, one)
+            st[b, 0] = m
+            st[b, 1] = r
+            if j == 0:
+                rstd[1, t, b] = r
+        cuda.syncthreads()
+        for q in range(tid, B * nu, n):  # (2) gates and c_t of the block's units
+            b = q // nu
+            kk = q - b * nu
+            k = u0 + kk
+            m = st[b, 0]
+            r = st[b, 1]
+            for g in range(4):
+                jc = g * H + k
+                hh = (hw[b, g * U + kk] - m) * r
+                hhat[t, b, jc] = hh
+                a = gh[jc] * hh + bh[jc] + gx[jc] * xp[t, b, jc] + bx[jc] + b_[jc]
+                gates[t, b, jc] = math.tanh(a) if g == 2 else sigmoid(a, one)
+            cp = c0[b, k] if t == 0 else c[t - 1, b, k]
+            c[t, b, k] = gates[t, b, H + k] * cp + gates[t, b, k] * gates[t, b, 2 * H + k]
+        cuda.syncthreads()
+        inv = one / dt(nu)
+        for b in range(tid, B, n):  # (3) partials of c_t
+            s = zero
+            for k in range(u0, u1):
+                s += c[t, b, k]
+            m = s * inv
+            m2 = zero
+            for k in range(u0, u1):
+                d = c[t, b, k] - m
+                m2 += d * d
+            PC[j, b, 0] = s
+            PC[j, b, 1] = m2
+
+    @cuda.jit(device=True)
+    def run_phase(ph, t, sm, io, j, nb):
+        if ph == 0:
+            phase_h(t, sm, io, j, nb)
+        else:
+            phase_c(t, sm, io, j, nb)
+
+    @cuda.jit(device=True)
+    def load_w(Wh, Ws, j, nb):
+        """Ws (H,4U) <- the block's columns of Wh (H,G): Ws[i, g*U + kk] = Wh[i, g*H + u0 + kk]."""
+        u0, u1 = block_units(j, nb)
+        nu = u1 - u0
+        for q in range(cuda.threadIdx.x, H * 4 * nu, cuda.blockDim.x):
+            i = q // (4 * nu)
+            cc = q - i * 4 * nu
+            g = cc // nu
+            kk = cc - g * nu
+            Ws[i, g * U + kk] = Wh[i, g * H + u0 + kk]
+
+    @cuda.jit
+    def persistent(xp, h0, c0, Wh, p, eps, out, rstd, parts):
+        """The whole sequence in one cooperative launch of NB blocks.
+            xp (T,B,G) xhat_x, h0, c0 (B,H), Wh (H,G)
+            p = (b, gx, bx, gh, bh) (G,) each, then (gc, bc) (H,) each
+            out = (gates (T,B,G), c, tc, y (T,B,H), hhat (T,B,G), chat (T,B,H)); rstd (3,T,B): rows 1, 2
+            parts = (PH, PC) (NB,B,2) each: per-block row partials (sum, M2)."""
+        Ws = cuda.shared.array((H, W4), dt)  # the block's columns of Wh
+        hs = cuda.shared.array((R, H), dt)   # h_{t-1} of R rows
+        hw = cuda.shared.array((B, W4), dt)  # h_{t-1} Wh, the block's columns
+        st = cuda.shared.array((B, 2), dt)   # row statistics (mean, rstd) of the phase
+        grid = cuda.cg.this_grid()
+        j = cuda.blockIdx.x
+        nb = cuda.gridDim.x
+        load_w(Wh, Ws, j, nb)
+        cuda.syncthreads()
+        io = (xp, h0, c0, p, dt(eps), out, rstd, parts[0], parts[1])
+        sm = (Ws, hs, hw, st)
+        T = xp.shape[0]
+        for t in range(T):
+            for ph in range(PHASES):
+                run_phase(ph, t, sm, io, j, nb)
+                grid.sync()
+        run_phase(0, T, sm, io, j, nb)
+
+    @cuda.jit
+    def stepped(t, ph0, ph1, xp, h0, c0, Wh, p, eps, out, rstd, parts, hwg):
+        """Phases ph0 .. ph1-1 of step t on NB blocks, block-synchronized only (so one phase per launch
+        when NB > 1); arguments as ``persistent``, and hwg (NB,B,4U) holding each block's hw between
+        launches."""
+        Ws = cuda.shared.array((H, W4), dt)
+        hs = cuda.shared.array((R, H), dt)
+        st = cuda.shared.array((B, 2), dt)
+        j = cuda.blockIdx.x
+        nb = cuda.gridDim.x
+        load_w(Wh, Ws, j, nb)
+        cuda.syncthreads()
+        io = (xp, h0, c0, p, dt(eps), out, rstd, parts[0], parts[1])
+        for ph in range(ph0, ph1):
+            run_phase(ph, t, (Ws, hs, hwg[j], st), io, j, nb)
+            cuda.syncthreads()
+
+    return persistent, stepped
+
+
+def _cooperative_limit(kernel, args, tpb):
+    """Blocks a cooperative launch of kernel with these arguments may have (1 under the simulator)."""
+    if simulator_enabled():
+        return kernel.overloads[None].max_cooperative_grid_blocks(tpb)
+    sig = tuple(kernel.typeof_pyval(a) for a in args)
+    return kernel.compile(sig).max_cooperative_grid_blocks(tpb)
+
+
+def run(xp, h0, c0, Wh, p, eps, out, rstd, driver="persistent", nblocks=None):
+    """The recurrence with this driver and number of blocks (device arrays; shapes as ``persistent``):
+    out and rows 1, 2 of rstd are written. Returns False, having run nothing, when it cannot run here
+    (shared arrays too large, or a cooperative grid smaller than NB)."""
+    T, B, G = xp.shape
+    H = G // 4
+    dt = xp.dtype
+    pl = plan(B, H, dt, nblocks)
+    if pl is None or T < 1:
+        return False
+    nb, U, R, tpb = pl
+    parts = (empty((nb, B, 2), dt), empty((nb, B, 2), dt))  # PH, PC (NB,B,2): (sum, M2) per block and row
+    persistent, stepped = _kernels(np.dtype(dt), tpb, H, B, U, R)
+    eps = float(eps)
+    if driver == "persistent":
+        args = (xp, h0, c0, Wh, p, eps, out, rstd, parts)
+        if _cooperative_limit(persistent, args, tpb) < nb:
+            return False
+        persistent[nb, tpb](*args)
+        return True
+    if driver != "stepped":
+        raise ValueError(f"driver must be 'persistent' or 'stepped', got {driver!r}")
+    hwg = empty((nb, B, 4 * U), dt)  # (NB,B,4U) each block's hw between its two launches
+    for t in range(T):
+        for ph in range(PHASES):  # the kernel boundary after each phase is the grid barrier
+            stepped[nb, tpb](t, ph, ph + 1, xp, h0, c0, Wh, p, eps, out, rstd, parts, hwg)
+    stepped[nb, tpb](T, 0, 1, xp, h0, c0, Wh, p, eps, out, rstd, parts, hwg)
+    return True
+
+
+def forward_recurrence(xp, h0, c0, Wh, p, eps, out, rstd):
+    """lstm_cuda.lstm_forward's hook (norm LN): runs the recurrence here when ``chosen`` and returns
+    True, else returns False and the caller runs its own kernels. Forced (USE True) and unable to run:
+    RuntimeError."""
+    T, B, G = xp.shape
+    if not chosen(T, B, G // 4, xp.dtype):
+        return False
+    if run(xp, h0, c0, Wh, p, eps, out, rstd, DRIVER, NBLOCKS):
+        return True
+    if USE:
+        raise RuntimeError(f"the persistent LN-LSTM cannot run B={B} H={G // 4} {np.dtype(xp.dtype).name} with "
+                           f"driver {DRIVER!r} and {NBLOCKS or 'one per SM'} blocks here (shared memory or "
+                           "cooperative grid size); leave lstm_persistent_cuda.USE at None to fall back")
+    return False
