@@ -7,7 +7,17 @@ against PyTorch on the same GPU.
 
 Rows
     lnrnn CUDA LN-LSTM      lstm_forward + lstm_backward of lnrnn.kernels.lstm_cuda, device arrays
-                            in and out (no host round trip inside the step)
+                            in and out (no host round trip inside the step), the forward on lstm_cuda's
+                            own kernels (the persistent recurrence forced off)
+    ..., persistent fwd     the same step with the forward's recurrence on the persistent kernel
+                            (lnrnn.kernels.lstm_persistent_cuda, one block per SM); when it does not fit
+                            the row says so and is skipped
+    ln-lstm fwd / ln-lstm persistent fwd
+                            the forward alone on each path, timed with CUDA events in this process;
+                            before timing, the two forwards' float32 outputs and saved tensors are
+                            compared (max abs difference printed; float32 over hundreds of steps
+                            differs by rounding that the dynamics grow, so it is printed, not judged;
+                            the float64 tests in tests/test_cuda_persistent.py judge agreement)
     PyTorch eager LN-LSTM   written the way users write it: nn.Linear + nn.LayerNorm modules, a Python
                             loop over T, autograd for BPTT (needs torch with CUDA)
     torch.nn.LSTM           cuDNN's fused LSTM, no layer norm: the speed a normalization-free cell gets
@@ -69,11 +79,12 @@ def median_ms(fn, sync, reps, warmup=2):
 # ------------------------------------------------------------------------------------------------
 # lnrnn
 # ------------------------------------------------------------------------------------------------
-def lnrnn_step_fn(p, dy, norm="ln", sequence=True):
+def lnrnn_step_fn(p, dy, norm="ln", sequence=True, persistent=None):
     """One step of lnrnn's CUDA LSTM twin on device-resident arrays. sequence=False forces the
-    per-step path (two launches per time step; config.CUDA_SEQUENCE_KERNELS)."""
+    per-step path (two launches per time step; config.CUDA_SEQUENCE_KERNELS); persistent: the LN
+    forward's recurrence on lstm_persistent_cuda (True), never (False), or as it chooses (None)."""
     from lnrnn import config
-    from lnrnn.kernels import lstm_cuda
+    from lnrnn.kernels import lstm_cuda, lstm_persistent_cuda
     from lnrnn.kernels.arrays_cuda import to_device
 
     d = {k: to_device(v) for k, v in p.items()}
@@ -84,7 +95,8 @@ def lnrnn_step_fn(p, dy, norm="ln", sequence=True):
     def step():
         old, config.CUDA_SEQUENCE_KERNELS = config.CUDA_SEQUENCE_KERNELS, sequence
         try:
-            y, hT, cT, saved = lstm_cuda.lstm_forward(*args, code, 1e-5)
+            with lstm_persistent_cuda.forced(persistent):
+                y, hT, cT, saved = lstm_cuda.lstm_forward(*args, code, 1e-5)
             grads = lstm_cuda.lstm_backward(ddy, saved, d["x"], d["h0"], d["c0"], d["Wx"], d["Wh"], d["gx"],
                                             d["gh"], d["gc"], code)
         finally:
@@ -92,6 +104,59 @@ def lnrnn_step_fn(p, dy, norm="ln", sequence=True):
         return y, grads
 
     return step
+
+
+def lnrnn_forward_fn(p, persistent):
+    """The LN forward alone (lstm_cuda.lstm_forward) on device-resident arrays, the persistent recurrence
+    forced on or off; returns (y, saved) as device arrays."""
+    from lnrnn.kernels import lstm_cuda, lstm_persistent_cuda
+    from lnrnn.kernels.arrays_cuda import to_device
+
+    args = [to_device(p[k]) for k in FWD]
+
+    def fwd():
+        with lstm_persistent_cuda.forced(persistent):
+            y, _, _, saved = lstm_cuda.lstm_forward(*args, lstm_cuda.NORM_LN, 1e-5)
+        return y, saved
+
+    return fwd
+
+
+def persistent_fits(p):
+    from lnrnn.kernels import lstm_persistent_cuda
+
+    T, B, _ = p["x"].shape
+    return lstm_persistent_cuda.fits(T, B, p["h0"].shape[1], p["x"].dtype)
+
+
+def forward_agreement(p):
+    """Max abs difference between the persistent forward's and lstm_cuda's forward's y and every saved
+    tensor (float32, this shape): {name: diff}."""
+    from lnrnn.kernels.arrays_cuda import to_host
+
+    (y1, s1), (y0, s0) = to_host(lnrnn_forward_fn(p, True)()), to_host(lnrnn_forward_fn(p, False)())
+    names = ("y", "gates", "c", "tc", "y(saved)", "xp", "hhat", "chat", "rstd")
+    return {n: float(np.max(np.abs(a.astype(np.float64) - b), initial=0.0))
+            for n, a, b in zip(names, (y1,) + tuple(s1), (y0,) + tuple(s0))}
+
+
+def median_event_ms(fn, reps, warmup=2):
+    """Median over reps of fn's time between two CUDA events on the default stream (launches queued by
+    fn included; host work that does not wait on the device is not)."""
+    from numba import cuda
+
+    for _ in range(warmup):
+        fn()
+    cuda.synchronize()
+    times = []
+    for _ in range(reps):
+        e0, e1 = cuda.event(), cuda.event()
+        e0.record()
+        fn()
+        e1.record()
+        e1.synchronize()
+        times.append(cuda.event_elapsed_time(e0, e1))
+    return statistics.median(times)
 
 
 def validate_against_cpu(p, dy, step):
@@ -171,19 +236,32 @@ def main(argv=None):
     for name, (T, B, I, H, what) in shapes.items():
         print(f"\n{name} ({what}): T={T} B={B} I={I} H={H}, float32, one forward + backward")
         p, dy = problem(T, B, I, H)
-        ours = lnrnn_step_fn(p, dy)
+        ours = lnrnn_step_fn(p, dy, persistent=False)
         # the float64 check runs the first CHECK_T steps: beyond a few hundred, rounding differences of
         # 1e-16 grow by the dynamics alone (S1's 784 steps: 1e-5 between lnrnn's CPU twin and PyTorch)
         p64 = {k: v[:CHECK_T].astype(np.float64) if k == "x" else v.astype(np.float64) for k, v in p.items()}
         dy64 = dy[:CHECK_T].astype(np.float64)
-        errs, y64 = validate_against_cpu(p64, dy64, lnrnn_step_fn(p64, dy64))
-        worst = max(errs, key=errs.get)
-        good = errs[worst] < TOL64
-        failed |= not good
-        print(f"  check vs CPU twin (float64): worst relative error {errs[worst]:.1e} ({worst}) "
-              f"{'ok' if good else 'FAILED'}")
+        paths = {"": False}  # the float64 check of each forward path (the persistent one where it fits)
+        if persistent_fits(p64):
+            paths[", persistent fwd"] = True
+        for label, pers in paths.items():
+            errs, y64 = validate_against_cpu(p64, dy64, lnrnn_step_fn(p64, dy64, persistent=pers))
+            worst = max(errs, key=errs.get)
+            good = errs[worst] < TOL64
+            failed |= not good
+            print(f"  check vs CPU twin (float64{label}): worst relative error {errs[worst]:.1e} ({worst}) "
+                  f"{'ok' if good else 'FAILED'}")
         rows = {"lnrnn CUDA LN-LSTM": (ours, cuda.synchronize),
                 "lnrnn CUDA LSTM (no LN)": (lnrnn_step_fn(p, dy, norm="none"), cuda.synchronize)}
+        fits = persistent_fits(p)
+        if fits:
+            rows["lnrnn CUDA LN-LSTM, persistent fwd"] = (lnrnn_step_fn(p, dy, persistent=True), cuda.synchronize)
+            diffs = forward_agreement(p)
+            worst = max(diffs, key=diffs.get)
+            print(f"  persistent fwd vs lstm_cuda fwd (float32): max abs difference {diffs[worst]:.1e} ({worst}); "
+                  + ", ".join(f"{k} {v:.1e}" for k, v in diffs.items()))
+        else:
+            print("  persistent fwd: does not fit this shape on this device (lstm_persistent_cuda.fits): rows skipped")
         if args.per_step:
             rows["lnrnn LN-LSTM, per-step launches"] = (lnrnn_step_fn(p, dy, sequence=False), cuda.synchronize)
         if torch is not None:
@@ -202,6 +280,11 @@ def main(argv=None):
         base = res["lnrnn CUDA LN-LSTM"]
         for k, ms in res.items():
             print(f"  {k:34s} {ms:9.2f} ms   {ms / base:5.2f}x lnrnn")
+        if fits:  # the forward alone, CUDA events, same process
+            fwd = {"ln-lstm fwd": median_event_ms(lnrnn_forward_fn(p, False), args.reps),
+                   "ln-lstm persistent fwd": median_event_ms(lnrnn_forward_fn(p, True), args.reps)}
+            for k, ms in fwd.items():
+                print(f"  {k:34s} {ms:9.2f} ms   {ms / fwd['ln-lstm fwd']:5.2f}x ln-lstm fwd (CUDA events)")
     return 1 if failed else 0
 
 

@@ -1,0 +1,40 @@
+"""Planted bugs in the persistent LN-LSTM forward (lnrnn/kernels/lstm_persistent_cuda.py; format:
+tests/mutants/mutants.py).
+
+    python tests/mutants/run.py --only 'cuda-persistent-*'
+"""
+
+PERS = "lnrnn/kernels/lstm_persistent_cuda.py"
+T = "tests/test_cuda_persistent.py"
+CASE = f"{T}::test_float64_equals_cpu_twin_and_cuda_forward"
+
+MUTANTS = [
+    dict(name="cuda-persistent-partials-skip-block-0", file=PERS,
+         old="        s = one - one\n        for jj in range(nb):\n            s += P[jj, b, 0]",
+         new="        s = one - one\n        for jj in range(1, nb):\n            s += P[jj, b, 0]",
+         tests=[f"{CASE}[stepped-nb3-H7-I2]"],
+         why="a row's sum is combined over blocks 1..NB-1: block 0's partial is left out of every mean"),
+    dict(name="cuda-persistent-c-partial-short-range", file=PERS,
+         old="            for k in range(u0, u1):\n                s += c[t, b, k]",
+         new="            for k in range(u0, u1 - 1):\n                s += c[t, b, k]",
+         tests=[f"{CASE}[stepped-nb3-H7-I2]"],
+         why="each block's partial sum of c_t stops one unit short of its range"),
+    dict(name="cuda-persistent-stepped-barrier-dropped", file=PERS,
+         old="        for ph in range(PHASES):  # the kernel boundary after each phase is the grid barrier\n"
+             "            stepped[nb, tpb](t, ph, ph + 1, ",
+         new="        for ph in range(1):\n"
+             "            stepped[nb, tpb](t, 0, PHASES, ",
+         tests=[f"{CASE}[stepped-nb3-H7-I2]"],
+         why="both phases of a step in one launch: a block combines the others' partials before they wrote "
+             "them (the grid barrier between the phases is gone)"),
+    dict(name="cuda-persistent-m2-uncentered", file=PERS,
+         old="                    d = hw[b, g * U + kk] - m\n",
+         new="                    d = hw[b, g * U + kk]\n",
+         tests=[f"{CASE}[persistent-nb1-H7-I2]"],
+         why="a block's hw partial is the sum of squares, not about its own mean: Chan's combination is wrong"),
+    dict(name="cuda-persistent-h-from-wrong-step", file=PERS,
+         old="                    ch, tk, h = h_unit(c, gates, st, gc, bc, t - 1, b, i)\n                    hs[r, i] = h",
+         new="                    ch, tk, h = h_unit(c, gates, st, gc, bc, t - 1, b, i)\n                    hs[r, i] = y[t - 1, b, i]",
+         tests=[f"{CASE}[stepped-nb2-H7-I2]"],
+         why="h_{t-1} is read from the saved y, which only its owner block has written by then"),
+]
