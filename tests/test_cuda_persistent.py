@@ -103,7 +103,7 @@ def test_rows_staged_in_chunks(monkeypatch):
     """Shared memory for 2 staged rows of h_{t-1} only (B = 3: chunks of 2 and 1 rows)."""
     T, B, I, H, nb = 4, 3, 2, 7, 2
     U = 4  # max units of a block: 7 over 2 blocks
-    monkeypatch.setattr(config, "CUDA_SHARED_BYTES", 8 * (H * 4 * U + B * 4 * U + 2 * B + 2 * H))
+    monkeypatch.setattr(config, "CUDA_SHARED_BYTES", 8 * (H * 4 * U + B * 4 * U + 2 * B + 2 * (H + 1)))
     assert pers.plan(B, H, np.float64, nb)[2] == 2
     p, _ = problem(np.random.default_rng(3), "lstm", T, B, I, H)
     outs, saved, _ = forward(p, True, "stepped", nb)

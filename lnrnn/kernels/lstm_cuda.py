@@ -11,6 +11,9 @@ Layout of the work (everything stays on the device; the host only launches)
     time loop, h_{t-1} and h_{t-1} Wh in shared memory: one launch for the forward, one for the BPTT
     loop (dh = dhw Wh^T through a transposed copy of Wh), then the same weight GEMMs and reductions
     as below. Measured on an H100 (bench/gpu_step.py): S1 2.4 s -> 36 ms against the per-step path.
+    Persistent path (norm LN on a GPU, when lstm_persistent_cuda chooses it: it fits): after the same
+    x @ Wx and its LayerNorm, NB cooperating blocks, each holding its columns of Wh in shared memory,
+    run the whole recurrence in one launch (lstm_persistent_cuda's docstring); same saved layout.
     Per-step path (wide layers; what follows):
     forward   xp = x @ Wx over all T*B rows (one GEMM); for LN each row of xp is normalized in place
               (one row kernel), so xp holds xhat_x as in the CPU twin (and is saved where the CPU twin

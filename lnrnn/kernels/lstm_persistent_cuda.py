@@ -50,8 +50,10 @@ Drivers over the same phase device functions (``run_phase``)
                 one block only, so the stepped driver is how several blocks are tested on the CPU.
 
 Shared memory per block (static, at most config.CUDA_SHARED_BYTES; ``plan``): Ws (H,4U), hw (B,4U),
-the row statistics (B,2) and the staging rows of h_{t-1} (R,H), R = as many rows as the rest leaves
-(at least one, at most B). Dynamic shared memory (up to 227 KB on an H100) would admit wider layers;
+the row statistics (B,2) and the staging rows of h_{t-1} (R,H+1), R = as many rows as the rest leaves
+(at least one, at most B; a row padded by one element, so that the threads of a warp, which read
+element i of several rows at once, meet in different banks). Threads per block: B*4U or R*H rounded
+up to a warp, at most MAX_THREADS and config.CUDA_SEQ_MAX_THREADS. Dynamic shared memory (up to 227 KB on an H100) would admit wider layers;
 the static limit keeps the kernels runnable under the simulator.
 
 Selection (``forward_recurrence``): ``USE`` None chooses the persistent kernel on a GPU when ``fits``,
@@ -112,22 +114,22 @@ def plan(B, H, dtype, nblocks=None):
     nb = min(int(nblocks or sm_count()), H)
     U = -(-H // nb)
     room = config.CUDA_SHARED_BYTES // np.dtype(dtype).itemsize - (H * 4 * U + B * 4 * U + 2 * B)
-    R = min(B, room // H)
+    R = min(B, room // (H + 1))
     if R < 1:
         return None
-    tpb = int(min(config.CUDA_SEQ_MAX_THREADS, MAX_THREADS, (max(B * 4 * U, R * H) + 31) // 32 * 32))
+    tpb = int(min(config.CUDA_SEQ_MAX_THREADS, MAX_THREADS, (max(B * 4 * U, R * H) + 31) // 32 * 32))  # a warp multiple
     return nb, U, R, tpb
 
 
 def shared_bytes(B, H, dtype, nblocks=None):
     """(bytes of static shared memory a block needs at least (one staged row, R = 1), bytes it uses as
-    planned), or None when even the least does not fit."""
+    planned (R rows)), or None when even the least does not fit."""
     pl = plan(B, H, dtype, nblocks)
     if pl is None:
         return None
     _, U, R, _ = pl
     n = H * 4 * U + B * 4 * U + 2 * B
-    return n * np.dtype(dtype).itemsize, (n + R * H) * np.dtype(dtype).itemsize
+    return (n + H + 1) * np.dtype(dtype).itemsize, (n + R * (H + 1)) * np.dtype(dtype).itemsize
 
 
 def fits(T, B, H, dtype, nblocks=None):
@@ -325,7 +327,7 @@ def _kernels(dtype, tpb, H, B, U, R):
             out = (gates (T,B,G), c, tc, y (T,B,H), hhat (T,B,G), chat (T,B,H)); rstd (3,T,B): rows 1, 2
             parts = (PH, PC) (NB,B,2) each: per-block row partials (sum, M2)."""
         Ws = cuda.shared.array((H, W4), dt)  # the block's columns of Wh
-        hs = cuda.shared.array((R, H), dt)   # h_{t-1} of R rows
+        hs = cuda.shared.array((R, H + 1), dt)  # h_{t-1} of R rows (padded: rows start in different banks)
         hw = cuda.shared.array((B, W4), dt)  # h_{t-1} Wh, the block's columns
         st = cuda.shared.array((B, 2), dt)   # row statistics (mean, rstd) of the phase
         grid = cuda.cg.this_grid()
@@ -348,7 +350,7 @@ def _kernels(dtype, tpb, H, B, U, R):
         when NB > 1); arguments as ``persistent``, and hwg (NB,B,4U) holding each block's hw between
         launches."""
         Ws = cuda.shared.array((H, W4), dt)
-        hs = cuda.shared.array((R, H), dt)
+        hs = cuda.shared.array((R, H + 1), dt)
         st = cuda.shared.array((B, 2), dt)
         j = cuda.blockIdx.x
         nb = cuda.gridDim.x
