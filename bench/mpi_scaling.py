@@ -3,6 +3,8 @@ and a paper estimate for many ranks.
 
     NUMBA_NUM_THREADS=1 python bench/mpi_scaling.py                   # one process: compute per shard size
     NUMBA_NUM_THREADS=1 mpiexec -n 2 python bench/mpi_scaling.py      # two: + the Allreduce of P floats
+    NUMBA_NUM_THREADS=1 mpiexec -n 4 python bench/mpi_scaling.py --reproducible --block-rows 16
+                                         # lnrnn train --reproducible's update, and its Allgatherv
 
 Pixel MNIST (the shared 8000/2000 split of t10k, 784 steps of 1 input), the trainer's model (ln-lstm
 H=64 by default). Measures, median of --reps:
@@ -24,6 +26,8 @@ import time
 
 import numpy as np
 
+from lnrnn.config import BLOCK_ROWS
+from lnrnn.kernels.threads import block_rows
 from lnrnn.training import distributed
 from lnrnn.data.tasks import load_task, task_spec
 from lnrnn.training.optim import make_optimizer
@@ -48,8 +52,14 @@ def main():
     ap.add_argument("--batch-size", type=int, default=64, help="global batch B")
     ap.add_argument("--reps", type=int, default=5)
     ap.add_argument("--far-ranks", type=int, default=64, help="N of the paper estimate")
+    ap.add_argument("--reproducible", action="store_true",
+                    help="updates as lnrnn train --reproducible runs them: each fixed block its own forward and "
+                         "backward, the blocks' gradients gathered (Allgatherv) and added in block order")
+    ap.add_argument("--block-rows", type=int, default=None, help="rows a batch block holds at least")
     args = ap.parse_args()
     group = distributed.init()
+    rows = block_rows(args.block_rows or BLOCK_ROWS)
+    rows.__enter__()  # for the whole process (kept referenced: the context would end when collected)
     cfg = resolve_defaults(TrainConfig(cell=args.cell, task="mnist", data_dir=args.data_dir, split="8000/2000",
                                        batch_size=args.batch_size))
     task = load_task(task_spec(cfg.task, cfg.data_dir, cfg.split, None))
@@ -66,8 +76,10 @@ def main():
 
     votes = np.zeros(3)
 
+    run = distributed.loss_and_grad_blocks if args.reproducible else distributed.loss_and_grad
+
     def update():
-        distributed.loss_and_grad(group, model, x, y, lengths, None, 0, votes)
+        run(group, model, x, y, lengths, None, 0, votes)
         opt.step(model.flat[0].data, model.flat[1].data)
 
     update()  # compile
@@ -87,6 +99,12 @@ def main():
         bw = 2 * (group.size - 1) / group.size * nbytes / max(t_ar - 2 * math.log2(group.size) * t_small, 1e-9)
         say(f"Allreduce of the update's message ({buf.size:,} floats, {nbytes / 1e3:.0f} kB): {1e6 * t_ar:.0f} us; "
             f"of 8 floats (alpha): {1e6 * t_small:.1f} us; bandwidth term {bw / 1e9:.2f} GB/s")
+        nbk, k0, k1, counts = distributed.rank_blocks(group, B)
+        rows = np.zeros((k1 - k0, P), buf.dtype)   # (own blocks, P): --reproducible's gather
+        group.allgather_rows(rows, counts)
+        t_ga = median_time(lambda: [group.allgather_rows(rows, counts) for _ in range(20)], args.reps) / 20
+        say(f"Allgatherv of the blocks' gradients ({nbk} blocks x {P:,} floats, {nbk * P * buf.itemsize / 1e3:.0f} kB "
+            f"to every rank), --reproducible's exchange: {1e6 * t_ga:.0f} us ({t_ga / t_ar:.2f}x the Allreduce)")
     else:
         t_small, bw = 10e-6, 1e9  # placeholders until measured under mpiexec
         say("(run under mpiexec -n 2 to measure the Allreduce)")

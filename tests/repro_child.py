@@ -3,6 +3,9 @@ write what each run ended with to one .npz.
 
     python tests/repro_child.py SPEC.json OUT.npz WORKDIR
 
+Under an MPI launcher (``mpiexec -n N python tests/repro_child.py ...``) every rank trains each run as one
+data-parallel group (lnrnn.training.distributed) and rank 0 writes OUT.npz (with "ranks": N).
+
 SPEC.json: {"runs": [{"name": ..., "cfg": {TrainConfig fields}}, ...]}. Each run trains through
 ``lnrnn.training.train.train`` into WORKDIR/<name> (with ``keep`` large enough to hold every
 checkpoint, so the step-0 one is there too). OUT.npz then holds, per run, under "<name>/":
@@ -52,6 +55,7 @@ def main(spec_path, npz_path, workdir):
     import numba
     import numpy as np
 
+    from lnrnn.training import distributed
     from lnrnn.training.checkpoint import PAST_DIR, load_checkpoint
     from lnrnn.training.plan import TrainConfig
     from lnrnn.training.train import train
@@ -60,11 +64,16 @@ def main(spec_path, npz_path, workdir):
         spec = json.load(f)
     import lnrnn
 
-    result = {"threads": np.array(numba.get_num_threads()), "package": np.array(os.path.dirname(lnrnn.__file__))}
+    group = distributed.init()
+    result = {"threads": np.array(numba.get_num_threads()), "package": np.array(os.path.dirname(lnrnn.__file__)),
+              "ranks": np.array(group.size)}
     for run in spec["runs"]:
         name, out = run["name"], os.path.join(workdir, run["name"])
         cfg = TrainConfig(**{**run["cfg"], "out": out})
-        train(cfg, quiet=True, log=lambda msg: None)
+        with distributed.failing_together(group):
+            train(cfg, quiet=True, log=lambda msg: None, group=group)
+        if not group.root:
+            continue
         meta, arrays = load_checkpoint(out)
         if meta["step"] != cfg.max_steps:
             raise SystemExit(f"{name} stopped at update {meta['step']}, not {cfg.max_steps}")
@@ -82,7 +91,8 @@ def main(spec_path, npz_path, workdir):
         result.update({f"{name}/metric/{k}": np.array(v, np.float64) for k, v in metrics.items()})
         loss = metrics.get(f"stop@{meta['step']}/val_loss", math.nan)
         print(f"{name}: {meta['step']} updates, val loss {loss:.6g}", flush=True)
-    np.savez(npz_path, **result)
+    if group.root:
+        np.savez(npz_path, **result)
 
 
 if __name__ == "__main__":

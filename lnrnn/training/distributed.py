@@ -23,15 +23,28 @@ the global batch and each rank takes its rows. A rank whose shard is empty (a la
 with fewer sequences than ranks) runs one sequence of length 0: it scores nothing and adds zero to
 every sum, but takes part in every collective.
 
+The same bits on any number of ranks (--reproducible, plain and LN cells). The update above equals one
+process only up to summation order: each rank adds its own shard's partials, and an Allreduce adds the
+ranks' sums in an order of its own, so a run on 2 ranks parts from the same run on 1 (the LN cells
+amplify 1e-16 into O(1) within a few dozen updates). With --reproducible the unit of work is a
+fixed row block of the batch instead (``data_blocks``: two of the kernels' blocks, by B and --block-rows
+alone): ranks own whole blocks (``rank_blocks``), every block runs as its own forward and backward (its rows,
+lengths, initial states and text; normalized by the whole batch's scored units), and each block's flat
+gradient and metric sums are gathered to every rank (``Group.allgather_rows``, an Allgatherv: it moves
+numbers without adding them) and added in block order (``loss_and_grad_blocks``). One process runs the
+same blocks and adds them alike, so 1, 2 or N ranks (and any thread count) give the same bits. BN
+cells are refused: their per-step statistics span the whole batch, so a block cannot run alone.
+
 Evaluation: the evaluation batches are dealt round robin over the ranks (batch i to rank i mod N,
-with the same state-noise key i as in one process), and their sums and counts are reduced: the same
-figures as one process, N times faster.
+with the same state-noise key i as in one process); each batch's sums and count take a row of their own,
+nonzero on one rank only, so the Allreduce that collects them adds only zeros (exact), and the rows are
+then added in batch order as one process adds them: the same figures to the bit, N times faster.
 
 Writes: rank 0 alone locks the run folder and writes logs, pictures and checkpoints; the other ranks
 read the checkpoint on --resume (the run folder must be on a file system every rank sees, as a
 cluster's home or scratch is). A checkpoint records the number of ranks. Resuming with another number
 of ranks is allowed and says so: the global batch is the same and only its split changes, so the run
-continues the same updates up to floating-point summation order.
+continues the same updates up to floating-point summation order (with --reproducible: to the bit).
 
 Stopping together: a signal (Ctrl-C, SIGTERM from Slurm) or --time-budget may come to one rank only.
 Every update's Allreduce carries each rank's vote to stop, so all ranks stop after the same update
@@ -55,8 +68,9 @@ import traceback
 
 import numpy as np
 
-from lnrnn.config import MPI_FAIL_GRACE_S, MPI_FLUSH_S
+from lnrnn.config import BLOCK_ROWS, MPI_FAIL_GRACE_S, MPI_FLUSH_S
 from lnrnn.errors import UserError
+from lnrnn.kernels.threads import batch_blocks, block_rows, chunk_bounds
 
 # Environment variables by which MPI launchers announce the size of the job: Open MPI's mpirun,
 # MPICH/Intel MPI's Hydra (PMI), PMIx launchers, and Slurm's srun (for the step it launched).
@@ -108,6 +122,17 @@ class Group:
         if self.comm is not None:
             from mpi4py import MPI
             self.comm.Allreduce(MPI.IN_PLACE, buf, op=MPI.SUM)
+
+    def allgather_rows(self, rows, counts):
+        """Every rank's rows stacked in rank order: rows (n_r, W) of this rank, counts[r] = n_r of every
+        rank -> (sum(counts), W). A gather moves the numbers unchanged, so the result is the same bits on
+        every rank and for any number of ranks (an Allreduce promises no order of its additions)."""
+        if self.comm is None:
+            return rows
+        out = np.empty((int(sum(counts)),) + rows.shape[1:], rows.dtype)
+        width = int(np.prod(rows.shape[1:], dtype=np.int64))
+        self.comm.Allgatherv(np.ascontiguousarray(rows), [out, [int(c) * width for c in counts]])
+        return out
 
     def bcast(self, obj):
         return obj if self.comm is None else self.comm.bcast(obj, root=0)
@@ -219,19 +244,77 @@ def loss_and_grad(group, model, x, targets, lengths, tbptt, noise_key, votes, te
     return model.head.mean(model.last_sums, total)
 
 
+def data_blocks(B):
+    """How many blocks --reproducible splits a global batch of B rows into (rows chunk_bounds(B, n, k)):
+    half as many as the kernels' fixed blocks (``kernels.threads.batch_blocks``), at least one; by B and
+    the run's --block-rows alone. Half, because a block's own call splits its rows again into the
+    kernels' blocks (at least two): its products then keep the kernels' block size, and one process
+    runs about the products it runs without --reproducible."""
+    return max(1, batch_blocks(B) // 2)
+
+
+def rank_blocks(group, B):
+    """The global batch's blocks (``data_blocks``) and this rank's share of them -> (nb, k0, k1, counts):
+    rank r runs blocks [k0, k1) (``shard`` over blocks), counts[r] = how many blocks each rank runs."""
+    nb = data_blocks(B)
+    bounds = [shard(nb, group.size, r) for r in range(group.size)]
+    return (nb,) + bounds[group.rank] + ([hi - lo for lo, hi in bounds],)
+
+
+def loss_and_grad_blocks(group, model, x, targets, lengths, tbptt, noise_key, votes, text=None):
+    """``loss_and_grad`` made independent of the number of ranks (--reproducible; the module docstring):
+    every fixed block of the global batch runs as its own forward and backward (a rank runs its own
+    blocks), and the blocks' flat gradients and metric sums, gathered to every rank, are added in block
+    order. One process runs every block and adds them alike: the same bits for 1, 2 or N ranks."""
+    T, B = x.shape[0], x.shape[1]
+    total = model.scored_count(targets, lengths, T, B)
+    state = model.noise_state(B, (1, int(noise_key))) if model.state_noise else None
+    nb, k0, k1, counts = rank_blocks(group, B)
+    grads = model.flat[1].data
+    keys = list(model.head.sum_keys)
+    gpart = np.empty((k1 - k0, grads.size), grads.dtype)   # (own blocks, P): each block's gradient
+    spart = np.empty((k1 - k0, len(keys)))                 # (own blocks, K): each block's metric sums
+    for j, k in enumerate(range(k0, k1)):
+        lo, hi = chunk_bounds(B, nb, k)
+        rows = slice(lo, hi)
+        st = None if state is None else [tuple(np.ascontiguousarray(s[rows]) for s in layer) for layer in state]
+        tx = None if text is None else (np.ascontiguousarray(text[0][rows]), np.asarray(text[1])[rows])
+        model.loss_and_grad(np.ascontiguousarray(x[:, rows]), targets[rows],
+                            None if lengths is None else np.asarray(lengths)[rows], tbptt=tbptt, state=st,
+                            total=total, text=tx)
+        gpart[j] = grads
+        spart[j] = [model.last_sums[m] for m in keys]
+    gall = group.allgather_rows(gpart, counts)   # (nb, P) in block order, the same on every rank
+    sall = group.allgather_rows(spart, counts)   # (nb, K)
+    group.allreduce(votes)                       # 0/1 votes: exact in any order
+    grads[...] = gall[0]
+    sums = sall[0].copy()
+    for k in range(1, nb):
+        grads += gall[k]
+        sums += sall[k]
+    model.last_sums = {m: float(v) for m, v in zip(keys, sums)}
+    model.last_count = total
+    return model.head.mean(model.last_sums, total)
+
+
 def evaluate(group, model, batches):
     """{metric: mean} over the batches of one evaluation, batch i run by rank i mod N (inference, noise
-    key i as in one process); sums and counts reduced over the group. batches: a list of callables
-    returning (x, targets, lengths[, text]) (only this rank's are called)."""
+    key i as in one process); the sums and counts of every batch are added in batch order, as one process
+    adds them (``SequenceModel.evaluate``): the same figures, to the bit, on any number of ranks.
+    batches: a list of callables returning (x, targets, lengths[, text]) (only this rank's are called)."""
     keys = list(model.head.sum_keys)
-    acc = np.zeros(len(keys) + 1)   # (metric sums..., count) in float64
+    acc = np.zeros((len(batches), len(keys) + 1))   # (batches, metric sums... + count) in float64
     for i in range(group.rank, len(batches), group.size):
         x, t, lengths, *text = batches[i]()
         sums, c = model.loss_sums(x, t, lengths, noise_key=i, text=text[0] if text else None)
-        acc[:-1] += [sums[k] for k in keys]
-        acc[-1] += c
-    group.allreduce(acc)
-    return model.head.mean(dict(zip(keys, acc[:-1])), int(round(acc[-1])))
+        acc[i, :-1] = [sums[k] for k in keys]
+        acc[i, -1] = c
+    # row i is nonzero on rank i mod N alone: adding zeros is exact, so this sum has no order to depend on
+    group.allreduce(acc.reshape(-1))
+    tot = np.zeros(len(keys) + 1)
+    for row in acc:
+        tot += row
+    return model.head.mean(dict(zip(keys, tot[:-1])), int(round(tot[-1])))
 
 
 # ---- the trainer's checks and notes ----
@@ -243,22 +326,42 @@ def check_config(cfg, size):
     if cfg.device != "cpu":
         raise UserError(f"--device {cfg.device}: training across MPI processes runs on the CPU only; drop "
                         "--device cuda, or run one process without the launcher.")
+    if cfg.reproducible:
+        with block_rows(cfg.block_rows):
+            nb = data_blocks(cfg.batch_size)
+        if nb < size:
+            raise UserError(f"--reproducible gives each of the {size} MPI processes whole blocks of a batch, but "
+                            f"--batch-size {cfg.batch_size} makes {nb} block{'s' * (nb != 1)} of at least "
+                            f"--block-rows {cfg.block_rows} rows; use a larger --batch-size, a smaller --block-rows, "
+                            f"or at most {nb} process{'es' * (nb != 1)}.")
     if cfg.batch_size < size:
         raise UserError(f"--batch-size {cfg.batch_size} is smaller than the {size} MPI processes: each rank needs a "
                         f"share of every batch; use --batch-size {size} or more, or fewer processes.")
 
 
-def describe_split(size, B):
+def describe_split(size, B, reproducible=False, rows=BLOCK_ROWS):
+    """One line on how a batch of B is split over ``size`` ranks (rows: the run's --block-rows)."""
+    if reproducible:
+        with block_rows(rows):
+            nb = data_blocks(B)
+        lo, hi = shard(nb, size, size - 1), shard(nb, size, 0)
+        each = f"{hi[1] - hi[0]}" if (hi[1] - hi[0]) == (lo[1] - lo[0]) else f"{lo[1] - lo[0]}-{hi[1] - hi[0]}"
+        return (f"Data parallel over {size} MPI processes, reproducible: each batch of {B} is {nb} blocks, {each} "
+                "a process; their gradients are gathered and added in block order (the same bits as one process); "
+                "rank 0 writes the run folder.")
     lo, hi = shard(B, size, size - 1), shard(B, size, 0)
     each = f"{hi[1] - hi[0]}" if (hi[1] - hi[0]) == (lo[1] - lo[0]) else f"{lo[1] - lo[0]}-{hi[1] - hi[0]}"
     return (f"Data parallel over {size} MPI processes: each batch of {B} is split into shards of {each} "
             "sequences (one Allreduce per update); rank 0 writes the run folder.")
 
 
-def resume_note(saved_ranks, size, B):
+def resume_note(saved_ranks, size, B, reproducible=False):
     """What resuming a run trained on ``saved_ranks`` processes on ``size`` means (None: the same number)."""
     if saved_ranks == size:
         return None
+    if reproducible:
+        return (f"The run was trained as {saved_ranks} process{'es' * (saved_ranks != 1)} and resumes as {size}: "
+                "with --reproducible the updates are the same bits.")
     return (f"The run was trained as {saved_ranks} process{'es' * (saved_ranks != 1)} and resumes as {size}: each "
             f"global batch of {B} is now split {size} way{'s' * (size != 1)}; the updates are the same up to "
             "floating-point summation order (BatchNorm statistics are the global batch's either way).")

@@ -50,6 +50,8 @@ class TrainConfig:
     dtype: str = "float32"                # float32 or float64 parameters and activations
     block_rows: int = BLOCK_ROWS          # rows a batch block holds at least: threads take whole blocks, so
                                           # results are the same on any thread count, not with another value
+    reproducible: bool = False            # the same bits on any number of MPI ranks too: every block of a batch
+                                          # runs as its own forward and backward, blocks added in block order
     eval_batch_size: Optional[int] = None # sequences per evaluation batch (memory only; None: the task's default)
     charset: Optional[str] = None         # strokes-kanjivg: latin (default), kana or kanji
     allow_pickle: bool = False            # strokes-npz: read object arrays (unpickling runs code: trusted files only)
@@ -100,6 +102,11 @@ def validate(cfg):
         (cfg.optimizer in OPTIMIZERS, f"unknown optimizer {cfg.optimizer!r}; choose one of {', '.join(OPTIMIZERS)}."),
         (cfg.dtype in ("float32", "float64"), f"--dtype must be float32 or float64, not {cfg.dtype}."),
         (cfg.block_rows >= 1, f"--block-rows must be at least 1, not {cfg.block_rows}."),
+        (not (cfg.reproducible and cells.get(cfg.cell).norm == "bn"),
+         f"--reproducible runs each block of a batch by itself, but a {cfg.cell} cell's BatchNorm statistics "
+         "span the whole batch; its runs are already the same bits on any thread count: drop --reproducible."),
+        (not (cfg.reproducible and cfg.device != "cpu"),
+         f"--reproducible is a property of the CPU kernels; drop it with --device {cfg.device}."),
         (cfg.eval_batch_size >= 1, f"--eval-batch-size must be at least 1, not {cfg.eval_batch_size}."),
         (cfg.max_steps is None or cfg.max_steps >= 1, f"--max-steps must be at least 1, not {cfg.max_steps}."),
         (cfg.time_budget is None or cfg.time_budget > 0, f"--time-budget must be positive, not {cfg.time_budget}."),

@@ -338,7 +338,8 @@ class Trainer:
         except ValueError as e:
             raise CheckpointError(f"the checkpoint in {self.cfg.out} does not fit the model ({e}).") from None
         self.epoch, self.batch_in_epoch, self.step = meta["epoch"], meta["batch_in_epoch"], meta["step"]
-        note = distributed.resume_note(int(meta.get("ranks", 1)), self.group.size, self.cfg.batch_size)
+        note = distributed.resume_note(int(meta.get("ranks", 1)), self.group.size, self.cfg.batch_size,
+                                       self.cfg.reproducible)
         if note:
             self.log(note)
         self.epoch_rng = meta["rng"]
@@ -447,13 +448,15 @@ class Trainer:
         """The model's forward and backward on one batch; a NaN or infinite activation or gradient
         inside the stack (which the layers refuse with a ValueError) is a diverged run."""
         try:
-            if self.group.size > 1:  # this rank's shard; one Allreduce of gradients, sums and stop votes
+            if self.group.size > 1 or self.cfg.reproducible:
+                # this rank's shard (or, --reproducible, its blocks); gradients, sums and stop votes combined
                 flag, c = self.flag, self.cfg
                 self.votes[:] = (flag is not None and flag.requested, flag is not None and flag.signum == signal.SIGINT,
                                  self.group.root and c.time_budget is not None
                                  and self._budget_seconds() >= c.time_budget)
-                return distributed.loss_and_grad(self.group, self.model, x, y, lengths, c.tbptt, self.step, self.votes,
-                                                 text)
+                run = distributed.loss_and_grad_blocks if c.reproducible else distributed.loss_and_grad
+                with prewarm.armed(self.first_update_s is None and self.group.size == 1):
+                    return run(self.group, self.model, x, y, lengths, c.tbptt, self.step, self.votes, text)
             # the first update of a process on a cold cache compiles the backward loops in a second
             # process meanwhile (lnrnn.training.prewarm; layers on other devices start none)
             with prewarm.armed(self.first_update_s is None):
@@ -783,7 +786,8 @@ def train(cfg, resume=False, explicit=(), quiet=False, log=None, stream=None, ho
             return trainer
         trainer.log(("Resuming. " if resume else "") + trainer.describe())
         if trainer.group.size > 1:
-            trainer.log(distributed.describe_split(trainer.group.size, trainer.cfg.batch_size))
+            trainer.log(distributed.describe_split(trainer.group.size, trainer.cfg.batch_size, trainer.cfg.reproducible,
+                                                  trainer.cfg.block_rows))
         out = trainer.cfg.out
         try:
             # single-threaded BLAS under the kernels' threads, and the run's batch blocks, for this run only
