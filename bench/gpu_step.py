@@ -32,6 +32,7 @@ import os
 import statistics
 import sys
 import time
+import traceback
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 import numpy as np  # noqa: E402
@@ -235,57 +236,102 @@ def main(argv=None):
     failed = False
     for name, (T, B, I, H, what) in shapes.items():
         print(f"\n{name} ({what}): T={T} B={B} I={I} H={H}, float32, one forward + backward")
-        p, dy = problem(T, B, I, H)
-        ours = lnrnn_step_fn(p, dy, persistent=False)
-        # the float64 check runs the first CHECK_T steps: beyond a few hundred, rounding differences of
-        # 1e-16 grow by the dynamics alone (S1's 784 steps: 1e-5 between lnrnn's CPU twin and PyTorch)
-        p64 = {k: v[:CHECK_T].astype(np.float64) if k == "x" else v.astype(np.float64) for k, v in p.items()}
-        dy64 = dy[:CHECK_T].astype(np.float64)
-        paths = {"": False}  # the float64 check of each forward path (the persistent one where it fits)
-        if persistent_fits(p64):
-            paths[", persistent fwd"] = True
-        for label, pers in paths.items():
-            errs, y64 = validate_against_cpu(p64, dy64, lnrnn_step_fn(p64, dy64, persistent=pers))
-            worst = max(errs, key=errs.get)
-            good = errs[worst] < TOL64
-            failed |= not good
-            print(f"  check vs CPU twin (float64{label}): worst relative error {errs[worst]:.1e} ({worst}) "
-                  f"{'ok' if good else 'FAILED'}")
-        rows = {"lnrnn CUDA LN-LSTM": (ours, cuda.synchronize),
-                "lnrnn CUDA LSTM (no LN)": (lnrnn_step_fn(p, dy, norm="none"), cuda.synchronize)}
-        fits = persistent_fits(p)
-        if fits:
-            rows["lnrnn CUDA LN-LSTM, persistent fwd"] = (lnrnn_step_fn(p, dy, persistent=True), cuda.synchronize)
-            diffs = forward_agreement(p)
-            worst = max(diffs, key=diffs.get)
-            print(f"  persistent fwd vs lstm_cuda fwd (float32): max abs difference {diffs[worst]:.1e} ({worst}); "
-                  + ", ".join(f"{k} {v:.1e}" for k, v in diffs.items()))
-        else:
-            print("  persistent fwd: does not fit this shape on this device (lstm_persistent_cuda.fits): rows skipped")
-        if args.per_step:
-            rows["lnrnn LN-LSTM, per-step launches"] = (lnrnn_step_fn(p, dy, sequence=False), cuda.synchronize)
-        if torch is not None:
-            e = rel(torch_eager(torch, p64, dy64, tdev)().detach().cpu().numpy(), y64)
-            failed |= not e < TOL64
-            print(f"  check vs PyTorch eager LN-LSTM (float64): output relative difference {e:.1e} "
-                  f"{'ok' if e < TOL64 else 'FAILED'}")
-            eager = torch_eager(torch, p, dy, tdev)
-            rows["PyTorch eager LN-LSTM"] = (eager, torch.cuda.synchronize)
-            cudnn = torch_cudnn(torch, p, dy, tdev)
-            cudnn()
-            rows["torch.nn.LSTM (cuDNN, no LN)"] = (cudnn, torch.cuda.synchronize)
-        if args.tiny:
-            continue
-        res = {k: median_ms(fn, sync, args.reps) for k, (fn, sync) in rows.items()}
+        try:
+            failed |= run_shape(args, torch, tdev, T, B, I, H)
+        except Exception as e:  # noqa: BLE001 - a failing shape is reported, and the next one still runs
+            failed = True
+            print(f"  {name} FAILED: {type(e).__name__}: {e}")
+            traceback.print_exc(limit=-4, file=sys.stdout)
+        sys.stdout.flush()
+    return 1 if failed else 0
+
+
+def report_registers(H):
+    """Registers per thread of the LSTM sequence kernels compiled for this H (what decides whether a block
+    of their size can launch: 64K registers a block); silent where the dispatcher cannot say (simulator)."""
+    from lnrnn.kernels import lstm_cuda
+    from lnrnn.kernels.arrays_cuda import seq_threads
+
+    tpb = seq_threads(4 * H)
+    for dt in (np.float32, np.float64):
+        for k in lstm_cuda._seq_kernels(np.dtype(dt), tpb, H):
+            try:
+                regs = sorted(set(k.get_regs_per_thread().values()))
+            except Exception:  # noqa: BLE001 - the simulator's dispatchers do not count registers
+                return
+            if regs:
+                print(f"  registers a thread, {k.__name__} {np.dtype(dt).name} ({tpb} threads a block): {regs}")
+
+
+def run_shape(args, torch, tdev, T, B, I, H):
+    """The checks and timings of one shape (main); True when a validation failed. lstm_cuda's own kernels
+    and PyTorch first, the persistent forward after: an error there cannot take the table with it."""
+    from numba import cuda
+    failed = False
+    p, dy = problem(T, B, I, H)
+    # the float64 check runs the first CHECK_T steps: beyond a few hundred, rounding differences of
+    # 1e-16 grow by the dynamics alone (S1's 784 steps: 1e-5 between lnrnn's CPU twin and PyTorch)
+    p64 = {k: v[:CHECK_T].astype(np.float64) if k == "x" else v.astype(np.float64) for k, v in p.items()}
+    dy64 = dy[:CHECK_T].astype(np.float64)
+
+    def check(label, pers):
+        errs, y64 = validate_against_cpu(p64, dy64, lnrnn_step_fn(p64, dy64, persistent=pers))
+        worst = max(errs, key=errs.get)
+        good = errs[worst] < TOL64
+        print(f"  check vs CPU twin (float64{label}): worst relative error {errs[worst]:.1e} ({worst}) "
+              f"{'ok' if good else 'FAILED'}")
+        return good, y64
+
+    good, y64 = check("", False)
+    failed |= not good
+    rows = {"lnrnn CUDA LN-LSTM": (lnrnn_step_fn(p, dy, persistent=False), cuda.synchronize),
+            "lnrnn CUDA LSTM (no LN)": (lnrnn_step_fn(p, dy, norm="none"), cuda.synchronize)}
+    if args.per_step:
+        rows["lnrnn LN-LSTM, per-step launches"] = (lnrnn_step_fn(p, dy, sequence=False), cuda.synchronize)
+    if torch is not None:
+        e = rel(torch_eager(torch, p64, dy64, tdev)().detach().cpu().numpy(), y64)
+        failed |= not e < TOL64
+        print(f"  check vs PyTorch eager LN-LSTM (float64): output relative difference {e:.1e} "
+              f"{'ok' if e < TOL64 else 'FAILED'}")
+        eager = torch_eager(torch, p, dy, tdev)
+        rows["PyTorch eager LN-LSTM"] = (eager, torch.cuda.synchronize)
+        cudnn = torch_cudnn(torch, p, dy, tdev)
+        cudnn()
+        rows["torch.nn.LSTM (cuDNN, no LN)"] = (cudnn, torch.cuda.synchronize)
+    res = {} if args.tiny else {k: median_ms(fn, sync, args.reps) for k, (fn, sync) in rows.items()}
+    report_registers(H)
+
+    def table():
         base = res["lnrnn CUDA LN-LSTM"]
         for k, ms in res.items():
             print(f"  {k:34s} {ms:9.2f} ms   {ms / base:5.2f}x lnrnn")
-        if fits:  # the forward alone, CUDA events, same process
-            fwd = {"ln-lstm fwd": median_event_ms(lnrnn_forward_fn(p, False), args.reps),
-                   "ln-lstm persistent fwd": median_event_ms(lnrnn_forward_fn(p, True), args.reps)}
-            for k, ms in fwd.items():
-                print(f"  {k:34s} {ms:9.2f} ms   {ms / fwd['ln-lstm fwd']:5.2f}x ln-lstm fwd (CUDA events)")
-    return 1 if failed else 0
+        sys.stdout.flush()
+
+    if not persistent_fits(p):
+        print("  persistent fwd: does not fit this shape on this device (lstm_persistent_cuda.fits): rows skipped")
+        if res:
+            table()
+        return failed
+    try:
+        if persistent_fits(p64):
+            good, _ = check(", persistent fwd", True)
+            failed |= not good
+        diffs = forward_agreement(p)
+        worst = max(diffs, key=diffs.get)
+        print(f"  persistent fwd vs lstm_cuda fwd (float32): max abs difference {diffs[worst]:.1e} ({worst}); "
+              + ", ".join(f"{k} {v:.1e}" for k, v in diffs.items()))
+        if res:
+            res["lnrnn CUDA LN-LSTM, persistent fwd"] = median_ms(lnrnn_step_fn(p, dy, persistent=True),
+                                                                  cuda.synchronize, args.reps)
+    finally:
+        if res:
+            table()
+    if res:  # the forward alone, CUDA events, same process
+        fwd = {"ln-lstm fwd": median_event_ms(lnrnn_forward_fn(p, False), args.reps),
+               "ln-lstm persistent fwd": median_event_ms(lnrnn_forward_fn(p, True), args.reps)}
+        for k, ms in fwd.items():
+            print(f"  {k:34s} {ms:9.2f} ms   {ms / fwd['ln-lstm fwd']:5.2f}x ln-lstm fwd (CUDA events)")
+    return failed
 
 
 if __name__ == "__main__":

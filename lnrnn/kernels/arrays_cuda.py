@@ -17,7 +17,7 @@ Launch geometry
 import numpy as np
 
 from lnrnn import config
-from lnrnn.kernels.cuda_env import numpy_compat
+from lnrnn.kernels.cuda_env import numpy_compat, simulator_enabled
 
 numpy_compat()  # before numba-cuda compiles anything (NumPy >= 2.5)
 from numba import cuda, float32, float64  # noqa: E402
@@ -32,6 +32,17 @@ def nbtype(dtype):
         return _NB[np.dtype(dtype)]
     except KeyError:
         raise TypeError(f"CUDA kernels support float32 and float64, got {np.dtype(dtype).name}") from None
+
+
+def bounded(threads):
+    """``cuda.jit`` for a kernel launched with at most ``threads`` threads per block: the compiler then keeps
+    each thread's registers within what a block of that size may hold (launch bounds), so the launch cannot
+    fail for want of registers (CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES: a 512-thread block may use at most
+    128 registers a thread, which a float64 sequence kernel can exceed when left to the compiler). The
+    simulator takes no launch bounds."""
+    if simulator_enabled():
+        return cuda.jit
+    return cuda.jit(launch_bounds=int(threads))
 
 
 def threads_per_block():

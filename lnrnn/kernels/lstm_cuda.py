@@ -51,7 +51,7 @@ import numpy as np
 from numba import cuda
 
 from lnrnn.config import FOLD_MAX_I
-from lnrnn.kernels.arrays_cuda import (copy, empty, nbtype, seq_fits, seq_threads, threads_per_block, to_device,
+from lnrnn.kernels.arrays_cuda import (bounded, copy, empty, nbtype, seq_fits, seq_threads, threads_per_block, to_device,
                                        transpose, zeros)
 from lnrnn.kernels.gemm_cuda import colsum, colsum_prod, matmul, projection_grads
 from lnrnn.kernels.rows_cuda import block_sum, dot_col, sigmoid, split_groups, split_matvec
@@ -190,7 +190,7 @@ def bwd_row(sh, dy, dh, dc, sv, rs, p, ln, clip, one, fh, inv_g, grads, dv):
 def _kernels(dtype, tpb):
     dt = nbtype(dtype)
 
-    @cuda.jit
+    @bounded(tpb)
     def fwd_step(hw, xp_t, c_prev, p, ln, eps, out, rstd_h_t, rstd_c_t):
         """One time step (fwd_row); block bb handles batch row bb.
             hw (B,G) = h_{t-1} Wh,  xp_t (B,G),  c_prev (B,H)
@@ -210,7 +210,7 @@ def _kernels(dtype, tpb):
             rstd_h_t[bb] = r_h
             rstd_c_t[bb] = r_c
 
-    @cuda.jit
+    @bounded(tpb)
     def bwd_step(dy_t, dh_next, dc_next, sv, rs, p, ln, clip, grads):
         """One time step of BPTT (bwd_row); block bb handles batch row bb.
             dy_t (B,H) dL/dh_t from the output; dh_next (B,H) dL/dh_t from step t+1 (read);
@@ -247,7 +247,7 @@ def _seq_kernels(dtype, tpb, H):
     NRED = split_groups(H, tpb) * H  # shared sizes must be compile-time constants
     matvec = split_matvec(H, G, tpb)   # backward: dh = dv Wh^T, sums of length G
 
-    @cuda.jit
+    @bounded(tpb)
     def fwd_seq(xp, h0, c0, Wh, p, ln, eps, out, rstd):
         """Block bb: batch row bb for t = 0..T-1 (fwd_row at every step; saved layout as fwd_step).
             xp (T,B,G) x Wx (xhat_x with LN), h0, c0 (B,H), Wh (H,G)
@@ -282,7 +282,7 @@ def _seq_kernels(dtype, tpb, H):
                 rstd[2, t, bb] = r_c
             cuda.syncthreads()  # hs holds h_t for the next step's product
 
-    @cuda.jit
+    @bounded(tpb)
     def bwd_seq(dy, sv, c0, rstd, p, WhT, ln, clip, grads, dh0, dc0):
         """Block bb: BPTT of batch row bb for t = T-1..0 (bwd_row at every step).
             dy (T,B,H); sv = (gates, xp, hhat, c, tc, chat) as saved (hhat, chat (T,B,0) without LN);

@@ -68,7 +68,7 @@ import numpy as np
 from numba import cuda
 
 from lnrnn import config
-from lnrnn.kernels.arrays_cuda import empty, nbtype
+from lnrnn.kernels.arrays_cuda import bounded, empty, nbtype
 from lnrnn.kernels.cuda_env import simulator_enabled
 from lnrnn.kernels.rows_cuda import dot_col, sigmoid
 
@@ -319,7 +319,7 @@ def _kernels(dtype, tpb, H, B, U, R):
             kk = cc - g * nu
             Ws[i, g * U + kk] = Wh[i, g * H + u0 + kk]
 
-    @cuda.jit
+    @bounded(tpb)
     def persistent(xp, h0, c0, Wh, p, eps, out, rstd, parts):
         """The whole sequence in one cooperative launch of NB blocks.
             xp (T,B,G) xhat_x, h0, c0 (B,H), Wh (H,G)
@@ -344,7 +344,7 @@ def _kernels(dtype, tpb, H, B, U, R):
                 grid.sync()
         run_phase(0, T, sm, io, j, nb)
 
-    @cuda.jit
+    @bounded(tpb)
     def stepped(t, ph0, ph1, xp, h0, c0, Wh, p, eps, out, rstd, parts, hwg):
         """Phases ph0 .. ph1-1 of step t on NB blocks, block-synchronized only (so one phase per launch
         when NB > 1); arguments as ``persistent``, and hwg (NB,B,4U) holding each block's hw between

@@ -19,7 +19,7 @@ from functools import lru_cache
 import numpy as np
 from numba import cuda
 
-from lnrnn.kernels.arrays_cuda import (copy, empty, nbtype, seq_fits, seq_threads, threads_per_block, to_device,
+from lnrnn.kernels.arrays_cuda import (bounded, copy, empty, nbtype, seq_fits, seq_threads, threads_per_block, to_device,
                                        transpose, zeros)
 from lnrnn.kernels.gemm_cuda import colsum, colsum_prod, matmul, projection_grads
 from lnrnn.kernels.rows_cuda import block_sum, split_groups, split_matvec
@@ -90,7 +90,7 @@ def bwd_row(sh, dy, dh, y, ahat, r, g, ln, one, inv_h, dz, da, dv):
 def _kernels(dtype, tpb):
     dt = nbtype(dtype)
 
-    @cuda.jit
+    @bounded(tpb)
     def fwd_step(a, xp_t, b, g, ln, eps, y_t, ahat_t, rstd_t):
         """Block bb, batch row bb (fwd_row).
             a (B,H) = h_{t-1} Wh on entry, x_t Wx + h_{t-1} Wh after (scratch); xp_t (B,H); b, g (H,)
@@ -103,7 +103,7 @@ def _kernels(dtype, tpb):
         if ln and cuda.threadIdx.x == 0:
             rstd_t[bb] = r
 
-    @cuda.jit
+    @bounded(tpb)
     def bwd_step(dy_t, dh_next, y_t, ahat_t, rstd_t, g, ln, dz_t, da_t):
         """Block bb, batch row bb (bwd_row).
             dy_t, dh_next (B,H) dL/dh_t from the output and from step t+1; y_t (B,H);
@@ -127,7 +127,7 @@ def _seq_kernels(dtype, tpb, H):
     NRED = split_groups(H, tpb) * H  # shared sizes must be compile-time constants
     matvec = split_matvec(H, H, tpb)   # both recurrent products: h Wh and dv Wh^T
 
-    @cuda.jit
+    @bounded(tpb)
     def fwd_seq(xp, h0, Wh, b, g, ln, eps, y, ahat, rstd):
         """Block bb: batch row bb for t = 0..T-1 (fwd_row at every step). xp (T,B,H) x Wx, h0 (B,H),
         Wh (H,H), b, g (H,) -> y (T,B,H); with LN also ahat (T,B,H), rstd (T,B) (ahat (T,B,0)
@@ -152,7 +152,7 @@ def _seq_kernels(dtype, tpb, H):
                 rstd[t, bb] = r
             cuda.syncthreads()
 
-    @cuda.jit
+    @bounded(tpb)
     def bwd_seq(dy, y, ahat, rstd, g, WhT, ln, dZ, dA, dh0):
         """Block bb: BPTT of batch row bb for t = T-1..0 (bwd_row at every step). dy, y (T,B,H);
         ahat (T,B,H) ((T,B,0) without LN), rstd (T,B), g (H,) (LN only); WhT (H,H) = Wh^T
