@@ -107,44 +107,61 @@ def sm_count():
     return int(cuda.get_current_device().MULTIPROCESSOR_COUNT)
 
 
-def plan(B, H, dtype, nblocks=None):
+def _layout(B, H, U, backward):
+    """Shared elements of a block: (fixed, per staged row, threads' work per staged row). Forward: Ws
+    (H,4U), hw (B,4U), st (B,2), and a staged row (H+1,) of h_{t-1}; backward: WsT (G,U), st (B,4), and a
+    staged row (G+1,) of dL/d(h Wh) with its four per-gate partial products (4U,)."""
+    G = 4 * H
+    if backward:
+        return G * U + 4 * B, G + 1 + 4 * U, G
+    return H * 4 * U + B * 4 * U + 2 * B, H + 1, H
+
+
+def plan(B, H, dtype, nblocks=None, backward=False):
     """(NB, U, R, threads) for B rows of H units, or None when a block's shared arrays do not fit:
-    NB blocks (nblocks, else one per SM; at most H), U = max units of a block, R = rows of h_{t-1}
-    staged at once, threads per block."""
+    NB blocks (nblocks, else one per SM; at most H), U = max units of a block, R = rows staged at once
+    (h_{t-1} forward, dL/d(h_t Wh) backward), threads per block."""
     nb = min(int(nblocks or sm_count()), H)
     U = -(-H // nb)
-    room = config.CUDA_SHARED_BYTES // np.dtype(dtype).itemsize - (H * 4 * U + B * 4 * U + 2 * B)
-    R = min(B, room // (H + 1))
+    fixed, per_row, row_work = _layout(B, H, U, backward)
+    R = min(B, (config.CUDA_SHARED_BYTES // np.dtype(dtype).itemsize - fixed) // per_row)
     if R < 1:
         return None
-    tpb = int(min(config.CUDA_SEQ_MAX_THREADS, MAX_THREADS, (max(B * 4 * U, R * H) + 31) // 32 * 32))  # a warp multiple
+    tpb = int(min(config.CUDA_SEQ_MAX_THREADS, MAX_THREADS, (max(B * 4 * U, R * row_work) + 31) // 32 * 32))  # a warp multiple
     return nb, U, R, tpb
 
 
-def shared_bytes(B, H, dtype, nblocks=None):
+def shared_bytes(B, H, dtype, nblocks=None, backward=False):
     """(bytes of static shared memory a block needs at least (one staged row, R = 1), bytes it uses as
     planned (R rows)), or None when even the least does not fit."""
-    pl = plan(B, H, dtype, nblocks)
+    pl = plan(B, H, dtype, nblocks, backward)
     if pl is None:
         return None
     _, U, R, _ = pl
-    n = H * 4 * U + B * 4 * U + 2 * B
-    return (n + H + 1) * np.dtype(dtype).itemsize, (n + R * (H + 1)) * np.dtype(dtype).itemsize
+    fixed, per_row, _ = _layout(B, H, U, backward)
+    return (fixed + per_row) * np.dtype(dtype).itemsize, (fixed + R * per_row) * np.dtype(dtype).itemsize
 
 
-def fits(T, B, H, dtype, nblocks=None):
-    """Whether the persistent recurrence serves these sizes on this device: T >= 1, a block's shared
-    arrays fit (``plan``), and NB <= the SM count. The cooperative grid limit of the compiled kernel is
-    checked again at launch (``forward_recurrence`` falls back when it is lower)."""
-    pl = plan(B, H, dtype, nblocks)
+def fits(T, B, H, dtype, nblocks=None, backward=False):
+    """Whether the persistent recurrence (the forward, or with backward the BPTT) serves these sizes on
+    this device: T >= 1, a block's shared arrays fit (``plan``), and NB <= the SM count. The cooperative
+    grid limit of the compiled kernel is checked again at launch (the hooks fall back when it is lower)."""
+    pl = plan(B, H, dtype, nblocks, backward)
     return T >= 1 and B >= 1 and pl is not None and pl[0] <= sm_count()
 
 
-def chosen(T, B, H, dtype):
-    """Whether lstm_cuda.lstm_forward runs this recurrence for norm LN (USE, else automatic)."""
+def chosen(T, B, H, dtype, backward=False):
+    """Whether lstm_cuda.lstm_forward (lstm_backward with backward) runs this recurrence for norm LN
+    (USE, else automatic)."""
     if USE is not None:
         return bool(USE)
-    return not simulator_enabled() and fits(T, B, H, dtype, NBLOCKS)
+    return not simulator_enabled() and fits(T, B, H, dtype, NBLOCKS, backward)
+
+
+@cuda.jit(device=True)
+def block_units(j, nb, H):
+    """``units`` on the device."""
+    return j * H // nb, (j + 1) * H // nb
 
 
 @lru_cache(maxsize=None)
@@ -156,10 +173,6 @@ def _kernels(dtype, tpb, H, B, U, R):
     W4 = 4 * U
 
     @cuda.jit(device=True)
-    def block_units(j, nb):
-        return j * H // nb, (j + 1) * H // nb
-
-    @cuda.jit(device=True)
     def combine(P, b, nb, per_unit, inv_n, e, one):
         """Row b's mean and 1/sqrt(biased var + eps) from P (NB,B,2): block jj's (sum, M2 about its own
         mean) of per_unit * (its units) values; blocks added in order 0..nb-1."""
@@ -169,7 +182,7 @@ def _kernels(dtype, tpb, H, B, U, R):
         m = s * inv_n
         m2 = one - one
         for jj in range(nb):
-            v0, v1 = block_units(jj, nb)
+            v0, v1 = block_units(jj, nb, H)
             nj = dt(per_unit * (v1 - v0))
             d = P[jj, b, 0] / nj - m
             m2 += P[jj, b, 1] + nj * d * d
@@ -195,7 +208,7 @@ def _kernels(dtype, tpb, H, B, U, R):
         T = xp.shape[0]
         one = dt(1.0)
         zero = one - one
-        u0, u1 = block_units(j, nb)
+        u0, u1 = block_units(j, nb, H)
         nu = u1 - u0
         if t > 0:  # (1) c_{t-1}'s statistics
             for b in range(tid, B, n):
@@ -263,7 +276,7 @@ def _kernels(dtype, tpb, H, B, U, R):
         n = cuda.blockDim.x
         one = dt(1.0)
         zero = one - one
-        u0, u1 = block_units(j, nb)
+        u0, u1 = block_units(j, nb, H)
         nu = u1 - u0
         for b in range(tid, B, n):  # (1) hw's statistics
             m, r = combine(PH, b, nb, 4, one / dt(G), e, one)
@@ -310,7 +323,7 @@ def _kernels(dtype, tpb, H, B, U, R):
     @cuda.jit(device=True)
     def load_w(Wh, Ws, j, nb):
         """Ws (H,4U) <- the block's columns of Wh (H,G): Ws[i, g*U + kk] = Wh[i, g*H + u0 + kk]."""
-        u0, u1 = block_units(j, nb)
+        u0, u1 = block_units(j, nb, H)
         nu = u1 - u0
         for q in range(cuda.threadIdx.x, H * 4 * nu, cuda.blockDim.x):
             i = q // (4 * nu)
@@ -402,6 +415,13 @@ def run(xp, h0, c0, Wh, p, eps, out, rstd, driver="persistent", nblocks=None):
     return True
 
 
+def _cannot_run(B, H, dtype):
+    """The error of a forced (USE True) recurrence that cannot run here, in one sentence."""
+    return RuntimeError(f"the persistent LN-LSTM cannot run B={B} H={H} {np.dtype(dtype).name} with "
+                        f"driver {DRIVER!r} and {NBLOCKS or 'one per SM'} blocks here (shared memory or "
+                        "cooperative grid size); leave lstm_persistent_cuda.USE at None to fall back")
+
+
 def forward_recurrence(xp, h0, c0, Wh, p, eps, out, rstd):
     """lstm_cuda.lstm_forward's hook (norm LN): runs the recurrence here when ``chosen`` and returns
     True, else returns False and the caller runs its own kernels. Forced (USE True) and unable to run:
@@ -412,7 +432,263 @@ def forward_recurrence(xp, h0, c0, Wh, p, eps, out, rstd):
     if run(xp, h0, c0, Wh, p, eps, out, rstd, DRIVER, NBLOCKS):
         return True
     if USE:
-        raise RuntimeError(f"the persistent LN-LSTM cannot run B={B} H={G // 4} {np.dtype(xp.dtype).name} with "
-                           f"driver {DRIVER!r} and {NBLOCKS or 'one per SM'} blocks here (shared memory or "
-                           "cooperative grid size); leave lstm_persistent_cuda.USE at None to fall back")
+        raise _cannot_run(B, G // 4, xp.dtype)
+    return False
+
+
+# ------------------------------------------------------------------------------------------------
+# BPTT (module docstring, "Backward")
+# ------------------------------------------------------------------------------------------------
+@lru_cache(maxsize=None)
+def _bwd_kernels(dtype, tpb, H, B, U, R):
+    """(persistent, stepped) BPTT kernels for H units, B rows, U units per block at most, R staged rows."""
+    dt = nbtype(dtype)
+    G = 4 * H
+    W4 = 4 * U
+
+    @cuda.jit(device=True)
+    def sum_parts(P, b, nb, c):
+        """Row b's column c of P (NB,B,4), blocks added in order 0..nb-1."""
+        s = P[0, b, c]
+        for jj in range(1, nb):
+            s += P[jj, b, c]
+        return s
+
+    @cuda.jit(device=True)
+    def dhw_col(DA, hhat, gh, st, r_h, s, b, jc):
+        """dL/d(h_{s-1} Wh) of row b, column jc at step s (lstm_cuda.bwd_row's step 3) from the published
+        DA, the saved hhat and the row's combined sums st[b] = (h1, h2, x1, x2)."""
+        return r_h * (DA[s, b, jc] * gh[jc] - st[b, 0] - hhat[s, b, jc] * st[b, 1])
+
+    @cuda.jit(device=True)
+    def phase_a(t, sm, io, j, nb):
+        """Phase A of step t (module docstring); t = -1: step 0's dHW, dXW and dh0 only."""
+        WsT, ds, red, st = sm
+        dy, sv, c0, rstd, p, cl, grads, dh0, dc0, P1, P2 = io
+        gates, xp, hhat, c, tc, chat = sv
+        gx, gh, gc = p
+        DA, DCN, dHW, dXW = grads
+        tid = cuda.threadIdx.x
+        n = cuda.blockDim.x
+        T = dy.shape[0]
+        one = dt(1.0)
+        zero = one - one
+        u0, u1 = block_units(j, nb, H)
+        nu = u1 - u0
+        s = t + 1  # the step whose dL/d(h Wh) makes dh_t (none at t = T-1)
+        if s < T:
+            inv = one / dt(G)
+            for b in range(tid, B, n):  # (1) step s's LayerNorm sums of both products
+                for q in range(4):
+                    st[b, q] = sum_parts(P2, b, nb, q) * inv
+            cuda.syncthreads()
+            for q in range(tid, B * 4 * nu, n):  # the block's columns of dHW, dXW of step s
+                b = q // (4 * nu)
+                cc = q - b * 4 * nu
+                g = cc // nu
+                jc = g * H + u0 + cc - g * nu
+                dHW[s, b, jc] = dhw_col(DA, hhat, gh, st, rstd[1, s, b], s, b, jc)
+                dXW[s, b, jc] = rstd[0, s, b] * (DA[s, b, jc] * gx[jc] - st[b, 2] - xp[s, b, jc] * st[b, 3])
+        for b0 in range(0, B, R):
+            nr = min(R, B - b0)
+            if s < T:
+                for q in range(tid, nr * G, n):  # (2) all G columns of dL/d(h Wh) of rows b0 .. b0+nr-1
+                    r = q // G
+                    jc = q - r * G
+                    b = b0 + r
+                    ds[r, jc] = dhw_col(DA, hhat, gh, st, rstd[1, s, b], s, b, jc)
+                cuda.syncthreads()
+                for q in range(tid, nr * 4 * nu, n):  # (3) dh_t = ds WsT^T per gate block of columns
+                    r = q // (4 * nu)
+                    cc = q - r * 4 * nu
+                    g = cc // nu
+                    kk = cc - g * nu
+                    red[r, g * U + kk] = dot_col(ds[r], WsT, kk, g * H, (g + 1) * H, 1, zero)
+                cuda.syncthreads()
+            for q in range(tid, nr * nu, n):  # (4) the output gate and dL/d(cell output) of the units
+                r = q // nu
+                kk = q - r * nu
+                b = b0 + r
+                k = u0 + kk
+                dh = zero
+                if s < T:
+                    dh = red[r, kk] + red[r, U + kk] + red[r, 2 * U + kk] + red[r, 3 * U + kk]
+                if t < 0:
+                    dh0[b, k] = dh
+                else:
+                    dhk = dy[t, b, k] + dh
+                    o = gates[t, b, 3 * H + k]
+                    tk = tc[t, b, k]
+                    DA[t, b, 3 * H + k] = dhk * tk * o * (one - o)
+                    DCN[t, b, k] = dhk * o * (one - tk * tk)
+            cuda.syncthreads()  # ds, red free for the next chunk; DCN of the block's units complete
+        if t < 0:
+            return
+        for b in range(tid, B, n):  # (5) partials of the cell LayerNorm's sums
+            a0 = zero
+            a1 = zero
+            for k in range(u0, u1):
+                d = DCN[t, b, k] * gc[k]
+                a0 += d
+                a1 += d * chat[t, b, k]
+            P1[j, b, 0] = a0
+            P1[j, b, 1] = a1
+
+    @cuda.jit(device=True)
+    def phase_b(t, sm, io, j, nb):
+        """Phase B of step t (module docstring)."""
+        WsT, ds, red, st = sm
+        dy, sv, c0, rstd, p, cl, grads, dh0, dc0, P1, P2 = io
+        gates, xp, hhat, c, tc, chat = sv
+        gx, gh, gc = p
+        DA, DCN, dHW, dXW = grads
+        tid = cuda.threadIdx.x
+        n = cuda.blockDim.x
+        T = dy.shape[0]
+        one = dt(1.0)
+        zero = one - one
+        u0, u1 = block_units(j, nb, H)
+        nu = u1 - u0
+        inv = one / dt(H)
+        for b in range(tid, B, n):  # (1) the cell LayerNorm's sums
+            st[b, 0] = sum_parts(P1, b, nb, 0) * inv
+            st[b, 1] = sum_parts(P1, b, nb, 1) * inv
+        cuda.syncthreads()
+        for q in range(tid, B * nu, n):  # (2) cell recurrence, input/forget/candidate gates, clip
+            b = q // nu
+            k = u0 + q - b * nu
+            d = rstd[2, t, b] * (DCN[t, b, k] * gc[k] - st[b, 0] - chat[t, b, k] * st[b, 1])
+            dck = d + (zero if t == T - 1 else dc0[b, k])
+            i = gates[t, b, k]
+            f = gates[t, b, H + k]
+            g = gates[t, b, 2 * H + k]
+            DA[t, b, k] = dck * g * i * (one - i)
+            DA[t, b, H + k] = dck * (c0[b, k] if t == 0 else c[t - 1, b, k]) * f * (one - f)
+            DA[t, b, 2 * H + k] = dck * i * (one - g * g)
+            dc0[b, k] = dck * f
+            if cl > zero:  # Graves, as bwd_row: every gate of the unit (the carried dc stays unclipped)
+                for g4 in range(4):
+                    DA[t, b, g4 * H + k] = min(max(DA[t, b, g4 * H + k], -cl), cl)
+        cuda.syncthreads()
+        for b in range(tid, B, n):  # (3) partials of both products' LayerNorm sums
+            a0 = zero
+            a1 = zero
+            a2 = zero
+            a3 = zero
+            for g in range(4):
+                for k in range(u0, u1):
+                    jc = g * H + k
+                    d = DA[t, b, jc]
+                    a0 += d * gh[jc]
+                    a1 += d * gh[jc] * hhat[t, b, jc]
+                    a2 += d * gx[jc]
+                    a3 += d * gx[jc] * xp[t, b, jc]
+            P2[j, b, 0] = a0
+            P2[j, b, 1] = a1
+            P2[j, b, 2] = a2
+            P2[j, b, 3] = a3
+
+    @cuda.jit(device=True)
+    def run_phase(ph, t, sm, io, j, nb):
+        if ph == 0:
+            phase_a(t, sm, io, j, nb)
+        else:
+            phase_b(t, sm, io, j, nb)
+
+    @cuda.jit(device=True)
+    def load_wt(Wh, WsT, j, nb):
+        """WsT (G,U) <- the block's rows of Wh (H,G), transposed: WsT[jc, kk] = Wh[u0 + kk, jc]."""
+        u0, u1 = block_units(j, nb, H)
+        nu = u1 - u0
+        for q in range(cuda.threadIdx.x, G * nu, cuda.blockDim.x):
+            kk = q // G
+            jc = q - kk * G
+            WsT[jc, kk] = Wh[u0 + kk, jc]
+
+    @bounded(tpb)
+    def persistent(dy, sv, c0, rstd, p, Wh, clip, grads, dh0, dc0, parts):
+        """The whole BPTT in one cooperative launch of NB blocks.
+            dy (T,B,H); sv = (gates (T,B,G), xp (T,B,G) xhat_x, hhat (T,B,G), c (T,B,H), tc (T,B,H),
+            chat (T,B,H)) as saved; c0 (B,H); rstd (3,T,B); p = (gx, gh (G,), gc (H,)); Wh (H,G);
+            clip: Graves's bound on dL/d(preactivation), 0: off
+            grads = (DA, DCN (T,B,H), dHW, dXW) (T,B,G except DCN), lstm_cuda.bwd_row's per-step outputs
+            -> dh0, dc0 (B,H) (dc0 carries dL/dc_t between steps, each block its own units)
+            parts = (P1 (NB,B,4), P2 (NB,B,4)): per-block row partials of the two LayerNorm sums."""
+        WsT = cuda.shared.array((G, U), dt)     # the block's rows of Wh, transposed
+        ds = cuda.shared.array((R, G + 1), dt)  # dL/d(h Wh) of R rows (padded: rows start in different banks)
+        red = cuda.shared.array((R, W4), dt)    # per-gate partial products of dh, R rows
+        st = cuda.shared.array((B, 4), dt)      # row sums of the phase
+        grid = cuda.cg.this_grid()
+        j = cuda.blockIdx.x
+        nb = cuda.gridDim.x
+        load_wt(Wh, WsT, j, nb)
+        cuda.syncthreads()
+        io = (dy, sv, c0, rstd, p, dt(clip), grads, dh0, dc0, parts[0], parts[1])
+        sm = (WsT, ds, red, st)
+        T = dy.shape[0]
+        for t in range(T - 1, -1, -1):
+            for ph in range(PHASES):
+                run_phase(ph, t, sm, io, j, nb)
+                grid.sync()
+        run_phase(0, -1, sm, io, j, nb)
+
+    @bounded(tpb)
+    def stepped(t, ph0, ph1, dy, sv, c0, rstd, p, Wh, clip, grads, dh0, dc0, parts):
+        """Phases ph0 .. ph1-1 of step t on NB blocks, block-synchronized only (so one phase per launch
+        when NB > 1); arguments as ``persistent`` (nothing lives in shared memory between phases)."""
+        WsT = cuda.shared.array((G, U), dt)
+        ds = cuda.shared.array((R, G + 1), dt)
+        red = cuda.shared.array((R, W4), dt)
+        st = cuda.shared.array((B, 4), dt)
+        j = cuda.blockIdx.x
+        nb = cuda.gridDim.x
+        load_wt(Wh, WsT, j, nb)
+        cuda.syncthreads()
+        io = (dy, sv, c0, rstd, p, dt(clip), grads, dh0, dc0, parts[0], parts[1])
+        for ph in range(ph0, ph1):
+            run_phase(ph, t, (WsT, ds, red, st), io, j, nb)
+            cuda.syncthreads()
+
+    return persistent, stepped
+
+
+def run_backward(dy, sv, c0, rstd, p, Wh, clip, grads, dh0, dc0, driver="persistent", nblocks=None):
+    """BPTT with this driver and number of blocks (device arrays; shapes as ``_bwd_kernels``'
+    persistent): grads, dh0 and dc0 are written. Returns False, having run nothing, when it cannot run
+    here (shared arrays too large, or a cooperative grid smaller than NB)."""
+    T, B, H = dy.shape
+    dt = dy.dtype
+    pl = plan(B, H, dt, nblocks, backward=True)
+    if pl is None or T < 1:
+        return False
+    nb, U, R, tpb = pl
+    parts = (empty((nb, B, 4), dt), empty((nb, B, 4), dt))  # P1, P2 (NB,B,4): row partials per block
+    persistent, stepped = _bwd_kernels(np.dtype(dt), tpb, H, B, U, R)
+    clip = float(clip)
+    if driver == "persistent":
+        args = (dy, sv, c0, rstd, p, Wh, clip, grads, dh0, dc0, parts)
+        if _cooperative_limit(persistent, args, tpb) < nb:
+            return False
+        persistent[nb, tpb](*args)
+        return True
+    if driver != "stepped":
+        raise ValueError(f"driver must be 'persistent' or 'stepped', got {driver!r}")
+    for t in range(T - 1, -1, -1):
+        for ph in range(PHASES):  # the kernel boundary after each phase is the grid barrier
+            stepped[nb, tpb](t, ph, ph + 1, dy, sv, c0, rstd, p, Wh, clip, grads, dh0, dc0, parts)
+    stepped[nb, tpb](-1, 0, 1, dy, sv, c0, rstd, p, Wh, clip, grads, dh0, dc0, parts)
+    return True
+
+
+def backward_recurrence(dy, sv, c0, rstd, p, Wh, clip, grads, dh0, dc0):
+    """lstm_cuda.lstm_backward's hook (norm LN): runs the BPTT time loop here when ``chosen`` (backward)
+    and returns True, having written grads = (DA, DCN, dHW, dXW), dh0 and dc0 as lstm_cuda's bwd_seq
+    does; else returns False and the caller runs its own kernels. Forced and unable to run: RuntimeError."""
+    T, B, H = dy.shape
+    if not chosen(T, B, H, dy.dtype, backward=True):
+        return False
+    if run_backward(dy, sv, c0, rstd, p, Wh, clip, grads, dh0, dc0, DRIVER, NBLOCKS):
+        return True
+    if USE:
+        raise _cannot_run(B, H, dy.dtype)
     return False
