@@ -331,8 +331,8 @@ def check_config(cfg, size):
             nb = data_blocks(cfg.batch_size)
         if nb < size:
             raise UserError(f"--reproducible gives each of the {size} MPI processes whole blocks of a batch, but "
-                            f"--batch-size {cfg.batch_size} makes {nb} block{'s' * (nb != 1)} of at least "
-                            f"--block-rows {cfg.block_rows} rows; use a larger --batch-size, a smaller --block-rows, "
+                            f"--batch-size {cfg.batch_size} with --block-rows {cfg.block_rows} makes {nb} "
+                            f"block{'s' * (nb != 1)}; use a larger --batch-size, a smaller --block-rows, "
                             f"or at most {nb} process{'es' * (nb != 1)}.")
     if cfg.batch_size < size:
         raise UserError(f"--batch-size {cfg.batch_size} is smaller than the {size} MPI processes: each rank needs a "
