@@ -1,5 +1,6 @@
-"""LN-LSTM forward recurrence as a persistent grid of cooperating blocks (Diamos et al. 2016,
-"Persistent RNNs"): the CUDA recurrence that ``lstm_cuda.lstm_forward`` runs for norm LN when it fits.
+"""LN-LSTM forward recurrence and its BPTT as persistent grids of cooperating blocks (Diamos et al. 2016,
+"Persistent RNNs"): the CUDA time loops that ``lstm_cuda.lstm_forward`` and ``lstm_cuda.lstm_backward``
+run for norm LN when they fit.
 
 Equations, gate order [i|f|g|o] and shape letters: ``lnrnn.kernels``. This module holds only the time
 loop: ``lstm_cuda.lstm_forward`` computes x Wx and its LayerNorm over all T*B rows first (as for its own
@@ -41,6 +42,38 @@ redundant tanh) only a GPU can say; bench/gpu_step.py times this one. Each parti
 once per step and read after the next barrier, and its next write comes after the barrier that
 follows, so one buffer each suffices.
 
+Backward (``backward_recurrence``, lstm_backward's hook). It takes what lstm_cuda's bwd_seq takes
+(dy, the saved tensors, c0, rstd, (gx, gh, gc), Wh, clip) and writes what bwd_seq writes: per step DA,
+DCN, dHW, dXW (lstm_cuda.bwd_row's outputs, clip applied as there) and dh0, dc0; lstm_backward then runs
+its own weight GEMMs and reductions. The recurrent product is dh_t = dHW_{t+1} Wh^T; block j keeps its
+units' rows of Wh, transposed, WsT (G,U), in shared memory and computes dh_t[:, u0:u1] for all B rows.
+One time step t (t = T-1 .. 0), block j, all B rows (two phases, each followed by a grid-wide barrier)
+    phase A  (1) step t+1's two LayerNorm backward sums per row (h1, h2 of the hw LayerNorm, x1, x2 of
+             the xw one: sums over G): the NB blocks' partials P2 combined in block order; block j
+             writes dHW and dXW of step t+1 for its own 4*(u1-u0) columns.
+             (2) dHW_{t+1}, all G columns of a chunk of R rows, recomputed into shared memory from the
+             published DA_{t+1}: r_h * (da * gh - h1 - hhat * h2), the same expression (and bits) as
+             its owner's (zero at t = T-1).
+             (3) dh_t for the block's units: four partial products, one per gate's H columns (dot_col,
+             so 4*(u1-u0) dot products of length H run in parallel per row, as in the forward), added.
+             (4) for its units: dL/da of the output gate and DCN = dL/d(cell output) (published).
+             (5) per row, partials of the cell LayerNorm's sums over the block's units:
+             (sum dcn*gc, sum dcn*gc*chat) -> P1 (NB,B,4).
+    -- grid barrier --
+    phase B  (1) P1 combined in block order (sums over H).
+             (2) for its units: the cell LayerNorm backward, dL/dc_t (+ the carried dL/dc from step t+1,
+             held in dc0, each block its own units), dL/da of the input, forget, candidate gates,
+             Graves's clip of all four (after the carry dc_{t-1} = dc_t * f is taken unclipped), DA
+             published.
+             (3) per row, partials of (h1, h2, x1, x2) over the block's 4*(u1-u0) columns -> P2.
+    -- grid barrier --
+    After the last step one more phase A with t = -1: step 0's dHW, dXW, and dh0 = dHW_0 Wh^T.
+Two barriers per step for the same reason as the forward: nobody publishes dHW_{t+1} before it is used.
+A third phase (owners write dHW, barrier, everyone reads it) would cost one more grid barrier per step;
+instead every block recomputes the B*G values from DA and hhat (two reads instead of one, an
+elementwise expression) after the barrier that follows phase B. P1 is written in A(t), read in B(t),
+written again in A(t-1) after the barrier that follows B(t); P2 likewise one phase later: one buffer each.
+
 Drivers over the same phase device functions (``run_phase``)
     persistent  one cooperative launch for the whole sequence, the phases separated by
                 ``cuda.cg.this_grid().sync()``; Ws stays in shared memory throughout.
@@ -49,16 +82,22 @@ Drivers over the same phase device functions (``run_phase``)
                 (NB,B,4U) scratch instead of shared memory). Numba's simulator runs a grid sync with
                 one block only, so the stepped driver is how several blocks are tested on the CPU.
 
-Shared memory per block (static, at most config.CUDA_SHARED_BYTES; ``plan``): Ws (H,4U), hw (B,4U),
-the row statistics (B,2) and the staging rows of h_{t-1} (R,H+1), R = as many rows as the rest leaves
-(at least one, at most B; a row padded by one element, so that the threads of a warp, which read
-element i of several rows at once, meet in different banks). Threads per block: B*4U or R*H rounded
-up to a warp, at most MAX_THREADS and config.CUDA_SEQ_MAX_THREADS. Dynamic shared memory (up to 227 KB on an H100) would admit wider layers;
+Shared memory per block (static, at most config.CUDA_SHARED_BYTES; ``plan``): forward Ws (H,4U), hw
+(B,4U), the row statistics (B,2) and the staging rows of h_{t-1} (R,H+1); backward WsT (G,U), the row
+sums (B,4) and per staged row dHW (G+1,) and its per-gate partial products (4U,). R = as many rows as the
+rest leaves (at least one, at most B; a row padded by one element, so that the threads of a warp, which
+read element i of several rows at once, meet in different banks). Threads per block: B*4U or R*H
+(backward R*G) rounded up to a warp, at most MAX_THREADS and config.CUDA_SEQ_MAX_THREADS. With 132
+blocks and 48 KB (bytes used as planned, float32 / float64): S1 (B64 H128) forward 36.6 / 48.4 KB,
+backward 48.6 / 47.5 KB; S2 (B128 H256) 48.3 / 47.2 and 47.4 / 45.3; S3 (B32 H400) 48.8 / - and
+45.5 / - (float64: Wh's slice alone exceeds 48 KB). Dynamic shared memory (up to 227 KB on an H100) would admit wider layers;
 the static limit keeps the kernels runnable under the simulator.
 
-Selection (``forward_recurrence``): ``USE`` None chooses the persistent kernel on a GPU when ``fits``,
-never under the simulator (which cannot run a multi-block grid sync), so the rest of the suite keeps
-the existing kernels; ``forced`` sets USE, DRIVER and NBLOCKS for benchmarks and tests.
+Selection (``forward_recurrence``, ``backward_recurrence``; one switch for both): ``USE`` None chooses
+each persistent kernel on a GPU when it ``fits`` (the backward's own plan), never under the simulator
+(which cannot run a multi-block grid sync), so the rest of the suite keeps the existing kernels;
+``forced`` sets USE, DRIVER and NBLOCKS for benchmarks and tests, and applies to whichever of
+lstm_forward and lstm_backward runs inside it.
 """
 import math
 from contextlib import contextmanager
@@ -127,7 +166,8 @@ def plan(B, H, dtype, nblocks=None, backward=False):
     R = min(B, (config.CUDA_SHARED_BYTES // np.dtype(dtype).itemsize - fixed) // per_row)
     if R < 1:
         return None
-    tpb = int(min(config.CUDA_SEQ_MAX_THREADS, MAX_THREADS, (max(B * 4 * U, R * row_work) + 31) // 32 * 32))  # a warp multiple
+    work = (max(B * 4 * U, R * row_work) + 31) // 32 * 32  # a warp multiple
+    tpb = int(min(config.CUDA_SEQ_MAX_THREADS, MAX_THREADS, work))
     return nb, U, R, tpb
 
 
@@ -674,7 +714,7 @@ def run_backward(dy, sv, c0, rstd, p, Wh, clip, grads, dh0, dc0, driver="persist
     if driver != "stepped":
         raise ValueError(f"driver must be 'persistent' or 'stepped', got {driver!r}")
     for t in range(T - 1, -1, -1):
-        for ph in range(PHASES):  # the kernel boundary after each phase is the grid barrier
+        for ph in range(PHASES):  # one launch per phase: each kernel boundary is a grid barrier
             stepped[nb, tpb](t, ph, ph + 1, dy, sv, c0, rstd, p, Wh, clip, grads, dh0, dc0, parts)
     stepped[nb, tpb](-1, 0, 1, dy, sv, c0, rstd, p, Wh, clip, grads, dh0, dc0, parts)
     return True

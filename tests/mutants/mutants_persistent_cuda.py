@@ -1,4 +1,4 @@
-"""Planted bugs in the persistent LN-LSTM forward (lnrnn/kernels/lstm_persistent_cuda.py; format:
+"""Planted bugs in the persistent LN-LSTM forward and BPTT (lnrnn/kernels/lstm_persistent_cuda.py; format:
 tests/mutants/mutants.py).
 
     python tests/mutants/run.py --only 'cuda-persistent-*'
@@ -7,6 +7,7 @@ tests/mutants/mutants.py).
 PERS = "lnrnn/kernels/lstm_persistent_cuda.py"
 T = "tests/test_cuda_persistent.py"
 CASE = f"{T}::test_float64_equals_cpu_twin_and_cuda_forward"
+BWD = "tests/test_cuda_persistent_bwd.py::test_float64_equals_cuda_backward_and_cpu_twin"
 
 MUTANTS = [
     dict(name="cuda-persistent-partials-skip-block-0", file=PERS,
@@ -37,4 +38,23 @@ MUTANTS = [
          new="                    ch, tk, h = h_unit(c, gates, st, gc, bc, t - 1, b, i)\n                    hs[r, i] = y[t - 1, b, i]",
          tests=[f"{CASE}[stepped-nb2-H7-I2]"],
          why="h_{t-1} is read from the saved y, which only its owner block has written by then"),
+    dict(name="cuda-persistent-bwd-clip-skips-output-gate", file=PERS,
+         old="                for g4 in range(4):\n",
+         new="                for g4 in range(3):\n",
+         tests=[f"{BWD}[persistent-nb1-H7-I2-clip]"],
+         why="Graves's clip leaves dL/da of the output gate unclipped (bwd_row clips all four gates)"),
+    dict(name="cuda-persistent-bwd-stepped-barrier-dropped", file=PERS,
+         old="        for ph in range(PHASES):  # one launch per phase: each kernel boundary is a grid barrier\n"
+             "            stepped[nb, tpb](t, ph, ph + 1, dy,",
+         new="        for ph in range(1):\n"
+             "            stepped[nb, tpb](t, 0, PHASES, dy,",
+         tests=[f"{BWD}[stepped-nb3-H7-I2-clip0]"],
+         why="both BPTT phases of a step in one launch: a block combines the other blocks' cell LayerNorm "
+             "partials before they wrote them"),
+    dict(name="cuda-persistent-bwd-dhw-read-not-recomputed", file=PERS,
+         old="                    ds[r, jc] = dhw_col(DA, hhat, gh, st, rstd[1, s, b], s, b, jc)",
+         new="                    ds[r, jc] = dHW[s, b, jc]",
+         tests=[f"{BWD}[stepped-nb2-H7-I2-clip0]"],
+         why="dL/d(h Wh) of step t+1 is read from dHW, which only its owner block has written by then (the "
+             "barrier that would publish it is the one the design saves)"),
 ]
