@@ -9,15 +9,21 @@ Rows
     lnrnn CUDA LN-LSTM      lstm_forward + lstm_backward of lnrnn.kernels.lstm_cuda, device arrays
                             in and out (no host round trip inside the step), the forward on lstm_cuda's
                             own kernels (the persistent recurrence forced off)
+                            and backward (the persistent recurrences forced off)
     ..., persistent fwd     the same step with the forward's recurrence on the persistent kernel
                             (lnrnn.kernels.lstm_persistent_cuda, one block per SM); when it does not fit
                             the row says so and is skipped
+    ..., persistent fwd+bwd the same step with the backward's time loop on the persistent BPTT too
     ln-lstm fwd / ln-lstm persistent fwd
                             the forward alone on each path, timed with CUDA events in this process;
                             before timing, the two forwards' float32 outputs and saved tensors are
                             compared (max abs difference printed; float32 over hundreds of steps
                             differs by rounding that the dynamics grow, so it is printed, not judged;
                             the float64 tests in tests/test_cuda_persistent.py judge agreement)
+    ln-lstm bwd / ln-lstm persistent bwd
+                            lstm_backward alone on each path (the same saved tensors of lstm_cuda's
+                            forward), CUDA events; the two backwards' float32 gradients are compared
+                            first (printed, not judged; tests/test_cuda_persistent_bwd.py judges)
     PyTorch eager LN-LSTM   written the way users write it: nn.Linear + nn.LayerNorm modules, a Python
                             loop over T, autograd for BPTT (needs torch with CUDA)
     torch.nn.LSTM           cuDNN's fused LSTM, no layer norm: the speed a normalization-free cell gets
@@ -80,10 +86,11 @@ def median_ms(fn, sync, reps, warmup=2):
 # ------------------------------------------------------------------------------------------------
 # lnrnn
 # ------------------------------------------------------------------------------------------------
-def lnrnn_step_fn(p, dy, norm="ln", sequence=True, persistent=None):
+def lnrnn_step_fn(p, dy, norm="ln", sequence=True, persistent=None, persistent_bwd=False):
     """One step of lnrnn's CUDA LSTM twin on device-resident arrays. sequence=False forces the
     per-step path (two launches per time step; config.CUDA_SEQUENCE_KERNELS); persistent: the LN
-    forward's recurrence on lstm_persistent_cuda (True), never (False), or as it chooses (None)."""
+    forward's recurrence on lstm_persistent_cuda (True), never (False), or as it chooses (None);
+    persistent_bwd: the same for the backward's time loop."""
     from lnrnn import config
     from lnrnn.kernels import lstm_cuda, lstm_persistent_cuda
     from lnrnn.kernels.arrays_cuda import to_device
@@ -98,8 +105,9 @@ def lnrnn_step_fn(p, dy, norm="ln", sequence=True, persistent=None):
         try:
             with lstm_persistent_cuda.forced(persistent):
                 y, hT, cT, saved = lstm_cuda.lstm_forward(*args, code, 1e-5)
-            grads = lstm_cuda.lstm_backward(ddy, saved, d["x"], d["h0"], d["c0"], d["Wx"], d["Wh"], d["gx"],
-                                            d["gh"], d["gc"], code)
+            with lstm_persistent_cuda.forced(persistent_bwd):
+                grads = lstm_cuda.lstm_backward(ddy, saved, d["x"], d["h0"], d["c0"], d["Wx"], d["Wh"], d["gx"],
+                                                d["gh"], d["gc"], code)
         finally:
             config.CUDA_SEQUENCE_KERNELS = old
         return y, grads
@@ -123,11 +131,30 @@ def lnrnn_forward_fn(p, persistent):
     return fwd
 
 
-def persistent_fits(p):
+def lnrnn_backward_fn(p, dy, persistent):
+    """lstm_cuda.lstm_backward (norm LN) alone, on the saved tensors of one lstm_cuda forward (its own
+    kernels), the persistent BPTT forced on or off; returns the gradients as device arrays."""
+    from lnrnn.kernels import lstm_cuda, lstm_persistent_cuda
+    from lnrnn.kernels.arrays_cuda import to_device
+
+    d = {k: to_device(v) for k, v in p.items()}
+    ddy = to_device(dy)
+    with lstm_persistent_cuda.forced(False):
+        saved = lstm_cuda.lstm_forward(*[d[k] for k in FWD], lstm_cuda.NORM_LN, 1e-5)[3]
+
+    def bwd():
+        with lstm_persistent_cuda.forced(persistent):
+            return lstm_cuda.lstm_backward(ddy, saved, d["x"], d["h0"], d["c0"], d["Wx"], d["Wh"], d["gx"], d["gh"],
+                                           d["gc"], lstm_cuda.NORM_LN)
+
+    return bwd
+
+
+def persistent_fits(p, backward=False):
     from lnrnn.kernels import lstm_persistent_cuda
 
     T, B, _ = p["x"].shape
-    return lstm_persistent_cuda.fits(T, B, p["h0"].shape[1], p["x"].dtype)
+    return lstm_persistent_cuda.fits(T, B, p["h0"].shape[1], p["x"].dtype, backward=backward)
 
 
 def forward_agreement(p):
@@ -139,6 +166,15 @@ def forward_agreement(p):
     names = ("y", "gates", "c", "tc", "y(saved)", "xp", "hhat", "chat", "rstd")
     return {n: float(np.max(np.abs(a.astype(np.float64) - b), initial=0.0))
             for n, a, b in zip(names, (y1,) + tuple(s1), (y0,) + tuple(s0))}
+
+
+def backward_agreement(p, dy):
+    """Max abs difference between the persistent BPTT's and lstm_cuda's backward's gradients (float32,
+    this shape, the same saved tensors): {name: diff}."""
+    from lnrnn.kernels.arrays_cuda import to_host
+
+    g1, g0 = to_host(lnrnn_backward_fn(p, dy, True)()), to_host(lnrnn_backward_fn(p, dy, False)())
+    return {n: float(np.max(np.abs(a.astype(np.float64) - b), initial=0.0)) for n, a, b in zip(FWD, g1, g0)}
 
 
 def median_event_ms(fn, reps, warmup=2):
@@ -265,7 +301,7 @@ def report_registers(H):
 
 def run_shape(args, torch, tdev, T, B, I, H):
     """The checks and timings of one shape (main); True when a validation failed. lstm_cuda's own kernels
-    and PyTorch first, the persistent forward after: an error there cannot take the table with it."""
+    and PyTorch first, the persistent forward and backward after: an error there cannot take the table with it."""
     from numba import cuda
     failed = False
     p, dy = problem(T, B, I, H)
@@ -274,8 +310,9 @@ def run_shape(args, torch, tdev, T, B, I, H):
     p64 = {k: v[:CHECK_T].astype(np.float64) if k == "x" else v.astype(np.float64) for k, v in p.items()}
     dy64 = dy[:CHECK_T].astype(np.float64)
 
-    def check(label, pers):
-        errs, y64 = validate_against_cpu(p64, dy64, lnrnn_step_fn(p64, dy64, persistent=pers))
+    def check(label, pers, pers_bwd=False):
+        errs, y64 = validate_against_cpu(p64, dy64, lnrnn_step_fn(p64, dy64, persistent=pers,
+                                                                  persistent_bwd=pers_bwd))
         worst = max(errs, key=errs.get)
         good = errs[worst] < TOL64
         print(f"  check vs CPU twin (float64{label}): worst relative error {errs[worst]:.1e} ({worst}) "
@@ -287,7 +324,8 @@ def run_shape(args, torch, tdev, T, B, I, H):
     rows = {"lnrnn CUDA LN-LSTM": (lnrnn_step_fn(p, dy, persistent=False), cuda.synchronize),
             "lnrnn CUDA LSTM (no LN)": (lnrnn_step_fn(p, dy, norm="none"), cuda.synchronize)}
     if args.per_step:
-        rows["lnrnn LN-LSTM, per-step launches"] = (lnrnn_step_fn(p, dy, sequence=False), cuda.synchronize)
+        rows["lnrnn LN-LSTM, per-step launches"] = (lnrnn_step_fn(p, dy, sequence=False, persistent=False),
+                                                    cuda.synchronize)
     if torch is not None:
         e = rel(torch_eager(torch, p64, dy64, tdev)().detach().cpu().numpy(), y64)
         failed |= not e < TOL64
@@ -307,30 +345,47 @@ def run_shape(args, torch, tdev, T, B, I, H):
             print(f"  {k:34s} {ms:9.2f} ms   {ms / base:5.2f}x lnrnn")
         sys.stdout.flush()
 
-    if not persistent_fits(p):
-        print("  persistent fwd: does not fit this shape on this device (lstm_persistent_cuda.fits): rows skipped")
-        if res:
-            table()
-        return failed
+    fits_f, fits_b = persistent_fits(p), persistent_fits(p, backward=True)
+    for what, ok in (("fwd", fits_f), ("bwd", fits_b)):
+        if not ok:
+            print(f"  persistent {what}: does not fit this shape on this device (lstm_persistent_cuda.fits): "
+                  "its rows skipped")
     try:
-        if persistent_fits(p64):
-            good, _ = check(", persistent fwd", True)
-            failed |= not good
-        diffs = forward_agreement(p)
-        worst = max(diffs, key=diffs.get)
-        print(f"  persistent fwd vs lstm_cuda fwd (float32): max abs difference {diffs[worst]:.1e} ({worst}); "
-              + ", ".join(f"{k} {v:.1e}" for k, v in diffs.items()))
-        if res:
-            res["lnrnn CUDA LN-LSTM, persistent fwd"] = median_ms(lnrnn_step_fn(p, dy, persistent=True),
-                                                                  cuda.synchronize, args.reps)
+        if fits_f:
+            if persistent_fits(p64):
+                good, _ = check(", persistent fwd", True)
+                failed |= not good
+            diffs = forward_agreement(p)
+            worst = max(diffs, key=diffs.get)
+            print(f"  persistent fwd vs lstm_cuda fwd (float32): max abs difference {diffs[worst]:.1e} ({worst}); "
+                  + ", ".join(f"{k} {v:.1e}" for k, v in diffs.items()))
+            if res:
+                res["lnrnn CUDA LN-LSTM, persistent fwd"] = median_ms(lnrnn_step_fn(p, dy, persistent=True),
+                                                                      cuda.synchronize, args.reps)
+        if fits_b:
+            if persistent_fits(p64, backward=True):
+                good, _ = check(", persistent fwd+bwd" if fits_f else ", persistent bwd", fits_f, True)
+                failed |= not good
+            diffs = backward_agreement(p, dy)
+            worst = max(diffs, key=diffs.get)
+            print(f"  persistent bwd vs lstm_cuda bwd (float32): max abs difference {diffs[worst]:.1e} (d{worst}); "
+                  + ", ".join(f"d{k} {v:.1e}" for k, v in diffs.items()))
+            if res and fits_f:
+                res["lnrnn CUDA LN-LSTM, persistent fwd+bwd"] = median_ms(
+                    lnrnn_step_fn(p, dy, persistent=True, persistent_bwd=True), cuda.synchronize, args.reps)
     finally:
         if res:
             table()
-    if res:  # the forward alone, CUDA events, same process
+    if res and fits_f:  # the forward alone, CUDA events, same process
         fwd = {"ln-lstm fwd": median_event_ms(lnrnn_forward_fn(p, False), args.reps),
                "ln-lstm persistent fwd": median_event_ms(lnrnn_forward_fn(p, True), args.reps)}
         for k, ms in fwd.items():
             print(f"  {k:34s} {ms:9.2f} ms   {ms / fwd['ln-lstm fwd']:5.2f}x ln-lstm fwd (CUDA events)")
+    if res and fits_b:  # the backward alone, CUDA events, same process
+        bwd = {"ln-lstm bwd": median_event_ms(lnrnn_backward_fn(p, dy, False), args.reps),
+               "ln-lstm persistent bwd": median_event_ms(lnrnn_backward_fn(p, dy, True), args.reps)}
+        for k, ms in bwd.items():
+            print(f"  {k:34s} {ms:9.2f} ms   {ms / bwd['ln-lstm bwd']:5.2f}x ln-lstm bwd (CUDA events)")
     return failed
 
 
