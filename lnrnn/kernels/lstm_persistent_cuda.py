@@ -111,7 +111,7 @@ from lnrnn.kernels.arrays_cuda import bounded, empty, nbtype
 from lnrnn.kernels.cuda_env import simulator_enabled
 from lnrnn.kernels.rows_cuda import dot_col, sigmoid
 
-PHASES = 2  # grid barriers per time step: one after each phase (module docstring)
+PHASES = 2  # grid barriers per time step, forward and backward alike: one after each phase (module docstring)
 # Threads per block at most: 256 threads of at most 255 registers each fit one SM's 64K registers, so a
 # block always launches and the cooperative grid holds one block per SM whatever the compiler does.
 MAX_THREADS = 256
