@@ -1,0 +1,222 @@
+"""A register-blocked GEMM for the recurrent product: C (b,G) = A (b,H) @ Wh (H,G), with Wh packed once.
+
+The LN-LSTM step multiplies a thread's batch block (b = 16-64 rows) by the same Wh at every step.
+This kernel is the first brick of a fused step: it keeps each MR x NR tile of C in vector registers
+while it sums over k, so that the cell's work on the tile (LayerNorm row statistics, gates) can later
+run before the tile leaves the registers. ``rgemm_rowstats`` shows the hook: it also returns each
+row's sum and sum of squares over the columns, taken from the registers.
+
+    Wp = pack(Wh)                    # once per sequence: Wh (H,G) -> Wp (P,H,NR), P = ceil(G/NR)
+    rgemm(A, Wp, C, G)               # C (b,G) = A (b,H) @ Wh, every step
+    rgemm_rowstats(A, Wp, C, G, s1, s2)   # ... and s1 (b,) = sum_j C[:,j], s2 (b,) = sum_j C[:,j]^2
+
+Layout (pack)
+    Wp[p, k, jj] = Wh[k, p*NR + jj]: panels of NR columns, each K-major (H rows of NR contiguous
+    values), the columns past G in the last panel zero. One panel (H*NR values: 8 KB at H=128,
+    25.6 KB at H=400 in float32) stays in L1 while every row tile of A passes over it.
+
+Tile (MR x NR accumulators)
+    NR is two vectors of VEC_BYTES = 32 bytes (ymm): 16 float32 or 8 float64 columns. MR = 6 rows:
+    12 accumulators + 2 panel vectors + 1 broadcast of A fill 15 of AVX2's 16 ymm registers (the
+    classic 6 x 16 shape), and 12 independent FMA chains cover the FMA latency (4 cycles) times its
+    two ports (8 chains) with room to spare. A 4 x 16 tile has exactly 8 chains and reloads the panel
+    more often per FMA; an 8 x 16 tile needs 16 accumulators and spills on a 16-register AVX2 core.
+    Per k the tile does 2 vector loads of the panel, MR broadcasts of A and 2*MR FMAs.
+
+Edges: rows past b are clamped to row b-1 (the tile computes a copy of the last row and does not
+store it); the zero columns of the last panel give zero sums. A tile that sticks out of C is written
+to a (MR,NR) scratch tile and its valid part copied. So the k loop is the same for every tile.
+
+Why an intrinsic and not Numba loops. Written as Numba loops (acc[i, j] += a[i, k] * w[k, j] on a
+(MR,NR) array), the tile never reaches registers: a heap array may alias A and Wp, so every FMA loads
+and stores its accumulator; a stack array is promoted to registers but LLVM fully unrolls the short
+i, j loops first and Numba runs no SLP vectorizer (NUMBA_SLP_VECTORIZE defaults to 0), so the result
+was scalar vfmadd231ss (or, with the reassoc flag, the k loop vectorised as 64 reductions that
+spilled): 4-6 GFLOP/s against MKL's 130. The tile's k loop is therefore written in LLVM IR through a
+Numba ``@intrinsic`` (``_tile_kernel``): explicit <L x T> vector loads, a broadcast (shufflevector
+of the A value), llvm.fma calls on 2*MR accumulators that mem2reg keeps in registers. It compiles and
+caches as any Numba function.
+
+What the assembly shows (``rgemm.inspect_asm(rgemm.signatures[0])`` on the development machine,
+float32): the k loop is 2 vmovups of the panel and 6 vbroadcastss (or broadcast memory operands),
+12 ``vfmadd231ps ymm`` and no loads or stores of accumulators; float64 the same with vfmadd231pd.
+This CPU also has AVX-512 (32 registers, zmm); LLVM does not use zmm for Numba code here (its tuning
+for these cores prefers 256-bit vectors), while MKL's packed GEMM runs zmm: at equal efficiency a
+ymm kernel reaches half of MKL's speed (bench/rgemm.py, bench/results/rgemm.txt).
+"""
+import numpy as np
+from llvmlite import ir
+from numba import njit, types
+from numba.core import cgutils
+from numba.extending import intrinsic
+
+from lnrnn.config import JIT
+
+VEC_BYTES = 32  # one ymm register
+MR = 6          # rows of a register tile (see the module docstring)
+
+
+def nr_of(dtype):
+    """Columns of a register tile (and of a packed panel) for a dtype: two vectors."""
+    return 2 * VEC_BYTES // np.dtype(dtype).itemsize
+
+
+def _tile_kernel(stats):
+    """The MR x NR tile's k loop as an intrinsic (stats: also its rows' sums, see _tile below)."""
+
+    def typer(typingctx, A, i0, Wp, p, D, d0, e0, st):
+        def codegen(context, builder, sig, args):
+            A_t, _, W_t, _, D_t, _, _, S_t = sig.args
+            aA, i0v, aW, pv, aD, d0v, e0v, aS = args
+            a = context.make_array(A_t)(context, builder, aA)
+            w = context.make_array(W_t)(context, builder, aW)
+            d = context.make_array(D_t)(context, builder, aD)
+            T = context.get_data_type(A_t.dtype)
+            item = context.get_abi_sizeof(T)
+            L = VEC_BYTES // item
+            nv = 2                                  # vectors per tile row: NR = 2*L
+            nr = nv * L
+            V = ir.VectorType(T, L)
+            VP = V.as_pointer()
+            intp = context.get_value_type(types.intp)
+            b, H = cgutils.unpack_tuple(builder, a.shape, 2)
+            ldd = cgutils.unpack_tuple(builder, d.shape, 2)[1]
+            one = ir.Constant(intp, 1)
+            # A's rows of this tile, clamped to b-1 (a copy of the last row fills a short tile)
+            rows = []
+            for i in range(MR):
+                r = builder.add(i0v, ir.Constant(intp, i))
+                last = builder.sub(b, one)
+                r = builder.select(builder.icmp_signed("<", r, b), r, last)
+                rows.append(builder.gep(a.data, [builder.mul(r, H)]))
+            panel = builder.gep(w.data, [builder.mul(builder.mul(pv, H), ir.Constant(intp, nr))])  # Wp[p] (H,NR)
+            acc = [[cgutils.alloca_once(builder, V) for _ in range(nv)] for _ in range(MR)]  # (MR,nv) of <L x T>
+            zero = ir.Constant(V, None)
+            for i in range(MR):
+                for c in range(nv):
+                    builder.store(zero, acc[i][c])
+            fma = cgutils.get_or_insert_function(builder.module, ir.FunctionType(V, [V, V, V]),
+                                                 f"llvm.fma.v{L}f{8 * item}")
+            bmask = ir.Constant(ir.VectorType(ir.IntType(32), L), [0] * L)
+            undef = ir.Constant(V, ir.Undefined)
+            with cgutils.for_range(builder, H) as loop:
+                k = loop.index
+                wk = builder.gep(panel, [builder.mul(k, ir.Constant(intp, nr))])
+                wv = [builder.load(builder.bitcast(builder.gep(wk, [ir.Constant(intp, c * L)]), VP), align=item)
+                      for c in range(nv)]
+                for i in range(MR):
+                    s = builder.load(builder.gep(rows[i], [k]))
+                    bv = builder.shuffle_vector(builder.insert_element(undef, s, ir.Constant(ir.IntType(32), 0)),
+                                                undef, bmask)
+                    for c in range(nv):
+                        builder.store(builder.call(fma, [bv, wv[c], builder.load(acc[i][c])]), acc[i][c])
+            # the tile leaves the registers: D[d0+i, e0:e0+NR] = acc[i]
+            for i in range(MR):
+                drow = builder.gep(d.data, [builder.add(builder.mul(builder.add(d0v, ir.Constant(intp, i)), ldd),
+                                                        e0v)])
+                for c in range(nv):
+                    dst = builder.bitcast(builder.gep(drow, [ir.Constant(intp, c * L)]), VP)
+                    builder.store(builder.load(acc[i][c]), dst, align=item)
+            if stats:  # epilogue on the registers: st[0, i] = sum_j acc[i, j], st[1, i] = sum_j acc[i, j]^2
+                s = context.make_array(S_t)(context, builder, aS)
+                for i in range(MR):
+                    v0, v1 = builder.load(acc[i][0]), builder.load(acc[i][1])
+                    sv = builder.fadd(v0, v1)
+                    qv = builder.call(fma, [v0, v0, builder.fmul(v1, v1)])
+                    tot, sq = ir.Constant(T, 0.0), ir.Constant(T, 0.0)
+                    for j in range(L):
+                        idx = ir.Constant(ir.IntType(32), j)
+                        tot = builder.fadd(tot, builder.extract_element(sv, idx))
+                        sq = builder.fadd(sq, builder.extract_element(qv, idx))
+                    builder.store(tot, builder.gep(s.data, [ir.Constant(intp, i)]))
+                    builder.store(sq, builder.gep(s.data, [ir.Constant(intp, MR + i)]))
+            return context.get_dummy_value()
+
+        return types.void(A, i0, Wp, p, D, d0, e0, st), codegen
+
+    typer.__name__ = "_tile_stats" if stats else "_tile"
+    return intrinsic(typer)
+
+
+_tile = _tile_kernel(False)
+"""_tile(A (b,H), i0, Wp (P,H,NR), p, D (., >=NR), d0, e0, st): D[d0:d0+MR, e0:e0+NR] = A[i0:i0+MR] @ Wp[p]
+(rows past b clamped to b-1); st unused."""
+_tile_stats = _tile_kernel(True)
+"""_tile_stats(...): as _tile, and st (2,MR) = per-row sum and sum of squares of the tile's columns."""
+
+
+def pack(Wh, nr=None):
+    """Wh (H,G) -> Wp (P,H,nr), P = ceil(G/nr): Wp[p, k, jj] = Wh[k, p*nr + jj], zero past column G.
+    nr defaults to the kernel's tile width for Wh's dtype (nr_of); rgemm accepts no other. Once per
+    sequence, in Python (NumPy)."""
+    Wh = np.asarray(Wh)
+    if Wh.ndim != 2 or Wh.dtype not in (np.float32, np.float64):
+        raise ValueError(f"pack takes a 2-D float32 or float64 Wh, not {Wh.dtype} of shape {Wh.shape}")
+    nr = nr_of(Wh.dtype) if nr is None else int(nr)
+    H, G = Wh.shape
+    P = -(-G // nr)
+    Wp = np.zeros((P, H, nr), Wh.dtype)            # (P,H,nr)
+    Wpad = np.zeros((H, P * nr), Wh.dtype)         # (H,P*nr) Wh with zero columns appended
+    Wpad[:, :G] = Wh
+    Wp[:] = Wpad.reshape(H, P, nr).transpose(1, 0, 2)
+    return Wp
+
+
+@njit(**JIT)
+def _check(A, Wp, C, G):
+    b, H = A.shape
+    if not (A.flags.c_contiguous and Wp.flags.c_contiguous and C.flags.c_contiguous):
+        raise ValueError("rgemm takes C-contiguous A, Wp and C")
+    if Wp.shape[1] != H or Wp.shape[2] != 2 * VEC_BYTES // A.itemsize or C.shape[0] != b or C.shape[1] != G \
+            or Wp.shape[0] * Wp.shape[2] < G:
+        raise ValueError("rgemm: shapes disagree (A (b,H), Wp = pack(Wh (H,G)), C (b,G))")
+
+
+@njit(**JIT)
+def rgemm(A, Wp, C, G):
+    """C (b,G) = A (b,H) @ Wh (H,G), with Wp = pack(Wh) (P,H,NR). A, Wp, C C-contiguous, one dtype."""
+    _check(A, Wp, C, G)
+    b = A.shape[0]
+    NR = Wp.shape[2]
+    edge = np.empty((MR, NR), A.dtype)  # (MR,NR) a tile that sticks out of C
+    st = np.empty((2, MR), A.dtype)     # (2,MR) unused here
+    for p in range(Wp.shape[0]):        # panel-major: Wp[p] stays in L1 while the row tiles pass
+        j0 = p * NR
+        nc = min(NR, G - j0)
+        for i0 in range(0, b, MR):
+            mr = min(MR, b - i0)
+            if mr == MR and nc == NR:
+                _tile(A, i0, Wp, p, C, i0, j0, st)
+            else:
+                _tile(A, i0, Wp, p, edge, 0, 0, st)
+                for i in range(mr):
+                    for j in range(nc):
+                        C[i0 + i, j0 + j] = edge[i, j]
+
+
+@njit(**JIT)
+def rgemm_rowstats(A, Wp, C, G, s1, s2):
+    """rgemm, and s1 (b,) = sum over j < G of C[:, j], s2 (b,) = sum of C[:, j]^2 (the LayerNorm row
+    moments of A @ Wh before division by G), each tile's share summed while it is in registers."""
+    _check(A, Wp, C, G)
+    b = A.shape[0]
+    NR = Wp.shape[2]
+    edge = np.empty((MR, NR), A.dtype)  # (MR,NR) a tile that sticks out of C
+    st = np.empty((2, MR), A.dtype)     # (2,MR) the tile's row sums and sums of squares
+    s1[:] = 0
+    s2[:] = 0
+    for p in range(Wp.shape[0]):
+        j0 = p * NR
+        nc = min(NR, G - j0)
+        for i0 in range(0, b, MR):
+            mr = min(MR, b - i0)
+            if mr == MR and nc == NR:
+                _tile_stats(A, i0, Wp, p, C, i0, j0, st)
+            else:
+                _tile_stats(A, i0, Wp, p, edge, 0, 0, st)
+                for i in range(mr):
+                    for j in range(nc):
+                        C[i0 + i, j0 + j] = edge[i, j]
+            for i in range(mr):  # the zero columns of the last panel add nothing; clamped rows are skipped
+                s1[i0 + i] += st[0, i]
+                s2[i0 + i] += st[1, i]
