@@ -12,15 +12,18 @@ row's sum and sum of squares over the columns, taken from the registers.
 
 Layout (pack)
     Wp[p, k, jj] = Wh[k, p*NR + jj]: panels of NR columns, each K-major (H rows of NR contiguous
-    values), the columns past G in the last panel zero. One panel (H*NR values: 8 KB at H=128,
-    25.6 KB at H=400 in float32) stays in L1 while every row tile of A passes over it.
+    values), the columns past G in the last panel zero. One panel (H*NR values; float32 with NR = 32:
+    16 KB at H=128, 51 KB at H=400) stays in L1 (48 KB on the development machine; L2 at H=400)
+    while every row tile of A passes over it.
 
-Tile (MR x NR accumulators)
-    NR is two vectors of VEC_BYTES = 32 bytes (ymm): 16 float32 or 8 float64 columns. MR = 6 rows:
-    12 accumulators + 2 panel vectors + 1 broadcast of A fill 15 of AVX2's 16 ymm registers (the
-    classic 6 x 16 shape), and 12 independent FMA chains cover the FMA latency (4 cycles) times its
-    two ports (8 chains) with room to spare. A 4 x 16 tile has exactly 8 chains and reloads the panel
-    more often per FMA; an 8 x 16 tile needs 16 accumulators and spills on a 16-register AVX2 core.
+Tile (MR x NR accumulators), chosen from the host CPU at import
+    NR is two vectors of VEC_BYTES: 64-byte zmm where the CPU has AVX-512 (32 float32 or 16 float64
+    columns), 32-byte ymm on AVX2 (16 or 8). The accumulators are 2*MR vectors, and 2*MR independent
+    FMA chains must cover the FMA latency (4 cycles) times its two ports: 8 chains at least.
+    AVX2 (16 registers): MR = 6, 12 accumulators + 2 panel vectors + 1 broadcast of A = 15 registers
+    (the classic 6 x 16 shape); 8 x 16 would need 16 accumulators and spill, 4 x 16 has only 8 chains.
+    AVX-512 (32 registers): MR = 8, 16 accumulators + 3 = 19 registers, and 8 divides every batch block
+    lnrnn uses (16, 32, 64 rows), where 6 would compute up to 12% clamped rows (16 -> 18, 32 -> 36).
     Per k the tile does 2 vector loads of the panel, MR broadcasts of A and 2*MR FMAs.
 
 Edges: rows past b are clamped to row b-1 (the tile computes a copy of the last row and does not
@@ -37,14 +40,17 @@ Numba ``@intrinsic`` (``_tile_kernel``): explicit <L x T> vector loads, a broadc
 of the A value), llvm.fma calls on 2*MR accumulators that mem2reg keeps in registers. It compiles and
 caches as any Numba function.
 
-What the assembly shows (``rgemm.inspect_asm(rgemm.signatures[0])`` on the development machine,
-float32): the k loop is 2 vmovups of the panel and 6 vbroadcastss (or broadcast memory operands),
-12 ``vfmadd231ps ymm`` and no loads or stores of accumulators; float64 the same with vfmadd231pd.
-This CPU also has AVX-512 (32 registers, zmm); LLVM does not use zmm for Numba code here (its tuning
-for these cores prefers 256-bit vectors), while MKL's packed GEMM runs zmm: at equal efficiency a
-ymm kernel reaches half of MKL's speed (bench/rgemm.py, bench/results/rgemm.txt).
+What the assembly shows (``rgemm.inspect_asm(sig)``, sig the float32 signature, on the development
+machine, an AVX-512 Xeon): the k loop, unrolled twice by LLVM, is per k 2 ``vmovups`` of the panel,
+8 ``vbroadcastss`` of A and 16 ``vfmadd231ps zmm`` on 16 accumulators that never leave registers (no
+loads or stores of them inside the loop); float64 the same with ``vfmadd231pd zmm``. Forced to 32-byte
+vectors (VEC_BYTES = 32, MR = 6, the AVX2 path) it is 2 loads, 6 broadcasts and 12 ``vfmadd231ps
+ymm``, again with no accumulator traffic; that path ran at about half of MKL's speed here, the zmm path
+at 0.8-0.9 of it (bench/rgemm.py, bench/results/rgemm.txt). LLVM's own vectorizers prefer 256-bit
+vectors on these cores, but explicit <16 x float> IR is lowered to zmm.
 """
 import numpy as np
+from llvmlite import binding as ll
 from llvmlite import ir
 from numba import njit, types
 from numba.core import cgutils
@@ -52,8 +58,9 @@ from numba.extending import intrinsic
 
 from lnrnn.config import JIT
 
-VEC_BYTES = 32  # one ymm register
-MR = 6          # rows of a register tile (see the module docstring)
+_AVX512 = bool(ll.get_host_cpu_features().get("avx512f", False))
+VEC_BYTES = 64 if _AVX512 else 32  # one zmm / ymm register
+MR = 8 if _AVX512 else 6           # rows of a register tile (see the module docstring)
 
 
 def nr_of(dtype):

@@ -1,0 +1,89 @@
+"""rgemm (lnrnn/kernels/rgemm.py) against np.dot in float64: ragged b, H, G (not multiples of the
+MR x NR tile, one row, one column, one k), pack's layout and zero padding, and the row statistics."""
+import numpy as np
+import pytest
+
+from lnrnn.kernels.rgemm import MR, nr_of, pack, rgemm, rgemm_rowstats
+
+NR32 = nr_of(np.float32)
+# (b, H, G): ragged around the tile (MR rows, NR columns), single rows/columns/k, and the S1-S3 block shapes
+SHAPES = [(1, 1, 1), (1, 7, 1), (1, 3, 5), (MR + 1, 5, NR32 + 1), (MR - 1, 9, 2 * NR32 - 1), (2 * MR + 3, 17, 3 * NR32 + 7),
+          (3, 1, NR32), (MR, 11, NR32), (13, 33, 70), (16, 128, 512), (32, 400, 1600), (5, 2, 1)]
+# float32: a sum of H products of O(1) values rounded at every FMA; relative to sqrt(H) * max|A||Wh|
+RTOL32 = 1e-5
+
+
+def problem(b, H, G, dtype, seed=0):
+    rng = np.random.default_rng(seed + 31 * b + 7 * H + G)
+    A = rng.standard_normal((b, H)).astype(dtype)   # (b,H)
+    Wh = rng.standard_normal((H, G)).astype(dtype)  # (H,G)
+    return A, Wh, A.astype(np.float64) @ Wh.astype(np.float64)  # (b,G) reference in float64
+
+
+def check(C, ref, dtype, H):
+    if dtype == np.float64:
+        np.testing.assert_allclose(C, ref, rtol=0, atol=1e-12 * max(1, H))
+    else:
+        np.testing.assert_allclose(C, ref, rtol=0, atol=RTOL32 * np.sqrt(H) * max(1.0, np.abs(ref).max()) / 4)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+@pytest.mark.parametrize("b,H,G", SHAPES)
+def test_rgemm_equals_the_product(b, H, G, dtype):
+    A, Wh, ref = problem(b, H, G, dtype)
+    C = np.full((b, G), np.nan, dtype)  # (b,G) every element must be written
+    rgemm(A, pack(Wh), C, G)
+    check(C, ref, dtype, H)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_rgemm_overwrites_and_is_repeatable(dtype):
+    A, Wh, ref = problem(2 * MR + 1, 20, 2 * nr_of(dtype) + 3, dtype)
+    Wp = pack(Wh)
+    C = np.full(ref.shape, 1e30, dtype)
+    rgemm(A, Wp, C, ref.shape[1])
+    first = C.copy()
+    rgemm(A, Wp, C, ref.shape[1])
+    assert np.array_equal(C, first)
+    check(C, ref, dtype, 20)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_pack_layout_and_zero_padding(dtype):
+    H, G = 5, 2 * nr_of(dtype) + 3
+    nr = nr_of(dtype)
+    Wh = np.arange(1, H * G + 1, dtype=dtype).reshape(H, G)
+    Wp = pack(Wh)
+    assert Wp.shape == (3, H, nr) and Wp.dtype == dtype and Wp.flags.c_contiguous
+    for p in range(3):
+        for k in range(H):
+            for jj in range(nr):
+                j = p * nr + jj
+                assert Wp[p, k, jj] == (Wh[k, j] if j < G else 0)
+    assert np.all(Wp[2, :, 3:] == 0) and np.all(Wp[2, :, :3] != 0)
+    assert pack(np.ones((4, nr), dtype)).shape == (1, 4, nr)  # G a multiple of nr: no padded panel
+
+
+def test_wrong_panel_width_or_shapes_are_refused():
+    A, Wh, _ = problem(4, 6, 10, np.float64)
+    with pytest.raises(ValueError):
+        rgemm(A, pack(Wh, nr=4), np.empty((4, 10)), 10)
+    with pytest.raises(ValueError):
+        rgemm(A, pack(Wh), np.empty((4, 11)), 10)  # C wider than G
+    with pytest.raises(ValueError):
+        G = 2 * nr_of(np.float64) + 1            # more columns than Wp's panels hold
+        rgemm(A, pack(Wh), np.empty((4, G)), G)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+@pytest.mark.parametrize("b,H,G", [(1, 1, 1), (MR + 1, 5, NR32 + 1), (2 * MR + 3, 17, 3 * NR32 + 7), (16, 128, 512)])
+def test_rowstats_are_the_rows_sums_and_sums_of_squares(b, H, G, dtype):
+    A, Wh, ref = problem(b, H, G, dtype)
+    C = np.full((b, G), np.nan, dtype)
+    s1 = np.full(b, np.nan, dtype)  # (b,)
+    s2 = np.full(b, np.nan, dtype)  # (b,)
+    rgemm_rowstats(A, pack(Wh), C, G, s1, s2)
+    check(C, ref, dtype, H)
+    tol = 1e-12 if dtype == np.float64 else 1e-5
+    np.testing.assert_allclose(s1, ref.sum(axis=1), rtol=0, atol=tol * np.sqrt(G) * np.sqrt(H) * 10)
+    np.testing.assert_allclose(s2, (ref ** 2).sum(axis=1), rtol=tol * 10)
