@@ -1,0 +1,133 @@
+"""rgemm (lnrnn/kernels/rgemm.py) against MKL's packed GEMM as lnrnn calls it (blas.rec_pack/rec_mul)
+and np.dot, at the LN-LSTM's per-step product shapes: C (b,G) = h_{t-1} (b,H) @ Wh (H,G), float32,
+one thread (lnrnn's threads each own a batch block and call single-threaded BLAS).
+
+    python bench/rgemm.py                 # every shape, 7 turns
+    python bench/rgemm.py --turns 11 --calls 400
+
+Timing: each kernel runs ``--calls`` products inside one compiled loop (no Python call per product);
+the kernels take turns, round after round, in one process, and each figure is the median over the
+turns, so that a busy machine slows all of them alike. Ratios are time(MKL) / time(kernel): above 1 is
+faster than MKL. The peak is the nominal bound cores x clock x 2 FMA ports x lanes x 2 flops, with the
+clock the kernel's cpuinfo reports (nominal: turbo may exceed it). A benchmark, not a test: it checks each
+kernel's result against float64 and asserts nothing about time.
+"""
+import argparse
+import os
+import platform
+import statistics
+import sys
+import time
+
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import lnrnn  # noqa: E402,F401
+import numpy as np  # noqa: E402
+from numba import njit  # noqa: E402
+
+from lnrnn.kernels import rgemm as rg  # noqa: E402
+from lnrnn.kernels.blas import BLAS_TAG, HAVE_MKL, rec_mul, rec_pack  # noqa: E402
+
+# (name, b rows of a thread's block, H, G = 4H): the S1-S3 LN-LSTM layers' per-step products
+SHAPES = [("S1", 32, 128, 512), ("S1", 64, 128, 512), ("S2", 64, 256, 1024), ("S3", 16, 400, 1600),
+          ("S3", 32, 400, 1600)]
+
+
+@njit(cache=True)
+def loop_mkl(A, Wh, P, C, n):
+    for _ in range(n):
+        rec_mul(A, Wh, P, C)
+
+
+@njit(cache=True)
+def loop_dot(A, Wh, C, n):
+    for _ in range(n):
+        np.dot(A, Wh, C)
+
+
+@njit(cache=True)
+def loop_rgemm(A, Wp, C, G, n):
+    for _ in range(n):
+        rg.rgemm(A, Wp, C, G)
+
+
+@njit(cache=True)
+def loop_rowstats(A, Wp, C, G, s1, s2, n):
+    for _ in range(n):
+        rg.rgemm_rowstats(A, Wp, C, G, s1, s2)
+
+
+def cpu():
+    """(model name, cores, nominal MHz) from /proc/cpuinfo."""
+    model, mhz = platform.processor() or "unknown", 0.0
+    try:
+        for line in open("/proc/cpuinfo"):
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+            elif line.startswith("cpu MHz") and not mhz:
+                mhz = float(line.split(":", 1)[1])
+    except OSError:
+        pass
+    return model, os.cpu_count(), mhz
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--turns", type=int, default=7, help="rounds of turns; figures are medians over them")
+    ap.add_argument("--calls", type=int, default=200, help="products per timed loop")
+    args = ap.parse_args(argv)
+    model, cores, mhz = cpu()
+    ghz = mhz / 1e3
+    lanes = 16 if rg.VEC_BYTES == 64 else 8
+    peak8 = ghz * 2 * 8 * 2      # GFLOP/s of one core, 8 float32 lanes (AVX2 ymm)
+    peak16 = ghz * 2 * 16 * 2    # one core, 16 lanes (AVX-512 zmm), where the CPU has it
+    print(f"CPU: {model} ({rg.ll.get_host_cpu_name()} to LLVM), {cores} cores, {mhz:.0f} MHz nominal (cpuinfo's cpu MHz); "
+          f"AVX-512: {rg._AVX512}")
+    print(f"FMA peak, float32, nominal clock: machine {cores} x {ghz:.2f} GHz x 2 FMA x 8 lanes x 2 = "
+          f"{cores * peak8:.1f} GFLOP/s with ymm ({peak8:.1f} per core), {cores * peak16:.1f} with zmm "
+          f"({peak16:.1f} per core)")
+    print(f"rgemm tile: MR={rg.MR} x NR={rg.nr_of(np.float32)} float32 ({lanes}-lane vectors); BLAS: {BLAS_TAG}; "
+          f"one thread; {args.calls} products per timing, median of {args.turns} turns")
+    print("%-3s %3s %4s %5s | %-9s %8s %7s %6s %6s %9s" % ("", "b", "H", "G", "kernel", "us/call", "GFLOP/s",
+                                                            "%ymm", "%zmm", "MKL/this"))
+    rng = np.random.default_rng(0)
+    for name, b, H, G in SHAPES:
+        A = rng.standard_normal((b, H)).astype(np.float32)         # (b,H) h_{t-1} of one block
+        Wh = (rng.standard_normal((H, G)) / np.sqrt(H)).astype(np.float32)  # (H,G)
+        ref = A.astype(np.float64) @ Wh.astype(np.float64)          # (b,G)
+        P = rec_pack(Wh, b)                                         # MKL's packed Wh (uint8)
+        Wp = rg.pack(Wh)                                            # (P,H,NR)
+        outs = {k: np.empty((b, G), np.float32) for k in ("mkl", "np.dot", "rgemm", "rowstats")}
+        s1, s2 = np.empty(b, np.float32), np.empty(b, np.float32)   # (b,) row sums, sums of squares
+        n = args.calls
+        runs = {"mkl": lambda: loop_mkl(A, Wh, P, outs["mkl"], n),
+                "np.dot": lambda: loop_dot(A, Wh, outs["np.dot"], n),
+                "rgemm": lambda: loop_rgemm(A, Wp, outs["rgemm"], G, n),
+                "rowstats": lambda: loop_rowstats(A, Wp, outs["rowstats"], G, s1, s2, n)}
+        if not HAVE_MKL:
+            runs.pop("mkl")
+        for f in runs.values():  # compile, warm caches
+            f()
+        for k in runs:
+            err = np.abs(outs[k] - ref).max() / np.abs(ref).max()
+            if err > 1e-5:
+                raise SystemExit(f"{k} disagrees with float64 at {name} b{b}: relative error {err:.1e}")
+        ts = {k: [] for k in runs}
+        for _ in range(args.turns):
+            for k, f in runs.items():
+                t0 = time.perf_counter()
+                f()
+                ts[k].append((time.perf_counter() - t0) / n)
+        med = {k: statistics.median(v) for k, v in ts.items()}
+        flops = 2 * b * H * G
+        for k in runs:
+            gf = flops / med[k] / 1e9
+            ratio = med["mkl"] / med[k] if "mkl" in med else float("nan")
+            print("%-3s %3d %4d %5d | %-9s %8.2f %7.1f %5.0f%% %5.0f%% %9.2f" % (
+                name, b, H, G, k, med[k] * 1e6, gf, 100 * gf / peak8, 100 * gf / peak16, ratio))
+        print("%-3s %3d %4d %5d | rowstats over rgemm: %.2fx the time" % (name, b, H, G, med["rowstats"] / med["rgemm"]))
+
+
+if __name__ == "__main__":
+    main()
