@@ -46,7 +46,7 @@ machine, an AVX-512 Xeon): the k loop, unrolled twice by LLVM, is per k 2 ``vmov
 loads or stores of them inside the loop); float64 the same with ``vfmadd231pd zmm``. Forced to 32-byte
 vectors (VEC_BYTES = 32, MR = 6, the AVX2 path) it is 2 loads, 6 broadcasts and 12 ``vfmadd231ps
 ymm``, again with no accumulator traffic; that path ran at about half of MKL's speed here, the zmm path
-at 0.8-0.9 of it (bench/rgemm.py, bench/results/rgemm.txt). LLVM's own vectorizers prefer 256-bit
+at 0.8-1.0 of it (bench/rgemm.py, bench/results/rgemm.txt). LLVM's own vectorizers prefer 256-bit
 vectors on these cores, but explicit <16 x float> IR is lowered to zmm.
 """
 import numpy as np
