@@ -126,11 +126,13 @@ def test_block_order_makes_the_bits():
 
 
 def test_selection():
-    """Automatic selection keeps lstm_cuda's kernels under the simulator; forcing an impossible grid is an
+    """Off by default; automatic selection keeps lstm_cuda's kernels under the simulator; forcing an impossible grid is an
     error in one sentence; forcing off never runs it."""
-    assert pers.USE is None and pers.DRIVER == "persistent"
+    assert pers.USE is False and pers.DRIVER == "persistent"   # off by default until measured on a GPU
+    assert not pers.chosen(5, 3, 7, np.float64)
     if SIM:
-        assert not pers.chosen(5, 3, 7, np.float64)
+        with pers.forced(None):   # automatic: never under the simulator
+            assert not pers.chosen(5, 3, 7, np.float64)
         with pytest.raises(RuntimeError, match="cannot run"):
             forward(problem(np.random.default_rng(1), "lstm", 2, 2, 2, 5)[0], True, "persistent", 3)
     with pers.forced(False):
@@ -139,7 +141,7 @@ def test_selection():
         with pers.forced(True, "fused", 1):
             lstm_cuda.lstm_forward(*[problem(np.random.default_rng(1), "lstm", 2, 2, 2, 5)[0][k]
                                      for k in LSTM_FWD], lstm.NORM_LN, EPS, 2)
-    assert pers.USE is None and pers.DRIVER == "persistent" and pers.NBLOCKS is None
+    assert pers.USE is False and pers.DRIVER == "persistent" and pers.NBLOCKS is None
 
 
 @pytest.mark.parametrize("T,B,I,H,fit64", [(784, 64, 1, 128, True), (28, 128, 28, 256, True),

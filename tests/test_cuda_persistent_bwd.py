@@ -136,20 +136,22 @@ def test_block_order_makes_the_bits():
 
 
 def test_selection():
-    """Automatic selection keeps lstm_cuda's backward under the simulator; forcing an impossible grid is an
+    """Off by default; automatic selection keeps lstm_cuda's backward under the simulator; forcing an impossible grid is an
     error in one sentence; an unknown driver is refused."""
-    assert pers.USE is None
+    assert pers.USE is False   # off by default until measured on a GPU
     p, dy = problem(np.random.default_rng(1), "lstm", 2, 2, 2, 5)
     _, _, saved = forward(p, False)
+    assert not pers.chosen(5, 3, 7, np.float64, backward=True)
     if SIM:
-        assert not pers.chosen(5, 3, 7, np.float64, backward=True)
+        with pers.forced(None):   # automatic: never under the simulator
+            assert not pers.chosen(5, 3, 7, np.float64, backward=True)
         with pytest.raises(RuntimeError, match="cannot run"):
             backward(p, dy, saved, 0.0, True, "persistent", 3)
     with pers.forced(False):
         assert not pers.chosen(5, 3, 7, np.float64, backward=True)
     with pytest.raises(ValueError, match="driver"):
         backward(p, dy, saved, 0.0, True, "fused", 1)
-    assert pers.USE is None and pers.DRIVER == "persistent" and pers.NBLOCKS is None
+    assert pers.USE is False and pers.DRIVER == "persistent" and pers.NBLOCKS is None
 
 
 @pytest.mark.parametrize("T,B,I,H,fit64", [(784, 64, 1, 128, True), (28, 128, 28, 256, True),

@@ -93,7 +93,8 @@ backward 48.6 / 47.5 KB; S2 (B128 H256) 48.3 / 47.2 and 47.4 / 45.3; S3 (B32 H40
 45.5 / - (float64: Wh's slice alone exceeds 48 KB). Dynamic shared memory (up to 227 KB on an H100) would admit wider layers;
 the static limit keeps the kernels runnable under the simulator.
 
-Selection (``forward_recurrence``, ``backward_recurrence``; one switch for both): ``USE`` None chooses
+Selection (``forward_recurrence``, ``backward_recurrence``; one switch for both): off by default (``USE``
+False) until a GPU run has checked the multi-block kernels and timed them; ``USE`` None chooses
 each persistent kernel on a GPU when it ``fits`` (the backward's own plan), never under the simulator
 (which cannot run a multi-block grid sync), so the rest of the suite keeps the existing kernels;
 ``forced`` sets USE, DRIVER and NBLOCKS for benchmarks and tests, and applies to whichever of
@@ -116,7 +117,10 @@ PHASES = 2  # grid barriers per time step, forward and backward alike: one after
 # block always launches and the cooperative grid holds one block per SM whatever the compiler does.
 MAX_THREADS = 256
 
-USE = None           # None: automatic (fits, on a GPU); True: always for norm LN (error if it cannot); False: never
+# False until measured on a GPU: the multi-block cooperative launch has run only in the simulator's
+# stepped form (bench/gpu_step.py forces it on to measure and check it). None: automatic (fits, on a GPU);
+# True: always for norm LN (error if it cannot); False: never.
+USE = False
 DRIVER = "persistent"  # or "stepped" (one launch per phase per step)
 NBLOCKS = None       # None: one block per SM (at most H); else this many blocks
 
