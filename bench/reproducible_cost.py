@@ -6,8 +6,11 @@ turns in one process.
     python bench/reproducible_cost.py                       # digits default (T64 B16 H64) and S1-S3, LN-LSTM
     python bench/reproducible_cost.py --cell lstm --reps 9 --shapes S2
     python bench/reproducible_cost.py --data-blocks 4       # block rows small enough for 4 ranks
+    python bench/reproducible_cost.py --cell bn-lstm --shapes digits S2 S3
 
-Prints, per shape, the median ms of both and their ratio (blocks / one call). Timings only, no assertions.
+Prints, per shape, the median ms of both and their ratio (blocks / one call); for a BN cell also the one
+call through the synchronized BN cells that its blocks run (``kernels.bn_sync``, with a reduction that
+does nothing). Timings only, no assertions.
 """
 import argparse
 import os
@@ -32,7 +35,8 @@ ALL_SHAPES = {"digits": (64, 16, 1, 64, "digits, the default run"), **SHAPES}
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--cell", default="ln-lstm", help="a plain or LN cell (BN cells refuse --reproducible)")
+    ap.add_argument("--cell", default="ln-lstm",
+                    help="any cell; a BN cell's blocks run together on models of their own (distributed.BlockRing)")
     ap.add_argument("--shapes", nargs="+", default=list(ALL_SHAPES), choices=list(ALL_SHAPES))
     ap.add_argument("--reps", type=int, default=5)
     ap.add_argument("--data-blocks", type=int, default=None,
@@ -42,7 +46,9 @@ def main():
     import numba
     cell, norm = cells.parse_cell(args.cell)
     print(f"{args.cell}, float32, classifier head; {numba.get_num_threads()} threads; median of {args.reps} turns")
-    print(f"{'shape':>7} {'T':>4} {'B':>4} {'H':>4} {'rows':>4} {'blocks':>6} {'one call ms':>12} {'per block ms':>13} {'ratio':>6}")
+    bn = norm == "bn"
+    print(f"{'shape':>7} {'T':>4} {'B':>4} {'H':>4} {'rows':>4} {'blocks':>6} {'one call ms':>12} {'per block ms':>13} {'ratio':>6}"
+          + (f" {'synced call ms':>15}" if bn else ""))
     rng = np.random.default_rng(0)
     for name in args.shapes:
         T, B, I, H, _ = ALL_SHAPES[name]
@@ -53,13 +59,17 @@ def main():
         rows = BLOCK_ROWS
         if args.data_blocks:  # the largest block rows that make at least that many blocks
             rows = next(r for r in range(B, 0, -1) if block_rows_blocks(B, r) >= args.data_blocks)
+        runs = [lambda: model.loss_and_grad(x, y),
+                lambda: distributed.loss_and_grad_blocks(distributed.SINGLE, model, x, y, None, None, 0, votes)]
+        if bn:  # the same call through the synchronized BN cells (what a BN block runs; MPI's default too)
+            synced = SequenceClassifier(cell, norm, input_size=I, hidden_size=H, num_classes=10, dtype="float32")
+            synced.stack.set_batch_reduce(lambda buf: None)
+            runs.append(lambda: synced.loss_and_grad(x, y))
         with kernel_threads(), block_rows(rows):
-            one, blocks = paired_times([lambda: model.loss_and_grad(x, y),
-                                        lambda: distributed.loss_and_grad_blocks(distributed.SINGLE, model, x, y,
-                                                                                 None, None, 0, votes)], args.reps)
-        a, b = statistics.median(one), statistics.median(blocks)
+            times = paired_times(runs, args.reps)
+        a, b = statistics.median(times[0]), statistics.median(times[1])
         print(f"{name:>7} {T:4d} {B:4d} {H:4d} {rows:4d} {block_rows_blocks(B, rows):6d} {a:12.1f} {b:13.1f} "
-              f"{b / a:6.2f}", flush=True)
+              f"{b / a:6.2f}" + (f" {statistics.median(times[2]):15.1f}" if bn else ""), flush=True)
 
 
 def block_rows_blocks(B, rows):

@@ -1,7 +1,8 @@
 """`lnrnn train --reproducible` gives the same bits on any number of MPI ranks as in one process.
 
-Every plain and LN cell (LSTM and RNN) in float64 and float32 trains UPDATES updates on the digits task
-(blank-prefixed: the LN cells amplify round-off there fastest), plus a two-layer LN-LSTM with truncated
+Every cell (LSTM and RNN, plain, LN and BN) in float64 and float32 trains UPDATES updates on the digits
+task (blank-prefixed: the LN cells amplify round-off there fastest; the BN cells draw initial-state noise
+there, from the global batch's draw), plus a two-layer LN-LSTM with truncated
 BPTT on the handwriting-like synthetic strokes (mixture density head, sequences of unequal lengths, 4
 blocks of 8 rows), once in one process and once under ``mpiexec -n N`` for N = 1, 2, 3; every run's parameters,
 optimizer slots, epoch-end checkpoints and recorded metrics must be the same bytes (the child and the
@@ -14,7 +15,7 @@ validation images) are dealt out over the ranks, so the validation figures are c
 That the comparison can fail is shown on the same children: without --reproducible (one Allreduce of the
 ranks' shard gradients) the LN-LSTM in float64 on 2 ranks is not the same bits as in one process.
 
-Time on 2 cores: about 2 minutes (four children, one after the other).
+Time on 2 cores: about 3 minutes (four children, one after the other).
 """
 import json
 import os
@@ -41,7 +42,7 @@ needs_mpi = pytest.mark.skipif(not HAVE_MPI and not os.environ.get("LNRNN_REQUIR
                                reason="needs the mpi extra (pip install -e '.[mpi]')")
 
 RANKS = (1, 2, 3)
-CELLS = ("rnn", "lstm", "ln-rnn", "ln-lstm")
+CELLS = ("rnn", "lstm", "ln-rnn", "ln-lstm", "bn-rnn", "bn-lstm")
 DTYPES = ("float64", "float32")
 BATCH = 128
 UPDATES = 50
@@ -117,7 +118,7 @@ def test_without_reproducible_two_ranks_part_from_one_process(trained):
 
 
 def test_reproducible_refuses_what_it_cannot_promise():
-    """One line for a group with fewer blocks than ranks, for BN cells and for CUDA."""
+    """One line for a group with fewer blocks than ranks and for CUDA."""
     from lnrnn.training.plan import validate, resolve_defaults
     cfg = TrainConfig(cell="ln-lstm", batch_size=128, reproducible=True)   # 2 blocks of 64
     distributed.check_config(cfg, 2)
@@ -125,8 +126,7 @@ def test_reproducible_refuses_what_it_cannot_promise():
         distributed.check_config(cfg, 3)
     distributed.check_config(TrainConfig(cell="ln-lstm", batch_size=128, block_rows=16, reproducible=True), 3)
     distributed.check_config(TrainConfig(cell="ln-lstm", batch_size=64), 3)   # the default split: rows, not blocks
-    with pytest.raises(UserError, match="BatchNorm statistics"):
-        validate(resolve_defaults(TrainConfig(cell="bn-lstm", reproducible=True)))
+    validate(resolve_defaults(TrainConfig(cell="bn-lstm", reproducible=True)))
     with pytest.raises(UserError, match="CPU"):
         validate(resolve_defaults(TrainConfig(cell="lstm", reproducible=True, device="cuda")))
 
@@ -145,27 +145,37 @@ def test_blocks_of_the_ranks_cover_the_batch_once():
             assert got[0][3] == [k1 - k0 for _, k0, k1, _ in got]
 
 
+@pytest.mark.parametrize("cell,norm", [("lstm", "ln"), ("lstm", "bn"), ("rnn", "bn")])
 @pytest.mark.parametrize("per_step", [False, True], ids=["last-step", "per-step-masked"])
-def test_blocks_give_the_gradient_of_one_call(per_step):
+def test_blocks_give_the_gradient_of_one_call(per_step, cell, norm):
     """In one process the blocks' update is the batch's gradient and metrics, up to rounding (float64):
     each block is normalized by the whole batch's scored units, its rows, lengths and initial states
-    are its own. B = 11 with block rows 1: 4 blocks of 2-3 rows."""
+    are its own; BN blocks run together on models of their own with the whole batch's statistics (the
+    model's running statistics then move as one call moves them). B = 11 with block rows 1: 4 blocks of
+    2-3 rows."""
     from lnrnn.kernels.threads import block_rows
     from lnrnn.model.models import SequenceClassifier
     rng = np.random.default_rng(0)
     T, B, I, H = 6, 11, 3, 5
-    model = SequenceClassifier("lstm", "ln", input_size=I, hidden_size=H, num_classes=4, per_step=per_step,
+    model = SequenceClassifier(cell, norm, input_size=I, hidden_size=H, num_classes=4, per_step=per_step,
                                dtype="float64", seed=1)
     model.state_noise = 0.3
     x = rng.standard_normal((T, B, I))
     y = rng.integers(0, 4, (B, T) if per_step else B)
     lengths = rng.integers(1, T + 1, B) if per_step else None
+    before = {k: v.copy() for k, v in model.stack.buffers.items()}
     with block_rows(1):
         assert distributed.data_blocks(B) == 4
         want = model.loss_and_grad(x, y, lengths, noise_key=5)
         g_want, sums_want = model.flat[1].data.copy(), dict(model.last_sums)
+        stats_want = {k: v.copy() for k, v in model.stack.buffers.items()}
+        model.stack.load_buffers({k: v.copy() for k, v in before.items()})
         got = distributed.loss_and_grad_blocks(distributed.SINGLE, model, x, y, lengths, None, 5, np.zeros(3))
     g_got = model.flat[1].data
+    assert bool(stats_want) == (norm == "bn")
+    for k, v in stats_want.items():   # the running statistics moved, and as one call moves them
+        assert not np.array_equal(v, before[k]), k
+        assert np.abs(model.stack.buffers[k] - v).max() <= 1e-12 * max(np.abs(v).max(), 1), k
     assert np.abs(g_got - g_want).max() <= 1e-12 * np.abs(g_want).max(), np.abs(g_got - g_want).max()
     assert np.abs(g_want).max() > 0
     assert got.keys() == want.keys() and all(got[k] == pytest.approx(want[k], rel=1e-12) for k in want)
@@ -174,9 +184,11 @@ def test_blocks_give_the_gradient_of_one_call(per_step):
 
 
 @needs_mpi
-def test_resume_on_another_number_of_ranks_continues_the_same_bits(tmp_path):
-    """20 updates in one process, resumed under mpiexec -n 2 to 40, end as 40 updates in one process."""
-    args = ["--cell", "ln-lstm", "--dtype", "float64", "--hidden", "16", "--batch-size", "64", "--block-rows", "16",
+@pytest.mark.parametrize("cell", ["ln-lstm", "bn-lstm"])
+def test_resume_on_another_number_of_ranks_continues_the_same_bits(tmp_path, cell):
+    """20 updates in one process, resumed under mpiexec -n 2 to 40, end as 40 updates in one process
+    (BN: its running statistics too)."""
+    args = ["--cell", cell, "--dtype", "float64", "--hidden", "16", "--batch-size", "64", "--block-rows", "16",
             "--reproducible", "--seed", "2", "--best-metric", "none", "--save-every-seconds", "0", "--quiet"]
     lnrnn_cmd = [sys.executable, "-m", "lnrnn.cli", "train"]
     env = {**os.environ, "NUMBA_NUM_THREADS": "1"}
@@ -199,3 +211,65 @@ def test_resume_on_another_number_of_ranks_continues_the_same_bits(tmp_path):
         return arrays
     bad = first_difference(final(split), final(whole))
     assert bad is None, f"resumed on 2 ranks vs one process throughout: {bad}"
+
+
+def ring_of(n):
+    """A BlockRing of n blocks in one process."""
+    return distributed.BlockRing(distributed.SINGLE, [n])
+
+
+def test_block_ring_adds_in_block_order_and_runs_one_block_at_a_time():
+    """Each reduction returns the blocks' buffers added in block order (float32 sums whose order shows),
+    to every block; blocks run one at a time, each to its next reduction, in block order."""
+    n, L = 5, 7
+    rng = np.random.default_rng(4)
+    parts = (rng.standard_normal((3, n, L)) * 10.0 ** rng.integers(-4, 5, (3, n, L))).astype(np.float32)
+    seen, trace = {}, []
+
+    def work(j, reduce):
+        for r in range(3):
+            trace.append(j)
+            buf = parts[r, j].copy()
+            reduce(buf)
+            seen[r, j] = buf
+    ring_of(n).run(work)
+    assert trace == [j for _ in range(3) for j in range(n)], trace
+    order_shows = False
+    for r in range(3):
+        want, backwards = parts[r, 0].copy(), parts[r, n - 1].copy()
+        for j in range(1, n):
+            want += parts[r, j]
+            backwards += parts[r, n - 1 - j]
+        order_shows |= not np.array_equal(want, backwards)
+        for j in range(n):
+            assert np.array_equal(seen[r, j], want), (r, j)
+    assert order_shows   # the buffers are such that another order gives other bits
+
+
+def test_block_ring_fails_with_one_error_and_never_hangs():
+    """A block's error reaches the caller; blocks that reach a different number of reductions are an error."""
+    def bad(j, reduce):
+        reduce(np.zeros(2))
+        if j == 1:
+            raise ValueError("block 1 broke")
+        reduce(np.zeros(2))
+    with pytest.raises(ValueError, match="block 1 broke"):
+        ring_of(3).run(bad)
+
+    def uneven(j, reduce):
+        for _ in range(2 + (j == 2)):
+            reduce(np.zeros(2))
+    with pytest.raises(RuntimeError, match="different number of times"):
+        ring_of(3).run(uneven)
+
+
+def test_bn_synthesis_network_is_refused_under_reproducible(tmp_path):
+    """The synthesis network keeps its BN statistics to one block: --reproducible with a BN cell there is one
+    line and exit code 2, before any file is written."""
+    out = tmp_path / "run"
+    r = subprocess.run([sys.executable, "-m", "lnrnn.cli", "train", "--task", "strokes-hershey", "--cell", "bn-lstm",
+                        "--hidden", "8", "--layers", "1", "--reproducible", "--max-steps", "1", "--out", str(out)],
+                       capture_output=True, text=True, timeout=CHILD_TIMEOUT_S, cwd=ROOT)
+    assert r.returncode == 2, r.stderr[-2000:]
+    assert r.stderr.strip().startswith("Error:") and "Traceback" not in r.stderr, r.stderr[-2000:]
+    assert "synthesis network" in r.stderr and not out.exists()

@@ -23,7 +23,7 @@ the global batch and each rank takes its rows. A rank whose shard is empty (a la
 with fewer sequences than ranks) runs one sequence of length 0: it scores nothing and adds zero to
 every sum, but takes part in every collective.
 
-The same bits on any number of ranks (--reproducible, plain and LN cells). The update above equals one
+The same bits on any number of ranks (--reproducible). The update above equals one
 process only up to summation order: each rank adds its own shard's partials, and an Allreduce adds the
 ranks' sums in an order of its own, so a run on 2 ranks parts from the same run on 1 (the LN cells
 amplify 1e-16 into O(1) within a few dozen updates). With --reproducible the unit of work is a
@@ -32,8 +32,19 @@ alone): ranks own whole blocks (``rank_blocks``), every block runs as its own fo
 lengths, initial states and text; normalized by the whole batch's scored units), and each block's flat
 gradient and metric sums are gathered to every rank (``Group.allgather_rows``, an Allgatherv: it moves
 numbers without adding them) and added in block order (``loss_and_grad_blocks``). One process runs the
-same blocks and adds them alike, so 1, 2 or N ranks (and any thread count) give the same bits. BN
-cells are refused: their per-step statistics span the whole batch, so a block cannot run alone.
+same blocks and adds them alike, so 1, 2 or N ranks (and any thread count) give the same bits.
+
+BN cells under --reproducible. Their per-step statistics span the whole batch, so a block cannot run
+alone: every block runs on a model of its own (``block_models``: the same parameters and BN statistics,
+its own gradients and activations) as a coroutine of its own (a greenlet), through ``kernels.bn_sync``
+(the cells whose time loop calls ``reduce(buf)`` for each step's sums). ``BlockRing`` runs a rank's
+blocks one after the other: a block that reaches a reduction leaves its buffer and yields to the next;
+after the rank's last block the ring gathers every rank's block buffers (Allgatherv), adds them in block
+order and hands the sums back, block 0 first. So every statistic is added over the same blocks in the
+same order whatever the number of ranks, and each block's gradient is added as above. Everything runs
+on the calling thread (greenlets switch stacks, not threads), so the kernels keep every core as in any
+update. The cost is bn_sync's Python loop over the steps and a switch per block at every reduction
+(docs/performance.md).
 
 Evaluation: the evaluation batches are dealt round robin over the ranks (batch i to rank i mod N,
 with the same state-noise key i as in one process); each batch's sums and count take a row of their own,
@@ -261,11 +272,82 @@ def rank_blocks(group, B):
     return (nb,) + bounds[group.rank] + ([hi - lo for lo, hi in bounds],)
 
 
+def has_bn(model):
+    """Whether a model's stack holds BatchNorm cells (their statistics span the batch)."""
+    return any(getattr(layer, "norm", None) == "bn" for layer in getattr(model.stack, "layers", ()))
+
+
+def block_models(model, n):
+    """n models that each run one block of a BN model's batch under --reproducible (the module docstring):
+    the same config, gate clip and output clip as ``model``, their own gradients, activations and BN
+    statistics; built once and kept on ``model``. Their parameters and BN statistics are copied from
+    ``model`` before every update (``loss_and_grad_blocks``)."""
+    from lnrnn.model.models import build_model
+    made = model.__dict__.setdefault("_block_models", [])
+    while len(made) < n:
+        twin = build_model(model.config, device="cpu", clip_gates=model.stack.layers[0].clip_gates)
+        if hasattr(model.head, "clip_output"):
+            twin.head.clip_output = model.head.clip_output
+        made.append(twin)
+    return made[:n]
+
+
+class BlockRing:
+    """A rank's blocks of one BN update, each a greenlet, run one at a time (the module docstring).
+    ``run(work)`` calls work(j, reduce_j) for j in range(n) = this rank's blocks; reduce_j(buf) is the
+    cells' reduction: it returns with buf = the sum over every block of the group of that call's buffer,
+    added in block order. Every block must reach the same reductions in the same order (they run the same
+    model on the same steps); one that does not is an error, not a hang. counts[r]: the blocks of rank r;
+    a rank that owns none runs one stand-in (n = 1) that takes part in every gather and adds nothing."""
+
+    def __init__(self, group, counts):
+        self.group, self.counts = group, counts
+        self.own = counts[group.rank]
+        self.n = max(self.own, 1)
+        self.slots = [None] * self.n   # each block's buffer of the current reduction
+        self.calls = [0] * self.n      # reductions each block has reached
+        self.result = None             # the current reduction's sums, (L,)
+        self.main = None
+
+    def reducer(self, j):
+        def reduce(buf):
+            self.slots[j] = buf
+            self.calls[j] += 1
+            self.main.switch()   # back to run(): the next block, or the sums
+            buf[...] = self.result
+        return reduce
+
+    def _combine(self):
+        """The current reduction's sums: this rank's block buffers and every other rank's, in block order."""
+        mine = np.stack(self.slots)[:self.own]                                # (own blocks, L)
+        rows = self.group.allgather_rows(mine, self.counts)                   # (nb, L) in block order
+        out = rows[0].copy()
+        for k in range(1, rows.shape[0]):
+            out += rows[k]
+        return out
+
+    def run(self, work):
+        from greenlet import greenlet, getcurrent
+        self.main = getcurrent()
+        blocks = [greenlet(lambda j=j: work(j, self.reducer(j))) for j in range(self.n)]
+        while True:
+            for g in blocks:
+                g.switch()   # runs block j to its next reduction or to its end; its error comes out here
+            done = [g.dead for g in blocks]
+            if all(done):
+                return
+            if any(done) or len(set(self.calls)) != 1:
+                raise RuntimeError("the blocks of a BatchNorm update reached their statistics' reductions a "
+                                   f"different number of times ({self.calls}, finished {done})")
+            self.result = self._combine()
+
+
 def loss_and_grad_blocks(group, model, x, targets, lengths, tbptt, noise_key, votes, text=None):
     """``loss_and_grad`` made independent of the number of ranks (--reproducible; the module docstring):
     every fixed block of the global batch runs as its own forward and backward (a rank runs its own
     blocks), and the blocks' flat gradients and metric sums, gathered to every rank, are added in block
-    order. One process runs every block and adds them alike: the same bits for 1, 2 or N ranks."""
+    order. One process runs every block and adds them alike: the same bits for 1, 2 or N ranks. A BN
+    model's blocks run together, on models of their own, their statistics added by a ``BlockRing``."""
     T, B = x.shape[0], x.shape[1]
     total = model.scored_count(targets, lengths, T, B)
     state = model.noise_state(B, (1, int(noise_key))) if model.state_noise else None
@@ -274,16 +356,39 @@ def loss_and_grad_blocks(group, model, x, targets, lengths, tbptt, noise_key, vo
     keys = list(model.head.sum_keys)
     gpart = np.empty((k1 - k0, grads.size), grads.dtype)   # (own blocks, P): each block's gradient
     spart = np.empty((k1 - k0, len(keys)))                 # (own blocks, K): each block's metric sums
-    for j, k in enumerate(range(k0, k1)):
+    bn = has_bn(model)
+    runners = block_models(model, max(k1 - k0, 1)) if bn else [model] * (k1 - k0)
+
+    def block(j, reduce=None):
+        m = runners[j]
+        if reduce is not None:
+            m.stack.set_batch_reduce(reduce)
+        if k1 == k0:   # a BN rank without blocks: one sequence of length 0 takes part in every reduction
+            m.loss_and_grad(np.ascontiguousarray(x[:, :1]), targets[:1], np.zeros(1, np.int64), tbptt=tbptt,
+                            state=m.stack.zero_state(1), total=total)
+            return
+        k = k0 + j
         lo, hi = chunk_bounds(B, nb, k)
         rows = slice(lo, hi)
         st = None if state is None else [tuple(np.ascontiguousarray(s[rows]) for s in layer) for layer in state]
         tx = None if text is None else (np.ascontiguousarray(text[0][rows]), np.asarray(text[1])[rows])
-        model.loss_and_grad(np.ascontiguousarray(x[:, rows]), targets[rows],
-                            None if lengths is None else np.asarray(lengths)[rows], tbptt=tbptt, state=st,
-                            total=total, text=tx)
-        gpart[j] = grads
-        spart[j] = [model.last_sums[m] for m in keys]
+        m.loss_and_grad(np.ascontiguousarray(x[:, rows]), targets[rows],
+                        None if lengths is None else np.asarray(lengths)[rows], tbptt=tbptt, state=st,
+                        total=total, text=tx)
+        gpart[j] = m.flat[1].data
+        spart[j] = [m.last_sums[name] for name in keys]
+
+    if bn:
+        stats = {name: v.copy() for name, v in model.stack.buffers.items()}
+        for m in runners:   # this update's parameters and BN statistics
+            m.flat[0].data[...] = model.flat[0].data
+            m.stack.load_buffers({name: v.copy() for name, v in stats.items()})
+        BlockRing(group, counts).run(block)
+        # every block updated its statistics alike, from the group's sums: block 0's are the update's
+        model.stack.load_buffers({name: v.copy() for name, v in runners[0].stack.buffers.items()})
+    else:
+        for j in range(k1 - k0):
+            block(j)
     gall = group.allgather_rows(gpart, counts)   # (nb, P) in block order, the same on every rank
     sall = group.allgather_rows(spart, counts)   # (nb, K)
     group.allreduce(votes)                       # 0/1 votes: exact in any order

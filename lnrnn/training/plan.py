@@ -102,9 +102,6 @@ def validate(cfg):
         (cfg.optimizer in OPTIMIZERS, f"unknown optimizer {cfg.optimizer!r}; choose one of {', '.join(OPTIMIZERS)}."),
         (cfg.dtype in ("float32", "float64"), f"--dtype must be float32 or float64, not {cfg.dtype}."),
         (cfg.block_rows >= 1, f"--block-rows must be at least 1, not {cfg.block_rows}."),
-        (not (cfg.reproducible and cells.get(cfg.cell).norm == "bn"),
-         f"--reproducible runs each block of a batch by itself, but a {cfg.cell} cell's BatchNorm statistics "
-         "span the whole batch; its runs are already the same bits on any thread count: drop --reproducible."),
         (not (cfg.reproducible and cfg.device != "cpu"),
          f"--reproducible is a property of the CPU kernels; drop it with --device {cfg.device}."),
         (cfg.eval_batch_size >= 1, f"--eval-batch-size must be at least 1, not {cfg.eval_batch_size}."),

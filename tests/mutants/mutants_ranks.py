@@ -1,4 +1,4 @@
-"""Planted bugs in --reproducible's data-parallel update and in the evaluation's sums over MPI ranks
+"""Planted bugs in --reproducible's data-parallel update (BN blocks included) and in the evaluation's sums over MPI ranks
 (lnrnn/training/distributed.py; format: tests/mutants/mutants.py).
 
     python tests/mutants/run.py --only 'ranks-*'
@@ -31,4 +31,22 @@ MUTANTS = [
          new="        st = None if state is None else model.noise_state(hi - lo, (1, int(noise_key)))\n",
          tests=[f"{T}::test_blocks_give_the_gradient_of_one_call[last-step]"],
          why="every block draws its own initial-state noise for its rows: not the rows of the batch's draw"),
+    dict(name="ranks-bn-stats-added-per-rank", file=DIST,
+         old="        mine = np.stack(self.slots)[:self.own]                                # (own blocks, L)\n"
+             "        rows = self.group.allgather_rows(mine, self.counts)                   # (nb, L) in block order\n",
+         new="        rows = np.stack(self.slots)[:self.own].sum(axis=0, keepdims=True)\n"
+             "        self.group.allreduce(rows.reshape(-1))\n",
+         tests=[f"{T}::test_reproducible_training_is_the_same_bits_on_any_number_of_ranks[2]"],
+         why="each rank adds its own blocks' BN sums and an Allreduce adds the ranks: the statistics' order "
+             "follows the rank count"),
+    dict(name="ranks-bn-running-stats-left-behind", file=DIST,
+         old="        model.stack.load_buffers({name: v.copy() for name, v in runners[0].stack.buffers.items()})\n",
+         new="        pass\n",
+         tests=[f"{T}::test_blocks_give_the_gradient_of_one_call[last-step-lstm-bn]"],
+         why="the blocks' models update the running statistics and the trained model never gets them"),
+    dict(name="ranks-bn-block-models-stale-params", file=DIST,
+         old="            m.flat[0].data[...] = model.flat[0].data\n",
+         new="            pass\n",
+         tests=[f"{T}::test_blocks_give_the_gradient_of_one_call[per-step-masked-rnn-bn]"],
+         why="the blocks' models keep the parameters they were built with: the gradient is another model's"),
 ]
