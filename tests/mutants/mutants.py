@@ -35,8 +35,10 @@ MUTANTS = [
          tests=["tests/test_mpi.py::test_two_ranks_equal_one_process"],
          why="the BN-LSTM's h-side backward sums stay each rank's own: dL/dh is the shard's BatchNorm's"),
     dict(name="mpi-shard-normalized-by-own-count", file="lnrnn/training/distributed.py",
-         old="    total = model.scored_count(targets, lengths, T, B)\n",
-         new="    total = None\n",
+         old="    total = model.scored_count(targets, lengths, T, B)\n"
+             "    state = model.noise_state(B, (1, int(noise_key))) if model.state_noise else None\n    lo, hi = shard(",
+         new="    total = None\n"
+             "    state = model.noise_state(B, (1, int(noise_key))) if model.state_noise else None\n    lo, hi = shard(",
          tests=["tests/test_mpi.py::test_update_over_two_thread_ranks_equals_one_process"],
          why="each rank divides its loss by its own shard's count: uneven shards are weighted wrongly"),
     dict(name="mpi-abort-right-after-the-line", file="lnrnn/training/distributed.py",
