@@ -38,7 +38,7 @@ from lnrnn.training.plan import TrainConfig
 @click.option("--reproducible", is_flag=True, default=D.reproducible,
               help="The same bits on any number of MPI processes (mpiexec -n N), as on any number of threads: "
                    "every batch block runs as its own forward and backward and their gradients are added in block "
-                   "order (BN cells: the blocks share each step's statistics, several times slower). On the CPU; "
+                   "order (BN cells: the blocks share each step's statistics, about 2-2.6x slower). On the CPU; "
                    "plain and LN cells cost a little speed in one process (the run keeps it on --resume).")
 @click.option("--seed", type=int, default=D.seed, show_default=True, help="Seed of initialization and shuffling.")
 @click.option("--out", type=click.Path(file_okay=False), default=None, metavar="RUN_FOLDER",
