@@ -13,7 +13,7 @@ row's sum and sum of squares over the columns, taken from the registers.
 Layout (pack)
     Wp[p, k, jj] = Wh[k, p*NR + jj]: panels of NR columns, each K-major (H rows of NR contiguous
     values), the columns past G in the last panel zero. One panel (H*NR values; float32 with NR = 32:
-    16 KB at H=128, 51 KB at H=400) stays in L1 (48 KB on the development machine; L2 at H=400)
+    16 KB at H=128, 51 KB at H=400) stays in L1 (48 KB on an Emerald Rapids Xeon; L2 at H=400)
     while every row tile of A passes over it.
 
 Tile (MR x NR accumulators), chosen from the host CPU at import
@@ -40,12 +40,12 @@ Numba ``@intrinsic`` (``_tile_kernel``): explicit <L x T> vector loads, a broadc
 of the A value), llvm.fma calls on 2*MR accumulators that mem2reg keeps in registers. It compiles and
 caches as any Numba function.
 
-What the assembly shows (``rgemm.inspect_asm(sig)``, sig the float32 signature, on the development
-machine, an AVX-512 Xeon): the k loop, unrolled twice by LLVM, is per k 2 ``vmovups`` of the panel,
+What the assembly shows (``rgemm.inspect_asm(sig)``, sig the float32 signature, on an Emerald
+Rapids Xeon, AVX-512): the k loop, unrolled twice by LLVM, is per k 2 ``vmovups`` of the panel,
 8 ``vbroadcastss`` of A and 16 ``vfmadd231ps zmm`` on 16 accumulators that never leave registers (no
 loads or stores of them inside the loop); float64 the same with ``vfmadd231pd zmm``. Forced to 32-byte
 vectors (VEC_BYTES = 32, MR = 6, the AVX2 path) it is 2 loads, 6 broadcasts and 12 ``vfmadd231ps
-ymm``, again with no accumulator traffic; that path ran at about half of MKL's speed here, the zmm path
+ymm``, again with no accumulator traffic; that path ran at about half of MKL's speed on that Xeon, the zmm path
 at 0.8-1.0 of it (bench/rgemm.py, bench/results/rgemm.txt). LLVM's own vectorizers prefer 256-bit
 vectors on these cores, but explicit <16 x float> IR is lowered to zmm.
 """

@@ -272,11 +272,6 @@ def rank_blocks(group, B):
     return (nb,) + bounds[group.rank] + ([hi - lo for lo, hi in bounds],)
 
 
-def has_bn(model):
-    """Whether a model's stack holds BatchNorm cells (their statistics span the batch)."""
-    return any(getattr(layer, "norm", None) == "bn" for layer in getattr(model.stack, "layers", ()))
-
-
 def block_models(model, n):
     """n models that each run one block of a BN model's batch under --reproducible (the module docstring):
     the same config, gate clip and output clip as ``model``, their own gradients, activations and BN
@@ -356,7 +351,7 @@ def loss_and_grad_blocks(group, model, x, targets, lengths, tbptt, noise_key, vo
     keys = list(model.head.sum_keys)
     gpart = np.empty((k1 - k0, grads.size), grads.dtype)   # (own blocks, P): each block's gradient
     spart = np.empty((k1 - k0, len(keys)))                 # (own blocks, K): each block's metric sums
-    bn = has_bn(model)
+    bn = model.config["norm"] == "bn"   # BatchNorm statistics span the batch: the blocks run together
     runners = block_models(model, max(k1 - k0, 1)) if bn else [model] * (k1 - k0)
 
     def block(j, reduce=None):
@@ -379,10 +374,9 @@ def loss_and_grad_blocks(group, model, x, targets, lengths, tbptt, noise_key, vo
         spart[j] = [m.last_sums[name] for name in keys]
 
     if bn:
-        stats = {name: v.copy() for name, v in model.stack.buffers.items()}
         for m in runners:   # this update's parameters and BN statistics
             m.flat[0].data[...] = model.flat[0].data
-            m.stack.load_buffers({name: v.copy() for name, v in stats.items()})
+            m.stack.load_buffers({name: v.copy() for name, v in model.stack.buffers.items()})
         BlockRing(group, counts).run(block)
         # every block updated its statistics alike, from the group's sums: block 0's are the update's
         model.stack.load_buffers({name: v.copy() for name, v in runners[0].stack.buffers.items()})

@@ -223,7 +223,7 @@ class Trainer:
         self.data_record = describe_task_data(self.task)
         self.text_record = text_record(self.task)  # a text task's alphabet, kept with the run
         self.model = model_for(cfg, self.task)
-        if self.model.conditioned and distributed.has_bn(self.model) and (self.group.size > 1 or cfg.reproducible):
+        if self.model.conditioned and plan.cell.norm == "bn" and (self.group.size > 1 or cfg.reproducible):
             raise UserError(f"the synthesis network's {cfg.cell} layers keep their BatchNorm statistics to one "
                             "process and one block: train it without --reproducible and without an MPI launcher, "
                             "or use --cell ln-lstm.")
