@@ -1,0 +1,230 @@
+"""Split the (LN-)LSTM training step into its matrix products and everything else, on 1 and on 2 threads,
+next to the machine's memory bandwidth: how far below its GEMM floor can a step go on this CPU?
+
+    python bench/step_split.py                       # LN-LSTM and LSTM at S1 S2 S3, median of 7
+    python bench/step_split.py --shapes S1 --norm ln --reps 9
+    python bench/step_split.py --columns     # also: the forward's recurrent products split by rows or columns
+
+For each shape, in one process and in turns: lnrnn.kernels.lstm's forward and backward as they are,
+and the same two with every matrix product made a no-op (the per-step recurrent products h Wh and
+dHW Wh^T, the dWh/dWx/dx block products, and a wide input's x Wx over all rows). The second pair is the
+step's "rest": the gates' sigmoid and tanh, the LayerNorms and the cell update, and the saved arrays
+written in the forward and read back in the backward. The no-op variants are the kernels' own chunk
+functions compiled again with the BLAS calls bound to functions that do nothing (the same Python code
+object, other globals; never cached); their results are garbage and only their time is used.
+
+Also printed: the memory read bandwidth of one and of two threads (a sum over a 320 MB array), the
+bytes of the saved tuple the backward reads back per step, and the time those bytes take at the
+two-thread bandwidth. With --columns, the T recurrent products of the forward on two threads as the
+kernels split them (each thread its half of the B rows times all of Wh) against a split by columns
+(each thread all B rows times its half of Wh's columns), MKL's packed product in both. What the figures mean for the floor: docs/performance.md, "How far below the floor".
+
+A benchmark, not a test: it prints figures and asserts nothing about time.
+"""
+import argparse
+import os
+import statistics
+import sys
+import time
+import types
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import lnrnn  # noqa: E402,F401  (sets single-threaded BLAS before NumPy loads)
+import numba  # noqa: E402
+import numpy as np  # noqa: E402
+from numba import njit, prange  # noqa: E402
+
+import lnrnn.kernels.lstm as L  # noqa: E402
+from bench.torch_ln_lstm import SHAPES  # noqa: E402
+from lnrnn.config import ROWS  # noqa: E402
+from lnrnn.kernels.blas import HAVE_MKL, rec_mul, rec_pack  # noqa: E402
+from lnrnn.kernels.codes import NORM_LN, NORM_NONE  # noqa: E402
+from lnrnn.kernels.threads import batch_blocks, run_chunks  # noqa: E402
+
+
+@njit(nogil=True)
+def _no_rec_mul(A, W, P, out):
+    """rec_mul's arguments, no product."""
+
+
+@njit(nogil=True)
+def _no_gemm(A, W, out, trans_a):
+    """gemm's arguments, no product."""
+
+
+def _no_matmul(a, W, nchunks):
+    """matmul's arguments (the x Wx over all T*B rows): an uninitialized result, no product."""
+    return np.empty((a.shape[0], W.shape[1]), a.dtype)
+
+
+def _without_products(fn):
+    """fn (a compiled chunk function of lnrnn.kernels.lstm) compiled again with rec_mul and gemm bound to
+    no-ops: the same Python code object under a copy of its globals (uncached)."""
+    g = dict(fn.py_func.__globals__, rec_mul=_no_rec_mul, gemm=_no_gemm)
+    py = types.FunctionType(fn.py_func.__code__, g, fn.py_func.__name__, fn.py_func.__defaults__)
+    return njit(**{k: v for k, v in ROWS.items() if k != "cache"})(py)
+
+
+@njit(parallel=True, fastmath=True)
+def _read_sum(a, n):
+    """Sum of a (1-D) read by n threads, each a contiguous n-th."""
+    s = 0.0
+    m = a.shape[0] // n
+    for q in prange(n):
+        t = np.float32(0)
+        for i in range(q * m, (q + 1) * m):
+            t += a[i]
+        s += t
+    return s
+
+
+def read_bandwidth(threads, reps):
+    """GB/s of reading a 320 MB float32 array with this many threads (median of reps)."""
+    a = np.ones(80_000_000, np.float32)
+    numba.set_num_threads(threads)
+    _read_sum(a, threads)
+    ts = []
+    for _ in range(reps):
+        t0 = time.perf_counter()
+        _read_sum(a, threads)
+        ts.append(time.perf_counter() - t0)
+    return a.nbytes / statistics.median(ts) / 1e9
+
+
+@njit(nogil=True)
+def _steps(q, lo, hi, As, Ws, Cs, T):
+    """Chunk q: T products As[q] @ Ws[q] with Ws[q] packed once, as the forward's time loop multiplies."""
+    A, W, C = As[q], Ws[q], Cs[q]
+    P = rec_pack(W, A.shape[0])
+    for _ in range(T):
+        rec_mul(A, W, P, C)
+
+
+def product_split(name, reps):
+    """ms (medians) of a shape's T forward products on two threads: split by rows, split by columns."""
+    T, B, I, H, _ = SHAPES[name]
+    G = 4 * H
+    numba.set_num_threads(2)
+    rng = np.random.default_rng(0)
+    out = []
+    for m, n in ((B // 2, G), (B, G // 2)):  # rows: (B/2,H) @ (H,G) each; columns: (B,H) @ (H,G/2) each
+        As = rng.standard_normal((2, m, H)).astype(np.float32)   # (2,m,H)
+        Ws = rng.standard_normal((2, H, n)).astype(np.float32)   # (2,H,n)
+        Cs = np.empty((2, m, n), np.float32)                     # (2,m,n)
+        run_chunks(_steps, 2, 2, As, Ws, Cs, 1)
+        ts = []
+        for _ in range(reps):
+            t0 = time.perf_counter()
+            run_chunks(_steps, 2, 2, As, Ws, Cs, T)
+            ts.append(time.perf_counter() - t0)
+        out.append(1e3 * statistics.median(ts))
+    return out
+
+
+def problem(name, norm, rng):
+    """lstm_forward's arguments at a named shape (float32), and dy."""
+    T, B, I, H, _ = SHAPES[name]
+    G = 4 * H
+    f = np.float32
+    x = rng.standard_normal((T, B, I)).astype(f)
+    h0, c0 = np.zeros((B, H), f), np.zeros((B, H), f)
+    Wx = (rng.standard_normal((I, G)) / np.sqrt(I)).astype(f)
+    Wh = (rng.standard_normal((H, G)) / np.sqrt(H)).astype(f)
+    gG, zG = np.ones(G, f), np.zeros(G, f)
+    gH, zH = np.ones(H, f), np.zeros(H, f)
+    args = (x, h0, c0, Wx, Wh, zG, gG, zG, gG, zG, gH, zH, norm, 1e-5)
+    dy = rng.standard_normal((T, B, H)).astype(f)
+    return args, dy
+
+
+def timed_pair(args, dy, nch):
+    """(forward s, backward s) of one step with whatever chunk functions lnrnn.kernels.lstm holds now."""
+    x, h0, c0, Wx, Wh, _, gx, _, gh, _, gc, _, norm, _ = args
+    t0 = time.perf_counter()
+    out = L.lstm_forward(*args, nch)
+    t1 = time.perf_counter()
+    L.lstm_backward(dy, out[3], x, h0, c0, Wx, Wh, gx, gh, gc, norm, nch)
+    return t1 - t0, time.perf_counter() - t1
+
+
+def split(name, norm, reps, threads, variants):
+    """Medians (ms) of forward and backward, with and without products, alternating in one process."""
+    numba.set_num_threads(threads)
+    args, dy = problem(name, norm, np.random.default_rng(0))
+    B = args[0].shape[1]
+    nch = batch_blocks(B)  # the kernels' fixed row blocks, as lnrnn's layers pass them
+    times = {k: [] for k in ("fwd", "bwd", "fwd_rest", "bwd_rest")}
+    orig = (L._forward_rows, L._backward_rows, L.matmul)
+    try:
+        for rep in range(reps + 1):
+            for rest in (False, True):
+                if rest:
+                    L._forward_rows, L._backward_rows, L.matmul = variants
+                else:
+                    L._forward_rows, L._backward_rows, L.matmul = orig
+                f, b = timed_pair(args, dy, nch)
+                if rep:  # the first round compiles
+                    s = "_rest" if rest else ""
+                    times["fwd" + s].append(f)
+                    times["bwd" + s].append(b)
+    finally:
+        L._forward_rows, L._backward_rows, L.matmul = orig
+    return {k: 1e3 * statistics.median(v) for k, v in times.items()}, args
+
+
+def saved_bytes(name, norm):
+    """Bytes of the saved tuple lstm_backward reads (float32; lnrnn/kernels/lstm.py lists it) and of dy."""
+    T, B, I, H, _ = SHAPES[name]
+    G = 4 * H
+    ln = norm == NORM_LN
+    wide = I > L.FOLD_MAX_I
+    per_row = 2 * G if ln else G          # gates, hhat
+    per_row += 4 * H if ln else 3 * H     # c, tc, y, chat
+    per_row += G if ln and wide else 0    # xhat_x
+    per_row += H                          # dy
+    return 4 * T * B * per_row
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--shapes", nargs="+", default=["S1", "S2", "S3"], choices=sorted(SHAPES))
+    ap.add_argument("--norm", nargs="+", default=["ln", "none"], choices=["ln", "none"])
+    ap.add_argument("--reps", type=int, default=7)
+    ap.add_argument("--columns", action="store_true", help="also time the forward's products split by columns")
+    a = ap.parse_args()
+    variants = (_without_products(L._forward_rows), _without_products(L._backward_rows), _no_matmul)
+    bw1, bw2 = read_bandwidth(1, 5), read_bandwidth(2, 5)
+    print(f"numba {numba.__version__}, float32, BLAS {'MKL' if HAVE_MKL else 'np.dot'}, median of {a.reps}; "
+          f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
+    print(f"memory read bandwidth: 1 thread {bw1:.1f} GB/s, 2 threads {bw2:.1f} GB/s")
+    print("step = forward + backward (ms); products = step - rest; rest = the step with every product a no-op")
+    for norm in a.norm:
+        code = NORM_LN if norm == "ln" else NORM_NONE
+        for name in a.shapes:
+            T, B, I, H, what = SHAPES[name]
+            rows = {}
+            for threads in (1, 2):
+                rows[threads], _ = split(name, code, a.reps, threads, variants)
+            mb = saved_bytes(name, code) / 1e6
+            label = f"{'LN-LSTM' if norm == 'ln' else 'LSTM'} {name} T{T} B{B} I{I} H{H}"
+            for threads, r in rows.items():
+                step = r["fwd"] + r["bwd"]
+                rest = r["fwd_rest"] + r["bwd_rest"]
+                print(f"{label:30s} {threads} thread{'s' if threads > 1 else ' '}: step {step:6.1f} = products "
+                      f"{step - rest:6.1f} + rest {rest:5.1f} (forward {r['fwd_rest']:5.1f}, backward "
+                      f"{r['bwd_rest']:5.1f})", flush=True)
+            g = {k: rows[1][k] / rows[2][k] for k in rows[1]}
+            print(f"{'':30s} 2 threads' speed-up: step {(rows[1]['fwd'] + rows[1]['bwd']) / (rows[2]['fwd'] + rows[2]['bwd']):.2f}x, "
+                  f"rest forward {g['fwd_rest']:.2f}x, rest backward {g['bwd_rest']:.2f}x; the backward reads "
+                  f"{mb:.0f} MB of saved arrays and dy: {mb / bw2:.1f} ms at {bw2:.1f} GB/s", flush=True)
+
+    if a.columns:
+        for name in a.shapes:
+            T, B, I, H, _ = SHAPES[name]
+            rows, cols = product_split(name, a.reps)
+            print(f"{name}: {T} forward products ({B},{H}) @ ({H},{4 * H}) on 2 threads: split by rows {rows:.1f} ms, "
+                  f"by columns {cols:.1f} ms ({cols / rows:.2f}x)", flush=True)
+
+
+if __name__ == "__main__":
+    main()
