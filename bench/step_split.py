@@ -17,7 +17,8 @@ Also printed: the memory read bandwidth of one and of two threads (a sum over a 
 bytes of the saved tuple the backward reads back per step, and the time those bytes take at the
 two-thread bandwidth. With --columns, the T recurrent products of the forward on two threads as the
 kernels split them (each thread its half of the B rows times all of Wh) against a split by columns
-(each thread all B rows times its half of Wh's columns), MKL's packed product in both. What the figures mean for the floor: docs/performance.md, "How far below the floor".
+(each thread all B rows times its half of Wh's columns), MKL's packed product in both. What the
+figures mean for the floor: docs/performance.md, "How far below the floor".
 
 A benchmark, not a test: it prints figures and asserts nothing about time.
 """
@@ -169,7 +170,7 @@ def split(name, norm, reps, threads, variants):
                     times["bwd" + s].append(b)
     finally:
         L._forward_rows, L._backward_rows, L.matmul = orig
-    return {k: 1e3 * statistics.median(v) for k, v in times.items()}, args
+    return {k: 1e3 * statistics.median(v) for k, v in times.items()}
 
 
 def saved_bytes(name, norm):
@@ -201,10 +202,10 @@ def main():
     for norm in a.norm:
         code = NORM_LN if norm == "ln" else NORM_NONE
         for name in a.shapes:
-            T, B, I, H, what = SHAPES[name]
+            T, B, I, H, _ = SHAPES[name]
             rows = {}
             for threads in (1, 2):
-                rows[threads], _ = split(name, code, a.reps, threads, variants)
+                rows[threads] = split(name, code, a.reps, threads, variants)
             mb = saved_bytes(name, code) / 1e6
             label = f"{'LN-LSTM' if norm == 'ln' else 'LSTM'} {name} T{T} B{B} I{I} H{H}"
             for threads, r in rows.items():
@@ -214,7 +215,8 @@ def main():
                       f"{step - rest:6.1f} + rest {rest:5.1f} (forward {r['fwd_rest']:5.1f}, backward "
                       f"{r['bwd_rest']:5.1f})", flush=True)
             g = {k: rows[1][k] / rows[2][k] for k in rows[1]}
-            print(f"{'':30s} 2 threads' speed-up: step {(rows[1]['fwd'] + rows[1]['bwd']) / (rows[2]['fwd'] + rows[2]['bwd']):.2f}x, "
+            g_step = (rows[1]["fwd"] + rows[1]["bwd"]) / (rows[2]["fwd"] + rows[2]["bwd"])
+            print(f"{'':30s} 2 threads' speed-up: step {g_step:.2f}x, "
                   f"rest forward {g['fwd_rest']:.2f}x, rest backward {g['bwd_rest']:.2f}x; the backward reads "
                   f"{mb:.0f} MB of saved arrays and dy: {mb / bw2:.1f} ms at {bw2:.1f} GB/s", flush=True)
 
@@ -222,8 +224,8 @@ def main():
         for name in a.shapes:
             T, B, I, H, _ = SHAPES[name]
             rows, cols = product_split(name, a.reps)
-            print(f"{name}: {T} forward products ({B},{H}) @ ({H},{4 * H}) on 2 threads: split by rows {rows:.1f} ms, "
-                  f"by columns {cols:.1f} ms ({cols / rows:.2f}x)", flush=True)
+            print(f"{name}: {T} forward products ({B},{H}) @ ({H},{4 * H}) on 2 threads: "
+                  f"split by rows {rows:.1f} ms, by columns {cols:.1f} ms ({cols / rows:.2f}x)", flush=True)
 
 
 if __name__ == "__main__":
