@@ -139,17 +139,20 @@ def problem(name, norm, rng):
 
 
 def timed_pair(args, dy, nch):
-    """(forward s, backward s) of one step with whatever chunk functions lnrnn.kernels.lstm holds now."""
+    """(forward s, backward s, bytes the backward reads back: the saved tuple and dy) of one step with
+    whatever chunk functions lnrnn.kernels.lstm holds now."""
     x, h0, c0, Wx, Wh, _, gx, _, gh, _, gc, _, norm, _ = args
     t0 = time.perf_counter()
     out = L.lstm_forward(*args, nch)
     t1 = time.perf_counter()
     L.lstm_backward(dy, out[3], x, h0, c0, Wx, Wh, gx, gh, gc, norm, nch)
-    return t1 - t0, time.perf_counter() - t1
+    t2 = time.perf_counter()
+    return t1 - t0, t2 - t1, sum(a.nbytes for a in out[3]) + dy.nbytes
 
 
 def split(name, norm, reps, threads, variants):
-    """Medians (ms) of forward and backward, with and without products, alternating in one process."""
+    """Medians (ms) of forward and backward, with and without products, alternating in one process; and
+    "MB": what the backward reads back (timed_pair)."""
     numba.set_num_threads(threads)
     args, dy = problem(name, norm, np.random.default_rng(0))
     B = args[0].shape[1]
@@ -163,27 +166,14 @@ def split(name, norm, reps, threads, variants):
                     L._forward_rows, L._backward_rows, L.matmul = variants
                 else:
                     L._forward_rows, L._backward_rows, L.matmul = orig
-                f, b = timed_pair(args, dy, nch)
+                f, b, nbytes = timed_pair(args, dy, nch)
                 if rep:  # the first round compiles
                     s = "_rest" if rest else ""
                     times["fwd" + s].append(f)
                     times["bwd" + s].append(b)
     finally:
         L._forward_rows, L._backward_rows, L.matmul = orig
-    return {k: 1e3 * statistics.median(v) for k, v in times.items()}
-
-
-def saved_bytes(name, norm):
-    """Bytes of the saved tuple lstm_backward reads (float32; lnrnn/kernels/lstm.py lists it) and of dy."""
-    T, B, I, H, _ = SHAPES[name]
-    G = 4 * H
-    ln = norm == NORM_LN
-    wide = I > L.FOLD_MAX_I
-    per_row = 2 * G if ln else G          # gates, hhat
-    per_row += 4 * H if ln else 3 * H     # c, tc, y, chat
-    per_row += G if ln and wide else 0    # xhat_x
-    per_row += H                          # dy
-    return 4 * T * B * per_row
+    return dict({k: 1e3 * statistics.median(v) for k, v in times.items()}, MB=nbytes / 1e6)
 
 
 def main():
@@ -206,7 +196,7 @@ def main():
             rows = {}
             for threads in (1, 2):
                 rows[threads] = split(name, code, a.reps, threads, variants)
-            mb = saved_bytes(name, code) / 1e6
+            mb = rows[2]["MB"]
             label = f"{'LN-LSTM' if norm == 'ln' else 'LSTM'} {name} T{T} B{B} I{I} H{H}"
             for threads, r in rows.items():
                 step = r["fwd"] + r["bwd"]
@@ -214,7 +204,7 @@ def main():
                 print(f"{label:30s} {threads} thread{'s' if threads > 1 else ' '}: step {step:6.1f} = products "
                       f"{step - rest:6.1f} + rest {rest:5.1f} (forward {r['fwd_rest']:5.1f}, backward "
                       f"{r['bwd_rest']:5.1f})", flush=True)
-            g = {k: rows[1][k] / rows[2][k] for k in rows[1]}
+            g = {k: rows[1][k] / rows[2][k] for k in ("fwd_rest", "bwd_rest")}
             g_step = (rows[1]["fwd"] + rows[1]["bwd"]) / (rows[2]["fwd"] + rows[2]["bwd"])
             print(f"{'':30s} 2 threads' speed-up: step {g_step:.2f}x, "
                   f"rest forward {g['fwd_rest']:.2f}x, rest backward {g['bwd_rest']:.2f}x; the backward reads "
