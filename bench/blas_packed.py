@@ -1,6 +1,6 @@
 """Is Intel MKL's packed GEMM worth it, and does it survive Numba's compile cache? The per-step
 recurrent products of BPTT (forward h_{t-1} Wh, backward dHW_t Wh^T) timed through lnrnn's own
-helpers (lnrnn/kernels/blas.py: rec_pack, rec_mul) with MKL's packed operand and with np.dot (the BLAS
+helpers (lnrnn/kernels/blas.py: blas_pack, blas_mul) with MKL's packed operand and with np.dot (the BLAS
 NumPy/SciPy ship: OpenBLAS here), in lnrnn's threading layout (one batch chunk per thread,
 single-threaded BLAS inside).
 
@@ -26,7 +26,7 @@ import numpy as np  # noqa: E402
 from numba import njit, prange  # noqa: E402
 
 from bench.torch_ln_lstm import SHAPES  # noqa: E402
-from lnrnn.kernels.blas import BLAS, HAVE_MKL, rec_mul, rec_pack  # noqa: E402
+from lnrnn.kernels.blas import BLAS, HAVE_MKL, blas_mul, blas_pack  # noqa: E402
 
 
 @njit(cache=True, parallel=True)
@@ -42,19 +42,19 @@ def products(h0, Wh, dv, nch, packed):
     for q in prange(nch):
         lo, hi = q * B // nch, (q + 1) * B // nch
         m = hi - lo
-        P = rec_pack(Wh, m) if packed else np.empty(0, np.uint8)
-        PT = rec_pack(WhT, m) if packed else np.empty(0, np.uint8)
+        P = blas_pack(Wh, m) if packed else np.empty(0, np.uint8)
+        PT = blas_pack(WhT, m) if packed else np.empty(0, np.uint8)
         h = h0[lo:hi].copy()
         hw = np.empty((m, G), np.float32)
         for t in range(T):
-            rec_mul(h, Wh, P, hw)
+            blas_mul(h, Wh, P, hw)
             h[:] = hw[:, :H] * np.float32(0.5)
         dh = np.zeros((m, H), np.float32)
         part = np.empty((m, H), np.float32)
         d = np.empty((m, G), np.float32)
         for t in range(T - 1, -1, -1):
             d[:] = dv[t, lo:hi]
-            rec_mul(d, WhT, PT, part)
+            blas_mul(d, WhT, PT, part)
             dh[:] = dh * np.float32(0.5) + part
         out[lo:hi] = h + dh
     return out

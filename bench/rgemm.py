@@ -1,4 +1,4 @@
-"""rgemm (lnrnn/kernels/rgemm.py) against MKL's packed GEMM as lnrnn calls it (blas.rec_pack/rec_mul)
+"""rgemm (lnrnn/kernels/rgemm.py) against MKL's packed GEMM as lnrnn calls it (blas.blas_pack/blas_mul)
 and np.dot, at the LN-LSTM's per-step product shapes: C (b,G) = h_{t-1} (b,H) @ Wh (H,G), float32,
 one thread (lnrnn's threads each own a batch block and call single-threaded BLAS).
 
@@ -27,17 +27,20 @@ import numpy as np  # noqa: E402
 from numba import njit  # noqa: E402
 
 from lnrnn.kernels import rgemm as rg  # noqa: E402
-from lnrnn.kernels.blas import BLAS_TAG, HAVE_MKL, rec_mul, rec_pack  # noqa: E402
+from lnrnn.kernels.blas import BLAS_TAG, HAVE_MKL, blas_mul, blas_pack  # noqa: E402
 
-# (name, b rows of a thread's block, H, G = 4H): the S1-S3 LN-LSTM layers' per-step products
-SHAPES = [("S1", 32, 128, 512), ("S1", 64, 128, 512), ("S2", 64, 256, 1024), ("S3", 16, 400, 1600),
-          ("S3", 32, 400, 1600)]
+# (name, b rows of a thread's block, K, N): the S1-S3 LN-LSTM layers' per-step products, forward
+# h_{t-1} (b,H) @ Wh (H,G = 4H) and backward ("bw": dL/d(h Wh) (b,G) @ Wh^T (G,H)), and the synthesis
+# network's ("syn": 3 x 400 units, batch 8, so 4 rows a thread), whose few rows fill half an 8-row tile
+SHAPES = [("S1", 32, 128, 512), ("S1", 64, 128, 512), ("S1bw", 32, 512, 128), ("S2", 64, 256, 1024),
+          ("S2bw", 64, 1024, 256), ("S3", 16, 400, 1600), ("S3", 32, 400, 1600), ("S3bw", 16, 1600, 400),
+          ("syn", 4, 400, 1600), ("synbw", 4, 1600, 400), ("syn", 8, 400, 1600), ("syn", 16, 400, 1600)]
 
 
 @njit(cache=True)
 def loop_mkl(A, Wh, P, C, n):
     for _ in range(n):
-        rec_mul(A, Wh, P, C)
+        blas_mul(A, Wh, P, C)
 
 
 @njit(cache=True)
@@ -83,20 +86,20 @@ def main(argv=None):
     peak8 = ghz * 2 * 8 * 2      # GFLOP/s of one core, 8 float32 lanes (AVX2 ymm)
     peak16 = ghz * 2 * 16 * 2    # one core, 16 lanes (AVX-512 zmm), where the CPU has it
     print(f"CPU: {model} ({rg.ll.get_host_cpu_name()} to LLVM), {cores} cores, {mhz:.0f} MHz nominal (cpuinfo's cpu MHz); "
-          f"AVX-512: {rg._AVX512}")
+          f"AVX-512: {rg.AVX512}")
     print(f"FMA peak, float32, nominal clock: machine {cores} x {ghz:.2f} GHz x 2 FMA x 8 lanes x 2 = "
           f"{cores * peak8:.1f} GFLOP/s with ymm ({peak8:.1f} per core), {cores * peak16:.1f} with zmm "
           f"({peak16:.1f} per core)")
     print(f"rgemm tile: MR={rg.MR} x NR={rg.nr_of(np.float32)} float32 ({lanes}-lane vectors); BLAS: {BLAS_TAG}; "
           f"one thread; {args.calls} products per timing, median of {args.turns} turns")
-    print("%-3s %3s %4s %5s | %-9s %8s %7s %6s %6s %9s" % ("", "b", "H", "G", "kernel", "us/call", "GFLOP/s",
+    print("%-5s %3s %4s %5s | %-9s %8s %7s %6s %6s %9s" % ("", "b", "K", "N", "kernel", "us/call", "GFLOP/s",
                                                             "%ymm", "%zmm", "MKL/this"))
     rng = np.random.default_rng(0)
     for name, b, H, G in SHAPES:
         A = rng.standard_normal((b, H)).astype(np.float32)         # (b,H) h_{t-1} of one block
         Wh = (rng.standard_normal((H, G)) / np.sqrt(H)).astype(np.float32)  # (H,G)
         ref = A.astype(np.float64) @ Wh.astype(np.float64)          # (b,G)
-        P = rec_pack(Wh, b)                                         # MKL's packed Wh (uint8)
+        P = blas_pack(Wh, b)                                        # MKL's packed Wh (uint8)
         Wp = rg.pack(Wh)                                            # (P,H,NR)
         outs = {k: np.empty((b, G), np.float32) for k in ("mkl", "np.dot", "rgemm", "rowstats")}
         s1, s2 = np.empty(b, np.float32), np.empty(b, np.float32)   # (b,) row sums, sums of squares
@@ -124,9 +127,9 @@ def main(argv=None):
         for k in runs:
             gf = flops / med[k] / 1e9
             ratio = med["mkl"] / med[k] if "mkl" in med else float("nan")
-            print("%-3s %3d %4d %5d | %-9s %8.2f %7.1f %5.0f%% %5.0f%% %9.2f" % (
+            print("%-5s %3d %4d %5d | %-9s %8.2f %7.1f %5.0f%% %5.0f%% %9.2f" % (
                 name, b, H, G, k, med[k] * 1e6, gf, 100 * gf / peak8, 100 * gf / peak16, ratio))
-        print("%-3s %3d %4d %5d | rowstats over rgemm: %.2fx the time" % (name, b, H, G, med["rowstats"] / med["rgemm"]))
+        print("%-5s %3d %4d %5d | rowstats over rgemm: %.2fx the time" % (name, b, H, G, med["rowstats"] / med["rgemm"]))
 
 
 if __name__ == "__main__":

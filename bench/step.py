@@ -57,7 +57,7 @@ from numba import njit, prange  # noqa: E402
 
 from bench.torch_ln_lstm import SHAPES  # noqa: E402
 from lnrnn.config import PJIT  # noqa: E402
-from lnrnn.kernels.blas import BLAS, HAVE_MKL, rec_mul, rec_pack  # noqa: E402
+from lnrnn.kernels.blas import BLAS, HAVE_MKL, blas_mul, blas_pack  # noqa: E402
 from lnrnn.kernels.gemm import matmul, matmul_tn
 from lnrnn.kernels.threads import chunk_bounds, clamp_chunks
 from lnrnn.model.layers import RecurrentLayer  # noqa: E402
@@ -84,13 +84,13 @@ def gemm_floor(x, Wx, Wh, hs, dHW, nchunks):
         lo, hi = chunk_bounds(B, nch, q)
         hw = np.empty((hi - lo, G), dtype=x.dtype)  # (Bc,G)
         dh = np.empty((hi - lo, H), dtype=x.dtype)  # (Bc,H)
-        P = rec_pack(Wh, hi - lo)  # Wh in the BLAS's own layout (MKL), once per chunk
+        P = blas_pack(Wh, hi - lo)  # Wh in the BLAS's own layout (MKL), once per chunk
         for t in range(T):
-            rec_mul(hs[t, lo:hi], Wh, P, hw)
+            blas_mul(hs[t, lo:hi], Wh, P, hw)
             acc[q] += hw[0, 0]
-        PT = rec_pack(WhT, hi - lo)  # Wh^T packed once per chunk (MKL)
+        PT = blas_pack(WhT, hi - lo)  # Wh^T packed once per chunk (MKL)
         for t in range(T - 1, -1, -1):
-            rec_mul(dHW[t, lo:hi], WhT, PT, dh)
+            blas_mul(dHW[t, lo:hi], WhT, PT, dh)
             acc[q] += dh[0, 0]
     d2 = dHW.reshape(T * B, G)
     dWx = matmul_tn(x.reshape(T * B, I), d2, nchunks)
@@ -116,9 +116,9 @@ def floor_recurrent(Wh, hs, dHW, nchunks, forward):
     for q in prange(nch):
         lo, hi = chunk_bounds(B, nch, q)
         out = np.empty((hi - lo, W.shape[1]), dtype=hs.dtype)
-        P = rec_pack(W, hi - lo)
+        P = blas_pack(W, hi - lo)
         for t in range(T):
-            rec_mul(hs[t, lo:hi] if forward else dHW[t, lo:hi], W, P, out)
+            blas_mul(hs[t, lo:hi] if forward else dHW[t, lo:hi], W, P, out)
             acc[q] += out[0, 0]
     return acc.sum()
 

@@ -7,7 +7,7 @@ and print one JSON line (BLAS choice, largest error against NumPy, cache hits an
     NUMBA_CACHE_DIR=/tmp/c python tests/cache_probe.py --kernel-stamp X    # as if kernels/ or config.py changed
 
 Kernels run: blas.gemm in float32 and float64 (two overloads, two data files), rec_pack + rec_mul
-(MKL's packed GEMM), and ``outer``, a cached function of this file (not of lnrnn) that calls
+(the per-step product: MKL's packed GEMM, np.dot or rgemm, blas.REC), and ``outer``, a cached function of this file (not of lnrnn) that calls
 blas.gemm: user code that compiles lnrnn's kernels into itself must be kept apart by BLAS choice too.
 """
 import json
@@ -44,13 +44,14 @@ def main():
         err = max(err, float(np.abs(out - A @ W).max()))
         outer(A, W, out)
         err = max(err, float(np.abs(out - 2 * (A @ W)).max()))
-    A = rng.standard_normal((3, 6)).astype(np.float32)  # (m,K)
-    W = rng.standard_normal((6, 8)).astype(np.float32)  # (K,N)
-    out = np.empty((3, 8), np.float32)
-    blas.rec_mul(A, W, blas.rec_pack(W, 3), out)
-    err = max(err, float(np.abs(out - A @ W).max()))
+    for dtype in (np.float32, np.float64):
+        A = rng.standard_normal((3, 6)).astype(dtype)  # (m,K)
+        W = rng.standard_normal((6, 8)).astype(dtype)  # (K,N)
+        out = np.empty((3, 8), dtype)
+        blas.rec_mul(A, W, blas.rec_pack(W, 3), out)
+        err = max(err, float(np.abs(out - A @ W).max()))
     funcs = (blas.gemm, blas.rec_pack, blas.rec_mul, outer)
-    print(json.dumps({"mkl": blas.HAVE_MKL, "why": blas.BLAS_WHY, "err": err,
+    print(json.dumps({"mkl": blas.HAVE_MKL, "why": blas.BLAS_WHY, "rec": blas.REC, "err": err,
                       "hits": sum(sum(f.stats.cache_hits.values()) for f in funcs),
                       "misses": sum(sum(f.stats.cache_misses.values()) for f in funcs)}))
 

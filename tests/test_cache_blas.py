@@ -22,7 +22,8 @@ CHOICES = {"mkl": {}, "numpy": {"LNRNN_BLAS": "numpy"}}
 
 
 def probe_env(cache, extra=()):
-    env = {k: v for k, v in os.environ.items() if k not in ("LNRNN_BLAS", "LNRNN_MKL_LIB", "LNRNN_NO_CACHE")}
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("LNRNN_BLAS", "LNRNN_MKL_LIB", "LNRNN_NO_CACHE", "LNRNN_REC_GEMM")}
     env.update(NUMBA_CACHE_DIR=str(cache), NUMBA_NUM_THREADS="1", PYTHONPATH=os.path.dirname(HERE))
     env.update(extra)
     return env
@@ -64,6 +65,43 @@ def test_each_choice_keeps_its_own_kernels(tmp_path, first, second):
     for choice in (first, second):
         again = run(tmp_path, choice)
         assert again["mkl"] == (choice == "mkl") and not compiled(again), (choice, again)
+
+
+def test_each_per_step_product_keeps_its_own_kernels(tmp_path):
+    """Kernels compiled with rgemm as the per-step product and with the BLAS's (LNRNN_REC_GEMM) share one
+    cache directory: each compiles its own, then each loads its own, and both multiply correctly."""
+    seen = set()
+    for rec in ("rgemm", "blas", "rgemm", "blas"):
+        out = run(tmp_path, "mkl", extra={"LNRNN_REC_GEMM": rec})
+        assert out["rec"] == rec, out
+        assert compiled(out) == (rec not in seen), (rec, out)
+        seen.add(rec)
+
+
+def test_per_step_product_follows_the_cpu(monkeypatch):
+    """blas._choose_rec: rgemm with AVX-512 where MKL is absent or the CPU is not Intel's; the BLAS on an
+    Intel CPU with MKL, without AVX-512, or under LNRNN_BLAS=numpy; LNRNN_REC_GEMM overrides all of it."""
+    from lnrnn.kernels import blas
+    for var in ("LNRNN_REC_GEMM", "LNRNN_BLAS"):
+        monkeypatch.delenv(var, raising=False)
+    monkeypatch.setattr(blas.rg, "AVX512", True)
+    cases = [("AuthenticAMD", True, "rgemm"), ("GenuineIntel", True, "blas"), ("", True, "blas"),
+             ("GenuineIntel", False, "rgemm"), ("AuthenticAMD", False, "rgemm")]
+    for vendor, mkl, want in cases:
+        monkeypatch.setattr(blas, "_cpu_vendor", lambda v=vendor: v)
+        assert blas._choose_rec(mkl)[0] == want, (vendor, mkl)
+    monkeypatch.setattr(blas, "_cpu_vendor", lambda: "AuthenticAMD")
+    monkeypatch.setattr(blas.rg, "AVX512", False)
+    rec, why = blas._choose_rec(True)
+    assert rec == "blas" and "AVX-512" in why
+    monkeypatch.setattr(blas.rg, "AVX512", True)
+    monkeypatch.setenv("LNRNN_BLAS", "numpy")
+    assert blas._choose_rec(False)[0] == "blas"
+    monkeypatch.setenv("LNRNN_REC_GEMM", "rgemm")
+    assert blas._choose_rec(False) == ("rgemm", "LNRNN_REC_GEMM=rgemm asks for it")
+    monkeypatch.setenv("LNRNN_REC_GEMM", "Fast")
+    rec, why = blas._choose_rec(False)
+    assert rec == "blas" and "LNRNN_REC_GEMM=fast is neither rgemm nor blas: ignored" in why
 
 
 def test_mkl_gone_after_caching(tmp_path):

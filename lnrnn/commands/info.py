@@ -55,7 +55,7 @@ def info_lines():
     layer, threads, max_threads = _threading()
     from lnrnn import backend
     from lnrnn.config import BLOCK_ROWS
-    from lnrnn.kernels.blas import BLAS, BLAS_TAG, BLAS_WHY
+    from lnrnn.kernels.blas import BLAS, BLAS_TAG, BLAS_WHY, REC, REC_WHY
     from lnrnn.kernels.threads import batch_blocks
     usable, detail = backend.cuda_usable()
     lines = [
@@ -68,7 +68,8 @@ def info_lines():
         f"{batch_blocks(64)}, B 128: {batch_blocks(128)}, B 256: {batch_blocks(256)}); threads take whole blocks, so "
         "results are the same bits on any thread count, and a batch uses at most as many threads as blocks",
         "BLAS: " + "; ".join(_blas()),
-        f"lnrnn kernels multiply with: {BLAS}, because {BLAS_WHY}; compiled kernels are cached under "
+        f"lnrnn kernels multiply with: {BLAS}, because {BLAS_WHY}; the per-step products with "
+        f"{'rgemm' if REC == 'rgemm' else 'the BLAS'}: {REC_WHY}; compiled kernels are cached under "
         f"names ending -{BLAS_TAG} (one set per choice)",
         "thread variables: " + ", ".join(f"{v}={os.environ.get(v, 'unset')}" for v in (
             "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "OMP_NUM_THREADS", "OMP_WAIT_POLICY")),

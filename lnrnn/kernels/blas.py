@@ -6,6 +6,19 @@ everywhere else.
     rec_mul(A, W, P, out)       # out (m,N) = A (m,K) @ W (K,N), every time step
     gemm(A, W, out, trans_a)    # out = A @ W or A^T @ W: the products over all T*B rows
 
+The per-step products (rec_pack, rec_mul) run either on that BLAS or on lnrnn's own register-blocked
+GEMM (rgemm.py), chosen once at import (``REC``, ``REC_WHY``; ``lnrnn info`` prints it):
+    LNRNN_REC_GEMM=rgemm / blas   that one
+    LNRNN_BLAS=numpy              np.dot, as for every other product
+    no AVX-512                    the BLAS (rgemm's 256-bit tile ran at half of MKL's speed on a Xeon)
+    MKL on an Intel CPU           the BLAS: MKL's packed GEMM ran as fast as rgemm or faster (0.8-1.0x
+                                  rgemm's time, Emerald Rapids)
+    otherwise (AVX-512 on AMD, or no MKL)   rgemm: on an AMD EPYC (Zen 4) it took 0.54-0.87x of MKL's
+                                  packed GEMM's time at every per-step shape of S1-S3 and the synthesis
+                                  network (bench/rgemm.py; docs/performance.md)
+Both are exact to float rounding; rgemm sums each element over k in one fixed order, whatever the rows
+around it, so its results do not depend on how the batch is split either.
+
 Why packed MKL: a recurrent step multiplies a few batch rows by the same weight matrix T times. MKL
 can reorder that matrix once into its kernel's layout (cblas_?gemm_pack) and reuse it at every step
 (cblas_?gemm_compute). Measured on the 2-core development machine (bench/blas_packed.py), the
@@ -36,6 +49,7 @@ from numba import njit, types
 
 from lnrnn.compiling import use_kernel_cache
 from lnrnn.config import JIT
+import lnrnn.kernels.rgemm as rg
 
 ROW_MAJOR, NO_TRANS, TRANS, PACKED, B_MATRIX = 101, 111, 112, 151, 162  # CBLAS enumerations (mkl_cblas.h)
 ALIGN = 64  # bytes: MKL's packed buffers want 64-byte alignment
@@ -73,11 +87,44 @@ def _choose():
     return path, f"{how} was found and loaded"
 
 
+def _cpu_vendor():
+    """The CPU's vendor_id from /proc/cpuinfo ("GenuineIntel", "AuthenticAMD", ...), or "" where unreadable."""
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("vendor_id"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return ""
+
+
+def _choose_rec(have_mkl):
+    """("rgemm" or "blas", why in words): what runs the per-step recurrent products (module docstring)."""
+    asked = os.environ.get("LNRNN_REC_GEMM", "").strip().lower()
+    if asked in ("rgemm", "blas"):
+        return asked, f"LNRNN_REC_GEMM={asked} asks for it"
+    note = f" (LNRNN_REC_GEMM={asked} is neither rgemm nor blas: ignored)" if asked else ""
+    if os.environ.get("LNRNN_BLAS", "").lower() == "numpy":
+        return "blas", "LNRNN_BLAS=numpy asks for np.dot" + note
+    if not rg.AVX512:
+        return "blas", "the CPU has no AVX-512, where rgemm's 256-bit tile is slower than a BLAS" + note
+    vendor = _cpu_vendor()
+    if have_mkl and vendor in ("GenuineIntel", ""):
+        return "blas", f"MKL on an {vendor or 'unidentified'} CPU: its packed GEMM is as fast as rgemm or faster" + note
+    if have_mkl:
+        return "rgemm", f"AVX-512 on an {vendor} CPU, where rgemm outruns MKL's packed GEMM" + note
+    return "rgemm", "AVX-512 without MKL: rgemm outruns np.dot on the per-step shapes" + note
+
+
 MKL_PATH, BLAS_WHY = _choose()
 HAVE_MKL = MKL_PATH is not None
-BLAS = (f"MKL, packed GEMM per time step and sgemm/dgemm ({MKL_PATH})" if HAVE_MKL else
-        "np.dot (NumPy/SciPy BLAS)")
-BLAS_TAG = "mkl" if HAVE_MKL else "numpy"
+REC, REC_WHY = _choose_rec(HAVE_MKL)
+BLAS = ((f"MKL, packed GEMM per time step and sgemm/dgemm ({MKL_PATH})" if HAVE_MKL else
+         "np.dot (NumPy/SciPy BLAS)") if REC == "blas" else
+        f"rgemm (lnrnn's own) per time step, {'MKL sgemm/dgemm' if HAVE_MKL else 'np.dot'} for the rest"
+        + (f" ({MKL_PATH})" if HAVE_MKL else ""))
+BLAS_TAG = ("mkl" if HAVE_MKL else "numpy") + ("-rgemm" if REC == "rgemm" else "")
 use_kernel_cache(BLAS_TAG)  # before the first @njit below: every cached kernel is named with the choice
 
 
@@ -137,9 +184,9 @@ def _aligned(buf):
 
 
 @njit(**JIT)
-def rec_pack(W, m):
+def blas_pack(W, m):
     """W (K,N) C-contiguous, packed as the right operand of (m,K) @ (K,N) products: a uint8 buffer
-    (empty without MKL: rec_mul then calls np.dot)."""
+    (empty without MKL: blas_mul then calls np.dot)."""
     K, N = W.shape
     if not HAVE_MKL:  # a constant: Numba drops the MKL calls below when it is False
         return np.empty(0, np.uint8)
@@ -158,8 +205,8 @@ def rec_pack(W, m):
 
 
 @njit(**JIT)
-def rec_mul(A, W, P, out):
-    """out (m,N) = A (m,K) @ W (K,N), with P = rec_pack(W, m). A and out: C-contiguous row blocks."""
+def blas_mul(A, W, P, out):
+    """out (m,N) = A (m,K) @ W (K,N), with P = blas_pack(W, m). A and out: C-contiguous row blocks."""
     m, K = A.shape
     N = W.shape[1]
     if not HAVE_MKL:
@@ -171,3 +218,22 @@ def rec_mul(A, W, P, out):
                    out.ctypes.data, N)
     else:
         _d_compute(ROW_MAJOR, NO_TRANS, PACKED, m, N, K, A.ctypes.data, K, _aligned(P), N, 0.0, out.ctypes.data, N)
+
+
+@njit(**JIT)
+def rgemm_pack(W, m):
+    """W (K,N) as rgemm's panels (P,K,NR) (rgemm.pack's layout); the same panels serve any m rows."""
+    return rg.packed(W, 2 * rg.VEC_BYTES // W.itemsize)
+
+
+@njit(**JIT)
+def rgemm_mul(A, W, P, out):
+    """out (m,N) = A (m,K) @ W (K,N) by rgemm, with P = rgemm_pack(W, m); np.dot for strided rows."""
+    if A.flags.c_contiguous and out.flags.c_contiguous:
+        rg.rgemm(A, P, out, W.shape[1])
+    else:
+        np.dot(A, W, out)
+
+
+# the per-step products the kernels call (REC; a process compiles its kernels against one of them)
+rec_pack, rec_mul = (rgemm_pack, rgemm_mul) if REC == "rgemm" else (blas_pack, blas_mul)

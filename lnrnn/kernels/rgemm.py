@@ -1,10 +1,12 @@
 """A register-blocked GEMM for the recurrent product: C (b,G) = A (b,H) @ Wh (H,G), with Wh packed once.
 
 The LN-LSTM step multiplies a thread's batch block (b = 16-64 rows) by the same Wh at every step.
-This kernel is the first brick of a fused step: it keeps each MR x NR tile of C in vector registers
-while it sums over k, so that the cell's work on the tile (LayerNorm row statistics, gates) can later
-run before the tile leaves the registers. ``rgemm_rowstats`` shows the hook: it also returns each
-row's sum and sum of squares over the columns, taken from the registers.
+This kernel keeps each MR x NR tile of C in vector registers while it sums over k. It runs the
+kernels' per-step products where it is faster than the BLAS (blas.rec_pack/rec_mul: blas.REC says
+where, from the CPU), and the cell's work on the tile (LayerNorm row statistics, gates) could run
+before the tile leaves the registers: ``rgemm_rowstats`` shows the hook, each row's sum and sum of
+squares over the columns, taken from the registers (not used by the cells: 1.01-1.27x rgemm's time,
+bench/rgemm.py, where the LN pass it would spare costs less).
 
     Wp = pack(Wh)                    # once per sequence: Wh (H,G) -> Wp (P,H,NR), P = ceil(G/NR)
     rgemm(A, Wp, C, G)               # C (b,G) = A (b,H) @ Wh, every step
@@ -58,9 +60,9 @@ from numba.extending import intrinsic
 
 from lnrnn.config import JIT
 
-_AVX512 = bool(ll.get_host_cpu_features().get("avx512f", False))
-VEC_BYTES = 64 if _AVX512 else 32  # one zmm / ymm register
-MR = 8 if _AVX512 else 6           # rows of a register tile (see the module docstring)
+AVX512 = bool(ll.get_host_cpu_features().get("avx512f", False))
+VEC_BYTES = 64 if AVX512 else 32  # one zmm / ymm register
+MR = 8 if AVX512 else 6           # rows of a register tile (see the module docstring)
 
 
 def nr_of(dtype):
@@ -155,17 +157,24 @@ _tile_stats = _tile_kernel(True)
 def pack(Wh, nr=None):
     """Wh (H,G) -> Wp (P,H,nr), P = ceil(G/nr): Wp[p, k, jj] = Wh[k, p*nr + jj], zero past column G.
     nr defaults to the kernel's tile width for Wh's dtype (nr_of); rgemm accepts no other. Once per
-    sequence, in Python (NumPy)."""
+    sequence; checks its argument, then packs with ``packed``."""
     Wh = np.asarray(Wh)
     if Wh.ndim != 2 or Wh.dtype not in (np.float32, np.float64):
         raise ValueError(f"pack takes a 2-D float32 or float64 Wh, not {Wh.dtype} of shape {Wh.shape}")
-    nr = nr_of(Wh.dtype) if nr is None else int(nr)
+    return packed(Wh, nr_of(Wh.dtype) if nr is None else int(nr))
+
+
+@njit(**JIT)
+def packed(Wh, nr):
+    """pack's layout, compiled (what blas.rec_pack calls inside the kernels): Wh (H,G) -> Wp (P,H,nr)."""
     H, G = Wh.shape
     P = -(-G // nr)
-    Wp = np.zeros((P, H, nr), Wh.dtype)            # (P,H,nr)
-    Wpad = np.zeros((H, P * nr), Wh.dtype)         # (H,P*nr) Wh with zero columns appended
-    Wpad[:, :G] = Wh
-    Wp[:] = Wpad.reshape(H, P, nr).transpose(1, 0, 2)
+    Wp = np.zeros((P, H, nr), Wh.dtype)  # (P,H,nr) the columns past G stay zero
+    for p in range(P):
+        j0 = p * nr
+        for k in range(H):
+            for jj in range(min(nr, G - j0)):
+                Wp[p, k, jj] = Wh[k, j0 + jj]
     return Wp
 
 
