@@ -27,7 +27,7 @@ import numpy as np  # noqa: E402
 from numba import njit  # noqa: E402
 
 from lnrnn.kernels import rgemm as rg  # noqa: E402
-from lnrnn.kernels.blas import BLAS_TAG, HAVE_MKL, blas_mul, blas_pack  # noqa: E402
+from lnrnn.kernels.blas import BLAS_TAG, HAVE_MKL, blas_mul, blas_pack, cpuinfo  # noqa: E402
 
 # (name, b rows of a thread's block, K, N): the S1-S3 LN-LSTM layers' per-step products, forward
 # h_{t-1} (b,H) @ Wh (H,G = 4H) and backward ("bw": dL/d(h Wh) (b,G) @ Wh^T (G,H)), and the synthesis
@@ -63,16 +63,8 @@ def loop_rowstats(A, Wp, C, G, s1, s2, n):
 
 def cpu():
     """(model name, cores, nominal MHz) from /proc/cpuinfo."""
-    model, mhz = platform.processor() or "unknown", 0.0
-    try:
-        for line in open("/proc/cpuinfo"):
-            if line.startswith("model name"):
-                model = line.split(":", 1)[1].strip()
-            elif line.startswith("cpu MHz") and not mhz:
-                mhz = float(line.split(":", 1)[1])
-    except OSError:
-        pass
-    return model, os.cpu_count(), mhz
+    return (cpuinfo("model name") or platform.processor() or "unknown", os.cpu_count(),
+            float(cpuinfo("cpu MHz") or 0.0))
 
 
 def main(argv=None):

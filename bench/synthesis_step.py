@@ -31,20 +31,13 @@ import numba  # noqa: E402
 import numpy as np  # noqa: E402
 
 from bench.step import gemm_floor, paired_times  # noqa: E402
-from lnrnn.kernels.blas import BLAS  # noqa: E402
+from lnrnn.kernels.blas import BLAS, cpuinfo  # noqa: E402
 from lnrnn.model.layers import RecurrentLayer  # noqa: E402
 from lnrnn.model.models import build_model  # noqa: E402
 
 
 def cpu_name():
-    try:
-        with open("/proc/cpuinfo") as f:
-            for line in f:
-                if line.startswith("model name"):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown CPU"
+    return cpuinfo("model name") or platform.processor() or "unknown CPU"
 
 
 def problem(args, B, rng):

@@ -6,9 +6,10 @@ and print one JSON line (BLAS choice, largest error against NumPy, cache hits an
     NUMBA_CACHE_DIR=/tmp/c python tests/cache_probe.py --prefix /nowhere   # as if the mkl wheel were gone
     NUMBA_CACHE_DIR=/tmp/c python tests/cache_probe.py --kernel-stamp X    # as if kernels/ or config.py changed
 
-Kernels run: blas.gemm in float32 and float64 (two overloads, two data files), rec_pack + rec_mul
-(the per-step product: MKL's packed GEMM, np.dot or rgemm, blas.REC), and ``outer``, a cached function of this file (not of lnrnn) that calls
-blas.gemm: user code that compiles lnrnn's kernels into itself must be kept apart by BLAS choice too.
+Kernels run: blas.gemm in float32 and float64 (two overloads, two data files), rec_pack + rec_mul in
+both dtypes (the per-step product: MKL's packed GEMM, np.dot or rgemm, blas.REC), and ``outer``, a
+cached function of this file (not of lnrnn) that calls blas.gemm: user code that compiles lnrnn's
+kernels into itself must be kept apart by BLAS choice too.
 """
 import json
 import sys

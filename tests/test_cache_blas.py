@@ -88,9 +88,9 @@ def test_per_step_product_follows_the_cpu(monkeypatch):
     cases = [("AuthenticAMD", True, "rgemm"), ("GenuineIntel", True, "blas"), ("", True, "blas"),
              ("GenuineIntel", False, "rgemm"), ("AuthenticAMD", False, "rgemm")]
     for vendor, mkl, want in cases:
-        monkeypatch.setattr(blas, "_cpu_vendor", lambda v=vendor: v)
+        monkeypatch.setattr(blas, "cpuinfo", lambda field, v=vendor: v if field == "vendor_id" else "")
         assert blas._choose_rec(mkl)[0] == want, (vendor, mkl)
-    monkeypatch.setattr(blas, "_cpu_vendor", lambda: "AuthenticAMD")
+    monkeypatch.setattr(blas, "cpuinfo", lambda field: "AuthenticAMD" if field == "vendor_id" else "")
     monkeypatch.setattr(blas.rg, "AVX512", False)
     rec, why = blas._choose_rec(True)
     assert rec == "blas" and "AVX-512" in why

@@ -87,12 +87,13 @@ def _choose():
     return path, f"{how} was found and loaded"
 
 
-def _cpu_vendor():
-    """The CPU's vendor_id from /proc/cpuinfo ("GenuineIntel", "AuthenticAMD", ...), or "" where unreadable."""
+def cpuinfo(field):
+    """The first value of a /proc/cpuinfo field ("vendor_id": "GenuineIntel", "AuthenticAMD", ...;
+    "model name", "cpu MHz"), or "" where it cannot be read (not Linux)."""
     try:
         with open("/proc/cpuinfo") as f:
             for line in f:
-                if line.startswith("vendor_id"):
+                if line.split(":", 1)[0].strip() == field:
                     return line.split(":", 1)[1].strip()
     except OSError:
         pass
@@ -109,7 +110,7 @@ def _choose_rec(have_mkl):
         return "blas", "LNRNN_BLAS=numpy asks for np.dot" + note
     if not rg.AVX512:
         return "blas", "the CPU has no AVX-512, where rgemm's 256-bit tile is slower than a BLAS" + note
-    vendor = _cpu_vendor()
+    vendor = cpuinfo("vendor_id")
     if have_mkl and vendor in ("GenuineIntel", ""):
         return "blas", f"MKL on an {vendor or 'unidentified'} CPU: its packed GEMM is as fast as rgemm or faster" + note
     if have_mkl:
@@ -120,10 +121,11 @@ def _choose_rec(have_mkl):
 MKL_PATH, BLAS_WHY = _choose()
 HAVE_MKL = MKL_PATH is not None
 REC, REC_WHY = _choose_rec(HAVE_MKL)
-BLAS = ((f"MKL, packed GEMM per time step and sgemm/dgemm ({MKL_PATH})" if HAVE_MKL else
-         "np.dot (NumPy/SciPy BLAS)") if REC == "blas" else
-        f"rgemm (lnrnn's own) per time step, {'MKL sgemm/dgemm' if HAVE_MKL else 'np.dot'} for the rest"
-        + (f" ({MKL_PATH})" if HAVE_MKL else ""))
+if REC == "blas":
+    BLAS = f"MKL, packed GEMM per time step and sgemm/dgemm ({MKL_PATH})" if HAVE_MKL else "np.dot (NumPy/SciPy BLAS)"
+else:
+    BLAS = "rgemm (lnrnn's own) per time step, " + (f"MKL sgemm/dgemm for the rest ({MKL_PATH})" if HAVE_MKL
+                                                    else "np.dot for the rest")
 BLAS_TAG = ("mkl" if HAVE_MKL else "numpy") + ("-rgemm" if REC == "rgemm" else "")
 use_kernel_cache(BLAS_TAG)  # before the first @njit below: every cached kernel is named with the choice
 
