@@ -57,7 +57,7 @@ from lnrnn.kernels import bn_lstm as fused_lstm, bn_rnn as fused_rnn
 from lnrnn.kernels.bn_lstm import _gate_grad_rows, _gate_rows, _output_rows
 from lnrnn.kernels.bn_parts import block_packs, blocks_mul
 from lnrnn.kernels.bn_rnn import _forward_rows
-from lnrnn.kernels.gemm import matmul, projection_grads
+from lnrnn.kernels.gemm import matmul, projection_grads, transposed
 from lnrnn.kernels.threads import batch_blocks, run_chunks, unowned
 from lnrnn.kernels.codes import clip_bound
 from lnrnn.kernels.masks import as_lengths
@@ -409,7 +409,7 @@ def bn_lstm_backward(reduce, dy, saved, x, h0, c0, Wx, Wh, gx, gh, gc, par_min=N
     dgh, dgc, dbc = np.zeros(G, dt), np.zeros(H, dt), np.zeros(H, dt)
     dcn, dcbn = np.empty((B, H), dt), np.empty((B, H), dt)
     cs, hs = np.empty(2 * H, dt), np.empty(2 * G, dt)
-    WhT = np.ascontiguousarray(Wh.T)
+    WhT = transposed(Wh)
     PT = block_packs(WhT, B, nblk)
     for t in range(T - 1, -1, -1):
         cprev = c0 if t == 0 else c[t - 1]
@@ -498,7 +498,7 @@ def bn_rnn_backward(reduce, dy, saved, x, h0, Wx, Wh, gx, gh, par_min=None):
     dhn = np.zeros((B, H), dt)
     dgh = np.zeros(H, dt)
     buf = np.empty(2 * H, dt)
-    WhT = np.ascontiguousarray(Wh.T)
+    WhT = transposed(Wh)
     PT = block_packs(WhT, B, nblk)
     for t in range(T - 1, -1, -1):
         _rnn_bwd_sums(dy[t], dhn, y[t], hw[t], lengths, t, mean_h[t], rstd_h[t], da[t], buf, dgh)

@@ -9,20 +9,38 @@ import numpy as np
 from numba import njit, prange
 
 from lnrnn.config import JIT, PJIT, ROWS
-from lnrnn.kernels.blas import gemm
+from lnrnn.kernels.blas import gemm, rows_mul, rows_pack
 from lnrnn.kernels.threads import chunk_bounds, clamp_chunks, run_chunks
 
 
 @njit(**PJIT)
 def matmul(A, W, nchunks):
-    """A (N,K) @ W (K,M) -> (N,M), rows split over threads."""
+    """A (N,K) @ W (K,M) -> (N,M), rows split over threads (blas.rows_mul: rgemm where it runs the
+    per-step products, W packed once here for every chunk; the BLAS otherwise)."""
     N = A.shape[0]
     out = np.empty((N, W.shape[1]), dtype=A.dtype)
     nch = clamp_chunks(nchunks, N)
+    P = rows_pack(W)
     for k in prange(nch):
         lo, hi = chunk_bounds(N, nch, k)
         if hi > lo:
-            gemm(A[lo:hi], W, out[lo:hi], False)
+            rows_mul(A[lo:hi], W, P, out[lo:hi])
+    return out
+
+
+@njit(**JIT)
+def transposed(W):
+    """W (K,N) -> W^T (N,K), C-contiguous, in tiles of 8 x 32: np.ascontiguousarray(W.T) reads a column
+    of W at a stride that, at N = 1024 floats, lands every row in the same L1 set (256 x 1024
+    float32: 0.77 ms, against 0.19 ms in tiles)."""
+    K, N = W.shape
+    out = np.empty((N, K), W.dtype)  # (N,K)
+    for k0 in range(0, K, 8):
+        k1 = min(K, k0 + 8)
+        for j0 in range(0, N, 32):
+            for j in range(j0, min(N, j0 + 32)):
+                for k in range(k0, k1):
+                    out[j, k] = W[k, j]
     return out
 
 
@@ -77,7 +95,7 @@ def projection_grads(dXW, dHW, x, h0, y, Wx, nchunks):
     T, B, G = dXW.shape
     I = x.shape[2]
     dX2 = np.ascontiguousarray(dXW).reshape(T * B, G)
-    dx = matmul(dX2, np.ascontiguousarray(Wx.T), nchunks).reshape(T, B, I)
+    dx = matmul(dX2, transposed(Wx), nchunks).reshape(T, B, I)
     dWx = matmul_tn(np.ascontiguousarray(x).reshape(T * B, I), dX2, nchunks)
     return dx, dWx, recurrent_weight_grad(dHW, h0, y, nchunks)
 

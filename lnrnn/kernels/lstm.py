@@ -65,9 +65,9 @@ from numba.core import cgutils
 from numba.extending import intrinsic, overload
 
 from lnrnn.config import CHUNK_GAP as GAP, DWH_BLOCK_ROWS, DWX_BLOCK_ROWS, FASTMATH, FOLD_MAX_I, JIT, ROWS
-from lnrnn.kernels.blas import gemm, rec_mul, rec_pack
+from lnrnn.kernels.blas import gemm, rec_mul, rec_pack, rows_mul, rows_pack
 from lnrnn.kernels.codes import NORM_LN, NORM_NONE, centered, clip_bound  # noqa: F401  (re-exported)
-from lnrnn.kernels.gemm import matmul
+from lnrnn.kernels.gemm import matmul, transposed
 from lnrnn.kernels.rows import (_E2, _E3, _E4, _E5, _E6, _E7, _EXP_MAX, _EXP_MIN, _LN2_HI, _LN2_LO, _LOG2E,
                                 copy_rows, input_row_grads)
 from lnrnn.kernels.threads import clamp_chunks, run_chunks, unowned
@@ -384,8 +384,8 @@ def lstm_backward(dy, saved, x, h0, c0, Wx, Wh, gx, gh, gc, norm, nchunks, clip=
     dx = np.empty((T, B, I), dtype=dt)
     dh0 = np.empty((B, H), dtype=dt)
     dc0 = np.empty((B, H), dtype=dt)
-    WhT = np.ascontiguousarray(Wh.T)  # (G,H)
-    WxT = np.ascontiguousarray(Wx.T)  # (G,I)
+    WhT = transposed(Wh)  # (G,H)
+    WxT = transposed(Wx)  # (G,I)
     Wc, Mc = Wx, np.empty((0, 0), dt)
     if ln and fold:  # a narrow input's xhat_x = (x Wc) rstd_x (ln_weights), and Mc = Wc Wc^T (I,I)
         Wc = centered(Wx)
@@ -508,7 +508,8 @@ def _backward_rows(q, lo, hi, dy, saved, x, h0, c0, w, p, ln, fold, clip, out, p
     tW = unowned(work[2])[q, :I]      # (I,G) Xb^T dL/d(x Wx), the block's share of dWx (wide input)
     dh_next = unowned(work[3])[q, 0, :hi - lo]  # (Bc,H) dL/dh_t from step t+1 (zeros at first)
     dc_next = unowned(work[3])[q, 1, :hi - lo]  # (Bc,H) dL/dc_t from step t+1 (zeros at first)
-    PT = rec_pack(WhT, hi - lo)                        # Wh^T packed once (MKL)
+    PT = rec_pack(WhT, hi - lo)                        # Wh^T packed once (blas.rec_pack)
+    PxT = rows_pack(WxT)                               # Wx^T packed once, for dx (wide input; blas.rows_pack)
     da = unowned(work[4])[q, :G]      # (G,) dL/d(preactivation), one row
     dcn = unowned(work[5])[q, :H]     # (H,) dL/d(cell output before tanh)
     xw = unowned(work[6])[q, 0, :I]   # (I,) x_t rstd_x of one row (LN, narrow input)
@@ -688,7 +689,7 @@ def _backward_rows(q, lo, hi, dy, saved, x, h0, c0, w, p, ln, fold, clip, out, p
             for i in range(I):
                 for j in range(G):
                     pWx[i, j] += tW[i, j]
-            gemm(dXb, WxT, Xb[:n], False)  # over the x_t rows, read above
+            rows_mul(dXb, WxT, PxT, Xb[:n])  # over the x_t rows, read above
             for k in range(nkx):  # rows [k Bc, (k+1) Bc) are step t + nkx - 1 - k's
                 copy_rows(dx[t + nkx - 1 - k, lo:hi], Xb[k * Bc:(k + 1) * Bc])
             nkx = 0

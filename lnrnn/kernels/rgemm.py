@@ -169,12 +169,17 @@ def packed(Wh, nr):
     """pack's layout, compiled (what blas.rec_pack calls inside the kernels): Wh (H,G) -> Wp (P,H,nr)."""
     H, G = Wh.shape
     P = -(-G // nr)
-    Wp = np.zeros((P, H, nr), Wh.dtype)  # (P,H,nr) the columns past G stay zero
+    Wp = np.empty((P, H, nr), Wh.dtype)  # (P,H,nr)
     for p in range(P):
         j0 = p * nr
+        nc = min(nr, G - j0)
         for k in range(H):
-            for jj in range(min(nr, G - j0)):
-                Wp[p, k, jj] = Wh[k, j0 + jj]
+            dst = Wp[p, k]
+            src = Wh[k, j0:j0 + nc]
+            for jj in range(nc):
+                dst[jj] = src[jj]
+            for jj in range(nc, nr):  # the columns past G: zero
+                dst[jj] = 0
     return Wp
 
 

@@ -18,7 +18,7 @@ from numba import njit
 from lnrnn.config import CHUNK_GAP as GAP, FOLD_MAX_I, ROWS
 from lnrnn.kernels.blas import rec_mul, rec_pack
 from lnrnn.kernels.codes import NORM_LN, NORM_NONE  # noqa: F401  (re-exported: one set of codes for every cell)
-from lnrnn.kernels.gemm import matmul, matmul_tn, recurrent_weight_grad
+from lnrnn.kernels.gemm import matmul, matmul_tn, recurrent_weight_grad, transposed
 from lnrnn.kernels.rows import copy_rows, input_row_grads, ln_row_backward, ln_row_forward, sigmoid_row
 from lnrnn.kernels.threads import clamp_chunks, run_chunks, unowned
 
@@ -122,7 +122,7 @@ def rnn_backward(dy, saved, x, h0, Wx, Wh, g, norm, nchunks):
     dA = np.empty((T, B, H), dtype=dt)  # dL/d(x Wx + h Wh), per row
     dx = np.empty((T, B, I), dtype=dt)
     dh0 = np.empty((B, H), dtype=dt)
-    WhT = np.ascontiguousarray(Wh.T)
+    WhT = transposed(Wh)
     nch = clamp_chunks(nchunks, B)
     pH = np.zeros((2, nch, H + GAP), dtype=dt)  # per-chunk partial sums of db, dg (padded: rnn_forward)
     pWx = np.zeros((nch, I + 1, H), dtype=dt)   # ... of dWx (narrow input)
@@ -134,7 +134,7 @@ def rnn_backward(dy, saved, x, h0, Wx, Wh, g, norm, nchunks):
         dWx = pWx[:, :I].sum(axis=0)
     else:
         dA2 = dA.reshape(T * B, H)
-        dx = matmul(dA2, np.ascontiguousarray(Wx.T), nchunks).reshape(T, B, I)
+        dx = matmul(dA2, transposed(Wx), nchunks).reshape(T, B, I)
         dWx = matmul_tn(x.reshape(T * B, I), dA2, nchunks)
     dWh = recurrent_weight_grad(dA, h0, y, nchunks)
     db, dg = pH[:, :, :H].sum(axis=1)

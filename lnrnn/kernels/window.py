@@ -92,6 +92,7 @@ from numba.extending import overload
 from lnrnn.config import CHUNK_GAP as GAP, FASTMATH, JIT, ROWS
 from lnrnn.kernels.blas import gemm, rec_mul, rec_pack
 from lnrnn.kernels.codes import NORM_BN, NORM_LN, NORM_NONE, clip_bound
+from lnrnn.kernels.gemm import transposed
 from lnrnn.kernels.lstm import _f32_bits, _sigmoid
 from lnrnn.kernels.masks import as_lengths
 from lnrnn.kernels.rows import _E2, _E3, _E4, _E5, _E6, _E7, _EXP_MAX, _EXP_MIN, _LN2_HI, _LN2_LO, _LOG2E
@@ -524,7 +525,7 @@ def window_lstm_backward(dy, dw, saved, x, h0, c0, kappa0, w0, chars, ulen, Wx, 
             np.empty((nch, 2, m, H), dt),   # dL/d(cell output before tanh), dL/dc_t through the cell's norm
             np.empty((nch, 2, G + GAP), dt),  # BN backward's column sums
             np.empty((nch, U + GAP), dt))   # dL/dphi(t,u) of one row
-    wT = (np.ascontiguousarray(Wx[I:].T), np.ascontiguousarray(Wh.T), np.ascontiguousarray(Wp.T))  # (G,C) (G,H) (3K,H)
+    wT = (transposed(Wx[I:]), transposed(Wh), transposed(Wp))  # (G,C) (G,H) (3K,H)
     run_chunks(_backward_chunk, B, nch, np.ascontiguousarray(dy), np.ascontiguousarray(dw), saved[:11],
                np.ascontiguousarray(c0, dtype=dt), chars, ulen, lengths, wT, (gx, gh, gc), norm, training,
                dt.type(clip_bound(clip)), (dXW, dHW, dP), (pg, pc), carry, work)
@@ -541,7 +542,7 @@ def window_lstm_backward(dy, dw, saved, x, h0, c0, kappa0, w0, chars, ulen, Wx, 
     rows = (np.ascontiguousarray(x).reshape(T * B, I), ws[:T].reshape(T * B, C), hs[:T].reshape(T * B, H),
             hs[1:].reshape(T * B, H))
     grads = (dXW.reshape(T * B, G), dHW.reshape(T * B, G), dP.reshape(T * B, 3 * K))
-    run_chunks(_weight_part, T, npart, T, rows, grads, np.ascontiguousarray(Wx[:I].T), dx.reshape(T * B, I), pW)
+    run_chunks(_weight_part, T, npart, T, rows, grads, transposed(Wx[:I]), dx.reshape(T * B, I), pW)
     dWx, dWh, dWp = pW[0].sum(axis=0), pW[1].sum(axis=0), pW[2].sum(axis=0)
     dbp = pW[3][:, :3 * K].sum(axis=0)
     db, dgx, dbx, dgh, dbh = pg[:, :, :G].sum(axis=0)
