@@ -7,7 +7,7 @@ next to the machine's memory bandwidth: how far below its GEMM floor can a step 
 
 For each shape, in one process and in turns: lnrnn.kernels.lstm's forward and backward as they are,
 and the same two with every matrix product made a no-op (the per-step recurrent products h Wh and
-dHW Wh^T, the dWh/dWx/dx block products, and a wide input's x Wx over all rows). The second pair is the
+dHW Wh^T, the dWh/dWx/dx block products, and a wide input's per-step x_t Wx). The second pair is the
 step's "rest": the gates' sigmoid and tanh, the LayerNorms and the cell update, and the saved arrays
 written in the forward and read back in the backward. The no-op variants are the kernels' own chunk
 functions compiled again with the BLAS calls bound to functions that do nothing (the same Python code
@@ -53,15 +53,10 @@ def _no_gemm(A, W, out, trans_a):
     """gemm's arguments, no product."""
 
 
-def _no_matmul(a, W, nchunks):
-    """matmul's arguments (the x Wx over all T*B rows): an uninitialized result, no product."""
-    return np.empty((a.shape[0], W.shape[1]), a.dtype)
-
-
 def _without_products(fn):
-    """fn (a compiled chunk function of lnrnn.kernels.lstm) compiled again with rec_mul and gemm bound to
-    no-ops: the same Python code object under a copy of its globals (uncached)."""
-    g = dict(fn.py_func.__globals__, rec_mul=_no_rec_mul, gemm=_no_gemm)
+    """fn (a compiled chunk function of lnrnn.kernels.lstm) compiled again with rec_mul, rows_mul and gemm
+    bound to no-ops: the same Python code object under a copy of its globals (uncached)."""
+    g = dict(fn.py_func.__globals__, rec_mul=_no_rec_mul, rows_mul=_no_rec_mul, gemm=_no_gemm)
     py = types.FunctionType(fn.py_func.__code__, g, fn.py_func.__name__, fn.py_func.__defaults__)
     return njit(**{k: v for k, v in ROWS.items() if k != "cache"})(py)
 
@@ -158,21 +153,21 @@ def split(name, norm, reps, threads, variants):
     B = args[0].shape[1]
     nch = batch_blocks(B)  # the kernels' fixed row blocks, as lnrnn's layers pass them
     times = {k: [] for k in ("fwd", "bwd", "fwd_rest", "bwd_rest")}
-    orig = (L._forward_rows, L._backward_rows, L.matmul)
+    orig = (L._forward_rows, L._backward_rows)
     try:
         for rep in range(reps + 1):
             for rest in (False, True):
                 if rest:
-                    L._forward_rows, L._backward_rows, L.matmul = variants
+                    L._forward_rows, L._backward_rows = variants
                 else:
-                    L._forward_rows, L._backward_rows, L.matmul = orig
+                    L._forward_rows, L._backward_rows = orig
                 f, b, nbytes = timed_pair(args, dy, nch)
                 if rep:  # the first round compiles
                     s = "_rest" if rest else ""
                     times["fwd" + s].append(f)
                     times["bwd" + s].append(b)
     finally:
-        L._forward_rows, L._backward_rows, L.matmul = orig
+        L._forward_rows, L._backward_rows = orig
     return dict({k: 1e3 * statistics.median(v) for k, v in times.items()}, MB=nbytes / 1e6)
 
 
@@ -183,7 +178,7 @@ def main():
     ap.add_argument("--reps", type=int, default=7)
     ap.add_argument("--columns", action="store_true", help="also time the forward's products split by columns")
     a = ap.parse_args()
-    variants = (_without_products(L._forward_rows), _without_products(L._backward_rows), _no_matmul)
+    variants = (_without_products(L._forward_rows), _without_products(L._backward_rows))
     bw1, bw2 = read_bandwidth(1, 5), read_bandwidth(2, 5)
     print(f"numba {numba.__version__}, float32, BLAS {'MKL' if HAVE_MKL else 'np.dot'}, median of {a.reps}; "
           f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")

@@ -4,9 +4,11 @@ Equations, gate order [i|f|g|o] and shape letters: see ``lnrnn.kernels``. ``norm
 NORM_LN (the BN-LSTM couples the batch at every step and lives in bn_lstm.py).
 
 Layout of the work
-    1. x @ Wx over all T*B rows at once (one threaded GEMM), unless the input is narrow
-       (I <= config.FOLD_MAX_I: pixel MNIST has I=1, strokes I=3): then each row's x Wx is computed
-       inside the time loop, where a BLAS call would cost more than the I*G multiply-adds.
+    1. x_t @ Wx for the chunk's rows at every step (blas.rows_mul, into a (rows,G) scratch that stays
+       in cache), unless the input is narrow (I <= config.FOLD_MAX_I: pixel MNIST has I=1, strokes
+       I=3): then each row's x Wx is computed inside the row loop, where a product call would cost more
+       than the I*G multiply-adds. (One GEMM over all T*B rows first wrote a (T,B,G) array that the
+       time loop read back: S2, T28 B128 I28 H256, 15 MB each way, the GEMM bound by memory.)
        With LN the products are taken with the centered weights Wc, Whc (``ln_weights``): rows with
        mean zero by construction, so each G-wide LayerNorm needs one pass for its variance (a narrow
        input's has a closed form and needs none) and no pass for its mean.
@@ -67,7 +69,7 @@ from numba.extending import intrinsic, overload
 from lnrnn.config import CHUNK_GAP as GAP, DWH_BLOCK_ROWS, DWX_BLOCK_ROWS, FASTMATH, FOLD_MAX_I, JIT, ROWS
 from lnrnn.kernels.blas import gemm, rec_mul, rec_pack, rows_mul, rows_pack
 from lnrnn.kernels.codes import NORM_LN, NORM_NONE, centered, clip_bound  # noqa: F401  (re-exported)
-from lnrnn.kernels.gemm import matmul, transposed
+from lnrnn.kernels.gemm import transposed
 from lnrnn.kernels.rows import (_E2, _E3, _E4, _E5, _E6, _E7, _EXP_MAX, _EXP_MIN, _LN2_HI, _LN2_LO, _LOG2E,
                                 copy_rows, input_row_grads)
 from lnrnn.kernels.threads import clamp_chunks, run_chunks, unowned
@@ -88,7 +90,7 @@ def lstm_infer(x, h0, c0, Wx, Wh, b, gx, bx, gh, bh, gc, bc, norm, eps, nchunks)
     each step reads) that every step overwrites: at S1 (T784 B64 I1 H128) the LN-LSTM's saved arrays
     besides y are 0.28 GB (gates and hhat (T,B,G); c, tc, chat (T,B,H)), these buffers 0.4 MB.
     x (T,B,I), h0 (B,H), c0 (B,H), Wx (I,G), Wh (H,G), b (G,), gx/bx/gh/bh (G,), gc/bc (H,)
-    -> y (T,B,H), hT (B,H), cT (B,H). (A wide input's x Wx (T,B,G) is still one GEMM over all T*B rows.)"""
+    -> y (T,B,H), hT (B,H), cT (B,H)."""
     y, c, _ = _run_forward(x, h0, c0, Wx, Wh, (b, gx, bx, gh, bh, gc, bc), norm, eps, nchunks, False)
     T = x.shape[0]
     return y, y[T - 1].copy(), c[(T - 1) % c.shape[0]].copy()
@@ -108,12 +110,9 @@ def _run_forward(x, h0, c0, Wx, Wh, p, norm, eps, nchunks, keep):
         Wc, Rx, Whc = ln_weights(Wx, Wh, fold)
     else:
         Wc, Rx, Whc = Wx, np.empty((0, 0), dt), Wh
-    if fold:
-        xin = np.empty((0, 0, 0), dtype=dt)  # x_t Wx (or x_t Wc) row by row inside the time loop
-    else:
-        xin = matmul(x.reshape(T * B, I), Wc, nchunks).reshape(T, B, G)  # with LN: normalized in place
-    xp = xin if ln else np.empty((0, 0, 0), dt)  # saved: only xhat_x of a wide input (module docstring)
     S = T if keep else 1  # rows of each per-step array
+    # saved: only xhat_x of a wide input (module docstring)
+    xp = np.empty((S, B, G), dt) if ln and not fold else np.empty((0, 0, 0), dt)
     if ln:
         hhat, chat, rstd = np.empty((S, B, G), dt), np.empty((S, B, H), dt), np.empty((3, S, B), dt)
     else:
@@ -128,9 +127,10 @@ def _run_forward(x, h0, c0, Wx, Wh, p, norm, eps, nchunks, keep):
     # each chunk's scratch, owned here (the chunks take unowned views of it: threads.unowned)
     # (each chunk's part padded by config.CHUNK_GAP: no cache line holds two chunks' parts)
     work = (np.empty((nch, m + 1, G), dt),             # its recurrent product h_{t-1} Wh (Whc with LN)
-            np.empty((nch, 4, G + GAP), dt))           # one row's x_t Wx; every bias the preactivation adds;
+            np.empty((nch, 4, G + GAP), dt),           # one row's x_t Wx; every bias the preactivation adds;
                                                        # the g block's factors gm, gd (_forward_rows)
-    run_chunks(_forward_rows, B, nch, x, h0, c0, (Wc, Rx, Whc), xin, p, ln, fold, dt.type(eps), saved, work)
+            np.empty((nch, m + 1 if not fold else 1, G), dt))  # its x_t Wx (Wc with LN; wide input)
+    run_chunks(_forward_rows, B, nch, x, h0, c0, (Wc, Rx, Whc), p, ln, fold, dt.type(eps), saved, work)
     return y, c, saved
 
 
@@ -226,10 +226,10 @@ def _fetch_row(a):
 
 
 @njit(**ROWS)
-def _forward_rows(q, lo, hi, x, h0, c0, w, xin, p, ln, fold, eps, saved, work):
+def _forward_rows(q, lo, hi, x, h0, c0, w, p, ln, fold, eps, saved, work):
     """The whole forward time loop for batch rows [lo, hi); writes their rows of the saved arrays.
     w = (Wc (I,G), Rx (I,I), Whc (H,G)): with LN the centered weights of ln_weights, else (Wx, -, Wh);
-    xin (T,B,G) x Wc over all rows (wide input; (0,0,0) for fold); p = (b, gx, bx, gh, bh) (G,) each,
+    p = (b, gx, bx, gh, bh) (G,) each,
     then (gc, bc) (H,); saved: the tuple forward returns (written), or lstm_infer's buffers (one step
     of each per-step array, two of c; y whole); work: the chunks' scratch (see lstm_forward), of which
     this chunk uses row q.
@@ -250,7 +250,7 @@ def _forward_rows(q, lo, hi, x, h0, c0, w, xin, p, ln, fold, eps, saved, work):
     Wc, Rx, Whc = unowned(w[0]), unowned(w[1]), unowned(w[2])
     gates, c, tc, y = unowned(saved[0]), unowned(saved[1]), unowned(saved[2]), unowned(saved[3])
     xp, hhat, chat, rstd = unowned(saved[4]), unowned(saved[5]), unowned(saved[6]), unowned(saved[7])
-    x, h0, c0, xin = unowned(x), unowned(h0), unowned(c0), unowned(xin)
+    x, h0, c0 = unowned(x), unowned(h0), unowned(c0)
     T, B, I = x.shape
     H = h0.shape[1]
     G = 4 * H
@@ -264,13 +264,15 @@ def _forward_rows(q, lo, hi, x, h0, c0, w, xin, p, ln, fold, eps, saved, work):
     bs = unowned(work[1])[q, 1, :G]     # (G,) every bias the preactivation adds
     gm = unowned(work[1])[q, 2, :G]     # (G,) 2 on the g block, else 1: gate = sigmoid(gm z) gm - gd
     gd = unowned(work[1])[q, 3, :G]     # (G,) 1 on the g block, else 0
+    xw = unowned(work[2])[q, :hi - lo]  # (Bc,G) x_t Wx of this chunk (x_t Wc with LN; wide input)
     wc0 = Wc[0] if fold else bs         # (G,) first row of Wc (a narrow input's x_t Wc: x_t[0] wc0 + xs)
     for j in range(G):
         bs[j] = b[j] + bx[j] + bh[j] if ln else b[j]
         xs[j] = zero
         gm[j] = two if 2 * H <= j < 3 * H else one
         gd[j] = one if 2 * H <= j < 3 * H else zero
-    P = rec_pack(Whc, hi - lo)                  # Wh in the BLAS's own layout (MKL), once per sequence
+    P = rec_pack(Whc, hi - lo)                  # Wh in the per-step product's layout, once per sequence
+    PW = rows_pack(Wc)                          # Wx (Wc) likewise, for the wide input's x_t Wx
     for t in range(T):
         ts = t % gates.shape[0]      # row of the per-step saved arrays: t, or 0 in lstm_infer's buffers
         tn = t % c.shape[0]          # c_t's row of c: t, or one of lstm_infer's two
@@ -279,6 +281,8 @@ def _forward_rows(q, lo, hi, x, h0, c0, w, xin, p, ln, fold, eps, saved, work):
             rec_mul(h0[lo:hi], Whc, P, hw)
         else:
             rec_mul(y[t - 1, lo:hi], Whc, P, hw)
+        if not fold:
+            rows_mul(x[t, lo:hi], Wc, PW, xw)
         for r in range(hi - lo):
             bb = lo + r
             a = gates[ts, bb]  # (G,) activated gates
@@ -303,7 +307,7 @@ def _forward_rows(q, lo, hi, x, h0, c0, w, xin, p, ln, fold, eps, saved, work):
                         v += u * u
                     sx = one / np.sqrt(v + eps)
             elif ln:
-                xr = xin[t, bb]
+                xr = xw[r]
                 v = zero
                 for j in range(G):
                     v += xr[j] * xr[j]
@@ -325,18 +329,19 @@ def _forward_rows(q, lo, hi, x, h0, c0, w, xin, p, ln, fold, eps, saved, work):
                         hh[j] = v
                         a[j] = _sigmoid((gx[j] * u + gh[j] * v + bs[j]) * gm[j]) * gm[j] - gd[j]
                 else:
-                    xr = xp[t, bb]
+                    xr = xw[r]
+                    xo = xp[ts, bb]
                     for j in range(G):
                         u = xr[j] * sx
                         v = hr[j] * sh
-                        xr[j] = u
+                        xo[j] = u
                         hh[j] = v
                         a[j] = _sigmoid((gx[j] * u + gh[j] * v + bs[j]) * gm[j]) * gm[j] - gd[j]
             elif fold:
                 for j in range(G):
                     a[j] = _sigmoid((hr[j] + x0 * wc0[j] + xs[j] + bs[j]) * gm[j]) * gm[j] - gd[j]
             else:
-                xr = xin[t, bb]
+                xr = xw[r]
                 for j in range(G):
                     a[j] = _sigmoid((hr[j] + xr[j] + bs[j]) * gm[j]) * gm[j] - gd[j]
             ai, af, ag, ao = a[:H], a[H:2 * H], a[2 * H:3 * H], a[3 * H:]  # 0-based loops over gate blocks
