@@ -87,3 +87,51 @@ def test_rowstats_are_the_rows_sums_and_sums_of_squares(b, H, G, dtype):
     tol = 1e-12 if dtype == np.float64 else 1e-5
     np.testing.assert_allclose(s1, ref.sum(axis=1), rtol=0, atol=tol * np.sqrt(G) * np.sqrt(H) * 10)
     np.testing.assert_allclose(s2, (ref ** 2).sum(axis=1), rtol=tol * 10)
+
+
+# --- the products over many rows (blas.rows_pack/rows_mul, gemm.matmul), gemm_add, gemm.transposed ----------
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+@pytest.mark.parametrize("b,K,N", [(1, 1, 1), (7, 3, 5), (MR * 4 + 5, 28, NR32 - 4), (100, 70, 2 * NR32 + 3),
+                                   (33, 1024, 28)])
+def test_products_over_many_rows(b, K, N, dtype):
+    """rows_mul (rgemm where it runs the per-step products, gemm otherwise) and matmul over ragged
+    chunks (the x Wx and dx products of the cells) equal the product."""
+    from lnrnn.kernels.blas import rows_mul, rows_pack
+    from lnrnn.kernels.gemm import matmul
+    A, W, ref = problem(b, K, N, dtype, seed=5)
+    C = np.full((b, N), np.nan, dtype)
+    rows_mul(A, W, rows_pack(W), C)
+    check(C, ref, dtype, K)
+    check(matmul(A, W, 3), ref, dtype, K)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+@pytest.mark.parametrize("trans_a", [False, True])
+@pytest.mark.parametrize("strided", [False, True])
+def test_gemm_add_adds_the_product(dtype, trans_a, strided):
+    """gemm_add(A, W, out, trans_a): out += A @ W (or A^T @ W), on MKL's path (contiguous operands) and on
+    np.dot's (a strided A); gemm overwrites."""
+    from lnrnn.kernels.blas import gemm, gemm_add
+    rng = np.random.default_rng(3)
+    M, K, N = 9, 37, 2 * NR32 + 3
+    A = rng.standard_normal((K, 2 * M) if trans_a else (M, 2 * K)).astype(dtype)
+    A = A[:, ::2] if strided else np.ascontiguousarray(A[:, :M] if trans_a else A[:, :K])
+    W = rng.standard_normal((K, N)).astype(dtype)
+    out0 = rng.standard_normal((M, N)).astype(dtype)
+    prod = (A.T if trans_a else A).astype(np.float64) @ W.astype(np.float64)
+    out = out0.copy()
+    gemm_add(A, W, out, trans_a)
+    check(out, out0.astype(np.float64) + prod, dtype, K)
+    gemm(A, W, out, trans_a)
+    check(out, prod, dtype, K)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+@pytest.mark.parametrize("K,N", [(1, 1), (1, 9), (9, 1), (7, 33), (9, 40), (17, 65), (256, 1024)])
+def test_transposed_is_the_transpose(K, N, dtype):
+    from lnrnn.kernels.gemm import transposed
+    W = np.random.default_rng(K * N).standard_normal((K, N)).astype(dtype)
+    Wt = transposed(W)
+    assert Wt.flags.c_contiguous and Wt.shape == (N, K)
+    np.testing.assert_array_equal(Wt, W.T)
+    np.testing.assert_array_equal(transposed(W[:, ::2]), W[:, ::2].T)  # a strided view

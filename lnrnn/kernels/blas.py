@@ -7,6 +7,7 @@ everywhere else.
     P = rows_pack(W)            # W (K,N), once per call of a product over many rows
     rows_mul(A, W, P, out)      # out = A @ W over T*B rows or a block of them (x Wx, dx)
     gemm(A, W, out, trans_a)    # out = A @ W or A^T @ W: the products over all T*B rows
+    gemm_add(A, W, out, trans_a)  # out += the same (weight gradients summed over blocks of rows)
 
 The per-step products (rec_pack, rec_mul) run either on that BLAS or on lnrnn's own register-blocked
 GEMM (rgemm.py), chosen once at import (``REC``, ``REC_WHY``; ``lnrnn info`` prints it):
@@ -165,8 +166,22 @@ def gemm(A, W, out, trans_a):
     """out (M,N) = A (M,K) @ W (K,N), or A^T @ W for A (K,M) when trans_a: the GEMMs over all T*B rows
     (x Wx, dx, dWx, dWh). MKL's sgemm/dgemm when it is loaded and the operands are C-contiguous,
     np.dot otherwise."""
+    _gemm(A, W, out, trans_a, False)
+
+
+@njit(**JIT)
+def gemm_add(A, W, out, trans_a):
+    """out (M,N) += A @ W, or A^T @ W when trans_a (gemm's operands): a weight gradient summed over blocks
+    of rows without a product buffer and a pass adding it (MKL: beta = 1)."""
+    _gemm(A, W, out, trans_a, True)
+
+
+@njit(**JIT)
+def _gemm(A, W, out, trans_a, add):
     if not HAVE_MKL or not _contiguous(A, W, out):
-        if trans_a:
+        if add:
+            out += np.dot(A.T, W) if trans_a else np.dot(A, W)
+        elif trans_a:
             np.dot(A.T, W, out)
         else:
             np.dot(A, W, out)
@@ -176,15 +191,16 @@ def gemm(A, W, out, trans_a):
     if M == 0 or N == 0:
         return
     if K == 0:
-        out[:] = 0
+        if not add:
+            out[:] = 0
         return
     ta = TRANS if trans_a else NO_TRANS
     if A.itemsize == 4:
         _s_gemm(ROW_MAJOR, ta, NO_TRANS, M, N, K, np.float32(1.0), A.ctypes.data, A.shape[1], W.ctypes.data, N,
-                np.float32(0.0), out.ctypes.data, N)
+                np.float32(1.0 if add else 0.0), out.ctypes.data, N)
     else:
-        _d_gemm(ROW_MAJOR, ta, NO_TRANS, M, N, K, 1.0, A.ctypes.data, A.shape[1], W.ctypes.data, N, 0.0,
-                out.ctypes.data, N)
+        _d_gemm(ROW_MAJOR, ta, NO_TRANS, M, N, K, 1.0, A.ctypes.data, A.shape[1], W.ctypes.data, N,
+                1.0 if add else 0.0, out.ctypes.data, N)
 
 
 @njit(**JIT)
@@ -258,8 +274,8 @@ def gemm_mul(A, W, P, out):
 
 @njit(**JIT)
 def rgemm_rows_pack(W):
-    """W (K,N) as rgemm's panels, for products over any number of rows."""
-    return rg.packed(W, 2 * rg.VEC_BYTES // W.itemsize)
+    """W (K,N) as rgemm's panels, for products over any number of rows (rgemm_pack's: m plays no part)."""
+    return rgemm_pack(W, 0)
 
 
 # the per-step products the kernels call (REC; a process compiles its kernels against one of them)

@@ -67,7 +67,7 @@ from numba.core import cgutils
 from numba.extending import intrinsic, overload
 
 from lnrnn.config import CHUNK_GAP as GAP, DWH_BLOCK_ROWS, DWX_BLOCK_ROWS, FASTMATH, FOLD_MAX_I, JIT, ROWS
-from lnrnn.kernels.blas import gemm, rec_mul, rec_pack, rows_mul, rows_pack
+from lnrnn.kernels.blas import gemm, gemm_add, rec_mul, rec_pack, rows_mul, rows_pack
 from lnrnn.kernels.codes import NORM_LN, NORM_NONE, centered, clip_bound  # noqa: F401  (re-exported)
 from lnrnn.kernels.gemm import transposed
 from lnrnn.kernels.rows import (_E2, _E3, _E4, _E5, _E6, _E7, _EXP_MAX, _EXP_MIN, _LN2_HI, _LN2_LO, _LOG2E,
@@ -412,14 +412,12 @@ def lstm_backward(dy, saved, x, h0, c0, Wx, Wh, gx, gh, gc, norm, nchunks, clip=
     # each chunk's scratch, owned here (the chunks take unowned views of it: threads.unowned)
     work = (np.empty((nch, nxg + 1, G), dt),    # dL/d(x_t Wx) of its rows over nbx steps (LN, wide input)
             np.empty((nch, nxi + 1, I), dt),    # the matching x_t, then their dx (wide input)
-            np.empty((nch, I + 1, G), dt),      # their product, the block's share of dWx (wide input)
             np.zeros((nch, 2, m + 1, H), dt),   # dL/dh_t and dL/dc_t from step t+1
             np.empty((nch, G + GAP), dt),       # one row's dL/d(preactivation)
             np.empty((nch, H + GAP), dt),       # one row's dL/d(cell output)
             np.empty((nch, 2, I + GAP), dt),    # one row's x_t rstd_x and sum_j dL/da_j gx_j Wc_ij
             np.empty((nch, nb * m + 1, G), dt),  # dL/d(h_{t-1} Wh) of its rows over nb steps
-            np.empty((nch, nb * m + 1, H), dt),  # the matching h_{t-1}
-            np.empty((nch, H + 1, G), dt))      # their product, the block's share of dWh
+            np.empty((nch, nb * m + 1, H), dt))  # the matching h_{t-1}
     run_chunks(_backward_rows, B, nch, dy, saved, x, h0, c0, (Wx, WxT, WhT, Wc, Mc), (gx, gh, gc), ln, fold, clip,
                (dx, dh0, dc0), (pG, pH, pWx, pWh, pX), work)
     dWx = pWx[:, :I].sum(axis=0)
@@ -452,12 +450,15 @@ def _backward_rows(q, lo, hi, dy, saved, x, h0, c0, w, p, ln, fold, clip, out, p
     Nor is dL/d(h_{t-1} Wh) (T,B,G) stored: the rows of nb steps gather in a block (with their h_{t-1}),
     which feeds each step's dh_{t-1} product and then one GEMM adding the block's share of dWh (at S1 a
     block of 128 steps, 8 MB per thread that stays in cache, where a 100 MB array was written and read
-    back; config.DWH_BLOCK_ROWS rows per block).
+    back; config.DWH_BLOCK_ROWS rows per block). The chunk's first block writes its partial pWh[q], the
+    others add into it in the GEMM (blas.gemm_add), not through a product buffer and a pass adding it
+    (in-process A/B, medians of 7-21: the step 0.98-1.00x at S1-S3, within the noise; 2.6 MB less
+    scratch a chunk at S3).
 
     dL/d(x_t Wx) is never stored for the whole sequence either: a narrow input (fold) takes dx and dWx
     row by row; a wide one gathers this chunk's rows of dL/d(x_t Wx) (dXs with LN; the plain cell's
     are the dHb rows themselves) and of x_t (Xb) over nbx steps (config.DWX_BLOCK_ROWS rows, within
-    one dWh block), then per block one GEMM Xb^T dXb added into pWx and one GEMM dXb Wx^T, written over
+    one dWh block), then per block one GEMM adding Xb^T dXb into pWx and one GEMM dXb Wx^T, written over
     Xb and copied out to dx[t, lo:hi] for the block's steps. Same FLOPs as one GEMM over all T*B rows,
     without a (T,B,G) buffer (15 MB of the S2 step's 96 MB peak). Per chunk the block is nbx*m rows
     (config.DWX_BLOCK_ROWS, 256) x (G + I) with LN, x I without; in float32 with 2 chunks: S1 and S3
@@ -510,18 +511,16 @@ def _backward_rows(q, lo, hi, dy, saved, x, h0, c0, w, p, ln, fold, clip, out, p
     dXs = unowned(work[0])[q, :-1]    # (nbx*m,G) dL/d(x_t Wx) of this chunk's rows over the x block's steps
                                       # (LN, wide input; (0,G) otherwise: the plain cell's are rows of dHb)
     Xb = unowned(work[1])[q, :-1]     # (nbx*m,I) the matching x_t, then their dx (wide input; else (0,I))
-    tW = unowned(work[2])[q, :I]      # (I,G) Xb^T dL/d(x Wx), the block's share of dWx (wide input)
-    dh_next = unowned(work[3])[q, 0, :hi - lo]  # (Bc,H) dL/dh_t from step t+1 (zeros at first)
-    dc_next = unowned(work[3])[q, 1, :hi - lo]  # (Bc,H) dL/dc_t from step t+1 (zeros at first)
+    dh_next = unowned(work[2])[q, 0, :hi - lo]  # (Bc,H) dL/dh_t from step t+1 (zeros at first)
+    dc_next = unowned(work[2])[q, 1, :hi - lo]  # (Bc,H) dL/dc_t from step t+1 (zeros at first)
     PT = rec_pack(WhT, hi - lo)                        # Wh^T packed once (blas.rec_pack)
     PxT = rows_pack(WxT)                               # Wx^T packed once, for dx (wide input; blas.rows_pack)
-    da = unowned(work[4])[q, :G]      # (G,) dL/d(preactivation), one row
-    dcn = unowned(work[5])[q, :H]     # (H,) dL/d(cell output before tanh)
-    xw = unowned(work[6])[q, 0, :I]   # (I,) x_t rstd_x of one row (LN, narrow input)
-    pc = unowned(work[6])[q, 1, :I]   # (I,) its sum_j dL/da_j gx_j Wc_ij
-    dHb = unowned(work[7])[q, :-1]    # (nb*m,G) dL/d(h_{t-1} Wh) of this chunk's rows over the block's steps
-    Hb = unowned(work[8])[q, :-1]     # (nb*m,H) the matching h_{t-1}
-    tWh = unowned(work[9])[q, :H]     # (H,G) Hb^T dHb
+    da = unowned(work[3])[q, :G]      # (G,) dL/d(preactivation), one row
+    dcn = unowned(work[4])[q, :H]     # (H,) dL/d(cell output before tanh)
+    xw = unowned(work[5])[q, 0, :I]   # (I,) x_t rstd_x of one row (LN, narrow input)
+    pc = unowned(work[5])[q, 1, :I]   # (I,) its sum_j dL/da_j gx_j Wc_ij
+    dHb = unowned(work[6])[q, :-1]    # (nb*m,G) dL/d(h_{t-1} Wh) of this chunk's rows over the block's steps
+    Hb = unowned(work[7])[q, :-1]     # (nb*m,H) the matching h_{t-1}
     pwh = pWh[q]
     pAB = pX[q]                   # (I,I+1) sums over rows of xw_i xw_k s2x (k < I) and xw_i s1x (k = I)
     q0 = pWx[0]                   # (G,) first row of pWx
@@ -690,19 +689,16 @@ def _backward_rows(q, lo, hi, dy, saved, x, h0, c0, w, p, ln, fold, clip, out, p
         if not fold and (nkx == nbx or nk == nb or t == 0):  # a wide input's x block: its share of dWx =
             n = nkx * Bc                                     # Xb^T dL/d(x Wx), then its dx = dL/d(x Wx) Wx^T
             dXb = dXs[:n] if ln else dHb[(nk - nkx) * Bc:nk * Bc]
-            gemm(Xb[:n], dXb, tW, True)
-            for i in range(I):
-                for j in range(G):
-                    pWx[i, j] += tW[i, j]
+            gemm_add(Xb[:n], dXb, pWx[:I], True)
             rows_mul(dXb, WxT, PxT, Xb[:n])  # over the x_t rows, read above
             for k in range(nkx):  # rows [k Bc, (k+1) Bc) are step t + nkx - 1 - k's
                 copy_rows(dx[t + nkx - 1 - k, lo:hi], Xb[k * Bc:(k + 1) * Bc])
             nkx = 0
         if nk == nb or t == 0:  # the block's share of dWh = Hprev^T dL/d(h_{t-1} Wh)
-            gemm(Hb[:nk * Bc], dHb[:nk * Bc], tWh, True)
-            for i in range(H):
-                for j in range(G):
-                    pwh[i, j] += tWh[i, j]
+            if t + nk == T:  # the chunk's first block (the last steps): its product is the partial
+                gemm(Hb[:nk * Bc], dHb[:nk * Bc], pwh[:H], True)
+            else:
+                gemm_add(Hb[:nk * Bc], dHb[:nk * Bc], pwh[:H], True)
             nk = 0
     copy_rows(dh0[lo:hi], dh_next)
     copy_rows(dc0[lo:hi], dc_next)

@@ -33,3 +33,30 @@ MUTANTS = [
          tests=[f"{TC}::test_each_per_step_product_keeps_its_own_kernels"],
          why="float64 weights packed in float32's panel width: rgemm refuses them (or would read half panels)"),
 ]
+
+GM = "lnrnn/kernels/gemm.py"
+LS = "lnrnn/kernels/lstm.py"
+TK = "tests/test_kernels.py"
+
+MUTANTS += [
+    dict(name="rows-transposed-tile-drops-a-row", file=GM,
+         old="        k1 = min(K, k0 + 8)\n",
+         new="        k1 = min(K, k0 + 7)\n",
+         tests=[f"{T}::test_transposed_is_the_transpose[9-40-float64]"],
+         why="the compiled transpose's tile of 8 rows copies 7: every eighth column of W^T keeps garbage"),
+    dict(name="rows-gemm-add-overwrites", file=BL,
+         old="                1.0 if add else 0.0, out.ctypes.data, N)\n",
+         new="                0.0, out.ctypes.data, N)\n",
+         tests=[f"{T}::test_gemm_add_adds_the_product[False-False-float64]"],
+         why="dgemm's beta is 0 in gemm_add: a weight gradient keeps only its last block of rows"),
+    dict(name="rows-lstm-last-dwh-block-overwrites", file=LS,
+         old="            if t + nk == T:  # the chunk's first block (the last steps): its product is the partial\n",
+         new="            if t == 0:  # the chunk's first block (the last steps): its product is the partial\n",
+         tests=[f"{TK}::test_lstm_dwh_in_blocks_of_few_rows"],
+         why="the chunk's last dWh block (steps from 0) overwrites the partial the earlier blocks added up"),
+    dict(name="rows-lstm-forward-x-of-first-chunk", file=LS,
+         old="            rows_mul(x[t, lo:hi], Wc, PW, xw)\n",
+         new="            rows_mul(x[t, :hi - lo], Wc, PW, xw)\n",
+         tests=[f"{TK}::test_lstm_wide_input_gradients_in_blocks_of_few_rows"],
+         why="every chunk's per-step x_t Wx is taken from the first chunk's rows of x"),
+]
