@@ -1,6 +1,8 @@
 """rgemm (lnrnn/kernels/rgemm.py) against MKL's packed GEMM as lnrnn calls it (blas.blas_pack/blas_mul)
 and np.dot, at the LN-LSTM's per-step product shapes: C (b,G) = h_{t-1} (b,H) @ Wh (H,G), float32,
-one thread (lnrnn's threads each own a batch block and call single-threaded BLAS).
+one thread (lnrnn's threads each own a batch block and call single-threaded BLAS). Then rgemm against
+MKL's sgemm (blas.gemm) at the products over many rows that follow rgemm where it runs the per-step
+ones (blas.rows_mul): a wide input's x_t Wx per step and dx per block of rows.
 
     python bench/rgemm.py                 # every shape, 7 turns
     python bench/rgemm.py --turns 11 --calls 400
@@ -27,7 +29,7 @@ import numpy as np  # noqa: E402
 from numba import njit  # noqa: E402
 
 from lnrnn.kernels import rgemm as rg  # noqa: E402
-from lnrnn.kernels.blas import BLAS_TAG, HAVE_MKL, blas_mul, blas_pack, cpuinfo  # noqa: E402
+from lnrnn.kernels.blas import BLAS_TAG, HAVE_MKL, blas_mul, blas_pack, cpuinfo, gemm  # noqa: E402
 
 # (name, b rows of a thread's block, K, N): the S1-S3 LN-LSTM layers' per-step products, forward
 # h_{t-1} (b,H) @ Wh (H,G = 4H) and backward ("bw": dL/d(h Wh) (b,G) @ Wh^T (G,H)), and the synthesis
@@ -35,6 +37,17 @@ from lnrnn.kernels.blas import BLAS_TAG, HAVE_MKL, blas_mul, blas_pack, cpuinfo 
 SHAPES = [("S1", 32, 128, 512), ("S1", 64, 128, 512), ("S1bw", 32, 512, 128), ("S2", 64, 256, 1024),
           ("S2bw", 64, 1024, 256), ("S3", 16, 400, 1600), ("S3", 32, 400, 1600), ("S3bw", 16, 1600, 400),
           ("syn", 4, 400, 1600), ("synbw", 4, 1600, 400), ("syn", 8, 400, 1600), ("syn", 16, 400, 1600)]
+
+# (name, rows, K, N): S2's (T28 B128 I28 H256) wide input: x_t Wx of a 32-row block per step; the same over
+# a block's 28 steps at once (896 rows, what one GEMM over all rows did); dx = dL/d(x Wx) Wx^T per block of
+# config.DWX_BLOCK_ROWS = 256 rows
+ROWS_SHAPES = [("S2x", 32, 28, 1024), ("S2xT", 896, 28, 1024), ("S2dx", 256, 1024, 28)]
+
+
+@njit(cache=True)
+def loop_gemm(A, W, C, n):
+    for _ in range(n):
+        gemm(A, W, C, False)
 
 
 @njit(cache=True)
@@ -122,6 +135,27 @@ def main(argv=None):
             print("%-5s %3d %4d %5d | %-9s %8.2f %7.1f %5.0f%% %5.0f%% %9.2f" % (
                 name, b, H, G, k, med[k] * 1e6, gf, 100 * gf / peak8, 100 * gf / peak16, ratio))
         print("%-5s %3d %4d %5d | rowstats over rgemm: %.2fx the time" % (name, b, H, G, med["rowstats"] / med["rgemm"]))
+    print("products over many rows (blas.rows_mul), rgemm against MKL's sgemm (blas.gemm):")
+    for name, b, K, N in ROWS_SHAPES:
+        A = rng.standard_normal((b, K)).astype(np.float32)
+        W = (rng.standard_normal((K, N)) / np.sqrt(K)).astype(np.float32)
+        Wp = rg.pack(W)
+        outs = {k: np.empty((b, N), np.float32) for k in ("sgemm", "rgemm")}
+        n = max(1, args.calls * 64 // b)
+        runs = {"sgemm": lambda: loop_gemm(A, W, outs["sgemm"], n), "rgemm": lambda: loop_rgemm(A, Wp, outs["rgemm"], N, n)}
+        for f in runs.values():
+            f()
+        ts = {k: [] for k in runs}
+        for _ in range(args.turns):
+            for k, f in runs.items():
+                t0 = time.perf_counter()
+                f()
+                ts[k].append((time.perf_counter() - t0) / n)
+        med = {k: statistics.median(v) for k, v in ts.items()}
+        for k in runs:
+            gf = 2 * b * K * N / med[k] / 1e9
+            print("%-5s %3d %4d %5d | %-9s %8.2f %7.1f %5.0f%% %5.0f%% %9.2f" % (
+                name, b, K, N, k, med[k] * 1e6, gf, 100 * gf / peak8, 100 * gf / peak16, med["sgemm"] / med[k]))
 
 
 if __name__ == "__main__":

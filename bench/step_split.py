@@ -63,13 +63,16 @@ def _without_products(fn):
 
 @njit(parallel=True, fastmath=True)
 def _read_sum(a, n):
-    """Sum of a (1-D) read by n threads, each a contiguous n-th."""
+    """Sum of a (1-D) read by n threads, each a contiguous n-th. The inner loop runs over a slice from 0:
+    written over a[q*m:(q+1)*m] by absolute index, LLVM left the sum scalar, one add per element at the
+    add's latency (4.7 GB/s on one Zen 4 thread, against 31.5 GB/s vectorised)."""
     s = 0.0
     m = a.shape[0] // n
     for q in prange(n):
+        b = a[q * m:(q + 1) * m]
         t = np.float32(0)
-        for i in range(q * m, (q + 1) * m):
-            t += a[i]
+        for i in range(b.shape[0]):
+            t += b[i]
         s += t
     return s
 
