@@ -2,8 +2,8 @@
 
     norm NONE: h_t = tanh(x_t Wx + h_{t-1} Wh + b)
     norm LN:   h_t = tanh(LN(x_t Wx + h_{t-1} Wh; g, b))     (Ba et al. 2016, eq. 4; joint normalization)
-The BN-RNN lives in bn_rnn.py. Same layout of work as lstm.py: x Wx over all T*B rows once (inside
-the time loop for a narrow input, I <= config.FOLD_MAX_I), the batch split into its fixed row blocks
+The BN-RNN lives in bn_rnn.py. Layout of work: x Wx over all T*B rows once (inside the time loop for a
+narrow input, I <= config.FOLD_MAX_I; lstm.py takes a wide input's per step), the batch split into its fixed row blocks
 (``nchunks``, threads.batch_blocks; threads take whole blocks: threads.run_chunks) for the time loop, weight
 gradients as one GEMM each.
 
