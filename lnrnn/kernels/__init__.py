@@ -45,10 +45,10 @@ Kernel habits (llm.c / haste)
       each module); backward takes that tuple back.
     * Parameter gradients are returned fresh by each backward call (callers accumulate);
       activation gradients (dx, dh0, dc0) are returned as new arrays.
-    * The input projection runs as one GEMM over all T*B rows before the time loop (RNN cells, BN
-      cells), as one product per step for each block's rows (the LSTM: no (T,B,G) array to write and
-      read back), or inside the row loop (a narrow input, I <= config.FOLD_MAX_I); weight gradients
-      are GEMMs over all T*B rows, or over blocks of rows added up.
+    * The input projection runs as one GEMM over all T*B rows before the time loop (BN cells), as one
+      product per step for each block's rows (plain and LN cells: no (T,B,G) array to write and read
+      back), or inside the row loop (a narrow input, I <= config.FOLD_MAX_I); weight gradients are
+      GEMMs over all T*B rows, or over blocks of rows added up.
     * The time loop runs inside compiled code. Plain and LN CPU cells split the batch into its fixed
       row blocks (``nchunks`` = ``threads.batch_blocks(B)``) and give each thread whole blocks for the
       whole sequence (``threads.run_chunks``: one nogil compiled function per block, compiled once,

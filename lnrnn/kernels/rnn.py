@@ -2,8 +2,8 @@
 
     norm NONE: h_t = tanh(x_t Wx + h_{t-1} Wh + b)
     norm LN:   h_t = tanh(LN(x_t Wx + h_{t-1} Wh; g, b))     (Ba et al. 2016, eq. 4; joint normalization)
-The BN-RNN lives in bn_rnn.py. Layout of work: x Wx over all T*B rows once (inside the time loop for a
-narrow input, I <= config.FOLD_MAX_I; lstm.py takes a wide input's per step), the batch split into its fixed row blocks
+The BN-RNN lives in bn_rnn.py. Same layout of work as lstm.py: x_t Wx per step for a block's rows
+(inside the row loop for a narrow input, I <= config.FOLD_MAX_I), the batch split into its fixed row blocks
 (``nchunks``, threads.batch_blocks; threads take whole blocks: threads.run_chunks) for the time loop, weight
 gradients as one GEMM each.
 
@@ -16,7 +16,7 @@ import numpy as np
 from numba import njit
 
 from lnrnn.config import CHUNK_GAP as GAP, FOLD_MAX_I, ROWS
-from lnrnn.kernels.blas import rec_mul, rec_pack
+from lnrnn.kernels.blas import rec_mul, rec_pack, rows_mul, rows_pack
 from lnrnn.kernels.codes import NORM_LN, NORM_NONE  # noqa: F401  (re-exported: one set of codes for every cell)
 from lnrnn.kernels.gemm import matmul, matmul_tn, recurrent_weight_grad, transposed
 from lnrnn.kernels.rows import copy_rows, input_row_grads, ln_row_backward, ln_row_forward, sigmoid_row
@@ -47,10 +47,6 @@ def _run_forward(x, h0, Wx, Wh, b, g, norm, eps, nchunks, keep):
     dt = x.dtype
     ln = norm == NORM_LN
     fold = 0 < I <= FOLD_MAX_I
-    if fold:
-        xp = np.empty((0, 0, 0), dtype=dt)  # computed row by row inside the time loop
-    else:
-        xp = matmul(x.reshape(T * B, I), Wx, nchunks).reshape(T, B, H)
     y = np.empty((T, B, H), dtype=dt)
     if ln:
         S = T if keep else 1
@@ -63,32 +59,38 @@ def _run_forward(x, h0, Wx, Wh, b, g, norm, eps, nchunks, keep):
     # each chunk's scratch, owned here (the chunks take unowned views of it: threads.unowned)
     # (each chunk's part padded by config.CHUNK_GAP: no cache line holds two chunks' parts)
     work = (np.empty((nch, m + 1, H), dt),           # its preactivations
-            np.empty((nch, 2 * H + GAP), np.int32))  # sigmoid_row's scratch
-    run_chunks(_forward_rows, B, nch, x, h0, Wx, Wh, b, g, ln, fold, dt.type(eps), xp, saved, work)
+            np.empty((nch, 2 * H + GAP), np.int32),  # sigmoid_row's scratch
+            np.empty((nch, m + 1 if not fold else 1, H), dt))  # its rows' x_t Wx (wide input)
+    run_chunks(_forward_rows, B, nch, x, h0, Wx, Wh, b, g, ln, fold, dt.type(eps), saved, work)
     return saved
 
 
 @njit(**ROWS)
-def _forward_rows(q, lo, hi, x, h0, Wx, Wh, b, g, ln, fold, eps, xp, saved, work):
-    """The forward time loop of batch rows [lo, hi); xp (T,B,H) x Wx (unless fold); writes their rows of
-    saved = (y, ahat, rstd) (or rnn_infer's: ahat and rstd one step long); work: the chunks' scratch
-    (rnn_forward), of which this chunk uses row q."""
+def _forward_rows(q, lo, hi, x, h0, Wx, Wh, b, g, ln, fold, eps, saved, work):
+    """The forward time loop of batch rows [lo, hi); writes their rows of saved = (y, ahat, rstd) (or
+    rnn_infer's: ahat and rstd one step long); work: the chunks' scratch (rnn_forward), of which this
+    chunk uses row q. x_t Wx: per step for the chunk's rows (blas.rows_mul), or inside the row loop for
+    a narrow input (fold)."""
     # every array here as an unowned view (threads.unowned): no shared reference counts between threads
     y, ahat, rstd = unowned(saved[0]), unowned(saved[1]), unowned(saved[2])
-    x, h0, Wx, Wh, b, g, xp = unowned(x), unowned(h0), unowned(Wx), unowned(Wh), unowned(b), unowned(g), unowned(xp)
+    x, h0, Wx, Wh, b, g = unowned(x), unowned(h0), unowned(Wx), unowned(Wh), unowned(b), unowned(g)
     T, B, I = x.shape
     H = h0.shape[1]
     one = x.dtype.type(1.0)
     two = x.dtype.type(2.0)
     a = unowned(work[0])[q, :hi - lo]  # (Bc,H) preactivation of this chunk
     kb = unowned(work[1])[q, :2 * H]   # (2H,) scratch of sigmoid_row
-    P = rec_pack(Wh, hi - lo)                  # Wh in the BLAS's own layout (MKL), once per sequence
+    xw = unowned(work[2])[q, :hi - lo]  # (Bc,H) x_t Wx of this chunk (wide input)
+    P = rec_pack(Wh, hi - lo)                  # Wh in the per-step product's layout, once per sequence
+    PW = rows_pack(Wx)                         # Wx likewise, for a wide input's x_t Wx
     for t in range(T):
         ts = t % max(ahat.shape[0], 1)  # ahat's and rstd's row: t, or 0 in rnn_infer's one-step buffers
         if t == 0:
             rec_mul(h0[lo:hi], Wh, P, a)
         else:
             rec_mul(y[t - 1, lo:hi], Wh, P, a)
+        if not fold:
+            rows_mul(x[t, lo:hi], Wx, PW, xw)
         for r in range(hi - lo):
             bb = lo + r
             if fold:
@@ -97,7 +99,7 @@ def _forward_rows(q, lo, hi, x, h0, Wx, Wh, b, g, ln, fold, eps, xp, saved, work
                         a[r, k] += x[t, bb, i] * Wx[i, k]
             else:
                 for k in range(H):
-                    a[r, k] += xp[t, bb, k]
+                    a[r, k] += xw[r, k]
             if ln:
                 m, s = ln_row_forward(ahat[ts, bb], a[r], eps)
                 rstd[ts, bb] = s

@@ -60,3 +60,13 @@ MUTANTS += [
          tests=[f"{TK}::test_lstm_wide_input_gradients_in_blocks_of_few_rows"],
          why="every chunk's per-step x_t Wx is taken from the first chunk's rows of x"),
 ]
+
+RN = "lnrnn/kernels/rnn.py"
+
+MUTANTS += [
+    dict(name="rows-rnn-forward-x-of-first-chunk", file=RN,
+         old="            rows_mul(x[t, lo:hi], Wx, PW, xw)\n",
+         new="            rows_mul(x[t, :hi - lo], Wx, PW, xw)\n",
+         tests=[f"{TK}::test_rnn_kernel_matches_reference"],
+         why="every chunk's per-step x_t Wx of the RNN is taken from the first chunk's rows of x"),
+]
