@@ -67,7 +67,7 @@ from numba.core import cgutils
 from numba.extending import intrinsic, overload
 
 from lnrnn.config import CHUNK_GAP as GAP, DWH_BLOCK_ROWS, DWX_BLOCK_ROWS, FASTMATH, FOLD_MAX_I, JIT, ROWS
-from lnrnn.kernels.blas import gemm, gemm_add, rec_mul, rec_pack, rows_mul, rows_pack
+from lnrnn.kernels.blas import gemm_add, rec_mul, rec_pack, rows_mul, rows_pack
 from lnrnn.kernels.codes import NORM_LN, NORM_NONE, centered, clip_bound  # noqa: F401  (re-exported)
 from lnrnn.kernels.gemm import transposed
 from lnrnn.kernels.rows import (_E2, _E3, _E4, _E5, _E6, _E7, _EXP_MAX, _EXP_MIN, _LN2_HI, _LN2_LO, _LOG2E,
@@ -450,9 +450,9 @@ def _backward_rows(q, lo, hi, dy, saved, x, h0, c0, w, p, ln, fold, clip, out, p
     Nor is dL/d(h_{t-1} Wh) (T,B,G) stored: the rows of nb steps gather in a block (with their h_{t-1}),
     which feeds each step's dh_{t-1} product and then one GEMM adding the block's share of dWh (at S1 a
     block of 128 steps, 8 MB per thread that stays in cache, where a 100 MB array was written and read
-    back; config.DWH_BLOCK_ROWS rows per block). The chunk's first block writes its partial pWh[q], the
-    others add into it in the GEMM (blas.gemm_add), not through a product buffer and a pass adding it
-    (in-process A/B, medians of 7-21: the step 0.98-1.00x at S1-S3, within the noise; 2.6 MB less
+    back; config.DWH_BLOCK_ROWS rows per block). Each block adds its share into the chunk's partial
+    pWh[q] (zeros at first) in the GEMM (blas.gemm_add), not through a product buffer and a pass adding
+    it (in-process A/B, medians of 7-21: the step 0.98-1.00x at S1-S3, within the noise; 2.6 MB less
     scratch a chunk at S3).
 
     dL/d(x_t Wx) is never stored for the whole sequence either: a narrow input (fold) takes dx and dWx
@@ -694,11 +694,8 @@ def _backward_rows(q, lo, hi, dy, saved, x, h0, c0, w, p, ln, fold, clip, out, p
             for k in range(nkx):  # rows [k Bc, (k+1) Bc) are step t + nkx - 1 - k's
                 copy_rows(dx[t + nkx - 1 - k, lo:hi], Xb[k * Bc:(k + 1) * Bc])
             nkx = 0
-        if nk == nb or t == 0:  # the block's share of dWh = Hprev^T dL/d(h_{t-1} Wh)
-            if t + nk == T:  # the chunk's first block (the last steps): its product is the partial
-                gemm(Hb[:nk * Bc], dHb[:nk * Bc], pwh[:H], True)
-            else:
-                gemm_add(Hb[:nk * Bc], dHb[:nk * Bc], pwh[:H], True)
+        if nk == nb or t == 0:  # the block's share of dWh = Hprev^T dL/d(h_{t-1} Wh), added into pWh[q]
+            gemm_add(Hb[:nk * Bc], dHb[:nk * Bc], pwh[:H], True)
             nk = 0
     copy_rows(dh0[lo:hi], dh_next)
     copy_rows(dc0[lo:hi], dc_next)

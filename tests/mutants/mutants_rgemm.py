@@ -36,6 +36,7 @@ MUTANTS = [
 
 GM = "lnrnn/kernels/gemm.py"
 LS = "lnrnn/kernels/lstm.py"
+RN = "lnrnn/kernels/rnn.py"
 TK = "tests/test_kernels.py"
 
 MUTANTS += [
@@ -49,21 +50,16 @@ MUTANTS += [
          new="                0.0, out.ctypes.data, N)\n",
          tests=[f"{T}::test_gemm_add_adds_the_product[False-False-float64]"],
          why="dgemm's beta is 0 in gemm_add: a weight gradient keeps only its last block of rows"),
-    dict(name="rows-lstm-last-dwh-block-overwrites", file=LS,
-         old="            if t + nk == T:  # the chunk's first block (the last steps): its product is the partial\n",
-         new="            if t == 0:  # the chunk's first block (the last steps): its product is the partial\n",
+    dict(name="rows-lstm-dwh-block-short", file=LS,
+         old="            gemm_add(Hb[:nk * Bc], dHb[:nk * Bc], pwh[:H], True)\n",
+         new="            gemm_add(Hb[:(nk - 1) * Bc], dHb[:(nk - 1) * Bc], pwh[:H], True)\n",
          tests=[f"{TK}::test_lstm_dwh_in_blocks_of_few_rows"],
-         why="the chunk's last dWh block (steps from 0) overwrites the partial the earlier blocks added up"),
+         why="each dWh block's product leaves out its last gathered step (the earliest in time)"),
     dict(name="rows-lstm-forward-x-of-first-chunk", file=LS,
          old="            rows_mul(x[t, lo:hi], Wc, PW, xw)\n",
          new="            rows_mul(x[t, :hi - lo], Wc, PW, xw)\n",
          tests=[f"{TK}::test_lstm_wide_input_gradients_in_blocks_of_few_rows"],
          why="every chunk's per-step x_t Wx is taken from the first chunk's rows of x"),
-]
-
-RN = "lnrnn/kernels/rnn.py"
-
-MUTANTS += [
     dict(name="rows-rnn-forward-x-of-first-chunk", file=RN,
          old="            rows_mul(x[t, lo:hi], Wx, PW, xw)\n",
          new="            rows_mul(x[t, :hi - lo], Wx, PW, xw)\n",
