@@ -74,6 +74,28 @@ def loop_rowstats(A, Wp, C, G, s1, s2, n):
         rg.rgemm_rowstats(A, Wp, C, G, s1, s2)
 
 
+def medians(runs, turns, n):
+    """Each kernel of runs (name -> a call of n products) once to compile and warm caches, then in turns,
+    round after round: {name: median seconds per product}."""
+    for f in runs.values():
+        f()
+    ts = {k: [] for k in runs}
+    for _ in range(turns):
+        for k, f in runs.items():
+            t0 = time.perf_counter()
+            f()
+            ts[k].append((time.perf_counter() - t0) / n)
+    return {k: statistics.median(v) for k, v in ts.items()}
+
+
+def check(outs, ref, where):
+    """Stop if a kernel's result strays from the float64 product ref."""
+    for k, out in outs.items():
+        err = np.abs(out - ref).max() / np.abs(ref).max()
+        if err > 1e-5:
+            raise SystemExit(f"{k} disagrees with float64 at {where}: relative error {err:.1e}")
+
+
 def cpu():
     """(model name, cores, nominal MHz) from /proc/cpuinfo."""
     return (cpuinfo("model name") or platform.processor() or "unknown", os.cpu_count(),
@@ -99,6 +121,11 @@ def main(argv=None):
           f"one thread; {args.calls} products per timing, median of {args.turns} turns")
     print("%-5s %3s %4s %5s | %-9s %8s %7s %6s %6s %9s" % ("", "b", "K", "N", "kernel", "us/call", "GFLOP/s",
                                                             "%ymm", "%zmm", "MKL/this"))
+    def row(name, b, K, N, kernel, t, ratio):  # one kernel's figures at one shape, t seconds per product
+        gf = 2 * b * K * N / t / 1e9
+        print("%-5s %3d %4d %5d | %-9s %8.2f %7.1f %5.0f%% %5.0f%% %9.2f" % (
+            name, b, K, N, kernel, t * 1e6, gf, 100 * gf / peak8, 100 * gf / peak16, ratio))
+
     rng = np.random.default_rng(0)
     for name, b, H, G in SHAPES:
         A = rng.standard_normal((b, H)).astype(np.float32)         # (b,H) h_{t-1} of one block
@@ -115,25 +142,10 @@ def main(argv=None):
                 "rowstats": lambda: loop_rowstats(A, Wp, outs["rowstats"], G, s1, s2, n)}
         if not HAVE_MKL:
             runs.pop("mkl")
-        for f in runs.values():  # compile, warm caches
-            f()
+        med = medians(runs, args.turns, n)
+        check({k: outs[k] for k in runs}, ref, f"{name} b{b}")
         for k in runs:
-            err = np.abs(outs[k] - ref).max() / np.abs(ref).max()
-            if err > 1e-5:
-                raise SystemExit(f"{k} disagrees with float64 at {name} b{b}: relative error {err:.1e}")
-        ts = {k: [] for k in runs}
-        for _ in range(args.turns):
-            for k, f in runs.items():
-                t0 = time.perf_counter()
-                f()
-                ts[k].append((time.perf_counter() - t0) / n)
-        med = {k: statistics.median(v) for k, v in ts.items()}
-        flops = 2 * b * H * G
-        for k in runs:
-            gf = flops / med[k] / 1e9
-            ratio = med["mkl"] / med[k] if "mkl" in med else float("nan")
-            print("%-5s %3d %4d %5d | %-9s %8.2f %7.1f %5.0f%% %5.0f%% %9.2f" % (
-                name, b, H, G, k, med[k] * 1e6, gf, 100 * gf / peak8, 100 * gf / peak16, ratio))
+            row(name, b, H, G, k, med[k], med["mkl"] / med[k] if "mkl" in med else float("nan"))
         print("%-5s %3d %4d %5d | rowstats over rgemm: %.2fx the time" % (name, b, H, G, med["rowstats"] / med["rgemm"]))
     print("products over many rows (blas.rows_mul), rgemm against MKL's sgemm (blas.gemm):")
     for name, b, K, N in ROWS_SHAPES:
@@ -143,19 +155,10 @@ def main(argv=None):
         outs = {k: np.empty((b, N), np.float32) for k in ("sgemm", "rgemm")}
         n = max(1, args.calls * 64 // b)
         runs = {"sgemm": lambda: loop_gemm(A, W, outs["sgemm"], n), "rgemm": lambda: loop_rgemm(A, Wp, outs["rgemm"], N, n)}
-        for f in runs.values():
-            f()
-        ts = {k: [] for k in runs}
-        for _ in range(args.turns):
-            for k, f in runs.items():
-                t0 = time.perf_counter()
-                f()
-                ts[k].append((time.perf_counter() - t0) / n)
-        med = {k: statistics.median(v) for k, v in ts.items()}
+        med = medians(runs, args.turns, n)
+        check(outs, A.astype(np.float64) @ W.astype(np.float64), f"{name} b{b}")
         for k in runs:
-            gf = 2 * b * K * N / med[k] / 1e9
-            print("%-5s %3d %4d %5d | %-9s %8.2f %7.1f %5.0f%% %5.0f%% %9.2f" % (
-                name, b, K, N, k, med[k] * 1e6, gf, 100 * gf / peak8, 100 * gf / peak16, med["sgemm"] / med[k]))
+            row(name, b, K, N, k, med[k], med["sgemm"] / med[k])
 
 
 if __name__ == "__main__":
