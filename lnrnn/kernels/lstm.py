@@ -31,9 +31,9 @@ Layout of the work
        backwards take two passes together: one summing the parameter gradients and the four row sums
        they need, one writing dL/d(h Wh) and dL/d(x Wx). (dL/d(h Wh) has zero row mean, so
        dHW Wh^T = dHW Whc^T: the backward uses Wh itself.)
-       The parameter gradients are per-chunk partials; dWh too, one GEMM per config.DWH_BLOCK_ROWS
-       gathered rows of dL/d(h_{t-1} Wh) and h_{t-1} (dHW (T,B,G) is never stored). The partials are
-       added in chunk order, so that every result is the same bits for any thread count.
+       The parameter gradients are per-chunk partials; dWh too, one GEMM per block of gathered
+       rows of dL/d(h_{t-1} Wh) and h_{t-1} (dwh_block_rows; dHW (T,B,G) is never stored). The
+       partials are added in chunk order, so that every result is the same bits for any thread count.
 
 Threads and compilation: a thread's whole chunk is one compiled function (``_forward_rows``,
 ``_backward_rows``, nogil), and ``lstm_forward``/``lstm_backward`` are Python: they allocate, run the
@@ -66,7 +66,7 @@ from numba import njit, types
 from numba.core import cgutils
 from numba.extending import intrinsic, overload
 
-from lnrnn.config import CHUNK_GAP as GAP, DWH_BLOCK_ROWS, DWX_BLOCK_ROWS, FASTMATH, FOLD_MAX_I, JIT, ROWS
+from lnrnn.config import CHUNK_GAP as GAP, DWH_BLOCK_ROWS, DWH_L2_BYTES, DWX_BLOCK_ROWS, FASTMATH, FOLD_MAX_I, JIT, ROWS
 from lnrnn.kernels.blas import gemm_add, rec_mul, rec_pack, rows_mul, rows_pack
 from lnrnn.kernels.codes import NORM_LN, NORM_NONE, centered, clip_bound  # noqa: F401  (re-exported)
 from lnrnn.kernels.gemm import transposed
@@ -405,7 +405,8 @@ def lstm_backward(dy, saved, x, h0, c0, Wx, Wh, gx, gh, gc, norm, nchunks, clip=
     pWh = np.zeros((nch, H + 1, G), dtype=dt)      # of dWh
     clip = dt.type(clip_bound(clip))  # 0: off
     m = -(-B // nch)  # rows of the largest chunk
-    nb = max(1, min(T, DWH_BLOCK_ROWS // m))  # steps whose dL/d(h_{t-1} Wh) rows a chunk gathers for one dWh GEMM
+    nb = max(1, min(T, dwh_block_rows(H, dt.itemsize) // m))  # steps whose dL/d(h_{t-1} Wh) rows a chunk
+                                                              # gathers for one dWh GEMM
     nbx = max(1, min(nb, DWX_BLOCK_ROWS // m))  # steps whose dL/d(x_t Wx) rows it gathers for dWx and dx (wide input)
     nxg = nbx * m if ln and not fold else 0     # rows of the gathered dL/d(x_t Wx) (the plain cell's are dHb's)
     nxi = nbx * m if not fold else 0            # rows of the gathered x_t (a narrow input gathers none)
@@ -437,6 +438,16 @@ def lstm_backward(dy, saved, x, h0, c0, Wx, Wh, gx, gh, gc, norm, nchunks, clip=
     return dx, dh0, dc0, dWx, dWh, db, dgx, db.copy(), dgh, db.copy(), dgc, dbc
 
 
+def dwh_block_rows(H, itemsize):
+    """Rows of dL/d(h_{t-1} Wh) a chunk of the backward gathers for one dWh GEMM, for hidden size H and
+    the dtype's itemsize: config.DWH_BLOCK_ROWS, or where dWh's (H,4H) partial fits in half of one core's
+    L2 (config.DWH_L2_BYTES) as few rows as fill a quarter of it (at least one; config.py says why)."""
+    G = 4 * H
+    if H * G * itemsize > DWH_L2_BYTES // 2:
+        return DWH_BLOCK_ROWS
+    return min(DWH_BLOCK_ROWS, max(1, DWH_L2_BYTES // 4 // (G * itemsize)))
+
+
 @njit(**ROWS)
 def _backward_rows(q, lo, hi, dy, saved, x, h0, c0, w, p, ln, fold, clip, out, part, work):
     """BPTT for batch rows [lo, hi) (chunk q): w = (Wx (I,G), WxT (G,I), WhT (G,H), Wc (I,G) the centered
@@ -449,8 +460,8 @@ def _backward_rows(q, lo, hi, dy, saved, x, h0, c0, w, p, ln, fold, clip, out, p
 
     Nor is dL/d(h_{t-1} Wh) (T,B,G) stored: the rows of nb steps gather in a block (with their h_{t-1}),
     which feeds each step's dh_{t-1} product and then one GEMM adding the block's share of dWh (at S1 a
-    block of 128 steps, 8 MB per thread that stays in cache, where a 100 MB array was written and read
-    back; config.DWH_BLOCK_ROWS rows per block). Each block adds its share into the chunk's partial
+    block of 4 steps, 256 KB per thread that stays in L2, where a 100 MB array was written and read
+    back; dwh_block_rows). Each block adds its share into the chunk's partial
     pWh[q] (zeros at first) in the GEMM (blas.gemm_add), not through a product buffer and a pass adding
     it (in-process A/B, medians of 7-21: the step 0.98-1.00x at S1-S3, within the noise; 2.6 MB less
     scratch a chunk at S3).

@@ -66,3 +66,16 @@ MUTANTS += [
          tests=[f"{TK}::test_rnn_kernel_matches_reference"],
          why="every chunk's per-step x_t Wx of the RNN is taken from the first chunk's rows of x"),
 ]
+
+MUTANTS += [
+    dict(name="rows-lstm-dwh-blocks-ignore-l2", file=LS,
+         old="    if H * G * itemsize > DWH_L2_BYTES // 2:\n",
+         new="    if True:\n",
+         tests=[f"{TK}::test_lstm_dwh_block_rows_follow_the_l2_rule"],
+         why="dWh's blocks stay at 4096 rows where the partial fits L2: S1's gathered rows go out to memory"),
+    dict(name="rows-lstm-dwh-l2-blocks-in-elements", file=LS,
+         old="    return min(DWH_BLOCK_ROWS, max(1, DWH_L2_BYTES // 4 // (G * itemsize)))\n",
+         new="    return min(DWH_BLOCK_ROWS, max(1, DWH_L2_BYTES // 4 // G))\n",
+         tests=[f"{TK}::test_lstm_dwh_block_rows_follow_the_l2_rule"],
+         why="the L2 rule counts elements, not bytes: blocks 4x (float32) or 8x (float64) too long for L2"),
+]
