@@ -247,16 +247,18 @@ def test_lstm_dwh_in_blocks_of_few_rows(rows, monkeypatch):
 
 
 def test_lstm_dwh_block_rows_follow_the_l2_rule(monkeypatch):
-    """dWh's blocks: a quarter of config.DWH_L2_BYTES of gathered rows where the (H,G) partial fits in
-    half of it (S1's float32 128 rows, float64 64), config.DWH_BLOCK_ROWS where it does not (S2, S3)."""
+    """dWh's blocks: a quarter of config.DWH_L2_BYTES of gathered rows where the partials of dWh (H,G)
+    and a wide input's dWx (I,G) fit in half of it (S1's float32 128 rows, float64 64; I 63 at H 128),
+    config.DWH_BLOCK_ROWS where they do not (S2, S3, I 319 at H 160)."""
     import lnrnn.kernels.lstm as L
     monkeypatch.setattr(L, "DWH_L2_BYTES", 1 << 20)
     monkeypatch.setattr(L, "DWH_BLOCK_ROWS", 4096)
-    assert L.dwh_block_rows(128, 4) == 128 and L.dwh_block_rows(128, 8) == 64
-    assert L.dwh_block_rows(256, 4) == 4096 and L.dwh_block_rows(400, 4) == 4096
-    assert L.dwh_block_rows(4, 8) == 2048 and L.dwh_block_rows(2, 4) == 4096  # never more than DWH_BLOCK_ROWS
+    assert L.dwh_block_rows(128, 0, 4) == 128 and L.dwh_block_rows(128, 0, 8) == 64
+    assert L.dwh_block_rows(128, 63, 4) == 128 and L.dwh_block_rows(160, 319, 4) == 4096
+    assert L.dwh_block_rows(256, 0, 4) == 4096 and L.dwh_block_rows(400, 0, 4) == 4096
+    assert L.dwh_block_rows(4, 0, 8) == 2048 and L.dwh_block_rows(2, 0, 4) == 4096  # never more than DWH_BLOCK_ROWS
     monkeypatch.setattr(L, "DWH_BLOCK_ROWS", 6)
-    assert L.dwh_block_rows(4, 8) == 6 and L.dwh_block_rows(128, 4) == 6
+    assert L.dwh_block_rows(4, 0, 8) == 6 and L.dwh_block_rows(128, 0, 4) == 6
 
 
 @pytest.mark.parametrize("l2", [1024, 3072])  # G 16 float64, m 3 rows a chunk: blocks of 1 step; of 2, 2, 1
@@ -265,7 +267,7 @@ def test_lstm_dwh_in_l2_blocks(l2, monkeypatch):
     last block, still give the reference's gradients."""
     import lnrnn.kernels.lstm as L
     monkeypatch.setattr(L, "DWH_L2_BYTES", l2)
-    assert L.dwh_block_rows(4, 8) == l2 // 512
+    assert L.dwh_block_rows(4, 0, 8) == l2 // 512
     rng = np.random.default_rng(24)
     p = lstm_problem(rng, T=5, I=1)
     dy = rng.standard_normal((5, 5, 4))

@@ -405,8 +405,8 @@ def lstm_backward(dy, saved, x, h0, c0, Wx, Wh, gx, gh, gc, norm, nchunks, clip=
     pWh = np.zeros((nch, H + 1, G), dtype=dt)      # of dWh
     clip = dt.type(clip_bound(clip))  # 0: off
     m = -(-B // nch)  # rows of the largest chunk
-    nb = max(1, min(T, dwh_block_rows(H, dt.itemsize) // m))  # steps whose dL/d(h_{t-1} Wh) rows a chunk
-                                                              # gathers for one dWh GEMM
+    nb = max(1, min(T, dwh_block_rows(H, 0 if fold else I, dt.itemsize) // m))  # steps whose dL/d(h_{t-1} Wh)
+                                                                             # rows a chunk gathers per dWh GEMM
     nbx = max(1, min(nb, DWX_BLOCK_ROWS // m))  # steps whose dL/d(x_t Wx) rows it gathers for dWx and dx (wide input)
     nxg = nbx * m if ln and not fold else 0     # rows of the gathered dL/d(x_t Wx) (the plain cell's are dHb's)
     nxi = nbx * m if not fold else 0            # rows of the gathered x_t (a narrow input gathers none)
@@ -438,12 +438,14 @@ def lstm_backward(dy, saved, x, h0, c0, Wx, Wh, gx, gh, gc, norm, nchunks, clip=
     return dx, dh0, dc0, dWx, dWh, db, dgx, db.copy(), dgh, db.copy(), dgc, dbc
 
 
-def dwh_block_rows(H, itemsize):
-    """Rows of dL/d(h_{t-1} Wh) a chunk of the backward gathers for one dWh GEMM, for hidden size H and
-    the dtype's itemsize: config.DWH_BLOCK_ROWS, or where dWh's (H,4H) partial fits in half of one core's
-    L2 (config.DWH_L2_BYTES) as few rows as fill a quarter of it (at least one; config.py says why)."""
+def dwh_block_rows(H, I, itemsize):
+    """Rows of dL/d(h_{t-1} Wh) a chunk of the backward gathers for one dWh GEMM, for hidden size H, the
+    width I of an input whose dWx is taken per block of rows too (0 for a narrow one) and the dtype's
+    itemsize: config.DWH_BLOCK_ROWS, or where the partials of dWh (H,4H) and dWx (I,4H) fit in half of
+    one core's L2 (config.DWH_L2_BYTES) as few rows as fill a quarter of it (at least one; config.py
+    says why)."""
     G = 4 * H
-    if H * G * itemsize > DWH_L2_BYTES // 2:
+    if (H + I) * G * itemsize > DWH_L2_BYTES // 2:
         return DWH_BLOCK_ROWS
     return min(DWH_BLOCK_ROWS, max(1, DWH_L2_BYTES // 4 // (G * itemsize)))
 

@@ -69,10 +69,15 @@ MUTANTS += [
 
 MUTANTS += [
     dict(name="rows-lstm-dwh-blocks-ignore-l2", file=LS,
-         old="    if H * G * itemsize > DWH_L2_BYTES // 2:\n",
+         old="    if (H + I) * G * itemsize > DWH_L2_BYTES // 2:\n",
          new="    if True:\n",
          tests=[f"{TK}::test_lstm_dwh_block_rows_follow_the_l2_rule"],
          why="dWh's blocks stay at 4096 rows where the partial fits L2: S1's gathered rows go out to memory"),
+    dict(name="rows-lstm-dwh-blocks-forget-dwx", file=LS,
+         old="    if (H + I) * G * itemsize > DWH_L2_BYTES // 2:\n",
+         new="    if H * G * itemsize > DWH_L2_BYTES // 2:\n",
+         tests=[f"{TK}::test_lstm_dwh_block_rows_follow_the_l2_rule"],
+         why="a wide input's dWx partial left out of the rule: its x blocks shrink where its partial outgrows L2"),
     dict(name="rows-lstm-dwh-l2-blocks-in-elements", file=LS,
          old="    return min(DWH_BLOCK_ROWS, max(1, DWH_L2_BYTES // 4 // (G * itemsize)))\n",
          new="    return min(DWH_BLOCK_ROWS, max(1, DWH_L2_BYTES // 4 // G))\n",
