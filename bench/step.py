@@ -17,7 +17,11 @@ its own gate width G (4H for the LSTM, H for the RNN). --phases splits the floor
 over all T*B rows; the T recurrent products forward; the T products backward; dWx, dx, dWh over all
 T*B rows) and the step into forward and backward, and times the same cell without normalization, so
 that a row reads: GEMMs, + pointwise gates and memory traffic (plain cell - floor), + the LN/BN passes
-and, for BN, the per-step barrier (normalized cell - plain cell).
+and, for BN, the per-step barrier (normalized cell - plain cell). It also prints the step's distance to
+the FMA bound: the floor's multiply-adds (6 T B G (H + I) flops: x Wx, dWx and dx, the recurrent
+products both ways and dWh) at the fastest float32 rate one thread reaches in this process, times the
+threads (one_core_rate: lnrnn's per-step product at 64 x 512 by 512 x 2048 and the BLAS's GEMM at
+512 x 512 by 512 x 512, the best of 5 timings each), the rate a product at the core's FMA peak runs at.
 
 The floor runs only the matrix products a BPTT step needs, with one batch chunk per thread (the
 fewest and largest products; lnrnn's fixed row blocks give as many at S1 and S3 on 2 threads, twice as
@@ -57,7 +61,7 @@ from numba import njit, prange  # noqa: E402
 
 from bench.torch_ln_lstm import SHAPES  # noqa: E402
 from lnrnn.config import PJIT  # noqa: E402
-from lnrnn.kernels.blas import BLAS, HAVE_MKL, blas_mul, blas_pack  # noqa: E402
+from lnrnn.kernels.blas import BLAS, HAVE_MKL, blas_mul, blas_pack, gemm, rec_mul, rec_pack  # noqa: E402
 from lnrnn.kernels.gemm import matmul, matmul_tn
 from lnrnn.kernels.threads import chunk_bounds, clamp_chunks
 from lnrnn.model.layers import RecurrentLayer  # noqa: E402
@@ -354,6 +358,26 @@ def memory_table(shapes, cell, norm):
               f"{peak / keep:5.2f}x {steady / 1e6:15.1f} {steady / keep:5.2f}x")
 
 
+def one_core_rate(reps=5):
+    """The fastest float32 GFLOP/s one thread reaches here (module docstring: the FMA bound's rate)."""
+    rng = np.random.default_rng(1)
+    A = rng.standard_normal((64, 512)).astype(np.float32)     # (64,512)
+    W = rng.standard_normal((512, 2048)).astype(np.float32)   # (512,2048)
+    out = np.empty((64, 2048), np.float32)                    # (64,2048)
+    P = rec_pack(W, 64)
+    M = rng.standard_normal((512, 512)).astype(np.float32)    # (512,512)
+    O = np.empty_like(M)                                      # (512,512)
+    best = 0.0
+    for run, flops in ((lambda: rec_mul(A, W, P, out), 2 * 64 * 512 * 2048), (lambda: gemm(M, M, O, False), 2 * 512 ** 3)):
+        run()
+        for _ in range(reps):
+            t0 = time.perf_counter()
+            for _ in range(20):
+                run()
+            best = max(best, 20 * flops / (time.perf_counter() - t0) / 1e9)
+    return best
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--shapes", nargs="+", default=list(SHAPES), choices=list(SHAPES))
@@ -378,6 +402,10 @@ def main(argv=None):
     print(f"{'shape':<28} {'lnrnn step ms':>14} {FLOOR + ' ms':>24} {'ratio':>7}")
     rng = np.random.default_rng(0)
     nch = numba.get_num_threads()
+    if args.phases:
+        rate = one_core_rate()
+        print(f"FMA bound at {rate:.0f} GFLOP/s a thread (the fastest float32 product measured here, one thread) "
+              f"x {nch} threads")
     for name in args.shapes:
         layer, x, dy, hs, dHW = problem(args.cell, args.norm, name, rng)
         step, floor, fwd = step_floor_fwd(layer, x, dy, hs, dHW, nch)
@@ -397,6 +425,12 @@ def main(argv=None):
             print(f"    step: forward {f_ms:.1f} + backward {ms - f_ms:.1f} (difference of medians); floor: x Wx "
                   f"{parts[0]:.1f}, recurrent forward {parts[1]:.1f}, recurrent backward {parts[2]:.1f}, "
                   f"dWx dx dWh {parts[3]:.1f}; step - floor {ms - fl:.1f}")
+            T, B, I = x.shape
+            H = hs.shape[2]
+            G = dHW.shape[2]
+            bound = 6 * T * B * G * (H + I) / (rate * 1e9 * nch) * 1e3  # ms
+            print(f"    FMA bound: the floor's {6 * T * B * G * (H + I) / 1e9:.1f} GFLOP in {bound:.1f} ms; "
+                  f"step / bound {ms / bound:.2f}x, floor / bound {fl / bound:.2f}x")
     if args.memory:
         memory_table(args.shapes, args.cell, args.norm)
 
