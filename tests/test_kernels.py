@@ -232,12 +232,15 @@ def test_lstm_saved_input_projection_only_where_read(norm, I, kept):
     assert saved[4].shape == ((3, 2, 8) if kept else (0, 0, 0))
 
 
+@pytest.mark.parametrize("rec", ["rgemm", "blas"])  # dWh^T on rgemm (blas.grad_t_add), or dWh by gemm_add
 @pytest.mark.parametrize("rows", [1, 6])  # m = 3 rows per chunk: blocks of 1 step; of 2, 2, 1
-def test_lstm_dwh_in_blocks_of_few_rows(rows, monkeypatch):
+def test_lstm_dwh_in_blocks_of_few_rows(rows, rec, monkeypatch):
     """The LSTM backward adds dWh block by block (config.DWH_BLOCK_ROWS rows of each chunk): blocks of
-    one step, or of two steps with a partial last block, still give the reference's gradients."""
+    one step, or of two steps with a partial last block, still give the reference's gradients, on
+    either of the block products (rgemm's transposed one or the BLAS's)."""
     import lnrnn.kernels.lstm as L
     monkeypatch.setattr(L, "DWH_BLOCK_ROWS", rows)
+    monkeypatch.setattr(L, "REC", rec)
     rng = np.random.default_rng(22)
     p = lstm_problem(rng, T=5, I=1)
     dy = rng.standard_normal((5, 5, 4))
@@ -261,12 +264,15 @@ def test_lstm_dwh_block_rows_follow_the_l2_rule(monkeypatch):
     assert L.dwh_block_rows(4, 0, 8) == 6 and L.dwh_block_rows(128, 0, 4) == 6
 
 
+@pytest.mark.parametrize("rec", ["rgemm", "blas"])  # dWh^T on rgemm (blas.grad_t_add), or dWh by gemm_add
 @pytest.mark.parametrize("l2", [1024, 3072])  # G 16 float64, m 3 rows a chunk: blocks of 1 step; of 2, 2, 1
-def test_lstm_dwh_in_l2_blocks(l2, monkeypatch):
+def test_lstm_dwh_in_l2_blocks(l2, rec, monkeypatch):
     """The L2 rule's blocks (dwh_block_rows, here with a tiny L2) of one step, or of two with a partial
-    last block, still give the reference's gradients."""
+    last block, still give the reference's gradients, whether dWh's blocks run on rgemm (transposed,
+    where the blocks stay in L2 and rgemm runs the per-step products) or on the BLAS."""
     import lnrnn.kernels.lstm as L
     monkeypatch.setattr(L, "DWH_L2_BYTES", l2)
+    monkeypatch.setattr(L, "REC", rec)
     assert L.dwh_block_rows(4, 0, 8) == l2 // 512
     rng = np.random.default_rng(24)
     p = lstm_problem(rng, T=5, I=1)

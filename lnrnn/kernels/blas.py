@@ -25,7 +25,8 @@ products it also runs the other products of the form A @ W (rows_pack, rows_mul:
 x Wx and the input gradient dL/d(x Wx) Wx^T over all T*B rows or blocks of them; W packed once per call,
 K*N values against K*N*rows multiply-adds): on the Zen 4 it ran those at 1.2-1.7x MKL sgemm's speed
 (S2: 896 x 28 by 28 x 1024 104 against 75 GFLOP/s, 256 x 1024 by 1024 x 28 101 against 60). The
-products A^T @ D (dWx, dWh) stay with the BLAS (gemm): a transposed rgemm measured no faster.
+products A^T @ D (dWx, dWh) stay with the BLAS (gemm), but for dWh's blocks that stay in L2 (S1's: the
+LSTM backward, lstm.py), whose transpose D^T @ A rgemm takes (grad_t_add: 0.95-0.97x the S1 step's time).
 
 Why packed MKL: a recurrent step multiplies a few batch rows by the same weight matrix T times. MKL
 can reorder that matrix once into its kernel's layout (cblas_?gemm_pack) and reuse it at every step
@@ -276,6 +277,16 @@ def gemm_mul(A, W, P, out):
 def rgemm_rows_pack(W):
     """W (K,N) as rgemm's panels, for products over any number of rows (rgemm_pack's: m plays no part)."""
     return rgemm_pack(W, 0)
+
+
+@njit(**JIT)
+def grad_t_add(A, D, P, CT):
+    """CT (N,M) += (A^T @ D)^T = D^T @ A over a block of K gathered rows, A (K,M), D (K,N), on rgemm: A's
+    M columns packed into P (>=ceil(M/NR),>=K,NR) (rgemm.pack_into; M is the narrow side, H of dWh) and
+    D read as D.T through its strides (rgemm.rgemm_add). The LSTM backward's dWh^T where its blocks of
+    rows stay in L2 (lstm.py); a transposed product gemm_add does not offer."""
+    rg.pack_into(A, P)
+    rg.rgemm_add(D.T, P[:, :A.shape[0]], CT, A.shape[1])
 
 
 # the per-step products the kernels call (REC; a process compiles its kernels against one of them)

@@ -70,8 +70,10 @@ def nr_of(dtype):
     return 2 * VEC_BYTES // np.dtype(dtype).itemsize
 
 
-def _tile_kernel(stats):
-    """The MR x NR tile's k loop as an intrinsic (stats: also its rows' sums, see _tile below)."""
+def _tile_kernel(stats, strided=False, add=False):
+    """The MR x NR tile's k loop as an intrinsic (stats: also its rows' sums, see _tile below; strided: A
+    read through its strides, any layout, and Wp's panels through Wp's first stride; add: the tile is
+    added into D, not stored)."""
 
     def typer(typingctx, A, i0, Wp, p, D, d0, e0, st):
         def codegen(context, builder, sig, args):
@@ -91,14 +93,20 @@ def _tile_kernel(stats):
             b, H = cgutils.unpack_tuple(builder, a.shape, 2)
             ldd = cgutils.unpack_tuple(builder, d.shape, 2)[1]
             one = ir.Constant(intp, 1)
+            isz = ir.Constant(intp, item)
+            if strided:  # A[i, k] at i*si + k*sk elements, panel p at p*sp (byte strides over the itemsize)
+                si, sk = [builder.sdiv(v, isz) for v in cgutils.unpack_tuple(builder, a.strides, 2)]
+                sp = builder.sdiv(cgutils.unpack_tuple(builder, w.strides, 3)[0], isz)
+            else:
+                si, sk, sp = H, one, builder.mul(H, ir.Constant(intp, nr))
             # A's rows of this tile, clamped to b-1 (a copy of the last row fills a short tile)
             rows = []
             for i in range(MR):
                 r = builder.add(i0v, ir.Constant(intp, i))
                 last = builder.sub(b, one)
                 r = builder.select(builder.icmp_signed("<", r, b), r, last)
-                rows.append(builder.gep(a.data, [builder.mul(r, H)]))
-            panel = builder.gep(w.data, [builder.mul(builder.mul(pv, H), ir.Constant(intp, nr))])  # Wp[p] (H,NR)
+                rows.append(builder.gep(a.data, [builder.mul(r, si)]))
+            panel = builder.gep(w.data, [builder.mul(pv, sp)])  # Wp[p] (H,NR)
             acc = [[cgutils.alloca_once(builder, V) for _ in range(nv)] for _ in range(MR)]  # (MR,nv) of <L x T>
             zero = ir.Constant(V, None)
             for i in range(MR):
@@ -113,8 +121,9 @@ def _tile_kernel(stats):
                 wk = builder.gep(panel, [builder.mul(k, ir.Constant(intp, nr))])
                 wv = [builder.load(builder.bitcast(builder.gep(wk, [ir.Constant(intp, c * L)]), VP), align=item)
                       for c in range(nv)]
+                ka = builder.mul(k, sk) if strided else k
                 for i in range(MR):
-                    s = builder.load(builder.gep(rows[i], [k]))
+                    s = builder.load(builder.gep(rows[i], [ka]))
                     bv = builder.shuffle_vector(builder.insert_element(undef, s, ir.Constant(ir.IntType(32), 0)),
                                                 undef, bmask)
                     for c in range(nv):
@@ -125,7 +134,10 @@ def _tile_kernel(stats):
                                                         e0v)])
                 for c in range(nv):
                     dst = builder.bitcast(builder.gep(drow, [ir.Constant(intp, c * L)]), VP)
-                    builder.store(builder.load(acc[i][c]), dst, align=item)
+                    v = builder.load(acc[i][c])
+                    if add:
+                        v = builder.fadd(builder.load(dst, align=item), v)
+                    builder.store(v, dst, align=item)
             if stats:  # epilogue on the registers: st[0, i] = sum_j acc[i, j], st[1, i] = sum_j acc[i, j]^2
                 s = context.make_array(S_t)(context, builder, aS)
                 for i in range(MR):
@@ -143,7 +155,7 @@ def _tile_kernel(stats):
 
         return types.void(A, i0, Wp, p, D, d0, e0, st), codegen
 
-    typer.__name__ = "_tile_stats" if stats else "_tile"
+    typer.__name__ = "_tile" + ("_stats" if stats else "") + ("_strided" if strided else "") + ("_add" if add else "")
     return intrinsic(typer)
 
 
@@ -152,6 +164,10 @@ _tile = _tile_kernel(False)
 (rows past b clamped to b-1); st unused."""
 _tile_stats = _tile_kernel(True)
 """_tile_stats(...): as _tile, and st (2,MR) = per-row sum and sum of squares of the tile's columns."""
+_tile_strided = _tile_kernel(False, strided=True)
+"""_tile_strided(...): as _tile, A of any strides and Wp's panels at any stride (rgemm_add's edge tiles)."""
+_tile_strided_add = _tile_kernel(False, strided=True, add=True)
+"""_tile_strided_add(...): D[d0:d0+MR, e0:e0+NR] += A[i0:i0+MR] @ Wp[p], A and Wp's panels of any strides."""
 
 
 def pack(Wh, nr=None):
@@ -181,6 +197,56 @@ def packed(Wh, nr):
             for jj in range(nc, nr):  # the columns past G: zero
                 dst[jj] = 0
     return Wp
+
+
+@njit(**JIT)
+def pack_into(W, Wp):
+    """W (K,G) (any strides) into the first K rows of the panels Wp (P,>=K,nr), a C-contiguous buffer,
+    in packed's layout (zeros past column G): a block's operand packed into a buffer kept for the call."""
+    K, G = W.shape
+    nr = Wp.shape[2]
+    if Wp.shape[1] < K or Wp.shape[0] * nr < G or not Wp.flags.c_contiguous:
+        raise ValueError("pack_into: W (K,G) does not fit the C-contiguous panels Wp (P,>=K,nr)")
+    for p in range(Wp.shape[0]):
+        j0 = p * nr
+        nc = min(nr, G - j0)
+        for k in range(K):
+            dst = Wp[p, k]
+            src = W[k, j0:j0 + nc]
+            for jj in range(nc):
+                dst[jj] = src[jj]
+            for jj in range(nc, nr):
+                dst[jj] = 0
+
+
+@njit(**JIT)
+def rgemm_add(A, Wp, C, G):
+    """C (b,G) += A (b,K) @ W (K,G), Wp = W's panels (P,>=K,NR) of which the first K rows of each are read
+    (Wp[:, :K] of a longer panel buffer), A of any strides (a weight gradient's dL/d(h Wh) rows read as
+    their transpose: blas.grad_t_add). C C-contiguous; each element summed over k in one fixed order, as
+    rgemm's, so its bits depend on neither b nor the rows around it."""
+    b, K = A.shape
+    NR = Wp.shape[2]
+    if Wp.shape[1] < K or Wp.shape[2] != 2 * VEC_BYTES // A.itemsize or C.shape[0] != b or C.shape[1] != G \
+            or Wp.shape[0] * NR < G or Wp.strides[2] != A.itemsize or Wp.strides[1] != NR * A.itemsize \
+            or not C.flags.c_contiguous:
+        raise ValueError("rgemm_add: shapes disagree (A (b,K), Wp (P,>=K,NR) with contiguous panel rows, C (b,G))")
+    if b == 0 or K == 0:
+        return
+    edge = np.empty((MR, NR), A.dtype)  # (MR,NR) a tile that sticks out of C
+    st = np.empty((2, MR), A.dtype)     # (2,MR) unused here
+    for p in range(Wp.shape[0]):        # panel-major: Wp[p] stays in L1/L2 while the row tiles pass
+        j0 = p * NR
+        nc = min(NR, G - j0)
+        for i0 in range(0, b, MR):
+            mr = min(MR, b - i0)
+            if mr == MR and nc == NR:
+                _tile_strided_add(A, i0, Wp, p, C, i0, j0, st)
+            else:
+                _tile_strided(A, i0, Wp, p, edge, 0, 0, st)
+                for i in range(mr):
+                    for j in range(nc):
+                        C[i0 + i, j0 + j] += edge[i, j]
 
 
 @njit(**JIT)

@@ -84,3 +84,26 @@ MUTANTS += [
          tests=[f"{TK}::test_lstm_dwh_block_rows_follow_the_l2_rule"],
          why="the L2 rule counts elements, not bytes: blocks 4x (float32) or 8x (float64) too long for L2"),
 ]
+
+MUTANTS += [
+    dict(name="rgemm-strided-tile-ignores-k-stride", file=RG,
+         old="                ka = builder.mul(k, sk) if strided else k\n",
+         new="                ka = k\n",
+         tests=[f"{T}::test_grad_t_add_adds_the_transposed_weight_gradient[17-19-103-float64]"],
+         why="the strided tile walks A's k axis one element at a time: a transposed view reads the wrong values"),
+    dict(name="rgemm-add-tile-overwrites", file=RG,
+         old="                    if add:\n",
+         new="                    if False:\n",
+         tests=[f"{T}::test_grad_t_add_adds_the_transposed_weight_gradient[128-512-128-float64]"],
+         why="rgemm_add's full tiles store the product over C instead of adding it: a block keeps only its own share"),
+    dict(name="rgemm-add-edge-overwrites", file=RG,
+         old="                        C[i0 + i, j0 + j] += edge[i, j]\n",
+         new="                        C[i0 + i, j0 + j] = edge[i, j]\n",
+         tests=[f"{T}::test_grad_t_add_adds_the_transposed_weight_gradient[3-9-33-float64]"],
+         why="rgemm_add's edge tiles (ragged rows or columns) overwrite C"),
+    dict(name="rows-lstm-dwh-t-first-step-only", file=LS,
+         old="                grad_t_add(Hb[:nk * Bc], dHb[:nk * Bc], HP, pwhT)\n",
+         new="                grad_t_add(Hb[:Bc], dHb[:Bc], HP, pwhT)\n",
+         tests=[f"{TK}::test_lstm_dwh_in_l2_blocks"],
+         why="dWh^T on rgemm takes only the first gathered step of each block"),
+]
