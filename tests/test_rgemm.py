@@ -141,34 +141,34 @@ def test_transposed_is_the_transpose(K, N, dtype):
 @pytest.mark.parametrize("K,M,N", [(1, 1, 1), (3, MR + 1, NR32 + 1), (17, 2 * MR + 3, 3 * NR32 + 7), (128, 512, 128),
                                    (5, 33, 70), (40, 7, NR32 - 4)])
 def test_grad_t_add_adds_the_transposed_weight_gradient(K, M, N, dtype):
-    """grad_t_add: CT (N,M) += D^T A for A (K,M) packed into a panel buffer longer than K (rows past K
-    never read: NaN there) and D (K,N) read through its strides (a block of a longer gathered buffer),
-    at ragged shapes around the tile; CT keeps what it held (added to, not written over)."""
+    """grad_t_add: CT (M,N) += D^T A for A (K,N) (packed) and D (K,M) read through its strides (a block
+    of a longer gathered buffer), at ragged shapes around the tile; CT keeps what it held (added to,
+    not written over)."""
     from lnrnn.kernels.blas import grad_t_add
     rng = np.random.default_rng(K + 7 * M + 31 * N)
-    nr = nr_of(dtype)
     A = rng.standard_normal((K + 2, N)).astype(dtype)[:K]       # (K,N) the packed side (its N columns: H of dWh)
     D = rng.standard_normal((K + 3, M)).astype(dtype)[:K]       # (K,M) read as D.T
-    P = np.full((-(-N // nr), K + 5, nr), np.nan, dtype)        # (P,>K,nr) panel buffer
     CT0 = rng.standard_normal((M, N)).astype(dtype)             # (M,N) = D^T A's shape
     CT = CT0.copy()
-    grad_t_add(A, D, P, CT)
+    grad_t_add(A, D, CT)
     ref = CT0.astype(np.float64) + D.T.astype(np.float64) @ A.astype(np.float64)
     check(CT, ref, dtype, K)
-    grad_t_add(A, D, P, CT)  # twice: the sum again, from the same panels
+    grad_t_add(A, D, CT)  # twice: the sum again
     check(CT, ref + D.T.astype(np.float64) @ A.astype(np.float64), dtype, K)
 
 
-def test_pack_into_and_rgemm_add_refuse_what_does_not_fit():
-    """pack_into refuses a panel buffer too short or too narrow for W; rgemm_add a C of other shape."""
-    from lnrnn.kernels.rgemm import pack_into, rgemm_add
-    nr = nr_of(np.float64)
-    W = np.ones((5, nr + 1))
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_rgemm_add_reads_the_first_rows_of_longer_panels(dtype):
+    """rgemm_add with the panels of a longer W (rows past K never read: NaN there) and A a transposed
+    view; a C of another shape is refused."""
+    from lnrnn.kernels.rgemm import rgemm_add
+    rng = np.random.default_rng(3)
+    K, b, G = 9, 2 * MR + 1, NR32 + 5
+    A = rng.standard_normal((K, b)).astype(dtype).T             # (b,K) a transposed view
+    W = rng.standard_normal((K, G)).astype(dtype)               # (K,G)
+    Wp = pack(np.concatenate([W, np.full((4, G), np.nan, dtype)]))  # (P,K+4,NR)
+    C = np.zeros((b, G), dtype)
+    rgemm_add(A, Wp, C, G)
+    check(C, A.astype(np.float64) @ W.astype(np.float64), dtype, K)
     with pytest.raises(ValueError):
-        pack_into(W, np.empty((2, 4, nr)))       # 4 rows < 5
-    with pytest.raises(ValueError):
-        pack_into(W, np.empty((1, 5, nr)))       # one panel < nr + 1 columns
-    P = np.empty((2, 5, nr))
-    pack_into(W, P)
-    with pytest.raises(ValueError):
-        rgemm_add(np.ones((3, 5)), P, np.zeros((3, nr)), nr + 1)  # C narrower than G
+        rgemm_add(A, Wp, np.zeros((b, G - 1), dtype), G)

@@ -55,6 +55,7 @@ import sys
 
 import numpy as np
 from numba import njit, types
+from numba.extending import overload
 
 from lnrnn.compiling import use_kernel_cache
 from lnrnn.config import JIT
@@ -177,16 +178,48 @@ def gemm_add(A, W, out, trans_a):
     _gemm(A, W, out, trans_a, True)
 
 
-@njit(**JIT)
 def _gemm(A, W, out, trans_a, add):
-    if not HAVE_MKL or not _contiguous(A, W, out):
-        if add:
-            out += np.dot(A.T, W) if trans_a else np.dot(A, W)
-        elif trans_a:
-            np.dot(A.T, W, out)
+    """out = A @ W, or A^T @ W when trans_a (+= when add): MKL's sgemm/dgemm where MKL is loaded and the
+    operands are C-contiguous, np.dot otherwise (this Python body: np.dot). Compiled through the overload
+    below, which picks the code from the operands' types: arrays typed C-contiguous ('C' layout, what the
+    kernels pass) with MKL loaded get the MKL call alone, without the np.dot fallback, whose np.dot
+    variants took about 0.5 s of every such kernel's compiling (the LSTM backward's first call)."""
+    P = np.dot(A.T, W) if trans_a else np.dot(A, W)
+    if add:
+        out += P
+    else:
+        out[:] = P
+
+
+@overload(_gemm, jit_options={k: v for k, v in JIT.items() if k != "cache"})
+def _gemm_overload(A, W, out, trans_a, add):
+    if HAVE_MKL and all(isinstance(a, types.Array) and a.layout == "C" for a in (A, W, out)):
+        def mkl_only(A, W, out, trans_a, add):
+            _gemm_mkl(A, W, out, trans_a, add)
+        return mkl_only
+
+    def any_layout(A, W, out, trans_a, add):
+        if not HAVE_MKL or not _contiguous(A, W, out):
+            _gemm_dot(A, W, out, trans_a, add)
         else:
-            np.dot(A, W, out)
-        return
+            _gemm_mkl(A, W, out, trans_a, add)
+    return any_layout
+
+
+@njit(**JIT)
+def _gemm_dot(A, W, out, trans_a, add):
+    """_gemm by np.dot (no MKL, or operands that are not C-contiguous)."""
+    if add:
+        out += np.dot(A.T, W) if trans_a else np.dot(A, W)
+    elif trans_a:
+        np.dot(A.T, W, out)
+    else:
+        np.dot(A, W, out)
+
+
+@njit(**JIT)
+def _gemm_mkl(A, W, out, trans_a, add):
+    """_gemm by MKL's sgemm/dgemm, for C-contiguous operands."""
     K = A.shape[0] if trans_a else A.shape[1]
     M, N = out.shape
     if M == 0 or N == 0:
@@ -255,10 +288,28 @@ def rgemm_pack(W, m):
 @njit(**JIT)
 def rgemm_mul(A, W, P, out):
     """out (m,N) = A (m,K) @ W (K,N) by rgemm, with P = rgemm_pack(W, m); np.dot for strided rows."""
-    if A.flags.c_contiguous and out.flags.c_contiguous:
-        rg.rgemm(A, P, out, W.shape[1])
-    else:
-        np.dot(A, W, out)
+    _rgemm_or_dot(A, W, P, out)
+
+
+def _rgemm_or_dot(A, W, P, out):
+    """rgemm_mul's product (this Python body: np.dot). Compiled through the overload below: A and out typed
+    C-contiguous get rgemm alone, without the np.dot fallback for strided rows (its compiling, as _gemm's)."""
+    np.dot(A, W, out)
+
+
+@overload(_rgemm_or_dot, jit_options={k: v for k, v in JIT.items() if k != "cache"})
+def _rgemm_or_dot_overload(A, W, P, out):
+    if all(isinstance(a, types.Array) and a.layout == "C" for a in (A, out)):
+        def rgemm_only(A, W, P, out):
+            rg.rgemm(A, P, out, W.shape[1])
+        return rgemm_only
+
+    def any_layout(A, W, P, out):
+        if A.flags.c_contiguous and out.flags.c_contiguous:
+            rg.rgemm(A, P, out, W.shape[1])
+        else:
+            np.dot(A, W, out)
+    return any_layout
 
 
 @njit(**JIT)
@@ -280,13 +331,13 @@ def rgemm_rows_pack(W):
 
 
 @njit(**JIT)
-def grad_t_add(A, D, P, CT):
+def grad_t_add(A, D, CT):
     """CT (N,M) += (A^T @ D)^T = D^T @ A over a block of K gathered rows, A (K,M), D (K,N), on rgemm: A's
-    M columns packed into P (>=ceil(M/NR),>=K,NR) (rgemm.pack_into; M is the narrow side, H of dWh) and
-    D read as D.T through its strides (rgemm.rgemm_add). The LSTM backward's dWh^T where its blocks of
-    rows stay in L2 (lstm.py); a transposed product gemm_add does not offer."""
-    rg.pack_into(A, P)
-    rg.rgemm_add(D.T, P[:, :A.shape[0]], CT, A.shape[1])
+    M columns packed as rgemm's right operand (rgemm.packed, the per-step products' own packing; M is
+    the narrow side, H of dWh) and D read as D.T through its strides (rgemm.rgemm_add). The LSTM
+    backward's dWh^T where its blocks of rows stay in L2 (lstm.py); a transposed product gemm_add does
+    not offer."""
+    rg.rgemm_add(D.T, rg.packed(A, 2 * rg.VEC_BYTES // A.itemsize), CT, A.shape[1])
 
 
 # the per-step products the kernels call (REC; a process compiles its kernels against one of them)

@@ -68,7 +68,6 @@ from numba.extending import intrinsic, overload
 
 from lnrnn.config import CHUNK_GAP as GAP, DWH_BLOCK_ROWS, DWH_L2_BYTES, DWX_BLOCK_ROWS, FASTMATH, FOLD_MAX_I, JIT, ROWS
 from lnrnn.kernels.blas import REC, gemm_add, grad_t_add, rec_mul, rec_pack, rows_mul, rows_pack
-from lnrnn.kernels.rgemm import nr_of
 from lnrnn.kernels.codes import NORM_LN, NORM_NONE, centered, clip_bound  # noqa: F401  (re-exported)
 from lnrnn.kernels.gemm import transposed
 from lnrnn.kernels.rows import (_E2, _E3, _E4, _E5, _E6, _E7, _EXP_MAX, _EXP_MIN, _LN2_HI, _LN2_LO, _LOG2E,
@@ -408,7 +407,6 @@ def lstm_backward(dy, saved, x, h0, c0, Wx, Wh, gx, gh, gc, norm, nchunks, clip=
     nb = max(1, min(T, dwh_block_rows(H, 0 if fold else I, dt.itemsize) // m))  # steps whose dL/d(h_{t-1} Wh)
                                                                              # rows a chunk gathers per dWh GEMM
     tw = REC == "rgemm" and nb * m * G * dt.itemsize <= DWH_L2_BYTES // 2  # dWh^T on rgemm (_backward_rows)
-    NR = nr_of(dt)
     pWh = np.zeros((nch, 0 if tw else H + 1, G), dtype=dt)  # of dWh
     pWhT = np.zeros((nch, G if tw else 0, H), dtype=dt)     # of dWh^T (tw)
     nbx = max(1, min(nb, DWX_BLOCK_ROWS // m))  # steps whose dL/d(x_t Wx) rows it gathers for dWx and dx (wide input)
@@ -422,8 +420,7 @@ def lstm_backward(dy, saved, x, h0, c0, Wx, Wh, gx, gh, gc, norm, nchunks, clip=
             np.empty((nch, H + GAP), dt),       # one row's dL/d(cell output)
             np.empty((nch, 2, I + GAP), dt),    # one row's x_t rstd_x and sum_j dL/da_j gx_j Wc_ij
             np.empty((nch, nb * m + 1, G), dt),  # dL/d(h_{t-1} Wh) of its rows over nb steps
-            np.empty((nch, nb * m + 1, H), dt),  # the matching h_{t-1}
-            np.empty((nch, -(-H // NR) if tw else 0, nb * m, NR), dt))  # those packed as rgemm's panels (tw)
+            np.empty((nch, nb * m + 1, H), dt))  # the matching h_{t-1}
     run_chunks(_backward_rows, B, nch, dy, saved, x, h0, c0, (Wx, WxT, WhT, Wc, Mc), (gx, gh, gc), ln, fold, clip,
                (dx, dh0, dc0), (pG, pH, pWx, pWh, pX, pWhT), work)
     dWx = pWx[:, :I].sum(axis=0)
@@ -547,7 +544,6 @@ def _backward_rows(q, lo, hi, dy, saved, x, h0, c0, w, p, ln, fold, clip, out, p
     pc = unowned(work[5])[q, 1, :I]   # (I,) its sum_j dL/da_j gx_j Wc_ij
     dHb = unowned(work[6])[q, :-1]    # (nb*m,G) dL/d(h_{t-1} Wh) of this chunk's rows over the block's steps
     Hb = unowned(work[7])[q, :-1]     # (nb*m,H) the matching h_{t-1}
-    HP = unowned(work[8])[q]          # (P,nb*m,NR) Hb as rgemm's panels (tw; else (0,0,NR))
     tw = pWhT.shape[1] > 0            # dWh^T += dHb^T Hb on rgemm (below), into pWhT[q] (G,H)
     pwh = pWh[q]
     pwhT = pWhT[q]
@@ -725,7 +721,7 @@ def _backward_rows(q, lo, hi, dy, saved, x, h0, c0, w, p, ln, fold, clip, out, p
             nkx = 0
         if nk == nb or t == 0:  # the block's share of dWh = Hprev^T dL/d(h_{t-1} Wh), added into pWh[q]
             if tw:              # (or its transpose into pWhT[q], the block in L2: see the docstring)
-                grad_t_add(Hb[:nk * Bc], dHb[:nk * Bc], HP, pwhT)
+                grad_t_add(Hb[:nk * Bc], dHb[:nk * Bc], pwhT)
             else:
                 gemm_add(Hb[:nk * Bc], dHb[:nk * Bc], pwh[:H], True)
             nk = 0

@@ -164,8 +164,6 @@ _tile = _tile_kernel(False)
 (rows past b clamped to b-1); st unused."""
 _tile_stats = _tile_kernel(True)
 """_tile_stats(...): as _tile, and st (2,MR) = per-row sum and sum of squares of the tile's columns."""
-_tile_strided = _tile_kernel(False, strided=True)
-"""_tile_strided(...): as _tile, A of any strides and Wp's panels at any stride (rgemm_add's edge tiles)."""
 _tile_strided_add = _tile_kernel(False, strided=True, add=True)
 """_tile_strided_add(...): D[d0:d0+MR, e0:e0+NR] += A[i0:i0+MR] @ Wp[p], A and Wp's panels of any strides."""
 
@@ -200,29 +198,9 @@ def packed(Wh, nr):
 
 
 @njit(**JIT)
-def pack_into(W, Wp):
-    """W (K,G) (any strides) into the first K rows of the panels Wp (P,>=K,nr), a C-contiguous buffer,
-    in packed's layout (zeros past column G): a block's operand packed into a buffer kept for the call."""
-    K, G = W.shape
-    nr = Wp.shape[2]
-    if Wp.shape[1] < K or Wp.shape[0] * nr < G or not Wp.flags.c_contiguous:
-        raise ValueError("pack_into: W (K,G) does not fit the C-contiguous panels Wp (P,>=K,nr)")
-    for p in range(Wp.shape[0]):
-        j0 = p * nr
-        nc = min(nr, G - j0)
-        for k in range(K):
-            dst = Wp[p, k]
-            src = W[k, j0:j0 + nc]
-            for jj in range(nc):
-                dst[jj] = src[jj]
-            for jj in range(nc, nr):
-                dst[jj] = 0
-
-
-@njit(**JIT)
 def rgemm_add(A, Wp, C, G):
     """C (b,G) += A (b,K) @ W (K,G), Wp = W's panels (P,>=K,NR) of which the first K rows of each are read
-    (Wp[:, :K] of a longer panel buffer), A of any strides (a weight gradient's dL/d(h Wh) rows read as
+    (pack's layout; a view of a longer panel buffer will do), A of any strides (a weight gradient's dL/d(h Wh) rows read as
     their transpose: blas.grad_t_add). C C-contiguous; each element summed over k in one fixed order, as
     rgemm's, so its bits depend on neither b nor the rows around it."""
     b, K = A.shape
@@ -242,8 +220,9 @@ def rgemm_add(A, Wp, C, G):
             mr = min(MR, b - i0)
             if mr == MR and nc == NR:
                 _tile_strided_add(A, i0, Wp, p, C, i0, j0, st)
-            else:
-                _tile_strided(A, i0, Wp, p, edge, 0, 0, st)
+            else:  # into a zeroed scratch tile (one compiled tile for both: cold start), then its valid part
+                edge[:] = 0
+                _tile_strided_add(A, i0, Wp, p, edge, 0, 0, st)
                 for i in range(mr):
                     for j in range(nc):
                         C[i0 + i, j0 + j] += edge[i, j]

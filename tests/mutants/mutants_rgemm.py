@@ -102,8 +102,8 @@ MUTANTS += [
          tests=[f"{T}::test_grad_t_add_adds_the_transposed_weight_gradient[3-9-33-float64]"],
          why="rgemm_add's edge tiles (ragged rows or columns) overwrite C"),
     dict(name="rows-lstm-dwh-t-first-step-only", file=LS,
-         old="                grad_t_add(Hb[:nk * Bc], dHb[:nk * Bc], HP, pwhT)\n",
-         new="                grad_t_add(Hb[:Bc], dHb[:Bc], HP, pwhT)\n",
+         old="                grad_t_add(Hb[:nk * Bc], dHb[:nk * Bc], pwhT)\n",
+         new="                grad_t_add(Hb[:Bc], dHb[:Bc], pwhT)\n",
          tests=[f"{TK}::test_lstm_dwh_in_l2_blocks"],
          why="dWh^T on rgemm takes only the first gathered step of each block"),
 ]
