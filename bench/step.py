@@ -368,7 +368,8 @@ def one_core_rate(reps=5):
     M = rng.standard_normal((512, 512)).astype(np.float32)    # (512,512)
     O = np.empty_like(M)                                      # (512,512)
     best = 0.0
-    for run, flops in ((lambda: rec_mul(A, W, P, out), 2 * 64 * 512 * 2048), (lambda: gemm(M, M, O, False), 2 * 512 ** 3)):
+    runs = ((lambda: rec_mul(A, W, P, out), 2 * 64 * 512 * 2048), (lambda: gemm(M, M, O, False), 2 * 512 ** 3))
+    for run, flops in runs:
         run()
         for _ in range(reps):
             t0 = time.perf_counter()

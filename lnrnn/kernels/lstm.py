@@ -66,7 +66,8 @@ from numba import njit, types
 from numba.core import cgutils
 from numba.extending import intrinsic, overload
 
-from lnrnn.config import CHUNK_GAP as GAP, DWH_BLOCK_ROWS, DWH_L2_BYTES, DWX_BLOCK_ROWS, FASTMATH, FOLD_MAX_I, JIT, ROWS
+from lnrnn.config import (CHUNK_GAP as GAP, DWH_BLOCK_ROWS, DWH_L2_BYTES, DWX_BLOCK_ROWS, FASTMATH, FOLD_MAX_I, JIT,
+                          ROWS)
 from lnrnn.kernels.blas import REC, gemm_add, grad_t_add, rec_mul, rec_pack, rows_mul, rows_pack
 from lnrnn.kernels.codes import NORM_LN, NORM_NONE, centered, clip_bound  # noqa: F401  (re-exported)
 from lnrnn.kernels.gemm import transposed
@@ -474,8 +475,9 @@ def _backward_rows(q, lo, hi, dy, saved, x, h0, c0, w, p, ln, fold, clip, out, p
     (blas.grad_t_add: Hb's H columns packed, a quarter of dHb's bytes, and dHb read through its strides;
     lstm_backward sums and transposes the partials). In one process, in turns (medians of 15-21): the S1
     step 0.95-0.97x its time with MKL's block product, the plain LSTM's 0.95x. Bit for bit MKL's dWh at
-    S1 (both sum each element over the block's rows in order). Larger blocks stay with the BLAS: rgemm has no
-    blocking over k, and at S3's 4096-row blocks the transposed product took 1.4x MKL's time in the step.
+    S1 (both sum each element over the block's rows in order). Larger blocks stay with the BLAS: rgemm
+    has no blocking over k, and at S3's 4096-row blocks the transposed product took 1.4x MKL's time in
+    the step.
 
     dL/d(x_t Wx) is never stored for the whole sequence either: a narrow input (fold) takes dx and dWx
     row by row; a wide one gathers this chunk's rows of dL/d(x_t Wx) (dXs with LN; the plain cell's

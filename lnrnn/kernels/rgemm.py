@@ -11,6 +11,7 @@ bench/rgemm.py, where the LN pass it would spare costs less).
     Wp = pack(Wh)                    # once per sequence: Wh (H,G) -> Wp (P,H,NR), P = ceil(G/NR)
     rgemm(A, Wp, C, G)               # C (b,G) = A (b,H) @ Wh, every step
     rgemm_rowstats(A, Wp, C, G, s1, s2)   # ... and s1 (b,) = sum_j C[:,j], s2 (b,) = sum_j C[:,j]^2
+    rgemm_add(A, Wp, C, G)           # C += A @ W, A of any strides (a transposed view): a weight gradient
 
 Layout (pack)
     Wp[p, k, jj] = Wh[k, p*NR + jj]: panels of NR columns, each K-major (H rows of NR contiguous
@@ -200,9 +201,9 @@ def packed(Wh, nr):
 @njit(**JIT)
 def rgemm_add(A, Wp, C, G):
     """C (b,G) += A (b,K) @ W (K,G), Wp = W's panels (P,>=K,NR) of which the first K rows of each are read
-    (pack's layout; a view of a longer panel buffer will do), A of any strides (a weight gradient's dL/d(h Wh) rows read as
-    their transpose: blas.grad_t_add). C C-contiguous; each element summed over k in one fixed order, as
-    rgemm's, so its bits depend on neither b nor the rows around it."""
+    (pack's layout; a view of a longer panel buffer will do), A of any strides (a weight gradient's
+    dL/d(h Wh) rows read as their transpose: blas.grad_t_add). C C-contiguous; each element summed over
+    k in one fixed order, as rgemm's, so its bits depend on neither b nor the rows around it."""
     b, K = A.shape
     NR = Wp.shape[2]
     if Wp.shape[1] < K or Wp.shape[2] != 2 * VEC_BYTES // A.itemsize or C.shape[0] != b or C.shape[1] != G \
@@ -221,7 +222,9 @@ def rgemm_add(A, Wp, C, G):
             if mr == MR and nc == NR:
                 _tile_strided_add(A, i0, Wp, p, C, i0, j0, st)
             else:  # into a zeroed scratch tile (one compiled tile for both: cold start), then its valid part
-                edge[:] = 0
+                for i in range(MR):  # (loops, not a slice assignment: compile time, see rows.copy_row)
+                    for j in range(NR):
+                        edge[i, j] = 0
                 _tile_strided_add(A, i0, Wp, p, edge, 0, 0, st)
                 for i in range(mr):
                     for j in range(nc):
