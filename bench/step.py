@@ -429,8 +429,9 @@ def main(argv=None):
             T, B, I = x.shape
             H = hs.shape[2]
             G = dHW.shape[2]
-            bound = 6 * T * B * G * (H + I) / (rate * 1e9 * nch) * 1e3  # ms
-            print(f"    FMA bound: the floor's {6 * T * B * G * (H + I) / 1e9:.1f} GFLOP in {bound:.1f} ms; "
+            flops = 6 * T * B * G * (H + I)  # the floor's products (module docstring)
+            bound = flops / (rate * 1e9 * nch) * 1e3  # ms
+            print(f"    FMA bound: the floor's {flops / 1e9:.1f} GFLOP in {bound:.1f} ms; "
                   f"step / bound {ms / bound:.2f}x, floor / bound {fl / bound:.2f}x")
     if args.memory:
         memory_table(args.shapes, args.cell, args.norm)

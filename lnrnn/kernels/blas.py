@@ -180,20 +180,25 @@ def gemm_add(A, W, out, trans_a):
 
 def _gemm(A, W, out, trans_a, add):
     """out = A @ W, or A^T @ W when trans_a (+= when add): MKL's sgemm/dgemm where MKL is loaded and the
-    operands are C-contiguous, np.dot otherwise (this Python body: np.dot). Compiled through the overload
+    operands are C-contiguous, np.dot otherwise (this Python body: _gemm_dot). Compiled through the overload
     below, which picks the code from the operands' types: arrays typed C-contiguous ('C' layout, what the
     kernels pass) with MKL loaded get the MKL call alone, without the np.dot fallback, whose np.dot
     variants took about 0.5 s of every such kernel's compiling (the LSTM backward's first call)."""
-    P = np.dot(A.T, W) if trans_a else np.dot(A, W)
-    if add:
-        out += P
-    else:
-        out[:] = P
+    _gemm_dot(A, W, out, trans_a, add)
 
 
-@overload(_gemm, jit_options={k: v for k, v in JIT.items() if k != "cache"})
+# the overloads' compile options: JIT's (their code is compiled, and cached, inside the kernels that call them)
+_OVERLOAD_JIT = {k: v for k, v in JIT.items() if k != "cache"}
+
+
+def _c_layout(*arrays):
+    """Whether Numba types every one of these arguments as a C-contiguous array (at compile time)."""
+    return all(isinstance(a, types.Array) and a.layout == "C" for a in arrays)
+
+
+@overload(_gemm, jit_options=_OVERLOAD_JIT)
 def _gemm_overload(A, W, out, trans_a, add):
-    if HAVE_MKL and all(isinstance(a, types.Array) and a.layout == "C" for a in (A, W, out)):
+    if HAVE_MKL and _c_layout(A, W, out):
         def mkl_only(A, W, out, trans_a, add):
             _gemm_mkl(A, W, out, trans_a, add)
         return mkl_only
@@ -297,9 +302,9 @@ def _rgemm_or_dot(A, W, P, out):
     np.dot(A, W, out)
 
 
-@overload(_rgemm_or_dot, jit_options={k: v for k, v in JIT.items() if k != "cache"})
+@overload(_rgemm_or_dot, jit_options=_OVERLOAD_JIT)
 def _rgemm_or_dot_overload(A, W, P, out):
-    if all(isinstance(a, types.Array) and a.layout == "C" for a in (A, out)):
+    if _c_layout(A, out):
         def rgemm_only(A, W, P, out):
             rg.rgemm(A, P, out, W.shape[1])
         return rgemm_only
