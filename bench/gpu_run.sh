@@ -13,6 +13,8 @@ out=${1:?usage: bash bench/gpu_run.sh OUTDIR [MNIST_DIR]}
 mnist=${2:-}
 mkdir -p "$out"
 export PYTHONUNBUFFERED=1 PYTHONPATH="$PWD${PYTHONPATH:+:$PYTHONPATH}" NUMBA_ENABLE_CUDASIM=0
+# Numba warns at every launch of fewer blocks than SMs (most of ours: one block per batch row)
+export NUMBA_CUDA_LOW_OCCUPANCY_WARNINGS=0
 py=${PYTHON:-python3}
 : "${LIMIT_BARRIER:=45}" "${LIMIT_STEP:=180}" "${LIMIT_TRAIN:=120}" "${LIMIT_TESTS:=150}"
 
@@ -39,7 +41,7 @@ if [ -n "$mnist" ]; then
   part train "$LIMIT_TRAIN" "$py" bench/train_throughput.py --device cuda --data-dir "$mnist" --split 768/128 --epochs 3
 fi
 # the persistent kernel's tests first: on a GPU they add its multi-block cases, which the simulator cannot run
-part tests "$LIMIT_TESTS" "$py" -m pytest -q -p no:cacheprovider ${GPU_TESTS:-tests/test_cuda_persistent.py tests/test_cuda_kernels.py tests/test_cuda_gradcheck.py tests/test_cuda_layers.py tests/test_window_cuda.py tests/test_cuda_blocksizes.py}
+part tests "$LIMIT_TESTS" "$py" -m pytest -q -p no:cacheprovider ${GPU_TESTS:-tests/test_cuda_persistent.py tests/test_cuda_persistent_bwd.py tests/test_cuda_gpu_typing.py tests/test_cuda_kernels.py tests/test_cuda_gradcheck.py tests/test_cuda_layers.py tests/test_window_cuda.py tests/test_cuda_blocksizes.py}
 part barrier "$LIMIT_BARRIER" "$py" bench/gpu_barrier.py
 
 echo "=== summary"

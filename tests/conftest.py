@@ -4,3 +4,46 @@
 import os
 
 os.environ.setdefault("NUMBA_ENABLE_CUDASIM", "1")
+
+
+
+def _strict_simulator_reshape():
+    """The simulator reshapes any array as NumPy does; a GPU's device arrays reshape only where numba-cuda's
+    layout model (its dummyarray: pure Python) finds a view, else 'operation requires copying'. The
+    simulator's reshape and ravel are made to ask that model first, so that a kernel driver that
+    reshapes a strided view fails here, not first on a GPU."""
+    import importlib.util
+
+    import numba_cuda
+    from numba.cuda.simulator.cudadrv.devicearray import FakeCUDAArray
+
+    path = os.path.join(os.path.dirname(numba_cuda.__file__), "numba", "cuda", "cudadrv", "dummyarray.py")
+    spec = importlib.util.spec_from_file_location("_numba_cuda_dummyarray", path)
+    dummy = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(dummy)
+
+    def strict(name):
+        plain = getattr(FakeCUDAArray, name)
+
+        def method(self, *args, **kwargs):
+            a = self._ary
+            d = dummy.Array.from_desc(0, a.shape, a.strides, a.itemsize)
+            if name == "ravel" or tuple(args[0] if len(args) == 1 and isinstance(args[0], tuple) else args) != a.shape:
+                kw = {k: v for k, v in kwargs.items() if k == "order"}
+                try:
+                    _, extents = (d.ravel(**kw) if name == "ravel" else
+                                  d.reshape(*(args[0] if len(args) == 1 and isinstance(args[0], tuple) else args), **kw))
+                except NotImplementedError:
+                    extents = None
+                if extents != [d.extent]:
+                    raise NotImplementedError("operation requires copying")
+            return plain(self, *args, **kwargs)
+        method.__doc__ = plain.__doc__
+        return method
+
+    FakeCUDAArray.reshape = strict("reshape")
+    FakeCUDAArray.ravel = strict("ravel")
+
+
+if os.environ["NUMBA_ENABLE_CUDASIM"] == "1":
+    _strict_simulator_reshape()

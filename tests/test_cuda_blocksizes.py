@@ -113,12 +113,13 @@ def test_split_matvec_odd_groups(H, N, tpb):
     """out = v @ W (N,H) with tpb // H thread groups (idle threads left over) or H > tpb (strided)."""
     groups = rows_cuda.split_groups(H, tpb)
     matvec = rows_cuda.split_matvec(H, N, tpb)
+    GH = groups * H  # a shared array's shape takes names, not products (the GPU's typing)
 
     @cuda.jit
     def k(v, W, out):
         vs = cuda.shared.array(N, float64)
         os_ = cuda.shared.array(H, float64)
-        red = cuda.shared.array(groups * H, float64)
+        red = cuda.shared.array(GH, float64)
         tid, n = cuda.threadIdx.x, cuda.blockDim.x
         for j in range(tid, N, n):
             vs[j] = v[j]

@@ -69,8 +69,25 @@ def is_device(a):
 
 
 def to_device(a):
-    """Device array as is; a host array copied to the device (C-contiguous) once."""
-    return a if is_device(a) else cuda.to_device(np.ascontiguousarray(a))
+    """Device array as is; a host array copied to the device (C-contiguous) once. NumPy calls an array
+    with a length-1 axis of any stride contiguous (x[None], x[t:t+1]) and keeps that stride; numba-cuda's
+    device array then refuses to reshape it ('operation requires copying'), so such strides are made
+    the plain C ones first."""
+    if is_device(a):
+        return a
+    a = np.ascontiguousarray(a)
+    if a.strides != _c_strides(a.shape, a.itemsize):
+        a = a.copy(order="C")
+    return cuda.to_device(a)
+
+
+def _c_strides(shape, itemsize):
+    """The strides of a C-ordered array of this shape (bytes)."""
+    out, step = [], itemsize
+    for n in reversed(shape):
+        out.append(step)
+        step *= n
+    return tuple(reversed(out))
 
 
 def to_host(obj):

@@ -215,6 +215,7 @@ def _kernels(dtype, tpb, H, B, U, R):
     dt = nbtype(dtype)
     G = 4 * H
     W4 = 4 * U
+    H1, G1 = H + 1, G + 1  # padded row lengths: a shared array's shape takes names, not sums (GPU typing)
 
     @cuda.jit(device=True)
     def combine(P, b, nb, per_unit, inv_n, e, one):
@@ -384,7 +385,7 @@ def _kernels(dtype, tpb, H, B, U, R):
             out = (gates (T,B,G), c, tc, y (T,B,H), hhat (T,B,G), chat (T,B,H)); rstd (3,T,B): rows 1, 2
             parts = (PH, PC) (NB,B,2) each: per-block row partials (sum, M2)."""
         Ws = cuda.shared.array((H, W4), dt)  # the block's columns of Wh
-        hs = cuda.shared.array((R, H + 1), dt)  # h_{t-1} of R rows (padded: rows start in different banks)
+        hs = cuda.shared.array((R, H1), dt)  # h_{t-1} of R rows (padded: rows start in different banks)
         hw = cuda.shared.array((B, W4), dt)  # h_{t-1} Wh, the block's columns
         st = cuda.shared.array((B, 2), dt)   # row statistics (mean, rstd) of the phase
         grid = cuda.cg.this_grid()
@@ -407,7 +408,7 @@ def _kernels(dtype, tpb, H, B, U, R):
         when NB > 1); arguments as ``persistent``, and hwg (NB,B,4U) holding each block's hw between
         launches."""
         Ws = cuda.shared.array((H, W4), dt)
-        hs = cuda.shared.array((R, H + 1), dt)
+        hs = cuda.shared.array((R, H1), dt)
         st = cuda.shared.array((B, 2), dt)
         j = cuda.blockIdx.x
         nb = cuda.gridDim.x
@@ -489,6 +490,7 @@ def _bwd_kernels(dtype, tpb, H, B, U, R):
     dt = nbtype(dtype)
     G = 4 * H
     W4 = 4 * U
+    H1, G1 = H + 1, G + 1  # padded row lengths: a shared array's shape takes names, not sums (GPU typing)
 
     @cuda.jit(device=True)
     def sum_parts(P, b, nb, c):
@@ -659,7 +661,7 @@ def _bwd_kernels(dtype, tpb, H, B, U, R):
             -> dh0, dc0 (B,H) (dc0 carries dL/dc_t between steps, each block its own units)
             parts = (P1 (NB,B,4), P2 (NB,B,4)): per-block row partials of the two LayerNorm sums."""
         WsT = cuda.shared.array((G, U), dt)     # the block's rows of Wh, transposed
-        ds = cuda.shared.array((R, G + 1), dt)  # dL/d(h Wh) of R rows (padded: rows start in different banks)
+        ds = cuda.shared.array((R, G1), dt)  # dL/d(h Wh) of R rows (padded: rows start in different banks)
         red = cuda.shared.array((R, W4), dt)    # per-gate partial products of dh, R rows
         st = cuda.shared.array((B, 4), dt)      # row sums of the phase
         grid = cuda.cg.this_grid()
@@ -681,7 +683,7 @@ def _bwd_kernels(dtype, tpb, H, B, U, R):
         """Phases ph0 .. ph1-1 of step t on NB blocks, block-synchronized only (so one phase per launch
         when NB > 1); arguments as ``persistent`` (nothing lives in shared memory between phases)."""
         WsT = cuda.shared.array((G, U), dt)
-        ds = cuda.shared.array((R, G + 1), dt)
+        ds = cuda.shared.array((R, G1), dt)
         red = cuda.shared.array((R, W4), dt)
         st = cuda.shared.array((B, 4), dt)
         j = cuda.blockIdx.x
