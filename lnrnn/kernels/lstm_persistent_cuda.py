@@ -37,8 +37,9 @@ Two barriers per step, because nobody publishes h_t: a third phase (every block 
 barrier, everyone reads h_t) would cost one more grid barrier per step, and here each block instead
 recomputes the B*H values of h_{t-1} it needs (B*H tanh per block per step) from what phase C already
 published. The same recomputation also writes the block's own units' saved values, so every block uses
-bit for bit the h that the saved y holds. Which of the two is faster (a grid barrier against B*H
-redundant tanh) only a GPU can say; bench/gpu_step.py times this one. Each partials buffer is written
+bit for bit the h that the saved y holds. Measured on an H200 (docs/performance.md, On a GPU): a grid
+barrier costs 1.4-1.5 us, yet a step costs ~120 us at S1, so the time goes to the phases (the serial
+combination of NB partials per row, the redundant tanh), not to the barriers. Each partials buffer is written
 once per step and read after the next barrier, and its next write comes after the barrier that
 follows, so one buffer each suffices.
 
@@ -117,9 +118,9 @@ PHASES = 2  # grid barriers per time step, forward and backward alike: one after
 # block always launches and the cooperative grid holds one block per SM whatever the compiler does.
 MAX_THREADS = 256
 
-# False until measured on a GPU: the multi-block cooperative launch has run only in the simulator's
-# stepped form (bench/gpu_step.py forces it on to measure and check it). None: automatic (fits, on a GPU);
-# True: always for norm LN (error if it cannot); False: never.
+# False: measured on an H200, correct but 1.5-8x slower than lstm_cuda's one-block-per-row kernels
+# (docs/performance.md, On a GPU; bench/gpu_step.py forces it on to measure and check it). None: automatic
+# (fits, on a GPU); True: always for norm LN (error if it cannot); False: never.
 USE = False
 DRIVER = "persistent"  # or "stepped" (one launch per phase per step)
 NBLOCKS = None       # None: one block per SM (at most H); else this many blocks

@@ -57,4 +57,16 @@ MUTANTS = [
          tests=[f"{BWD}[stepped-nb2-H7-I2-clip0]"],
          why="dL/d(h Wh) of step t+1 is read from dHW, which only its owner block has written by then (the "
              "barrier that would publish it is the one the design saves)"),
+    dict(name="cuda-persistent-shape-a-sum", file=PERS,
+         old="        hs = cuda.shared.array((R, H1), dt)  # h_{t-1} of R rows",
+         new="        hs = cuda.shared.array((R, H + 1), dt)  # h_{t-1} of R rows",
+         tests=["tests/test_cuda_gpu_typing.py"],
+         why="a shared array shaped by a sum: the simulator runs it, a GPU's compiler cannot type it (the "
+             "first GPU run of this kernel failed so)"),
+    dict(name="cuda-upload-keeps-broadcast-strides", file="lnrnn/kernels/arrays_cuda.py",
+         old="    if a.strides != _c_strides(a.shape, a.itemsize):\n        a = a.copy(order=\"C\")\n",
+         new="",
+         tests=["tests/test_cuda_layers.py::test_cuda_masked_chunked_model_equals_cpu"],
+         why="x[0][None] (a stride-0 axis) uploaded as is: a GPU's device array then refuses to reshape it "
+             "(the strict simulator in tests/conftest.py does too)"),
 ]
