@@ -4,7 +4,7 @@
     python bench/step.py                    # LN-LSTM at S1 S2 S3, median of 5 after warm-up
     python bench/step.py --shapes S2 --reps 10 --cell lstm --norm none
     python bench/step.py --all --reps 7     # every cell x norm at S1-S3, each against its own floor,
-                                            # and where the time goes (--phases is implied)
+                                            # where the time goes (--phases is implied), the FMA bound
     python bench/step.py --all --cells lstm/none lstm/ln rnn/none rnn/ln   # some of them
     python bench/step.py --shapes S1 --cell lstm --norm ln --reps 9 --phases  # one cell, split
     python bench/step.py --shapes S2 --memory
@@ -219,7 +219,9 @@ def all_cells(shapes, reps, cells=CELLS):
     (the '+' rows need the plain cell of the same gate width among cells; they are left out without it)."""
     nch = numba.get_num_threads()
     rng = np.random.default_rng(0)
-    rows, phases = {}, {}
+    rate = one_core_rate()
+    print_rate(rate, nch)
+    rows, phases, bounds = {}, {}, {}
     for name in shapes:
         for cell, norm in cells:
             layer, x, dy, hs, dHW = problem(cell, norm, name, rng)
@@ -230,6 +232,7 @@ def all_cells(shapes, reps, cells=CELLS):
             best = min(t_step) / min(t_floor)  # fastest of each: the least disturbed by other processes
             c_ratio = statistics.median(cpu[0]) / statistics.median(cpu[1])
             rows[name, cell, norm] = (ms, fl, f_ms, best, c_ratio)
+            bounds[name, cell] = fma_bound(x, hs, dHW, rate, nch)[1]
             print(f"{label(name):<28} {NAMES[cell, norm]:<8} step {ms:7.1f} ms  forward {f_ms:7.1f}  "
                   f"floor {fl:7.1f}  {ms / fl:5.2f}x  (fastest of each: {min(t_step):.1f} / {min(t_floor):.1f} = "
                   f"{best:.2f}x; CPU time {c_ratio:.2f}x)", flush=True)
@@ -243,6 +246,14 @@ def all_cells(shapes, reps, cells=CELLS):
         r = {n: rows[n, cell, norm] for n in shapes}
         print(f"| {NAMES[cell, norm]} | " + " | ".join(
             f"{r[n][0]:.0f} / {r[n][1]:.0f} = **{r[n][0] / r[n][1]:.2f}x** ({r[n][3]:.2f}x; {r[n][4]:.2f}x)"
+            for n in shapes) + " |")
+    print()
+    print("| step / FMA bound (ms of the floor's flops at the rate above) | " + " | ".join(label(n) for n in shapes)
+          + " |")
+    print("|---|" + "---|" * len(shapes))
+    for cell, norm in cells:
+        print(f"| {NAMES[cell, norm]} | " + " | ".join(
+            f"{rows[n, cell, norm][0]:.0f} / {bounds[n, cell]:.0f} = {rows[n, cell, norm][0] / bounds[n, cell]:.2f}x"
             for n in shapes) + " |")
     print()
     print("Where the time goes (ms, medians; '+' rows are differences of medians):")
@@ -270,6 +281,20 @@ def all_cells(shapes, reps, cells=CELLS):
                 for n in shapes for c in widths) + " |")
         else:
             print(f"| {what} | " + " | ".join(f"{f(n, c):.1f}" for n in shapes for c in widths) + " |")
+
+
+def fma_bound(x, hs, dHW, rate, nch):
+    """(the floor's flops, the ms they take at rate GFLOP/s a thread on nch threads): the FMA bound."""
+    T, B, I = x.shape
+    H = hs.shape[2]
+    G = dHW.shape[2]
+    flops = 6 * T * B * G * (H + I)  # the floor's products (module docstring)
+    return flops, flops / (rate * 1e9 * nch) * 1e3
+
+
+def print_rate(rate, nch):
+    print(f"FMA bound at {rate:.0f} GFLOP/s a thread (the fastest float32 product measured here, one thread) "
+          f"x {nch} threads")
 
 
 def median_time(fn, reps):
@@ -405,8 +430,7 @@ def main(argv=None):
     nch = numba.get_num_threads()
     if args.phases:
         rate = one_core_rate()
-        print(f"FMA bound at {rate:.0f} GFLOP/s a thread (the fastest float32 product measured here, one thread) "
-              f"x {nch} threads")
+        print_rate(rate, nch)
     for name in args.shapes:
         layer, x, dy, hs, dHW = problem(args.cell, args.norm, name, rng)
         step, floor, fwd = step_floor_fwd(layer, x, dy, hs, dHW, nch)
@@ -426,11 +450,7 @@ def main(argv=None):
             print(f"    step: forward {f_ms:.1f} + backward {ms - f_ms:.1f} (difference of medians); floor: x Wx "
                   f"{parts[0]:.1f}, recurrent forward {parts[1]:.1f}, recurrent backward {parts[2]:.1f}, "
                   f"dWx dx dWh {parts[3]:.1f}; step - floor {ms - fl:.1f}")
-            T, B, I = x.shape
-            H = hs.shape[2]
-            G = dHW.shape[2]
-            flops = 6 * T * B * G * (H + I)  # the floor's products (module docstring)
-            bound = flops / (rate * 1e9 * nch) * 1e3  # ms
+            flops, bound = fma_bound(x, hs, dHW, rate, nch)
             print(f"    FMA bound: the floor's {flops / 1e9:.1f} GFLOP in {bound:.1f} ms; "
                   f"step / bound {ms / bound:.2f}x, floor / bound {fl / bound:.2f}x")
     if args.memory:
