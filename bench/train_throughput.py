@@ -57,10 +57,16 @@ CELLS = {"lstm": ("lstm", "none"), "ln-lstm": ("lstm", "ln"), "bn-lstm": ("lstm"
          "rnn": ("rnn", "none"), "ln-rnn": ("rnn", "ln"), "bn-rnn": ("rnn", "bn")}
 T, I = 784, 1
 # Where an update's time goes: (label, pstats function names whose cumulative time it is)
-PHASES = [("forward + BPTT + loss (model)", ("_loss_and_grad",)), ("data batches", ("task_batch",)),
-          ("gradient clipping", ("clip_grad_norm",)), ("optimizer", ("step",)),
-          ("update log + progress", ("_log_update", "update")), ("evaluation", ("evaluate",)),
-          ("checkpoints", ("save",)), ("learning-curve drawings", ("_draw_curve",))]
+# (label, ((function, module file under lnrnn/), ...)): where each phase of the trainer's loop is defined
+PHASES = [("forward + BPTT + loss (model)", (("_loss_and_grad", "training/train.py"),)),
+          ("data batches", (("task_batch", "training/evaluation.py"),)),
+          ("gradient clipping", (("clip_grad_norm", "training/optim.py"),)),
+          ("optimizer", (("step", "training/optim.py"),)),
+          ("update log + progress", (("_log_update", "training/train.py"), ("update", "training/progress.py"))),
+          ("evaluation", (("evaluate", "training/evaluation.py"),)),
+          ("checkpoints", (("save", "training/train.py"),)),
+          ("learning-curve drawings", (("_draw_curve", "training/train.py"),))]
+LOOP = ("_run", "training/train.py")  # the trainer's loop (Trainer._run)
 
 
 def config(args, out, **kw):
@@ -92,22 +98,18 @@ class BareStep:
 def profile_phases(prof):
     """Cumulative seconds of each PHASES entry, from the profile of the measured run."""
     st = pstats.Stats(prof)
-    out = {}
-    for label, names in PHASES:
-        s = 0.0
-        for (path, _, fn), (_, _, _, ct, _) in st.stats.items():
-            if fn in names and "lnrnn" in path and (fn != "step" or "optim" in path) and \
-                    (fn != "update" or "progress" in path) and \
-                    (fn not in ("save", "evaluate") or path.endswith("train.py")):  # not the model's evaluate too
-                s += ct
-        out[label] = s
-    return out
+    return {label: sum(_cumulative(st, fn, where) for fn, where in places) for label, places in PHASES}
+
+
+def _cumulative(st, fn, where):
+    """Cumulative seconds of function fn defined in lnrnn/<where>, from pstats st."""
+    suffix = os.path.join("lnrnn", *where.split("/"))
+    return sum(ct for (path, _, name), (_, _, _, ct, _) in st.stats.items() if name == fn and path.endswith(suffix))
 
 
 def run_loop_seconds(prof):
     """Cumulative seconds of the trainer's loop (Trainer._run), from the profile."""
-    return sum(ct for (path, _, fn), (_, _, _, ct, _) in pstats.Stats(prof).stats.items()
-               if fn == "_run" and path.endswith(os.path.join("lnrnn", "train.py")))
+    return _cumulative(pstats.Stats(prof), *LOOP)
 
 
 def throughput(args):
@@ -140,6 +142,9 @@ def throughput(args):
     n_all = trainer.step
     hook_s = sum(s[3] for s in stamps)
     loop_s = run_loop_seconds(prof)
+    if loop_s <= 0:
+        sys.exit(f"the trainer's loop ({LOOP[0]} in lnrnn/{LOOP[1]}) is not in the profile: LOOP and PHASES name "
+                 "where the trainer's functions are defined")
     print(f"{args.cell} on {args.device}, task mnist --split {args.split}, B{args.batch_size} T{T} H{args.hidden}, "
           f"{args.epochs} epochs, "
           f"float32, {numba.get_num_threads()} threads, {BLAS}; load average {os.getloadavg()[0]:.1f} on "
