@@ -4,26 +4,17 @@ Numba's simulator runs the CUDA kernels as Python, so it accepts a shared array 
 integer; the CUDA target types a shape only from constants: literals, or names the kernel reads from
 its factory's closure (frozen at compile time), and not sums or products of them (``(R, H + 1)`` is
 typed as (Literal[int], int64) and refused). A GPU run of the persistent LN-LSTM failed on exactly
-that. Two checks:
+that. Here every ``cuda.shared.array`` / ``cuda.local.array`` in the package and its tests must take a
+shape written as literals and names that the enclosing kernel does not assign (read from the source,
+so kernels that tests/test_cuda_backend.py does not compile are covered too).
 
-- every ``cuda.shared.array`` / ``cuda.local.array`` in the package and its tests takes a shape written as literals
-  and names that the enclosing kernel does not assign (read from the source);
-- the persistent LN-LSTM's kernels (forward and BPTT, both drivers, float32 and float64) are typed and
-  lowered by numba-cuda's compiler for a compute capability 9.0 device, in a child process without the
-  simulator. Typing and lowering need no GPU and no CUDA toolkit; only the PTX step (not run) would.
-  The device functions' compute capability is what a GPU would report (a stand-in, as no device is
-  there to ask).
-
-The reshape rule (a GPU's device arrays reshape only without a copy) is the simulator's own, made
-strict in tests/conftest.py.
+Elsewhere: tests/test_cuda_backend.py types and lowers every kernel for a GPU target without one (PTX
+where NVVM is installed); tests/conftest.py makes the simulator's reshape as strict as a device
+array's.
 """
 import ast
 import os
-import subprocess
-import sys
 import textwrap
-
-import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PKG = os.path.join(ROOT, "lnrnn")
@@ -104,36 +95,3 @@ def test_the_shape_rule_refuses_sums_and_kernel_locals():
     """)
     bad = shape_problems(src, "x")
     assert [b.split(":")[1] for b in bad] == ["8", "9", "10"], bad
-
-
-CHILD = textwrap.dedent("""
-    import types as pytypes
-    import numpy as np
-    from numba import types
-    from numba.cuda import compiler, dispatcher
-    # device functions are compiled for the current device's compute capability: a Hopper's, here
-    dispatcher.get_current_device = lambda: pytypes.SimpleNamespace(compute_capability=(9, 0))
-    from lnrnn.kernels import lstm_persistent_cuda as P
-
-    for name, nt in (("float32", types.float32), ("float64", types.float64)):
-        a1, a2, a3 = (types.Array(nt, n, "C") for n in (1, 2, 3))
-        i64, f64, T = types.int64, types.float64, types.Tuple
-        H, B, U, R, tpb = 7, 3, 2, 2, 64  # 7 units over 4 blocks, 2 of 3 rows staged
-        fwd = P._kernels(np.dtype(name), tpb, H, B, U, R)
-        bwd = P._bwd_kernels(np.dtype(name), tpb, H, B, U, R)
-        fargs = (a3, a2, a2, a2, T((a1,) * 7), f64, T((a3,) * 6), a3, T((a3, a3)))
-        bargs = (a3, T((a3,) * 6), a2, a3, T((a1,) * 3), a2, f64, T((a3,) * 4), a2, a2, T((a3, a3)))
-        for kernel, args in ((fwd[0], fargs), (fwd[1], (i64, i64, i64) + fargs + (a3,)),
-                             (bwd[0], bargs), (bwd[1], (i64, i64, i64) + bargs)):
-            compiler.compile_cuda(kernel.py_func, types.void, args, cc=(9, 0))
-            print("typed", name, kernel.py_func.__qualname__)
-""")
-
-
-def test_persistent_kernels_type_for_a_gpu():
-    pytest.importorskip("numba_cuda", reason="numba-cuda is not installed (pip install 'lnrnn[cuda]')")
-    env = dict(os.environ, NUMBA_ENABLE_CUDASIM="0", PYTHONPATH=ROOT)
-    r = subprocess.run([sys.executable, "-c", CHILD], cwd=ROOT, env=env, capture_output=True, text=True,
-                       timeout=600)
-    assert r.returncode == 0, r.stdout + r.stderr[-3000:]
-    assert r.stdout.count("typed ") == 8, r.stdout

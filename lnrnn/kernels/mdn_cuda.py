@@ -26,7 +26,7 @@ def _kernels(dtype):
     def fwd(yhat, target, valid, M, nll, gamma, z1, z2, e, pi):
         start = cuda.grid(1)
         for n in range(start, yhat.shape[0], cuda.gridsize(1)):
-            if valid[n] == 0:
+            if valid[n] == zero:  # zero of the dtype: a literal 0 compares in float64
                 continue
             yh, tg = yhat[n], target[n]
             e[n] = one / (one + math.exp(-yh[0]))
@@ -67,7 +67,7 @@ def _kernels(dtype):
     def bwd(dnll, gamma, z1, z2, e, pi, valid, yhat, target, M, d):
         start = cuda.grid(1)
         for n in range(start, yhat.shape[0], cuda.gridsize(1)):
-            if valid[n] == 0:
+            if valid[n] == zero:  # zero of the dtype: a literal 0 compares in float64
                 continue
             yh, tg, g = yhat[n], target[n], dnll[n]
             d[n, 0] = g * (e[n] - tg[2])

@@ -1,7 +1,7 @@
 """Planted bugs in the persistent LN-LSTM forward and BPTT (lnrnn/kernels/lstm_persistent_cuda.py; format:
 tests/mutants/mutants.py).
 
-    python tests/mutants/run.py --only 'cuda-persistent-*'
+    python tests/mutants/run.py --only 'cuda-persistent-*' --only 'cuda-upload-*' --only 'cuda-mdn-*'
 """
 
 PERS = "lnrnn/kernels/lstm_persistent_cuda.py"
@@ -69,4 +69,17 @@ MUTANTS = [
          tests=["tests/test_cuda_layers.py::test_cuda_masked_chunked_model_equals_cpu"],
          why="x[0][None] (a stride-0 axis) uploaded as is: a GPU's device array then refuses to reshape it "
              "(the strict simulator in tests/conftest.py does too)"),
+    dict(name="cuda-mdn-float64-compare", file="lnrnn/kernels/mdn_cuda.py",
+         old="    def fwd(yhat, target, valid, M, nll, gamma, z1, z2, e, pi):\n        start = cuda.grid(1)\n"
+             "        for n in range(start, yhat.shape[0], cuda.gridsize(1)):\n            if valid[n] == zero:",
+         new="    def fwd(yhat, target, valid, M, nll, gamma, z1, z2, e, pi):\n        start = cuda.grid(1)\n"
+             "        for n in range(start, yhat.shape[0], cuda.gridsize(1)):\n            if valid[n] == 0.0:",
+         tests=["tests/test_cuda_backend.py::test_kernels_compile_to_ptx_for_a_real_gpu"],
+         why="a float32 kernel compares in float64 (a Python number against its float32 mask)"),
+    dict(name="cuda-persistent-shared-row-a-sum", file=PERS,
+         old="        ds = cuda.shared.array((R, G1), dt)  # dL/d(h Wh) of R rows",
+         new="        ds = cuda.shared.array((R, G + 1), dt)  # dL/d(h Wh) of R rows",
+         tests=["tests/test_cuda_backend.py::test_kernels_compile_to_ptx_for_a_real_gpu"],
+         why="a shared array shaped by a sum in the BPTT kernel: the GPU target cannot type it (found here by "
+             "typing the kernel, not by reading the source)"),
 ]
