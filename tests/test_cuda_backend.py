@@ -155,7 +155,7 @@ def _ptx_signatures(np_dtype, tpb, tile):
     from numba import boolean, float64, int64, types
 
     from lnrnn.kernels import (arrays_cuda, batchnorm_cuda, bn_lstm_cuda, bn_rnn_cuda, gemm_cuda, layernorm_cuda,
-                               lstm_cuda, lstm_persistent_cuda, mdn_cuda, rnn_cuda)
+                               lstm_cuda, lstm_persistent_cuda, mdn_cuda, rnn_cuda, window_cuda)
 
     dt = arrays_cuda.nbtype(np_dtype)
     A1, A2, A3 = dt[::1], dt[:, ::1], dt[:, :, ::1]
@@ -198,6 +198,21 @@ def _ptx_signatures(np_dtype, tpb, tile):
             (f"rnn_bwd_seq H={H}", rb, (A3, A3, A3, A2, A1, A2, boolean, A3, A3, A2)),
         ]
     sigs.append(("transpose", arrays_cuda._transpose_kernel, (A2, A2)))
+    # the synthesis network's layer 1 with its window (chars, ulen: int64)
+    I2, T_ = int64[:, ::1], types.Tuple
+    cell_fwd, window_fwd, cell_bwd, window_bwd = window_cuda._row_kernels(d, tpb)
+    x_fwd, x_bwd = window_cuda._bn_kernels(d, tile)
+    win_in, win_out = T_((A2, A1, A2, I2, L)), U(A2, 4)
+    win = T_((A2, A2, A2, I2, L, A2))
+    sigs += [("window_cell_fwd", cell_fwd, (A2, A2, A2, U(A1, 7), boolean, float64, U(A2, 6), U(A1, 3), win_in,
+                                            win_out)),
+             ("window_fwd", window_fwd, (A2, win_in, win_out)),
+             ("window_cell_bwd", cell_bwd, (U(A2, 3), L, int64, win, A2, A2, U(A2, 2), U(A2, 6), U(A1, 3), U(A1, 3),
+                                            boolean, float64, U(A2, 4))),
+             ("window_bwd", window_bwd, (U(A2, 3), L, int64, win, A2, A2)),
+             ("window_x_bn_fwd", x_fwd, (A2, L, int64, A1, A1, boolean, boolean, U(A1, 2), float64, float64, A2,
+                                         U(A1, 2))),
+             ("window_x_bn_bwd", x_bwd, (A2, A2, L, int64, U(A1, 2), A1, boolean, A2, A1))]
     mdn_fwd, mdn_bwd = mdn_cuda._kernels(d)
     sigs += [("mdn_fwd", mdn_fwd, (A2, A2, A1, int64, A1, A2, A2, A2, A1, A2)),
              ("mdn_bwd", mdn_bwd, (A1, A2, A2, A2, A1, A2, A1, A2, A2, int64, A2))]
