@@ -198,6 +198,7 @@ def _ptx_signatures(np_dtype, tpb, tile):
             (f"rnn_bwd_seq H={H}", rb, (A3, A3, A3, A2, A1, A2, boolean, A3, A3, A2)),
         ]
     sigs.append(("transpose", arrays_cuda._transpose_kernel, (A2, A2)))
+    sigs.append(("scale_rows", lstm_cuda._scale_rows, (A2, A1)))
     # the synthesis network's layer 1 with its window (chars, ulen: int64)
     I2, T_ = int64[:, ::1], types.Tuple
     cell_fwd, window_fwd, cell_bwd, window_bwd = window_cuda._row_kernels(d, tpb)
@@ -224,6 +225,38 @@ def _ptx_signatures(np_dtype, tpb, tile):
     sigs += [("persistent_fwd", pf, fargs), ("persistent_fwd_stepped", ps, (int64, int64, int64) + fargs + (A3,)),
              ("persistent_bwd", bf, bargs), ("persistent_bwd_stepped", bs, (int64, int64, int64) + bargs)]
     return sigs
+
+
+def _kernel_defs():
+    """(module, qualified name) of every kernel the package defines (a function decorated @cuda.jit
+    without device=True, or @bounded(...)), read from the source of lnrnn/kernels."""
+    import ast
+
+    found = set()
+    folder = os.path.join(ROOT, "lnrnn", "kernels")
+
+    def is_kernel(dec):
+        call = dec if isinstance(dec, ast.Call) else None
+        fn = call.func if call else dec
+        name = ast.unparse(fn)
+        if name == "bounded":
+            return True
+        return name == "cuda.jit" and not any(k.arg == "device" for k in (call.keywords if call else []))
+
+    def walk(node, prefix, module):
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.FunctionDef):
+                if any(is_kernel(d) for d in child.decorator_list):
+                    found.add((module, prefix + child.name))
+                walk(child, f"{prefix}{child.name}.<locals>.", module)
+            elif isinstance(child, ast.ClassDef):
+                walk(child, f"{prefix}{child.name}.", module)
+
+    for name in sorted(os.listdir(folder)):
+        if name.endswith(".py"):
+            with open(os.path.join(folder, name)) as f:
+                walk(ast.parse(f.read()), "", f"lnrnn.kernels.{name[:-3]}")
+    return found
 
 
 F64_IR = re.compile(r"= (fadd|fsub|fmul|fdiv|frem|fneg)( \w+)* double |= fcmp( \w+)* double |call( \w+)* double @")
@@ -259,8 +292,10 @@ def _ptx_main():
               "(pip install 'numba-cuda[cu12]' for PTX)")
         ptx = False
     failures = 0
+    listed = set()
     for np_dtype in (np.float32, np.float64):
         for name, kernel, sig in _ptx_signatures(np_dtype, config.THREADS_PER_BLOCK, gemm_cuda.TILE):
+            listed.add((kernel.py_func.__module__, kernel.py_func.__qualname__))
             try:
                 if ptx:
                     code, _ = cuda.compile_ptx(kernel.py_func, sig, cc=cc)
@@ -278,6 +313,13 @@ def _ptx_main():
                 print(f"FAIL float32 {name} does float64 arithmetic: {f64[:3]}")
                 continue
             print(f"ok   {np.dtype(np_dtype).name} {name}")
+    defined = _kernel_defs()
+    for module, qualname in sorted(defined - listed):
+        failures += 1
+        print(f"FAIL {module}.{qualname} is a kernel that _ptx_signatures does not list")
+    if len(defined) < 30:
+        failures += 1
+        print(f"FAIL found only {len(defined)} kernel definitions in lnrnn/kernels: the source walk misses some")
     return 1 if failures else 0
 
 
