@@ -6,7 +6,6 @@ import os
 os.environ.setdefault("NUMBA_ENABLE_CUDASIM", "1")
 
 
-
 def _strict_simulator_reshape():
     """The simulator reshapes any array as NumPy does; a GPU's device arrays reshape only where numba-cuda's
     layout model (its dummyarray: pure Python) finds a view, else 'operation requires copying'. The
@@ -27,12 +26,12 @@ def _strict_simulator_reshape():
 
         def method(self, *args, **kwargs):
             a = self._ary
-            d = dummy.Array.from_desc(0, a.shape, a.strides, a.itemsize)
-            if name == "ravel" or tuple(args[0] if len(args) == 1 and isinstance(args[0], tuple) else args) != a.shape:
-                kw = {k: v for k, v in kwargs.items() if k == "order"}
+            shape = tuple(args[0] if len(args) == 1 and isinstance(args[0], tuple) else args)  # reshape's
+            if name == "ravel" or shape != a.shape:
+                d = dummy.Array.from_desc(0, a.shape, a.strides, a.itemsize)
+                order = {k: v for k, v in kwargs.items() if k == "order"}
                 try:
-                    _, extents = (d.ravel(**kw) if name == "ravel" else
-                                  d.reshape(*(args[0] if len(args) == 1 and isinstance(args[0], tuple) else args), **kw))
+                    _, extents = d.ravel(**order) if name == "ravel" else d.reshape(*shape, **order)
                 except NotImplementedError:
                     extents = None
                 if extents != [d.extent]:

@@ -46,10 +46,10 @@ def _assigned(fn):
     return names
 
 
-def shape_problems(source, where):
-    """Lines whose shared/local array shape the CUDA target cannot type as constants."""
+def shape_problems(calls, where):
+    """Lines whose shared/local array shape the CUDA target cannot type as constants, of calls (_calls)."""
     bad = []
-    for fn, call in _calls(ast.parse(source)):
+    for fn, call in calls:
         shape = call.args[0] if call.args else next((k.value for k in call.keywords if k.arg == "shape"), None)
         items = shape.elts if isinstance(shape, ast.Tuple) else [shape]
         local = _assigned(fn) if fn is not None else set()
@@ -71,8 +71,9 @@ def test_shared_array_shapes_are_constants():
                 path = os.path.join(dirpath, name)
                 with open(path) as f:
                     src = f.read()
-                seen += len(_calls(ast.parse(src)))
-                bad += shape_problems(src, os.path.relpath(path, ROOT))
+                calls = _calls(ast.parse(src))
+                seen += len(calls)
+                bad += shape_problems(calls, os.path.relpath(path, ROOT))
     assert seen >= 20, f"found only {seen} shared/local arrays: the walk misses the kernels"
     assert not bad, "shapes a GPU's compiler cannot type (write the sum in the factory, name it here):\n" + \
         "\n".join(bad)
@@ -93,5 +94,5 @@ def test_the_shape_rule_refuses_sums_and_kernel_locals():
                 bad3 = cuda.local.array(n, dt)
             return kernel
     """)
-    bad = shape_problems(src, "x")
+    bad = shape_problems(_calls(ast.parse(src)), "x")
     assert [b.split(":")[1] for b in bad] == ["8", "9", "10"], bad
