@@ -53,17 +53,20 @@ FOLD_MAX_I = 4
 # LSTM +2% (small GEMMs, and an H x G partial added per block); 4096 (S1: 128 steps per block, 8 MB per
 # thread; S2: the whole sequence) kept S2 and S3 where they were and S1 at the same gain (1.31 -> 1.23x).
 DWH_BLOCK_ROWS = 4096
-# ... unless the partials of dWh (H,G) and of a wide input's dWx (I,G), whose x blocks never outgrow the
-# dWh blocks, take at most half of this many bytes (one core's L2 cache: 1 MB on Zen 4, 2 MB on recent
-# Xeons): then they stay in L2 between blocks, and each block is cut to a quarter of it (S1: 128 x 512
-# float32 is a 256 KB partial; blocks of 128 rows, 4 steps, 256 KB of gathered rows), so the gathered rows
-# are still in L2 when their GEMM reads them, where a 4096-row block (8 MB) went out to memory and came
-# back. Measured on Zen 4 (2 cores, float32, lstm_backward alone, medians of 9-21 in turns in one
-# process): S1 LN-LSTM 0.91-0.93x the backward's time with blocks of 64 to 384 rows, the plain LSTM 0.91x;
-# T500 B32 I63 H128 0.97-0.98x at 128 rows. Where the partials are larger it was no gain or a loss
-# (S3 1.00-1.05x at 128-256 rows; the synthesis network's upper layers at B32 1.02-1.08x, a 2.5 MB partial
-# read and written per block; T500 B32 I319 H160, whose dWx partial is 0.8 MB, 1.04-1.11x), though a
-# narrow input's (T300 B32 I3, H 192 to 256, 0.6-1 MB) gained 3-6% and S2's 2-4%.
+# ... unless the partial of dWh (H,G) fits in this many bytes (one core's L2 cache: 1 MB on Zen 4, 2 MB on
+# recent Xeons) and that of a wide input's dWx (I,G), whose x blocks never outgrow the dWh blocks, in a
+# quarter of it: then each block is cut to a quarter of it (S1: 128 x 512 float32 is a 256 KB partial;
+# blocks of 128 rows, 4 steps, 256 KB of gathered rows; S2: a 1 MB partial, blocks of 64 rows, one step),
+# so the gathered rows are still in L2 when their product reads them, where a 4096-row block (8 MB) went
+# out to memory and came back. Measured on Zen 4 (2 cores, float32, lstm_backward alone, medians of 9-21
+# in turns in one process): S1 LN-LSTM 0.91-0.93x the backward's time with blocks of 64 to 384 rows, the
+# plain LSTM 0.91x; T500 B32 I63 H128 0.97-0.98x at 128 rows. Where the partials are larger it was no gain
+# or a loss (S3 1.00-1.05x at 128-256 rows; the synthesis network's upper layers at B32 1.02-1.08x, a
+# 2.5 MB partial read and written per block; T500 B32 I319 H160, whose dWx partial is 0.8 MB, 1.04-1.11x).
+# With the blocks on rgemm's transposed product (lnrnn/kernels/lstm.py; its A rows read from one address,
+# rgemm._tile_unit_add), medians of 21 in turns: S2 LN-LSTM 0.96x the backward's time with 1792-row
+# blocks on MKL (a 1 MB partial), the plain LSTM 0.94x, T300 B32 I3 H256 (1 MB) 0.95x; at S3 (2.5 MB)
+# blocks of one and two steps took 1.10x and 1.04x (medians of 11).
 DWH_L2_BYTES = 1 << 20
 # A wide input's dWx and dx likewise: each thread gathers this many rows of dL/d(x_t Wx) and x_t (never
 # more than a dWh block) for one GEMM each (lnrnn/kernels/lstm.py), where it took two GEMMs per step.

@@ -250,15 +250,18 @@ def test_lstm_dwh_in_blocks_of_few_rows(rows, rec, monkeypatch):
 
 
 def test_lstm_dwh_block_rows_follow_the_l2_rule(monkeypatch):
-    """dWh's blocks: a quarter of config.DWH_L2_BYTES of gathered rows where the partials of dWh (H,G)
-    and a wide input's dWx (I,G) fit in half of it (S1's float32 128 rows, float64 64; I 63 at H 128),
-    config.DWH_BLOCK_ROWS where they do not (S2, S3, I 319 at H 160)."""
+    """dWh's blocks: a quarter of config.DWH_L2_BYTES of gathered rows where the partial of dWh (H,G)
+    fits in it and a wide input's dWx (I,G) in a quarter of it (S1's float32 128 rows, float64 64; I 63 at
+    H 128; S2's float32 64, a partial of exactly 1 MB), config.DWH_BLOCK_ROWS where they do not (S2 in
+    float64, S3, I 319 at H 160, I 65 at H 256, H 257)."""
     import lnrnn.kernels.lstm as L
     monkeypatch.setattr(L, "DWH_L2_BYTES", 1 << 20)
     monkeypatch.setattr(L, "DWH_BLOCK_ROWS", 4096)
     assert L.dwh_block_rows(128, 0, 4) == 128 and L.dwh_block_rows(128, 0, 8) == 64
     assert L.dwh_block_rows(128, 63, 4) == 128 and L.dwh_block_rows(160, 319, 4) == 4096
-    assert L.dwh_block_rows(256, 0, 4) == 4096 and L.dwh_block_rows(400, 0, 4) == 4096
+    assert L.dwh_block_rows(256, 28, 4) == 64 and L.dwh_block_rows(256, 28, 8) == 4096
+    assert L.dwh_block_rows(256, 64, 4) == 64 and L.dwh_block_rows(256, 65, 4) == 4096
+    assert L.dwh_block_rows(257, 0, 4) == 4096 and L.dwh_block_rows(400, 0, 4) == 4096
     assert L.dwh_block_rows(4, 0, 8) == 2048 and L.dwh_block_rows(2, 0, 4) == 4096  # never more than DWH_BLOCK_ROWS
     monkeypatch.setattr(L, "DWH_BLOCK_ROWS", 6)
     assert L.dwh_block_rows(4, 0, 8) == 6 and L.dwh_block_rows(128, 0, 4) == 6

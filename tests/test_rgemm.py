@@ -158,6 +158,25 @@ def test_grad_t_add_adds_the_transposed_weight_gradient(K, M, N, dtype):
 
 
 @pytest.mark.parametrize("dtype", [np.float64, np.float32])
+@pytest.mark.parametrize("layout", ["transposed", "rows", "strided"])
+def test_rgemm_add_with_rows_of_any_stride(layout, dtype):
+    """rgemm_add's full tiles take A's rows one element apart (a transposed block, rgemm._tile_unit_add)
+    only where they are: A C-contiguous and A a view with both strides over one element give the same
+    sums as a transposed A, over several full row tiles and a ragged one."""
+    from lnrnn.kernels.rgemm import rgemm_add
+    rng = np.random.default_rng(11)
+    K, b, G = 19, 3 * MR + 2, 2 * NR32 + 3
+    A0 = rng.standard_normal((b, K)).astype(dtype)              # (b,K)
+    A = {"transposed": np.ascontiguousarray(A0.T).T, "rows": A0,
+         "strided": np.repeat(A0, 2, axis=1)[:, ::2]}[layout]  # the same values, three layouts
+    W = rng.standard_normal((K, G)).astype(dtype)               # (K,G)
+    C0 = rng.standard_normal((b, G)).astype(dtype)
+    C = C0.copy()
+    rgemm_add(A, pack(W), C, G)
+    check(C, C0.astype(np.float64) + A0.astype(np.float64) @ W.astype(np.float64), dtype, K)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
 def test_rgemm_add_reads_the_first_rows_of_longer_panels(dtype):
     """rgemm_add with the panels of a longer W (rows past K never read: NaN there) and A a transposed
     view; a C of another shape is refused."""

@@ -444,11 +444,11 @@ def lstm_backward(dy, saved, x, h0, c0, Wx, Wh, gx, gh, gc, norm, nchunks, clip=
 def dwh_block_rows(H, I, itemsize):
     """Rows of dL/d(h_{t-1} Wh) a chunk of the backward gathers for one dWh GEMM, for hidden size H, the
     width I of an input whose dWx is taken per block of rows too (0 for a narrow one) and the dtype's
-    itemsize: config.DWH_BLOCK_ROWS, or where the partials of dWh (H,4H) and dWx (I,4H) fit in half of
-    one core's L2 (config.DWH_L2_BYTES) as few rows as fill a quarter of it (at least one; config.py
-    says why)."""
+    itemsize: config.DWH_BLOCK_ROWS, or where the partial of dWh (H,4H) fits in one core's L2
+    (config.DWH_L2_BYTES) and that of dWx (I,4H) in a quarter of it, as few rows as fill a quarter of it
+    (at least one; config.py says why)."""
     G = 4 * H
-    if (H + I) * G * itemsize > DWH_L2_BYTES // 2:
+    if H * G * itemsize > DWH_L2_BYTES or I * G * itemsize > DWH_L2_BYTES // 4:
         return DWH_BLOCK_ROWS
     return min(DWH_BLOCK_ROWS, max(1, DWH_L2_BYTES // 4 // (G * itemsize)))
 
@@ -471,13 +471,14 @@ def _backward_rows(q, lo, hi, dy, saved, x, h0, c0, w, p, ln, fold, clip, out, p
     it (in-process A/B, medians of 7-21: the step 0.98-1.00x at S1-S3, within the noise; 2.6 MB less
     scratch a chunk at S3).
     Where rgemm runs the per-step products and a block stays in L2 (S1: 128 rows x 512 float32,
-    256 KB), the block's product is rgemm's instead, transposed: dWh^T += dHb^T Hb into pWhT[q] (G,H)
-    (blas.grad_t_add: Hb's H columns packed, a quarter of dHb's bytes, and dHb read through its strides;
-    lstm_backward sums and transposes the partials). In one process, in turns (medians of 15-21): the S1
+    256 KB; S2: one step, 64 x 1024), the block's product is rgemm's instead, transposed: dWh^T += dHb^T Hb
+    into pWhT[q] (G,H) (blas.grad_t_add: Hb's H columns packed, a quarter of dHb's bytes, and dHb read
+    through its strides; lstm_backward sums and transposes the partials). In one process, in turns (medians of 15-21): the S1
     step 0.95-0.97x its time with MKL's block product, the plain LSTM's 0.95x. Bit for bit MKL's dWh at
-    S1 (both sum each element over the block's rows in order). Larger blocks stay with the BLAS: rgemm
-    has no blocking over k, and at S3's 4096-row blocks the transposed product took 1.4x MKL's time in
-    the step.
+    S1 (both sum each element over the block's rows in order). At S2 (a 1 MB partial, blocks of one
+    step) the backward took 0.96x its time with 1792-row blocks on MKL, the plain LSTM's 0.94x (config.py).
+    Larger blocks stay with the BLAS: rgemm has no blocking over k, and at S3's 4096-row blocks the
+    transposed product took 1.4x MKL's time in the step.
 
     dL/d(x_t Wx) is never stored for the whole sequence either: a narrow input (fold) takes dx and dWx
     row by row; a wide one gathers this chunk's rows of dL/d(x_t Wx) (dXs with LN; the plain cell's

@@ -71,10 +71,13 @@ def nr_of(dtype):
     return 2 * VEC_BYTES // np.dtype(dtype).itemsize
 
 
-def _tile_kernel(stats, strided=False, add=False):
+def _tile_kernel(stats, strided=False, add=False, unit=False):
     """The MR x NR tile's k loop as an intrinsic (stats: also its rows' sums, see _tile below; strided: A
     read through its strides, any layout, and Wp's panels through Wp's first stride; add: the tile is
-    added into D, not stored)."""
+    added into D, not stored; unit: strided, with A's rows one element apart (a transposed C-contiguous
+    block) and all MR of them inside A: the k loop then reads A's MR values of step k at constant offsets
+    from one address, where the general strided loop keeps one address per row, and LLVM gave each its
+    own induction variable and spilled them (2-3 stack loads and stores per k)."""
 
     def typer(typingctx, A, i0, Wp, p, D, d0, e0, st):
         def codegen(context, builder, sig, args):
@@ -106,7 +109,7 @@ def _tile_kernel(stats, strided=False, add=False):
                 r = builder.add(i0v, ir.Constant(intp, i))
                 last = builder.sub(b, one)
                 r = builder.select(builder.icmp_signed("<", r, b), r, last)
-                rows.append(builder.gep(a.data, [builder.mul(r, si)]))
+                rows.append(ir.Constant(intp, i) if unit else builder.gep(a.data, [builder.mul(r, si)]))
             panel = builder.gep(w.data, [builder.mul(pv, sp)])  # Wp[p] (H,NR)
             acc = [[cgutils.alloca_once(builder, V) for _ in range(nv)] for _ in range(MR)]  # (MR,nv) of <L x T>
             zero = ir.Constant(V, None)
@@ -123,8 +126,9 @@ def _tile_kernel(stats, strided=False, add=False):
                 wv = [builder.load(builder.bitcast(builder.gep(wk, [ir.Constant(intp, c * L)]), VP), align=item)
                       for c in range(nv)]
                 ka = builder.mul(k, sk) if strided else k
+                ak = builder.gep(a.data, [builder.add(ka, i0v)]) if unit else None
                 for i in range(MR):
-                    s = builder.load(builder.gep(rows[i], [ka]))
+                    s = builder.load(builder.gep(ak, [rows[i]]) if unit else builder.gep(rows[i], [ka]))
                     bv = builder.shuffle_vector(builder.insert_element(undef, s, ir.Constant(ir.IntType(32), 0)),
                                                 undef, bmask)
                     for c in range(nv):
@@ -156,7 +160,8 @@ def _tile_kernel(stats, strided=False, add=False):
 
         return types.void(A, i0, Wp, p, D, d0, e0, st), codegen
 
-    typer.__name__ = "_tile" + ("_stats" if stats else "") + ("_strided" if strided else "") + ("_add" if add else "")
+    typer.__name__ = "_tile" + ("_stats" if stats else "") + ("_strided" if strided else "") + ("_add" if add else "") \
+        + ("_unit" if unit else "")
     return intrinsic(typer)
 
 
@@ -167,6 +172,8 @@ _tile_stats = _tile_kernel(True)
 """_tile_stats(...): as _tile, and st (2,MR) = per-row sum and sum of squares of the tile's columns."""
 _tile_strided_add = _tile_kernel(False, strided=True, add=True)
 """_tile_strided_add(...): D[d0:d0+MR, e0:e0+NR] += A[i0:i0+MR] @ Wp[p], A and Wp's panels of any strides."""
+_tile_unit_add = _tile_kernel(False, strided=True, add=True, unit=True)
+"""_tile_unit_add(...): as _tile_strided_add, for A.strides[0] == A.itemsize and i0 + MR <= A.shape[0]."""
 
 
 def pack(Wh, nr=None):
@@ -219,7 +226,9 @@ def rgemm_add(A, Wp, C, G):
         nc = min(NR, G - j0)
         for i0 in range(0, b, MR):
             mr = min(MR, b - i0)
-            if mr == MR and nc == NR:
+            if mr == MR and nc == NR and A.strides[0] == A.itemsize:  # a transposed block (grad_t_add)
+                _tile_unit_add(A, i0, Wp, p, C, i0, j0, st)
+            elif mr == MR and nc == NR:
                 _tile_strided_add(A, i0, Wp, p, C, i0, j0, st)
             else:  # into a zeroed scratch tile (one compiled tile for both: cold start), then its valid part
                 for i in range(MR):  # (loops, not a slice assignment: compile time, see rows.copy_row)
