@@ -2,7 +2,10 @@
 and np.dot, at the LN-LSTM's per-step product shapes: C (b,G) = h_{t-1} (b,H) @ Wh (H,G), float32,
 one thread (lnrnn's threads each own a batch block and call single-threaded BLAS). Then rgemm against
 MKL's sgemm (blas.gemm) at the products over many rows that follow rgemm where it runs the per-step
-ones (blas.rows_mul): a wide input's x_t Wx per step and dx per block of rows.
+ones (blas.rows_mul): a wide input's x_t Wx per step and dx per block of rows. Last, the LSTM backward's
+dWh per block of gathered rows (lstm.dwh_block_rows): MKL's sgemm, dWh += Hb^T dHb (blas.gemm_add),
+against rgemm's transposed product, dWh^T += dHb^T Hb (blas.grad_t_add), the one it takes where the
+block stays in L2.
 
     python bench/rgemm.py                 # every shape, 7 turns
     python bench/rgemm.py --turns 11 --calls 400
@@ -29,7 +32,8 @@ import numpy as np  # noqa: E402
 from numba import njit  # noqa: E402
 
 from lnrnn.kernels import rgemm as rg  # noqa: E402
-from lnrnn.kernels.blas import BLAS_TAG, HAVE_MKL, blas_mul, blas_pack, cpuinfo, gemm  # noqa: E402
+from lnrnn.kernels.blas import (BLAS_TAG, HAVE_MKL, blas_mul, blas_pack, cpuinfo, gemm, gemm_add,  # noqa: E402
+                               grad_t_add)
 
 # (name, b rows of a thread's block, K, N): the S1-S3 LN-LSTM layers' per-step products, forward
 # h_{t-1} (b,H) @ Wh (H,G = 4H) and backward ("bw": dL/d(h Wh) (b,G) @ Wh^T (G,H)), and the synthesis
@@ -42,6 +46,10 @@ SHAPES = [("S1", 32, 128, 512), ("S1", 64, 128, 512), ("S1bw", 32, 512, 128), ("
 # a block's 28 steps at once (896 rows, what one GEMM over all rows did); dx = dL/d(x Wx) Wx^T per block of
 # config.DWX_BLOCK_ROWS = 256 rows
 ROWS_SHAPES = [("S2x", 32, 28, 1024), ("S2xT", 896, 28, 1024), ("S2dx", 256, 1024, 28)]
+
+# (name, rows of a block, H, G): dWh's blocks, Hb (rows,H) and dHb (rows,G): S1's and S2's L2 blocks (a quarter of
+# config.DWH_L2_BYTES: 128 and 64 rows, 32 rows a chunk), S2's whole sequence (28 steps of 64 rows), S3's 4096 rows
+DWH_SHAPES = [("S1dWh", 128, 128, 512), ("S2dWh", 64, 256, 1024), ("S2dWhT", 1792, 256, 1024), ("S3dWh", 4096, 400, 1600)]
 
 
 @njit(cache=True)
@@ -66,6 +74,18 @@ def loop_dot(A, Wh, C, n):
 def loop_rgemm(A, Wp, C, G, n):
     for _ in range(n):
         rg.rgemm(A, Wp, C, G)
+
+
+@njit(cache=True)
+def loop_gemm_add(A, D, C, n):
+    for _ in range(n):
+        gemm_add(A, D, C, True)
+
+
+@njit(cache=True)
+def loop_grad_t(A, D, CT, n):
+    for _ in range(n):
+        grad_t_add(A, D, CT)
 
 
 @njit(cache=True)
@@ -159,6 +179,22 @@ def main(argv=None):
         check(outs, A.astype(np.float64) @ W.astype(np.float64), f"{name} b{b}")
         for k in runs:
             row(name, b, K, N, k, med[k], med["sgemm"] / med[k])
+    print("dWh per block of gathered rows (b = rows, K = H, N = G): MKL's sgemm (blas.gemm_add) against rgemm's "
+          "transposed product (blas.grad_t_add), each adding into its partial:")
+    for name, b, H, G in DWH_SHAPES:
+        Hb = rng.standard_normal((b, H)).astype(np.float32)     # (b,H) h_{t-1} rows of a block
+        dHb = rng.standard_normal((b, G)).astype(np.float32)    # (b,G) dL/d(h_{t-1} Wh) rows
+        outs = {"sgemm": np.zeros((H, G), np.float32), "grad_t": np.zeros((G, H), np.float32)}
+        loop_gemm_add(Hb, dHb, outs["sgemm"], 1)  # one product into zeroed partials: checked, then timed
+        loop_grad_t(Hb, dHb, outs["grad_t"], 1)
+        check({"sgemm": outs["sgemm"], "grad_t": outs["grad_t"].T}, Hb.T.astype(np.float64) @ dHb.astype(np.float64),
+              f"{name} b{b}")
+        n = max(1, args.calls * 64 // b)
+        runs = {"sgemm": lambda: loop_gemm_add(Hb, dHb, outs["sgemm"], n),
+                "grad_t": lambda: loop_grad_t(Hb, dHb, outs["grad_t"], n)}
+        med = medians(runs, args.turns, n)
+        for k in runs:
+            row(name, b, H, G, k, med[k], med["sgemm"] / med[k])
 
 
 if __name__ == "__main__":
