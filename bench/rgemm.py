@@ -47,9 +47,10 @@ SHAPES = [("S1", 32, 128, 512), ("S1", 64, 128, 512), ("S1bw", 32, 512, 128), ("
 # config.DWX_BLOCK_ROWS = 256 rows
 ROWS_SHAPES = [("S2x", 32, 28, 1024), ("S2xT", 896, 28, 1024), ("S2dx", 256, 1024, 28)]
 
-# (name, rows of a block, H, G): dWh's blocks, Hb (rows,H) and dHb (rows,G): S1's and S2's L2 blocks (a quarter of
-# config.DWH_L2_BYTES: 128 and 64 rows, 32 rows a chunk), S2's whole sequence (28 steps of 64 rows), S3's 4096 rows
-DWH_SHAPES = [("S1dWh", 128, 128, 512), ("S2dWh", 64, 256, 1024), ("S2dWhT", 1792, 256, 1024), ("S3dWh", 4096, 400, 1600)]
+# (name, rows of a block, H, G): dWh's blocks, Hb (rows,H) and dHb (rows,G): S1's and S2's L2 blocks (a quarter
+# of config.DWH_L2_BYTES: 128 and 64 rows, 32 rows a chunk), S2's whole sequence (28 steps of 64 rows), S3's 4096
+DWH_SHAPES = [("S1dWh", 128, 128, 512), ("S2dWh", 64, 256, 1024), ("S2dWhT", 1792, 256, 1024),
+              ("S3dWh", 4096, 400, 1600)]
 
 
 @njit(cache=True)

@@ -56,7 +56,7 @@ DWH_BLOCK_ROWS = 4096
 # ... unless the partial of dWh (H,G) fits in this many bytes (one core's L2 cache: 1 MB on Zen 4, 2 MB on
 # recent Xeons) and that of a wide input's dWx (I,G), whose x blocks never outgrow the dWh blocks, in a
 # quarter of it: then each block is cut to a quarter of it (S1: 128 x 512 float32 is a 256 KB partial;
-# blocks of 128 rows, 4 steps, 256 KB of gathered rows; S2: a 1 MB partial, blocks of 64 rows, one step),
+# blocks of 128 rows, 4 steps, 256 KB of gathered rows; S2: a 1 MB partial, blocks of 64 rows, two steps),
 # so the gathered rows are still in L2 when their product reads them, where a 4096-row block (8 MB) went
 # out to memory and came back. Measured on Zen 4 (2 cores, float32, lstm_backward alone, medians of 9-21
 # in turns in one process): S1 LN-LSTM 0.91-0.93x the backward's time with blocks of 64 to 384 rows, the

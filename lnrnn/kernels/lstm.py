@@ -471,12 +471,13 @@ def _backward_rows(q, lo, hi, dy, saved, x, h0, c0, w, p, ln, fold, clip, out, p
     it (in-process A/B, medians of 7-21: the step 0.98-1.00x at S1-S3, within the noise; 2.6 MB less
     scratch a chunk at S3).
     Where rgemm runs the per-step products and a block stays in L2 (S1: 128 rows x 512 float32,
-    256 KB; S2: one step, 64 x 1024), the block's product is rgemm's instead, transposed: dWh^T += dHb^T Hb
-    into pWhT[q] (G,H) (blas.grad_t_add: Hb's H columns packed, a quarter of dHb's bytes, and dHb read
-    through its strides; lstm_backward sums and transposes the partials). In one process, in turns (medians of 15-21): the S1
-    step 0.95-0.97x its time with MKL's block product, the plain LSTM's 0.95x. Bit for bit MKL's dWh at
-    S1 (both sum each element over the block's rows in order). At S2 (a 1 MB partial, blocks of one
-    step) the backward took 0.96x its time with 1792-row blocks on MKL, the plain LSTM's 0.94x (config.py).
+    256 KB; S2: two steps, 64 rows x 1024), the block's product is rgemm's instead, transposed: dWh^T +=
+    dHb^T Hb into pWhT[q] (G,H) (blas.grad_t_add: Hb's H columns packed, a quarter of dHb's bytes, and dHb
+    read through its strides; lstm_backward sums and transposes the partials). In one process, in turns
+    (medians of 15-21): the S1 step 0.95-0.97x its time with MKL's block product, the plain LSTM's 0.95x.
+    Bit for bit MKL's dWh at S1 (both sum each element over the block's rows in order). At S2 (a 1 MB
+    partial, blocks of two steps) the backward took 0.96x its time with 1792-row blocks on MKL, the plain
+    LSTM's 0.94x (config.py).
     Larger blocks stay with the BLAS: rgemm has no blocking over k, and at S3's 4096-row blocks the
     transposed product took 1.4x MKL's time in the step.
 

@@ -103,13 +103,17 @@ def _tile_kernel(stats, strided=False, add=False, unit=False):
                 sp = builder.sdiv(cgutils.unpack_tuple(builder, w.strides, 3)[0], isz)
             else:
                 si, sk, sp = H, one, builder.mul(H, ir.Constant(intp, nr))
-            # A's rows of this tile, clamped to b-1 (a copy of the last row fills a short tile)
+            # A's rows of this tile, clamped to b-1 (a copy of the last row fills a short tile); unit: their
+            # offsets 0 .. MR-1 from the address of step k (all MR rows inside A: no clamp)
             rows = []
             for i in range(MR):
+                if unit:
+                    rows.append(ir.Constant(intp, i))
+                    continue
                 r = builder.add(i0v, ir.Constant(intp, i))
                 last = builder.sub(b, one)
                 r = builder.select(builder.icmp_signed("<", r, b), r, last)
-                rows.append(ir.Constant(intp, i) if unit else builder.gep(a.data, [builder.mul(r, si)]))
+                rows.append(builder.gep(a.data, [builder.mul(r, si)]))
             panel = builder.gep(w.data, [builder.mul(pv, sp)])  # Wp[p] (H,NR)
             acc = [[cgutils.alloca_once(builder, V) for _ in range(nv)] for _ in range(MR)]  # (MR,nv) of <L x T>
             zero = ir.Constant(V, None)
