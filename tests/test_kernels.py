@@ -223,6 +223,28 @@ def test_ln_lstm_float32_weights_with_large_row_means(I):
         assert close(g32[k], gr[k]) < 10 * F32_TOL, k
 
 
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_centered_weights_as_numpy_in_float64(dtype):
+    """codes.centered (compiled) against its NumPy definition, each row's mean taken in float64 and the
+    difference rounded once: float32 bit for bit, float64 within an ulp of the row's scale, on rows
+    whose mean is 5x their spread, rows of magnitudes spread over 10^+-4 and a row of G = 1."""
+    from lnrnn.kernels.codes import centered
+    rng = np.random.default_rng(19)
+    cases = [rng.standard_normal((7, 1024)) + 5.0,
+             rng.standard_normal((5, 1600)) * np.exp(3.0 * rng.standard_normal((5, 1600))),
+             rng.standard_normal((3, 1))]
+    for W in cases:
+        W = W.astype(dtype)
+        want = (W - W.mean(axis=1, keepdims=True, dtype=np.float64)).astype(dtype)
+        got = centered(W)
+        assert got.dtype == dtype and got.shape == W.shape
+        if dtype == np.float32:
+            assert np.array_equal(got, want)
+        else:
+            scale = np.abs(W).max(axis=1, keepdims=True)
+            assert np.all(np.abs(got - want) <= np.finfo(dtype).eps * scale)
+
+
 @pytest.mark.parametrize("norm,I,kept", [("none", 1, False), ("none", 6, False), ("ln", 1, False), ("ln", 6, True)])
 def test_lstm_saved_input_projection_only_where_read(norm, I, kept):
     """saved[4] (xhat_x) is kept only for LN with a wide input; the plain LSTM's backward never reads

@@ -64,6 +64,23 @@ def test_pack_layout_and_zero_padding(dtype):
     assert pack(np.ones((4, nr), dtype)).shape == (1, 4, nr)  # G a multiple of nr: no padded panel
 
 
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_pack_of_a_transposed_view_is_pack_of_its_copy(dtype):
+    """pack (rgemm.packed) of W.T, a view with contiguous columns (the LSTM backward's Wh^T), read in blocks
+    of 16 rows: the same panels as packing the C-contiguous copy, zero columns included, at rows not a
+    multiple of the block and columns not a multiple of nr; and the same product through rgemm."""
+    rng = np.random.default_rng(5)
+    nr = nr_of(dtype)
+    for K, N in [(1, 1), (5, 3), (17, nr + 5), (33, 2 * nr), (40, 3 * nr - 1)]:
+        W = (rng.standard_normal((N, K)) + 1.0).astype(dtype)  # (N,K): its transpose (K,N) is packed
+        Wp = pack(W.T)
+        assert Wp.flags.c_contiguous and np.array_equal(Wp, pack(np.ascontiguousarray(W.T)))
+        A = rng.standard_normal((7, K)).astype(dtype)
+        C = np.empty((7, N), dtype)
+        rgemm(A, Wp, C, N)
+        assert np.allclose(C, A @ W.T, rtol=1e-5, atol=1e-5)
+
+
 def test_wrong_panel_width_or_shapes_are_refused():
     A, Wh, _ = problem(4, 6, 10, np.float64)
     with pytest.raises(ValueError):

@@ -345,6 +345,17 @@ def grad_t_add(A, D, CT):
     rg.rgemm_add(D.T, rg.packed(A, 2 * rg.VEC_BYTES // A.itemsize), CT, A.shape[1])
 
 
+def rec_pack_once(W, m):
+    """W (K,N) packed once for the per-step products of every chunk of a sequence, where the packing does
+    not depend on the rows (rgemm's panels; W may be a transposed view, rgemm.packed); else (MKL's packed
+    format is made for a number of rows) an empty buffer, and each chunk packs its own with rec_pack.
+    A chunk takes ``P if P.size else rec_pack(W, rows)``: at S2 (T28 B128 I28 H256; 4 chunks on 2 threads)
+    every chunk packed its own 1 MB of panels, the LSTM backward from a transposed copy of Wh."""
+    if REC == "rgemm":
+        return rgemm_pack(W, m)
+    return np.empty(0, np.uint8)
+
+
 # the per-step products the kernels call (REC; a process compiles its kernels against one of them)
 rec_pack, rec_mul = (rgemm_pack, rgemm_mul) if REC == "rgemm" else (blas_pack, blas_mul)
 # the A @ W products over many rows (x Wx, dx): with the per-step products on rgemm, rgemm too

@@ -68,7 +68,7 @@ from numba.extending import intrinsic, overload
 
 from lnrnn.config import (CHUNK_GAP as GAP, DWH_BLOCK_ROWS, DWH_L2_BYTES, DWX_BLOCK_ROWS, FASTMATH, FOLD_MAX_I, JIT,
                           ROWS)
-from lnrnn.kernels.blas import REC, gemm_add, grad_t_add, rec_mul, rec_pack, rows_mul, rows_pack
+from lnrnn.kernels.blas import REC, gemm_add, grad_t_add, rec_mul, rec_pack, rec_pack_once, rows_mul, rows_pack
 from lnrnn.kernels.codes import NORM_LN, NORM_NONE, centered, clip_bound  # noqa: F401  (re-exported)
 from lnrnn.kernels.gemm import transposed
 from lnrnn.kernels.rows import (_E2, _E3, _E4, _E5, _E6, _E7, _EXP_MAX, _EXP_MIN, _LN2_HI, _LN2_LO, _LOG2E,
@@ -125,13 +125,15 @@ def _run_forward(x, h0, c0, Wx, Wh, p, norm, eps, nchunks, keep):
     saved = (gates, c, tc, y, xp, hhat, chat, rstd)
     nch = clamp_chunks(nchunks, B)
     m = -(-B // nch)  # rows of the largest chunk
+    packs = (rec_pack_once(Whc, m),  # Whc (Wh) packed for every chunk's per-step product (blas.rec_pack_once)
+             rows_pack(Wc))          # Wc (Wx) likewise, for a wide input's x_t Wx (it depends on no rows)
     # each chunk's scratch, owned here (the chunks take unowned views of it: threads.unowned)
     # (each chunk's part padded by config.CHUNK_GAP: no cache line holds two chunks' parts)
     work = (np.empty((nch, m + 1, G), dt),             # its recurrent product h_{t-1} Wh (Whc with LN)
             np.empty((nch, 4, G + GAP), dt),           # one row's x_t Wx; every bias the preactivation adds;
                                                        # the g block's factors gm, gd (_forward_rows)
             np.empty((nch, m + 1 if not fold else 1, G), dt))  # its x_t Wx (Wc with LN; wide input)
-    run_chunks(_forward_rows, B, nch, x, h0, c0, (Wc, Rx, Whc), p, ln, fold, dt.type(eps), saved, work)
+    run_chunks(_forward_rows, B, nch, x, h0, c0, (Wc, Rx, Whc), packs, p, ln, fold, dt.type(eps), saved, work)
     return y, c, saved
 
 
@@ -227,10 +229,11 @@ def _fetch_row(a):
 
 
 @njit(**ROWS)
-def _forward_rows(q, lo, hi, x, h0, c0, w, p, ln, fold, eps, saved, work):
+def _forward_rows(q, lo, hi, x, h0, c0, w, packs, p, ln, fold, eps, saved, work):
     """The whole forward time loop for batch rows [lo, hi); writes their rows of the saved arrays.
     w = (Wc (I,G), Rx (I,I), Whc (H,G)): with LN the centered weights of ln_weights, else (Wx, -, Wh);
-    p = (b, gx, bx, gh, bh) (G,) each,
+    packs: Whc and Wc packed for the products (blas.rec_pack_once, an empty Whc pack: this chunk packs its
+    own; blas.rows_pack); p = (b, gx, bx, gh, bh) (G,) each,
     then (gc, bc) (H,); saved: the tuple forward returns (written), or lstm_infer's buffers (one step
     of each per-step array, two of c; y whole); work: the chunks' scratch (see lstm_forward), of which
     this chunk uses row q.
@@ -272,8 +275,9 @@ def _forward_rows(q, lo, hi, x, h0, c0, w, p, ln, fold, eps, saved, work):
         xs[j] = zero
         gm[j] = two if 2 * H <= j < 3 * H else one
         gd[j] = one if 2 * H <= j < 3 * H else zero
-    P = rec_pack(Whc, hi - lo)                  # Wh in the per-step product's layout, once per sequence
-    PW = rows_pack(Wc)                          # Wx (Wc) likewise, for the wide input's x_t Wx
+    Ps = unowned(packs[0])
+    P = Ps if Ps.size > 0 else rec_pack(Whc, hi - lo)  # Wh in the per-step product's layout, once per sequence
+    PW = unowned(packs[1])                             # Wx (Wc) likewise, for the wide input's x_t Wx
     for t in range(T):
         ts = t % gates.shape[0]      # row of the per-step saved arrays: t, or 0 in lstm_infer's buffers
         tn = t % c.shape[0]          # c_t's row of c: t, or one of lstm_infer's two
@@ -390,7 +394,8 @@ def lstm_backward(dy, saved, x, h0, c0, Wx, Wh, gx, gh, gc, norm, nchunks, clip=
     dx = np.empty((T, B, I), dtype=dt)
     dh0 = np.empty((B, H), dtype=dt)
     dc0 = np.empty((B, H), dtype=dt)
-    WhT = transposed(Wh)  # (G,H)
+    # Wh^T (G,H): on rgemm a view, packed (transposing) once for every chunk; MKL's packing reads a copy
+    WhT = Wh.T if REC == "rgemm" else transposed(Wh)
     WxT = transposed(Wx)  # (G,I)
     Wc, Mc = Wx, np.empty((0, 0), dt)
     if ln and fold:  # a narrow input's xhat_x = (x Wc) rstd_x (ln_weights), and Mc = Wc Wc^T (I,I)
@@ -408,8 +413,8 @@ def lstm_backward(dy, saved, x, h0, c0, Wx, Wh, gx, gh, gc, norm, nchunks, clip=
     nb = max(1, min(T, dwh_block_rows(H, 0 if fold else I, dt.itemsize) // m))  # steps whose dL/d(h_{t-1} Wh)
                                                                              # rows a chunk gathers per dWh GEMM
     tw = REC == "rgemm" and nb * m * G * dt.itemsize <= DWH_L2_BYTES // 2  # dWh^T on rgemm (_backward_rows)
-    pWh = np.zeros((nch, 0 if tw else H + 1, G), dtype=dt)  # of dWh
-    pWhT = np.zeros((nch, G if tw else 0, H), dtype=dt)     # of dWh^T (tw)
+    pWh = np.empty((nch, 0 if tw else H + 1, G), dtype=dt)  # of dWh (zeroed by its chunk, on its thread)
+    pWhT = np.empty((nch, G if tw else 0, H), dtype=dt)     # of dWh^T (tw; likewise)
     nbx = max(1, min(nb, DWX_BLOCK_ROWS // m))  # steps whose dL/d(x_t Wx) rows it gathers for dWx and dx (wide input)
     nxg = nbx * m if ln and not fold else 0     # rows of the gathered dL/d(x_t Wx) (the plain cell's are dHb's)
     nxi = nbx * m if not fold else 0            # rows of the gathered x_t (a narrow input gathers none)
@@ -422,8 +427,9 @@ def lstm_backward(dy, saved, x, h0, c0, Wx, Wh, gx, gh, gc, norm, nchunks, clip=
             np.empty((nch, 2, I + GAP), dt),    # one row's x_t rstd_x and sum_j dL/da_j gx_j Wc_ij
             np.empty((nch, nb * m + 1, G), dt),  # dL/d(h_{t-1} Wh) of its rows over nb steps
             np.empty((nch, nb * m + 1, H), dt))  # the matching h_{t-1}
-    run_chunks(_backward_rows, B, nch, dy, saved, x, h0, c0, (Wx, WxT, WhT, Wc, Mc), (gx, gh, gc), ln, fold, clip,
-               (dx, dh0, dc0), (pG, pH, pWx, pWh, pX, pWhT), work)
+    packs = (rec_pack_once(WhT, m), rows_pack(WxT))  # Wh^T and Wx^T packed for every chunk (as lstm_forward's)
+    run_chunks(_backward_rows, B, nch, dy, saved, x, h0, c0, (Wx, WxT, WhT, Wc, Mc), packs, (gx, gh, gc), ln, fold,
+               clip, (dx, dh0, dc0), (pG, pH, pWx, pWh, pX, pWhT), work)
     dWx = pWx[:, :I].sum(axis=0)
     if ln and fold:  # from the sums over rows Q (I,G), A (I,), B (I,I): _backward_rows
         Q = dWx.astype(np.float64)
@@ -454,10 +460,10 @@ def dwh_block_rows(H, I, itemsize):
 
 
 @njit(**ROWS)
-def _backward_rows(q, lo, hi, dy, saved, x, h0, c0, w, p, ln, fold, clip, out, part, work):
+def _backward_rows(q, lo, hi, dy, saved, x, h0, c0, w, packs, p, ln, fold, clip, out, part, work):
     """BPTT for batch rows [lo, hi) (chunk q): w = (Wx (I,G), WxT (G,I), WhT (G,H), Wc (I,G) the centered
-    Wx of ln_weights and Mc = Wc Wc^T (I,I) (LN with a narrow input; else Wx and (0,0))), p = (gx, gh (G,),
-    gc (H,)); clip > 0: Graves's bound on dL/d(preactivation) (0: off); fills their rows of
+    Wx of ln_weights and Mc = Wc Wc^T (I,I) (LN with a narrow input; else Wx and (0,0))), packs = WhT and WxT
+    packed for the products (as _forward_rows's), p = (gx, gh (G,), gc (H,)); clip > 0: Graves's bound on dL/d(preactivation) (0: off); fills their rows of
     out = (dx (T,B,I), dh0, dc0 (B,H)), and adds this chunk's parameter gradients into its partials,
     part = (pG, pH, pWx, pWh, pX): pG[:, q] = db, dgx, dgh (G,), pH[:, q] = dgc, dbc (H,), pWx[q] = dWx
     (I,G) and pWh[q] = dWh (H,G) (LN with a narrow input: pWx[q] = Q, pX[q] = (B | A) (I,I+1) and no dgx;
@@ -540,8 +546,9 @@ def _backward_rows(q, lo, hi, dy, saved, x, h0, c0, w, p, ln, fold, clip, out, p
     Xb = unowned(work[1])[q, :-1]     # (nbx*m,I) the matching x_t, then their dx (wide input; else (0,I))
     dh_next = unowned(work[2])[q, 0, :hi - lo]  # (Bc,H) dL/dh_t from step t+1 (zeros at first)
     dc_next = unowned(work[2])[q, 1, :hi - lo]  # (Bc,H) dL/dc_t from step t+1 (zeros at first)
-    PT = rec_pack(WhT, hi - lo)                        # Wh^T packed once (blas.rec_pack)
-    PxT = rows_pack(WxT)                               # Wx^T packed once, for dx (wide input; blas.rows_pack)
+    PTs = unowned(packs[0])
+    PT = PTs if PTs.size > 0 else rec_pack(WhT, hi - lo)  # Wh^T packed once (blas.rec_pack_once)
+    PxT = unowned(packs[1])                               # Wx^T packed, for dx (wide input; blas.rows_pack)
     da = unowned(work[3])[q, :G]      # (G,) dL/d(preactivation), one row
     dcn = unowned(work[4])[q, :H]     # (H,) dL/d(cell output before tanh)
     xw = unowned(work[5])[q, 0, :I]   # (I,) x_t rstd_x of one row (LN, narrow input)
@@ -551,6 +558,12 @@ def _backward_rows(q, lo, hi, dy, saved, x, h0, c0, w, p, ln, fold, clip, out, p
     tw = pWhT.shape[1] > 0            # dWh^T += dHb^T Hb on rgemm (below), into pWhT[q] (G,H)
     pwh = pWh[q]
     pwhT = pWhT[q]
+    for i in range(pwh.shape[0]):  # the partial of dWh starts at zero: set here, on the thread that adds
+        for j in range(G):         # into it, not by np.zeros in lstm_backward (S2: 4 MB before the chunks ran)
+            pwh[i, j] = zero
+    for i in range(pwhT.shape[0]):
+        for j in range(H):
+            pwhT[i, j] = zero
     pAB = pX[q]                   # (I,I+1) sums over rows of xw_i xw_k s2x (k < I) and xw_i s1x (k = I)
     q0 = pWx[0]                   # (G,) first row of pWx
     wc0 = Wc[0]                   # (G,)
