@@ -223,6 +223,27 @@ def test_ln_lstm_float32_weights_with_large_row_means(I):
         assert close(g32[k], gr[k]) < 10 * F32_TOL, k
 
 
+def test_plan_rows_names_a_steps_rows_in_whole_cache_lines():
+    """lstm.plan_rows (the regions a step's product asks for while it runs): rows [lo, hi) of step s of a
+    (T,B,X) array as one region from the cache line holding its first byte to its last byte; nothing for a
+    step outside the array, an array without columns, no rows or a strided array."""
+    from lnrnn.kernels.lstm import plan_rows
+    for dtype in (np.float32, np.float64):
+        a = np.zeros((4, 6, 37), dtype)
+        plan = np.full((8, 2), -1, np.int64)
+        n = plan_rows(plan, 0, a, 2, 1, 5)
+        n = plan_rows(plan, n, a, 0, 3, 4)
+        assert n == 2
+        for (s, lo, hi), (addr, nbytes) in zip([(2, 1, 5), (0, 3, 4)], plan[:2]):
+            first, end = a[s, lo].ctypes.data, a[s, hi - 1].ctypes.data + 37 * a.itemsize
+            assert addr % 64 == 0 and addr <= first < addr + 64 and addr + nbytes == end
+        assert np.all(plan[2:] == -1)
+        for args in [(a, 4, 0, 6), (a, -1, 0, 6), (np.zeros((4, 6, 0), dtype), 1, 0, 6), (a, 1, 3, 3),
+                     (a[:, :, ::2], 1, 0, 6)]:
+            assert plan_rows(plan, 2, *args) == 2
+        assert np.all(plan[2:] == -1)
+
+
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
 def test_centered_weights_as_numpy_in_float64(dtype):
     """codes.centered (compiled) against its NumPy definition, each row's mean taken in float64 and the

@@ -3,7 +3,7 @@ MR x NR tile, one row, one column, one k), pack's layout and zero padding, and t
 import numpy as np
 import pytest
 
-from lnrnn.kernels.rgemm import MR, nr_of, pack, rgemm, rgemm_rowstats
+from lnrnn.kernels.rgemm import MR, fetch_schedule, nr_of, pack, rgemm, rgemm_fetch, rgemm_rowstats
 
 NR32 = nr_of(np.float32)
 # (b, H, G): ragged around the tile (MR rows, NR columns), single rows/columns/k, and the S1-S3 block shapes
@@ -62,6 +62,71 @@ def test_pack_layout_and_zero_padding(dtype):
                 assert Wp[p, k, jj] == (Wh[k, j] if j < G else 0)
     assert np.all(Wp[2, :, 3:] == 0) and np.all(Wp[2, :, :3] != 0)
     assert pack(np.ones((4, nr), dtype)).shape == (1, 4, nr)  # G a multiple of nr: no padded panel
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_rgemm_fetch_is_rgemm_bit_for_bit(dtype):
+    """rgemm_fetch (rgemm asking for a plan's cache lines while it runs) gives rgemm's C to the bit, at
+    ragged sizes (rows not a multiple of MR, columns not of NR: edge tiles, which ask for nothing), with
+    plans of real arrays' regions, an empty plan, and more lines than its tiles have room for."""
+    rng = np.random.default_rng(6)
+    nr = nr_of(dtype)
+    big = rng.standard_normal((4, 50, 300)).astype(dtype)  # the regions the plans name
+    for b, H, G in [(MR, 4 * MR, nr), (2 * MR + 3, 37, 3 * nr - 5), (1, 5, 2), (5 * MR, 64, 2 * nr)]:
+        A = rng.standard_normal((b, H)).astype(dtype)
+        Wh = rng.standard_normal((H, G)).astype(dtype)
+        Wp = pack(Wh)
+        want = np.empty((b, G), dtype)
+        rgemm(A, Wp, want, G)
+        plans = [np.zeros((0, 2), np.int64),
+                 np.array([[big[1, 3:9].ctypes.data, big[1, 3:9].nbytes], [big[2].ctypes.data, 77]], np.int64),
+                 np.array([[big.ctypes.data, big.nbytes]], np.int64)]
+        for plan in plans:
+            C = np.full((b, G), np.nan, dtype)
+            rgemm_fetch(A, Wp, C, G, plan)
+            assert np.array_equal(C, want)
+
+
+def _schedule_lines(plan, ntiles, K):
+    """fetch_schedule's tiles as the sets of cache lines (address // 64) each asks for, checked on the way:
+    every tile's lines lie in one region of the plan, its count at most K >> sh."""
+    sh, pa, pn = fetch_schedule(plan, ntiles, K)
+    assert 0 <= sh <= 2 and pa.shape == pn.shape == (ntiles,)
+    tiles = []
+    for f in range(ntiles):
+        assert 0 <= pn[f] <= K >> sh
+        if pn[f] == 0:
+            tiles.append(set())
+            continue
+        first, last = pa[f], pa[f] + (pn[f] - 1) * 64
+        assert any(a <= first and last < a + n for a, n in plan), (f, first, last)
+        tiles.append({(pa[f] + 64 * j) // 64 for j in range(pn[f])})
+    return sh, tiles
+
+
+def test_fetch_schedule_asks_for_each_line_once_in_order():
+    """fetch_schedule walks the plan's regions in order: the tiles' lines never repeat, follow one another,
+    and cover every line of every region when the tiles have room (one every 4 steps of k where that is
+    enough, every 2 or every step where not); with less room they cover a prefix of the stream."""
+    regions = np.array([[64 * 1000, 64 * 40], [64 * 5000 + 12, 700], [64 * 9000, 64], [64 * 20000, 64 * 300]],
+                       np.int64)
+    lines = [set(range(a // 64, (a + n + 63) // 64)) for a, n in regions]
+    lines[1] = {(regions[1, 0] + 64 * j) // 64 for j in range((700 + 63) // 64)}  # from an unaligned start
+    every = set().union(*lines)
+    for ntiles, K, want_sh in [(40, 64, 2), (40, 32, 1), (40, 16, 0), (5, 1024, 2), (4, 1024, 1), (64, 256, 2)]:
+        sh, tiles = _schedule_lines(regions, ntiles, K)
+        assert sh == want_sh, (ntiles, K, sh)
+        got = [line for t in tiles for line in sorted(t)]
+        assert len(got) == len(set(got)), "a line asked for twice"
+        order = sorted(every)
+        ranks = [order.index(line) for line in got]
+        assert ranks == sorted(ranks), "the walk goes back"
+        assert set(got) == every, (ntiles, K, len(every - set(got)))
+    _, tiles = _schedule_lines(regions, 4, 8)  # room for 32 of 396 lines: the start of the stream
+    got = set().union(*tiles)
+    assert got and got < every and min(every) in got
+    sh, pa, pn = fetch_schedule(np.zeros((0, 2), np.int64), 5, 64)
+    assert not pn.any()
 
 
 @pytest.mark.parametrize("dtype", [np.float64, np.float32])

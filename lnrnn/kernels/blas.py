@@ -345,6 +345,39 @@ def grad_t_add(A, D, CT):
     rg.rgemm_add(D.T, rg.packed(A, 2 * rg.VEC_BYTES // A.itemsize), CT, A.shape[1])
 
 
+@njit(**JIT)
+def rgemm_mul_fetch(A, W, P, out, plan):
+    """rgemm_mul, asking meanwhile for the cache lines of plan's regions (rgemm.rgemm_fetch; plan (R,2)
+    int64, address and bytes of each); np.dot, without them, for strided rows."""
+    _rgemm_fetch_or_dot(A, W, P, out, plan)
+
+
+def _rgemm_fetch_or_dot(A, W, P, out, plan):
+    """rgemm_mul_fetch's product, compiled as _rgemm_or_dot is (this Python body: np.dot)."""
+    np.dot(A, W, out)
+
+
+@overload(_rgemm_fetch_or_dot, jit_options=_OVERLOAD_JIT)
+def _rgemm_fetch_or_dot_overload(A, W, P, out, plan):
+    if _c_layout(A, out):
+        def rgemm_only(A, W, P, out, plan):
+            rg.rgemm_fetch(A, P, out, W.shape[1], plan)
+        return rgemm_only
+
+    def any_layout(A, W, P, out, plan):
+        if A.flags.c_contiguous and out.flags.c_contiguous:
+            rg.rgemm_fetch(A, P, out, W.shape[1], plan)
+        else:
+            np.dot(A, W, out)
+    return any_layout
+
+
+@njit(**JIT)
+def blas_mul_fetch(A, W, P, out, plan):
+    """blas_mul: MKL's product has no place for the plan's prefetches, which are left out."""
+    blas_mul(A, W, P, out)
+
+
 def rec_pack_once(W, m):
     """W (K,N) packed once for the per-step products of every chunk of a sequence, where the packing does
     not depend on the rows (rgemm's panels; W may be a transposed view, rgemm.packed); else (MKL's packed
@@ -358,5 +391,7 @@ def rec_pack_once(W, m):
 
 # the per-step products the kernels call (REC; a process compiles its kernels against one of them)
 rec_pack, rec_mul = (rgemm_pack, rgemm_mul) if REC == "rgemm" else (blas_pack, blas_mul)
+# ... and the same product asking meanwhile for the lines its caller's next passes use (rgemm only)
+rec_mul_fetch = rgemm_mul_fetch if REC == "rgemm" else blas_mul_fetch
 # the A @ W products over many rows (x Wx, dx): with the per-step products on rgemm, rgemm too
 rows_pack, rows_mul = (rgemm_rows_pack, rgemm_mul) if REC == "rgemm" else (gemm_pack, gemm_mul)

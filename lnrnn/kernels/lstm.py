@@ -68,7 +68,8 @@ from numba.extending import intrinsic, overload
 
 from lnrnn.config import (CHUNK_GAP as GAP, DWH_BLOCK_ROWS, DWH_L2_BYTES, DWX_BLOCK_ROWS, FASTMATH, FOLD_MAX_I, JIT,
                           ROWS)
-from lnrnn.kernels.blas import REC, gemm_add, grad_t_add, rec_mul, rec_pack, rec_pack_once, rows_mul, rows_pack
+from lnrnn.kernels.blas import (REC, gemm_add, grad_t_add, rec_mul_fetch, rec_pack, rec_pack_once, rows_mul,
+                                rows_pack)
 from lnrnn.kernels.codes import NORM_LN, NORM_NONE, centered, clip_bound  # noqa: F401  (re-exported)
 from lnrnn.kernels.gemm import transposed
 from lnrnn.kernels.rows import (_E2, _E3, _E4, _E5, _E6, _E7, _EXP_MAX, _EXP_MIN, _LN2_HI, _LN2_LO, _LOG2E,
@@ -228,6 +229,21 @@ def _fetch_row(a):
         _prefetch(a, j)
 
 
+@njit(**JIT)
+def plan_rows(plan, n, a, s, lo, hi):
+    """Add to plan (R,2) int64, after its first n rows, the rows [lo, hi) of step s of a (T,B,X) as one
+    region of whole cache lines (address, bytes), for a product that asks for them while it runs
+    (blas.rec_mul_fetch); nothing where a has no step s, no columns or is not C-contiguous -> the new n."""
+    if 0 <= s < a.shape[0] and a.shape[2] > 0 and hi > lo and a.flags.c_contiguous:
+        start = a[s, lo:hi].ctypes.data
+        end = start + (hi - lo) * a.shape[2] * a.itemsize
+        start -= start % 64
+        plan[n, 0] = start
+        plan[n, 1] = end - start
+        return n + 1
+    return n
+
+
 @njit(**ROWS)
 def _forward_rows(q, lo, hi, x, h0, c0, w, packs, p, ln, fold, eps, saved, work):
     """The whole forward time loop for batch rows [lo, hi); writes their rows of the saved arrays.
@@ -278,14 +294,23 @@ def _forward_rows(q, lo, hi, x, h0, c0, w, packs, p, ln, fold, eps, saved, work)
     Ps = unowned(packs[0])
     P = Ps if Ps.size > 0 else rec_pack(Whc, hi - lo)  # Wh in the per-step product's layout, once per sequence
     PW = unowned(packs[1])                             # Wx (Wc) likewise, for the wide input's x_t Wx
+    plan = np.empty((8, 2), np.int64)  # (8,2) regions of a step's rows (plan_rows)
     for t in range(T):
         ts = t % gates.shape[0]      # row of the per-step saved arrays: t, or 0 in lstm_infer's buffers
         tn = t % c.shape[0]          # c_t's row of c: t, or one of lstm_infer's two
         tp = (t - 1) % c.shape[0]    # c_{t-1}'s row: t - 1, or the other one
+        # the rows this step writes come into the cache while its product runs (rgemm.rgemm_fetch)
+        n = plan_rows(plan, 0, gates, ts, lo, hi)
+        n = plan_rows(plan, n, hhat, ts, lo, hi)
+        n = plan_rows(plan, n, xp, ts, lo, hi)
+        n = plan_rows(plan, n, c, tn, lo, hi)
+        n = plan_rows(plan, n, tc, ts, lo, hi)
+        n = plan_rows(plan, n, chat, ts, lo, hi)
+        n = plan_rows(plan, n, y, t, lo, hi)
         if t == 0:
-            rec_mul(h0[lo:hi], Whc, P, hw)
+            rec_mul_fetch(h0[lo:hi], Whc, P, hw, plan[:n])
         else:
-            rec_mul(y[t - 1, lo:hi], Whc, P, hw)
+            rec_mul_fetch(y[t - 1, lo:hi], Whc, P, hw, plan[:n])
         if not fold:
             rows_mul(x[t, lo:hi], Wc, PW, xw)
         for r in range(hi - lo):
@@ -549,6 +574,7 @@ def _backward_rows(q, lo, hi, dy, saved, x, h0, c0, w, packs, p, ln, fold, clip,
     PTs = unowned(packs[0])
     PT = PTs if PTs.size > 0 else rec_pack(WhT, hi - lo)  # Wh^T packed once (blas.rec_pack_once)
     PxT = unowned(packs[1])                               # Wx^T packed, for dx (wide input; blas.rows_pack)
+    plan = np.empty((8, 2), np.int64)  # (8,2) regions of a step's saved rows (plan_rows)
     da = unowned(work[3])[q, :G]      # (G,) dL/d(preactivation), one row
     dcn = unowned(work[4])[q, :H]     # (H,) dL/d(cell output before tanh)
     xw = unowned(work[5])[q, 0, :I]   # (I,) x_t rstd_x of one row (LN, narrow input)
@@ -725,7 +751,15 @@ def _backward_rows(q, lo, hi, dy, saved, x, h0, c0, w, packs, p, ln, fold, clip,
                     dhw[j] = da[j]
                 if fold:  # narrow input: dx = dhw Wx^T and dWx += x^T dhw, here while the row is in cache
                     input_row_grads(dx[t, bb], pWx, dhw, x[t, bb], Wx)
-        rec_mul(dhwt, WhT, PT, dh_next)
+        # the saved rows of step t-1 come in from memory while dh_{t-1}'s product runs (rgemm.rgemm_fetch)
+        n = plan_rows(plan, 0, gates, t - 1, lo, hi)
+        n = plan_rows(plan, n, tc, t - 1, lo, hi)
+        n = plan_rows(plan, n, dy, t - 1, lo, hi)
+        n = plan_rows(plan, n, c, t - 2, lo, hi)
+        n = plan_rows(plan, n, hhat, t - 1, lo, hi)
+        n = plan_rows(plan, n, chat, t - 1, lo, hi)
+        n = plan_rows(plan, n, xp, t - 1, lo, hi)
+        rec_mul_fetch(dhwt, WhT, PT, dh_next, plan[:n])
         nk += 1
         nkx += 1
         if not fold and (nkx == nbx or nk == nb or t == 0):  # a wide input's x block: its share of dWx =

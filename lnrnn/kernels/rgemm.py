@@ -12,6 +12,7 @@ bench/rgemm.py, where the LN pass it would spare costs less).
     rgemm(A, Wp, C, G)               # C (b,G) = A (b,H) @ Wh, every step
     rgemm_rowstats(A, Wp, C, G, s1, s2)   # ... and s1 (b,) = sum_j C[:,j], s2 (b,) = sum_j C[:,j]^2
     rgemm_add(A, Wp, C, G)           # C += A @ W, A of any strides (a transposed view): a weight gradient
+    rgemm_fetch(A, Wp, C, G, plan)   # rgemm, asking meanwhile for the lines of plan's regions (address, bytes)
 
 Layout (pack)
     Wp[p, k, jj] = Wh[k, p*NR + jj]: panels of NR columns, each K-major (H rows of NR contiguous
@@ -71,107 +72,129 @@ def nr_of(dtype):
     return 2 * VEC_BYTES // np.dtype(dtype).itemsize
 
 
-def _tile_kernel(stats, strided=False, add=False, unit=False):
+def _tile_kernel(stats, strided=False, add=False, unit=False, fetch=False):
     """The MR x NR tile's k loop as an intrinsic (stats: also its rows' sums, see _tile below; strided: A
     read through its strides, any layout, and Wp's panels through Wp's first stride; add: the tile is
     added into D, not stored; unit: strided, with A's rows one element apart (a transposed C-contiguous
     block) and all MR of them inside A: the k loop then reads A's MR values of step k at constant offsets
     from one address, where the general strided loop keeps one address per row, and LLVM gave each its
-    own induction variable and spilled them (2-3 stack loads and stores per k)."""
+    own induction variable and spilled them (2-3 stack loads and stores per k); fetch: three more arguments
+    pa, pn, sh, and at every 2**sh-th step k with k >> sh < pn the cache line at address pa + (k >> sh) * 64
+    is asked for from memory (llvm.prefetch; rgemm_fetch)."""
 
-    def typer(typingctx, A, i0, Wp, p, D, d0, e0, st):
-        def codegen(context, builder, sig, args):
-            A_t, _, W_t, _, D_t, _, _, S_t = sig.args
-            aA, i0v, aW, pv, aD, d0v, e0v, aS = args
-            a = context.make_array(A_t)(context, builder, aA)
-            w = context.make_array(W_t)(context, builder, aW)
-            d = context.make_array(D_t)(context, builder, aD)
-            T = context.get_data_type(A_t.dtype)
-            item = context.get_abi_sizeof(T)
-            L = VEC_BYTES // item
-            nv = 2                                  # vectors per tile row: NR = 2*L
-            nr = nv * L
-            V = ir.VectorType(T, L)
-            VP = V.as_pointer()
-            intp = context.get_value_type(types.intp)
-            b, H = cgutils.unpack_tuple(builder, a.shape, 2)
-            ldd = cgutils.unpack_tuple(builder, d.shape, 2)[1]
-            one = ir.Constant(intp, 1)
-            isz = ir.Constant(intp, item)
-            if strided:  # A[i, k] at i*si + k*sk elements, panel p at p*sp (byte strides over the itemsize)
-                si, sk = [builder.sdiv(v, isz) for v in cgutils.unpack_tuple(builder, a.strides, 2)]
-                sp = builder.sdiv(cgutils.unpack_tuple(builder, w.strides, 3)[0], isz)
-            else:
-                si, sk, sp = H, one, builder.mul(H, ir.Constant(intp, nr))
-            # A's rows of this tile, clamped to b-1 (a copy of the last row fills a short tile); unit: their
-            # offsets 0 .. MR-1 from the address of step k (all MR rows inside A: no clamp)
-            rows = []
+    def codegen(context, builder, sig, args):
+        A_t, _, W_t, _, D_t, _, _, S_t = sig.args[:8]
+        aA, i0v, aW, pv, aD, d0v, e0v, aS = args[:8]
+        a = context.make_array(A_t)(context, builder, aA)
+        w = context.make_array(W_t)(context, builder, aW)
+        d = context.make_array(D_t)(context, builder, aD)
+        T = context.get_data_type(A_t.dtype)
+        item = context.get_abi_sizeof(T)
+        L = VEC_BYTES // item
+        nv = 2                                  # vectors per tile row: NR = 2*L
+        nr = nv * L
+        V = ir.VectorType(T, L)
+        VP = V.as_pointer()
+        intp = context.get_value_type(types.intp)
+        b, H = cgutils.unpack_tuple(builder, a.shape, 2)
+        ldd = cgutils.unpack_tuple(builder, d.shape, 2)[1]
+        one = ir.Constant(intp, 1)
+        isz = ir.Constant(intp, item)
+        if strided:  # A[i, k] at i*si + k*sk elements, panel p at p*sp (byte strides over the itemsize)
+            si, sk = [builder.sdiv(v, isz) for v in cgutils.unpack_tuple(builder, a.strides, 2)]
+            sp = builder.sdiv(cgutils.unpack_tuple(builder, w.strides, 3)[0], isz)
+        else:
+            si, sk, sp = H, one, builder.mul(H, ir.Constant(intp, nr))
+        # A's rows of this tile, clamped to b-1 (a copy of the last row fills a short tile); unit: their
+        # offsets 0 .. MR-1 from the address of step k (all MR rows inside A: no clamp)
+        rows = []
+        for i in range(MR):
+            if unit:
+                rows.append(ir.Constant(intp, i))
+                continue
+            r = builder.add(i0v, ir.Constant(intp, i))
+            last = builder.sub(b, one)
+            r = builder.select(builder.icmp_signed("<", r, b), r, last)
+            rows.append(builder.gep(a.data, [builder.mul(r, si)]))
+        panel = builder.gep(w.data, [builder.mul(pv, sp)])  # Wp[p] (H,NR)
+        acc = [[cgutils.alloca_once(builder, V) for _ in range(nv)] for _ in range(MR)]  # (MR,nv) of <L x T>
+        zero = ir.Constant(V, None)
+        for i in range(MR):
+            for c in range(nv):
+                builder.store(zero, acc[i][c])
+        fma = cgutils.get_or_insert_function(builder.module, ir.FunctionType(V, [V, V, V]),
+                                             f"llvm.fma.v{L}f{8 * item}")
+        bmask = ir.Constant(ir.VectorType(ir.IntType(32), L), [0] * L)
+        undef = ir.Constant(V, ir.Undefined)
+        if fetch:  # the caller's stream of lines: pa, its count pn, one every 2**sh steps of k
+            pa, pn, sh = [context.cast(builder, v, t, types.intp) for v, t in zip(args[8:], sig.args[8:])]
+            i32 = ir.IntType(32)
+            i8p = ir.IntType(8).as_pointer()
+            pfn = cgutils.get_or_insert_function(builder.module, ir.FunctionType(ir.VoidType(), [i8p, i32, i32, i32]),
+                                                 "llvm.prefetch.p0")
+            every = builder.sub(builder.shl(one, sh), one)  # 2**sh - 1
+        with cgutils.for_range(builder, H) as loop:
+            k = loop.index
+            if fetch:
+                kq = builder.ashr(k, sh)
+                go = builder.and_(builder.icmp_signed("==", builder.and_(k, every), ir.Constant(intp, 0)),
+                                  builder.icmp_signed("<", kq, pn))
+                with builder.if_then(go, likely=False):  # read; locality 3 (all cache levels); data
+                    line = builder.add(pa, builder.mul(kq, ir.Constant(intp, 64)))
+                    builder.call(pfn, [builder.inttoptr(line, i8p), i32(0), i32(3), i32(1)])
+            wk = builder.gep(panel, [builder.mul(k, ir.Constant(intp, nr))])
+            wv = [builder.load(builder.bitcast(builder.gep(wk, [ir.Constant(intp, c * L)]), VP), align=item)
+                  for c in range(nv)]
+            ka = builder.mul(k, sk) if strided else k
+            ak = builder.gep(a.data, [builder.add(ka, i0v)]) if unit else None
             for i in range(MR):
-                if unit:
-                    rows.append(ir.Constant(intp, i))
-                    continue
-                r = builder.add(i0v, ir.Constant(intp, i))
-                last = builder.sub(b, one)
-                r = builder.select(builder.icmp_signed("<", r, b), r, last)
-                rows.append(builder.gep(a.data, [builder.mul(r, si)]))
-            panel = builder.gep(w.data, [builder.mul(pv, sp)])  # Wp[p] (H,NR)
-            acc = [[cgutils.alloca_once(builder, V) for _ in range(nv)] for _ in range(MR)]  # (MR,nv) of <L x T>
-            zero = ir.Constant(V, None)
-            for i in range(MR):
+                s = builder.load(builder.gep(ak, [rows[i]]) if unit else builder.gep(rows[i], [ka]))
+                bv = builder.shuffle_vector(builder.insert_element(undef, s, ir.Constant(ir.IntType(32), 0)),
+                                            undef, bmask)
                 for c in range(nv):
-                    builder.store(zero, acc[i][c])
-            fma = cgutils.get_or_insert_function(builder.module, ir.FunctionType(V, [V, V, V]),
-                                                 f"llvm.fma.v{L}f{8 * item}")
-            bmask = ir.Constant(ir.VectorType(ir.IntType(32), L), [0] * L)
-            undef = ir.Constant(V, ir.Undefined)
-            with cgutils.for_range(builder, H) as loop:
-                k = loop.index
-                wk = builder.gep(panel, [builder.mul(k, ir.Constant(intp, nr))])
-                wv = [builder.load(builder.bitcast(builder.gep(wk, [ir.Constant(intp, c * L)]), VP), align=item)
-                      for c in range(nv)]
-                ka = builder.mul(k, sk) if strided else k
-                ak = builder.gep(a.data, [builder.add(ka, i0v)]) if unit else None
-                for i in range(MR):
-                    s = builder.load(builder.gep(ak, [rows[i]]) if unit else builder.gep(rows[i], [ka]))
-                    bv = builder.shuffle_vector(builder.insert_element(undef, s, ir.Constant(ir.IntType(32), 0)),
-                                                undef, bmask)
-                    for c in range(nv):
-                        builder.store(builder.call(fma, [bv, wv[c], builder.load(acc[i][c])]), acc[i][c])
-            # the tile leaves the registers: D[d0+i, e0:e0+NR] = acc[i]
+                    builder.store(builder.call(fma, [bv, wv[c], builder.load(acc[i][c])]), acc[i][c])
+        # the tile leaves the registers: D[d0+i, e0:e0+NR] = acc[i]
+        for i in range(MR):
+            drow = builder.gep(d.data, [builder.add(builder.mul(builder.add(d0v, ir.Constant(intp, i)), ldd),
+                                                    e0v)])
+            for c in range(nv):
+                dst = builder.bitcast(builder.gep(drow, [ir.Constant(intp, c * L)]), VP)
+                v = builder.load(acc[i][c])
+                if add:
+                    v = builder.fadd(builder.load(dst, align=item), v)
+                builder.store(v, dst, align=item)
+        if stats:  # epilogue on the registers: st[0, i] = sum_j acc[i, j], st[1, i] = sum_j acc[i, j]^2
+            s = context.make_array(S_t)(context, builder, aS)
             for i in range(MR):
-                drow = builder.gep(d.data, [builder.add(builder.mul(builder.add(d0v, ir.Constant(intp, i)), ldd),
-                                                        e0v)])
-                for c in range(nv):
-                    dst = builder.bitcast(builder.gep(drow, [ir.Constant(intp, c * L)]), VP)
-                    v = builder.load(acc[i][c])
-                    if add:
-                        v = builder.fadd(builder.load(dst, align=item), v)
-                    builder.store(v, dst, align=item)
-            if stats:  # epilogue on the registers: st[0, i] = sum_j acc[i, j], st[1, i] = sum_j acc[i, j]^2
-                s = context.make_array(S_t)(context, builder, aS)
-                for i in range(MR):
-                    v0, v1 = builder.load(acc[i][0]), builder.load(acc[i][1])
-                    sv = builder.fadd(v0, v1)
-                    qv = builder.call(fma, [v0, v0, builder.fmul(v1, v1)])
-                    tot, sq = ir.Constant(T, 0.0), ir.Constant(T, 0.0)
-                    for j in range(L):
-                        idx = ir.Constant(ir.IntType(32), j)
-                        tot = builder.fadd(tot, builder.extract_element(sv, idx))
-                        sq = builder.fadd(sq, builder.extract_element(qv, idx))
-                    builder.store(tot, builder.gep(s.data, [ir.Constant(intp, i)]))
-                    builder.store(sq, builder.gep(s.data, [ir.Constant(intp, MR + i)]))
-            return context.get_dummy_value()
+                v0, v1 = builder.load(acc[i][0]), builder.load(acc[i][1])
+                sv = builder.fadd(v0, v1)
+                qv = builder.call(fma, [v0, v0, builder.fmul(v1, v1)])
+                tot, sq = ir.Constant(T, 0.0), ir.Constant(T, 0.0)
+                for j in range(L):
+                    idx = ir.Constant(ir.IntType(32), j)
+                    tot = builder.fadd(tot, builder.extract_element(sv, idx))
+                    sq = builder.fadd(sq, builder.extract_element(qv, idx))
+                builder.store(tot, builder.gep(s.data, [ir.Constant(intp, i)]))
+                builder.store(sq, builder.gep(s.data, [ir.Constant(intp, MR + i)]))
+        return context.get_dummy_value()
 
-        return types.void(A, i0, Wp, p, D, d0, e0, st), codegen
+    if fetch:
+        def typer(typingctx, A, i0, Wp, p, D, d0, e0, st, pa, pn, sh):
+            return types.void(A, i0, Wp, p, D, d0, e0, st, pa, pn, sh), codegen
+    else:
+        def typer(typingctx, A, i0, Wp, p, D, d0, e0, st):
+            return types.void(A, i0, Wp, p, D, d0, e0, st), codegen
 
     typer.__name__ = "_tile" + ("_stats" if stats else "") + ("_strided" if strided else "") + ("_add" if add else "") \
-        + ("_unit" if unit else "")
+        + ("_unit" if unit else "") + ("_fetch" if fetch else "")
     return intrinsic(typer)
 
 
 _tile = _tile_kernel(False)
 """_tile(A (b,H), i0, Wp (P,H,NR), p, D (., >=NR), d0, e0, st): D[d0:d0+MR, e0:e0+NR] = A[i0:i0+MR] @ Wp[p]
 (rows past b clamped to b-1); st unused."""
+_tile_fetch = _tile_kernel(False, fetch=True)
+"""_tile_fetch(..., pa, pn, sh): as _tile, asking for pn cache lines from address pa while it runs (rgemm_fetch)."""
 _tile_stats = _tile_kernel(True)
 """_tile_stats(...): as _tile, and st (2,MR) = per-row sum and sum of squares of the tile's columns."""
 _tile_strided_add = _tile_kernel(False, strided=True, add=True)
@@ -287,6 +310,80 @@ def rgemm(A, Wp, C, G):
             mr = min(MR, b - i0)
             if mr == MR and nc == NR:
                 _tile(A, i0, Wp, p, C, i0, j0, st)
+            else:
+                _tile(A, i0, Wp, p, edge, 0, 0, st)
+                for i in range(mr):
+                    for j in range(nc):
+                        C[i0 + i, j0 + j] = edge[i, j]
+
+
+@njit(**JIT)
+def _tiles_needed(plan, per):
+    """Tiles that fetch_schedule's walk takes for plan's regions at per lines a tile at most."""
+    n = 0
+    for r in range(plan.shape[0]):
+        n += -(-((plan[r, 1] + 63) // 64) // per)
+    return n
+
+
+@njit(**JIT)
+def fetch_schedule(plan, ntiles, K):
+    """How rgemm_fetch spreads the cache lines of plan over its ntiles full tiles, whose k loops run K steps:
+    plan (R,2) int64, each row a region (address, bytes) -> sh, pa (ntiles,), pn (ntiles,): tile f asks for
+    the pn[f] lines from address pa[f] on, one every 2**sh steps of k. The regions are walked in order,
+    each tile taking the next lines of one region, at most per of them: sh is the largest of 2, 1, 0 (one
+    line every 4, 2 or 1 steps of k) and per the smallest share at which the walk has a tile for every
+    line; where even sh = 0 has not, the walk stops when the tiles run out (a prefetch is a hint: the
+    results never depend on it)."""
+    lines = 0
+    for r in range(plan.shape[0]):
+        lines += (plan[r, 1] + 63) // 64
+    sh = 2
+    while sh > 0 and _tiles_needed(plan, max(1, (K + (1 << sh) - 1) >> sh)) > ntiles:
+        sh -= 1
+    slots = max(1, (K + (1 << sh) - 1) >> sh)  # a tile's k steps that ask for a line
+    per = min(slots, max(1, -(-lines // max(ntiles, 1))))
+    while per < slots and _tiles_needed(plan, per) > ntiles:
+        per += 1
+    pa = np.zeros(ntiles, np.int64)  # (ntiles,)
+    pn = np.zeros(ntiles, np.int64)  # (ntiles,)
+    r = 0    # the walk's region
+    off = 0  # and byte offset in it
+    for f in range(ntiles):
+        if r == plan.shape[0]:
+            break
+        n = min(per, (plan[r, 1] - off + 63) // 64)
+        pa[f] = plan[r, 0] + off
+        pn[f] = n
+        off += n * 64
+        if off >= plan[r, 1]:
+            r += 1
+            off = 0
+    return sh, pa, pn
+
+
+@njit(**JIT)
+def rgemm_fetch(A, Wp, C, G, plan):
+    """rgemm, which meanwhile asks for the cache lines of plan (R,2) int64 (address, bytes of each region)
+    from memory, a few in every full tile's k loop (fetch_schedule): the regions a caller's passes read or
+    write right after the product (the LSTM's saved rows of the next step, lstm.py). The product keeps the
+    FMA units busy and leaves memory idle, the passes after it wait on memory: their lines now come in
+    under the product. C is the same bits as rgemm's."""
+    _check(A, Wp, C, G)
+    b, K = A.shape
+    NR = Wp.shape[2]
+    edge = np.empty((MR, NR), A.dtype)  # (MR,NR) a tile that sticks out of C
+    st = np.empty((2, MR), A.dtype)     # (2,MR) unused here
+    sh, pa, pn = fetch_schedule(plan, (b // MR) * (G // NR), K)
+    f = 0  # full tiles so far
+    for p in range(Wp.shape[0]):
+        j0 = p * NR
+        nc = min(NR, G - j0)
+        for i0 in range(0, b, MR):
+            mr = min(MR, b - i0)
+            if mr == MR and nc == NR:
+                _tile_fetch(A, i0, Wp, p, C, i0, j0, st, pa[f], pn[f], sh)
+                f += 1
             else:
                 _tile(A, i0, Wp, p, edge, 0, 0, st)
                 for i in range(mr):

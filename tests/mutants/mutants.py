@@ -244,6 +244,40 @@ MUTANTS = [
          new="        for j in range(H):\n            pass",
          tests=[f"{KERNELS}::test_lstm_dwh_in_blocks_of_few_rows", f"{KERNELS}::test_lstm_dwh_in_l2_blocks"],
          why="the chunks' partials of dWh^T (np.empty) are never zeroed: dWh adds whatever the memory held"),
+    dict(name="rgemm-fetch-walk-stalls", file="lnrnn/kernels/rgemm.py",
+         old="        off += n * 64\n",
+         new="        off += n\n",
+         tests=["tests/test_rgemm.py::test_fetch_schedule_asks_for_each_line_once_in_order"],
+         why="the prefetch walk advances a byte per line: its tiles ask for the same lines over and over"),
+    dict(name="rgemm-fetch-always-every-fourth-k", file="lnrnn/kernels/rgemm.py",
+         old="        sh -= 1\n",
+         new="        break\n",
+         tests=["tests/test_rgemm.py::test_fetch_schedule_asks_for_each_line_once_in_order"],
+         why="one line every 4 steps of k whatever the plan: a long plan's end is never asked for"),
+    dict(name="rgemm-fetch-edge-tiles-dropped", file="lnrnn/kernels/rgemm.py",
+         old="""                _tile_fetch(A, i0, Wp, p, C, i0, j0, st, pa[f], pn[f], sh)
+                f += 1
+            else:
+                _tile(A, i0, Wp, p, edge, 0, 0, st)
+                for i in range(mr):
+                    for j in range(nc):
+                        C[i0 + i, j0 + j] = edge[i, j]""",
+         new="""                _tile_fetch(A, i0, Wp, p, C, i0, j0, st, pa[f], pn[f], sh)
+                f += 1
+            else:
+                _tile(A, i0, Wp, p, edge, 0, 0, st)""",
+         tests=["tests/test_rgemm.py::test_rgemm_fetch_is_rgemm_bit_for_bit"],
+         why="rgemm_fetch computes its edge tiles into the scratch tile and never copies them into C"),
+    dict(name="lstm-plan-rows-unaligned", file="lnrnn/kernels/lstm.py",
+         old="        start -= start % 64\n",
+         new="        start -= 0\n",
+         tests=[f"{KERNELS}::test_plan_rows_names_a_steps_rows_in_whole_cache_lines"],
+         why="a region starts mid-line: counted in whole lines from there, its last line is never asked for"),
+    dict(name="lstm-plan-rows-bytes-as-elements", file="lnrnn/kernels/lstm.py",
+         old="        end = start + (hi - lo) * a.shape[2] * a.itemsize\n",
+         new="        end = start + (hi - lo) * a.shape[2]\n",
+         tests=[f"{KERNELS}::test_plan_rows_names_a_steps_rows_in_whole_cache_lines"],
+         why="a step's region is measured in elements, not bytes: a quarter of its float32 rows asked for"),
     dict(name="lstm-ln-narrow-dwx-no-projection", file="lnrnn/kernels/lstm.py",
          old="        dWx = (gx.astype(np.float64) * Q - AB[:, I:] - AB[:, :I] @ Wc64).astype(dt)",
          new="        dWx = (gx.astype(np.float64) * Q - AB[:, I:]).astype(dt)",

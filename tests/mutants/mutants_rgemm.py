@@ -11,15 +11,17 @@ TC = "tests/test_cache_blas.py"
 
 MUTANTS = [
     dict(name="rgemm-edge-tile-drops-last-column", file=RG,
-         old="                _tile(A, i0, Wp, p, edge, 0, 0, st)\n                for i in range(mr):\n"
+         old="                _tile(A, i0, Wp, p, C, i0, j0, st)\n            else:\n"
+             "                _tile(A, i0, Wp, p, edge, 0, 0, st)\n                for i in range(mr):\n"
              "                    for j in range(nc):\n",
-         new="                _tile(A, i0, Wp, p, edge, 0, 0, st)\n                for i in range(mr):\n"
+         new="                _tile(A, i0, Wp, p, C, i0, j0, st)\n            else:\n"
+             "                _tile(A, i0, Wp, p, edge, 0, 0, st)\n                for i in range(mr):\n"
              "                    for j in range(nc - 1):\n",
          tests=[f"{T}::test_rgemm_equals_the_product[13-33-70-float64]"],
          why="a tile that sticks out of C copies all but its last column: C keeps what was there"),
     dict(name="rgemm-k-loop-one-short", file=RG,
-         old="            with cgutils.for_range(builder, H) as loop:\n",
-         new="            with cgutils.for_range(builder, builder.sub(H, one)) as loop:\n",
+         old="        with cgutils.for_range(builder, H) as loop:\n",
+         new="        with cgutils.for_range(builder, builder.sub(H, one)) as loop:\n",
          tests=[f"{T}::test_rgemm_equals_the_product[16-128-512-float32]"],
          why="the tile's k loop stops at H-1: the last row of Wh never reaches C"),
     dict(name="rec-choice-rgemm-beside-intel-mkl", file=BL,
@@ -92,13 +94,13 @@ MUTANTS += [
 
 MUTANTS += [
     dict(name="rgemm-strided-tile-ignores-k-stride", file=RG,
-         old="                ka = builder.mul(k, sk) if strided else k\n",
-         new="                ka = k\n",
+         old="            ka = builder.mul(k, sk) if strided else k\n",
+         new="            ka = k\n",
          tests=[f"{T}::test_grad_t_add_adds_the_transposed_weight_gradient[17-19-103-float64]"],
          why="the strided tile walks A's k axis one element at a time: a transposed view reads the wrong values"),
     dict(name="rgemm-unit-tile-ignores-row", file=RG,
-         old="                ak = builder.gep(a.data, [builder.add(ka, i0v)]) if unit else None\n",
-         new="                ak = builder.gep(a.data, [ka]) if unit else None\n",
+         old="            ak = builder.gep(a.data, [builder.add(ka, i0v)]) if unit else None\n",
+         new="            ak = builder.gep(a.data, [ka]) if unit else None\n",
          tests=[f"{T}::test_grad_t_add_adds_the_transposed_weight_gradient[128-512-128-float64]"],
          why="the unit-stride tile reads every row tile's A from the first MR rows"),
     dict(name="rgemm-unit-tile-on-strided-rows", file=RG,
@@ -107,8 +109,8 @@ MUTANTS += [
          tests=[f"{T}::test_rgemm_add_with_rows_of_any_stride"],
          why="rgemm_add takes A's rows one element apart whatever its strides"),
     dict(name="rgemm-add-tile-overwrites", file=RG,
-         old="                    if add:\n",
-         new="                    if False:\n",
+         old="                if add:\n",
+         new="                if False:\n",
          tests=[f"{T}::test_grad_t_add_adds_the_transposed_weight_gradient[128-512-128-float64]"],
          why="rgemm_add's full tiles store the product over C instead of adding it: a block keeps only its own share"),
     dict(name="rgemm-add-edge-overwrites", file=RG,
