@@ -223,25 +223,25 @@ def test_ln_lstm_float32_weights_with_large_row_means(I):
         assert close(g32[k], gr[k]) < 10 * F32_TOL, k
 
 
-def test_plan_rows_names_a_steps_rows_in_whole_cache_lines():
-    """lstm.plan_rows (the regions a step's product asks for while it runs): rows [lo, hi) of step s of a
-    (T,B,X) array as one region from the cache line holding its first byte to its last byte; nothing for a
-    step outside the array, an array without columns, no rows or a strided array."""
-    from lnrnn.kernels.lstm import plan_rows
+def test_plan_steps_names_a_steps_rows_in_whole_cache_lines():
+    """lstm.fetch_table and plan_steps (the regions a step's product asks for while it runs): for each array
+    (T',B,X) the rows [lo, hi) of step (t + offset) mod T', from the cache line holding their first byte to
+    their last byte; nothing for a step before 0, an empty array or a strided one."""
+    from lnrnn.kernels.lstm import fetch_table, plan_steps
     for dtype in (np.float32, np.float64):
         a = np.zeros((4, 6, 37), dtype)
-        plan = np.full((8, 2), -1, np.int64)
-        n = plan_rows(plan, 0, a, 2, 1, 5)
-        n = plan_rows(plan, n, a, 0, 3, 4)
-        assert n == 2
-        for (s, lo, hi), (addr, nbytes) in zip([(2, 1, 5), (0, 3, 4)], plan[:2]):
-            first, end = a[s, lo].ctypes.data, a[s, hi - 1].ctypes.data + 37 * a.itemsize
-            assert addr % 64 == 0 and addr <= first < addr + 64 and addr + nbytes == end
-        assert np.all(plan[2:] == -1)
-        for args in [(a, 4, 0, 6), (a, -1, 0, 6), (np.zeros((4, 6, 0), dtype), 1, 0, 6), (a, 1, 3, 3),
-                     (a[:, :, ::2], 1, 0, 6)]:
-            assert plan_rows(plan, 2, *args) == 2
-        assert np.all(plan[2:] == -1)
+        two = np.zeros((2, 6, 5), dtype)  # lstm_infer's c: two steps in turns
+        arrays = (a, two, a, np.zeros((0, 0, 0), dtype), np.zeros((4, 6, 8), dtype)[:, :, ::2])
+        tab = fetch_table(arrays, (0, 0, -2, 0, 0))
+        plan = np.full((5, 2), -1, np.int64)
+        for t, lo, hi in [(3, 1, 5), (1, 0, 6), (2, 5, 6)]:
+            n = plan_steps(plan, tab, t, lo, hi)
+            want = [(a, t), (two, t % 2)] + ([(a, t - 2)] if t >= 2 else [])
+            assert n == len(want)
+            for (arr, s), (addr, nbytes) in zip(want, plan[:n]):
+                first, end = arr[s, lo].ctypes.data, arr[s, hi - 1].ctypes.data + arr.shape[2] * arr.itemsize
+                assert addr % 64 == 0 and addr <= first < addr + 64 and addr + nbytes == end
+        assert plan_steps(plan, tab, 2, 3, 3) == 0  # no rows
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])

@@ -306,12 +306,12 @@ def _rgemm_or_dot(A, W, P, out):
 def _rgemm_or_dot_overload(A, W, P, out):
     if _c_layout(A, out):
         def rgemm_only(A, W, P, out):
-            rg.rgemm(A, P, out, W.shape[1])
+            rg.rgemm_fetch(A, P, out, W.shape[1], np.empty((0, 2), np.int64))  # rgemm, one call less to compile
         return rgemm_only
 
     def any_layout(A, W, P, out):
         if A.flags.c_contiguous and out.flags.c_contiguous:
-            rg.rgemm(A, P, out, W.shape[1])
+            rg.rgemm_fetch(A, P, out, W.shape[1], np.empty((0, 2), np.int64))
         else:
             np.dot(A, W, out)
     return any_layout
@@ -348,28 +348,9 @@ def grad_t_add(A, D, CT):
 @njit(**JIT)
 def rgemm_mul_fetch(A, W, P, out, plan):
     """rgemm_mul, asking meanwhile for the cache lines of plan's regions (rgemm.rgemm_fetch; plan (R,2)
-    int64, address and bytes of each); np.dot, without them, for strided rows."""
-    _rgemm_fetch_or_dot(A, W, P, out, plan)
-
-
-def _rgemm_fetch_or_dot(A, W, P, out, plan):
-    """rgemm_mul_fetch's product, compiled as _rgemm_or_dot is (this Python body: np.dot)."""
-    np.dot(A, W, out)
-
-
-@overload(_rgemm_fetch_or_dot, jit_options=_OVERLOAD_JIT)
-def _rgemm_fetch_or_dot_overload(A, W, P, out, plan):
-    if _c_layout(A, out):
-        def rgemm_only(A, W, P, out, plan):
-            rg.rgemm_fetch(A, P, out, W.shape[1], plan)
-        return rgemm_only
-
-    def any_layout(A, W, P, out, plan):
-        if A.flags.c_contiguous and out.flags.c_contiguous:
-            rg.rgemm_fetch(A, P, out, W.shape[1], plan)
-        else:
-            np.dot(A, W, out)
-    return any_layout
+    int64, address and bytes of each). A and out C-contiguous (the LSTM's row blocks): no np.dot fallback,
+    whose compiling the per-step product of every cold start would pay."""
+    rg.rgemm_fetch(A, P, out, W.shape[1], plan)
 
 
 @njit(**JIT)
@@ -378,12 +359,17 @@ def blas_mul_fetch(A, W, P, out, plan):
     blas_mul(A, W, P, out)
 
 
+@njit(**JIT)
+def gemm_mul_fetch(A, W, P, out, plan):
+    """gemm_mul (rows_mul without rgemm); the plan's prefetches left out."""
+    gemm(A, W, out, False)
+
+
 def rec_pack_once(W, m):
     """W (K,N) packed once for the per-step products of every chunk of a sequence, where the packing does
-    not depend on the rows (rgemm's panels; W may be a transposed view, rgemm.packed); else (MKL's packed
-    format is made for a number of rows) an empty buffer, and each chunk packs its own with rec_pack.
-    A chunk takes ``P if P.size else rec_pack(W, rows)``: at S2 (T28 B128 I28 H256; 4 chunks on 2 threads)
-    every chunk packed its own 1 MB of panels, the LSTM backward from a transposed copy of Wh."""
+    not depend on the rows (rgemm's panels); else (MKL's packed format is made for a number of rows) an
+    empty buffer, and each chunk packs its own with rec_pack. A chunk takes ``P if P.size else
+    rec_pack(W, rows)``: at S2 (T28 B128 I28 H256; 4 chunks on 2 threads) every chunk packed its own 1 MB."""
     if REC == "rgemm":
         return rgemm_pack(W, m)
     return np.empty(0, np.uint8)
@@ -393,5 +379,8 @@ def rec_pack_once(W, m):
 rec_pack, rec_mul = (rgemm_pack, rgemm_mul) if REC == "rgemm" else (blas_pack, blas_mul)
 # ... and the same product asking meanwhile for the lines its caller's next passes use (rgemm only)
 rec_mul_fetch = rgemm_mul_fetch if REC == "rgemm" else blas_mul_fetch
+# rows_mul with a plan too: on rgemm the very function above, so that a kernel calling both compiles one
+# product (each compiled caller of rgemm's tiles generates their code again: 0.5-1 s of a cold start each)
+rows_mul_fetch = rgemm_mul_fetch if REC == "rgemm" else gemm_mul_fetch
 # the A @ W products over many rows (x Wx, dx): with the per-step products on rgemm, rgemm too
 rows_pack, rows_mul = (rgemm_rows_pack, rgemm_mul) if REC == "rgemm" else (gemm_pack, gemm_mul)

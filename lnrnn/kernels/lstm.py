@@ -68,7 +68,7 @@ from numba.extending import intrinsic, overload
 
 from lnrnn.config import (CHUNK_GAP as GAP, DWH_BLOCK_ROWS, DWH_L2_BYTES, DWX_BLOCK_ROWS, FASTMATH, FOLD_MAX_I, JIT,
                           ROWS)
-from lnrnn.kernels.blas import (REC, gemm_add, grad_t_add, rec_mul_fetch, rec_pack, rec_pack_once, rows_mul,
+from lnrnn.kernels.blas import (REC, gemm_add, grad_t_add, rec_mul_fetch, rec_pack, rec_pack_once, rows_mul_fetch,
                                 rows_pack)
 from lnrnn.kernels.codes import NORM_LN, NORM_NONE, centered, clip_bound  # noqa: F401  (re-exported)
 from lnrnn.kernels.gemm import transposed
@@ -108,6 +108,7 @@ def _run_forward(x, h0, c0, Wx, Wh, p, norm, eps, nchunks, keep):
     ln = norm == NORM_LN
     fold = 0 < I <= FOLD_MAX_I
     dt = x.dtype
+    x, h0 = np.ascontiguousarray(x), np.ascontiguousarray(h0)  # the products read their rows as one block
     if ln:
         Wc, Rx, Whc = ln_weights(Wx, Wh, fold)
     else:
@@ -127,7 +128,7 @@ def _run_forward(x, h0, c0, Wx, Wh, p, norm, eps, nchunks, keep):
     nch = clamp_chunks(nchunks, B)
     m = -(-B // nch)  # rows of the largest chunk
     packs = (rec_pack_once(Whc, m),  # Whc (Wh) packed for every chunk's per-step product (blas.rec_pack_once)
-             rows_pack(Wc))          # Wc (Wx) likewise, for a wide input's x_t Wx (it depends on no rows)
+             fetch_table((gates, xp, hhat, c, tc, chat, y), (0,) * 7))  # what the step's rows write
     # each chunk's scratch, owned here (the chunks take unowned views of it: threads.unowned)
     # (each chunk's part padded by config.CHUNK_GAP: no cache line holds two chunks' parts)
     work = (np.empty((nch, m + 1, G), dt),             # its recurrent product h_{t-1} Wh (Whc with LN)
@@ -229,18 +230,34 @@ def _fetch_row(a):
         _prefetch(a, j)
 
 
+def fetch_table(arrays, offsets):
+    """The per-step arrays whose rows a chunk's per-step product asks for while it runs (blas.rec_mul_fetch),
+    as plan_steps reads them: (len(arrays), 5) int64, for each array (T',B,X) its address, steps T', bytes
+    per step and per row, and which step: offset + t for the product of step t (0 for the forward's rows of
+    the step itself; -1 in the backward, the step before; -2 for c_{t-2}); no steps (never asked for) for
+    an empty or not C-contiguous array."""
+    tab = np.zeros((len(arrays), 5), np.int64)  # (n,5)
+    for i, (a, off) in enumerate(zip(arrays, offsets)):
+        if a.size and a.flags.c_contiguous:
+            tab[i] = a.ctypes.data, a.shape[0], a.strides[0], a.strides[1], off
+    return tab
+
+
 @njit(**JIT)
-def plan_rows(plan, n, a, s, lo, hi):
-    """Add to plan (R,2) int64, after its first n rows, the rows [lo, hi) of step s of a (T,B,X) as one
-    region of whole cache lines (address, bytes), for a product that asks for them while it runs
-    (blas.rec_mul_fetch); nothing where a has no step s, no columns or is not C-contiguous -> the new n."""
-    if 0 <= s < a.shape[0] and a.shape[2] > 0 and hi > lo and a.flags.c_contiguous:
-        start = a[s, lo:hi].ctypes.data
-        end = start + (hi - lo) * a.shape[2] * a.itemsize
-        start -= start % 64
-        plan[n, 0] = start
-        plan[n, 1] = end - start
-        return n + 1
+def plan_steps(plan, tab, t, lo, hi):
+    """Fill plan (R,2) int64 with one region (address, bytes) per array of tab (fetch_table): rows [lo, hi)
+    of its step (t + offset) mod steps, from the cache line holding its first byte to its last byte; none
+    for an array without steps or a step before 0 -> the regions' count."""
+    n = 0
+    for i in range(tab.shape[0]):
+        s = t + tab[i, 4]
+        if tab[i, 1] > 0 and s >= 0 and hi > lo:
+            start = tab[i, 0] + (s % tab[i, 1]) * tab[i, 2] + lo * tab[i, 3]
+            end = start + (hi - lo) * tab[i, 3]
+            start -= start % 64
+            plan[n, 0] = start
+            plan[n, 1] = end - start
+            n += 1
     return n
 
 
@@ -248,8 +265,8 @@ def plan_rows(plan, n, a, s, lo, hi):
 def _forward_rows(q, lo, hi, x, h0, c0, w, packs, p, ln, fold, eps, saved, work):
     """The whole forward time loop for batch rows [lo, hi); writes their rows of the saved arrays.
     w = (Wc (I,G), Rx (I,I), Whc (H,G)): with LN the centered weights of ln_weights, else (Wx, -, Wh);
-    packs: Whc and Wc packed for the products (blas.rec_pack_once, an empty Whc pack: this chunk packs its
-    own; blas.rows_pack); p = (b, gx, bx, gh, bh) (G,) each,
+    packs: (Whc packed for the per-step products (blas.rec_pack_once; empty: this chunk packs its own),);
+    p = (b, gx, bx, gh, bh) (G,) each,
     then (gc, bc) (H,); saved: the tuple forward returns (written), or lstm_infer's buffers (one step
     of each per-step array, two of c; y whole); work: the chunks' scratch (see lstm_forward), of which
     this chunk uses row q.
@@ -293,26 +310,21 @@ def _forward_rows(q, lo, hi, x, h0, c0, w, packs, p, ln, fold, eps, saved, work)
         gd[j] = one if 2 * H <= j < 3 * H else zero
     Ps = unowned(packs[0])
     P = Ps if Ps.size > 0 else rec_pack(Whc, hi - lo)  # Wh in the per-step product's layout, once per sequence
-    PW = unowned(packs[1])                             # Wx (Wc) likewise, for the wide input's x_t Wx
-    plan = np.empty((8, 2), np.int64)  # (8,2) regions of a step's rows (plan_rows)
+    PW = rows_pack(Wc)                                 # Wx (Wc) likewise, for the wide input's x_t Wx
+    tab = unowned(packs[1])            # (7,5) the arrays whose rows each step writes (fetch_table)
+    plan = np.empty((7, 2), np.int64)  # (7,2) their regions at step t (plan_steps)
     for t in range(T):
         ts = t % gates.shape[0]      # row of the per-step saved arrays: t, or 0 in lstm_infer's buffers
         tn = t % c.shape[0]          # c_t's row of c: t, or one of lstm_infer's two
         tp = (t - 1) % c.shape[0]    # c_{t-1}'s row: t - 1, or the other one
         # the rows this step writes come into the cache while its product runs (rgemm.rgemm_fetch)
-        n = plan_rows(plan, 0, gates, ts, lo, hi)
-        n = plan_rows(plan, n, hhat, ts, lo, hi)
-        n = plan_rows(plan, n, xp, ts, lo, hi)
-        n = plan_rows(plan, n, c, tn, lo, hi)
-        n = plan_rows(plan, n, tc, ts, lo, hi)
-        n = plan_rows(plan, n, chat, ts, lo, hi)
-        n = plan_rows(plan, n, y, t, lo, hi)
+        n = plan_steps(plan, tab, t, lo, hi)
         if t == 0:
             rec_mul_fetch(h0[lo:hi], Whc, P, hw, plan[:n])
         else:
             rec_mul_fetch(y[t - 1, lo:hi], Whc, P, hw, plan[:n])
         if not fold:
-            rows_mul(x[t, lo:hi], Wc, PW, xw)
+            rows_mul_fetch(x[t, lo:hi], Wc, PW, xw, plan[:0])
         for r in range(hi - lo):
             bb = lo + r
             a = gates[ts, bb]  # (G,) activated gates
@@ -419,8 +431,7 @@ def lstm_backward(dy, saved, x, h0, c0, Wx, Wh, gx, gh, gc, norm, nchunks, clip=
     dx = np.empty((T, B, I), dtype=dt)
     dh0 = np.empty((B, H), dtype=dt)
     dc0 = np.empty((B, H), dtype=dt)
-    # Wh^T (G,H): on rgemm a view, packed (transposing) once for every chunk; MKL's packing reads a copy
-    WhT = Wh.T if REC == "rgemm" else transposed(Wh)
+    WhT = transposed(Wh)  # (G,H)
     WxT = transposed(Wx)  # (G,I)
     Wc, Mc = Wx, np.empty((0, 0), dt)
     if ln and fold:  # a narrow input's xhat_x = (x Wc) rstd_x (ln_weights), and Mc = Wc Wc^T (I,I)
@@ -452,7 +463,9 @@ def lstm_backward(dy, saved, x, h0, c0, Wx, Wh, gx, gh, gc, norm, nchunks, clip=
             np.empty((nch, 2, I + GAP), dt),    # one row's x_t rstd_x and sum_j dL/da_j gx_j Wc_ij
             np.empty((nch, nb * m + 1, G), dt),  # dL/d(h_{t-1} Wh) of its rows over nb steps
             np.empty((nch, nb * m + 1, H), dt))  # the matching h_{t-1}
-    packs = (rec_pack_once(WhT, m), rows_pack(WxT))  # Wh^T and Wx^T packed for every chunk (as lstm_forward's)
+    gates, c, tc, y, xp, hhat, chat = saved[:7]
+    packs = (rec_pack_once(WhT, m),  # Wh^T packed for every chunk (as lstm_forward's Wh)
+             fetch_table((gates, tc, dy, c, hhat, chat, xp), (-1, -1, -1, -2, -1, -1, -1)))  # what step t-1 reads
     run_chunks(_backward_rows, B, nch, dy, saved, x, h0, c0, (Wx, WxT, WhT, Wc, Mc), packs, (gx, gh, gc), ln, fold,
                clip, (dx, dh0, dc0), (pG, pH, pWx, pWh, pX, pWhT), work)
     dWx = pWx[:, :I].sum(axis=0)
@@ -488,7 +501,7 @@ def dwh_block_rows(H, I, itemsize):
 def _backward_rows(q, lo, hi, dy, saved, x, h0, c0, w, packs, p, ln, fold, clip, out, part, work):
     """BPTT for batch rows [lo, hi) (chunk q): w = (Wx (I,G), WxT (G,I), WhT (G,H), Wc (I,G) the centered
     Wx of ln_weights and Mc = Wc Wc^T (I,I) (LN with a narrow input; else Wx and (0,0))), packs = WhT and WxT
-    packed for the products (as _forward_rows's), p = (gx, gh (G,), gc (H,)); clip > 0: Graves's bound on dL/d(preactivation) (0: off); fills their rows of
+    packed for the per-step products (as _forward_rows's), p = (gx, gh (G,), gc (H,)); clip > 0: Graves's bound on dL/d(preactivation) (0: off); fills their rows of
     out = (dx (T,B,I), dh0, dc0 (B,H)), and adds this chunk's parameter gradients into its partials,
     part = (pG, pH, pWx, pWh, pX): pG[:, q] = db, dgx, dgh (G,), pH[:, q] = dgc, dbc (H,), pWx[q] = dWx
     (I,G) and pWh[q] = dWh (H,G) (LN with a narrow input: pWx[q] = Q, pX[q] = (B | A) (I,I+1) and no dgx;
@@ -573,8 +586,9 @@ def _backward_rows(q, lo, hi, dy, saved, x, h0, c0, w, packs, p, ln, fold, clip,
     dc_next = unowned(work[2])[q, 1, :hi - lo]  # (Bc,H) dL/dc_t from step t+1 (zeros at first)
     PTs = unowned(packs[0])
     PT = PTs if PTs.size > 0 else rec_pack(WhT, hi - lo)  # Wh^T packed once (blas.rec_pack_once)
-    PxT = unowned(packs[1])                               # Wx^T packed, for dx (wide input; blas.rows_pack)
-    plan = np.empty((8, 2), np.int64)  # (8,2) regions of a step's saved rows (plan_rows)
+    PxT = rows_pack(WxT)                                  # Wx^T packed once, for dx (wide input; blas.rows_pack)
+    tab = unowned(packs[1])            # (7,5) the arrays whose rows step t-1 reads (fetch_table)
+    plan = np.empty((7, 2), np.int64)  # (7,2) their regions (plan_steps)
     da = unowned(work[3])[q, :G]      # (G,) dL/d(preactivation), one row
     dcn = unowned(work[4])[q, :H]     # (H,) dL/d(cell output before tanh)
     xw = unowned(work[5])[q, 0, :I]   # (I,) x_t rstd_x of one row (LN, narrow input)
@@ -752,13 +766,7 @@ def _backward_rows(q, lo, hi, dy, saved, x, h0, c0, w, packs, p, ln, fold, clip,
                 if fold:  # narrow input: dx = dhw Wx^T and dWx += x^T dhw, here while the row is in cache
                     input_row_grads(dx[t, bb], pWx, dhw, x[t, bb], Wx)
         # the saved rows of step t-1 come in from memory while dh_{t-1}'s product runs (rgemm.rgemm_fetch)
-        n = plan_rows(plan, 0, gates, t - 1, lo, hi)
-        n = plan_rows(plan, n, tc, t - 1, lo, hi)
-        n = plan_rows(plan, n, dy, t - 1, lo, hi)
-        n = plan_rows(plan, n, c, t - 2, lo, hi)
-        n = plan_rows(plan, n, hhat, t - 1, lo, hi)
-        n = plan_rows(plan, n, chat, t - 1, lo, hi)
-        n = plan_rows(plan, n, xp, t - 1, lo, hi)
+        n = plan_steps(plan, tab, t, lo, hi)
         rec_mul_fetch(dhwt, WhT, PT, dh_next, plan[:n])
         nk += 1
         nkx += 1
@@ -766,7 +774,7 @@ def _backward_rows(q, lo, hi, dy, saved, x, h0, c0, w, packs, p, ln, fold, clip,
             n = nkx * Bc                                     # Xb^T dL/d(x Wx), then its dx = dL/d(x Wx) Wx^T
             dXb = dXs[:n] if ln else dHb[(nk - nkx) * Bc:nk * Bc]
             gemm_add(Xb[:n], dXb, pWx[:I], True)
-            rows_mul(dXb, WxT, PxT, Xb[:n])  # over the x_t rows, read above
+            rows_mul_fetch(dXb, WxT, PxT, Xb[:n], plan[:0])  # over the x_t rows, read above
             for k in range(nkx):  # rows [k Bc, (k+1) Bc) are step t + nkx - 1 - k's
                 copy_rows(dx[t + nkx - 1 - k, lo:hi], Xb[k * Bc:(k + 1) * Bc])
             nkx = 0

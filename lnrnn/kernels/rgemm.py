@@ -192,7 +192,7 @@ def _tile_kernel(stats, strided=False, add=False, unit=False, fetch=False):
 
 _tile = _tile_kernel(False)
 """_tile(A (b,H), i0, Wp (P,H,NR), p, D (., >=NR), d0, e0, st): D[d0:d0+MR, e0:e0+NR] = A[i0:i0+MR] @ Wp[p]
-(rows past b clamped to b-1); st unused."""
+(rows past b clamped to b-1); st unused. (rgemm_rowstats's edge tiles; rgemm runs _tile_fetch.)"""
 _tile_fetch = _tile_kernel(False, fetch=True)
 """_tile_fetch(..., pa, pn, sh): as _tile, asking for pn cache lines from address pa while it runs (rgemm_fetch)."""
 _tile_stats = _tile_kernel(True)
@@ -215,28 +215,10 @@ def pack(Wh, nr=None):
 
 @njit(**JIT)
 def packed(Wh, nr):
-    """pack's layout, compiled (what blas.rec_pack calls inside the kernels): Wh (H,G) -> Wp (P,H,nr).
-    Wh may be a transposed view (W.T of a C-contiguous W (G,H), the LSTM backward's Wh^T): its columns are
-    then contiguous, and it is read 16 of its rows at a time, a whole cache line of each of W's nr rows
-    before the next (element by element along a panel's rows, every read of W is a line of its own, 4 KB
-    from the last at H = 1024 floats, all in one L1 set: 0.46 ms at S2's 256 x 1024, against 0.2 ms
-    blocked, as transposing W first (gemm.transposed) and packing the copy)."""
+    """pack's layout, compiled (what blas.rec_pack calls inside the kernels): Wh (H,G) -> Wp (P,H,nr)."""
     H, G = Wh.shape
     P = -(-G // nr)
     Wp = np.empty((P, H, nr), Wh.dtype)  # (P,H,nr)
-    if Wh.strides[0] < Wh.strides[1]:  # columns contiguous: a transposed view
-        for p in range(P):
-            j0 = p * nr
-            nc = min(nr, G - j0)
-            for k0 in range(0, H, 16):
-                k1 = min(H, k0 + 16)
-                for jj in range(nc):
-                    for k in range(k0, k1):
-                        Wp[p, k, jj] = Wh[k, j0 + jj]
-                for jj in range(nc, nr):  # the columns past G: zero
-                    for k in range(k0, k1):
-                        Wp[p, k, jj] = 0
-        return Wp
     for p in range(P):
         j0 = p * nr
         nc = min(nr, G - j0)
@@ -297,29 +279,14 @@ def _check(A, Wp, C, G):
 
 @njit(**JIT)
 def rgemm(A, Wp, C, G):
-    """C (b,G) = A (b,H) @ Wh (H,G), with Wp = pack(Wh) (P,H,NR). A, Wp, C C-contiguous, one dtype."""
-    _check(A, Wp, C, G)
-    b = A.shape[0]
-    NR = Wp.shape[2]
-    edge = np.empty((MR, NR), A.dtype)  # (MR,NR) a tile that sticks out of C
-    st = np.empty((2, MR), A.dtype)     # (2,MR) unused here
-    for p in range(Wp.shape[0]):        # panel-major: Wp[p] stays in L1 while the row tiles pass
-        j0 = p * NR
-        nc = min(NR, G - j0)
-        for i0 in range(0, b, MR):
-            mr = min(MR, b - i0)
-            if mr == MR and nc == NR:
-                _tile(A, i0, Wp, p, C, i0, j0, st)
-            else:
-                _tile(A, i0, Wp, p, edge, 0, 0, st)
-                for i in range(mr):
-                    for j in range(nc):
-                        C[i0 + i, j0 + j] = edge[i, j]
+    """C (b,G) = A (b,H) @ Wh (H,G), with Wp = pack(Wh) (P,H,NR). A, Wp, C C-contiguous, one dtype.
+    rgemm_fetch with nothing to fetch: one compiled product for both (a cold start compiles it once)."""
+    rgemm_fetch(A, Wp, C, G, np.empty((0, 2), np.int64))
 
 
 @njit(**JIT)
-def _tiles_needed(plan, per):
-    """Tiles that fetch_schedule's walk takes for plan's regions at per lines a tile at most."""
+def _tiles_for(plan, per):
+    """Tiles fetch_schedule's walk takes for plan's regions at per lines a tile at most."""
     n = 0
     for r in range(plan.shape[0]):
         n += -(-((plan[r, 1] + 63) // 64) // per)
@@ -335,16 +302,21 @@ def fetch_schedule(plan, ntiles, K):
     line every 4, 2 or 1 steps of k) and per the smallest share at which the walk has a tile for every
     line; where even sh = 0 has not, the walk stops when the tiles run out (a prefetch is a hint: the
     results never depend on it)."""
+    R = plan.shape[0]
     lines = 0
-    for r in range(plan.shape[0]):
+    for r in range(R):
         lines += (plan[r, 1] + 63) // 64
     sh = 2
-    while sh > 0 and _tiles_needed(plan, max(1, (K + (1 << sh) - 1) >> sh)) > ntiles:
+    per = 1
+    while sh >= 0:  # the widest spacing whose tiles have room for every line
+        per = max(1, (K + (1 << sh) - 1) >> sh)  # a tile's k steps that ask for a line: its most lines
+        if _tiles_for(plan, per) <= ntiles or sh == 0:
+            break
         sh -= 1
-    slots = max(1, (K + (1 << sh) - 1) >> sh)  # a tile's k steps that ask for a line
-    per = min(slots, max(1, -(-lines // max(ntiles, 1))))
-    while per < slots and _tiles_needed(plan, per) > ntiles:
-        per += 1
+    p = max(1, -(-lines // max(ntiles, 1)))  # then the smallest share that still has room
+    while p < per and _tiles_for(plan, p) > ntiles:
+        p += 1
+    per = min(per, p)
     pa = np.zeros(ntiles, np.int64)  # (ntiles,)
     pn = np.zeros(ntiles, np.int64)  # (ntiles,)
     r = 0    # the walk's region
@@ -376,7 +348,7 @@ def rgemm_fetch(A, Wp, C, G, plan):
     st = np.empty((2, MR), A.dtype)     # (2,MR) unused here
     sh, pa, pn = fetch_schedule(plan, (b // MR) * (G // NR), K)
     f = 0  # full tiles so far
-    for p in range(Wp.shape[0]):
+    for p in range(Wp.shape[0]):        # panel-major: Wp[p] stays in L1 while the row tiles pass
         j0 = p * NR
         nc = min(NR, G - j0)
         for i0 in range(0, b, MR):

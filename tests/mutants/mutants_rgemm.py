@@ -11,11 +11,9 @@ TC = "tests/test_cache_blas.py"
 
 MUTANTS = [
     dict(name="rgemm-edge-tile-drops-last-column", file=RG,
-         old="                _tile(A, i0, Wp, p, C, i0, j0, st)\n            else:\n"
-             "                _tile(A, i0, Wp, p, edge, 0, 0, st)\n                for i in range(mr):\n"
+         old="                _tile_fetch(A, i0, Wp, p, edge, 0, 0, st, 0, 0, sh)\n                for i in range(mr):\n"
              "                    for j in range(nc):\n",
-         new="                _tile(A, i0, Wp, p, C, i0, j0, st)\n            else:\n"
-             "                _tile(A, i0, Wp, p, edge, 0, 0, st)\n                for i in range(mr):\n"
+         new="                _tile_fetch(A, i0, Wp, p, edge, 0, 0, st, 0, 0, sh)\n                for i in range(mr):\n"
              "                    for j in range(nc - 1):\n",
          tests=[f"{T}::test_rgemm_equals_the_product[13-33-70-float64]"],
          why="a tile that sticks out of C copies all but its last column: C keeps what was there"),
