@@ -3,9 +3,9 @@ step (lstm_forward + lstm_backward, float32, the batch's fixed row blocks on the
 a check that both give the same bits. One process and alternating turns put the host's load on both
 alike, where two processes in a row can differ by 5-10% on a shared VM.
 
-    git show HEAD~1:lnrnn/kernels/lstm.py > /tmp/lstm_old.py
-    python bench/ab_lstm.py old=/tmp/lstm_old.py new=lnrnn/kernels/lstm.py --shape S2 --reps 21
-    python bench/ab_lstm.py old=/tmp/lstm_old.py new=lnrnn/kernels/lstm.py --shape S3 --norm none
+    git show HEAD~1:lnrnn/kernels/lstm.py > lstm_old.py
+    python bench/ab_lstm.py old=lstm_old.py new=lnrnn/kernels/lstm.py --shape S2 --reps 21
+    python bench/ab_lstm.py old=lstm_old.py new=lnrnn/kernels/lstm.py --shape S3 --norm none
 
 Each file is loaded as a module of its own (lnrnn.kernels.ab_<name>) beside the installed lnrnn, whose
 other modules it imports: only lstm.py's own code differs between the two. A benchmark: it prints

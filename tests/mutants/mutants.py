@@ -229,8 +229,8 @@ MUTANTS = [
          tests=[f"{KERNELS}::test_centered_weights_as_numpy_in_float64"],
          why="the row sum of the centered weights leaves out the last column"),
     dict(name="lstm-backward-packs-wh-not-wh-t", file="lnrnn/kernels/lstm.py",
-         old="    packs = (rec_pack_once(WhT, m),)",
-         new="    packs = (rec_pack_once(Wh, m),)",
+         old="    packs = (rec_pack_once(WhT, m),  # Wh^T packed for every chunk (as lstm_forward's Wh)",
+         new="    packs = (rec_pack_once(Wh, m),  # Wh^T packed for every chunk (as lstm_forward's Wh)",
          tests=[f"{KERNELS}::test_lstm_kernel_matches_reference"],
          why="the backward's per-step product gets Wh's panels where it needs Wh^T's"),
     dict(name="lstm-dwh-partial-not-zeroed", file="lnrnn/kernels/lstm.py",
@@ -249,17 +249,15 @@ MUTANTS = [
          tests=["tests/test_rgemm.py::test_fetch_schedule_asks_for_each_line_once_in_order"],
          why="one line every 4 steps of k whatever the plan: a long plan's end is never asked for"),
     dict(name="rgemm-fetch-edge-tiles-dropped", file="lnrnn/kernels/rgemm.py",
-         old="""                _tile_fetch(A, i0, Wp, p, C, i0, j0, st, pa[f], pn[f], sh)
-                f += 1
-            else:  # the same tile, asking for nothing (one compiled k loop), into the scratch tile
-                _tile_fetch(A, i0, Wp, p, edge, 0, 0, st, 0, 0, sh)
+         old="""                f += 1
+            else:
+                _tile(A, i0, Wp, p, edge, 0, 0, st)
                 for i in range(mr):
                     for j in range(nc):
                         C[i0 + i, j0 + j] = edge[i, j]""",
-         new="""                _tile_fetch(A, i0, Wp, p, C, i0, j0, st, pa[f], pn[f], sh)
-                f += 1
-            else:  # the same tile, asking for nothing (one compiled k loop), into the scratch tile
-                _tile_fetch(A, i0, Wp, p, edge, 0, 0, st, 0, 0, sh)""",
+         new="""                f += 1
+            else:
+                _tile(A, i0, Wp, p, edge, 0, 0, st)""",
          tests=["tests/test_rgemm.py::test_rgemm_fetch_is_the_product_whatever_it_fetches"],
          why="rgemm_fetch computes its edge tiles into the scratch tile and never copies them into C"),
     dict(name="lstm-plan-rows-unaligned", file="lnrnn/kernels/lstm.py",

@@ -11,9 +11,11 @@ TC = "tests/test_cache_blas.py"
 
 MUTANTS = [
     dict(name="rgemm-edge-tile-drops-last-column", file=RG,
-         old="                _tile_fetch(A, i0, Wp, p, edge, 0, 0, st, 0, 0, sh)\n                for i in range(mr):\n"
+         old="                f += 1\n            else:\n"
+             "                _tile(A, i0, Wp, p, edge, 0, 0, st)\n                for i in range(mr):\n"
              "                    for j in range(nc):\n",
-         new="                _tile_fetch(A, i0, Wp, p, edge, 0, 0, st, 0, 0, sh)\n                for i in range(mr):\n"
+         new="                f += 1\n            else:\n"
+             "                _tile(A, i0, Wp, p, edge, 0, 0, st)\n                for i in range(mr):\n"
              "                    for j in range(nc - 1):\n",
          tests=[f"{T}::test_rgemm_equals_the_product[13-33-70-float64]"],
          why="a tile that sticks out of C copies all but its last column: C keeps what was there"),
@@ -56,8 +58,8 @@ MUTANTS += [
          tests=[f"{TK}::test_lstm_dwh_in_blocks_of_few_rows"],
          why="each dWh block's product leaves out its last gathered step (the earliest in time)"),
     dict(name="rows-lstm-forward-x-of-first-chunk", file=LS,
-         old="            rows_mul(x[t, lo:hi], Wc, PW, xw)\n",
-         new="            rows_mul(x[t, :hi - lo], Wc, PW, xw)\n",
+         old="            rows_mul_fetch(x[t, lo:hi], Wc, PW, xw, plan[:0])\n",
+         new="            rows_mul_fetch(x[t, :hi - lo], Wc, PW, xw, plan[:0])\n",
          tests=[f"{TK}::test_lstm_wide_input_gradients_in_blocks_of_few_rows"],
          why="every chunk's per-step x_t Wx is taken from the first chunk's rows of x"),
     dict(name="rows-rnn-forward-x-of-first-chunk", file=RN,
