@@ -265,8 +265,8 @@ def plan_steps(plan, tab, t, lo, hi):
 def _forward_rows(q, lo, hi, x, h0, c0, w, packs, p, ln, fold, eps, saved, work):
     """The whole forward time loop for batch rows [lo, hi); writes their rows of the saved arrays.
     w = (Wc (I,G), Rx (I,I), Whc (H,G)): with LN the centered weights of ln_weights, else (Wx, -, Wh);
-    packs: (Whc packed for the per-step products (blas.rec_pack_once; empty: this chunk packs its own),);
-    p = (b, gx, bx, gh, bh) (G,) each,
+    packs: (Whc packed for the per-step products (blas.rec_pack_once; empty: this chunk packs its own),
+    the arrays whose rows each step writes (fetch_table)); p = (b, gx, bx, gh, bh) (G,) each,
     then (gc, bc) (H,); saved: the tuple forward returns (written), or lstm_infer's buffers (one step
     of each per-step array, two of c; y whole); work: the chunks' scratch (see lstm_forward), of which
     this chunk uses row q.
@@ -500,8 +500,9 @@ def dwh_block_rows(H, I, itemsize):
 @njit(**ROWS)
 def _backward_rows(q, lo, hi, dy, saved, x, h0, c0, w, packs, p, ln, fold, clip, out, part, work):
     """BPTT for batch rows [lo, hi) (chunk q): w = (Wx (I,G), WxT (G,I), WhT (G,H), Wc (I,G) the centered
-    Wx of ln_weights and Mc = Wc Wc^T (I,I) (LN with a narrow input; else Wx and (0,0))), packs = WhT and WxT
-    packed for the per-step products (as _forward_rows's), p = (gx, gh (G,), gc (H,)); clip > 0: Graves's bound on dL/d(preactivation) (0: off); fills their rows of
+    Wx of ln_weights and Mc = Wc Wc^T (I,I) (LN with a narrow input; else Wx and (0,0))), packs = (WhT packed
+    for the per-step products (as _forward_rows's), the saved arrays step t-1 reads (fetch_table)), p = (gx,
+    gh (G,), gc (H,)); clip > 0: Graves's bound on dL/d(preactivation) (0: off); fills their rows of
     out = (dx (T,B,I), dh0, dc0 (B,H)), and adds this chunk's parameter gradients into its partials,
     part = (pG, pH, pWx, pWh, pX): pG[:, q] = db, dgx, dgh (G,), pH[:, q] = dgc, dbc (H,), pWx[q] = dWx
     (I,G) and pWh[q] = dWh (H,G) (LN with a narrow input: pWx[q] = Q, pX[q] = (B | A) (I,I+1) and no dgx;
@@ -561,7 +562,12 @@ def _backward_rows(q, lo, hi, dy, saved, x, h0, c0, w, packs, p, ln, fold, clip,
     the G-wide pass). Each row therefore asks for the saved rows of the row two ahead before its own
     work (_fetch_row: one prefetch per cache line): S1 LN-LSTM step 1.13x -> 1.06x its floor in CPU
     time (A/B in one process). The forward's writes did not gain from the same (their lines are read
-    before they are written, but S1's forward time stayed within 1%)."""
+    before they are written, but S1's forward time stayed within 1%). Two rows ahead is still late when
+    the memory is busy: each step's product dL/d(h_{t-1} Wh) Wh^T also asks for this chunk's saved rows
+    of step t-1 while it runs (blas.rec_mul_fetch, rgemm.rgemm_fetch; the regions from fetch_table and
+    plan_steps), so that they come in under its FMA work: in one process in turns the backward took
+    S1 84.3 -> 75.7 ms, S2 25.6 -> 23.7 (docs/performance.md); the forward's product asks likewise for
+    the rows its step writes."""
     # every array here as an unowned view (threads.unowned): no shared reference counts between threads
     gates, c, tc, y = unowned(saved[0]), unowned(saved[1]), unowned(saved[2]), unowned(saved[3])
     xp, hhat, chat, rstd = unowned(saved[4]), unowned(saved[5]), unowned(saved[6]), unowned(saved[7])
