@@ -2,9 +2,10 @@
 
 Design note: the codes that select a variant inside a kernel (which normalization a plain/LN cell
 applies) are plain integers, because Numba specializes on them cheaply and both twins must agree on
-them. They live here, in a module that imports nothing but NumPy, so that a CUDA twin can use them
-without importing its CPU sibling (importing ``lstm.py`` loads the BLAS choice of ``blas.py``, MKL
-included) and a CPU module without importing anything of numba.cuda. ``lstm.py`` and ``rnn.py``
+them. They live here, in a module that imports no other kernel module (NumPy, Numba's njit and the
+config alone), so that a CUDA twin can use them without importing its CPU sibling (importing ``lstm.py``
+loads the BLAS choice of ``blas.py``, MKL included) and a CPU module without importing anything of
+numba.cuda. ``lstm.py`` and ``rnn.py``
 re-export them (``from lnrnn.kernels.lstm import NORM_LN`` keeps working). The same reason holds for
 the host-side rules both twins apply to their arguments: ``clip_bound`` and ``centered`` (compiled
 for the CPU by Numba's njit, not numba.cuda: it runs on the host for both twins).
