@@ -318,11 +318,11 @@ def _forward_rows(q, lo, hi, x, h0, c0, w, packs, p, ln, fold, eps, saved, work)
         tn = t % c.shape[0]          # c_t's row of c: t, or one of lstm_infer's two
         tp = (t - 1) % c.shape[0]    # c_{t-1}'s row: t - 1, or the other one
         # the rows this step writes come into the cache while its product runs (rgemm.rgemm_fetch)
-        n = plan_steps(plan, tab, t, lo, hi)
+        npl = plan_steps(plan, tab, t, lo, hi)
         if t == 0:
-            rec_mul_fetch(h0[lo:hi], Whc, P, hw, plan[:n])
+            rec_mul_fetch(h0[lo:hi], Whc, P, hw, plan[:npl])
         else:
-            rec_mul_fetch(y[t - 1, lo:hi], Whc, P, hw, plan[:n])
+            rec_mul_fetch(y[t - 1, lo:hi], Whc, P, hw, plan[:npl])
         if not fold:
             rows_mul_fetch(x[t, lo:hi], Wc, PW, xw, plan[:0])
         for r in range(hi - lo):
@@ -772,8 +772,8 @@ def _backward_rows(q, lo, hi, dy, saved, x, h0, c0, w, packs, p, ln, fold, clip,
                 if fold:  # narrow input: dx = dhw Wx^T and dWx += x^T dhw, here while the row is in cache
                     input_row_grads(dx[t, bb], pWx, dhw, x[t, bb], Wx)
         # the saved rows of step t-1 come in from memory while dh_{t-1}'s product runs (rgemm.rgemm_fetch)
-        n = plan_steps(plan, tab, t, lo, hi)
-        rec_mul_fetch(dhwt, WhT, PT, dh_next, plan[:n])
+        npl = plan_steps(plan, tab, t, lo, hi)
+        rec_mul_fetch(dhwt, WhT, PT, dh_next, plan[:npl])
         nk += 1
         nkx += 1
         if not fold and (nkx == nbx or nk == nb or t == 0):  # a wide input's x block: its share of dWx =

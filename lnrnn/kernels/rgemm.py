@@ -192,7 +192,7 @@ def _tile_kernel(stats, strided=False, add=False, unit=False, fetch=False):
 
 _tile = _tile_kernel(False)
 """_tile(A (b,H), i0, Wp (P,H,NR), p, D (., >=NR), d0, e0, st): D[d0:d0+MR, e0:e0+NR] = A[i0:i0+MR] @ Wp[p]
-(rows past b clamped to b-1); st unused. (rgemm_rowstats's edge tiles; rgemm runs _tile_fetch.)"""
+(rows past b clamped to b-1); st unused. (rgemm_fetch's edge tiles; its full tiles run _tile_fetch.)"""
 _tile_fetch = _tile_kernel(False, fetch=True)
 """_tile_fetch(..., pa, pn, sh): as _tile, asking for pn cache lines from address pa while it runs (rgemm_fetch)."""
 _tile_stats = _tile_kernel(True)
@@ -303,9 +303,7 @@ def fetch_schedule(plan, ntiles, K):
     line; where even sh = 0 has not, the walk stops when the tiles run out (a prefetch is a hint: the
     results never depend on it)."""
     R = plan.shape[0]
-    lines = 0
-    for r in range(R):
-        lines += (plan[r, 1] + 63) // 64
+    lines = _tiles_for(plan, 1)  # the plan's cache lines: one a tile
     sh = 2
     per = 1
     while sh >= 0:  # the widest spacing whose tiles have room for every line
@@ -322,7 +320,7 @@ def fetch_schedule(plan, ntiles, K):
     r = 0    # the walk's region
     off = 0  # and byte offset in it
     for f in range(ntiles):
-        if r == plan.shape[0]:
+        if r == R:
             break
         n = min(per, (plan[r, 1] - off + 63) // 64)
         pa[f] = plan[r, 0] + off
