@@ -572,3 +572,83 @@ def window_lstm_backward(dy, dw, cache, Wx, Wh, gx, gh, gc, Wp, chars, clip=0.0)
 def window_phi_at(kappa, alpha, beta, u):
     """phi(t, u) of one 1-based position u (the stop rule reads u = U+1): kappa, alpha, beta (..., K)."""
     return (alpha * np.exp(-beta * (kappa - u) ** 2)).sum(axis=-1)
+
+
+# ----------------------------------------------------------------------------------------------
+# Connectionist temporal classification (Graves et al. 2006), kernels/ctc.py: the spec
+# ----------------------------------------------------------------------------------------------
+CTC_BLANK = 0  # the blank is class 0 (PyTorch's default); labels are classes 1..C-1
+
+
+def ctc_extend(label):
+    """label (L,) -> the extended label (2L+1,): a blank before, between and after the L labels."""
+    ext = np.full(2 * len(label) + 1, CTC_BLANK, dtype=np.int64)
+    ext[1::2] = label
+    return ext
+
+
+def ctc_forward(logits, labels, input_lengths, label_lengths):
+    """logits (T,B,C), labels (B,Lmax) int (entries past label_lengths[b] ignored), input_lengths (B,),
+    label_lengths (B,) -> loss (B,) = -log p(label_b | x_b), cache.
+
+    logp = log-softmax of logits over C; alpha[t,s] = log of the probability of all paths through
+    steps 0..t that end in position s of the extended label (emission at t included). A row whose label
+    needs more steps than its input has (p = 0) gets loss 0 and, in ctc_backward, gradient 0 (PyTorch's
+    zero_infinity=True)."""
+    T, B, C = logits.shape
+    z = logits - logits.max(axis=2, keepdims=True)
+    logp = z - np.log(np.exp(z).sum(axis=2, keepdims=True))       # (T,B,C)
+    loss = np.zeros(B, logits.dtype)
+    rows = []
+    for b in range(B):
+        Tb, ext = int(input_lengths[b]), ctc_extend(labels[b, :label_lengths[b]])
+        S = len(ext)
+        alpha = np.full((Tb, S), -np.inf)
+        for t in range(Tb):
+            for s in range(S):
+                e = logp[t, b, ext[s]]
+                if t == 0:
+                    alpha[t, s] = e if s < 2 else -np.inf
+                    continue
+                a = alpha[t - 1, s]
+                if s >= 1:
+                    a = np.logaddexp(a, alpha[t - 1, s - 1])
+                if s >= 2 and ext[s] != CTC_BLANK and ext[s] != ext[s - 2]:  # skip a blank, not between repeats
+                    a = np.logaddexp(a, alpha[t - 1, s - 2])
+                alpha[t, s] = a + e
+        if Tb == 0:
+            logz = 0.0 if S == 1 else -np.inf
+        else:
+            logz = alpha[Tb - 1, S - 1] if S == 1 else np.logaddexp(alpha[Tb - 1, S - 1], alpha[Tb - 1, S - 2])
+        if np.isfinite(logz):
+            loss[b] = -logz
+        rows.append((Tb, ext, alpha, logz))
+    return loss, (logp, rows)
+
+
+def ctc_backward(dloss, cache):
+    """dloss (B,) -> dlogits (T,B,C) = dloss[b] * (softmax - posterior of each class at each step), 0 past
+    input_lengths[b] and on impossible rows. beta[t,s] = log of the probability of steps t+1..Tb-1 given
+    position s at step t (emission at t excluded), so alpha + beta - log p is the log posterior of s at t."""
+    logp, rows = cache
+    T, B, C = logp.shape
+    d = np.zeros_like(logp)
+    for b, (Tb, ext, alpha, logz) in enumerate(rows):
+        if Tb == 0 or not np.isfinite(logz):   # nothing scored, or p = 0
+            continue
+        S = len(ext)
+        beta = np.full((Tb, S), -np.inf)
+        beta[Tb - 1, S - 1] = 0.0
+        if S > 1:
+            beta[Tb - 1, S - 2] = 0.0
+        for t in range(Tb - 2, -1, -1):
+            for s in range(S):
+                nxt = [s] + ([s + 1] if s + 1 < S else [])
+                if s + 2 < S and ext[s + 2] != CTC_BLANK and ext[s + 2] != ext[s]:
+                    nxt.append(s + 2)
+                beta[t, s] = np.logaddexp.reduce([beta[t + 1, k] + logp[t + 1, b, ext[k]] for k in nxt])
+        post = np.zeros((Tb, C))
+        for s in range(S):
+            post[:, ext[s]] += np.exp(alpha[:, s] + beta[:, s] - logz)
+        d[:Tb, b] = dloss[b] * (np.exp(logp[:Tb, b]) - post)
+    return d
