@@ -1,0 +1,51 @@
+"""Planted bugs in values derived outside the kernels that drive a decision or a count: the trainer's
+policies (best, patience, blow-up streak, --save-every, --keep), the sampler's stop rule and progress,
+the data's held-out sizes and class counts, and the output checks (format: tests/mutants/mutants.py)."""
+
+POL = "tests/test_values_policies.py"
+
+MUTANTS = [
+    # ---- the trainer's counters and policies
+    dict(name="values-patience-not-reset-by-a-better-one", file="lnrnn/training/train.py",
+         old='b.update(value=v, step=self.step, epoch=rec["epoch"], since=0)',
+         new='b.update(value=v, step=self.step, epoch=rec["epoch"])',
+         tests=[f"{POL}::test_best_and_patience_over_a_history_that_goes_up_and_down",
+                f"{POL}::test_patience_counts_from_the_latest_best_not_the_first"],
+         why="--patience counts evaluations since the first best, not the latest: a run that improves stops"),
+    dict(name="values-patience-one-late", file="lnrnn/training/train.py",
+         old='b["since"] >= p',
+         new='b["since"] > p',
+         tests=[f"{POL}::test_best_and_patience_over_a_history_that_goes_up_and_down"],
+         why="--patience 3 stops after four evaluations without improvement"),
+    dict(name="values-acc-tie-is-better", file="lnrnn/training/train.py",
+         old='v > b["value"] if b["metric"] == "acc"',
+         new='v >= b["value"] if b["metric"] == "acc"',
+         tests=[f"{POL}::test_best_and_patience_over_a_history_that_goes_up_and_down"],
+         why="an equal accuracy replaces the best checkpoint and resets --patience"),
+    dict(name="values-blowup-streak-not-reset", file="lnrnn/training/train.py",
+         old="self.high_streak = self.high_streak + 1 if self.initial_loss > 0 and loss > level else 0",
+         new="self.high_streak = self.high_streak + 1 if self.initial_loss > 0 and loss > level else self.high_streak",
+         tests=[f"{POL}::test_blowup_streak_is_updates_in_a_row_and_a_good_one_resets_it"],
+         why="high losses count towards the blow-up stop across good updates: not 'in a row'"),
+    dict(name="values-save-every-off-by-one", file="lnrnn/training/train.py",
+         old="self.step % c.save_every == 0",
+         new="(self.step + 1) % c.save_every == 0",
+         tests=[f"{POL}::test_save_every_is_due_at_its_multiples"],
+         why="--save-every 10 saves at updates 9, 19, ..."),
+    dict(name="values-resume-resets-patience", file="lnrnn/training/train.py",
+         old="            self.best = dict(best)",
+         new="            self.best = dict(best, since=0)",
+         tests=[f"{POL}::test_patience_count_survives_a_stop_and_resume"],
+         why="a resumed run forgets how many evaluations passed since its best: it stops later than the "
+             "uninterrupted one"),
+    dict(name="values-keep-names-unpadded", file="lnrnn/training/checkpoint.py",
+         old="f\"update-{int(meta['step']):09d}\"",
+         new="f\"update-{int(meta['step'])}\"",
+         tests=[f"{POL}::test_keep_holds_the_newest_checkpoints_past_powers_of_ten"],
+         why="update-10 sorts before update-9: --keep deletes the newest copies once steps pass a power of ten"),
+    dict(name="values-lr-decay-one-epoch-early", file="lnrnn/training/optim.py",
+         old="return lr * decay ** epoch",
+         new="return lr * decay ** (epoch + 1)",
+         tests=[f"{POL}::test_learning_rate_decays_per_epoch"],
+         why="the first epoch already runs at the decayed rate"),
+]
