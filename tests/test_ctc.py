@@ -71,3 +71,83 @@ def test_reference_counts_paths_by_brute_force():
         L = len(lab)
         loss, _ = R.ctc_forward(x, np.array([list(lab) or [0]]), [T], [L])
         np.testing.assert_allclose(np.exp(-loss[0]) if loss[0] else 0.0, total.get(lab, 0.0), rtol=1e-12)
+
+
+# ------------------------------------------------------------------------------------------------
+# CPU kernel (lnrnn/kernels/ctc.py)
+# ------------------------------------------------------------------------------------------------
+def random_problem(rng, T=12, B=9, C=4, Lmax=5, dtype=np.float64):
+    """Random ragged rows: labels from few classes (so repeats are common), random label and input
+    lengths (some impossible), padding of -1 past each label."""
+    ll = rng.integers(0, Lmax + 1, B)
+    il = rng.integers(0, T + 1, B)
+    il[0], ll[0] = T, Lmax                      # the longest row fills both
+    labels = np.full((B, Lmax), -1, np.int64)
+    for b in range(B):
+        labels[b, :ll[b]] = rng.integers(1, C, ll[b])
+    return (2.0 * rng.standard_normal((T, B, C))).astype(dtype), labels, il, ll
+
+
+def test_blank_is_class_zero_in_kernels_and_spec():
+    from lnrnn.kernels.codes import CTC_BLANK
+    assert CTC_BLANK == R.CTC_BLANK == 0
+
+
+def test_kernel_equals_reference_and_torch():
+    from lnrnn.kernels.ctc import ctc_backward, ctc_forward
+    rng = np.random.default_rng(3)
+    for x, labels, il, ll in (problem(rng), random_problem(rng)):
+        g = rng.standard_normal(len(ll))
+        loss, saved = ctc_forward(x, labels, il, ll)
+        d = ctc_backward(g, saved, labels, il, ll)
+        ref_loss, cache = R.ctc_forward(x, labels, il, ll)
+        np.testing.assert_allclose(loss, ref_loss, rtol=1e-12, atol=1e-12)
+        np.testing.assert_allclose(d, R.ctc_backward(g, cache), rtol=1e-10, atol=1e-12)
+        tl, tg = torch_ctc(x, labels, il, ll, g)
+        np.testing.assert_allclose(loss, tl, rtol=1e-12, atol=1e-12)
+        np.testing.assert_allclose(d, tg, rtol=1e-10, atol=1e-12)
+
+
+def test_kernel_gradient_by_central_differences():
+    from lnrnn.kernels.ctc import ctc_backward, ctc_forward
+    rng = np.random.default_rng(4)
+    x, labels, il, ll = problem(rng)
+    g = rng.standard_normal(len(ll))
+    d = ctc_backward(g, ctc_forward(x, labels, il, ll)[1], labels, il, ll)
+    n = numeric_grad(lambda: float(g @ ctc_forward(x, labels, il, ll)[0]), x)
+    assert rel_error(d, n) < TOLERANCE
+
+
+def test_kernel_ignores_padding():
+    """Label entries past label_lengths and logits past input_lengths change nothing."""
+    from lnrnn.kernels.ctc import ctc_backward, ctc_forward
+    rng = np.random.default_rng(5)
+    x, labels, il, ll = random_problem(rng)
+    g = np.ones(len(ll))
+    loss, saved = ctc_forward(x, labels, il, ll)
+    d = ctc_backward(g, saved, labels, il, ll)
+    x2, labels2 = x.copy(), labels.copy()
+    for b in range(len(ll)):
+        x2[il[b]:, b] = 50.0 * rng.standard_normal((x.shape[0] - il[b], x.shape[2]))
+        labels2[b, ll[b]:] = rng.integers(1, x.shape[2], labels.shape[1] - ll[b])
+    loss2, saved2 = ctc_forward(x2, labels2, il, ll)
+    np.testing.assert_array_equal(loss2, loss)
+    np.testing.assert_array_equal(ctc_backward(g, saved2, labels2, il, ll), d)
+
+
+def test_kernel_float32_stays_near_float64_on_long_rows():
+    """float32 keeps alpha and beta in float32 (ctc.py says why): at T 200, C 30, labels of 40 the loss
+    is within 1e-5 relative and the gradient within 1e-3 of the largest (3.4e-4 seen), against float64."""
+    from lnrnn.kernels.ctc import ctc_backward, ctc_forward
+    rng = np.random.default_rng(6)
+    x, labels, il, ll = random_problem(rng, T=200, B=3, C=30, Lmax=40)
+    il[:], ll[:] = 200, 40
+    g = np.ones(3)
+    l64, s64 = ctc_forward(x, labels, il, ll)
+    l32, s32 = ctc_forward(x.astype(np.float32), labels, il, ll)
+    d64 = ctc_backward(g, s64, labels, il, ll)
+    d32 = ctc_backward(g.astype(np.float32), s32, labels, il, ll)
+    assert l32.dtype == d32.dtype == np.float32
+    assert np.all(l64 > 100)                                          # long rows: large log values
+    np.testing.assert_allclose(l32, l64, rtol=1e-5)
+    assert np.abs(d32 - d64).max() < 1e-3 * np.abs(d64).max()

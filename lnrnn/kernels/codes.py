@@ -24,6 +24,10 @@ NORM_BN = 2    # batch-normalized cell, per-step statistics (Cooijmans et al. 20
 MDN_SMAX = 10.0
 MDN_RHO = 1.0 - 1e-4
 
+# Connectionist temporal classification (ctc.py, ctc_cuda.py): the blank is class 0, as in PyTorch's
+# ctc_loss; labels are classes 1..C-1 (reference.CTC_BLANK is the spec's copy, tested equal).
+CTC_BLANK = 0
+
 
 def clip_bound(clip):
     """Graves's gate clip as every LSTM backward takes it (CPU, CUDA, synchronized BN): the bound when
