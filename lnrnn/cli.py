@@ -10,6 +10,8 @@ files atomically, so an interrupted one leaves each file whole or untouched.
 import click
 
 import lnrnn
+from lnrnn.commands import data, eval as eval_command, export as export_command, gradcheck as gradcheck_command
+from lnrnn.commands import info, plot, predict as predict_command, sample as sample_command, train
 from lnrnn.errors import UserError
 
 
@@ -46,25 +48,11 @@ def main():
     """Normalized recurrent networks (LN/BN RNN and LSTM) with hand-written BPTT on Numba."""
 
 
-from lnrnn.commands import data, eval as eval_command, info, plot, train  # noqa: E402
-
-main.add_command(train.train)
-main.add_command(eval_command.eval_cmd)
-main.add_command(data.data)
-main.add_command(info.info)
+# Every command, registered in this one place (`lnrnn --help` lists them by name).
+for command in (train.train, eval_command.eval_cmd, data.data, info.info, plot.plot, gradcheck_command.gradcheck,
+                sample_command.sample, predict_command.predict, export_command.export):
+    main.add_command(command)
 info.info.short_help = "Print versions, threads, BLAS and CUDA status."  # `lnrnn --help` would cut its docstring
-main.add_command(plot.plot)
-# the kernels' own check, then the commands that use a trained run:
-from lnrnn.commands import gradcheck as gradcheck_command  # noqa: E402
-
-main.add_command(gradcheck_command.gradcheck)
-from lnrnn.commands import sample as sample_command  # noqa: E402
-
-main.add_command(sample_command.sample)
-from lnrnn.commands import export as export_command, predict as predict_command  # noqa: E402
-
-main.add_command(predict_command.predict)
-main.add_command(export_command.export)
 
 if __name__ == "__main__":  # python -m lnrnn.cli ...
     main(prog_name="lnrnn")
