@@ -18,7 +18,7 @@ bytes of the saved tuple the backward reads back per step, and the time those by
 two-thread bandwidth. With --columns, the T recurrent products of the forward on two threads as the
 kernels split them (each thread its half of the B rows times all of Wh) against a split by columns
 (each thread all B rows times its half of Wh's columns), the kernels' per-step product in both (blas.REC). What the
-figures mean for the floor: docs/performance.md, "How far below the floor".
+figures mean for the floor: bench/results/performance-history.md, "How far below the floor".
 
 A benchmark, not a test: it prints figures and asserts nothing about time.
 """

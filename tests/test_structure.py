@@ -1,4 +1,4 @@
-"""The shape of the house: one cell registry, one flat buffer, masks, chunks and steps.
+"""The package's structure: one cell registry, one flat buffer, masks, chunks and steps.
 
 Each property is checked against a definition that does not share its code path: a masked batch
 against the same sequences run one by one, chunks and single steps against the whole sequence,
@@ -41,7 +41,7 @@ def test_registry_is_the_one_table():
         cells.get("gru")
 
 
-# ---- the house: one home per fact, no import circles, the trainer only where it trains ----
+# ---- one home per fact, no import circles, the trainer only where it trains ----
 
 def _lnrnn_imports():
     """{module: set of lnrnn modules it imports at module level or inside functions} of every module."""

@@ -566,7 +566,7 @@ def _backward_rows(q, lo, hi, dy, saved, x, h0, c0, w, packs, p, ln, fold, clip,
     the memory is busy: each step's product dL/d(h_{t-1} Wh) Wh^T also asks for this chunk's saved rows
     of step t-1 while it runs (blas.rec_mul_fetch, rgemm.rgemm_fetch; the regions from fetch_table and
     plan_steps), so that they come in under its FMA work: in one process in turns the backward took
-    S1 84.3 -> 75.7 ms, S2 25.6 -> 23.7 (docs/performance.md); the forward's product asks likewise for
+    S1 84.3 -> 75.7 ms, S2 25.6 -> 23.7 (bench/results/performance-history.md); the forward's product asks likewise for
     the rows its step writes."""
     # every array here as an unowned view (threads.unowned): no shared reference counts between threads
     gates, c, tc, y = unowned(saved[0]), unowned(saved[1]), unowned(saved[2]), unowned(saved[3])
