@@ -154,8 +154,8 @@ def _ptx_signatures(np_dtype, tpb, tile):
     import numpy as np
     from numba import boolean, float64, int64, types
 
-    from lnrnn.kernels import (arrays_cuda, batchnorm_cuda, bn_lstm_cuda, bn_rnn_cuda, gemm_cuda, layernorm_cuda,
-                               lstm_cuda, lstm_persistent_cuda, mdn_cuda, rnn_cuda, window_cuda)
+    from lnrnn.kernels import (arrays_cuda, batchnorm_cuda, bn_lstm_cuda, bn_rnn_cuda, ctc_cuda, gemm_cuda,
+                               layernorm_cuda, lstm_cuda, lstm_persistent_cuda, mdn_cuda, rnn_cuda, window_cuda)
 
     dt = arrays_cuda.nbtype(np_dtype)
     A1, A2, A3 = dt[::1], dt[:, ::1], dt[:, :, ::1]
@@ -217,6 +217,9 @@ def _ptx_signatures(np_dtype, tpb, tile):
     mdn_fwd, mdn_bwd = mdn_cuda._kernels(d)
     sigs += [("mdn_fwd", mdn_fwd, (A2, A2, A1, int64, A1, A2, A2, A2, A1, A2)),
              ("mdn_bwd", mdn_bwd, (A1, A2, A2, A2, A1, A2, A1, A2, A2, int64, A2))]
+    ctc_fwd, ctc_bwd = ctc_cuda._kernels(d)
+    sigs += [("ctc_fwd", ctc_fwd, (A3, I2, L, L, A3, A3, A1, A1)),
+             ("ctc_bwd", ctc_bwd, (A1, A3, A3, A1, I2, L, L, A3, A3))]
     # the persistent LN-LSTM: 7 units over 4 blocks (U 2), 2 of 3 rows staged, both drivers
     pf, ps = lstm_persistent_cuda._kernels(d, tpb, 7, 3, 2, 2)
     bf, bs = lstm_persistent_cuda._bwd_kernels(d, tpb, 7, 3, 2, 2)
