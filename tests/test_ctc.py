@@ -151,3 +151,120 @@ def test_kernel_float32_stays_near_float64_on_long_rows():
     assert np.all(l64 > 100)                                          # long rows: large log values
     np.testing.assert_allclose(l32, l64, rtol=1e-5)
     assert np.abs(d32 - d64).max() < 1e-3 * np.abs(d64).max()
+
+
+# ------------------------------------------------------------------------------------------------
+# Decoding (lnrnn/model/decode.py)
+# ------------------------------------------------------------------------------------------------
+def label_probs(p):
+    """Brute force: {label tuple: probability} summed over every path of p (T,C) probabilities."""
+    T, C = p.shape
+    out = {}
+    for path in itertools.product(range(C), repeat=T):
+        lab = tuple(k for i, k in enumerate(path) if k != 0 and (i == 0 or path[i - 1] != k))
+        out[lab] = out.get(lab, 0.0) + np.prod(p[np.arange(T), path])
+    return out
+
+
+def test_collapse_and_best_path():
+    from lnrnn.model.decode import best_path, collapse
+    assert collapse([0, 1, 1, 0, 1, 2, 2, 0, 0, 3]) == [1, 1, 2, 3]
+    assert collapse([0, 0]) == [] and collapse([2, 2, 2]) == [2]
+    logp = np.log(np.full((4, 2, 3), 0.1))
+    for t, (a, b) in enumerate([(1, 2), (1, 0), (0, 2), (1, 1)]):
+        logp[t, 0, a] = logp[t, 1, b] = np.log(0.8)
+    assert best_path(logp) == [[1, 1], [2, 2, 1]]
+    assert best_path(logp, lengths=[2, 3]) == [[1], [2, 2]]
+
+
+def test_beam_probabilities_equal_brute_force_over_all_paths():
+    """A width that keeps every prefix gives each label its exact probability (sum over all paths)."""
+    from lnrnn.model.decode import prefix_beam_search
+    rng = np.random.default_rng(7)
+    for T, C in ((4, 3), (5, 3), (3, 4)):
+        p = np.exp(R.ctc_forward(rng.standard_normal((T, 1, C)), np.zeros((1, 1), int), [T], [0])[1][0][:, 0])
+        exact = label_probs(p)
+        beams = prefix_beam_search(np.log(p), width=10 ** 6)
+        assert {lab for lab, _ in beams} == {lab for lab, q in exact.items() if q > 0}
+        for lab, lq in beams:
+            np.testing.assert_allclose(np.exp(lq), exact[lab], rtol=1e-12)
+        assert beams[0][0] == max(exact, key=exact.get)
+        top = prefix_beam_search(np.log(p), width=3)[0]             # a narrow beam: one of its paths' sums
+        assert np.exp(top[1]) <= exact[top[0]] * (1 + 1e-12)
+
+
+def test_beam_beats_best_path_where_the_best_path_is_not_the_best_label():
+    """p(blank) = 0.6, p(a) = 0.4 at both of 2 steps: the best path (blank, blank) reads "" (0.36);
+    "a" has three paths (a a, a -, - a): 0.16 + 0.24 + 0.24 = 0.64."""
+    from lnrnn.model.decode import beam_search, best_path, prefix_beam_search
+    logp = np.log(np.array([[[0.6, 0.4]], [[0.6, 0.4]]]))                # (T=2, B=1, C=2)
+    assert best_path(logp) == [[]]
+    assert beam_search(logp, width=2) == [[1]]
+    (lab, lq), (lab2, lq2) = prefix_beam_search(logp[:, 0], 2)
+    assert lab == (1,) and lab2 == () and np.isclose(np.exp(lq), 0.64) and np.isclose(np.exp(lq2), 0.36)
+
+
+def test_width_one_equals_best_path_on_confident_steps_and_can_differ():
+    """Each step's argmax at least 0.9: the one kept prefix is the best path's. Otherwise width 1 keeps
+    the prefix with the most mass: after "a" (0.7), p = (blank .34, a .30, b .36) gives "a" 0.448
+    against the best path's "ab" 0.252."""
+    from lnrnn.model.decode import beam_search, best_path
+    rng = np.random.default_rng(8)
+    T, B, C = 12, 20, 5
+    p = rng.uniform(0, 1, (T, B, C))
+    k = rng.integers(0, C, (T, B))
+    p[np.arange(T)[:, None], np.arange(B)[None, :], k] = 0
+    p = 0.1 * p / p.sum(axis=2, keepdims=True)
+    p[np.arange(T)[:, None], np.arange(B)[None, :], k] = 0.9
+    lengths = rng.integers(0, T + 1, B)
+    assert beam_search(np.log(p), 1, lengths) == best_path(np.log(p), lengths)
+    q = np.log(np.array([[[0.2, 0.7, 0.1]], [[0.34, 0.30, 0.36]]]))
+    assert best_path(q) == [[1, 2]] and beam_search(q, 1) == [[1]]
+
+
+def test_beam_width_must_be_positive():
+    from lnrnn.model.decode import prefix_beam_search
+    with pytest.raises(ValueError, match="at least 1"):
+        prefix_beam_search(np.zeros((2, 3)), 0)
+
+
+# ------------------------------------------------------------------------------------------------
+# Error rates (lnrnn/textmetrics.py)
+# ------------------------------------------------------------------------------------------------
+def slow_edit_distance(a, b):
+    """The recursive definition, memoized: an independent judge of the dynamic programme."""
+    from functools import lru_cache
+
+    @lru_cache(maxsize=None)
+    def d(i, j):
+        if i == 0 or j == 0:
+            return i + j
+        return min(d(i - 1, j) + 1, d(i, j - 1) + 1, d(i - 1, j - 1) + (a[i - 1] != b[j - 1]))
+    return d(len(a), len(b))
+
+
+def test_edit_distance_by_hand_and_against_the_recursion():
+    from lnrnn.textmetrics import edit_distance
+    assert edit_distance("kitten", "sitting") == 3
+    assert edit_distance("flaw", "lawn") == 2
+    assert edit_distance("", "abc") == 3 and edit_distance("abc", "") == 3 and edit_distance("", "") == 0
+    assert edit_distance("ab", "ba") == 2 and edit_distance("abc", "axc") == 1
+    assert edit_distance([1, 2, 3], [1, 3]) == 1
+    rng = np.random.default_rng(9)
+    for _ in range(200):
+        a = "".join(rng.choice(list("abc"), rng.integers(0, 7)))
+        b = "".join(rng.choice(list("abc"), rng.integers(0, 7)))
+        assert edit_distance(a, b) == slow_edit_distance(a, b) == edit_distance(b, a)
+
+
+def test_character_and_word_error_rates():
+    from lnrnn.textmetrics import cer, error_rates, wer
+    assert cer("kitten", "sitting") == 3 / 6
+    assert wer("the cat sat", "the cat sat down") == 1 / 3
+    assert wer("the cat sat", "the bat sat") == 1 / 3 and cer("the cat sat", "the bat sat") == 1 / 11
+    assert wer("a  b", " a b ") == 0
+    with pytest.raises(ValueError, match="empty reference"):
+        cer("", "x")
+    r = error_rates(["kitten", "the cat sat", ""], ["sitting", "the bat sat", ""])
+    assert r == {"cer": 4 / 17, "wer": 2 / 4}
+    assert error_rates([""], ["ab"])["cer"] == float("inf") and error_rates([""], [""])["cer"] == 0.0

@@ -2,7 +2,8 @@
 
     cells.py    the cell registry: every cell x norm, its parameters, initialization and kernel adapters
     layers.py   RecurrentLayer / RecurrentStack (and Graves's skip stack): validation, masks, chunks
-    heads.py    classifier, regression and mixture density heads: loss sums, gradient, metrics
+    heads.py    classifier, regression, mixture density and CTC heads: loss sums, gradient, metrics
+    decode.py   CTC decoding: best path and prefix beam search
     models.py   SequenceModel = stack + head; truncated BPTT; model configs
     flat.py     one contiguous buffer for all parameters, another for all gradients
 
