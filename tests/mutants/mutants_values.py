@@ -3,6 +3,7 @@ policies (best, patience, blow-up streak, --save-every, --keep), the sampler's s
 the data's held-out sizes and class counts, and the output checks (format: tests/mutants/mutants.py)."""
 
 POL = "tests/test_values_policies.py"
+RULE = "tests/test_values_sampler_rule.py"
 
 MUTANTS = [
     # ---- the trainer's counters and policies
@@ -48,4 +49,25 @@ MUTANTS = [
          new="return lr * decay ** (epoch + 1)",
          tests=[f"{POL}::test_learning_rate_decays_per_epoch"],
          why="the first epoch already runs at the decayed rate"),
+    # ---- writing a given text: the stop rule and what drives it
+    dict(name="values-stop-rule-tie-stops", file="lnrnn/sample.py",
+         old="    return np.all(~on | (end[:, None] > phi), axis=1)",
+         new="    return np.all(~on | (end[:, None] >= phi), axis=1)",
+         tests=[f"{RULE}::test_the_rule_compares_strictly_with_each_rows_own_characters"],
+         why="a line stops when the weight past its end only equals a character's"),
+    dict(name="values-stop-rule-reads-one-padding-column", file="lnrnn/sample.py",
+         old="    on = np.arange(phi.shape[1])[None, :] < ulen[:, None]",
+         new="    on = np.arange(phi.shape[1])[None, :] <= ulen[:, None]",
+         tests=[f"{RULE}::test_the_rule_compares_strictly_with_each_rows_own_characters"],
+         why="a shorter row's rule also reads the column after its last character"),
+    dict(name="values-progress-short-after-an-early-stop", file="lnrnn/sample.py",
+         old="progress.update(count if running.any() else count * (steps - i))",
+         new="progress.update(count if running.any() else count * (steps - i - 1))",
+         tests=[f"{RULE}::test_written_rows_replay_as_one_forward_and_stop_where_the_rule_first_holds"],
+         why="the bar of lines that all stopped before the cap ends one step short of full"),
+    dict(name="values-written-steps-restart-after-the-prime", file="lnrnn/sample.py",
+         old="        o, state = model.step(x, state, t=t0 + i, text=txt)",
+         new="        o, state = model.step(x, state, t=i, text=txt)",
+         tests=[f"{RULE}::test_written_rows_replay_as_one_forward_and_stop_where_the_rule_first_holds"],
+         why="after a prime, BatchNorm reads the statistics of step 0 again instead of the step reached"),
 ]
