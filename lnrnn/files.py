@@ -24,21 +24,45 @@ def umask():
     return mask
 
 
+def _open_temp(fd):
+    """The file object ``atomic_write`` hands its writer (a seam: tests put a full disk here)."""
+    return os.fdopen(fd, "wb")
+
+
+def _os_error_within(e):
+    """The OSError that ``e`` is or that its chain of causes holds, else None. A writer that meets a full
+    disk may raise something else while it cleans up (matplotlib's PDF writer: zlib.error or AttributeError,
+    with the OSError as its context); the disk's error is what the user needs to hear."""
+    seen = set()
+    while e is not None and id(e) not in seen:
+        if isinstance(e, OSError):
+            return e
+        seen.add(id(e))
+        e = e.__cause__ or e.__context__
+    return None
+
+
 def atomic_write(path, write):
-    """Call write(fileobj) on a temp file beside path, fsync it, then rename it over path."""
+    """Call write(fileobj) on a temp file beside path, fsync it, then rename it over path. Any failure
+    removes the temp file and leaves the old ``path``, if any, as it was; a failure to write (a full disk,
+    a read-only folder), whatever the writer made of it, is raised as an OSError naming ``path``."""
     folder = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=folder)
+    tmp = None
     try:
+        fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=folder)
         os.fchmod(fd, 0o666 & ~umask())  # what open() would have given the file
-        with os.fdopen(fd, "wb") as f:
+        with _open_temp(fd) as f:
             write(f)
             f.flush()
             os.fsync(f.fileno())
         os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
+    except BaseException as e:
+        if tmp is not None and os.path.exists(tmp):
             os.unlink(tmp)
-        raise
+        cause = _os_error_within(e) if isinstance(e, Exception) else None
+        if cause is None:
+            raise
+        raise OSError(cause.errno, cause.strerror or str(cause), str(path)) from None
 
 
 def atomic_write_text(path, text):
@@ -118,5 +142,17 @@ def write_output_file(path, write, option="--out"):
     try:
         atomic_write(str(path), write)
     except OSError as e:
-        raise UserError(f"cannot write {option} {path} ({e.strerror or e}); nothing was written.") from None
+        raise UserError(f"cannot write {option} {path} ({e.strerror or e}): {space_hint(e)} or choose another "
+                        f"{option}; nothing was written.") from None
     return str(path)
+
+
+def space_hint(e):
+    """What the user must do about an OSError met while writing: free space, or make the place writable."""
+    import errno
+
+    if e.errno in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG):
+        return "free some space there"
+    if e.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
+        return "make the folder writable"
+    return "check that file system"

@@ -54,7 +54,7 @@ def test_failed_save_leaves_previous_checkpoint(tmp_path, monkeypatch):
     def boom(*a, **k):
         raise OSError("disk full")
     monkeypatch.setattr(np, "savez", boom)
-    with pytest.raises(OSError):
+    with pytest.raises(CheckpointError, match="disk full"):  # one line for the user, naming the folder
         ck.save_checkpoint(tmp_path, arrays, dict(meta, step=2))
     monkeypatch.undo()
     got_meta, _ = ck.load_checkpoint(str(tmp_path))

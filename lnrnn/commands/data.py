@@ -59,6 +59,10 @@ def verify(path, name):
                         "the mirror serves different data.")
 
 
+class _WriteFailed(Exception):
+    """Writing the downloaded bytes failed (args[0]: the OSError), as opposed to reading them."""
+
+
 def download(url, dest_path, quiet):
     """Stream url into a temp file beside dest_path; returns the temp path."""
     try:
@@ -79,8 +83,19 @@ def download(url, dest_path, quiet):
                 chunk = resp.read(1 << 16)
                 if not chunk:
                     break
-                f.write(chunk)
+                try:
+                    f.write(chunk)
+                    f.flush()  # a full disk shows here, not as a read error at close
+                except OSError as e:
+                    raise _WriteFailed(e) from None
                 bar.update(len(chunk))
+    except _WriteFailed as w:
+        from lnrnn.files import space_hint
+
+        os.unlink(tmp)
+        e = w.args[0]
+        raise UserError(f"cannot write {dest_path} ({e.strerror or e}): {space_hint(e)} or choose another --dest; "
+                        "nothing was kept.") from None
     except (OSError, urllib.error.URLError) as e:
         os.unlink(tmp)
         raise UserError(f"the download of {url} broke off ({e}); run the command again.") from None
@@ -90,6 +105,26 @@ def download(url, dest_path, quiet):
     bar.total = max(bar.done, 1)
     bar.close()
     return tmp
+
+
+def check_dest(dest):
+    """Create the folder --dest, or raise a UserError saying why it cannot be written (before any download)."""
+    from lnrnn.files import nearest_existing, write_error
+
+    probe = nearest_existing(os.path.abspath(dest))
+    if not os.path.isdir(probe):
+        raise UserError(f"{probe} is a file, not a folder, so --dest {dest} cannot be made there; choose another "
+                        "--dest.")
+    e = write_error(probe)
+    if e is None:
+        try:
+            os.makedirs(dest, exist_ok=True)
+        except OSError as err:
+            e = err
+    if e is not None:
+        where = "" if probe == os.path.abspath(dest) else f", where --dest {dest} would be created"
+        raise UserError(f"cannot write to {probe}{where} ({e.strerror or e}); choose another --dest or make it "
+                        "writable.")
 
 
 @click.group("data")
@@ -113,7 +148,7 @@ def mnist(dest, mirror, subset, quiet):
     """
     if not mirror.startswith(("http://", "https://")):
         raise UserError(f"--mirror must be an http:// or https:// URL, not {mirror!r}.")
-    os.makedirs(dest, exist_ok=True)
+    check_dest(dest)
     for name in SUBSETS[subset]:
         path = os.path.join(dest, name)
         if os.path.isfile(path):

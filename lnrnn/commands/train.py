@@ -113,7 +113,23 @@ def train(ctx, quiet, resume, config_file, **options):
     group = _group()
     with distributed.failing_together(group):  # under mpiexec/srun: one rank's error ends every rank
         from lnrnn.training.train import train as run_training  # the trainer loads for this command alone
-        run_training(cfg, resume=resume, explicit=explicit, quiet=quiet, log=click.echo, group=group)
+        try:
+            run_training(cfg, resume=resume, explicit=explicit, quiet=quiet, log=click.echo, group=group)
+        except OSError as e:
+            raise _write_error(e, cfg.out) from None
+
+
+def _write_error(e, out):
+    """A write into the run folder failed mid-run (a full disk: the logs, metrics, picture): one line
+    saying where, what is needed, and how to go on; anything but a file system's refusal stays a bug."""
+    import errno
+    from lnrnn.files import space_hint
+
+    if e.errno not in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EACCES, errno.EPERM, errno.EROFS, errno.EIO):
+        raise e
+    return UserError(f"cannot write {e.filename or 'into the run folder ' + str(out)} ({e.strerror or e}): "
+                     f"{space_hint(e)}, then continue with `lnrnn train --out {out} --resume` (its last checkpoint "
+                     "is kept).")
 
 
 def _group():

@@ -43,18 +43,40 @@ def _sha256(path):
 
 
 def save_checkpoint(directory, arrays, meta):
-    """Save ``arrays`` (dict name -> ndarray) and ``meta`` (JSON-able dict) as DIR's checkpoint."""
-    os.makedirs(directory, exist_ok=True)
+    """Save ``arrays`` (dict name -> ndarray) and ``meta`` (JSON-able dict) as DIR's checkpoint. A save that
+    cannot be written (a full disk, a read-only folder) is a CheckpointError naming DIR, what it needs
+    and the checkpoint kept there; the new arrays file is removed, the previous checkpoint stays whole."""
     name = f"checkpoint-{int(meta.get('step', 0)):09d}-{secrets.token_hex(4)}.npz"
     npz_path = os.path.join(directory, name)
     arrays = {k: np.ascontiguousarray(v) for k, v in arrays.items()}
-    atomic_write(npz_path, lambda f: np.savez(f, **arrays))
-    record = dict(meta)
-    record.update(format=FORMAT, version=VERSION, arrays_file=name, arrays_sha256=_sha256(npz_path),
-                  arrays={k: [list(v.shape), v.dtype.str] for k, v in arrays.items()})
-    atomic_write_text(os.path.join(directory, DESCRIPTION), json.dumps(record, indent=1) + "\n")
+    try:
+        os.makedirs(directory, exist_ok=True)
+        atomic_write(npz_path, lambda f: np.savez(f, **arrays))
+        record = dict(meta)
+        record.update(format=FORMAT, version=VERSION, arrays_file=name, arrays_sha256=_sha256(npz_path),
+                      arrays={k: [list(v.shape), v.dtype.str] for k, v in arrays.items()})
+        atomic_write_text(os.path.join(directory, DESCRIPTION), json.dumps(record, indent=1) + "\n")
+    except OSError as e:
+        if os.path.exists(npz_path):
+            os.unlink(npz_path)  # the description still names the previous arrays file
+        raise _save_error(directory, meta, arrays, e) from None
     _drop_other_arrays(directory, name)
     return os.path.join(directory, DESCRIPTION)
+
+
+def _save_error(directory, meta, arrays, e):
+    """The CheckpointError of a failed save: where, why, what it needs, and what was kept."""
+    from lnrnn.files import space_hint
+    from lnrnn.training.memory import format_bytes
+
+    size = format_bytes(sum(v.nbytes for v in arrays.values()))
+    try:
+        with open(os.path.join(directory, DESCRIPTION), "rb") as f:
+            kept = f"the checkpoint of update {json.loads(f.read().decode('utf-8'))['step']} there is kept whole"
+    except (OSError, ValueError, KeyError, TypeError):
+        kept = "nothing was written there"
+    return CheckpointError(f"cannot save the checkpoint of update {meta.get('step', 0)} in {directory} "
+                           f"({e.strerror or e}; it needs about {size}): {space_hint(e)}; {kept}.")
 
 
 BEST_DIR = "best"            # RUN/best/: the checkpoint with the best validation metric (lnrnn.training.train)
@@ -72,16 +94,24 @@ def keep_past(directory, keep):
     meta = json.loads(text)
     past = os.path.join(directory, PAST_DIR)
     dest = os.path.join(past, f"update-{int(meta['step']):09d}")
-    os.makedirs(dest, exist_ok=True)
     name = meta["arrays_file"]
-    if not os.path.exists(os.path.join(dest, name)):
-        tmp = os.path.join(dest, ".tmp-" + name)
-        try:
-            os.link(os.path.join(directory, name), tmp)
-        except OSError:
-            shutil.copyfile(os.path.join(directory, name), tmp)
-        os.replace(tmp, os.path.join(dest, name))
-    atomic_write_text(os.path.join(dest, DESCRIPTION), text)
+    tmp = os.path.join(dest, ".tmp-" + name)
+    try:
+        os.makedirs(dest, exist_ok=True)
+        if not os.path.exists(os.path.join(dest, name)):
+            try:
+                os.link(os.path.join(directory, name), tmp)
+            except OSError:
+                shutil.copyfile(os.path.join(directory, name), tmp)
+            os.replace(tmp, os.path.join(dest, name))
+        atomic_write_text(os.path.join(dest, DESCRIPTION), text)
+    except OSError as e:
+        from lnrnn.files import space_hint
+
+        shutil.rmtree(dest, ignore_errors=True)  # a half-made copy is no checkpoint
+        raise CheckpointError(f"cannot keep a copy of the checkpoint of update {meta['step']} in {dest} "
+                              f"({e.strerror or e}): {space_hint(e)}, or pass a smaller --keep; the run's own "
+                              f"checkpoint in {directory} is saved.") from None
     _drop_other_arrays(dest, name)
     kept = sorted(d for d in os.listdir(past) if d.startswith("update-"))
     for old in kept[:max(len(kept) - keep, 0)]:
