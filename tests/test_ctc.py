@@ -268,3 +268,74 @@ def test_character_and_word_error_rates():
     r = error_rates(["kitten", "the cat sat", ""], ["sitting", "the bat sat", ""])
     assert r == {"cer": 4 / 17, "wer": 2 / 4}
     assert error_rates([""], ["ab"])["cer"] == float("inf") and error_rates([""], [""])["cer"] == 0.0
+
+
+# ------------------------------------------------------------------------------------------------
+# The head (lnrnn.model.heads.CTCHead)
+# ------------------------------------------------------------------------------------------------
+def head_problem(rng, T=7, B=5, H=3, C=4):
+    """h (T,B,H), labels (B,3) padded with -1, valid (T,B): rows of 7, 4, 0 (unscored), 2 and 5 steps;
+    row 3's label needs 3 steps (impossible), row 0 repeats a label."""
+    h = rng.standard_normal((T, B, H))
+    labels = np.array([[1, 1, 2], [3, -1, -1], [2, -1, -1], [1, 2, 3], [-1, -1, -1]])
+    il = np.array([7, 4, 0, 2, 5])
+    valid = np.arange(T)[:, None] < il[None, :]
+    return h, labels, valid
+
+
+def test_head_gradient_by_central_differences():
+    from lnrnn.model.heads import make_head
+    rng = np.random.default_rng(10)
+    h, labels, valid = head_problem(rng)
+    head = make_head({"kind": "ctc", "outputs": 4}, 3, dtype="float64", seed=1)
+    head.params["b"][:] = rng.standard_normal(4)
+    scale = 0.7
+
+    def f():
+        return scale * head.forward(h, labels, valid)[0]["loss"]
+
+    sums, count, cache = head.forward(h, labels, valid)
+    head.zero_grad()
+    dh = head.backward(cache, scale)
+    assert count == 4 and sums["chars"] == 3 + 1 + 3 + 0
+    assert rel_error(dh, numeric_grad(f, h)) < TOLERANCE
+    for k in ("W", "b"):
+        assert rel_error(head.grads[k], numeric_grad(f, head.params[k])) < TOLERANCE
+    assert not dh[:, 2].any() and not dh[:, 3].any()      # no steps; impossible label
+    assert not dh[4:, 1].any()                            # past the row's input length
+
+
+def test_head_loss_and_error_rate_by_hand():
+    """Logits that put 0.9 on one class per step: the best path reads each row's transcription, and the
+    head's loss equals the kernel's -log p summed over rows with steps."""
+    from lnrnn.model.heads import CTCHead
+    head = CTCHead(4, outputs=4, dtype="float64")
+    head.params["W"][:] = 10.0 * np.eye(4)               # logits = 10 * h: one-hot h picks the class
+    paths = np.array([[1, 0, 1, 2, 2, 0, 0], [3, 3, 0, 0, 0, 0, 0], [0, 0, 0, 0, 0, 0, 0], [1, 2, 0, 0, 0, 0, 0],
+                      [0, 1, 0, 0, 0, 0, 0]]).T             # (T,B): reads 1 1 2 | 3 | - | 1 2 | 1
+    h = np.eye(4)[paths]                                   # (T,B,4)
+    _, labels, valid = head_problem(np.random.default_rng(0), H=4)
+    sums, count, _ = head.forward(h, labels, valid)
+    # edits: row 0 "1 1 2" vs "1 1 2" 0; row 1 "3" vs "3" 0; row 3 "1 2 3" vs "1 2" 1; row 4 "" vs "1" 1
+    assert count == 4 and sums["cer"] == 2 and sums["chars"] == 7
+    assert head.mean(sums, count) == {"loss": sums["loss"] / 4, "cer": 2 / 7}
+    logp = R.ctc_forward(h @ head.params["W"], labels, valid.sum(0), (labels >= 0).sum(1))[0]
+    np.testing.assert_allclose(sums["loss"], logp.sum(), rtol=1e-12)
+
+
+def test_head_refuses_bad_labels_and_settings():
+    from lnrnn.model.heads import CTCHead, make_head
+    head = make_head({"kind": "ctc", "outputs": 4}, 3)
+    assert isinstance(head, CTCHead) and head.steps == "all" and head.config()["kind"] == "ctc"
+    h, _, valid = head_problem(np.random.default_rng(0))
+    ok = np.array([[1, -1], [2, 3], [1, -1], [1, 1], [-1, -1]])
+    head.forward(h.astype(np.float32), ok, valid)
+    for bad, what in ((np.array([[1, -1, 2]] + [[1, -1, -1]] * 4), "padded at their end"),
+                      (np.array([[0, -1]] + [[1, -1]] * 4), "classes 1..3"),
+                      (np.array([[4, -1]] + [[1, -1]] * 4), "classes 1..3")):
+        with pytest.raises(ValueError, match=what):
+            head.forward(h.astype(np.float32), bad, valid)
+    with pytest.raises(ValueError, match="per_step=True"):
+        CTCHead(3, outputs=4, per_step=False)
+    with pytest.raises(ValueError, match="at least one label"):
+        CTCHead(3, outputs=1)

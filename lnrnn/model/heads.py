@@ -17,13 +17,15 @@ so a batch run in chunks (truncated BPTT) or split across processes normalizes o
 for sequences whose last step lies outside the current chunk. ``targets`` are the task's: (B,) or
 (B,T) int classes (-1: not scored) for the classifier, (B,) or (B,T) floats (or (...,O)) for
 regression. A generative head (the mixture density of the handwriting issue) adds ``sample``.
+The CTC head's targets are label sequences (B,Lmax), not per-step: it scores whole sequences.
 
 Metrics: ``metrics`` names what ``sums`` holds; ``METRIC_INFO`` says how each is shown.
 """
 import numpy as np
 
 # metric -> (axis label, shown as a percentage). Heads may add their own.
-METRIC_INFO = {"loss": ("loss", False), "acc": ("accuracy (%)", True), "nats_seq": ("nats per sequence", False)}
+METRIC_INFO = {"loss": ("loss", False), "acc": ("accuracy (%)", True), "nats_seq": ("nats per sequence", False),
+               "cer": ("character error rate (%)", True)}
 
 
 def log_softmax(logits):
@@ -222,7 +224,71 @@ class MDNHead(Head):
         return mdn_sample(out, self.M, rng, bias)
 
 
-HEADS = {"classifier": ClassifierHead, "regression": RegressionHead, "mdn": MDNHead}
+class CTCHead(Head):
+    """Connectionist temporal classification (Graves et al. 2006) on every step: C = outputs classes, the
+    blank is class 0 (``lnrnn.kernels.codes.CTC_BLANK``), labels are 1..C-1 (lnrnn.kernels.ctc: the
+    recursion, its gradient, and the rule for labels that cannot fit: loss 0 and gradient 0).
+    Targets (B,Lmax) int: each row's label sequence, padded at its end with -1. valid (T,B) gives each
+    row's input length (its count of valid steps; they must come first). The loss of a row needs its
+    whole sequence: run it without truncated BPTT (a chunk's loss is not a part of the row's).
+
+    loss = -log p(label | x) in nats per sequence (rows with at least one step; sums['loss'] adds them);
+    cer  = character (label) error rate of the best-path transcription: sums['cer'] holds its edit
+    distances to the labels, sums['chars'] the labels' length."""
+
+    kind = "ctc"
+    metrics = ("loss", "cer")
+
+    def __init__(self, hidden_size, outputs, per_step=True, dtype="float32", seed=0):
+        if not per_step:
+            raise ValueError("the CTC head scores every step (per_step=True)")
+        if int(outputs) < 2:
+            raise ValueError(f"a CTC head needs the blank and at least one label class, got outputs={outputs}")
+        super().__init__(hidden_size, outputs, True, dtype, seed)
+
+    @property
+    def sum_keys(self):
+        return ("loss", "cer", "chars", "seqs")
+
+    def mean(self, sums, count):
+        return {"loss": sums["loss"] / max(count, 1), "cer": sums["cer"] / max(sums.get("chars", 0), 1)}
+
+    def _rows(self, targets, valid):
+        """-> labels (B,Lmax) int64, input_lengths (B,), label_lengths (B,); ValueError for a label with a
+        gap of -1 inside it or a class outside 1..C-1."""
+        labels = np.ascontiguousarray(np.asarray(targets, dtype=np.int64).reshape(valid.shape[1], -1))
+        ll = np.count_nonzero(labels >= 0, axis=1)
+        inside = np.arange(labels.shape[1])[None, :] < ll[:, None]
+        if np.any((labels >= 0) != inside):
+            raise ValueError("CTC labels must be padded at their end with -1, with no -1 inside a label")
+        if np.any(labels[inside] < 1) or np.any(labels[inside] >= self.O):
+            raise ValueError(f"CTC labels are classes 1..{self.O - 1} (0 is the blank)")
+        return labels, np.count_nonzero(valid, axis=0).astype(np.int64), ll.astype(np.int64)
+
+    def count(self, targets, valid):
+        return int(np.count_nonzero(np.count_nonzero(valid, axis=0)))
+
+    def forward(self, h, targets, valid):
+        from lnrnn.kernels.ctc import ctc_forward
+        from lnrnn.model.decode import best_path
+        from lnrnn.textmetrics import edit_distance
+        labels, il, ll = self._rows(targets, valid)
+        logits = np.ascontiguousarray(self.linear(h))                                # (T,B,C)
+        loss, saved = ctc_forward(logits, labels, il, ll)
+        rows = np.flatnonzero(il > 0)
+        hyp = best_path(saved[0], il)                                                # saved[0]: logp (T,B,C)
+        edits = sum(edit_distance(labels[b, :ll[b]].tolist(), hyp[b]) for b in rows)
+        sums = {"loss": float(loss[rows].sum(dtype=np.float64)), "cer": float(edits), "chars": float(ll[rows].sum())}
+        return sums, len(rows), (h, saved, labels, il, ll)
+
+    def backward(self, cache, scale):
+        from lnrnn.kernels.ctc import ctc_backward
+        h, saved, labels, il, ll = cache
+        d = ctc_backward(np.full(labels.shape[0], scale, self.dtype), saved, labels, il, ll)    # (T,B,C)
+        return self.linear_backward(h, d)
+
+
+HEADS = {"classifier": ClassifierHead, "regression": RegressionHead, "mdn": MDNHead, "ctc": CTCHead}
 
 
 def make_head(config, hidden_size, dtype="float32", seed=0):
