@@ -4,6 +4,7 @@ the data's held-out sizes and class counts, and the output checks (format: tests
 
 POL = "tests/test_values_policies.py"
 RULE = "tests/test_values_sampler_rule.py"
+DATA = "tests/test_values_data_counts.py"
 
 MUTANTS = [
     # ---- the trainer's counters and policies
@@ -70,4 +71,50 @@ MUTANTS = [
          new="        o, state = model.step(x, state, t=i, text=txt)",
          tests=[f"{RULE}::test_written_rows_replay_as_one_forward_and_stop_where_the_rule_first_holds"],
          why="after a prime, BatchNorm reads the statistics of step 0 again instead of the step reached"),
+    # ---- counts and sizes of data preparation
+    dict(name="values-held-out-rounds-down", file="lnrnn/data/arrays.py",
+         old="        b = max(1, int(round(N * VAL_FRACTION)))",
+         new="        b = max(1, int(N * VAL_FRACTION))",
+         tests=[f"{DATA}::test_held_out_default_is_a_rounded_tenth"],
+         why="19 sequences hold out 1 for validation, not 2"),
+    dict(name="values-classes-from-training-labels-only", file="lnrnn/data/arrays.py",
+         old="        num_classes = max(int(y.max()) for y in ys) + 1",
+         new="        num_classes = int(ys[0].max()) + 1",
+         tests=[f"{DATA}::test_class_count_reads_every_splits_labels"],
+         why="a class that only the validation set holds has no output: its labels index past the head"),
+    dict(name="values-group-split-may-take-all", file="lnrnn/data/strokes.py",
+         old="    n_val = min(len(distinct) - 1, max(1, round(fraction * len(distinct))))",
+         new="    n_val = max(1, round(fraction * len(distinct)))",
+         tests=[f"{DATA}::test_group_split_holds_out_a_rounded_share_of_whole_groups"],
+         why="a large share holds every group out: nothing is left to train on"),
+    dict(name="values-group-split-rounds-down", file="lnrnn/data/strokes.py",
+         old="    n_val = min(len(distinct) - 1, max(1, round(fraction * len(distinct))))",
+         new="    n_val = min(len(distinct) - 1, max(1, int(fraction * len(distinct))))",
+         tests=[f"{DATA}::test_group_split_holds_out_a_rounded_share_of_whole_groups"],
+         why="19 forms hold out 1, not 2"),
+    dict(name="values-stroke-steps-are-points", file="lnrnn/data/strokes.py",
+         old="        return int(np.diff(self.starts).max()) - 1 if len(self) else 0",
+         new="        return int(np.diff(self.starts).max()) if len(self) else 0",
+         tests=[f"{DATA}::test_stroke_set_steps_and_batch_lengths_are_points_minus_one"],
+         why="a task's steps (BatchNorm's statistics rows, the memory plan) count points, not steps"),
+    dict(name="values-augment-slant-shears-y", file="lnrnn/data/kanjivg.py",
+         old="np.array([[1.0, 0.0], [slant, 1.0]])",
+         new="np.array([[1.0, slant], [0.0, 1.0]])",
+         tests=[f"{DATA}::test_augment_is_slant_then_rotation_then_scale"],
+         why="the writer's slant moves y by x instead of x by y"),
+    dict(name="values-augment-rotates-clockwise", file="lnrnn/data/kanjivg.py",
+         old="np.array([[np.cos(a), np.sin(a)], [-np.sin(a), np.cos(a)]])",
+         new="np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])",
+         tests=[f"{DATA}::test_augment_is_slant_then_rotation_then_scale"],
+         why="row vectors times the column-vector rotation: characters turn the other way"),
+    dict(name="values-join-gap-unscaled", file="lnrnn/data/kanjivg.py",
+         old="right + scale * rng.uniform(*GAP)",
+         new="right + rng.uniform(*GAP)",
+         tests=[f"{DATA}::test_join_line_puts_each_character_a_scaled_gap_after_the_last"],
+         why="the gap between characters ignores the writer's scale"),
+    dict(name="values-join-right-edge-unshifted", file="lnrnn/data/kanjivg.py",
+         old="        right = pts[:, 0].max() + shift",
+         new="        right = pts[:, 0].max()",
+         tests=[f"{DATA}::test_join_line_puts_each_character_a_scaled_gap_after_the_last"],
+         why="the third character is placed after the second's unshifted edge: characters overlap"),
 ]
