@@ -5,6 +5,7 @@ the data's held-out sizes and class counts, and the output checks (format: tests
 POL = "tests/test_values_policies.py"
 RULE = "tests/test_values_sampler_rule.py"
 DATA = "tests/test_values_data_counts.py"
+PATHS = "tests/test_values_output_paths.py"
 
 MUTANTS = [
     # ---- the trainer's counters and policies
@@ -117,4 +118,32 @@ MUTANTS = [
          new="        right = pts[:, 0].max()",
          tests=[f"{DATA}::test_join_line_puts_each_character_a_scaled_gap_after_the_last"],
          why="the third character is placed after the second's unshifted edge: characters overlap"),
+    # ---- output paths
+    dict(name="values-output-trailing-separator-passes", file="lnrnn/files.py",
+         old="    if not text or text.endswith(os.sep):",
+         new="    if not text:",
+         tests=[f"{PATHS}::test_refused_paths_are_one_sentence_and_create_nothing"],
+         why="--out runs/ passes the check: the command works, then fails to write a file named like a folder"),
+    dict(name="values-output-folder-is-the-file", file="lnrnn/files.py",
+         old="    folder = os.path.dirname(os.path.abspath(str(path)))",
+         new="    folder = os.path.abspath(str(path))",
+         tests=[f"{PATHS}::test_accepted_paths_are_checked_without_creating_and_written_with_their_folders"],
+         why="the folder created for --out new/x.png is new/x.png itself: the file cannot be written"),
+    dict(name="values-predictions-npy-suffix-case", file="lnrnn/predict_io.py",
+         old="    check_out(path)\n    classes, prob = predictions.classes, predictions.probability\n"
+             "    if str(path).lower().endswith(\".npy\"):",
+         new="    check_out(path)\n    classes, prob = predictions.classes, predictions.probability\n"
+             "    if str(path).endswith(\".npy\"):",
+         tests=[f"{PATHS}::test_predictions_npy_by_its_suffix"],
+         why="--out P.NPY passes the check but is written as CSV text"),
+    dict(name="values-sample-suffix-case", file="lnrnn/sample.py",
+         old="    ext = os.path.splitext(str(path))[1].lower()",
+         new="    ext = os.path.splitext(str(path))[1]",
+         tests=[f"{PATHS}::test_sample_pictures_by_their_suffix_in_a_new_folder"],
+         why="a picture named s.SVG is refused (the command's own check accepted it)"),
+    dict(name="values-curves-suffix-not-checked", file="lnrnn/training/plot.py",
+         old="    if os.path.splitext(str(path))[1].lower() not in FORMATS:",
+         new="    if os.path.splitext(str(path))[1].lower() not in FORMATS + (\"\",):",
+         tests=[f"{PATHS}::test_learning_curves_refuse_other_suffixes"],
+         why="a curve file without a suffix (or --out c.svg/) passes the check"),
 ]
