@@ -147,22 +147,42 @@ def _images_as_sequences(images, task, path):
     return x.astype(np.float32) * np.float32(1.0 / 255.0)
 
 
+INPUTS = ("a .npy of sequences, (N,T) or (N,T,I) (numpy.save), an MNIST-family IDX images file (gzip or raw), or "
+          "a folder of them")
+
+
 def _read_one(path, task):
+    from lnrnn.data.arrays import numpy_kind
     from lnrnn.data.idx import IMAGES_MAGIC, read_idx
 
-    if str(path).lower().endswith(".npy"):
+    try:
+        kind = numpy_kind(path)
+    except FileNotFoundError:
+        raise DataError(f"{path} does not exist.") from None
+    except OSError as e:
+        raise DataError(f"cannot read {path}: {e.strerror or e}.") from None
+    if kind == "npz":
+        raise DataError(f"{path} is an .npz file, which predict does not read; it reads {INPUTS}: save the "
+                        "sequences with numpy.save('x.npy', x).")
+    if kind == "npy":
         try:
             x = np.load(path, allow_pickle=False)
-        except FileNotFoundError:
-            raise DataError(f"{path} does not exist.") from None
         except ValueError as e:  # object arrays (pickle), a damaged header, ...
             raise DataError(f"{path} is not a .npy array lnrnn reads without pickle ({e}).") from None
-        except OSError as e:
-            raise DataError(f"cannot read {path}: {e.strerror or e}.") from None
+        except (OSError, EOFError) as e:
+            raise DataError(f"{path} is a damaged .npy file ({e}).") from None
         if x.dtype == np.uint8:
             x = x.astype(np.float32) * np.float32(_task_scale(task))
         return x
-    images = read_idx(path, IMAGES_MAGIC)
+    if str(path).lower().endswith((".npy", ".npz")):
+        raise DataError(f"{path} {kind}; predict reads {INPUTS}.")
+    try:
+        images = read_idx(path, IMAGES_MAGIC)
+    except DataError as e:
+        if "magic number" not in str(e) and "too short" not in str(e):
+            raise
+        raise DataError(f"{path} is neither a .npy nor an IDX images file (its first bytes say neither); predict "
+                        f"reads {INPUTS}.") from None
     if images.ndim != 3 or images.dtype != np.uint8:
         raise DataError(f"{path} should hold uint8 images (N, rows, cols), not {images.dtype} {images.shape}.")
     return _images_as_sequences(images, task, path)

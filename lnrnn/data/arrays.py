@@ -33,6 +33,28 @@ SPLIT_SEED = 0               # the permutation the held-out split draws (lnrnn.d
 REGRESSION_TOLERANCE = 0.04  # a regression "accuracy" counts predictions within this of the target
 
 
+NPY_MAGIC = b"\x93NUMPY"                       # how a .npy file begins
+ZIP_MAGICS = (b"PK\x03\x04", b"PK\x05\x06")    # how an .npz (a zip file; an empty one) begins
+MAX_CLASSES = 100_000                          # labels 0..C-1 beyond this are taken for a mistake, not classes
+
+
+def numpy_kind(path):
+    """'npy' or 'npz' by a file's first bytes, or the phrase saying what it is instead ('is empty (0
+    bytes)', 'is not a NumPy .npy or .npz (zip) file'). numpy.load tries pickle on anything it does not
+    recognize, so its own message ("contains pickled data") would name the wrong problem."""
+    with open(path, "rb") as f:
+        head = f.read(6)
+    if head == NPY_MAGIC:
+        return "npy"
+    if head[:4] in ZIP_MAGICS:
+        return "npz"
+    if not head:
+        return "is empty (0 bytes)"
+    text = head.isascii() and all(c >= 32 or c in b"\t\r\n" for c in head)
+    return (f"is not a NumPy .npy or .npz (zip) file ({'text' if text else 'it begins with bytes'} "
+            f"{head!r}{'...' if len(head) == 6 else ''})")
+
+
 def check_objective(value):
     if value not in OBJECTIVES:
         raise UserError(f"--objective must be ce (classes) or mse (regression), not {value!r}.")
@@ -49,6 +71,13 @@ def read_file(path):
         raise DataError(f"--data-dir {path} is a folder; the npz task reads one .npz file: pass its path.")
     if not os.path.isfile(path):
         raise DataError(f"data file {path} does not exist.")
+    try:
+        kind = numpy_kind(path)
+    except OSError as e:
+        raise DataError(f"cannot read {path}: {e.strerror or e}.") from None
+    if kind not in ("npy", "npz"):
+        raise DataError(f"{path} {kind}; the npz task reads an .npz (zip) file of named arrays: save them with "
+                        "numpy.savez(path, x=..., y=...).")
     try:
         data = np.load(path, allow_pickle=False)
     except ValueError as e:
@@ -171,6 +200,14 @@ def check_arrays(arrays, where="the arrays", objective=None):
             if y.min() < low:
                 raise DataError(f"{where}: {name} holds the label {int(y.min())}; classes are 0..C-1"
                                 f"{' (and -1 for a step that is not scored)' if per_step else ''}.")
+        top = max(ys, key=lambda y: y.max())
+        if top.max() + 1 > MAX_CLASSES:
+            name = "y" if top is ys[0] else "y_val"
+            distinct = len(np.unique(np.concatenate([y.ravel() for y in ys])))
+            raise DataError(f"{where}: {name} holds the label {int(top.max())}, out of range: classes are numbered "
+                            f"0..C-1, so it would make {int(top.max()) + 1:,} classes (at most {MAX_CLASSES:,}) "
+                            f"where y holds {distinct:,} distinct labels; renumber them (numpy.unique(y, "
+                            "return_inverse=True)), or pass --objective mse for regression.")
         ys = [y.astype(np.int64) for y in ys]
         num_classes = max(int(y.max()) for y in ys) + 1
         if num_classes < 2:

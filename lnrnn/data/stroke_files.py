@@ -49,6 +49,15 @@ def find_file(data_dir):
 
 def load(path, allow_pickle=False):
     """-> {'train': [...], 'val': [...]} or {'all': [...]}, lists of (N_i, 3) float64 sequences."""
+    from lnrnn.data.arrays import numpy_kind
+
+    try:
+        kind = numpy_kind(path)
+    except OSError as e:
+        raise DataError(f"cannot read {path}: {e.strerror or e}.") from None
+    if kind not in ("npy", "npz") and not allow_pickle:  # numpy.load would call it pickled data
+        raise DataError(f"{path} {kind}; the strokes-npz task reads stroke-3 arrays saved with numpy.savez "
+                        "(.npz) or numpy.save (.npy).")
     try:
         data = np.load(path, allow_pickle=allow_pickle)
     except ValueError as e:
