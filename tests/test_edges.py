@@ -242,3 +242,24 @@ def test_predict_names_what_an_input_is(tmp_path):
         assert "Aborted" not in r.output and "magic number" not in msg and "IDX images file" in msg, msg
         assert takes in msg.replace("it reads", "predict reads")
     assert not out.exists()
+
+
+# ---------------------------------------------------------------------------------------------
+# export: the suffix says the format
+# ---------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("name,said", [("w.pt", "ends in .pt"), ("w.pth", "ends in .pth"), ("weights", "has no suffix")])
+def test_export_refuses_a_suffix_that_promises_another_format(tmp_path, name, said):
+    import lnrnn.api
+
+    run = classifier_run(tmp_path / "run")
+    out = tmp_path / name
+    msg = one_error(invoke("export", "--checkpoint", run, "--out", out), f"--out {out} {said}")
+    assert f"name it {tmp_path / 'w'}{'eights' * (name == 'weights')}.safetensors" in msg and "torch.load" in msg
+    assert not out.exists()
+    from lnrnn.errors import UserError
+    with pytest.raises(UserError, match="lnrnn export writes safetensors"):
+        lnrnn.api.export_run(lnrnn.api.load_run(run), out)
+    assert not out.exists()
+    r = invoke("export", "--checkpoint", run, "--out", tmp_path / "W.SafeTensors")
+    assert r.exit_code == 0 and (tmp_path / "W.SafeTensors").stat().st_size > 0, r.output
+    assert ".safetensors" in invoke("export", "--help").output

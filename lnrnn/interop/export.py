@@ -141,12 +141,31 @@ def read_safetensors(path):
     return tensors, meta
 
 
+SUFFIX = ".safetensors"  # an exported file's name says what it holds
+
+
+def check_suffix(path, option="--out"):
+    """UserError unless ``path`` ends in .safetensors: a weights.pt would hold safetensors bytes that
+    torch.load cannot read."""
+    import os
+
+    text = str(path)
+    if not text.lower().endswith(SUFFIX):
+        ext = os.path.splitext(text)[1]
+        said = f"ends in {ext}" if ext else "has no suffix"
+        raise UserError(f"{option} {text} {said}, but lnrnn export writes safetensors (read it with "
+                        f"safetensors.torch.load_file, not torch.load): name it "
+                        f"{os.path.splitext(text)[0] if ext else text}{SUFFIX}.")
+    return text
+
+
 def export_weights(run, path, fmt="safetensors"):
     """Write a loaded run's weights to ``path``; -> {name: shape} of what was written."""
     from lnrnn import __version__
 
     if fmt not in FORMATS:
         raise UserError(f"unknown export format {fmt!r}; choose one of {', '.join(FORMATS)}.")
+    check_suffix(path)
     tensors = exported_tensors(run.model)
     meta = {"format": "lnrnn-export", "lnrnn_version": __version__, "gate_order": "i,f,g,o",
             "model_config": json.dumps(run.model.config, sort_keys=True),

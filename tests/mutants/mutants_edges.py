@@ -63,4 +63,15 @@ MUTANTS = [
          new="    if str(path).lower().endswith(\".npy\"):\n",
          tests=[f"{EDGES}::test_predict_names_what_an_input_is"],
          why="a 0-byte .npy reaches numpy.load: EOFError, which click prints as 'Aborted!' (exit 1)"),
+    # ---- export: the suffix says the format ----
+    dict(name="edges-export-any-suffix", file="lnrnn/interop/export.py",
+         old="    if not text.lower().endswith(SUFFIX):\n",
+         new="    if False:\n",
+         tests=[f"{EDGES}::test_export_refuses_a_suffix_that_promises_another_format"],
+         why="--out w.pt gets safetensors bytes under a name torch.load takes for its own"),
+    dict(name="edges-export-suffix-case-sensitive", file="lnrnn/interop/export.py",
+         old="    if not text.lower().endswith(SUFFIX):\n",
+         new="    if not text.endswith(SUFFIX):\n",
+         tests=[f"{EDGES}::test_export_refuses_a_suffix_that_promises_another_format"],
+         why="W.SafeTensors is refused although it names the format"),
 ]
