@@ -4,11 +4,16 @@
     cer(ref, hyp)                           # character error rate of one line: edits / len(ref)
     wer(ref, hyp)                           # word error rate: the same over whitespace-split words
     error_rates(refs, hyps)                 # {'cer', 'wer'} of many lines: total edits / total length
+    label_edit_distances(ref, rl, hyp, hl)  # compiled, per row of padded int label arrays (the CTC head's)
 
 A line's rate is undefined for an empty reference (ValueError); ``error_rates`` sums edits and reference
 lengths first, as papers report them (Graves et al. 2009: label error rate over a test set), and counts
 an empty reference line by its hypothesis' insertions.
 """
+import numpy as np
+from numba import njit
+
+from lnrnn.config import JIT
 
 
 def edit_distance(ref, hyp):
@@ -56,3 +61,25 @@ def error_rates(refs, hyps):
 def _ratio(edits, n):
     """edits / n; over an empty total, 0 without edits and infinite with some."""
     return edits / n if n else (0.0 if edits == 0 else float("inf"))
+
+
+@njit(**JIT)
+def label_edit_distances(ref, ref_lengths, hyp, hyp_lengths):
+    """ref (B,Lr), hyp (B,Lh) int labels padded at the end, their lengths (B,) -> edits (B,) int64: the
+    Levenshtein distance of each row's first ref_lengths[b] and hyp_lengths[b] labels (``edit_distance``
+    compiled, for a head that scores every batch)."""
+    B = ref.shape[0]
+    out = np.zeros(B, np.int64)
+    prev = np.empty(hyp.shape[1] + 1, np.int64)
+    cur = np.empty(hyp.shape[1] + 1, np.int64)
+    for b in range(B):
+        n = hyp_lengths[b]
+        for j in range(n + 1):
+            prev[j] = j
+        for i in range(1, ref_lengths[b] + 1):
+            cur[0] = i
+            for j in range(1, n + 1):
+                cur[j] = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (ref[b, i - 1] != hyp[b, j - 1]))
+            prev, cur = cur, prev
+        out[b] = prev[n]
+    return out

@@ -175,6 +175,11 @@ def test_collapse_and_best_path():
         logp[t, 0, a] = logp[t, 1, b] = np.log(0.8)
     assert best_path(logp) == [[1, 1], [2, 2, 1]]
     assert best_path(logp, lengths=[2, 3]) == [[1], [2, 2]]
+    rng = np.random.default_rng(13)
+    logp = rng.standard_normal((9, 40, 3))
+    lengths = rng.integers(0, 10, 40)
+    arg = logp.argmax(axis=2)
+    assert best_path(logp, lengths) == [collapse(arg[:lengths[b], b]) for b in range(40)]
 
 
 def test_beam_probabilities_equal_brute_force_over_all_paths():
@@ -339,3 +344,13 @@ def test_head_refuses_bad_labels_and_settings():
         CTCHead(3, outputs=4, per_step=False)
     with pytest.raises(ValueError, match="at least one label"):
         CTCHead(3, outputs=1)
+
+
+def test_compiled_label_edit_distances_equal_edit_distance():
+    from lnrnn.textmetrics import edit_distance, label_edit_distances
+    rng = np.random.default_rng(12)
+    B = 50
+    rl, hl = rng.integers(0, 8, B), rng.integers(0, 10, B)
+    ref, hyp = rng.integers(1, 4, (B, 8)), rng.integers(1, 4, (B, 10))
+    got = label_edit_distances(ref, rl, hyp, hl)
+    assert got.tolist() == [edit_distance(ref[b, :rl[b]].tolist(), hyp[b, :hl[b]].tolist()) for b in range(B)]

@@ -1,6 +1,7 @@
 """Decoding a CTC head's per-step class scores into label sequences (Graves et al. 2006, sec. 3.2).
 
     best_path(logp, lengths)                  # the most probable path, collapsed: list of B label lists
+    best_path_array(logp, lengths)            # the same as (B,T) labels padded with -1 and their lengths
     prefix_beam_search(logp_row, width)       # [(labels, log p), ...] best first, of one row
 
 logp (T,B,C) or a row's (T,C): log-probabilities over C classes (log-softmax of the head's logits; best
@@ -35,13 +36,25 @@ def collapse(path):
     return out
 
 
-def best_path(logp, lengths=None):
-    """logp (T,B,C), lengths (B,) steps per row (None: all T) -> B label lists, each the collapse of the
-    row's per-step argmax."""
+def best_path_array(logp, lengths=None):
+    """logp (T,B,C), lengths (B,) steps per row (None: all T) -> labels (B,T) int64 padded with -1 and
+    label_lengths (B,): each row's per-step argmax over its steps, repeats merged, blanks dropped."""
     T, B, _ = logp.shape
     lengths = np.full(B, T) if lengths is None else np.asarray(lengths)
-    arg = np.asarray(logp).argmax(axis=2)                         # (T,B)
-    return [collapse(arg[:lengths[b], b]) for b in range(B)]
+    arg = np.asarray(logp).argmax(axis=2).T                        # (B,T)
+    new = np.ones((B, T), bool)
+    new[:, 1:] = arg[:, 1:] != arg[:, :-1]                         # not a repeat of the step before
+    keep = new & (arg != CTC_BLANK) & (np.arange(T)[None, :] < lengths[:, None])
+    n = keep.sum(axis=1)
+    out = np.full((B, T), -1, np.int64)
+    out[np.arange(T)[None, :] < n[:, None]] = arg[keep]           # row-major: each row's kept classes in order
+    return out, n.astype(np.int64)
+
+
+def best_path(logp, lengths=None):
+    """logp (T,B,C), lengths (B,) steps per row (None: all T) -> B label lists (``best_path_array``'s rows)."""
+    labels, n = best_path_array(logp, lengths)
+    return [labels[b, :n[b]].tolist() for b in range(len(n))]
 
 
 def prefix_beam_search(logp, width):

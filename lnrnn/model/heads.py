@@ -270,15 +270,15 @@ class CTCHead(Head):
 
     def forward(self, h, targets, valid):
         from lnrnn.kernels.ctc import ctc_forward
-        from lnrnn.model.decode import best_path
-        from lnrnn.textmetrics import edit_distance
+        from lnrnn.model.decode import best_path_array
+        from lnrnn.textmetrics import label_edit_distances
         labels, il, ll = self._rows(targets, valid)
         logits = np.ascontiguousarray(self.linear(h))                                # (T,B,C)
         loss, saved = ctc_forward(logits, labels, il, ll)
         rows = np.flatnonzero(il > 0)
-        hyp = best_path(saved[0], il)                                                # saved[0]: logp (T,B,C)
-        edits = sum(edit_distance(labels[b, :ll[b]].tolist(), hyp[b]) for b in rows)
-        sums = {"loss": float(loss[rows].sum(dtype=np.float64)), "cer": float(edits), "chars": float(ll[rows].sum())}
+        edits = label_edit_distances(labels, ll, *best_path_array(saved[0], il))     # saved[0]: logp (T,B,C)
+        sums = {"loss": float(loss[rows].sum(dtype=np.float64)), "cer": float(edits[rows].sum()),
+                "chars": float(ll[rows].sum())}
         return sums, len(rows), (h, saved, labels, il, ll)
 
     def backward(self, cache, scale):
