@@ -263,3 +263,24 @@ def test_export_refuses_a_suffix_that_promises_another_format(tmp_path, name, sa
     r = invoke("export", "--checkpoint", run, "--out", tmp_path / "W.SafeTensors")
     assert r.exit_code == 0 and (tmp_path / "W.SafeTensors").stat().st_size > 0, r.output
     assert ".safetensors" in invoke("export", "--help").output
+
+
+# ---------------------------------------------------------------------------------------------
+# a run stopped before its first evaluation
+# ---------------------------------------------------------------------------------------------
+def test_a_run_stopped_in_its_first_epoch_names_only_its_files_and_plot_says_why(tmp_path):
+    out = tmp_path / "run"
+    r = invoke("train", "--split", "64/32", "--hidden", "4", "--batch-size", "32", "--cell", "rnn", "-q",
+               "--out", out, "--max-steps", 1)
+    assert r.exit_code == 0, r.output
+    summary = r.stdout.splitlines()[-1]
+    assert f"checkpoint {out / 'checkpoint.json'}" in summary
+    assert not (out / "metrics.jsonl").exists() and "metrics.jsonl" not in summary
+    assert not (out / "learning_curve.svg").exists() and "learning_curve.svg" not in summary
+    msg = one_error(invoke("plot", out, "--out", tmp_path / "c.png"), f"the run in {out} has no evaluations yet")
+    assert "--resume" in msg and "--eval-every" in msg and not (tmp_path / "c.png").exists()
+    (out / "metrics.jsonl").write_text("")                  # an empty log says the same
+    one_error(invoke("plot", out, "--out", tmp_path / "c.png"), "has no evaluations yet")
+    other = tmp_path / "other"
+    other.mkdir()
+    one_error(invoke("plot", other, "--out", tmp_path / "c.png"), f"{other} has no metrics.jsonl")

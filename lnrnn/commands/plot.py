@@ -15,10 +15,14 @@ def read_run_curves(run_dir):
     """A run folder's Curves: metrics.jsonl (required) and updates.jsonl (when the run logged one; runs of
     older lnrnn versions did not)."""
     path = os.path.join(run_dir, METRICS_FILE)
+    records = read_jsonl(path) if os.path.isfile(path) else []
+    if not records and os.path.isfile(os.path.join(run_dir, "checkpoint.json")):
+        raise UserError(f"the run in {run_dir} has no evaluations yet (it stopped before its first epoch ended, "
+                        f"and {METRICS_FILE} holds one row per evaluation); train it on with `lnrnn train --out "
+                        f"{run_dir} --resume`, or give --eval-every to evaluate sooner.")
     if not os.path.isfile(path):
         raise UserError(f"{run_dir} has no {METRICS_FILE}; point lnrnn plot at run folders (what `lnrnn train "
                         "--out` wrote).")
-    records = read_jsonl(path)
     upath = os.path.join(run_dir, UPDATES_FILE)
     updates = read_jsonl(upath, torn_tail_ok=True) if os.path.isfile(upath) else []
     return Curves(os.path.basename(os.path.normpath(run_dir)), records, updates, kind=head_kind(run_dir))

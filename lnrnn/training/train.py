@@ -705,8 +705,10 @@ class Trainer:
         last = self.history[-1] if self.history else None
         if self.stop_eval is not None and self.stop_eval["step"] == self.step:
             last = self.stop_eval
-        where = (f"checkpoint {os.path.join(c.out, 'checkpoint.json')}, metrics {os.path.join(c.out, METRICS_FILE)}, "
-                 f"curve {os.path.join(c.out, CURVE_FILE)}")
+        # the files written so far: a run stopped within its first epoch has no metrics and no curve yet
+        files = (("checkpoint", "checkpoint.json"), ("metrics", METRICS_FILE), ("curve", CURVE_FILE))
+        where = ", ".join(f"{what} {os.path.join(c.out, name)}" for what, name in files
+                          if os.path.exists(os.path.join(c.out, name)))
         if last is None:
             res = "no evaluation yet"
         else:

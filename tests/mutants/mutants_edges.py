@@ -74,4 +74,15 @@ MUTANTS = [
          new="    if not text.endswith(SUFFIX):\n",
          tests=[f"{EDGES}::test_export_refuses_a_suffix_that_promises_another_format"],
          why="W.SafeTensors is refused although it names the format"),
+    # ---- a run stopped before its first evaluation ----
+    dict(name="edges-summary-names-missing-files", file="lnrnn/training/train.py",
+         old="                          if os.path.exists(os.path.join(c.out, name)))",
+         new="                          if True)",
+         tests=[f"{EDGES}::test_a_run_stopped_in_its_first_epoch_names_only_its_files_and_plot_says_why"],
+         why="the summary names metrics.jsonl and learning_curve.svg, which a run stopped early never wrote"),
+    dict(name="edges-plot-no-evaluations-unexplained", file="lnrnn/commands/plot.py",
+         old="    if not records and os.path.isfile(os.path.join(run_dir, \"checkpoint.json\")):\n",
+         new="    if False:\n",
+         tests=[f"{EDGES}::test_a_run_stopped_in_its_first_epoch_names_only_its_files_and_plot_says_why"],
+         why="plot says a run folder is not one, when it only has no evaluations yet"),
 ]
