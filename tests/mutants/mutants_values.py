@@ -6,6 +6,7 @@ POL = "tests/test_values_policies.py"
 RULE = "tests/test_values_sampler_rule.py"
 DATA = "tests/test_values_data_counts.py"
 PATHS = "tests/test_values_output_paths.py"
+DIST = "tests/test_values_distributed_options.py"
 
 MUTANTS = [
     # ---- the trainer's counters and policies
@@ -146,4 +147,30 @@ MUTANTS = [
          new="    if os.path.splitext(str(path))[1].lower() not in FORMATS + (\"\",):",
          tests=[f"{PATHS}::test_learning_curves_refuse_other_suffixes"],
          why="a curve file without a suffix (or --out c.svg/) passes the check"),
+    # ---- the data-parallel update with the training options on
+    dict(name="values-dist-shard-drops-tbptt", file="lnrnn/training/distributed.py",
+         old="    model.loss_and_grad(xs, ts, ls, tbptt=tbptt, state=state, total=total, text=tx)",
+         new="    model.loss_and_grad(xs, ts, ls, state=state, total=total, text=tx)",
+         tests=[f"{DIST}::test_two_thread_ranks_equal_one_process"],
+         why="--tbptt is ignored when the update runs over a group: every rank backpropagates the whole sequence"),
+    dict(name="values-dist-shard-text-first-rows", file="lnrnn/training/distributed.py",
+         old="        text = (np.ascontiguousarray(text[0][rows]), np.asarray(text[1])[rows] if hi > lo",
+         new="        text = (np.ascontiguousarray(text[0][:hi - lo]), np.asarray(text[1])[:hi - lo] if hi > lo",
+         tests=[f"{DIST}::test_two_thread_ranks_equal_one_process"],
+         why="every rank reads the texts of the batch's first rows, not its own rows'"),
+    dict(name="values-dist-shard-noise-first-rows", file="lnrnn/training/distributed.py",
+         old="        state = [tuple(np.ascontiguousarray(s[rows]) for s in layer) for layer in state]",
+         new="        state = [tuple(np.ascontiguousarray(s[:xs.shape[1]]) for s in layer) for layer in state]",
+         tests=[f"{DIST}::test_two_thread_ranks_equal_one_process"],
+         why="every rank starts from the global draw's first rows of state noise, not its own rows'"),
+    dict(name="values-dist-blocks-drop-tbptt", file="lnrnn/training/distributed.py",
+         old="                        None if lengths is None else np.asarray(lengths)[rows], tbptt=tbptt, state=st,",
+         new="                        None if lengths is None else np.asarray(lengths)[rows], state=st,",
+         tests=[f"{DIST}::test_reproducible_blocks_equal_one_call"],
+         why="--reproducible ignores --tbptt"),
+    dict(name="values-dist-blocks-text-unsliced-lengths", file="lnrnn/training/distributed.py",
+         old="        tx = None if text is None else (np.ascontiguousarray(text[0][rows]), np.asarray(text[1])[rows])",
+         new="        tx = None if text is None else (np.ascontiguousarray(text[0][rows]), np.asarray(text[1])[:hi - lo])",
+         tests=[f"{DIST}::test_reproducible_blocks_equal_one_call"],
+         why="each block reads the first rows' text lengths with its own rows' codes"),
 ]
