@@ -280,7 +280,7 @@ def text_inputs(model, record, lines, prime_strokes=None, prime_text=None, names
             raise UserError(f"{what} is empty; give at least one character to write.")
         unknown = list(dict.fromkeys(c for c in s if c not in alphabet))
         if unknown:
-            raise UserError(f"{what} ({s!r}) has characters that the run's training texts never used: "
+            raise UserError(f"{what} ({shortened(s, 60)}) has characters that the run's training texts never used: "
                             f"{', '.join(repr(c) for c in unknown)}; the run can write only these: "
                             f"{alphabet[1:]!r}.")
     codes = [encode_text(s, alphabet) for s in lines]
@@ -331,8 +331,9 @@ def _ink(ax, points, color="#1a1a1a", origin=(0.0, 0.0)):
 
 
 def _paper(ax, y_down=False):
-    """A handwriting axis: equal aspect, no ticks, no frame."""
-    ax.set_aspect("equal", adjustable="datalim")
+    """A handwriting axis: equal aspect (the box fits the limits ``_same_scale`` set, left-aligned), no
+    ticks, no frame."""
+    ax.set_aspect("equal", adjustable="box", anchor="W")
     if y_down:
         ax.invert_yaxis()
     ax.set_xticks([])
@@ -351,36 +352,89 @@ def _save(fig, plt, path, fmt):
 
 
 def draw_strokes(samples, path, title=None, y_down=False, labels=None):
-    """Draw each (N,3) stroke-3 sample in its own row into ``path`` (.png, .svg or .pdf)."""
+    """Draw each (N,3) stroke-3 sample in its own row into ``path`` (.png, .svg or .pdf), every row at one
+    scale."""
     fmt = _format(path)
     plt = _pyplot()
+    return _save(strokes_figure(plt, samples, title, y_down, labels), plt, path, fmt)
+
+
+def strokes_figure(plt, samples, title=None, y_down=False, labels=None):
+    """The figure ``draw_strokes`` saves."""
     n = len(samples)
     fig, axes = plt.subplots(n, 1, figsize=(10, 1.6 * n + (0.5 if title else 0)), squeeze=False)
     for k, (ax, pts) in enumerate(zip(axes[:, 0], samples)):
         _ink(ax, pts)
-        _paper(ax, y_down)
         if labels is not None:
             ax.set_title(labels[k], fontsize=9, loc="left")
+    _same_scale(axes[:, 0], [_absolute(pts) for pts in samples])
+    for ax in axes[:, 0]:
+        _paper(ax, y_down)
     if title:
         fig.suptitle(title, fontsize=11)
     fig.tight_layout()
-    return _save(fig, plt, path, fmt)
+    return fig
+
+
+CAPTION_CHARS = 100  # a caption longer than this would run past the picture's width (10 in, 9 pt)
+
+
+def shortened(text, limit):
+    """repr(text), its middle cut to keep it within ``limit`` characters: 'abc…xyz'."""
+    r = repr(text)
+    if len(r) <= limit:
+        return r
+    keep = max(limit - 3, 2)
+    return r[:keep - keep // 3] + "\u2026" + r[len(r) - keep // 3:]
 
 
 def written_label(row):
-    """A written line's caption: its text, and whether it reached the step cap before the stop rule."""
-    cap = f" (stopped at the {len(row.points)}-point cap)" if row.capped else ""
+    """A written line's caption: its text, and whether it reached the step cap before the stop rule. A long
+    text is shortened (its length said) so that the notes after it stay inside the picture."""
     primed = " after the prime (grey)" if row.prime is not None else ""
-    return f"{row.text!r}{primed}{cap}"
+    notes = [f"stopped at the {len(row.points)}-point cap"] if row.capped else []
+    text = repr(row.text)
+    if len(text) + len(primed) + sum(len(n) + 2 for n in notes) + 1 > CAPTION_CHARS:
+        notes.insert(0, f"{len(row.text):,} characters")
+        tail = primed + f" ({'; '.join(notes)})"
+        return shortened(row.text, CAPTION_CHARS - len(tail)) + tail
+    return text + primed + (f" ({'; '.join(notes)})" if notes else "")
+
+
+def _same_scale(axes, inks):
+    """One scale for every row: each axis gets the widest row's width and the tallest row's height (its own
+    ink left-aligned and centred in them), so short and long lines are drawn at the same size. ``inks``:
+    per axis, the (n,2) absolute points it draws."""
+    boxes = [(p[:, 0].min(), p[:, 0].max(), p[:, 1].min(), p[:, 1].max()) if len(p) else (0, 0, 0, 0)
+             for p in inks]
+    W = max(max(b[1] - b[0] for b in boxes), 1e-9)
+    H = max(max(b[3] - b[2] for b in boxes), 1e-9)
+    pad = 0.03 * max(W, H)
+    for ax, (x0, _, y0, y1) in zip(axes, boxes):
+        ax.set_xlim(x0 - pad, x0 + W + pad)
+        mid = (y0 + y1) / 2
+        ax.set_ylim(mid - H / 2 - pad, mid + H / 2 + pad)
+
+
+def _absolute(points, origin=(0.0, 0.0)):
+    """(N,3) stroke-3 -> (N,2) absolute pen positions from ``origin``."""
+    pts = np.asarray(points, np.float64).reshape(-1, 3)
+    return np.asarray(origin, np.float64) + np.cumsum(pts[:, :2], axis=0)
 
 
 def draw_written(results, path, title=None, attention=False, y_down=False):
-    """Draw each ``Written`` line in its own row into ``path`` (.png, .svg or .pdf), titled with its text
-    (and the cap, where it stopped there); a prime in grey before it. ``attention``: beneath each line
+    """Draw each ``Written`` line in its own row into ``path`` (.png, .svg or .pdf), every row at one scale,
+    titled with its text (shortened when long, and the cap, where it stopped there); a prime in grey
+    before it. ``attention``: beneath each line
     the window's weights phi(t, u) as an image, points t across, the characters u down (the prime's
     first, in grey), with a colour bar."""
     fmt = _format(path)
     plt = _pyplot()
+    return _save(written_figure(plt, results, title, attention, y_down), plt, path, fmt)
+
+
+def written_figure(plt, results, title=None, attention=False, y_down=False):
+    """The figure ``draw_written`` saves."""
     heights = []
     for r in results:
         heights.append(1.6)
@@ -388,23 +442,29 @@ def draw_written(results, path, title=None, attention=False, y_down=False):
             heights.append(max(1.2, 0.13 * r.phi.shape[1] + 0.6))
     fig = plt.figure(figsize=(10, sum(heights) + (0.5 if title else 0)))
     grid = fig.add_gridspec(len(heights), 1, height_ratios=heights)
-    k = 0
+    k, ink_axes, inks = 0, [], []
     for r in results:
         ax = fig.add_subplot(grid[k])
         k += 1
-        origin = (0.0, 0.0)
+        origin, drawn = (0.0, 0.0), []
         if r.prime is not None:
+            drawn.append(_absolute(r.prime))
             origin = _ink(ax, r.prime, color="#a0a0a0")
+        drawn.append(_absolute(r.points, origin))
         _ink(ax, r.points, origin=origin)
-        _paper(ax, y_down)
         ax.set_title(written_label(r), fontsize=9, loc="left")
+        ink_axes.append(ax)
+        inks.append(np.concatenate(drawn))
         if attention:
             _attention(fig, fig.add_subplot(grid[k]), r)
             k += 1
+    _same_scale(ink_axes, inks)                              # short and long lines at one size
+    for ax in ink_axes:
+        _paper(ax, y_down)
     if title:
         fig.suptitle(title, fontsize=11)
     fig.tight_layout()
-    return _save(fig, plt, path, fmt)
+    return fig
 
 
 def _attention(fig, ax, row):

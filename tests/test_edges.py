@@ -284,3 +284,91 @@ def test_a_run_stopped_in_its_first_epoch_names_only_its_files_and_plot_says_why
     other = tmp_path / "other"
     other.mkdir()
     one_error(invoke("plot", other, "--out", tmp_path / "c.png"), f"{other} has no metrics.jsonl")
+
+
+# ---------------------------------------------------------------------------------------------
+# sample: a long prime is capped; long captions keep their notes; one scale for every row
+# ---------------------------------------------------------------------------------------------
+def test_a_prime_longer_than_the_cap_is_refused_before_any_work(tmp_path, monkeypatch):
+    import lnrnn.api
+    import lnrnn.commands.sample
+    from lnrnn.config import SAMPLE_MAX_STEPS
+
+    monkeypatch.setattr(lnrnn.commands.sample, "SAMPLE_MAX_STEPS", 10)
+    monkeypatch.setattr(lnrnn.api, "load_run", lambda *a, **k: pytest.fail("the run was loaded before the check"))
+    prime = tmp_path / "prime.npy"
+    np.save(prime, np.tile([[1.0, 0.0, 0.0]], (11, 1)))
+    out = tmp_path / "s.png"
+    msg = one_error(invoke("sample", "--checkpoint", tmp_path, "--text", "ab", "--prime-strokes", prime,
+                           "--prime-text", "ab", "--steps", 5, "--out", out), f"--prime-strokes {prime} holds 11 points, more than the 10")
+    assert "--no-cap" in msg and not out.exists()
+    np.save(prime, np.tile([[1.0, 0.0, 0.0]], (10, 1)))     # at the cap: on to loading the run
+    with pytest.raises(BaseException, match="the run was loaded"):
+        CliRunner().invoke(main, ["sample", "--checkpoint", str(tmp_path), "--text", "ab", "--prime-strokes",
+                                  str(prime), "--prime-text", "ab", "--steps", "5", "--out", str(out)],
+                           catch_exceptions=False)
+    help_text = " ".join(invoke("sample", "--help").output.split())
+    assert f"at most {SAMPLE_MAX_STEPS:,} points unless --no-cap" in help_text
+
+
+def _written(text, n, capped, prime=None, seed=0):
+    from lnrnn.sample import Written
+
+    pts = np.random.default_rng(seed).normal(0, 1, (n, 3))
+    pts[:, 2] = 0
+    return Written(points=pts, phi=np.full((n, len(text)), 1.0 / len(text)), capped=capped, text=text,
+                   chars=list(text), codes=np.zeros(len(text), np.int64), prime=prime)
+
+
+def test_a_long_text_is_shortened_in_its_caption_and_the_cap_note_stays(tmp_path):
+    from lnrnn.sample import CAPTION_CHARS, _pyplot, written_figure, written_label
+
+    text = "the quick brown fox jumps over the lazy dog " * 46
+    row = _written(text[:2000], 700, capped=True)
+    label = written_label(row)
+    assert len(label) <= CAPTION_CHARS and label.endswith("(2,000 characters; stopped at the 700-point cap)")
+    assert label.startswith("'the quick brown") and "\u2026" in label
+    assert written_label(_written("ab", 5, capped=True)) == "'ab' (stopped at the 5-point cap)"
+    assert written_label(_written("ab", 5, capped=False, prime=np.zeros((2, 3)))) == "'ab' after the prime (grey)"
+    plt = _pyplot()
+    fig = written_figure(plt, [row], title="ln-lstm on strokes, update 9, bias 0, seed 0")
+    fig.canvas.draw()
+    r = fig.canvas.get_renderer()
+    caption = fig.axes[0].title if fig.axes[0].title.get_text() else fig.axes[0]._left_title
+    box, title = caption.get_window_extent(r), fig._suptitle.get_window_extent(r)
+    assert 0 <= box.x0 and box.x1 <= fig.bbox.width                   # inside the picture
+    assert box.y1 <= title.y0 or box.x1 <= title.x0 or box.x0 >= title.x1   # not over the title
+    plt.close(fig)
+
+
+def _row_scales(fig, axes):
+    """Display pixels per data unit, across and up, of each axis (after drawing)."""
+    fig.canvas.draw()
+    out = []
+    for ax in axes:
+        b = ax.get_window_extent()
+        (x0, x1), (y0, y1) = ax.get_xlim(), ax.get_ylim()
+        out.append((b.width / abs(x1 - x0), b.height / abs(y1 - y0)))
+    return np.array(out)
+
+
+def test_every_row_is_drawn_at_one_scale():
+    from lnrnn.sample import _pyplot, strokes_figure, written_figure
+
+    plt = _pyplot()
+    rows = [_written("ab", 7, False, seed=1), _written("abcdeabcdeabcde", 60, False, seed=2),
+            _written("abc", 20, True, prime=np.tile([[0.5, 0.2, 0.0]], (30, 1)), seed=3)]
+    for fig, axes in ((written_figure(plt, rows, title="t"), None),
+                      (written_figure(plt, rows, attention=True), "ink"),
+                      (strokes_figure(plt, [r.points for r in rows], title="t"), None)):
+        ink = [ax for ax in fig.axes if not ax.get_xlabel() and not ax.get_ylabel() and ax.get_label() != "<colorbar>"]
+        assert len(ink) == 3
+        s = _row_scales(fig, ink)
+        assert np.allclose(s, s[0], rtol=1e-3), s                    # one scale, across and up, in every row
+        assert np.allclose(s[:, 0], s[:, 1], rtol=1e-3), s           # and equal aspect
+        for ax, r in zip(ink, rows):                                 # every row's ink inside its axis
+            drawn = np.concatenate([line.get_xydata() for line in ax.get_lines()])
+            (x0, x1), (y0, y1) = sorted(ax.get_xlim()), sorted(ax.get_ylim())
+            assert drawn[:, 0].min() >= x0 and drawn[:, 0].max() <= x1
+            assert drawn[:, 1].min() >= y0 and drawn[:, 1].max() <= y1
+        plt.close(fig)

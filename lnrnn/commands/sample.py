@@ -17,8 +17,8 @@ CLI_NAMES = {"text": "--text", "prime_strokes": "--prime-strokes", "prime_text":
                    "cap of each line, which stops earlier by Graves's rule (the window has passed its last "
                    "character).")
 @click.option("--no-cap", is_flag=True, default=False,
-              help=f"Allow --steps above {SAMPLE_MAX_STEPS:,} (each point is one step of the model: long "
-                   "samples take minutes; progress shows on stderr).")
+              help=f"Allow --steps, and --prime-strokes points, above {SAMPLE_MAX_STEPS:,} (each point is one "
+                   "step of the model: long samples take minutes; progress shows on stderr).")
 @click.option("--bias", type=float, default=0.0, show_default=True,
               help="Graves's sampling bias b: sigma = exp(sigma_hat - b), weights = softmax(pi_hat (1 + b)); "
                    "0 samples the trained distribution, larger is neater.")
@@ -33,7 +33,8 @@ CLI_NAMES = {"text": "--text", "prime_strokes": "--prime-strokes", "prime_text":
 @click.option("--prime-strokes", type=click.Path(dir_okay=False), default=None,
               help="Write in the style of this handwriting (Graves's priming): a stroke-3 file in data units, "
                    ".npz with a points (N,3) array (as --npz writes; its first line) or .npy (N,3); nothing is "
-                   "unpickled. Needs --prime-text.")
+                   f"unpickled. Needs --prime-text. Each point is one step of the model: at most "
+                   f"{SAMPLE_MAX_STEPS:,} points unless --no-cap is given.")
 @click.option("--prime-text", default=None, metavar="TEXT",
               help="The text the --prime-strokes points write; the window reads it, a space, then each line.")
 @click.option("--attention", is_flag=True, default=False,
@@ -77,6 +78,10 @@ def sample(ctx, path, steps, no_cap, bias, seed, count, texts, prime_strokes, pr
     if not str(out).lower().endswith(FORMATS):
         raise UserError(f"--out must end in {', '.join(FORMATS)}, not {out!r}.")
     prime_points = read_stroke3(prime_strokes, "--prime-strokes") if prime_strokes is not None else None
+    if prime_points is not None and len(prime_points) > SAMPLE_MAX_STEPS and not no_cap:
+        raise UserError(f"--prime-strokes {prime_strokes} holds {len(prime_points):,} points, more than the "
+                        f"{SAMPLE_MAX_STEPS:,} a prime may have (the model reads each as one step); give a shorter "
+                        "prime (a line or two of handwriting), or pass --no-cap to read it anyway.")
     check_output_file(out, "--out")
     if npz:
         check_output_file(npz, "--npz")
