@@ -79,7 +79,7 @@ def test_help_shows_defaults():
         r = invoke(*cmd)
         assert_ok(r)
     r = invoke("train", "--help")
-    assert "[default: ln-lstm]" in r.output and "[default: digits]" in r.output and "--resume" in r.output
+    assert "[default: ln-lstm]" in r.output and "[default: digits-binary]" in r.output and "--resume" in r.output
 
 
 def test_info():

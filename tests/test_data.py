@@ -146,6 +146,17 @@ def test_digits():
         load_task(task_spec("digits", split="1700/200"))
 
 
+def test_digits_binary_is_digits_as_ink_or_not():
+    gray, ink = load_task({"task": "digits"}), load_task({"task": "digits-binary"})
+    for part in ("train", "val"):
+        xg, xi = getattr(gray, f"x_{part}"), getattr(ink, f"x_{part}")
+        assert xi.dtype == np.float32 and set(np.unique(xi)) == {0.0, 1.0}
+        assert (xi == (16 * xg >= 8)).all(), "a pixel of 8/16 or more is ink (1), below it 0"
+        assert (getattr(ink, f"y_{part}") == getattr(gray, f"y_{part}")).all()   # the same images, same split
+    assert ink.extra["constant_prefix"] and ink.num_classes == 10
+    assert load_task(task_spec("digits-binary", split="100/50")).size("val") == 50
+
+
 def test_mnist_family_tasks(tmp_path):
     d = fake_mnist(tmp_path / "m")
     m = load_task(task_spec("mnist", d))

@@ -26,7 +26,7 @@ from lnrnn.training.optim import OPTIMIZERS
 @dataclass
 class TrainConfig:
     cell: str = "ln-lstm"                 # rnn, lstm, ln-rnn, ln-lstm, bn-rnn, bn-lstm
-    task: str = "digits"                  # see lnrnn.data.tasks: digits, mnist, pmnist, mnist-rows, adding, copy
+    task: str = "digits-binary"           # see lnrnn.data.tasks: digits-binary, digits, mnist, pmnist, adding, ...
     data_dir: Optional[str] = None        # folder with the MNIST-family IDX files (mnist tasks)
     split: Optional[str] = None           # TRAIN/VAL counts carved from the t10k files (or from digits)
     steps: Optional[int] = None           # sequence length of the synthetic tasks (adding: T, copy: blanks)
