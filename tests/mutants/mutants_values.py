@@ -7,6 +7,7 @@ RULE = "tests/test_values_sampler_rule.py"
 DATA = "tests/test_values_data_counts.py"
 PATHS = "tests/test_values_output_paths.py"
 DIST = "tests/test_values_distributed_options.py"
+CUDA = "tests/test_values_cuda_options.py"
 
 MUTANTS = [
     # ---- the trainer's counters and policies
@@ -131,10 +132,8 @@ MUTANTS = [
          tests=[f"{PATHS}::test_accepted_paths_are_checked_without_creating_and_written_with_their_folders"],
          why="the folder created for --out new/x.png is new/x.png itself: the file cannot be written"),
     dict(name="values-predictions-npy-suffix-case", file="lnrnn/predict_io.py",
-         old="    check_out(path)\n    classes, prob = predictions.classes, predictions.probability\n"
-             "    if str(path).lower().endswith(\".npy\"):",
-         new="    check_out(path)\n    classes, prob = predictions.classes, predictions.probability\n"
-             "    if str(path).endswith(\".npy\"):",
+         old="    if str(path).lower().endswith(\".npy\"):\n        table = np.empty(",
+         new="    if str(path).endswith(\".npy\"):\n        table = np.empty(",
          tests=[f"{PATHS}::test_predictions_npy_by_its_suffix"],
          why="--out P.NPY passes the check but is written as CSV text"),
     dict(name="values-sample-suffix-case", file="lnrnn/sample.py",
@@ -173,4 +172,15 @@ MUTANTS = [
          new="        tx = None if text is None else (np.ascontiguousarray(text[0][rows]), np.asarray(text[1])[:hi - lo])",
          tests=[f"{DIST}::test_reproducible_blocks_equal_one_call"],
          why="each block reads the first rows' text lengths with its own rows' codes"),
+    # ---- the CUDA path with the options on
+    dict(name="values-cuda-fast-eval-drops-noise", file="lnrnn/model/models.py",
+         old="            h, _ = self._run_last_on_device(x, training=False, state=state)",
+         new="            h, _ = self._run_last_on_device(x, training=False)",
+         tests=[f"{CUDA}::test_last_step_head_with_state_noise_on_both_devices"],
+         why="on 'cuda', a last-step head's evaluation without lengths starts from zero states, not the batch's noise"),
+    dict(name="values-cuda-fast-update-drops-noise", file="lnrnn/model/models.py",
+         old="            h, y_dev = self._run_last_on_device(x, training=True, state=state)",
+         new="            h, y_dev = self._run_last_on_device(x, training=True)",
+         tests=[f"{CUDA}::test_last_step_head_with_state_noise_on_both_devices"],
+         why="on 'cuda', a last-step head's update starts from zero states: --state-noise does nothing there"),
 ]
