@@ -10,7 +10,8 @@ Timed in turns in one process (medians), float32:
   blstm layer   one LSTM layer of --hidden units forward + backward over x (T,B,I), twice (the two directions
                 of a bidirectional layer, the second over the reversed sequence), as Graves et al. 2009 (I 25,
                 100 units a direction)
-The share printed is ctc / (ctc + blstm layer). A benchmark, not a test: it prints figures and asserts nothing.
+The share printed is ctc / (ctc + blstm layer), by wall time and by the process's CPU time (which a loaded
+machine moves less). A benchmark, not a test: it prints figures and asserts nothing.
 """
 import argparse
 import os
@@ -63,8 +64,11 @@ def main(argv=None):
     print(f"{cpuinfo('model name') or platform.processor() or 'unknown CPU'}, {os.cpu_count()} logical CPUs, "
           f"{numba.get_num_threads()} threads, BLAS {BLAS}; float32")
     print(f"T={T} B={B} C={C} labels of {L}; BLSTM layer {args.norm}-LSTM 2 x {H} on I={I}")
-    c, s = (statistics.median(t) for t in paired_times([ctc, blstm], args.reps))
-    print(f"ctc {c:.1f} ms   blstm layer {s:.1f} ms   ctc share {100 * c / (c + s):.1f}%")
+    cpu = []
+    c, s = (statistics.median(t) for t in paired_times([ctc, blstm], args.reps, cpu))
+    cc, cs = (statistics.median(t) for t in cpu)
+    print(f"wall: ctc {c:.1f} ms   blstm layer {s:.1f} ms   ctc share {100 * c / (c + s):.1f}%")
+    print(f"CPU time (all threads): ctc {cc:.1f} ms   blstm layer {cs:.1f} ms   ctc share {100 * cc / (cc + cs):.1f}%")
 
 
 if __name__ == "__main__":
