@@ -191,3 +191,52 @@ def test_patience_count_survives_a_stop_and_resume(tmp_path, monkeypatch):
         assert meta["step"] == 10 and meta["early_stop"]["best_step"] == 6 and meta["best_state"]["since"] == 3
         assert load_checkpoint(str(out / "best"))[0]["best"] == {"metric": "loss", "value": 0.9, "step": 6,
                                                                    "epoch": round(6 / 7, 6)}
+
+
+def test_eval_every_at_an_epoch_end_is_that_epochs_row_only(tmp_path, monkeypatch):
+    """--eval-every 7 on 7 updates an epoch: the scheduled evaluations fall on the epoch ends, which are
+    evaluated once, as epoch rows (an update row beside them would count twice towards --patience)."""
+    monkeypatch.setattr(Trainer, "_validate", lambda self: {"loss": 1.0 / self.step, "acc": 0.5})
+    out = tmp_path / "run"
+    assert_ok(invoke("train", *TINY, "--eval-every", 7, "--out", out))
+    assert [(x["step"], x.get("eval")) for x in rows(out)] == [(7, None), (14, None)]
+
+
+def recorded_updates(monkeypatch):
+    """Each update's (loss sum, scored count), in order, across invocations."""
+    from lnrnn.model.models import SequenceModel
+    original, seen = SequenceModel.loss_and_grad, []
+
+    def spy(self, *args, **kw):
+        means = original(self, *args, **kw)
+        seen.append((self.last_sums["loss"], self.last_count))
+        return means
+    monkeypatch.setattr(SequenceModel, "loss_and_grad", spy)
+    return seen
+
+
+def update_rows(out):
+    return [json.loads(line) for line in open(os.path.join(out, "updates.jsonl"))]
+
+
+def test_update_log_windows_survive_a_stop_and_resume(tmp_path, monkeypatch):
+    """--log-every 3: a row at updates 3, 6, 9, 12, each the mean of its own three updates (the sums of
+    the losses over the sums of the counts); stopped at update 5, in the middle of a window, and resumed,
+    the rows are the same."""
+    for name, stops in (("whole", []), ("cut", [5])):
+        seen = recorded_updates(monkeypatch)
+        out = tmp_path / name
+        for s in stops:
+            assert_ok(invoke("train", *TINY, "--log-every", 3, "--max-steps", s, "--out", out))
+        if stops:
+            assert_ok(invoke("train", "--out", out, "--resume", "-q"))
+        else:
+            assert_ok(invoke("train", *TINY, "--log-every", 3, "--out", out))
+        assert len(seen) == 14
+        r = update_rows(out)
+        assert [x["step"] for x in r] == [3, 6, 9, 12]
+        for x in r:
+            window = seen[x["step"] - 3:x["step"]]
+            assert x["updates"] == 3
+            assert x["train_loss"] == pytest.approx(sum(s for s, _ in window) / sum(c for _, c in window), rel=1e-9)
+        monkeypatch.undo()
