@@ -354,3 +354,28 @@ def test_compiled_label_edit_distances_equal_edit_distance():
     ref, hyp = rng.integers(1, 4, (B, 8)), rng.integers(1, 4, (B, 10))
     got = label_edit_distances(ref, rl, hyp, hl)
     assert got.tolist() == [edit_distance(ref[b, :rl[b]].tolist(), hyp[b, :hl[b]].tolist()) for b in range(B)]
+
+
+def test_head_in_a_model_by_central_differences():
+    """A padded batch through an LN-LSTM and the CTC head (SequenceModel, whole sequences): every
+    parameter's gradient of the mean loss per sequence against central differences (float64)."""
+    from lnrnn.model.models import build_model
+    rng = np.random.default_rng(14)
+    T, B, I, H = 6, 4, 2, 3
+    model = build_model(dict(cell="lstm", norm="ln", input_size=I, hidden_size=H, num_layers=1, dtype="float64",
+                             forget_bias=1.0, head={"kind": "ctc", "outputs": 4}), seed=0, max_steps=T)
+    flat = model.flat[0].data
+    flat += 0.3 * rng.standard_normal(flat.size)
+    x = rng.standard_normal((T, B, I))
+    labels = np.array([[1, 1], [2, -1], [3, 2], [-1, -1]])
+    lengths = np.array([6, 3, 5, 2])
+
+    def loss():
+        return model.loss_and_grad(x, labels, lengths)["loss"]
+
+    loss()
+    analytic = model.flat[1].data.copy()
+    for name, shape, off in model.flat[0].layout:
+        view = flat[off:off + int(np.prod(shape))]
+        idx = np.arange(min(view.size, 12))
+        assert rel_error(analytic[off:off + view.size][idx], numeric_grad(loss, view, idx=idx)) < TOLERANCE, name
