@@ -10,6 +10,10 @@ from an ordinary import in ``_ops`` (one list for both devices). CUDA functions 
 arrays and return device arrays; ``to_host``/``to_device`` move results across (identities on the
 CPU), so callers can be written once for both.
 
+The layers do not call the cell kernels through this namespace: a registry row names its own
+(``lnrnn.model.cells``: ``Cell.kernels(device)``). They use it for the array moves, and the window op;
+tests and benchmarks call any op through it.
+
 STUMPY binds its GPU functions, or stubs that raise "no CUDA driver", when the package is imported.
 lnrnn does the same check lazily, on the first request for device "cuda": ``import lnrnn`` then never
 imports numba.cuda (slow, and it initializes the driver), works without numba-cuda, and a request

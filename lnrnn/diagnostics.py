@@ -21,7 +21,7 @@ gradients, BN population statistics and the head's gradients are not changed.
 import numpy as np
 
 from lnrnn import reference as ref
-from lnrnn.model.layers import check_lengths, step_mask
+from lnrnn.model.functional import check_lengths, running_mask
 
 SATURATED = 3.0  # |pre-activation| above which a gate counts as saturated
 
@@ -85,7 +85,7 @@ def per_step(model, x, targets, lengths=None, state=None):
     lengths = check_lengths(lengths, T, B)
     if state is None:
         state = model.noise_state(B, (1, 0)) or stack.zero_state(B)
-    run = np.ones((T, B)) if lengths is None else step_mask(lengths, T, np.float64)
+    run = np.ones((T, B)) if lengths is None else running_mask(lengths, T, np.float64)
     ys, pres, backs, inp = [], [], [], x
     for layer, st in zip(stack.layers, state):
         y, pre, back = _layer_forward(layer, inp, st, lengths)

@@ -11,7 +11,8 @@ import numpy as np
 import pytest
 
 from lnrnn.model import cells, models
-from lnrnn.model.layers import RecurrentLayer, check_lengths, step_mask
+from lnrnn.model.functional import check_lengths, running_mask
+from lnrnn.model.layers import RecurrentLayer
 from lnrnn.model.models import build_model, infer_chunk_steps
 
 ALL = [(c.cell, c.norm) for c in cells.CELLS.values()]
@@ -59,7 +60,7 @@ def whole_sequence(model, x, targets, lengths, state):
     L = np.full(B_, T_) if lengths is None else lengths
     y, _ = model.stack.forward(np.ascontiguousarray(x), state, training=False, lengths=lengths)
     if model.head.steps == "all":
-        sums, count, _ = model.head.forward(y, targets, step_mask(L, T_, bool))
+        sums, count, _ = model.head.forward(y, targets, running_mask(L, T_, bool))
     else:
         h = y[np.clip(L - 1, 0, T_ - 1), np.arange(B_)]
         sums, count, _ = model.head.forward(h, targets, L > 0)

@@ -201,7 +201,7 @@ def test_vmap_forward_and_per_example_gradients(name):
 def test_vmap_folds_independent_rows_into_one_kernel_call(name, calls, monkeypatch):
     """Three mapped examples: one forward call for a plain or LN cell, one per example for BN (its
     statistics must not mix examples); the backward runs per example (per-example parameter gradients)."""
-    from lnrnn.interop import functional
+    from lnrnn.model import functional
     spec = cells.get(name)
     (cell, norm), p, _, state, lengths = _args(name)
     xs = jnp.asarray(np.random.default_rng(8).standard_normal((3, T, B, I)))
@@ -248,7 +248,7 @@ def test_vmap_over_parameters_nested_and_jacrev(name):
 def test_remat_gives_the_same_gradients_without_residuals(name, monkeypatch):
     """remat=True: the backward reruns the forward on the host (two forward calls per layer, no residual
     leaves the forward) and gives the residual path's gradients, also per example under vmap."""
-    from lnrnn.interop import functional
+    from lnrnn.model import functional
     spec = cells.get(name)
     (cell, norm), p, x, state, lengths = _args(name)
     stats = lj.init_stats(cell, norm, H, 2, T, dtype=np.float64) if spec.norm == "bn" else None
@@ -410,6 +410,6 @@ def test_load_export_round_trip(tmp_path):
 
 
 def test_import_lnrnn_does_not_import_jax():
-    code = ("import sys, lnrnn, lnrnn.interop.functional, lnrnn.model.layers; "
+    code = ("import sys, lnrnn, lnrnn.model.functional, lnrnn.model.layers; "
             "assert 'jax' not in sys.modules, 'jax imported'")
     subprocess.run([sys.executable, "-c", code], check=True, cwd=os.path.dirname(os.path.dirname(__file__)))

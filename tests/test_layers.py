@@ -31,17 +31,17 @@ def test_stack_gradcheck_bn_inference_mode(cell):
 
 def test_gradcheck_detects_a_wrong_gradient(monkeypatch):
     """The checker itself must be able to fail: corrupt one gradient and expect a large error."""
-    from lnrnn import backend
+    from lnrnn.model import cells
 
-    cpu = backend.kernels("cpu")  # the (cached) namespace every CPU layer calls through
-    real = cpu.lstm_backward
+    cpu = cells.LSTM_CPU  # the CPU LSTM kernels every LSTM row names (the registry's own record)
+    real = cpu.backward
 
     def broken(*args, **kw):
         out = list(real(*args, **kw))
         out[4] = out[4] * 1.01  # dWh off by 1%
         return tuple(out)
 
-    monkeypatch.setattr(cpu, "lstm_backward", broken)
+    monkeypatch.setattr(cpu, "backward", broken)
     results = dict(check_stack("lstm", "ln", num_layers=1))
     assert results["l0.Wh"] > 1e-3
     assert results["l0.Wx"] < TOLERANCE

@@ -83,18 +83,6 @@ def test_no_import_circles_between_the_package_modules():
             visit(m, [m])
 
 
-def test_the_older_import_names_are_the_modules_themselves():
-    """Code written against lnrnn.train, lnrnn.models and lnrnn.layers keeps working: each name is the
-    moved module itself, so its private names and monkeypatching reach the code that runs."""
-    import lnrnn.layers
-    import lnrnn.models
-    import lnrnn.train
-    from lnrnn.model import layers, models
-    from lnrnn.training import train
-    assert lnrnn.train is train and lnrnn.models is models and lnrnn.layers is layers
-    from lnrnn.train import TrainConfig  # noqa: F401
-
-
 def test_tests_import_their_helpers_by_module_name():
     """tests/ is no package: a test imports its helpers as bn_problems, gradcheck_util, ... (pytest puts
     tests/ on the path). `from tests.x import` would find an installed package named tests first

@@ -21,10 +21,9 @@ else:
     torch = pytest.importorskip("torch")
 
 import lnrnn.torch as lt  # noqa: E402
-from lnrnn import backend  # noqa: E402
 from lnrnn.interop.export import PARAM_NAMES  # noqa: E402
 from lnrnn.model import cells  # noqa: E402
-from lnrnn.interop import functional as F  # noqa: E402
+from lnrnn.model import functional as F  # noqa: E402
 
 CELLS = list(cells.CELLS)
 F64 = torch.float64
@@ -230,7 +229,7 @@ def test_each_row_ends_at_its_own_last_step(name):
 @pytest.mark.parametrize("name", CELLS)
 def test_equals_lnrnn_layers_with_their_running_statistics(name):
     """Training mode, padded: out, final states, BN running statistics and the input gradient are those of
-    lnrnn.interop.functional (lnrnn's layers: tests/test_interop_functional.py) layer by layer."""
+    lnrnn.model.functional (lnrnn's layers: tests/test_functional.py) layer by layer."""
     spec = cells.get(name)
     T, B, I, H = 4, 3, 5, 3                                   # I = 5: the wide (unfolded) input path
     m = _module(name, I, H)
@@ -332,9 +331,9 @@ def test_unsupported_inputs_are_refused_in_one_sentence():
 # ---- memory and threads ----
 
 def test_cpu_tensors_reach_the_kernels_as_views_and_come_back_unchanged(monkeypatch):
-    k = backend.kernels("cpu")
+    k = cells.LSTM_CPU  # the CPU LSTM kernels of the registry's rows
     seen = {}
-    forward, backward = k.lstm_forward, k.lstm_backward
+    forward, backward = k.forward, k.backward
 
     def ptr(a):
         return a.__array_interface__["data"][0]
@@ -349,8 +348,8 @@ def test_cpu_tensors_reach_the_kernels_as_views_and_come_back_unchanged(monkeypa
         seen.update(x_back=ptr(x), dx=ptr(dx))
         return (dx, *rest)
 
-    monkeypatch.setattr(k, "lstm_forward", spy_forward)
-    monkeypatch.setattr(k, "lstm_backward", spy_backward)
+    monkeypatch.setattr(k, "forward", spy_forward)
+    monkeypatch.setattr(k, "backward", spy_backward)
     m = _module("ln-lstm", 3, 4, layers=1)
     x = torch.randn(5, 2, 3, dtype=F64, requires_grad=True)
     out, _ = m(x)
@@ -361,16 +360,16 @@ def test_cpu_tensors_reach_the_kernels_as_views_and_come_back_unchanged(monkeypa
 
 def test_blas_is_single_threaded_in_the_kernels_and_torch_threads_stay_as_set(monkeypatch):
     from threadpoolctl import threadpool_info
-    k = backend.kernels("cpu")
+    k = cells.LSTM_CPU
     inside = []
-    real = k.lstm_backward
+    real = k.backward
 
     def spy(*a, **kw):
         inside.append(({i["num_threads"] for i in threadpool_info() if i["user_api"] == "blas"},
                        torch.get_num_threads()))
         return real(*a, **kw)
 
-    monkeypatch.setattr(k, "lstm_backward", spy)
+    monkeypatch.setattr(k, "backward", spy)
     before = torch.get_num_threads()
     try:
         for n in (1, 2):
@@ -385,7 +384,7 @@ def test_blas_is_single_threaded_in_the_kernels_and_torch_threads_stay_as_set(mo
 
 
 def test_import_lnrnn_does_not_import_torch():
-    code = ("import sys, lnrnn, lnrnn.interop, lnrnn.interop.functional; "
+    code = ("import sys, lnrnn, lnrnn.interop, lnrnn.model.functional; "
             "assert 'torch' not in sys.modules, 'torch imported'")
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                        cwd=os.path.dirname(os.path.dirname(os.path.abspath(__file__))))

@@ -28,7 +28,7 @@ States and masks
 
 How it is built
     Each layer is one ``jax.custom_vjp`` function whose forward and backward are ``jax.pure_callback``s
-    into ``lnrnn.interop.functional`` (the CPU kernels; the backward is lnrnn's hand-written BPTT, and
+    into ``lnrnn.model.functional`` (the CPU kernels; the backward is lnrnn's hand-written BPTT, and
     the forward saves its residuals as outputs of known shapes, ``functional.residual_layout``). Without
     a gradient the forward runs the inference kernels and saves nothing. With ``remat=True`` the
     differentiated forward saves nothing either and the backward callback reruns the forward (keeping)
@@ -63,9 +63,9 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from lnrnn.model import cells
 from lnrnn.interop.export import PARAM_NAMES, read_safetensors
-from lnrnn.interop import functional as F
+from lnrnn.model import cells
+from lnrnn.model import functional as F
 
 VMAP_METHOD = "expand_dims"  # module docstring, vmap
 DTYPES = (np.dtype(np.float32), np.dtype(np.float64))
@@ -441,7 +441,7 @@ def _layer_stats(stats, spec, L, H, dt, T, training):
                 raise ValueError(f"{name} must be a (steps, {spec.width(H, w)}) {dt} array, got {v.dtype} "
                                  f"{tuple(v.shape)}.")
             if training and v.shape[0] < T:
-                v = jnp.concatenate([v, jnp.repeat(v[-1:], T - v.shape[0], axis=0)])
+                v = F.grown(v, T)
             bufs[n] = v
         out.append(bufs)
     return out

@@ -8,7 +8,8 @@
     stack, head = lnrnn.torch.from_run("runs/x")           # a trained run folder: the stack and its nn.Linear
 
 Design. One recurrent layer over the whole sequence is one ``torch.library.custom_op``
-(``lnrnn::layer_forward``) whose implementation is ``lnrnn.interop.functional.layer_forward``; its
+(``lnrnn::layer_forward``) whose implementation is ``lnrnn.model.functional.layer_forward`` (the layer
+function every lnrnn layer runs); its
 backward is a second custom op (``lnrnn::layer_backward``, ``functional.layer_backward``: the hand-written
 BPTT kernels) called from the formula given to ``register_autograd``. Both ops have fake implementations
 (shapes only: the residuals' layout is ``functional.residual_layout``), so ``torch.compile`` and
@@ -52,9 +53,9 @@ import torch
 from torch import Tensor, nn
 from torch.nn.utils.rnn import PackedSequence, pad_packed_sequence
 
-from lnrnn.model import cells
 from lnrnn.interop.export import PARAM_NAMES, read_safetensors
-from lnrnn.interop import functional
+from lnrnn.model import cells
+from lnrnn.model import functional
 
 __all__ = ["LSTM", "RNN", "from_run", "load_exported", "layer_forward", "layer_backward"]
 
@@ -402,13 +403,14 @@ class _Recurrent(nn.Module):
         return [getattr(self, f"{PARAM_NAMES[n][0]}_l{k}") for n in self.spec.buffer_names]
 
     def _grow_buffers(self, k, T):
-        """Training on a sequence longer than the BN statistics: add rows repeating the last one."""
+        """Training on a sequence longer than the BN statistics: add rows repeating the last one
+        (``functional.grown``)."""
         for n in self.spec.buffer_names:
             name = f"{PARAM_NAMES[n][0]}_l{k}"
             b = getattr(self, name)
             if b.shape[0] < T:
                 with torch.no_grad():
-                    setattr(self, name, torch.cat([b, b[-1:].expand(T - b.shape[0], b.shape[1])]))
+                    setattr(self, name, functional.grown(b, T))
 
     def _load_from_state_dict(self, state_dict, prefix, local_metadata, strict, missing_keys, unexpected_keys,
                               error_msgs):

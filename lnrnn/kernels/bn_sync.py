@@ -8,7 +8,7 @@ need the statistics of all B = sum_r B_r rows: a cross-rank reduction at every s
 backward (a synchronized BatchNorm). Here the time loop runs in Python and calls small compiled pieces
 plus ``reduce(buf)``, a callback that sums a small 1-D buffer in place over the group (MPI Allreduce
 SUM; the identity in one process). Same names, arguments (plus ``reduce`` first) and saved layout as
-the fused twins, so the layer adapters of ``lnrnn.model.cells`` call either; ``synced`` binds them.
+the fused twins, so the layer adapters of ``lnrnn.model.cells`` call either (``Cell.kernels`` binds them).
 
 Cost and threads. Around its reductions a step is three compiled calls forward (two for the BN-RNN) and
 three backward (two), each doing the whole step for the local batch on the calling thread: the recurrent
@@ -45,8 +45,6 @@ too; padded rows are normalized with the active rows' statistics and get zero in
 saved: the fused twin's tuple (bn_lstm.py / bn_rnn.py) plus, last, counts (T,) of active rows over the
 group.
 """
-from functools import partial
-from types import SimpleNamespace
 
 import numba
 import numpy as np
@@ -509,16 +507,3 @@ def bn_rnn_backward(reduce, dy, saved, x, h0, Wx, Wh, gx, gh, par_min=None):
     dx, dWx, dWh = projection_grads(dxw, dhw, x, h0, y, Wx, nblk)
     return dx, dhn, dWx, dWh, db, dgx, dgh
 
-
-# ---------------------------------------------------------------------------------------------
-# Binding
-# ---------------------------------------------------------------------------------------------
-def synced(k, reduce):
-    """The kernel namespace k (``lnrnn.backend.kernels('cpu')``) with its four BN cell kernels replaced by
-    this module's, bound to ``reduce``; every other op is k's own. A layer with a group attached
-    (``RecurrentLayer.set_batch_reduce``) calls its kernels through it."""
-    return SimpleNamespace(**{**vars(k),
-                              "bn_lstm_forward": partial(bn_lstm_forward, reduce),
-                              "bn_lstm_backward": partial(bn_lstm_backward, reduce),
-                              "bn_rnn_forward": partial(bn_rnn_forward, reduce),
-                              "bn_rnn_backward": partial(bn_rnn_backward, reduce)})

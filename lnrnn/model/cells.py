@@ -17,47 +17,109 @@ runs and the layer drops its saved tuple. ``infer_seqs`` says whether that infer
 state sequences a masked final state reads (the RNN's h is y; the LSTM infer kernel keeps only two
 steps of c, so a masked LSTM forward keeps).
 
-The adapters call the kernels on the namespace ``k`` of the layer's device (``lnrnn.backend.kernels``:
-plain imports of the CPU twins, or of the CUDA ones), so a test that wraps
-``backend.kernels('cpu').lstm_backward`` wraps what every layer calls.
+Kernels. A row names its kernels as the functions themselves: ``cpu`` (``Kernels``: forward, backward,
+infer, imported plainly from ``lnrnn.kernels.<op>``) and ``cuda``, a function that imports the CUDA twins
+(``lnrnn.kernels.<op>_cuda``) on the first request for device 'cuda', so ``import lnrnn`` never imports
+numba.cuda. ``Cell.kernels(device)`` picks one: the one indirection between a layer and its kernels.
+The adapters get that record and the layer's settings (``Facts``) and call ``kern.forward(...)``; rows
+of one kernel family share one record, so a test that wraps ``LSTM_CPU.backward`` wraps what every CPU
+LSTM layer calls.
 
 Parameter order (also the order of the flat parameter buffer within a layer):
     Wx (I,G), Wh (H,G), b (G,), then ``extra`` in the order listed.
 """
 from dataclasses import dataclass
-from typing import Callable
+from functools import lru_cache, partial
+from typing import Callable, NamedTuple, Optional
 
 import numpy as np
 
 from lnrnn.config import BN_GAIN_INIT
 from lnrnn.errors import UserError
-from lnrnn.kernels import bn_lstm, bn_rnn, lstm, rnn
+from lnrnn.kernels import bn_lstm, bn_rnn, bn_sync, lstm, rnn
 from lnrnn.kernels.codes import NORM_LN, NORM_NONE
 from lnrnn.threadscope import kernel_threads
 
 
-def _lstm_forward(k, L, x, state, p, bufs, training, nch, lengths, keep):
+@dataclass
+class Kernels:
+    """One cell family's kernels on one device: the functions themselves. ``infer`` None: the family has
+    no infer kernel (the BN cells). Not frozen, so a test can wrap one function for every layer
+    (``monkeypatch.setattr(cells.LSTM_CPU, "backward", spy)``)."""
+
+    forward: Callable
+    backward: Callable
+    infer: Optional[Callable] = None
+
+
+# The CPU kernels, imported plainly above; the CUDA twins are imported by the functions below, on the first
+# request for device 'cuda' (``Cell.kernels``): ``import lnrnn`` never imports numba.cuda.
+LSTM_CPU = Kernels(lstm.lstm_forward, lstm.lstm_backward, lstm.lstm_infer)
+RNN_CPU = Kernels(rnn.rnn_forward, rnn.rnn_backward, rnn.rnn_infer)
+BN_LSTM_CPU = Kernels(bn_lstm.bn_lstm_forward, bn_lstm.bn_lstm_backward)
+BN_RNN_CPU = Kernels(bn_rnn.bn_rnn_forward, bn_rnn.bn_rnn_backward)
+# BatchNorm whose statistics span a data-parallel group: the same arguments after ``reduce`` (``kernels.bn_sync``)
+BN_LSTM_SYNCED = Kernels(bn_sync.bn_lstm_forward, bn_sync.bn_lstm_backward)
+BN_RNN_SYNCED = Kernels(bn_sync.bn_rnn_forward, bn_sync.bn_rnn_backward)
+
+
+@lru_cache(maxsize=None)
+def lstm_cuda():
+    from lnrnn.kernels import lstm_cuda as m
+    return Kernels(m.lstm_forward, m.lstm_backward, m.lstm_infer)
+
+
+@lru_cache(maxsize=None)
+def rnn_cuda():
+    from lnrnn.kernels import rnn_cuda as m
+    return Kernels(m.rnn_forward, m.rnn_backward, m.rnn_infer)
+
+
+@lru_cache(maxsize=None)
+def bn_lstm_cuda():
+    from lnrnn.kernels import bn_lstm_cuda as m
+    return Kernels(m.bn_lstm_forward, m.bn_lstm_backward)
+
+
+@lru_cache(maxsize=None)
+def bn_rnn_cuda():
+    from lnrnn.kernels import bn_rnn_cuda as m
+    return Kernels(m.bn_rnn_forward, m.bn_rnn_backward)
+
+
+class Facts(NamedTuple):
+    """What a row's adapters read besides the arrays: the layer's settings (``lnrnn.model.functional.facts``
+    builds it, for a ``RecurrentLayer`` and for the bindings alike)."""
+
+    norm: str           # the row's norm: 'none' | 'ln' | 'bn'
+    eps: float          # inside LayerNorm's and BatchNorm's square root
+    momentum: float     # BatchNorm's running statistics
+    clip_gates: float   # the LSTM backwards' bound on dL/d(gate preactivations); 0.0: off
+    consts: dict        # unit gains and zero biases: '1G', '0G' (G,), '1H', '0H' (H,) (``functional.unit_gains``)
+
+
+def _lstm_forward(kern, f, x, state, p, bufs, training, nch, lengths, keep):
     h0, c0 = state
-    c = L.consts
-    ln = L.norm == "ln"
+    c = f.consts
+    ln = f.norm == "ln"
     gx, bx, gh, bh = (p["gx"], p["bx"], p["gh"], p["bh"]) if ln else (c["1G"], c["0G"], c["1G"], c["0G"])
     gc, bc = (p["gc"], p["bc"]) if ln else (c["1H"], c["0H"])
-    args = (x, h0, c0, p["Wx"], p["Wh"], p["b"], gx, bx, gh, bh, gc, bc, NORM_LN if ln else NORM_NONE, L.eps, nch)
+    args = (x, h0, c0, p["Wx"], p["Wh"], p["b"], gx, bx, gh, bh, gc, bc, NORM_LN if ln else NORM_NONE, f.eps, nch)
     if not keep:
-        y, hT, cT = k.lstm_infer(*args)
+        y, hT, cT = kern.infer(*args)
         return y, (hT, cT), None, None                # no per-step c: see Cell.infer_seqs
-    y, hT, cT, saved = k.lstm_forward(*args)
-    return y, (hT, cT), saved, (y, saved[1])          # saved[1]: c (T,B,H)
+    y, hT, cT, saved = kern.forward(*args)
+    return y, (hT, cT), saved, (y, saved[LSTM_SAVED_C])
 
 
-def _lstm_backward(k, L, dy, saved, x, state, p, nch):
+def _lstm_backward(kern, f, dy, saved, x, state, p, nch):
     h0, c0 = state
-    c = L.consts
-    ln = L.norm == "ln"
+    c = f.consts
+    ln = f.norm == "ln"
     gx, gh = (p["gx"], p["gh"]) if ln else (c["1G"], c["1G"])
     gc = p["gc"] if ln else c["1H"]
-    dx, dh0, dc0, *dp = k.lstm_backward(dy, saved, x, h0, c0, p["Wx"], p["Wh"], gx, gh, gc,
-                                        NORM_LN if ln else NORM_NONE, nch, clip=L.clip_gates)
+    dx, dh0, dc0, *dp = kern.backward(dy, saved, x, h0, c0, p["Wx"], p["Wh"], gx, gh, gc,
+                                      NORM_LN if ln else NORM_NONE, nch, clip=f.clip_gates)
     return dx, (dh0, dc0), dp
 
 
@@ -65,57 +127,67 @@ def _bn_kw(lengths):
     return {} if lengths is None else {"lengths": lengths}
 
 
-def _bn_lstm_forward(k, L, x, state, p, bufs, training, nch, lengths, keep):
+def _bn_lstm_forward(kern, f, x, state, p, bufs, training, nch, lengths, keep):
     # no infer kernel: keep=False runs this forward too (the layer drops its saved tuple)
     h0, c0 = state
     b = bufs
-    y, hT, cT, saved = k.bn_lstm_forward(x, h0, c0, p["Wx"], p["Wh"], p["b"], p["gx"], p["gh"], p["gc"], p["bc"],
-                                         b["rmx"], b["rvx"], b["rmh"], b["rvh"], b["rmc"], b["rvc"],
-                                         training, L.momentum, L.eps, **_bn_kw(lengths))
-    return y, (hT, cT), saved, (y, saved[7])          # saved[7]: c (T,B,H)
+    y, hT, cT, saved = kern.forward(x, h0, c0, p["Wx"], p["Wh"], p["b"], p["gx"], p["gh"], p["gc"], p["bc"],
+                                    b["rmx"], b["rvx"], b["rmh"], b["rvh"], b["rmc"], b["rvc"],
+                                    training, f.momentum, f.eps, **_bn_kw(lengths))
+    return y, (hT, cT), saved, (y, saved[BN_LSTM_SAVED_C])
 
 
-def _bn_lstm_backward(k, L, dy, saved, x, state, p, nch):
+def _bn_lstm_backward(kern, f, dy, saved, x, state, p, nch):
     h0, c0 = state
-    dx, dh0, dc0, *dp = k.bn_lstm_backward(dy, saved, x, h0, c0, p["Wx"], p["Wh"], p["gx"], p["gh"], p["gc"],
-                                           clip=L.clip_gates)
+    dx, dh0, dc0, *dp = kern.backward(dy, saved, x, h0, c0, p["Wx"], p["Wh"], p["gx"], p["gh"], p["gc"],
+                                      clip=f.clip_gates)
     return dx, (dh0, dc0), dp
 
 
-def _rnn_forward(k, L, x, state, p, bufs, training, nch, lengths, keep):
+def _rnn_forward(kern, f, x, state, p, bufs, training, nch, lengths, keep):
     (h0,) = state
-    ln = L.norm == "ln"
-    args = (x, h0, p["Wx"], p["Wh"], p["b"], p["g"] if ln else L.consts["1H"], NORM_LN if ln else NORM_NONE,
-            L.eps, nch)
+    ln = f.norm == "ln"
+    args = (x, h0, p["Wx"], p["Wh"], p["b"], p["g"] if ln else f.consts["1H"], NORM_LN if ln else NORM_NONE,
+            f.eps, nch)
     if not keep:
-        y, hT = k.rnn_infer(*args)
+        y, hT = kern.infer(*args)
         return y, (hT,), None, (y,)                   # h_t is y_t: a masked final state reads y
-    y, hT, saved = k.rnn_forward(*args)
+    y, hT, saved = kern.forward(*args)
     return y, (hT,), saved, (y,)
 
 
-def _rnn_backward(k, L, dy, saved, x, state, p, nch):
+def _rnn_backward(kern, f, dy, saved, x, state, p, nch):
     (h0,) = state
-    ln = L.norm == "ln"
-    dx, dh0, *dp = k.rnn_backward(dy, saved, x, h0, p["Wx"], p["Wh"], p["g"] if ln else L.consts["1H"],
-                                  NORM_LN if ln else NORM_NONE, nch)
+    ln = f.norm == "ln"
+    dx, dh0, *dp = kern.backward(dy, saved, x, h0, p["Wx"], p["Wh"], p["g"] if ln else f.consts["1H"],
+                                 NORM_LN if ln else NORM_NONE, nch)
     return dx, (dh0,), dp
 
 
-def _bn_rnn_forward(k, L, x, state, p, bufs, training, nch, lengths, keep):
+def _bn_rnn_forward(kern, f, x, state, p, bufs, training, nch, lengths, keep):
     # no infer kernel: keep=False runs this forward too (the layer drops its saved tuple)
     (h0,) = state
     b = bufs
-    y, hT, saved = k.bn_rnn_forward(x, h0, p["Wx"], p["Wh"], p["b"], p["gx"], p["gh"],
-                                    b["rmx"], b["rvx"], b["rmh"], b["rvh"], training, L.momentum, L.eps,
-                                    **_bn_kw(lengths))
+    y, hT, saved = kern.forward(x, h0, p["Wx"], p["Wh"], p["b"], p["gx"], p["gh"],
+                                b["rmx"], b["rvx"], b["rmh"], b["rvh"], training, f.momentum, f.eps,
+                                **_bn_kw(lengths))
     return y, (hT,), saved, (y,)
 
 
-def _bn_rnn_backward(k, L, dy, saved, x, state, p, nch):
+def _bn_rnn_backward(kern, f, dy, saved, x, state, p, nch):
     (h0,) = state
-    dx, dh0, *dp = k.bn_rnn_backward(dy, saved, x, h0, p["Wx"], p["Wh"], p["gx"], p["gh"])
+    dx, dh0, *dp = kern.backward(dy, saved, x, h0, p["Wx"], p["Wh"], p["gx"], p["gh"])
     return dx, (dh0,), dp
+
+
+# Where the kernels' saved tuples hold y and c (the ``saved`` docstrings of lstm.py, rnn.py, bn_lstm.py,
+# bn_rnn.py; tests/test_functional.py checks them against what the kernels return). The BN tuples end in
+# the mode flag (training or not) after their arrays.
+LSTM_SAVED_Y, LSTM_SAVED_C = 3, 1          # (gates, c, tc, y, xp, hhat, chat, rstd)
+RNN_SAVED_Y = 0                            # (y, ahat, rstd)
+BN_LSTM_SAVED_Y, BN_LSTM_SAVED_C = 11, 7   # (xw, mean_x, rstd_x, hw, mean_h, rstd_h, gates, c, mean_c, rstd_c,
+                                           #  tc, y, lengths, training)
+BN_RNN_SAVED_Y = 6                         # (xw, mean_x, rstd_x, hw, mean_h, rstd_h, y, lengths, training)
 
 
 @dataclass(frozen=True)
@@ -129,14 +201,31 @@ class Cell:
     nstate: int               # 2: (h, c); 1: (h,)
     extra: tuple              # ((name, 'G' | 'H', initial value), ...) after Wx, Wh, b
     buffers: tuple            # BN population statistics: ((suffix, 'G' | 'H'), ...) -> rm<s>, rv<s> (Ts, width)
-    forward: Callable         # adapter(k, layer, x, state, p, bufs, training, nch, lengths, keep)
-    backward: Callable        # adapter(k, layer, dy, saved, x, state, p, nch)
+    forward: Callable         # adapter(kern, facts, x, state, p, bufs, training, nch, lengths, keep)
+    backward: Callable        # adapter(kern, facts, dy, saved, x, state, p, nch)
     grads: tuple              # names of the parameter gradients backward returns, in order
     activations: tuple        # (a, c): elements the forward saves per (step, row), a * H + c (lnrnn.training.memory)
     backward_loop: Callable   # the CPU backward's compiled time loop (lnrnn.training.prewarm compiles it elsewhere)
+    cpu: Kernels              # the CPU kernels
+    cuda: Callable            # () -> Kernels: the CUDA twins, imported on the first call (``kernels``)
+    saved_y: int              # where y sits in the forward's saved tuple (the *_SAVED_* constants above)
     masked_kernel: bool = False  # the kernels take lengths (BN statistics must count running rows only)
     gate_clip: bool = False      # the backward kernel takes clip= (Graves's bound on dL/d(gate preactivations))
     infer_seqs: bool = True      # forward(keep=False) returns the state sequences too (module docstring)
+    synced: Optional[Kernels] = None  # BN: the kernels whose statistics span a data-parallel group (``kernels``)
+
+    def kernels(self, device="cpu", reduce=None):
+        """The row's kernels on device 'cpu' or 'cuda' (the CUDA twins imported on the first request); with
+        ``reduce`` (a BN row, on the CPU) the ``kernels.bn_sync`` ones bound to it, whose statistics span
+        a data-parallel group. The one indirection between a layer and its kernels."""
+        if reduce is not None:
+            return Kernels(partial(self.synced.forward, reduce), partial(self.synced.backward, reduce))
+        return self.cuda() if device == "cuda" else self.cpu
+
+    @property
+    def saved_flag(self):
+        """The saved tuple ends in the forward's mode flag (training or not) after its arrays: the BN rows."""
+        return self.norm == "bn"
 
     @property
     def state_names(self):
@@ -214,20 +303,25 @@ _BN_LSTM = (("gx", "G", BN_GAIN_INIT), ("gh", "G", BN_GAIN_INIT), ("gc", "H", BN
 # the CPU backward's time loop.
 CELLS = {c.name: c for c in (
     Cell("rnn", "rnn", "none", 1, 1, (), (), _rnn_forward, _rnn_backward, ("Wx", "Wh", "b"),
-         activations=(2, 0), backward_loop=rnn._backward_rows),
+         activations=(2, 0), backward_loop=rnn._backward_rows, cpu=RNN_CPU, cuda=rnn_cuda, saved_y=RNN_SAVED_Y),
     Cell("lstm", "lstm", "none", 4, 2, (), (), _lstm_forward, _lstm_backward, ("Wx", "Wh", "b"),
-         activations=(11, 0), backward_loop=lstm._backward_rows, gate_clip=True, infer_seqs=False),
+         activations=(11, 0), backward_loop=lstm._backward_rows, cpu=LSTM_CPU, cuda=lstm_cuda,
+         saved_y=LSTM_SAVED_Y, gate_clip=True, infer_seqs=False),
     Cell("ln-rnn", "rnn", "ln", 1, 1, (("g", "H", 1.0),), (), _rnn_forward, _rnn_backward,
-         ("Wx", "Wh", "b", "g"), activations=(3, 1), backward_loop=rnn._backward_rows),
+         ("Wx", "Wh", "b", "g"), activations=(3, 1), backward_loop=rnn._backward_rows, cpu=RNN_CPU, cuda=rnn_cuda,
+         saved_y=RNN_SAVED_Y),
     Cell("ln-lstm", "lstm", "ln", 4, 2, _LN_LSTM, (), _lstm_forward, _lstm_backward,
          ("Wx", "Wh", "b", "gx", "bx", "gh", "bh", "gc", "bc"), activations=(16, 3),
-         backward_loop=lstm._backward_rows, gate_clip=True, infer_seqs=False),
+         backward_loop=lstm._backward_rows, cpu=LSTM_CPU, cuda=lstm_cuda, saved_y=LSTM_SAVED_Y, gate_clip=True,
+         infer_seqs=False),
     Cell("bn-rnn", "rnn", "bn", 1, 1, (("gx", "H", BN_GAIN_INIT), ("gh", "H", BN_GAIN_INIT)),
          (("x", "G"), ("h", "G")), _bn_rnn_forward, _bn_rnn_backward, ("Wx", "Wh", "b", "gx", "gh"),
-         activations=(3, 0), backward_loop=bn_rnn._backward_part, masked_kernel=True),
+         activations=(3, 0), backward_loop=bn_rnn._backward_part, cpu=BN_RNN_CPU, cuda=bn_rnn_cuda,
+         saved_y=BN_RNN_SAVED_Y, masked_kernel=True, synced=BN_RNN_SYNCED),
     Cell("bn-lstm", "lstm", "bn", 4, 2, _BN_LSTM, (("x", "G"), ("h", "G"), ("c", "H")),
          _bn_lstm_forward, _bn_lstm_backward, ("Wx", "Wh", "b", "gx", "gh", "gc", "bc"), activations=(15, 0),
-         backward_loop=bn_lstm._backward_part, masked_kernel=True, gate_clip=True),
+         backward_loop=bn_lstm._backward_part, cpu=BN_LSTM_CPU, cuda=bn_lstm_cuda, saved_y=BN_LSTM_SAVED_Y,
+         masked_kernel=True, gate_clip=True, synced=BN_LSTM_SYNCED),
 )}
 KINDS = ("rnn", "lstm")
 RECURRENT_INITS = ("orthogonal", "identity")

@@ -10,7 +10,8 @@
     y, state = layer.forward(x, keep=False)   # inference: saves nothing, and backward then raises
 
 Which cells exist, their parameters, initialization and kernels: the registry, ``lnrnn.model.cells``. A
-layer looks its row up and never branches on the cell or the norm.
+layer looks its row up and never branches on the cell or the norm; it runs the row through the layer
+function, ``lnrnn.model.functional`` (``forward``/``backward``), which the bindings run too.
 
 Parameter names (symbols of the equations in ``lnrnn.kernels``):
     every cell      Wx (I,G), Wh (H,G), b (G,)
@@ -44,14 +45,10 @@ Masks, chunks and steps
 """
 import numpy as np
 
-from lnrnn import backend
-
-from lnrnn.model import cells
 from lnrnn.config import BN_MOMENTUM, EPS
+from lnrnn.model import cells, functional
 from lnrnn.model.flat import repack
-from lnrnn.kernels.bn_sync import synced
-from lnrnn.kernels.codes import clip_bound
-from lnrnn.kernels.threads import batch_blocks
+from lnrnn.model.functional import check_lengths, gate_clip, grown, stat_rows
 from lnrnn.threadscope import scoped
 
 # What the trainer may hook into every layer (None: nothing). ``lnrnn.training.prewarm.armed`` installs both for
@@ -59,40 +56,6 @@ from lnrnn.threadscope import scoped
 # and the backward waits for it before calling its kernels (then Numba loads the loop from the cache).
 HOOKS = {"training_forward": None,   # f(layer), on forwards that keep what a backward needs
          "before_backward": None}    # f(), before the backward kernels run
-
-
-def check_lengths(lengths, T, B):
-    """lengths as a (B,) int64 array with 0 <= lengths[b] <= T (ValueError otherwise), or None when
-    every row runs all T steps (given None or all T: the unmasked path, bit for bit)."""
-    if lengths is None:
-        return None
-    a = np.asarray(lengths)
-    if a.shape != (B,) or not np.issubdtype(a.dtype, np.integer):
-        raise ValueError(f"lengths must be {B} integers (one per sequence), got {a.dtype} {a.shape}")
-    if a.size and (a.min() < 0 or a.max() > T):
-        raise ValueError(f"lengths must lie in [0, {T}], got {a.min()}..{a.max()}")
-    if np.all(a == T):
-        return None
-    return np.ascontiguousarray(a, dtype=np.int64)
-
-
-def gate_clip(clip, spec):
-    """Graves's bound on dL/d(gate preactivations) as the backward kernels take it: 0.0 for off (0 or
-    inf), else the positive bound; ValueError for a negative or NaN one, or for a cell without gates
-    (the RNN cells' kernels take no clip). A training setting, not part of the model: a clipped
-    gradient is not the gradient of the loss (see reference.clip_gate_grads)."""
-    clip = float(clip)
-    if not clip >= 0.0:
-        raise ValueError(f"clip_gates must be 0 (off) or positive, got {clip}")
-    bound = clip_bound(clip)  # inf: off
-    if bound and not spec.gate_clip:
-        raise ValueError(f"clip_gates clips the LSTM gates' derivatives; the {spec.name} cell has no gates")
-    return bound
-
-
-def step_mask(lengths, T, dtype=np.float32):
-    """(T,B) 1 where row b runs at step t (t < lengths[b]), else 0."""
-    return (np.arange(T)[:, None] < np.asarray(lengths)[None, :]).astype(dtype)
 
 
 def _check_array(name, a, ndim, dtype, shape=None, device_ok=False):
@@ -115,22 +78,6 @@ def _check_array(name, a, ndim, dtype, shape=None, device_ok=False):
     if not np.all(np.isfinite(a)):
         raise ValueError(f"{name} contains NaN or infinite values")
     return np.ascontiguousarray(a)
-
-
-def final_state(k, out_state, seqs, state, lengths):
-    """Each row's state after its own last step: seq[lengths[b]-1, b], or its initial state where
-    lengths[b] = 0. k: the kernel namespace of the arrays' device; seqs: the per-step state sequences
-    (T,B,H) the forward kept (y, and c for the LSTM); out_state, state: the kernel's final and the initial
-    state tuples."""
-    rows = np.nonzero(lengths < k.to_host(seqs[0]).shape[0])[0]
-    res = []
-    for s_T, seq, s0 in zip(out_state, seqs, state):
-        s_T, seq, s0 = k.to_host(s_T), k.to_host(seq), k.to_host(s0)
-        out = np.array(s_T, copy=True)
-        L = lengths[rows]
-        out[rows] = np.where((L > 0)[:, None], seq[np.maximum(L - 1, 0), rows], s0[rows])
-        res.append(k.to_device(out))
-    return tuple(res)
 
 
 class RecurrentLayer:
@@ -159,18 +106,25 @@ class RecurrentLayer:
         self.flat = (repack([("", self.params)]), repack([("", self.grads)]))  # (params, grads) FlatArrays
         self.buffers = self.spec.init_buffers(self.H, int(max_steps), self.dtype)
         self._saved = None
-        # Kernels of the device: ValueError for an unknown one, CudaUnavailable (one sentence) where CUDA
-        # cannot run. Parameters and gradients are NumPy arrays (the optimizer runs on the host). On
-        # 'cuda' a forward uploads the parameters once and backward reuses those copies; activations
-        # and saved state stay on the device, and with on_device=True so do y and dx (a stack passes
-        # them between its layers without a host round trip).
+        # The layer's setup (``functional.Setup``: its row's kernels on the device, the device's array moves,
+        # the settings the row's adapters read): ValueError for an unknown device, CudaUnavailable (one
+        # sentence) where CUDA cannot run. Parameters and gradients are NumPy arrays (the optimizer runs on
+        # the host). On 'cuda' a forward uploads the parameters once and backward reuses those copies;
+        # activations and saved state stay on the device, and with on_device=True so do y and dx (a stack
+        # passes them between its layers without a host round trip).
         self.device = device
-        self._k = backend.kernels(device)
-        G = self.spec.blocks * self.H
-        dt = self.dtype
-        # unit gains and zero biases that stand in for the LN parameters of the kernels' plain variant
-        self.consts = {n: self._k.to_device(a) for n, a in (("1G", np.ones(G, dt)), ("0G", np.zeros(G, dt)),
-                                                             ("1H", np.ones(self.H, dt)), ("0H", np.zeros(self.H, dt)))}
+        self._reduce = None
+        self._bind()
+
+    def _bind(self):
+        self.setup = functional.setup(self.spec, self.H, self.dtype, self.device, self.eps, self.momentum,
+                                    self.clip_gates, self._reduce)
+        self._k = self.setup.k
+
+    @property
+    def consts(self):
+        """The unit gains and zero biases that stand in for the LN parameters of the kernels' plain variant."""
+        return self.setup.facts.consts
 
     @property
     def nstate(self):
@@ -185,21 +139,21 @@ class RecurrentLayer:
         sums a 1-D buffer in place over the group, and the BN cells then run ``kernels.bn_sync``, whose
         per-step statistics and backward sums go through it. None: this process's batch alone (the
         fused kernels). LN and plain cells never mix rows and ignore it; CPU only."""
-        base = backend.kernels(self.device)
         if reduce is not None and self.norm == "bn":
             if self.device != "cpu":
                 raise ValueError("synchronized BatchNorm across processes runs on the CPU only")
-            base = synced(base, reduce)
-        self._k = base
+        else:
+            reduce = None
+        self._reduce = reduce
+        self._bind()
 
     def zero_state(self, B):
         return tuple(np.zeros((B, self.H), self.dtype) for _ in range(self.nstate))
 
     def _grow_buffers(self, T):
-        """Extend BN population statistics to T steps by repeating the last step's row."""
+        """Extend BN population statistics to T steps by repeating the last step's row (``functional.grown``)."""
         for k, v in self.buffers.items():
-            if v.shape[0] < T:
-                self.buffers[k] = np.concatenate([v, np.repeat(v[-1:], T - v.shape[0], axis=0)])
+            self.buffers[k] = grown(v, T)
 
     def _buffer_rows(self, t0, T, training):
         """The BN statistics of steps t0 .. t0+T-1 as the kernels index them (row 0 = step t0): views
@@ -214,7 +168,7 @@ class RecurrentLayer:
         Ts = next(iter(self.buffers.values())).shape[0]
         if t0 == 0 and T <= Ts:
             return self.buffers
-        rows = np.minimum(np.arange(t0, t0 + T), Ts - 1)
+        rows = stat_rows(Ts, t0, T)
         return {k: np.ascontiguousarray(v[rows]) for k, v in self.buffers.items()}
 
     @scoped  # single-threaded BLAS inside the kernels' own threads (lnrnn.threadscope)
@@ -238,24 +192,17 @@ class RecurrentLayer:
         # Drop the previous step's activations before this step allocates its own: the allocator then
         # reuses their pages (S1: 0.4 GB that were otherwise faulted in afresh) and the peak stays one step's.
         self._saved = None
-        nch, k = batch_blocks(B), self._k  # the batch's fixed row blocks: results whatever the thread count
+        k = self._k
         x = k.to_device(x)
         state = tuple(k.to_device(s) for s in state)
         p = {n: k.to_device(v) for n, v in self.params.items()}  # uploaded once per step on 'cuda'
-        run_keep = keep or (lengths is not None and not self.spec.infer_seqs)  # module docstring, keep
         if keep and training and HOOKS["training_forward"] is not None:
             HOOKS["training_forward"](self)  # the trainer's cold first update (HOOKS)
-        y, out_state, saved, seqs = self.spec.forward(k, self, x, state, p, bufs, training, nch,
-                                                      lengths if self.spec.masked_kernel else None, run_keep)
-        if lengths is not None:
-            out_state = self._final_state(out_state, seqs, state, lengths)
+        y, out_state, saved = functional.forward(self.setup, x, state, p, bufs, training, lengths, keep)
         fetch = (lambda a: a) if on_device else k.to_host
         y, out_state = fetch(y), tuple(fetch(s) for s in out_state)
         self._saved = (x, state, saved, p, lengths) if keep else None
         return y, out_state
-
-    def _final_state(self, out_state, seqs, state, lengths):
-        return final_state(self._k, out_state, seqs, state, lengths)
 
     @scoped
     def backward(self, dy, on_device=False):
@@ -270,12 +217,8 @@ class RecurrentLayer:
         dy = _check_array("dy", dy, 3, self.dtype, (T, B, self.H), device_ok=True)
         if HOOKS["before_backward"] is not None:
             HOOKS["before_backward"]()  # e.g. another process compiling this backward's loop (HOOKS)
-        if lengths is not None and not self.spec.masked_kernel:
-            # padded steps add nothing: their dL/dy is dropped here (masked kernels ignore it themselves)
-            dy = self._k.to_host(dy) * step_mask(lengths, T, self.dtype)[:, :, None]
-        g, nch, k = self.grads, batch_blocks(B), self._k
-        dy = k.to_device(dy)
-        dx, dstate, dp = self.spec.backward(k, self, dy, saved, x, state, p, nch)
+        g, k = self.grads, self._k
+        dx, dstate, dp = functional.backward(self.setup, dy, saved, x, state, p, lengths)  # padded steps add nothing
         # the parameter gradients go to the host optimizer; dx stays on the device when asked (a stack on
         # 'cuda' passes it to the layer below): to_host is the identity on the CPU
         dstate, dp = k.to_host(tuple(dstate)), k.to_host(tuple(dp))

@@ -47,7 +47,7 @@ import numpy as np
 from lnrnn.config import INFER_CHUNK_ROWS
 from lnrnn.model.flat import repack
 from lnrnn.model.heads import log_softmax, make_head  # noqa: F401  (log_softmax re-exported)
-from lnrnn.model.layers import check_lengths, step_mask
+from lnrnn.model.functional import check_lengths, running_mask
 
 STACK_KEYS = ("cell", "norm", "input_size", "hidden_size", "num_layers", "dtype", "forget_bias")
 WINDOW_KEYS = ("window", "alphabet_size")  # the synthesis network's (lnrnn.model.window): K Gaussians, C characters
@@ -130,7 +130,7 @@ class SequenceModel:
         T, B = y.shape[0], y.shape[1]
         L = np.full(B, T_total, np.int64) if lengths is None else lengths
         if self.head.steps == "all":
-            valid = step_mask(L - t0, T, bool)                               # (T,B)
+            valid = running_mask(L - t0, T, bool)                            # (T,B)
             return y, valid, None
         last = L - 1 - t0                                                    # each row's last step, chunk time
         valid = (last >= 0) & (last < T)                                     # (B,)
@@ -198,7 +198,7 @@ class SequenceModel:
         """How many units (sequences or steps) the head scores in a batch of B sequences of T steps."""
         lengths = check_lengths(lengths, T, B)
         L = np.full(B, T, np.int64) if lengths is None else lengths
-        return self.head.count(targets, step_mask(L, T, bool) if self.head.steps == "all" else L > 0)
+        return self.head.count(targets, running_mask(L, T, bool) if self.head.steps == "all" else L > 0)
 
     def loss_and_grad(self, x, targets, lengths=None, tbptt=None, state=None, noise_key=None, total=None,
                       text=None):
@@ -219,7 +219,7 @@ class SequenceModel:
         lengths = check_lengths(lengths, T, B)
         chunk = T if not tbptt or tbptt >= T else int(tbptt)
         L = np.full(B, T, np.int64) if lengths is None else lengths
-        valid_all = step_mask(L, T, bool) if self.head.steps == "all" else L > 0
+        valid_all = running_mask(L, T, bool) if self.head.steps == "all" else L > 0
         self.last_count = self.head.count(targets, valid_all)   # scored units of this batch
         total = max(self.last_count if total is None else int(total), 1)
         scale = 1.0 / total

@@ -34,7 +34,8 @@ import numpy as np
 from lnrnn.config import BN_MOMENTUM, EPS
 from lnrnn.kernels.codes import NORM_BN, NORM_LN, NORM_NONE
 from lnrnn.model.flat import repack
-from lnrnn.model.layers import RecurrentLayer, RecurrentStack, _check_array, check_lengths, final_state
+from lnrnn.model.functional import check_lengths, final_state
+from lnrnn.model.layers import RecurrentLayer, RecurrentStack, _check_array
 from lnrnn.threadscope import scoped
 
 WINDOW_INIT_STD = 0.01     # std of the initial Wp
@@ -86,7 +87,7 @@ class WindowLayer(RecurrentLayer):
 
     def _norm_params(self, p):
         """(gx, bx, gh, bh, gc, bc) the window op takes: the layer's own, or the unit gains and zero biases
-        that stand in for those its norm does not have."""
+        that stand in for those its norm does not have (``functional.unit_gains``)."""
         c = self.consts
         return (p.get("gx", c["1G"]), p.get("bx", c["0G"]), p.get("gh", c["1G"]), p.get("bh", c["0G"]),
                 p.get("gc", c["1H"]), p.get("bc", c["0H"]))

@@ -1,17 +1,17 @@
-"""Planted bugs in the layer functions the bindings call, the layers' hooks, the resolved run plan, the
+"""Planted bugs in the layer functions every layer and binding calls, the layers' hooks, the resolved run plan, the
 run's records and the API's reproduction of a run (format: tests/mutants/mutants.py)."""
 
-FUNC = "tests/test_interop_functional.py"
+FUNC = "tests/test_functional.py"
 
 MUTANTS = [
-    dict(name="house-residuals-drop-the-wrong-array", file="lnrnn/interop/functional.py",
-         old='    return 3 if spec.cell == "lstm" else 0',
-         new='    return 2 if spec.cell == "lstm" else 0',
+    dict(name="house-residuals-drop-the-wrong-array", file="lnrnn/model/cells.py",
+         old="LSTM_SAVED_Y, LSTM_SAVED_C = 3, 1",
+         new="LSTM_SAVED_Y, LSTM_SAVED_C = 2, 1",
          tests=[f"{FUNC}::test_forward_and_backward_equal_the_layer", f"{FUNC}::test_residuals_have_the_announced_layout"],
          why="the LSTM's residuals leave out tc instead of y: the backward gets its arrays shifted"),
-    dict(name="house-final-hidden-gradient-dropped", file="lnrnn/interop/functional.py",
-         old="        dy[last[run] - 1, run] += dh_n[run]",
-         new="        pass",
+    dict(name="house-final-hidden-gradient-dropped", file="lnrnn/model/functional.py",
+         old="            dy[last[run] - 1, run] += dh_n[run]",
+         new="            pass",
          tests=[f"{FUNC}::test_gradient_of_the_final_hidden_state_by_central_differences"],
          why="dL/dh_n never reaches the kernels: a loss on h_n trains nothing below the head"),
     dict(name="house-hooks-stay-installed", file="lnrnn/training/prewarm.py",

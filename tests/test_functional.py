@@ -1,4 +1,4 @@
-"""lnrnn.interop.functional: the layer as pure functions, what the PyTorch and JAX bindings call.
+"""lnrnn.model.functional: the layer as pure functions, what every layer and the PyTorch and JAX bindings call.
 
 It must give what RecurrentLayer gives (the same kernels, bit for bit), residuals of exactly the
 layout it announces before running (on the CPU and the CUDA twin), and the gradient of the final
@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from lnrnn.model import cells
-from lnrnn.interop import functional as F
+from lnrnn.model import functional as F
 from lnrnn.model.layers import RecurrentLayer
 
 CELLS = list(cells.CELLS)
@@ -94,7 +94,7 @@ def test_gradient_of_the_final_hidden_state_by_central_differences(name):
     lengths = np.array([4, 2, 0])
     rng = np.random.default_rng(5)
     wy, wh = rng.standard_normal((T, B, H)), rng.standard_normal((B, H))
-    mask = F.step_mask(lengths, T, np.float64)[:, :, None]
+    mask = F.running_mask(lengths, T, np.float64)[:, :, None]
     p = dict(L.params)
 
     def loss(x, h0, Wx):
@@ -125,3 +125,24 @@ def test_a_gradient_of_the_final_cell_state_is_refused_in_one_sentence():
         F.layer_backward("lstm", res, x, state, dict(L.params), y, None, dfinal=(None, np.ones((2, 2))))
     # a zero one is no gradient at all
     F.layer_backward("lstm", res, x, state, dict(L.params), y, None, dfinal=(None, np.zeros((2, 2))))
+
+
+@pytest.mark.parametrize("name", CELLS)
+def test_each_row_names_its_kernels_on_both_devices(name):
+    """A row's kernels are the functions themselves: the CPU ones of lnrnn.kernels.<family>, the CUDA ones
+    of its twin module <family>_cuda (same names), and every layer of the row calls them."""
+    import importlib
+
+    from lnrnn import backend
+    spec = cells.get(name)
+    family = ("bn_" if spec.norm == "bn" else "") + spec.cell
+    ops = ("forward", "backward") + (() if spec.norm == "bn" else ("infer",))
+    cpu = importlib.import_module(f"lnrnn.kernels.{family}")
+    for op in ops:
+        assert getattr(spec.kernels("cpu"), op) is getattr(cpu, f"{family}_{op}"), op
+    assert RecurrentLayer(spec.cell, spec.norm, 2, 3).setup.kern is spec.kernels("cpu")
+    if not backend.cuda_usable()[0]:
+        pytest.skip(backend.cuda_usable()[1])
+    twin = importlib.import_module(f"lnrnn.kernels.{family}_cuda")
+    for op in ops:
+        assert getattr(spec.kernels("cuda"), op) is getattr(twin, f"{family}_{op}"), op

@@ -1,7 +1,0 @@
-"""``lnrnn.layers`` is ``lnrnn.model.layers``: this name is kept for code written before the move (the same
-module object, so its attributes, monkeypatching included, are the module's own)."""
-import sys
-
-from lnrnn.model import layers as _module
-
-sys.modules[__name__] = _module

@@ -1,7 +1,0 @@
-"""``lnrnn.models`` is ``lnrnn.model.models``: this name is kept for code written before the move (the same
-module object, so its attributes, monkeypatching included, are the module's own)."""
-import sys
-
-from lnrnn.model import models as _module
-
-sys.modules[__name__] = _module
