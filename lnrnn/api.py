@@ -155,31 +155,70 @@ class Predictions:
         return self.probabilities[np.arange(len(self.classes)), self.classes]
 
 
-def require_sequence_classifier(run):
-    """UserError (one sentence, naming what to use instead) unless ``run`` classifies whole sequences."""
+@dataclass
+class StepPredictions:
+    """A per-step classifier's outputs: ``classes`` (N,T) int64, the most probable class at each step (-1
+    past a sequence's length); ``probabilities`` (N,T,C) float64; ``lengths`` (N,) the steps of each."""
+
+    classes: np.ndarray
+    probabilities: np.ndarray
+    lengths: np.ndarray
+
+    @property
+    def probability(self):
+        """(N,T): that of the predicted class at each step (NaN past a sequence's length)."""
+        p = np.take_along_axis(self.probabilities, np.maximum(self.classes, 0)[..., None], axis=-1)[..., 0]
+        return np.where(self.classes >= 0, p, np.nan)
+
+
+@dataclass
+class Values:
+    """A regression head's outputs: ``values`` (N,O) float64 at the last step, or (N,T,O) at every step
+    (NaN past a sequence's length); ``lengths`` (N,) the steps of each."""
+
+    values: np.ndarray
+    lengths: np.ndarray
+
+
+@dataclass
+class Labels:
+    """A CTC head's outputs: ``labels``, per sequence the list of its labels (the best path, collapsed)."""
+
+    labels: list
+
+
+def require_predictable(run):
+    """UserError (one sentence, naming what to use instead) for a run whose head predicts nothing per
+    sequence or step that ``predict`` could write: the mixture density head draws handwriting."""
     head = run.model.head
-    if head.kind != "classifier" or head.per_step:
-        what = "a per-step classifier" if head.kind == "classifier" else f"a {head.kind} head"
-        raise UserError(f"predict is for sequence classifiers (one class per sequence); the run in {run.path} "
-                        f"has {what} ({run.task_spec.get('task', '?')}): use lnrnn eval"
-                        f"{' or lnrnn sample' if head.kind == 'mdn' else ''} instead.")
+    if head.kind == "mdn":
+        raise UserError(f"the run in {run.path} draws handwriting (a mixture density head, "
+                        f"{run.task_spec.get('task', '?')}): use lnrnn sample to draw it, or lnrnn eval for its "
+                        "likelihood.")
+
 
 
 @scoped
 def predict(run, x, lengths=None, batch_size=500, progress=None):
-    """Classify sequences with a run of a sequence classifier.
+    """The outputs of a run for new sequences, as its head gives them:
+
+        classifier, last step     ``Predictions``: the class of each sequence and the probabilities
+        classifier, every step    ``StepPredictions``: the class of each step (-1 past a sequence's length)
+        regression                ``Values``: (N,O) at the last step, or (N,T,O) at every step
+        ctc                       ``Labels``: each sequence's label sequence (best path)
 
     x: (N,T) for one input per step, or (N,T,I), batch-major, already scaled as the run's task presents
     its data (pixels in [0, 1] for the MNIST family); lengths: (N,) for right-padded sequences, or None.
     The model runs in inference mode (BatchNorm's population statistics) with the initial states
-    ``evaluate_run`` uses, so predictions and evaluated accuracy agree. ``progress``: a
-    ``lnrnn.training.progress.Progress`` over N sequences, updated after every batch. -> ``Predictions``."""
+    ``evaluate_run`` uses, so predictions and evaluated metrics agree. ``progress``: a
+    ``lnrnn.training.progress.Progress`` over N sequences, updated after every batch. A mixture density
+    run is refused (``lnrnn.sample_run`` draws it)."""
     from lnrnn.predict_io import check_inputs, softmax
 
     run = _as_run(run)
     model = run.model
     head = model.head
-    require_sequence_classifier(run)
+    require_predictable(run)
     x = check_inputs(x, model.config["input_size"], run.path)
     N, T = x.shape[0], x.shape[1]
     if lengths is not None:
@@ -187,19 +226,36 @@ def predict(run, x, lengths=None, batch_size=500, progress=None):
         if lengths.shape != (N,) or not np.issubdtype(lengths.dtype, np.integer) or \
                 np.any(lengths < 1) or np.any(lengths > T):
             raise UserError(f"lengths must be N={N} integers between 1 and T={T}.")
-    probs = np.empty((N, head.O))
+    L = np.full(N, T, np.int64) if lengths is None else lengths.astype(np.int64)
+    every = head.per_step or head.kind == "ctc"
+    out = np.empty((N, T, head.O) if every else (N, head.O))                     # the head's outputs
     with block_rows(run.block_rows):
         for i, s in enumerate(range(0, N, batch_size)):
             e = min(s + batch_size, N)
             xb = np.ascontiguousarray(x[s:e].transpose(1, 0, 2), dtype=model.dtype)  # (T,B,I)
-            lb = None if lengths is None else lengths[s:e].astype(np.int64)
+            lb = None if lengths is None else L[s:e]
             state = model.noise_state(e - s, (2, i))  # evaluate's draw for batch i
             y, _, _ = model._run(xb, state, False, lb, 0)
-            last = (np.full(e - s, T) if lb is None else lb) - 1
-            probs[s:e] = softmax(head.linear(y[last, np.arange(e - s)]).astype(np.float64))
+            if every:
+                out[s:e] = np.swapaxes(head.linear(y), 0, 1).astype(np.float64)   # (B,T,O)
+            else:
+                out[s:e] = head.linear(y[L[s:e] - 1, np.arange(e - s)]).astype(np.float64)
             if progress is not None:
                 progress.update(e - s)
-    return Predictions(probs.argmax(1).astype(np.int64), probs)
+    past = np.arange(T)[None, :] >= L[:, None] if every else None                # (N,T) steps after the end
+    if head.kind == "ctc":
+        from lnrnn.model.decode import best_path
+        return Labels(best_path(np.swapaxes(out, 0, 1), L))
+    if head.kind == "regression":
+        if every:
+            out[past] = np.nan
+        return Values(out, L)
+    probs = softmax(out)
+    if not every:
+        return Predictions(probs.argmax(1).astype(np.int64), probs)
+    classes = probs.argmax(-1).astype(np.int64)
+    classes[past] = -1
+    return StepPredictions(classes, probs, L)
 
 
 @scoped

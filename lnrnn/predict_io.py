@@ -1,5 +1,5 @@
-"""Inputs and outputs of ``lnrnn predict`` (``lnrnn.predict``, the function, classifies): the user's sequences in, one
-predicted class per sequence out.
+"""Inputs and outputs of ``lnrnn predict`` (``lnrnn.predict``, the function, runs the model): the user's sequences in,
+the run's outputs for them out, as its head gives them.
 
 Inputs (``read_inputs``), each path one of
     an IDX images file (MNIST family, gzip or raw, magic 2051)   read the way the run's task reads its own
@@ -8,7 +8,8 @@ Inputs (``read_inputs``), each path one of
     a folder                                                     every IDX images file in it, by name
     a .npy file of sequences, (N,T) or (N,T,I)                  the model's inputs as they are (uint8
         values are scaled as the task scales its own, 1/255 for the MNIST family); no pickle
-The input width I must be the model's; anything else is refused in one sentence before any work.
+The input width I must be the model's; anything else (an .npz, a text file, an empty file) is refused in
+one sentence before any work, naming what the file is and what predict reads.
 
 What the model was trained on (``describe_training_data``, ``training_record``, ``check_like_training``):
 the length of its training sequences and the range of their values, as the model read them, kept in the
@@ -16,9 +17,14 @@ checkpoint's metadata under "data" ({"steps": T or [min, max], "min": ..., "max"
 saved without it, what the task spec can say (the tasks that need no files are built again). ``lnrnn
 predict`` refuses sequences of another length or with values outside that range, or warns with --force.
 
-Outputs (``write_predictions``), by the extension of ``--out``: ``.csv`` with a header
-``index,class,probability`` (index counts sequences over all inputs, in the order given), or ``.npy``
-holding a structured array with the same three fields (int64, int64, float64; loads without pickle).
+Outputs (``write_predictions``, ``prediction_columns``), by the extension of ``--out``: ``.csv`` with a
+header, or ``.npy`` holding a structured array with the same fields (loads without pickle):
+    a sequence classifier     index, class, probability                  one row per sequence
+    a per-step classifier     index, step, class, probability            one row per step
+    regression, last step     index, value (value_0, value_1, ... for several outputs)
+    regression, every step    index, step, value (...)                   one row per step
+    a CTC head                index, labels (space-separated)            one row per sequence
+index counts sequences over all inputs, in the order given; step counts from 0.
 """
 import glob
 import os
@@ -228,19 +234,57 @@ def check_out(path):
     check_output_file(path)
 
 
+def prediction_columns(predictions):
+    """The table ``write_predictions`` writes, by what the predictions hold -> [(name, dtype, (rows,) array)]:
+
+        a class per sequence (``classes`` (N,), ``probability``)      index, class, probability
+        a class per step (``classes`` (N,T), -1 past the end)        index, step, class, probability
+        values (``values`` (N,O) last step, (N,T,O) every step)      index[, step], value (value_0.. for O > 1)
+        labels (``labels``, a list per sequence: a CTC head)         index, labels (space-separated)
+    Per-step tables hold one row per step of each sequence, up to its length."""
+    if hasattr(predictions, "labels"):
+        text = [" ".join(map(str, row)) for row in predictions.labels]
+        width = max([len(t) for t in text] + [1])
+        return [("index", "<i8", np.arange(len(text))), ("labels", f"<U{width}", np.array(text, dtype=f"<U{width}"))]
+    if hasattr(predictions, "values"):
+        v = np.asarray(predictions.values, np.float64)
+        per_step = v.ndim == 3
+        if per_step:
+            N, T, O = v.shape
+            keep = ~np.isnan(v).all(axis=2)                                   # (N,T) steps up to each length
+            n, t = np.nonzero(keep)
+            cols = [("index", "<i8", n), ("step", "<i8", t)]
+            v = v[keep]                                                       # (rows,O)
+        else:
+            cols = [("index", "<i8", np.arange(len(v)))]
+        names = ["value"] if v.shape[1] == 1 else [f"value_{k}" for k in range(v.shape[1])]
+        return cols + [(name, "<f8", v[:, k]) for k, name in enumerate(names)]
+    classes = np.asarray(predictions.classes)
+    prob = np.asarray(predictions.probability, np.float64)
+    if classes.ndim == 2:
+        n, t = np.nonzero(classes >= 0)
+        return [("index", "<i8", n), ("step", "<i8", t), ("class", "<i8", classes[n, t]),
+                ("probability", "<f8", prob[n, t])]
+    return [("index", "<i8", np.arange(len(classes))), ("class", "<i8", classes), ("probability", "<f8", prob)]
+
+
 def write_predictions(path, predictions):
-    """Write index, class, probability of every sequence to ``path`` (.csv or .npy), atomically."""
+    """Write the table of ``prediction_columns`` to ``path`` (.csv with a header, or .npy holding a structured
+    array with the same fields; no pickle), atomically. -> the number of rows."""
     from lnrnn.files import write_output_file
 
     check_out(path)
-    classes, prob = predictions.classes, predictions.probability
+    cols = prediction_columns(predictions)
+    rows = len(cols[0][2])
     if str(path).lower().endswith(".npy"):
-        table = np.empty(len(classes), dtype=[("index", "<i8"), ("class", "<i8"), ("probability", "<f8")])
-        table["index"], table["class"], table["probability"] = np.arange(len(classes)), classes, prob
+        table = np.empty(rows, dtype=[(name, dt) for name, dt, _ in cols])
+        for name, _, a in cols:
+            table[name] = a
         write_output_file(path, lambda f: np.save(f, table, allow_pickle=False))
     else:
-        lines = ["index,class,probability"] + [f"{i},{c},{p:.6g}" for i, (c, p) in enumerate(zip(classes, prob))]
+        fmt = [(lambda v: f"{v:.6g}") if dt == "<f8" else str for _, dt, _ in cols]
+        lines = [",".join(name for name, _, _ in cols)]
+        lines += [",".join(f(a[i]) for f, (_, _, a) in zip(fmt, cols)) for i in range(rows)]
         text = ("\n".join(lines) + "\n").encode("utf-8")
         write_output_file(path, lambda f: f.write(text))
-    return path
-
+    return rows

@@ -372,3 +372,99 @@ def test_every_row_is_drawn_at_one_scale():
             assert drawn[:, 0].min() >= x0 and drawn[:, 0].max() <= x1
             assert drawn[:, 1].min() >= y0 and drawn[:, 1].max() <= y1
         plt.close(fig)
+
+
+# ---------------------------------------------------------------------------------------------
+# predict: every head's outputs
+# ---------------------------------------------------------------------------------------------
+def head_run(folder, head, input_size=2):
+    """A checkpoint of an untrained model with ``head`` (a head config), on the npz task (no training-data
+    record: predict takes any length)."""
+    from lnrnn.model.models import build_model
+
+    m = build_model(dict(cell="lstm", norm="ln", input_size=input_size, hidden_size=4, num_layers=1,
+                         dtype="float64", forget_bias=1.0, head=head), seed=3)
+    arrays = {"param/" + k: v for k, v in m.params.items()}
+    arrays.update({"buffer/" + k: v for k, v in m.buffers.items()})
+    save_checkpoint(str(folder), arrays, {"model": m.config, "step": 5, "epoch": 1, "task": {"task": "npz"},
+                                          "train": {"cell": "ln-lstm"}})
+    return folder
+
+
+HEADS = {"clf": {"kind": "classifier", "outputs": 3, "per_step": False},
+         "clf-step": {"kind": "classifier", "outputs": 3, "per_step": True},
+         "reg": {"kind": "regression", "outputs": 2, "per_step": False, "tolerance": 0.04},
+         "reg-step": {"kind": "regression", "outputs": 2, "per_step": True, "tolerance": 0.04},
+         "ctc": {"kind": "ctc", "outputs": 3, "per_step": True}}
+
+
+@pytest.fixture(scope="module")
+def head_runs(tmp_path_factory):
+    base = tmp_path_factory.mktemp("heads")
+    return {k: head_run(base / k, h) for k, h in HEADS.items()}
+
+
+def test_predict_gives_every_heads_outputs_and_they_agree(head_runs):
+    """The heads share their weights (one seed), so a last-step head's outputs are its per-step twin's at
+    each sequence's last step, and a CTC head's labels are the per-step classes, collapsed."""
+    import lnrnn
+    from lnrnn.api import Predictions, StepPredictions, Values
+    from lnrnn.model.decode import collapse
+
+    x = np.random.default_rng(1).normal(0, 1, (5, 6, 2))
+    L = np.array([6, 3, 1, 6, 4])
+    out = {k: lnrnn.predict(run, x, lengths=L, batch_size=2) for k, run in head_runs.items()}
+    clf, step, reg, reg_step = out["clf"], out["clf-step"], out["reg"], out["reg-step"]
+    assert isinstance(clf, Predictions) and isinstance(step, StepPredictions) and isinstance(reg, Values)
+    last = (np.arange(5), L - 1)
+    assert reg.values.shape == (5, 2) and reg_step.values.shape == (5, 6, 2)
+    np.testing.assert_allclose(reg_step.values[last], reg.values, rtol=1e-10)
+    assert np.isnan(reg_step.values[1, 3:]).all() and not np.isnan(reg_step.values[1, :3]).any()
+    np.testing.assert_allclose(step.probabilities[last], clf.probabilities, rtol=1e-10)
+    assert (step.classes[last] == clf.classes).all() and (step.classes[1, 3:] == -1).all()
+    assert np.isnan(step.probability[2, 1:]).all() and (step.probability[2, :1] > 0).all()
+    assert out["ctc"].labels == [collapse(list(step.classes[n, :L[n]])) for n in range(5)]
+    assert any(out["ctc"].labels)                                    # not all blanks: the check can fail
+    from lnrnn.predict_io import prediction_columns
+    for p in (step, reg_step):                                       # tables: a row per step up to each length
+        cols = {name: a for name, _, a in prediction_columns(p)}
+        assert len(cols["index"]) == L.sum() and (cols["step"] < L[cols["index"]]).all()
+    # a sequence alone, cut to its length, gives what it gave padded in a batch
+    alone = lnrnn.predict(head_runs["reg-step"], x[1:2, :3])
+    np.testing.assert_allclose(alone.values[0], reg_step.values[1, :3], rtol=1e-10)
+
+
+def test_predict_writes_every_heads_table(head_runs, tmp_path):
+    import csv
+
+    np.save(tmp_path / "x.npy", np.random.default_rng(2).normal(0, 1, (4, 5, 2)))
+    want = {"clf": (["index", "class", "probability"], 4), "clf-step": (["index", "step", "class", "probability"], 20),
+            "reg": (["index", "value_0", "value_1"], 4), "reg-step": (["index", "step", "value_0", "value_1"], 20),
+            "ctc": (["index", "labels"], 4)}
+    for kind, run in head_runs.items():
+        for suffix in ("csv", "npy"):
+            out = tmp_path / f"{kind}.{suffix}"
+            r = invoke("predict", "--checkpoint", run, "--input", tmp_path / "x.npy", "--out", out, "-q")
+            assert r.exit_code == 0, (kind, r.output)
+            fields, rows = want[kind]
+            if suffix == "csv":
+                table = list(csv.reader(open(out)))
+                assert table[0] == fields and len(table) == rows + 1, (kind, table[:3])
+            else:
+                table = np.load(out, allow_pickle=False)
+                assert list(table.dtype.names) == fields and len(table) == rows, kind
+        assert "of 4 sequences" in r.stdout and ("one per step" in r.stdout) == (rows == 20), r.stdout
+    steps = np.load(tmp_path / "reg-step.npy")
+    assert steps["index"].tolist() == [n for n in range(4) for _ in range(5)] and steps["step"].tolist() == list(range(5)) * 4
+    help_text = " ".join(invoke("predict", "--help").output.split())
+    assert "index, step, class, probability (a per-step classifier" in help_text and "index, value (regression" in help_text
+
+
+def test_predict_sends_a_handwriting_run_to_sample(tmp_path):
+    from test_sample import mdn_run
+
+    mdn_run(tmp_path / "mdn")
+    np.save(tmp_path / "x.npy", np.zeros((2, 5, 3), np.float32))
+    msg = one_error(invoke("predict", "--checkpoint", tmp_path / "mdn", "--input", tmp_path / "x.npy", "--out",
+                           tmp_path / "p.csv"), "draws handwriting")
+    assert "use lnrnn sample" in msg and not (tmp_path / "p.csv").exists()

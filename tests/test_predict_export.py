@@ -106,15 +106,19 @@ def test_bad_inputs_end_in_one_line(mnist_runs, tmp_path):
     assert not os.path.exists(tmp_path / "p.csv")
 
 
-def test_predict_refuses_runs_that_are_not_sequence_classifiers(tmp_path):
+def test_predict_gives_a_regression_runs_values(tmp_path):
     out = tmp_path / "adding"
     assert_ok(invoke("train", "--task", "adding", "--steps", 5, "--cell", "lstm", *TRAIN, "--max-steps", 1,
                      "--out", out))
-    np.save(tmp_path / "x.npy", np.zeros((3, 5, 2), np.float32))
-    assert_clean_error(invoke("predict", "--checkpoint", out, "--data-dir", tmp_path / "x.npy",
-                              "--out", tmp_path / "p.csv"), "for sequence classifiers")
-    with pytest.raises(lnrnn.errors.UserError, match="sequence classifiers"):
-        lnrnn.predict(out, np.zeros((3, 5, 2)))
+    x = np.random.default_rng(0).random((3, 5, 2)).astype(np.float32)
+    x[:, :, 1] = 0
+    x[:, :2, 1] = 1                                                 # the adding task's markers
+    np.save(tmp_path / "x.npy", x)
+    assert_ok(invoke("predict", "--checkpoint", out, "--data-dir", tmp_path / "x.npy", "--out", tmp_path / "p.csv"))
+    lines = (tmp_path / "p.csv").read_text().splitlines()
+    values = lnrnn.predict(out, x).values
+    assert lines[0] == "index,value" and [float(v.split(",")[1]) for v in lines[1:]] == pytest.approx(values[:, 0],
+                                                                                                      rel=1e-5)
 
 
 # ---- export ----

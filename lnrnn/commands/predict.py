@@ -1,19 +1,23 @@
-"""``lnrnn predict``: classify a user's sequences (MNIST-family IDX images, or a .npy) with a trained run."""
+"""``lnrnn predict``: a trained run's outputs for a user's sequences (MNIST-family IDX images, or a .npy): classes,
+per-step classes, regression values or label sequences, as its head gives them (``lnrnn.predict_io``)."""
 import click
 
 from lnrnn.commands.options import quiet_option, run_folder_option
 
 
-@click.command("predict", short_help="Classify IDX images or a .npy of sequences with a trained run.")
+@click.command("predict", short_help="Run a trained model on IDX images or a .npy of sequences: classes or values.")
 @run_folder_option
 @click.option("--input", "--data-dir", "inputs", required=True, multiple=True, type=click.Path(),
               metavar="FILE_OR_FOLDER",
-              help="What to classify (repeatable; --data-dir is its older name): an MNIST-family IDX images file "
+              help="The sequences to predict for (repeatable; --data-dir is its older name): an MNIST-family IDX images file "
                    "(gzip or raw), a folder of them, or a .npy of sequences (N,T) or (N,T,I) as the model reads "
                    "them (uint8 values are scaled like the task's own). No pickle.")
 @click.option("--out", required=True, type=click.Path(dir_okay=False),
-              help="Where to write index, class, probability of every sequence: .csv, or .npy (a structured "
-                   "array); missing folders are created.")
+              help="Where to write the outputs: .csv, or .npy (a structured array of the same fields); missing "
+                   "folders are created. Fields by the run's head: index, class, probability (a sequence "
+                   "classifier); index, step, class, probability (a per-step classifier: one row per step); "
+                   "index, value (regression; value_0, value_1, ... for several outputs; with step for every "
+                   "step); index, labels (CTC: space-separated).")
 @click.option("--batch-size", type=int, default=500, show_default=True,
               help="Sequences per forward pass (affects memory only).")
 @click.option("--force", is_flag=True, default=False,
@@ -21,14 +25,16 @@ from lnrnn.commands.options import quiet_option, run_folder_option
                    "(a one-line warning instead of an error).")
 @quiet_option
 def predict(path, inputs, out, batch_size, force, quiet):
-    """Write the predicted class (and its probability) of every sequence in --input.
+    """Write what a trained run outputs for every sequence in --input: the predicted class (and its
+    probability) of a classifier, per step for a per-step head, the values of a regression, the label
+    sequence of a CTC head (--out's help lists the fields). A handwriting (mixture density) run is drawn
+    with lnrnn sample instead.
 
     Images are read the way the run's task reads its own (pixel by pixel, permuted for pmnist, or row by
-    row); the run must be a sequence classifier (mnist, pmnist, mnist-rows, digits, ...). Sequences of
-    another length than the training data's, or with values outside its range, are refused unless
-    --force is given.
+    row). Sequences of another length than the training data's, or with values outside its range, are
+    refused unless --force is given.
     """
-    from lnrnn.api import load_run, predict as predict_run, require_sequence_classifier
+    from lnrnn.api import load_run, predict as predict_run, require_predictable
     from lnrnn.errors import UserError
     from lnrnn.predict_io import check_like_training, check_out, read_inputs, training_record, write_predictions
     from lnrnn.training.progress import Progress
@@ -37,7 +43,7 @@ def predict(path, inputs, out, batch_size, force, quiet):
     if batch_size < 1:
         raise UserError(f"--batch-size must be at least 1, not {batch_size}.")
     run = load_run(path)
-    require_sequence_classifier(run)  # before the inputs are read
+    require_predictable(run)  # before the inputs are read
     x, where = read_inputs(inputs, run.task_spec.get("task"), run.config["input_size"])
     differs = check_like_training(x, training_record(run.meta))
     if differs:
@@ -50,7 +56,19 @@ def predict(path, inputs, out, batch_size, force, quiet):
     progress = Progress(len(x), "predict", quiet=quiet, unit="sequences")
     preds = predict_run(run, x, batch_size=batch_size, progress=progress)
     progress.close()
-    write_predictions(out, preds)
+    rows = write_predictions(out, preds)
     counts = "; ".join(f"{f}: {n}" for f, _, n in where)
-    click.echo(f"Wrote {len(preds.classes)} prediction{'s' * (len(preds.classes) != 1)} to {out} ({counts}).")
+    per_step = f" ({rows:,} rows, one per step)" if rows != len(x) else ""
+    click.echo(f"Wrote the {WHAT[_kind(run)]} of {len(x)} sequence{'s' * (len(x) != 1)} to {out}{per_step} "
+               f"({counts}).")
+
+
+WHAT = {"classifier": "predicted classes", "classifier-step": "predicted classes per step",
+        "regression": "predicted values", "regression-step": "predicted values per step",
+        "ctc": "predicted label sequences"}
+
+
+def _kind(run):
+    head = run.model.head
+    return head.kind + ("-step" if head.per_step and head.kind in ("classifier", "regression") else "")
 
