@@ -328,6 +328,22 @@ def test_unsupported_inputs_are_refused_in_one_sentence():
         lt.RNN(3, 2, nonlinearity="relu")
 
 
+def test_no_steps_and_projections_are_refused_in_one_sentence():
+    """x with T = 0 (or B = 0) and nn.LSTM's proj_size: a ValueError of one sentence naming the module,
+    never an error from inside the kernels or Python's complaint about an unknown argument."""
+    for m, x in ((lt.LSTM(3, 2, dtype=F64), torch.zeros(0, 2, 3, dtype=F64)),
+                 (lt.RNN(3, 2, norm="bn", dtype=F64), torch.zeros(0, 2, 3, dtype=F64)),
+                 (lt.LSTM(3, 2, batch_first=True, dtype=F64), torch.zeros(2, 0, 3, dtype=F64)),
+                 (lt.LSTM(3, 2, dtype=F64), torch.zeros(4, 0, 3, dtype=F64))):
+        with pytest.raises(ValueError, match=r"^(LSTM|RNN): x must hold at least one time step and one sequence, "
+                                             r"not shape \(\d, \d, 3\)\.$"):
+            m(x)
+    with pytest.raises(ValueError, match=r"^LSTM: lnrnn's LSTM cells have no projection of h: pass proj_size=0 "
+                                         r"\(or put an nn.Linear on the output\), not 4\.$"):
+        lt.LSTM(3, 8, proj_size=4)
+    assert lt.LSTM(3, 2, proj_size=0, dtype=F64)(torch.zeros(1, 1, 3, dtype=F64))[0].shape == (1, 1, 2)
+
+
 # ---- memory and threads ----
 
 def test_cpu_tensors_reach_the_kernels_as_views_and_come_back_unchanged(monkeypatch):

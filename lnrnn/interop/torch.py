@@ -454,6 +454,9 @@ class _Recurrent(nn.Module):
             raise ValueError(f"{what}: x must be (T, B, {self.input_size}) ((B, T, {self.input_size}) with "
                              f"batch_first=True), not {tuple(x.shape)}.")
         T, B = x.shape[0], x.shape[1]
+        if T < 1 or B < 1:
+            raise ValueError(f"{what}: x must hold at least one time step and one sequence, not shape "
+                             f"{tuple(x.shape)}.")
         state = self._states(hx, B, x)
         w = self.weight_ih_l0
         check_tensors(what, x=x, **{f"hx[{i}]": s for i, s in enumerate(state)}, weights=w)
@@ -518,6 +521,12 @@ class LSTM(_Recurrent):
     [i | f | g | o] as PyTorch. c_n takes no gradient (module docstring)."""
 
     _kind = "lstm"
+
+    def __init__(self, input_size, hidden_size, num_layers=1, norm="ln", proj_size=0, **kw):
+        if proj_size:
+            raise ValueError(f"LSTM: lnrnn's LSTM cells have no projection of h: pass proj_size=0 (or put an "
+                             f"nn.Linear on the output), not {proj_size!r}.")
+        super().__init__(input_size, hidden_size, num_layers, norm, **kw)
 
 
 class RNN(_Recurrent):
