@@ -340,6 +340,10 @@ def test_head_refuses_bad_labels_and_settings():
                       (np.array([[4, -1]] + [[1, -1]] * 4), "classes 1..3")):
         with pytest.raises(ValueError, match=what):
             head.forward(h.astype(np.float32), bad, valid)
+    holey = valid.copy()
+    holey[0, 0] = False
+    with pytest.raises(ValueError, match="right padding only"):
+        head.forward(h.astype(np.float32), ok, holey)
     with pytest.raises(ValueError, match="per_step=True"):
         CTCHead(3, outputs=4, per_step=False)
     with pytest.raises(ValueError, match="at least one label"):
@@ -379,3 +383,24 @@ def test_head_in_a_model_by_central_differences():
         view = flat[off:off + int(np.prod(shape))]
         idx = np.arange(min(view.size, 12))
         assert rel_error(analytic[off:off + view.size][idx], numeric_grad(loss, view, idx=idx)) < TOLERANCE, name
+
+
+def test_kernel_same_bits_on_one_thread_and_two():
+    """Rows are independent and each is one thread's work: the thread count changes no bit."""
+    import numba
+
+    from lnrnn.kernels.ctc import ctc_backward, ctc_forward
+    rng = np.random.default_rng(15)
+    x, labels, il, ll = random_problem(rng, B=16, dtype=np.float32)
+    g = rng.standard_normal(16).astype(np.float32)
+    old = numba.get_num_threads()
+    out = []
+    try:
+        for n in (1, min(2, numba.config.NUMBA_NUM_THREADS)):
+            numba.set_num_threads(n)
+            loss, saved = ctc_forward(x, labels, il, ll)
+            out.append((loss, ctc_backward(g, saved, labels, il, ll)))
+    finally:
+        numba.set_num_threads(old)
+    np.testing.assert_array_equal(out[0][0], out[1][0])
+    np.testing.assert_array_equal(out[0][1], out[1][1])

@@ -263,7 +263,10 @@ class CTCHead(Head):
             raise ValueError("CTC labels must be padded at their end with -1, with no -1 inside a label")
         if np.any(labels[inside] < 1) or np.any(labels[inside] >= self.O):
             raise ValueError(f"CTC labels are classes 1..{self.O - 1} (0 is the blank)")
-        return labels, np.count_nonzero(valid, axis=0).astype(np.int64), ll.astype(np.int64)
+        il = np.count_nonzero(valid, axis=0).astype(np.int64)
+        if np.any(valid != (np.arange(valid.shape[0])[:, None] < il[None, :])):
+            raise ValueError("the CTC head reads each row's valid steps as its first ones (right padding only)")
+        return labels, il, ll.astype(np.int64)
 
     def count(self, targets, valid):
         return int(np.count_nonzero(np.count_nonzero(valid, axis=0)))
