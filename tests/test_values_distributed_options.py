@@ -162,3 +162,17 @@ def test_reproducible_blocks_equal_one_call(cell, head, tbptt, text):
     assert all(model.last_sums[k] == pytest.approx(v, rel=1e-12) for k, v in sums_want.items())
     for k, v in stats_want.items():
         close(model.stack.buffers[k], v, "float64", k)
+
+
+@pytest.mark.parametrize("head", [PER_STEP, LAST, MDN], ids=["per-step", "last-step", "mdn"])
+def test_scored_count_is_the_global_normalizer_by_definition(head):
+    """The count every rank divides by: per step, the steps t < lengths[b] whose label is not -1 (every
+    running step for the mixture head); per sequence, the rows that run at least one step."""
+    model = build_model(config("ln-lstm", head, "float64"), seed=0)
+    _, y, lengths, _ = problem(head)
+    if head is LAST:
+        want = int(np.sum(lengths > 0))
+    else:
+        want = sum(1 for b in range(B) for t in range(lengths[b]) if head is MDN or y[b, t] != -1)
+    assert model.scored_count(y, lengths, T, B) == want
+    assert model.scored_count(y, None, T, B) == (B if head is LAST else T * B - (head is PER_STEP))

@@ -187,6 +187,11 @@ MUTANTS = [
          new="        tx = None if text is None else (np.ascontiguousarray(text[0][rows]), np.asarray(text[1])[:hi - lo])",
          tests=[f"{DIST}::test_reproducible_blocks_equal_one_call"],
          why="each block reads the first rows' text lengths with its own rows' codes"),
+    dict(name="values-unscored-labels-counted", file="lnrnn/model/heads.py",
+         old="        return valid & (self._labels(targets) >= 0)",
+         new="        return valid",
+         tests=[f"{DIST}::test_scored_count_is_the_global_normalizer_by_definition"],
+         why="steps labelled -1 (not scored) count in the loss's normalizer: every rank divides by too much"),
     # ---- the CUDA path with the options on
     dict(name="values-cuda-fast-eval-drops-noise", file="lnrnn/model/models.py",
          old="            h, _ = self._run_last_on_device(x, training=False, state=state)",
