@@ -134,3 +134,23 @@ def test_join_line_puts_each_character_a_scaled_gap_after_the_last():
     for got, orig in ((out[2], b[0]), (out[3], c[0])):
         np.testing.assert_allclose(got[:, 1], orig[:, 1])                            # y unchanged
         np.testing.assert_allclose(np.diff(got[:, 0]), np.diff(orig[:, 0]))          # shifted whole
+
+
+@pytest.mark.parametrize("split", [None, "12/5"])
+def test_npz_task_lengths_and_labels_follow_their_sequences(tmp_path, split):
+    """19 sequences whose first value is their index: after the held-out split each set's labels and
+    lengths are its own sequences' (label n % 3, length 1 + n % T), and the description counts them."""
+    N, T = 19, 4
+    x = np.zeros((N, T, 2), np.float32)
+    x[:, :, 0] = np.arange(N)[:, None]
+    path = tmp_path / "d.npz"
+    np.savez(path, x=x, y=np.arange(N) % 3, lengths=1 + np.arange(N) % T)
+    task = arrays.build({"data_dir": str(path), "split": split})
+    sizes = (17, 2) if split is None else (12, 5)
+    assert (len(task.x_train), len(task.x_val)) == sizes
+    assert f"{sizes[0]} train / {sizes[1]} validation" in task.description and "3 classes" in task.description
+    for xs, ys, ls in ((task.x_train, task.y_train, task.lengths_train), (task.x_val, task.y_val, task.lengths_val)):
+        n = xs[:, 0, 0].astype(int)
+        assert ys.tolist() == (n % 3).tolist() and ls.tolist() == (1 + n % T).tolist()
+    x_b, y_b, l_b = task.batch("val", np.array([1, 0]))
+    assert l_b.tolist() == task.lengths_val[[1, 0]].tolist()
