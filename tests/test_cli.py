@@ -242,14 +242,14 @@ def test_bad_idx_files(tmp_path, fault, words):
     (["--split", "200/100", "--batch-size", "500"], "--batch-size 500 is larger than the 200 training sequences"),
     (["--split", "2000/100"], "--split 2000/100 asks for 2100 samples but the digits data set holds only 1797."),
     (["--split", "half"], "--split must be TRAIN/VAL counts"),
-    (["--steps", "5"], "task digits does not take --steps."),
+    (["--steps", "5"], "task digits-binary does not take --steps."),
     (["--tbptt", "0"], "--tbptt must be at least 1 step, not 0."),
     (["--state-noise", "-0.1"], "--state-noise must be 0 (off) or a positive standard deviation"),
     (["--state-noise", "inf"], "--state-noise must be 0 (off) or a positive standard deviation"),
     (["--clip-output", "0"], "--clip-output must be a positive number, not 0.0."),
-    (["--clip-output", "100"], "--clip-output clips a mixture density head's derivatives; digits has a classifier"),
-    (["--charset", "kana"], "task digits does not take --charset."),
-    (["--allow-pickle"], "task digits does not take --allow-pickle."),
+    (["--clip-output", "100"], "--clip-output clips a mixture density head's derivatives; digits-binary has a classifier"),
+    (["--charset", "kana"], "task digits-binary does not take --charset."),
+    (["--allow-pickle"], "task digits-binary does not take --allow-pickle."),
     (["--init", "zeros"], "Invalid value for '--init'"),
 ])
 def test_bad_numbers_and_names(tmp_path, args, words):
