@@ -66,7 +66,7 @@ def test_objective_from_the_dtype_or_the_flag(tmp_path):
                               "--out", tmp_path / "no"), "y holds fractional values")
     assert not os.path.exists(tmp_path / "no")
     assert_clean_error(invoke("train", "--objective", "ce", *SMALL, "--out", tmp_path / "no"),
-                       "task digits does not take --objective")
+                       "task digits-binary does not take --objective")
 
 
 def test_padded_sequences_are_scored_at_their_own_length(tmp_path):
