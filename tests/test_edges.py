@@ -468,3 +468,28 @@ def test_predict_sends_a_handwriting_run_to_sample(tmp_path):
     msg = one_error(invoke("predict", "--checkpoint", tmp_path / "mdn", "--input", tmp_path / "x.npy", "--out",
                            tmp_path / "p.csv"), "draws handwriting")
     assert "use lnrnn sample" in msg and not (tmp_path / "p.csv").exists()
+
+
+# ---------------------------------------------------------------------------------------------
+# the Hershey corpus covers the alphabet
+# ---------------------------------------------------------------------------------------------
+def test_the_hershey_training_texts_hold_every_letter_digit_and_mark():
+    import string
+
+    from lnrnn.data import hershey, strokes as S
+
+    texts = hershey.line_texts(np.random.default_rng([S.DATA_SEED, 0]), S.split_counts({})[0])
+    need = set(string.ascii_letters + string.digits + ".,;:!?'\"-()")
+    assert need - set("".join(texts)) == set()
+    assert all(1 <= len(t) <= hershey.MAX_CHARS and t == t.strip() and "  " not in t for t in texts)
+    assert set("".join(texts)) <= need | {" "}
+
+
+def test_the_hershey_task_reads_its_texts_from_their_own_stream():
+    from lnrnn.data import hershey, strokes as S
+    from lnrnn.data.tasks import load_task, task_spec
+
+    pytest.importorskip("HersheyFonts")
+    t = load_task(task_spec("strokes-hershey", split="12/3"))
+    assert t.texts_train == hershey.line_texts(np.random.default_rng([S.DATA_SEED, 0]), 12)
+    assert t.texts_val == hershey.line_texts(np.random.default_rng([S.DATA_SEED, 1]), 3)

@@ -7,7 +7,8 @@ code that carries the font data), the optional extra ``hershey``: ``pip install 
 See docs/hershey.md.
 
 What a line is. A text of WORDS_PER_LINE words of ``lnrnn.data.words`` (at most MAX_CHARS characters;
-sometimes capitalized, a number, a closing mark: ``line_text``) is laid out word by word in one face of
+some capitalized or in capitals, numbers, quotes, parentheses, marks and hyphens: ``line_text``, so that
+every letter, digit and common punctuation mark is in the training texts) is laid out word by word in one face of
 FACES, pen strokes in the font's own order (a plotter's, not a hand's), y up with the baseline at 0, in
 font units (capital height 21). A line is one writer (``random_style``): a scale, a slant (x += slant * y),
 a baseline that tilts and waves (y += tilt * x + wave * sin(2 pi x / period + phase)), wider gaps between
@@ -42,9 +43,16 @@ FACES = ("scripts", "cursive", "futural")   # script simplex; script with roman 
 WORDS_PER_LINE = (2, 6)       # words per line, drawn uniformly, fewer when MAX_CHARS is reached
 MAX_CHARS = 32                # characters per line at most, the closing mark included
 CAPITAL = 0.3                 # share of lines whose first word is capitalized
+NAME = 0.05                   # share of the other words that are capitalized
+CAPS = 0.06                   # share of words written in capitals (so every capital letter appears: BOX, ZONE)
 NUMBER = 0.05                 # share of words that are a number 0..2026 instead
 MARKS = ".,?!"                # a line may end with one of these
 MARK = 0.25                   # share of lines that do
+INNER_MARKS = ",;:"           # a word inside a line may be followed by one of these
+INNER = 0.06                  # share of words that are
+WRAPS = ('""', "''", "()")    # a word may be quoted or put in parentheses
+WRAP = 0.04                   # share of words that are
+HYPHEN = 0.03                 # share of words joined to the one before by a hyphen instead of a space
 SPACING = 2.0                 # font units between resampled points (times speed and scale)
 SPEED = (0.85, 1.15)          # per line: multiplies SPACING
 SCALE = (0.8, 1.25)           # per line: font units -> the task's source units
@@ -142,30 +150,56 @@ def draw_line(font, text, style, rng):
 
 # ---------------------------------------------------------------- lines
 
+def _word(rng, first):
+    """One word of a line: from WORDS or a number, perhaps in capitals or capitalized, quoted or in
+    parentheses."""
+    w = str(int(rng.integers(0, 2027))) if rng.random() < NUMBER else WORDS[int(rng.integers(len(WORDS)))]
+    if rng.random() < CAPS:
+        w = w.upper()
+    elif rng.random() < (CAPITAL if first else NAME):
+        w = w.capitalize()
+    if rng.random() < WRAP:
+        a, b = WRAPS[int(rng.integers(len(WRAPS)))]
+        w = a + w + b
+    return w
+
+
 def line_text(rng):
-    """A line's text: WORDS_PER_LINE words (fewer at MAX_CHARS), perhaps capitalized, numbers, a mark."""
+    """A line's text: WORDS_PER_LINE words (fewer at MAX_CHARS), some capitalized or in capitals, numbers,
+    quoted or in parentheses, a mark after a word or a hyphen between two, a closing mark: every letter,
+    digit and common punctuation mark turns up in a training set's texts."""
     n = int(rng.integers(WORDS_PER_LINE[0], WORDS_PER_LINE[1] + 1))
     mark = str(rng.choice(list(MARKS))) if rng.random() < MARK else ""
-    words = []
-    for _ in range(n):
-        w = str(int(rng.integers(0, 2027))) if rng.random() < NUMBER else WORDS[int(rng.integers(len(WORDS)))]
-        if words and len(" ".join(words + [w])) + len(mark) > MAX_CHARS:
+    text = _word(rng, first=True)
+    for _ in range(n - 1):
+        w = _word(rng, first=False)
+        if rng.random() < HYPHEN:
+            sep = "-"
+        elif rng.random() < INNER:
+            sep = INNER_MARKS[int(rng.integers(len(INNER_MARKS)))] + " "
+        else:
+            sep = " "
+        if len(text) + len(sep) + len(w) + len(mark) > MAX_CHARS:
             break
-        words.append(w)
-    if rng.random() < CAPITAL:
-        words[0] = words[0].capitalize()
-    return " ".join(words) + mark
+        text += sep + w
+    return text + mark
+
+
+def line_texts(rng, count):
+    """``count`` line texts, from a stream of their own (seeded by one draw of ``rng``): a set's texts do not
+    depend on how its lines are drawn."""
+    own = np.random.default_rng(int(rng.integers(2**63)))
+    return [line_text(own) for _ in range(count)]
 
 
 def make_lines(rng, count, faces=FACES):
     """``count`` raw lines -> (list of (N, 3) stroke-3 in source units, their texts, their names: the face
     and the line's number, scripts-00017)."""
-    lines, texts, names = [], [], []
-    for i in range(count):
+    texts = line_texts(rng, count)
+    lines, names = [], []
+    for i, text in enumerate(texts):
         face = faces[int(rng.integers(len(faces)))]
-        text = line_text(rng)
         lines.append(S.to_stroke3(draw_line(load_font(face), text, random_style(rng), rng)))
-        texts.append(text)
         names.append(f"{face}-{i:05d}")
     return lines, texts, names
 
