@@ -7,7 +7,7 @@ from lnrnn.cli import main
 def test_gradcheck_passes_and_prints_one_line_per_parameter():
     r = CliRunner().invoke(main, ["gradcheck", "--cell", "ln-lstm", "--cell", "bn-rnn", "--layers", "1"])
     assert r.exit_code == 0, r.output
-    lines = r.output.strip().splitlines()
+    lines = r.stdout.strip().splitlines()  # progress goes to stderr
     # per stack mode: ln-lstm 9 params + x + h0 + c0 = 12; bn-rnn 5 params + x + h0 = 7
     # per model mode (clf, clf-step, reg): the stack's params + head W, b: ln-lstm 11, bn-rnn 7
     def count(cell, mode):

@@ -1,11 +1,15 @@
 """``lnrnn gradcheck``: finite-difference checks of every backward on small random problems."""
+from functools import partial
+
 import click
 
 from lnrnn.errors import UserError
 import numpy as np
 
+from lnrnn.commands.options import quiet_option
 from lnrnn.gradcheck import TOLERANCE, check_model, check_stack
 from lnrnn.model.cells import CELLS
+from lnrnn.training.progress import Progress
 
 
 @click.command("gradcheck", short_help="Check every backward against float64 central differences.")
@@ -21,7 +25,8 @@ from lnrnn.model.cells import CELLS
 @click.option("--tolerance", type=float, default=TOLERANCE, show_default=True,
               help="Largest accepted max relative error.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Random seed of the problems.")
-def gradcheck(cells, T, B, I, H, layers, max_elems, tolerance, seed):
+@quiet_option
+def gradcheck(cells, T, B, I, H, layers, max_elems, tolerance, seed, quiet):
     """Check every hand-written gradient against float64 central differences.
 
     Prints one line per cell x norm x mode x parameter with the max relative error
@@ -31,6 +36,7 @@ def gradcheck(cells, T, B, I, H, layers, max_elems, tolerance, seed):
     with each head: clf (classifier, last step), clf-step (classifier on every step of a padded
     batch), reg (regression, last step); and for the LSTM cells write (Graves's synthesis network: the
     attention window over texts of different lengths, a mixture density head, a padded batch).
+    Progress (checks done, ETA) goes to stderr; --quiet silences it.
     """
     for what, v in (("--steps", T), ("--batch", B), ("--input", I), ("--hidden", H), ("--layers", layers),
                     ("--max-elems", max_elems)):
@@ -44,30 +50,34 @@ def gradcheck(cells, T, B, I, H, layers, max_elems, tolerance, seed):
     lengths = np.array([T] * (B + 2) + [max(T - 2, 1), 0])
     heads = {"clf": ("classifier", False, None), "clf-step": ("classifier", True, lengths),
              "reg": ("regression", False, None)}
+    plan = []  # (cell name, mode, check): every check first (bound to its cell), so that progress can count them
     for name in cells or CELLS:
         cell, norm = CELLS[name].cell, CELLS[name].norm
-        runs = [("train", lambda: check_stack(cell, norm, T=T, B=B, I=I, H=H, num_layers=layers, training=True,
-                                              seed=seed, max_elems=max_elems))]
+        stack = partial(check_stack, cell, norm, T=T, I=I, H=H, num_layers=layers, seed=seed, max_elems=max_elems)
+        model = partial(check_model, cell, norm, T=T, B=B + 4, I=I, H=H, num_layers=layers, seed=seed,
+                        max_elems=max_elems)
+        runs = [("train", partial(stack, B=B, training=True))]
         if norm == "bn":
-            runs.append(("infer", lambda: check_stack(cell, norm, T=T, B=B, I=I, H=H, num_layers=layers,
-                                                      training=False, seed=seed, max_elems=max_elems)))
-        runs.append(("mask", lambda: check_stack(cell, norm, T=T, B=B + 4, I=I, H=H, num_layers=layers, seed=seed,
-                                                 max_elems=max_elems, lengths=lengths)))
-        runs.append(("chunk", lambda: check_stack(cell, norm, T=T, B=B, I=I, H=H, num_layers=layers, seed=seed,
-                                                  max_elems=max_elems, t0=T)))
+            runs.append(("infer", partial(stack, B=B, training=False)))
+        runs.append(("mask", partial(stack, B=B + 4, lengths=lengths)))
+        runs.append(("chunk", partial(stack, B=B, t0=T)))
         if CELLS[name].cell == "lstm":
-            runs.append(("write", lambda: check_model(cell, norm, "mdn", T=T, B=B + 4, I=I, H=H, num_layers=layers,
-                                                      seed=seed, max_elems=max_elems, lengths=lengths, window=2)))
+            runs.append(("write", partial(model, "mdn", lengths=lengths, window=2)))
         for mode, (head, per_step, lens) in heads.items():
-            runs.append((mode, lambda head=head, per_step=per_step, lens=lens: check_model(
-                cell, norm, head, per_step, T=T, B=B + 4, I=I, H=H,
-                num_layers=layers, seed=seed, max_elems=max_elems, lengths=lens)))
-        for mode, run in runs:
-            for pname, err in run():
-                ok = err <= tolerance
-                failed += not ok
-                worst = max(worst, err)
-                click.echo(f"{name:<8} {mode:<8} {pname:<11} {err:9.2e}  {'ok' if ok else 'FAIL'}")
+            runs.append((mode, partial(model, head, per_step, lengths=lens)))
+        plan += [(name, mode, run) for mode, run in runs]
+    bar = Progress(len(plan), "gradcheck", quiet=quiet, unit="checks")
+    for name, mode, run in plan:
+        results = run()
+        if bar.tty and not quiet:
+            click.echo("\r\033[K", err=True, nl=False)  # the bar's line, cleared for the results below it
+        for pname, err in results:
+            ok = err <= tolerance
+            failed += not ok
+            worst = max(worst, err)
+            click.echo(f"{name:<8} {mode:<8} {pname:<11} {err:9.2e}  {'ok' if ok else 'FAIL'}")
+        bar.update(1)
+    bar.close()
     click.echo(f"max relative error {worst:.2e}; {failed} above tolerance {tolerance:g}")
     if failed:
         raise SystemExit(1)

@@ -160,4 +160,15 @@ MUTANTS = [
          tests=[f"{EDGES}::test_the_hershey_task_reads_its_texts_from_their_own_stream"],
          why="the texts built are not those line_texts gives for the set's seed: the coverage checked is "
              "not the corpus's"),
+    # ---- gradcheck: progress ----
+    dict(name="edges-gradcheck-no-progress", file="lnrnn/commands/gradcheck.py",
+         old="        bar.update(1)\n",
+         new="        pass\n",
+         tests=[f"{EDGES}::test_gradcheck_shows_progress_unless_quiet_and_checks_each_cell"],
+         why="three and a half minutes of checks with no progress"),
+    dict(name="edges-gradcheck-late-binding", file="lnrnn/commands/gradcheck.py",
+         old="        runs = [(\"train\", partial(stack, B=B, training=True))]\n",
+         new="        runs = [(\"train\", lambda: stack(B=B, training=True))]\n",
+         tests=[f"{EDGES}::test_gradcheck_shows_progress_unless_quiet_and_checks_each_cell"],
+         why="checks planned before they run bind the loop's last cell: every cell's train check runs the last"),
 ]
