@@ -3,7 +3,6 @@ their names say, labels out of range, a suffix that promises another format, a r
 long primes, and predictions of every head. Each ends in one line that names the real problem (or works)."""
 import errno
 import io
-import json
 import os
 
 import numpy as np
@@ -247,7 +246,8 @@ def test_predict_names_what_an_input_is(tmp_path):
 # ---------------------------------------------------------------------------------------------
 # export: the suffix says the format
 # ---------------------------------------------------------------------------------------------
-@pytest.mark.parametrize("name,said", [("w.pt", "ends in .pt"), ("w.pth", "ends in .pth"), ("weights", "has no suffix")])
+@pytest.mark.parametrize("name,said", [("w.pt", "ends in .pt"), ("w.pth", "ends in .pth"),
+                                       ("weights", "has no suffix")])
 def test_export_refuses_a_suffix_that_promises_another_format(tmp_path, name, said):
     import lnrnn.api
 
@@ -300,7 +300,8 @@ def test_a_prime_longer_than_the_cap_is_refused_before_any_work(tmp_path, monkey
     np.save(prime, np.tile([[1.0, 0.0, 0.0]], (11, 1)))
     out = tmp_path / "s.png"
     msg = one_error(invoke("sample", "--checkpoint", tmp_path, "--text", "ab", "--prime-strokes", prime,
-                           "--prime-text", "ab", "--steps", 5, "--out", out), f"--prime-strokes {prime} holds 11 points, more than the 10")
+                           "--prime-text", "ab", "--steps", 5, "--out", out),
+                    f"--prime-strokes {prime} holds 11 points, more than the 10")
     assert "--no-cap" in msg and not out.exists()
     np.save(prime, np.tile([[1.0, 0.0, 0.0]], (10, 1)))     # at the cap: on to loading the run
     with pytest.raises(BaseException, match="the run was loaded"):
@@ -455,9 +456,11 @@ def test_predict_writes_every_heads_table(head_runs, tmp_path):
                 assert list(table.dtype.names) == fields and len(table) == rows, kind
         assert "of 4 sequences" in r.stdout and ("one per step" in r.stdout) == (rows == 20), r.stdout
     steps = np.load(tmp_path / "reg-step.npy")
-    assert steps["index"].tolist() == [n for n in range(4) for _ in range(5)] and steps["step"].tolist() == list(range(5)) * 4
+    assert steps["index"].tolist() == [n for n in range(4) for _ in range(5)]
+    assert steps["step"].tolist() == list(range(5)) * 4
     help_text = " ".join(invoke("predict", "--help").output.split())
-    assert "index, step, class, probability (a per-step classifier" in help_text and "index, value (regression" in help_text
+    assert "index, step, class, probability (a per-step classifier" in help_text
+    assert "index, value (regression" in help_text
 
 
 def test_predict_sends_a_handwriting_run_to_sample(tmp_path):

@@ -9,7 +9,8 @@ from lnrnn.commands.options import quiet_option, run_folder_option
 @run_folder_option
 @click.option("--input", "--data-dir", "inputs", required=True, multiple=True, type=click.Path(),
               metavar="FILE_OR_FOLDER",
-              help="The sequences to predict for (repeatable; --data-dir is its older name): an MNIST-family IDX images file "
+              help="The sequences to predict for (repeatable; --data-dir is its older name): an MNIST-family IDX "
+                   "images file "
                    "(gzip or raw), a folder of them, or a .npy of sequences (N,T) or (N,T,I) as the model reads "
                    "them (uint8 values are scaled like the task's own). No pickle.")
 @click.option("--out", required=True, type=click.Path(dir_okay=False),
