@@ -14,6 +14,7 @@ from lnrnn.cli import main
 from lnrnn.errors import CheckpointError
 from lnrnn.training.checkpoint import load_checkpoint, save_checkpoint
 
+from test_cli import mirror  # noqa: F401 - a fixture: a throw-away HTTP server
 from test_commands_careful import _unprivileged, ce_records, classifier_run, one_error, run_with_curves
 
 
@@ -519,3 +520,20 @@ def test_gradcheck_shows_progress_unless_quiet_and_checks_each_cell(monkeypatch)
     q = invoke("gradcheck", "--cell", "rnn", *small, "--quiet")
     assert q.exit_code == 0 and q.stderr == "" and "0 above tolerance" in q.stdout
     assert "--quiet" in invoke("gradcheck", "--help").output
+
+
+def test_data_mnist_onto_a_full_disk(tmp_path, monkeypatch, mirror):
+    """The disk fills while a file downloads: one line naming the file and what is needed (not "the download
+    broke off"), nothing kept."""
+    root, url = mirror
+    for name in ("t10k-images-idx3-ubyte.gz", "t10k-labels-idx1-ubyte.gz"):
+        (root / name).write_bytes(os.urandom(200_000))
+    disk = type("Disk", (FullDisk,), {"room": 1000})
+    real = os.fdopen
+    monkeypatch.setattr(os, "fdopen", lambda fd, mode="r", *a, **k: io.BufferedWriter(disk(fd, "wb"))
+                        if "w" in mode else real(fd, mode, *a, **k))
+    dest = tmp_path / "dest"
+    msg = one_error(invoke("data", "mnist", "--dest", dest, "--mirror", url, "--subset", "test", "-q"),
+                    f"cannot write {dest / 't10k-images-idx3-ubyte.gz'} (No space left on device)")
+    assert "free some space" in msg and "--dest" in msg and "broke off" not in msg
+    assert os.listdir(dest) == []

@@ -37,6 +37,11 @@ MUTANTS = [
          new="    os.makedirs(dest, exist_ok=True)\n",
          tests=[f"{EDGES}::test_data_mnist_into_a_read_only_folder"],
          why="a read-only --dest ends in a PermissionError traceback"),
+    dict(name="edges-mnist-full-disk-called-a-broken-download", file="lnrnn/commands/data.py",
+         old="                    raise _WriteFailed(e) from None\n",
+         new="                    raise\n",
+         tests=[f"{EDGES}::test_data_mnist_onto_a_full_disk"],
+         why="a full disk during a download is reported as a download that broke off: run it again"),
     # ---- files that are not what their names say; labels out of range ----
     dict(name="edges-huge-label-taken-for-classes", file="lnrnn/data/arrays.py",
          old="        if top.max() + 1 > MAX_CLASSES:\n",
