@@ -255,7 +255,7 @@ class CTCHead(Head):
 
     def _rows(self, targets, valid):
         """-> labels (B,Lmax) int64, input_lengths (B,), label_lengths (B,); ValueError for a label with a
-        gap of -1 inside it or a class outside 1..C-1."""
+        gap of -1 inside it, a class outside 1..C-1, or valid steps after a padded one."""
         labels = np.ascontiguousarray(np.asarray(targets, dtype=np.int64).reshape(valid.shape[1], -1))
         ll = np.count_nonzero(labels >= 0, axis=1)
         inside = np.arange(labels.shape[1])[None, :] < ll[:, None]
