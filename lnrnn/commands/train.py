@@ -77,16 +77,22 @@ from lnrnn.training.plan import TrainConfig
 @click.option("--tbptt", "--bptt", "tbptt", type=int, default=D.tbptt, metavar="STEPS",
               help="Truncated backpropagation through time: run each batch in chunks of this many steps, "
                    "carrying the state forward; no gradient crosses a chunk boundary. Default: whole sequences.")
+@click.option("--head", type=click.Choice(["mdn", "ctc"]), default=D.head,
+              help="Stroke tasks: mdn predicts each next point (the mixture density head; with text, the synthesis "
+                   "network); ctc reads: each whole line in, its text out (a CTC head over the task's alphabet and a "
+                   "blank; metrics loss and cer), for lnrnn read. ctc needs lines with text (strokes-hershey, "
+                   "strokes-kanjivg, strokes with ascii/), whole sequences (no --tbptt) and no --window. Default: mdn.")
 @click.option("--objective", type=click.Choice(["ce", "mse"]), default=D.objective,
               help="npz task: ce (classes, softmax cross-entropy) or mse (regression, squared error). When omitted: "
                    "by the labels' dtype (integers: classes; floats: regression).")
 @click.option("--eval-every", type=int, default=D.eval_every, metavar="UPDATES",
               help="Also evaluate on the validation set every this many updates (a row in metrics.jsonl each). "
                    "When omitted: at epoch ends only (and when --max-steps or --time-budget stops the run).")
-@click.option("--best-metric", type=click.Choice(["loss", "acc", "none"]), default=D.best_metric,
+@click.option("--best-metric", type=click.Choice(["loss", "acc", "cer", "none"]), default=D.best_metric,
               show_default=True,
-              help="Keep RUN_FOLDER/best/, the checkpoint with the lowest validation loss or the highest accuracy "
-                   "(heads that have one), updated at every evaluation; none: no best checkpoint.")
+              help="Keep RUN_FOLDER/best/, the checkpoint with the lowest validation loss, the highest accuracy or "
+                   "the lowest character error rate (heads that have one), updated at every evaluation; none: no "
+                   "best checkpoint.")
 @click.option("--keep", type=int, default=D.keep, show_default=True, metavar="N",
               help="Also keep the last N checkpoints in RUN_FOLDER/checkpoints/update-<step>/ (0: only the latest).")
 @click.option("--patience", type=int, default=D.patience, metavar="EVALS",

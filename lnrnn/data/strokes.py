@@ -15,7 +15,9 @@ in its own units; ``make_task`` then
     3. stores each split as one concatenated (sum N, 3) float32 array plus start offsets.
 
 A ``StrokeTask`` hands batches to the trainer as next-point prediction: the input at step t is p_t and
-the target p_{t+1}, so a line of N points gives N-1 steps; see ``StrokeTask.batch``.
+the target p_{t+1}, so a line of N points gives N-1 steps; see ``StrokeTask.batch``. A ``ReadingTask``
+(spec key "head": "ctc", ``lnrnn train --head ctc``) reads instead: the input is the whole line, N steps,
+and the target its text as CTC labels (``ReadingTask.batch``).
 
 Text. A source whose lines carry what they say (IAM-OnDB with ascii/, KanjiVG's characters, the Hershey
 lines) gives a task with ``texts_train`` / ``texts_val`` (one string per line) and an ``alphabet``: the
@@ -23,7 +25,8 @@ string ``UNKNOWN + the distinct characters of the training texts, sorted``. A ch
 index in the alphabet; code 0, the unknown symbol U+FFFD, stands for every character the training texts
 never used (a validation line's, a user's), so a model over len(alphabet) one-hot codes reads any text
 (``encode_text``). ``text_record(task)`` is what a run keeps of it. A task without text has None for all
-three.
+three. Read with a CTC head, character code k is class k + 1 (``CTC_SHIFT``; class 0 is the blank), so
+the head has len(alphabet) + 1 outputs and class c reads as ``alphabet[c - 1]`` (``classes_to_text``).
 """
 import math
 from dataclasses import dataclass
@@ -43,6 +46,7 @@ SYN_POINTS = (40, 300)    # points per synthetic line, drawn uniformly in [lo, h
 SYN_GLITCH_RATE = 0.02    # share of synthetic lines given one sensor spike (which GLITCH_STEP then removes)
 SYN_SPIKE = 3000.0        # length of a synthetic spike, well above GLITCH_STEP both ways
 UNKNOWN = "\ufffd"         # code 0 of every alphabet: a character the training texts never used
+CTC_SHIFT = 1             # a character's CTC class is its code + 1: class 0 is the blank (kernels.codes.CTC_BLANK)
 
 
 # ---------------------------------------------------------------- stroke-3 helpers
@@ -106,6 +110,30 @@ def encode_text(text, alphabet):
     """str -> (U,) int64 codes: each character's index in ``alphabet``, 0 (UNKNOWN) where it has none."""
     index = {c: i for i, c in enumerate(alphabet)}
     return np.array([index.get(c, 0) for c in text], np.int64)
+
+
+def text_labels(texts, alphabet):
+    """Texts (list of str) -> (B, Lmax) int64 CTC labels: each character's code + CTC_SHIFT (1..len(alphabet)),
+    right-padded with -1 (Lmax >= 1), as ``lnrnn.model.heads.CTCHead`` takes its targets."""
+    codes = [encode_text(t, alphabet) + CTC_SHIFT for t in texts]
+    labels = np.full((len(codes), max([1] + [len(c) for c in codes])), -1, np.int64)   # (B, Lmax)
+    for b, c in enumerate(codes):
+        labels[b, :len(c)] = c
+    return labels
+
+
+def classes_to_text(classes, alphabet):
+    """A CTC label sequence (classes 1..len(alphabet)) -> the str it reads (``text_labels``'s inverse)."""
+    return "".join(alphabet[int(c) - CTC_SHIFT] for c in classes)
+
+
+def ctc_steps_needed(labels):
+    """(B, Lmax) labels padded with -1 -> (B,) the fewest steps a CTC alignment of each needs: its length
+    plus one blank between every two equal neighbours."""
+    labels = np.asarray(labels)
+    real = labels >= 0
+    repeats = real[:, 1:] & (labels[:, 1:] == labels[:, :-1])
+    return real.sum(axis=1) + repeats.sum(axis=1)
 
 
 def text_record(task):
@@ -227,6 +255,56 @@ class StrokeTask:
         return x, y, lengths
 
 
+class ReadingTask(StrokeTask):
+    """A stroke task read with a CTC head (spec key "head": "ctc"): each line's whole stroke-3 sequence
+    (N points, normalized as ``StrokeTask``'s) is the input, its text the target, as labels 1..A over
+    the task's alphabet of A characters (``text_labels``; class 0 the blank): ``head`` has A + 1 outputs
+    and keeps the offset scale, so a reader normalizes new lines as the training ones were. A line with
+    fewer points than its labels need (``ctc_steps_needed``) is scored as CTC's zero_infinity does: loss
+    0 and no gradient (``lnrnn.kernels.ctc``); the description counts such lines."""
+
+    def __init__(self, spec, description, train, val, scale, extra=None):
+        super().__init__(spec, description, train, val, scale, extra)
+        if self.alphabet is None or not all(isinstance(t, str) for t in val.texts):
+            raise DataError(f"--head ctc reads each line's text as its labels, and the lines of {spec['task']} "
+                            "carry none; put IAM-OnDB's ascii/ transcriptions beside lineStrokes/, or use "
+                            "strokes-hershey or strokes-kanjivg.")
+        A = len(self.alphabet)
+        self.head = {"kind": "ctc", "outputs": A + 1, "per_step": True, "scale": list(scale)}
+        short = {w: int(np.count_nonzero(np.diff(s.starts) < ctc_steps_needed(text_labels(s.texts, self.alphabet))))
+                 for w, s in self.sets.items()}
+        self.extra["unalignable"] = short
+        self.description += (f"; read with a CTC head: each whole line in, its text out as labels over {A} "
+                             "characters and the blank")
+        if short["train"] or short["val"]:
+            self.description += (f"; {short['train']} train / {short['val']} validation lines have fewer points "
+                                 "than their labels need and score loss 0 without gradient (CTC's zero_infinity)")
+
+    @property
+    def steps(self):
+        return max(int(np.diff(s.starts).max()) if len(s) else 0 for s in self.sets.values())
+
+    def batch(self, which, idx, dtype=np.float32):
+        """-> x (T, B, 3) the lines' points p_0..p_{N-1}, labels (B, Lmax) int64 (``text_labels``), lengths
+        (B,) int64 = N_b; T = the longest line of the batch, rows right-padded with zeros."""
+        s = self.sets[which]
+        idx = np.asarray(idx, np.int64)                                   # (B,)
+        first = s.starts[idx]                                             # (B,)
+        lengths = s.starts[idx + 1] - first                               # (B,) steps = points
+        T, B = int(lengths.max()) if len(idx) else 0, len(idx)
+        x = np.zeros((T, B, 3), dtype)                                    # (T, B, 3) time-major
+        for b in range(B):
+            x[:lengths[b], b] = s.points[first[b]:first[b] + lengths[b]]
+        return x, text_labels([s.texts[i] for i in idx], self.alphabet), lengths
+
+
+def normalize_line(seq, scale):
+    """A stroke-3 line in source units -> (N', 3) float64 as a task trained with offset ``scale`` presents
+    it: glitch steps dropped (``drop_long_steps``), dx and dy divided by scale [sx, sy]."""
+    fixed, _ = drop_long_steps(seq)
+    return fixed / np.array([scale[0], scale[1], 1.0])
+
+
 @dataclass
 class RawSplit:
     """One split's lines before the glitch fix and normalization, in source units."""
@@ -269,7 +347,8 @@ def make_task(spec, what, train, val, extra=None):
             f"{_points_range(sets)} points (dx, dy, pen), offsets divided by the training std "
             f"({scale[0]:.3g}, {scale[1]:.3g}); {n_drop} glitch steps longer than {GLITCH_STEP:g} dropped"
             + (f", {n_short} lines of fewer than 2 points skipped" if n_short else ""))
-    return StrokeTask(spec, desc, sets["train"], sets["val"], scale, info)
+    kind = ReadingTask if spec.get("head") == "ctc" else StrokeTask
+    return kind(spec, desc, sets["train"], sets["val"], scale, info)
 
 
 def _fix_lines(lines):

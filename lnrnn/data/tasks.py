@@ -43,6 +43,9 @@ is a ``strokes.StrokeTask`` (same attributes where they apply, batches with leng
     strokes-npz        stroke-3 arrays from --data-dir: an .npz/.npy file, or a folder holding one;
                        object arrays (pickle) only with the spec key "allow_pickle": true.
     strokes-synthetic  generated handwriting-like lines (no download), --split A/B lines (default 2000/200).
+    The stroke tasks whose lines can carry text (strokes with ascii/, strokes-kanjivg, strokes-hershey) take the
+    spec key "head": "ctc" (``lnrnn train --head ctc``): read each whole line with a CTC head, its text the
+    target (``strokes.ReadingTask``), instead of predicting the next point.
 
 Your own data (``lnrnn.data.arrays``, docs/your_data.md):
     npz         arrays x (N, T, I) or (N, T), y (N,) or (N, T), optional lengths (N,) and x_val, y_val from
@@ -232,6 +235,24 @@ def _check_charset(value):
     return kanjivg.check_charset(value)
 
 
+TEXT_TASKS = ("strokes", "strokes-kanjivg", "strokes-hershey")  # stroke tasks whose lines can carry text
+
+
+def _check_head(value):
+    if value != "ctc":
+        raise UserError(f"task option head must be ctc (read each line's text with a CTC head), not {value!r}; "
+                        "leave it out for the task's own head.")
+    return value
+
+
+def check_reading(task):
+    """UserError unless ``task`` is a stroke task whose lines can carry text (what --head ctc reads)."""
+    if task not in TEXT_TASKS:
+        raise UserError(f"--head ctc reads each handwriting line's text as its labels, and the sequences of task "
+                        f"{task} carry none; use {', '.join(TEXT_TASKS[::-1])} (IAM-OnDB with its ascii/ "
+                        "transcriptions).")
+
+
 def _check_flag(key, value):
     if not isinstance(value, bool):
         raise UserError(f"task option {key} must be true or false, not {value!r}.")
@@ -297,26 +318,27 @@ TASKS = {
     "npz": Task(_arrays, "your own sequences: arrays x, y (optionally lengths, x_val, y_val) in an .npz file "
                 "(--data-dir; docs/your_data.md)", {"data_dir", "split", "objective"}),
     "strokes": Task(_iamondb, "IAM-OnDB online handwriting lines from --data-dir (stroke-3, "
-                    "mixture density head)", {"data_dir"}),
+                    "mixture density head)", {"data_dir", "head"}),
     "strokes-kanjivg": Task(_kanjivg, "KanjiVG characters joined into handwriting lines "
                             "(pip install 'lnrnn[kanjivg]', or --data-dir of its SVGs)",
-                            {"data_dir", "split", "charset"}),
+                            {"data_dir", "split", "charset", "head"}),
     "strokes-npz": Task(_stroke_file, "stroke-3 sequences from an .npz/.npy file (--data-dir)",
                         {"data_dir", "allow_pickle"}),
     "strokes-synthetic": Task(_strokes_synthetic, "generated handwriting-like strokes (no download)", {"split"}),
     "strokes-hershey": Task(_strokes_hershey, "lines of words in the Hershey single-stroke fonts, with their text "
-                            "(pip install 'lnrnn[hershey]')", {"split"}),
+                            "(pip install 'lnrnn[hershey]')", {"split", "head"}),
 }
 # Task options beyond the CLI's --data-dir/--split/--steps: spec key -> (default put in the spec or None, check).
 OPTIONS = {"charset": ("latin", _check_charset),
            "allow_pickle": (None, lambda v: _check_flag("allow_pickle", v)),
-           "objective": (None, _check_objective)}
+           "objective": (None, _check_objective),
+           "head": (None, _check_head)}
 
 
 def task_spec(task, data_dir=None, split=None, steps=None, **options):
     """Normalized spec of a task; raises UserError for unknown tasks or options it does not take.
 
-    ``options``: the keys of OPTIONS (charset, allow_pickle); None means not given. A task that reads an
+    ``options``: the keys of OPTIONS (charset, allow_pickle, objective, head); None means not given. A task that reads an
     option with a default gets it written into its spec, so a checkpoint names it."""
     if task not in TASKS:
         raise UserError(f"unknown task {task!r}; choose one of {', '.join(TASKS)}.")
@@ -335,6 +357,8 @@ def task_spec(task, data_dir=None, split=None, steps=None, **options):
         if key not in OPTIONS:
             raise TypeError(f"task_spec() got an unknown option {key!r}")
         if val is not None and key not in reads:
+            if key == "head":
+                check_reading(task)
             raise UserError(f"task {task} does not take the option {key}.")
     for key in sorted(reads & set(OPTIONS)):
         default, check = OPTIONS[key]

@@ -39,6 +39,7 @@ class Head:
 
     kind = "?"
     metrics = ("loss",)
+    whole_sequence = False  # True: a row's loss needs all its steps at once (CTC), never a chunk of them
 
     def __init__(self, hidden_size, outputs, per_step=False, dtype="float32", seed=0):
         self.H, self.O = int(hidden_size), int(outputs)
@@ -234,17 +235,26 @@ class CTCHead(Head):
 
     loss = -log p(label | x) in nats per sequence (rows with at least one step; sums['loss'] adds them);
     cer  = character (label) error rate of the best-path transcription: sums['cer'] holds its edit
-    distances to the labels, sums['chars'] the labels' length."""
+    distances to the labels, sums['chars'] the labels' length.
+
+    ``whole_sequence``: the model hands it every step of a row at once (``lnrnn.model.models``). ``scale``
+    (optional, [sx, sy]): a handwriting reader's offset scale, kept in its config as the mixture density
+    head keeps it, so that new lines are normalized as the training lines were (``lnrnn.api.read``)."""
 
     kind = "ctc"
     metrics = ("loss", "cer")
+    whole_sequence = True
 
-    def __init__(self, hidden_size, outputs, per_step=True, dtype="float32", seed=0):
+    def __init__(self, hidden_size, outputs, per_step=True, dtype="float32", seed=0, scale=None):
         if not per_step:
             raise ValueError("the CTC head scores every step (per_step=True)")
         if int(outputs) < 2:
             raise ValueError(f"a CTC head needs the blank and at least one label class, got outputs={outputs}")
         super().__init__(hidden_size, outputs, True, dtype, seed)
+        self.scale = None if scale is None else [float(v) for v in scale]
+
+    def config(self):
+        return {**super().config(), **({"scale": self.scale} if self.scale is not None else {})}
 
     @property
     def sum_keys(self):

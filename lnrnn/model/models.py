@@ -218,6 +218,8 @@ class SequenceModel:
             state = self.noise_state(B, (1, int(noise_key)))
         lengths = check_lengths(lengths, T, B)
         chunk = T if not tbptt or tbptt >= T else int(tbptt)
+        if chunk < T and getattr(self.head, "whole_sequence", False):
+            raise ValueError(f"the {self.head.kind} head scores whole sequences; run it without truncated BPTT")
         L = np.full(B, T, np.int64) if lengths is None else lengths
         valid_all = running_mask(L, T, bool) if self.head.steps == "all" else L > 0
         self.last_count = self.head.count(targets, valid_all)   # scored units of this batch
@@ -267,6 +269,11 @@ class SequenceModel:
             h = self.last_outputs(x, state, lengths, text)
             L = np.full(B, T, np.int64) if lengths is None else lengths
             s, count, _ = self.head.forward(h, targets, L > 0)
+            return {**s, "seqs": seqs}, count
+        if getattr(self.head, "whole_sequence", False):  # the chunks' outputs joined, scored at once
+            y = np.concatenate([y for _, _, y in self._infer_chunks(x, state, lengths, text)])   # (T,B,H)
+            h, valid, _ = self._select(y, T, lengths, 0)
+            s, count, _ = self.head.forward(h, targets, valid)
             return {**s, "seqs": seqs}, count
         sums, count = dict.fromkeys(self.head.sum_keys, 0.0), 0
         for t0, t1, y in self._infer_chunks(x, state, lengths, text):
@@ -339,8 +346,9 @@ def batches_of(x, targets, lengths=None, batch_size=500):
 
 
 def _chunk_targets(targets, head, t0, t1):
-    """Per-step targets (B,T,...) sliced to the chunk's steps; per-sequence targets unchanged."""
-    if head.steps == "all":
+    """Per-step targets (B,T,...) sliced to the chunk's steps; per-sequence targets (and a whole-sequence
+    head's, which meets no chunk) unchanged."""
+    if head.steps == "all" and not getattr(head, "whole_sequence", False):
         return np.asarray(targets)[:, t0:t1]
     return targets
 

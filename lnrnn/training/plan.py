@@ -36,6 +36,8 @@ class TrainConfig:
     window: Optional[int] = None          # Gaussians of the synthesis network's attention window over each line's
                                           # text (Graves 2013, sec. 5); None: 10 on tasks whose lines carry text,
                                           # else 0 (no window: the unconditional model)
+    head: Optional[str] = None            # strokes tasks: None or "mdn", the task's own (next-point prediction);
+                                          # "ctc": read each whole line, its text the target (strokes.ReadingTask)
     batch_size: int = 16                  # B, sequences per update
     epochs: int = 20                      # passes over the training set
     lr: float = 3e-3                      # learning rate of the first epoch
@@ -79,7 +81,9 @@ class TrainConfig:
 # is lifted when it stops there).
 RESUME_OVERRIDABLE = {"epochs", "max_steps", "time_budget", "eval_batch_size", "device", "out", "data_dir",
                       "save_every", "save_every_seconds", "keep", "patience", "eval_every"}
-BEST_METRICS = ("loss", "acc", "none")  # lowest loss, highest accuracy (heads that have one), or no best/
+BEST_METRICS = ("loss", "acc", "cer", "none")  # lowest loss, highest accuracy or lowest character error rate
+                                               # (heads that have one), or no best/
+HEADS = ("mdn", "ctc")  # --head: the stroke tasks' own (mixture density) or a reader's (CTC)
 
 
 def resolve_defaults(cfg):
@@ -111,6 +115,14 @@ def validate(cfg):
     checks.append((cfg.tbptt is None or cfg.tbptt >= 1, f"--tbptt must be at least 1 step, not {cfg.tbptt}."))
     checks.append((cfg.window is None or cfg.window >= 0,
                    f"--window must be 0 (no attention window) or a number of Gaussians, not {cfg.window}."))
+    checks.append((cfg.head is None or cfg.head in HEADS,
+                   f"--head must be one of {', '.join(HEADS)}, not {cfg.head!r}."))
+    checks.append((not (cfg.head == "ctc" and cfg.tbptt),
+                   f"--tbptt {cfg.tbptt}: a CTC head scores each line's whole sequence (a chunk's loss is no part of "
+                   "it); drop --tbptt to train a reader."))
+    checks.append((not (cfg.head == "ctc" and cfg.window),
+                   f"--window {cfg.window}: the attention window writes a given text and --head ctc reads it; a "
+                   "reader has no window: drop --window."))
     checks.append((cfg.log_every >= 1, f"--log-every must be at least 1 update, not {cfg.log_every}."))
     checks.append((cfg.eval_every is None or cfg.eval_every >= 1,
                    f"--eval-every must be at least 1 update, not {cfg.eval_every}."))
@@ -152,7 +164,13 @@ def task_options(cfg):
     """The task options of the config that its task reads (charset, allow_pickle), for task_spec."""
     from lnrnn.data.tasks import TASKS
     reads = TASKS[cfg.task].reads if cfg.task in TASKS else set()
-    opts = {"charset": cfg.charset, "allow_pickle": cfg.allow_pickle or None, "objective": cfg.objective}
+    if cfg.head == "ctc":
+        from lnrnn.data.tasks import check_reading
+        check_reading(cfg.task)
+    if cfg.head is not None and not str(cfg.task).startswith("strokes"):
+        raise UserError(f"--head {cfg.head} chooses a stroke task's head; task {cfg.task} has its own; drop --head.")
+    opts = {"charset": cfg.charset, "allow_pickle": cfg.allow_pickle or None, "objective": cfg.objective,
+            "head": "ctc" if cfg.head == "ctc" else None}  # the stroke tasks' own head is the spec's default
     for key, val in opts.items():
         if val is not None and key not in reads:
             flag = "--" + key.replace("_", "-")
@@ -194,9 +212,10 @@ def model_config(cfg, task):
 
 def window_size(cfg, task):
     """K, the attention window's Gaussians of a run (0: none): --window, or WINDOW_DEFAULT on a task whose
-    lines carry text (``task.alphabet``) and 0 elsewhere. UserError for a window the run cannot have."""
+    lines carry text (``task.alphabet``) and 0 elsewhere (a reader, --head ctc, too). UserError for a window
+    the run cannot have (``validate`` refuses one with --head ctc)."""
     has_text = getattr(task, "alphabet", None) is not None
-    K = (WINDOW_DEFAULT if has_text else 0) if cfg.window is None else int(cfg.window)
+    K = (WINDOW_DEFAULT if has_text and cfg.head != "ctc" else 0) if cfg.window is None else int(cfg.window)
     if not K:
         return 0
     if not has_text:

@@ -28,7 +28,8 @@ X_AXES = {"step": "updates", "epoch": "epoch", "time_s": "training time (s)"}
 LOG_SPAN = 20.0   # a positive loss whose largest value is more than this many times its smallest: log axis
 # the loss of each head kind, with its unit (axis label)
 LOSS_LABELS = {"classifier": "cross-entropy loss (nats)", "regression": "squared error",
-               "l1": "absolute error", "mdn": "negative log-likelihood (nats per point)"}
+               "l1": "absolute error", "mdn": "negative log-likelihood (nats per point)",
+               "ctc": "CTC loss (nats per line)"}
 
 
 @dataclass

@@ -7,6 +7,8 @@ On a terminal the bar redraws in place (at most every ``min_interval`` seconds);
 import sys
 import time
 
+from lnrnn.model.heads import METRIC_INFO
+
 LOG_EVERY_S = 30.0  # seconds between progress lines when stderr is not a terminal
 
 
@@ -42,8 +44,8 @@ class Progress:
         fill = int(round(frac * self.width))
         bar = "#" * fill + "." * (self.width - fill)
         parts = [f"{self.label} [{bar}] {self.done}/{self.total}"]
-        for name, v in self.fields.items():  # the head's metrics: loss, acc (a fraction, shown in %), ...
-            parts.append(f"{name} {100 * v:.1f}%" if name == "acc" else f"{name} {v:.4f}")
+        for name, v in self.fields.items():  # the head's metrics: loss, acc, cer (fractions, shown in %), ...
+            parts.append(f"{name} {100 * v:.1f}%" if METRIC_INFO.get(name, (name, False))[1] else f"{name} {v:.4f}")
         rate = self.rate()
         parts.append(f"{rate:,.0f} {self.unit}/s")
         if self.done < self.total and rate > 0:
