@@ -33,7 +33,7 @@ CLI_NAMES = {"text": "--text", "prime_strokes": "--prime-strokes", "prime_text":
 @click.option("--prime-strokes", type=click.Path(dir_okay=False), default=None,
               help="Write in the style of this handwriting (Graves's priming): a stroke-3 file in data units, "
                    ".npz with a points (N,3) array (as --npz writes; its first line) or .npy (N,3); nothing is "
-                   f"unpickled. Needs --prime-text. Each point is one step of the model: at most "
+                   "unpickled. Needs --prime-text. Each point is one step of the model: at most "
                    f"{SAMPLE_MAX_STEPS:,} points unless --no-cap is given.")
 @click.option("--prime-text", default=None, metavar="TEXT",
               help="The text the --prime-strokes points write; the window reads it, a space, then each line.")
