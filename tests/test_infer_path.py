@@ -7,8 +7,8 @@ holds them to it; these tests check the wiring (which kernel, which state, which
 rounding-level difference inside a kernel should not fail.
 A masked LSTM (lengths given) runs the full forward: its final state reads c at each row's last step,
 which lstm_infer does not keep; a masked RNN reads h = y and stays on the infer kernel. The BN cells
-have no infer kernel and run their forward. Which kernel ran is counted by wrapping the kernel
-namespace's functions, which every layer looks up at call time (``lnrnn.model.cells``)."""
+have no infer kernel and run their forward. Which kernel ran is counted by wrapping the functions of
+the registry's kernel records, which every layer's row looks up at call time (``lnrnn.model.cells``)."""
 import os
 import tracemalloc
 from collections import Counter
@@ -18,6 +18,7 @@ import pytest
 
 from lnrnn import backend
 from lnrnn.config import FOLD_MAX_I
+from lnrnn.model import cells
 from lnrnn.model.layers import RecurrentLayer, RecurrentStack
 from lnrnn.model.models import build_model, head_config
 
@@ -35,17 +36,21 @@ def calls(monkeypatch):
 
 def count_kernels(monkeypatch):
     seen = Counter()
-    spaces = [backend.kernels("cpu")]
+    records = [(cells.LSTM_CPU, "lstm"), (cells.RNN_CPU, "rnn"), (cells.BN_LSTM_CPU, "bn_lstm"),
+               (cells.BN_RNN_CPU, "bn_rnn")]
     if backend.cuda_usable()[0]:
-        spaces.append(backend.kernels("cuda"))
-    for k in spaces:
-        for name in ("lstm_forward", "lstm_infer", "rnn_forward", "rnn_infer", "bn_lstm_forward", "bn_rnn_forward"):
-            fn = getattr(k, name)
+        records += [(cells.lstm_cuda(), "lstm"), (cells.rnn_cuda(), "rnn"), (cells.bn_lstm_cuda(), "bn_lstm"),
+                    (cells.bn_rnn_cuda(), "bn_rnn")]
+    for k, family in records:
+        for op in ("forward", "infer"):
+            fn = getattr(k, op)
+            if fn is None:  # the BN cells have no infer kernel
+                continue
 
-            def counted(*a, _fn=fn, _name=name, **kw):
+            def counted(*a, _fn=fn, _name=f"{family}_{op}", **kw):
                 seen[_name] += 1
                 return _fn(*a, **kw)
-            monkeypatch.setattr(k, name, counted)
+            monkeypatch.setattr(k, op, counted)
     return seen
 
 
