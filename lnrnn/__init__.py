@@ -8,14 +8,14 @@ lnrnn's kernels are first imported (``lnrnn.threadscope.prepare_process``: why, 
 allocator setting off); ``lnrnn info`` reports what is in force.
 
 Public entry points (what the CLI commands call): ``fit`` (train on your own arrays), ``load_run``,
-``evaluate_run``, ``predict``, ``sample_run``, ``export_run`` (``lnrnn.api``); ``train`` lives in ``lnrnn.training.train``, ``TrainConfig`` in
+``evaluate_run``, ``predict``, ``read``, ``sample_run``, ``export_run`` (``lnrnn.api``); ``train`` lives in ``lnrnn.training.train``, ``TrainConfig`` in
 ``lnrnn.training.plan`` (also importable from ``lnrnn.training.train``).
 """
 __version__ = "0.1.0"
 
 
 from lnrnn.threadscope import kernel_threads  # noqa: E402
-_API = ("evaluate_run", "export_run", "fit", "load_run", "predict", "sample_run")
+_API = ("evaluate_run", "export_run", "fit", "load_run", "predict", "read", "sample_run")
 
 
 def __getattr__(name):

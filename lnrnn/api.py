@@ -6,6 +6,7 @@ gets the same checks and the same numbers as ``lnrnn eval/predict/sample/export`
     lnrnn.evaluate_run(run).metrics                      # {'loss': ..., 'acc': ...} on the validation set
     p = lnrnn.predict(run, x)                            # x (N,T) or (N,T,I): p.classes (N,), p.probabilities (N,C)
     lines = lnrnn.sample_run(run, steps=700, count=4)    # handwriting: [(700,3) stroke-3 arrays]
+    texts = lnrnn.read(run, "line.npy")                  # a reader (--head ctc): one str per line
     lnrnn.export_run(run, "weights.safetensors")         # documented names, PyTorch's nn.LSTM ones included
     run = lnrnn.fit(x, y, cell="ln-lstm", out="runs/mine", epochs=5)   # train on your own arrays (docs/your_data.md)
 
@@ -195,6 +196,9 @@ def require_predictable(run):
         raise UserError(f"the run in {run.path} draws handwriting (a mixture density head, "
                         f"{run.task_spec.get('task', '?')}): use lnrnn sample to draw it, or lnrnn eval for its "
                         "likelihood.")
+    if head.kind == "ctc" and getattr(head, "scale", None) is not None:
+        raise UserError(f"the run in {run.path} reads handwriting ({run.task_spec.get('task', '?')} --head ctc): use "
+                        "lnrnn read, which normalizes each line as the run's training lines were.")
 
 
 
@@ -256,6 +260,74 @@ def predict(run, x, lengths=None, batch_size=500, progress=None):
     classes = probs.argmax(-1).astype(np.int64)
     classes[past] = -1
     return StepPredictions(classes, probs, L)
+
+
+def require_reader(run):
+    """-> (alphabet, scale) of a handwriting reader (``lnrnn train --head ctc`` on a stroke task with text);
+    a UserError naming what the run is instead for any other run."""
+    head = run.model.head
+    alphabet = (run.meta.get("text") or {}).get("alphabet")
+    if head.kind != "ctc" or getattr(head, "scale", None) is None or not isinstance(alphabet, str):
+        raise UserError(f"the run in {run.path} is not a handwriting reader (it has a {head.kind} head on "
+                        f"{run.task_spec.get('task', '?')}); train one with lnrnn train --task strokes-hershey "
+                        "--head ctc.")
+    from lnrnn.data.strokes import CTC_SHIFT
+    if len(alphabet) + CTC_SHIFT != head.O:
+        raise CheckpointError(f"the run in {run.path} has {head.O} CTC classes but an alphabet of {len(alphabet)} "
+                              "characters; its checkpoint is corrupt.")
+    return alphabet, head.scale
+
+
+@scoped
+def read(run, strokes, beam=1, batch_size=None, progress=None):
+    """Transcribe handwriting with a reader run (``lnrnn train --head ctc``) -> one str per line.
+
+    strokes: an (N,3) stroke-3 array (one line), a list of them, or a file (``lnrnn.data.stroke_files.read_lines``:
+    .npy, .npz of points and lengths, IAM-OnDB line .xml), in the units of the run's data (what its task read,
+    before normalization). Each line is normalized as the training lines were (glitch steps dropped, offsets
+    divided by the run's scale) and read whole. beam 1: the best path; N > 1: prefix beam search of width N
+    (``lnrnn.model.decode``). Lines are batched ``batch_size`` at a time (None: the run's evaluation batch)
+    with evaluation's initial states, so the run's own validation lines read as its cer was measured.
+    ``progress``: a ``lnrnn.training.progress.Progress`` over the lines."""
+    import os
+
+    from lnrnn.config import task_defaults
+    from lnrnn.data.stroke_files import read_lines
+    from lnrnn.data.strokes import classes_to_text, normalize_line
+    from lnrnn.model.decode import beam_search, best_path
+    from lnrnn.sample import check_stroke3
+
+    run = _as_run(run)
+    alphabet, scale = require_reader(run)
+    if isinstance(beam, bool) or not isinstance(beam, (int, np.integer)) or beam < 1:
+        raise UserError(f"beam must be a whole number of at least 1 (1: best path), not {beam!r}.")
+    if isinstance(strokes, (str, os.PathLike)):
+        lines = read_lines(strokes)
+    elif isinstance(strokes, np.ndarray) and strokes.ndim == 2:
+        lines = [check_stroke3(strokes, "strokes")]
+    else:
+        lines = [check_stroke3(s, f"line {i + 1} of strokes") for i, s in enumerate(strokes)]
+    batch_size = int(batch_size or run.train_config.get("eval_batch_size")
+                     or task_defaults(run.task_spec.get("task"))["eval_batch_size"])
+    if batch_size < 1:
+        raise UserError(f"batch_size must be at least 1, not {batch_size}.")
+    model, head = run.model, run.model.head
+    out = []
+    with block_rows(run.block_rows):
+        for i, s in enumerate(range(0, len(lines), batch_size)):
+            part = [normalize_line(ln, scale) for ln in lines[s:s + batch_size]]
+            lengths = np.array([len(p) for p in part], np.int64)                    # (B,)
+            x = np.zeros((int(lengths.max()), len(part), 3), model.dtype)          # (T,B,3)
+            for b, p in enumerate(part):
+                x[:len(p), b] = p
+            state = model.noise_state(len(part), (2, i))  # evaluate's draw for batch i
+            y = np.concatenate([y for _, _, y in model._infer_chunks(x, state, lengths)])   # (T,B,H)
+            logp = head.log_probs(y, lengths)                                       # (T,B,C)
+            labels = best_path(logp, lengths) if beam == 1 else beam_search(logp, int(beam), lengths)
+            out += [classes_to_text(row, alphabet) for row in labels]
+            if progress is not None:
+                progress.update(len(part))
+    return out
 
 
 @scoped

@@ -11,7 +11,8 @@ import click
 
 import lnrnn
 from lnrnn.commands import data, eval as eval_command, export as export_command, gradcheck as gradcheck_command
-from lnrnn.commands import info, plot, predict as predict_command, sample as sample_command, train
+from lnrnn.commands import info, plot, predict as predict_command, read as read_command, sample as sample_command
+from lnrnn.commands import train
 from lnrnn.errors import UserError
 
 
@@ -50,7 +51,7 @@ def main():
 
 # Every command, registered in this one place (`lnrnn --help` lists them by name).
 for command in (train.train, eval_command.eval_cmd, data.data, info.info, plot.plot, gradcheck_command.gradcheck,
-                sample_command.sample, predict_command.predict, export_command.export):
+                sample_command.sample, predict_command.predict, read_command.read, export_command.export):
     main.add_command(command)
 info.info.short_help = "Print versions, threads, BLAS and CUDA status."  # `lnrnn --help` would cut its docstring
 

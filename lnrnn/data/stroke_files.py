@@ -9,6 +9,8 @@ Layouts read (``--data-dir`` is the file, or a folder holding exactly one .npz/.
         .npy holding one array of (N_i, 3) sequences: one pool, split as above
 Rows are (dx, dy, pen) as stored (pen 1 after the last point of a stroke); no axis is flipped.
 Unpickling can run arbitrary code, hence the opt-in; ``save_npz`` writes the pickle-free layout.
+
+``read_lines`` reads the lines a reader (``lnrnn read``) transcribes: one stroke-3 file, never unpickled.
 """
 import os
 import zipfile
@@ -151,3 +153,60 @@ def build(spec):
         train, val = S.RawSplit(parts["train"]), S.RawSplit(parts["val"])
         how = "the file's own train/validation split"
     return S.make_task(spec, f"stroke-3 sequences from {path} ({how})", train, val)
+
+
+LINE_FILES = (".npy", ".npz", ".xml")   # what read_lines reads
+
+
+def read_lines(path):
+    """The handwriting lines of one file -> list of (N_i, 3) float64 stroke-3 in its own units (N_i >= 1):
+        .npy  one (N, 3) numeric array: one line
+        .npz  ``points`` (what ``lnrnn sample --npz`` writes) or ``strokes``, (S, 3); with ``lengths`` (n,)
+              n lines end to end, else one line
+        .xml  an IAM-OnDB line file (``iamondb.read_line``: board units, y up)
+    Nothing is unpickled; a file of another kind, shape or content (NaN, pen values other than 0 and 1,
+    an empty line) is a DataError naming it."""
+    text = str(path)
+    ext = os.path.splitext(text)[1].lower()
+    if ext not in LINE_FILES:
+        raise DataError(f"{text} is not a stroke file lnrnn reads: give a .npy (N, 3) stroke-3 array, a .npz with "
+                        "points (or strokes) and lengths arrays, or an IAM-OnDB line .xml.")
+    if not os.path.isfile(text):
+        raise DataError(f"{text}: no such file.")
+    if ext == ".xml":
+        from lnrnn.data.iamondb import read_line
+        return [read_line(text)]
+    from lnrnn.data.arrays import numpy_kind
+
+    try:
+        kind = numpy_kind(text)
+    except OSError as e:
+        raise DataError(f"cannot read {text}: {e.strerror or e}.") from None
+    if kind != ext[1:]:
+        what = f"is a .{kind} file" if kind in ("npy", "npz") else kind
+        raise DataError(f"{text} {what}; expected a {ext} holding stroke-3 (dx, dy, pen) points.")
+    try:
+        data = np.load(text, allow_pickle=False)
+        if isinstance(data, np.ndarray):
+            return [_line(_check_rows(data, text, "the array"), text, 0)]
+        with data:
+            name = next((k for k in ("points", "strokes") if k in data.files), None)
+            if name is None:
+                raise DataError(f"{text} has arrays {', '.join(sorted(data.files)) or 'none'}; expected points (or "
+                                "strokes), (S, 3) stroke-3, with lengths (n,) for several lines.")
+            if "lengths" not in data.files:
+                return [_line(_check_rows(data[name], text, name), text, 0)]
+            return [_line(seq, text, i) for i, seq in enumerate(_packed(data[name], data["lengths"], text, name))]
+    except ValueError as e:
+        if "pickle" in str(e).lower():
+            raise DataError(f"{text} holds object arrays, which need pickle and are not read; save the lines as "
+                            "points (S, 3) and lengths (n,) arrays in an .npz.") from None
+        raise DataError(f"{text} is not a valid .npy/.npz file ({e}).") from None
+    except (OSError, EOFError, zipfile.BadZipFile) as e:
+        raise DataError(f"{text} is not a readable .npz/.npy file ({e}).") from None
+
+
+def _line(seq, path, i):
+    if len(seq) == 0:
+        raise DataError(f"{path}: line {i + 1} has no point; every line needs at least one.")
+    return _check_length(seq, path, "the lines", i)

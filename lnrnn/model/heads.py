@@ -294,6 +294,17 @@ class CTCHead(Head):
                 "chars": float(ll[rows].sum())}
         return sums, len(rows), (h, saved, labels, il, ll)
 
+    def log_probs(self, h, lengths):
+        """h (T,B,H), lengths (B,) -> (T,B,C) the log-softmax of the logits over each row's steps (0 past
+        them), computed by the kernel ``forward`` scores with (here with no labels), so a decoder reads the
+        very values the metrics were computed from."""
+        from lnrnn.kernels.ctc import ctc_forward
+        B = h.shape[1]
+        logits = np.ascontiguousarray(self.linear(h))                                # (T,B,C)
+        _, saved = ctc_forward(logits, np.full((B, 1), -1, np.int64), np.asarray(lengths, np.int64),
+                               np.zeros(B, np.int64))
+        return saved[0]
+
     def backward(self, cache, scale):
         from lnrnn.kernels.ctc import ctc_backward
         h, saved, labels, il, ll = cache
