@@ -338,8 +338,8 @@ OPTIONS = {"charset": ("latin", _check_charset),
 def task_spec(task, data_dir=None, split=None, steps=None, **options):
     """Normalized spec of a task; raises UserError for unknown tasks or options it does not take.
 
-    ``options``: the keys of OPTIONS (charset, allow_pickle, objective, head); None means not given. A task that reads an
-    option with a default gets it written into its spec, so a checkpoint names it."""
+    ``options``: the keys of OPTIONS (charset, allow_pickle, objective, head); None means not given. A task
+    that reads an option with a default gets it written into its spec, so a checkpoint names it."""
     if task not in TASKS:
         raise UserError(f"unknown task {task!r}; choose one of {', '.join(TASKS)}.")
     reads = TASKS[task].reads
