@@ -180,8 +180,9 @@ def test_read_refuses_bad_options_before_any_work(reader, bad_files, tmp_path):
         lnrnn.read(reader, np.array([[0, 0, 2.0]]))
     with pytest.raises(UserError, match="beam"):
         lnrnn.read(reader, np.array([[0, 0, 1.0]]), beam=0)
-    # predict would skip the normalization: it sends a reader to read
-    assert_clean_error(invoke("predict", "--checkpoint", reader, "--input", bad_files / "ok.npy", "--out",
+    # predict would skip the normalization: it sends a reader to read (sequences it could run: (N,T,3))
+    np.save(tmp_path / "seqs.npy", np.load(bad_files / "ok.npy")[None])
+    assert_clean_error(invoke("predict", "--checkpoint", reader, "--input", tmp_path / "seqs.npy", "--out",
                               tmp_path / "p.csv"), "use lnrnn read")
 
 
