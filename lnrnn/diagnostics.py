@@ -80,6 +80,8 @@ def per_step(model, x, targets, lengths=None, state=None):
     stack, head = model.stack, model.head
     if getattr(stack, "device", "cpu") != "cpu":
         raise ValueError("per_step diagnostics run on a CPU model (load the checkpoint with device='cpu')")
+    if getattr(stack, "bidirectional", False):
+        raise ValueError("per_step diagnostics follow one direction of time; this stack is bidirectional")
     x = np.asarray(x, np.float64)
     T, B = x.shape[0], x.shape[1]
     lengths = check_lengths(lengths, T, B)

@@ -130,12 +130,13 @@ def check_stack(cell, norm, T=5, B=3, I=3, H=4, num_layers=2, training=True, see
 
 
 def check_model(cell, norm, head="classifier", per_step=False, T=5, B=3, I=3, H=4, num_layers=2, seed=0,
-                max_elems=40, lengths=None, skip=False, window=0, alphabet=5):
+                max_elems=40, lengths=None, skip=False, window=0, alphabet=5, bidirectional=False):
     """Gradient-check a float64 model (stack + head) on its mean loss, optionally on a padded batch.
     head: 'classifier' (3 classes) or 'regression' (2 outputs), on the last step or every step, or
     'mdn' (a mixture of 2 bivariate Gaussians and an end-of-stroke bit, every step). window K > 0 (LSTM
     cells): Graves's synthesis network (``lnrnn.model.window``) reading random texts of up to 4 of
     ``alphabet`` characters, of different lengths (one empty), so positions past a text are padding.
+    bidirectional: every layer also runs backward (``lnrnn.model.layers.RecurrentStack``).
     -> [(name, max relative error)] for every parameter ('rnn.l0.Wx', ..., 'head.W', 'head.b')."""
     from lnrnn.model.models import build_model
 
@@ -145,6 +146,8 @@ def check_model(cell, norm, head="classifier", per_step=False, T=5, B=3, I=3, H=
           {"kind": head, "outputs": outputs, "per_step": per_step})
     config = dict(cell=cell, norm=norm, input_size=I, hidden_size=H, num_layers=num_layers, dtype="float64",
                   forget_bias=1.0, head=hc, skip=skip)
+    if bidirectional:
+        config["bidirectional"] = True
     if window:
         config.update(window=int(window), alphabet_size=int(alphabet), skip=True)
     model = build_model(config, seed=seed, max_steps=T)

@@ -56,6 +56,9 @@ model_options = _stack(
     click.option("--skip/--no-skip", default=D.skip,
                  help="Graves's skip connections: the input feeds every layer and every layer feeds the head. "
                       "Default: on for the strokes tasks, off otherwise."),
+    click.option("--bidirectional", is_flag=True, default=D.bidirectional,
+                 help="Every layer also reads each sequence backward (its own parameters); a layer's output is "
+                      "[forward | backward], 2H wide. Whole sequences only (no --tbptt, no --window)."),
     click.option("--window", type=int, default=D.window, metavar="K",
                  help="Graves's synthesis network: an attention window of K Gaussians over each line's text, so "
                       "the model learns to write a given text. Default: 10 on tasks whose lines carry text "

@@ -14,6 +14,9 @@ The recurrent weights use ``torch.nn.LSTM`` / ``torch.nn.RNN``'s names and layou
     rnn.bias_ih_l{k}    (G,)       = b
     rnn.bias_hh_l{k}    (G,)       = 0        (PyTorch adds the two biases; lnrnn has one)
 
+A bidirectional stack's backward directions export as ``rnn.weight_ih_l{k}_reverse`` etc. (their lnrnn names
+are ``l{k}_reverse.*``), the names of ``nn.LSTM(..., bidirectional=True)``; layer k > 0 reads 2H inputs.
+
 so that for plain LSTM/RNN cells without skip connections the ``rnn.*`` tensors load into
 ``nn.LSTM(I, H, num_layers=L)`` (``nn.RNN(..., nonlinearity='tanh')``) with ``load_state_dict(strict=True)``
 after the prefix is stripped, and the head into ``nn.Linear(H_out, O)``:

@@ -149,6 +149,8 @@ def params_from_stack(stack):
     """(params, stats) of an lnrnn ``RecurrentStack`` (without skip connections), as JAX arrays."""
     if stack.skip:
         raise ValueError("lnrnn.jax runs stacked layers without skip connections; this stack has them.")
+    if getattr(stack, "bidirectional", False):
+        raise ValueError("lnrnn.jax runs unidirectional stacks; this stack is bidirectional.")
     params, stats = {}, {}
     for k, layer in enumerate(stack.layers):
         for n, name, transposed in _param_names(layer.spec, k):

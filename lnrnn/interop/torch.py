@@ -37,7 +37,7 @@ which ``torch.compile`` sees as a buffer mutation) instead of declaring them as 
 Limits. The final cell state c_n is an output but the kernels take no gradient for it: a backward
 with a non-zero dL/dc_n raises NotImplementedError (use ``out`` or h_n in the loss, or detach c_n);
 h_n and ``out`` are fully differentiable, as are h0 and c0. No double backward, no bidirectional
-stacks, no projections (``proj_size``). float32 and float64 only.
+modules (``lnrnn.model.layers.RecurrentStack`` has them; this binding not yet), no projections (``proj_size``). float32 and float64 only.
 
 Memory and threads. Contiguous CPU tensors reach the kernels as NumPy views (``Tensor.numpy()``) and
 the results come back as ``torch.from_numpy`` wrappers: nothing is copied but the small transposed
@@ -332,7 +332,7 @@ class _Recurrent(nn.Module):
         if not bias:
             raise ValueError(f"{what}: lnrnn's cells always have a bias: pass bias=True.")
         if bidirectional:
-            raise ValueError(f"{what}: lnrnn's stacks run forward in time only: pass bidirectional=False "
+            raise ValueError(f"{what}: lnrnn.torch's modules run forward in time only: pass bidirectional=False "
                              "(or run a second module on the flipped sequence).")
         if not 0.0 <= float(dropout) < 1.0:
             raise ValueError(f"{what}: dropout must lie in [0, 1), not {dropout!r}.")

@@ -21,7 +21,8 @@ The facts a layer's callers share live here once: the lengths check and the per-
 (``check_lengths``, ``running_mask``), each row's final state under a mask (``final_state``), the keep
 rule (``keeps``), the unit gains that stand in for LayerNorm parameters a row does not have
 (``unit_gains``), the rows of BatchNorm statistics a step reads and their growth (``stat_rows``,
-``grown``), Graves's gate clip as the kernels take it (``gate_clip``).
+``grown``), Graves's gate clip as the kernels take it (``gate_clip``), each row's valid steps reversed
+(``reverse_valid``, a bidirectional stack's backward direction).
 
 keep: False for a forward that no backward follows (evaluation, prediction, sampling): a row with an
     infer kernel runs it (no (T,B,*) saved arrays; y and the final state bit for bit the forward's) and
@@ -85,6 +86,22 @@ def running_mask(lengths, T, dtype=np.float32):
     [0, T] (a chunk's lengths shifted by its start). ``lnrnn.kernels.masks.step_mask`` is the kernels'
     checked boolean mask."""
     return (np.arange(T)[:, None] < np.asarray(lengths)[None, :]).astype(dtype)
+
+
+def reverse_valid(a, lengths):
+    """a (T,B,...) with each row's first lengths[b] steps in reverse order: out[t, b] = a[L_b-1-t, b] for
+    t < L_b, and a[t, b] at padded steps (padding stays padding); lengths None: every row runs all T
+    steps. Its own inverse: a bidirectional stack's backward direction reads its input, and returns
+    its output and its gradients, through it (``lnrnn.model.layers.RecurrentStack``). A new array;
+    NumPy arrays (a device array comes to the host)."""
+    a = np.asarray(a) if isinstance(a, np.ndarray) or not hasattr(a, "copy_to_host") else a.copy_to_host()
+    T, B = a.shape[0], a.shape[1]
+    if lengths is None:
+        return np.ascontiguousarray(a[::-1])
+    t = np.arange(T)[:, None]                                            # (T,1)
+    L = np.asarray(lengths)[None, :]                                     # (1,B)
+    idx = np.where(t < L, L - 1 - t, t)                                  # (T,B) the step each entry reads
+    return np.ascontiguousarray(a[idx, np.arange(B)[None, :]])
 
 
 def gate_clip(clip, spec):

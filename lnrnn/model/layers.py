@@ -7,6 +7,7 @@
     stack = RecurrentStack("lstm", "ln", input_size=I, hidden_size=H, num_layers=2)
     y, states = stack.forward(x);  dx = stack.backward(dy)
     y_t, states = stack.step(x_t, states, t)          # one step from a given state (sampling)
+    bi = RecurrentStack("lstm", "ln", I, H, num_layers=2, bidirectional=True)   # y (T,B,2H): [forward | backward]
     y, state = layer.forward(x, keep=False)   # inference: saves nothing, and backward then raises
 
 Which cells exist, their parameters, initialization and kernels: the registry, ``lnrnn.model.cells``. A
@@ -48,7 +49,7 @@ import numpy as np
 from lnrnn.config import BN_MOMENTUM, EPS
 from lnrnn.model import cells, functional
 from lnrnn.model.flat import repack
-from lnrnn.model.functional import check_lengths, gate_clip, grown, stat_rows
+from lnrnn.model.functional import check_lengths, gate_clip, grown, reverse_valid, stat_rows
 from lnrnn.threadscope import scoped
 
 # What the trainer may hook into every layer (None: nothing). ``lnrnn.training.prewarm.armed`` installs both for
@@ -232,39 +233,64 @@ class RecurrentStack:
 
     skip=True is Graves's (2013) stack: the input feeds every layer (layer k > 0 reads [x | h_{k-1}],
     I + H wide) and every layer feeds the output, y = [h_0 | ... | h_{L-1}] (T,B,L*H): gradients
-    reach the lower layers and the input through one step of depth."""
+    reach the lower layers and the input through one step of depth.
+
+    bidirectional=True: every layer has a forward and a backward direction, each a RecurrentLayer with
+    its own parameters (``layers`` holds them layer by layer, forward first: [l0, l0 backward, l1, ...];
+    states and ``dstate0`` follow that order; parameter names l{k}.* and l{k}_reverse.*). The backward
+    direction runs the same kernels over each row's own valid steps reversed (``functional.reverse_valid``:
+    step t of the reversed row is step L_b-1-t of the input; padding stays padding), and its output
+    and gradients go back through the same reversal. A layer's output per step is [forward | backward]
+    (2H wide), the next layer's input (with skip, [x | h_{k-1}], I + 2H wide; y = [h_0 | ... ], L*2H).
+    The backward direction's final state is its state after the row's first step. BatchNorm: each
+    direction keeps its own per-step statistics, indexed by its own time: BN_t of the backward
+    direction is over the rows active at reversed step t (those with L_b > t, as for the forward
+    direction's step t). A bidirectional stack reads whole sequences: no chunks from a carried state
+    (t0 > 0, truncated BPTT) and no ``step``."""
 
     def __init__(self, cell, norm, input_size, hidden_size, num_layers=1, dtype=np.float32, seed=0,
                  forget_bias=1.0, max_steps=1, eps=EPS, momentum=BN_MOMENTUM, device="cpu", skip=False,
-                 recurrent_init="orthogonal", clip_gates=0.0):
+                 recurrent_init="orthogonal", clip_gates=0.0, bidirectional=False):
         if int(num_layers) != num_layers or num_layers < 1:
             raise ValueError(f"num_layers must be a positive integer, got {num_layers}")
         rng = np.random.default_rng(seed)
         self.skip = bool(skip)
+        self.bidirectional = bool(bidirectional)
+        self.directions = D = 2 if self.bidirectional else 1
         I, H = int(input_size), int(hidden_size)
-        self.layers = [RecurrentLayer(cell, norm, I if k == 0 else (I + H if skip else H), H, dtype=dtype,
+        W = D * H                                                   # one layer's output width
+        self.layers = [RecurrentLayer(cell, norm, I if k == 0 else (I + W if skip else W), H, dtype=dtype,
                                       forget_bias=forget_bias, max_steps=max_steps, eps=eps, momentum=momentum,
                                       rng=rng, device=device, recurrent_init=recurrent_init, clip_gates=clip_gates)
-                       for k in range(int(num_layers))]
+                       for k in range(int(num_layers)) for _ in range(D)]
         self.config = dict(cell=cell, norm=norm, input_size=I, hidden_size=H,
                            num_layers=int(num_layers), dtype=np.dtype(dtype).name, forget_bias=float(forget_bias))
         if self.skip:
             self.config["skip"] = True
-        self.output_size = H * len(self.layers) if self.skip else H
+        if self.bidirectional:
+            self.config["bidirectional"] = True
+        self.output_size = W * int(num_layers) if self.skip else W
+        # (output_size,) True where a column of y comes from a backward direction ([fwd | bwd] per layer)
+        self.reverse_columns = np.tile(np.arange(W) >= H, int(num_layers) if self.skip else 1)
         self.dstate0 = None
         self.flat = (repack(self.param_leaves()), repack(self.grad_leaves()))
         for layer in self.layers:
             layer.flat = None  # their arrays are views of the stack's buffers now
 
+    def _name(self, j):
+        """The name prefix of self.layers[j]: l{k}. (forward) or l{k}_reverse. (backward direction)."""
+        k, rev = divmod(j, self.directions)
+        return f"l{k}_reverse." if rev else f"l{k}."
+
     def param_leaves(self, prefix=""):
         """[(prefix, dict)] of every parameter dict (lnrnn.model.flat.repack)."""
-        return [(f"{prefix}l{k}.", layer.params) for k, layer in enumerate(self.layers)]
+        return [(prefix + self._name(j), layer.params) for j, layer in enumerate(self.layers)]
 
     def grad_leaves(self, prefix=""):
-        return [(f"{prefix}l{k}.", layer.grads) for k, layer in enumerate(self.layers)]
+        return [(prefix + self._name(j), layer.grads) for j, layer in enumerate(self.layers)]
 
     def _merged(self, attr):
-        return {f"l{k}.{n}": v for k, layer in enumerate(self.layers) for n, v in getattr(layer, attr).items()}
+        return {self._name(j) + n: v for j, layer in enumerate(self.layers) for n, v in getattr(layer, attr).items()}
 
     @property
     def params(self):
@@ -280,9 +306,9 @@ class RecurrentStack:
 
     def load_buffers(self, buffers):
         """Set BN statistics from a {name: array} dict as ``buffers`` returns (shapes may differ in Ts)."""
-        for k, layer in enumerate(self.layers):
+        for j, layer in enumerate(self.layers):
             for n in layer.buffers:
-                layer.buffers[n] = np.ascontiguousarray(buffers[f"l{k}.{n}"], dtype=layer.dtype)
+                layer.buffers[n] = np.ascontiguousarray(buffers[self._name(j) + n], dtype=layer.dtype)
 
     def zero_grad(self):
         for layer in self.layers:
@@ -294,7 +320,7 @@ class RecurrentStack:
             layer.set_batch_reduce(reduce)
 
     def zero_state(self, B):
-        """Zero initial states: one tuple per layer."""
+        """Zero initial states: one tuple per layer (per direction: ``self.layers``)."""
         return [layer.zero_state(B) for layer in self.layers]
 
     @property
@@ -308,6 +334,8 @@ class RecurrentStack:
         keep (False: inference, no backward follows): see the module docstring."""
         if state is not None and len(state) != len(self.layers):
             raise ValueError(f"state must hold one entry per layer ({len(self.layers)}), got {len(state)}")
+        if self.bidirectional:
+            return self._forward_bidirectional(x, state, training, lengths, t0, keep)
         if self.skip:
             return self._forward_skip(x, state, training, lengths, t0, keep)
         states = []
@@ -322,6 +350,8 @@ class RecurrentStack:
         """dy (T,B,H) -> dx (T,B,I); self.dstate0 holds each layer's initial-state gradient. On 'cuda'
         dy may be a device array; dx passes between layers on the device (to the host at the bottom
         unless on_device)."""
+        if self.bidirectional:
+            return self._backward_bidirectional(dy)
         if self.skip:
             return self._backward_skip(dy)
         dstate = []
@@ -361,10 +391,61 @@ class RecurrentStack:
         self.dstate0 = dstate[::-1]
         return np.ascontiguousarray(dx)
 
+    def _forward_bidirectional(self, x, state, training, lengths, t0, keep):
+        """Both directions of every layer on the host (the class docstring): layer k's y is
+        [forward | backward reversed back] (T,B,2H); with skip, y = [y_0 | ... | y_{L-1}]."""
+        if t0 != 0:
+            raise ValueError("a bidirectional stack reads whole sequences; it cannot run a chunk from a carried "
+                             f"state (t0={t0})")
+        x = _check_array("x", x, 3, self.layers[0].dtype, (None, None, self.layers[0].I))
+        lengths = check_lengths(lengths, x.shape[0], x.shape[1])
+        self._lengths = lengths
+        ys, states, inp = [], [], x
+        for j in range(0, len(self.layers), 2):
+            fwd, bwd = self.layers[j], self.layers[j + 1]
+            st = (None, None) if state is None else (state[j], state[j + 1])
+            hf, sf = fwd.forward(inp, st[0], training, lengths=lengths, keep=keep)
+            hb, sb = bwd.forward(reverse_valid(inp, lengths), st[1], training, lengths=lengths, keep=keep)
+            h = np.concatenate([hf, reverse_valid(hb, lengths)], axis=2)    # (T,B,2H)
+            ys.append(h)
+            states += [sf, sb]
+            inp = np.concatenate([x, h], axis=2) if self.skip else h           # the next layer's input
+        return (np.concatenate(ys, axis=2) if self.skip else ys[-1]), states
+
+    def _backward_bidirectional(self, dy):
+        """dy (T,B,output_size) -> dx (T,B,I): each direction's share of a layer's dL/dy (the backward
+        direction's through the reversal), plus, from the layer above, dL/d(its input); with skip,
+        every layer's x input adds into dx."""
+        lengths, H, I = self._lengths, self.layers[0].H, self.layers[0].I
+        W, L = 2 * H, len(self.layers) // 2
+        dy = _check_array("dy", dy, 3, self.layers[0].dtype, (None, None, self.output_size))
+        dx, d_above, dstate = None, None, []
+        for k in reversed(range(L)):
+            if self.skip:
+                dyk = dy[:, :, k * W:(k + 1) * W] if d_above is None else dy[:, :, k * W:(k + 1) * W] + d_above
+            else:
+                dyk = dy if k == L - 1 else d_above
+            fwd, bwd = self.layers[2 * k], self.layers[2 * k + 1]
+            df, dsf = fwd.backward(np.ascontiguousarray(dyk[:, :, :H]))
+            db, dsb = bwd.backward(reverse_valid(dyk[:, :, H:], lengths))
+            d_in = df + reverse_valid(db, lengths)                              # dL/d(layer k's input)
+            dstate += [dsb, dsf]
+            if self.skip:
+                dx = d_in[:, :, :I] if dx is None else dx + d_in[:, :, :I]
+                d_above = np.ascontiguousarray(d_in[:, :, I:]) if k > 0 else None
+            elif k > 0:
+                d_above = d_in
+            else:
+                dx = d_in
+        self.dstate0 = dstate[::-1]
+        return np.ascontiguousarray(dx)
+
     def step(self, x_t, state=None, t=0, training=False):
         """One inference step from a given state: x_t (B,I) -> y_t (B,H), new states (one tuple per
         layer). The same kernels as whole sequences (a chunk of one step at time t, for BN's
         statistics), with keep=False: no backward follows a step."""
+        if self.bidirectional:
+            raise ValueError("a bidirectional stack reads whole sequences; it has no step (no sampling)")
         if not isinstance(x_t, np.ndarray) or x_t.ndim != 2:
             raise ValueError(f"x_t must be a (B,I) array, got {getattr(x_t, 'shape', type(x_t).__name__)}")
         y, states = self.forward(x_t[None], state, training=training, t0=t, keep=False)

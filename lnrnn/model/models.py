@@ -34,6 +34,10 @@ size; the figures equal a whole-sequence forward's to float rounding (``tests/te
 Here ``training`` means both BatchNorm's batch statistics and that a backward follows: the model
 passes keep=training.
 
+A bidirectional stack (``RecurrentStack(bidirectional=True)``): a last-step head reads each row's forward
+columns at its last step and its backward columns at step 0 (``_select``); per-step heads read every
+step's [forward | backward]; it runs whole sequences (truncated BPTT is refused, inference is one chunk).
+
 Truncated BPTT: the sequence runs in chunks of ``tbptt`` steps; each chunk starts from the state the
 previous one ended in (detached: no gradient crosses a chunk boundary) and its backward adds into
 the same gradients; the loss is normalized once by the whole batch's count, so with ``tbptt >= T``
@@ -67,8 +71,12 @@ class SequenceModel:
         self._noise_calls = 0
         self.config = {**{k: stack.config[k] for k in STACK_KEYS}, "head": head.config(),
                        "state_noise": self.state_noise}
-        if stack.config.get("skip"):
-            self.config["skip"] = True
+        for k in ("skip", "bidirectional"):
+            if stack.config.get(k):
+                self.config[k] = True
+        # (out,) True for the columns of y a backward direction gives (a bidirectional stack's), else None
+        self.reverse_columns = getattr(stack, "reverse_columns", None) if getattr(stack, "bidirectional", False) \
+            else None
         # a stack that reads a text (lnrnn.model.window.WindowStack): every run of it takes text=
         self.conditioned = bool(getattr(stack, "conditioned", False))
         for k in WINDOW_KEYS:
@@ -126,7 +134,12 @@ class SequenceModel:
     # ---- which rows the head reads ----
     def _select(self, y, T_total, lengths, t0):
         """-> (h, valid, where): the head's input rows of y (T,B,H) (host), the bool mask of rows it
-        scores, and what ``_scatter`` needs to place dL/dh back into a (T,B,H) gradient."""
+        scores, and what ``_scatter`` needs to place dL/dh back into a (T,B,H) gradient.
+
+        A last-step head of a bidirectional stack reads, per row, the forward directions' columns at the
+        row's last valid step and the backward directions' at its first step (step 0: the backward
+        direction's last, after it has read the whole row reversed); a per-step head every step's
+        [forward | backward]."""
         T, B = y.shape[0], y.shape[1]
         L = np.full(B, T_total, np.int64) if lengths is None else lengths
         if self.head.steps == "all":
@@ -135,13 +148,21 @@ class SequenceModel:
         last = L - 1 - t0                                                    # each row's last step, chunk time
         valid = (last >= 0) & (last < T)                                     # (B,)
         idx = np.clip(last, 0, T - 1)
+        if self.reverse_columns is not None:  # whole sequences only (t0 = 0): see the docstring
+            return np.where(self.reverse_columns, y[0], y[idx, np.arange(B)]), valid, idx
         return y[idx, np.arange(B)], valid, idx
 
     def _scatter(self, dh, y_shape, where):
         if where is None:
             return dh
         dy = np.zeros(y_shape, self.dtype)
-        dy[where, np.arange(y_shape[1])] = dh
+        rows = np.arange(y_shape[1])
+        if self.reverse_columns is not None:  # forward columns at the last step, backward ones at step 0
+            rev = self.reverse_columns
+            dy[where, rows] = np.where(rev, 0, dh)
+            dy[0] += np.where(rev, dh, 0)
+            return dy
+        dy[where, rows] = dh
         return dy
 
     def _text(self, text):
@@ -180,7 +201,8 @@ class SequenceModel:
 
     def _fast_last(self, lengths, chunked):
         return (not self.conditioned and getattr(self.stack, "device", "cpu") == "cuda" and self.head.steps == "last"
-                and lengths is None and not chunked and not getattr(self.stack, "skip", False))
+                and lengths is None and not chunked and not getattr(self.stack, "skip", False)
+                and self.reverse_columns is None)
 
     # ---- initial-state noise (Cooijmans et al. 2016, sec. 5.1) ----
     def noise_state(self, B, key):
@@ -220,6 +242,8 @@ class SequenceModel:
         chunk = T if not tbptt or tbptt >= T else int(tbptt)
         if chunk < T and getattr(self.head, "whole_sequence", False):
             raise ValueError(f"the {self.head.kind} head scores whole sequences; run it without truncated BPTT")
+        if chunk < T and self.reverse_columns is not None:
+            raise ValueError("a bidirectional stack reads whole sequences; run it without truncated BPTT")
         L = np.full(B, T, np.int64) if lengths is None else lengths
         valid_all = running_mask(L, T, bool) if self.head.steps == "all" else L > 0
         self.last_count = self.head.count(targets, valid_all)   # scored units of this batch
@@ -294,7 +318,8 @@ class SequenceModel:
         chunk's size, and their memory is reused by the next. lengths (B,) checked, or None. Where a
         row has ended, later chunks run it from its final state (its outputs there are padding either way)."""
         T = x.shape[0]
-        chunk = infer_chunk_steps(x.shape[1], T)
+        # a bidirectional stack's backward direction starts at each row's end: one chunk of all T steps
+        chunk = max(T, 1) if self.reverse_columns is not None else infer_chunk_steps(x.shape[1], T)
         for t0 in range(0, max(T, 1), chunk):  # T = 0 reaches the layer, which says what is wrong
             t1 = min(t0 + chunk, T)
             lc = None if lengths is None else np.clip(lengths - t0, 0, t1 - t0)
@@ -313,6 +338,8 @@ class SequenceModel:
                 h = np.zeros((B, y.shape[2]), y.dtype)                         # (B,out)
             rows = np.nonzero((last >= t0) & (last < t1))[0]
             h[rows] = y[last[rows] - t0, rows]
+            if self.reverse_columns is not None:  # one chunk (t0 = 0): the backward columns at step 0
+                h[rows] = np.where(self.reverse_columns, y[0, rows], h[rows])
         return h
 
     def evaluate(self, batches):
@@ -384,9 +411,12 @@ def build_model(config, seed=0, device="cpu", max_steps=1, recurrent_init="ortho
     in the config: layers.gate_clip)."""
     from lnrnn.model.layers import RecurrentStack
     cfg = upgrade_config(config)
-    unknown = set(cfg) - set(STACK_KEYS) - set(WINDOW_KEYS) - {"head", "state_noise", "skip"}
+    unknown = set(cfg) - set(STACK_KEYS) - set(WINDOW_KEYS) - {"head", "state_noise", "skip", "bidirectional"}
     if unknown:
         raise ValueError(f"unknown model settings {sorted(unknown)}")
+    if cfg.get("window") and cfg.get("bidirectional"):
+        raise ValueError("the synthesis network (an attention window) writes step by step; it cannot be "
+                         "bidirectional")
     if cfg.get("window"):
         from lnrnn.model.window import WindowStack
         stack = WindowStack(cfg["cell"], cfg["norm"], cfg["input_size"], cfg["hidden_size"], cfg["num_layers"],
@@ -398,7 +428,8 @@ def build_model(config, seed=0, device="cpu", max_steps=1, recurrent_init="ortho
     stack = RecurrentStack(cfg["cell"], cfg["norm"], cfg["input_size"], cfg["hidden_size"], cfg["num_layers"],
                            dtype=np.dtype(cfg["dtype"]).type, seed=seed, forget_bias=cfg["forget_bias"],
                            max_steps=max_steps, device=device, skip=cfg.get("skip", False),
-                           recurrent_init=recurrent_init, clip_gates=clip_gates)
+                           recurrent_init=recurrent_init, clip_gates=clip_gates,
+                           bidirectional=cfg.get("bidirectional", False))
     head = make_head(cfg["head"], stack.output_size, dtype=cfg["dtype"], seed=seed)
     return SequenceModel(stack, head, state_noise=cfg["state_noise"], noise_seed=seed)
 

@@ -34,18 +34,20 @@ def estimate(cfg, T, I, outputs, per_step, n_data_bytes=0):
     d = task_defaults(cfg.task)  # fields left None take the task's defaults, as the trainer resolves them
     H, L, Be, skip = (getattr(cfg, k) if getattr(cfg, k) is not None else d[k]
                       for k in ("hidden", "layers", "eval_batch_size", "skip"))
+    D = 2 if getattr(cfg, "bidirectional", False) else 1  # directions: each a layer of its own
     spec = cells.get(cfg.cell)
     isz = 8 if cfg.dtype == "float64" else 4
     B = cfg.batch_size
     G = spec.blocks * H
-    params = (H * L if skip else H) * outputs + outputs  # the head reads every layer with skip
+    W = D * H                                            # a layer's output width
+    params = (W * L if skip else W) * outputs + outputs  # the head reads every layer with skip
     stats = 0
     for layer in range(L):
-        params += sum(_prod(s) for _, s in spec.param_shapes(I if layer == 0 else (I + H if skip else H), H))
+        params += D * sum(_prod(s) for _, s in spec.param_shapes(I if layer == 0 else (I + W if skip else W), H))
     for _, w in spec.buffers:
-        stats += L * 2 * T * spec.width(H, w)
+        stats += D * L * 2 * T * spec.width(H, w)
     a, c = spec.activations
-    per_row_step = L * (a * H + c)
+    per_row_step = D * L * (a * H + c)
     Tc = min(cfg.tbptt or T, T)
     head = outputs * (T if per_step else 1)
     train = Tc * B * per_row_step + Tc * B * (G + H + max(I, H)) + T * B * I + 3 * B * head

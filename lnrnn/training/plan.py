@@ -33,6 +33,7 @@ class TrainConfig:
     hidden: Optional[int] = None          # H, hidden units per layer (None: the task's default, TASK_DEFAULTS)
     layers: Optional[int] = None          # stacked recurrent layers (None: the task's default)
     skip: Optional[bool] = None           # Graves's skip connections: input to every layer, every layer to the head
+    bidirectional: bool = False           # every layer also runs each sequence backward; the head reads both
     window: Optional[int] = None          # Gaussians of the synthesis network's attention window over each line's
                                           # text (Graves 2013, sec. 5); None: 10 on tasks whose lines carry text,
                                           # else 0 (no window: the unconditional model)
@@ -123,6 +124,12 @@ def validate(cfg):
     checks.append((not (cfg.head == "ctc" and cfg.window),
                    f"--window {cfg.window}: the attention window writes a given text and --head ctc reads it; a "
                    "reader has no window: drop --window."))
+    checks.append((not (cfg.bidirectional and cfg.tbptt),
+                   f"--tbptt {cfg.tbptt}: a bidirectional stack's backward direction starts at each sequence's end, "
+                   "so it cannot run in chunks with a carried state; drop --tbptt or --bidirectional."))
+    checks.append((not (cfg.bidirectional and cfg.window),
+                   f"--window {cfg.window}: the synthesis network writes step by step and cannot be bidirectional; "
+                   "drop --bidirectional or use --window 0."))
     checks.append((cfg.log_every >= 1, f"--log-every must be at least 1 update, not {cfg.log_every}."))
     checks.append((cfg.eval_every is None or cfg.eval_every >= 1,
                    f"--eval-every must be at least 1 update, not {cfg.eval_every}."))
@@ -204,6 +211,11 @@ def model_config(cfg, task):
                   state_noise=state_noise(cfg, task))
     if cfg.skip:
         config["skip"] = True
+    if cfg.bidirectional:
+        if config["head"].get("kind") == "mdn":
+            raise UserError(f"--bidirectional: task {cfg.task}'s mixture density head predicts each next point, which "
+                            "a backward direction has already read; drop --bidirectional.")
+        config["bidirectional"] = True
     K = window_size(cfg, task)
     if K:
         config.update(window=K, alphabet_size=len(task.alphabet), skip=True)
@@ -218,6 +230,9 @@ def window_size(cfg, task):
     K = (WINDOW_DEFAULT if has_text and cfg.head != "ctc" else 0) if cfg.window is None else int(cfg.window)
     if not K:
         return 0
+    if cfg.bidirectional:
+        raise UserError(f"--window {K}: the synthesis network writes step by step and cannot be bidirectional; "
+                        "drop --bidirectional or use --window 0.")
     if not has_text:
         raise UserError(f"--window {K}: the attention window reads each line's text, and the lines of task "
                         f"{cfg.task} have none; use --window 0.")

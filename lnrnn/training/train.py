@@ -417,7 +417,8 @@ class Trainer:
         window = m.config.get("window")
         writes = (f", writing each line's text through an attention window of {window} Gaussians over "
                   f"{m.config['alphabet_size']} characters" if window else "")
-        return (f"Training {c.cell} (hidden {c.hidden}, {c.layers} layer{'s' * (c.layers > 1)}, "
+        return (f"Training {c.cell} (hidden {c.hidden}, {c.layers}{' bidirectional' * c.bidirectional} "
+                f"layer{'s' * (c.layers > 1)}, "
                 f"{m.num_params():,} parameters, {c.dtype}{writes}) on {self.task.description}; {c.optimizer} lr {c.lr:g}"
                 f"{f' decay {c.lr_decay:g}/epoch' if c.lr_decay != 1 else ''}, clip {c.clip:g}{graves}, "
                 f"batch {c.batch_size}, "
