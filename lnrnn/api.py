@@ -243,7 +243,7 @@ def predict(run, x, lengths=None, batch_size=500, progress=None):
             if every:
                 out[s:e] = np.swapaxes(head.linear(y), 0, 1).astype(np.float64)   # (B,T,O)
             else:
-                out[s:e] = head.linear(y[L[s:e] - 1, np.arange(e - s)]).astype(np.float64)
+                out[s:e] = head.linear(model._select(y, T, L[s:e], 0)[0]).astype(np.float64)  # each row's last
             if progress is not None:
                 progress.update(e - s)
     past = np.arange(T)[None, :] >= L[:, None] if every else None                # (N,T) steps after the end

@@ -207,6 +207,15 @@ def test_train_resume_and_eval_a_bidirectional_run(tmp_path):
     r = invoke("eval", "--checkpoint", out, "--json")
     assert_ok(r)
     assert {"loss", "acc"} <= set(json.loads(r.stdout))
+    # lnrnn.predict reads what the head reads: forward at each row's last step, backward at step 0
+    import lnrnn
+    run = lnrnn.load_run(str(out))
+    x = (np.random.default_rng(11).random((3, 64, 1)) > 0.5).astype(np.float32)     # (N,T,I) of digits-binary
+    lengths = np.array([64, 30, 5])
+    h = run.model.last_outputs(np.ascontiguousarray(x.transpose(1, 0, 2)), lengths=lengths)
+    logits = run.model.head.linear(h).astype(np.float64)
+    probs = np.exp(logits - logits.max(1, keepdims=True))
+    assert np.allclose(lnrnn.predict(run, x, lengths=lengths).probabilities, probs / probs.sum(1, keepdims=True))
 
 
 @pytest.mark.parametrize("extra,words", [(["--tbptt", 3], "--tbptt 3"),

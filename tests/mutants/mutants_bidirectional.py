@@ -70,4 +70,9 @@ MUTANTS = [
          new='        for k in ("skip",):',
          tests=[RUN],
          why="the checkpoint's model config forgets the backward directions: eval and resume rebuild another model"),
+    dict(name="bidir-predict-reads-the-last-step", file="lnrnn/api.py",
+         old="                out[s:e] = head.linear(model._select(y, T, L[s:e], 0)[0]).astype(np.float64)  # each row's last",
+         new="                out[s:e] = head.linear(y[L[s:e] - 1, np.arange(e - s)]).astype(np.float64)  # each row's last",
+         tests=[RUN],
+         why="lnrnn.predict reads every column at the row's last step, not the backward ones at step 0"),
 ]
