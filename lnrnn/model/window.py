@@ -175,6 +175,7 @@ class WindowStack(RecurrentStack):
 
     conditioned = True
     skip = True
+    bidirectional, directions = False, 1  # one direction: the window reads the text as the pen goes
 
     def __init__(self, cell, norm, input_size, hidden_size, num_layers=3, alphabet_size=2, window=10,
                  dtype=np.float32, seed=0, forget_bias=1.0, max_steps=1, eps=EPS, momentum=BN_MOMENTUM,

@@ -31,7 +31,7 @@ MUTANTS = [
          tests=[f"{SYN}::test_text_batches_carry_each_lines_own_length"],
          why="every row reads the longest text's length: padding codes become characters"),
     dict(name="syn-window-default-off", file="lnrnn/training/plan.py",
-         old="    K = (WINDOW_DEFAULT if has_text else 0) if cfg.window is None else int(cfg.window)",
+         old="    K = (WINDOW_DEFAULT if has_text and cfg.head != \"ctc\" else 0) if cfg.window is None else int(cfg.window)",
          new="    K = 0 if cfg.window is None else int(cfg.window)",
          tests=[f"{SYN}::test_train_writes_a_text_task_with_the_window_and_eval_reproduces"],
          why="a text task trains the unconditional model unless --window is given"),
