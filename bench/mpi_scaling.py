@@ -32,7 +32,8 @@ from lnrnn.training import distributed
 from lnrnn.data.tasks import load_task, task_spec
 from lnrnn.training.optim import make_optimizer
 from lnrnn.training.evaluation import task_batch
-from lnrnn.training.plan import TrainConfig, model_for, resolve_defaults
+from lnrnn.training.plan import model_for, resolve_defaults
+from lnrnn.training.runconfig import TrainConfig
 
 
 def median_time(fn, reps):

@@ -21,7 +21,8 @@ from lnrnn.training.checkpoint import load_checkpoint  # noqa: E402
 from lnrnn.training.plot import write_learning_curves  # noqa: E402
 from lnrnn.sample import draw_strokes, sample_strokes  # noqa: E402
 from lnrnn.training.evaluation import model_from_checkpoint  # noqa: E402
-from lnrnn.training.train import TrainConfig, train  # noqa: E402
+from lnrnn.training.runconfig import TrainConfig  # noqa: E402
+from lnrnn.training.train import train  # noqa: E402
 
 RESULTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "results")
 

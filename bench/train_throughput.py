@@ -50,7 +50,8 @@ import numpy as np  # noqa: E402
 
 from lnrnn.kernels.blas import BLAS  # noqa: E402
 from lnrnn.model.layers import RecurrentLayer  # noqa: E402
-from lnrnn.training.train import TrainConfig, train  # noqa: E402
+from lnrnn.training.runconfig import TrainConfig  # noqa: E402
+from lnrnn.training.train import train  # noqa: E402
 
 DATA = os.path.join(os.path.dirname(ROOT), "shared", "data", "mnist")
 CELLS = {"lstm": ("lstm", "none"), "ln-lstm": ("lstm", "ln"), "bn-lstm": ("lstm", "bn"),

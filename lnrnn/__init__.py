@@ -9,7 +9,7 @@ allocator setting off); ``lnrnn info`` reports what is in force.
 
 Public entry points (what the CLI commands call): ``fit`` (train on your own arrays), ``load_run``,
 ``evaluate_run``, ``predict``, ``read``, ``sample_run``, ``export_run`` (``lnrnn.api``); ``train`` lives in ``lnrnn.training.train``, ``TrainConfig`` in
-``lnrnn.training.plan`` (also importable from ``lnrnn.training.train``).
+``lnrnn.training.runconfig``.
 """
 __version__ = "0.1.0"
 

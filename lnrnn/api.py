@@ -401,7 +401,8 @@ def fit(x, y, cell="ln-lstm", out=None, lengths=None, x_val=None, y_val=None, le
     from lnrnn.data.arrays import check_arrays
     from lnrnn.files import atomic_write
     from lnrnn.training.checkpoint import checkpoint_exists
-    from lnrnn.training.plan import TrainConfig, resolve_defaults, validate
+    from lnrnn.training.plan import resolve_defaults, validate
+    from lnrnn.training.runconfig import TrainConfig
     from lnrnn.training.rundir import check_writable, fresh_default
 
     fields = {f.name for f in dataclasses.fields(TrainConfig)}

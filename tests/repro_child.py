@@ -57,7 +57,7 @@ def main(spec_path, npz_path, workdir):
 
     from lnrnn.training import distributed
     from lnrnn.training.checkpoint import PAST_DIR, load_checkpoint
-    from lnrnn.training.plan import TrainConfig
+    from lnrnn.training.runconfig import TrainConfig
     from lnrnn.training.train import train
 
     with open(spec_path) as f:

@@ -95,7 +95,8 @@ def test_gate_clip_with_masks_bounds_the_gradient(cell, norm):
 
 @pytest.mark.parametrize("cell", ["rnn", "ln-rnn", "bn-rnn"])
 def test_gate_clip_on_a_cell_without_gates_is_refused_in_one_line(cell):
-    from lnrnn.training.plan import TrainConfig, resolve
+    from lnrnn.training.plan import resolve
+    from lnrnn.training.runconfig import TrainConfig
     from lnrnn.errors import UserError
     with pytest.raises(UserError) as e:
         resolve(TrainConfig(cell=cell, clip_gates=1.0))

@@ -5,7 +5,8 @@ import json
 import os
 
 from lnrnn.training import train as train_module
-from lnrnn.training.train import TrainConfig, train
+from lnrnn.training.runconfig import TrainConfig
+from lnrnn.training.train import train
 
 
 def run(tmp_path, monkeypatch, redraw_s, **kw):

@@ -21,7 +21,7 @@ from lnrnn.training import distributed
 from lnrnn.cli import main
 from lnrnn.errors import UserError
 from lnrnn.kernels import bn_lstm, bn_rnn, bn_sync
-from lnrnn.training.train import TrainConfig
+from lnrnn.training.runconfig import TrainConfig
 from bn_problems import bn_problem
 from gradcheck_util import numeric_grad, rel_error, sample_idx
 

@@ -235,7 +235,8 @@ def test_the_layer_asks_on_training_forwards_that_keep_and_waits_before_backward
 
 
 def test_the_trainer_arms_the_first_update_only(tmp_path, monkeypatch):
-    from lnrnn.training.train import TrainConfig, train
+    from lnrnn.training.runconfig import TrainConfig
+    from lnrnn.training.train import train
     armed_at = []
     monkeypatch.setattr(prewarm, "layer_forward", lambda layer: armed_at.append(prewarm._state["armed"]))
     monkeypatch.setattr(prewarm, "enabled", lambda: True)

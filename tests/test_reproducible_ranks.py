@@ -29,7 +29,7 @@ import pytest
 import lnrnn
 from lnrnn.errors import UserError
 from lnrnn.training import distributed
-from lnrnn.training.plan import TrainConfig
+from lnrnn.training.runconfig import TrainConfig
 from test_reproducible import CHILD, ROOT, first_difference, of_run, run_difference
 
 MPIEXEC = shutil.which("mpiexec", path=os.path.dirname(sys.executable)) or shutil.which("mpiexec")

@@ -23,6 +23,7 @@ import numpy as np
 import pytest
 
 from lnrnn.training import memory, progress, train as train_module
+from lnrnn.training.runconfig import TrainConfig
 from lnrnn.data.tasks import task_shape
 from lnrnn.training.checkpoint import load_checkpoint
 from lnrnn.model.heads import ClassifierHead
@@ -299,7 +300,7 @@ def test_sizes_that_cannot_fit_are_refused(tmp_path, args, hint):
 
 
 def test_the_estimate_names_the_machine_and_spares_the_readme_runs(tmp_path, monkeypatch):
-    cfg = train_module.TrainConfig(task="mnist", hidden=128, batch_size=64)   # README: pixel MNIST H128 B64 T784
+    cfg = TrainConfig(task="mnist", hidden=128, batch_size=64)   # README: pixel MNIST H128 B64 T784
     parts = memory.estimate(cfg, 784, 1, 10, False, task_shape({"task": "mnist", "split": "8000/2000"}).data_bytes)
     total = memory.check_fits(parts, available=8 << 30)
     assert 0.5 < parts["activations"] / (411 << 20) < 2      # saved LN-LSTM arrays: 784*64*(16*128+3) floats

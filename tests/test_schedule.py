@@ -11,7 +11,8 @@ from click.testing import CliRunner
 
 from lnrnn.training import optim
 from lnrnn.cli import main
-from lnrnn.training.train import TrainConfig, train
+from lnrnn.training.runconfig import TrainConfig
+from lnrnn.training.train import train
 
 LR, DECAY, EPOCHS = 0.02, 0.5, 3  # a decay of 0.5 makes an epoch's shift a factor of 2
 # 64 training images in batches of 32: two updates per epoch

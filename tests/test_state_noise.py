@@ -80,7 +80,8 @@ def test_noise_is_per_example_fresh_per_key_and_reproducible():
 
 def test_defaults_follow_cell_and_task():
     from lnrnn.data.tasks import load_task
-    from lnrnn.training.train import TrainConfig, state_noise
+    from lnrnn.training.runconfig import TrainConfig
+    from lnrnn.training.train import state_noise
     digits = load_task({"task": "digits"})
     adding = load_task({"task": "adding", "steps": 10})
     assert state_noise(TrainConfig(cell="bn-lstm"), digits) == 0.1
@@ -96,7 +97,8 @@ def test_pmnist_is_off_and_mnist_on(tmp_path):
     from test_data import fake_mnist
 
     from lnrnn.data.tasks import load_task
-    from lnrnn.training.train import TrainConfig, state_noise
+    from lnrnn.training.runconfig import TrainConfig
+    from lnrnn.training.train import state_noise
     fake_mnist(tmp_path)
     for task, want in (("mnist", 0.1), ("mnist-rows", 0.1), ("pmnist", 0.0)):
         t = load_task({"task": task, "data_dir": str(tmp_path)})
@@ -104,7 +106,8 @@ def test_pmnist_is_off_and_mnist_on(tmp_path):
 
 
 def test_noisy_run_resumes_exactly(tmp_path):
-    from lnrnn.training.train import TrainConfig, train
+    from lnrnn.training.runconfig import TrainConfig
+    from lnrnn.training.train import train
     base = dict(task="digits", split="96/32", hidden=6, batch_size=16, epochs=2, cell="bn-lstm", seed=2)
     ref = train(TrainConfig(**base, out=str(tmp_path / "ref")), quiet=True, log=lambda m: None)
     assert ref.model.state_noise == 0.1
@@ -124,7 +127,8 @@ def test_bn_overflow_message_names_the_cause_and_the_option(tmp_path, monkeypatc
     noise the same run trains."""
     from lnrnn.data import tasks
     from lnrnn.errors import TrainingDiverged
-    from lnrnn.training.train import TrainConfig, train
+    from lnrnn.training.runconfig import TrainConfig
+    from lnrnn.training.train import train
     rng = np.random.default_rng(0)
     x = np.zeros((64, 120, 1), np.float32)
     x[:, 100:] = rng.random((64, 20, 1))

@@ -343,7 +343,8 @@ def test_version_01_model_config_upgrades():
 def test_version_01_run_folder_resumes(tmp_path):
     """A run folder written by lnrnn 0.1 (classifier fields in the model config, epoch sums as a list)
     resumes, and ends where a run of today's format ends."""
-    from lnrnn.training.train import TrainConfig, train
+    from lnrnn.training.runconfig import TrainConfig
+    from lnrnn.training.train import train
     base = dict(task="digits", split="96/32", hidden=6, batch_size=16, epochs=2, seed=0)
     ref = train(TrainConfig(**base, out=str(tmp_path / "ref")), quiet=True, log=lambda m: None)
     out = str(tmp_path / "old")
@@ -424,7 +425,8 @@ def test_a_new_head_drops_in(tmp_path, monkeypatch):
     from lnrnn.model import heads
     from lnrnn.cli import main
     from lnrnn.data import tasks
-    from lnrnn.training.train import TrainConfig, train
+    from lnrnn.training.runconfig import TrainConfig
+    from lnrnn.training.train import train
 
     class L1Head(heads.Head):
         kind = "l1"

@@ -18,7 +18,8 @@ BASE = dict(task="digits", split="64/40", hidden=6, batch_size=16, epochs=1, lr=
 
 @pytest.fixture(scope="module")
 def bn_run(tmp_path_factory):
-    from lnrnn.training.train import TrainConfig, train
+    from lnrnn.training.runconfig import TrainConfig
+    from lnrnn.training.train import train
     out = str(tmp_path_factory.mktemp("bn") / "run")
     trainer = train(TrainConfig(**BASE, cell="bn-lstm", seed=1, out=out), quiet=True, log=lambda m: None)
     assert trainer.model.state_noise > 0  # the digits' blank first rows: BN cells get noise by default
@@ -37,7 +38,8 @@ def test_evaluate_run_reproduces_the_logged_validation_figures_bit_for_bit(bn_ru
 def test_evaluate_run_batches_as_the_run_did(tmp_path):
     """A BN run with its own --eval-batch-size (13, not the task's default): the noise is drawn per batch,
     so evaluate_run reproduces the logged figures only when it batches as the run did."""
-    from lnrnn.training.train import TrainConfig, train
+    from lnrnn.training.runconfig import TrainConfig
+    from lnrnn.training.train import train
     out = str(tmp_path / "run")
     train(TrainConfig(**BASE, cell="bn-rnn", seed=2, eval_batch_size=13, out=out), quiet=True, log=lambda m: None)
     with open(os.path.join(out, METRICS_FILE)) as f:

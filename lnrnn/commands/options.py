@@ -4,7 +4,7 @@ import click
 from lnrnn.data.tasks import TASKS
 from lnrnn.model.cells import CELLS
 from lnrnn.training.optim import OPTIMIZERS
-from lnrnn.training.plan import TrainConfig
+from lnrnn.training.runconfig import TrainConfig
 
 D = TrainConfig()
 

@@ -9,7 +9,7 @@ from lnrnn.training.rundir import fresh_default, newest_default
 from lnrnn.training.runconfig import apply_config_file
 from lnrnn.training import distributed
 from lnrnn.errors import UserError
-from lnrnn.training.plan import TrainConfig
+from lnrnn.training.runconfig import TrainConfig
 
 
 @click.command("train", short_help="Train (or --resume) a recurrent model on a sequence task.")

@@ -1,5 +1,6 @@
-"""Training settings in a file: ``lnrnn train --config FILE`` reads them, and every run folder keeps the ones
-it ran with in ``config.json``, which ``--config`` accepts back.
+"""A training run's settings: ``TrainConfig``, one field per ``lnrnn train`` option (None: the task's default,
+filled by ``lnrnn.training.plan.resolve``), and the same settings in a file: ``lnrnn train --config FILE``
+reads them, and every run folder keeps the ones it ran with in ``config.json``, which ``--config`` accepts back.
 
 A config file is TOML (``.toml``, read with the standard library's ``tomllib``, Python 3.11+) or JSON
 (``.json``): one table/object of ``lnrnn train``'s options under their option names, ``batch-size = 32``
@@ -15,8 +16,66 @@ trains the same run again.
 import dataclasses
 import json
 import os
+from dataclasses import dataclass
+from typing import Optional
 
+from lnrnn.config import BLOCK_ROWS
 from lnrnn.errors import UserError
+
+
+@dataclass
+class TrainConfig:
+    cell: str = "ln-lstm"                 # rnn, lstm, ln-rnn, ln-lstm, bn-rnn, bn-lstm
+    task: str = "digits-binary"           # see lnrnn.data.tasks: digits-binary, digits, mnist, pmnist, adding, ...
+    data_dir: Optional[str] = None        # folder with the MNIST-family IDX files (mnist tasks)
+    split: Optional[str] = None           # TRAIN/VAL counts carved from the t10k files (or from digits)
+    steps: Optional[int] = None           # sequence length of the synthetic tasks (adding: T, copy: blanks)
+    hidden: Optional[int] = None          # H, hidden units per layer (None: the task's default, TASK_DEFAULTS)
+    layers: Optional[int] = None          # stacked recurrent layers (None: the task's default)
+    skip: Optional[bool] = None           # Graves's skip connections: input to every layer, every layer to the head
+    bidirectional: bool = False           # every layer also runs each sequence backward; the head reads both
+    window: Optional[int] = None          # Gaussians of the synthesis network's attention window over each line's
+                                          # text (Graves 2013, sec. 5); None: 10 on tasks whose lines carry text,
+                                          # else 0 (no window: the unconditional model)
+    head: Optional[str] = None            # strokes tasks: None or "mdn", the task's own (next-point prediction);
+                                          # "ctc": read each whole line, its text the target (strokes.ReadingTask)
+    batch_size: int = 16                  # B, sequences per update
+    epochs: int = 20                      # passes over the training set
+    lr: float = 3e-3                      # learning rate of the first epoch
+    lr_decay: float = 0.9                 # lr of epoch e (0-based) is lr * lr_decay**e
+    optimizer: str = "adam"               # adam, rmsprop, sgd (momentum 0.9)
+    clip: float = 1.0                     # global gradient-norm limit; 0 turns clipping off
+    clip_output: Optional[float] = None   # mixture density head: clip each point's dL/d(outputs) to +-this
+    clip_gates: float = 0.0               # LSTM cells: clip dL/d(gate preactivations) to +-this in BPTT; 0: off
+    forget_bias: float = 1.0              # initial LSTM forget-gate bias
+    init: str = "orthogonal"              # recurrent weights: orthogonal blocks, or identity (Cooijmans et al.)
+    seed: int = 0                         # initialization and shuffling
+    dtype: str = "float32"                # float32 or float64 parameters and activations
+    block_rows: int = BLOCK_ROWS          # rows a batch block holds at least: threads take whole blocks, so
+                                          # results are the same on any thread count, not with another value
+    reproducible: bool = False            # the same bits on any number of MPI ranks too: every block of a batch
+                                          # runs as its own forward and backward, blocks added in block order
+    eval_batch_size: Optional[int] = None # sequences per evaluation batch (memory only; None: the task's default)
+    charset: Optional[str] = None         # strokes-kanjivg: latin (default), kana or kanji
+    allow_pickle: bool = False            # strokes-npz: read object arrays (unpickling runs code: trusted files only)
+    objective: Optional[str] = None       # npz: ce (classes) or mse (regression); None: by the labels' dtype
+    max_steps: Optional[int] = None       # stop (with a checkpoint) after this many updates in total
+    time_budget: Optional[float] = None   # stop (with a checkpoint) after this many seconds of training (a
+                                          # resume that does not give it again gets what is left of it)
+    eval_every: Optional[int] = None      # also evaluate every this many updates (besides epoch ends)
+    best_metric: str = "loss"             # keep RUN/best/ by this validation metric (loss: lowest; acc:
+                                          # highest); "none": no best checkpoint
+    keep: int = 0                         # also keep the last this many checkpoints in RUN/checkpoints/
+    patience: Optional[int] = None        # stop after this many evaluations without a better best_metric
+    save_every: Optional[int] = None      # also save a checkpoint every this many updates (mid-epoch too)
+    save_every_seconds: float = 600.0     # ...and when this many seconds passed since the last save; 0: off
+    tbptt: Optional[int] = None           # truncated BPTT: chunks of this many steps (None: whole sequences)
+    state_noise: Optional[float] = None   # std of N(0, s^2) initial states; None: 0.1 for BN cells on tasks
+                                          # whose first steps are the same in every sequence, else 0
+    device: str = "cpu"                   # cpu, or cuda (the numba-cuda twins; parameters stay on the host)
+    out: str = "runs/default"             # run directory: checkpoint, metrics.jsonl, learning_curve.svg
+    log_every: int = 10                   # a row of training metrics in updates.jsonl every this many updates
+
 
 CONFIG_FILE = "config.json"
 NOT_KEPT = ("out", "max_steps", "time_budget")  # where, and when one invocation stops: not the run's settings

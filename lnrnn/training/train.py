@@ -64,13 +64,13 @@ from lnrnn.predict_io import describe_task_data
 from lnrnn.training.progress import Progress, format_seconds
 from lnrnn.training.logs import CSV_FILE, TensorBoardLog, write_csv
 from lnrnn.training.plot import LOSS_LABELS, write_learning_curves
-from lnrnn.training.runconfig import write_run_config
+from lnrnn.training.runconfig import TrainConfig, write_run_config
 from lnrnn.training.rundir import (CURVE_FILE, METRICS_FILE, UPDATES_FILE, RunLock, UpdateLog, check_writable,
                                    read_jsonl)
 from lnrnn.kernels.threads import block_rows
 from lnrnn.threadscope import kernel_threads
 from lnrnn.training.evaluation import evaluate, format_metrics, model_from_checkpoint, split_arrays, task_batch  # noqa: F401
-from lnrnn.training.plan import (RESUME_OVERRIDABLE, TrainConfig, check_memory_built, model_for, resolve,  # noqa: F401
+from lnrnn.training.plan import (RESUME_OVERRIDABLE, check_memory_built, model_for, resolve,  # noqa: F401
                         resolve_defaults, state_noise, task_head, validate)
 
 BLOWUP_FACTOR = 10.0        # a training loss above this many times the run's first loss is out of range...
