@@ -12,7 +12,7 @@ MUTANTS = [
          new='binary = spec["task"] == "digits"',
          tests=["tests/test_data.py::test_digits_binary_is_digits_as_ink_or_not"],
          why="the two digits tasks swap their pixels"),
-    dict(name="default-run-task-reverts", file="lnrnn/training/plan.py",
+    dict(name="default-run-task-reverts", file="lnrnn/training/runconfig.py",
          old='task: str = "digits-binary"',
          new='task: str = "digits"',
          tests=["tests/test_cli.py::test_help_shows_defaults"],
