@@ -8,6 +8,11 @@ and ``load_state_dict`` so that the saved slots are named per parameter, as they
 maps a slot name ('momentum', 'm', 'v', 'sq') to a dict of arrays: everything is plain arrays and
 JSON scalars, so ``lnrnn.training.checkpoint`` can store it in npz + JSON.
 
+The update rules' arithmetic lives in ``lnrnn.kernels.optim`` (CPU) and its CUDA twin ``optim_cuda``:
+an optimizer given device arrays (``lnrnn train --device cuda``) keeps its slots on the device and runs
+the twin there (``state_dict`` copies them to the host; loaded host slots go to the device at the next
+step).
+
 Learning-rate decay is a function of the epoch (``decayed_lr``) rather than hidden state, so that a
 resumed run sees the same rates as an uninterrupted one.
 """
@@ -16,6 +21,8 @@ import math
 import numpy as np
 
 from lnrnn.errors import UserError
+from lnrnn.kernels import optim as cpu_rules
+from lnrnn.kernels.optim import clip_scale
 
 
 def _arrays(grads):
@@ -37,8 +44,8 @@ def clip_grad_norm(grads, max_norm):
     Returns the norm before clipping (inf/nan when some gradient is not finite; grads untouched then).
     """
     norm = global_norm(grads)
-    if max_norm and max_norm > 0 and math.isfinite(norm) and norm > max_norm:
-        scale = max_norm / (norm + 1e-6)
+    scale = clip_scale(norm, max_norm)
+    if scale is not None:
         for g in _arrays(grads):
             g *= g.dtype.type(scale)
     return norm
@@ -50,6 +57,24 @@ def decayed_lr(lr, decay, epoch):
 
 
 FLAT = ""  # the slot name of a flat parameter array
+
+
+def _on_device(a):
+    """A CUDA device array (numba-cuda's, or the simulator's), not a NumPy one."""
+    return not isinstance(a, np.ndarray) and hasattr(a, "copy_to_host")
+
+
+def rules(p):
+    """The module of update rules for p's device: ``lnrnn.kernels.optim`` or its CUDA twin (imported only
+    for device arrays, so CPU training never imports numba.cuda)."""
+    if not _on_device(p):
+        return cpu_rules
+    from lnrnn.kernels import optim_cuda
+    return optim_cuda
+
+
+def _host(a):
+    return a.copy_to_host() if _on_device(a) else a.copy()
 
 
 class Optimizer:
@@ -65,15 +90,25 @@ class Optimizer:
         self.slots = {name: {} for name in self.slot_names}
 
     def _slot(self, slot, name, like):
+        """The slot's array for parameter ``name``, made (zeros) on like's device at first use; a host
+        slot (a loaded state) of device parameters is copied to the device once."""
         buf = self.slots[slot].get(name)
+        if not _on_device(like):
+            if buf is None:
+                buf = self.slots[slot][name] = np.zeros_like(like)
+            return buf
+        from lnrnn.kernels import arrays_cuda
         if buf is None:
-            buf = self.slots[slot][name] = np.zeros_like(like)
+            buf = self.slots[slot][name] = arrays_cuda.zeros(like.shape, like.dtype)
+        elif not _on_device(buf):
+            buf = self.slots[slot][name] = arrays_cuda.to_device(buf)
         return buf
 
     def step(self, params, grads):
         """One update of params in place from grads: two flat arrays, or dicts (every params[k] from grads[k])."""
-        if isinstance(params, np.ndarray):
-            if not isinstance(grads, np.ndarray) or grads.shape != params.shape or params.ndim != 1:
+        if isinstance(params, np.ndarray) or _on_device(params):
+            if _on_device(grads) != _on_device(params) or getattr(grads, "shape", None) != params.shape \
+                    or params.ndim != 1:
                 raise ValueError("a flat parameter array needs a flat gradient array of the same shape")
             self.step_count += 1
             self._update(FLAT, params, grads)
@@ -90,9 +125,9 @@ class Optimizer:
         slots = {}
         for s, d in self.slots.items():
             if FLAT in d and layout is not None:
-                slots[s] = {k: v.copy() for k, v in layout.split(d[FLAT]).items()}
+                slots[s] = {k: v.copy() for k, v in layout.split(_host(d[FLAT])).items()}
             else:
-                slots[s] = {k: v.copy() for k, v in d.items()}
+                slots[s] = {k: _host(v) for k, v in d.items()}
         return {"kind": self.kind, "hyper": {"lr": self.lr, **self.hyper}, "step": self.step_count,
                 "slots": slots}
 
@@ -127,12 +162,7 @@ class SGD(Optimizer):
 
     def _update(self, name, p, g):
         mu = self.hyper["momentum"]
-        if mu:
-            v = self._slot("momentum", name, p)
-            v *= p.dtype.type(mu)
-            v += g
-            g = v
-        p -= p.dtype.type(self.lr) * g
+        rules(p).sgd_update(p, self._slot("momentum", name, p) if mu else None, g, self.lr, mu)
 
 
 class RMSProp(Optimizer):
@@ -145,12 +175,7 @@ class RMSProp(Optimizer):
         super().__init__(lr, alpha=float(alpha), eps=float(eps))
 
     def _update(self, name, p, g):
-        t = p.dtype.type
-        a, eps = self.hyper["alpha"], self.hyper["eps"]
-        sq = self._slot("sq", name, p)
-        sq *= t(a)
-        sq += t(1 - a) * g * g
-        p -= t(self.lr) * g / (np.sqrt(sq) + t(eps))
+        rules(p).rmsprop_update(p, self._slot("sq", name, p), g, self.lr, self.hyper["alpha"], self.hyper["eps"])
 
 
 class RMSPropMomentum(Optimizer):
@@ -172,22 +197,10 @@ class RMSPropMomentum(Optimizer):
                          centred=float(bool(centred)))  # 1.0 / 0.0: hyper-parameters are JSON floats
 
     def _update(self, name, p, g):
-        t = p.dtype.type
         h = self.hyper
-        a = h["alpha"]
-        sq = self._slot("sq", name, p)
-        sq *= t(a)
-        sq += t(1 - a) * g * g
-        denom = sq + t(h["eps"])
-        if h["centred"]:
-            avg = self._slot("avg", name, p)
-            avg *= t(a)
-            avg += t(1 - a) * g
-            denom = denom - avg * avg
-        v = self._slot("v", name, p)
-        v *= t(h["momentum"])
-        v -= t(self.lr) * g / np.sqrt(denom)
-        p += v
+        avg = self._slot("avg", name, p) if h["centred"] else None
+        rules(p).rmsprop_momentum_update(p, self._slot("sq", name, p), avg, self._slot("v", name, p), g, self.lr,
+                                         h["alpha"], h["momentum"], h["eps"])
 
 
 class GravesRMSProp(RMSPropMomentum):
@@ -214,17 +227,9 @@ class Adam(Optimizer):
         super().__init__(lr, beta1=float(beta1), beta2=float(beta2), eps=float(eps))
 
     def _update(self, name, p, g):
-        t = p.dtype.type
-        b1, b2, eps = self.hyper["beta1"], self.hyper["beta2"], self.hyper["eps"]
-        m, v = self._slot("m", name, p), self._slot("v", name, p)
-        m *= t(b1)
-        m += t(1 - b1) * g
-        v *= t(b2)
-        v += t(1 - b2) * g * g
-        k = self.step_count
-        step = self.lr * math.sqrt(1 - b2 ** k) / (1 - b1 ** k)
-        eps_hat = eps * math.sqrt(1 - b2 ** k)  # eps applied to the bias-corrected v, as in the paper
-        p -= t(step) * m / (np.sqrt(v) + t(eps_hat))
+        h = self.hyper
+        rules(p).adam_update(p, self._slot("m", name, p), self._slot("v", name, p), g, self.lr, h["beta1"],
+                             h["beta2"], h["eps"], self.step_count)
 
 
 OPTIMIZERS = {"adam": Adam, "rmsprop": RMSProp, "rmsprop-momentum": MomentumRMSProp,

@@ -1,0 +1,49 @@
+"""Planted bugs in the training update on the device: the optimizers' and clipping's CUDA twin
+(lnrnn/kernels/optim_cuda.py) and the optimizers' device slots (lnrnn/training/optim.py) (format:
+tests/mutants/mutants.py).
+
+    python tests/mutants/run.py --only 'dev-update-*'
+"""
+
+KC = "lnrnn/kernels/optim_cuda.py"
+OPT = "lnrnn/training/optim.py"
+T = "tests/test_device_update.py"
+UPDATES = f"{T}::test_three_updates_equal_the_cpu_optimizer"
+
+MUTANTS = [
+    dict(name="dev-update-adam-bias-correction-off-by-one", file=KC,
+         old="step, eps_hat = adam_step_size(lr, beta1, beta2, eps, k)",
+         new="step, eps_hat = adam_step_size(lr, beta1, beta2, eps, k + 1)",
+         tests=[f"{UPDATES}[adam-strided]"],
+         why="the device's Adam corrects its moments for one update more than were made"),
+    dict(name="dev-update-clip-scale-not-applied", file=KC,
+         old="    scale_kernel[blocks, tpb](g, scale)\n",
+         new="",
+         tests=[f"{UPDATES}[sgd-strided]"],
+         why="the device computes the clipping factor and the norm but never scales the gradient"),
+    dict(name="dev-update-last-partial-norm-dropped", file=KC,
+         old="for j in range(tid, part.shape[0], tpb):",
+         new="for j in range(tid, part.shape[0] - 1, tpb):",
+         tests=[f"{T}::test_clipping_of_a_gradient_that_is_not_finite_leaves_it[strided]"],
+         why="the last block's partial sum of squares (the block that runs past P) is left out of the norm"),
+    dict(name="dev-update-odd-block-sum", file=KC,
+         old="        half = (n + 1) // 2\n",
+         new="        half = n // 2\n",
+         tests=[f"{UPDATES}[rmsprop-strided]"],
+         why="the in-block sum halves an odd count downwards: one thread's squares are lost (6 threads: 3, then 1)"),
+    dict(name="dev-update-graves-not-centred", file=KC,
+         old="    centred = avg is not None\n",
+         new="    centred = False\n",
+         tests=[f"{UPDATES}[rmsprop-graves-strided]"],
+         why="the device's Graves RMSProp forgets to subtract the running mean's square"),
+    dict(name="dev-update-sgd-momentum-not-stored", file=KC,
+         old="                v[i] = vi\n                gi = vi\n",
+         new="                gi = vi\n",
+         tests=[f"{UPDATES}[sgd-strided]"],
+         why="the device's SGD uses the new momentum but keeps the old one: the velocity never accumulates"),
+    dict(name="dev-update-loaded-slot-not-kept-on-device", file=OPT,
+         old="            buf = self.slots[slot][name] = arrays_cuda.to_device(buf)\n",
+         new="            buf = arrays_cuda.to_device(buf)\n",
+         tests=[f"{T}::test_resumed_device_optimizer_continues_as_the_cpu_one"],
+         why="a resumed device optimizer uploads its loaded slots afresh every update, losing each update's moments"),
+]
