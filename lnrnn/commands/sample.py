@@ -45,9 +45,18 @@ CLI_NAMES = {"text": "--text", "prime_strokes": "--prime-strokes", "prime_text":
 @click.option("--npz", type=click.Path(dir_okay=False), default=None,
               help="Also save the points (one concatenated (N,3) array plus lengths, no pickle; with --text, "
                    "the lines' texts too).")
+@click.option("--judge", "judge_path", type=click.Path(), default=None, metavar="READER_RUN_FOLDER",
+              help="With --text: read each written line with this reader (a run trained with --head ctc on the "
+                   "writer's task) and print per line what it read, its character error rate against the line "
+                   "asked for, and the window's alignment (travel: where kappa ends over the text's length; whether "
+                   "the stop rule fired at the last character; the peak of phi), then their means "
+                   "(lnrnn.judge). With --npz, saved there too.")
+@click.option("--judge-out", type=click.Path(), default=None, metavar="FILE",
+              help="With --judge: also write the judged lines and their summary to FILE as JSON.")
 @quiet_option
 @click.pass_context
-def sample(ctx, path, steps, no_cap, bias, seed, count, texts, prime_strokes, prime_text, attention, out, npz, quiet):
+def sample(ctx, path, steps, no_cap, bias, seed, count, texts, prime_strokes, prime_text, attention, out, npz,
+           judge_path, judge_out, quiet):
     """Draw COUNT handwriting samples one point at a time and write them as a picture; with --text, write
     those lines (a synthesis run), each ending when its window has passed the line's last character.
 
@@ -74,6 +83,10 @@ def sample(ctx, path, steps, no_cap, bias, seed, count, texts, prime_strokes, pr
         count = len(texts)
     elif attention:
         raise UserError("--attention draws where the window read a --text line; give --text.")
+    elif judge_path is not None:
+        raise UserError("--judge reads the lines a synthesis run writes; give them with --text.")
+    if judge_out is not None and judge_path is None:
+        raise UserError("--judge-out writes what --judge measured; give --judge READER_RUN_FOLDER.")
     check_prime_pair(prime_strokes, prime_text, CLI_NAMES)
     if not str(out).lower().endswith(FORMATS):
         raise UserError(f"--out must end in {', '.join(FORMATS)}, not {out!r}.")
@@ -82,6 +95,8 @@ def sample(ctx, path, steps, no_cap, bias, seed, count, texts, prime_strokes, pr
         raise UserError(f"--prime-strokes {prime_strokes} holds {len(prime_points):,} points, more than the "
                         f"{SAMPLE_MAX_STEPS:,} a prime may have (the model reads each as one step); give a shorter "
                         "prime (a line or two of handwriting), or pass --no-cap to read it anyway.")
+    if judge_out:
+        check_output_file(judge_out, "--judge-out")
     check_output_file(out, "--out")
     if npz:
         check_output_file(npz, "--npz")
@@ -89,6 +104,11 @@ def sample(ctx, path, steps, no_cap, bias, seed, count, texts, prime_strokes, pr
     meta = run.meta
     # the text's checks, in the options' names, before any sampling (sample_run checks them again)
     text_inputs(run.model, meta.get("text"), list(texts), prime_points, prime_text, CLI_NAMES, f"the run in {path}")
+    reader = None
+    if judge_path is not None:
+        from lnrnn.judge import check_judge
+        reader = load_run(judge_path)
+        check_judge(run, reader, list(texts), f"the run in {path}", f"--judge {judge_path}")
     progress = Progress(steps * count, "sample", quiet=quiet, unit="points")
     lines = sample_run(run, steps, count, bias, seed, progress=progress, text=list(texts) or None,
                        prime_strokes=prime_points, prime_text=prime_text)
@@ -102,9 +122,18 @@ def sample(ctx, path, steps, no_cap, bias, seed, count, texts, prime_strokes, pr
     else:
         draw_strokes(lines, out, title=title)
         points = lines
+    judged = None
+    if reader is not None:
+        from lnrnn.judge import judge
+        judged = judge(run, reader, lines, seed=seed)
     if npz:
         flat = np.concatenate(points).astype(np.float32)
         extra = {"texts": np.array(list(texts), dtype=str)} if texts else {}
+        if judged is not None:
+            extra.update(read=np.array([j.read for j in judged], dtype=str),
+                         cer=np.array([j.cer for j in judged]), travel=np.array([j.travel for j in judged]),
+                         stop_at_last=np.array([j.stop_at_last for j in judged]),
+                         peak_phi=np.array([j.peak_phi for j in judged]))
         write_output_file(npz, lambda f: np.savez(f, points=flat, lengths=np.array([len(s) for s in points]),
                                                   **extra), "--npz")
     also = f" and {npz}" if npz else ""
@@ -118,3 +147,16 @@ def sample(ctx, path, steps, no_cap, bias, seed, count, texts, prime_strokes, pr
         ends = f"line{'s' * (len(capped) > 1)} {', '.join(map(str, capped))} reached the {steps}-point cap first"
     click.echo(f"Wrote {count} line{'s' * (count != 1)} of text to {out}{also} "
                f"({', '.join(str(len(r.points)) for r in lines)} points; {ends}).")
+    if judged is None:
+        return
+    from lnrnn.judge import as_record, report_lines
+    click.echo(f"Read by the reader in {judge_path}:")
+    for line in report_lines(judged):
+        click.echo(line)
+    if judge_out:
+        import json
+        record = as_record(judged, writer=str(path), reader=str(judge_path), step=meta.get("step"), bias=bias,
+                           seed=seed)
+        write_output_file(judge_out, lambda f: f.write(json.dumps(record, indent=1).encode("utf-8")),
+                          "--judge-out")
+        click.echo(f"Wrote the judged lines to {judge_out}.")
