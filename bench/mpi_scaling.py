@@ -29,10 +29,10 @@ import numpy as np
 from lnrnn.config import BLOCK_ROWS
 from lnrnn.kernels.threads import block_rows
 from lnrnn.training import distributed
-from lnrnn.data.tasks import load_task, task_spec
+from lnrnn.data.tasks import load_task
 from lnrnn.training.optim import make_optimizer
 from lnrnn.training.evaluation import task_batch
-from lnrnn.training.plan import model_for, resolve_defaults
+from lnrnn.training.plan import model_for, resolve
 from lnrnn.training.runconfig import TrainConfig
 
 
@@ -61,10 +61,11 @@ def main():
     group = distributed.init()
     rows = block_rows(args.block_rows or BLOCK_ROWS)
     rows.__enter__()  # for the whole process (kept referenced: the context would end when collected)
-    cfg = resolve_defaults(TrainConfig(cell=args.cell, task="mnist", data_dir=args.data_dir, split="8000/2000",
-                                       batch_size=args.batch_size))
-    task = load_task(task_spec(cfg.task, cfg.data_dir, cfg.split, None))
-    model = model_for(cfg, task)
+    plan = resolve(TrainConfig(cell=args.cell, task="mnist", data_dir=args.data_dir, split="8000/2000",
+                               batch_size=args.batch_size))
+    cfg = plan.cfg
+    task = load_task(plan.task_spec)
+    model = model_for(plan, task)
     if group.size > 1:
         model.stack.set_batch_reduce(group.allreduce)
     opt = make_optimizer(cfg.optimizer, cfg.lr)

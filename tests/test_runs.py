@@ -23,6 +23,8 @@ import numpy as np
 import pytest
 
 from lnrnn.training import memory, progress, train as train_module
+from lnrnn.model import cells
+from lnrnn.training.plan import resolve_defaults
 from lnrnn.training.runconfig import TrainConfig
 from lnrnn.data.tasks import task_shape
 from lnrnn.training.checkpoint import load_checkpoint
@@ -300,8 +302,9 @@ def test_sizes_that_cannot_fit_are_refused(tmp_path, args, hint):
 
 
 def test_the_estimate_names_the_machine_and_spares_the_readme_runs(tmp_path, monkeypatch):
-    cfg = TrainConfig(task="mnist", hidden=128, batch_size=64)   # README: pixel MNIST H128 B64 T784
-    parts = memory.estimate(cfg, 784, 1, 10, False, task_shape({"task": "mnist", "split": "8000/2000"}).data_bytes)
+    cfg = resolve_defaults(TrainConfig(task="mnist", hidden=128, batch_size=64))  # README: pixel MNIST H128 B64 T784
+    parts = memory.estimate(cfg, cells.get(cfg.cell), 784, 1, 10, False,
+                            task_shape({"task": "mnist", "split": "8000/2000"}).data_bytes)
     total = memory.check_fits(parts, available=8 << 30)
     assert 0.5 < parts["activations"] / (411 << 20) < 2      # saved LN-LSTM arrays: 784*64*(16*128+3) floats
     assert total < 5 << 30                                   # measured peak of its evaluation (500 rows): 3.3 GB

@@ -78,18 +78,24 @@ def test_noise_is_per_example_fresh_per_key_and_reproducible():
     assert l0 == l0b and l1 != l0
 
 
+def _noise(task, **cfg):
+    """state_noise of a run planned with TrainConfig fields ``cfg`` on the built ``task`` (it reads the plan's
+    cell row and --state-noise, and the task's constant prefix)."""
+    from lnrnn.training.plan import resolve, state_noise
+    from lnrnn.training.runconfig import TrainConfig
+    return state_noise(resolve(TrainConfig(**cfg)), task)
+
+
 def test_defaults_follow_cell_and_task():
     from lnrnn.data.tasks import load_task
-    from lnrnn.training.runconfig import TrainConfig
-    from lnrnn.training.train import state_noise
     digits = load_task({"task": "digits"})
     adding = load_task({"task": "adding", "steps": 10})
-    assert state_noise(TrainConfig(cell="bn-lstm"), digits) == 0.1
-    assert state_noise(TrainConfig(cell="bn-rnn"), digits) == 0.1
-    assert state_noise(TrainConfig(cell="ln-lstm"), digits) == 0.0
-    assert state_noise(TrainConfig(cell="bn-lstm"), adding) == 0.0
-    assert state_noise(TrainConfig(cell="bn-lstm", state_noise=0.0), digits) == 0.0
-    assert state_noise(TrainConfig(cell="lstm", state_noise=0.3), adding) == 0.3
+    assert _noise(digits, cell="bn-lstm") == 0.1
+    assert _noise(digits, cell="bn-rnn") == 0.1
+    assert _noise(digits, cell="ln-lstm") == 0.0
+    assert _noise(adding, cell="bn-lstm") == 0.0
+    assert _noise(digits, cell="bn-lstm", state_noise=0.0) == 0.0
+    assert _noise(adding, cell="lstm", state_noise=0.3) == 0.3
 
 
 def test_pmnist_is_off_and_mnist_on(tmp_path):
@@ -97,12 +103,10 @@ def test_pmnist_is_off_and_mnist_on(tmp_path):
     from test_data import fake_mnist
 
     from lnrnn.data.tasks import load_task
-    from lnrnn.training.runconfig import TrainConfig
-    from lnrnn.training.train import state_noise
     fake_mnist(tmp_path)
     for task, want in (("mnist", 0.1), ("mnist-rows", 0.1), ("pmnist", 0.0)):
         t = load_task({"task": task, "data_dir": str(tmp_path)})
-        assert state_noise(TrainConfig(cell="bn-lstm"), t) == want, task
+        assert _noise(t, cell="bn-lstm") == want, task
 
 
 def test_noisy_run_resumes_exactly(tmp_path):

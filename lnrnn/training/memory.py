@@ -19,8 +19,6 @@ GPU and are not counted. Set LNRNN_NO_MEMORY_CHECK=1 to skip the check.
 """
 import os
 
-from lnrnn.model import cells
-from lnrnn.config import task_defaults
 from lnrnn.errors import UserError
 
 SLOTS = {"adam": 2, "rmsprop": 1, "sgd": 1}
@@ -28,14 +26,12 @@ HEADROOM = 1.25            # measured peak / what BPTT must keep (README: 1.25-1
 SKIP_ENV = "LNRNN_NO_MEMORY_CHECK"
 
 
-def estimate(cfg, T, I, outputs, per_step, n_data_bytes=0):
-    """{part: bytes} for TrainConfig ``cfg`` on sequences of T steps of I inputs and a head of
-    ``outputs`` outputs (on every step when ``per_step``)."""
-    d = task_defaults(cfg.task)  # fields left None take the task's defaults, as the trainer resolves them
-    H, L, Be, skip = (getattr(cfg, k) if getattr(cfg, k) is not None else d[k]
-                      for k in ("hidden", "layers", "eval_batch_size", "skip"))
-    D = 2 if getattr(cfg, "bidirectional", False) else 1  # directions: each a layer of its own
-    spec = cells.get(cfg.cell)
+def estimate(cfg, spec, T, I, outputs, per_step, n_data_bytes=0):
+    """{part: bytes} for a resolved TrainConfig ``cfg`` (its task's defaults filled: ``plan.resolve_defaults``)
+    with cell row ``spec`` (``cells.Cell``) on sequences of T steps of I inputs and a head of ``outputs``
+    outputs (on every step when ``per_step``)."""
+    H, L, Be, skip = cfg.hidden, cfg.layers, cfg.eval_batch_size, cfg.skip
+    D = 2 if cfg.bidirectional else 1  # directions: each a layer of its own
     isz = 8 if cfg.dtype == "float64" else 4
     B = cfg.batch_size
     G = spec.blocks * H

@@ -4,10 +4,11 @@
     plan = resolve(cfg)          # defaults filled, every setting checked, the cell's registry row, the
                                  # task spec, its shape and the memory estimate (checked against what is free)
     task = load_task(plan.task_spec)
-    model = model_for(plan.cfg, task)     # the model config from the cell row, the task and its head
+    model = model_for(plan, task)         # the model config from the cell row, the task and its head
 
 The trainer (``lnrnn.training.train``), ``lnrnn eval`` and the Python API read a run's settings through here
-alone; none of them looks a cell name up again (``plan.cell`` is the row).
+alone. Each fact is looked up once, in ``resolve``, and the plan carries it: the cell's registry row
+(``plan.cell``; no one looks the cell name up again), the task's defaults (filled into ``plan.cfg``).
 """
 import dataclasses
 import math
@@ -19,6 +20,7 @@ from lnrnn.config import BN_STATE_NOISE, WINDOW_DEFAULT, task_defaults
 from lnrnn.data.tasks import task_shape, task_spec
 from lnrnn.errors import UserError
 from lnrnn.training.memory import check_fits, estimate
+from lnrnn.model.heads import make_head
 from lnrnn.model.models import build_model, head_config
 from lnrnn.training.optim import OPTIMIZERS
 from lnrnn.training.runconfig import TrainConfig
@@ -41,8 +43,9 @@ def resolve_defaults(cfg):
 
 
 def validate(cfg):
-    """One-sentence UserError for every nonsensical setting (the task's size is checked later)."""
-    cells.get(cfg.cell)
+    """One-sentence UserError for every nonsensical setting (the task's size is checked later); returns the
+    registry row of cfg.cell (``cells.Cell``)."""
+    cell = cells.get(cfg.cell)
     checks = [
         (cfg.hidden >= 1, f"--hidden must be at least 1, not {cfg.hidden}."),
         (cfg.layers >= 1, f"--layers must be at least 1, not {cfg.layers}."),
@@ -93,7 +96,7 @@ def validate(cfg):
                    f"--clip-output must be a positive number, not {cfg.clip_output}."))
     checks.append((cfg.clip_gates >= 0 and math.isfinite(cfg.clip_gates),
                    f"--clip-gates must be 0 (off) or a positive number, not {cfg.clip_gates}."))
-    checks.append((not cfg.clip_gates or cells.get(cfg.cell).gate_clip,
+    checks.append((not cfg.clip_gates or cell.gate_clip,
                    f"--clip-gates clips the LSTM gates' derivatives; --cell {cfg.cell} has no gates."))
     checks.append((cfg.save_every is None or cfg.save_every >= 1,
                    f"--save-every must be at least 1 update, not {cfg.save_every}."))
@@ -112,6 +115,7 @@ def validate(cfg):
     except backend.CudaUnavailable:
         raise UserError(f"--device cuda: CUDA is not usable here ({backend.cuda_usable()[1]}); "
                         "train with --device cpu.") from None
+    return cell
 
 
 def task_options(cfg):
@@ -140,22 +144,22 @@ def task_head(task):
     return head_config(task.objective, task.num_classes, task.per_step, task.extra.get("tolerance", 0.04))
 
 
-def state_noise(cfg, task):
+def state_noise(plan, task):
     """--state-noise, or its default: BN_STATE_NOISE for BN cells on tasks whose sequences all begin
     with the same inputs (their per-step batch variance would be zero there), else 0."""
-    if cfg.state_noise is not None:
-        return float(cfg.state_noise)
-    bn = cells.get(cfg.cell).norm == "bn"
+    if plan.cfg.state_noise is not None:
+        return float(plan.cfg.state_noise)
+    bn = plan.cell.norm == "bn"
     return BN_STATE_NOISE if bn and task.extra.get("constant_prefix", False) else 0.0
 
 
-def model_config(cfg, task):
-    """The model config (``lnrnn.model.models.build_model``'s, saved in checkpoints) of a resolved TrainConfig
-    on a built task."""
-    spec = cells.get(cfg.cell)
+def model_config(plan, task):
+    """The model config (``lnrnn.model.models.build_model``'s, saved in checkpoints) of a plan on a built
+    task."""
+    cfg, spec = plan.cfg, plan.cell
     config = dict(cell=spec.cell, norm=spec.norm, input_size=task.input_size, hidden_size=cfg.hidden,
                   num_layers=cfg.layers, dtype=cfg.dtype, forget_bias=float(cfg.forget_bias), head=task_head(task),
-                  state_noise=state_noise(cfg, task))
+                  state_noise=state_noise(plan, task))
     if cfg.skip:
         config["skip"] = True
     if cfg.bidirectional:
@@ -163,16 +167,17 @@ def model_config(cfg, task):
             raise UserError(f"--bidirectional: task {cfg.task}'s mixture density head predicts each next point, which "
                             "a backward direction has already read; drop --bidirectional.")
         config["bidirectional"] = True
-    K = window_size(cfg, task)
+    K = window_size(plan, task)
     if K:
         config.update(window=K, alphabet_size=len(task.alphabet), skip=True)
     return config
 
 
-def window_size(cfg, task):
+def window_size(plan, task):
     """K, the attention window's Gaussians of a run (0: none): --window, or WINDOW_DEFAULT on a task whose
     lines carry text (``task.alphabet``) and 0 elsewhere (a reader, --head ctc, too). UserError for a window
     the run cannot have (``validate`` refuses one with --head ctc)."""
+    cfg = plan.cfg
     has_text = getattr(task, "alphabet", None) is not None
     K = (WINDOW_DEFAULT if has_text and cfg.head != "ctc" else 0) if cfg.window is None else int(cfg.window)
     if not K:
@@ -183,8 +188,7 @@ def window_size(cfg, task):
     if not has_text:
         raise UserError(f"--window {K}: the attention window reads each line's text, and the lines of task "
                         f"{cfg.task} have none; use --window 0.")
-    spec = cells.get(cfg.cell)
-    if spec.cell != "lstm":
+    if plan.cell.cell != "lstm":
         raise UserError(f"--window {K}: the synthesis network's attention window runs with the LSTM cells "
                         f"(lstm, ln-lstm, bn-lstm), not --cell {cfg.cell}; or use --window 0.")
     if cfg.skip is False:
@@ -195,10 +199,11 @@ def window_size(cfg, task):
     return K
 
 
-def model_for(cfg, task):
-    """A fresh model of a resolved TrainConfig on a built task: its model config built with the run's
-    seed, device, initialization and gate clip, and the head's output clip set."""
-    model = build_model(model_config(cfg, task), seed=cfg.seed, device=cfg.device, recurrent_init=cfg.init,
+def model_for(plan, task):
+    """A fresh model of a plan on a built task: its model config built with the run's seed, device,
+    initialization and gate clip, and the head's output clip set."""
+    cfg = plan.cfg
+    model = build_model(model_config(plan, task), seed=cfg.seed, device=cfg.device, recurrent_init=cfg.init,
                         clip_gates=cfg.clip_gates)
     if cfg.clip_output:
         if not hasattr(model.head, "clip_output"):
@@ -222,21 +227,20 @@ def resolve(cfg):
     """TrainConfig -> Plan: defaults filled, every setting validated (one-sentence UserError), the task spec
     built and, where its shape is known before the data, the memory estimate checked (``check_memory``)."""
     cfg = resolve_defaults(cfg)
-    validate(cfg)
+    cell = validate(cfg)
     spec = task_spec(cfg.task, cfg.data_dir, cfg.split, cfg.steps, **task_options(cfg))
     shape = task_shape(spec)
     memory = None
     if shape is not None:  # before the data are built: --steps 10000000 would not fit
-        memory = estimate(cfg, shape.steps, shape.inputs, shape.outputs, shape.per_step, shape.data_bytes)
+        memory = estimate(cfg, cell, shape.steps, shape.inputs, shape.outputs, shape.per_step, shape.data_bytes)
         check_fits(memory, steps_option=cfg.steps is not None)
-    return Plan(cfg, cells.get(cfg.cell), spec, shape, memory)
+    return Plan(cfg, cell, spec, shape, memory)
 
 
 def check_memory_built(plan, task):
     """The memory check of a task whose shape is known only once built (the stroke tasks)."""
     if plan.shape is not None:
         return
-    head = task_head(task)
-    outputs = head.get("outputs") or 6 * head.get("components", 0) + 1  # mdn: 6M+1 per component set
-    check_fits(estimate(plan.cfg, task.steps, task.input_size, outputs, head.get("per_step", False)),
+    head = make_head(task_head(task), hidden_size=1)  # the head says how many outputs it has, on which steps
+    check_fits(estimate(plan.cfg, plan.cell, task.steps, task.input_size, head.O, head.per_step),
                steps_option=plan.cfg.steps is not None)

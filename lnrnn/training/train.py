@@ -70,8 +70,7 @@ from lnrnn.training.rundir import (CURVE_FILE, METRICS_FILE, UPDATES_FILE, RunLo
 from lnrnn.kernels.threads import block_rows
 from lnrnn.threadscope import kernel_threads
 from lnrnn.training.evaluation import evaluate, format_metrics, model_from_checkpoint, split_arrays, task_batch  # noqa: F401
-from lnrnn.training.plan import (RESUME_OVERRIDABLE, check_memory_built, model_for, resolve,  # noqa: F401
-                        resolve_defaults, state_noise, task_head, validate)
+from lnrnn.training.plan import RESUME_OVERRIDABLE, check_memory_built, model_for, resolve
 
 BLOWUP_FACTOR = 10.0        # a training loss above this many times the run's first loss is out of range...
 BLOWUP_UPDATES = 20         # ...and this many updates in a row out of range stop the run as blown up
@@ -222,7 +221,7 @@ class Trainer:
         # the training data's length and value range, kept with the run: predict refuses input unlike it
         self.data_record = describe_task_data(self.task)
         self.text_record = text_record(self.task)  # a text task's alphabet, kept with the run
-        self.model = model_for(cfg, self.task)
+        self.model = model_for(plan, self.task)
         if self.model.conditioned and plan.cell.norm == "bn" and (self.group.size > 1 or cfg.reproducible):
             raise UserError(f"the synthesis network's {cfg.cell} layers keep their BatchNorm statistics to one "
                             "process and one block: train it without --reproducible and without an MPI launcher, "
