@@ -3,7 +3,7 @@
 #
 #   bash bench/gpu_run.sh OUTDIR [MNIST_DIR]
 #
-# Writes one log per part into OUTDIR (env, barrier, step, train, tests) and prints a summary last.
+# Writes one log per part into OUTDIR (env, barrier, step, synthesis, train, tests) and prints a summary last.
 # Each part runs under its own time limit, so one that hangs or fails leaves the others' figures.
 # MNIST_DIR: folder with MNIST's t10k IDX files for the `lnrnn train --device cuda` throughput (skipped
 # without it). Run from the repository root; needs numba-cuda, a CUDA GPU and (for the PyTorch rows)
@@ -16,7 +16,7 @@ export PYTHONUNBUFFERED=1 PYTHONPATH="$PWD${PYTHONPATH:+:$PYTHONPATH}" NUMBA_ENA
 # Numba warns at every launch of fewer blocks than SMs (most of ours: one block per batch row)
 export NUMBA_CUDA_LOW_OCCUPANCY_WARNINGS=0
 py=${PYTHON:-python3}
-: "${LIMIT_BARRIER:=45}" "${LIMIT_STEP:=180}" "${LIMIT_TRAIN:=120}" "${LIMIT_TESTS:=150}"
+: "${LIMIT_BARRIER:=45}" "${LIMIT_STEP:=180}" "${LIMIT_TRAIN:=120}" "${LIMIT_TESTS:=150}" "${LIMIT_SYNTH:=150}"
 
 part() {  # part NAME LIMIT CMD...: run CMD under LIMIT seconds, log to OUTDIR/NAME.txt
   local name=$1 limit=$2; shift 2
@@ -40,12 +40,15 @@ part step "$LIMIT_STEP" "$py" bench/gpu_step.py --reps 10 ${GPU_STEP_ARGS:-}
 if [ -n "$mnist" ]; then
   part train "$LIMIT_TRAIN" "$py" bench/train_throughput.py --device cuda --data-dir "$mnist" --split 768/128 --epochs 3
 fi
+# Graves's synthesis network (3 x 400 LN-LSTM, K=10, B=32, T=500): one update on the GPU against the CPU's
+part synthesis "$LIMIT_SYNTH" "$py" bench/synthesis_step.py --device cuda --batch 32 --reps 3
 # the persistent kernel's tests first: on a GPU they add its multi-block cases, which the simulator cannot run
-part tests "$LIMIT_TESTS" "$py" -m pytest -q -p no:cacheprovider ${GPU_TESTS:-tests/test_cuda_persistent.py tests/test_cuda_persistent_bwd.py tests/test_cuda_gpu_typing.py tests/test_cuda_kernels.py tests/test_cuda_gradcheck.py tests/test_cuda_layers.py tests/test_window_cuda.py tests/test_cuda_blocksizes.py}
+part tests "$LIMIT_TESTS" "$py" -m pytest -q -p no:cacheprovider ${GPU_TESTS:-tests/test_cuda_persistent.py tests/test_cuda_persistent_bwd.py tests/test_cuda_gpu_typing.py tests/test_cuda_kernels.py tests/test_cuda_gradcheck.py tests/test_cuda_layers.py tests/test_window_cuda.py tests/test_synthesis_cuda.py tests/test_cuda_blocksizes.py}
 part barrier "$LIMIT_BARRIER" "$py" bench/gpu_barrier.py
 
 echo "=== summary"
 grep -h "ms \|check\|^S\|FAILED\|registers\|persistent" "$out/step.txt"
+grep -h -A2 "cuda ms" "$out/synthesis.txt"
 [ -n "$mnist" ] && grep -h "samples/s\|x  (" "$out/train.txt"
 tail -n 3 "$out/tests.txt"
 tail -n 9 "$out/barrier.txt"

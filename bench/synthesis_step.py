@@ -17,6 +17,13 @@ The window's share of the step is (window layer - plain layer) / step: what runn
 recurrence with its window costs beyond an ordinary first layer. The text: U characters of an
 alphabet of C (codes drawn at random), every row the same length.
 
+With --device cuda it times instead one training update (loss_and_grad, then an Adam step on the host
+parameters) of the same model on the GPU (the window op's and the LSTM cells' CUDA twins, the MDN head
+on the host: ``lnrnn.model.window.WindowStack``) and on the CPU, in turns, after checking that the first
+update's losses agree (float32: to 1e-3 relative), and prints both times and their ratio:
+
+    python bench/synthesis_step.py --device cuda --batch 32 --reps 3     # 3 x 400, K=10, B=32, T=500
+
 A benchmark, not a test: it prints figures and asserts nothing.
 """
 import argparse
@@ -40,12 +47,12 @@ def cpu_name():
     return cpuinfo("model name") or platform.processor() or "unknown CPU"
 
 
-def problem(args, B, rng):
+def problem(args, B, rng, device="cpu"):
     T, I, U, C, H, K = args.steps, 3, args.chars, args.alphabet, args.hidden, args.window
     cfg = dict(cell="lstm", norm=args.norm, input_size=I, hidden_size=H, num_layers=args.layers, dtype="float32",
                forget_bias=1.0, head={"kind": "mdn", "components": args.components, "per_step": True,
                                       "scale": [1.0, 1.0]}, window=K, alphabet_size=C)
-    model = build_model(cfg, seed=0, max_steps=T)
+    model = build_model(cfg, seed=0, max_steps=T, device=device)
     x = (0.5 * rng.standard_normal((T, B, I))).astype(np.float32)
     x[..., 2] = rng.random((T, B)) < 0.05
     y = (0.5 * rng.standard_normal((B, T, I))).astype(np.float32)
@@ -66,10 +73,14 @@ def main(argv=None):
     ap.add_argument("--alphabet", type=int, default=60)
     ap.add_argument("--batch", type=int, nargs="+", default=[8, 32])
     ap.add_argument("--reps", type=int, default=5)
+    ap.add_argument("--device", default="cpu", choices=["cpu", "cuda"],
+                    help="cuda: one update on the GPU against the same update on the CPU (module docstring)")
     args = ap.parse_args(argv)
     rng = np.random.default_rng(0)
     nch = numba.get_num_threads()
     print(f"{cpu_name()}, {os.cpu_count()} logical CPUs, {nch} threads, BLAS {BLAS}; float32")
+    if args.device == "cuda":
+        return device_updates(args)
     print(f"synthesis model: {args.layers} x {args.hidden} {args.norm}-LSTM (norm '{args.norm}'), window K={args.window}, "
           f"{args.components}-component MDN head; T={args.steps} points, U={args.chars} characters of C={args.alphabet}")
     print(f"{'B':>4} {'step ms':>9} {'floor ms':>9} {'step/floor':>10} {'window layer':>13} {'plain layer':>12} "
@@ -107,6 +118,39 @@ def main(argv=None):
         ts = paired_times([step, floor, window_layer, plain_layer], args.reps)
         s, f, wl, pl = (statistics.median(t) for t in ts)
         print(f"{B:>4} {s:>9.1f} {f:>9.1f} {s / f:>10.2f} {wl:>10.1f} ms {pl:>9.1f} ms {100 * (wl - pl) / s:>12.1f}%")
+
+
+def device_updates(args):
+    """--device cuda: one update (loss_and_grad and an Adam step) of the model on the GPU and on the CPU,
+    timed in turns after a check that their first losses agree."""
+    from lnrnn.backend import cuda_usable
+    from lnrnn.training.optim import Adam
+
+    ok, how = cuda_usable()
+    if not ok:
+        sys.exit(f"--device cuda: {how}")
+    print(f"GPU: {how}")
+    print(f"synthesis model: {args.layers} x {args.hidden} {args.norm}-LSTM, window K={args.window}, "
+          f"{args.components}-component MDN head (on the host); T={args.steps} points, U={args.chars} characters "
+          f"of C={args.alphabet}; one update = loss_and_grad + Adam")
+    print(f"{'B':>4} {'cuda ms':>9} {'cpu ms':>9} {'cpu/cuda':>9} {'loss check':>11}")
+    for B in args.batch:
+        runs = []
+        for device in ("cuda", "cpu"):
+            model, x, y, text = problem(args, B, np.random.default_rng(B), device)
+            runs.append((model, x, y, text, Adam(lr=1e-4)))
+        first = [m.loss_and_grad(x, y, text=text)["loss"] for m, x, y, text, _ in runs]
+        check = abs(first[0] - first[1]) / max(abs(first[1]), 1e-30)
+        verdict = f"{check:.1e}" + ("" if check < 1e-3 else " DIFFERS")
+
+        def update(run):
+            model, x, y, text, opt = run
+            model.loss_and_grad(x, y, text=text)
+            opt.step(model.flat[0].data, model.flat[1].data)
+
+        ts = paired_times([lambda: update(runs[0]), lambda: update(runs[1])], args.reps)
+        g, c = (statistics.median(t) for t in ts)
+        print(f"{B:>4} {g:>9.1f} {c:>9.1f} {c / g:>9.2f} {verdict:>11}")
 
 
 if __name__ == "__main__":

@@ -40,7 +40,7 @@ OPS = ("layernorm_forward", "layernorm_backward", "lstm_forward", "lstm_backward
        "lstm_infer", "rnn_infer",
        "batchnorm_forward_train", "batchnorm_forward_infer", "batchnorm_backward",
        "bn_lstm_forward", "bn_lstm_backward", "bn_rnn_forward", "bn_rnn_backward",
-       "window_lstm_forward", "window_lstm_backward", "window_sequences")
+       "window_lstm_forward", "window_lstm_backward", "window_sequences", "join_columns", "take_columns")
 
 
 class CudaUnavailable(UserError, RuntimeError):
@@ -102,7 +102,7 @@ def _ops(device, layernorm, batchnorm, lstm, rnn, bn_lstm, bn_rnn, window, is_de
         bn_lstm_forward=bn_lstm.bn_lstm_forward, bn_lstm_backward=bn_lstm.bn_lstm_backward,
         bn_rnn_forward=bn_rnn.bn_rnn_forward, bn_rnn_backward=bn_rnn.bn_rnn_backward,
         window_lstm_forward=window.window_lstm_forward, window_lstm_backward=window.window_lstm_backward,
-        window_sequences=window.window_sequences,
+        window_sequences=window.window_sequences, join_columns=window.join_columns, take_columns=window.take_columns,
         is_device=is_device, to_device=to_device, to_host=to_host, zeros=zeros)
 
 

@@ -23,6 +23,10 @@ phi(t, U+1), exceeds its weight on every character, phi(t, u) for all u <= U; ``
 (``Written.capped`` says a row reached it first). Priming (Graves's sec. 5.3): the model first reads
 the prime's points as its inputs (teacher-forced, nothing drawn) while the window reads the prime's text,
 then writes on; the window's text is the prime's text, a space, then the line's.
+
+Devices. The sampler runs the model wherever it was built; ``lnrnn sample`` builds it on the CPU
+(``api.load_run``'s default), whatever device trained the run: a checkpoint holds host arrays. A model on
+'cuda' samples too (``WindowStack.step`` on the CUDA twins, equal to the CPU's; tests/test_synthesis_cuda.py).
 """
 import os
 from dataclasses import dataclass, field

@@ -161,6 +161,20 @@ def window_sequences(saved):
     return saved[1], saved[10]
 
 
+def join_columns(parts):
+    """parts: (T,B,F_i) arrays -> (T,B,sum F_i), each part's columns after the previous one's: the
+    synthesis stack's layer inputs [x | h_{k-1} | w] and its output [h1 | ... | hL]
+    (``lnrnn.model.window.WindowStack``). A new array."""
+    return np.concatenate(parts, axis=2)
+
+
+def take_columns(a, c0, c1, add=None):
+    """a (T,B,F) -> a[:, :, c0:c1] (T,B,c1-c0) C-contiguous, plus add (T,B,c1-c0) when given (a new array
+    then): the stack's backward splits dL/d[x | h | w] into its parts, each added to what it meets."""
+    out = np.ascontiguousarray(a[:, :, c0:c1])
+    return out if add is None else out + add
+
+
 def _chunks(B, norm):
     """Chunks of rows the batch is split into: one for NORM_BN (its steps couple the rows), else the
     batch's fixed blocks (threads.batch_blocks). Depends on B alone (module docstring)."""

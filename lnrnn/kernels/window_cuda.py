@@ -306,6 +306,70 @@ def _bn_kernels(dtype, t):
 
 
 # ------------------------------------------------------------------------------------------------
+# The synthesis stack's column moves (lnrnn.model.window.WindowStack), on the device: layer k > 1 reads
+# [x | h_{k-1} | w], the head reads [h1 | ... | hL], and the backward splits dL/d[x | h | w] back into
+# its parts. Grid-stride loops over (T,B,F) arrays of any strides (a slice of the last axis included).
+# ------------------------------------------------------------------------------------------------
+@cuda.jit
+def _put_columns(a, out, c0):
+    """out[t, b, c0 + j] = a[t, b, j] for a (T,B,F)."""
+    start, stride = cuda.grid(1), cuda.gridsize(1)
+    T, B, F = a.shape
+    for q in range(start, T * B * F, stride):
+        t = q // (B * F)
+        r = q - t * (B * F)
+        b = r // F
+        j = r - b * F
+        out[t, b, c0 + j] = a[t, b, j]
+
+
+@cuda.jit
+def _take_columns(a, c0, add, adding, out):
+    """out[t, b, j] = a[t, b, c0 + j] (+ add[t, b, j] when adding) for out (T,B,W)."""
+    start, stride = cuda.grid(1), cuda.gridsize(1)
+    T, B, W = out.shape
+    for q in range(start, T * B * W, stride):
+        t = q // (B * W)
+        r = q - t * (B * W)
+        b = r // W
+        j = r - b * W
+        v = a[t, b, c0 + j]
+        if adding:
+            v += add[t, b, j]
+        out[t, b, j] = v
+
+
+def _grid(n):
+    tpb = threads_per_block()
+    return max(1, min((n + tpb - 1) // tpb, 1024)), tpb
+
+
+def join_columns(parts):
+    """parts: (T,B,F_i) arrays (host or device) -> (T,B,sum F_i) device array, each part's columns after the
+    previous one's (the CPU twin's docstring)."""
+    parts = [to_device(p) for p in parts]
+    T, B = parts[0].shape[0], parts[0].shape[1]
+    out = empty((T, B, sum(p.shape[2] for p in parts)), parts[0].dtype)
+    c0 = 0
+    for p in parts:
+        if p.size:
+            _put_columns[_grid(p.size)](p, out, c0)
+        c0 += p.shape[2]
+    return out
+
+
+def take_columns(a, c0, c1, add=None):
+    """a (T,B,F) -> a fresh (T,B,c1-c0) device array holding a[:, :, c0:c1], plus add (T,B,c1-c0) when given."""
+    a = to_device(a)
+    T, B = a.shape[0], a.shape[1]
+    out = empty((T, B, c1 - c0), a.dtype)
+    if out.size:
+        adding = add is not None
+        _take_columns[_grid(out.size)](a, c0, to_device(add) if adding else out, adding, out)
+    return out
+
+
+# ------------------------------------------------------------------------------------------------
 # Host side
 # ------------------------------------------------------------------------------------------------
 def _check_norm(norm):

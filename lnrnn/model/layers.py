@@ -259,10 +259,9 @@ class RecurrentStack:
         self.directions = D = 2 if self.bidirectional else 1
         I, H = int(input_size), int(hidden_size)
         W = D * H                                                   # one layer's output width
-        self.layers = [RecurrentLayer(cell, norm, I if k == 0 else (I + W if skip else W), H, dtype=dtype,
-                                      forget_bias=forget_bias, max_steps=max_steps, eps=eps, momentum=momentum,
-                                      rng=rng, device=device, recurrent_init=recurrent_init, clip_gates=clip_gates)
-                       for k in range(int(num_layers)) for _ in range(D)]
+        self.layers = self._make_layers(cell, norm, I, H, int(num_layers), rng, dict(
+            dtype=dtype, forget_bias=forget_bias, max_steps=max_steps, eps=eps, momentum=momentum, device=device,
+            recurrent_init=recurrent_init, clip_gates=clip_gates))
         self.config = dict(cell=cell, norm=norm, input_size=I, hidden_size=H,
                            num_layers=int(num_layers), dtype=np.dtype(dtype).name, forget_bias=float(forget_bias))
         if self.skip:
@@ -276,6 +275,14 @@ class RecurrentStack:
         self.flat = (repack(self.param_leaves()), repack(self.grad_leaves()))
         for layer in self.layers:
             layer.flat = None  # their arrays are views of the stack's buffers now
+
+    def _make_layers(self, cell, norm, I, H, num_layers, rng, kw):
+        """The stack's layers, bottom up (each layer's directions forward first), drawing their initial
+        parameters from rng in that order; kw: RecurrentLayer's keyword arguments. A stack of other layers
+        (``lnrnn.model.window.WindowStack``) overrides this and shares the rest of __init__."""
+        W = self.directions * H
+        return [RecurrentLayer(cell, norm, I if k == 0 else (I + W if self.skip else W), H, rng=rng, **kw)
+                for k in range(num_layers) for _ in range(self.directions)]
 
     def _name(self, j):
         """The name prefix of self.layers[j]: l{k}. (forward) or l{k}_reverse. (backward direction)."""

@@ -79,7 +79,7 @@ class WindowLayer(RecurrentLayer):
         self.params["bp"] = bp
         self.grads = {k: np.zeros_like(v) for k, v in self.params.items()}
         self.flat = (repack([("", self.params)]), repack([("", self.grads)]))
-        self.phi = None  # (T,B,U) of the last forward
+        self._phi = None  # phi (T,B,U) of the last forward, where the kernels left it (``phi``)
 
     @property
     def norm_code(self):
@@ -98,10 +98,21 @@ class WindowLayer(RecurrentLayer):
             return (z,) * 6
         return tuple(bufs[n] for n in ("rmx", "rvx", "rmh", "rvh", "rmc", "rvc"))
 
+    @property
+    def phi(self):
+        """phi (T,B,U) of the last forward (host), copied from the device on the first request only: a
+        training run on 'cuda' never asks for it."""
+        if self._phi is not None and not isinstance(self._phi, np.ndarray):
+            self._phi = self._k.to_host(self._phi)
+        return self._phi
+
     @scoped
-    def forward_text(self, x, text, state=None, training=True, lengths=None, t0=0, keep=True):
-        """x (T,B,I) and text -> h (T,B,H), w (T,B,C), final state (h, c, kappa, w); self.phi (T,B,U)."""
-        x = _check_array("x", x, 3, self.dtype, (None, None, self.I_x))
+    def forward_text(self, x, text, state=None, training=True, lengths=None, t0=0, keep=True, on_device=False):
+        """x (T,B,I) and text -> h (T,B,H), w (T,B,C), final state (h, c, kappa, w); self.phi (T,B,U).
+        On 'cuda' x may be a device array, and on_device=True returns h, w and the state as device arrays
+        (``RecurrentLayer.forward``'s rule); the text, the state and the parameters are uploaded here once
+        and the backward reuses those copies."""
+        x = _check_array("x", x, 3, self.dtype, (None, None, self.I_x), device_ok=True)
         T, B, _ = x.shape
         if T < 1 or B < 1:
             raise ValueError(f"x must hold at least one step and one sequence, got shape {x.shape}")
@@ -117,20 +128,25 @@ class WindowLayer(RecurrentLayer):
         state = tuple(_check_array(n, s, 2, dt, (B, w)) for n, s, w in
                       zip(("h0", "c0", "kappa0", "w0"), state, (H, H, K, C)))
         bufs = self._buffer_rows(int(t0), T, training)
-        p, k = self.params, self._k
-        L = np.full(B, T, np.int64) if lengths is None else lengths
+        k = self._k
         self._saved = None
+        # one upload each on 'cuda' (identities on the CPU): the kernels take device arrays as they are
+        x = k.to_device(x)
+        state = tuple(k.to_device(s) for s in state)
+        text_d = (k.to_device(codes), k.to_device(ulen))           # (B,U), (B,) int64
+        p = {n: k.to_device(v) for n, v in self.params.items()}
+        L = np.full(B, T, np.int64) if lengths is None else lengths
         y, w, hT, cT, kT, wT, phi, saved = k.window_lstm_forward(
-            x, *state, codes, ulen, p["Wx"], p["Wh"], p["b"], *self._norm_params(p), p["Wp"], p["bp"],
+            x, *state, *text_d, p["Wx"], p["Wh"], p["b"], *self._norm_params(p), p["Wp"], p["bp"],
             *self._bn_rows(bufs), self.norm_code, bool(training), self.momentum, self.eps, L,
             bool(keep or lengths is not None))
-        y, w, phi = k.to_host(y), k.to_host(w), k.to_host(phi)
-        out = tuple(k.to_host(s) for s in (hT, cT, kT, wT))
+        out = (hT, cT, kT, wT)
         if lengths is not None:
             out = self._masked_final(out, y, w, saved, state, lengths)
-        self.phi = phi
-        self._saved = (x, state, saved, codes, ulen, lengths) if keep else None
-        return y, w, out
+        self._phi = phi
+        self._saved = (x, state, saved, text_d, p, lengths) if keep else None
+        fetch = (lambda a: a) if on_device else k.to_host
+        return fetch(y), fetch(w), tuple(fetch(s) for s in out)
 
     def _masked_final(self, out, y, w, saved, state, lengths):
         """Each row's state after its own last step (its initial state where lengths[b] = 0): the layers'
@@ -139,17 +155,18 @@ class WindowLayer(RecurrentLayer):
         return final_state(self._k, out, (y, c_seq, kappa_seq, w), state, lengths)
 
     @scoped
-    def backward_text(self, dy, dw):
+    def backward_text(self, dy, dw, on_device=False):
         """dy (T,B,H) = dL/dh_t from above, dw (T,B,C) = dL/dw_t from the layers above -> dx (T,B,I),
-        dstate0 (dh0, dc0, dkappa0, dw0). Adds into self.grads."""
+        dstate0 (dh0, dc0, dkappa0, dw0). Adds into self.grads. On 'cuda' dy and dw may be device arrays,
+        and on_device=True returns dx as one (dstate0 and the parameter gradients come to the host)."""
         if self._saved is None:
             raise RuntimeError("backward called before forward, or after an inference forward (keep=False), "
                                "which keeps nothing for it")
-        x, state, saved, codes, ulen, lengths = self._saved
+        x, state, saved, (codes, ulen), p, lengths = self._saved
         T, B, _ = x.shape
-        dy = _check_array("dy", dy, 3, self.dtype, (T, B, self.H))
-        dw = _check_array("dw", dw, 3, self.dtype, (T, B, self.C))
-        p, k = self.params, self._k
+        dy = _check_array("dy", dy, 3, self.dtype, (T, B, self.H), device_ok=True)
+        dw = _check_array("dw", dw, 3, self.dtype, (T, B, self.C), device_ok=True)
+        k = self._k
         gx, _, gh, _, gc, _ = self._norm_params(p)
         dx, dh0, dc0, dk0, dw0, *dp = k.window_lstm_backward(
             dy, dw, saved, x, *state, codes, ulen, p["Wx"], p["Wh"], gx, gh, gc, p["Wp"], self.norm_code,
@@ -158,7 +175,7 @@ class WindowLayer(RecurrentLayer):
         for n, d in zip(names, dp):
             if n in self.grads:
                 self.grads[n] += k.to_host(d)
-        return k.to_host(dx), tuple(k.to_host(s) for s in (dh0, dc0, dk0, dw0))
+        return (dx if on_device else k.to_host(dx)), tuple(k.to_host(s) for s in (dh0, dc0, dk0, dw0))
 
     def forward(self, *a, **kw):
         raise TypeError("the window layer reads a text: call forward_text (or run it in a WindowStack)")
@@ -170,36 +187,38 @@ class WindowLayer(RecurrentLayer):
 class WindowStack(RecurrentStack):
     """Graves's synthesis network: a WindowLayer, then num_layers - 1 RecurrentLayers reading
     [x | h_below | w]; y = [h1 | ... | hL]. RecurrentStack's interface plus ``text`` (module docstring):
-    its parameter names, buffers and gradients are RecurrentStack's (inherited, over ``self.layers``);
-    the running (forward, backward, step) is its own."""
+    its construction, parameter names, buffers and gradients are RecurrentStack's (a skip-connected stack
+    of one direction, its layers made by ``_make_layers``); the running (forward, backward, step) is its own.
+
+    device 'cuda': layer 1 and its window run on the window op's CUDA twin, layers 2..L on their cells'
+    CUDA twins (``RecurrentLayer``), and everything between them stays on the device: layer k's input
+    [x | h_{k-1} | w] and y = [h1 | ... | hL] are joined there, the backward splits dL/dy and
+    dL/d(inputs) there (``join_columns``/``take_columns``). Whole sequences cross between host and
+    device only at the stack's edges, each crossing counted in ``crossings``: x up and y down in a
+    forward (none with on_device=True), dy up and dx down in a backward (dx stays with on_device=True).
+    The head runs on the host and gets y there. (A forward with lengths also gathers each row's final
+    state on the host, ``functional.final_state``: a row each, not counted here.)"""
 
     conditioned = True
-    skip = True
-    bidirectional, directions = False, 1  # one direction: the window reads the text as the pen goes
 
     def __init__(self, cell, norm, input_size, hidden_size, num_layers=3, alphabet_size=2, window=10,
                  dtype=np.float32, seed=0, forget_bias=1.0, max_steps=1, eps=EPS, momentum=BN_MOMENTUM,
                  device="cpu", recurrent_init="orthogonal", clip_gates=0.0):
-        if int(num_layers) != num_layers or num_layers < 1:
-            raise ValueError(f"num_layers must be a positive integer, got {num_layers}")
-        if device != "cpu":
-            raise ValueError("the synthesis network runs on the CPU (its window op has no device path in the "
-                             "model yet); train with --device cpu")
-        rng = np.random.default_rng(seed)
-        I, H, C, K = int(input_size), int(hidden_size), int(alphabet_size), int(window)
-        kw = dict(dtype=dtype, forget_bias=forget_bias, max_steps=max_steps, eps=eps, momentum=momentum,
-                  device=device, recurrent_init=recurrent_init, clip_gates=clip_gates)
-        self.layers = [WindowLayer(cell, norm, I, H, C, K, rng, **kw)]
-        self.layers += [RecurrentLayer(cell, norm, I + H + C, H, rng=rng, **kw) for _ in range(int(num_layers) - 1)]
-        self.I, self.H, self.C, self.K = I, H, C, K
-        self.config = dict(cell=cell, norm=norm, input_size=I, hidden_size=H, num_layers=int(num_layers),
-                           dtype=np.dtype(dtype).name, forget_bias=float(forget_bias), skip=True,
-                           window=K, alphabet_size=C)
-        self.output_size = H * len(self.layers)
-        self.dstate0 = None
-        self.flat = (repack(self.param_leaves()), repack(self.grad_leaves()))
-        for layer in self.layers:
-            layer.flat = None
+        self._window_args = (alphabet_size, window)  # checked by WindowLayer
+        super().__init__(cell, norm, input_size, hidden_size, num_layers, dtype=dtype, seed=seed,
+                         forget_bias=forget_bias, max_steps=max_steps, eps=eps, momentum=momentum, device=device,
+                         skip=True, recurrent_init=recurrent_init, clip_gates=clip_gates, bidirectional=False)
+        L1 = self.layers[0]
+        self.I, self.H, self.C, self.K = L1.I_x, L1.H, L1.C, L1.K
+        self.config.update(window=self.K, alphabet_size=self.C)
+        # whole sequences moved between host and device (module docstring of the class); zeros on the CPU
+        self.crossings = dict.fromkeys(("x to device", "y to host", "dy to device", "dx to host"), 0)
+
+    def _make_layers(self, cell, norm, I, H, num_layers, rng, kw):
+        """The WindowLayer (input I, window over C characters), then RecurrentLayers of input I + H + C."""
+        C, K = self._window_args
+        first = WindowLayer(cell, norm, I, H, C, K, rng, **kw)
+        return [first] + [RecurrentLayer(cell, norm, I + H + first.C, H, rng=rng, **kw) for _ in range(num_layers - 1)]
 
     def set_batch_reduce(self, reduce):
         if reduce is not None and self.layers[0].norm == "bn":
@@ -211,46 +230,61 @@ class WindowStack(RecurrentStack):
         """phi (T,B,U) of the last forward: the window's weight on each character at each step."""
         return self.layers[0].phi
 
+    def _cross(self, what, move, a):
+        """move(a) (the device namespace's to_device or to_host), counted in crossings[what] where a
+        crosses between host and device (on 'cuda'; nothing crosses on the CPU)."""
+        if self.device == "cuda":
+            self.crossings[what] += 1
+        return move(a)
+
     # ---- running ----
     def forward(self, x, state=None, training=True, on_device=False, lengths=None, t0=0, keep=True, text=None):
-        """x (T,B,I), text -> y (T,B,L*H), final states (layer 1's (h, c, kappa, w), then (h, c) each)."""
+        """x (T,B,I), text -> y (T,B,L*H), final states (layer 1's (h, c, kappa, w), then (h, c) each).
+        On 'cuda' x may be a device array, and on_device=True leaves y and the states on the device."""
         if state is not None and len(state) != len(self.layers):
             raise ValueError(f"state must hold one entry per layer ({len(self.layers)}), got {len(state)}")
-        x = _check_array("x", x, 3, self.layers[0].dtype, (None, None, self.I))
-        st = (lambda k: None) if state is None else (lambda k: state[k])
-        h, w, s1 = self.layers[0].forward_text(x, text, st(0), training, lengths, t0, keep)
+        x = _check_array("x", x, 3, self.layers[0].dtype, (None, None, self.I), device_ok=True)
+        k = self.layers[0]._k
+        if not k.is_device(x):
+            x = self._cross("x to device", k.to_device, x)
+        st = (lambda j: None) if state is None else (lambda j: state[j])
+        h, w, s1 = self.layers[0].forward_text(x, text, st(0), training, lengths, t0, keep, on_device=True)
         hs, states = [h], [s1]
-        for k, layer in enumerate(self.layers[1:], start=1):
-            h, s = layer.forward(np.concatenate([x, h, w], axis=2), st(k), training, lengths=lengths, t0=t0,
-                                 keep=keep)
+        for j, layer in enumerate(self.layers[1:], start=1):
+            h, s = layer.forward(k.join_columns([x, h, w]), st(j), training, on_device=True, lengths=lengths,
+                                 t0=t0, keep=keep)                        # input (T,B,I+H+C)
             hs.append(h)
             states.append(s)
-        return np.ascontiguousarray(np.concatenate(hs, axis=2)), states
+        y = k.join_columns(hs)                                            # (T,B,L*H)
+        if on_device:
+            return y, states
+        return self._cross("y to host", k.to_host, y), k.to_host(states)
 
     def backward(self, dy, on_device=False):
-        """dy (T,B,L*H) -> dx (T,B,I); self.dstate0: each layer's initial-state gradient."""
+        """dy (T,B,L*H) -> dx (T,B,I); self.dstate0: each layer's initial-state gradient. On 'cuda' dy may
+        be a device array, and on_device=True leaves dx on the device."""
         H, I = self.H, self.I
-        dy = _check_array("dy", dy, 3, self.layers[0].dtype, (None, None, self.output_size))
+        dy = _check_array("dy", dy, 3, self.layers[0].dtype, (None, None, self.output_size), device_ok=True)
+        k = self.layers[0]._k
+        if not k.is_device(dy):
+            dy = self._cross("dy to device", k.to_device, dy)
         dx, dh_above, dw, dstate = None, None, None, []
-        for k in reversed(range(1, len(self.layers))):
-            dyk = np.ascontiguousarray(dy[:, :, k * H:(k + 1) * H])
-            if dh_above is not None:
-                dyk = dyk + dh_above
-            d_in, ds = self.layers[k].backward(dyk)              # (T,B,I+H+C)
+        for j in reversed(range(1, len(self.layers))):
+            d_in, ds = self.layers[j].backward(k.take_columns(dy, j * H, (j + 1) * H, dh_above),
+                                               on_device=True)          # (T,B,I+H+C)
             dstate.append(ds)
-            dx = d_in[:, :, :I] if dx is None else dx + d_in[:, :, :I]
-            dh_above = d_in[:, :, I:I + H]
-            dw = d_in[:, :, I + H:] if dw is None else dw + d_in[:, :, I + H:]
-        dy1 = np.ascontiguousarray(dy[:, :, :H])
-        if dh_above is not None:
-            dy1 = dy1 + dh_above
+            dx = k.take_columns(d_in, 0, I, dx)
+            dh_above = k.take_columns(d_in, I, I + H)
+            dw = k.take_columns(d_in, I + H, I + H + self.C, dw)
         if dw is None:
-            dw = np.zeros(dy.shape[:2] + (self.C,), dy.dtype)
-        d1, ds = self.layers[0].backward_text(dy1, np.ascontiguousarray(dw))
+            dw = k.zeros(dy.shape[:2] + (self.C,), dy.dtype)
+        d1, ds = self.layers[0].backward_text(k.take_columns(dy, 0, H, dh_above), dw, on_device=True)
         dstate.append(ds)
-        dx = d1 if dx is None else dx + d1
+        dx = d1 if dx is None else k.take_columns(d1, 0, I, dx)
         self.dstate0 = dstate[::-1]
-        return np.ascontiguousarray(dx)
+        if on_device:
+            return dx
+        return np.ascontiguousarray(self._cross("dx to host", k.to_host, dx))
 
     def step(self, x_t, state=None, t=0, training=False, text=None):
         """One inference step: x_t (B,I) -> y_t (B,L*H), new states. Leaves this step's window on the stack:
