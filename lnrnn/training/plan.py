@@ -194,8 +194,6 @@ def window_size(plan, task):
     if cfg.skip is False:
         raise UserError(f"--window {K}: the synthesis network is Graves's skip-connected stack; drop --no-skip "
                         "or use --window 0.")
-    if cfg.device != "cpu":
-        raise UserError(f"--window {K}: the synthesis network trains on the CPU; use --device cpu.")
     return K
 
 
