@@ -116,15 +116,79 @@ def test_gradient_of_the_final_hidden_state_by_central_differences(name):
             assert abs((up - down) / (2 * eps) - got[idx]) < 1e-6 * (1 + abs(got[idx])), (which, idx)
 
 
-def test_a_gradient_of_the_final_cell_state_is_refused_in_one_sentence():
-    spec = cells.get("lstm")
-    L = _layer("lstm", 3, 2)
-    x, state = _inputs(spec, 3, 2, 3, 2)
-    y, final, res = F.layer_forward("lstm", x, state, dict(L.params))
-    with pytest.raises(NotImplementedError, match="c_n"):
-        F.layer_backward("lstm", res, x, state, dict(L.params), y, None, dfinal=(None, np.ones((2, 2))))
-    # a zero one is no gradient at all
-    F.layer_backward("lstm", res, x, state, dict(L.params), y, None, dfinal=(None, np.zeros((2, 2))))
+@pytest.mark.parametrize("name", ["lstm", "ln-lstm"])
+@pytest.mark.parametrize("I", [2, 7])  # narrow (folded into the time loop) and wide input
+def test_gradient_of_the_final_cell_state_by_central_differences(name, I):
+    """L = sum(w_y * y) + sum(w_c * c_n) over rows of full length and one of length 0 (c_n is c0 there):
+    dx, dh0, dc0 and every parameter, B = 5 so that the rows split into several chunks."""
+    spec = cells.get(name)
+    T, B, H = 3, 5, 2
+    L = _layer(name, I, H)
+    x, state = _inputs(spec, T, B, I, H)
+    lengths = np.array([3, 3, 0, 3, 3])
+    rng = np.random.default_rng(6)
+    wy, wc = rng.standard_normal((T, B, H)), rng.standard_normal((B, H))
+    mask = F.running_mask(lengths, T, np.float64)[:, :, None]
+    p = {n: v.copy() for n, v in L.params.items()}
+
+    def loss(x, state, p):
+        y, final, _ = F.layer_forward(name, x, state, p, lengths=lengths, keep=False)
+        return float(np.sum(wy * y * mask) + np.sum(wc * final[1]))
+
+    y, final, res = F.layer_forward(name, x, state, p, lengths=lengths)
+    dx, d0, grads = F.layer_backward(name, res, x, state, p, y, wy, dfinal=(None, wc), lengths=lengths)
+    eps = 1e-6
+    targets = [(x, dx), (state[0], d0[0]), (state[1], d0[1])] + [(p[n], grads[n]) for n in spec.param_names]
+    for arr, got in targets:
+        for idx in np.ndindex(arr.shape):
+            keep = arr[idx]
+            arr[idx] = keep + eps
+            up = loss(x, state, p)
+            arr[idx] = keep - eps
+            down = loss(x, state, p)
+            arr[idx] = keep
+            assert abs((up - down) / (2 * eps) - got[idx]) < 1e-6 * (1 + abs(got[idx])), idx
+
+
+@pytest.mark.parametrize("name", ["lstm", "ln-lstm"])
+def test_the_cuda_twin_takes_the_final_cell_state_gradient_as_the_cpu_does(name):
+    """dL/dc_n seeds the CUDA twin's carried dL/dc as the CPU kernel's (its per-step path)."""
+    from lnrnn import backend
+    if not backend.cuda_usable()[0]:
+        pytest.skip(backend.cuda_usable()[1])
+    spec = cells.get(name)
+    T, B, I, H = 3, 3, 2, 2
+    L = _layer(name, I, H)
+    x, state = _inputs(spec, T, B, I, H)
+    lengths = np.array([3, 0, 3])
+    rng = np.random.default_rng(7)
+    wy, wh, wc = rng.standard_normal((T, B, H)), rng.standard_normal((B, H)), rng.standard_normal((B, H))
+    got = []
+    for device in ("cpu", "cuda"):
+        y, _, res = F.layer_forward(name, x, state, dict(L.params), lengths=lengths, device=device)
+        dx, d0, grads = F.layer_backward(name, res, x, state, dict(L.params), y, wy, dfinal=(wh, wc),
+                                         lengths=lengths, device=device)
+        host = backend.kernels(device).to_host
+        got.append([host(dx), *(host(d) for d in d0), *(host(grads[n]) for n in spec.param_names)])
+    assert np.any(got[0][2])
+    for a, b in zip(*got):
+        np.testing.assert_allclose(b, a, rtol=0, atol=1e-12)
+
+
+def test_a_gradient_of_the_final_cell_state_is_refused_where_the_kernels_take_none():
+    """A row ending inside the sequence, and the BN-LSTM: one sentence, never a dropped gradient."""
+    for name, lengths in (("lstm", np.array([3, 2])), ("bn-lstm", None)):
+        spec = cells.get(name)
+        L = _layer(name, 3, 2)
+        x, state = _inputs(spec, 3, 2, 3, 2)
+        bufs = F.grow_buffers(dict(L.buffers), 3)
+        y, final, res = F.layer_forward(name, x, state, dict(L.params), lengths=lengths, buffers=bufs)
+        with pytest.raises(NotImplementedError, match="c_n"):
+            F.layer_backward(name, res, x, state, dict(L.params), y, None, dfinal=(None, np.ones((2, 2))),
+                             lengths=lengths)
+        # a zero one is no gradient at all
+        F.layer_backward(name, res, x, state, dict(L.params), y, None, dfinal=(None, np.zeros((2, 2))),
+                         lengths=lengths)
 
 
 @pytest.mark.parametrize("name", CELLS)

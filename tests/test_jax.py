@@ -321,12 +321,29 @@ def test_float64_in_an_x64_context_only_is_refused_in_one_sentence():
 
 
 # ---- final cell state, BatchNorm statistics, options ----
-def test_a_gradient_of_c_n_is_refused_and_an_unused_c_n_is_not():
-    (cell, norm), p, x, state, _ = _args("ln-lstm")
-    ok = jax.grad(lambda x: jnp.sum(lj.apply(p, x, state, cell=cell, norm=norm)[1][0]))(x)
-    assert np.all(np.isfinite(ok))
-    with pytest.raises(Exception, match="c_n"):
-        jax.block_until_ready(jax.grad(lambda x: jnp.sum(lj.apply(p, x, state, cell=cell, norm=norm)[1][1]))(x))
+@pytest.mark.parametrize("name", ["lstm", "ln-lstm"])
+def test_check_grads_of_c_n_over_full_rows(name):
+    """c_n in the loss (its gradient seeds the kernels' carried dL/dc at the last step), with y and h_n."""
+    (cell, norm), p, x, state, _ = _args(name)
+    rng = np.random.default_rng(10)
+    wc = jnp.asarray(rng.standard_normal((2, B, H)))
+
+    def loss(x, p, h0, c0):
+        y, (h_n, c_n) = lj.apply(p, x, (h0, c0), cell=cell, norm=norm)
+        return jnp.sum(y) + jnp.sum(h_n) + jnp.sum(wc * c_n)
+
+    check_grads(loss, (x, p, *state), order=1, modes=["rev"], eps=1e-6)
+
+
+def test_a_gradient_of_c_n_is_refused_where_the_kernels_take_none_and_an_unused_c_n_is_not():
+    """The BN-LSTM, and a row that ends inside the sequence: one sentence naming c_n."""
+    for name, lengths in (("bn-lstm", None), ("ln-lstm", jnp.array([5, 3, 0, 4]))):
+        (cell, norm), p, x, state, _ = _args(name)
+        ok = jax.grad(lambda x: jnp.sum(lj.apply(p, x, state, cell=cell, norm=norm, lengths=lengths)[1][0]))(x)
+        assert np.all(np.isfinite(ok))
+        with pytest.raises(Exception, match="c_n"):
+            jax.block_until_ready(jax.grad(
+                lambda x: jnp.sum(lj.apply(p, x, state, cell=cell, norm=norm, lengths=lengths)[1][1]))(x))
 
 
 @pytest.mark.parametrize("name", ["bn-lstm", "bn-rnn"])

@@ -48,8 +48,10 @@ How it is built
     The backward always runs one call per example: the per-example parameter gradients
     (``vmap(grad(...))``) must stay apart.
 
-    The kernels take no gradient for the LSTM's final cell state c_n: a non-zero cotangent for it
-    raises NotImplementedError when the backward runs (use y or h_n in the loss, or
+    The final cell state c_n takes a gradient where the kernels can seed one (``functional``'s "final
+    states and their gradients"): plain and LN LSTMs, rows that run all T steps (or none). A non-zero
+    cotangent for c_n of a BN-LSTM, or of a row that ends inside the sequence, raises
+    NotImplementedError when the backward runs (use y or h_n in the loss, or
     ``jax.lax.stop_gradient(c_n)``). When c_n is unused its cotangent arrives as zeros and is accepted.
 
     The first call of a cell and dtype compiles its kernels for read-only arrays (cached on disk, as

@@ -74,7 +74,7 @@ from lnrnn.kernels.codes import NORM_LN, NORM_NONE, centered, clip_bound  # noqa
 from lnrnn.kernels.gemm import transposed
 from lnrnn.kernels.rows import (_E2, _E3, _E4, _E5, _E6, _E7, _EXP_MAX, _EXP_MIN, _LN2_HI, _LN2_LO, _LOG2E,
                                 copy_rows, input_row_grads)
-from lnrnn.kernels.threads import clamp_chunks, run_chunks, unowned
+from lnrnn.kernels.threads import chunk_bounds, clamp_chunks, run_chunks, unowned
 
 
 def lstm_forward(x, h0, c0, Wx, Wh, b, gx, bx, gh, bh, gc, bc, norm, eps, nchunks):
@@ -417,11 +417,12 @@ def _forward_rows(q, lo, hi, x, h0, c0, w, packs, p, ln, fold, eps, saved, work)
                     tct[k] = w
                     yr[k] = ao[k] * w
 
-def lstm_backward(dy, saved, x, h0, c0, Wx, Wh, gx, gh, gc, norm, nchunks, clip=0.0):
+def lstm_backward(dy, saved, x, h0, c0, Wx, Wh, gx, gh, gc, norm, nchunks, clip=0.0, dcT=None):
     """dy (T,B,H) = dL/dh_t for every t -> dx (T,B,I), dh0 (B,H), dc0 (B,H), dWx (I,G), dWh (H,G),
     db (G,), dgx (G,), dbx (G,), dgh (G,), dbh (G,), dgc (H,), dbc (H,). Gradients of parameters
     that the norm does not use are returned as zeros. clip: Graves's bound on dL/d(preactivation)
-    (module docstring); 0 or inf: off."""
+    (module docstring); 0 or inf: off. dcT (B,H) = dL/dc_{T-1} from outside the sequence (a loss on
+    the final cell state; None: zeros): the seed of the carried dL/dc, as dy[T-1] is of dL/dh."""
     T, B, H = dy.shape
     I = x.shape[2]
     G = 4 * H
@@ -463,6 +464,10 @@ def lstm_backward(dy, saved, x, h0, c0, Wx, Wh, gx, gh, gc, norm, nchunks, clip=
             np.empty((nch, 2, I + GAP), dt),    # one row's x_t rstd_x and sum_j dL/da_j gx_j Wc_ij
             np.empty((nch, nb * m + 1, G), dt),  # dL/d(h_{t-1} Wh) of its rows over nb steps
             np.empty((nch, nb * m + 1, H), dt))  # the matching h_{t-1}
+    if dcT is not None:  # each chunk's dL/dc_t from step t+1 starts at its rows of dcT
+        for q in range(nch):
+            lo, hi = chunk_bounds(B, nch, q)
+            work[2][q, 1, :hi - lo] = dcT[lo:hi]
     gates, c, tc, y, xp, hhat, chat = saved[:7]
     packs = (rec_pack_once(WhT, m),  # Wh^T packed for every chunk (as lstm_forward's Wh)
              fetch_table((gates, tc, dy, c, hhat, chat, xp), (-1, -1, -1, -2, -1, -1, -1)))  # what step t-1 reads

@@ -420,11 +420,13 @@ def _xhat(x, Wx, rstd_x):
     return xh.reshape(T, B, G)
 
 
-def lstm_backward(dy, saved, x, h0, c0, Wx, Wh, gx, gh, gc, norm, nchunks=1, clip=0.0):
+def lstm_backward(dy, saved, x, h0, c0, Wx, Wh, gx, gh, gc, norm, nchunks=1, clip=0.0, dcT=None):
     """dy (T,B,H) = dL/dh_t for every t -> dx (T,B,I), dh0 (B,H), dc0 (B,H), dWx (I,G), dWh (H,G),
     db (G,), dgx (G,), dbx (G,), dgh (G,), dbh (G,), dgc (H,), dbc (H,)   (device arrays; gradients
     of parameters the norm does not use are zeros). clip: Graves's bound on dL/d(preactivation)
-    (module docstring); 0 or inf: off."""
+    (module docstring); 0 or inf: off. dcT (B,H) = dL/dc_{T-1} from outside (None: zeros), as the CPU
+    twin's: it runs the per-step path, whose kernel reads dc_next as given (the sequence kernels
+    start it at zero)."""
     dy, x, h0, c0, Wx, Wh, gx, gh, gc = (to_device(a) for a in (dy, x, h0, c0, Wx, Wh, gx, gh, gc))
     gates, c, tc, y, xp, hhat, chat, rstd = saved
     T, B, H = dy.shape
@@ -450,11 +452,12 @@ def lstm_backward(dy, saved, x, h0, c0, Wx, Wh, gx, gh, gc, norm, nchunks=1, cli
         DCN = empty((1, B, H), dt)  # scratch, overwritten every step (no dgc/dbc without LN)
         dHW = dXW = DA  # without normalization both products see dL/da
     dh_next = zeros((B, H), dt)  # dL/dh_t from step t+1; ends as dh0
-    dc_next = zeros((B, H), dt)  # dL/dc_t from step t+1; ends as dc0
+    dc_next = zeros((B, H), dt) if dcT is None else copy(to_device(dcT))  # dL/dc_t from step t+1; ends as dc0
     p = (gx, gh, gc)
     stpb, seq = _seq_geometry(H, dt)
+    seq = seq and dcT is None
     # norm LN: the persistent BPTT of lstm_persistent_cuda when it is chosen (it fits; on a GPU)
-    done = ln and persistent_bptt(dy, (gates, xp, hhat, c, tc, chat), c0, rstd, p, Wh, clip, (DA, DCN, dHW, dXW),
+    done = ln and dcT is None and persistent_bptt(dy, (gates, xp, hhat, c, tc, chat), c0, rstd, p, Wh, clip, (DA, DCN, dHW, dXW),
                                   dh_next, dc_next)
     if seq and not done:
         bwd_seq = _seq_kernels(np.dtype(dt), stpb, H)[1]

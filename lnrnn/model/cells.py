@@ -112,14 +112,14 @@ def _lstm_forward(kern, f, x, state, p, bufs, training, nch, lengths, keep):
     return y, (hT, cT), saved, (y, saved[LSTM_SAVED_C])
 
 
-def _lstm_backward(kern, f, dy, saved, x, state, p, nch):
+def _lstm_backward(kern, f, dy, saved, x, state, p, nch, dc_n=None):
     h0, c0 = state
     c = f.consts
     ln = f.norm == "ln"
     gx, gh = (p["gx"], p["gh"]) if ln else (c["1G"], c["1G"])
     gc = p["gc"] if ln else c["1H"]
     dx, dh0, dc0, *dp = kern.backward(dy, saved, x, h0, c0, p["Wx"], p["Wh"], gx, gh, gc,
-                                      NORM_LN if ln else NORM_NONE, nch, clip=f.clip_gates)
+                                      NORM_LN if ln else NORM_NONE, nch, clip=f.clip_gates, dcT=dc_n)
     return dx, (dh0, dc0), dp
 
 
@@ -202,7 +202,7 @@ class Cell:
     extra: tuple              # ((name, 'G' | 'H', initial value), ...) after Wx, Wh, b
     buffers: tuple            # BN population statistics: ((suffix, 'G' | 'H'), ...) -> rm<s>, rv<s> (Ts, width)
     forward: Callable         # adapter(kern, facts, x, state, p, bufs, training, nch, lengths, keep)
-    backward: Callable        # adapter(kern, facts, dy, saved, x, state, p, nch)
+    backward: Callable        # adapter(kern, facts, dy, saved, x, state, p, nch[, dc_n: the plain/LN LSTM's])
     grads: tuple              # names of the parameter gradients backward returns, in order
     activations: tuple        # (a, c): elements the forward saves per (step, row), a * H + c (lnrnn.training.memory)
     backward_loop: Callable   # the CPU backward's compiled time loop (lnrnn.training.prewarm compiles it elsewhere)

@@ -40,9 +40,12 @@ residuals (the bindings)
 final states and their gradients
     With ``lengths`` (B,) (right padding) each row's final state is its state after its own last step
     (its initial state where lengths[b] = 0). h_n of a row is y at that step, so dL/dh_n adds into dy
-    there (into dh0 where lengths[b] = 0): ``dfinal`` = (dh_n,) or (dh_n, dc_n). The kernels take no
-    seed for dL/dc_n, so a non-zero dc_n is refused (``NotImplementedError``, one sentence) rather than
-    dropped.
+    there (into dh0 where lengths[b] = 0): ``dfinal`` = (dh_n,) or (dh_n, dc_n). dL/dc_n seeds the
+    plain and LN LSTM kernels' carried dL/dc at the last step (their ``dcT``; into dc0 where
+    lengths[b] = 0), so it is taken for rows that run all T steps (or none). The kernels carry no seed
+    into the middle of a sequence, and the BN-LSTM's take none: a non-zero dc_n of a row that ends
+    before step T-1, or of a BN cell, is refused (``NotImplementedError``, one sentence) rather than
+    dropped (``takes_dc_n``).
 
 BatchNorm buffers
     ``buffers`` (rm*, rv* (Ts, width) per ``cells.Cell.buffers``): training updates rows 0..T-1 in place
@@ -201,12 +204,29 @@ def forward(s, x, state, params, bufs, training=True, lengths=None, keep=True):
     return y, tuple(final), (saved if keep else None)
 
 
-def backward(s, dy, saved, x, state, params, lengths=None, dh_n=None):
-    """dy (T,B,H) = dL/dy and what ``forward`` took and kept; dh_n (B,) host array = dL/d(h_n) or None
-    -> dx (T,B,I), dstate0 tuple, parameter gradients (a list in ``spec.grads`` order, fresh arrays).
-    Padded steps add nothing: their dL/dy is dropped here (masked kernels ignore it themselves)."""
+def takes_dc_n(spec):
+    """Whether the row's backward takes a seed for dL/d(c_n) (the plain and LN LSTM kernels' ``dcT``)."""
+    return spec.cell == "lstm" and spec.norm != "bn"
+
+
+def backward(s, dy, saved, x, state, params, lengths=None, dh_n=None, dc_n=None):
+    """dy (T,B,H) = dL/dy and what ``forward`` took and kept; dh_n, dc_n (B,H) host arrays = dL/d(h_n),
+    dL/d(c_n) or None -> dx (T,B,I), dstate0 tuple, parameter gradients (a list in ``spec.grads``
+    order, fresh arrays). Padded steps add nothing: their dL/dy is dropped here (masked kernels ignore
+    it themselves). dc_n: see the module docstring (final states and their gradients)."""
     spec, k = s.spec, s.k
     T, B = x.shape[0], x.shape[1]
+    seed = {}
+    if dc_n is not None:
+        if not takes_dc_n(spec):
+            raise NotImplementedError(f"lnrnn's {spec.name} kernels take no gradient for the final cell state "
+                                      "c_n: use the output sequence or h_n in the loss, or detach c_n.")
+        last = np.full(B, T, np.int64) if lengths is None else lengths
+        inner = (last > 0) & (last < T) & np.any(dc_n != 0, axis=1)
+        if np.any(inner):
+            raise NotImplementedError("lnrnn's LSTM kernels take a gradient for the final cell state c_n only for "
+                                      "rows that run all T steps: pass full-length rows, or detach c_n.")
+        seed["dc_n"] = k.to_device(np.ascontiguousarray(np.where((last == T)[:, None], dc_n, 0).astype(x.dtype)))
     masked = lengths is not None and not spec.masked_kernel
     if masked or dh_n is not None:
         dy = np.array(k.to_host(dy), copy=True)
@@ -217,8 +237,13 @@ def backward(s, dy, saved, x, state, params, lengths=None, dh_n=None):
             run = np.nonzero(last > 0)[0]
             dy[last[run] - 1, run] += dh_n[run]
     dx, dstate, dp = spec.backward(s.kern, s.facts, k.to_device(dy), saved, x, tuple(state), params,
-                                   batch_blocks(B))
+                                   batch_blocks(B), **seed)
     dstate = list(dstate)
+    if dc_n is not None and lengths is not None and np.any(lengths == 0):  # c_n is c0 there
+        z = np.nonzero(lengths == 0)[0]
+        dc0 = np.array(k.to_host(dstate[1]), copy=True)
+        dc0[z] += dc_n[z]
+        dstate[1] = k.to_device(dc0)
     if dh_n is not None and lengths is not None and np.any(lengths == 0):  # h_n is h0 there
         z = np.nonzero(lengths == 0)[0]
         dh0 = np.array(k.to_host(dstate[0]), copy=True)
@@ -309,12 +334,13 @@ def layer_backward(cell, res, x, state, params, y, dy, dfinal=None, lengths=None
     lengths = check_lengths(lengths, T, B)
     dt = np.dtype(x.dtype)
     dfinal = tuple(dfinal or ()) + (None,) * (spec.nstate - len(dfinal or ()))
-    if len(dfinal) > 1 and dfinal[1] is not None and np.any(k.to_host(dfinal[1])):
-        raise NotImplementedError("lnrnn's LSTM kernels take no gradient for the final cell state c_n: use the "
-                                  "output sequence or h_n in the loss, or detach c_n.")
+    dc_n = None
+    if len(dfinal) > 1 and dfinal[1] is not None:
+        dc_n = k.to_host(dfinal[1])
+        dc_n = dc_n if np.any(dc_n) else None          # a zero dc_n is no gradient at all
     dy = np.zeros((T, B, H), dt) if dy is None else np.array(k.to_host(dy), dtype=dt, copy=True)
     dh_n = None if dfinal[0] is None else k.to_host(dfinal[0])
     saved = _from_residuals(spec, res, y, training)
     with kernel_threads():
-        dx, dstate, dp = backward(s, dy, saved, x, state, params, lengths, dh_n)
+        dx, dstate, dp = backward(s, dy, saved, x, state, params, lengths, dh_n, dc_n)
     return dx, dstate, dict(zip(spec.grads, dp))
