@@ -19,7 +19,9 @@ the run's window), so that both see the same load on a shared machine; the ratio
 over the window (the median, the figure before, is printed beside it: on a busy machine the bare step
 flips between two levels and its median sits on one of them). The
 run is profiled (cProfile: one entry per Python call, a few hundred per update, against 100+ ms of
-compiled work) to say where an update's time goes.
+compiled work) to say where an update's time goes. With --device cuda the trainer runs the whole update
+on the device (stack, head, loss, clipping, optimizer; one copy of the metrics back), and the host
+parameters are fetched once per update for the hook (a copy of the P parameters, inside the window).
 
 First update (--cold-start): each cell in a fresh process, `lnrnn train --task mnist` with
 --max-steps 1, once on an empty NUMBA_CACHE_DIR (everything compiles) and once more on the same
@@ -59,9 +61,13 @@ CELLS = {"lstm": ("lstm", "none"), "ln-lstm": ("lstm", "ln"), "bn-lstm": ("lstm"
 T, I = 784, 1
 # Where an update's time goes: (label, pstats function names whose cumulative time it is)
 # (label, ((function, module file under lnrnn/), ...)): where each phase of the trainer's loop is defined
-PHASES = [("forward + BPTT + loss (model)", (("_loss_and_grad", "training/train.py"),)),
+# (--device cuda: the model's update on the device, SequenceModel.loss_and_grad_on_device, and the clipping
+# kernels of kernels/optim_cuda.py; launches return at once, so the device's time shows where the host
+# waits for it: the metrics copy at the end of Trainer._update_on_device, in the loop's rest)
+PHASES = [("forward + BPTT + loss (model)", (("_loss_and_grad", "training/train.py"),
+                                             ("loss_and_grad_on_device", "model/models.py"))),
           ("data batches", (("task_batch", "training/evaluation.py"),)),
-          ("gradient clipping", (("clip_grad_norm", "training/optim.py"),)),
+          ("gradient clipping", (("clip_grad_norm", "training/optim.py"), ("clip_grad_norm", "kernels/optim_cuda.py"))),
           ("optimizer", (("step", "training/optim.py"),)),
           ("update log + progress", (("_log_update", "training/train.py"), ("update", "training/progress.py"))),
           ("evaluation", (("evaluate", "training/evaluation.py"),)),

@@ -153,3 +153,177 @@ def test_twins_share_names_and_arguments():
     for name in ("sgd_update", "rmsprop_update", "rmsprop_momentum_update", "adam_update", "clip_grad_norm"):
         cpu, gpu = getattr(optim, name), getattr(optim_cuda, name)
         assert list(inspect.signature(cpu).parameters) == list(inspect.signature(gpu).parameters)
+
+
+# ---- the model's update on the device: stack, head, loss ----
+
+@pytest.fixture
+def small_tiles(monkeypatch):
+    """Blocks of 4 threads and GEMM tiles of 3: several blocks and ragged tiles on every shape below."""
+    from lnrnn import backend, config
+    ok, why = backend.cuda_usable()
+    if not ok:
+        pytest.skip(f"CUDA not usable: {why}")
+    from lnrnn.kernels import gemm_cuda
+    monkeypatch.setattr(config, "THREADS_PER_BLOCK", 4)
+    monkeypatch.setattr(gemm_cuda, "TILE", 3)
+
+
+def _model(head, device, cell="lstm", norm="none", state_noise=0.0):
+    from lnrnn.model.models import build_model
+    cfg = dict(cell=cell, norm=norm, input_size=2, hidden_size=3, num_layers=2, dtype="float64", forget_bias=1.0,
+               head=head, state_noise=state_noise)
+    return build_model(cfg, seed=4, device=device, max_steps=4)
+
+
+HEADS = {"classifier": {"kind": "classifier", "outputs": 7, "per_step": False},
+         "regression": {"kind": "regression", "outputs": 3, "per_step": False, "tolerance": 0.5}}
+
+
+def _targets(kind, rng, B):
+    if kind == "classifier":
+        lab = rng.integers(0, 7, B)
+        lab[1] = -1  # not scored
+        return lab
+    return rng.standard_normal((B, 3))
+
+
+@pytest.mark.parametrize("kind,spread", [("classifier", 1.0), ("classifier", 900.0), ("regression", 1.0)])
+def test_head_objective_kernels_equal_the_host_heads(small_tiles, kind, spread):
+    """losses_cuda against the host heads' forward and backward on the same logits: d, the per-row losses'
+    sum and the accuracy count; logits of +-900 (exp overflows without the max shift), a row not scored."""
+    from lnrnn.kernels import arrays_cuda, gemm_cuda
+    from lnrnn.model.heads import make_head
+    rng = np.random.default_rng(8)
+    B, H = 9, 4
+    head = make_head(HEADS[kind], H, dtype="float64", seed=1)
+    head.params["b"][:] = rng.standard_normal(head.O)
+    h = rng.standard_normal((B, H)) * spread
+    y = _targets(kind, rng, B)
+    valid = np.ones(B, bool)
+    valid[4] = False
+    sums, count, cache = head.forward(h, y, valid)
+    dh = head.backward(cache, 0.25)
+    mask = arrays_cuda.to_device(valid.astype(np.float64))
+    d = arrays_cuda.empty((B, head.O), np.float64)
+    rows = arrays_cuda.empty((B, 2), np.float64)
+    hw = gemm_cuda.matmul(arrays_cuda.to_device(h), arrays_cuda.to_device(head.params["W"]))
+    head._device_objective(hw, arrays_cuda.to_device(head.params["b"]), y, mask, 0.25, d, rows)
+    got = rows.copy_to_host()
+    assert np.all(np.isfinite(got)) and got[4].tolist() == [0.0, 0.0]
+    assert got[:, 0].sum() == pytest.approx(sums["loss"], rel=1e-12) and got[:, 1].sum() == sums["acc"]
+    assert 0 < sums["acc"] < count or kind == "regression"
+    d_host = d.copy_to_host()
+    np.testing.assert_allclose(d_host @ head.params["W"].T, dh, rtol=1e-10, atol=1e-13)
+    assert not d_host[4].any()
+
+
+@pytest.mark.parametrize("kind", sorted(HEADS))
+def test_model_update_on_device_equals_the_host_head(small_tiles, kind):
+    """loss_and_grad_on_device (stack, head and loss on the device; sums left there) equals loss_and_grad
+    with the head on the host (float64): every gradient, the sums and the count."""
+    from lnrnn.kernels import arrays_cuda
+    rng = np.random.default_rng(6)
+    T, B = 3, 7
+    x = rng.standard_normal((T, B, 2))
+    y = _targets(kind, rng, B)
+    host, dev = _model(HEADS[kind], "cuda"), _model(HEADS[kind], "cuda")
+    assert dev.device_refusal() is None
+    means = host.loss_and_grad(x, y)
+    sums = arrays_cuda.zeros((2,), np.float64)
+    count = dev.loss_and_grad_on_device(x, y, sums)
+    assert count == host.last_count == (B - 1 if kind == "classifier" else B)
+    got = sums.copy_to_host()
+    assert got[0] == pytest.approx(means["loss"] * count, rel=1e-12)
+    assert got[1] == means["acc"] * count
+    g_dev = dev.device_buffers()[1].data.copy_to_host()
+    g_host = host.flat[1].data
+    assert np.abs(g_host).min() >= 0 and np.count_nonzero(g_host) > 0.9 * g_host.size
+    np.testing.assert_allclose(g_dev, g_host, rtol=1e-10, atol=1e-13)
+    assert not dev.flat[1].data.any()  # the host gradients are not touched: they live on the device
+
+
+# ---- `lnrnn train --device cuda`: the update on the device, one copy of the metrics ----
+
+def _npz(tmp_path, kind, ragged=False):
+    """A tiny task of one's own: 10 training and 3 validation sequences of 3 steps of 2 inputs."""
+    rng = np.random.default_rng(9)
+    x = rng.standard_normal((10, 3, 2)).astype(np.float32)
+    y = rng.integers(0, 3, 10) if kind == "classifier" else rng.standard_normal(10).astype(np.float32)
+    arrays = dict(x=x[:7], y=y[:7], x_val=x[7:], y_val=y[7:])
+    if ragged:
+        arrays["lengths"] = np.array([3, 2, 3, 1, 3, 3, 2])
+    path = tmp_path / f"{kind}.npz"
+    np.savez(path, **arrays)
+    return path
+
+
+def _train(tmp_path, device, data, extra=()):
+    from click.testing import CliRunner
+
+    from lnrnn.cli import main
+    out = tmp_path / device
+    args = ["train", "--task", "npz", "--data-dir", str(data), "--cell", "lstm", "--hidden", "3", "--batch-size",
+            "4", "--epochs", "1", "--max-steps", "2", "--clip", "0.05", "--dtype", "float64", "--device", device,
+            "--out", str(out), "--log-every", "1", "-q", *extra]
+    r = CliRunner().invoke(main, args)
+    assert r.exit_code == 0, r.output + repr(r.exception)
+    return out
+
+
+@pytest.mark.parametrize("kind,optimizer,ragged", [("classifier", "adam", False), ("regression", "rmsprop-graves", True)])
+def test_cli_train_on_device_equals_cpu(small_tiles, tmp_path, kind, optimizer, ragged):
+    """Two clipped updates of `lnrnn train --device cuda` (the second batch ragged: the host head's path,
+    its gradients sent up) record the losses, parameters and optimizer state of --device cpu (float64)."""
+    import json
+
+    from lnrnn.training.checkpoint import load_checkpoint
+    data = _npz(tmp_path, kind, ragged)
+    runs = {}
+    for device in ("cpu", "cuda"):
+        out = _train(tmp_path, device, data, ("--optimizer", optimizer))
+        updates = [json.loads(line) for line in (out / "updates.jsonl").read_text().splitlines()]
+        runs[device] = (updates, load_checkpoint(str(out)))
+    (u0, (meta0, a0)), (u1, (meta1, a1)) = runs["cpu"], runs["cuda"]
+    assert [r["step"] for r in u0] == [r["step"] for r in u1] == [1, 2]
+    for r0, r1 in zip(u0, u1):
+        assert r1["train_loss"] == pytest.approx(r0["train_loss"], rel=1e-12)
+        assert r1["train_acc"] == r0["train_acc"]
+    assert meta0["step"] == meta1["step"] == 2 and a0.keys() == a1.keys()
+    moved = 0
+    for k in a0:
+        np.testing.assert_allclose(a1[k], a0[k], rtol=1e-10, atol=1e-13, err_msg=k)
+        moved += k.startswith("optim/") and bool(np.any(a0[k]))
+    assert moved > 0
+
+
+def test_an_update_on_the_device_copies_only_its_metrics_to_the_host(small_tiles, tmp_path, monkeypatch):
+    """Between the batch's upload and the next update, a device update copies one array to the host: the
+    metrics (the copies are counted on the device arrays' copy_to_host). The plain LSTM: the LN-LSTM's
+    backward of a narrow input still centres Wx on the host (lstm_cuda._xhat), a copy of Wx (I,G) per layer."""
+    from numba import cuda
+
+    from lnrnn.training.train import Trainer
+    from lnrnn.training.runconfig import TrainConfig
+    data = _npz(tmp_path, "classifier")
+    cfg = TrainConfig(task="npz", data_dir=str(data), cell="lstm", hidden=3, batch_size=4, epochs=1,
+                      dtype="float64", device="cuda", out=str(tmp_path / "run"), clip=0.05)
+    trainer = Trainer(cfg, quiet=True)
+    try:
+        assert trainer.on_device
+        x, y = trainer.task.batch("train", np.arange(4), trainer.model.dtype)[:2]
+        DeviceArray = type(cuda.to_device(np.zeros(1)))
+        copies = []
+        plain = DeviceArray.copy_to_host
+        monkeypatch.setattr(DeviceArray, "copy_to_host",
+                            lambda self, *a, **k: copies.append(self.shape) or plain(self, *a, **k))
+        for step in range(2):
+            trainer._update_on_device(x, y, None)
+            trainer.step += 1
+        assert copies == [(3,), (3,)]
+        assert trainer.model.last_count == 4 and set(trainer.model.last_sums) == {"loss", "acc", "seqs"}
+        before = trainer.model.flat[0].data.copy()
+        trainer.sync_host()                                   # the host parameters catch up on demand
+        assert len(copies) == 3 and not np.array_equal(before, trainer.model.flat[0].data)
+    finally:
+        trainer.close()

@@ -142,6 +142,25 @@ def zeros(shape, dtype):
 
 
 @cuda.jit
+def _add_kernel(out, a):
+    """out (n,) += a (n,); grid-stride loop."""
+    start, stride = cuda.grid(1), cuda.gridsize(1)
+    for i in range(start, out.shape[0], stride):
+        out[i] += a[i]
+
+
+def add_into(out, a):
+    """out += a for two C-contiguous device arrays of one shape (a gradient accumulating on the device);
+    returns out."""
+    if out.shape != a.shape:
+        raise ValueError(f"add_into: shapes {out.shape} and {a.shape} differ")
+    if out.size:
+        tpb = threads_per_block()
+        _add_kernel[min((out.size + tpb - 1) // tpb, 1024), tpb](flat(out), flat(a))
+    return out
+
+
+@cuda.jit
 def _transpose_kernel(a, out):
     """a (M,N) -> out (N,M); grid-stride loop over out, consecutive threads write consecutive out."""
     start, stride = cuda.grid(1), cuda.gridsize(1)

@@ -89,6 +89,27 @@ class Head:
         self.grads["b"] += d2.sum(0)
         return (d2 @ self.params["W"].T).reshape(dout.shape[:-1] + (H,))
 
+    # ---- a training update on the device (lnrnn.training.train with --device cuda) ----
+    device_objective = False  # True where the head's loss runs on the device (``_device_objective``)
+
+    def loss_and_grad_on_device(self, h, targets, valid, scale, views, sums):
+        """The last-step head's forward and backward on the device: h (B,H) device array, targets and valid
+        (B,) host arrays as ``forward`` takes them, views (params, grads) {W, b} device arrays (grads add
+        up, +=), sums (2,) float64 device array <- the sums of [loss, acc] -> dh (B,H) = scale dL/dh (device).
+        Nothing is copied to the host: the sums travel with the update's metrics."""
+        from lnrnn.kernels import arrays_cuda, gemm_cuda
+        p, g = views
+        B = h.shape[0]
+        hw = gemm_cuda.matmul(h, p["W"])                                            # (B,O) h W, bias added next
+        mask = arrays_cuda.to_device(np.asarray(valid, self.dtype))                 # (B,)
+        d = arrays_cuda.empty((B, self.O), self.dtype)                              # (B,O) scale dL/d(hW + b)
+        rows = arrays_cuda.empty((B, 2), np.float64)                                # (B,2) [loss, acc] per row
+        self._device_objective(hw, p["b"], targets, mask, scale, d, rows)
+        sums.copy_to_device(gemm_cuda.colsum(rows))
+        gemm_cuda.matmul(h, d, out=g["W"], trans_a=True, accumulate=True)           # dW += h^T d
+        arrays_cuda.add_into(g["b"], gemm_cuda.colsum(d))                           # db += sum of d's rows
+        return gemm_cuda.matmul(d, p["W"], trans_b=True)                            # dh = d W^T
+
     def valid_targets(self, targets, valid):
         """The head's own notion of unscored targets, combined with valid (default: none)."""
         return valid
@@ -124,6 +145,13 @@ class ClassifierHead(Head):
         loss = -float(picked[mask].sum(dtype=np.float64))
         correct = int(np.count_nonzero((logits.argmax(-1) == lab) & mask))
         return {"loss": loss, "acc": float(correct)}, int(mask.sum()), (h, logp, safe, mask)
+
+    device_objective = True
+
+    def _device_objective(self, hw, b, targets, mask, scale, d, rows):
+        from lnrnn.kernels import arrays_cuda, losses_cuda
+        labels = arrays_cuda.to_device(np.asarray(self._labels(targets), np.int64))   # (B,)
+        losses_cuda.softmax_xent(hw, b, labels, mask, scale, d, rows)
 
     def backward(self, cache, scale):
         h, logp, safe, mask = cache
@@ -161,6 +189,13 @@ class RegressionHead(Head):
         loss = float(np.sum(err.astype(np.float64) ** 2))
         within = int(np.count_nonzero(np.all(np.abs(err) < self.tolerance, axis=-1) & valid))
         return {"loss": loss, "acc": float(within)}, int(np.count_nonzero(valid)), (h, err)
+
+    device_objective = True
+
+    def _device_objective(self, hw, b, targets, mask, scale, d, rows):
+        from lnrnn.kernels import arrays_cuda, losses_cuda
+        losses_cuda.squared_error(hw, b, arrays_cuda.to_device(self._targets(targets)), mask, scale, self.tolerance,
+                                  d, rows)
 
     def backward(self, cache, scale):
         h, err = cache

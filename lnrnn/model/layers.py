@@ -86,6 +86,11 @@ class RecurrentLayer:
     clip_gates > 0 (LSTM cells): backward clips dL/d(gate preactivations) to +-clip_gates at every
     step (Graves 2013; ``gate_clip``)."""
 
+    # (params, grads): dicts of device arrays, views of the model's device buffers, that a forward reads and a
+    # backward adds into in place of the host dicts; set by SequenceModel.device_buffers while a training
+    # update runs on the device (lnrnn.training.train), else None
+    device_views = None
+
     def __init__(self, cell, norm, input_size, hidden_size, dtype=np.float32, seed=0, forget_bias=1.0,
                  max_steps=1, eps=EPS, momentum=BN_MOMENTUM, rng=None, device="cpu", recurrent_init="orthogonal",
                  clip_gates=0.0):
@@ -196,7 +201,8 @@ class RecurrentLayer:
         k = self._k
         x = k.to_device(x)
         state = tuple(k.to_device(s) for s in state)
-        p = {n: k.to_device(v) for n, v in self.params.items()}  # uploaded once per step on 'cuda'
+        # uploaded once per step on 'cuda', unless the update runs on the device (``device_views``)
+        p = self.device_views[0] if self.device_views else {n: k.to_device(v) for n, v in self.params.items()}
         if keep and training and HOOKS["training_forward"] is not None:
             HOOKS["training_forward"](self)  # the trainer's cold first update (HOOKS)
         y, out_state, saved = functional.forward(self.setup, x, state, p, bufs, training, lengths, keep)
@@ -220,6 +226,11 @@ class RecurrentLayer:
             HOOKS["before_backward"]()  # e.g. another process compiling this backward's loop (HOOKS)
         g, k = self.grads, self._k
         dx, dstate, dp = functional.backward(self.setup, dy, saved, x, state, p, lengths)  # padded steps add nothing
+        if self.device_views:  # the update runs on the device: gradients and dstate0 stay there
+            from lnrnn.kernels.arrays_cuda import add_into
+            for n, d in zip(self.spec.grads, dp):
+                add_into(self.device_views[1][n], d)
+            return (dx if on_device else k.to_host(dx)), tuple(dstate)
         # the parameter gradients go to the host optimizer; dx stays on the device when asked (a stack on
         # 'cuda' passes it to the layer below): to_host is the identity on the CPU
         dstate, dp = k.to_host(tuple(dstate)), k.to_host(tuple(dp))

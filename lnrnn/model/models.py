@@ -49,7 +49,7 @@ Names: ``params``/``grads``/``buffers`` merge the stack's dicts (prefix 'rnn.') 
 import numpy as np
 
 from lnrnn.config import INFER_CHUNK_ROWS
-from lnrnn.model.flat import repack
+from lnrnn.model.flat import FlatArrays, repack
 from lnrnn.model.heads import log_softmax, make_head  # noqa: F401  (log_softmax re-exported)
 from lnrnn.model.functional import check_lengths, running_mask
 
@@ -203,6 +203,73 @@ class SequenceModel:
         return (not self.conditioned and getattr(self.stack, "device", "cpu") == "cuda" and self.head.steps == "last"
                 and lengths is None and not chunked and not getattr(self.stack, "skip", False)
                 and self.reverse_columns is None)
+
+    # ---- a training update on the device (lnrnn.training.train with --device cuda) ----
+    def device_refusal(self):
+        """None when ``loss_and_grad_on_device`` can run this model, else why not (a phrase): a stack on
+        'cuda', one direction, no skip connections, no text, and a last-step head whose loss runs there."""
+        if getattr(self.stack, "device", "cpu") != "cuda":
+            return "the stack runs on the CPU"
+        if self.conditioned or getattr(self.stack, "skip", False) or self.reverse_columns is not None:
+            return "the synthesis, skip-connection and bidirectional stacks run their heads on the host"
+        if self.head.steps != "last" or not self.head.device_objective:
+            return f"the {'per-step ' if self.head.steps == 'all' else ''}{self.head.kind} head runs on the host"
+        return None
+
+    def device_buffers(self):
+        """(params, grads) ``FlatArrays`` of device copies of ``flat``, made at the first call (the host
+        parameters uploaded once); while an update runs on the device they are the parameters' home, and
+        ``pull_params`` copies them back to ``flat[0]`` for whatever reads the host ones."""
+        if getattr(self, "_device_flat", None) is None:
+            from lnrnn.kernels import arrays_cuda
+            p, g = self.flat
+            self._device_flat = (FlatArrays(arrays_cuda.to_device(p.data), p.layout),
+                                 FlatArrays(arrays_cuda.zeros(g.data.shape, g.data.dtype), g.layout))
+        return self._device_flat
+
+    def pull_params(self):
+        """Copy the device parameters (``device_buffers``) to the host ones, ``flat[0]`` (one copy)."""
+        if getattr(self, "_device_flat", None) is not None:
+            self._device_flat[0].data.copy_to_host(self.flat[0].data)
+
+    def _set_device_views(self, on):
+        """Point the stack's layers and the head at their device views (``RecurrentLayer.device_views``), or back."""
+        p, g = self.device_buffers()
+        for j, layer in enumerate(self.stack.layers):
+            pre = "rnn." + self.stack._name(j)
+            layer.device_views = ({n: p.views[pre + n] for n in layer.params},
+                                  {n: g.views[pre + n] for n in layer.grads}) if on else None
+
+    def loss_and_grad_on_device(self, x, targets, sums, noise_key=None):
+        """``loss_and_grad`` of a batch without lengths, whole (no truncated BPTT), with the parameters and
+        gradients of ``device_buffers`` (``device_refusal`` says which models): the device gradients are
+        zeroed and filled, sums (2,) float64 device array <- the batch's sums of [loss, acc]; nothing is
+        copied to the host. -> the batch's scored count (``last_count``; the caller sets ``last_sums`` once it
+        has fetched sums)."""
+        from lnrnn.kernels import arrays_cuda
+        T, B = x.shape[0], x.shape[1]
+        state = None
+        if self.state_noise:
+            if noise_key is None:
+                noise_key, self._noise_calls = self._noise_calls, self._noise_calls + 1
+            state = self.noise_state(B, (1, int(noise_key)))
+        valid = np.ones(B, bool)
+        self.last_count = self.head.count(targets, valid)
+        p, g = self.device_buffers()
+        arrays_cuda.fill(g.data, 0)
+        self._set_device_views(True)
+        try:
+            y_dev, _ = self.stack.forward(x, state, training=True, on_device=True, keep=True)
+            views = ({n: p.views["head." + n] for n in self.head.params},
+                     {n: g.views["head." + n] for n in self.head.grads})
+            dh = self.head.loss_and_grad_on_device(y_dev[T - 1], targets, valid, 1.0 / max(self.last_count, 1),
+                                                   views, sums)
+            dy = arrays_cuda.zeros(y_dev.shape, self.dtype)                          # (T,B,H)
+            dy[T - 1].copy_to_device(dh)
+            self.stack.backward(dy, on_device=True)
+        finally:
+            self._set_device_views(False)
+        return self.last_count
 
     # ---- initial-state noise (Cooijmans et al. 2016, sec. 5.1) ----
     def noise_state(self, B, key):

@@ -229,6 +229,10 @@ class Trainer:
         if self.group.size > 1:  # BatchNorm statistics of the global batch (LN and plain cells ignore it)
             self.model.stack.set_batch_reduce(self.group.allreduce)
         self.opt = make_optimizer(cfg.optimizer, cfg.lr)
+        # --device cuda: the whole update on the device where the model allows it (``_update_on_device``)
+        self.on_device = (cfg.device == "cuda" and self.group.size == 1 and not cfg.reproducible
+                          and self.model.device_refusal() is None)
+        self.host_stale, self._metrics_dev = False, None  # host parameters behind the device's; the metrics buffer
         self.rng = np.random.default_rng(cfg.seed)
         self.epoch, self.batch_in_epoch, self.step = 0, 0, 0
         self.epoch_rng = self.rng.bit_generator.state   # generator state at the start of self.epoch
@@ -286,6 +290,7 @@ class Trainer:
 
     def save(self):
         """Write the checkpoint (and the --keep copy); a second SIGINT/SIGTERM waits until it is complete."""
+        self.sync_host()
         with (self.flag.saving() if self.flag is not None else contextlib.nullcontext()):
             if self.update_log is not None:
                 self.update_log.sync()  # the rows this checkpoint covers are on disk before it is
@@ -300,6 +305,7 @@ class Trainer:
         """RUN/best/: the model as it is now (arrays of the model only), with the best record in its description."""
         if not self.group.root:
             return
+        self.sync_host()
         with (self.flag.saving() if self.flag is not None else contextlib.nullcontext()):
             best = {k: self.best[k] for k in ("metric", "value", "step", "epoch")}
             save_checkpoint(os.path.join(self.cfg.out, BEST_DIR), self._model_arrays(), {**self._meta(), "best": best})
@@ -474,6 +480,47 @@ class Trainer:
             self._diverged("gradient from the head" if str(e).startswith("dy") else "recurrent activations",
                            "NaN or infinite")
 
+    # ---- the update on the device (--device cuda) ----
+    def _update_on_device(self, x, y, lengths, text=None):
+        """One update with the parameters, gradients and optimizer state on the device (``self.on_device``):
+        the stack, the head and its loss (``SequenceModel.loss_and_grad_on_device``), the clipping and the
+        optimizer run there, and one copy comes back: the metrics (the head's sums, the gradient norm). A
+        batch that path does not take (lengths, truncated BPTT) runs the host head's forward and backward on
+        the parameters copied back, and sends its gradients up. Checks as the host path makes them, once the
+        metrics are here (a diverged run stops without saving, so the update already made is dropped)."""
+        from lnrnn.kernels import arrays_cuda, optim_cuda
+        model, cfg = self.model, self.cfg
+        p, g = model.device_buffers()
+        if self._metrics_dev is None:
+            self._metrics_dev = arrays_cuda.zeros((3,), np.float64)      # (3,) loss sum, acc sum, gradient norm
+        metrics = self._metrics_dev
+        whole = lengths is None and text is None and not (cfg.tbptt and cfg.tbptt < x.shape[0])
+        if whole:
+            count = model.loss_and_grad_on_device(x, y, metrics[:2], noise_key=self.step)
+        else:
+            self.sync_host()
+            self._loss_and_grad(x, y, lengths, text)
+            g.data.copy_to_device(model.flat[1].data)
+        optim_cuda.clip_grad_norm(g.data, cfg.clip, metrics[2:])
+        self.opt.step(p.data, g.data)
+        self.host_stale = True
+        loss_sum, acc_sum, norm = metrics.copy_to_host()                 # the update's one copy to the host
+        if whole:
+            model.last_sums = {"loss": float(loss_sum), "acc": float(acc_sum), "seqs": float(x.shape[1])}
+        loss = model.head.mean(model.last_sums, model.last_count)["loss"]
+        if not math.isfinite(loss):
+            self._diverged("training loss", loss)
+        if not math.isfinite(norm):
+            self._diverged("gradient norm", norm)
+        self._blown_up(loss)
+
+    def sync_host(self):
+        """Bring the host parameters up to date with the device ones (``_update_on_device``) before anything
+        reads them: evaluation, checkpoints, a hook, the caller of ``train``."""
+        if self.host_stale:
+            self.model.pull_params()
+            self.host_stale = False
+
     def _save_due(self):
         """A periodic checkpoint (--save-every, --save-every-seconds), or one that waited, is due now;
         while the loss is above the blow-up level the save waits (the last good checkpoint stays)."""
@@ -498,6 +545,7 @@ class Trainer:
             try:
                 return self._run(flag, clock)
             finally:
+                self.sync_host()
                 self.flag_signum = flag.signum or self._voted_signal()
                 self.compile_this = clock.seconds()  # this invocation's compile seconds
                 self.compile_s += self.compile_this
@@ -558,16 +606,19 @@ class Trainer:
                     t0, c0 = time.perf_counter(), clock.seconds()
                     idx = perm[b * B:(b + 1) * B]
                     x, y, lengths, *text = task_batch(task, "train", idx, model.dtype, model.conditioned)
-                    means = self._loss_and_grad(x, y, lengths, *text)
-                    loss = means["loss"]
-                    if not math.isfinite(loss):
-                        self._diverged("training loss", loss)
-                    params, grads = model.flat[0].data, model.flat[1].data
-                    norm = clip_grad_norm(grads, cfg.clip)
-                    if not math.isfinite(norm):
-                        self._diverged("gradient norm", norm)
-                    self._blown_up(loss)
-                    self.opt.step(params, grads)
+                    if self.on_device:
+                        self._update_on_device(x, y, lengths, *text)
+                    else:
+                        means = self._loss_and_grad(x, y, lengths, *text)
+                        loss = means["loss"]
+                        if not math.isfinite(loss):
+                            self._diverged("training loss", loss)
+                        params, grads = model.flat[0].data, model.flat[1].data
+                        norm = clip_grad_norm(grads, cfg.clip)
+                        if not math.isfinite(norm):
+                            self._diverged("gradient norm", norm)
+                        self._blown_up(loss)
+                        self.opt.step(params, grads)
                     self.step += 1
                     if self.first_update_s is None:  # compile time made visible: the first update compiles
                         self.first_update_s = time.perf_counter() - t_start
@@ -583,6 +634,7 @@ class Trainer:
                     self._log_update(nb)
                     bar.update(len(idx), **model.head.mean(s["sums"], s["count"]))
                     if self.hook is not None:
+                        self.sync_host()
                         self.hook(self)
                     if cfg.eval_every is not None and self.step % cfg.eval_every == 0 and self.batch_in_epoch < nb:
                         self._evaluate_mid_epoch(nb, bar)
@@ -618,6 +670,7 @@ class Trainer:
 
     def _validate(self):
         """The head's metrics on the validation set; its seconds count as training time (compiling apart)."""
+        self.sync_host()
         t0, c0 = time.perf_counter(), self.compile_total()
         val = evaluate(self.model, self.task, "val", self.cfg.eval_batch_size, self.group)
         self.train_time += time.perf_counter() - t0 - (self.compile_total() - c0)

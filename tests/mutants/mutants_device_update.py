@@ -1,5 +1,7 @@
 """Planted bugs in the training update on the device: the optimizers' and clipping's CUDA twin
-(lnrnn/kernels/optim_cuda.py) and the optimizers' device slots (lnrnn/training/optim.py) (format:
+(lnrnn/kernels/optim_cuda.py), the optimizers' device slots (lnrnn/training/optim.py), the last-step
+heads' objectives (lnrnn/kernels/losses_cuda.py, lnrnn/model/heads.py), the model's device buffers
+(lnrnn/model/models.py) and the trainer's device update (lnrnn/training/train.py) (format:
 tests/mutants/mutants.py).
 
     python tests/mutants/run.py --only 'dev-update-*'
@@ -9,6 +11,9 @@ KC = "lnrnn/kernels/optim_cuda.py"
 OPT = "lnrnn/training/optim.py"
 T = "tests/test_device_update.py"
 UPDATES = f"{T}::test_three_updates_equal_the_cpu_optimizer"
+LOSSES = f"{T}::test_head_objective_kernels_equal_the_host_heads"
+MODEL = f"{T}::test_model_update_on_device_equals_the_host_head"
+CLI = f"{T}::test_cli_train_on_device_equals_cpu"
 
 MUTANTS = [
     dict(name="dev-update-adam-bias-correction-off-by-one", file=KC,
@@ -46,4 +51,34 @@ MUTANTS = [
          new="            buf = arrays_cuda.to_device(buf)\n",
          tests=[f"{T}::test_resumed_device_optimizer_continues_as_the_cpu_one"],
          why="a resumed device optimizer uploads its loaded slots afresh every update, losing each update's moments"),
+    dict(name="dev-update-softmax-max-shift-missing", file="lnrnn/kernels/losses_cuda.py",
+         old="                s += math.exp((hw[r, c] + b[c]) - zmax)\n",
+         new="                s += math.exp(hw[r, c] + b[c])\n                zmax = zero\n",
+         tests=[f"{LOSSES}[classifier-900.0]"],
+         why="the log-softmax without its max shift: exp overflows on large logits (loss and gradient NaN)"),
+    dict(name="dev-update-regression-mask-ignored", file="lnrnn/kernels/losses_cuda.py",
+         old="err = ((hw[r, o] + b[o]) - target[r, o]) * m",
+         new="err = (hw[r, o] + b[o]) - target[r, o]",
+         tests=[f"{LOSSES}[regression-1.0]"],
+         why="the device's squared error scores rows that are not valid"),
+    dict(name="dev-update-head-bias-gradient-dropped", file="lnrnn/model/heads.py",
+         old="        arrays_cuda.add_into(g[\"b\"], gemm_cuda.colsum(d))                           # db += sum of d's rows\n",
+         new="",
+         tests=[f"{MODEL}[classifier]"],
+         why="the head's bias gets no gradient on the device"),
+    dict(name="dev-update-device-gradients-not-zeroed", file="lnrnn/model/models.py",
+         old="        arrays_cuda.fill(g.data, 0)\n",
+         new="",
+         tests=[f"{CLI}[classifier-adam-False]"],
+         why="the device gradients keep the last update's: the second update steps on their sum"),
+    dict(name="dev-update-checkpoint-of-stale-host-parameters", file="lnrnn/training/train.py",
+         old="        self.sync_host()\n        with (self.flag.saving() if self.flag is not None else contextlib.nullcontext()):\n            if self.update_log",
+         new="        with (self.flag.saving() if self.flag is not None else contextlib.nullcontext()):\n            if self.update_log",
+         tests=[f"{CLI}[classifier-adam-False]"],
+         why="a checkpoint saves the host parameters without fetching the device's: the updates are lost"),
+    dict(name="dev-update-ragged-gradients-not-sent-up", file="lnrnn/training/train.py",
+         old="            g.data.copy_to_device(model.flat[1].data)\n",
+         new="",
+         tests=[f"{CLI}[regression-rmsprop-graves-True]"],
+         why="a ragged batch's host gradients never reach the device optimizer (it steps on zeros or stale ones)"),
 ]

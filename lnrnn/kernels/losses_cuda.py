@@ -1,0 +1,103 @@
+"""The last-step heads' objectives on the device: softmax cross-entropy and squared error, forward and
+backward in one pass (a training update needs both). The spec is the host heads' NumPy
+(``lnrnn.model.heads.ClassifierHead`` / ``RegressionHead``): the same operations in the same order, so
+float64 agrees to rounding (the linear layer before them is gemm_cuda's, whose sums run in another order).
+
+Shapes: B rows, O outputs (C classes).
+    hw      (B,O)  h W, the linear layer without its bias (the bias is added here, as the host adds it)
+    b       (O,)   the bias
+    labels  (B,)   int64 class, or -1 / a False mask entry: not scored      (softmax_xent)
+    target  (B,O)  the regression target                                    (squared_error)
+    mask    (B,)   the dtype's 1 where the row is scored, 0 where not
+    d       (B,O)  <- scale * dL/d(logits or predictions) (0 on rows not scored)
+    rows    (B,2)  float64 <- per row [loss, 1 if correct (or within tolerance) else 0] (0 on rows not scored)
+One thread per row (grid-stride): rows are independent, and O is a head's handful of classes or outputs.
+The batch's sums are ``gemm_cuda.colsum(rows)`` (float64, as the host sums them), left on the device.
+"""
+import math
+from functools import lru_cache
+
+from lnrnn.kernels.arrays_cuda import nbtype, threads_per_block
+from lnrnn.kernels.cuda_env import numpy_compat
+
+numpy_compat()  # before numba-cuda compiles anything (NumPy >= 2.5)
+from numba import cuda, float64  # noqa: E402
+
+
+@lru_cache(maxsize=None)
+def _kernels(dtype):
+    dt = nbtype(dtype)
+    zero, one = dt(0.0), dt(1.0)
+
+    @cuda.jit
+    def xent(hw, b, labels, mask, scale, d, rows):
+        B, C = hw.shape
+        for r in range(cuda.grid(1), B, cuda.gridsize(1)):
+            lab = labels[r]
+            on = mask[r] != zero and lab >= 0
+            safe = lab if on else 0
+            # the row's maximum: the shift of the log-softmax, and the prediction (first index of it)
+            zmax = hw[r, 0] + b[0]
+            best = 0
+            for c in range(1, C):
+                z = hw[r, c] + b[c]
+                if z > zmax:
+                    zmax = z
+                    best = c
+            s = zero
+            for c in range(C):
+                s += math.exp((hw[r, c] + b[c]) - zmax)
+            lse = math.log(s)
+            g = scale if on else zero
+            for c in range(C):
+                logp = ((hw[r, c] + b[c]) - zmax) - lse
+                p = math.exp(logp)
+                if c == safe:
+                    p = p - one
+                    if on:
+                        rows[r, 0] = -float64(logp)
+                d[r, c] = p * g
+            if not on:
+                rows[r, 0] = 0.0
+            rows[r, 1] = 1.0 if (on and best == lab) else 0.0
+
+    @cuda.jit
+    def sqerr(hw, b, target, mask, scale, tolerance, d, rows):
+        B, O = hw.shape
+        for r in range(cuda.grid(1), B, cuda.gridsize(1)):
+            m = mask[r]
+            s = 0.0
+            within = m != zero
+            for o in range(O):
+                err = ((hw[r, o] + b[o]) - target[r, o]) * m
+                e64 = float64(err)
+                s += e64 * e64
+                if not abs(err) < tolerance:
+                    within = False
+                d[r, o] = (dt(2.0) * scale) * err
+            rows[r, 0] = s
+            rows[r, 1] = 1.0 if within else 0.0
+
+    return xent, sqerr
+
+
+def _grid(B):
+    tpb = threads_per_block()
+    return max(1, min(-(-B // tpb), 1024)), tpb
+
+
+def softmax_xent(hw, b, labels, mask, scale, d, rows):
+    """d (B,C) <- scale * (softmax(hw + b) - onehot(labels)) on scored rows; rows (B,2) <- [-log p(label),
+    correct] (module docstring). All device arrays; scale a Python float."""
+    xent, _ = _kernels(hw.dtype)
+    blocks, tpb = _grid(hw.shape[0])
+    xent[blocks, tpb](hw, b, labels, mask, nbtype(hw.dtype)(scale), d, rows)
+
+
+def squared_error(hw, b, target, mask, scale, tolerance, d, rows):
+    """d (B,O) <- 2 scale err with err = (hw + b - target) * mask; rows (B,2) <- [sum err^2, every |err| <
+    tolerance] (module docstring). All device arrays; scale and tolerance Python floats."""
+    _, sqerr = _kernels(hw.dtype)
+    blocks, tpb = _grid(hw.shape[0])
+    t = nbtype(hw.dtype)
+    sqerr[blocks, tpb](hw, b, target, mask, t(scale), t(tolerance), d, rows)
