@@ -258,14 +258,14 @@ def _npz(tmp_path, kind, ragged=False):
     return path
 
 
-def _train(tmp_path, device, data, extra=()):
+def _train(tmp_path, device, data, extra=(), steps=2, name=None):
     from click.testing import CliRunner
 
     from lnrnn.cli import main
-    out = tmp_path / device
+    out = tmp_path / (name or device)
     args = ["train", "--task", "npz", "--data-dir", str(data), "--cell", "lstm", "--hidden", "3", "--batch-size",
-            "4", "--epochs", "1", "--max-steps", "2", "--clip", "0.05", "--dtype", "float64", "--device", device,
-            "--out", str(out), "--log-every", "1", "-q", *extra]
+            "4", "--epochs", "1", "--max-steps", str(steps), "--clip", "0.05", "--dtype", "float64", "--device",
+            device, "--out", str(out), "--log-every", "1", "-q", *extra]
     r = CliRunner().invoke(main, args)
     assert r.exit_code == 0, r.output + repr(r.exception)
     return out
@@ -327,3 +327,17 @@ def test_an_update_on_the_device_copies_only_its_metrics_to_the_host(small_tiles
         assert len(copies) == 3 and not np.array_equal(before, trainer.model.flat[0].data)
     finally:
         trainer.close()
+
+
+def test_resumed_run_on_device_equals_an_uninterrupted_cpu_run(small_tiles, tmp_path):
+    """One update on the device, saved (parameters fetched, optimizer slots copied back), resumed on the
+    device (slots sent up again) for a second: the checkpoint of two uninterrupted CPU updates."""
+    from lnrnn.training.checkpoint import load_checkpoint
+    data = _npz(tmp_path, "classifier")
+    _, want = load_checkpoint(str(_train(tmp_path, "cpu", data, ("--optimizer", "rmsprop-momentum"))))
+    _train(tmp_path, "cuda", data, ("--optimizer", "rmsprop-momentum"), steps=1, name="resumed")
+    meta, got = load_checkpoint(str(_train(tmp_path, "cuda", data, ("--optimizer", "rmsprop-momentum", "--resume"),
+                                           name="resumed")))
+    assert meta["step"] == 2 and got.keys() == want.keys()
+    for k in want:
+        np.testing.assert_allclose(got[k], want[k], rtol=1e-10, atol=1e-13, err_msg=k)
