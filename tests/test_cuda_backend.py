@@ -214,6 +214,9 @@ def _ptx_signatures(np_dtype, tpb, tile):
              ("window_x_bn_fwd", x_fwd, (A2, L, int64, A1, A1, boolean, boolean, U(A1, 2), float64, float64, A2,
                                          U(A1, 2))),
              ("window_x_bn_bwd", x_bwd, (A2, A2, L, int64, U(A1, 2), A1, boolean, A2, A1))]
+    # the synthesis stack's column moves (contiguous arrays; c0 an int, adding a flag)
+    sigs += [("put_columns", window_cuda._put_columns, (A3, A3, int64)),
+             ("take_columns", window_cuda._take_columns, (A3, int64, A3, boolean, A3))]
     mdn_fwd, mdn_bwd = mdn_cuda._kernels(d)
     sigs += [("mdn_fwd", mdn_fwd, (A2, A2, A1, int64, A1, A2, A2, A2, A1, A2)),
              ("mdn_bwd", mdn_bwd, (A1, A2, A2, A2, A1, A2, A1, A2, A2, int64, A2))]
