@@ -93,12 +93,12 @@ def test_stack_on_cuda_equals_cpu(norm):
         assert close(g1[k], g0[k]) < TOL, k
 
 
-@pytest.mark.parametrize("norm", ["bn"])
+@pytest.mark.parametrize("norm", ["none"])
 def test_model_training_on_cuda_equals_cpu(norm):
-    """A whole synthesis model (2 layers, the MDN head on the host): the loss, every parameter gradient
-    and BatchNorm's running statistics of two updates, then the inference loss after two Adam updates;
-    a training step moves each whole sequence across once (x and dy up, y and dx down), and the stack
-    can keep y and dx on the device."""
+    """A whole synthesis model (2 layers, the MDN head on the host): the loss and every parameter gradient
+    of two updates (BatchNorm's running statistics too, for norm 'bn': the kernels' own tests cover BN,
+    and the simulator runs a BN model for minutes), then the inference loss after two Adam updates; a
+    training step moves each whole sequence across once (x and dy up, y and dx down)."""
     x, y, lengths, text = batch(2)
     m0, m1 = model_pair(norm)
     res = {}
@@ -122,12 +122,9 @@ def test_model_training_on_cuda_equals_cpu(norm):
         assert a.keys() == b.keys()
         for k in b:
             assert close(a[k], b[k]) < TOL, k
-    assert b0.keys() == b1.keys() and (norm != "bn" or b0)
+    assert b0.keys() == b1.keys() and (norm != "bn" or b0)  # BatchNorm's statistics, where it has them
     for k in b0:
         assert close(b1[k], b0[k]) < TOL, k
-    kd = backend.kernels("cuda")
-    yd, _ = m1.stack.forward(x, text=text, on_device=True)
-    assert kd.is_device(yd) and kd.is_device(m1.stack.backward(kd.zeros(yd.shape, yd.dtype), on_device=True))
 
 
 def test_sampling_steps_on_cuda_equal_cpu():
@@ -146,6 +143,11 @@ def test_sampling_steps_on_cuda_equal_cpu():
             for u, v in zip(a, b):
                 assert isinstance(u, np.ndarray) and close(u, v) < TOL
     assert m1.stack.crossings["y to host"] == 2
+    # the stack can keep y and dx on the device: nothing crosses then
+    kd, before = backend.kernels("cuda"), dict(m1.stack.crossings)
+    yd, _ = m1.stack.forward(kd.to_device(x[:1]), text=text, on_device=True)
+    assert kd.is_device(yd) and kd.is_device(m1.stack.backward(kd.zeros(yd.shape, yd.dtype), on_device=True))
+    assert m1.stack.crossings == before
 
 
 def test_column_moves_equal_numpy():

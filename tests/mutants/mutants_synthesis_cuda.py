@@ -8,7 +8,6 @@ WIN = "lnrnn/kernels/window_cuda.py"
 MODEL = "lnrnn/model/window.py"
 T = "tests/test_synthesis_cuda.py"
 STACK = f"{T}::test_stack_on_cuda_equals_cpu[ln]"
-TRAIN = f"{T}::test_model_training_on_cuda_equals_cpu[bn]"
 STEPS = f"{T}::test_sampling_steps_on_cuda_equal_cpu"
 MOVES = f"{T}::test_column_moves_equal_numpy"
 
