@@ -196,8 +196,8 @@ class WindowStack(RecurrentStack):
     dL/d(inputs) there (``join_columns``/``take_columns``). Whole sequences cross between host and
     device only at the stack's edges, each crossing counted in ``crossings``: x up and y down in a
     forward (none with on_device=True), dy up and dx down in a backward (dx stays with on_device=True).
-    The head runs on the host and gets y there. (A forward with lengths also gathers each row's final
-    state on the host, ``functional.final_state``: a row each, not counted here.)"""
+    The head runs on the host and gets y there. (A forward with lengths also brings the per-step state
+    sequences to the host to pick each row's final state, ``functional.final_state``: not counted here.)"""
 
     conditioned = True
 
@@ -211,7 +211,7 @@ class WindowStack(RecurrentStack):
         L1 = self.layers[0]
         self.I, self.H, self.C, self.K = L1.I_x, L1.H, L1.C, L1.K
         self.config.update(window=self.K, alphabet_size=self.C)
-        # whole sequences moved between host and device (module docstring of the class); zeros on the CPU
+        # whole sequences moved between host and device (the class docstring); zeros on the CPU
         self.crossings = dict.fromkeys(("x to device", "y to host", "dy to device", "dx to host"), 0)
 
     def _make_layers(self, cell, norm, I, H, num_layers, rng, kw):
