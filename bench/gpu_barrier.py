@@ -1,5 +1,6 @@
-"""What a persistent recurrent kernel pays per time step for meeting: a grid-wide barrier (cooperative
-groups' grid sync, and a barrier of our own on one global counter) and a block-wide sum, on the GPU.
+"""What a persistent recurrent kernel (dev/lstm_persistent_cuda.py) pays per time step for meeting: a grid-wide
+barrier (cooperative groups' grid sync, and a barrier of our own on one global counter) and a block-wide sum,
+on the GPU.
 
     python bench/gpu_barrier.py                       # grids of 8 .. one block per SM, 256 threads
     NUMBA_ENABLE_CUDASIM=1 python bench/gpu_barrier.py --tiny   # smoke test of this script, no GPU

@@ -42,7 +42,8 @@ if [ -n "$mnist" ]; then
 fi
 # Graves's synthesis network (3 x 400 LN-LSTM, K=10, B=32, T=500): one update on the GPU against the CPU's
 part synthesis "$LIMIT_SYNTH" "$py" bench/synthesis_step.py --device cuda --batch 32 --reps 3
-# the persistent kernel's tests first: on a GPU they add its multi-block cases, which the simulator cannot run
+# the persistent kernel variant's tests (dev/lstm_persistent_cuda.py) first: on a GPU they add its multi-block
+# cases, which the simulator cannot run
 part tests "$LIMIT_TESTS" "$py" -m pytest -q -p no:cacheprovider ${GPU_TESTS:-tests/test_cuda_persistent.py tests/test_cuda_persistent_bwd.py tests/test_cuda_gpu_typing.py tests/test_cuda_kernels.py tests/test_cuda_gradcheck.py tests/test_cuda_layers.py tests/test_window_cuda.py tests/test_synthesis_cuda.py tests/test_cuda_blocksizes.py tests/test_device_update.py}
 part barrier "$LIMIT_BARRIER" "$py" bench/gpu_barrier.py
 

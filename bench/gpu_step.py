@@ -7,12 +7,10 @@ against PyTorch on the same GPU.
 
 Rows
     lnrnn CUDA LN-LSTM      lstm_forward + lstm_backward of lnrnn.kernels.lstm_cuda, device arrays
-                            in and out (no host round trip inside the step), the forward on lstm_cuda's
-                            own kernels (the persistent recurrence forced off)
-                            and backward (the persistent recurrences forced off)
+                            in and out (no host round trip inside the step)
     ..., persistent fwd     the same step with the forward's recurrence on the persistent kernel
-                            (lnrnn.kernels.lstm_persistent_cuda, one block per SM); when it does not fit
-                            the row says so and is skipped
+                            (dev/lstm_persistent_cuda.py, a variant the package does not ship; one block
+                            per SM); when it does not fit the row says so and is skipped
     ..., persistent fwd+bwd the same step with the backward's time loop on the persistent BPTT too
     ln-lstm fwd / ln-lstm persistent fwd
                             the forward alone on each path, timed with CUDA events in this process;
@@ -86,28 +84,33 @@ def median_ms(fn, sync, reps, warmup=2):
 # ------------------------------------------------------------------------------------------------
 # lnrnn
 # ------------------------------------------------------------------------------------------------
-def lnrnn_step_fn(p, dy, norm="ln", sequence=True, persistent=None, persistent_bwd=False):
+def lnrnn_step_fn(p, dy, norm="ln", sequence=True, persistent=False, persistent_bwd=False):
     """One step of lnrnn's CUDA LSTM twin on device-resident arrays. sequence=False forces the
     per-step path (two launches per time step; config.CUDA_SEQUENCE_KERNELS); persistent: the LN
-    forward's recurrence on lstm_persistent_cuda (True), never (False), or as it chooses (None);
-    persistent_bwd: the same for the backward's time loop."""
+    forward on dev/lstm_persistent_cuda.py's recurrence (else lstm_cuda's); persistent_bwd: the same for
+    the backward's time loop."""
+    from dev import lstm_persistent_cuda
     from lnrnn import config
-    from lnrnn.kernels import lstm_cuda, lstm_persistent_cuda
+    from lnrnn.kernels import lstm_cuda
     from lnrnn.kernels.arrays_cuda import to_device
 
     d = {k: to_device(v) for k, v in p.items()}
     ddy = to_device(dy)
     args = [d[k] for k in FWD]
+    bargs = (ddy, d["x"], d["h0"], d["c0"], d["Wx"], d["Wh"], d["gx"], d["gh"], d["gc"])
     code = lstm_cuda.NORM_LN if norm == "ln" else lstm_cuda.NORM_NONE
 
     def step():
         old, config.CUDA_SEQUENCE_KERNELS = config.CUDA_SEQUENCE_KERNELS, sequence
         try:
-            with lstm_persistent_cuda.forced(persistent):
+            if persistent:
+                y, hT, cT, saved = lstm_persistent_cuda.lstm_forward(*args, 1e-5)
+            else:
                 y, hT, cT, saved = lstm_cuda.lstm_forward(*args, code, 1e-5)
-            with lstm_persistent_cuda.forced(persistent_bwd):
-                grads = lstm_cuda.lstm_backward(ddy, saved, d["x"], d["h0"], d["c0"], d["Wx"], d["Wh"], d["gx"],
-                                                d["gh"], d["gc"], code)
+            if persistent_bwd:
+                grads = lstm_persistent_cuda.lstm_backward(bargs[0], saved, *bargs[1:])
+            else:
+                grads = lstm_cuda.lstm_backward(bargs[0], saved, *bargs[1:], code)
         finally:
             config.CUDA_SEQUENCE_KERNELS = old
         return y, grads
@@ -116,15 +119,18 @@ def lnrnn_step_fn(p, dy, norm="ln", sequence=True, persistent=None, persistent_b
 
 
 def lnrnn_forward_fn(p, persistent):
-    """The LN forward alone (lstm_cuda.lstm_forward) on device-resident arrays, the persistent recurrence
-    forced on or off; returns (y, saved) as device arrays."""
-    from lnrnn.kernels import lstm_cuda, lstm_persistent_cuda
+    """The LN forward alone on device-resident arrays, dev/lstm_persistent_cuda.py's (persistent) or
+    lstm_cuda's; returns (y, saved) as device arrays."""
+    from dev import lstm_persistent_cuda
+    from lnrnn.kernels import lstm_cuda
     from lnrnn.kernels.arrays_cuda import to_device
 
     args = [to_device(p[k]) for k in FWD]
 
     def fwd():
-        with lstm_persistent_cuda.forced(persistent):
+        if persistent:
+            y, _, _, saved = lstm_persistent_cuda.lstm_forward(*args, 1e-5)
+        else:
             y, _, _, saved = lstm_cuda.lstm_forward(*args, lstm_cuda.NORM_LN, 1e-5)
         return y, saved
 
@@ -132,26 +138,27 @@ def lnrnn_forward_fn(p, persistent):
 
 
 def lnrnn_backward_fn(p, dy, persistent):
-    """lstm_cuda.lstm_backward (norm LN) alone, on the saved tensors of one lstm_cuda forward (its own
-    kernels), the persistent BPTT forced on or off; returns the gradients as device arrays."""
-    from lnrnn.kernels import lstm_cuda, lstm_persistent_cuda
+    """The LN backward alone, on the saved tensors of one lstm_cuda forward: dev/lstm_persistent_cuda.py's
+    BPTT (persistent) or lstm_cuda's; returns the gradients as device arrays."""
+    from dev import lstm_persistent_cuda
+    from lnrnn.kernels import lstm_cuda
     from lnrnn.kernels.arrays_cuda import to_device
 
     d = {k: to_device(v) for k, v in p.items()}
     ddy = to_device(dy)
-    with lstm_persistent_cuda.forced(False):
-        saved = lstm_cuda.lstm_forward(*[d[k] for k in FWD], lstm_cuda.NORM_LN, 1e-5)[3]
+    saved = lstm_cuda.lstm_forward(*[d[k] for k in FWD], lstm_cuda.NORM_LN, 1e-5)[3]
+    args = (ddy, saved, d["x"], d["h0"], d["c0"], d["Wx"], d["Wh"], d["gx"], d["gh"], d["gc"])
 
     def bwd():
-        with lstm_persistent_cuda.forced(persistent):
-            return lstm_cuda.lstm_backward(ddy, saved, d["x"], d["h0"], d["c0"], d["Wx"], d["Wh"], d["gx"], d["gh"],
-                                           d["gc"], lstm_cuda.NORM_LN)
+        if persistent:
+            return lstm_persistent_cuda.lstm_backward(*args)
+        return lstm_cuda.lstm_backward(*args, lstm_cuda.NORM_LN)
 
     return bwd
 
 
 def persistent_fits(p, backward=False):
-    from lnrnn.kernels import lstm_persistent_cuda
+    from dev import lstm_persistent_cuda
 
     T, B, _ = p["x"].shape
     return lstm_persistent_cuda.fits(T, B, p["h0"].shape[1], p["x"].dtype, backward=backward)
@@ -348,7 +355,7 @@ def run_shape(args, torch, tdev, T, B, I, H):
     fits_f, fits_b = persistent_fits(p), persistent_fits(p, backward=True)
     for what, ok in (("fwd", fits_f), ("bwd", fits_b)):
         if not ok:
-            print(f"  persistent {what}: does not fit this shape on this device (lstm_persistent_cuda.fits): "
+            print(f"  persistent {what}: does not fit this shape on this device (dev/lstm_persistent_cuda.py fits): "
                   "its rows skipped")
     try:
         if fits_f:

@@ -154,8 +154,9 @@ def _ptx_signatures(np_dtype, tpb, tile):
     import numpy as np
     from numba import boolean, float64, int64, types
 
+    from dev import lstm_persistent_cuda
     from lnrnn.kernels import (arrays_cuda, batchnorm_cuda, bn_lstm_cuda, bn_rnn_cuda, ctc_cuda, gemm_cuda,
-                               layernorm_cuda, lstm_cuda, lstm_persistent_cuda, mdn_cuda, rnn_cuda, window_cuda)
+                               layernorm_cuda, lstm_cuda, mdn_cuda, rnn_cuda, window_cuda)
 
     dt = arrays_cuda.nbtype(np_dtype)
     A1, A2, A3 = dt[::1], dt[:, ::1], dt[:, :, ::1]
@@ -223,7 +224,7 @@ def _ptx_signatures(np_dtype, tpb, tile):
     ctc_fwd, ctc_bwd = ctc_cuda._kernels(d)
     sigs += [("ctc_fwd", ctc_fwd, (A3, I2, L, L, A3, A3, A1, A1)),
              ("ctc_bwd", ctc_bwd, (A1, A3, A3, A1, I2, L, L, A3, A3))]
-    # the persistent LN-LSTM: 7 units over 4 blocks (U 2), 2 of 3 rows staged, both drivers
+    # the persistent LN-LSTM (a variant in dev/): 7 units over 4 blocks (U 2), 2 of 3 rows staged, both drivers
     pf, ps = lstm_persistent_cuda._kernels(d, tpb, 7, 3, 2, 2)
     bf, bs = lstm_persistent_cuda._bwd_kernels(d, tpb, 7, 3, 2, 2)
     fargs = (A3, A2, A2, A2, U(A1, 7), float64, U(A3, 6), A3, U(A3, 2))
@@ -234,12 +235,12 @@ def _ptx_signatures(np_dtype, tpb, tile):
 
 
 def _kernel_defs():
-    """(module, qualified name) of every kernel the package defines (a function decorated @cuda.jit
-    without device=True, or @bounded(...)), read from the source of lnrnn/kernels."""
+    """(module, qualified name) of every kernel the package and the variants in dev/ define (a function
+    decorated @cuda.jit without device=True, or @bounded(...)), read from the source of lnrnn/kernels and
+    dev/."""
     import ast
 
     found = set()
-    folder = os.path.join(ROOT, "lnrnn", "kernels")
 
     def is_kernel(dec):
         call = dec if isinstance(dec, ast.Call) else None
@@ -258,10 +259,12 @@ def _kernel_defs():
             elif isinstance(child, ast.ClassDef):
                 walk(child, f"{prefix}{child.name}.", module)
 
-    for name in sorted(os.listdir(folder)):
-        if name.endswith(".py"):
-            with open(os.path.join(folder, name)) as f:
-                walk(ast.parse(f.read()), "", f"lnrnn.kernels.{name[:-3]}")
+    for package in ("lnrnn.kernels", "dev"):
+        folder = os.path.join(ROOT, *package.split("."))
+        for name in sorted(os.listdir(folder)):
+            if name.endswith(".py"):
+                with open(os.path.join(folder, name)) as f:
+                    walk(ast.parse(f.read()), "", f"{package}.{name[:-3]}")
     return found
 
 
@@ -325,7 +328,7 @@ def _ptx_main():
         print(f"FAIL {module}.{qualname} is a kernel that _ptx_signatures does not list")
     if len(defined) < 30:
         failures += 1
-        print(f"FAIL found only {len(defined)} kernel definitions in lnrnn/kernels: the source walk misses some")
+        print(f"FAIL found only {len(defined)} kernel definitions in lnrnn/kernels and dev/: the source walk misses some")
     return 1 if failures else 0
 
 

@@ -4,9 +4,9 @@ Numba's simulator runs the CUDA kernels as Python, so it accepts a shared array 
 integer; the CUDA target types a shape only from constants: literals, or names the kernel reads from
 its factory's closure (frozen at compile time), and not sums or products of them (``(R, H + 1)`` is
 typed as (Literal[int], int64) and refused). A GPU run of the persistent LN-LSTM failed on exactly
-that. Here every ``cuda.shared.array`` / ``cuda.local.array`` in the package and its tests must take a
-shape written as literals and names that the enclosing kernel does not assign (read from the source,
-so kernels that tests/test_cuda_backend.py does not compile are covered too).
+that. Here every ``cuda.shared.array`` / ``cuda.local.array`` in the package, the kernel variants in dev/
+and the tests must take a shape written as literals and names that the enclosing kernel does not assign
+(read from the source, so kernels that tests/test_cuda_backend.py does not compile are covered too).
 
 Elsewhere: tests/test_cuda_backend.py types and lowers every kernel for a GPU target without one (PTX
 where NVVM is installed); tests/conftest.py makes the simulator's reshape as strict as a device
@@ -65,7 +65,8 @@ def shape_problems(calls, where):
 
 def test_shared_array_shapes_are_constants():
     bad, seen = [], 0
-    for dirpath, _, files in [w for top in (PKG, os.path.join(ROOT, "tests")) for w in os.walk(top)]:
+    for dirpath, _, files in [w for top in (PKG, os.path.join(ROOT, "dev"), os.path.join(ROOT, "tests"))
+                              for w in os.walk(top)]:
         for name in sorted(files):
             if name.endswith(".py"):
                 path = os.path.join(dirpath, name)

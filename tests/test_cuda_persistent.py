@@ -1,6 +1,6 @@
-"""The persistent LN-LSTM forward (lnrnn/kernels/lstm_persistent_cuda.py) equals the CPU twin and
-lstm_cuda's own forward: outputs, every saved tensor, and the gradients lstm_cuda.lstm_backward computes
-from its saved tensors.
+"""The persistent LN-LSTM forward (dev/lstm_persistent_cuda.py, a kernel variant the package does not ship)
+equals the CPU twin and lstm_cuda's own forward: outputs, every saved tensor, and the gradients
+lstm_cuda.lstm_backward computes from its saved tensors.
 
 Under Numba's simulator a grid sync holds for one block only, so the persistent kernel runs with one
 block and the stepped driver (one launch per phase, the same phase functions) with 1, 2, 3, 4 and 5
@@ -18,8 +18,8 @@ _ok, _why = backend.cuda_usable()
 if not _ok:
     pytest.skip(f"CUDA kernels cannot run here: {_why}", allow_module_level=True)
 
+from dev import lstm_persistent_cuda as pers  # noqa: E402
 from lnrnn.kernels import arrays_cuda, lstm, lstm_cuda  # noqa: E402
-from lnrnn.kernels import lstm_persistent_cuda as pers  # noqa: E402
 from test_cuda_kernels import (LSTM_FWD, LSTM_GRADS, TOL32, TOL64, close, problem,  # noqa: E402
                                simulator_race_free)
 
@@ -37,10 +37,12 @@ def small_blocks(monkeypatch):
         yield
 
 
-def forward(p, use, driver="persistent", nblocks=None):
-    """lstm_cuda.lstm_forward, norm LN, with the persistent recurrence forced on or off -> host arrays
-    ((y, hT, cT), saved) and the device saved tuple."""
-    with pers.forced(use, driver, nblocks):
+def forward(p, persistent, driver="persistent", nblocks=None):
+    """The LN forward, the persistent variant's (with this driver and number of blocks) or lstm_cuda's
+    -> host arrays ((y, hT, cT), saved) and the device saved tuple."""
+    if persistent:
+        y, hT, cT, saved = pers.lstm_forward(*[p[k] for k in LSTM_FWD], EPS, driver, nblocks)
+    else:
         y, hT, cT, saved = lstm_cuda.lstm_forward(*[p[k] for k in LSTM_FWD], lstm.NORM_LN, EPS, 2)
     return host((y, hT, cT)), host(saved), saved
 
@@ -125,23 +127,34 @@ def test_block_order_makes_the_bits():
         assert np.array_equal(x, z)
 
 
-def test_selection():
-    """Off by default; automatic selection keeps lstm_cuda's kernels under the simulator; forcing an impossible grid is an
-    error in one sentence; forcing off never runs it."""
-    assert pers.USE is False and pers.DRIVER == "persistent"   # off by default until measured on a GPU
-    assert not pers.chosen(5, 3, 7, np.float64)
+def test_refusals():
+    """A grid it cannot launch is an error in one sentence (the simulator syncs a grid of one block only);
+    an unknown driver is refused."""
+    p = problem(np.random.default_rng(1), "lstm", 2, 2, 2, 5)[0]
     if SIM:
-        with pers.forced(None):   # automatic: never under the simulator
-            assert not pers.chosen(5, 3, 7, np.float64)
-        with pytest.raises(RuntimeError, match="cannot run"):
-            forward(problem(np.random.default_rng(1), "lstm", 2, 2, 2, 5)[0], True, "persistent", 3)
-    with pers.forced(False):
-        assert not pers.chosen(5, 3, 7, np.float64)
+        with pytest.raises(RuntimeError, match="cannot run B=2 H=5 float64 with driver 'persistent' and 3 blocks"):
+            forward(p, True, "persistent", 3)
     with pytest.raises(ValueError, match="driver"):
-        with pers.forced(True, "fused", 1):
-            lstm_cuda.lstm_forward(*[problem(np.random.default_rng(1), "lstm", 2, 2, 2, 5)[0][k]
-                                     for k in LSTM_FWD], lstm.NORM_LN, EPS, 2)
-    assert pers.USE is False and pers.DRIVER == "persistent" and pers.NBLOCKS is None
+        forward(p, True, "fused", 1)
+
+
+def test_the_package_does_not_import_the_variant():
+    """lnrnn ships lstm_cuda's kernels alone: no module of the package imports dev/ or names the variant."""
+    import ast
+    import os
+    root = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "lnrnn")
+    found = []
+    for dirpath, _, files in os.walk(root):
+        for name in (f for f in files if f.endswith(".py")):
+            path = os.path.join(dirpath, name)
+            with open(path) as f:
+                tree = ast.parse(f.read())
+            for node in ast.walk(tree):
+                mods = ([a.name for a in node.names] if isinstance(node, ast.Import)
+                        else [node.module or ""] + [a.name for a in node.names] if isinstance(node, ast.ImportFrom)
+                        else [])
+                found += [f"{path}: {m}" for m in mods if m.split(".")[0] == "dev" or "persistent" in m]
+    assert not found, found
 
 
 @pytest.mark.parametrize("T,B,I,H,fit64", [(784, 64, 1, 128, True), (28, 128, 28, 256, True),

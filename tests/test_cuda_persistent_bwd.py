@@ -1,4 +1,4 @@
-"""The persistent LN-LSTM BPTT (lnrnn/kernels/lstm_persistent_cuda.py, ``backward_recurrence``) equals
+"""The persistent LN-LSTM BPTT (dev/lstm_persistent_cuda.py, ``lstm_backward`` and ``run_backward``) equals
 lstm_cuda's own backward (every per-step intermediate its sequence kernel writes, and every gradient
 lstm_backward returns) and the CPU twin, with and without Graves's gate clip; and central differences
 judge the whole persistent path (forward and backward).
@@ -15,19 +15,22 @@ from test_cuda_persistent import EPS, SIM, forward, host, small_blocks  # noqa: 
 
 from lnrnn import config
 from lnrnn.gradcheck import TOLERANCE, numeric_grad, rel_error, sample_idx
+from dev import lstm_persistent_cuda as pers
 from lnrnn.kernels import lstm, lstm_cuda
-from lnrnn.kernels import lstm_persistent_cuda as pers
 from lnrnn.kernels.arrays_cuda import to_device, transpose, zeros
 from test_cuda_kernels import LSTM_FWD, LSTM_GRADS, TOL32, TOL64, close, problem
 
 CLIP = 0.05  # bites on problem()'s gate derivatives (checked: the CPU twin's gradients change)
 
 
-def backward(p, dy, saved, clip, use, driver="persistent", nblocks=None):
-    """lstm_cuda.lstm_backward (norm LN) with the persistent BPTT forced on or off -> {name: host grad}."""
-    with pers.forced(use, driver, nblocks):
-        grads = lstm_cuda.lstm_backward(dy, saved, p["x"], p["h0"], p["c0"], p["Wx"], p["Wh"], p["gx"], p["gh"],
-                                        p["gc"], lstm.NORM_LN, 2, clip)
+def backward(p, dy, saved, clip, persistent, driver="persistent", nblocks=None):
+    """The LN backward, the persistent variant's (with this driver and number of blocks) or lstm_cuda's
+    -> {name: host grad}."""
+    args = (dy, saved, p["x"], p["h0"], p["c0"], p["Wx"], p["Wh"], p["gx"], p["gh"], p["gc"])
+    if persistent:
+        grads = pers.lstm_backward(*args, clip, driver, nblocks)
+    else:
+        grads = lstm_cuda.lstm_backward(*args, lstm.NORM_LN, 2, clip)
     return dict(zip(LSTM_GRADS, host(grads)))
 
 
@@ -135,23 +138,16 @@ def test_block_order_makes_the_bits():
         assert np.array_equal(a[k], b[k]) and np.array_equal(c[k], d[k]), k
 
 
-def test_selection():
-    """Off by default; automatic selection keeps lstm_cuda's backward under the simulator; forcing an impossible grid is an
-    error in one sentence; an unknown driver is refused."""
-    assert pers.USE is False   # off by default until measured on a GPU
+def test_refusals():
+    """A grid it cannot launch is an error in one sentence (the simulator syncs a grid of one block only);
+    an unknown driver is refused."""
     p, dy = problem(np.random.default_rng(1), "lstm", 2, 2, 2, 5)
     _, _, saved = forward(p, False)
-    assert not pers.chosen(5, 3, 7, np.float64, backward=True)
     if SIM:
-        with pers.forced(None):   # automatic: never under the simulator
-            assert not pers.chosen(5, 3, 7, np.float64, backward=True)
-        with pytest.raises(RuntimeError, match="cannot run"):
+        with pytest.raises(RuntimeError, match="cannot run B=2 H=5 float64 with driver 'persistent' and 3 blocks"):
             backward(p, dy, saved, 0.0, True, "persistent", 3)
-    with pers.forced(False):
-        assert not pers.chosen(5, 3, 7, np.float64, backward=True)
     with pytest.raises(ValueError, match="driver"):
         backward(p, dy, saved, 0.0, True, "fused", 1)
-    assert pers.USE is False and pers.DRIVER == "persistent" and pers.NBLOCKS is None
 
 
 @pytest.mark.parametrize("T,B,I,H,fit64", [(784, 64, 1, 128, True), (28, 128, 28, 256, True),
@@ -187,14 +183,11 @@ def test_gradcheck_persistent_path():
     nb = None if SIM else 2
 
     def loss():
-        with pers.forced(True, "persistent", nb):
-            y = lstm_cuda.lstm_forward(*p.values(), lstm_cuda.NORM_LN, EPS)[0]
-        return float(np.sum(host(y) * R))
+        return float(np.sum(host(pers.lstm_forward(*p.values(), EPS, "persistent", nb)[0]) * R))
 
-    with pers.forced(True, "persistent", nb):
-        y, hT, cT, saved = lstm_cuda.lstm_forward(*p.values(), lstm_cuda.NORM_LN, EPS)
-        grads = lstm_cuda.lstm_backward(R, saved, p["x"], p["h0"], p["c0"], p["Wx"], p["Wh"], p["gx"], p["gh"],
-                                        p["gc"], lstm_cuda.NORM_LN)
+    y, hT, cT, saved = pers.lstm_forward(*p.values(), EPS, "persistent", nb)
+    grads = pers.lstm_backward(R, saved, p["x"], p["h0"], p["c0"], p["Wx"], p["Wh"], p["gx"], p["gh"], p["gc"], 0.0,
+                               "persistent", nb)
     analytic = dict(zip(shapes, host(grads)))
     idx_rng = np.random.default_rng(1)
     errors = {}

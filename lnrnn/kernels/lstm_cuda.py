@@ -11,11 +11,6 @@ Layout of the work (everything stays on the device; the host only launches)
     time loop, h_{t-1} and h_{t-1} Wh in shared memory: one launch for the forward, one for the BPTT
     loop (dh = dhw Wh^T through a transposed copy of Wh), then the same weight GEMMs and reductions
     as below. Measured on an H100 (bench/gpu_step.py): S1 2.4 s -> 36 ms against the per-step path.
-    Persistent path (norm LN on a GPU, when lstm_persistent_cuda chooses it: it fits): after the same
-    x @ Wx and its LayerNorm, NB cooperating blocks, each holding its columns of Wh in shared memory,
-    run the whole recurrence in one launch (lstm_persistent_cuda's docstring); same saved layout.
-    Its BPTT twin (chosen the same way) runs the backward's time loop likewise, writing what bwd_seq
-    writes (DA, DCN, dHW, dXW, dh0, dc0); the weight GEMMs and reductions after it are this module's.
     Per-step path (wide layers; what follows):
     forward   xp = x @ Wx over all T*B rows (one GEMM); for LN each row of xp is normalized in place
               (one row kernel), so xp holds xhat_x as in the CPU twin (and is saved where the CPU twin
@@ -58,8 +53,6 @@ from lnrnn.kernels.arrays_cuda import (bounded, copy, empty, nbtype, seq_fits, s
 from lnrnn.kernels.gemm_cuda import colsum, colsum_prod, matmul, projection_grads
 from lnrnn.kernels.rows_cuda import block_sum, dot_col, sigmoid, split_groups, split_matvec
 from lnrnn.kernels.layernorm_cuda import ln_rows, row_stats
-from lnrnn.kernels.lstm_persistent_cuda import backward_recurrence as persistent_bptt
-from lnrnn.kernels.lstm_persistent_cuda import forward_recurrence as persistent_recurrence
 from lnrnn.kernels.codes import NORM_LN, NORM_NONE, centered, clip_bound  # noqa: F401  (the same codes as the CPU twin)
 
 
@@ -374,13 +367,11 @@ def lstm_forward(x, h0, c0, Wx, Wh, b, gx, bx, gh, bh, gc, bc, norm, eps, nchunk
     y = empty((T, B, H), dt)
     p = (b, gx, bx, gh, bh, gc, bc)
     stpb, seq = _seq_geometry(H, dt)
-    # norm LN: the persistent recurrence of lstm_persistent_cuda when it is chosen (it fits; on a GPU)
-    done = ln and persistent_recurrence(xp, h0, c0, Wh, p, eps, (gates, c, tc, y, hhat, chat), rstd)
-    hw = None if seq or done else empty((B, G), dt)  # per-step path: recurrent product of the current step
-    if seq and not done:
+    hw = None if seq else empty((B, G), dt)  # per-step path: recurrent product of the current step
+    if seq:
         fwd_seq = _seq_kernels(np.dtype(dt), stpb, H)[0]
         fwd_seq[B, stpb](xp, h0, c0, Wh, p, ln, eps, (gates, c, tc, y, hhat if ln else d3, chat if ln else d3), rstd)
-    for t in range(0 if seq or done else T):  # the per-step path
+    for t in range(0 if seq else T):  # the per-step path
         matmul(h0 if t == 0 else y[t - 1], Wh, out=hw)
         out = (gates[t], c[t], tc[t], y[t], hhat[t] if ln else d2, chat[t] if ln else d2)
         fwd_step[B, tpb](hw, xp[t], c0 if t == 0 else c[t - 1], p, ln, eps, out,
@@ -456,14 +447,11 @@ def lstm_backward(dy, saved, x, h0, c0, Wx, Wh, gx, gh, gc, norm, nchunks=1, cli
     p = (gx, gh, gc)
     stpb, seq = _seq_geometry(H, dt)
     seq = seq and dcT is None
-    # norm LN: the persistent BPTT of lstm_persistent_cuda when it is chosen (it fits; on a GPU)
-    done = ln and dcT is None and persistent_bptt(dy, (gates, xp, hhat, c, tc, chat), c0, rstd, p, Wh, clip, (DA, DCN, dHW, dXW),
-                                  dh_next, dc_next)
-    if seq and not done:
+    if seq:
         bwd_seq = _seq_kernels(np.dtype(dt), stpb, H)[1]
         sv = (gates, xp, hhat if ln else d3, c, tc, chat if ln else d3)
         bwd_seq[B, stpb](dy, sv, c0, rstd, p, transpose(Wh), ln, clip, (DA, DCN, dHW, dXW), dh_next, dc_next)
-    for t in range(-1 if seq or done else T - 1, -1, -1):  # the per-step path
+    for t in range(-1 if seq else T - 1, -1, -1):  # the per-step path
         sv = (gates[t], xp[t] if ln else d2, hhat[t] if ln else d2, c0 if t == 0 else c[t - 1], tc[t],
               chat[t] if ln else d2)
         rs = (rstd[0, t], rstd[1, t], rstd[2, t]) if ln else (d1, d1, d1)

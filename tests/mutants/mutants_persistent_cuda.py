@@ -1,10 +1,10 @@
-"""Planted bugs in the persistent LN-LSTM forward and BPTT (lnrnn/kernels/lstm_persistent_cuda.py; format:
+"""Planted bugs in the persistent LN-LSTM forward and BPTT (dev/lstm_persistent_cuda.py; format:
 tests/mutants/mutants.py).
 
     python tests/mutants/run.py --only 'cuda-persistent-*' --only 'cuda-upload-*' --only 'cuda-mdn-*'
 """
 
-PERS = "lnrnn/kernels/lstm_persistent_cuda.py"
+PERS = "dev/lstm_persistent_cuda.py"
 T = "tests/test_cuda_persistent.py"
 CASE = f"{T}::test_float64_equals_cpu_twin_and_cuda_forward"
 BWD = "tests/test_cuda_persistent_bwd.py::test_float64_equals_cuda_backward_and_cpu_twin"

@@ -1,13 +1,20 @@
-"""LN-LSTM forward recurrence and its BPTT as persistent grids of cooperating blocks (Diamos et al. 2016,
-"Persistent RNNs"): the CUDA time loops that ``lstm_cuda.lstm_forward`` and ``lstm_cuda.lstm_backward``
-run for norm LN when they fit.
+"""A kernel variant kept outside the package: the LN-LSTM forward recurrence and its BPTT as persistent grids
+of cooperating blocks (Diamos et al. 2016, "Persistent RNNs"), in place of the time loops of
+``lnrnn.kernels.lstm_cuda`` (one block per batch row). Correct, and measured 1.5-8x slower than the package's
+kernels on an H200 (docs/performance.md, On a GPU), so the package does not ship it.
 
-Equations, gate order [i|f|g|o] and shape letters: ``lnrnn.kernels``. This module holds only the time
-loop: ``lstm_cuda.lstm_forward`` computes x Wx and its LayerNorm over all T*B rows first (as for its own
-kernels), allocates the saved tensors, and hands them to ``forward_recurrence``, which fills them in the
-layout of ``lstm_cuda`` (its docstring: gates, c, tc, y, hhat, chat and rows 1, 2 of rstd), so that
-``lstm_cuda.lstm_backward`` runs unchanged on them. Masks (lengths) are out of scope: the LN-LSTM's CUDA
-twin takes none (plain and LN cells never mix rows).
+    python dev/lstm_persistent_cuda.py            # check against lstm_cuda (float64), then time S1 on a GPU
+    NUMBA_ENABLE_CUDASIM=1 python dev/lstm_persistent_cuda.py --tiny   # the check alone, no GPU
+
+Tests: tests/test_cuda_persistent.py (forward), tests/test_cuda_persistent_bwd.py (BPTT); the GPU compile
+check of tests/test_cuda_backend.py lists its kernels.
+
+Equations, gate order [i|f|g|o] and shape letters: ``lnrnn.kernels``. ``lstm_forward`` and ``lstm_backward``
+are ``lstm_cuda``'s for norm LN with this module's time loop: the forward computes x Wx and its LayerNorm
+over all T*B rows first with the package's ops, and ``run`` fills the saved tensors in ``lstm_cuda``'s layout
+(its docstring: gates, c, tc, y, hhat, chat and rows 1, 2 of rstd), so ``lstm_cuda.lstm_backward`` runs
+unchanged on them, and the other way round. Masks (lengths) are out of scope: the LN-LSTM's CUDA twin takes
+none (plain and LN cells never mix rows).
 
 Why: ``lstm_cuda``'s sequence kernel runs one block per batch row, and every block reads all of Wh
 (H,G) from L2 at every step; a step then costs the latency of H*G/threads dependent loads. Here each of
@@ -43,10 +50,10 @@ combination of NB partials per row, the redundant tanh), not to the barriers. Ea
 once per step and read after the next barrier, and its next write comes after the barrier that
 follows, so one buffer each suffices.
 
-Backward (``backward_recurrence``, lstm_backward's hook). It takes what lstm_cuda's bwd_seq takes
+Backward (``run_backward``, the time loop of ``lstm_backward``). It takes what lstm_cuda's bwd_seq takes
 (dy, the saved tensors, c0, rstd, (gx, gh, gc), Wh, clip) and writes what bwd_seq writes: per step DA,
-DCN, dHW, dXW (lstm_cuda.bwd_row's outputs, clip applied as there) and dh0, dc0; lstm_backward then runs
-its own weight GEMMs and reductions. The recurrent product is dh_t = dHW_{t+1} Wh^T; block j keeps its
+DCN, dHW, dXW (lstm_cuda.bwd_row's outputs, clip applied as there) and dh0, dc0; ``lstm_backward`` then runs
+lstm_cuda's weight GEMMs and reductions. The recurrent product is dh_t = dHW_{t+1} Wh^T; block j keeps its
 units' rows of Wh, transposed, WsT (G,U), in shared memory and computes dh_t[:, u0:u1] for all B rows.
 One time step t (t = T-1 .. 0), block j, all B rows (two phases, each followed by a grid-wide barrier)
     phase A  (1) step t+1's two LayerNorm backward sums per row (h1, h2 of the hw LayerNorm, x1, x2 of
@@ -93,50 +100,32 @@ blocks and 48 KB (bytes used as planned, float32 / float64): S1 (B64 H128) forwa
 backward 48.6 / 47.5 KB; S2 (B128 H256) 48.3 / 47.2 and 47.4 / 45.3; S3 (B32 H400) 48.8 / - and
 45.5 / - (float64: Wh's slice alone exceeds 48 KB). Dynamic shared memory (up to 227 KB on an H100) would admit wider layers;
 the static limit keeps the kernels runnable under the simulator.
-
-Selection (``forward_recurrence``, ``backward_recurrence``; one switch for both): off by default (``USE``
-False) until a GPU run has checked the multi-block kernels and timed them; ``USE`` None chooses
-each persistent kernel on a GPU when it ``fits`` (the backward's own plan), never under the simulator
-(which cannot run a multi-block grid sync), so the rest of the suite keeps the existing kernels;
-``forced`` sets USE, DRIVER and NBLOCKS for benchmarks and tests, and applies to whichever of
-lstm_forward and lstm_backward runs inside it.
 """
+import argparse
 import math
-from contextlib import contextmanager
+import os
+import sys
+import time
 from functools import lru_cache
 
-import numpy as np
-from numba import cuda
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # run as a script from a checkout
+import numpy as np  # noqa: E402
+from numba import cuda  # noqa: E402
 
-from lnrnn import config
-from lnrnn.kernels.arrays_cuda import bounded, empty, nbtype
-from lnrnn.kernels.cuda_env import simulator_enabled
-from lnrnn.kernels.rows_cuda import dot_col, sigmoid
+from lnrnn import config  # noqa: E402
+from lnrnn.config import FOLD_MAX_I  # noqa: E402
+from lnrnn.kernels import lstm_cuda  # noqa: E402
+from lnrnn.kernels.arrays_cuda import bounded, copy, empty, nbtype, to_device, to_host, zeros  # noqa: E402
+from lnrnn.kernels.codes import NORM_LN, clip_bound  # noqa: E402
+from lnrnn.kernels.cuda_env import simulator_enabled  # noqa: E402
+from lnrnn.kernels.gemm_cuda import colsum, colsum_prod, matmul, projection_grads  # noqa: E402
+from lnrnn.kernels.layernorm_cuda import ln_rows  # noqa: E402
+from lnrnn.kernels.rows_cuda import dot_col, sigmoid  # noqa: E402
 
 PHASES = 2  # grid barriers per time step, forward and backward alike: one after each phase (module docstring)
 # Threads per block at most: 256 threads of at most 255 registers each fit one SM's 64K registers, so a
 # block always launches and the cooperative grid holds one block per SM whatever the compiler does.
 MAX_THREADS = 256
-
-# False: measured on an H200, correct but 1.5-8x slower than lstm_cuda's one-block-per-row kernels
-# (docs/performance.md, On a GPU; bench/gpu_step.py forces it on to measure and check it). None: automatic
-# (fits, on a GPU); True: always for norm LN (error if it cannot); False: never.
-USE = False
-DRIVER = "persistent"  # or "stepped" (one launch per phase per step)
-NBLOCKS = None       # None: one block per SM (at most H); else this many blocks
-
-
-@contextmanager
-def forced(use=True, driver="persistent", nblocks=None):
-    """Within the block, lstm_cuda.lstm_forward (norm LN) runs this recurrence (use=True) or never does
-    (use=False), with the given driver and number of blocks; the old settings are restored after."""
-    global USE, DRIVER, NBLOCKS
-    old = USE, DRIVER, NBLOCKS
-    USE, DRIVER, NBLOCKS = use, driver, nblocks
-    try:
-        yield
-    finally:
-        USE, DRIVER, NBLOCKS = old
 
 
 def units(j, nb, H):
@@ -190,17 +179,9 @@ def shared_bytes(B, H, dtype, nblocks=None, backward=False):
 def fits(T, B, H, dtype, nblocks=None, backward=False):
     """Whether the persistent recurrence (the forward, or with backward the BPTT) serves these sizes on
     this device: T >= 1, a block's shared arrays fit (``plan``), and NB <= the SM count. The cooperative
-    grid limit of the compiled kernel is checked again at launch (the hooks fall back when it is lower)."""
+    grid limit of the compiled kernel is checked again at launch (``run`` returns False when it is lower)."""
     pl = plan(B, H, dtype, nblocks, backward)
     return T >= 1 and B >= 1 and pl is not None and pl[0] <= sm_count()
-
-
-def chosen(T, B, H, dtype, backward=False):
-    """Whether lstm_cuda.lstm_forward (lstm_backward with backward) runs this recurrence for norm LN
-    (USE, else automatic)."""
-    if USE is not None:
-        return bool(USE)
-    return not simulator_enabled() and fits(T, B, H, dtype, NBLOCKS, backward)
 
 
 @cuda.jit(device=True)
@@ -461,25 +442,35 @@ def run(xp, h0, c0, Wh, p, eps, out, rstd, driver="persistent", nblocks=None):
     return True
 
 
-def _cannot_run(B, H, dtype):
-    """The error of a forced (USE True) recurrence that cannot run here, in one sentence."""
+def _cannot_run(B, H, dtype, driver, nblocks):
+    """The error of a recurrence that cannot run here, in one sentence."""
     return RuntimeError(f"the persistent LN-LSTM cannot run B={B} H={H} {np.dtype(dtype).name} with "
-                        f"driver {DRIVER!r} and {NBLOCKS or 'one per SM'} blocks here (shared memory or "
-                        "cooperative grid size); leave lstm_persistent_cuda.USE at None to fall back")
+                        f"driver {driver!r} and {nblocks or 'one per SM'} blocks here (shared memory or "
+                        "cooperative grid size); check fits() first, or use lnrnn.kernels.lstm_cuda")
 
 
-def forward_recurrence(xp, h0, c0, Wh, p, eps, out, rstd):
-    """lstm_cuda.lstm_forward's hook (norm LN): runs the recurrence here when ``chosen`` and returns
-    True, else returns False and the caller runs its own kernels. Forced (USE True) and unable to run:
-    RuntimeError."""
-    T, B, G = xp.shape
-    if not chosen(T, B, G // 4, xp.dtype):
-        return False
-    if run(xp, h0, c0, Wh, p, eps, out, rstd, DRIVER, NBLOCKS):
-        return True
-    if USE:
-        raise _cannot_run(B, G // 4, xp.dtype)
-    return False
+def lstm_forward(x, h0, c0, Wx, Wh, b, gx, bx, gh, bh, gc, bc, eps, driver="persistent", nblocks=None):
+    """lstm_cuda.lstm_forward(..., NORM_LN, eps) with this module's time loop: the same arguments (norm LN
+    implied) -> y (T,B,H), hT (B,H), cT (B,H), saved in lstm_cuda's layout (device arrays). RuntimeError when
+    it cannot run here (``fits``)."""
+    x, h0, c0, Wx, Wh, b, gx, bx, gh, bh, gc, bc = (to_device(a) for a in (x, h0, c0, Wx, Wh, b, gx, bx, gh,
+                                                                           bh, gc, bc))
+    T, B, I = x.shape
+    H = h0.shape[1]
+    G = 4 * H
+    dt = x.dtype
+    xp = matmul(x.reshape(T * B, I), Wx).reshape(T, B, G)
+    rstd = empty((3, T, B), dt)
+    xp2 = xp.reshape(T * B, G)
+    ln_rows(xp2, empty(0, dt), empty(0, dt), float(eps), False, xp2, empty(T * B, dt), rstd[0].reshape(T * B))
+    out = (empty((T, B, G), dt), empty((T, B, H), dt), empty((T, B, H), dt), empty((T, B, H), dt),
+           empty((T, B, G), dt), empty((T, B, H), dt))  # gates, c, tc, y, hhat, chat
+    if not run(xp, h0, c0, Wh, (b, gx, bx, gh, bh, gc, bc), eps, out, rstd, driver, nblocks):
+        raise _cannot_run(B, H, dt, driver, nblocks)
+    gates, c, tc, y, hhat, chat = out
+    keep = I > FOLD_MAX_I  # lstm_cuda's layout: only a wide input's xhat_x is saved
+    saved = (gates, c, tc, y, xp if keep else empty((0, 0, 0), dt), hhat, chat, rstd)
+    return y, copy(y[T - 1]), copy(c[T - 1]), saved
 
 
 # ------------------------------------------------------------------------------------------------
@@ -727,15 +718,93 @@ def run_backward(dy, sv, c0, rstd, p, Wh, clip, grads, dh0, dc0, driver="persist
     return True
 
 
-def backward_recurrence(dy, sv, c0, rstd, p, Wh, clip, grads, dh0, dc0):
-    """lstm_cuda.lstm_backward's hook (norm LN): runs the BPTT time loop here when ``chosen`` (backward)
-    and returns True, having written grads = (DA, DCN, dHW, dXW), dh0 and dc0 as lstm_cuda's bwd_seq
-    does; else returns False and the caller runs its own kernels. Forced and unable to run: RuntimeError."""
+def lstm_backward(dy, saved, x, h0, c0, Wx, Wh, gx, gh, gc, clip=0.0, driver="persistent", nblocks=None):
+    """lstm_cuda.lstm_backward(..., NORM_LN, clip=clip) with this module's BPTT time loop: the same arguments
+    (norm LN implied) -> the same gradients (device arrays). RuntimeError when it cannot run here."""
+    dy, x, h0, c0, Wx, Wh, gx, gh, gc = (to_device(a) for a in (dy, x, h0, c0, Wx, Wh, gx, gh, gc))
+    gates, c, tc, y, xp, hhat, chat, rstd = saved
     T, B, H = dy.shape
-    if not chosen(T, B, H, dy.dtype, backward=True):
-        return False
-    if run_backward(dy, sv, c0, rstd, p, Wh, clip, grads, dh0, dc0, DRIVER, NBLOCKS):
-        return True
-    if USE:
-        raise _cannot_run(B, H, dy.dtype)
-    return False
+    dt = dy.dtype
+    if x.shape[2] <= FOLD_MAX_I:  # not saved (lstm_cuda's layout): recomputed as lstm_cuda does
+        xp = lstm_cuda._xhat(x, Wx, rstd[0])
+    G = 4 * H
+    DA, dHW, dXW = (empty((T, B, G), dt) for _ in range(3))  # dL/da, dL/d(h_{t-1} Wh), dL/d(x_t Wx)
+    DCN = empty((T, B, H), dt)                                 # dL/d(gc * chat + bc)
+    dh0, dc0 = zeros((B, H), dt), zeros((B, H), dt)
+    if not run_backward(dy, (gates, xp, hhat, c, tc, chat), c0, rstd, (gx, gh, gc), Wh,
+                        clip_bound(clip), (DA, DCN, dHW, dXW), dh0, dc0, driver, nblocks):
+        raise _cannot_run(B, H, dt, driver, nblocks)
+    dx, dWx, dWh = projection_grads(dXW, dHW, x, h0, y, Wx)  # lstm_cuda.lstm_backward's, after its time loop
+    db = colsum(DA)
+    return (dx, dh0, dc0, dWx, dWh, db, colsum_prod(DA, xp), copy(db), colsum_prod(DA, hhat), copy(db),
+            colsum_prod(DCN, chat), colsum(DCN))
+
+
+# ------------------------------------------------------------------------------------------------
+# Run as a script: check against the package's kernels, then time both
+# ------------------------------------------------------------------------------------------------
+FWD = ("x", "h0", "c0", "Wx", "Wh", "b", "gx", "bx", "gh", "bh", "gc", "bc")
+
+
+def problem(rng, T, B, I, H, dtype):
+    """Parameters of an LN-LSTM layer and a dL/dy, gains near 1: {name: array}, dy (T,B,H)."""
+    G = 4 * H
+    shapes = dict(x=(T, B, I), h0=(B, H), c0=(B, H), Wx=(I, G), Wh=(H, G), b=(G,), gx=(G,), bx=(G,), gh=(G,),
+                  bh=(G,), gc=(H,), bc=(H,))
+    p = {k: (rng.standard_normal(s) * (0.5 if k.startswith("W") else 1.0)).astype(dtype) for k, s in shapes.items()}
+    for k in ("gx", "gh", "gc"):
+        p[k] = (1 + 0.3 * p[k]).astype(dtype)
+    return p, rng.standard_normal((T, B, H)).astype(dtype)
+
+
+def step(p, dy, persistent, driver="persistent", nblocks=None):
+    """One forward and backward on device arrays: this module's (persistent) or lstm_cuda's -> (y, grads)."""
+    d = {k: to_device(v) for k, v in p.items()}
+    args = [d[k] for k in FWD]
+    bargs = (d["x"], d["h0"], d["c0"], d["Wx"], d["Wh"], d["gx"], d["gh"], d["gc"])
+    if persistent:
+        y, _, _, saved = lstm_forward(*args, 1e-5, driver, nblocks)
+        return y, lstm_backward(to_device(dy), saved, *bargs, 0.0, driver, nblocks)
+    y, _, _, saved = lstm_cuda.lstm_forward(*args, NORM_LN, 1e-5)
+    return y, lstm_cuda.lstm_backward(to_device(dy), saved, *bargs, NORM_LN)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--tiny", action="store_true", help="the check alone (runs under NUMBA_ENABLE_CUDASIM=1)")
+    ap.add_argument("--shape", default="784,64,1,128", help="T,B,I,H of the timing (S1 of bench/gpu_step.py)")
+    ap.add_argument("--reps", type=int, default=10)
+    args = ap.parse_args()
+    # the check: float64, H = 7 over 3 blocks (the stepped driver under the simulator, which runs a grid
+    # sync with one block only), against lstm_cuda's forward and backward
+    driver, nb = ("stepped", 3) if simulator_enabled() else ("persistent", 3)
+    p, dy = problem(np.random.default_rng(0), 5, 3, 2, 7, np.float64)
+    (y1, g1), (y0, g0) = to_host(step(p, dy, True, driver, nb)), to_host(step(p, dy, False))
+    err = max(float(np.max(np.abs(a - b)) / max(float(np.max(np.abs(b))), 1e-30)) for a, b in zip((y1,) + g1, (y0,) + g0))
+    print(f"check vs lnrnn.kernels.lstm_cuda (float64, {driver} driver, {nb} blocks): worst relative error "
+          f"{err:.1e} {'ok' if err < 1e-10 else 'FAILED'}")
+    if err >= 1e-10:
+        return 1
+    if args.tiny:
+        return 0
+    T, B, I, H = (int(v) for v in args.shape.split(","))
+    if not (fits(T, B, H, np.float32) and fits(T, B, H, np.float32, backward=True)):
+        print(f"T={T} B={B} H={H} float32 does not fit this device (fits): no timing")
+        return 0
+    p, dy = problem(np.random.default_rng(1), T, B, I, H, np.float32)
+    for name, persistent in (("lstm_cuda", False), ("persistent", True)):
+        step(p, dy, persistent)  # compile, warm up
+        times = []
+        for _ in range(args.reps):
+            cuda.synchronize()
+            t0 = time.perf_counter()
+            step(p, dy, persistent)
+            cuda.synchronize()
+            times.append(time.perf_counter() - t0)
+        print(f"T={T} B={B} I={I} H={H} float32 forward + backward, {name}: {1e3 * sorted(times)[len(times) // 2]:.2f} ms "
+              f"(median of {args.reps}, host arrays in)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
