@@ -11,9 +11,7 @@ Public entry points (what the CLI commands call): ``fit`` (train on your own arr
 ``evaluate_run``, ``predict``, ``read``, ``sample_run``, ``export_run`` (``lnrnn.api``); ``train`` lives in ``lnrnn.training.train``, ``TrainConfig`` in
 ``lnrnn.training.runconfig``.
 """
-__version__ = "0.1.0"
-
-
+from lnrnn.version import __version__  # noqa: F401
 from lnrnn.threadscope import kernel_threads  # noqa: E402
 _API = ("evaluate_run", "export_run", "fit", "load_run", "predict", "read", "sample_run")
 

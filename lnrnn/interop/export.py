@@ -164,7 +164,7 @@ def check_suffix(path, option="--out"):
 
 def export_weights(run, path, fmt="safetensors"):
     """Write a loaded run's weights to ``path``; -> {name: shape} of what was written."""
-    from lnrnn import __version__
+    from lnrnn.version import __version__
 
     if fmt not in FORMATS:
         raise UserError(f"unknown export format {fmt!r}; choose one of {', '.join(FORMATS)}.")
