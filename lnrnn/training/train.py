@@ -49,7 +49,7 @@ import time
 
 import numpy as np
 
-from lnrnn import __version__ as lnrnn_version
+from lnrnn.version import __version__ as lnrnn_version
 from lnrnn.training.checkpoint import (BEST_DIR, checkpoint_exists, keep_past, load_checkpoint, model_mismatch,
                                        save_checkpoint)
 from lnrnn.files import atomic_write_text
