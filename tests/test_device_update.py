@@ -177,14 +177,20 @@ def _model(head, device, cell="lstm", norm="none", state_noise=0.0):
 
 
 HEADS = {"classifier": {"kind": "classifier", "outputs": 7, "per_step": False},
-         "regression": {"kind": "regression", "outputs": 3, "per_step": False, "tolerance": 0.5}}
+         "regression": {"kind": "regression", "outputs": 3, "per_step": False, "tolerance": 0.5},
+         "classifier-per-step": {"kind": "classifier", "outputs": 7, "per_step": True},
+         "mdn": {"kind": "mdn", "components": 2, "per_step": True}}
 
 
-def _targets(kind, rng, B):
-    if kind == "classifier":
-        lab = rng.integers(0, 7, B)
+def _targets(kind, rng, B, T=3):
+    if kind.startswith("classifier"):
+        lab = rng.integers(0, 7, (B, T) if kind.endswith("per-step") else B)
         lab[1] = -1  # not scored
         return lab
+    if kind == "mdn":
+        y = rng.standard_normal((B, T, 3))
+        y[:, :, 2] = rng.random((B, T)) < 0.3                                  # pen lifts
+        return y
     return rng.standard_normal((B, 3))
 
 
@@ -232,10 +238,12 @@ def test_model_update_on_device_equals_the_host_head(small_tiles, kind):
     means = host.loss_and_grad(x, y)
     sums = arrays_cuda.zeros((2,), np.float64)
     count = dev.loss_and_grad_on_device(x, y, sums)
-    assert count == host.last_count == (B - 1 if kind == "classifier" else B)
+    per_row = {"classifier": B - 1, "regression": B, "classifier-per-step": T * B - T, "mdn": T * B}[kind]
+    assert count == host.last_count == per_row
     got = sums.copy_to_host()
-    assert got[0] == pytest.approx(means["loss"] * count, rel=1e-12)
-    assert got[1] == means["acc"] * count
+    for i, m in enumerate(dev.head.metrics):   # loss, acc; the mixture density's loss, nats_seq
+        assert got[i] == pytest.approx(host.last_sums[m], rel=1e-12, abs=1e-12), m
+    assert got[0] != 0 and means["loss"] == pytest.approx(got[0] / count, rel=1e-12)
     g_dev = dev.device_buffers()[1].data.copy_to_host()
     g_host = host.flat[1].data
     assert np.abs(g_host).min() >= 0 and np.count_nonzero(g_host) > 0.9 * g_host.size
@@ -299,13 +307,16 @@ def test_cli_train_on_device_equals_cpu(small_tiles, tmp_path, kind, optimizer, 
 
 def test_an_update_on_the_device_copies_only_its_metrics_to_the_host(small_tiles, tmp_path, monkeypatch):
     """Between the batch's upload and the next update, a device update copies one array to the host: the
-    metrics (the copies are counted on the device arrays' copy_to_host). The plain LSTM: the LN-LSTM's
+    metrics (the copies are counted on the device arrays' copy_to_host); the host parameters are fetched
+    when read (a checkpoint). The plain LSTM: the LN-LSTM's
     backward of a narrow input still centres Wx on the host (lstm_cuda._xhat), a copy of Wx (I,G) per layer."""
     from numba import cuda
 
-    from lnrnn.training.train import Trainer
+    from lnrnn.training.checkpoint import load_checkpoint
     from lnrnn.training.runconfig import TrainConfig
+    from lnrnn.training.train import Trainer
     data = _npz(tmp_path, "classifier")
+    (tmp_path / "run").mkdir()
     cfg = TrainConfig(task="npz", data_dir=str(data), cell="lstm", hidden=3, batch_size=4, epochs=1,
                       dtype="float64", device="cuda", out=str(tmp_path / "run"), clip=0.05)
     trainer = Trainer(cfg, quiet=True)
@@ -322,9 +333,13 @@ def test_an_update_on_the_device_copies_only_its_metrics_to_the_host(small_tiles
             trainer.step += 1
         assert copies == [(3,), (3,)]
         assert trainer.model.last_count == 4 and set(trainer.model.last_sums) == {"loss", "acc", "seqs"}
-        before = trainer.model.flat[0].data.copy()
-        trainer.sync_host()                                   # the host parameters catch up on demand
-        assert len(copies) == 3 and not np.array_equal(before, trainer.model.flat[0].data)
+        stale = trainer.model.flat[0].data.copy()
+        want = trainer.model.device_buffers()[0].data.copy_to_host()
+        assert not np.array_equal(stale, want)
+        trainer.save()            # a checkpoint between evaluations (--save-every) fetches the device's first
+        _, arrays = load_checkpoint(cfg.out)
+        got = trainer.model.flat[0].join({k[len("param/"):]: v for k, v in arrays.items() if k.startswith("param/")})
+        np.testing.assert_array_equal(got, want)
     finally:
         trainer.close()
 

@@ -11,6 +11,8 @@ Shapes: B rows, O outputs (C classes).
     mask    (B,)   the dtype's 1 where the row is scored, 0 where not
     d       (B,O)  <- scale * dL/d(logits or predictions) (0 on rows not scored)
     rows    (B,2)  float64 <- per row [loss, 1 if correct (or within tolerance) else 0] (0 on rows not scored)
+``add_bias`` (hw += b) and ``nll_rows`` (rows <- [nll, nll]): for a head whose objective is another
+module's (the mixture density, mdn_cuda).
 One thread per row (grid-stride): rows are independent, and O is a head's handful of classes or outputs.
 The batch's sums are ``gemm_cuda.colsum(rows)`` (float64, as the host sums them), left on the device.
 """
@@ -78,7 +80,22 @@ def _kernels(dtype):
             rows[r, 0] = s
             rows[r, 1] = 1.0 if within else 0.0
 
-    return xent, sqerr
+    @cuda.jit
+    def bias(hw, b):
+        B, O = hw.shape
+        for q in range(cuda.grid(1), B * O, cuda.gridsize(1)):
+            r = q // O
+            o = q - r * O
+            hw[r, o] = hw[r, o] + b[o]
+
+    @cuda.jit
+    def nll2(nll, rows):
+        for r in range(cuda.grid(1), nll.shape[0], cuda.gridsize(1)):
+            v = float64(nll[r])
+            rows[r, 0] = v
+            rows[r, 1] = v
+
+    return xent, sqerr, bias, nll2
 
 
 def _grid(B):
@@ -89,7 +106,7 @@ def _grid(B):
 def softmax_xent(hw, b, labels, mask, scale, d, rows):
     """d (B,C) <- scale * (softmax(hw + b) - onehot(labels)) on scored rows; rows (B,2) <- [-log p(label),
     correct] (module docstring). All device arrays; scale a Python float."""
-    xent, _ = _kernels(hw.dtype)
+    xent, _, _, _ = _kernels(hw.dtype)
     blocks, tpb = _grid(hw.shape[0])
     xent[blocks, tpb](hw, b, labels, mask, nbtype(hw.dtype)(scale), d, rows)
 
@@ -97,7 +114,22 @@ def softmax_xent(hw, b, labels, mask, scale, d, rows):
 def squared_error(hw, b, target, mask, scale, tolerance, d, rows):
     """d (B,O) <- 2 scale err with err = (hw + b - target) * mask; rows (B,2) <- [sum err^2, every |err| <
     tolerance] (module docstring). All device arrays; scale and tolerance Python floats."""
-    _, sqerr = _kernels(hw.dtype)
+    _, sqerr, _, _ = _kernels(hw.dtype)
     blocks, tpb = _grid(hw.shape[0])
     t = nbtype(hw.dtype)
     sqerr[blocks, tpb](hw, b, target, mask, t(scale), t(tolerance), d, rows)
+
+
+def add_bias(hw, b):
+    """hw (B,O) += b (O,) in place (the mixture density head's linear output, as the host adds its bias)."""
+    _, _, bias, _ = _kernels(hw.dtype)
+    blocks, tpb = _grid(hw.size)
+    bias[blocks, tpb](hw, b)
+
+
+def nll_rows(nll, rows):
+    """rows (N,2) float64 <- [nll, nll] per row: a per-point loss (mdn_cuda's) in the rows' layout, for both of
+    the mixture density head's sums (loss, nats_seq)."""
+    _, _, _, nll2 = _kernels(nll.dtype)
+    blocks, tpb = _grid(nll.shape[0])
+    nll2[blocks, tpb](nll, rows)

@@ -93,17 +93,19 @@ class Head:
     device_objective = False  # True where the head's loss runs on the device (``_device_objective``)
 
     def loss_and_grad_on_device(self, h, targets, valid, scale, views, sums):
-        """The last-step head's forward and backward on the device: h (B,H) device array, targets and valid
-        (B,) host arrays as ``forward`` takes them, views (params, grads) {W, b} device arrays (grads add
-        up, +=), sums (2,) float64 device array <- the sums of [loss, acc] -> dh (B,H) = scale dL/dh (device).
-        Nothing is copied to the host: the sums travel with the update's metrics."""
+        """The head's forward and backward on the device: h (N,H) device array, the rows the head reads (a
+        last-step head's (B,H), a per-step head's every step, (T*B,H) in y's order), targets and valid as
+        ``forward`` takes them (host arrays; valid (B,) or (T,B)), views (params, grads) {W, b} device arrays
+        (grads add up, +=), sums (2,) float64 device array <- the sums of the head's two metrics ([loss, acc];
+        the mixture density's [loss, nats_seq]) -> dh (N,H) = scale dL/dh (device). Nothing is copied to
+        the host: the sums travel with the update's metrics."""
         from lnrnn.kernels import arrays_cuda, gemm_cuda
         p, g = views
-        B = h.shape[0]
-        hw = gemm_cuda.matmul(h, p["W"])                                            # (B,O) h W, bias added next
-        mask = arrays_cuda.to_device(np.asarray(valid, self.dtype))                 # (B,)
-        d = arrays_cuda.empty((B, self.O), self.dtype)                              # (B,O) scale dL/d(hW + b)
-        rows = arrays_cuda.empty((B, 2), np.float64)                                # (B,2) [loss, acc] per row
+        N = h.shape[0]
+        hw = gemm_cuda.matmul(h, p["W"])                                            # (N,O) h W, bias added next
+        mask = arrays_cuda.to_device(np.asarray(valid, self.dtype).reshape(N))      # (N,)
+        d = arrays_cuda.empty((N, self.O), self.dtype)                              # (N,O) scale dL/d(hW + b)
+        rows = arrays_cuda.empty((N, 2), np.float64)                                # (N,2) [loss, acc] per row
         self._device_objective(hw, p["b"], targets, mask, scale, d, rows)
         sums.copy_to_device(gemm_cuda.colsum(rows))
         gemm_cuda.matmul(h, d, out=g["W"], trans_a=True, accumulate=True)           # dW += h^T d
@@ -150,7 +152,7 @@ class ClassifierHead(Head):
 
     def _device_objective(self, hw, b, targets, mask, scale, d, rows):
         from lnrnn.kernels import arrays_cuda, losses_cuda
-        labels = arrays_cuda.to_device(np.asarray(self._labels(targets), np.int64))   # (B,)
+        labels = arrays_cuda.to_device(np.asarray(self._labels(targets), np.int64).reshape(-1))   # (B,) or (T*B,)
         losses_cuda.softmax_xent(hw, b, labels, mask, scale, d, rows)
 
     def backward(self, cache, scale):
@@ -194,8 +196,8 @@ class RegressionHead(Head):
 
     def _device_objective(self, hw, b, targets, mask, scale, d, rows):
         from lnrnn.kernels import arrays_cuda, losses_cuda
-        losses_cuda.squared_error(hw, b, arrays_cuda.to_device(self._targets(targets)), mask, scale, self.tolerance,
-                                  d, rows)
+        target = np.ascontiguousarray(self._targets(targets).reshape(-1, self.O))     # (B,O) or (T*B,O)
+        losses_cuda.squared_error(hw, b, arrays_cuda.to_device(target), mask, scale, self.tolerance, d, rows)
 
     def backward(self, cache, scale):
         h, err = cache
@@ -242,6 +244,22 @@ class MDNHead(Head):
         nll, saved = mdn_forward(yhat, tg, v, self.M)
         total = float(nll.sum(dtype=np.float64))
         return {"loss": total, "nats_seq": total}, int(np.count_nonzero(v)), (h, yhat, tg, saved)
+
+    @property
+    def device_objective(self):
+        return not self.clip_output  # Graves's clip of each point's derivatives runs on the host only
+
+    def _device_objective(self, hw, b, targets, mask, scale, d, rows):
+        """The mixture density's NLL and its gradient (mdn_cuda) in place of the base class's row kernels:
+        rows[:, 0] <- each point's NLL, rows[:, 1] the same (nats_seq adds the same NLL up, per sequence)."""
+        from lnrnn.kernels import arrays_cuda, losses_cuda, mdn_cuda
+        N = hw.shape[0]
+        losses_cuda.add_bias(hw, b)                                                  # (N,K) yhat
+        tg = np.ascontiguousarray(np.swapaxes(np.asarray(targets, self.dtype), 0, 1).reshape(N, 3))
+        tg = arrays_cuda.to_device(tg)                                               # (N,3) in y's (T,B) order
+        nll, saved = mdn_cuda.mdn_forward(hw, tg, mask, self.M)                      # (N,)
+        d.copy_to_device(mdn_cuda.mdn_backward(np.full(N, scale, self.dtype), saved, hw, tg, self.M))
+        losses_cuda.nll_rows(nll, rows)
 
     def backward(self, cache, scale):
         from lnrnn.kernels.mdn import mdn_backward

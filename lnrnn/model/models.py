@@ -207,13 +207,14 @@ class SequenceModel:
     # ---- a training update on the device (lnrnn.training.train with --device cuda) ----
     def device_refusal(self):
         """None when ``loss_and_grad_on_device`` can run this model, else why not (a phrase): a stack on
-        'cuda', one direction, no skip connections, no text, and a last-step head whose loss runs there."""
+        'cuda', one direction, no skip connections, no text, and a head whose loss runs there (classifier,
+        regression, mixture density without --clip-output; last step or every step; not CTC)."""
         if getattr(self.stack, "device", "cpu") != "cuda":
             return "the stack runs on the CPU"
         if self.conditioned or getattr(self.stack, "skip", False) or self.reverse_columns is not None:
             return "the synthesis, skip-connection and bidirectional stacks run their heads on the host"
-        if self.head.steps != "last" or not self.head.device_objective:
-            return f"the {'per-step ' if self.head.steps == 'all' else ''}{self.head.kind} head runs on the host"
+        if not self.head.device_objective or getattr(self.head, "whole_sequence", False):
+            return f"the {self.head.kind} head runs on the host"
         return None
 
     def device_buffers(self):
@@ -241,9 +242,10 @@ class SequenceModel:
                                   {n: g.views[pre + n] for n in layer.grads}) if on else None
 
     def loss_and_grad_on_device(self, x, targets, sums, noise_key=None):
-        """``loss_and_grad`` of a batch without lengths, whole (no truncated BPTT), with the parameters and
+        """``loss_and_grad`` of a batch without lengths, whole (no truncated BPTT; a last-step head reads y at
+        step T-1, a per-step head every step as rows of (T*B,H)), with the parameters and
         gradients of ``device_buffers`` (``device_refusal`` says which models): the device gradients are
-        zeroed and filled, sums (2,) float64 device array <- the batch's sums of [loss, acc]; nothing is
+        zeroed and filled, sums (2,) float64 device array <- the batch's sums of the head's two metrics; nothing is
         copied to the host. -> the batch's scored count (``last_count``; the caller sets ``last_sums`` once it
         has fetched sums)."""
         from lnrnn.kernels import arrays_cuda
@@ -253,7 +255,8 @@ class SequenceModel:
             if noise_key is None:
                 noise_key, self._noise_calls = self._noise_calls, self._noise_calls + 1
             state = self.noise_state(B, (1, int(noise_key)))
-        valid = np.ones(B, bool)
+        last = self.head.steps == "last"
+        valid = np.ones(B if last else (T, B), bool)                                 # (B,) or (T,B)
         self.last_count = self.head.count(targets, valid)
         p, g = self.device_buffers()
         arrays_cuda.fill(g.data, 0)
@@ -262,10 +265,13 @@ class SequenceModel:
             y_dev, _ = self.stack.forward(x, state, training=True, on_device=True, keep=True)
             views = ({n: p.views["head." + n] for n in self.head.params},
                      {n: g.views["head." + n] for n in self.head.grads})
-            dh = self.head.loss_and_grad_on_device(y_dev[T - 1], targets, valid, 1.0 / max(self.last_count, 1),
-                                                   views, sums)
-            dy = arrays_cuda.zeros(y_dev.shape, self.dtype)                          # (T,B,H)
-            dy[T - 1].copy_to_device(dh)
+            h = y_dev[T - 1] if last else arrays_cuda.rows2d(y_dev)                 # (B,H) or (T*B,H)
+            dh = self.head.loss_and_grad_on_device(h, targets, valid, 1.0 / max(self.last_count, 1), views, sums)
+            if last:
+                dy = arrays_cuda.zeros(y_dev.shape, self.dtype)                      # (T,B,H)
+                dy[T - 1].copy_to_device(dh)
+            else:
+                dy = dh.reshape(y_dev.shape)
             self.stack.backward(dy, on_device=True)
         finally:
             self._set_device_views(False)

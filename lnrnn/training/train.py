@@ -492,7 +492,7 @@ class Trainer:
         model, cfg = self.model, self.cfg
         p, g = model.device_buffers()
         if self._metrics_dev is None:
-            self._metrics_dev = arrays_cuda.zeros((3,), np.float64)      # (3,) loss sum, acc sum, gradient norm
+            self._metrics_dev = arrays_cuda.zeros((3,), np.float64)      # (3,) the head's 2 sums, gradient norm
         metrics = self._metrics_dev
         whole = lengths is None and text is None and not (cfg.tbptt and cfg.tbptt < x.shape[0])
         if whole:
@@ -504,9 +504,9 @@ class Trainer:
         optim_cuda.clip_grad_norm(g.data, cfg.clip, metrics[2:])
         self.opt.step(p.data, g.data)
         self.host_stale = True
-        loss_sum, acc_sum, norm = metrics.copy_to_host()                 # the update's one copy to the host
-        if whole:
-            model.last_sums = {"loss": float(loss_sum), "acc": float(acc_sum), "seqs": float(x.shape[1])}
+        first, second, norm = metrics.copy_to_host()                     # the update's one copy to the host
+        if whole:  # the head's two metrics' sums (loss, acc; the mixture density's loss, nats_seq)
+            model.last_sums = {**dict(zip(model.head.metrics, (float(first), float(second)))), "seqs": float(x.shape[1])}
         loss = model.head.mean(model.last_sums, model.last_count)["loss"]
         if not math.isfinite(loss):
             self._diverged("training loss", loss)
