@@ -129,16 +129,38 @@ def test_opcheck_of_the_layer_ops(name, masked):
 
 
 @pytest.mark.parametrize("name", ["lstm", "ln-lstm", "bn-lstm"])
-def test_a_gradient_of_c_n_is_refused_in_one_sentence_and_h_n_is_not(name):
+def test_a_gradient_of_c_n_is_refused_where_the_kernels_take_none_and_h_n_is_not(name):
+    """c_n takes a gradient for the plain and LN LSTM over full rows (gradcheck below); a BN-LSTM's, or
+    a ragged batch's, is refused in one sentence, and a zero one is no gradient at all."""
     spec = cells.get(name)
     m = _module(name, 2, 3)
     x = torch.randn(4, 2, 2, dtype=F64, requires_grad=True)
-    out, (h_n, c_n) = m(x)
-    assert c_n.requires_grad
-    with pytest.raises(NotImplementedError, match="c_n"):
-        c_n.sum().backward(retain_graph=True)
-    (out.sum() + h_n.sum() + 0 * c_n.sum()).backward()   # a zero dc_n is no gradient at all
-    assert x.grad is not None and torch.isfinite(x.grad).all() and spec.nstate == 2
+    for lengths in ((None, torch.tensor([4, 2])) if spec.norm != "bn" else (None,)):
+        out, (h_n, c_n) = m(x, lengths=lengths)
+        assert c_n.requires_grad
+        if spec.norm != "bn" and lengths is None:
+            c_n.sum().backward()
+            continue
+        with pytest.raises(NotImplementedError, match="c_n"):
+            c_n.sum().backward(retain_graph=True)
+        (out.sum() + h_n.sum() + 0 * c_n.sum()).backward()   # a zero dc_n is no gradient at all
+
+
+@pytest.mark.parametrize("name", ["lstm", "ln-lstm"])
+def test_gradcheck_of_c_n_over_full_rows(name):
+    """dx, dh0, dc0 and every parameter's gradient of a loss on out, h_n and c_n, two layers."""
+    spec = cells.get(name)
+    m = _module(name, 2, 2)
+    names = [n for n, _ in m.named_parameters()]
+    params = [p.detach().clone().requires_grad_() for p in m.parameters()]
+    x = torch.randn(3, 3, 2, dtype=F64, generator=torch.Generator().manual_seed(5)).requires_grad_()
+    states = _states(spec, 2, 3, 2)
+
+    def f(x, h0, c0, *ps):
+        out, (h_n, c_n) = torch.func.functional_call(m, dict(zip(names, ps)), (x, (h0, c0)))
+        return out, h_n, c_n
+
+    assert torch.autograd.gradcheck(f, (x, *states, *params))
 
 
 # ---- PyTorch's own LSTM and RNN ----
@@ -321,7 +343,7 @@ def test_unsupported_inputs_are_refused_in_one_sentence():
         m(torch.zeros(4, 2, 3), lengths=[4])
     with pytest.raises(ValueError, match=r"lengths must lie in \[0, 4\]"):
         m(torch.zeros(4, 2, 3), lengths=[5, 1])
-    for bad in (dict(bidirectional=True), dict(bias=False), dict(norm="group")):
+    for bad in (dict(bias=False), dict(norm="group")):
         with pytest.raises(ValueError, match="LSTM: "):
             lt.LSTM(3, 2, **bad)
     with pytest.raises(ValueError, match="nonlinearity='tanh'"):

@@ -5,6 +5,8 @@
     out, (h_n, c_n) = m(x)                       # x (B,T,I) -> out (B,T,H); h_n, c_n (num_layers,B,H)
     out, (h_n, c_n) = m(x, (h0, c0), lengths=lengths)    # right-padded rows: h_n at each row's last step
     out, h_n = lnrnn.torch.RNN(28, 128, norm="bn")(x)
+    bi = lnrnn.torch.LSTM(28, 128, num_layers=2, bidirectional=True)  # out (T,B,2H); h_n (2*num_layers,B,H)
+    h, c = lnrnn.torch.LSTMCell(28, 128, norm="ln")(x_t, (h, c))    # one step: x_t (B,I) -> h, c (B,H)
     stack, head = lnrnn.torch.from_run("runs/x")           # a trained run folder: the stack and its nn.Linear
 
 Design. One recurrent layer over the whole sequence is one ``torch.library.custom_op``
@@ -19,8 +21,8 @@ biases ``bias_ih_l{k} + bias_hh_l{k}`` = b) and map between them with ordinary t
 and the compiler follow. Parameter and buffer names are those of ``lnrnn export`` (``lnrnn/interop/export.py``)
 without its ``rnn.`` prefix, so a plain ``LSTM(norm=None)`` loads a ``torch.nn.LSTM``'s state_dict as it is.
 
-Shapes (time-major unless batch_first): x (T,B,I), out (T,B,H) (T,B,L*H with skip connections), hx and
-h_n, c_n (L,B,H); the layer ops take x (T,B,I), state [h0 (B,H)] or [h0, c0], params in the cell's
+Shapes (time-major unless batch_first): x (T,B,I), out (T,B,D*H) (T,B,L*D*H with skip connections), hx and
+h_n, c_n (L*D,B,H), D = 2 when bidirectional (else 1); the layer ops take x (T,B,I), state [h0 (B,H)] or [h0, c0], params in the cell's
 order (``cells.Cell.param_shapes``), BN buffers [rm*, rv* (Ts,width)] (``cells.Cell.buffers``).
 
 Lengths. ``lengths`` (B,) (or a PackedSequence input) marks right padding: each row's final state is
@@ -34,10 +36,24 @@ buffers' rows reuse the last row). ``register_autograd`` takes only functional o
 returns the updated statistics as new tensors and the module copies them into its buffers (``copy_``,
 which ``torch.compile`` sees as a buffer mutation) instead of declaring them as mutated arguments.
 
-Limits. The final cell state c_n is an output but the kernels take no gradient for it: a backward
-with a non-zero dL/dc_n raises NotImplementedError (use ``out`` or h_n in the loss, or detach c_n);
-h_n and ``out`` are fully differentiable, as are h0 and c0. No double backward, no bidirectional
-modules (``lnrnn.model.layers.RecurrentStack`` has them; this binding not yet), no projections (``proj_size``). float32 and float64 only.
+Bidirectional (``bidirectional=True``, as nn.LSTM's). Every layer has a backward direction with its own
+parameters (``weight_ih_l{k}_reverse``, ...: nn.LSTM's names, so its state_dict loads as it is), run by the
+same op over each row's valid steps reversed (``_reverse_valid``, torch's twin of
+``functional.reverse_valid``: the backward direction starts at each row's last valid step); its output is
+reversed back and out is [forward | backward] (2H); layer k > 0 reads both (2H inputs; I + 2H with skip).
+h_n, c_n and hx are (num_layers*2, B, H), layer-major and direction-minor (row 2k + d), as nn.LSTM's; the
+backward direction's final state is its state after the row's first step. BN: statistics per direction
+(``..._l{k}_reverse`` buffers), indexed by the direction's own time, as ``RecurrentStack``'s.
+
+One step. ``LSTMCell`` / ``RNNCell`` (nn.LSTMCell's arguments and names, without ``_l0``) run the same op
+over one step (x (1,B,I)); both h' and c' take gradients. norm='bn' is refused: its statistics are per
+time step, and a step does not know its time.
+
+Limits. The final cell state c_n takes a gradient where the kernels take its seed (the plain and LN
+LSTM, no lengths: ``functional.takes_dc_n``); elsewhere (BN, ragged rows) a backward with a non-zero
+dL/dc_n raises NotImplementedError (use ``out`` or h_n in the loss, or detach c_n). h_n and ``out``
+are fully differentiable, as are h0 and c0. No double backward, no projections (``proj_size``).
+float32 and float64 only.
 
 Memory and threads. Contiguous CPU tensors reach the kernels as NumPy views (``Tensor.numpy()``) and
 the results come back as ``torch.from_numpy`` wrappers: nothing is copied but the small transposed
@@ -57,7 +73,7 @@ from lnrnn.interop.export import PARAM_NAMES, read_safetensors
 from lnrnn.model import cells
 from lnrnn.model import functional
 
-__all__ = ["LSTM", "RNN", "from_run", "load_exported", "layer_forward", "layer_backward"]
+__all__ = ["LSTM", "RNN", "LSTMCell", "RNNCell", "from_run", "load_exported", "layer_forward", "layer_backward"]
 
 DTYPES = (torch.float32, torch.float64)
 _NORMS = {None: "none", "none": "none", "ln": "ln", "bn": "bn"}
@@ -223,7 +239,8 @@ def layer_backward(res: list[Tensor], x: Tensor, state: list[Tensor], params: li
                    dfinal: list[Tensor], lengths: Optional[Tensor], cell: str, training: bool
                    ) -> tuple[Tensor, list[Tensor], list[Tensor]]:
     """The hand-written BPTT of ``layer_forward``: its residuals, inputs and y, dy (T,B,H) = dL/dy,
-    dfinal = [dL/dh_n (B,H)(, dL/dc_n: must be zero)] -> dx, [dh0(, dc0)], parameter gradients in order."""
+    dfinal = [dL/dh_n (B,H)(, dL/dc_n (B,H): plain and LN LSTM, rows of full length)] -> dx, [dh0(, dc0)],
+    parameter gradients in order."""
     spec = cells.get(cell)
     conv = _convert(x)
     ins = [conv.array(t) for t in (*res, x, *state, *params, y, dy, *dfinal)]
@@ -250,8 +267,10 @@ def _setup_context(ctx, inputs, output):
     ctx.cell, ctx.training, ctx.has_lengths = cell, training, lengths is not None
     ctx.sizes = (len(state), len(params), len(res), len(buffers))
     ctx.save_for_backward(x, y, *state, *params, *res, *([lengths] if lengths is not None else []))
-    # residuals are the backward's, not results; c_n's gradient is refused by _cell_state_guard instead
-    ctx.mark_non_differentiable(*res, *final[1:])
+    # c_n takes a gradient where the kernels take its seed (functional.takes_dc_n: plain and LN LSTM, every
+    # row running all T steps); elsewhere _cell_state_guard refuses one. Residuals are the backward's, not results.
+    ctx.seeds_c = len(final) > 1 and lengths is None and functional.takes_dc_n(cells.get(cell))
+    ctx.mark_non_differentiable(*res, *([] if ctx.seeds_c else final[1:]))
     ctx.set_materialize_grads(False)  # no zero-filled (T,B,G) gradients for the residuals: None instead
 
 
@@ -264,8 +283,9 @@ def _backward(ctx, dy, dfinal, dres, dbuffers):
         raise RuntimeError("this lnrnn layer ran with keep=False (no backward was expected): run it with "
                            "gradients enabled.")
     dy = torch.zeros_like(y) if dy is None else dy.contiguous()
-    dh_n = torch.zeros_like(state[0]) if dfinal[0] is None else dfinal[0].contiguous()
-    dx, dstate, dparams = layer_backward(list(res), x, list(state), list(params), y, dy, [dh_n], lengths,
+    seeds = [torch.zeros_like(state[0]) if d is None else d.contiguous()
+             for d in dfinal[:2 if ctx.seeds_c else 1]]                    # [dh_n(, dc_n)] (B,H)
+    dx, dstate, dparams = layer_backward(list(res), x, list(state), list(params), y, dy, seeds, lengths,
                                          ctx.cell, ctx.training)
     return dx, dstate, dparams, [None] * n_b, None, None, None, None
 
@@ -273,10 +293,11 @@ def _backward(ctx, dy, dfinal, dres, dbuffers):
 layer_forward.register_autograd(_backward, setup_context=_setup_context)
 
 
-# ---- c_n: an output without a gradient ----
-# The kernels take no seed for dL/dc_n, and torch.library.opcheck seeds every differentiable output of an
-# op, so c_n leaves layer_forward non-differentiable and gets its refusal here: c_n + guard(h_n), where the
-# guard is zeros (B,H) whose backward raises for a non-zero gradient (inside an op: the check reads data).
+# ---- c_n where the kernels take no gradient for it ----
+# The BN-LSTM's kernels take no seed for dL/dc_n, nor does any kernel for a row that ends inside the sequence,
+# and torch.library.opcheck seeds every differentiable output of an op, so there c_n leaves layer_forward
+# non-differentiable and gets its refusal here: c_n + guard(h_n), where the guard is zeros (B,H) whose
+# backward raises for a non-zero gradient (inside an op: the check reads data).
 
 @torch.library.custom_op("lnrnn::cell_state_guard", mutates_args=())
 def _cell_state_guard(h_n: Tensor) -> Tensor:
@@ -315,6 +336,37 @@ def _torch_dtype(dt):
 
 # ---- the modules ----
 
+def _add_layer(m, spec, rng, I, H, forget_bias, dtype, device, sfx):
+    """Register one layer's parameters (PyTorch's layout, names ``{stem}{sfx}``: export's stems,
+    ``PARAM_NAMES``) and BN buffers on module m, with lnrnn's initial values (``cells.Cell.init_params``)."""
+    np_dtype = _numpy_dtype(dtype)
+    p = spec.init_params(rng, I, H, np_dtype, forget_bias)
+    for name, _ in spec.param_shapes(I, H):
+        stem, transpose = PARAM_NAMES[name]
+        value = torch.from_numpy(np.ascontiguousarray(p[name].T if transpose else p[name]))
+        m.register_parameter(f"{stem}{sfx}", nn.Parameter(value.to(device=device)))
+        if name == "b":  # PyTorch's second bias: the two sum to lnrnn's b
+            m.register_parameter(f"bias_hh{sfx}", nn.Parameter(torch.zeros(spec.blocks * H, dtype=dtype,
+                                                                            device=device)))
+    for name, v in spec.init_buffers(H, 1, np_dtype).items():
+        m.register_buffer(f"{PARAM_NAMES[name][0]}{sfx}", torch.from_numpy(v).to(device=device))
+
+
+def _layer_params(m, spec, sfx):
+    """The parameters ``_add_layer`` registered, in lnrnn's layout and order (Wx (I,G), Wh (H,G), b (G,),
+    norm params): torch ops, so autograd carries the gradients back to the PyTorch-layout parameters."""
+    out = []
+    for name in spec.param_names:
+        stem, transpose = PARAM_NAMES[name]
+        p = getattr(m, f"{stem}{sfx}")
+        if transpose:
+            p = p.t().contiguous()
+        elif name == "b":
+            p = p + getattr(m, f"bias_hh{sfx}")
+        out.append(p)
+    return out
+
+
 class _Recurrent(nn.Module):
     """A stack of lnrnn layers of one cell; ``LSTM`` and ``RNN`` fix the cell (module docstring)."""
 
@@ -331,9 +383,6 @@ class _Recurrent(nn.Module):
                 raise ValueError(f"{what}: {n} must be a positive integer, not {v!r}.")
         if not bias:
             raise ValueError(f"{what}: lnrnn's cells always have a bias: pass bias=True.")
-        if bidirectional:
-            raise ValueError(f"{what}: lnrnn.torch's modules run forward in time only: pass bidirectional=False "
-                             "(or run a second module on the flipped sequence).")
         if not 0.0 <= float(dropout) < 1.0:
             raise ValueError(f"{what}: dropout must lie in [0, 1), not {dropout!r}.")
         dtype = torch.get_default_dtype() if dtype is None else dtype
@@ -344,21 +393,15 @@ class _Recurrent(nn.Module):
         self.input_size, self.hidden_size, self.num_layers = int(input_size), int(hidden_size), int(num_layers)
         self.norm, self.batch_first, self.skip = None if _NORMS[norm] == "none" else norm, bool(batch_first), bool(skip)
         self.dropout, self.forget_bias = float(dropout), float(forget_bias)
+        self.bidirectional = bool(bidirectional)
+        self.directions = 2 if self.bidirectional else 1
         # initial values from lnrnn's own initializer (cells.Cell.init_params), drawn from torch's RNG
         rng = np.random.default_rng(int(torch.randint(0, 2 ** 62, (1,)).item()))
-        H, G = self.hidden_size, self.spec.blocks * self.hidden_size
-        np_dtype = _numpy_dtype(dtype)
+        H = self.hidden_size
         for k in range(self.num_layers):
             I_k = self.layer_input_size(k)
-            p = self.spec.init_params(rng, I_k, H, np_dtype, forget_bias)
-            for name, _ in self.spec.param_shapes(I_k, H):
-                stem, transpose = PARAM_NAMES[name]
-                value = torch.from_numpy(np.ascontiguousarray(p[name].T if transpose else p[name]))
-                self.register_parameter(f"{stem}_l{k}", nn.Parameter(value.to(device=device)))
-                if name == "b":  # PyTorch's second bias: the two sum to lnrnn's b
-                    self.register_parameter(f"bias_hh_l{k}", nn.Parameter(torch.zeros(G, dtype=dtype, device=device)))
-            for name, v in self.spec.init_buffers(H, 1, np_dtype).items():
-                self.register_buffer(f"{PARAM_NAMES[name][0]}_l{k}", torch.from_numpy(v).to(device=device))
+            for d in range(self.directions):
+                _add_layer(self, self.spec, rng, I_k, H, forget_bias, dtype, device, "_" + _suffix(k, d))
 
     @property
     def cell(self):
@@ -367,13 +410,15 @@ class _Recurrent(nn.Module):
 
     @property
     def output_size(self):
-        return self.hidden_size * (self.num_layers if self.skip else 1)
+        """D*H per layer's output (D = 2 when bidirectional: [forward | backward]), times L with skip."""
+        return self.directions * self.hidden_size * (self.num_layers if self.skip else 1)
 
     def layer_input_size(self, k):
-        """I for layer 0; H above (I + H with skip connections: layer k reads [x | h_{k-1}])."""
+        """I for layer 0; D*H above (I + D*H with skip connections: layer k reads [x | h_{k-1}])."""
         if k == 0:
             return self.input_size
-        return self.input_size + self.hidden_size if self.skip else self.hidden_size
+        W = self.directions * self.hidden_size
+        return self.input_size + W if self.skip else W
 
     def extra_repr(self):
         s = f"{self.input_size}, {self.hidden_size}, num_layers={self.num_layers}, norm={self.norm!r}"
@@ -383,30 +428,24 @@ class _Recurrent(nn.Module):
             s += ", skip=True"
         if self.dropout:
             s += f", dropout={self.dropout}"
+        if self.bidirectional:
+            s += ", bidirectional=True"
         return s
 
-    def layer_params(self, k):
-        """Layer k's parameters in lnrnn's layout and order (Wx (I,G), Wh (H,G), b (G,), norm params):
-        torch ops, so autograd carries the gradients back to the PyTorch-layout parameters."""
-        out = []
-        for name in self.spec.param_names:
-            stem, transpose = PARAM_NAMES[name]
-            p = getattr(self, f"{stem}_l{k}")
-            if transpose:
-                p = p.t().contiguous()
-            elif name == "b":
-                p = p + getattr(self, f"bias_hh_l{k}")
-            out.append(p)
-        return out
+    def layer_params(self, k, d=0):
+        """Layer k's parameters (direction d: 0 forward, 1 backward) in lnrnn's layout and order (Wx (I,G),
+        Wh (H,G), b (G,), norm params): torch ops, so autograd carries the gradients back to the
+        PyTorch-layout parameters."""
+        return _layer_params(self, self.spec, "_" + _suffix(k, d))
 
-    def layer_buffers(self, k):
-        return [getattr(self, f"{PARAM_NAMES[n][0]}_l{k}") for n in self.spec.buffer_names]
+    def layer_buffers(self, k, d=0):
+        return [getattr(self, f"{PARAM_NAMES[n][0]}_{_suffix(k, d)}") for n in self.spec.buffer_names]
 
-    def _grow_buffers(self, k, T):
+    def _grow_buffers(self, k, T, d=0):
         """Training on a sequence longer than the BN statistics: add rows repeating the last one
         (``functional.grown``)."""
         for n in self.spec.buffer_names:
-            name = f"{PARAM_NAMES[n][0]}_l{k}"
+            name = f"{PARAM_NAMES[n][0]}_{_suffix(k, d)}"
             b = getattr(self, name)
             if b.shape[0] < T:
                 with torch.no_grad():
@@ -423,7 +462,9 @@ class _Recurrent(nn.Module):
                                       error_msgs)
 
     def _states(self, hx, B, like):
-        L, H, what = self.num_layers, self.hidden_size, type(self).__name__
+        """hx -> the initial states, each (L*D, B, H): nn.LSTM's layout, row k*D + d for layer k's direction d."""
+        L, H, what = self.num_layers * self.directions, self.hidden_size, type(self).__name__
+        dims = "num_layers * 2, batch, hidden_size" if self.bidirectional else "num_layers, batch, hidden_size"
         n = self.spec.nstate
         if hx is None:
             z = like.new_zeros((L, B, H))
@@ -434,7 +475,7 @@ class _Recurrent(nn.Module):
         for s in hx:
             if s.shape != (L, B, H):
                 raise ValueError(f"{what}: hx holds a {tuple(s.shape)} state where ({L}, {B}, {H}) was expected "
-                                 "(num_layers, batch, hidden_size).")
+                                 f"({dims}).")
         return hx
 
     def forward(self, x, hx=None, lengths=None):
@@ -467,31 +508,29 @@ class _Recurrent(nn.Module):
                                  f"{tuple(lengths.shape)}.")
             mask = (torch.arange(T)[:, None] < lengths[None, :]).to(device=x.device, dtype=x.dtype)[:, :, None]
         x = x.contiguous()
-        bn_training = self.training and self.spec.norm == "bn"
         ys, finals, inp = [], [], x
         for k in range(self.num_layers):
-            params = self.layer_params(k)
-            st = [s[k] for s in state]
-            keep = torch.is_grad_enabled() and any(t.requires_grad for t in (inp, *st, *params))
-            if bn_training:
-                self._grow_buffers(k, T)
-            bufs = self.layer_buffers(k)
-            y, final, _, new_bufs = layer_forward(inp, st, params, bufs, lengths, self.cell, self.training, keep)
-            if bn_training:
-                with torch.no_grad():
-                    for b, nb in zip(bufs, new_bufs):
-                        b.copy_(nb)
+            y_dirs = []
+            for d in range(self.directions):
+                # the backward direction runs over each row's valid steps reversed; its y is reversed back
+                # and its final state is its state after the row's first step (as nn.LSTM's)
+                y, final = self._direction(k, d, _reverse_valid(inp, lengths) if d else inp,
+                                           [s[k * self.directions + d] for s in state], lengths, T)
+                y_dirs.append(_reverse_valid(y, lengths) if d else y)
+                finals.append(final)
+            y = torch.cat(y_dirs, dim=2) if self.bidirectional else y_dirs[0]    # (T,B,D*H)
             if lengths is not None:
                 y = y * mask                                               # padded steps: zeros, no gradient
             ys.append(y)
-            finals.append(final)
             if k + 1 < self.num_layers:
                 inp = nn.functional.dropout(y, self.dropout, self.training) if self.dropout else y
                 if self.skip:
                     inp = torch.cat([x, inp], dim=2)
         out = torch.cat(ys, dim=2) if self.skip else ys[-1]
         if self.spec.nstate == 2:
-            finals = [(h, c + _cell_state_guard(h) if h.requires_grad else c) for h, c in finals]
+            # a c_n the op left without a gradient (BN, ragged rows) gets the guard's refusal
+            finals = [(h, c + _cell_state_guard(h) if h.requires_grad and not c.requires_grad else c)
+                      for h, c in finals]
         final = tuple(torch.stack([f[i] for f in finals]) for i in range(self.spec.nstate))
         if packed is not None:
             out = _repack(out, packed)
@@ -500,6 +539,39 @@ class _Recurrent(nn.Module):
         elif self.batch_first:
             out = out.transpose(0, 1)
         return out, (final if self.spec.nstate == 2 else final[0])
+
+    def _direction(self, k, d, inp, st, lengths, T):
+        """Layer k's direction d over inp (T,B,I_k) (already reversed for d = 1) from states st [(B,H)]
+        -> y (T,B,H), final state list; BN training updates the direction's statistics."""
+        params = self.layer_params(k, d)
+        keep = torch.is_grad_enabled() and any(t.requires_grad for t in (inp, *st, *params))
+        bn_training = self.training and self.spec.norm == "bn"
+        if bn_training:
+            self._grow_buffers(k, T, d)
+        bufs = self.layer_buffers(k, d)
+        y, final, _, new_bufs = layer_forward(inp, st, params, bufs, lengths, self.cell, self.training, keep)
+        if bn_training:
+            with torch.no_grad():
+                for b, nb in zip(bufs, new_bufs):
+                    b.copy_(nb)
+        return y, final
+
+
+def _suffix(k, d):
+    """The name suffix of layer k's direction d: l{k} (forward) or l{k}_reverse, as nn.LSTM's."""
+    return f"l{k}_reverse" if d else f"l{k}"
+
+
+def _reverse_valid(a, lengths):
+    """a (T,B,...) with each row's first lengths[b] steps in reverse order, padded steps kept
+    (``functional.reverse_valid`` as torch ops, so autograd and the compiler follow it); its own inverse."""
+    if lengths is None:
+        return a.flip(0)
+    T, B = a.shape[0], a.shape[1]
+    t = torch.arange(T)[:, None]                                        # (T,1)
+    L = lengths[None, :]                                                # (1,B)
+    idx = torch.where(t < L, L - 1 - t, t).to(a.device)                 # (T,B) the step each entry reads
+    return a[idx, torch.arange(B, device=a.device)[None, :]]
 
 
 def _repack(y, packed):
@@ -541,6 +613,93 @@ class RNN(_Recurrent):
         super().__init__(input_size, hidden_size, num_layers, norm, **kw)
 
 
+# ---- one step ----
+
+class _Cell(nn.Module):
+    """One step of an lnrnn cell; ``LSTMCell`` and ``RNNCell`` fix the cell (their docstrings)."""
+
+    _kind = None  # 'lstm' | 'rnn'
+
+    def __init__(self, input_size, hidden_size, bias=True, norm="ln", forget_bias=1.0, device=None, dtype=None):
+        super().__init__()
+        what = type(self).__name__
+        if norm not in _NORMS:
+            raise ValueError(f"{what}: norm must be 'ln' or None, not {norm!r}.")
+        if _NORMS[norm] == "bn":
+            raise ValueError(f"{what}: norm='bn' keeps batch statistics for every time step, and one step "
+                             "does not know its time: use norm='ln' or None, or a whole sequence "
+                             f"({what[:-4]}(norm='bn')).")
+        for n, v in (("input_size", input_size), ("hidden_size", hidden_size)):
+            if int(v) != v or v < 1:
+                raise ValueError(f"{what}: {n} must be a positive integer, not {v!r}.")
+        if not bias:
+            raise ValueError(f"{what}: lnrnn's cells always have a bias: pass bias=True.")
+        dtype = torch.get_default_dtype() if dtype is None else dtype
+        if dtype not in DTYPES:
+            raise TypeError(f"{what}: lnrnn's kernels run float32 or float64 only: pass dtype=torch.float32 "
+                            f"or torch.float64, not {dtype}.")
+        self.spec = cells.lookup(self._kind, _NORMS[norm])
+        self.input_size, self.hidden_size = int(input_size), int(hidden_size)
+        self.norm, self.forget_bias = None if _NORMS[norm] == "none" else norm, float(forget_bias)
+        rng = np.random.default_rng(int(torch.randint(0, 2 ** 62, (1,)).item()))
+        _add_layer(self, self.spec, rng, self.input_size, self.hidden_size, forget_bias, dtype, device, "")
+
+    @property
+    def cell(self):
+        return self.spec.name
+
+    def extra_repr(self):
+        return f"{self.input_size}, {self.hidden_size}, norm={self.norm!r}"
+
+    def forward(self, input, hx=None):
+        what, I, H = type(self).__name__, self.input_size, self.hidden_size
+        n = self.spec.nstate
+        unbatched = input.dim() == 1
+        x = input.unsqueeze(0) if unbatched else input                     # (B,I)
+        if x.dim() != 2 or x.shape[1] != I or x.shape[0] < 1:
+            raise ValueError(f"{what}: input must be (B, {I}) with B >= 1 (or ({I},)), not {tuple(input.shape)}.")
+        B = x.shape[0]
+        names = ("h", "c")[:n]
+        if hx is None:
+            state = [x.new_zeros((B, H)) for _ in range(n)]
+        else:
+            hx = (hx,) if isinstance(hx, Tensor) else tuple(hx)
+            want = (H,) if unbatched else (B, H)
+            if len(hx) != n or any(s.shape != want for s in hx):
+                got = ", ".join(str(tuple(s.shape)) for s in hx)
+                raise ValueError(f"{what}: hx must be {'(h, c)' if n == 2 else 'h'}, each {want}, not {got}.")
+            state = [s.unsqueeze(0) if unbatched else s for s in hx]
+        check_tensors(what, input=x, **dict(zip(names, state)), weights=self.weight_ih)
+        params = _layer_params(self, self.spec, "")
+        keep = torch.is_grad_enabled() and any(t.requires_grad for t in (x, *state, *params))
+        _, final, _, _ = layer_forward(x.unsqueeze(0).contiguous(), [s.contiguous() for s in state], params, [],
+                                       None, self.cell, self.training, keep)   # one step: x (1,B,I)
+        if unbatched:
+            final = [f.squeeze(0) for f in final]
+        return tuple(final) if n == 2 else final[0]
+
+
+class LSTMCell(_Cell):
+    """``torch.nn.LSTMCell``-shaped step of lnrnn's LSTM cell: ``h', c' = m(input, (h, c))``, input (B,I)
+    (or (I,)), h, c (B,H) (zeros when hx is None). norm: 'ln' or None (the plain LSTM: loads
+    ``torch.nn.LSTMCell``'s state_dict); 'bn' is refused (its statistics are per time step). Both h' and
+    c' take gradients (the kernels' dL/dc seed)."""
+
+    _kind = "lstm"
+
+
+class RNNCell(_Cell):
+    """``torch.nn.RNNCell``-shaped (tanh) step of lnrnn's RNN cell: ``h' = m(input, h)``; the arguments of
+    ``LSTMCell`` (forget_bias is unused)."""
+
+    _kind = "rnn"
+
+    def __init__(self, input_size, hidden_size, bias=True, nonlinearity="tanh", norm="ln", **kw):
+        if nonlinearity != "tanh":
+            raise ValueError(f"RNNCell: lnrnn's RNN cells use tanh: pass nonlinearity='tanh', not {nonlinearity!r}.")
+        super().__init__(input_size, hidden_size, bias, norm, **kw)
+
+
 # ---- trained weights ----
 
 def _from_tensors(config, tensors, device=None):
@@ -552,7 +711,8 @@ def _from_tensors(config, tensors, device=None):
     dtype = _torch_dtype(config["dtype"])
     kw = dict(forget_bias=config["forget_bias"]) if cls is LSTM else {}
     stack = cls(config["input_size"], config["hidden_size"], config["num_layers"], norm=config["norm"],
-                skip=bool(config.get("skip", False)), dtype=dtype, **kw)
+                skip=bool(config.get("skip", False)), bidirectional=bool(config.get("bidirectional", False)),
+                dtype=dtype, **kw)
     stack.load_state_dict({k[len("rnn."):]: torch.from_numpy(np.ascontiguousarray(v))
                            for k, v in tensors.items() if k.startswith("rnn.")}, strict=True)
     head = None
