@@ -356,3 +356,34 @@ def test_resumed_run_on_device_equals_an_uninterrupted_cpu_run(small_tiles, tmp_
     assert meta["step"] == 2 and got.keys() == want.keys()
     for k in want:
         np.testing.assert_allclose(got[k], want[k], rtol=1e-10, atol=1e-13, err_msg=k)
+
+
+def test_batchnorm_statistics_stay_on_the_device(small_tiles, tmp_path, monkeypatch):
+    """A BN-LSTM's running statistics: two device updates update them on the device as two host ones do
+    (fetched with the parameters, equal to rounding), and no update copies them to the host."""
+    from numba import cuda
+
+    from lnrnn.kernels import arrays_cuda
+    rng = np.random.default_rng(10)
+    T, B = 3, 5
+    host, dev = _model(HEADS["classifier"], "cuda", norm="bn"), _model(HEADS["classifier"], "cuda", norm="bn")
+    sums = arrays_cuda.zeros((2,), np.float64)
+    DeviceArray = type(cuda.to_device(np.zeros(1)))
+    copies = []
+    plain = DeviceArray.copy_to_host
+    for k in range(2):
+        x, y = rng.standard_normal((T, B, 2)), _targets("classifier", rng, B)
+        host.loss_and_grad(x, y)
+        monkeypatch.setattr(DeviceArray, "copy_to_host", lambda self, *a, **kw: copies.append(self.shape) or plain(
+            self, *a, **kw))
+        dev.loss_and_grad_on_device(x, y, sums)
+        monkeypatch.setattr(DeviceArray, "copy_to_host", plain)
+    assert copies == []
+    np.testing.assert_allclose(dev.device_buffers()[1].data.copy_to_host(), host.flat[1].data, rtol=1e-10,
+                               atol=1e-13)
+    dev.pull_params()
+    moved = 0
+    for name, a in host.buffers.items():
+        np.testing.assert_allclose(dev.buffers[name], a, rtol=1e-12, atol=1e-14, err_msg=name)
+        moved += not np.all((a == 0) | (a == 1))
+    assert moved == len(host.buffers)

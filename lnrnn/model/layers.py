@@ -86,9 +86,10 @@ class RecurrentLayer:
     clip_gates > 0 (LSTM cells): backward clips dL/d(gate preactivations) to +-clip_gates at every
     step (Graves 2013; ``gate_clip``)."""
 
-    # (params, grads): dicts of device arrays, views of the model's device buffers, that a forward reads and a
-    # backward adds into in place of the host dicts; set by SequenceModel.device_buffers while a training
-    # update runs on the device (lnrnn.training.train), else None
+    # (params, grads[, buffers]): dicts of device arrays, views of the model's device buffers, that a forward
+    # reads and a backward adds into in place of the host dicts (and BN statistics a training forward of whole
+    # sequences updates there); set by SequenceModel while a training update runs on the device
+    # (lnrnn.training.train), else None
     device_views = None
 
     def __init__(self, cell, norm, input_size, hidden_size, dtype=np.float32, seed=0, forget_bias=1.0,
@@ -195,6 +196,8 @@ class RecurrentLayer:
             raise ValueError(f"a {self.cell} layer's state is a tuple of {self.nstate} arrays, got {len(state)}")
         state = tuple(_check_array(n, s, 2, self.dtype, (B, self.H)) for n, s in zip(self.spec.state_names, state))
         bufs = self._buffer_rows(int(t0), T, training)
+        if self.device_views and training and t0 == 0 and len(self.device_views) > 2:
+            bufs = self.device_views[2]  # BN statistics kept on the device (grown to T): updated in place there
         # Drop the previous step's activations before this step allocates its own: the allocator then
         # reuses their pages (S1: 0.4 GB that were otherwise faulted in afresh) and the peak stays one step's.
         self._saved = None

@@ -229,17 +229,40 @@ class SequenceModel:
         return self._device_flat
 
     def pull_params(self):
-        """Copy the device parameters (``device_buffers``) to the host ones, ``flat[0]`` (one copy)."""
+        """Copy the device parameters (``device_buffers``) to the host ones, ``flat[0]`` (one copy), and the
+        BatchNorm statistics kept on the device to the layers' buffers, which are their home from then on (a
+        host forward may update them): the next device update uploads them again."""
         if getattr(self, "_device_flat", None) is not None:
             self._device_flat[0].data.copy_to_host(self.flat[0].data)
+        for layer, stats in zip(self.stack.layers, getattr(self, "_device_stats", None) or ()):
+            for n, a in stats.items():
+                a.copy_to_host(layer.buffers[n])
+        self._device_stats = None
 
-    def _set_device_views(self, on):
+    def _stats_on_device(self, T):
+        """[{name: device array}] per layer: the BN statistics on the device, at least T rows (uploaded from the
+        host at the first update after ``pull_params``; a longer batch fetches them, grows the host ones and
+        uploads them again)."""
+        from lnrnn.kernels import arrays_cuda
+        stats = getattr(self, "_device_stats", None)
+        if stats is not None and all(a.shape[0] >= T for d in stats for a in d.values()):
+            return stats
+        if stats is not None:
+            self.pull_params()
+        for layer in self.stack.layers:
+            layer._grow_buffers(T)
+        self._device_stats = [{n: arrays_cuda.to_device(a) for n, a in layer.buffers.items()}
+                              for layer in self.stack.layers]
+        return self._device_stats
+
+    def _set_device_views(self, on, T=1):
         """Point the stack's layers and the head at their device views (``RecurrentLayer.device_views``), or back."""
         p, g = self.device_buffers()
+        stats = self._stats_on_device(T) if on and any(layer.buffers for layer in self.stack.layers) else None
         for j, layer in enumerate(self.stack.layers):
             pre = "rnn." + self.stack._name(j)
-            layer.device_views = ({n: p.views[pre + n] for n in layer.params},
-                                  {n: g.views[pre + n] for n in layer.grads}) if on else None
+            views = ({n: p.views[pre + n] for n in layer.params}, {n: g.views[pre + n] for n in layer.grads})
+            layer.device_views = (views + ((stats[j],) if stats else ())) if on else None
 
     def loss_and_grad_on_device(self, x, targets, sums, noise_key=None):
         """``loss_and_grad`` of a batch without lengths, whole (no truncated BPTT; a last-step head reads y at
@@ -260,7 +283,7 @@ class SequenceModel:
         self.last_count = self.head.count(targets, valid)
         p, g = self.device_buffers()
         arrays_cuda.fill(g.data, 0)
-        self._set_device_views(True)
+        self._set_device_views(True, T)
         try:
             y_dev, _ = self.stack.forward(x, state, training=True, on_device=True, keep=True)
             views = ({n: p.views["head." + n] for n in self.head.params},

@@ -91,4 +91,10 @@ MUTANTS = [
          new="1.0 / B, views, sums)",
          tests=[f"{MODEL}[classifier-per-step]"],
          why="the device loss is divided by the batch's rows, not by its scored steps (per-step heads, -1 labels)"),
+    dict(name="dev-update-bn-statistics-written-back", file="lnrnn/model/layers.py",
+         old="            bufs = self.device_views[2]  # BN statistics kept on the device (grown to T): updated in place there\n",
+         new="            pass\n",
+         tests=[f"{T}::test_batchnorm_statistics_stay_on_the_device"],
+         why="a device update's BN forward updates the host statistics (a copy back per layer and step) and the "
+             "device copies, fetched later, never move"),
 ]
