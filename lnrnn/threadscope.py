@@ -97,14 +97,15 @@ def prepare_process():
 
 def _blas_controller():
     """One controller over every BLAS the kernels may call. Built on first use, after the kernels' BLAS is
-    loaded: SciPy's (Numba's np.dot calls scipy.linalg.cython_blas) and MKL (lnrnn.kernels.blas)."""
+    loaded: SciPy's (Numba's np.dot calls scipy.linalg.cython_blas) and MKL (lnrnn.mkl loads the one the
+    kernels call)."""
     global _controller
     with _lock:
         if _controller is None:
             import scipy.linalg.cython_blas  # noqa: F401  (loads the BLAS Numba's np.dot calls)
             from threadpoolctl import ThreadpoolController
 
-            import lnrnn.kernels.blas  # noqa: F401  (loads MKL where lnrnn uses it)
+            import lnrnn.mkl  # noqa: F401  (loads MKL where lnrnn uses it)
             _controller = ThreadpoolController()
         return _controller
 

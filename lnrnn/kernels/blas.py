@@ -39,19 +39,14 @@ declares each CBLAS function by symbol name, so compiled code (and Numba's on-di
 the symbol, not to a process-specific ctypes address. Arrays go in as addresses (``a.ctypes.data``);
 they are arguments of these helpers, so they stay referenced for the whole call.
 
-Choice (once, at import; ``BLAS`` names it and ``lnrnn info`` prints it):
-    LNRNN_BLAS=numpy          always np.dot
-    LNRNN_MKL_LIB=/path       that libmkl_rt
-    otherwise                 the `mkl` wheel's libmkl_rt under sys.prefix/lib (pip install mkl), if any
-MKL is asked to run single-threaded (MKL_THREADING_LAYER=SEQUENTIAL): lnrnn threads over batch chunks.
+Choice (once, at import; ``BLAS`` names it and ``lnrnn info`` prints it): MKL where ``lnrnn.mkl`` found
+and loaded a libmkl_rt (its docstring: LNRNN_BLAS=numpy, LNRNN_MKL_LIB), else np.dot.
 Kernels that call these helpers are compiled against one choice, which Numba's cache key does not see;
 ``BLAS_TAG`` ("mkl" or "numpy") is therefore part of the name of every cached lnrnn kernel
 (lnrnn.compiling.use_kernel_cache, called below before the first kernel here is decorated): a process
 only ever reads kernels compiled against its own choice, whatever the cache directory.
 """
-import glob
 import os
-import sys
 
 import numpy as np
 from numba import njit, types
@@ -59,42 +54,11 @@ from numba.extending import overload
 
 from lnrnn.compiling import use_kernel_cache
 from lnrnn.config import JIT
+from lnrnn.mkl import BLAS_WHY, MKL_PATH
 import lnrnn.kernels.rgemm as rg
 
 ROW_MAJOR, NO_TRANS, TRANS, PACKED, B_MATRIX = 101, 111, 112, 151, 162  # CBLAS enumerations (mkl_cblas.h)
 ALIGN = 64  # bytes: MKL's packed buffers want 64-byte alignment
-
-
-# every CBLAS symbol the kernels below call: a library without one of them is not used
-SYMBOLS = ("cblas_sgemm", "cblas_dgemm", "cblas_sgemm_pack_get_size", "cblas_dgemm_pack_get_size", "cblas_sgemm_pack",
-           "cblas_dgemm_pack", "cblas_sgemm_compute", "cblas_dgemm_compute")
-
-
-def _choose():
-    """(path of the libmkl_rt loaded, or None; why this choice, in words)."""
-    if os.environ.get("LNRNN_BLAS", "").lower() == "numpy":
-        return None, "LNRNN_BLAS=numpy asks for np.dot"
-    path = os.environ.get("LNRNN_MKL_LIB")
-    if path:
-        if not os.path.exists(path):
-            return None, f"LNRNN_MKL_LIB={path} does not exist"
-        how = f"LNRNN_MKL_LIB={path}"
-    else:
-        hits = sorted(glob.glob(os.path.join(sys.prefix, "lib", "libmkl_rt.so*")))
-        if not hits:
-            return None, (f"no libmkl_rt under {os.path.join(sys.prefix, 'lib')} (the mkl wheel, a default "
-                          "dependency on x86-64 Linux: pip install mkl)")
-        path, how = hits[0], "the mkl wheel's libmkl_rt"
-    os.environ.setdefault("MKL_THREADING_LAYER", "SEQUENTIAL")
-    try:
-        from llvmlite import binding as llvm
-        llvm.load_library_permanently(path)
-    except Exception as e:  # noqa: BLE001 - a broken or foreign library: fall back to np.dot
-        return None, f"{path} failed to load ({e})"
-    missing = [n for n in SYMBOLS if not llvm.address_of_symbol(n)]
-    if missing:  # compiled code calling an unresolved symbol would kill the process
-        return None, f"{path} lacks {', '.join(missing)}"
-    return path, f"{how} was found and loaded"
 
 
 def cpuinfo(field):
@@ -128,7 +92,6 @@ def _choose_rec(have_mkl):
     return "rgemm", "AVX-512 without MKL: rgemm outruns np.dot on the per-step shapes" + note
 
 
-MKL_PATH, BLAS_WHY = _choose()
 HAVE_MKL = MKL_PATH is not None
 REC, REC_WHY = _choose_rec(HAVE_MKL)
 if REC == "blas":

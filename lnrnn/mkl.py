@@ -1,0 +1,47 @@
+"""Intel MKL's libmkl_rt, found and loaded once, at import, for the kernels' BLAS (lnrnn.kernels.blas) and for
+the BLAS thread limit (lnrnn.threadscope), which must see every BLAS the kernels call. It imports nothing of
+lnrnn, so both read it from below.
+
+    LNRNN_BLAS=numpy          no MKL: the kernels multiply with np.dot
+    LNRNN_MKL_LIB=/path       that libmkl_rt
+    otherwise                 the `mkl` wheel's libmkl_rt under sys.prefix/lib (pip install mkl), if any
+MKL is asked to run single-threaded (MKL_THREADING_LAYER=SEQUENTIAL): lnrnn threads over batch chunks.
+llvmlite loads the library for the JIT, so compiled code refers to its symbols by name.
+"""
+import glob
+import os
+import sys
+
+# every CBLAS symbol lnrnn.kernels.blas calls: a library without one of them is not used
+SYMBOLS = ("cblas_sgemm", "cblas_dgemm", "cblas_sgemm_pack_get_size", "cblas_dgemm_pack_get_size", "cblas_sgemm_pack",
+           "cblas_dgemm_pack", "cblas_sgemm_compute", "cblas_dgemm_compute")
+
+
+def _load():
+    """(path of the libmkl_rt loaded, or None; why this choice, in words)."""
+    if os.environ.get("LNRNN_BLAS", "").lower() == "numpy":
+        return None, "LNRNN_BLAS=numpy asks for np.dot"
+    path = os.environ.get("LNRNN_MKL_LIB")
+    if path:
+        if not os.path.exists(path):
+            return None, f"LNRNN_MKL_LIB={path} does not exist"
+        how = f"LNRNN_MKL_LIB={path}"
+    else:
+        hits = sorted(glob.glob(os.path.join(sys.prefix, "lib", "libmkl_rt.so*")))
+        if not hits:
+            return None, (f"no libmkl_rt under {os.path.join(sys.prefix, 'lib')} (the mkl wheel, a default "
+                          "dependency on x86-64 Linux: pip install mkl)")
+        path, how = hits[0], "the mkl wheel's libmkl_rt"
+    os.environ.setdefault("MKL_THREADING_LAYER", "SEQUENTIAL")
+    try:
+        from llvmlite import binding as llvm
+        llvm.load_library_permanently(path)
+    except Exception as e:  # noqa: BLE001 - a broken or foreign library: fall back to np.dot
+        return None, f"{path} failed to load ({e})"
+    missing = [n for n in SYMBOLS if not llvm.address_of_symbol(n)]
+    if missing:  # compiled code calling an unresolved symbol would kill the process
+        return None, f"{path} lacks {', '.join(missing)}"
+    return path, f"{how} was found and loaded"
+
+
+MKL_PATH, BLAS_WHY = _load()  # (path of the libmkl_rt loaded, or None; why, in words)
