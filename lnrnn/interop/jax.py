@@ -26,6 +26,14 @@ States and masks
     taken after its own last step (its initial state for length 0), y is zero at padded steps, and
     nothing at a padded step reaches any gradient. batch_first=True: x (B,T,I) and y (B,T,H).
 
+Bidirectional stacks
+    Parameters with ``weight_ih_l0_reverse`` (``init(..., bidirectional=True)``, ``params_from_stack`` of a
+    bidirectional RecurrentStack, a bidirectional ``torch.nn.LSTM``'s state_dict) make ``apply`` run every
+    layer's backward direction too: the same layer over each row's valid steps reversed (``_reverse_valid``;
+    with lengths it starts at each row's last valid step), its y reversed back; y is (T,B,2H) = [forward |
+    backward], layers above the first read 2H inputs, and states are (num_layers*2, B, H) in
+    torch.nn.LSTM's layout (row 2k + d). BN statistics per direction (``*_l{k}_reverse``).
+
 How it is built
     Each layer is one ``jax.custom_vjp`` function whose forward and backward are ``jax.pure_callback``s
     into ``lnrnn.model.functional`` (the CPU kernels; the backward is lnrnn's hand-written BPTT, and
@@ -82,16 +90,24 @@ def _spec(cell, norm):
     return cells.lookup(cell, "none" if norm is None else norm)
 
 
-def _param_names(spec, k):
-    """[(lnrnn name, exported name, transposed)] of layer k in torch.nn.LSTM's order, with bias_hh (lnrnn
-    name None) after bias_ih."""
-    out = [(n, f"{PARAM_NAMES[n][0]}_l{k}", PARAM_NAMES[n][1]) for n in spec.param_names]
-    return out[:3] + [(None, f"bias_hh_l{k}", False)] + out[3:]
+def _suffix(j, D=1):
+    """The name suffix of the stack's j-th layer run (layer k = j // D, direction d = j % D, D = 2 when
+    bidirectional): l{k}, or l{k}_reverse for a backward direction (torch.nn.LSTM's names)."""
+    k, d = divmod(j, D)
+    return f"l{k}_reverse" if d else f"l{k}"
 
 
-def _stat_names(spec, k):
-    """[(lnrnn buffer name, exported name, width kind)] of layer k's BatchNorm statistics."""
-    return [(p + s, f"{PARAM_NAMES[p + s][0]}_l{k}", w) for s, w in spec.buffers for p in ("rm", "rv")]
+def _param_names(spec, j, D=1):
+    """[(lnrnn name, exported name, transposed)] of layer run j (``_suffix``) in torch.nn.LSTM's order, with
+    bias_hh (lnrnn name None) after bias_ih."""
+    sfx = _suffix(j, D)
+    out = [(n, f"{PARAM_NAMES[n][0]}_{sfx}", PARAM_NAMES[n][1]) for n in spec.param_names]
+    return out[:3] + [(None, f"bias_hh_{sfx}", False)] + out[3:]
+
+
+def _stat_names(spec, j, D=1):
+    """[(lnrnn buffer name, exported name, width kind)] of layer run j's BatchNorm statistics."""
+    return [(p + s, f"{PARAM_NAMES[p + s][0]}_{_suffix(j, D)}", w) for s, w in spec.buffers for p in ("rm", "rv")]
 
 
 def _check_dtype(dtype):
@@ -118,10 +134,13 @@ def _x64_everywhere():
         return True
 
 
-def init(key, cell, norm, input_size, hidden_size, num_layers=1, *, dtype=jnp.float32, forget_bias=1.0):
+def init(key, cell, norm, input_size, hidden_size, num_layers=1, *, dtype=jnp.float32, forget_bias=1.0,
+         bidirectional=False):
     """Parameters of a num_layers stack (module docstring, Parameters) as lnrnn initializes them
     (``cells.Cell.init_params``: Glorot-uniform weight_ih, orthogonal weight_hh blocks, forget bias,
-    unit gains), drawn on the host from a NumPy generator seeded by ``key``. Not for use under jit."""
+    unit gains), drawn on the host from a NumPy generator seeded by ``key``. Not for use under jit.
+    bidirectional: every layer gets a backward direction (``*_l{k}_reverse``), layers above the first
+    read 2H inputs (module docstring)."""
     spec = _spec(cell, norm)
     dt = _check_dtype(dtype)
     I, H, L = int(input_size), int(hidden_size), int(num_layers)
@@ -130,35 +149,37 @@ def init(key, cell, norm, input_size, hidden_size, num_layers=1, *, dtype=jnp.fl
                          f"{input_size}, {hidden_size}, {num_layers}")
     rng = np.random.default_rng(np.asarray(jax.random.key_data(key)).ravel().tolist())
     out = {}
-    for k in range(L):
-        p = spec.init_params(rng, I if k == 0 else H, H, dt, forget_bias)
-        for n, name, transposed in _param_names(spec, k):
+    D = 2 if bidirectional else 1
+    for j in range(L * D):
+        p = spec.init_params(rng, I if j < D else D * H, H, dt, forget_bias)
+        for n, name, transposed in _param_names(spec, j, D):
             a = np.zeros_like(p["b"]) if n is None else p[n]
             out[name] = jnp.asarray(a.T if transposed else a)
     return out
 
 
-def init_stats(cell, norm, hidden_size, num_layers=1, max_steps=1, *, dtype=jnp.float32):
-    """BatchNorm population statistics of a stack (means 0, variances 1, max_steps rows); {} for a cell
-    without BatchNorm."""
+def init_stats(cell, norm, hidden_size, num_layers=1, max_steps=1, *, dtype=jnp.float32, bidirectional=False):
+    """BatchNorm population statistics of a stack (means 0, variances 1, max_steps rows; per direction when
+    bidirectional); {} for a cell without BatchNorm."""
     spec = _spec(cell, norm)
     dt = _check_dtype(dtype)
     bufs = spec.init_buffers(int(hidden_size), int(max_steps), dt)
-    return {name: jnp.asarray(bufs[n]) for k in range(int(num_layers)) for n, name, _ in _stat_names(spec, k)}
+    D = 2 if bidirectional else 1
+    return {name: jnp.asarray(bufs[n]) for j in range(int(num_layers) * D) for n, name, _ in _stat_names(spec, j, D)}
 
 
 def params_from_stack(stack):
-    """(params, stats) of an lnrnn ``RecurrentStack`` (without skip connections), as JAX arrays."""
+    """(params, stats) of an lnrnn ``RecurrentStack`` (without skip connections; bidirectional ones too), as
+    JAX arrays."""
     if stack.skip:
         raise ValueError("lnrnn.jax runs stacked layers without skip connections; this stack has them.")
-    if getattr(stack, "bidirectional", False):
-        raise ValueError("lnrnn.jax runs unidirectional stacks; this stack is bidirectional.")
+    D = 2 if getattr(stack, "bidirectional", False) else 1
     params, stats = {}, {}
-    for k, layer in enumerate(stack.layers):
-        for n, name, transposed in _param_names(layer.spec, k):
+    for j, layer in enumerate(stack.layers):  # [l0, l0 backward, l1, ...] as _suffix counts them
+        for n, name, transposed in _param_names(layer.spec, j, D):
             a = np.zeros_like(layer.params["b"]) if n is None else layer.params[n]
             params[name] = jnp.asarray(a.T if transposed else a)
-        for n, name, _ in _stat_names(layer.spec, k):
+        for n, name, _ in _stat_names(layer.spec, j, D):
             stats[name] = jnp.asarray(layer.buffers[n])
     return params, stats
 
@@ -176,24 +197,26 @@ def load_export(path):
 
 
 def _layer_params(params, spec, I):
-    """[{lnrnn name: JAX array}] per layer (Wx (I,G), Wh (H,G), b = bias_ih + bias_hh, extras), checked."""
+    """([{lnrnn name: JAX array}] per layer run (Wx (I,G), Wh (H,G), b = bias_ih + bias_hh, extras), in
+    ``_suffix``'s order, checked; D: 2 for a bidirectional stack (its params hold weight_ih_l0_reverse))."""
     if not isinstance(params, dict) or "weight_ih_l0" not in params:
         raise ValueError("params must be the dict lnrnn.jax.init returns (it holds weight_ih_l0, ...).")
     L = 0
     while f"weight_ih_l{L}" in params:
         L += 1
-    want = {name for k in range(L) for _, name, _ in _param_names(spec, k)}
+    D = 2 if "weight_ih_l0_reverse" in params else 1
+    want = {name for j in range(L * D) for _, name, _ in _param_names(spec, j, D)}
     missing, extra = sorted(want - set(params)), sorted(set(params) - want)
     if missing or extra:
         raise ValueError(f"params do not match a {L}-layer {spec.name} stack (missing {missing or 'none'}, "
                          f"unexpected {extra or 'none'}): pass the cell and norm the parameters were made for.")
     H = params["weight_hh_l0"].shape[-1]
     layers = []
-    for k in range(L):
-        Ik = I if k == 0 else H
+    for j in range(L * D):
+        Ik = I if j < D else D * H
         shapes = dict(spec.param_shapes(Ik, H))
         p = {}
-        for n, name, transposed in _param_names(spec, k):
+        for n, name, transposed in _param_names(spec, j, D):
             a = params[name]
             want_shape = shapes["b"] if n is None else (shapes[n][::-1] if transposed else shapes[n])
             if tuple(a.shape) != tuple(want_shape):
@@ -204,7 +227,7 @@ def _layer_params(params, spec, I):
             else:
                 p[n] = a.T if transposed else a
         layers.append(p)
-    return layers
+    return layers, D
 
 
 # ------------------------------------------------------------------------------------------------
@@ -396,7 +419,21 @@ _layer.defvjp(_layer_fwd, _layer_bwd)
 # ------------------------------------------------------------------------------------------------
 # the public function
 # ------------------------------------------------------------------------------------------------
-def _initial_states(state, spec, L, B, H, dt):
+def _reverse_valid(a, lengths):
+    """a (T,B,...) with each row's first lengths[b] steps reversed, padded steps kept (``functional.reverse_valid``
+    as jnp ops, so grad, jit and vmap follow it); its own inverse."""
+    if lengths is None:
+        return a[::-1]
+    T, B = a.shape[0], a.shape[1]
+    t = jnp.arange(T)[:, None]                                          # (T,1)
+    L = lengths[None, :]                                                # (1,B)
+    idx = jnp.where(t < L, L - 1 - t, t)                                # (T,B) the step each entry reads
+    return a[idx, jnp.arange(B)[None, :]]
+
+
+def _initial_states(state, spec, L, B, H, dt, D=1):
+    """[(h0(, c0)) (B,H)] per layer run: state (L*D, B, H) each, row k*D + d (torch.nn.LSTM's layout)."""
+    L *= D
     if state is None:
         return [tuple(jnp.zeros((B, H), dt) for _ in range(spec.nstate)) for _ in range(L)]
     parts = tuple(state) if isinstance(state, (tuple, list)) else (state,)
@@ -406,7 +443,8 @@ def _initial_states(state, spec, L, B, H, dt):
     parts = tuple(jnp.asarray(s) for s in parts)
     for n, s in zip(("h0", "c0"), parts):
         if tuple(s.shape) != (L, B, H):
-            raise ValueError(f"{n} must have shape (num_layers, B, H) = {(L, B, H)}, got {tuple(s.shape)}.")
+            dims = "num_layers * 2, B, H" if D == 2 else "num_layers, B, H"
+            raise ValueError(f"{n} must have shape ({dims}) = {(L, B, H)}, got {tuple(s.shape)}.")
         if s.dtype != dt:
             raise TypeError(f"{n} is {s.dtype} but x is {dt}: pass x, the state and the parameters in one dtype.")
     return [tuple(s[k] for s in parts) for k in range(L)]
@@ -423,21 +461,21 @@ def _checked_lengths(lengths, T, B):
     return a
 
 
-def _layer_stats(stats, spec, L, H, dt, T, training):
-    """[{rm*, rv*: (Ts, width)}] per layer; training grows them to T rows (repeating the last)."""
+def _layer_stats(stats, spec, L, H, dt, T, training, D=1):
+    """[{rm*, rv*: (Ts, width)}] per layer run; training grows them to T rows (repeating the last)."""
     if not spec.buffers:
         if stats:
             raise ValueError(f"a {spec.name} stack has no BatchNorm statistics, but stats were given.")
-        return [{} for _ in range(L)]
+        return [{} for _ in range(L * D)]
     if stats is None:
         if not training:
             raise ValueError("BatchNorm inference (training=False) reads population statistics: pass stats= "
                              "(lnrnn.jax.init_stats, updated by training with mutable=True).")
-        stats = init_stats(spec.cell, spec.norm, H, L, T, dtype=dt)
+        stats = init_stats(spec.cell, spec.norm, H, L, T, dtype=dt, bidirectional=D == 2)
     out = []
-    for k in range(L):
+    for j in range(L * D):
         bufs = {}
-        for n, name, w in _stat_names(spec, k):
+        for n, name, w in _stat_names(spec, j, D):
             if name not in stats:
                 raise ValueError(f"stats lack {name}: pass the dict lnrnn.jax.init_stats returns for this stack.")
             v = jnp.asarray(stats[name])
@@ -469,22 +507,29 @@ def apply(params, x, state=None, lengths=None, cell="lstm", norm="ln", *, stats=
     T, B, I = x.shape
     if T < 1 or B < 1:
         raise ValueError(f"x must hold at least one step and one sequence, got shape {tuple(x.shape)}.")
-    layers = _layer_params(params, spec, I)
+    layers, D = _layer_params(params, spec, I)
     for name, v in params.items():
         if jnp.asarray(v).dtype != dt:
             raise TypeError(f"{name} is {jnp.asarray(v).dtype} but x is {dt}: pass x, the state and the parameters "
                             "in one dtype.")
-    L, H = len(layers), params["weight_hh_l0"].shape[-1]
-    states = _initial_states(state, spec, L, B, H, dt)
+    L, H = len(layers) // D, params["weight_hh_l0"].shape[-1]
+    states = _initial_states(state, spec, L, B, H, dt, D)
     lengths = _checked_lengths(lengths, T, B)
-    bufs = _layer_stats(stats, spec, L, H, dt, T, bool(training))
+    bufs = _layer_stats(stats, spec, L, H, dt, T, bool(training), D)
     cfg = _Cfg(spec.name, bool(training), bool(remat))
     finals, new_stats, inp = [], {}, x
     for k in range(L):
-        inp, final, nb = _layer(cfg, inp, states[k], layers[k], lengths, bufs[k])
-        finals.append(final)
-        for n, name, _ in _stat_names(spec, k):
-            new_stats[name] = nb[n] if training else bufs[k][n]
+        ys = []
+        for d in range(D):
+            # a backward direction: the same layer over each row's valid steps reversed, its y reversed back
+            j = k * D + d
+            y_j, final, nb = _layer(cfg, _reverse_valid(inp, lengths) if d else inp, states[j], layers[j], lengths,
+                                    bufs[j])
+            ys.append(_reverse_valid(y_j, lengths) if d else y_j)
+            finals.append(final)
+            for n, name, _ in _stat_names(spec, j, D):
+                new_stats[name] = nb[n] if training else bufs[j][n]
+        inp = jnp.concatenate(ys, axis=2) if D == 2 else ys[0]              # (T,B,D*H)
     y = inp
     if lengths is not None:  # padded steps read zero (their values take no gradient in the kernels)
         y = jnp.where((jnp.arange(T)[:, None] < lengths[None, :])[:, :, None], y, jnp.zeros((), dt))
