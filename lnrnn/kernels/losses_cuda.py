@@ -57,7 +57,7 @@ def _kernels(dtype):
                 if c == safe:
                     p = p - one
                     if on:
-                        rows[r, 0] = -float64(logp)
+                        rows[r, 0] = float64(-logp)
                 d[r, c] = p * g
             if not on:
                 rows[r, 0] = 0.0

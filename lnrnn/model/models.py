@@ -273,11 +273,7 @@ class SequenceModel:
         has fetched sums)."""
         from lnrnn.kernels import arrays_cuda
         T, B = x.shape[0], x.shape[1]
-        state = None
-        if self.state_noise:
-            if noise_key is None:
-                noise_key, self._noise_calls = self._noise_calls, self._noise_calls + 1
-            state = self.noise_state(B, (1, int(noise_key)))
+        state = self._update_noise(B, noise_key) if self.state_noise else None
         last = self.head.steps == "last"
         valid = np.ones(B if last else (T, B), bool)                                 # (B,) or (T,B)
         self.last_count = self.head.count(targets, valid)
@@ -311,6 +307,13 @@ class SequenceModel:
         return [tuple((self.state_noise * rng.standard_normal((B, layer.H))).astype(self.dtype)
                       for _ in range(layer.nstate)) for layer in self.stack.layers]
 
+    def _update_noise(self, B, noise_key):
+        """The initial states of one update: the draw for ``noise_key`` (the trainer's update number) or,
+        without one, for the next value of a counter of calls."""
+        if noise_key is None:
+            noise_key, self._noise_calls = self._noise_calls, self._noise_calls + 1
+        return self.noise_state(B, (1, int(noise_key)))
+
     # ---- training and evaluation ----
     def scored_count(self, targets, lengths, T, B):
         """How many units (sequences or steps) the head scores in a batch of B sequences of T steps."""
@@ -331,9 +334,7 @@ class SequenceModel:
         self.zero_grad()
         T, B = x.shape[0], x.shape[1]
         if state is None and self.state_noise:
-            if noise_key is None:
-                noise_key, self._noise_calls = self._noise_calls, self._noise_calls + 1
-            state = self.noise_state(B, (1, int(noise_key)))
+            state = self._update_noise(B, noise_key)
         lengths = check_lengths(lengths, T, B)
         chunk = T if not tbptt or tbptt >= T else int(tbptt)
         if chunk < T and getattr(self.head, "whole_sequence", False):
