@@ -100,7 +100,7 @@ def test_cuda_twins_import_no_cpu_kernel_and_backend_no_circle():
     loaded = set(json.loads(r.stdout.strip().splitlines()[-1]))
     shared = {"lnrnn", "lnrnn.config", "lnrnn.errors", "lnrnn.kernels", "lnrnn.kernels.codes", "lnrnn.kernels.masks",
               "lnrnn.kernels.cuda_env", "lnrnn.kernels.arrays_cuda", "lnrnn.kernels.gemm_cuda", "lnrnn.kernels.rows_cuda",
-              "lnrnn.threadscope"}  # lnrnn/__init__ imports kernel_threads from it
+              "lnrnn.threadscope", "lnrnn.version"}  # lnrnn/__init__ imports kernel_threads and __version__
     other = sorted(m for m in loaded - shared if not m.endswith("_cuda"))
     assert not other, f"importing the CUDA twins loaded {other}"
 
