@@ -437,6 +437,8 @@ def test_compiled_fullgraph_equals_eager_forward_and_backward(name):
     T, B, I, H = 5, 3, 3, 4
     eager = _module(name, I, H)
     twin = _module(name, I, H)
+    torch._dynamo.reset()  # a fresh compile cache: the modules' forward recompiled per configuration in one
+                           # worker process would reach dynamo's recompile limit (8), fatal under fullgraph
     compiled = torch.compile(twin, fullgraph=True)
     x = torch.randn(T, B, I, dtype=F64)
     lengths = torch.tensor([5, 2, 4])

@@ -197,6 +197,8 @@ def test_compiled_fullgraph_bidirectional_equals_eager(name):
     spec = cells.get(name)
     T, B, I, H = 5, 3, 3, 2
     eager, twin = _module(name, I, H), _module(name, I, H)
+    torch._dynamo.reset()  # a fresh compile cache: the modules' forward recompiled per configuration in one
+                           # worker process would reach dynamo's recompile limit (8), fatal under fullgraph
     compiled = torch.compile(twin, fullgraph=True)
     x = torch.randn(T, B, I, dtype=F64)
     lengths = torch.tensor([5, 2, 4])
