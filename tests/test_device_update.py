@@ -25,10 +25,10 @@ def small_blocks(request, monkeypatch):
     ok, why = backend.cuda_usable()
     if not ok:
         pytest.skip(f"CUDA not usable: {why}")
-    from lnrnn.kernels import optim_cuda
+    from lnrnn.kernels import arrays_cuda, optim_cuda
     tpb, max_blocks = GRIDS[request.param]
     monkeypatch.setattr(config, "THREADS_PER_BLOCK", tpb)
-    monkeypatch.setattr(optim_cuda, "MAX_BLOCKS", max_blocks)
+    monkeypatch.setattr(arrays_cuda, "GRID_MAX_BLOCKS", max_blocks)
     return optim_cuda
 
 

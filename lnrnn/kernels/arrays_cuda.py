@@ -49,6 +49,16 @@ def threads_per_block():
     return int(config.THREADS_PER_BLOCK)
 
 
+# grid-stride kernels over n elements: at most this many blocks (a grid's partial sums stay one block's work)
+GRID_MAX_BLOCKS = 1024
+
+
+def grid_1d(n):
+    """(blocks, threads per block) of a grid-stride launch over n elements: at least one block."""
+    tpb = threads_per_block()
+    return max(1, min((n + tpb - 1) // tpb, GRID_MAX_BLOCKS)), tpb
+
+
 def seq_threads(G):
     """Threads per block of a sequence kernel whose widest per-row loop has G elements: G rounded up to
     a warp (32), at most config.CUDA_SEQ_MAX_THREADS."""

@@ -19,7 +19,7 @@ The batch's sums are ``gemm_cuda.colsum(rows)`` (float64, as the host sums them)
 import math
 from functools import lru_cache
 
-from lnrnn.kernels.arrays_cuda import nbtype, threads_per_block
+from lnrnn.kernels.arrays_cuda import grid_1d, nbtype
 from lnrnn.kernels.cuda_env import numpy_compat
 
 numpy_compat()  # before numba-cuda compiles anything (NumPy >= 2.5)
@@ -98,16 +98,12 @@ def _kernels(dtype):
     return xent, sqerr, bias, nll2
 
 
-def _grid(B):
-    tpb = threads_per_block()
-    return max(1, min(-(-B // tpb), 1024)), tpb
-
 
 def softmax_xent(hw, b, labels, mask, scale, d, rows):
     """d (B,C) <- scale * (softmax(hw + b) - onehot(labels)) on scored rows; rows (B,2) <- [-log p(label),
     correct] (module docstring). All device arrays; scale a Python float."""
     xent, _, _, _ = _kernels(hw.dtype)
-    blocks, tpb = _grid(hw.shape[0])
+    blocks, tpb = grid_1d(hw.shape[0])
     xent[blocks, tpb](hw, b, labels, mask, nbtype(hw.dtype)(scale), d, rows)
 
 
@@ -115,7 +111,7 @@ def squared_error(hw, b, target, mask, scale, tolerance, d, rows):
     """d (B,O) <- 2 scale err with err = (hw + b - target) * mask; rows (B,2) <- [sum err^2, every |err| <
     tolerance] (module docstring). All device arrays; scale and tolerance Python floats."""
     _, sqerr, _, _ = _kernels(hw.dtype)
-    blocks, tpb = _grid(hw.shape[0])
+    blocks, tpb = grid_1d(hw.shape[0])
     t = nbtype(hw.dtype)
     sqerr[blocks, tpb](hw, b, target, mask, t(scale), t(tolerance), d, rows)
 
@@ -123,7 +119,7 @@ def squared_error(hw, b, target, mask, scale, tolerance, d, rows):
 def add_bias(hw, b):
     """hw (B,O) += b (O,) in place (the mixture density head's linear output, as the host adds its bias)."""
     _, _, bias, _ = _kernels(hw.dtype)
-    blocks, tpb = _grid(hw.size)
+    blocks, tpb = grid_1d(hw.size)
     bias[blocks, tpb](hw, b)
 
 
@@ -131,5 +127,5 @@ def nll_rows(nll, rows):
     """rows (N,2) float64 <- [nll, nll] per row: a per-point loss (mdn_cuda's) in the rows' layout, for both of
     the mixture density head's sums (loss, nats_seq)."""
     _, _, _, nll2 = _kernels(nll.dtype)
-    blocks, tpb = _grid(nll.shape[0])
+    blocks, tpb = grid_1d(nll.shape[0])
     nll2[blocks, tpb](nll, rows)

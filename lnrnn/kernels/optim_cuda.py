@@ -19,19 +19,12 @@ from functools import lru_cache
 
 import numpy as np
 
-from lnrnn.kernels.arrays_cuda import empty, nbtype, threads_per_block, to_device
+from lnrnn.kernels.arrays_cuda import empty, grid_1d, nbtype, to_device
 from lnrnn.kernels.cuda_env import numpy_compat
 from lnrnn.kernels.optim import CLIP_EPS, adam_step_size
 
 numpy_compat()  # before numba-cuda compiles anything (NumPy >= 2.5)
 from numba import cuda, float64  # noqa: E402
-
-MAX_BLOCKS = 1024  # grid of the elementwise kernels and of the partial sums: few enough for one block to add up
-
-
-def _grid(n):
-    tpb = threads_per_block()
-    return max(1, min(-(-n // tpb), MAX_BLOCKS)), tpb
 
 
 @lru_cache(maxsize=None)
@@ -151,20 +144,20 @@ def _norm_kernels(tpb):
 def sgd_update(p, v, g, lr, momentum):
     dt, sgd, *_ = _rules(p.dtype)
     use = bool(momentum)
-    blocks, tpb = _grid(p.shape[0])
+    blocks, tpb = grid_1d(p.shape[0])
     sgd[blocks, tpb](p, v if use else p, to_device(g), dt(lr), dt(momentum), use)
 
 
 def rmsprop_update(p, sq, g, lr, alpha, eps):
     dt, _, rmsprop, *_ = _rules(p.dtype)
-    blocks, tpb = _grid(p.shape[0])
+    blocks, tpb = grid_1d(p.shape[0])
     rmsprop[blocks, tpb](p, sq, to_device(g), dt(lr), dt(alpha), dt(1 - alpha), dt(eps))
 
 
 def rmsprop_momentum_update(p, sq, avg, v, g, lr, alpha, momentum, eps):
     dt, _, _, rule, *_ = _rules(p.dtype)
     centred = avg is not None
-    blocks, tpb = _grid(p.shape[0])
+    blocks, tpb = grid_1d(p.shape[0])
     rule[blocks, tpb](p, sq, avg if centred else sq, v, to_device(g), dt(lr), dt(alpha), dt(1 - alpha),
                       dt(momentum), dt(eps), centred)
 
@@ -172,14 +165,14 @@ def rmsprop_momentum_update(p, sq, avg, v, g, lr, alpha, momentum, eps):
 def adam_update(p, m, v, g, lr, beta1, beta2, eps, k):
     dt, _, _, _, adam, _ = _rules(p.dtype)
     step, eps_hat = adam_step_size(lr, beta1, beta2, eps, k)
-    blocks, tpb = _grid(p.shape[0])
+    blocks, tpb = grid_1d(p.shape[0])
     adam[blocks, tpb](p, m, v, to_device(g), dt(beta1), dt(1 - beta1), dt(beta2), dt(1 - beta2), dt(step),
                       dt(eps_hat))
 
 
 def clip_grad_norm(g, max_norm, norm):
     """g (P,) scaled in place (see optim.py); norm (1,) float64 device array <- the norm before clipping."""
-    blocks, tpb = _grid(g.shape[0])
+    blocks, tpb = grid_1d(g.shape[0])
     partials, finish = _norm_kernels(tpb)
     part = empty((blocks,), np.float64)                                    # (blocks,) one partial per block
     scale = empty((1,), np.float64)                                        # (1,) the factor, or 1

@@ -76,8 +76,8 @@ import numpy as np
 from numba import cuda, float32
 
 from lnrnn.kernels import bn_lstm_cuda
-from lnrnn.kernels.arrays_cuda import copy, empty, is_device, nbtype, rows2d, threads_per_block, to_device, \
-    transpose, zeros
+from lnrnn.kernels.arrays_cuda import copy, empty, grid_1d, is_device, nbtype, rows2d, threads_per_block, \
+    to_device, transpose, zeros
 from lnrnn.kernels.batchnorm_cuda import col_backward, col_stats, device_lengths, running_on_device, write_back
 from lnrnn.kernels.codes import NORM_BN, NORM_LN, NORM_NONE, clip_bound
 from lnrnn.kernels.gemm_cuda import colsum, colsum_prod, matmul, tile
@@ -339,10 +339,6 @@ def _take_columns(a, c0, add, adding, out):
         out[t, b, j] = v
 
 
-def _grid(n):
-    tpb = threads_per_block()
-    return max(1, min((n + tpb - 1) // tpb, 1024)), tpb
-
 
 def join_columns(parts):
     """parts: (T,B,F_i) arrays (host or device) -> (T,B,sum F_i) device array, each part's columns after the
@@ -353,7 +349,7 @@ def join_columns(parts):
     c0 = 0
     for p in parts:
         if p.size:
-            _put_columns[_grid(p.size)](p, out, c0)
+            _put_columns[grid_1d(p.size)](p, out, c0)
         c0 += p.shape[2]
     return out
 
@@ -365,7 +361,7 @@ def take_columns(a, c0, c1, add=None):
     out = empty((T, B, c1 - c0), a.dtype)
     if out.size:
         adding = add is not None
-        _take_columns[_grid(out.size)](a, c0, to_device(add) if adding else out, adding, out)
+        _take_columns[grid_1d(out.size)](a, c0, to_device(add) if adding else out, adding, out)
     return out
 
 
