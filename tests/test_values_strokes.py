@@ -77,3 +77,53 @@ def test_task_normalizes_each_axis_by_its_own_std():
     np.testing.assert_array_equal(lengths, [len(train[1]) - 1, len(train[0]) - 1])
     np.testing.assert_array_equal(x[:lengths[0], 0], task.line("train", 1)[:-1])
     np.testing.assert_array_equal(y[0, :lengths[0]], task.line("train", 1)[1:])
+
+
+# ---------------------------------------------------------------- text as CTC labels, lines to read
+
+def test_ctc_steps_needed_by_hand():
+    """A label's length plus one blank between every two equal neighbours; the -1 padding is nothing."""
+    from lnrnn.data.strokes import ctc_steps_needed
+    labels = np.array([[1, 1, 2, -1, -1], [3, -1, -1, -1, -1], [2, 2, 2, -1, -1], [1, 2, 1, 2, 2],
+                       [-1, -1, -1, -1, -1]])
+    assert ctc_steps_needed(labels).tolist() == [4, 1, 5, 6, 0]
+
+
+def test_labels_are_codes_plus_one_and_read_back():
+    """Alphabet UNKNOWN a b (codes 0 1 2): "ba" is classes 3 2 (class 0 is the blank), "" a row of padding,
+    and an unseen character UNKNOWN's class 1."""
+    from lnrnn.data.strokes import UNKNOWN, classes_to_text, make_alphabet, text_labels
+    alphabet = make_alphabet(["ab", "b"])
+    assert alphabet == UNKNOWN + "ab"
+    labels = text_labels(["ba", "", "zab"], alphabet)
+    assert labels.tolist() == [[3, 2, -1], [-1, -1, -1], [1, 2, 3]]
+    assert classes_to_text([3, 2], alphabet) == "ba" and classes_to_text([2, 2, 3], alphabet) == "aab"
+    assert classes_to_text([], alphabet) == ""
+
+
+def test_a_line_to_read_is_fixed_and_scaled_as_the_training_lines():
+    """normalize_line: the glitch step (index 2) dropped with its pen lift moved back, then dx / sx and
+    dy / sy on their own axes."""
+    from lnrnn.data.strokes import normalize_line
+    seq = np.array([[0.0, 0.0, 0.0], [4.0, 1.0, 0.0], [0.0, 2 * GLITCH_STEP, 1.0], [8.0, -3.0, 0.0],
+                    [2.0, 6.0, 1.0]])
+    got = normalize_line(seq, [2.0, 0.5])
+    want = np.array([[0.0, 0.0, 0.0], [2.0, 2.0, 1.0], [4.0, -6.0, 0.0], [1.0, 12.0, 1.0]])
+    np.testing.assert_array_equal(got, want)
+
+
+def test_a_step_of_exactly_the_threshold_is_kept():
+    seq = np.array([[0.0, 0.0, 0.0], [600.0, 800.0, 0.0], [600.0, 800.0001, 0.0], [1.0, 1.0, 1.0]])
+    fixed, dropped = drop_long_steps(seq, threshold=1000.0)
+    assert dropped == 1
+    np.testing.assert_array_equal(fixed, seq[[0, 1, 3]])
+
+
+def test_group_split_counts_groups_not_items():
+    """Ten forms of six lines each, a tenth held out: one whole form (six lines), whatever the item count."""
+    from lnrnn.data.strokes import split_groups
+    groups = [f"form{k}" for k in range(10) for _ in range(6)]
+    val = split_groups(groups, fraction=0.1)
+    held = {g for g, v in zip(groups, val) if v}
+    assert len(held) == 1 and val.sum() == 6
+    assert all(v == (g in held) for g, v in zip(groups, val))
