@@ -3,7 +3,8 @@
 #
 #   bash bench/gpu_run.sh OUTDIR [MNIST_DIR]
 #
-# Writes one log per part into OUTDIR (env, barrier, step, synthesis, train, tests) and prints a summary last.
+# Writes one log per part into OUTDIR (env, barrier, step, synthesis, train, train-strokes, tests) and prints a
+# summary last.
 # Each part runs under its own time limit, so one that hangs or fails leaves the others' figures.
 # MNIST_DIR: folder with MNIST's t10k IDX files for the `lnrnn train --device cuda` throughput (skipped
 # without it). Run from the repository root; needs numba-cuda, a CUDA GPU and (for the PyTorch rows)
@@ -16,7 +17,9 @@ export PYTHONUNBUFFERED=1 PYTHONPATH="$PWD${PYTHONPATH:+:$PYTHONPATH}" NUMBA_ENA
 # Numba warns at every launch of fewer blocks than SMs (most of ours: one block per batch row)
 export NUMBA_CUDA_LOW_OCCUPANCY_WARNINGS=0
 py=${PYTHON:-python3}
-: "${LIMIT_BARRIER:=45}" "${LIMIT_STEP:=180}" "${LIMIT_TRAIN:=120}" "${LIMIT_TESTS:=150}" "${LIMIT_SYNTH:=150}"
+# each part's limit in seconds; together at most 580, inside one 600-second call of the GPU machine
+: "${LIMIT_BARRIER:=30}" "${LIMIT_STEP:=120}" "${LIMIT_TRAIN:=75}" "${LIMIT_TRAIN_STROKES:=75}" "${LIMIT_TESTS:=180}"
+: "${LIMIT_SYNTH:=100}"
 
 part() {  # part NAME LIMIT CMD...: run CMD under LIMIT seconds, log to OUTDIR/NAME.txt
   local name=$1 limit=$2; shift 2
@@ -40,16 +43,21 @@ part step "$LIMIT_STEP" "$py" bench/gpu_step.py --reps 10 ${GPU_STEP_ARGS:-}
 if [ -n "$mnist" ]; then
   part train "$LIMIT_TRAIN" "$py" bench/train_throughput.py --device cuda --data-dir "$mnist" --split 768/128 --epochs 3
 fi
+# strokes (S3's width, the mixture density head, ragged batches: the update on the device for lines of different
+# lengths) against the bare forward + backward of the same stack over a batch of the same lines
+part train-strokes "$LIMIT_TRAIN_STROKES" "$py" bench/train_throughput.py --device cuda --task strokes-synthetic \
+  --hidden 400 --batch-size 32 --split 512/64 --epochs 3
 # Graves's synthesis network (3 x 400 LN-LSTM, K=10, B=32, T=500): one update on the GPU against the CPU's
 part synthesis "$LIMIT_SYNTH" "$py" bench/synthesis_step.py --device cuda --batch 32 --reps 3
 # the persistent kernel variant's tests (dev/lstm_persistent_cuda.py) first: on a GPU they add its multi-block
 # cases, which the simulator cannot run
-part tests "$LIMIT_TESTS" "$py" -m pytest -q -p no:cacheprovider ${GPU_TESTS:-tests/test_cuda_persistent.py tests/test_cuda_persistent_bwd.py tests/test_cuda_gpu_typing.py tests/test_cuda_kernels.py tests/test_cuda_gradcheck.py tests/test_cuda_layers.py tests/test_window_cuda.py tests/test_synthesis_cuda.py tests/test_cuda_blocksizes.py tests/test_device_update.py}
+part tests "$LIMIT_TESTS" "$py" -m pytest -q -p no:cacheprovider ${GPU_TESTS:-tests/test_cuda_persistent.py tests/test_cuda_persistent_bwd.py tests/test_cuda_gpu_typing.py tests/test_cuda_kernels.py tests/test_cuda_gradcheck.py tests/test_cuda_layers.py tests/test_window_cuda.py tests/test_synthesis_cuda.py tests/test_cuda_blocksizes.py tests/test_device_update.py tests/test_device_batches.py}
 part barrier "$LIMIT_BARRIER" "$py" bench/gpu_barrier.py
 
 echo "=== summary"
 grep -h "ms \|check\|^S\|FAILED\|registers\|persistent" "$out/step.txt"
 grep -h -A2 "cuda ms" "$out/synthesis.txt"
 [ -n "$mnist" ] && grep -h "samples/s\|x  (" "$out/train.txt"
+grep -h "samples/s\|x  (" "$out/train-strokes.txt"
 tail -n 3 "$out/tests.txt"
 tail -n 9 "$out/barrier.txt"

@@ -4,6 +4,7 @@ its first update, cold (empty kernel cache) and cached.
     python bench/train_throughput.py                      # LN-LSTM, pixel MNIST B64 H128 (S1's shape)
     python bench/train_throughput.py --cell bn-lstm --epochs 4
     python bench/train_throughput.py --cold-start         # every cell: first update cold and cached
+    python bench/train_throughput.py --task strokes-synthetic --hidden 400 --batch-size 32 --split 512/64
 
 Throughput. A real pixel-MNIST run trains on 60000 sequences and evaluates 10000 after every epoch;
 here the same proportions on fewer sequences from the t10k file (--split 1536/256: 24 updates of B64,
@@ -77,8 +78,9 @@ LOOP = ("_run", "training/train.py")  # the trainer's loop (Trainer._run)
 
 
 def config(args, out, **kw):
-    base = dict(cell=args.cell, task="mnist", data_dir=args.data_dir, split=args.split, hidden=args.hidden,
-                batch_size=args.batch_size, epochs=args.epochs, seed=0, out=out, device=args.device)
+    base = dict(cell=args.cell, task=args.task, data_dir=args.data_dir if args.task == "mnist" else None,
+                split=args.split, hidden=args.hidden, batch_size=args.batch_size, epochs=args.epochs, seed=0, out=out,
+                device=args.device)
     base.update(kw)
     return TrainConfig(**base)
 
@@ -102,6 +104,28 @@ class BareStep:
         return time.perf_counter() - t0
 
 
+class BareModelStep:
+    """A stroke task's bare step: the run's recurrent stack (its model config: every layer, the same cells)
+    forward + backward over B of the task's training lines (padded to the longest, with their lengths), without
+    the head, the loss, the clipping and the optimizer."""
+
+    def __init__(self, trainer, B, device="cpu"):
+        from lnrnn.model.models import build_model
+        self.model = build_model(trainer.model.config, seed=0, device=device)
+        self.x, _, self.lengths = trainer.task.batch("train", np.arange(B), np.float32)[:3]
+        self.T = self.x.shape[0]
+        rng = np.random.default_rng(0)
+        self.dy = (rng.standard_normal((self.T, B, self.model.stack.output_size)) * 0.01).astype(np.float32)
+        self.time()  # warm-up
+
+    def time(self):
+        t0, c0 = time.perf_counter(), time.process_time()
+        self.model.stack.forward(self.x, lengths=self.lengths)
+        self.model.stack.backward(self.dy)  # parameter gradients come back to the host: the GPU's work is done
+        self.cpu = time.process_time() - c0
+        return time.perf_counter() - t0
+
+
 def profile_phases(prof):
     """Cumulative seconds of each PHASES entry, from the profile of the measured run."""
     st = pstats.Stats(prof)
@@ -122,8 +146,9 @@ def run_loop_seconds(prof):
 def throughput(args):
     quiet = dict(quiet=True, log=lambda msg: None)
     with tempfile.TemporaryDirectory(prefix="lnrnn-tp-") as tmp:
-        train(config(args, os.path.join(tmp, "warm"), split="128/64", epochs=1), **quiet)  # load/compile all
-        bare = BareStep(args.cell, args.hidden, args.batch_size, args.device)
+        warm = train(config(args, os.path.join(tmp, "warm"), split="128/64", epochs=1), **quiet)  # load/compile all
+        bare = (BareStep(args.cell, args.hidden, args.batch_size, args.device) if args.task == "mnist"
+                else BareModelStep(warm, args.batch_size, args.device))
         stamps = []  # (perf_counter after the update, epoch, step, seconds of bare step inside the hook,
         #            process CPU seconds after the update, CPU seconds of that bare step)
 
@@ -152,7 +177,10 @@ def throughput(args):
     if loop_s <= 0:
         sys.exit(f"the trainer's loop ({LOOP[0]} in lnrnn/{LOOP[1]}) is not in the profile: LOOP and PHASES name "
                  "where the trainer's functions are defined")
-    print(f"{args.cell} on {args.device}, task mnist --split {args.split}, B{args.batch_size} T{T} H{args.hidden}, "
+    shape = (f"T{T}" if args.task == "mnist"
+             else f"T{bare.T} (the bare step's batch; ragged lines), {trainer.model.head.kind} head")
+    print(f"{args.cell} on {args.device}, task {args.task} --split {args.split}, B{args.batch_size} {shape} "
+          f"H{args.hidden}, "
           f"{args.epochs} epochs, "
           f"float32, {numba.get_num_threads()} threads, {BLAS}; load average {os.getloadavg()[0]:.1f} on "
           f"{os.cpu_count()} CPUs")
@@ -227,6 +255,9 @@ def cold_start(args):
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--cell", default="ln-lstm", choices=list(CELLS))
+    ap.add_argument("--task", default="mnist", choices=["mnist", "strokes-synthetic"],
+                    help="pixel MNIST (S1's shape; the bare step one layer), or generated stroke lines (the mixture "
+                         "density head, ragged batches; the bare step the run's whole stack)")
     ap.add_argument("--data-dir", default=DATA, help="folder with MNIST's t10k IDX files")
     ap.add_argument("--split", default="1536/256", help="train/val sequences (a real epoch's 6:1)")
     ap.add_argument("--hidden", type=int, default=128)

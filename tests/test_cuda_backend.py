@@ -237,11 +237,19 @@ def _ptx_signatures(np_dtype, tpb, tile):
              ("norm_partials", norm_partials, (A1, F1)),
              ("norm_finish", norm_finish, (F1, float64, F1, F1)),
              ("add_into", arrays_cuda._add_kernel, (A1, A1))]
-    xent, sqerr, add_bias, nll_rows = losses_cuda._kernels(d)
+    xent, sqerr, add_bias, nll_rows, clip_scale = losses_cuda._kernels(d)
     sigs += [("softmax_xent", xent, (A2, A1, L, A1, dt, A2, F2)),
              ("squared_error", sqerr, (A2, A1, A2, A1, dt, dt, A2, F2)),
              ("add_bias", add_bias, (A2, A1)),
-             ("nll_rows", nll_rows, (A1, F2))]
+             ("nll_rows", nll_rows, (A1, F2)),
+             ("clip_and_scale", clip_scale, (A2, dt, dt))]
+    # ragged batches on the device: each row's own step taken and put back, final states, the running mask; the
+    # LN-LSTM's centred Wx (a float64 row sum, as the CPU twin's)
+    sigs += [("take_steps", arrays_cuda._take_steps_kernel, (A3, L, A2)),
+             ("put_steps", arrays_cuda._put_steps_kernel, (A2, L, A3)),
+             ("final_rows", arrays_cuda._final_rows_kernel, (A2, A3, A2, L, A2)),
+             ("mask_steps", arrays_cuda._mask_steps_kernel, (A3, L, dt, A3)),
+             ("centered_rows", lstm_cuda._centered_rows, (A2, A2))]
     # the persistent LN-LSTM (a variant in dev/): 7 units over 4 blocks (U 2), 2 of 3 rows staged, both drivers
     pf, ps = lstm_persistent_cuda._kernels(d, tpb, 7, 3, 2, 2)
     bf, bs = lstm_persistent_cuda._bwd_kernels(d, tpb, 7, 3, 2, 2)
@@ -287,8 +295,9 @@ def _kernel_defs():
 
 
 # Kernels whose float64 arithmetic in a float32 build is their design: the gradient norm's sums of squares
-# (as the CPU twin's float64 dot) and the squared error's row sums (the host head sums in float64).
-F64_BY_DESIGN = {"norm_partials", "norm_finish", "squared_error"}
+# (as the CPU twin's float64 dot), the squared error's row sums (the host head sums in float64) and the centred
+# weights' row means (codes.centered sums in float64).
+F64_BY_DESIGN = {"norm_partials", "norm_finish", "squared_error", "centered_rows"}
 
 F64_IR = re.compile(r"= (fadd|fsub|fmul|fdiv|frem|fneg)( \w+)* double |= fcmp( \w+)* double |call( \w+)* double @")
 

@@ -281,8 +281,8 @@ def _train(tmp_path, device, data, extra=(), steps=2, name=None):
 
 @pytest.mark.parametrize("kind,optimizer,ragged", [("classifier", "adam", False), ("regression", "rmsprop-graves", True)])
 def test_cli_train_on_device_equals_cpu(small_tiles, tmp_path, kind, optimizer, ragged):
-    """Two clipped updates of `lnrnn train --device cuda` (the second batch ragged: the host head's path,
-    its gradients sent up) record the losses, parameters and optimizer state of --device cpu (float64)."""
+    """Two clipped updates of `lnrnn train --device cuda` (the second batch ragged, on the device as well)
+    record the losses, parameters and optimizer state of --device cpu (float64)."""
     import json
 
     from lnrnn.training.checkpoint import load_checkpoint
@@ -308,8 +308,8 @@ def test_cli_train_on_device_equals_cpu(small_tiles, tmp_path, kind, optimizer, 
 def test_an_update_on_the_device_copies_only_its_metrics_to_the_host(small_tiles, tmp_path, monkeypatch):
     """Between the batch's upload and the next update, a device update copies one array to the host: the
     metrics (the copies are counted on the device arrays' copy_to_host); the host parameters are fetched
-    when read (a checkpoint). The plain LSTM: the LN-LSTM's
-    backward of a narrow input still centres Wx on the host (lstm_cuda._xhat), a copy of Wx (I,G) per layer."""
+    when read (a checkpoint). The plain LSTM here; the LN-LSTM's (whose narrow-input backward centres Wx on the
+    device) and the other batch kinds' counts: tests/test_device_batches.py."""
     from numba import cuda
 
     from lnrnn.training.checkpoint import load_checkpoint

@@ -127,6 +127,40 @@ def test_model_training_on_cuda_equals_cpu(norm):
         assert close(b1[k], b0[k]) < TOL, k
 
 
+@pytest.mark.parametrize("tbptt", [None, 3])
+def test_update_on_the_device_equals_the_host_head(monkeypatch, tbptt):
+    """``loss_and_grad_on_device`` of a synthesis model (window, layers and the mixture density head on the
+    device; ragged points and text; with truncated BPTT, the four-array window state carried between chunks on
+    the device): every gradient and the two sums of the host head's path, and nothing copied to the host."""
+    from numba import cuda
+
+    from lnrnn.kernels import arrays_cuda
+    x, y, lengths, text = batch(3)
+    _, host = model_pair("ln")
+    _, dev = model_pair("ln")
+    assert dev.device_refusal() is None
+    host.loss_and_grad(x, y, lengths, tbptt=tbptt, text=text)
+    sums = arrays_cuda.zeros((2,), np.float64)
+    DeviceArray = type(cuda.to_device(np.zeros(1)))
+    copies, plain = [], DeviceArray.copy_to_host
+    monkeypatch.setattr(DeviceArray, "copy_to_host", lambda self, *a, **k: copies.append(self.shape) or plain(
+        self, *a, **k))
+    count = dev.loss_and_grad_on_device(x, y, sums, lengths=lengths, tbptt=tbptt, text=text)
+    monkeypatch.undo()
+    assert copies == [] and count == host.last_count == lengths.sum()
+    got = sums.copy_to_host()
+    assert got[0] == pytest.approx(host.last_sums["loss"], rel=1e-12) and got[1] == pytest.approx(got[0])
+    g_dev, g_host = dev.device_buffers()[1].data.copy_to_host(), host.flat[1].data
+    assert np.count_nonzero(g_host) > 0.8 * g_host.size and close(g_dev, g_host) < TOL
+    # a step of the parameters on both (the device's host copy left stale): the device reads its own
+    host.flat[0].data -= 0.5 * host.flat[1].data
+    dev.device_buffers()[0].data.copy_to_device(host.flat[0].data)
+    host.loss_and_grad(x, y, lengths, tbptt=tbptt, text=text)
+    dev.loss_and_grad_on_device(x, y, sums, lengths=lengths, tbptt=tbptt, text=text)
+    assert close(dev.device_buffers()[1].data.copy_to_host(), host.flat[1].data) < TOL
+    assert sums.copy_to_host()[0] == pytest.approx(host.last_sums["loss"], rel=1e-12) != got[0]
+
+
 def test_sampling_steps_on_cuda_equal_cpu():
     """WindowStack.step on 'cuda' (what ``lnrnn.sample`` runs): two steps from the same state give the
     CPU's head output, states, phi (B,U) and phi just past each row's text."""

@@ -189,3 +189,94 @@ def transpose(a):
         tpb = threads_per_block()
         _transpose_kernel[min((a.size + tpb - 1) // tpb, 1024), tpb](a, out)
     return out
+
+
+# ------------------------------------------------------------------------------------------------
+# Rows of a sequence by each row's own step (ragged batches: lengths, a chunk's last valid step)
+# ------------------------------------------------------------------------------------------------
+@cuda.jit
+def _take_steps_kernel(seq, steps, out):
+    """out (B,H) <- seq[steps[b], b] (T,B,H); grid-stride loop over out."""
+    B, H = out.shape
+    for q in range(cuda.grid(1), B * H, cuda.gridsize(1)):
+        b = q // H
+        j = q - b * H
+        out[b, j] = seq[steps[b], b, j]
+
+
+def take_steps(seq, steps):
+    """seq (T,B,H) device array, steps (B,) int64 device array in [0, T) -> a fresh (B,H) device array, row b
+    the step steps[b] of sequence b (a last-step head's rows of a ragged batch)."""
+    T, B, H = seq.shape
+    out = empty((B, H), seq.dtype)
+    blocks, tpb = grid_1d(B * H)
+    _take_steps_kernel[blocks, tpb](seq, steps, out)
+    return out
+
+
+@cuda.jit
+def _put_steps_kernel(rows, steps, seq):
+    """seq[steps[b], b] <- rows[b] (B,H); grid-stride loop over rows."""
+    B, H = rows.shape
+    for q in range(cuda.grid(1), B * H, cuda.gridsize(1)):
+        b = q // H
+        j = q - b * H
+        seq[steps[b], b, j] = rows[b, j]
+
+
+def put_steps(rows, steps, T):
+    """rows (B,H), steps (B,) int64 in [0, T) (device arrays) -> a fresh (T,B,H) device array of zeros but for
+    row b at step steps[b] (``take_steps``'s backward: dL/dy of a last-step head)."""
+    B, H = rows.shape
+    seq = zeros((T, B, H), rows.dtype)
+    blocks, tpb = grid_1d(B * H)
+    _put_steps_kernel[blocks, tpb](rows, steps, seq)
+    return seq
+
+
+@cuda.jit
+def _final_rows_kernel(s_T, seq, s0, lengths, out):
+    """out[b] <- s_T[b] where lengths[b] >= T, seq[lengths[b]-1, b] where 0 < lengths[b] < T, else s0[b]."""
+    T = seq.shape[0]
+    B, H = out.shape
+    for q in range(cuda.grid(1), B * H, cuda.gridsize(1)):
+        b = q // H
+        j = q - b * H
+        L = lengths[b]
+        if L >= T:
+            out[b, j] = s_T[b, j]
+        elif L > 0:
+            out[b, j] = seq[L - 1, b, j]
+        else:
+            out[b, j] = s0[b, j]
+
+
+def final_rows(s_T, seq, s0, lengths):
+    """Each row's state after its own last step (``functional.final_state`` on the device): s_T, s0 (B,H), seq
+    (T,B,H), lengths (B,) int64, device arrays -> a fresh (B,H) device array."""
+    out = empty(s_T.shape, s_T.dtype)
+    blocks, tpb = grid_1d(s_T.size)
+    _final_rows_kernel[blocks, tpb](s_T, seq, s0, lengths, out)
+    return out
+
+
+@cuda.jit
+def _mask_steps_kernel(a, lengths, zero, out):
+    """out[t, b] <- a[t, b] where t < lengths[b], a[t, b] * zero after (T,B,H); grid-stride loop."""
+    T, B, H = a.shape
+    for q in range(cuda.grid(1), T * B * H, cuda.gridsize(1)):
+        t = q // (B * H)
+        r = q - t * B * H
+        b = r // H
+        j = r - b * H
+        out[t, b, j] = a[t, b, j] if t < lengths[b] else a[t, b, j] * zero
+
+
+def mask_steps(a, lengths):
+    """a (T,B,H) device array, lengths (B,) int64 device array -> a fresh (T,B,H) device array, a times the running
+    mask (1 at t < lengths[b], 0 after: ``functional.running_mask``; a NaN at a padded step stays NaN, as on
+    the host)."""
+    out = empty(a.shape, a.dtype)
+    blocks, tpb = grid_1d(a.size)
+    _mask_steps_kernel[blocks, tpb](a, lengths, nbtype(a.dtype)(0.0), out)
+    return out

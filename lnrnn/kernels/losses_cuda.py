@@ -11,8 +11,8 @@ Shapes: B rows, O outputs (C classes).
     mask    (B,)   the dtype's 1 where the row is scored, 0 where not
     d       (B,O)  <- scale * dL/d(logits or predictions) (0 on rows not scored)
     rows    (B,2)  float64 <- per row [loss, 1 if correct (or within tolerance) else 0] (0 on rows not scored)
-``add_bias`` (hw += b) and ``nll_rows`` (rows <- [nll, nll]): for a head whose objective is another
-module's (the mixture density, mdn_cuda).
+``add_bias`` (hw += b), ``nll_rows`` (rows <- [nll, nll]) and ``clip_and_scale`` (--clip-output): for a head
+whose objective is another module's (the mixture density, mdn_cuda).
 One thread per row (grid-stride): rows are independent, and O is a head's handful of classes or outputs.
 The batch's sums are ``gemm_cuda.colsum(rows)`` (float64, as the host sums them), left on the device.
 """
@@ -95,14 +95,26 @@ def _kernels(dtype):
             rows[r, 0] = v
             rows[r, 1] = v
 
-    return xent, sqerr, bias, nll2
+    @cuda.jit
+    def clip_scale(d, bound, scale):
+        for q in range(cuda.grid(1), d.shape[0] * d.shape[1], cuda.gridsize(1)):
+            r = q // d.shape[1]
+            o = q - r * d.shape[1]
+            v = d[r, o]
+            if v > bound:
+                v = bound
+            elif v < -bound:
+                v = -bound
+            d[r, o] = v * scale
+
+    return xent, sqerr, bias, nll2, clip_scale
 
 
 
 def softmax_xent(hw, b, labels, mask, scale, d, rows):
     """d (B,C) <- scale * (softmax(hw + b) - onehot(labels)) on scored rows; rows (B,2) <- [-log p(label),
     correct] (module docstring). All device arrays; scale a Python float."""
-    xent, _, _, _ = _kernels(hw.dtype)
+    xent = _kernels(hw.dtype)[0]
     blocks, tpb = grid_1d(hw.shape[0])
     xent[blocks, tpb](hw, b, labels, mask, nbtype(hw.dtype)(scale), d, rows)
 
@@ -110,7 +122,7 @@ def softmax_xent(hw, b, labels, mask, scale, d, rows):
 def squared_error(hw, b, target, mask, scale, tolerance, d, rows):
     """d (B,O) <- 2 scale err with err = (hw + b - target) * mask; rows (B,2) <- [sum err^2, every |err| <
     tolerance] (module docstring). All device arrays; scale and tolerance Python floats."""
-    _, sqerr, _, _ = _kernels(hw.dtype)
+    sqerr = _kernels(hw.dtype)[1]
     blocks, tpb = grid_1d(hw.shape[0])
     t = nbtype(hw.dtype)
     sqerr[blocks, tpb](hw, b, target, mask, t(scale), t(tolerance), d, rows)
@@ -118,7 +130,7 @@ def squared_error(hw, b, target, mask, scale, tolerance, d, rows):
 
 def add_bias(hw, b):
     """hw (B,O) += b (O,) in place (the mixture density head's linear output, as the host adds its bias)."""
-    _, _, bias, _ = _kernels(hw.dtype)
+    bias = _kernels(hw.dtype)[2]
     blocks, tpb = grid_1d(hw.size)
     bias[blocks, tpb](hw, b)
 
@@ -126,6 +138,16 @@ def add_bias(hw, b):
 def nll_rows(nll, rows):
     """rows (N,2) float64 <- [nll, nll] per row: a per-point loss (mdn_cuda's) in the rows' layout, for both of
     the mixture density head's sums (loss, nats_seq)."""
-    _, _, _, nll2 = _kernels(nll.dtype)
+    nll2 = _kernels(nll.dtype)[3]
     blocks, tpb = grid_1d(nll.shape[0])
     nll2[blocks, tpb](nll, rows)
+
+
+def clip_and_scale(d, bound, scale):
+    """d (N,K) <- clip(d, -bound, bound) * scale in place (Graves's clip of each point's own dL/d(outputs), then the
+    batch's normalization: ``MDNHead.backward``'s np.clip and product; a NaN stays NaN). bound, scale: Python
+    floats, taken in d's dtype as the host takes them."""
+    clip_scale = _kernels(d.dtype)[4]
+    blocks, tpb = grid_1d(d.size)
+    t = nbtype(d.dtype)
+    clip_scale[blocks, tpb](d, t(bound), t(scale))

@@ -45,10 +45,10 @@ import math
 from functools import lru_cache
 
 import numpy as np
-from numba import cuda
+from numba import cuda, float64
 
 from lnrnn.config import FOLD_MAX_I
-from lnrnn.kernels.arrays_cuda import (bounded, copy, empty, nbtype, seq_fits, seq_threads, threads_per_block, to_device,
+from lnrnn.kernels.arrays_cuda import (bounded, copy, empty, grid_1d, nbtype, seq_fits, seq_threads, threads_per_block, to_device,
                                        transpose, zeros)
 from lnrnn.kernels.gemm_cuda import colsum, colsum_prod, matmul, projection_grads
 from lnrnn.kernels.rows_cuda import block_sum, dot_col, sigmoid, split_groups, split_matvec
@@ -399,12 +399,35 @@ def _scale_rows(X, s):
         X[e // F, e % F] *= s[e // F]
 
 
+@cuda.jit
+def _centered_rows(W, out):
+    """out (K,G) <- W (K,G) minus each row's mean: one thread per row, the float64 sum in the order of the CPU
+    twin's (``codes.centered``), so the two agree bit for bit; grid-stride loop over rows."""
+    K, G = W.shape
+    for k in range(cuda.grid(1), K, cuda.gridsize(1)):
+        s = 0.0
+        for j in range(G):
+            s += float64(W[k, j])
+        m = s / G
+        for j in range(G):
+            out[k, j] = float64(W[k, j]) - m
+
+
+def centered_device(W):
+    """``codes.centered`` on the device: W (K,G) device array -> a fresh (K,G) device array, W with centered
+    rows (nothing leaves the device)."""
+    out = empty(W.shape, W.dtype)
+    blocks, tpb = grid_1d(W.shape[0])
+    _centered_rows[blocks, tpb](W, out)
+    return out
+
+
 def _xhat(x, Wx, rstd_x):
     """xhat_x (T,B,G) of a narrow input, recomputed: (x @ Wc) * rstd_x, Wc = Wx with centered rows
     (x Wc = x Wx - mean_j(x Wx)). x (T,B,I), Wx (I,G), rstd_x (T,B): device arrays."""
     T, B, I = x.shape
     G = Wx.shape[1]
-    Wc = to_device(centered(Wx.copy_to_host()))  # Wx (I,G) is small: centered on the host, as the CPU twin
+    Wc = centered_device(Wx)  # (I,G): as the CPU twin's centered(Wx), on the device
     xh = matmul(x.reshape(T * B, I), Wc)
     tpb = threads_per_block()
     _scale_rows[min((xh.size + tpb - 1) // tpb, 1024), tpb](xh, rstd_x.reshape(T * B))

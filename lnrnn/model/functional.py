@@ -159,7 +159,12 @@ def final_state(k, out_state, seqs, state, lengths):
     lengths[b] = 0. k: the kernel namespace of the arrays' device; seqs: the per-step state sequences
     (T,B,H) the forward kept (y, and c for the LSTM); out_state, state: the kernel's final and the initial
     state tuples."""
-    rows = np.nonzero(lengths < k.to_host(seqs[0]).shape[0])[0]
+    if k.device == "cuda":  # on the device, nothing copied to the host
+        from lnrnn.kernels.arrays_cuda import final_rows
+        L = k.to_device(np.asarray(lengths, np.int64))
+        return tuple(final_rows(k.to_device(s_T), seq, k.to_device(s0), L)
+                     for s_T, seq, s0 in zip(out_state, seqs, state))
+    rows = np.nonzero(lengths < seqs[0].shape[0])[0]
     res = []
     for s_T, seq, s0 in zip(out_state, seqs, state):
         s_T, seq, s0 = k.to_host(s_T), k.to_host(seq), k.to_host(s0)
@@ -228,7 +233,10 @@ def backward(s, dy, saved, x, state, params, lengths=None, dh_n=None, dc_n=None)
                                       "rows that run all T steps: pass full-length rows, or detach c_n.")
         seed["dc_n"] = k.to_device(np.ascontiguousarray(np.where((last == T)[:, None], dc_n, 0).astype(x.dtype)))
     masked = lengths is not None and not spec.masked_kernel
-    if masked or dh_n is not None:
+    if masked and dh_n is None and k.device == "cuda":  # the running mask applied on the device
+        from lnrnn.kernels.arrays_cuda import mask_steps
+        dy = mask_steps(k.to_device(dy), k.to_device(np.asarray(lengths, np.int64)))
+    elif masked or dh_n is not None:
         dy = np.array(k.to_host(dy), copy=True)
         if masked:
             dy *= running_mask(lengths, T, dy.dtype)[:, :, None]

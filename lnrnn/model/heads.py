@@ -245,9 +245,7 @@ class MDNHead(Head):
         total = float(nll.sum(dtype=np.float64))
         return {"loss": total, "nats_seq": total}, int(np.count_nonzero(v)), (h, yhat, tg, saved)
 
-    @property
-    def device_objective(self):
-        return not self.clip_output  # Graves's clip of each point's derivatives runs on the host only
+    device_objective = True
 
     def _device_objective(self, hw, b, targets, mask, scale, d, rows):
         """The mixture density's NLL and its gradient (mdn_cuda) in place of the base class's row kernels:
@@ -258,7 +256,11 @@ class MDNHead(Head):
         tg = np.ascontiguousarray(np.swapaxes(np.asarray(targets, self.dtype), 0, 1).reshape(N, 3))
         tg = arrays_cuda.to_device(tg)                                               # (N,3) in y's (T,B) order
         nll, saved = mdn_cuda.mdn_forward(hw, tg, mask, self.M)                      # (N,)
-        d.copy_to_device(mdn_cuda.mdn_backward(np.full(N, scale, self.dtype), saved, hw, tg, self.M))
+        if self.clip_output:  # each point's own derivatives clipped, then normalized (``backward``)
+            d.copy_to_device(mdn_cuda.mdn_backward(np.ones(N, self.dtype), saved, hw, tg, self.M))
+            losses_cuda.clip_and_scale(d, self.clip_output, scale)
+        else:
+            d.copy_to_device(mdn_cuda.mdn_backward(np.full(N, scale, self.dtype), saved, hw, tg, self.M))
         losses_cuda.nll_rows(nll, rows)
 
     def backward(self, cache, scale):

@@ -194,10 +194,14 @@ class RecurrentLayer:
             state = self.zero_state(B)
         if len(state) != self.nstate:
             raise ValueError(f"a {self.cell} layer's state is a tuple of {self.nstate} arrays, got {len(state)}")
-        state = tuple(_check_array(n, s, 2, self.dtype, (B, self.H)) for n, s in zip(self.spec.state_names, state))
-        bufs = self._buffer_rows(int(t0), T, training)
-        if self.device_views and training and t0 == 0 and len(self.device_views) > 2:
-            bufs = self.device_views[2]  # BN statistics kept on the device (grown to T): updated in place there
+        # a device state: the previous chunk's final one, carried on the device (truncated BPTT on the device)
+        state = tuple(_check_array(n, s, 2, self.dtype, (B, self.H), device_ok=True)
+                      for n, s in zip(self.spec.state_names, state))
+        if self.device_views and training and len(self.device_views) > 2:
+            # BN statistics kept on the device (grown to the batch's T): steps t0.. updated in place there
+            bufs = {n: v[t0:t0 + T] for n, v in self.device_views[2].items()}
+        else:
+            bufs = self._buffer_rows(int(t0), T, training)
         # Drop the previous step's activations before this step allocates its own: the allocator then
         # reuses their pages (S1: 0.4 GB that were otherwise faulted in afresh) and the peak stays one step's.
         self._saved = None

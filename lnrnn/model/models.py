@@ -207,12 +207,12 @@ class SequenceModel:
     # ---- a training update on the device (lnrnn.training.train with --device cuda) ----
     def device_refusal(self):
         """None when ``loss_and_grad_on_device`` can run this model, else why not (a phrase): a stack on
-        'cuda', one direction, no skip connections, no text, and a head whose loss runs there (classifier,
-        regression, mixture density without --clip-output; last step or every step; not CTC)."""
+        'cuda', one direction, no skip connections but the synthesis network's, and a head whose loss runs there
+        (classifier, regression, mixture density; last step or every step; not CTC)."""
         if getattr(self.stack, "device", "cpu") != "cuda":
             return "the stack runs on the CPU"
-        if self.conditioned or getattr(self.stack, "skip", False) or self.reverse_columns is not None:
-            return "the synthesis, skip-connection and bidirectional stacks run their heads on the host"
+        if (getattr(self.stack, "skip", False) and not self.conditioned) or self.reverse_columns is not None:
+            return "the skip-connection and bidirectional stacks run their heads on the host"
         if not self.head.device_objective or getattr(self.head, "whole_sequence", False):
             return f"the {self.head.kind} head runs on the host"
         return None
@@ -264,34 +264,56 @@ class SequenceModel:
             views = ({n: p.views[pre + n] for n in layer.params}, {n: g.views[pre + n] for n in layer.grads})
             layer.device_views = (views + ((stats[j],) if stats else ())) if on else None
 
-    def loss_and_grad_on_device(self, x, targets, sums, noise_key=None):
-        """``loss_and_grad`` of a batch without lengths, whole (no truncated BPTT; a last-step head reads y at
-        step T-1, a per-step head every step as rows of (T*B,H)), with the parameters and
-        gradients of ``device_buffers`` (``device_refusal`` says which models): the device gradients are
-        zeroed and filled, sums (2,) float64 device array <- the batch's sums of the head's two metrics; nothing is
-        copied to the host. -> the batch's scored count (``last_count``; the caller sets ``last_sums`` once it
-        has fetched sums)."""
+    def loss_and_grad_on_device(self, x, targets, sums, noise_key=None, lengths=None, tbptt=None, text=None):
+        """``loss_and_grad`` with the parameters and gradients of ``device_buffers`` (``device_refusal`` says
+        which models): the device gradients are zeroed and filled, sums (2,) float64 device array <- the
+        batch's sums of the head's two metrics; nothing is copied to the host. lengths, tbptt as
+        ``loss_and_grad`` takes them: a last-step head reads each row's last valid step (``take_steps``), a
+        per-step head every step as rows of (T*B,H) with the padded ones masked; chunks of ``tbptt`` steps
+        carry their final states to the next chunk on the device; text: a conditioned model's, as there (the
+        synthesis network's window and layers run on the device, ``WindowStack``). -> the batch's scored count (``last_count``;
+        the caller sets ``last_sums`` once it has fetched sums)."""
         from lnrnn.kernels import arrays_cuda
         T, B = x.shape[0], x.shape[1]
+        text_kw = self._text(text)
         state = self._update_noise(B, noise_key) if self.state_noise else None
+        lengths = check_lengths(lengths, T, B)
+        chunk = T if not tbptt or tbptt >= T else int(tbptt)
         last = self.head.steps == "last"
-        valid = np.ones(B if last else (T, B), bool)                                 # (B,) or (T,B)
-        self.last_count = self.head.count(targets, valid)
+        L = np.full(B, T, np.int64) if lengths is None else lengths
+        valid_all = L > 0 if last else running_mask(L, T, bool)                      # (B,) or (T,B)
+        self.last_count = self.head.count(targets, valid_all)
+        scale = 1.0 / max(self.last_count, 1)
         p, g = self.device_buffers()
         arrays_cuda.fill(g.data, 0)
+        part = arrays_cuda.empty((2,), np.float64) if chunk < T else sums            # (2,) one chunk's sums
+        if chunk < T:
+            arrays_cuda.fill(sums, 0)
+        views = ({n: p.views["head." + n] for n in self.head.params},
+                 {n: g.views["head." + n] for n in self.head.grads})
         self._set_device_views(True, T)
         try:
-            y_dev, _ = self.stack.forward(x, state, training=True, on_device=True, keep=True)
-            views = ({n: p.views["head." + n] for n in self.head.params},
-                     {n: g.views["head." + n] for n in self.head.grads})
-            h = y_dev[T - 1] if last else arrays_cuda.rows2d(y_dev)                 # (B,H) or (T*B,H)
-            dh = self.head.loss_and_grad_on_device(h, targets, valid, 1.0 / max(self.last_count, 1), views, sums)
-            if last:
-                dy = arrays_cuda.zeros(y_dev.shape, self.dtype)                      # (T,B,H)
-                dy[T - 1].copy_to_device(dh)
-            else:
-                dy = dh.reshape(y_dev.shape)
-            self.stack.backward(dy, on_device=True)
+            for t0 in range(0, T, chunk):
+                t1 = min(t0 + chunk, T)
+                Tc = t1 - t0
+                lc = None if lengths is None else np.clip(lengths - t0, 0, Tc)
+                y_dev, state = self.stack.forward(np.ascontiguousarray(x[t0:t1]), state, training=True,
+                                                  on_device=True, lengths=lc, t0=t0, keep=True, **text_kw)
+                tg = _chunk_targets(targets, self.head, t0, t1)
+                if last:
+                    end = L - 1 - t0                                                 # (B,) each row's last step
+                    valid = (end >= 0) & (end < Tc)                                  # (B,) in this chunk
+                    steps = arrays_cuda.to_device(np.clip(end, 0, Tc - 1).astype(np.int64))
+                    h = y_dev[Tc - 1] if lengths is None else arrays_cuda.take_steps(y_dev, steps)   # (B,H)
+                else:
+                    valid = running_mask(L - t0, Tc, bool)                           # (Tc,B)
+                    h = arrays_cuda.rows2d(y_dev)                                    # (Tc*B,H)
+                dh = self.head.loss_and_grad_on_device(h, tg, valid, scale, views, part)
+                if part is not sums:
+                    arrays_cuda.add_into(sums, part)
+                dy = arrays_cuda.put_steps(dh, steps, Tc) if last else dh.reshape(y_dev.shape)   # (Tc,B,H)
+                self.stack.backward(dy, on_device=True)
+                state = [tuple(arrays_cuda.copy(a) for a in s_) for s_ in state]   # detached, on the device
         finally:
             self._set_device_views(False)
         return self.last_count

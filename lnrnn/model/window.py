@@ -125,16 +125,20 @@ class WindowLayer(RecurrentLayer):
             raise ValueError(f"the window layer's state is (h, c) or (h, c, kappa, w), got {len(state)} arrays")
         if len(state) == 2:
             state = tuple(state) + (np.zeros((B, K), dt), np.zeros((B, C), dt))
-        state = tuple(_check_array(n, s, 2, dt, (B, w)) for n, s, w in
+        state = tuple(_check_array(n, s, 2, dt, (B, w), device_ok=True) for n, s, w in
                       zip(("h0", "c0", "kappa0", "w0"), state, (H, H, K, C)))
-        bufs = self._buffer_rows(int(t0), T, training)
+        if self.device_views and training and len(self.device_views) > 2:
+            # BN statistics kept on the device (``RecurrentLayer.device_views``): steps t0.. updated there
+            bufs = {n: v[t0:t0 + T] for n, v in self.device_views[2].items()}
+        else:
+            bufs = self._buffer_rows(int(t0), T, training)
         k = self._k
         self._saved = None
         # one upload each on 'cuda' (identities on the CPU): the kernels take device arrays as they are
         x = k.to_device(x)
         state = tuple(k.to_device(s) for s in state)
         text_d = (k.to_device(codes), k.to_device(ulen))           # (B,U), (B,) int64
-        p = {n: k.to_device(v) for n, v in self.params.items()}
+        p = self.device_views[0] if self.device_views else {n: k.to_device(v) for n, v in self.params.items()}
         L = np.full(B, T, np.int64) if lengths is None else lengths
         y, w, hT, cT, kT, wT, phi, saved = k.window_lstm_forward(
             x, *state, *text_d, p["Wx"], p["Wh"], p["b"], *self._norm_params(p), p["Wp"], p["bp"],
@@ -172,6 +176,12 @@ class WindowLayer(RecurrentLayer):
             dy, dw, saved, x, *state, codes, ulen, p["Wx"], p["Wh"], gx, gh, gc, p["Wp"], self.norm_code,
             self.clip_gates)
         names = ("Wx", "Wh", "b", "gx", "bx", "gh", "bh", "gc", "bc", "Wp", "bp")
+        if self.device_views:  # the update runs on the device: gradients and dstate0 stay there
+            from lnrnn.kernels.arrays_cuda import add_into
+            for n, d in zip(names, dp):
+                if n in self.grads:
+                    add_into(self.device_views[1][n], d)
+            return (dx if on_device else k.to_host(dx)), (dh0, dc0, dk0, dw0)
         for n, d in zip(names, dp):
             if n in self.grads:
                 self.grads[n] += k.to_host(d)
@@ -196,8 +206,10 @@ class WindowStack(RecurrentStack):
     dL/d(inputs) there (``join_columns``/``take_columns``). Whole sequences cross between host and
     device only at the stack's edges, each crossing counted in ``crossings``: x up and y down in a
     forward (none with on_device=True), dy up and dx down in a backward (dx stays with on_device=True).
-    The head runs on the host and gets y there. (A forward with lengths also brings the per-step state
-    sequences to the host to pick each row's final state, ``functional.final_state``: not counted here.)"""
+    The model's host path runs the head on the host and gets y there; a training update on the device
+    (``SequenceModel.loss_and_grad_on_device``) keeps y there, and the window layer reads and adds into the device
+    buffers (``RecurrentLayer.device_views``). A forward with lengths picks each row's final state on the device
+    (``functional.final_state``)."""
 
     conditioned = True
 

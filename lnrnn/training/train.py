@@ -483,10 +483,9 @@ class Trainer:
     # ---- the update on the device (--device cuda) ----
     def _update_on_device(self, x, y, lengths, text=None):
         """One update with the parameters, gradients and optimizer state on the device (``self.on_device``):
-        the stack, the head and its loss (``SequenceModel.loss_and_grad_on_device``), the clipping and the
-        optimizer run there, and one copy comes back: the metrics (the head's sums, the gradient norm). A
-        batch that path does not take (lengths, truncated BPTT) runs the host head's forward and backward on
-        the parameters copied back, and sends its gradients up. Checks as the host path makes them, once the
+        the stack, the head and its loss (``SequenceModel.loss_and_grad_on_device``: every batch kind, ragged,
+        in truncated-BPTT chunks, with a text), the clipping and the optimizer run there, and one copy comes
+        back: the metrics (the head's sums, the gradient norm). Checks as the host path makes them, once the
         metrics are here (a diverged run stops without saving, so the update already made is dropped)."""
         from lnrnn.kernels import arrays_cuda, optim_cuda
         model, cfg = self.model, self.cfg
@@ -494,19 +493,15 @@ class Trainer:
         if self._metrics_dev is None:
             self._metrics_dev = arrays_cuda.zeros((3,), np.float64)      # (3,) the head's 2 sums, gradient norm
         metrics = self._metrics_dev
-        whole = lengths is None and text is None and not (cfg.tbptt and cfg.tbptt < x.shape[0])
-        if whole:
-            count = model.loss_and_grad_on_device(x, y, metrics[:2], noise_key=self.step)
-        else:
-            self.sync_host()
-            self._loss_and_grad(x, y, lengths, text)
-            g.data.copy_to_device(model.flat[1].data)
+        model.loss_and_grad_on_device(x, y, metrics[:2], noise_key=self.step, lengths=lengths, tbptt=cfg.tbptt,
+                                      text=text)
         optim_cuda.clip_grad_norm(g.data, cfg.clip, metrics[2:])
         self.opt.step(p.data, g.data)
         self.host_stale = True
         first, second, norm = metrics.copy_to_host()                     # the update's one copy to the host
-        if whole:  # the head's two metrics' sums (loss, acc; the mixture density's loss, nats_seq)
-            model.last_sums = {**dict(zip(model.head.metrics, (float(first), float(second)))), "seqs": float(x.shape[1])}
+        # the head's two metrics' sums (loss, acc; the mixture density's loss, nats_seq), sequences with a step
+        seqs = x.shape[1] if lengths is None else np.count_nonzero(np.asarray(lengths) > 0)
+        model.last_sums = {**dict(zip(model.head.metrics, (float(first), float(second)))), "seqs": float(seqs)}
         loss = model.head.mean(model.last_sums, model.last_count)["loss"]
         if not math.isfinite(loss):
             self._diverged("training loss", loss)
