@@ -16,6 +16,8 @@ RUN = "tests/test_values_rundir.py"
 FLAT = "tests/test_values_flat.py"
 PLAN = "tests/test_values_plan.py"
 READ = "tests/test_values_read.py"
+SPLIT = "tests/test_values_splits.py"
+JUDGE = "tests/test_values_judge.py"
 RULE = "tests/test_values_sampler_rule.py"
 IAM = "tests/test_text_strokes.py"
 IAMDATA = "tests/test_strokes_data.py"
@@ -364,4 +366,36 @@ MUTANTS = [
          new="    both = sorted({files[i] for i in chosen[\"train\"]} & {files[i] for i in chosen[\"val\"]})\n",
          tests=[IAMDATA],
          why="a form whose lines are split between trainset and testset_v passes: one writer in both splits"),
+    # ---- lnrnn/data/splits.py ----
+    dict(name="vals2-split-validation-count-unchecked", file="lnrnn/data/splits.py",
+         old="    if a <= 0 or b <= 0:\n",
+         new="    if a <= 0:\n",
+         tests=[SPLIT],
+         why="--split 100/0 passes: a run with no validation line (fails later, far from the option)"),
+    dict(name="vals2-split-extra-parts-ignored", file="lnrnn/data/splits.py",
+         old="        a, b = (int(p) for p in parts)\n",
+         new="        a, b = (int(p) for p in parts[:2])\n",
+         tests=[SPLIT],
+         why="--split 10/5/1 is read as 10/5"),
+    # ---- lnrnn/judge.py: primed lines ----
+    dict(name="vals2-judge-travel-prime-not-subtracted", file="lnrnn/judge.py",
+         old="    travel = (kappa - prime_chars) / np.array(",
+         new="    travel = kappa / np.array(",
+         tests=[JUDGE],
+         why="a primed line's travel counts the prime's characters as walked by the line"),
+    dict(name="vals2-judge-travel-over-all-codes", file="lnrnn/judge.py",
+         old="np.array([len(r.codes) - r.prime_chars for r in rows])",
+         new="np.array([len(r.codes) for r in rows])",
+         tests=[JUDGE],
+         why="a primed line's travel is divided by the prime's characters and its own"),
+    dict(name="vals2-judge-replay-prime-unscaled", file="lnrnn/judge.py",
+         old="        first = np.zeros((1, 3)) if r.prime is None else np.asarray(r.prime) / units       # (P,3) normalized\n",
+         new="        first = np.zeros((1, 3)) if r.prime is None else np.asarray(r.prime)               # (P,3) normalized\n",
+         tests=[JUDGE],
+         why="the replay feeds the prime in data units, not normalized as the sampler fed it"),
+    dict(name="vals2-judge-replay-phi-from-the-first-step", file="lnrnn/judge.py",
+         old="stack.phi[lengths[b] - len(r.points):lengths[b], b, :ulen[b]]",
+         new="stack.phi[:len(r.points), b, :ulen[b]]",
+         tests=[JUDGE],
+         why="a primed line's replayed phi starts at the prime's steps, not at its own points"),
 ]
