@@ -48,7 +48,13 @@ from lnrnn.training.runconfig import TrainConfig
 @click.option("--resume", is_flag=True, default=False,
               help="Continue the run saved in --out exactly where it stopped (its settings are reused; "
                    "--epochs, --max-steps, --time-budget, --save-every[-seconds], --keep, --patience, --eval-every "
-                   "may be changed).")
+                   "may be changed, and --lr, --lr-decay: the new schedule from the update it resumes at, said in "
+                   "the log and kept in the checkpoint).")
+@click.option("--init-from", type=click.Path(), default=D.init_from, metavar="RUN_FOLDER",
+              help="Start a new run (in --out) from the parameters and BatchNorm statistics of this run's latest "
+                   "checkpoint (RUN_FOLDER/best: its best; RUN_FOLDER/checkpoints/update-N: a kept one). The model's "
+                   "shape options must match the run's (--cell, --hidden, --layers, ...) and the task's input and "
+                   "output sizes; the optimizer, schedule, epochs and updates start fresh.")
 @click.option("--config", "config_file", type=click.Path(dir_okay=False), default=None, metavar="FILE",
               help="Read options from a TOML or JSON file of option names and values (batch-size = 32; a run "
                    "folder's config.json works); options given on the command line override it.")

@@ -28,9 +28,10 @@ from lnrnn.training.runconfig import TrainConfig
 
 # Fields a resumed run may change; every other field must match the checkpoint. max_steps and
 # time_budget are inherited from the run unless given again (lnrnn.training.train: a budget the run reached
-# is lifted when it stops there).
+# is lifted when it stops there); lr and lr_decay change the schedule from the update it resumes at
+# (lnrnn.training.finetune).
 RESUME_OVERRIDABLE = {"epochs", "max_steps", "time_budget", "eval_batch_size", "device", "out", "data_dir",
-                      "save_every", "save_every_seconds", "keep", "patience", "eval_every"}
+                      "save_every", "save_every_seconds", "keep", "patience", "eval_every", "lr", "lr_decay"}
 BEST_METRICS = ("loss", "acc", "cer", "none")  # lowest loss, highest accuracy or lowest character error rate
                                                # (heads that have one), or no best/
 HEADS = ("mdn", "ctc")  # --head: the stroke tasks' own (mixture density) or a reader's (CTC)

@@ -75,6 +75,8 @@ class TrainConfig:
     device: str = "cpu"                   # cpu, or cuda (the numba-cuda twins; parameters stay on the host)
     out: str = "runs/default"             # run directory: checkpoint, metrics.jsonl, learning_curve.svg
     log_every: int = 10                   # a row of training metrics in updates.jsonl every this many updates
+    init_from: Optional[str] = None       # a new run starting from this run's checkpoint (its parameters and
+                                          # BN statistics; lnrnn.training.finetune); None: fresh initialization
 
 
 CONFIG_FILE = "config.json"

@@ -53,13 +53,13 @@ from lnrnn.version import __version__ as lnrnn_version
 from lnrnn.training.checkpoint import (BEST_DIR, checkpoint_exists, keep_past, load_checkpoint, model_mismatch,
                                        save_checkpoint)
 from lnrnn.files import atomic_write_text
-from lnrnn.training import distributed, prewarm
+from lnrnn.training import distributed, finetune, prewarm
 from lnrnn.compiling import CompileClock
 from lnrnn.data.strokes import text_record
 from lnrnn.data.tasks import load_task
 from lnrnn.errors import CheckpointError, DataError, TrainingDiverged, TrainingInterrupted, UserError
 from lnrnn.model.models import upgrade_config
-from lnrnn.training.optim import clip_grad_norm, decayed_lr, make_optimizer
+from lnrnn.training.optim import clip_grad_norm, make_optimizer
 from lnrnn.predict_io import describe_task_data
 from lnrnn.training.progress import Progress, format_seconds
 from lnrnn.training.logs import CSV_FILE, TensorBoardLog, write_csv
@@ -204,6 +204,9 @@ class Trainer:
             if meta.get("best"):
                 raise CheckpointError(f"{out} holds the best checkpoint of a run, not a run to resume; resume "
                                       f"the run folder above it (--out {os.path.dirname(os.path.normpath(out))}).")
+            if "init_from" in explicit and cfg.init_from != meta["train"].get("init_from"):
+                raise UserError(f"--init-from starts a new run from another run's checkpoint; {out} holds a run "
+                                "of its own: drop --init-from to resume it, or choose another --out.")
             cfg = _resume_config(meta["train"], cfg, explicit, meta.get("budget"))
             cfg.out = out  # the run may have been moved since it was saved
         elif self.group.root and checkpoint_exists(out):
@@ -211,6 +214,10 @@ class Trainer:
                             "or choose another --out.")
         self.plan = plan = resolve(cfg)  # defaults, checks, cell row, task spec, memory (lnrnn.training.plan)
         cfg = plan.cfg
+        source = None  # --init-from: the checkpoint a new run starts from, its shape checked before any data
+        if cfg.init_from is not None and not resume:
+            source = finetune.read_source(cfg.init_from)
+            finetune.check_settings(source, cfg)
         distributed.check_config(cfg, self.group.size)
         self.cfg = cfg
         self.task = load_task(plan.task_spec)
@@ -222,6 +229,10 @@ class Trainer:
         self.data_record = describe_task_data(self.task)
         self.text_record = text_record(self.task)  # a text task's alphabet, kept with the run
         self.model = model_for(plan, self.task)
+        if source is not None:
+            finetune.load_into(self.model, source)
+        self.init_record = source.record if source is not None else None  # where the run started from
+        self.lr_changes, self.lr_change = [], None  # the schedule's changes (--resume --lr); this invocation's
         if self.model.conditioned and plan.cell.norm == "bn" and (self.group.size > 1 or cfg.reproducible):
             raise UserError(f"the synthesis network's {cfg.cell} layers keep their BatchNorm statistics to one "
                             "process and one block: train it without --reproducible and without an MPI launcher, "
@@ -321,6 +332,10 @@ class Trainer:
                 "blowup": {"initial_loss": self.initial_loss, "streak": self.high_streak},
                 "metrics": self.history, "log_window": self.log_window, "lnrnn_version": lnrnn_version,
                 "best_state": self.best, "budget": self._budget_record()}
+        if self.init_record is not None:
+            meta["init_from"] = self.init_record
+        if self.lr_changes:
+            meta["lr_changes"] = self.lr_changes
         if self.stop_eval is not None:
             meta["stop_eval"] = self.stop_eval
         if self.early_stop is not None:
@@ -368,6 +383,11 @@ class Trainer:
         if best and best.get("metric") == self.cfg.best_metric:
             self.best = dict(best)
         self.early_stop = meta.get("early_stop")
+        self.init_record = meta.get("init_from")
+        self.lr_changes = list(meta.get("lr_changes", []))
+        self.lr_change = finetune.schedule_change(meta["train"], self.cfg, self.epoch, self.step, self.lr_changes)
+        if self.lr_change is not None:
+            self.lr_changes.append(self.lr_change)
         p = self.cfg.patience
         if self.early_stop is not None and (p is None or self.best["since"] < p):
             self.early_stop = None  # resumed with a larger --patience: it trains on
@@ -427,7 +447,9 @@ class Trainer:
                 f"{m.num_params():,} parameters, {c.dtype}{writes}) on {self.task.description}; {c.optimizer} lr {c.lr:g}"
                 f"{f' decay {c.lr_decay:g}/epoch' if c.lr_decay != 1 else ''}, clip {c.clip:g}{graves}, "
                 f"batch {c.batch_size}, "
-                f"{c.epochs} epochs, seed {c.seed}; writing to {c.out}.")
+                f"{c.epochs} epochs, seed {c.seed}; "
+                + (f"starting from {finetune.describe_record(self.init_record)}; " if self.init_record else "")
+                + f"writing to {c.out}.")
 
     def _diverged(self, what, value):
         hint = "try a lower --lr or a --clip"
@@ -590,7 +612,7 @@ class Trainer:
             while self.epoch < cfg.epochs and stop_reason is None:
                 self.rng.bit_generator.state = self.epoch_rng
                 perm = self.rng.permutation(n)
-                self.opt.lr = decayed_lr(cfg.lr, cfg.lr_decay, self.epoch)
+                self.opt.lr = finetune.scheduled_lr(cfg.lr, cfg.lr_decay, self.epoch, self.lr_changes)
                 bar = Progress(n, f"epoch {self.epoch + 1}/{cfg.epochs}", stream=self.stream, quiet=self.quiet,
                                done=min(self.batch_in_epoch * B, n))
                 t_epoch = time.perf_counter()
@@ -838,6 +860,8 @@ def train(cfg, resume=False, explicit=(), quiet=False, log=None, stream=None, ho
         if idle:
             trainer.log(idle)
             return trainer
+        if trainer.lr_change is not None:
+            trainer.log(f"Changing the schedule: {finetune.describe_change(trainer.lr_change)}.")
         trainer.log(("Resuming. " if resume else "") + trainer.describe())
         if trainer.group.size > 1:
             trainer.log(distributed.describe_split(trainer.group.size, trainer.cfg.batch_size, trainer.cfg.reproducible,
