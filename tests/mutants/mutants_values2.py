@@ -18,6 +18,7 @@ PLAN = "tests/test_values_plan.py"
 READ = "tests/test_values_read.py"
 SPLIT = "tests/test_values_splits.py"
 JUDGE = "tests/test_values_judge.py"
+MKL = "tests/test_values_mkl.py"
 RULE = "tests/test_values_sampler_rule.py"
 IAM = "tests/test_text_strokes.py"
 IAMDATA = "tests/test_strokes_data.py"
@@ -398,4 +399,20 @@ MUTANTS = [
          new="stack.phi[:len(r.points), b, :ulen[b]]",
          tests=[JUDGE],
          why="a primed line's replayed phi starts at the prime's steps, not at its own points"),
+    # ---- lnrnn/mkl.py ----
+    dict(name="vals2-mkl-numpy-case-sensitive", file="lnrnn/mkl.py",
+         old='    if os.environ.get("LNRNN_BLAS", "").lower() == "numpy":\n',
+         new='    if os.environ.get("LNRNN_BLAS", "") == "numpy":\n',
+         tests=[MKL],
+         why="LNRNN_BLAS=NumPy is ignored: MKL is loaded although the user turned it off"),
+    dict(name="vals2-mkl-symbols-not-checked", file="lnrnn/mkl.py",
+         old="    missing = [n for n in SYMBOLS if not llvm.address_of_symbol(n)]\n",
+         new="    missing = []\n",
+         tests=[MKL],
+         why="a library without the CBLAS symbols is used: compiled kernels call unresolved symbols"),
+    dict(name="vals2-mkl-missing-named-library-tried", file="lnrnn/mkl.py",
+         old="        if not os.path.exists(path):\n",
+         new="        if not path:\n",
+         tests=[MKL],
+         why="a missing LNRNN_MKL_LIB is handed to the loader instead of being reported as missing"),
 ]
