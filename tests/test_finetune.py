@@ -158,11 +158,13 @@ def test_resume_with_a_new_lr_changes_the_update_rule_from_there_on(source, tmp_
 
 
 def test_a_new_decay_counts_from_the_epoch_of_the_change(tmp_path):
-    out = _stopped_at(tmp_path, "decay", 2)
+    """Stopped in the second epoch (update 6 of 4 per epoch), resumed with --lr-decay 0.5: the rate in effect
+    goes on to the epoch's end, the third epoch's is half of it."""
+    out = _stopped_at(tmp_path, "decay", 6)
     r = invoke("train", *ARGS, "--epochs", 3, "--resume", "--lr-decay", 0.5, "--out", out)
     assert_ok(r)
-    assert "learning rate 0.003 -> 0.003 from update 2, decay 0.9 -> 0.5 per epoch" in r.output
-    assert [row["lr"] for row in rows(out)] == [3e-3, 3e-3 * 0.5, 3e-3 * 0.5 ** 2]
+    assert f"learning rate {3e-3 * 0.9:g} from update 6, decay 0.9 -> 0.5 per epoch" in r.output
+    assert [row["lr"] for row in rows(out)] == [3e-3, 3e-3 * 0.9, 3e-3 * 0.9 * 0.5]
 
 
 def test_resume_with_the_runs_own_lr_is_the_uninterrupted_run(source, tmp_path):

@@ -133,9 +133,10 @@ def schedule_change(saved, cfg, epoch, step, changes):
 
 
 def describe_change(change):
-    """'learning rate 0.003 -> 0.0003 from update 40' (and the decay when it changed)."""
+    """'learning rate 0.003 -> 0.0003 from update 40' (and the decay when it changed: 'learning rate 0.0027
+    from update 6, decay 0.9 -> 0.5 per epoch')."""
     (a, b), (da, db) = change["lr"], change["lr_decay"]
-    text = f"learning rate {a:g} -> {b:g} from update {change['step']}"
+    text = f"learning rate {a:g}{f' -> {b:g}' if b != a else ''} from update {change['step']}"
     if da != db:
         text += f", decay {da:g} -> {db:g} per epoch"
     return text

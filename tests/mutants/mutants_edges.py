@@ -80,7 +80,7 @@ MUTANTS = [
          tests=[f"{EDGES}::test_export_refuses_a_suffix_that_promises_another_format"],
          why="W.SafeTensors is refused although it names the format"),
     # ---- a run stopped before its first evaluation ----
-    dict(name="edges-summary-names-missing-files", file="lnrnn/training/train.py",
+    dict(name="edges-summary-names-missing-files", file="lnrnn/training/recorder.py",
          old="                          if os.path.exists(os.path.join(c.out, name)))",
          new="                          if True)",
          tests=[f"{EDGES}::test_a_run_stopped_in_its_first_epoch_names_only_its_files_and_plot_says_why"],
