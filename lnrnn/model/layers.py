@@ -362,7 +362,7 @@ class RecurrentStack:
         if self.bidirectional:
             return self._forward_bidirectional(x, state, training, lengths, t0, keep)
         if self.skip:
-            return self._forward_skip(x, state, training, lengths, t0, keep)
+            return self._forward_skip(x, state, training, lengths, t0, keep, on_device)
         states = []
         last = len(self.layers) - 1
         for k, layer in enumerate(self.layers):
@@ -378,7 +378,7 @@ class RecurrentStack:
         if self.bidirectional:
             return self._backward_bidirectional(dy)
         if self.skip:
-            return self._backward_skip(dy)
+            return self._backward_skip(dy, on_device)
         dstate = []
         for k, layer in reversed(list(enumerate(self.layers))):
             dy, ds = layer.backward(dy, on_device or k > 0)
@@ -386,26 +386,45 @@ class RecurrentStack:
         self.dstate0 = dstate[::-1]
         return dy
 
-    def _forward_skip(self, x, state, training, lengths, t0, keep):
-        """Graves's stack on the host: layer k reads [x | h_{k-1}]; y = [h_0 | ... | h_{L-1}]."""
-        x = _check_array("x", x, 3, self.layers[0].dtype, (None, None, self.layers[0].I))
+    def _forward_skip(self, x, state, training, lengths, t0, keep, on_device=False):
+        """Graves's stack: layer k reads [x | h_{k-1}]; y = [h_0 | ... | h_{L-1}]. On 'cuda' the columns are
+        joined on the device (the backend's ``join_columns``, the synthesis stack's) and y stays there with
+        on_device=True; on the CPU, NumPy's concatenate."""
+        dev = self.device == "cuda"
+        kn = self.layers[0]._k
+        x = _check_array("x", x, 3, self.layers[0].dtype, (None, None, self.layers[0].I), device_ok=dev)
+        if dev:
+            x = kn.to_device(x)
+        join = kn.join_columns if dev else (lambda parts: np.concatenate(parts, axis=2))
         ys, states, inp = [], [], x
         for k, layer in enumerate(self.layers):
-            h, s = layer.forward(inp, None if state is None else state[k], training, lengths=lengths, t0=t0,
-                                 keep=keep)
+            h, s = layer.forward(inp, None if state is None else state[k], training, on_device=dev, lengths=lengths,
+                                 t0=t0, keep=keep)
             ys.append(h)
             states.append(s)
             if k + 1 < len(self.layers):
-                inp = np.concatenate([x, h], axis=2)                       # (T,B,I+H)
-        return np.concatenate(ys, axis=2), states                          # (T,B,L*H)
+                inp = join([x, h])                                         # (T,B,I+H)
+        y = join(ys)                                                       # (T,B,L*H)
+        if dev and not on_device:
+            return kn.to_host(y), kn.to_host(states)
+        return y, states
 
-    def _backward_skip(self, dy):
+    def _backward_skip(self, dy, on_device=False):
         """dy (T,B,L*H) -> dx (T,B,I): each layer's share of dy plus what the layer above sent back
-        through its h input; every layer's x input adds into dx."""
+        through its h input; every layer's x input adds into dx. On 'cuda' the columns are split and added on
+        the device (the backend's ``take_columns``), and dx stays there with on_device=True."""
         H, I = self.layers[0].H, self.layers[0].I
-        dy = _check_array("dy", dy, 3, self.layers[0].dtype, (None, None, self.output_size))
+        dev = self.device == "cuda"
+        kn = self.layers[0]._k
+        dy = _check_array("dy", dy, 3, self.layers[0].dtype, (None, None, self.output_size), device_ok=dev)
         dx, dh_above, dstate = None, None, []
         for k in reversed(range(len(self.layers))):
+            if dev:
+                d_in, ds = self.layers[k].backward(kn.take_columns(dy, k * H, (k + 1) * H, dh_above), on_device=True)
+                dstate.append(ds)
+                dx = kn.take_columns(d_in, 0, I, dx)
+                dh_above = kn.take_columns(d_in, I, I + H) if k > 0 else None
+                continue
             dyk = np.ascontiguousarray(dy[:, :, k * H:(k + 1) * H])
             if dh_above is not None:
                 dyk = dyk + dh_above
@@ -414,6 +433,8 @@ class RecurrentStack:
             dx = d_in[:, :, :I] if dx is None else dx + d_in[:, :, :I]
             dh_above = np.ascontiguousarray(d_in[:, :, I:]) if k > 0 else None
         self.dstate0 = dstate[::-1]
+        if dev:
+            return dx if on_device else kn.to_host(dx)
         return np.ascontiguousarray(dx)
 
     def _forward_bidirectional(self, x, state, training, lengths, t0, keep):

@@ -207,12 +207,12 @@ class SequenceModel:
     # ---- a training update on the device (lnrnn.training.train with --device cuda) ----
     def device_refusal(self):
         """None when ``loss_and_grad_on_device`` can run this model, else why not (a phrase): a stack on
-        'cuda', one direction, no skip connections but the synthesis network's, and a head whose loss runs there
-        (classifier, regression, mixture density; last step or every step; not CTC)."""
+        'cuda', one direction (skip connections and the synthesis network's window included), and a head whose
+        loss runs there (classifier, regression, mixture density; last step or every step; not CTC)."""
         if getattr(self.stack, "device", "cpu") != "cuda":
             return "the stack runs on the CPU"
-        if (getattr(self.stack, "skip", False) and not self.conditioned) or self.reverse_columns is not None:
-            return "the skip-connection and bidirectional stacks run their heads on the host"
+        if self.reverse_columns is not None:
+            return "the bidirectional stacks run their heads on the host"
         if not self.head.device_objective or getattr(self.head, "whole_sequence", False):
             return f"the {self.head.kind} head runs on the host"
         return None
@@ -271,8 +271,8 @@ class SequenceModel:
         ``loss_and_grad`` takes them: a last-step head reads each row's last valid step (``take_steps``), a
         per-step head every step as rows of (T*B,H) with the padded ones masked; chunks of ``tbptt`` steps
         carry their final states to the next chunk on the device; text: a conditioned model's, as there (the
-        synthesis network's window and layers run on the device, ``WindowStack``). -> the batch's scored count (``last_count``;
-        the caller sets ``last_sums`` once it has fetched sums)."""
+        synthesis network's window and layers run on the device, ``WindowStack``). -> the batch's scored count
+        (``last_count``; the caller sets ``last_sums`` once it has fetched sums)."""
         from lnrnn.kernels import arrays_cuda
         T, B = x.shape[0], x.shape[1]
         text_kw = self._text(text)
