@@ -4,8 +4,13 @@ lstm_backward returns) and the CPU twin, with and without Graves's gate clip; an
 judge the whole persistent path (forward and backward).
 
 As for the forward (tests/test_cuda_persistent.py): under Numba's simulator the persistent kernel runs
-with one block and the stepped driver with 1 to 5 blocks, units dividing unevenly among them; blocks of
-8 threads. On a GPU (NUMBA_ENABLE_CUDASIM=0) the persistent kernel also runs with several blocks.
+with one block and the stepped driver with 1, 2, 3 and 5 blocks, units dividing unevenly among them;
+blocks of 8 threads. On a GPU (NUMBA_ENABLE_CUDASIM=0) the persistent kernel also runs with several blocks.
+
+No finite differences here: the persistent forward equals lstm_cuda's (outputs and every saved tensor,
+tests/test_cuda_persistent.py) and its backward equals lstm_cuda's on those saved tensors (below), and
+lstm_cuda's forward and backward are judged by central differences (tests/test_cuda_gradcheck.py), so
+a gradient check of the variant would judge the same numbers a third time.
 """
 import numpy as np
 import pytest
@@ -14,7 +19,6 @@ import pytest
 from test_cuda_persistent import EPS, SIM, forward, host, small_blocks  # noqa: F401
 
 from lnrnn import config
-from lnrnn.gradcheck import TOLERANCE, numeric_grad, rel_error, sample_idx
 from dev import lstm_persistent_cuda as pers
 from lnrnn.kernels import lstm, lstm_cuda
 from lnrnn.kernels.arrays_cuda import to_device, transpose, zeros
@@ -47,18 +51,20 @@ def test_clip_bites():
     assert all(close(a[k], b[k]) > 1e-3 for k in ("Wh", "b", "x"))
 
 
-# (driver, blocks, (T, B, I, H)): H = 7 over 2 blocks (3+4), 3 blocks (2+2+3); H = 13 over 4 (3+3+3+4)
-# and 5 blocks; I = 5 > config.FOLD_MAX_I saves xhat_x. h0 and c0 are nonzero (problem()).
-CASES = [("persistent", 1, (5, 3, 2, 7)), ("persistent", 1, (5, 3, 2, 13)),
-         ("stepped", 1, (5, 3, 2, 7)), ("stepped", 2, (5, 3, 2, 7)), ("stepped", 3, (5, 3, 2, 7)),
-         ("stepped", 4, (5, 3, 2, 13)), ("stepped", 5, (3, 2, 5, 13))]
+# (driver, blocks, (T, B, I, H), clip): H = 7 over 1 block, 2 blocks (3+4), 3 blocks (2+2+3); H = 13 over 5
+# blocks (3+3+3+2+2); I = 5 > config.FOLD_MAX_I saves xhat_x. h0 and c0 are nonzero (problem()). Each
+# driver and split without the clip, and the clip (one branch of the phase functions both drivers share)
+# on one block and on several.
+CASES = [("persistent", 1, (5, 3, 2, 7), 0.0), ("persistent", 1, (5, 3, 2, 7), CLIP),
+         ("stepped", 2, (5, 3, 2, 7), 0.0), ("stepped", 3, (5, 3, 2, 7), 0.0), ("stepped", 3, (5, 3, 2, 7), CLIP),
+         ("stepped", 5, (3, 2, 5, 13), 0.0)]
 if not SIM:  # a GPU runs a cooperative grid of several blocks
-    CASES += [("persistent", 3, (5, 3, 2, 7)), ("persistent", 4, (5, 3, 2, 13)), ("persistent", 5, (3, 2, 5, 13))]
-CLIPS = [0.0, CLIP]
+    CASES += [("persistent", nb, shape, clip) for nb, shape in ((3, (5, 3, 2, 7)), (4, (5, 3, 2, 13)),
+                                                                (5, (3, 2, 5, 13))) for clip in (0.0, CLIP)]
 
 
-@pytest.mark.parametrize("clip", CLIPS, ids=["clip0", "clip"])
-@pytest.mark.parametrize("driver,nb,shape", CASES, ids=[f"{d}-nb{n}-H{s[3]}-I{s[2]}" for d, n, s in CASES])
+@pytest.mark.parametrize("driver,nb,shape,clip", CASES,
+                         ids=[f"{d}-nb{n}-H{s[3]}-I{s[2]}-{'clip' if c else 'clip0'}" for d, n, s, c in CASES])
 def test_float64_equals_cuda_backward_and_cpu_twin(driver, nb, shape, clip):
     """Every gradient of lstm_backward on lstm_cuda's forward's saved tensors, against lstm_cuda's own
     backward and the CPU twin."""
@@ -73,7 +79,7 @@ def test_float64_equals_cuda_backward_and_cpu_twin(driver, nb, shape, clip):
         assert close(grads[k], grads_c[k]) < TOL64, f"{k} vs CPU twin"
 
 
-@pytest.mark.parametrize("clip", CLIPS, ids=["clip0", "clip"])
+@pytest.mark.parametrize("clip", [0.0, CLIP], ids=["clip0", "clip"])
 def test_intermediates_equal_sequence_kernel(clip):
     """DA, DCN, dHW, dXW of every step and dh0, dc0: run_backward (stepped, 3 blocks over 7 units) against
     lstm_cuda's sequence kernel on the same inputs."""
@@ -166,33 +172,3 @@ def test_benchmark_shapes_fit_an_h100(T, B, I, H, fit64, monkeypatch):
         assert nb == min(132, H) and U == -(-H // nb) and 1 <= R <= B and tpb == pers.MAX_THREADS
         least, used = pers.shared_bytes(B, H, dt, 132, backward=True)
         assert least <= used <= 48 * 1024
-
-
-def test_gradcheck_persistent_path():
-    """Central differences of sum(y * R) judge the persistent forward and backward together (float64;
-    the persistent driver: one block under the simulator)."""
-    rng = np.random.default_rng(0)
-    T, B, I, H = 3, 2, 2, 3
-    G = 4 * H
-    shapes = dict(x=(T, B, I), h0=(B, H), c0=(B, H), Wx=(I, G), Wh=(H, G), b=(G,), gx=(G,), bx=(G,), gh=(G,),
-                  bh=(G,), gc=(H,), bc=(H,))
-    p = {k: rng.standard_normal(s) * (0.5 if k.startswith("W") else 1.0) for k, s in shapes.items()}
-    for k in ("gx", "gh", "gc"):
-        p[k] = 1 + 0.3 * p[k]
-    R = rng.standard_normal((T, B, H))
-    nb = None if SIM else 2
-
-    def loss():
-        return float(np.sum(host(pers.lstm_forward(*p.values(), EPS, "persistent", nb)[0]) * R))
-
-    y, hT, cT, saved = pers.lstm_forward(*p.values(), EPS, "persistent", nb)
-    grads = pers.lstm_backward(R, saved, p["x"], p["h0"], p["c0"], p["Wx"], p["Wh"], p["gx"], p["gh"], p["gc"], 0.0,
-                               "persistent", nb)
-    analytic = dict(zip(shapes, host(grads)))
-    idx_rng = np.random.default_rng(1)
-    errors = {}
-    for name, arr in p.items():
-        idx = sample_idx(arr, 2, idx_rng)
-        errors[name] = rel_error(analytic[name].reshape(-1)[idx], numeric_grad(loss, arr, idx=idx))
-    bad = {k: v for k, v in errors.items() if not v < TOLERANCE}
-    assert not bad, f"relative errors above {TOLERANCE}: {bad}"
