@@ -284,19 +284,38 @@ def _same_run(one, group, tol=1e-9):
         assert np.abs(p1[k] - p2[k]).max() <= tol * max(np.abs(p1[k]).max(), 1e-12), k
 
 
-@needs_mpi
-@pytest.mark.parametrize("cell,task", [("ln-lstm", "digits"), ("bn-lstm", "digits"), ("bn-rnn", "digits"),
-                                       ("bn-lstm", "strokes-synthetic")])
-def test_mpiexec_two_ranks_write_the_metrics_of_one_process(tmp_path, cell, task):
-    """mpiexec -n 2 lnrnn train ... = one process with the same global batch: metrics.jsonl and the
-    checkpoint's arrays to 1e-9 relative (float64; uneven and empty shards, BN state noise; for the
-    strokes task variable lengths weighted by scored steps)."""
+def _train_args(cell, task):
     args = ["train", "--cell", cell, "--task", task] + TINY
     if task == "strokes-synthetic":
         args += ["--layers", "1", "--no-skip", "--split", "13/6", "--batch-size", "5"]
-    one, group = str(tmp_path / "one"), str(tmp_path / "two")
-    p1, _ = _run(LNRNN + args + ["--out", one])
-    assert p1.returncode == 0, p1.stderr
+    return args
+
+
+@pytest.fixture(scope="module")
+def one_process(tmp_path_factory):
+    """(cell, task) -> the run folder of ``lnrnn train`` (_train_args) in one process, trained once for
+    every test of this module that compares a group with it."""
+    runs = {}
+
+    def get(cell, task):
+        if (cell, task) not in runs:
+            out = str(tmp_path_factory.mktemp("one-process") / f"{cell}-{task}")
+            p, _ = _run(LNRNN + _train_args(cell, task) + ["--out", out])
+            assert p.returncode == 0, p.stderr
+            runs[cell, task] = out
+        return runs[cell, task]
+    return get
+
+
+@needs_mpi
+@pytest.mark.parametrize("cell,task", [("ln-lstm", "digits"), ("bn-lstm", "digits"), ("bn-rnn", "digits"),
+                                       ("bn-lstm", "strokes-synthetic")])
+def test_mpiexec_two_ranks_write_the_metrics_of_one_process(tmp_path, one_process, cell, task):
+    """mpiexec -n 2 lnrnn train ... = one process with the same global batch: metrics.jsonl and the
+    checkpoint's arrays to 1e-9 relative (float64; uneven and empty shards, BN state noise; for the
+    strokes task variable lengths weighted by scored steps)."""
+    args = _train_args(cell, task)
+    one, group = one_process(cell, task), str(tmp_path / "two")
     p2, _ = _run(LNRNN + args + ["--out", group], n=2)
     assert p2.returncode == 0, p2.stderr
     said = p2.stdout + p2.stderr
@@ -305,12 +324,12 @@ def test_mpiexec_two_ranks_write_the_metrics_of_one_process(tmp_path, cell, task
 
 
 @needs_mpi
-def test_mpiexec_resume_same_and_other_number_of_ranks(tmp_path):
+def test_mpiexec_resume_same_and_other_number_of_ranks(tmp_path, one_process):
     """2 ranks stop at update 3, resume on 2 ranks to update 6, then on 1 process to the end: the
-    same run as one uninterrupted process; the change of ranks is said."""
-    args = ["train", "--cell", "bn-lstm"] + TINY
-    one, group = str(tmp_path / "one"), str(tmp_path / "group")
-    assert _run(LNRNN + args + ["--out", one])[0].returncode == 0
+    same run as one uninterrupted process (the one the two-ranks test compares with); the change of
+    ranks is said."""
+    args = _train_args("bn-lstm", "digits")
+    one, group = one_process("bn-lstm", "digits"), str(tmp_path / "group")
     p, _ = _run(LNRNN + args + ["--out", group, "--max-steps", "3"], n=2)
     assert p.returncode == 0, p.stderr
     p, _ = _run(LNRNN + ["train", "--out", group, "--resume", "--max-steps", "6", "--quiet"], n=2)
