@@ -46,3 +46,21 @@ def _strict_simulator_reshape():
 
 if os.environ["NUMBA_ENABLE_CUDASIM"] == "1":
     _strict_simulator_reshape()
+
+
+# The files that take longest from a fresh clone on 2 cores (compiling included), longest first.
+# pyproject.toml's addopts hand whole files to the xdist workers in collection order
+# (--dist loadfile --no-loadscope-reorder): these start first, so that no long file is left to run
+# alone at the end while the other workers wait; the other files follow in their own order and fill
+# the gaps. Only the order changes: every test runs, in one worker with the rest of its file.
+LONGEST_FIRST = (
+    "test_jax.py", "test_mpi.py", "test_reproducible_ranks.py", "test_reproducible.py", "test_cache_blas.py",
+    "test_notebooks.py", "test_cuda_blocksizes.py", "test_commands_careful.py", "test_cuda_persistent_bwd.py",
+    "test_cuda_layers.py", "test_runs.py", "test_prewarm.py", "test_cuda_backend.py", "test_device_update.py",
+    "test_values_distributed_options.py", "test_cuda_gradcheck.py", "test_blocks.py", "test_bn_cells.py",
+)
+
+
+def pytest_collection_modifyitems(items):
+    rank = {name: k for k, name in enumerate(LONGEST_FIRST)}
+    items.sort(key=lambda item: rank.get(item.path.name, len(LONGEST_FIRST)))  # stable: a file keeps its order
