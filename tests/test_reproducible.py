@@ -12,21 +12,21 @@ recorded loss and accuracy.
 
 Compiled or cached. The children use a compile cache of their own (NUMBA_CACHE_DIR in pytest's tmp
 folder), empty at first: a first child ("cold", on 3 threads) compiles every kernel as a first
-``lnrnn train`` on a fresh install does, and fills the cache; the children on 1, 2 and 3 threads then
-load every kernel from it, and must compile nothing. So the thread counts are compared on the very same
-machine code, whatever state the user's own cache is in. The cold run is compared with the warm run on the
-same 3 threads: a user's first run must train like every later one (before lnrnn kept the helpers linked
-into a kernel private to it, lnrnn.compiling.private_helpers, the BN cells and LN-RNN float32 did not).
+``lnrnn train`` on a fresh install does, and fills the cache; the children on 1 and 2 threads then
+load every kernel from it, and must compile nothing. The cold child on 3 threads is compared with the
+warm one on 1 thread: one comparison for two promises, a user's first run trains like every later one
+(before lnrnn kept the helpers linked into a kernel private to it, lnrnn.compiling.private_helpers, the
+BN cells and LN-RNN float32 did not) and 3 threads train like 1. (A warm child on 3 threads would tell
+the two apart when they fail; it would cost a fourth child and reach no other code.)
 
 Sizes. B = 128 rows are 4 blocks of 32 (config.BLOCK_ROWS): 3 threads cannot share
 them evenly (1 + 1 + 2), and 2 and 3 threads split the rows at different places. The hidden size makes
 every step of a BN cell at least config.BN_PAR_MIN_WORK elements (B*G, G = 4H for the LSTM, H for the
 RNN), so the BN cells really split their time loop over threads: H 32 for the LSTMs, 64 for the RNNs.
-UPDATES = 50 crosses four epoch ends (12 batches an epoch, the last of 29 rows), so the epochs' shuffles,
+UPDATES = 26 crosses two epoch ends (12 batches an epoch, the last of 29 rows), so the epochs' shuffles,
 learning-rate decay and evaluations are part of what must match.
 
-Time on 2 cores: about 2 minutes (126 s measured), whatever the user's own cache holds: the cold child
-about 80 s (compiling), each warm child about 15 s.
+Time on 2 cores: the cold child about 80 s (compiling), each warm child a few seconds.
 """
 import json
 import os
@@ -43,12 +43,12 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 CHILD = os.path.join(HERE, "repro_child.py")
 
-THREADS = (1, 2, 3)
+THREADS = (1, 2)  # the children that load every kernel from the cache
 COLD_THREADS = 3  # the thread count of the child that compiles (the one whose kernels split the most)
 CELLS = ("rnn", "lstm", "ln-rnn", "ln-lstm", "bn-rnn", "bn-lstm")
 DTYPES = ("float64", "float32")
 BATCH = 128
-UPDATES = 50
+UPDATES = 26
 SEED = 3
 CHILD_TIMEOUT_S = 600
 ORDER = ("param/", "buffer/", "optim/")  # parameters first, then BN running statistics, then optimizer slots
@@ -96,8 +96,8 @@ def run_child(root, tag, threads, spec, cache):
 
 @pytest.fixture(scope="module")
 def trained(tmp_path_factory):
-    """{"cold": the arrays of the child that compiled, 1, 2, 3: those of the children on that many threads
-    that loaded every kernel from the cache the cold one filled}."""
+    """{"cold": the arrays of the child that compiled (on COLD_THREADS), 1, 2: those of the children on that
+    many threads that loaded every kernel from the cache the cold one filled}."""
     root = tmp_path_factory.mktemp("reproducible")
     spec = root / "spec.json"
     spec.write_text(json.dumps({"runs": [{"name": run_name(c, d), "cfg": run_cfg(c, d)}
@@ -168,7 +168,7 @@ def test_sizes_exercise_the_thread_splits():
 
 @pytest.mark.parametrize("dtype", DTYPES)
 @pytest.mark.parametrize("cell", CELLS)
-def test_training_is_bit_identical_on_1_2_3_threads(trained, cell, dtype):
+def test_training_is_bit_identical_on_1_and_2_threads(trained, cell, dtype):
     name = run_name(cell, dtype)
     one = trained[1]
     final, initial, metrics = (of_run(one, name, kind) for kind in ("final", "initial", "metric"))
@@ -181,20 +181,19 @@ def test_training_is_bit_identical_on_1_2_3_threads(trained, cell, dtype):
     # all on the kernels the cold child compiled: none of these children compiled any
     compiled = {n: float(trained[n][f"{name}/compile_s"]) for n in THREADS}
     assert all(s == 0.0 for s in compiled.values()), f"{name}: children compiled kernels (s by threads): {compiled}"
-    # the same bits on 2 and 3 threads as on 1
-    failures = [f"{n} threads vs 1: {bad}" for n in THREADS[1:]
-                if (bad := run_difference(trained[n], one, name)) is not None]
-    assert not failures, f"{name}: " + "; ".join(failures)
+    # the same bits on 2 threads as on 1
+    bad = run_difference(trained[2], one, name)
+    assert bad is None, f"{name}: 2 threads vs 1: {bad}"
 
 
 @pytest.mark.parametrize("dtype", DTYPES)
 @pytest.mark.parametrize("cell", CELLS)
-def test_first_run_compiling_kernels_trains_like_runs_on_the_cache(trained, cell, dtype):
-    """The cold child compiled its kernels (a first run), the warm one on as many threads loaded them from
-    the cache the cold one wrote: the same run must give the same bits."""
+def test_first_run_on_3_threads_compiling_kernels_trains_like_1_thread_on_the_cache(trained, cell, dtype):
+    """The cold child compiled its kernels (a first run) on 3 threads, the warm one loaded them from the
+    cache the cold one wrote and ran on 1: the same run must give the same bits."""
     name = run_name(cell, dtype)
     cold = trained["cold"]
     assert sum(float(v) for k, v in cold.items() if k.endswith("/compile_s")) > 0, "the cold child compiled nothing"
-    bad = run_difference(trained[COLD_THREADS], trained["cold"], name)
-    assert bad is None, (f"{name} on {COLD_THREADS} threads, kernels loaded from the cache vs compiled in the "
-                         f"process: {bad}")
+    bad = run_difference(cold, trained[1], name)
+    assert bad is None, (f"{name}: on {COLD_THREADS} threads with kernels compiled in the process vs on 1 thread "
+                         f"with kernels loaded from the cache: {bad}")
