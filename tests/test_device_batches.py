@@ -19,13 +19,14 @@ LENGTHS = np.array([4, 2, 0, 1, 4])   # ragged: a row of none, one of one step, 
 
 
 def _copies(monkeypatch):
-    """A list that every device array's copy_to_host appends its shape to, from now on."""
+    """(copies, stop): a list that every device array's copy_to_host appends its shape to from now on, and a
+    function that stops the counting (monkeypatch.undo would also undo the fixtures' block sizes)."""
     from numba import cuda
     DeviceArray = type(cuda.to_device(np.zeros(1)))
     copies, plain = [], DeviceArray.copy_to_host
     monkeypatch.setattr(DeviceArray, "copy_to_host", lambda self, *a, **k: copies.append(self.shape) or plain(
         self, *a, **k))
-    return copies
+    return copies, lambda: monkeypatch.setattr(DeviceArray, "copy_to_host", plain)
 
 
 def _compare(host, dev, sums, count, rel=1e-10):
@@ -55,10 +56,10 @@ def test_ragged_and_chunked_updates_equal_the_host_head(small_tiles, monkeypatch
     assert dev.device_refusal() is None
     host.loss_and_grad(x, y, LENGTHS, tbptt=tbptt)
     sums = arrays_cuda.zeros((2,), np.float64)
-    copies = _copies(monkeypatch)
+    copies, stop = _copies(monkeypatch)
     count = dev.loss_and_grad_on_device(x, y, sums, lengths=LENGTHS, tbptt=tbptt)
     assert copies == []
-    monkeypatch.undo()
+    stop()
     _compare(host, dev, sums, count)
     if norm == "bn":  # the running statistics, updated on the device step by step as on the host
         dev.pull_params()
@@ -80,10 +81,10 @@ def test_skip_stack_update_equals_the_host_head(small_tiles, monkeypatch):
     assert dev.device_refusal() is None and dev.stack.output_size == 6
     host.loss_and_grad(x, y, LENGTHS)
     sums = arrays_cuda.zeros((2,), np.float64)
-    copies = _copies(monkeypatch)
+    copies, stop = _copies(monkeypatch)
     count = dev.loss_and_grad_on_device(x, y, sums, lengths=LENGTHS)
     assert copies == []
-    monkeypatch.undo()
+    stop()
     _compare(host, dev, sums, count)
 
 
@@ -236,7 +237,7 @@ def test_a_ragged_update_copies_only_its_metrics(small_tiles, tmp_path, monkeypa
         x, y, lengths = trainer.task.batch("train", np.arange(4), trainer.model.dtype)[:3]
         assert lengths is not None and len(set(lengths.tolist())) > 1
         lengths[3] = 0  # a row of no step: not a sequence of the batch's nats per sequence
-        copies = _copies(monkeypatch)
+        copies, stop = _copies(monkeypatch)
         for _ in range(2):
             trainer._update_on_device(x, y, lengths)
             trainer.step += 1
