@@ -429,6 +429,56 @@ def test_import_lnrnn_does_not_import_torch():
     assert r.returncode == 0, r.stderr
 
 
+# what `import lnrnn.torch` and a first LN-LSTM forward and backward must not load: other frameworks and the
+# CLI's, the trainer and data readers, the CUDA twins, torch's compiler (torch._dynamo: about 2 CPU seconds,
+# which torch.library.custom_op's implementations import on their first call), and the kernels of other cells
+_NOT_AT_IMPORT = ("torch._dynamo", "jax", "click", "sklearn", "matplotlib", "scipy.linalg", "mpi4py", "numba.cuda",
+                  "tensorboard", "safetensors", "lnrnn.api", "lnrnn.training", "lnrnn.data", "lnrnn.kernels.lstm_cuda")
+_OTHER_CELLS = ("lnrnn.kernels.rnn", "lnrnn.kernels.bn_lstm", "lnrnn.kernels.bn_rnn", "lnrnn.kernels.batchnorm",
+                "lnrnn.kernels.window", "lnrnn.kernels.bn_sync")
+
+
+def test_import_and_a_first_forward_load_only_what_they_use():
+    code = f"""
+import json, sys
+import torch, lnrnn.torch
+from numba.core.dispatcher import Dispatcher
+found = {{"import": [m for m in {_NOT_AT_IMPORT!r} if m in sys.modules]}}
+m = lnrnn.torch.LSTM(3, 4, norm="ln", dtype=torch.float64)
+out, (h_n, c_n) = m(torch.randn(5, 2, 3, dtype=torch.float64, requires_grad=True))
+(out.sum() + c_n.sum()).backward()
+assert m.weight_hh_l0.grad.abs().sum() > 0
+found["first step"] = [m for m in {_NOT_AT_IMPORT!r} if m != "scipy.linalg" and m in sys.modules]
+found["kernels loaded"] = [f"{{name}}.{{k}}" for name in {_OTHER_CELLS!r}
+                           for k, v in vars(sys.modules.get(name, sys)).items()
+                           if isinstance(v, Dispatcher) and v.py_func.__module__ == name and v.signatures]
+found["lstm kernels loaded"] = [k for k, v in vars(sys.modules["lnrnn.kernels.lstm"]).items()
+                                if isinstance(v, Dispatcher) and v.signatures]
+print(json.dumps(found))
+"""
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                       cwd=os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    assert r.returncode == 0, r.stderr
+    import json
+    found = json.loads(r.stdout.splitlines()[-1])
+    assert found.pop("lstm kernels loaded"), "the LN-LSTM ran no kernel of lnrnn.kernels.lstm: the check sees nothing"
+    assert found == {"import": [], "first step": [], "kernels loaded": []}, found
+
+
+def test_the_ops_implementations_are_untraced_once_torch_compile_is_loaded(monkeypatch):
+    """torch.compile must not trace into an op's implementation (torch.library.custom_op wraps it in
+    torch._dynamo.disable); lnrnn's ops wrap it so only where torch._dynamo is loaded, once."""
+    import torch._dynamo
+
+    from lnrnn.interop import torch as it
+
+    disabled = []
+    monkeypatch.setattr(torch._dynamo, "disable", lambda f: disabled.append(f) or (lambda *a: ("untraced", f(*a))))
+    run = it._untraced(lambda a: a + 1)
+    assert run(1) == ("untraced", 2) and run(2) == ("untraced", 3) and len(disabled) == 1
+    monkeypatch.delitem(sys.modules, "torch._dynamo")
+    assert it._untraced(lambda a: a + 1)(1) == 2 and len(disabled) == 1
+
 # ---- torch.compile ----
 
 @pytest.mark.parametrize("name", CELLS)

@@ -9,11 +9,11 @@
     h, c = lnrnn.torch.LSTMCell(28, 128, norm="ln")(x_t, (h, c))    # one step: x_t (B,I) -> h, c (B,H)
     stack, head = lnrnn.torch.from_run("runs/x")           # a trained run folder: the stack and its nn.Linear
 
-Design. One recurrent layer over the whole sequence is one ``torch.library.custom_op``
-(``lnrnn::layer_forward``) whose implementation is ``lnrnn.model.functional.layer_forward`` (the layer
-function every lnrnn layer runs); its
-backward is a second custom op (``lnrnn::layer_backward``, ``functional.layer_backward``: the hand-written
-BPTT kernels) called from the formula given to ``register_autograd``. Both ops have fake implementations
+Design. One recurrent layer over the whole sequence is one custom operator (``lnrnn::layer_forward``,
+defined with ``torch.library``: ``_op``) whose implementation is ``lnrnn.model.functional.layer_forward``
+(the layer function every lnrnn layer runs); its backward is a second custom op (``lnrnn::layer_backward``,
+``functional.layer_backward``: the hand-written BPTT kernels) called from the formula given to
+``register_autograd``. Both ops have fake implementations
 (shapes only: the residuals' layout is ``functional.residual_layout``), so ``torch.compile`` and
 ``torch.library.opcheck`` see through them. The ops work in lnrnn's layout (Wx (I,G), Wh (H,G), one b);
 the modules keep PyTorch's (``weight_ih_l{k}`` (G,I) = Wx.T, ``weight_hh_l{k}`` = Wh.T, and the two
@@ -61,7 +61,9 @@ weights. Each call runs inside ``lnrnn.threadscope.kernel_threads`` (single-thre
 kernels' own threads) and leaves ``torch.get_num_threads()`` as it was. CUDA tensors: see ``_Cuda``.
 """
 import contextlib
+import functools
 import json
+import sys
 from typing import Optional
 
 import numpy as np
@@ -194,8 +196,36 @@ def _host_lengths(lengths):
 
 # ---- the two ops ----
 
-@torch.library.custom_op("lnrnn::layer_forward", mutates_args=())
-def layer_forward(x: Tensor, state: list[Tensor], params: list[Tensor], buffers: list[Tensor],
+def _untraced(impl):
+    """impl as an op's implementation that torch.compile does not trace into, as ``torch.library.custom_op``
+    makes it (with ``torch._dynamo.disable``), but without importing torch._dynamo for it: until something
+    imports it (torch.compile does) nothing can be tracing, and importing it is most of a first call's cost
+    (``import torch._dynamo``: about 2 CPU seconds, docs/bindings.md)."""
+    disabled = []
+
+    @functools.wraps(impl)
+    def run(*args):
+        dynamo = sys.modules.get("torch._dynamo")
+        if dynamo is None:
+            return impl(*args)
+        if not disabled:
+            disabled.append(dynamo.disable(impl))
+        return disabled[0](*args)
+    return run
+
+
+def _op(name, impl, fake):
+    """Define the functional op ``lnrnn::<name>`` (no argument mutated) with impl's annotated signature,
+    impl (``_untraced``) for every device and ``fake`` (shapes only) for torch.compile and opcheck
+    -> the op, ``torch.ops.lnrnn.<name>``."""
+    qualname = f"lnrnn::{name}"
+    torch.library.define(qualname, torch.library.infer_schema(impl, mutates_args=()))
+    torch.library.impl(qualname, "default", _untraced(impl))
+    torch.library.register_fake(qualname, fake)
+    return getattr(torch.ops.lnrnn, name)
+
+
+def _layer_forward(x: Tensor, state: list[Tensor], params: list[Tensor], buffers: list[Tensor],
                   lengths: Optional[Tensor], cell: str, training: bool, keep: bool
                   ) -> tuple[Tensor, list[Tensor], list[Tensor], list[Tensor]]:
     """One layer over the whole sequence: x (T,B,I), state [h0 (B,H)(, c0)], params in the cell's order,
@@ -221,8 +251,7 @@ def layer_forward(x: Tensor, state: list[Tensor], params: list[Tensor], buffers:
             new_buffers)
 
 
-@layer_forward.register_fake
-def _(x, state, params, buffers, lengths, cell, training, keep):
+def _layer_forward_fake(x, state, params, buffers, lengths, cell, training, keep):
     T, B, I = x.shape
     H = state[0].shape[1]
     res = []
@@ -234,8 +263,10 @@ def _(x, state, params, buffers, lengths, cell, training, keep):
             [b.new_empty(b.shape) for b in buffers] if training else [])
 
 
-@torch.library.custom_op("lnrnn::layer_backward", mutates_args=())
-def layer_backward(res: list[Tensor], x: Tensor, state: list[Tensor], params: list[Tensor], y: Tensor, dy: Tensor,
+layer_forward = _op("layer_forward", _layer_forward, _layer_forward_fake)
+
+
+def _layer_backward(res: list[Tensor], x: Tensor, state: list[Tensor], params: list[Tensor], y: Tensor, dy: Tensor,
                    dfinal: list[Tensor], lengths: Optional[Tensor], cell: str, training: bool
                    ) -> tuple[Tensor, list[Tensor], list[Tensor]]:
     """The hand-written BPTT of ``layer_forward``: its residuals, inputs and y, dy (T,B,H) = dL/dy,
@@ -256,9 +287,11 @@ def layer_backward(res: list[Tensor], x: Tensor, state: list[Tensor], params: li
     return outs[0], outs[1:1 + n_s], outs[1 + n_s:]
 
 
-@layer_backward.register_fake
-def _(res, x, state, params, y, dy, dfinal, lengths, cell, training):
+def _layer_backward_fake(res, x, state, params, y, dy, dfinal, lengths, cell, training):
     return x.new_empty(x.shape), [s.new_empty(s.shape) for s in state], [p.new_empty(p.shape) for p in params]
+
+
+layer_backward = _op("layer_backward", _layer_backward, _layer_backward_fake)
 
 
 def _setup_context(ctx, inputs, output):
@@ -290,7 +323,7 @@ def _backward(ctx, dy, dfinal, dres, dbuffers):
     return dx, dstate, dparams, [None] * n_b, None, None, None, None
 
 
-layer_forward.register_autograd(_backward, setup_context=_setup_context)
+torch.library.register_autograd("lnrnn::layer_forward", _backward, setup_context=_setup_context)
 
 
 # ---- c_n where the kernels take no gradient for it ----
@@ -299,30 +332,20 @@ layer_forward.register_autograd(_backward, setup_context=_setup_context)
 # non-differentiable and gets its refusal here: c_n + guard(h_n), where the guard is zeros (B,H) whose
 # backward raises for a non-zero gradient (inside an op: the check reads data).
 
-@torch.library.custom_op("lnrnn::cell_state_guard", mutates_args=())
-def _cell_state_guard(h_n: Tensor) -> Tensor:
+def _zeros_like(h_n: Tensor) -> Tensor:
     return torch.zeros_like(h_n)
 
 
-@_cell_state_guard.register_fake
-def _(h_n):
-    return torch.empty_like(h_n)
-
-
-@torch.library.custom_op("lnrnn::cell_state_guard_backward", mutates_args=())
-def _cell_state_guard_backward(grad: Tensor) -> Tensor:
+def _refuse_nonzero(grad: Tensor) -> Tensor:
     if bool(torch.any(grad != 0)):
         raise NotImplementedError("lnrnn's LSTM kernels take no gradient for the final cell state c_n: use the "
                                   "output sequence or h_n in the loss, or detach c_n.")
     return torch.zeros_like(grad)
 
 
-@_cell_state_guard_backward.register_fake
-def _(grad):
-    return torch.empty_like(grad)
-
-
-_cell_state_guard.register_autograd(lambda ctx, grad: _cell_state_guard_backward(grad))
+_cell_state_guard = _op("cell_state_guard", _zeros_like, lambda h_n: torch.empty_like(h_n))
+_cell_state_guard_backward = _op("cell_state_guard_backward", _refuse_nonzero, lambda grad: torch.empty_like(grad))
+torch.library.register_autograd("lnrnn::cell_state_guard", lambda ctx, grad: _cell_state_guard_backward(grad))
 
 
 def _numpy_dtype(dt):
