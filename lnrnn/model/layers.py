@@ -417,6 +417,8 @@ class RecurrentStack:
         dev = self.device == "cuda"
         kn = self.layers[0]._k
         dy = _check_array("dy", dy, 3, self.layers[0].dtype, (None, None, self.output_size), device_ok=dev)
+        if dev:
+            dy = kn.to_device(dy)  # once: every layer takes its columns from it
         dx, dh_above, dstate = None, None, []
         for k in reversed(range(len(self.layers))):
             if dev:
