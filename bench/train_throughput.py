@@ -186,7 +186,8 @@ def throughput(args):
           f"{os.cpu_count()} CPUs")
     in_window = [s[3] for s in stamps[first:-1]]  # the bare steps run inside the window, one per update
     mean_ms = statistics.fmean(in_window) * 1e3
-    print(f"bare step (RecurrentLayer forward + backward), taken after each of the run's updates: mean of the "
+    what = "RecurrentLayer" if args.task == "mnist" else "the run's stack,"
+    print(f"bare step ({what} forward + backward), taken after each of the run's updates: mean of the "
           f"window's {len(in_window)} {mean_ms:.1f} ms ({args.batch_size / mean_ms * 1e3:.0f} samples/s); median of "
           f"all {len(bare_ts)} {step_ms:.1f} (fastest {min(bare_ts) * 1e3:.1f}, slowest {max(bare_ts) * 1e3:.1f})")
     print(f"lnrnn train end to end, {updates} updates (epochs 2-{args.epochs}, their evaluations and checkpoints "
