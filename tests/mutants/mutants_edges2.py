@@ -5,6 +5,7 @@ SRC = "lnrnn/interop/torch.py"
 T = "tests/test_torch.py"
 LOADS = f"{T}::test_import_and_a_first_forward_load_only_what_they_use"
 UNTRACED = f"{T}::test_the_ops_implementations_are_untraced_once_torch_compile_is_loaded"
+REFUSED = f"{T}::test_no_steps_and_projections_are_refused_in_one_sentence"
 
 MUTANTS = [
     dict(name="edges2-ops-import-the-compiler", file=SRC,
@@ -29,4 +30,15 @@ MUTANTS = [
          new="from lnrnn.api import load_run as _load_run  # noqa: E402,F401\n\n\ndef from_run(path, device=None):\n",
          tests=[LOADS],
          why="import lnrnn.torch pulls in lnrnn.api and with it the task registry and data readers"),
+    # refusals the kernels would otherwise meet as raw errors
+    dict(name="edges2-torch-no-steps-reach-the-kernels", file=SRC,
+         old="        if T < 1 or B < 1:\n",
+         new="        if B < 1:\n",
+         tests=[REFUSED],
+         why="x with T = 0 reaches the kernels, which fail with a raw IndexError"),
+    dict(name="edges2-torch-projection-ignored", file=SRC,
+         old="        if proj_size:\n",
+         new="        if False:\n",
+         tests=[REFUSED],
+         why="nn.LSTM's proj_size is accepted and silently ignored: h_n is (L,B,H), not the projected size"),
 ]
