@@ -159,14 +159,18 @@ def test_twins_share_names_and_arguments():
 
 @pytest.fixture
 def small_tiles(monkeypatch):
-    """Blocks of 4 threads and GEMM tiles of 3: several blocks and ragged tiles on every shape below."""
+    """Blocks of 4 threads and GEMM tiles of 3: several blocks and ragged tiles on every shape below. Under the
+    simulator also its race-free shared-array lookup and a short GIL switch interval (test_cuda_kernels)."""
     from lnrnn import backend, config
     ok, why = backend.cuda_usable()
     if not ok:
         pytest.skip(f"CUDA not usable: {why}")
     from lnrnn.kernels import gemm_cuda
+    from test_cuda_kernels import simulator_race_free
     monkeypatch.setattr(config, "THREADS_PER_BLOCK", 4)
     monkeypatch.setattr(gemm_cuda, "TILE", 3)
+    with simulator_race_free(monkeypatch):
+        yield
 
 
 def _model(head, device, cell="lstm", norm="none", state_noise=0.0):

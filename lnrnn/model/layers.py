@@ -199,7 +199,7 @@ class RecurrentLayer:
                       for n, s in zip(self.spec.state_names, state))
         if self.device_views and training and len(self.device_views) > 2:
             # BN statistics kept on the device (grown to the batch's T): steps t0.. updated in place there
-            bufs = {n: v[t0:t0 + T] for n, v in self.device_views[2].items()}
+            bufs = self.device_views[2] if t0 == 0 else {n: v[t0:t0 + T] for n, v in self.device_views[2].items()}
         else:
             bufs = self._buffer_rows(int(t0), T, training)
         # Drop the previous step's activations before this step allocates its own: the allocator then

@@ -129,7 +129,7 @@ class WindowLayer(RecurrentLayer):
                       zip(("h0", "c0", "kappa0", "w0"), state, (H, H, K, C)))
         if self.device_views and training and len(self.device_views) > 2:
             # BN statistics kept on the device (``RecurrentLayer.device_views``): steps t0.. updated there
-            bufs = {n: v[t0:t0 + T] for n, v in self.device_views[2].items()}
+            bufs = self.device_views[2] if t0 == 0 else {n: v[t0:t0 + T] for n, v in self.device_views[2].items()}
         else:
             bufs = self._buffer_rows(int(t0), T, training)
         k = self._k

@@ -88,7 +88,7 @@ MUTANTS = [
          tests=[f"{MODEL}[classifier-per-step]"],
          why="the device loss is divided by the batch's rows, not by its scored steps (per-step heads, -1 labels)"),
     dict(name="dev-update-bn-statistics-written-back", file="lnrnn/model/layers.py",
-         old="            bufs = {n: v[t0:t0 + T] for n, v in self.device_views[2].items()}\n        else:\n            bufs = self._buffer_rows(int(t0), T, training)\n",
+         old="            bufs = self.device_views[2] if t0 == 0 else {n: v[t0:t0 + T] for n, v in self.device_views[2].items()}\n        else:\n            bufs = self._buffer_rows(int(t0), T, training)\n",
          new="            pass\n        bufs = self._buffer_rows(int(t0), T, training)\n",
          tests=[f"{T}::test_batchnorm_statistics_stay_on_the_device"],
          why="a device update's BN forward updates the host statistics (a copy back per layer and step) and the "
