@@ -246,3 +246,24 @@ def test_a_ragged_update_copies_only_its_metrics(small_tiles, tmp_path, monkeypa
         assert trainer.model.last_sums["seqs"] == 3 and trainer.model.last_sums["loss"] > 0
     finally:
         trainer.close()
+
+
+def test_a_batch_with_nan_on_the_device_is_the_datas_fault(small_tiles, tmp_path):
+    """A NaN in a batch that reaches the device update ends as the host path's one-line DataError naming the
+    task and the batch, not the layer's ValueError."""
+    from lnrnn.errors import DataError
+    from lnrnn.training.runconfig import TrainConfig
+    from lnrnn.training.train import Trainer
+    data = _stroke_file(tmp_path)
+    (tmp_path / "run").mkdir()
+    cfg = TrainConfig(task="strokes-npz", data_dir=str(data), cell="lstm", hidden=3, layers=1, batch_size=4,
+                      epochs=1, dtype="float64", device="cuda", out=str(tmp_path / "run"))
+    trainer = Trainer(cfg, quiet=True)
+    try:
+        assert trainer.on_device
+        x, y, lengths = trainer.task.batch("train", np.arange(4), trainer.model.dtype)[:3]
+        x[0, 1, 0] = np.nan
+        with pytest.raises(DataError, match="training data of strokes-npz hold NaN or infinite values"):
+            trainer._update_on_device(x, y, lengths)
+    finally:
+        trainer.close()

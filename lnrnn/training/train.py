@@ -262,13 +262,18 @@ class Trainer:
             with prewarm.armed(self.first_update_s is None):
                 return self.model.loss_and_grad(x, y, lengths, tbptt=self.cfg.tbptt, noise_key=self.step, text=text)
         except ValueError as e:
-            if "NaN or infinite" not in str(e):
-                raise
-            if not np.all(np.isfinite(x)):
-                raise DataError(f"the training data of {self.cfg.task} hold NaN or infinite values (batch "
-                                f"{self.batch_in_epoch + 1} of epoch {self.epoch + 1}); fix the data.") from None
-            self._diverged("gradient from the head" if str(e).startswith("dy") else "recurrent activations",
-                           "NaN or infinite")
+            self._nonfinite(e, x)
+
+    def _nonfinite(self, e, x):
+        """A layer's ValueError for a NaN or infinite array (on either path): the data's fault when the batch
+        itself holds one (a DataError), else a diverged run; any other ValueError goes on."""
+        if "NaN or infinite" not in str(e):
+            raise e
+        if not np.all(np.isfinite(x)):
+            raise DataError(f"the training data of {self.cfg.task} hold NaN or infinite values (batch "
+                            f"{self.batch_in_epoch + 1} of epoch {self.epoch + 1}); fix the data.") from None
+        self._diverged("gradient from the head" if str(e).startswith("dy") else "recurrent activations",
+                       "NaN or infinite")
 
     # ---- the update on the device (--device cuda) ----
     def _update_on_device(self, x, y, lengths, text=None):
@@ -283,8 +288,11 @@ class Trainer:
         if self._metrics_dev is None:
             self._metrics_dev = arrays_cuda.zeros((3,), np.float64)      # (3,) the head's 2 sums, gradient norm
         metrics = self._metrics_dev
-        model.loss_and_grad_on_device(x, y, metrics[:2], noise_key=self.step, lengths=lengths, tbptt=cfg.tbptt,
-                                      text=text)
+        try:
+            model.loss_and_grad_on_device(x, y, metrics[:2], noise_key=self.step, lengths=lengths, tbptt=cfg.tbptt,
+                                          text=text)
+        except ValueError as e:
+            self._nonfinite(e, x)
         optim_cuda.clip_grad_norm(g.data, cfg.clip, metrics[2:])
         self.opt.step(p.data, g.data)
         self.host_stale = True

@@ -175,4 +175,9 @@ MUTANTS += [
          new="        seqs = x.shape[1]\n",
          tests=[f"{DB}::test_a_ragged_update_copies_only_its_metrics[None]"],
          why="nats per sequence of a ragged batch divides by the batch's rows, rows of no step included"),
+    dict(name="dev-update-nan-data-is-a-traceback", file="lnrnn/training/train.py",
+         old="        except ValueError as e:\n            self._nonfinite(e, x)\n        optim_cuda",
+         new="        except ValueError as e:\n            raise\n        optim_cuda",
+         tests=[f"{DB}::test_a_batch_with_nan_on_the_device_is_the_datas_fault"],
+         why="a NaN in the data on the device path ends in the layer's ValueError, a traceback, not a one-line DataError"),
 ]
