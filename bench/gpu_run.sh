@@ -17,9 +17,10 @@ export PYTHONUNBUFFERED=1 PYTHONPATH="$PWD${PYTHONPATH:+:$PYTHONPATH}" NUMBA_ENA
 # Numba warns at every launch of fewer blocks than SMs (most of ours: one block per batch row)
 export NUMBA_CUDA_LOW_OCCUPANCY_WARNINGS=0
 py=${PYTHON:-python3}
-# each part's limit in seconds; together at most 580, inside one 600-second call of the GPU machine
-: "${LIMIT_BARRIER:=30}" "${LIMIT_STEP:=120}" "${LIMIT_TRAIN:=75}" "${LIMIT_TRAIN_STROKES:=75}" "${LIMIT_TESTS:=180}"
-: "${LIMIT_SYNTH:=100}"
+# each part's limit in seconds; together at most 470, so that one call stays under 8 minutes and the device
+# time left holds a rerun
+: "${LIMIT_BARRIER:=20}" "${LIMIT_STEP:=100}" "${LIMIT_TRAIN:=60}" "${LIMIT_TRAIN_STROKES:=60}" "${LIMIT_TESTS:=150}"
+: "${LIMIT_SYNTH:=80}"
 
 part() {  # part NAME LIMIT CMD...: run CMD under LIMIT seconds, log to OUTDIR/NAME.txt
   local name=$1 limit=$2; shift 2
