@@ -216,7 +216,7 @@ def main(argv=None):
                 print(f"{label}: UNJUDGED (its tests fail without the mutant)", flush=True)
             elif rc in (1, 2, "timeout"):
                 results[name] = "caught"
-                how = {1: "tests failed", 2: "error while collecting", "timeout": "timed out"}[rc]
+                how = {1: "tests failed", 2: "tests failed or collection error", "timeout": "timed out"}[rc]
                 print(f"{label}: caught ({how}, {secs:.0f} s){first_error(log)}", flush=True)
             elif rc == 0:
                 results[name] = "missed"
