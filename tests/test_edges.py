@@ -3,6 +3,7 @@ their names say, labels out of range, a suffix that promises another format, a r
 long primes, and predictions of every head. Each ends in one line that names the real problem (or works)."""
 import errno
 import io
+import json
 import os
 
 import numpy as np
@@ -278,8 +279,11 @@ def test_a_run_stopped_in_its_first_epoch_names_only_its_files_and_plot_says_why
     assert f"checkpoint {out / 'checkpoint.json'}" in summary
     assert not (out / "metrics.jsonl").exists() and "metrics.jsonl" not in summary
     assert not (out / "learning_curve.svg").exists() and "learning_curve.svg" not in summary
+    # the validation figure it prints is the stop's own evaluation, and it says where that is kept
+    assert "at update 1 (epoch 0.50) (evaluated at the stop, kept in checkpoint.json only)" in summary
+    assert json.loads((out / "checkpoint.json").read_text())["stop_eval"]["step"] == 1
     msg = one_error(invoke("plot", out, "--out", tmp_path / "c.png"), f"the run in {out} has no evaluations yet")
-    assert "--resume" in msg and "--eval-every" in msg and not (tmp_path / "c.png").exists()
+    assert "--resume" in msg and "--eval-every" in msg and "checkpoint.json only" in msg and not (tmp_path / "c.png").exists()
     (out / "metrics.jsonl").write_text("")                  # an empty log says the same
     one_error(invoke("plot", out, "--out", tmp_path / "c.png"), "has no evaluations yet")
     other = tmp_path / "other"

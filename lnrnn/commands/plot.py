@@ -18,7 +18,8 @@ def read_run_curves(run_dir):
     records = read_jsonl(path) if os.path.isfile(path) else []
     if not records and os.path.isfile(os.path.join(run_dir, "checkpoint.json")):
         raise UserError(f"the run in {run_dir} has no evaluations yet (it stopped before its first epoch ended, "
-                        f"and {METRICS_FILE} holds one row per evaluation); train it on with `lnrnn train --out "
+                        f"and {METRICS_FILE} holds one row per scheduled evaluation; an evaluation at the stop is "
+                        f"kept in checkpoint.json only); train it on with `lnrnn train --out "
                         f"{run_dir} --resume`, or give --eval-every to evaluate sooner.")
     if not os.path.isfile(path):
         raise UserError(f"{run_dir} has no {METRICS_FILE}; point lnrnn plot at run folders (what `lnrnn train "

@@ -227,6 +227,8 @@ class RunRecorder:
         else:
             when = (f"after epoch {last['epoch']}" if "eval" not in last
                     else f"at update {last['step']} (epoch {last['epoch']:.2f})")
+            if last is t.stop_eval:  # the stop's own evaluation: not a row of metrics.jsonl (a resume goes on as if
+                when += " (evaluated at the stop, kept in checkpoint.json only)"  # uninterrupted one)
             res = f"validation {format_metrics({m: last['val_' + m] for m in t.model.metrics}, long=True)} {when}"
         b = t.best
         if b["value"] is not None:

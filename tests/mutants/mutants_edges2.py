@@ -41,4 +41,9 @@ MUTANTS = [
          new="        if False:\n",
          tests=[REFUSED],
          why="nn.LSTM's proj_size is accepted and silently ignored: h_n is (L,B,H), not the projected size"),
+    dict(name="edges2-stop-evaluation-unmarked", file="lnrnn/training/recorder.py",
+         old="            if last is t.stop_eval:",
+         new="            if False:",
+         tests=["tests/test_edges.py::test_a_run_stopped_in_its_first_epoch_names_only_its_files_and_plot_says_why"],
+         why="the summary prints the stop's own evaluation as if it were a row of metrics.jsonl, which holds none"),
 ]
