@@ -113,6 +113,7 @@ def test_progress_bar_and_summary(tmp_path):
     assert_ok(r)
     assert "samples/s" in r.stderr and "val loss" in r.stderr
     assert r.stdout.startswith("Training ln-lstm (hidden 8") and "Done: 1 epoch, 7 updates" in r.stdout
+    assert ", 1 epoch, seed " in r.stdout.splitlines()[0]  # the start line says "1 epoch", not "1 epochs"
     q = invoke("train", *TINY, "--epochs", "1", "--out", tmp_path / "quiet")
     assert_ok(q)
     assert q.stderr == ""

@@ -242,7 +242,7 @@ class Trainer:
                 f"{m.num_params():,} parameters, {c.dtype}{writes}) on {self.task.description}; {c.optimizer} lr {c.lr:g}"
                 f"{f' decay {c.lr_decay:g}/epoch' if c.lr_decay != 1 else ''}, clip {c.clip:g}{graves}, "
                 f"batch {c.batch_size}, "
-                f"{c.epochs} epochs, seed {c.seed}; "
+                f"{c.epochs} epoch{'s' * (c.epochs != 1)}, seed {c.seed}; "
                 + (f"starting from {finetune.describe_record(self.init_record)}; " if self.init_record else "")
                 + f"writing to {c.out}.")
 
