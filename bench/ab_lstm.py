@@ -23,7 +23,7 @@ import lnrnn  # noqa: E402  (sets single-threaded BLAS before NumPy loads)
 import numpy as np  # noqa: E402
 
 from bench.torch_ln_lstm import SHAPES  # noqa: E402
-from lnrnn.kernels.threads import batch_blocks  # noqa: E402
+from lnrnn.kernels.cpu.threads import batch_blocks  # noqa: E402
 
 
 def load(name, path):

@@ -1,6 +1,6 @@
 """Is Intel MKL's packed GEMM worth it, and does it survive Numba's compile cache? The per-step
 recurrent products of BPTT (forward h_{t-1} Wh, backward dHW_t Wh^T) timed through lnrnn's own
-helpers (lnrnn/kernels/blas.py: blas_pack, blas_mul) with MKL's packed operand and with np.dot (the BLAS
+helpers (lnrnn/kernels/cpu/blas.py: blas_pack, blas_mul) with MKL's packed operand and with np.dot (the BLAS
 NumPy/SciPy ship: OpenBLAS here), in lnrnn's threading layout (one batch chunk per thread,
 single-threaded BLAS inside).
 
@@ -8,7 +8,7 @@ single-threaded BLAS inside).
     python bench/blas_packed.py           # S1 S2 S3, median of 5
     python bench/blas_packed.py --cache-check   # also: compile in one process, load from cache in another
 
-How MKL is reached (a symbol-name binding that Numba can cache) is described in lnrnn/kernels/blas.py.
+How MKL is reached (a symbol-name binding that Numba can cache) is described in lnrnn/kernels/cpu/blas.py.
 A benchmark, not a test: it prints figures and checks that both paths agree, and asserts nothing
 about time.
 """
@@ -26,7 +26,7 @@ import numpy as np  # noqa: E402
 from numba import njit, prange  # noqa: E402
 
 from bench.torch_ln_lstm import SHAPES  # noqa: E402
-from lnrnn.kernels.blas import BLAS, HAVE_MKL, blas_mul, blas_pack  # noqa: E402
+from lnrnn.kernels.cpu.blas import BLAS, HAVE_MKL, blas_mul, blas_pack  # noqa: E402
 
 
 @njit(cache=True, parallel=True)

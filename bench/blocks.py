@@ -1,5 +1,5 @@
 """What fixed row blocks cost: every cell's training step (forward + BPTT backward, float32) with the
-batch split into the blocks lnrnn uses (kernels.threads.batch_blocks, config.BLOCK_ROWS rows a block at
+batch split into the blocks lnrnn uses (kernels.cpu.threads.batch_blocks, config.BLOCK_ROWS rows a block at
 least: the same bits on any thread count) against the same step with one block per thread (two on the
 2-core machine; what the kernels did when their chunks followed the thread count), and each against the
 GEMM floor of bench/step.py. The three run in turns in one process, so load shifts them alike.
@@ -22,8 +22,8 @@ import numpy as np  # noqa: E402
 from bench.step import CELLS, NAMES, label, paired_times, problem, step_floor_fwd  # noqa: E402
 from bench.torch_ln_lstm import SHAPES  # noqa: E402
 from lnrnn.config import BLOCK_ROWS  # noqa: E402
-from lnrnn.kernels import threads  # noqa: E402
-from lnrnn.kernels.blas import BLAS  # noqa: E402
+from lnrnn.kernels.cpu import threads  # noqa: E402
+from lnrnn.kernels.cpu.blas import BLAS  # noqa: E402
 from lnrnn.threadscope import kernel_threads  # noqa: E402
 
 

@@ -8,7 +8,7 @@ pick, at the three shapes of the issue tracker, side by side with ratios.
 Rows: PyTorch eager LN-LSTM written the way users write it (per-step nn.LayerNorm, autograd);
 torch.compile'd LN-LSTM cell (with --compile); JAX lax.scan LN-LSTM, jit-compiled value_and_grad (if
 jax is importable); torch.nn.LSTM (oneDNN fused, no layer norm); the GEMM floor (bench/step.py),
-labelled with the BLAS of its recurrent products (MKL or OpenBLAS, lnrnn.kernels.blas); lnrnn.
+labelled with the BLAS of its recurrent products (MKL or OpenBLAS, lnrnn.kernels.cpu.blas); lnrnn.
 
 Before timing, lnrnn, the PyTorch LN-LSTM and the JAX LN-LSTM run on the same weights and inputs in
 float64 and must agree (outputs to 1e-9, dWh to 1e-8 relative); the script stops if they do not. It

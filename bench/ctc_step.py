@@ -25,7 +25,7 @@ import numba  # noqa: E402
 import numpy as np  # noqa: E402
 
 from bench.step import paired_times  # noqa: E402
-from lnrnn.kernels.blas import BLAS, cpuinfo  # noqa: E402
+from lnrnn.kernels.cpu.blas import BLAS, cpuinfo  # noqa: E402
 from lnrnn.kernels.ctc import ctc_backward, ctc_forward  # noqa: E402
 from lnrnn.model.layers import RecurrentLayer  # noqa: E402
 

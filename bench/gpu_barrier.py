@@ -16,13 +16,13 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from lnrnn.kernels.cuda_env import numpy_compat  # noqa: E402
+from lnrnn.kernels.cuda.cuda_env import numpy_compat  # noqa: E402
 
 numpy_compat()
 import numpy as np  # noqa: E402
 from numba import cuda, float32, int32  # noqa: E402
 
-from lnrnn.kernels.rows_cuda import block_sum  # noqa: E402
+from lnrnn.kernels.cuda.rows_cuda import block_sum  # noqa: E402
 
 
 @cuda.jit

@@ -92,7 +92,7 @@ def lnrnn_step_fn(p, dy, norm="ln", sequence=True, persistent=False, persistent_
     from dev import lstm_persistent_cuda
     from lnrnn import config
     from lnrnn.kernels import lstm_cuda
-    from lnrnn.kernels.arrays_cuda import to_device
+    from lnrnn.kernels.cuda.arrays_cuda import to_device
 
     d = {k: to_device(v) for k, v in p.items()}
     ddy = to_device(dy)
@@ -123,7 +123,7 @@ def lnrnn_forward_fn(p, persistent):
     lstm_cuda's; returns (y, saved) as device arrays."""
     from dev import lstm_persistent_cuda
     from lnrnn.kernels import lstm_cuda
-    from lnrnn.kernels.arrays_cuda import to_device
+    from lnrnn.kernels.cuda.arrays_cuda import to_device
 
     args = [to_device(p[k]) for k in FWD]
 
@@ -142,7 +142,7 @@ def lnrnn_backward_fn(p, dy, persistent):
     BPTT (persistent) or lstm_cuda's; returns the gradients as device arrays."""
     from dev import lstm_persistent_cuda
     from lnrnn.kernels import lstm_cuda
-    from lnrnn.kernels.arrays_cuda import to_device
+    from lnrnn.kernels.cuda.arrays_cuda import to_device
 
     d = {k: to_device(v) for k, v in p.items()}
     ddy = to_device(dy)
@@ -167,7 +167,7 @@ def persistent_fits(p, backward=False):
 def forward_agreement(p):
     """Max abs difference between the persistent forward's and lstm_cuda's forward's y and every saved
     tensor (float32, this shape): {name: diff}."""
-    from lnrnn.kernels.arrays_cuda import to_host
+    from lnrnn.kernels.cuda.arrays_cuda import to_host
 
     (y1, s1), (y0, s0) = to_host(lnrnn_forward_fn(p, True)()), to_host(lnrnn_forward_fn(p, False)())
     names = ("y", "gates", "c", "tc", "y(saved)", "xp", "hhat", "chat", "rstd")
@@ -178,7 +178,7 @@ def forward_agreement(p):
 def backward_agreement(p, dy):
     """Max abs difference between the persistent BPTT's and lstm_cuda's backward's gradients (float32,
     this shape, the same saved tensors): {name: diff}."""
-    from lnrnn.kernels.arrays_cuda import to_host
+    from lnrnn.kernels.cuda.arrays_cuda import to_host
 
     g1, g0 = to_host(lnrnn_backward_fn(p, dy, True)()), to_host(lnrnn_backward_fn(p, dy, False)())
     return {n: float(np.max(np.abs(a.astype(np.float64) - b), initial=0.0)) for n, a, b in zip(FWD, g1, g0)}
@@ -205,7 +205,7 @@ def median_event_ms(fn, reps, warmup=2):
 
 def validate_against_cpu(p, dy, step):
     from lnrnn.kernels import lstm
-    from lnrnn.kernels.arrays_cuda import to_host
+    from lnrnn.kernels.cuda.arrays_cuda import to_host
 
     y, grads = to_host(step())
     yc, _, _, saved = lstm.lstm_forward(*[p[k] for k in FWD], lstm.NORM_LN, p["x"].dtype.type(1e-5),
@@ -293,7 +293,7 @@ def report_registers(H):
     """Registers per thread of the LSTM sequence kernels compiled for this H (what decides whether a block
     of their size can launch: 64K registers a block); silent where the dispatcher cannot say (simulator)."""
     from lnrnn.kernels import lstm_cuda
-    from lnrnn.kernels.arrays_cuda import seq_threads
+    from lnrnn.kernels.cuda.arrays_cuda import seq_threads
 
     tpb = seq_threads(4 * H)
     for dt in (np.float32, np.float64):

@@ -27,7 +27,7 @@ import time
 import numpy as np
 
 from lnrnn.config import BLOCK_ROWS
-from lnrnn.kernels.threads import block_rows
+from lnrnn.kernels.cpu.threads import block_rows
 from lnrnn.training import distributed
 from lnrnn.data.tasks import load_task
 from lnrnn.training.optim import make_optimizer

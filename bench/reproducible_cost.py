@@ -26,7 +26,7 @@ from lnrnn.model import cells  # noqa: E402
 from lnrnn.model.models import SequenceClassifier  # noqa: E402
 from lnrnn.training.distributed import data_blocks  # noqa: E402
 from lnrnn.config import BLOCK_ROWS  # noqa: E402
-from lnrnn.kernels.threads import block_rows  # noqa: E402
+from lnrnn.kernels.cpu.threads import block_rows  # noqa: E402
 from lnrnn.threadscope import kernel_threads  # noqa: E402
 from lnrnn.training import distributed  # noqa: E402
 

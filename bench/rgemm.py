@@ -1,4 +1,4 @@
-"""rgemm (lnrnn/kernels/rgemm.py) against MKL's packed GEMM as lnrnn calls it (blas.blas_pack/blas_mul)
+"""rgemm (lnrnn/kernels/cpu/rgemm.py) against MKL's packed GEMM as lnrnn calls it (blas.blas_pack/blas_mul)
 and np.dot, at the LN-LSTM's per-step product shapes: C (b,G) = h_{t-1} (b,H) @ Wh (H,G), float32,
 one thread (lnrnn's threads each own a batch block and call single-threaded BLAS). Then rgemm against
 MKL's sgemm (blas.gemm) at the products over many rows that follow rgemm where it runs the per-step
@@ -31,8 +31,8 @@ import lnrnn  # noqa: E402,F401
 import numpy as np  # noqa: E402
 from numba import njit  # noqa: E402
 
-from lnrnn.kernels import rgemm as rg  # noqa: E402
-from lnrnn.kernels.blas import (BLAS_TAG, HAVE_MKL, blas_mul, blas_pack, cpuinfo, gemm, gemm_add,  # noqa: E402
+from lnrnn.kernels.cpu import rgemm as rg  # noqa: E402
+from lnrnn.kernels.cpu.blas import (BLAS_TAG, HAVE_MKL, blas_mul, blas_pack, cpuinfo, gemm, gemm_add,  # noqa: E402
                                grad_t_add)
 
 # (name, b rows of a thread's block, K, N): the S1-S3 LN-LSTM layers' per-step products, forward

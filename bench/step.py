@@ -26,7 +26,7 @@ threads (one_core_rate: lnrnn's per-step product at 64 x 512 by 512 x 2048 and t
 The floor runs only the matrix products a BPTT step needs, with one batch chunk per thread (the
 fewest and largest products; lnrnn's fixed row blocks give as many at S1 and S3 on 2 threads, twice as
 many at S2: bench/blocks.py) and the same BLAS as lnrnn: x Wx over all T*B rows; T recurrent products h Wh (forward) and
-T products dHW Wh^T (backward) per chunk, through lnrnn.kernels.blas exactly as lnrnn/kernels/lstm.py
+T products dHW Wh^T (backward) per chunk, through lnrnn.kernels.cpu.blas exactly as lnrnn/kernels/lstm.py
 calls it (Wh and Wh^T packed once per chunk: MKL's packed GEMM where MKL is found, np.dot on OpenBLAS
 otherwise); dWx, dx and dWh over all T*B rows.
 
@@ -61,9 +61,9 @@ from numba import njit, prange  # noqa: E402
 
 from bench.torch_ln_lstm import SHAPES  # noqa: E402
 from lnrnn.config import PJIT  # noqa: E402
-from lnrnn.kernels.blas import BLAS, HAVE_MKL, blas_mul, blas_pack, gemm, rec_mul, rec_pack  # noqa: E402
-from lnrnn.kernels.gemm import matmul, matmul_tn
-from lnrnn.kernels.threads import chunk_bounds, clamp_chunks
+from lnrnn.kernels.cpu.blas import BLAS, HAVE_MKL, blas_mul, blas_pack, gemm, rec_mul, rec_pack  # noqa: E402
+from lnrnn.kernels.cpu.gemm import matmul, matmul_tn
+from lnrnn.kernels.cpu.threads import chunk_bounds, clamp_chunks
 from lnrnn.model.layers import RecurrentLayer  # noqa: E402
 
 # The BLAS of the floor's recurrent products, for row labels (compare.py uses it too).

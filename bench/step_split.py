@@ -38,9 +38,9 @@ from numba import njit, prange  # noqa: E402
 import lnrnn.kernels.lstm as L  # noqa: E402
 from bench.torch_ln_lstm import SHAPES  # noqa: E402
 from lnrnn.config import ROWS  # noqa: E402
-from lnrnn.kernels.blas import HAVE_MKL, rec_mul, rec_pack  # noqa: E402
+from lnrnn.kernels.cpu.blas import HAVE_MKL, rec_mul, rec_pack  # noqa: E402
 from lnrnn.kernels.codes import NORM_LN, NORM_NONE  # noqa: E402
-from lnrnn.kernels.threads import batch_blocks, run_chunks  # noqa: E402
+from lnrnn.kernels.cpu.threads import batch_blocks, run_chunks  # noqa: E402
 
 
 @njit(nogil=True)

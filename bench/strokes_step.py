@@ -20,8 +20,8 @@ import numba  # noqa: E402
 import numpy as np  # noqa: E402
 
 from bench.step import gemm_floor, median_time  # noqa: E402
-from lnrnn.kernels.blas import BLAS  # noqa: E402
-from lnrnn.kernels.gemm import matmul, matmul_tn
+from lnrnn.kernels.cpu.blas import BLAS  # noqa: E402
+from lnrnn.kernels.cpu.gemm import matmul, matmul_tn
 from lnrnn.model.models import build_model  # noqa: E402
 
 

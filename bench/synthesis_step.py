@@ -38,7 +38,7 @@ import numba  # noqa: E402
 import numpy as np  # noqa: E402
 
 from bench.step import gemm_floor, paired_times  # noqa: E402
-from lnrnn.kernels.blas import BLAS, cpuinfo  # noqa: E402
+from lnrnn.kernels.cpu.blas import BLAS, cpuinfo  # noqa: E402
 from lnrnn.model.layers import RecurrentLayer  # noqa: E402
 from lnrnn.model.models import build_model  # noqa: E402
 

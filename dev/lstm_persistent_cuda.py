@@ -115,12 +115,12 @@ from numba import cuda  # noqa: E402
 from lnrnn import config  # noqa: E402
 from lnrnn.config import FOLD_MAX_I  # noqa: E402
 from lnrnn.kernels import lstm_cuda  # noqa: E402
-from lnrnn.kernels.arrays_cuda import bounded, copy, empty, nbtype, to_device, to_host, zeros  # noqa: E402
+from lnrnn.kernels.cuda.arrays_cuda import bounded, copy, empty, nbtype, to_device, to_host, zeros  # noqa: E402
 from lnrnn.kernels.codes import NORM_LN, clip_bound  # noqa: E402
-from lnrnn.kernels.cuda_env import simulator_enabled  # noqa: E402
-from lnrnn.kernels.gemm_cuda import colsum, colsum_prod, matmul, projection_grads  # noqa: E402
+from lnrnn.kernels.cuda.cuda_env import simulator_enabled  # noqa: E402
+from lnrnn.kernels.cuda.gemm_cuda import colsum, colsum_prod, matmul, projection_grads  # noqa: E402
 from lnrnn.kernels.layernorm_cuda import ln_rows  # noqa: E402
-from lnrnn.kernels.rows_cuda import dot_col, sigmoid  # noqa: E402
+from lnrnn.kernels.cuda.rows_cuda import dot_col, sigmoid  # noqa: E402
 
 PHASES = 2  # grid barriers per time step, forward and backward alike: one after each phase (module docstring)
 # Threads per block at most: 256 threads of at most 255 registers each fit one SM's 64K registers, so a

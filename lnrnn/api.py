@@ -21,7 +21,7 @@ import numpy as np
 from lnrnn.config import BLOCK_ROWS
 from lnrnn.data.tasks import load_task
 from lnrnn.errors import CheckpointError, UserError
-from lnrnn.kernels.threads import block_rows
+from lnrnn.kernels.cpu.threads import block_rows
 from lnrnn.threadscope import scoped
 
 

@@ -32,7 +32,7 @@ import numpy as np
 
 from lnrnn.errors import UserError
 from lnrnn.kernels import batchnorm, bn_lstm, bn_rnn, layernorm, lstm, rnn, window
-from lnrnn.kernels.cuda_env import numpy_compat, simulator_enabled  # noqa: F401  (part of this module's API)
+from lnrnn.kernels.cuda.cuda_env import numpy_compat, simulator_enabled  # noqa: F401  (part of this module's API)
 
 DEVICES = ("cpu", "cuda")
 # Every op a kernel namespace holds (both twins define each one, with the same arguments).
@@ -116,8 +116,9 @@ def _cpu():
 def _cuda():
     """The CUDA twins, imported here: only once device 'cuda' is asked for and usable (importing
     numba.cuda is slow and initializes the driver)."""
-    from lnrnn.kernels import (arrays_cuda as a, batchnorm_cuda, bn_lstm_cuda, bn_rnn_cuda, layernorm_cuda, lstm_cuda,
-                               rnn_cuda, window_cuda)
+    from lnrnn.kernels import (batchnorm_cuda, bn_lstm_cuda, bn_rnn_cuda, layernorm_cuda, lstm_cuda, rnn_cuda,
+                               window_cuda)
+    from lnrnn.kernels.cuda import arrays_cuda as a
     return _ops("cuda", layernorm_cuda, batchnorm_cuda, lstm_cuda, rnn_cuda, bn_lstm_cuda, bn_rnn_cuda, window_cuda,
                 is_device=a.is_device, to_device=a.to_device, to_host=a.to_host, zeros=a.zeros)
 

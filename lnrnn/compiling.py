@@ -76,10 +76,12 @@ _OURS = "lnrnn.compiling.KernelCacheLocator"
 
 def kernel_sources(package=_PACKAGE):
     """The files whose code and constants end up inside compiled kernels: every module of lnrnn/kernels
-    (a kernel calls helpers of other modules, and Numba compiles them into it) and lnrnn/config.py
-    (its constants are frozen into the code), and this file (private_helpers shapes the code)."""
+    and its machinery folders cpu/ and cuda/ (a kernel calls helpers of other modules, and Numba compiles
+    them into it) and lnrnn/config.py (its constants are frozen into the code), and this file
+    (private_helpers shapes the code)."""
     folder = os.path.join(package, "kernels")
-    return sorted([os.path.join(folder, f) for f in os.listdir(folder) if f.endswith(".py")]
+    return sorted([os.path.join(d, f) for d in (folder, os.path.join(folder, "cpu"), os.path.join(folder, "cuda"))
+                   for f in os.listdir(d) if f.endswith(".py")]
                   + [os.path.join(package, "config.py"), os.path.join(package, "compiling.py")])
 
 
@@ -107,7 +109,7 @@ def kernel_stamp():
 class KernelCacheLocator(caching._CacheLocator):
     """Numba's own cache folder for a function, with lnrnn's BLAS choice in its file names.
 
-    Why: a kernel that calls lnrnn.kernels.blas is compiled against one choice (MKL's cblas_* symbols,
+    Why: a kernel that calls lnrnn.kernels.cpu.blas is compiled against one choice (MKL's cblas_* symbols,
     or np.dot), and Numba keys its cache on the function's own source and signature only, not on what
     its callees were compiled against. A kernel compiled against MKL and loaded by a process that did
     not load MKL calls an unresolved symbol: the process dies (SIGSEGV). With the choice in the name
@@ -275,7 +277,7 @@ def private_helpers(optimize):
 def use_kernel_cache(tag):
     """Cache the functions of lnrnn (and of modules that use it) under file names carrying tag, the
     BLAS choice (see KernelCacheLocator), and keep the helpers compiled into them private
-    (private_helpers); lnrnn.kernels.blas calls it once, before its own kernels."""
+    (private_helpers); lnrnn.kernels.cpu.blas calls it once, before its own kernels."""
     lib = codegen.CPUCodeLibrary
     if not getattr(lib._optimize_final_module, "lnrnn_private_helpers", False):
         lib._optimize_final_module = private_helpers(lib._optimize_final_module)

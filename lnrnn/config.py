@@ -39,7 +39,7 @@ BN_TIME_CHUNKS = 8
 # ran S1 (B64 H128, 8192) and S3 (B32 H400, 12800) on one thread: S3 step 1.69x -> 1.29x its floor with
 # two parts, S1 forward 66.6 -> 56 ms. (Measured with the earlier split by hidden units.)
 BN_PAR_MIN_WORK = 8192
-# Polls of a waiting part at a step barrier (kernels.threads.barrier) between sched_yield calls: spinning
+# Polls of a waiting part at a step barrier (kernels.cpu.threads.barrier) between sched_yield calls: spinning
 # costs nothing while every part has a core (0.14 us per barrier on 2 cores); the yield gives the core
 # back when a part was descheduled (more parts than cores, or a busy machine).
 BARRIER_SPINS = 2000
@@ -75,7 +75,7 @@ DWH_L2_BYTES = 1 << 20
 # backward stays at 0.95-0.99x with 128 or 256 rows, 0.95-1.06x at 512, 1.01-1.14x at 1024-4096 (its
 # G-wide block outgrows L2).
 DWX_BLOCK_ROWS = 256
-# Reproducibility: every CPU kernel splits a batch of B rows into fixed blocks (kernels.threads.batch_blocks:
+# Reproducibility: every CPU kernel splits a batch of B rows into fixed blocks (kernels.cpu.threads.batch_blocks:
 # a power of two of them, at least this many rows a block), and threads take whole blocks. A block's rows,
 # partial sums and BLAS shapes never depend on the thread count, and partials are added in block order:
 # for a given seed, batch size and dtype, training gives the same bits on any number of threads. Smaller
@@ -121,7 +121,7 @@ CUDA_SHARED_BYTES = 48 * 1024
 # error_model="numpy": float division by zero gives inf/nan as in NumPy instead of a Python exception;
 # without it every division carries a branch that keeps LLVM from vectorising the loop (sigmoid: 2x).
 JIT = dict(cache=CACHE, fastmath=FASTMATH, error_model="numpy")
-# A cell's per-chunk time loop (run on threads by kernels.threads.run_chunks): releases the GIL.
+# A cell's per-chunk time loop (run on threads by kernels.cpu.threads.run_chunks): releases the GIL.
 ROWS = dict(JIT, nogil=True)
 # parallel: only explicit prange loops run in parallel; Numba's automatic parallelization of array
 # expressions and allocations (np.zeros becomes a parallel loop of its own) adds compile time, not speed.

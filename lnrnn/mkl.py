@@ -1,4 +1,4 @@
-"""Intel MKL's libmkl_rt, found and loaded once, at import, for the kernels' BLAS (lnrnn.kernels.blas) and for
+"""Intel MKL's libmkl_rt, found and loaded once, at import, for the kernels' BLAS (lnrnn.kernels.cpu.blas) and for
 the BLAS thread limit (lnrnn.threadscope), which must see every BLAS the kernels call. It imports nothing of
 lnrnn, so both read it from below.
 
@@ -12,7 +12,7 @@ import glob
 import os
 import sys
 
-# every CBLAS symbol lnrnn.kernels.blas calls: a library without one of them is not used
+# every CBLAS symbol lnrnn.kernels.cpu.blas calls: a library without one of them is not used
 SYMBOLS = ("cblas_sgemm", "cblas_dgemm", "cblas_sgemm_pack_get_size", "cblas_dgemm_pack_get_size", "cblas_sgemm_pack",
            "cblas_dgemm_pack", "cblas_sgemm_compute", "cblas_dgemm_compute")
 

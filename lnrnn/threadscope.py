@@ -1,7 +1,7 @@
 """Thread settings that hold only while lnrnn's kernels run, so that ``import lnrnn`` leaves the user's process
 as it was.
 
-Why lnrnn wants them. The kernels split a batch over Numba's threads (``prange``, ``kernels.threads.run_chunks``)
+Why lnrnn wants them. The kernels split a batch over Numba's threads (``prange``, ``kernels.cpu.threads.run_chunks``)
 and call BLAS inside each of those threads; a BLAS that starts threads of its own there runs several times
 slower (every chunk thread asks for all cores). And Numba's OpenMP layer, when its workers spin-wait between
 parallel loops, takes a core from the chunk threads that run right after a ``prange`` GEMM (S2 LN-LSTM step

@@ -23,7 +23,7 @@ if "--kernel-stamp" in sys.argv:  # before any kernel is decorated: as if a help
 import numpy as np  # noqa: E402
 from numba import njit  # noqa: E402
 
-from lnrnn.kernels import blas  # noqa: E402
+from lnrnn.kernels.cpu import blas  # noqa: E402
 
 
 @njit(cache=True)

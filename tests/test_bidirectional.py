@@ -253,7 +253,7 @@ def test_cuda_twins_give_the_cpu_stacks_values(cell, norm, monkeypatch):
     if not ok:
         pytest.skip(f"CUDA not usable: {why}")
     from lnrnn import config
-    from lnrnn.kernels import gemm_cuda
+    from lnrnn.kernels.cuda import gemm_cuda
     from test_cuda_kernels import simulator_race_free
     monkeypatch.setattr(config, "THREADS_PER_BLOCK", 8)     # several blocks, as test_cuda_kernels runs them
     monkeypatch.setattr(config, "CUDA_SEQ_MAX_THREADS", 8)

@@ -1,4 +1,4 @@
-"""The batch's fixed row blocks (lnrnn.kernels.threads.batch_blocks): every CPU layer gives the same bits
+"""The batch's fixed row blocks (lnrnn.kernels.cpu.threads.batch_blocks): every CPU layer gives the same bits
 whatever the number of threads, and however many parts a BN cell's time loop is split into.
 
 In one process: numba.set_num_threads(1) and 2 (up to NUMBA_NUM_THREADS), and for the BN cells
@@ -9,8 +9,8 @@ import numba
 import numpy as np
 import pytest
 
-from lnrnn.kernels import threads
-from lnrnn.kernels.threads import batch_blocks, chunk_bounds, run_chunks
+from lnrnn.kernels.cpu import threads
+from lnrnn.kernels.cpu.threads import batch_blocks, chunk_bounds, run_chunks
 from lnrnn.model.layers import RecurrentLayer
 from lnrnn.threadscope import kernel_threads
 

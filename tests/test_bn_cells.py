@@ -8,7 +8,8 @@ import pytest
 from bn_problems import bn_problem
 from gradcheck_util import numeric_grad, rel_error, sample_idx
 from lnrnn import reference as ref
-from lnrnn.kernels import bn_lstm, bn_rnn, threads
+from lnrnn.kernels import bn_lstm, bn_rnn
+from lnrnn.kernels.cpu import threads
 
 EPS = 1e-5
 MOM = 0.1

@@ -1,5 +1,5 @@
 """Kernels compiled against MKL and against np.dot never reach the wrong process, and an unreadable
-cache file costs a recompile (lnrnn.compiling.KernelCacheLocator, lnrnn.kernels.blas).
+cache file costs a recompile (lnrnn.compiling.KernelCacheLocator, lnrnn.kernels.cpu.blas).
 
 Each case runs tests/cache_probe.py in child processes that share one NUMBA_CACHE_DIR, in the order
 the case names, and checks every child: exit status 0 (a kernel compiled against MKL loaded where MKL
@@ -106,7 +106,7 @@ def test_each_per_step_product_keeps_its_own_kernels(tmp_path):
 def test_per_step_product_follows_the_cpu(monkeypatch):
     """blas._choose_rec: rgemm with AVX-512 where MKL is absent or the CPU is not Intel's; the BLAS on an
     Intel CPU with MKL, without AVX-512, or under LNRNN_BLAS=numpy; LNRNN_REC_GEMM overrides all of it."""
-    from lnrnn.kernels import blas
+    from lnrnn.kernels.cpu import blas
     for var in ("LNRNN_REC_GEMM", "LNRNN_BLAS"):
         monkeypatch.delenv(var, raising=False)
     monkeypatch.setattr(blas.rg, "AVX512", True)
@@ -212,6 +212,10 @@ def test_kernel_stamp_follows_every_kernel_source(tmp_path):
     from lnrnn import compiling
     names = {os.path.basename(p) for p in compiling.kernel_sources()}
     assert {"gemm.py", "batchnorm.py", "blas.py", "lstm.py", "bn_lstm.py", "config.py"} <= names
+    kernels = os.path.join(os.path.dirname(compiling.__file__), "kernels")
+    every = {os.path.relpath(os.path.join(d, f), kernels) for d, _, fs in os.walk(kernels)
+             for f in fs if f.endswith(".py")}  # cpu/ and cuda/ included
+    assert every == {os.path.relpath(p, kernels) for p in compiling.kernel_sources() if p.startswith(kernels)}
     files = [tmp_path / "a.py", tmp_path / "b.py"]
     for f in files:
         f.write_text("x = 1\n")

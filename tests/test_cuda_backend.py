@@ -99,7 +99,7 @@ def test_cuda_twins_import_no_cpu_kernel_and_backend_no_circle():
     assert r.returncode == 0, r.stderr
     loaded = set(json.loads(r.stdout.strip().splitlines()[-1]))
     shared = {"lnrnn", "lnrnn.config", "lnrnn.errors", "lnrnn.kernels", "lnrnn.kernels.codes", "lnrnn.kernels.masks",
-              "lnrnn.kernels.cuda_env", "lnrnn.kernels.arrays_cuda", "lnrnn.kernels.gemm_cuda", "lnrnn.kernels.rows_cuda",
+              "lnrnn.kernels.cuda.cuda_env", "lnrnn.kernels.cuda.arrays_cuda", "lnrnn.kernels.cuda.gemm_cuda", "lnrnn.kernels.cuda.rows_cuda",
               "lnrnn.threadscope", "lnrnn.version"}  # lnrnn/__init__ imports kernel_threads and __version__
     other = sorted(m for m in loaded - shared if not m.endswith("_cuda"))
     assert not other, f"importing the CUDA twins loaded {other}"
@@ -155,8 +155,9 @@ def _ptx_signatures(np_dtype, tpb, tile):
     from numba import boolean, float64, int64, types
 
     from dev import lstm_persistent_cuda
-    from lnrnn.kernels import (arrays_cuda, batchnorm_cuda, bn_lstm_cuda, bn_rnn_cuda, ctc_cuda, gemm_cuda,
-                               layernorm_cuda, losses_cuda, lstm_cuda, mdn_cuda, optim_cuda, rnn_cuda, window_cuda)
+    from lnrnn.kernels import (batchnorm_cuda, bn_lstm_cuda, bn_rnn_cuda, ctc_cuda, layernorm_cuda, losses_cuda,
+                               lstm_cuda, mdn_cuda, optim_cuda, rnn_cuda, window_cuda)
+    from lnrnn.kernels.cuda import arrays_cuda, gemm_cuda
 
     dt = arrays_cuda.nbtype(np_dtype)
     A1, A2, A3 = dt[::1], dt[:, ::1], dt[:, :, ::1]
@@ -308,7 +309,7 @@ def _ptx_main():
     from numba.cuda import compiler
 
     from lnrnn import config
-    from lnrnn.kernels import gemm_cuda
+    from lnrnn.kernels.cuda import gemm_cuda
 
     # Device functions called by a kernel are compiled for the current device's compute capability;
     # with no GPU there is none, so name one (7.5: the oldest architecture CUDA 13 still targets).

@@ -25,7 +25,7 @@ if not _ok:
 
 from numba import cuda, float64  # noqa: E402
 
-from lnrnn.kernels import arrays_cuda, gemm_cuda, rows_cuda
+from lnrnn.kernels.cuda import arrays_cuda, gemm_cuda, rows_cuda
 from bn_problems import bn_problem  # noqa: E402
 from test_cuda_kernels import close, simulator_race_free  # noqa: E402  (one copy of the simulator fixes)
 

@@ -13,7 +13,7 @@ from test_cuda_kernels import small_blocks  # noqa: F401  (autouse fixture; skip
 
 from lnrnn.gradcheck import TOLERANCE, numeric_grad, rel_error, sample_idx
 from lnrnn.kernels import bn_lstm_cuda, lstm_cuda, rnn_cuda
-from lnrnn.kernels.arrays_cuda import to_host
+from lnrnn.kernels.cuda.arrays_cuda import to_host
 
 EPS = 1e-5
 PER_ARRAY = 2  # elements checked per array

@@ -21,8 +21,8 @@ _ok, _why = backend.cuda_usable()
 if not _ok:
     pytest.skip(f"CUDA kernels cannot run here: {_why}", allow_module_level=True)
 
-from lnrnn.kernels import gemm
-from lnrnn.kernels import arrays_cuda, gemm_cuda
+from lnrnn.kernels.cpu import gemm
+from lnrnn.kernels.cuda import arrays_cuda, gemm_cuda
 from lnrnn.kernels import batchnorm, batchnorm_cuda, layernorm, layernorm_cuda, lstm, lstm_cuda, rnn, rnn_cuda
 from lnrnn.kernels import bn_lstm, bn_lstm_cuda, bn_rnn, bn_rnn_cuda  # noqa: E402
 

@@ -19,7 +19,8 @@ if not _ok:
     pytest.skip(f"CUDA kernels cannot run here: {_why}", allow_module_level=True)
 
 from dev import lstm_persistent_cuda as pers  # noqa: E402
-from lnrnn.kernels import arrays_cuda, lstm, lstm_cuda  # noqa: E402
+from lnrnn.kernels import lstm, lstm_cuda  # noqa: E402
+from lnrnn.kernels.cuda import arrays_cuda
 from test_cuda_kernels import (LSTM_FWD, LSTM_GRADS, TOL32, TOL64, close, problem,  # noqa: E402
                                simulator_race_free)
 

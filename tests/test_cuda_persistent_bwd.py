@@ -21,7 +21,7 @@ from test_cuda_persistent import EPS, SIM, forward, host, small_blocks  # noqa: 
 from lnrnn import config
 from dev import lstm_persistent_cuda as pers
 from lnrnn.kernels import lstm, lstm_cuda
-from lnrnn.kernels.arrays_cuda import to_device, transpose, zeros
+from lnrnn.kernels.cuda.arrays_cuda import to_device, transpose, zeros
 from test_cuda_kernels import LSTM_FWD, LSTM_GRADS, TOL32, TOL64, close, problem
 
 CLIP = 0.05  # bites on problem()'s gate derivatives (checked: the CPU twin's gradients change)

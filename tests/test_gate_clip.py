@@ -232,7 +232,8 @@ def cuda_twins(monkeypatch):
         pytest.skip(f"CUDA kernels cannot run here: {why}")
     from test_cuda_kernels import simulator_race_free
     from lnrnn import config
-    from lnrnn.kernels import arrays_cuda, bn_lstm_cuda, gemm_cuda, lstm_cuda
+    from lnrnn.kernels import bn_lstm_cuda, lstm_cuda
+    from lnrnn.kernels.cuda import arrays_cuda, gemm_cuda
     monkeypatch.setattr(gemm_cuda, "TILE", 4)
     with simulator_race_free(monkeypatch):
         yield config, lstm_cuda, bn_lstm_cuda, arrays_cuda.to_host

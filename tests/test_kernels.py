@@ -111,7 +111,7 @@ def test_layernorm_float32_stays_float32():
 # Activations
 # ------------------------------------------------------------------------------------------------
 def test_sigmoid_row_float32_accuracy_in_place_and_not():
-    from lnrnn.kernels.rows import sigmoid_row
+    from lnrnn.kernels.cpu.rows import sigmoid_row
     a = np.concatenate([np.linspace(-90, 90, 4001), [-1e30, 1e30, 0.0, -0.0, 1e-8]]).astype(np.float32)
     with np.errstate(over="ignore"):  # exp(1e30) = inf: the reference is exactly 0 there
         ref = 1.0 / (1.0 + np.exp(-a.astype(np.float64)))

@@ -1,6 +1,6 @@
 """Cold start: the first update compiles a layer's backward time loop in a second process
 while this one compiles the forward (lnrnn.training.prewarm). What is checked:
-- kernels.threads.dry_run: run_chunks/run_synced compile their loop for the arguments' types without
+- kernels.cpu.threads.dry_run: run_chunks/run_synced compile their loop for the arguments' types without
   running it ("compile"), or neither ("skip"), and run as usual outside the block;
 - the child (`python -m lnrnn.training.prewarm SPEC`) puts into an empty cache exactly the loop a real layer of
   that kind then calls: a later process at other sizes loads it and compiles no backward loop (a child
@@ -26,7 +26,7 @@ from lnrnn.model import cells
 
 from lnrnn.training import prewarm
 from lnrnn.compiling import CompileClock
-from lnrnn.kernels import threads
+from lnrnn.kernels.cpu import threads
 from lnrnn.model.layers import RecurrentLayer
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))

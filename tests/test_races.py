@@ -21,7 +21,7 @@ import pytest
 from bn_problems import bn_problem
 from lnrnn import backend
 from lnrnn import reference as ref
-from lnrnn.kernels import gemm, threads
+from lnrnn.kernels.cpu import gemm, threads
 from lnrnn.kernels.batchnorm import bn_backward
 from lnrnn.kernels.layernorm import layernorm_backward
 

@@ -160,7 +160,7 @@ def test_sizes_exercise_the_thread_splits():
     """The sizes above mean what the module docstring says (a guard against a changed constant)."""
     for cell in CELLS:
         assert BATCH * gate_width(cell, hidden_for(cell)) >= config.BN_PAR_MIN_WORK
-    from lnrnn.kernels.threads import batch_blocks
+    from lnrnn.kernels.cpu.threads import batch_blocks
     blocks = batch_blocks(BATCH)  # several fixed blocks, not a multiple of 3
     assert blocks >= 3 and blocks % 3 != 0, blocks
     assert BATCH % 3 != 0

@@ -156,7 +156,7 @@ def test_blocks_give_the_gradient_of_one_call(per_step, cell, norm):
     are its own; BN blocks run together on models of their own with the whole batch's statistics (the
     model's running statistics then move as one call moves them). B = 11 with block rows 1: 4 blocks of
     2-3 rows."""
-    from lnrnn.kernels.threads import block_rows
+    from lnrnn.kernels.cpu.threads import block_rows
     from lnrnn.model.models import SequenceClassifier
     rng = np.random.default_rng(0)
     T, B, I, H = 6, 11, 3, 5

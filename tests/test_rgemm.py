@@ -1,9 +1,9 @@
-"""rgemm (lnrnn/kernels/rgemm.py) against np.dot in float64: ragged b, H, G (not multiples of the
+"""rgemm (lnrnn/kernels/cpu/rgemm.py) against np.dot in float64: ragged b, H, G (not multiples of the
 MR x NR tile, one row, one column, one k), pack's layout and zero padding, and the row statistics."""
 import numpy as np
 import pytest
 
-from lnrnn.kernels.rgemm import MR, fetch_schedule, nr_of, pack, rgemm, rgemm_fetch, rgemm_rowstats
+from lnrnn.kernels.cpu.rgemm import MR, fetch_schedule, nr_of, pack, rgemm, rgemm_fetch, rgemm_rowstats
 
 NR32 = nr_of(np.float32)
 # (b, H, G): ragged around the tile (MR rows, NR columns), single rows/columns/k, and the S1-S3 block shapes
@@ -164,8 +164,8 @@ def test_rowstats_are_the_rows_sums_and_sums_of_squares(b, H, G, dtype):
 def test_products_over_many_rows(b, K, N, dtype):
     """rows_mul (rgemm where it runs the per-step products, gemm otherwise) and matmul over ragged
     chunks (the x Wx and dx products of the cells) equal the product."""
-    from lnrnn.kernels.blas import rows_mul, rows_pack
-    from lnrnn.kernels.gemm import matmul
+    from lnrnn.kernels.cpu.blas import rows_mul, rows_pack
+    from lnrnn.kernels.cpu.gemm import matmul
     A, W, ref = problem(b, K, N, dtype, seed=5)
     C = np.full((b, N), np.nan, dtype)
     rows_mul(A, W, rows_pack(W), C)
@@ -179,7 +179,7 @@ def test_products_over_many_rows(b, K, N, dtype):
 def test_gemm_add_adds_the_product(dtype, trans_a, strided):
     """gemm_add(A, W, out, trans_a): out += A @ W (or A^T @ W), on MKL's path (contiguous operands) and on
     np.dot's (a strided A); gemm overwrites."""
-    from lnrnn.kernels.blas import gemm, gemm_add
+    from lnrnn.kernels.cpu.blas import gemm, gemm_add
     rng = np.random.default_rng(3)
     M, K, N = 9, 37, 2 * NR32 + 3
     A = rng.standard_normal((K, 2 * M) if trans_a else (M, 2 * K)).astype(dtype)
@@ -197,7 +197,7 @@ def test_gemm_add_adds_the_product(dtype, trans_a, strided):
 @pytest.mark.parametrize("dtype", [np.float64, np.float32])
 @pytest.mark.parametrize("K,N", [(1, 1), (1, 9), (9, 1), (7, 33), (9, 40), (17, 65), (256, 1024)])
 def test_transposed_is_the_transpose(K, N, dtype):
-    from lnrnn.kernels.gemm import transposed
+    from lnrnn.kernels.cpu.gemm import transposed
     W = np.random.default_rng(K * N).standard_normal((K, N)).astype(dtype)
     Wt = transposed(W)
     assert Wt.flags.c_contiguous and Wt.shape == (N, K)
@@ -212,7 +212,7 @@ def test_grad_t_add_adds_the_transposed_weight_gradient(K, M, N, dtype):
     """grad_t_add: CT (M,N) += D^T A for A (K,N) (packed) and D (K,M) read through its strides (a block
     of a longer gathered buffer), at ragged shapes around the tile; CT keeps what it held (added to,
     not written over)."""
-    from lnrnn.kernels.blas import grad_t_add
+    from lnrnn.kernels.cpu.blas import grad_t_add
     rng = np.random.default_rng(K + 7 * M + 31 * N)
     A = rng.standard_normal((K + 2, N)).astype(dtype)[:K]       # (K,N) the packed side (its N columns: H of dWh)
     D = rng.standard_normal((K + 3, M)).astype(dtype)[:K]       # (K,M) read as D.T
@@ -231,7 +231,7 @@ def test_rgemm_add_with_rows_of_any_stride(layout, dtype):
     """rgemm_add's full tiles take A's rows one element apart (a transposed block, rgemm._tile_unit_add)
     only where they are: A C-contiguous and A a view with both strides over one element give the same
     sums as a transposed A, over several full row tiles and a ragged one."""
-    from lnrnn.kernels.rgemm import rgemm_add
+    from lnrnn.kernels.cpu.rgemm import rgemm_add
     rng = np.random.default_rng(11)
     K, b, G = 19, 3 * MR + 2, 2 * NR32 + 3
     A0 = rng.standard_normal((b, K)).astype(dtype)              # (b,K)
@@ -248,7 +248,7 @@ def test_rgemm_add_with_rows_of_any_stride(layout, dtype):
 def test_rgemm_add_reads_the_first_rows_of_longer_panels(dtype):
     """rgemm_add with the panels of a longer W (rows past K never read: NaN there) and A a transposed
     view; a C of another shape is refused."""
-    from lnrnn.kernels.rgemm import rgemm_add
+    from lnrnn.kernels.cpu.rgemm import rgemm_add
     rng = np.random.default_rng(3)
     K, b, G = 9, 2 * MR + 1, NR32 + 5
     A = rng.standard_normal((K, b)).astype(dtype).T             # (b,K) a transposed view

@@ -134,7 +134,7 @@ def test_update_on_the_device_equals_the_host_head(monkeypatch, tbptt):
     the device): every gradient and the two sums of the host head's path, and nothing copied to the host."""
     from numba import cuda
 
-    from lnrnn.kernels import arrays_cuda
+    from lnrnn.kernels.cuda import arrays_cuda
     x, y, lengths, text = batch(3)
     _, host = model_pair("ln")
     _, dev = model_pair("ln")

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 from numba import njit
 
-from lnrnn.kernels.threads import barrier, run_synced
+from lnrnn.kernels.cpu.threads import barrier, run_synced
 
 
 @njit(nogil=True)
@@ -72,7 +72,7 @@ import os, sys, time
 import numpy as np
 sys.path.insert(0, sys.argv[1])
 from test_threads import _steps
-from lnrnn.kernels.threads import run_synced
+from lnrnn.kernels.cpu.threads import run_synced
 n, T = 2, 100
 run_synced(_steps, n, np.zeros((T + 1, n), np.int64), -1, -1)  # the parent's workers exist now
 pid = os.fork()

@@ -10,7 +10,7 @@ import threading
 import numpy as np
 import pytest
 
-from lnrnn.kernels.threads import block_rows
+from lnrnn.kernels.cpu.threads import block_rows
 from lnrnn.model.models import build_model
 from lnrnn.training import distributed
 

@@ -23,7 +23,9 @@ _ok, _why = backend.cuda_usable()
 if not _ok:
     pytest.skip(f"CUDA kernels cannot run here: {_why}", allow_module_level=True)
 
-from lnrnn.kernels import arrays_cuda, gemm_cuda, window_cuda  # noqa: E402
+from lnrnn.kernels import window_cuda  # noqa: E402
+
+from lnrnn.kernels.cuda import arrays_cuda, gemm_cuda
 from lnrnn.kernels.codes import NORM_BN, NORM_LN, NORM_NONE  # noqa: E402
 from test_cuda_kernels import close, simulator_race_free  # noqa: E402  (one copy of the simulator fixes)
 

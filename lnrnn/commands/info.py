@@ -55,8 +55,8 @@ def info_lines():
     layer, threads, max_threads = _threading()
     from lnrnn import backend
     from lnrnn.config import BLOCK_ROWS
-    from lnrnn.kernels.blas import BLAS, BLAS_TAG, BLAS_WHY, REC, REC_WHY
-    from lnrnn.kernels.threads import batch_blocks
+    from lnrnn.kernels.cpu.blas import BLAS, BLAS_TAG, BLAS_WHY, REC, REC_WHY
+    from lnrnn.kernels.cpu.threads import batch_blocks
     usable, detail = backend.cuda_usable()
     lines = [
         f"lnrnn {lnrnn.__version__}",

@@ -167,7 +167,7 @@ def _fresh(arrays, taken):
 
 
 def _device_copy(a):
-    from lnrnn.kernels.arrays_cuda import copy
+    from lnrnn.kernels.cuda.arrays_cuda import copy
     return copy(a)
 
 

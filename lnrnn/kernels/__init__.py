@@ -1,5 +1,11 @@
 """Compiled kernels: one module per op, CPU twin (``@njit``/``prange``) here, CUDA twin beside it.
 
+What a user imports is here: the ops (layernorm, batchnorm, lstm, rnn, bn_lstm, bn_rnn, window, mdn, ctc,
+optim; each ``<op>_cuda`` twin beside it) and the parts only the BN cells use (bn_cell_x, bn_parts,
+bn_sync). The machinery under them lives in two folders: ``cpu/`` (the BLAS choice, rgemm, threaded GEMMs,
+threads and blocks, row passes) and ``cuda/`` (device arrays and launch sizes, the tiled GEMM, block-wide
+row functions, the CUDA environment). Machinery never imports an op.
+
 Conventions (written once for the whole library)
 ------------------------------------------------
 Shape letters

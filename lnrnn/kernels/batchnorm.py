@@ -46,9 +46,9 @@ from numba import njit, prange
 
 from lnrnn.config import BN_TIME_CHUNKS as TIME_CHUNKS
 from lnrnn.config import JIT, PJIT
-from lnrnn.kernels.gemm import sum_rows
+from lnrnn.kernels.cpu.gemm import sum_rows
 from lnrnn.kernels.masks import as_lengths
-from lnrnn.kernels.threads import chunk_bounds
+from lnrnn.kernels.cpu.threads import chunk_bounds
 
 
 @njit(**JIT)

@@ -22,8 +22,8 @@ from functools import lru_cache
 import numpy as np
 from numba import cuda
 
-from lnrnn.kernels.arrays_cuda import empty, is_device, nbtype, to_device
-from lnrnn.kernels.gemm_cuda import colsum, tile
+from lnrnn.kernels.cuda.arrays_cuda import empty, is_device, nbtype, to_device
+from lnrnn.kernels.cuda.gemm_cuda import colsum, tile
 from lnrnn.kernels.masks import as_lengths
 
 

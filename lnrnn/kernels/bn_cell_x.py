@@ -11,8 +11,8 @@ from numba import njit
 from lnrnn.config import JIT
 from lnrnn.kernels.batchnorm import active_rows, bn_backward, bn_forward
 from lnrnn.kernels.bn_parts import run_in
-from lnrnn.kernels.gemm import matmul, projection_grads, recurrent_weight_grad
-from lnrnn.kernels.threads import batch_blocks
+from lnrnn.kernels.cpu.gemm import matmul, projection_grads, recurrent_weight_grad
+from lnrnn.kernels.cpu.threads import batch_blocks
 
 
 # ---------------------------------------------------------------------------------------------

@@ -86,8 +86,8 @@ from lnrnn.kernels.bn_cell_x import (cell_x_backward, cell_x_forward, fold_rows_
                                      fold_rows_sums, fold_step_backward, fold_step_stats, fold_v)
 from lnrnn.kernels.bn_parts import (add_cols, block_packs, blocks_bwd_sums, blocks_moments, blocks_mul, part_rows,
                                     parts_stats, rows_bwd_dx, sum_parts)
-from lnrnn.kernels.rows import rows_transposed, sigmoid_row
-from lnrnn.kernels.threads import barrier, batch_blocks, chunk_bounds, n_parts, run_synced, unowned
+from lnrnn.kernels.cpu.rows import rows_transposed, sigmoid_row
+from lnrnn.kernels.cpu.threads import barrier, batch_blocks, chunk_bounds, n_parts, run_synced, unowned
 from lnrnn.kernels.codes import clip_bound
 from lnrnn.kernels.masks import as_lengths
 
@@ -108,7 +108,7 @@ def _gate_rows(r0, r1, hw_t, xn_t, cprev, gh, mean_h_t, rstd_h_t, gates_t, c_t, 
         ag = ar[2 * H:3 * H]
         for j in range(H):  # the g block as tanh(v) = 2 sigmoid(2v) - 1
             ag[j] *= two
-        sigmoid_row(ar, ar, kb)  # vectorised (lnrnn.kernels.rows); libm's scalar expf/tanhf cost 3-6x more
+        sigmoid_row(ar, ar, kb)  # vectorised (lnrnn.kernels.cpu.rows); libm's scalar expf/tanhf cost 3-6x more
         ai, af = ar[:H], ar[H:2 * H]
         cp, cr = cprev[b], c_t[b]
         for j in range(H):

@@ -42,9 +42,9 @@ from lnrnn.config import BN_PAR_MIN_WORK as PAR_MIN_WORK  # the CPU twin's defau
 from lnrnn.kernels.batchnorm_cuda import (bn_backward, bn_forward, col_backward, col_stats, device_lengths,
                                           running_on_device, write_back)
 from lnrnn.kernels.codes import clip_bound
-from lnrnn.kernels.arrays_cuda import copy, empty, nbtype, to_device, zeros
-from lnrnn.kernels.gemm_cuda import colsum, matmul, projection_grads, tile
-from lnrnn.kernels.rows_cuda import sigmoid
+from lnrnn.kernels.cuda.arrays_cuda import copy, empty, nbtype, to_device, zeros
+from lnrnn.kernels.cuda.gemm_cuda import colsum, matmul, projection_grads, tile
+from lnrnn.kernels.cuda.rows_cuda import sigmoid
 
 
 @lru_cache(maxsize=None)

@@ -10,8 +10,8 @@ from numba import njit
 
 from lnrnn.config import JIT
 from lnrnn.kernels.batchnorm import active_run
-from lnrnn.kernels.blas import rec_mul, rec_pack
-from lnrnn.kernels.threads import chunk_bounds
+from lnrnn.kernels.cpu.blas import rec_mul, rec_pack
+from lnrnn.kernels.cpu.threads import chunk_bounds
 
 
 # ---------------------------------------------------------------------------------------------

@@ -34,8 +34,8 @@ from lnrnn.kernels.bn_cell_x import (cell_x_backward, cell_x_forward, fold_rows_
                                      fold_rows_sums, fold_step_backward, fold_step_stats, fold_v)
 from lnrnn.kernels.bn_parts import (add_cols, block_packs, blocks_bwd_sums, blocks_moments, blocks_mul, part_rows,
                                     parts_stats, rows_bwd_dx, sum_parts)
-from lnrnn.kernels.rows import rows_transposed, sigmoid_row
-from lnrnn.kernels.threads import barrier, batch_blocks, chunk_bounds, n_parts, run_synced, unowned
+from lnrnn.kernels.cpu.rows import rows_transposed, sigmoid_row
+from lnrnn.kernels.cpu.threads import barrier, batch_blocks, chunk_bounds, n_parts, run_synced, unowned
 from lnrnn.kernels.masks import as_lengths
 
 

@@ -55,8 +55,8 @@ from lnrnn.kernels import bn_lstm as fused_lstm, bn_rnn as fused_rnn
 from lnrnn.kernels.bn_lstm import _gate_grad_rows, _gate_rows, _output_rows
 from lnrnn.kernels.bn_parts import block_packs, blocks_mul
 from lnrnn.kernels.bn_rnn import _forward_rows
-from lnrnn.kernels.gemm import matmul, projection_grads, transposed
-from lnrnn.kernels.threads import batch_blocks, run_chunks, unowned
+from lnrnn.kernels.cpu.gemm import matmul, projection_grads, transposed
+from lnrnn.kernels.cpu.threads import batch_blocks, run_chunks, unowned
 from lnrnn.kernels.codes import clip_bound
 from lnrnn.kernels.masks import as_lengths
 

@@ -9,8 +9,8 @@ import numpy as np
 from numba import njit, prange
 
 from lnrnn.config import PJIT
-from lnrnn.kernels.rows import ln_row_backward, ln_row_forward
-from lnrnn.kernels.threads import chunk_bounds, clamp_chunks
+from lnrnn.kernels.cpu.rows import ln_row_backward, ln_row_forward
+from lnrnn.kernels.cpu.threads import chunk_bounds, clamp_chunks
 
 
 @njit(**PJIT)

@@ -13,9 +13,9 @@ from functools import lru_cache
 import numpy as np
 from numba import cuda
 
-from lnrnn.kernels.arrays_cuda import empty, nbtype, threads_per_block, to_device
-from lnrnn.kernels.gemm_cuda import colsum, colsum_ln
-from lnrnn.kernels.rows_cuda import block_sum
+from lnrnn.kernels.cuda.arrays_cuda import empty, nbtype, threads_per_block, to_device
+from lnrnn.kernels.cuda.gemm_cuda import colsum, colsum_ln
+from lnrnn.kernels.cuda.rows_cuda import block_sum
 
 
 @cuda.jit(device=True)

@@ -68,13 +68,13 @@ from numba.extending import intrinsic, overload
 
 from lnrnn.config import (CHUNK_GAP as GAP, DWH_BLOCK_ROWS, DWH_L2_BYTES, DWX_BLOCK_ROWS, FASTMATH, FOLD_MAX_I, JIT,
                           ROWS)
-from lnrnn.kernels.blas import (REC, gemm_add, grad_t_add, rec_mul_fetch, rec_pack, rec_pack_once, rows_mul_fetch,
+from lnrnn.kernels.cpu.blas import (REC, gemm_add, grad_t_add, rec_mul_fetch, rec_pack, rec_pack_once, rows_mul_fetch,
                                 rows_pack)
 from lnrnn.kernels.codes import NORM_LN, NORM_NONE, centered, clip_bound  # noqa: F401  (re-exported)
-from lnrnn.kernels.gemm import transposed
-from lnrnn.kernels.rows import (_E2, _E3, _E4, _E5, _E6, _E7, _EXP_MAX, _EXP_MIN, _LN2_HI, _LN2_LO, _LOG2E,
+from lnrnn.kernels.cpu.gemm import transposed
+from lnrnn.kernels.cpu.rows import (_E2, _E3, _E4, _E5, _E6, _E7, _EXP_MAX, _EXP_MIN, _LN2_HI, _LN2_LO, _LOG2E,
                                 copy_rows, input_row_grads)
-from lnrnn.kernels.threads import chunk_bounds, clamp_chunks, run_chunks, unowned
+from lnrnn.kernels.cpu.threads import chunk_bounds, clamp_chunks, run_chunks, unowned
 
 
 def lstm_forward(x, h0, c0, Wx, Wh, b, gx, bx, gh, bh, gc, bc, norm, eps, nchunks):

@@ -48,10 +48,10 @@ import numpy as np
 from numba import cuda, float64
 
 from lnrnn.config import FOLD_MAX_I
-from lnrnn.kernels.arrays_cuda import (bounded, copy, empty, grid_1d, nbtype, seq_fits, seq_threads, threads_per_block, to_device,
+from lnrnn.kernels.cuda.arrays_cuda import (bounded, copy, empty, grid_1d, nbtype, seq_fits, seq_threads, threads_per_block, to_device,
                                        transpose, zeros)
-from lnrnn.kernels.gemm_cuda import colsum, colsum_prod, matmul, projection_grads
-from lnrnn.kernels.rows_cuda import block_sum, dot_col, sigmoid, split_groups, split_matvec
+from lnrnn.kernels.cuda.gemm_cuda import colsum, colsum_prod, matmul, projection_grads
+from lnrnn.kernels.cuda.rows_cuda import block_sum, dot_col, sigmoid, split_groups, split_matvec
 from lnrnn.kernels.layernorm_cuda import ln_rows, row_stats
 from lnrnn.kernels.codes import NORM_LN, NORM_NONE, centered, clip_bound  # noqa: F401  (the same codes as the CPU twin)
 

@@ -12,7 +12,7 @@ from functools import lru_cache
 import numpy as np
 from numba import cuda
 
-from lnrnn.kernels.arrays_cuda import empty, nbtype, threads_per_block, to_device
+from lnrnn.kernels.cuda.arrays_cuda import empty, nbtype, threads_per_block, to_device
 from lnrnn.kernels.codes import MDN_RHO as RHO, MDN_SMAX as SMAX
 
 

@@ -19,8 +19,8 @@ from functools import lru_cache
 
 import numpy as np
 
-from lnrnn.kernels.arrays_cuda import empty, grid_1d, nbtype, to_device
-from lnrnn.kernels.cuda_env import numpy_compat
+from lnrnn.kernels.cuda.arrays_cuda import empty, grid_1d, nbtype, to_device
+from lnrnn.kernels.cuda.cuda_env import numpy_compat
 from lnrnn.kernels.optim import CLIP_EPS, adam_step_size
 
 numpy_compat()  # before numba-cuda compiles anything (NumPy >= 2.5)

@@ -16,11 +16,11 @@ import numpy as np
 from numba import njit
 
 from lnrnn.config import CHUNK_GAP as GAP, FOLD_MAX_I, ROWS
-from lnrnn.kernels.blas import rec_mul, rec_pack, rows_mul, rows_pack
+from lnrnn.kernels.cpu.blas import rec_mul, rec_pack, rows_mul, rows_pack
 from lnrnn.kernels.codes import NORM_LN, NORM_NONE  # noqa: F401  (re-exported: one set of codes for every cell)
-from lnrnn.kernels.gemm import matmul, matmul_tn, recurrent_weight_grad, transposed
-from lnrnn.kernels.rows import copy_rows, input_row_grads, ln_row_backward, ln_row_forward, sigmoid_row
-from lnrnn.kernels.threads import clamp_chunks, run_chunks, unowned
+from lnrnn.kernels.cpu.gemm import matmul, matmul_tn, recurrent_weight_grad, transposed
+from lnrnn.kernels.cpu.rows import copy_rows, input_row_grads, ln_row_backward, ln_row_forward, sigmoid_row
+from lnrnn.kernels.cpu.threads import clamp_chunks, run_chunks, unowned
 
 
 def rnn_forward(x, h0, Wx, Wh, b, g, norm, eps, nchunks):

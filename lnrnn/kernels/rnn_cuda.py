@@ -19,10 +19,10 @@ from functools import lru_cache
 import numpy as np
 from numba import cuda
 
-from lnrnn.kernels.arrays_cuda import (bounded, copy, empty, nbtype, seq_fits, seq_threads, threads_per_block, to_device,
+from lnrnn.kernels.cuda.arrays_cuda import (bounded, copy, empty, nbtype, seq_fits, seq_threads, threads_per_block, to_device,
                                        transpose, zeros)
-from lnrnn.kernels.gemm_cuda import colsum, colsum_prod, matmul, projection_grads
-from lnrnn.kernels.rows_cuda import block_sum, split_groups, split_matvec
+from lnrnn.kernels.cuda.gemm_cuda import colsum, colsum_prod, matmul, projection_grads
+from lnrnn.kernels.cuda.rows_cuda import block_sum, split_groups, split_matvec
 from lnrnn.kernels.layernorm_cuda import row_stats
 from lnrnn.kernels.codes import NORM_LN, NORM_NONE  # noqa: F401  (the same codes as the CPU twin)
 

@@ -90,13 +90,13 @@ from numba import njit, types
 from numba.extending import overload
 
 from lnrnn.config import CHUNK_GAP as GAP, FASTMATH, JIT, ROWS
-from lnrnn.kernels.blas import gemm, rec_mul, rec_pack
+from lnrnn.kernels.cpu.blas import gemm, rec_mul, rec_pack
 from lnrnn.kernels.codes import NORM_BN, NORM_LN, NORM_NONE, clip_bound
-from lnrnn.kernels.gemm import transposed
+from lnrnn.kernels.cpu.gemm import transposed
 from lnrnn.kernels.lstm import _f32_bits, _sigmoid
 from lnrnn.kernels.masks import as_lengths
-from lnrnn.kernels.rows import _E2, _E3, _E4, _E5, _E6, _E7, _EXP_MAX, _EXP_MIN, _LN2_HI, _LN2_LO, _LOG2E
-from lnrnn.kernels.threads import batch_blocks, chunk_bounds, run_chunks, unowned
+from lnrnn.kernels.cpu.rows import _E2, _E3, _E4, _E5, _E6, _E7, _EXP_MAX, _EXP_MIN, _LN2_HI, _LN2_LO, _LOG2E
+from lnrnn.kernels.cpu.threads import batch_blocks, chunk_bounds, run_chunks, unowned
 
 def window_lstm_forward(x, h0, c0, kappa0, w0, chars, ulen, Wx, Wh, b, gx, bx, gh, bh, gc, bc, Wp, bp,
                         rmx, rvx, rmh, rvh, rmc, rvc, norm, training, momentum, eps, lengths, keep):

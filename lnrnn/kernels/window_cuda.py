@@ -76,14 +76,14 @@ import numpy as np
 from numba import cuda, float32
 
 from lnrnn.kernels import bn_lstm_cuda
-from lnrnn.kernels.arrays_cuda import copy, empty, grid_1d, is_device, nbtype, rows2d, threads_per_block, \
+from lnrnn.kernels.cuda.arrays_cuda import copy, empty, grid_1d, is_device, nbtype, rows2d, threads_per_block, \
     to_device, transpose, zeros
 from lnrnn.kernels.batchnorm_cuda import col_backward, col_stats, device_lengths, running_on_device, write_back
 from lnrnn.kernels.codes import NORM_BN, NORM_LN, NORM_NONE, clip_bound
-from lnrnn.kernels.gemm_cuda import colsum, colsum_prod, matmul, tile
+from lnrnn.kernels.cuda.gemm_cuda import colsum, colsum_prod, matmul, tile
 from lnrnn.kernels.layernorm_cuda import row_stats
 from lnrnn.kernels.lstm_cuda import bwd_row, fwd_row
-from lnrnn.kernels.rows_cuda import dot_col
+from lnrnn.kernels.cuda.rows_cuda import dot_col
 
 
 # ------------------------------------------------------------------------------------------------

@@ -62,7 +62,7 @@ import numpy as np
 from lnrnn import backend
 from lnrnn.config import BN_MOMENTUM, EPS, FOLD_MAX_I
 from lnrnn.kernels.codes import clip_bound
-from lnrnn.kernels.threads import batch_blocks
+from lnrnn.kernels.cpu.threads import batch_blocks
 from lnrnn.model import cells
 from lnrnn.threadscope import kernel_threads
 
@@ -160,7 +160,7 @@ def final_state(k, out_state, seqs, state, lengths):
     (T,B,H) the forward kept (y, and c for the LSTM); out_state, state: the kernel's final and the initial
     state tuples."""
     if k.device == "cuda":  # on the device, nothing copied to the host
-        from lnrnn.kernels.arrays_cuda import final_rows
+        from lnrnn.kernels.cuda.arrays_cuda import final_rows
         L = k.to_device(np.asarray(lengths, np.int64))
         return tuple(final_rows(k.to_device(s_T), seq, k.to_device(s0), L)
                      for s_T, seq, s0 in zip(out_state, seqs, state))
@@ -234,7 +234,7 @@ def backward(s, dy, saved, x, state, params, lengths=None, dh_n=None, dc_n=None)
         seed["dc_n"] = k.to_device(np.ascontiguousarray(np.where((last == T)[:, None], dc_n, 0).astype(x.dtype)))
     masked = lengths is not None and not spec.masked_kernel
     if masked and dh_n is None and k.device == "cuda":  # the running mask applied on the device
-        from lnrnn.kernels.arrays_cuda import mask_steps
+        from lnrnn.kernels.cuda.arrays_cuda import mask_steps
         dy = mask_steps(k.to_device(dy), k.to_device(np.asarray(lengths, np.int64)))
     elif masked or dh_n is not None:
         dy = np.array(k.to_host(dy), copy=True)

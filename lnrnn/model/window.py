@@ -177,7 +177,7 @@ class WindowLayer(RecurrentLayer):
             self.clip_gates)
         names = ("Wx", "Wh", "b", "gx", "bx", "gh", "bh", "gc", "bc", "Wp", "bp")
         if self.device_views:  # the update runs on the device: gradients and dstate0 stay there
-            from lnrnn.kernels.arrays_cuda import add_into
+            from lnrnn.kernels.cuda.arrays_cuda import add_into
             for n, d in zip(names, dp):
                 if n in self.grads:
                     add_into(self.device_views[1][n], d)

@@ -81,7 +81,7 @@ import numpy as np
 
 from lnrnn.config import BLOCK_ROWS, MPI_FAIL_GRACE_S, MPI_FLUSH_S
 from lnrnn.errors import UserError
-from lnrnn.kernels.threads import batch_blocks, block_rows, chunk_bounds
+from lnrnn.kernels.cpu.threads import batch_blocks, block_rows, chunk_bounds
 
 # Environment variables by which MPI launchers announce the size of the job: Open MPI's mpirun,
 # MPICH/Intel MPI's Hydra (PMI), PMIx launchers, and Slurm's srun (for the step it launched).
@@ -257,7 +257,7 @@ def loss_and_grad(group, model, x, targets, lengths, tbptt, noise_key, votes, te
 
 def data_blocks(B):
     """How many blocks --reproducible splits a global batch of B rows into (rows chunk_bounds(B, n, k)):
-    half as many as the kernels' fixed blocks (``kernels.threads.batch_blocks``), at least one; by B and
+    half as many as the kernels' fixed blocks (``kernels.cpu.threads.batch_blocks``), at least one; by B and
     the run's --block-rows alone. Half, because a block's own call splits its rows again into the
     kernels' blocks (at least two): its products then keep the kernels' block size, and one process
     runs about the products it runs without --reproducible."""

@@ -97,7 +97,7 @@ class Optimizer:
             if buf is None:
                 buf = self.slots[slot][name] = np.zeros_like(like)
             return buf
-        from lnrnn.kernels import arrays_cuda
+        from lnrnn.kernels.cuda import arrays_cuda
         if buf is None:
             buf = self.slots[slot][name] = arrays_cuda.zeros(like.shape, like.dtype)
         elif not _on_device(buf):

@@ -8,7 +8,7 @@ types do not depend on anything the forward computes, only on the buffers its Py
 allocates. So, while armed (``armed``: the trainer's first update), a layer's training forward on
 the CPU whose backward loop is not in Numba's on-disk cache starts ``python -m lnrnn.training.prewarm SPEC``:
 that process builds the same layer on a 2x2 batch, runs its forward with the time loop skipped and
-its backward with the time loop compiled and not run (``kernels.threads.dry_run``), so the compiled
+its backward with the time loop compiled and not run (``kernels.cpu.threads.dry_run``), so the compiled
 loop lands in the cache (same environment: same NUMBA_CACHE_DIR and BLAS choice, so the same cache
 files). The layer's backward first waits for that process (``wait``), and Numba then loads the loop
 from the cache instead of compiling it. If the child fails or is slow, the parent compiles the loop
@@ -129,7 +129,7 @@ def stop():
 def compile_backward(spec):
     """The child's work: the layer of spec on a 2x2 batch, forward with its time loop skipped, backward
     with its time loop compiled (into the cache) and not run."""
-    from lnrnn.kernels.threads import dry_run
+    from lnrnn.kernels.cpu.threads import dry_run
     from lnrnn.model.layers import RecurrentLayer
     dt = np.dtype(spec["dtype"]).type
     layer = RecurrentLayer(spec["cell"], spec["norm"], spec["I"], spec["H"], dtype=dt, max_steps=2,

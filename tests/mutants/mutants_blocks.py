@@ -1,10 +1,10 @@
 """Planted bugs in the batch's fixed row blocks, which make results independent of the thread count
-(lnrnn/kernels/threads.py, bn_parts.py, bn_rnn.py; format: tests/mutants/mutants.py).
+(lnrnn/kernels/cpu/threads.py, bn_parts.py, bn_rnn.py; format: tests/mutants/mutants.py).
 
     python tests/mutants/run.py --only 'blocks-*'
 """
 
-THR = "lnrnn/kernels/threads.py"
+THR = "lnrnn/kernels/cpu/threads.py"
 BNR = "lnrnn/kernels/bn_rnn.py"
 BNP = "lnrnn/kernels/bn_parts.py"
 T = "tests/test_blocks.py"

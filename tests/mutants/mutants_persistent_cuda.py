@@ -63,7 +63,7 @@ MUTANTS = [
          tests=["tests/test_cuda_gpu_typing.py"],
          why="a shared array shaped by a sum: the simulator runs it, a GPU's compiler cannot type it (the "
              "first GPU run of this kernel failed so)"),
-    dict(name="cuda-upload-keeps-broadcast-strides", file="lnrnn/kernels/arrays_cuda.py",
+    dict(name="cuda-upload-keeps-broadcast-strides", file="lnrnn/kernels/cuda/arrays_cuda.py",
          old="    if a.strides != _c_strides(a.shape, a.itemsize):\n        a = a.copy(order=\"C\")\n",
          new="",
          tests=["tests/test_cuda_layers.py::test_cuda_masked_chunked_model_equals_cpu"],

@@ -1,12 +1,12 @@
-"""Planted bugs in the register-blocked recurrent GEMM (lnrnn/kernels/rgemm.py) and in its choice as the
-kernels' per-step product (lnrnn/kernels/blas.py); format: tests/mutants/mutants.py.
+"""Planted bugs in the register-blocked recurrent GEMM (lnrnn/kernels/cpu/rgemm.py) and in its choice as the
+kernels' per-step product (lnrnn/kernels/cpu/blas.py); format: tests/mutants/mutants.py.
 
     python tests/mutants/run.py --only 'rgemm-*'
 """
 
-RG = "lnrnn/kernels/rgemm.py"
+RG = "lnrnn/kernels/cpu/rgemm.py"
 T = "tests/test_rgemm.py"
-BL = "lnrnn/kernels/blas.py"
+BL = "lnrnn/kernels/cpu/blas.py"
 TC = "tests/test_cache_blas.py"
 
 MUTANTS = [
@@ -36,7 +36,7 @@ MUTANTS = [
          why="float64 weights packed in float32's panel width: rgemm refuses them (or would read half panels)"),
 ]
 
-GM = "lnrnn/kernels/gemm.py"
+GM = "lnrnn/kernels/cpu/gemm.py"
 LS = "lnrnn/kernels/lstm.py"
 RN = "lnrnn/kernels/rnn.py"
 TK = "tests/test_kernels.py"

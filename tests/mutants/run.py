@@ -63,7 +63,7 @@ def module_name(rel):
 
 
 def importers(tree, target):
-    """Modules of the lnrnn package in ``tree`` that import module ``target`` (e.g. lnrnn.kernels.gemm),
+    """Modules of the lnrnn package in ``tree`` that import module ``target`` (e.g. lnrnn.kernels.cpu.gemm),
     directly or through others, and target itself."""
     graph = {}
     for folder, _, names in os.walk(os.path.join(tree, "lnrnn")):

@@ -55,7 +55,7 @@ from numba.extending import overload
 from lnrnn.compiling import use_kernel_cache
 from lnrnn.config import JIT
 from lnrnn.mkl import BLAS_WHY, MKL_PATH
-import lnrnn.kernels.rgemm as rg
+import lnrnn.kernels.cpu.rgemm as rg
 
 ROW_MAJOR, NO_TRANS, TRANS, PACKED, B_MATRIX = 101, 111, 112, 151, 162  # CBLAS enumerations (mkl_cblas.h)
 ALIGN = 64  # bytes: MKL's packed buffers want 64-byte alignment

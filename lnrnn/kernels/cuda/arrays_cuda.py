@@ -17,7 +17,7 @@ Launch geometry
 import numpy as np
 
 from lnrnn import config
-from lnrnn.kernels.cuda_env import numpy_compat, simulator_enabled
+from lnrnn.kernels.cuda.cuda_env import numpy_compat, simulator_enabled
 
 numpy_compat()  # before numba-cuda compiles anything (NumPy >= 2.5)
 from numba import cuda, float32, float64  # noqa: E402
@@ -204,13 +204,28 @@ def _take_steps_kernel(seq, steps, out):
         out[b, j] = seq[steps[b], b, j]
 
 
-def take_steps(seq, steps):
+@cuda.jit
+def _take_steps_rev_kernel(seq, steps, rev, out):
+    """out[b, j] <- seq[0 if rev[j] else steps[b], b, j]; grid-stride loop over out."""
+    B, H = out.shape
+    for q in range(cuda.grid(1), B * H, cuda.gridsize(1)):
+        b = q // H
+        j = q - b * H
+        out[b, j] = seq[0 if rev[j] != 0 else steps[b], b, j]
+
+
+def take_steps(seq, steps, rev=None):
     """seq (T,B,H) device array, steps (B,) int64 device array in [0, T) -> a fresh (B,H) device array, row b
-    the step steps[b] of sequence b (a last-step head's rows of a ragged batch)."""
+    the step steps[b] of sequence b (a last-step head's rows of a ragged batch). rev (H,) int64 device array or
+    None: where rev[j] != 0, column j is taken at step 0 instead (a bidirectional stack's backward columns,
+    whose last step is the row's first: ``SequenceModel._select``)."""
     T, B, H = seq.shape
     out = empty((B, H), seq.dtype)
     blocks, tpb = grid_1d(B * H)
-    _take_steps_kernel[blocks, tpb](seq, steps, out)
+    if rev is None:
+        _take_steps_kernel[blocks, tpb](seq, steps, out)
+    else:
+        _take_steps_rev_kernel[blocks, tpb](seq, steps, rev, out)
     return out
 
 
@@ -224,14 +239,52 @@ def _put_steps_kernel(rows, steps, seq):
         seq[steps[b], b, j] = rows[b, j]
 
 
-def put_steps(rows, steps, T):
+@cuda.jit
+def _put_steps_rev_kernel(rows, steps, rev, seq):
+    """seq[0 if rev[j] else steps[b], b, j] <- rows[b, j] (B,H); grid-stride loop over rows."""
+    B, H = rows.shape
+    for q in range(cuda.grid(1), B * H, cuda.gridsize(1)):
+        b = q // H
+        j = q - b * H
+        seq[0 if rev[j] != 0 else steps[b], b, j] = rows[b, j]
+
+
+def put_steps(rows, steps, T, rev=None):
     """rows (B,H), steps (B,) int64 in [0, T) (device arrays) -> a fresh (T,B,H) device array of zeros but for
-    row b at step steps[b] (``take_steps``'s backward: dL/dy of a last-step head)."""
+    row b at step steps[b] (``take_steps``'s backward: dL/dy of a last-step head); rev as ``take_steps`` takes
+    it (columns where rev[j] != 0 go to step 0)."""
     B, H = rows.shape
     seq = zeros((T, B, H), rows.dtype)
     blocks, tpb = grid_1d(B * H)
-    _put_steps_kernel[blocks, tpb](rows, steps, seq)
+    if rev is None:
+        _put_steps_kernel[blocks, tpb](rows, steps, seq)
+    else:
+        _put_steps_rev_kernel[blocks, tpb](rows, steps, rev, seq)
     return seq
+
+
+@cuda.jit
+def _reverse_valid_kernel(a, lengths, out):
+    """out[t, b] <- a[L_b-1-t, b] for t < L_b, a[t, b] after (T,B,F); grid-stride loop over out."""
+    T, B, F = a.shape
+    for q in range(cuda.grid(1), T * B * F, cuda.gridsize(1)):
+        t = q // (B * F)
+        r = q - t * B * F
+        b = r // F
+        j = r - b * F
+        L = lengths[b]
+        out[t, b, j] = a[L - 1 - t, b, j] if t < L else a[t, b, j]
+
+
+def reverse_valid(a, lengths):
+    """``functional.reverse_valid`` on the device: a (T,B,F) device array, lengths (B,) int64 device array (every
+    row's length; T for all where the batch has none) -> a fresh (T,B,F) device array, each row's first
+    lengths[b] steps in reverse order and its padded steps as they are (its own inverse)."""
+    out = empty(a.shape, a.dtype)
+    if a.size:
+        blocks, tpb = grid_1d(a.size)
+        _reverse_valid_kernel[blocks, tpb](a, lengths, out)
+    return out
 
 
 @cuda.jit

@@ -9,8 +9,8 @@ import numpy as np
 from numba import njit, prange
 
 from lnrnn.config import JIT, PJIT, ROWS
-from lnrnn.kernels.blas import gemm, rows_mul, rows_pack
-from lnrnn.kernels.threads import chunk_bounds, clamp_chunks, run_chunks
+from lnrnn.kernels.cpu.blas import gemm, rows_mul, rows_pack
+from lnrnn.kernels.cpu.threads import chunk_bounds, clamp_chunks, run_chunks
 
 
 @njit(**PJIT)

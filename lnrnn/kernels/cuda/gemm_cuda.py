@@ -15,8 +15,8 @@ from functools import lru_cache
 import numpy as np
 
 from lnrnn import config
-from lnrnn.kernels.arrays_cuda import empty, nbtype, rows2d
-from lnrnn.kernels.cuda_env import numpy_compat
+from lnrnn.kernels.cuda.arrays_cuda import empty, nbtype, rows2d
+from lnrnn.kernels.cuda.cuda_env import numpy_compat
 
 numpy_compat()  # before numba-cuda compiles anything (NumPy >= 2.5)
 

@@ -4,7 +4,7 @@ block, and the sigmoid.
 """
 import math
 
-from lnrnn.kernels.cuda_env import numpy_compat
+from lnrnn.kernels.cuda.cuda_env import numpy_compat
 
 numpy_compat()  # before numba-cuda compiles anything (NumPy >= 2.5)
 from numba import cuda, float32  # noqa: E402
