@@ -52,7 +52,7 @@ part train-strokes "$LIMIT_TRAIN_STROKES" "$py" bench/train_throughput.py --devi
 part synthesis "$LIMIT_SYNTH" "$py" bench/synthesis_step.py --device cuda --batch 32 --reps 3
 # the persistent kernel variant's tests (dev/lstm_persistent_cuda.py) first: on a GPU they add its multi-block
 # cases, which the simulator cannot run
-part tests "$LIMIT_TESTS" "$py" -m pytest -q -p no:cacheprovider ${GPU_TESTS:-tests/test_cuda_persistent.py tests/test_cuda_persistent_bwd.py tests/test_cuda_gpu_typing.py tests/test_cuda_kernels.py tests/test_cuda_gradcheck.py tests/test_cuda_layers.py tests/test_window_cuda.py tests/test_synthesis_cuda.py tests/test_cuda_blocksizes.py tests/test_device_update.py tests/test_device_batches.py}
+part tests "$LIMIT_TESTS" "$py" -m pytest -q -p no:cacheprovider ${GPU_TESTS:-tests/dev/test_cuda_persistent.py tests/dev/test_cuda_persistent_bwd.py tests/kernels/test_cuda_gpu_typing.py tests/kernels/test_cuda_kernels.py tests/kernels/test_cuda_gradcheck.py tests/model/test_cuda_layers.py tests/kernels/test_window_cuda.py tests/model/test_synthesis_cuda.py tests/kernels/test_cuda_blocksizes.py tests/training/test_device_update.py tests/training/test_device_batches.py}
 part barrier "$LIMIT_BARRIER" "$py" bench/gpu_barrier.py
 
 echo "=== summary"

@@ -17,11 +17,11 @@ Rows
                             before timing, the two forwards' float32 outputs and saved tensors are
                             compared (max abs difference printed; float32 over hundreds of steps
                             differs by rounding that the dynamics grow, so it is printed, not judged;
-                            the float64 tests in tests/test_cuda_persistent.py judge agreement)
+                            the float64 tests in tests/dev/test_cuda_persistent.py judge agreement)
     ln-lstm bwd / ln-lstm persistent bwd
                             lstm_backward alone on each path (the same saved tensors of lstm_cuda's
                             forward), CUDA events; the two backwards' float32 gradients are compared
-                            first (printed, not judged; tests/test_cuda_persistent_bwd.py judges)
+                            first (printed, not judged; tests/dev/test_cuda_persistent_bwd.py judges)
     PyTorch eager LN-LSTM   written the way users write it: nn.Linear + nn.LayerNorm modules, a Python
                             loop over T, autograd for BPTT (needs torch with CUDA)
     torch.nn.LSTM           cuDNN's fused LSTM, no layer norm: the speed a normalization-free cell gets

@@ -6,8 +6,8 @@ kernels on an H200 (docs/performance.md, On a GPU), so the package does not ship
     python dev/lstm_persistent_cuda.py            # check against lstm_cuda (float64), then time S1 on a GPU
     NUMBA_ENABLE_CUDASIM=1 python dev/lstm_persistent_cuda.py --tiny   # the check alone, no GPU
 
-Tests: tests/test_cuda_persistent.py (forward), tests/test_cuda_persistent_bwd.py (BPTT); the GPU compile
-check of tests/test_cuda_backend.py lists its kernels.
+Tests: tests/dev/test_cuda_persistent.py (forward), tests/dev/test_cuda_persistent_bwd.py (BPTT); the GPU compile
+check of tests/kernels/test_cuda_backend.py lists its kernels.
 
 Equations, gate order [i|f|g|o] and shape letters: ``lnrnn.kernels``. ``lstm_forward`` and ``lstm_backward``
 are ``lstm_cuda``'s for norm LN with this module's time loop: the forward computes x Wx and its LayerNorm

@@ -262,7 +262,7 @@ def private_helpers(optimize):
     loads the kernel from the cache. The two compilations of a helper need not be the same machine
     code (fastmath's reassoc lets LLVM vectorise a sum one way in one module and another way in the
     other), so training gave other bits on a user's first run than on every later one (the BN cells, and
-    LN-RNN float32 by 0.15 in head.W after 50 updates on digits: tests/test_reproducible.py). Private
+    LN-RNN float32 by 0.15 in head.W after 50 updates on digits: tests/kernels/test_reproducible.py). Private
     helpers are called only by their kernel, whichever process compiled it. Only functions of lnrnn
     change; a user's own Numba code is compiled as Numba compiles it."""
     def optimize_final_module(self):

@@ -16,7 +16,7 @@ Per line (``Judged``):
   that stalled after a few letters far below 1. kappa_T is the alpha-weighted mean of the K centres,
   sum_k alpha_k kappa_k / sum_k alpha_k, at the last step. ``Written`` keeps phi, not kappa: the
   judge replays the line (its inputs are the points the sampler fed back, the prime's first) through
-  the writer's stack as one sequence; the replayed phi equals the sampled one (tests/test_judge.py).
+  the writer's stack as one sequence; the replayed phi equals the sampled one (tests/commands/test_judge.py).
 * ``stop_at_last``: the line ended by Graves's stop rule (not at the step cap) at a step where the
   window's largest weight phi(t, u) was on the text's last character: the rule fired because the
   window reached the end, not because a diffuse window put more weight past the text than on any letter.

@@ -26,7 +26,7 @@ then writes on; the window's text is the prime's text, a space, then the line's.
 
 Devices. The sampler runs the model wherever it was built; ``lnrnn sample`` builds it on the CPU
 (``api.load_run``'s default), whatever device trained the run: a checkpoint holds host arrays. A model on
-'cuda' samples too (``WindowStack.step`` on the CUDA twins, equal to the CPU's; tests/test_synthesis_cuda.py).
+'cuda' samples too (``WindowStack.step`` on the CUDA twins, equal to the CPU's; tests/model/test_synthesis_cuda.py).
 """
 import os
 from dataclasses import dataclass, field

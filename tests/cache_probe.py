@@ -1,4 +1,4 @@
-"""Child process of tests/test_cache_blas.py: run lnrnn's BLAS kernels through Numba's on-disk cache
+"""Child process of tests/kernels/test_cache_blas.py: run lnrnn's BLAS kernels through Numba's on-disk cache
 and print one JSON line (BLAS choice, largest error against NumPy, cache hits and misses).
 
     NUMBA_CACHE_DIR=/tmp/c python tests/cache_probe.py            # the BLAS lnrnn finds

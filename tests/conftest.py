@@ -1,9 +1,22 @@
 # Numba's CUDA simulator must be chosen before numba is first imported, so it is set here, before any
-# test module is collected: the CUDA twins then run on the CPU (tests/test_cuda_*.py). On a machine
+# test module is collected: the CUDA twins then run on the CPU (tests/*/test_cuda_*.py, tests/*/test_*_cuda.py). On a machine
 # with a GPU, run them on the device with NUMBA_ENABLE_CUDASIM=0.
 import os
+import sys
 
 os.environ.setdefault("NUMBA_ENABLE_CUDASIM", "1")
+
+# The tests mirror the package (tests/kernels/, tests/model/, tests/training/, ...). A test imports the
+# helpers of another test file by its module name (``from test_cli import invoke``): every test folder
+# is on sys.path before any test module is collected, whichever folder pytest reaches first. Module
+# names are unique across the folders (tests/test_structure.py checks).
+_TESTS = os.path.dirname(os.path.abspath(__file__))
+for _name in sorted(os.listdir(_TESTS)):
+    _folder = os.path.join(_TESTS, _name)
+    if _name not in ("mutants", "__pycache__") and os.path.isdir(_folder) and _folder not in sys.path:
+        sys.path.insert(0, _folder)
+if _TESTS not in sys.path:
+    sys.path.insert(0, _TESTS)
 
 
 def _strict_simulator_reshape():

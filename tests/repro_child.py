@@ -1,4 +1,4 @@
-"""Child process of tests/test_reproducible.py: train every run it is given, in this one process, and
+"""Child process of tests/kernels/test_reproducible.py: train every run it is given, in this one process, and
 write what each run ended with to one .npz.
 
     python tests/repro_child.py SPEC.json OUT.npz WORKDIR

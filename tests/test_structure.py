@@ -90,8 +90,28 @@ def test_tests_import_their_helpers_by_module_name():
     import pathlib
     import re
     here = pathlib.Path(__file__).parent
-    bad = [p.name for p in here.glob("*.py") if re.search(r"^\s*(from|import) tests\b", p.read_text(), re.M)]
+    bad = [p.name for p in here.rglob("*.py") if re.search(r"^\s*(from|import) tests\b", p.read_text(), re.M)]
     assert not bad, f"{bad} import tests.<module>; import the helper by its module name"
+
+
+def test_tests_mirror_the_package_with_unique_module_names():
+    """A test of lnrnn/X/ lives in tests/X/ (tests of lnrnn's top-level modules in tests/ itself); tests
+    import each other by module name (tests/conftest.py puts every folder on the path), so a name may
+    appear once across the folders, and no folder is a package (an __init__.py would change the names)."""
+    import collections
+    import pathlib
+    here = pathlib.Path(__file__).parent
+    import lnrnn
+    package = pathlib.Path(lnrnn.__file__).parent
+    mods = [p for p in here.rglob("*.py") if "mutants" not in p.parts and "__pycache__" not in p.parts]
+    twice = [n for n, k in collections.Counter(p.name for p in mods).items() if k > 1]
+    assert not twice, f"test module names used twice: {twice}"
+    assert not list(here.rglob("__init__.py")), "tests/ holds no package"
+    folders = {p.parent.name for p in mods if p.parent != here}
+    subpackages = {p.name for p in package.iterdir() if (p / "__init__.py").exists()} | {"dev"}
+    assert folders <= subpackages, f"test folders {sorted(folders - subpackages)} mirror no folder of lnrnn (or dev/)"
+    for sub in ("kernels", "model", "training", "data", "interop", "commands"):
+        assert list((here / sub).glob("test_*.py")), f"tests/{sub}/ holds no tests of lnrnn/{sub}/"
 
 
 def test_the_trainer_is_imported_by_the_train_command_alone():

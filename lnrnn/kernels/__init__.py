@@ -66,7 +66,7 @@ Kernel habits (llm.c / haste)
       the sequence-wide BN of x Wx prange over chunks of steps.
     * Reproducibility: blocks, not threads, are the units of work and of results. A block's rows, its
       partial sums and the shapes of its BLAS calls depend on B alone, and partials are added in block
-      order, so every output and gradient is the same bits on 1 thread as on 16 (tests/test_reproducible.py).
+      order, so every output and gradient is the same bits on 1 thread as on 16 (tests/kernels/test_reproducible.py).
     * float32 and float64 are both supported; constants are made with ``x.dtype.type(...)`` so
       float32 code stays float32 (and means are products with ``1/F`` in the row dtype: a float32
       divided by an int is a float64 in Numba, and carries the loop that uses it into float64).

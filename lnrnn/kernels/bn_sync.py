@@ -23,7 +23,7 @@ steps is threaded: x Wx and the GEMMs after the backward loop (gemm.matmul, proj
 fixed row blocks) and the x side's BN_t, whose steps run_chunks splits over threads. Every sum over rows
 is a loop over the rows in row order (a step's column sums) or over fixed blocks added in block order (the
 GEMMs' partials), never over threads: the results are the same bits on any thread count
-(tests/test_bn_sync_speed_bits.py).
+(tests/kernels/test_bn_sync_speed_bits.py).
 
 What is reduced (shape letters of ``lnrnn.kernels``; n_t = active rows of step t over all ranks)
     forward, once per call:  x side, every step at once: counts (T,), sum(xw - K) and sum((xw - K)^2)

@@ -43,7 +43,7 @@ def centered(W):
     and took 0.27 ms at K256 G1024 (S2's Wh) against 0.12 ms here, once every forward (a 2-core Zen 4
     VM). The float64 row sums run in another order than NumPy's pairwise sum: float32 weights come out
     as NumPy's bit for bit wherever the rounding to float32 hides the mean's last float64 digits (every
-    case tested), float64 weights within an ulp of their row's scale (tests/test_kernels.py)."""
+    case tested), float64 weights within an ulp of their row's scale (tests/kernels/test_kernels.py)."""
     K, G = W.shape
     out = np.empty((K, G), W.dtype)  # (K,G)
     for k in range(K):

@@ -208,7 +208,7 @@ def _exp(z):
 def _exp_impl(z):
     """float32: lstm._sigmoid's exp (rows.sigmoid_row's arithmetic: Cody-Waite reduction, degree-7
     polynomial, 2^k from its IEEE bits) as one expression that LLVM vectorises inside the loop over
-    the characters (relative error below 4e-7: tests/test_window.py); exactly 0 below -87 (where libm's expf
+    the characters (relative error below 4e-7: tests/kernels/test_window.py); exactly 0 below -87 (where libm's expf
     gives subnormals, whose arithmetic can take the CPU's slow path, then 0: the window's far
     characters), NaN for NaN, and exp(87) above 87 (the window's arguments are never positive).
     float64: libm's exp."""

@@ -181,7 +181,7 @@ def _bn_rnn_backward(kern, f, dy, saved, x, state, p, nch):
 
 
 # Where the kernels' saved tuples hold y and c (the ``saved`` docstrings of lstm.py, rnn.py, bn_lstm.py,
-# bn_rnn.py; tests/test_functional.py checks them against what the kernels return). The BN tuples end in
+# bn_rnn.py; tests/model/test_functional.py checks them against what the kernels return). The BN tuples end in
 # the mode flag (training or not) after their arrays.
 LSTM_SAVED_Y, LSTM_SAVED_C = 3, 1          # (gates, c, tc, y, xp, hhat, chat, rstd)
 RNN_SAVED_Y = 0                            # (y, ahat, rstd)

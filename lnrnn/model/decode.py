@@ -17,7 +17,7 @@ last label (pnb); at each step a prefix grows by one class:
     c != prefix's last      prefix + c       += (pb + pnb) * p(c)
 and the sums of the paths that reach one prefix by different routes are merged before the ``width``
 most probable are kept. With a width at least the number of prefixes the probabilities are exact
-(tests/test_ctc.py counts every path of small cases). Width 1 is not best path: its single prefix
+(tests/kernels/test_ctc.py counts every path of small cases). Width 1 is not best path: its single prefix
 gathers all its paths (a repeat or a blank may outweigh the step's argmax); on confident steps the two agree.
 """
 import numpy as np

@@ -34,7 +34,7 @@ residuals (the bindings)
     must not return two aliases of one buffer) and without the BN kernels' mode flag (an input:
     ``training``). ``residual_layout`` gives their shapes and dtypes from the sizes alone, before any
     kernel runs: torch's fake tensors and ``jax.pure_callback``'s result shapes need them. The layout
-    is each kernel module's ``saved`` docstring; ``tests/test_functional.py`` checks it against
+    is each kernel module's ``saved`` docstring; ``tests/model/test_functional.py`` checks it against
     what the kernels return, on the CPU and the CUDA twin.
 
 final states and their gradients

@@ -1,4 +1,4 @@
-"""Every command's output options are checked before the run is read (tests/test_values_output_paths.py
+"""Every command's output options are checked before the run is read (tests/commands/test_values_output_paths.py
 checks lnrnn.files and the writers themselves): a name with a trailing separator, a name under a file,
 each refused in one line that names the option the user gave (--npz, --judge-out, --out), with exit
 status 2 and nothing created. The run folder given does not exist, so an output checked only after

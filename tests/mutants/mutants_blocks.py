@@ -7,7 +7,7 @@
 THR = "lnrnn/kernels/cpu/threads.py"
 BNR = "lnrnn/kernels/bn_rnn.py"
 BNP = "lnrnn/kernels/bn_parts.py"
-T = "tests/test_blocks.py"
+T = "tests/kernels/test_blocks.py"
 
 MUTANTS = [
     dict(name="blocks-follow-threads", file=THR,

@@ -4,7 +4,7 @@
 """
 
 SYNC = "lnrnn/kernels/bn_sync.py"
-T = "tests/test_bn_sync_speed_bits.py"
+T = "tests/kernels/test_bn_sync_speed_bits.py"
 
 MUTANTS = [
     dict(name="bn-sync-x-grads-added-per-thread-chunk", file=SYNC,

@@ -1,7 +1,7 @@
 """Planted bugs in the commands besides train: destinations, predict's check against the training data,
 sample's cap and progress, Ctrl-C, plot's panels, eval's names (format: tests/mutants/mutants.py)."""
 
-CAREFUL = "tests/test_commands_careful.py"
+CAREFUL = "tests/commands/test_commands_careful.py"
 
 MUTANTS = [
     dict(name="cmd-output-check-does-not-walk-up", file="lnrnn/files.py",

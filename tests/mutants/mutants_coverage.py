@@ -5,13 +5,13 @@ bounds. Each names the fast tests that catch it (format: tests/mutants/mutants.p
     python tests/mutants/run.py --only 'cov-*'
 """
 
-SAMP = "tests/test_values_sampling.py"
-HEADS = "tests/test_values_heads.py"
-GEOM = "tests/test_values_strokes.py"
-BNV = "tests/test_values_bn.py"
-COMB = "tests/test_combinations.py"
-CUDAB = "tests/test_cuda_bounds.py"
-EVAL = "tests/test_values_eval.py"
+SAMP = "tests/commands/test_values_sampling.py"
+HEADS = "tests/model/test_values_heads.py"
+GEOM = "tests/data/test_values_strokes.py"
+BNV = "tests/model/test_values_bn.py"
+COMB = "tests/model/test_combinations.py"
+CUDAB = "tests/kernels/test_cuda_bounds.py"
+EVAL = "tests/training/test_values_eval.py"
 
 MUTANTS = [
     # ---- sampling: the mixture's draws ----

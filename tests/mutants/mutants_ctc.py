@@ -7,8 +7,8 @@ tests/mutants/mutants.py).
 
 K = "lnrnn/kernels/ctc.py"
 KC = "lnrnn/kernels/ctc_cuda.py"
-T = "tests/test_ctc.py"
-TC = "tests/test_ctc_cuda.py"
+T = "tests/kernels/test_ctc.py"
+TC = "tests/kernels/test_ctc_cuda.py"
 KERNEL = f"{T}::test_kernel_equals_reference_and_torch"
 CUDA64 = f"{TC}::test_cuda_twin_equals_cpu_twin[float64-1e-12]"
 

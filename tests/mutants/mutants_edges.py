@@ -2,7 +2,7 @@
 their names say, labels out of range, export's suffix, a run with no evaluation yet, long primes, the
 pictures' captions and scale, predictions of every head (format: tests/mutants/mutants.py)."""
 
-EDGES = "tests/test_edges.py"
+EDGES = "tests/training/test_edges.py"
 
 MUTANTS = [
     # ---- a full disk, a read-only folder ----

@@ -2,7 +2,7 @@
 (format: tests/mutants/mutants.py)."""
 
 SRC = "lnrnn/interop/torch.py"
-T = "tests/test_torch.py"
+T = "tests/interop/test_torch.py"
 LOADS = f"{T}::test_import_and_a_first_forward_load_only_what_they_use"
 UNTRACED = f"{T}::test_the_ops_implementations_are_untraced_once_torch_compile_is_loaded"
 REFUSED = f"{T}::test_no_steps_and_projections_are_refused_in_one_sentence"
@@ -44,6 +44,6 @@ MUTANTS = [
     dict(name="edges2-stop-evaluation-unmarked", file="lnrnn/training/recorder.py",
          old="            if last is t.stop_eval:",
          new="            if False:",
-         tests=["tests/test_edges.py::test_a_run_stopped_in_its_first_epoch_names_only_its_files_and_plot_says_why"],
+         tests=["tests/training/test_edges.py::test_a_run_stopped_in_its_first_epoch_names_only_its_files_and_plot_says_why"],
          why="the summary prints the stop's own evaluation as if it were a row of metrics.jsonl, which holds none"),
 ]

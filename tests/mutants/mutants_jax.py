@@ -4,7 +4,7 @@
 """
 
 JAX = "lnrnn/interop/jax.py"
-T = "tests/test_jax.py"
+T = "tests/interop/test_jax.py"
 
 MUTANTS = [
     dict(name="jax-fold-batchnorm-too", file=JAX,
@@ -93,20 +93,20 @@ MUTANTS = [
          new="    y, final, res, new_bufs = _forward_call(cfg, False, x, state, p, lengths, bufs)",
          tests=[f"{T}::test_check_grads_float64[True-ln-lstm]"],
          why="the differentiated forward keeps no residuals for the backward"),
-    # bidirectional stacks (tests/test_jax_bidirectional.py)
+    # bidirectional stacks (tests/interop/test_jax_bidirectional.py)
     dict(name="bind-bidir-jax-backward-direction-ignores-lengths", file=JAX,
          old="    if lengths is None:\n        return a[::-1]\n",
          new="    if True:\n        return a[::-1]\n",
-         tests=["tests/test_jax_bidirectional.py::test_equals_the_torch_binding_on_the_same_parameters[lstm]"],
+         tests=["tests/interop/test_jax_bidirectional.py::test_equals_the_torch_binding_on_the_same_parameters[lstm]"],
          why="the backward direction flips the padded sequence: ragged rows start it on padding"),
     dict(name="bind-bidir-jax-states-direction-major", file=JAX,
          old="            j = k * D + d\n",
          new="            j = d * L + k\n",
-         tests=["tests/test_jax_bidirectional.py::test_equals_the_torch_binding_on_the_same_parameters[lstm]"],
+         tests=["tests/interop/test_jax_bidirectional.py::test_equals_the_torch_binding_on_the_same_parameters[lstm]"],
          why="layer runs counted direction-major: layer 0's backward direction gets layer 1's parameters and state"),
     dict(name="bind-bidir-jax-output-not-reversed-back", file=JAX,
          old="            ys.append(_reverse_valid(y_j, lengths) if d else y_j)\n",
          new="            ys.append(y_j)\n",
-         tests=["tests/test_jax_bidirectional.py::test_equals_the_torch_binding_on_the_same_parameters[bn-rnn]"],
+         tests=["tests/interop/test_jax_bidirectional.py::test_equals_the_torch_binding_on_the_same_parameters[bn-rnn]"],
          why="the backward direction's output stays in reversed time"),
 ]

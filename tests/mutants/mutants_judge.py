@@ -4,7 +4,7 @@
     python tests/mutants/run.py --only 'judge-*'
 """
 
-T = "tests/test_judge.py"
+T = "tests/commands/test_judge.py"
 CER = f"{T}::test_the_cer_is_the_readers_transcription_against_the_text"
 SUMMARY = f"{T}::test_summary_means_the_lines_and_totals_the_edits"
 TRAVEL = f"{T}::test_travel_is_where_kappa_ends_over_the_texts_length"

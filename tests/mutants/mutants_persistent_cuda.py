@@ -5,9 +5,9 @@ tests/mutants/mutants.py).
 """
 
 PERS = "dev/lstm_persistent_cuda.py"
-T = "tests/test_cuda_persistent.py"
+T = "tests/dev/test_cuda_persistent.py"
 CASE = f"{T}::test_float64_equals_cpu_twin_and_cuda_forward"
-BWD = "tests/test_cuda_persistent_bwd.py::test_float64_equals_cuda_backward_and_cpu_twin"
+BWD = "tests/dev/test_cuda_persistent_bwd.py::test_float64_equals_cuda_backward_and_cpu_twin"
 
 MUTANTS = [
     dict(name="cuda-persistent-partials-skip-block-0", file=PERS,
@@ -60,13 +60,13 @@ MUTANTS = [
     dict(name="cuda-persistent-shape-a-sum", file=PERS,
          old="        hs = cuda.shared.array((R, H1), dt)  # h_{t-1} of R rows",
          new="        hs = cuda.shared.array((R, H + 1), dt)  # h_{t-1} of R rows",
-         tests=["tests/test_cuda_gpu_typing.py"],
+         tests=["tests/kernels/test_cuda_gpu_typing.py"],
          why="a shared array shaped by a sum: the simulator runs it, a GPU's compiler cannot type it (the "
              "first GPU run of this kernel failed so)"),
     dict(name="cuda-upload-keeps-broadcast-strides", file="lnrnn/kernels/cuda/arrays_cuda.py",
          old="    if a.strides != _c_strides(a.shape, a.itemsize):\n        a = a.copy(order=\"C\")\n",
          new="",
-         tests=["tests/test_cuda_layers.py::test_cuda_masked_chunked_model_equals_cpu"],
+         tests=["tests/model/test_cuda_layers.py::test_cuda_masked_chunked_model_equals_cpu"],
          why="x[0][None] (a stride-0 axis) uploaded as is: a GPU's device array then refuses to reshape it "
              "(the strict simulator in tests/conftest.py does too)"),
     dict(name="cuda-mdn-float64-compare", file="lnrnn/kernels/mdn_cuda.py",
@@ -74,12 +74,12 @@ MUTANTS = [
              "        for n in range(start, yhat.shape[0], cuda.gridsize(1)):\n            if valid[n] == zero:",
          new="    def fwd(yhat, target, valid, M, nll, gamma, z1, z2, e, pi):\n        start = cuda.grid(1)\n"
              "        for n in range(start, yhat.shape[0], cuda.gridsize(1)):\n            if valid[n] == 0.0:",
-         tests=["tests/test_cuda_backend.py::test_kernels_compile_to_ptx_for_a_real_gpu"],
+         tests=["tests/kernels/test_cuda_backend.py::test_kernels_compile_to_ptx_for_a_real_gpu"],
          why="a float32 kernel compares in float64 (a Python number against its float32 mask)"),
     dict(name="cuda-persistent-shared-row-a-sum", file=PERS,
          old="        ds = cuda.shared.array((R, G1), dt)  # dL/d(h Wh) of R rows",
          new="        ds = cuda.shared.array((R, G + 1), dt)  # dL/d(h Wh) of R rows",
-         tests=["tests/test_cuda_backend.py::test_kernels_compile_to_ptx_for_a_real_gpu"],
+         tests=["tests/kernels/test_cuda_backend.py::test_kernels_compile_to_ptx_for_a_real_gpu"],
          why="a shared array shaped by a sum in the BPTT kernel: the GPU target cannot type it (found here by "
              "typing the kernel, not by reading the source)"),
 ]

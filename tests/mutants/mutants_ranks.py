@@ -5,7 +5,7 @@
 """
 
 DIST = "lnrnn/training/distributed.py"
-T = "tests/test_reproducible_ranks.py"
+T = "tests/training/test_reproducible_ranks.py"
 
 MUTANTS = [
     dict(name="ranks-reduce-own-blocks-first", file=DIST,

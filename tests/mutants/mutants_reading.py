@@ -5,7 +5,7 @@ lnrnn/training/plan.py), the model's whole-sequence head (lnrnn/model/models.py)
     python tests/mutants/run.py --only 'reading-*'
 """
 
-T = "tests/test_reading.py"
+T = "tests/commands/test_reading.py"
 CER = f"{T}::test_read_gives_the_cer_the_run_reported"
 KEEPS = f"{T}::test_reader_keeps_alphabet_scale_and_reports_loss_and_cer"
 XML = f"{T}::test_iam_line_xml_reads_as_the_task_normalized_it"

@@ -5,9 +5,9 @@ kernels' per-step product (lnrnn/kernels/cpu/blas.py); format: tests/mutants/mut
 """
 
 RG = "lnrnn/kernels/cpu/rgemm.py"
-T = "tests/test_rgemm.py"
+T = "tests/kernels/test_rgemm.py"
 BL = "lnrnn/kernels/cpu/blas.py"
-TC = "tests/test_cache_blas.py"
+TC = "tests/kernels/test_cache_blas.py"
 
 MUTANTS = [
     dict(name="rgemm-edge-tile-drops-last-column", file=RG,
@@ -39,7 +39,7 @@ MUTANTS = [
 GM = "lnrnn/kernels/cpu/gemm.py"
 LS = "lnrnn/kernels/lstm.py"
 RN = "lnrnn/kernels/rnn.py"
-TK = "tests/test_kernels.py"
+TK = "tests/kernels/test_kernels.py"
 
 MUTANTS += [
     dict(name="rows-transposed-tile-drops-a-row", file=GM,

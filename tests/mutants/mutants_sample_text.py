@@ -1,7 +1,7 @@
 """Planted bugs in writing a given text with a synthesis run: Graves's stop rule, the cap flag, priming,
 the alphabet check (format: tests/mutants/mutants.py)."""
 
-TEXT = "tests/test_sample_text.py"
+TEXT = "tests/commands/test_sample_text.py"
 
 MUTANTS = [
     dict(name="write-stop-rule-last-character-only", file="lnrnn/sample.py",

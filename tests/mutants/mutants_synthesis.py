@@ -1,7 +1,7 @@
 """Planted bugs in the synthesis network's model (lnrnn/model/window.py), the text of its batches and the
 --window setting (format: tests/mutants/mutants.py)."""
 
-SYN = "tests/test_synthesis.py"
+SYN = "tests/model/test_synthesis.py"
 GRAD = f"{SYN}::test_whole_model_gradients_equal_central_differences"
 
 MUTANTS = [
@@ -52,11 +52,11 @@ MUTANTS += [
     dict(name="syn-lstm-x-block-flush-only-when-full", file="lnrnn/kernels/lstm.py",
          old="        if not fold and (nkx == nbx or nk == nb or t == 0):",
          new="        if not fold and (nkx == nbx or t == 0):",
-         tests=["tests/test_kernels.py::test_lstm_wide_input_gradients_in_blocks_of_few_rows"],
+         tests=["tests/kernels/test_kernels.py::test_lstm_wide_input_gradients_in_blocks_of_few_rows"],
          why="an x block that reaches the end of a dWh block is not flushed: its rows are overwritten"),
     dict(name="syn-lstm-dx-rows-in-step-order", file="lnrnn/kernels/lstm.py",
          old="                copy_rows(dx[t + nkx - 1 - k, lo:hi], Xb[k * Bc:(k + 1) * Bc])",
          new="                copy_rows(dx[t + k, lo:hi], Xb[k * Bc:(k + 1) * Bc])",
-         tests=["tests/test_kernels.py::test_lstm_wide_input_gradients_in_blocks_of_few_rows"],
+         tests=["tests/kernels/test_kernels.py::test_lstm_wide_input_gradients_in_blocks_of_few_rows"],
          why="a block's dx rows go back to the steps in the wrong order (the block is gathered backwards in time)"),
 ]

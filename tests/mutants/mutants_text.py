@@ -1,7 +1,7 @@
 """Planted bugs in the text-labelled strokes: the alphabet and codes, IAM-OnDB's transcriptions, KanjiVG's
 texts and the Hershey lines (format: tests/mutants/mutants.py). python tests/mutants/run.py --only 'text-*'"""
 
-TEXT = "tests/test_text_strokes.py"
+TEXT = "tests/data/test_text_strokes.py"
 
 MUTANTS = [
     # ---- the alphabet and the codes ----

@@ -1,11 +1,11 @@
 """Planted bugs in the PyTorch binding, lnrnn/interop/torch.py (format: tests/mutants/mutants.py)."""
 
 SRC = "lnrnn/interop/torch.py"
-T = "tests/test_torch.py"
+T = "tests/interop/test_torch.py"
 GRAD = f"{T}::test_gradcheck_two_layers_padded_with_initial_states_and_h_n"
 NN = f"{T}::test_a_torch_state_dict_loads_strictly_and_gives_its_outputs_and_gradients"
-BI = "tests/test_torch_bidirectional.py"
-CELL = "tests/test_torch_cell.py"
+BI = "tests/interop/test_torch_bidirectional.py"
+CELL = "tests/interop/test_torch_cell.py"
 
 MUTANTS = [
     dict(name="torch-weight-reshaped-not-transposed", file=SRC,
@@ -80,7 +80,7 @@ MUTANTS = [
          tests=[f"{T}::test_batchnorm_train_and_eval[bn-lstm]"],
          why="eval() writes the running statistics too (the op's training flag stays right)"),
 
-    # bidirectional stacks (tests/test_torch_bidirectional.py)
+    # bidirectional stacks (tests/interop/test_torch_bidirectional.py)
     dict(name="bind-bidir-backward-direction-ignores-lengths", file=SRC,
          old="    if lengths is None:\n        return a.flip(0)\n",
          new="    if True:\n        return a.flip(0)\n",
@@ -111,7 +111,7 @@ MUTANTS = [
          new="        W = self.hidden_size\n",
          tests=[f"{BI}::test_a_bidirectional_torch_state_dict_gives_its_outputs_states_and_gradients[False-rnn]"],
          why="layer k > 0 is built for H inputs where it reads [forward | backward] (2H): nn.LSTM's weights do not load"),
-    # one step (tests/test_torch_cell.py) and the dL/dc_n seed it needs
+    # one step (tests/interop/test_torch_cell.py) and the dL/dc_n seed it needs
     dict(name="bind-cell-dc-n-seed-dropped-by-the-op", file=SRC,
          old="             for d in dfinal[:2 if ctx.seeds_c else 1]]",
          new="             for d in dfinal[:1]]",
@@ -120,21 +120,21 @@ MUTANTS = [
     dict(name="bind-cell-dc-n-seed-dropped-by-the-kernel", file="lnrnn/kernels/lstm.py",
          old="            work[2][q, 1, :hi - lo] = dcT[lo:hi]\n",
          new="            pass\n",
-         tests=["tests/test_functional.py::test_gradient_of_the_final_cell_state_by_central_differences[2-lstm]"],
+         tests=["tests/model/test_functional.py::test_gradient_of_the_final_cell_state_by_central_differences[2-lstm]"],
          why="the CPU backward starts the carried dL/dc at zero whatever dcT says"),
     dict(name="bind-cell-dc-n-cuda-sequence-kernel-zeroes-it", file="lnrnn/kernels/lstm_cuda.py",
          old="    seq = seq and dcT is None\n",
          new="",
-         tests=["tests/test_functional.py::test_the_cuda_twin_takes_the_final_cell_state_gradient_as_the_cpu_does[lstm]"],
+         tests=["tests/model/test_functional.py::test_the_cuda_twin_takes_the_final_cell_state_gradient_as_the_cpu_does[lstm]"],
          why="the CUDA twin's sequence kernel, which zeroes dc_next at its start, runs a seeded backward"),
     dict(name="bind-cell-dc-n-of-an-empty-row-dropped", file="lnrnn/model/functional.py",
          old="        dc0[z] += dc_n[z]\n",
          new="        pass\n",
-         tests=["tests/test_functional.py::test_gradient_of_the_final_cell_state_by_central_differences[7-ln-lstm]"],
+         tests=["tests/model/test_functional.py::test_gradient_of_the_final_cell_state_by_central_differences[7-ln-lstm]"],
          why="a row of length 0 has c_n = c0, but dL/dc_n never reaches dc0"),
     dict(name="bind-cell-dc-n-of-a-short-row-accepted", file="lnrnn/model/functional.py",
          old="        if np.any(inner):\n",
          new="        if False:\n",
-         tests=["tests/test_functional.py::test_a_gradient_of_the_final_cell_state_is_refused_where_the_kernels_take_none"],
+         tests=["tests/model/test_functional.py::test_a_gradient_of_the_final_cell_state_is_refused_where_the_kernels_take_none"],
          why="dc_n of a row ending inside the sequence is silently dropped (the seed is at step T-1 only)"),
 ]

@@ -6,22 +6,22 @@ implementation written in the test (format: tests/mutants/mutants.py).
     python tests/mutants/run.py --only 'vals2-*'
 """
 
-DEC = "tests/test_values_decode.py"
+DEC = "tests/model/test_values_decode.py"
 TXT = "tests/test_values_textmetrics.py"
-STK = "tests/test_values_strokes.py"
-KVG = "tests/test_values_kanjivg.py"
-HER = "tests/test_values_hershey.py"
-OPT = "tests/test_values_optim.py"
-RUN = "tests/test_values_rundir.py"
-FLAT = "tests/test_values_flat.py"
-PLAN = "tests/test_values_plan.py"
-READ = "tests/test_values_read.py"
-SPLIT = "tests/test_values_splits.py"
-JUDGE = "tests/test_values_judge.py"
-MKL = "tests/test_values_mkl.py"
-RULE = "tests/test_values_sampler_rule.py"
-IAM = "tests/test_text_strokes.py"
-IAMDATA = "tests/test_strokes_data.py"
+STK = "tests/data/test_values_strokes.py"
+KVG = "tests/data/test_values_kanjivg.py"
+HER = "tests/data/test_values_hershey.py"
+OPT = "tests/training/test_values_optim.py"
+RUN = "tests/training/test_values_rundir.py"
+FLAT = "tests/model/test_values_flat.py"
+PLAN = "tests/training/test_values_plan.py"
+READ = "tests/commands/test_values_read.py"
+SPLIT = "tests/data/test_values_splits.py"
+JUDGE = "tests/commands/test_values_judge.py"
+MKL = "tests/kernels/test_values_mkl.py"
+RULE = "tests/commands/test_values_sampler_rule.py"
+IAM = "tests/data/test_text_strokes.py"
+IAMDATA = "tests/data/test_strokes_data.py"
 
 MUTANTS = [
     # ---- lnrnn/model/decode.py ----
@@ -355,7 +355,7 @@ MUTANTS = [
     dict(name="vals2-iam-mask-not-filtered-with-the-lines", file="lnrnn/data/iamondb.py",
          old="        files, lines, val = [files[i] for i in keep], [lines[i] for i in keep], val[keep]\n",
          new="        files, lines, val = [files[i] for i in keep], [lines[i] for i in keep], val[:len(keep)]\n",
-         tests=["tests/test_values_iamondb.py"],
+         tests=["tests/data/test_values_iamondb.py"],
          why="after lines without text are skipped the validation mask no longer lines up with the lines"),
     dict(name="vals2-iam-csr-leading-blank-kept", file="lnrnn/data/iamondb.py",
          old="            while rest and not rest[0].strip():\n                rest.pop(0)\n",

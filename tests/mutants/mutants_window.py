@@ -5,7 +5,7 @@ tests/mutants/mutants.py).
 """
 
 WIN = "lnrnn/kernels/window.py"
-T = "tests/test_window.py"
+T = "tests/kernels/test_window.py"
 
 MUTANTS = [
     dict(name="window-kappa-not-cumulative", file=WIN,

@@ -4,7 +4,7 @@
 """
 
 WIN = "lnrnn/kernels/window_cuda.py"
-T = "tests/test_window_cuda.py"
+T = "tests/kernels/test_window_cuda.py"
 CASE = f"{T}::test_window_layer_matches_reference"
 
 MUTANTS = [

@@ -2,7 +2,7 @@
 --resume changes (each counts its decay from its own epoch; a decay-only change keeps the rate in
 effect), the change's log line, and --init-from's shape check: a head setting that changes a metric only
 (the regression head's tolerance) and an older config without the skip/bidirectional/window keys are
-accepted, every shape key that differs is refused naming its option (tests/test_finetune.py runs the
+accepted, every shape key that differs is refused naming its option (tests/training/test_finetune.py runs the
 trainer on one change and one refusal each)."""
 from types import SimpleNamespace
 

@@ -52,7 +52,7 @@ def sigmoid_row(y, a, kb):
 
     float64 uses libm. For float32, libm's expf is called one element at a time (pip's llvmlite has
     no SVML), so we evaluate exp from plain arithmetic that LLVM vectorises: absolute error below
-    1e-7 and relative error ~1e-7 in the tails (tests/test_kernels.py). exp(r) goes to the second half
+    1e-7 and relative error ~1e-7 in the tails (tests/kernels/test_kernels.py). exp(r) goes to the second half
     of kb and 2^k (as IEEE bits) to the first: with the polynomial written into y itself, which may be
     a, LLVM left the final division scalar (1.2 us per 512-wide row on 2 AVX2 cores, 0.23 us now).
     The cells also compute tanh(z) as 2 sigmoid(2z) - 1 with it: libm's tanhf cost twice its expf."""

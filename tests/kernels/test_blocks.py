@@ -2,7 +2,7 @@
 whatever the number of threads, and however many parts a BN cell's time loop is split into.
 
 In one process: numba.set_num_threads(1) and 2 (up to NUMBA_NUM_THREADS), and for the BN cells
-threads.PART_THREADS 1, 2 and 3 (parts that own an uneven share of the blocks). tests/test_reproducible.py
+threads.PART_THREADS 1, 2 and 3 (parts that own an uneven share of the blocks). tests/kernels/test_reproducible.py
 checks whole training runs in child processes with 1, 2 and 3 threads.
 """
 import numba

@@ -340,7 +340,7 @@ def run_bn(mod, cell, a, run, dy, training):
 def bn_wide_input_path(monkeypatch):
     """The CPU BN cells on their wide-input path at any I (x Wx saved, as the CUDA twins do), so that the
     twins' saved tuples compare slot by slot; the CPU narrow-input path (I <= config.FOLD_MAX_I, which saves
-    the inputs' per-step statistics instead of x Wx) equals the wide one in tests/test_bn_cells.py."""
+    the inputs' per-step statistics instead of x Wx) equals the wide one in tests/kernels/test_bn_cells.py."""
     for mod in BN_CPU.values():
         monkeypatch.setattr(mod, "FOLD_MAX_I", 0)
 

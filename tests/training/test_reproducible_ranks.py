@@ -6,11 +6,11 @@ there, from the global batch's draw), plus a two-layer LN-LSTM with truncated
 BPTT on the handwriting-like synthetic strokes (mixture density head, sequences of unequal lengths, 4
 blocks of 8 rows), once in one process and once under ``mpiexec -n N`` for N = 2, 3; every run's parameters,
 optimizer slots, epoch-end checkpoints and recorded metrics must be the same bytes (the child and the
-comparison are tests/repro_child.py's and tests/test_reproducible.py's). B = 128 with --block-rows 16
+comparison are tests/repro_child.py's and tests/kernels/test_reproducible.py's). B = 128 with --block-rows 16
 is 4 blocks of 32 (distributed.data_blocks, each split again into the kernels' blocks of 16): 3 ranks take
 2, 1 and 1 blocks, 2 ranks 2 each. The ranks run on one thread, the
 single process on two: threads and ranks are crossed too. (``mpiexec -n 1`` is not among them: one rank is
-distributed.SINGLE, the one process's path, and one thread against two is tests/test_reproducible.py's.) Evaluation batches of 100 (4 of the 360
+distributed.SINGLE, the one process's path, and one thread against two is tests/kernels/test_reproducible.py's.) Evaluation batches of 100 (4 of the 360
 validation images) are dealt out over the ranks, so the validation figures are compared across ranks too.
 
 That the comparison can fail is shown on the same children: without --reproducible (one Allreduce of the

@@ -3,6 +3,7 @@ import functools
 import gzip
 import hashlib
 import os
+import testpaths
 
 import numpy as np
 import pytest
@@ -12,7 +13,7 @@ from lnrnn.data.idx import load_mnist_split, parse_idx, read_idx, write_idx
 from lnrnn.data.tasks import load_task, parse_split, pmnist_permutation, task_spec
 from lnrnn.errors import DataError, UserError
 
-SHARED_MNIST = os.path.join(os.path.dirname(__file__), "..", "..", "shared", "data", "mnist")
+SHARED_MNIST = os.path.join(testpaths.ROOT, "..", "shared", "data", "mnist")
 # CI has ../shared/data/mnist and sets this (.ci/run): there a missing copy fails instead of skipping.
 REQUIRE_SHARED = "LNRNN_REQUIRE_SHARED_DATA"
 

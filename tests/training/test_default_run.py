@@ -10,13 +10,14 @@ import json
 import re
 import statistics
 from pathlib import Path
+import testpaths
 
 import pytest
 from click.testing import CliRunner
 
 from lnrnn.cli import main
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(testpaths.ROOT)
 README = ROOT / "README.md"
 RESULTS = ROOT / "docs" / "results.md"
 FIGURE = re.compile(r"(\d+\.\d) ± (\d+\.\d)%")   # README's "87.0 ± 1.6%": mean, sd over seeds 0-4

@@ -1,4 +1,4 @@
-"""The inference forward (keep=False, ``tests/test_infer_path.py``) on device='cuda' (the simulator in
+"""The inference forward (keep=False, ``tests/model/test_infer_path.py``) on device='cuda' (the simulator in
 CI): the CUDA infer twins are called (the full forward for a masked LSTM), y and the final states
 equal that device's keep=True forward and the CPU's to float rounding, nothing is kept
 for a backward, and the model's device-resident evaluation (a last-step head) goes through them."""

@@ -255,7 +255,7 @@ def test_bn_cells_odd_tiles(cell, monkeypatch):
     """BN cells with 3 x 3 blocks: H = 7 hidden units over three tiles (the last one partial), 3 lanes
     over a batch of 5. The CPU cells take their wide-input path (FOLD_MAX_I = 0), which saves x Wx as the
     CUDA twins do, so the saved tuples compare slot by slot (the narrow path, which saves the inputs'
-    per-step statistics there, equals the wide one in tests/test_bn_cells.py)."""
+    per-step statistics there, equals the wide one in tests/kernels/test_bn_cells.py)."""
     geometry(monkeypatch, tile=3)
     monkeypatch.setattr(f"lnrnn.kernels.bn_{cell}.FOLD_MAX_I", 0)
     rng = np.random.default_rng(9)

@@ -3,13 +3,13 @@ lstm_cuda's own backward (every per-step intermediate its sequence kernel writes
 lstm_backward returns) and the CPU twin, with and without Graves's gate clip; and central differences
 judge the whole persistent path (forward and backward).
 
-As for the forward (tests/test_cuda_persistent.py): under Numba's simulator the persistent kernel runs
+As for the forward (tests/dev/test_cuda_persistent.py): under Numba's simulator the persistent kernel runs
 with one block and the stepped driver with 1, 2, 3 and 5 blocks, units dividing unevenly among them;
 blocks of 8 threads. On a GPU (NUMBA_ENABLE_CUDASIM=0) the persistent kernel also runs with several blocks.
 
 No finite differences here: the persistent forward equals lstm_cuda's (outputs and every saved tensor,
-tests/test_cuda_persistent.py) and its backward equals lstm_cuda's on those saved tensors (below), and
-lstm_cuda's forward and backward are judged by central differences (tests/test_cuda_gradcheck.py), so
+tests/dev/test_cuda_persistent.py) and its backward equals lstm_cuda's on those saved tensors (below), and
+lstm_cuda's forward and backward are judged by central differences (tests/kernels/test_cuda_gradcheck.py), so
 a gradient check of the variant would judge the same numbers a third time.
 """
 import numpy as np

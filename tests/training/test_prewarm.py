@@ -16,6 +16,7 @@ import os
 import subprocess
 import sys
 import time
+import testpaths
 import types
 
 import numba
@@ -29,7 +30,7 @@ from lnrnn.compiling import CompileClock
 from lnrnn.kernels.cpu import threads
 from lnrnn.model.layers import RecurrentLayer
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = testpaths.ROOT
 
 
 @numba.njit(cache=False, nogil=True)

@@ -13,6 +13,7 @@ Results only: timings live in bench/reproducible_cost.py.
 import os
 import subprocess
 import sys
+import testpaths
 
 import numpy as np
 import pytest
@@ -20,8 +21,7 @@ import pytest
 from bn_problems import bn_problem
 from lnrnn.kernels import bn_lstm, bn_rnn, bn_sync
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(HERE)
+HERE, ROOT = os.path.dirname(os.path.abspath(__file__)), testpaths.ROOT  # this file's folder (the child imports it)
 T, B, I, H, TS = 7, 70, 5, 24, 5       # T > Ts: the last steps update no running row
 LENGTHS = np.array([7, 3, 0] + [7] * 30 + [5, 1] + [7] * 30 + [6, 2, 7, 4, 7])  # (B,)
 ARGS = {"lstm": ["x", "h0", "c0", "Wx", "Wh", "gx", "gh", "gc"], "rnn": ["x", "h0", "Wx", "Wh", "gx", "gh"]}

@@ -23,6 +23,7 @@ from lnrnn.kernels import lstm, lstm_cuda  # noqa: E402
 from lnrnn.kernels.cuda import arrays_cuda
 from test_cuda_kernels import (LSTM_FWD, LSTM_GRADS, TOL32, TOL64, close, problem,  # noqa: E402
                                simulator_race_free)
+import testpaths  # noqa: E402
 
 EPS = 1e-5
 SIM = backend.simulator_enabled()
@@ -145,7 +146,7 @@ def test_the_package_does_not_import_the_variant():
     """lnrnn ships lstm_cuda's kernels alone: no module of the package imports dev/ or names the variant."""
     import ast
     import os
-    root = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "lnrnn")
+    root = os.path.join(testpaths.ROOT, "lnrnn")
     found = []
     for dirpath, _, files in os.walk(root):
         for name in (f for f in files if f.endswith(".py")):

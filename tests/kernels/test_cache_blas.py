@@ -13,10 +13,11 @@ import pickle
 import shutil
 import subprocess
 import sys
+import testpaths
 
 import pytest
 
-HERE = os.path.dirname(os.path.abspath(__file__))
+HERE = testpaths.TESTS  # cache_probe.py's folder
 PROBE = os.path.join(HERE, "cache_probe.py")
 CHOICES = {"mkl": {}, "numpy": {"LNRNN_BLAS": "numpy"}}
 
@@ -24,7 +25,7 @@ CHOICES = {"mkl": {}, "numpy": {"LNRNN_BLAS": "numpy"}}
 def probe_env(cache, extra=()):
     env = {k: v for k, v in os.environ.items()
            if k not in ("LNRNN_BLAS", "LNRNN_MKL_LIB", "LNRNN_NO_CACHE", "LNRNN_REC_GEMM")}
-    env.update(NUMBA_CACHE_DIR=str(cache), NUMBA_NUM_THREADS="1", PYTHONPATH=os.path.dirname(HERE))
+    env.update(NUMBA_CACHE_DIR=str(cache), NUMBA_NUM_THREADS="1", PYTHONPATH=testpaths.ROOT)
     env.update(extra)
     return env
 

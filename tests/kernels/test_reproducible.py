@@ -32,6 +32,7 @@ import json
 import os
 import subprocess
 import sys
+import testpaths
 
 import numpy as np
 import pytest
@@ -39,8 +40,7 @@ import pytest
 import lnrnn
 from lnrnn import config
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(HERE)
+HERE, ROOT = testpaths.TESTS, testpaths.ROOT  # the helpers' folder; the repository
 CHILD = os.path.join(HERE, "repro_child.py")
 
 THREADS = (1, 2)  # the children that load every kernel from the cache

@@ -11,6 +11,7 @@ missing torch fails them."""
 import os
 import subprocess
 import sys
+import testpaths
 
 import numpy as np
 import pytest
@@ -251,7 +252,7 @@ def test_each_row_ends_at_its_own_last_step(name):
 @pytest.mark.parametrize("name", CELLS)
 def test_equals_lnrnn_layers_with_their_running_statistics(name):
     """Training mode, padded: out, final states, BN running statistics and the input gradient are those of
-    lnrnn.model.functional (lnrnn's layers: tests/test_functional.py) layer by layer."""
+    lnrnn.model.functional (lnrnn's layers: tests/model/test_functional.py) layer by layer."""
     spec = cells.get(name)
     T, B, I, H = 4, 3, 5, 3                                   # I = 5: the wide (unfolded) input path
     m = _module(name, I, H)
@@ -425,7 +426,7 @@ def test_import_lnrnn_does_not_import_torch():
     code = ("import sys, lnrnn, lnrnn.interop, lnrnn.model.functional; "
             "assert 'torch' not in sys.modules, 'torch imported'")
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                       cwd=os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+                       cwd=testpaths.ROOT)
     assert r.returncode == 0, r.stderr
 
 
@@ -457,7 +458,7 @@ found["lstm kernels loaded"] = [k for k, v in vars(sys.modules["lnrnn.kernels.ls
 print(json.dumps(found))
 """
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                       cwd=os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+                       cwd=testpaths.ROOT)
     assert r.returncode == 0, r.stderr
     import json
     found = json.loads(r.stdout.splitlines()[-1])

@@ -8,6 +8,7 @@ plain calls gives. Without jax these tests skip, except where LNRNN_REQUIRE_EXTR
 import os
 import subprocess
 import sys
+import testpaths
 
 import numpy as np
 import pytest
@@ -321,7 +322,7 @@ def test_float64_in_an_x64_context_only_is_refused_in_one_sentence():
             "    p = {k: v.astype(jnp.float64) for k, v in p.items()}\n"
             "    with pytest.raises(TypeError, match='whole process'):\n"
             "        lj.apply(p, jnp.ones((2, 1, 2), jnp.float64), cell='rnn', norm=None)\n")
-    subprocess.run([sys.executable, "-c", code], check=True, cwd=os.path.dirname(os.path.dirname(__file__)))
+    subprocess.run([sys.executable, "-c", code], check=True, cwd=testpaths.ROOT)
 
 
 # ---- final cell state, BatchNorm statistics, options ----
@@ -433,4 +434,4 @@ def test_load_export_round_trip(tmp_path):
 def test_import_lnrnn_does_not_import_jax():
     code = ("import sys, lnrnn, lnrnn.model.functional, lnrnn.model.layers; "
             "assert 'jax' not in sys.modules, 'jax imported'")
-    subprocess.run([sys.executable, "-c", code], check=True, cwd=os.path.dirname(os.path.dirname(__file__)))
+    subprocess.run([sys.executable, "-c", code], check=True, cwd=testpaths.ROOT)

@@ -1,7 +1,7 @@
 """Backend selection: CUDA detection, the one-sentence error where CUDA cannot run, CPU/CUDA twins
 with matching signatures, and every CUDA kernel compiled for a real GPU (PTX) without one.
 
-Run as a script (``python tests/test_cuda_backend.py --ptx``, without the simulator) it compiles every
+Run as a script (``python tests/kernels/test_cuda_backend.py --ptx``, without the simulator) it compiles every
 kernel for float32 and float64, to PTX where NVVM is installed and else typed and lowered to LLVM IR (what
 a GPU's compiler refuses, the simulator runs: both find it), and exits 0 or 1 (failure).
 """
@@ -11,13 +11,13 @@ import os
 import re
 import subprocess
 import sys
+import testpaths
 
 import pytest
 
 from lnrnn import backend
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(HERE)
+ROOT = testpaths.ROOT
 SKIP_RC = 77
 
 

@@ -3,7 +3,7 @@ statistics) whose loss is computed by the CUDA forward and whose gradients come 
 backward, with no CPU kernel involved.
 
 A forward under the simulator costs 0.2-0.5 s here, so two random elements of each array are checked;
-tests/test_cuda_kernels.py pins every element of every gradient to the CPU twin, which the CPU tests
+tests/kernels/test_cuda_kernels.py pins every element of every gradient to the CPU twin, which the CPU tests
 check against the reference and finite differences.
 """
 import numpy as np

@@ -6,17 +6,18 @@ its factory's closure (frozen at compile time), and not sums or products of them
 typed as (Literal[int], int64) and refused). A GPU run of the persistent LN-LSTM failed on exactly
 that. Here every ``cuda.shared.array`` / ``cuda.local.array`` in the package, the kernel variants in dev/
 and the tests must take a shape written as literals and names that the enclosing kernel does not assign
-(read from the source, so kernels that tests/test_cuda_backend.py does not compile are covered too).
+(read from the source, so kernels that tests/kernels/test_cuda_backend.py does not compile are covered too).
 
-Elsewhere: tests/test_cuda_backend.py types and lowers every kernel for a GPU target without one (PTX
+Elsewhere: tests/kernels/test_cuda_backend.py types and lowers every kernel for a GPU target without one (PTX
 where NVVM is installed); tests/conftest.py makes the simulator's reshape as strict as a device
 array's.
 """
 import ast
 import os
 import textwrap
+import testpaths
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = testpaths.ROOT
 PKG = os.path.join(ROOT, "lnrnn")
 
 

@@ -2,7 +2,7 @@
 
 The judges: ``jax.test_util.check_grads`` (float64 finite differences) of two-layer LN and BN stacks on
 ragged rows with initial states and h_n in the loss; lnrnn.torch's bidirectional modules
-(tests/test_torch_bidirectional.py judges them against torch.nn.LSTM and lnrnn's own stack) on the same
+(tests/interop/test_torch_bidirectional.py judges them against torch.nn.LSTM and lnrnn's own stack) on the same
 parameters: outputs, final states, BN statistics and gradients. Without jax (or torch) these tests skip,
 except where LNRNN_REQUIRE_EXTRAS=1 (CI): they fail."""
 import os

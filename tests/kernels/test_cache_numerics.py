@@ -10,10 +10,11 @@ it (cache hits) and reproduce every output bit for bit.
 import os
 import subprocess
 import sys
+import testpaths
 
 import numpy as np
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = testpaths.ROOT
 
 SCRIPT = r"""
 import sys
