@@ -11,7 +11,7 @@ here the same proportions on fewer sequences from the t10k file (--split 1536/25
 then an evaluation of 256 sequences and a checkpoint, every epoch), through lnrnn.training.train.train, the
 function behind `lnrnn train`, with every phase in: data batches, forward + BPTT, loss, gradient
 clipping, optimizer, update log, progress, evaluation, checkpoints, metrics.jsonl and the
-learning-curve picture (redrawn at most every lnrnn.training.train.CURVE_REDRAW_S). A warm-up run first loads (or
+learning-curve picture (redrawn at most every lnrnn.training.recorder.CURVE_REDRAW_S). A warm-up run first loads (or
 compiles) every kernel, the evaluation's included. Measured window: from the last update of epoch 1
 to the last update of the last epoch, so it holds E-1 epochs of updates and E-1 evaluations and
 checkpoints. The bare step is RecurrentLayer.forward + backward of the same cell at the same shape
@@ -51,7 +51,7 @@ import lnrnn  # noqa: E402,F401
 import numba  # noqa: E402
 import numpy as np  # noqa: E402
 
-from lnrnn.kernels.blas import BLAS  # noqa: E402
+from lnrnn.kernels.cpu.blas import BLAS  # noqa: E402
 from lnrnn.model.layers import RecurrentLayer  # noqa: E402
 from lnrnn.training.runconfig import TrainConfig  # noqa: E402
 from lnrnn.training.train import train  # noqa: E402
@@ -64,16 +64,16 @@ T, I = 784, 1
 # (label, ((function, module file under lnrnn/), ...)): where each phase of the trainer's loop is defined
 # (--device cuda: the model's update on the device, SequenceModel.loss_and_grad_on_device, and the clipping
 # kernels of kernels/optim_cuda.py; launches return at once, so the device's time shows where the host
-# waits for it: the metrics copy at the end of Trainer._update_on_device, in the loop's rest)
-PHASES = [("forward + BPTT + loss (model)", (("_loss_and_grad", "training/train.py"),
+# waits for it: the metrics copy at the end of lnrnn.training.update.DeviceUpdate, in the loop's rest)
+PHASES = [("forward + BPTT + loss (model)", (("loss_and_grad", "training/update.py"),
                                              ("loss_and_grad_on_device", "model/models.py"))),
           ("data batches", (("task_batch", "training/evaluation.py"),)),
           ("gradient clipping", (("clip_grad_norm", "training/optim.py"), ("clip_grad_norm", "kernels/optim_cuda.py"))),
           ("optimizer", (("step", "training/optim.py"),)),
-          ("update log + progress", (("_log_update", "training/train.py"), ("update", "training/progress.py"))),
+          ("update log + progress", (("log_update", "training/recorder.py"), ("update", "training/progress.py"))),
           ("evaluation", (("evaluate", "training/evaluation.py"),)),
           ("checkpoints", (("save", "training/train.py"),)),
-          ("learning-curve drawings", (("_draw_curve", "training/train.py"),))]
+          ("learning-curve drawings", (("draw_curve", "training/recorder.py"),))]
 LOOP = ("_run", "training/train.py")  # the trainer's loop (Trainer._run)
 
 

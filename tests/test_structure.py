@@ -467,7 +467,7 @@ def test_a_new_head_drops_in(tmp_path, monkeypatch):
     spec = {"task": "adding"}
     task = tasks.TaskData(spec, "running sums", x[:40], y[:40], x[40:], y[40:], num_classes=2,
                           head={"kind": "l1", "outputs": 2, "per_step": True})
-    monkeypatch.setattr("lnrnn.training.train.load_task", lambda s: task)
+    monkeypatch.setattr("lnrnn.training.setup.load_task", lambda s: task)
     monkeypatch.setattr("lnrnn.api.load_task", lambda s: task)  # what lnrnn eval calls
     out = str(tmp_path / "run")
     base = dict(task="adding", hidden=5, batch_size=8, epochs=2, cell="ln-rnn", out=out)

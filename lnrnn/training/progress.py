@@ -5,11 +5,13 @@ On a terminal the bar redraws in place (at most every ``min_interval`` seconds);
 (LOG_EVERY_S) and the final line of each bar. ``quiet`` silences it entirely.
 """
 import sys
+import threading
 import time
 
 from lnrnn.model.heads import METRIC_INFO
 
 LOG_EVERY_S = 30.0  # seconds between progress lines when stderr is not a terminal
+COMPILE_NOTE_AFTER_S = 2.0  # say that kernels are compiling when the first update is still compiling by then
 
 
 def format_seconds(s):
@@ -17,6 +19,21 @@ def format_seconds(s):
     h, rem = divmod(s, 3600)
     m, sec = divmod(rem, 60)
     return f"{h}:{m:02d}:{sec:02d}" if h else f"{m}:{sec:02d}"
+
+
+def compile_note(clock, stream=None, quiet=False):
+    """A started timer that says, COMPILE_NOTE_AFTER_S seconds on, that kernels are compiling when ``clock``
+    (``lnrnn.compiling.CompileClock``) still counts a compilation then; the trainer cancels it after its first
+    update."""
+    def note():
+        if clock.busy and not quiet:
+            out = stream if stream is not None else sys.stderr
+            out.write("Compiling kernels (once per install; later runs load them from Numba's cache)...\n")
+            out.flush()
+    timer = threading.Timer(COMPILE_NOTE_AFTER_S, note)
+    timer.daemon = True
+    timer.start()
+    return timer
 
 
 class Progress:

@@ -6,6 +6,17 @@ a checkpoint (``save``, ``save_best``), a metrics row (``write_metrics``), an up
 (``log_update``) and the picture (``draw_curve``), and to read a checkpoint back (``restore``, the inverse of
 ``meta``). The state recorded lives on the trainer; rank 0 of an MPI group alone writes.
 
+A run lives in ``--out DIR``:
+    checkpoint.json + checkpoint-*.npz   the latest checkpoint (see ``lnrnn.training.checkpoint``)
+    metrics.jsonl                        one JSON object per finished epoch: train_<m>, val_<m> for
+                                         every metric m the model's head names (loss, acc, ...)
+    updates.jsonl                        every ``log_every`` updates: step, epoch (fractional), lr, time_s,
+                                         train_<m> over those updates (``lnrnn.training.rundir.UpdateLog``: exact
+                                         across kills and resumes)
+    config.json                          the settings it runs with (``lnrnn.training.runconfig``; --config reads it)
+    learning_curve.svg                   every metric against updates (matplotlib), redrawn after an epoch
+                                         at most every CURVE_REDRAW_S seconds, and when the run returns
+
 A checkpoint (``lnrnn.training.checkpoint``) holds the model's arrays (``param/``, ``buffer/``), the
 optimizer's slots (``optim/<slot>/``) and a description (``meta``): the model and task, the settings, the
 epoch, step and generator state at the epoch's start, the epoch's running sums, the metrics history, the
@@ -31,6 +42,10 @@ from lnrnn.training.progress import format_seconds
 from lnrnn.training.runconfig import write_run_config
 from lnrnn.training.rundir import CURVE_FILE, METRICS_FILE, UPDATES_FILE, UpdateLog, read_jsonl
 
+CURVE_REDRAW_S = 30.0  # redraw learning_curve.svg after an epoch once this many seconds passed since the
+                       # last drawing (or the run's start), and when the run returns: a drawing takes
+                       # 0.1-0.3 s, 2-6% of a small run's few-second epochs (bench/train_throughput.py)
+
 
 class RunRecorder:
     """One trainer's run folder (module docstring)."""
@@ -39,6 +54,8 @@ class RunRecorder:
         self.trainer = trainer
         self.update_log = None  # updates.jsonl (lnrnn.training.rundir.UpdateLog; a NullLog on ranks > 0)
         self.tb = None          # TensorBoard's writer, None without the tensorboard package
+        self.curve_t = None     # when learning_curve.svg was last drawn (or the run started)
+        self.curve_pending = False  # epochs evaluated since, not in the picture
 
     def open(self):
         """The run folder's files for this invocation: config.json, updates.jsonl, TensorBoard; a new run's
@@ -52,6 +69,7 @@ class RunRecorder:
             self.tb = TensorBoardLog.open(cfg.out)  # None without the tensorboard package
         if t.step == 0 and t.batch_in_epoch == 0 and t.epoch == 0:
             self.save()
+        self.curve_t = time.perf_counter()
 
     def close(self):
         if self.update_log is not None:
@@ -80,7 +98,7 @@ class RunRecorder:
     def save(self):
         """Write the checkpoint (and the --keep copy); a second SIGINT/SIGTERM waits until it is complete."""
         t = self.trainer
-        t.sync_host()
+        t.update.sync_host()
         with (t.flag.saving() if t.flag is not None else contextlib.nullcontext()):
             if self.update_log is not None:
                 self.update_log.sync()  # the rows this checkpoint covers are on disk before it is
@@ -91,12 +109,24 @@ class RunRecorder:
             t.saved_step, t.save_pending, t.last_save_t = t.step, False, time.perf_counter()
         return path
 
+    def save_due(self):
+        """A periodic checkpoint (--save-every, --save-every-seconds), or one that waited, is due now;
+        while the loss is above the blow-up level the save waits (the last good checkpoint stays)."""
+        t = self.trainer
+        c = t.cfg
+        due = (t.save_pending or (c.save_every is not None and t.step % c.save_every == 0)
+               or (c.save_every_seconds > 0 and time.perf_counter() - t.last_save_t >= c.save_every_seconds))
+        if due and t.high_streak > 0:
+            t.save_pending = True
+            return False
+        return due
+
     def save_best(self):
         """RUN/best/: the model as it is now (arrays of the model only), with the best record in its description."""
         t = self.trainer
         if not t.group.root:
             return
-        t.sync_host()
+        t.update.sync_host()
         with (t.flag.saving() if t.flag is not None else contextlib.nullcontext()):
             best = {k: t.best[k] for k in ("metric", "value", "step", "epoch")}
             save_checkpoint(os.path.join(t.cfg.out, BEST_DIR), self.model_arrays(), {**self.meta(), "best": best})
@@ -113,18 +143,18 @@ class RunRecorder:
                 "blowup": {"initial_loss": t.initial_loss, "streak": t.high_streak},
                 "metrics": t.history, "log_window": t.log_window, "lnrnn_version": lnrnn_version,
                 "best_state": t.best, "budget": t.stopping.budget_record()}
-        if t.init_record is not None:
-            meta["init_from"] = t.init_record
+        if t.setup.init_record is not None:
+            meta["init_from"] = t.setup.init_record
         if t.lr_changes:
             meta["lr_changes"] = t.lr_changes
         if t.stop_eval is not None:
             meta["stop_eval"] = t.stop_eval
         if t.early_stop is not None:
             meta["early_stop"] = t.early_stop
-        if t.data_record is not None:
-            meta["data"] = t.data_record
-        if t.text_record is not None:
-            meta["text"] = t.text_record
+        if t.setup.data_record is not None:
+            meta["data"] = t.setup.data_record
+        if t.setup.text_record is not None:
+            meta["text"] = t.setup.text_record
         meta["ranks"] = t.group.size  # MPI processes the run trains on (lnrnn.training.distributed)
         return meta
 
@@ -163,7 +193,6 @@ class RunRecorder:
         if best and best.get("metric") == t.cfg.best_metric:
             t.best = dict(best)
         t.early_stop = meta.get("early_stop")
-        t.init_record = meta.get("init_from")
         t.lr_changes = list(meta.get("lr_changes", []))
         t.lr_change = finetune.schedule_change(meta["train"], t.cfg, t.epoch, t.step, t.lr_changes)
         if t.lr_change is not None:
@@ -173,8 +202,30 @@ class RunRecorder:
             t.early_stop = None  # resumed with a larger --patience: it trains on
 
     # ---- metrics ----
-    def write_metrics(self):
-        """metrics.jsonl and metrics.csv after every evaluation (TensorBoard gets the new row)."""
+    def epoch_row(self, val, epoch_wall):
+        """The metrics row of the epoch just finished (before the trainer counts it): its training means, the
+        validation metrics ``val``, and its samples per second over ``epoch_wall`` seconds."""
+        t = self.trainer
+        s = t.sums
+        train = t.model.head.mean(s["sums"], s["count"])
+        return {"epoch": t.epoch + 1, "step": t.step, "samples": (t.epoch + 1) * t.task.size("train"),
+                "lr": t.opt.lr, **{f"train_{m}": v for m, v in train.items()},
+                **{f"val_{m}": v for m, v in val.items()}, "time_s": round(t.train_time, 3),
+                "compile_s": round(t.compile_total(), 3),
+                "samples_per_s": round(s["samples"] / max(epoch_wall, 1e-9), 1)}
+
+    def eval_row(self, val, nb, kind):
+        """A metrics row of an evaluation outside an epoch end (kind 'update': --eval-every; 'stop'), nb batches
+        an epoch."""
+        t = self.trainer
+        return {"epoch": round(t.epoch + t.batch_in_epoch / nb, 6), "step": t.step,
+                "samples": t.epoch * t.task.size("train") + t.sums["samples"], "lr": t.opt.lr,
+                **{f"val_{m}": v for m, v in val.items()}, "time_s": round(t.train_time, 3),
+                "compile_s": round(t.compile_total(), 3), "eval": kind}
+
+    def write_metrics(self, draw=True):
+        """metrics.jsonl and metrics.csv after every evaluation (TensorBoard gets the new row); after an epoch
+        (``draw``) the picture too, once CURVE_REDRAW_S have passed since its last drawing."""
         t = self.trainer
         if not t.group.root:
             return
@@ -183,6 +234,10 @@ class RunRecorder:
         write_csv(os.path.join(out, CSV_FILE), t.history)
         if self.tb is not None:
             self.tb.add(t.history[-1:])
+        if draw:
+            self.curve_pending = True
+            if time.perf_counter() - self.curve_t >= CURVE_REDRAW_S:
+                self.draw_curve()
 
     def draw_curve(self):
         """Redraw learning_curve.svg from the epochs' metrics and updates.jsonl (rank 0)."""
@@ -195,6 +250,7 @@ class RunRecorder:
                               title=f"{label} ({c.layers} layer{'s' * (c.layers > 1)}, {c.optimizer} lr {c.lr:g}, "
                                     f"batch {c.batch_size}, seed {c.seed})",
                               loss_label=LOSS_LABELS.get(t.model.head.kind))
+        self.curve_t, self.curve_pending = time.perf_counter(), False
 
     def log_update(self, nb):
         """Add this update's sums to the window; every log_every updates write its means to updates.jsonl."""

@@ -121,7 +121,7 @@ def judge(t, rec):
 def diverged(t, what, value):
     """Stop the run ``t`` (the trainer) that went wrong: a NaN or infinite loss, gradient or activation."""
     hint = "try a lower --lr or a --clip"
-    if t.plan.cell.norm == "bn" and not t.model.state_noise:
+    if t.setup.plan.cell.norm == "bn" and not t.model.state_noise:
         # the likely cause (Cooijmans et al. sec. 5.1): sequences that begin alike and zero initial states
         # give every row of the batch the same state, a zero batch variance, and a backward that
         # multiplies by gamma/sqrt(eps) at each such step
@@ -216,6 +216,29 @@ class StopPolicy:
             left = max(c.time_budget - self.budget_seconds(), 0.0)
             parts.append(f"--time-budget {c.time_budget:g} s ({left:.0f} s left)")
         return f" (the run's {' and '.join(parts)} still hold{'s' * (len(parts) == 1)})" if parts else ""
+
+    # ---- what a stopped run says ----
+    def interruption(self, signum):
+        """The TrainingInterrupted of a run that a signal stopped after saving the state reached."""
+        t = self.trainer
+        out = t.cfg.out
+        return interrupted(f"interrupted ({signal_name(signum)}) at epoch {t.epoch + 1}, update {t.step}; the state "
+                           f"reached is saved in {out}; continue with `lnrnn train --out {out} --resume`"
+                           f"{self.budget_note()}.", signum)
+
+    def abort(self, signum):
+        """The TrainingInterrupted of a run that a second signal stopped at once (``Abort``): the state reached
+        when it came during the save, which finished first, else the last checkpoint."""
+        t = self.trainer
+        out = t.cfg.out
+        sig, again = signal_name(signum), f"continue with `lnrnn train --out {out} --resume`{self.budget_note()}"
+        if t.saved_step == t.step:
+            msg = (f"stopped by a second {sig} at epoch {t.epoch + 1}, update {t.step}; the state "
+                   f"reached is saved in {out}; {again}.")
+        else:
+            msg = (f"stopped at once by a second {sig} during update {t.step + 1} of epoch "
+                   f"{t.epoch + 1}; the last checkpoint (update {t.saved_step}) is kept in {out}; {again}.")
+        return interrupted(msg, signum)
 
     # ---- before a resumed run starts ----
     def nothing_left(self):

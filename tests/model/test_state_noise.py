@@ -139,7 +139,7 @@ def test_bn_overflow_message_names_the_cause_and_the_option(tmp_path, monkeypatc
     y = rng.integers(0, 10, 64)
     task = tasks.TaskData({"task": "digits"}, "blank-prefixed", x[:48], y[:48], x[48:], y[48:], num_classes=10,
                           extra={"constant_prefix": True})
-    monkeypatch.setattr("lnrnn.training.train.load_task", lambda spec: task)
+    monkeypatch.setattr("lnrnn.training.setup.load_task", lambda spec: task)
     base = dict(task="digits", cell="bn-lstm", hidden=32, batch_size=16, epochs=1)
     with pytest.raises(TrainingDiverged) as e:
         train(TrainConfig(**base, state_noise=0.0, out=str(tmp_path / "off")), quiet=True, log=lambda m: None)

@@ -9,42 +9,42 @@ the snippet (or the tests) here. New kernels and heads add their mutants when th
 Not collected by pytest (no test_ prefix).
 """
 
-RACES = "tests/test_races.py"
-KERNELS = "tests/test_kernels.py"
-BN = "tests/test_batchnorm.py"
-CUDA = "tests/test_cuda_kernels.py"
-BLOCKS = "tests/test_cuda_blocksizes.py"
-OPTIM = "tests/test_optim.py"
-CKPT = "tests/test_checkpoint.py"
-DATA = "tests/test_data.py"
-ALIGN = "tests/test_data_alignment.py"
-SCHED = "tests/test_schedule.py"
-CLI = "tests/test_cli.py"
-MODELS = "tests/test_models.py"
+RACES = "tests/kernels/test_races.py"
+KERNELS = "tests/kernels/test_kernels.py"
+BN = "tests/kernels/test_batchnorm.py"
+CUDA = "tests/kernels/test_cuda_kernels.py"
+BLOCKS = "tests/kernels/test_cuda_blocksizes.py"
+OPTIM = "tests/training/test_optim.py"
+CKPT = "tests/training/test_checkpoint.py"
+DATA = "tests/data/test_data.py"
+ALIGN = "tests/data/test_data_alignment.py"
+SCHED = "tests/training/test_schedule.py"
+CLI = "tests/commands/test_cli.py"
+MODELS = "tests/model/test_models.py"
 STRUCT = "tests/test_structure.py"
-MDN = "tests/test_mdn.py"
-SAMPLE = "tests/test_sample.py"
-NOISE = "tests/test_state_noise.py"
-CLIP = "tests/test_gate_clip.py"
+MDN = "tests/kernels/test_mdn.py"
+SAMPLE = "tests/commands/test_sample.py"
+NOISE = "tests/model/test_state_noise.py"
+CLIP = "tests/kernels/test_gate_clip.py"
 
 MUTANTS = [
     # ---- data-parallel training on MPI ----
     dict(name="mpi-bn-sync-gate-sums-not-reduced", file="lnrnn/kernels/bn_sync.py",
          old="        reduce(hs)\n",
          new="",
-         tests=["tests/test_mpi.py::test_two_ranks_equal_one_process"],
+         tests=["tests/training/test_mpi.py::test_two_ranks_equal_one_process"],
          why="the BN-LSTM's h-side backward sums stay each rank's own: dL/dh is the shard's BatchNorm's"),
     dict(name="mpi-shard-normalized-by-own-count", file="lnrnn/training/distributed.py",
          old="    total = model.scored_count(targets, lengths, T, B)\n"
              "    state = model.noise_state(B, (1, int(noise_key))) if model.state_noise else None\n    lo, hi = shard(",
          new="    total = None\n"
              "    state = model.noise_state(B, (1, int(noise_key))) if model.state_noise else None\n    lo, hi = shard(",
-         tests=["tests/test_mpi.py::test_update_over_two_thread_ranks_equals_one_process"],
+         tests=["tests/training/test_mpi.py::test_update_over_two_thread_ranks_equals_one_process"],
          why="each rank divides its loss by its own shard's count: uneven shards are weighted wrongly"),
     dict(name="mpi-abort-right-after-the-line", file="lnrnn/training/distributed.py",
          old="        time.sleep(MPI_FLUSH_S)",
          new="        pass",
-         tests=["tests/test_mpi.py::test_failing_rank_waits_for_its_line_to_leave_before_abort"],
+         tests=["tests/training/test_mpi.py::test_failing_rank_waits_for_its_line_to_leave_before_abort"],
          why="Abort follows the error line at once: mpiexec may drop the line (CI saw an empty stderr)"),
     # ---- races: per-chunk partial rows collapsed into one shared row ----
     dict(name="race-bn-backward-shared-row", file="lnrnn/kernels/batchnorm.py",
@@ -58,7 +58,7 @@ MUTANTS = [
          new="                pg[0, j] += dy[r, j] * xhat[j]\n                pb[0, j] += dy[r, j]",
          tests=[f"{RACES}::test_layernorm_backward_row_chunks"],
          why="row chunks add dgain/dbias into one shared row"),
-    dict(name="race-matmul-tn-shared-partial", file="lnrnn/kernels/gemm.py",
+    dict(name="race-matmul-tn-shared-partial", file="lnrnn/kernels/cpu/gemm.py",
          old="gemm(A[lo:hi], D[lo:hi], part[k], True)",
          new="gemm(A[lo:hi], D[lo:hi], part[0], True)",
          tests=[f"{RACES}::test_column_sums_and_weight_gradient_gemm"],
@@ -96,26 +96,26 @@ MUTANTS = [
     dict(name="bn-rows-every-part-updates-running", file="lnrnn/kernels/bn_lstm.py",
          old="parts_stats(exh, training, q == 0 and t < Tsh,",
          new="parts_stats(exh, training, t < Tsh,",
-         tests=["tests/test_bn_cells.py::test_kernel_matches_reference"],
+         tests=["tests/kernels/test_bn_cells.py::test_kernel_matches_reference"],
          why="every part folds the step's statistics into the running rows: n updates per step"),
 
     # ---- CPU kernel formulas ----
-    dict(name="ln-eps-outside-sqrt", file="lnrnn/kernels/rows.py",
+    dict(name="ln-eps-outside-sqrt", file="lnrnn/kernels/cpu/rows.py",
          old="return m, x.dtype.type(1.0) / np.sqrt(v + eps)",
          new="return m, x.dtype.type(1.0) / (np.sqrt(v) + eps)",
          tests=[f"{KERNELS}::test_layernorm_matches_reference"],
          why="LayerNorm's eps added outside the square root"),
-    dict(name="ln-backward-sign", file="lnrnn/kernels/rows.py",
+    dict(name="ln-backward-sign", file="lnrnn/kernels/cpu/rows.py",
          old="dx[j] = rstd * (dxhat[j] - s1 - xhat[j] * s2)",
          new="dx[j] = rstd * (dxhat[j] - s1 + xhat[j] * s2)",
          tests=[f"{KERNELS}::test_layernorm_matches_reference"],
          why="LayerNorm backward: wrong sign of the xhat projection"),
-    dict(name="sigmoid-f64-sign", file="lnrnn/kernels/rows.py",
+    dict(name="sigmoid-f64-sign", file="lnrnn/kernels/cpu/rows.py",
          old="y[j] = 1.0 / (1.0 + np.exp(-a[j]))",
          new="y[j] = 1.0 / (1.0 + np.exp(a[j]))",
          tests=[f"{KERNELS}::test_sigmoid_row_float32_accuracy_in_place_and_not"],  # the LSTM has its own
          why="float64 sigmoid computes sigmoid(-a)"),
-    dict(name="sigmoid-f32-exponent-bias", file="lnrnn/kernels/rows.py",
+    dict(name="sigmoid-f32-exponent-bias", file="lnrnn/kernels/cpu/rows.py",
          old="kb[j] = (np.int32(k) + np.int32(127)) << np.int32(23)",
          new="kb[j] = (np.int32(k) + np.int32(126)) << np.int32(23)",
          tests=[f"{KERNELS}::test_sigmoid_row_float32_accuracy_in_place_and_not"],
@@ -149,29 +149,29 @@ MUTANTS = [
     dict(name="bn-fold-running-var-biased", file="lnrnn/kernels/bn_cell_x.py",
          old="            rm_row[k] = (one - mom) * rm_row[k] + mom * mean[k]\n            rv_row[k] = (one - mom) * rv_row[k] + mom * var * unbias\n        rstd[k] = one / np.sqrt(var + dt(eps))",
          new="            rm_row[k] = (one - mom) * rm_row[k] + mom * mean[k]\n            rv_row[k] = (one - mom) * rv_row[k] + mom * var\n        rstd[k] = one / np.sqrt(var + dt(eps))",
-         tests=["tests/test_bn_cells.py::test_narrow_input_matches_reference_and_gemm_path"],
+         tests=["tests/kernels/test_bn_cells.py::test_narrow_input_matches_reference_and_gemm_path"],
          why="the narrow path's running variance takes the biased batch variance"),
     dict(name="bn-fold-dw-no-covariance-term", file="lnrnn/kernels/bn_cell_x.py",
          old="(Pi[k] - s2_[k] * r_[k] * cw[k])",
          new="(Pi[k])",
-         tests=["tests/test_bn_cells.py::test_narrow_input_matches_reference_and_gemm_path"],
+         tests=["tests/kernels/test_bn_cells.py::test_narrow_input_matches_reference_and_gemm_path"],
          why="the narrow path's dWx leaves out the statistics' dependence on W (the xhat term of BN's backward)"),
     dict(name="bn-fold-infer-dw-no-gain", file="lnrnn/kernels/bn_cell_x.py",
          old="dWi[k] += g_[k] * r_[k] * Pi[k]",
          new="dWi[k] += r_[k] * Pi[k]",
-         tests=["tests/test_bn_cells.py::test_narrow_input_matches_reference_and_gemm_path"],
+         tests=["tests/kernels/test_bn_cells.py::test_narrow_input_matches_reference_and_gemm_path"],
          why="the narrow path's inference-mode dWx forgets the gain"),
     dict(name="bn-fold-dx-no-mean-term", file="lnrnn/kernels/bn_cell_x.py",
          old="                s = cv[i]\n",
          new="                s = dt(0)\n",
-         tests=["tests/test_bn_cells.py::test_narrow_input_matches_reference_and_gemm_path"],
+         tests=["tests/kernels/test_bn_cells.py::test_narrow_input_matches_reference_and_gemm_path"],
          why="the narrow path's dx leaves out the batch mean's share of the gradient"),
     dict(name="bn-fold-padded-rows-in-stats", file="lnrnn/kernels/bn_cell_x.py",
          old=("        for b in range(B):\n            if t < lengths[b]:\n"
               "                for i in range(I):\n                    m[i] +="),  # fold_stats' mean
          new=("        for b in range(B):\n            if True:\n"
               "                for i in range(I):\n                    m[i] +="),
-         tests=["tests/test_bn_cells.py::test_narrow_input_matches_reference_and_gemm_path"],
+         tests=["tests/kernels/test_bn_cells.py::test_narrow_input_matches_reference_and_gemm_path"],
          why="the narrow path's input mean counts padded rows"),
     dict(name="lstm-cell-gates-swapped", file="lnrnn/kernels/lstm.py",
          old="ct[k] = af[k] * cp[k] + ai[k] * ag[k]",
@@ -198,7 +198,7 @@ MUTANTS = [
          new="pdg[k] += dz[k]",
          tests=[f"{KERNELS}::test_rnn_kernel_matches_reference"],
          why="LN-RNN gain gradient without the normalized input"),
-    dict(name="recurrent-grad-first-step", file="lnrnn/kernels/gemm.py",
+    dict(name="recurrent-grad-first-step", file="lnrnn/kernels/cpu/gemm.py",
          old="    gemm(np.ascontiguousarray(h0), np.ascontiguousarray(dHW[0]), dWh, True)  # h0^T dHW_0\n",
          new="    dWh[:] = 0\n",
          tests=[f"{KERNELS}::test_rnn_kernel_matches_reference"],  # the LSTM gathers its dWh in blocks
@@ -238,17 +238,17 @@ MUTANTS = [
          new="        for j in range(H):\n            pass",
          tests=[f"{KERNELS}::test_lstm_dwh_in_blocks_of_few_rows", f"{KERNELS}::test_lstm_dwh_in_l2_blocks"],
          why="the chunks' partials of dWh^T (np.empty) are never zeroed: dWh adds whatever the memory held"),
-    dict(name="rgemm-fetch-walk-stalls", file="lnrnn/kernels/rgemm.py",
+    dict(name="rgemm-fetch-walk-stalls", file="lnrnn/kernels/cpu/rgemm.py",
          old="        off += n * 64\n",
          new="        off += n\n",
-         tests=["tests/test_rgemm.py::test_fetch_schedule_asks_for_each_line_once_in_order"],
+         tests=["tests/kernels/test_rgemm.py::test_fetch_schedule_asks_for_each_line_once_in_order"],
          why="the prefetch walk advances a byte per line: its tiles ask for the same lines over and over"),
-    dict(name="rgemm-fetch-always-every-fourth-k", file="lnrnn/kernels/rgemm.py",
+    dict(name="rgemm-fetch-always-every-fourth-k", file="lnrnn/kernels/cpu/rgemm.py",
          old="        sh -= 1\n",
          new="        break\n",
-         tests=["tests/test_rgemm.py::test_fetch_schedule_asks_for_each_line_once_in_order"],
+         tests=["tests/kernels/test_rgemm.py::test_fetch_schedule_asks_for_each_line_once_in_order"],
          why="one line every 4 steps of k whatever the plan: a long plan's end is never asked for"),
-    dict(name="rgemm-fetch-edge-tiles-dropped", file="lnrnn/kernels/rgemm.py",
+    dict(name="rgemm-fetch-edge-tiles-dropped", file="lnrnn/kernels/cpu/rgemm.py",
          old="""                f += 1
             else:
                 _tile(A, i0, Wp, p, edge, 0, 0, st)
@@ -258,7 +258,7 @@ MUTANTS = [
          new="""                f += 1
             else:
                 _tile(A, i0, Wp, p, edge, 0, 0, st)""",
-         tests=["tests/test_rgemm.py::test_rgemm_fetch_is_the_product_whatever_it_fetches"],
+         tests=["tests/kernels/test_rgemm.py::test_rgemm_fetch_is_the_product_whatever_it_fetches"],
          why="rgemm_fetch computes its edge tiles into the scratch tile and never copies them into C"),
     dict(name="lstm-plan-rows-unaligned", file="lnrnn/kernels/lstm.py",
          old="            start -= start % 64\n",
@@ -282,17 +282,17 @@ MUTANTS = [
          why="lstm_infer returns the first of its two cell-state buffers as c_T, whichever the last step wrote"),
 
     # ---- CUDA kernels (under the simulator) ----
-    dict(name="cuda-block-sum-power-of-two", file="lnrnn/kernels/rows_cuda.py",
+    dict(name="cuda-block-sum-power-of-two", file="lnrnn/kernels/cuda/rows_cuda.py",
          old="half = (n + 1) // 2",
          new="half = n // 2",
          tests=[f"{BLOCKS}::test_block_sum_every_block_size"],
          why="block reduction that halves the threads: right only for powers of two"),
-    dict(name="cuda-colsum-lanes", file="lnrnn/kernels/gemm_cuda.py",
+    dict(name="cuda-colsum-lanes", file="lnrnn/kernels/cuda/gemm_cuda.py",
          old="            for q in range(1, t):\n                s += sh[q, tx]",
          new="            for q in range(1, t - 1):\n                s += sh[q, tx]",
          tests=[f"{CUDA}::test_column_reductions"],
          why="column reduction drops its last lane"),
-    dict(name="cuda-gemm-slab", file="lnrnn/kernels/gemm_cuda.py",
+    dict(name="cuda-gemm-slab", file="lnrnn/kernels/cuda/gemm_cuda.py",
          old="            for q in range(t):\n                s += sA[ty, q] * sB[q, tx]",
          new="            for q in range(t - 1):\n                s += sA[ty, q] * sB[q, tx]",
          tests=[f"{CUDA}::test_matmul_all_transposes"],
@@ -312,7 +312,7 @@ MUTANTS = [
          new="c[k] = gates[k] * c_prev[k] + gates[H + k] * gates[2 * H + k]",
          tests=[f"{BLOCKS}::test_cells_blocks_of_6_and_24"],
          why="the CUDA LSTM step (shared by the sequence and per-step kernels) swaps the input and forget gates"),
-    dict(name="cuda-sigmoid-sign", file="lnrnn/kernels/rows_cuda.py",
+    dict(name="cuda-sigmoid-sign", file="lnrnn/kernels/cuda/rows_cuda.py",
          old="return one / (one + math.exp(min(-z, one * float32(80.0))))",
          new="return one / (one + math.exp(min(z, one * float32(80.0))))",
          tests=[f"{CUDA}::test_lstm_matches_cpu"],
@@ -502,7 +502,7 @@ MUTANTS = [
     dict(name="registry-ln-lstm-init", file="lnrnn/model/cells.py",
          old='("gx", "G", 1.0), ("bx", "G", 0.0), ("gh", "G", 1.0)',
          new='("gx", "G", 1.0), ("bx", "G", 0.0), ("gh", "G", 0.1)',
-         tests=["tests/test_layers.py::test_seeded_init_is_deterministic_and_orthogonal"],
+         tests=["tests/model/test_layers.py::test_seeded_init_is_deterministic_and_orthogonal"],
          why="the LN-LSTM's recurrent LayerNorm gain starts at 0.1 instead of 1"),
 
     # ---- mixture density head, skip stack, sampling, state noise (issues 14, 15) ----
@@ -589,28 +589,28 @@ MUTANTS = [
     dict(name="iam-split-overlap-unchecked", file="lnrnn/data/iamondb.py",
          old="    if both:\n",
          new="    if False:\n",
-         tests=["tests/test_strokes_data.py::test_iam_bad_task_lists"],
+         tests=["tests/data/test_strokes_data.py::test_iam_bad_task_lists"],
          why="a form listed in both trainset.txt and testset_v.txt trains and validates at once"),
     dict(name="iam-split-lists-ignored", file="lnrnn/data/iamondb.py",
          old="    lists = find_split_lists(data_dir, line_root)\n",
          new="    lists = None\n",
-         tests=["tests/test_strokes_data.py::test_iam_official_split"],
+         tests=["tests/data/test_strokes_data.py::test_iam_official_split"],
          why="IAM-OnDB's trainset/testset_v lists are ignored: the random by-form split is used instead"),
     # run folders, export, threads
     dict(name="update-log-keeps-rows-past-checkpoint", file="lnrnn/training/rundir.py",
          old='for r in rows if r.get("step", 0) <= step))',
          new='for r in rows))',
-         tests=["tests/test_cli_config.py::test_rows_written_after_the_last_checkpoint_are_not_kept_twice"],
+         tests=["tests/commands/test_cli_config.py::test_rows_written_after_the_last_checkpoint_are_not_kept_twice"],
          why="resume keeps the updates.jsonl rows written after the checkpoint, and writes them a second time"),
     dict(name="update-log-window-not-restored", file="lnrnn/training/recorder.py",
          old='"count": int(window.get("count", 0))',
          new='"count": 0',
-         tests=["tests/test_cli_config.py::test_update_log_is_exact_after_a_stop_and_resume"],
+         tests=["tests/commands/test_cli_config.py::test_update_log_is_exact_after_a_stop_and_resume"],
          why="a resumed run forgets the updates it had counted toward the next updates.jsonl row"),
     dict(name="export-weights-not-transposed", file="lnrnn/interop/export.py",
          old='out[f"rnn.{stem}_{layer}"] = arr.T if transpose else arr',
          new='out[f"rnn.{stem}_{layer}"] = arr',
-         tests=["tests/test_predict_export.py::test_exported_plain_weights_run_as_pytorch_would"],
+         tests=["tests/interop/test_predict_export.py::test_exported_plain_weights_run_as_pytorch_would"],
          why="weight_ih/weight_hh exported as lnrnn's (I,G)/(H,G) instead of PyTorch's (G,I)/(G,H)"),
     dict(name="blas-limit-not-restored", file="lnrnn/threadscope.py",
          old="                _limiter.restore_original_limits()\n",
@@ -621,55 +621,55 @@ MUTANTS = [
     dict(name="eval-chunk-from-step-zero", file="lnrnn/model/models.py",
          old="            y, state, _ = self._run(np.ascontiguousarray(x[t0:t1]), state, False, lc, t0, text)\n",
          new="            y, state, _ = self._run(np.ascontiguousarray(x[t0:t1]), state, False, lc, 0, text)\n",
-         tests=["tests/test_eval_chunks.py::test_chunked_inference_equals_the_whole_sequence"],
+         tests=["tests/model/test_eval_chunks.py::test_chunked_inference_equals_the_whole_sequence"],
          why="every inference chunk reads BatchNorm's statistics of steps 0.. instead of its own absolute steps"),
     dict(name="eval-chunk-state-dropped", file="lnrnn/model/models.py",
          old="            y, state, _ = self._run(np.ascontiguousarray(x[t0:t1]), state, False, lc, t0, text)\n",
          new="            y, _, _ = self._run(np.ascontiguousarray(x[t0:t1]), state, False, lc, t0, text)\n",
-         tests=["tests/test_eval_chunks.py::test_chunked_inference_equals_the_whole_sequence"],
+         tests=["tests/model/test_eval_chunks.py::test_chunked_inference_equals_the_whole_sequence"],
          why="each inference chunk starts again from the initial state"),
     # ---- inference forwards that save nothing (keep=False) ----
     dict(name="infer-model-keeps", file="lnrnn/model/models.py",
          old="            y, states = stack.forward(x, state, training=training, lengths=lengths, t0=t0, keep=training)\n",
          new="            y, states = stack.forward(x, state, training=training, lengths=lengths, t0=t0)\n",
-         tests=["tests/test_infer_path.py::test_model_evaluation_runs_infer_kernels"],
+         tests=["tests/model/test_infer_path.py::test_model_evaluation_runs_infer_kernels"],
          why="evaluation on the CPU runs the training forward, which allocates and fills the saved (T,B,*) arrays"),
     dict(name="infer-layer-runs-forward", file="lnrnn/model/functional.py",
          old="    return keep or (lengths is not None and not spec.infer_seqs)\n",
          new="    return True\n",
-         tests=["tests/test_infer_path.py::test_infer_forward_equals_forward_and_keeps_nothing",
-                "tests/test_infer_path.py::test_infer_forward_allocates_no_saved_arrays"],
+         tests=["tests/model/test_infer_path.py::test_infer_forward_equals_forward_and_keeps_nothing",
+                "tests/model/test_infer_path.py::test_infer_forward_allocates_no_saved_arrays"],
          why="keep=False layers call lstm_forward/rnn_forward instead of their infer kernels"),
     dict(name="infer-backward-allowed", file="lnrnn/model/layers.py",
          old="        self._saved = (x, state, saved, p, lengths) if keep else None\n",
          new="        self._saved = (x, state, saved, p, lengths)\n",
-         tests=["tests/test_infer_path.py::test_backward_after_training_forward_still_works",
-                "tests/test_infer_path.py::test_infer_forward_equals_forward_and_keeps_nothing"],
+         tests=["tests/model/test_infer_path.py::test_backward_after_training_forward_still_works",
+                "tests/model/test_infer_path.py::test_infer_forward_equals_forward_and_keeps_nothing"],
          why="a backward after an inference forward runs on its missing (None) or BN-dropped saved state"),
     dict(name="prewarm-child-other-dtype", file="lnrnn/training/prewarm.py",
          old='    dt = np.dtype(spec["dtype"]).type\n',
          new="    dt = np.float64\n",
-         tests=["tests/test_prewarm.py::test_the_child_caches_the_loop_a_real_layer_then_loads"],
+         tests=["tests/training/test_prewarm.py::test_the_child_caches_the_loop_a_real_layer_then_loads"],
          why="the child compiles the backward loop in float64 whatever the parent's dtype: the parent compiles again"),
     dict(name="prewarm-key-without-dtype", file="lnrnn/training/prewarm.py",
          old='    key = (spec["cell"], spec["norm"], spec["dtype"])',
          new='    key = (spec["cell"], spec["norm"])',
-         tests=["tests/test_prewarm.py::test_a_child_per_kind_of_loop_only_while_armed_and_cold"],
+         tests=["tests/training/test_prewarm.py::test_a_child_per_kind_of_loop_only_while_armed_and_cold"],
          why="a float64 layer after a float32 one of the same cell starts no child for its own loop"),
     dict(name="prewarm-backward-does-not-wait", file="lnrnn/model/layers.py",
          old='            HOOKS["before_backward"]()  # e.g.',
          new='            pass  # e.g.',
-         tests=["tests/test_prewarm.py::test_the_layer_asks_on_training_forwards_that_keep_and_waits_before_backward"],
+         tests=["tests/training/test_prewarm.py::test_the_layer_asks_on_training_forwards_that_keep_and_waits_before_backward"],
          why="the backward compiles its loop while the child is still compiling the same one"),
-    dict(name="prewarm-armed-every-update", file="lnrnn/training/train.py",
-         old="            with prewarm.armed(self.first_update_s is None):",
+    dict(name="prewarm-armed-every-update", file="lnrnn/training/update.py",
+         old="            with prewarm.armed(first):",
          new="            with prewarm.armed(True):",
-         tests=["tests/test_prewarm.py::test_the_trainer_arms_the_first_update_only"],
+         tests=["tests/training/test_prewarm.py::test_the_trainer_arms_the_first_update_only"],
          why="every update checks the cache and may start children, not only a cold first one"),
-    dict(name="dry-run-runs-the-loop", file="lnrnn/kernels/threads.py",
+    dict(name="dry-run-runs-the-loop", file="lnrnn/kernels/cpu/threads.py",
          old='    if _dry["mode"] is not None:\n        return _dry_call(rows, (0, 0, n) + args)\n',
          new='    if _dry["mode"] is not None:\n        _dry_call(rows, (0, 0, n) + args)\n',
-         tests=["tests/test_prewarm.py::test_dry_run_compiles_for_the_argument_types_and_runs_nothing"],
+         tests=["tests/training/test_prewarm.py::test_dry_run_compiles_for_the_argument_types_and_runs_nothing"],
          why="a dry run also runs the time loop (on the child's unwritten buffers)"),
 ]
 

@@ -2,7 +2,7 @@
 (lnrnn/kernels/optim_cuda.py), the optimizers' device slots (lnrnn/training/optim.py), the last-step
 heads' objectives (lnrnn/kernels/losses_cuda.py, lnrnn/model/heads.py), the model's device buffers
 (lnrnn/model/models.py) and the trainer's device update (lnrnn/training/train.py); every batch kind on the
-device (tests/test_device_batches.py): ragged batches, truncated BPTT, the synthesis network's text, the
+device (tests/training/test_device_batches.py): ragged batches, truncated BPTT, the synthesis network's text, the
 mixture density head's --clip-output, the LN-LSTM's centred Wx (format: tests/mutants/mutants.py).
 
     python tests/mutants/run.py --only 'dev-update-*'
@@ -10,7 +10,7 @@ mixture density head's --clip-output, the LN-LSTM's centred Wx (format: tests/mu
 
 KC = "lnrnn/kernels/optim_cuda.py"
 OPT = "lnrnn/training/optim.py"
-T = "tests/test_device_update.py"
+T = "tests/training/test_device_update.py"
 UPDATES = f"{T}::test_three_updates_equal_the_cpu_optimizer"
 LOSSES = f"{T}::test_head_objective_kernels_equal_the_host_heads"
 MODEL = f"{T}::test_model_update_on_device_equals_the_host_head"
@@ -73,7 +73,7 @@ MUTANTS = [
          tests=[f"{CLI}[classifier-adam-False]"],
          why="the device gradients keep the last update's: the second update steps on their sum"),
     dict(name="dev-update-checkpoint-of-stale-host-parameters", file="lnrnn/training/recorder.py",
-         old="        t.sync_host()\n        with (t.flag.saving() if t.flag is not None else contextlib.nullcontext()):\n            if self.update_log",
+         old="        t.update.sync_host()\n        with (t.flag.saving() if t.flag is not None else contextlib.nullcontext()):\n            if self.update_log",
          new="        with (t.flag.saving() if t.flag is not None else contextlib.nullcontext()):\n            if self.update_log",
          tests=[f"{T}::test_an_update_on_the_device_copies_only_its_metrics_to_the_host"],
          why="a checkpoint saves the host parameters without fetching the device's: the updates are lost"),
@@ -95,9 +95,9 @@ MUTANTS = [
              "device copies, fetched later, never move"),
 ]
 
-DB = "tests/test_device_batches.py"
+DB = "tests/training/test_device_batches.py"
 RAGGED = f"{DB}::test_ragged_and_chunked_updates_equal_the_host_head"
-SYN = "tests/test_synthesis_cuda.py::test_update_on_the_device_equals_the_host_head"
+SYN = "tests/model/test_synthesis_cuda.py::test_update_on_the_device_equals_the_host_head"
 
 MUTANTS += [
     dict(name="dev-update-centred-mean-not-subtracted", file="lnrnn/kernels/lstm_cuda.py",
@@ -135,12 +135,12 @@ MUTANTS += [
          new="on_device=True, lengths=lc, t0=0, keep=True, **text_kw)",
          tests=[f"{RAGGED}[regression-lstm-bn-3]"],
          why="every chunk updates and reads the BatchNorm statistics of steps 0.. instead of its own"),
-    dict(name="dev-update-final-state-of-step-T", file="lnrnn/kernels/arrays_cuda.py",
+    dict(name="dev-update-final-state-of-step-T", file="lnrnn/kernels/cuda/arrays_cuda.py",
          old="        elif L > 0:\n            out[b, j] = seq[L - 1, b, j]\n",
          new="        elif L > 0:\n            out[b, j] = s_T[b, j]\n",
          tests=[f"{DB}::test_ragged_steps_moves_equal_numpy"],
          why="a ragged row's final state is taken after the batch's last step, not after its own"),
-    dict(name="dev-update-mask-off-by-one", file="lnrnn/kernels/arrays_cuda.py",
+    dict(name="dev-update-mask-off-by-one", file="lnrnn/kernels/cuda/arrays_cuda.py",
          old="a[t, b, j] if t < lengths[b] else a[t, b, j] * zero",
          new="a[t, b, j] if t <= lengths[b] else a[t, b, j] * zero",
          tests=[f"{DB}::test_ragged_steps_moves_equal_numpy"],
@@ -170,13 +170,13 @@ MUTANTS += [
          new="self.layers[k].backward(kn.take_columns(dy, k * H, (k + 1) * H), on_device=True)",
          tests=[f"{DB}::test_skip_stack_update_equals_the_host_head"],
          why="Graves's stack on the device drops the gradient each layer's h receives from the layer above"),
-    dict(name="dev-update-ragged-seqs-counted-as-batch", file="lnrnn/training/train.py",
+    dict(name="dev-update-ragged-seqs-counted-as-batch", file="lnrnn/training/update.py",
          old="        seqs = x.shape[1] if lengths is None else np.count_nonzero(np.asarray(lengths) > 0)\n",
          new="        seqs = x.shape[1]\n",
          tests=[f"{DB}::test_a_ragged_update_copies_only_its_metrics[None]"],
          why="nats per sequence of a ragged batch divides by the batch's rows, rows of no step included"),
-    dict(name="dev-update-nan-data-is-a-traceback", file="lnrnn/training/train.py",
-         old="        except ValueError as e:\n            self._nonfinite(e, x)\n        optim_cuda",
+    dict(name="dev-update-nan-data-is-a-traceback", file="lnrnn/training/update.py",
+         old="        except ValueError as e:\n            nonfinite(t, e, x)\n        optim_cuda",
          new="        except ValueError as e:\n            raise\n        optim_cuda",
          tests=[f"{DB}::test_a_batch_with_nan_on_the_device_is_the_datas_fault"],
          why="a NaN in the data on the device path ends in the layer's ValueError, a traceback, not a one-line DataError"),

@@ -4,13 +4,13 @@
     python tests/mutants/run.py --only 'trainer-*'
 """
 
-FT = "tests/test_finetune.py"
+FT = "tests/training/test_finetune.py"
 INIT = f"{FT}::test_init_from_starts_at_the_sources_parameters_and_evaluation"
 SHAPE = f"{FT}::test_a_model_of_another_shape_is_refused_before_anything_is_written"
 NEW_LR = f"{FT}::test_resume_with_a_new_lr_changes_the_update_rule_from_there_on"
 DECAY = f"{FT}::test_a_new_decay_counts_from_the_epoch_of_the_change"
 SAME_LR = f"{FT}::test_resume_with_the_runs_own_lr_is_the_uninterrupted_run"
-PARTS = "tests/test_trainer_parts.py"
+PARTS = "tests/training/test_trainer_parts.py"
 REASON = f"{PARTS}::test_the_first_reason_to_stop_wins_and_a_reached_budget_is_named"
 VOTES = f"{PARTS}::test_a_groups_votes_stop_every_rank_alike"
 CAST = f"{PARTS}::test_cast_votes_are_this_ranks_flag_and_clock"
@@ -59,7 +59,7 @@ MUTANTS = [
          tests=[NEW_LR],
          why="the checkpoint does not keep the schedule's changes: a later resume decays from the wrong epoch"),
     dict(name="trainer-init-from-not-recorded", file="lnrnn/training/recorder.py",
-         old='            meta["init_from"] = t.init_record',
+         old='            meta["init_from"] = t.setup.init_record',
          new="            pass",
          tests=[INIT],
          why="a fine-tuned run's checkpoints do not say where it started"),

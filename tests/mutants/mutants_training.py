@@ -2,8 +2,8 @@
 habits: --eval-every, the evaluation at a stop, RUN/best, --keep, --patience, metrics.csv and the run's
 budget on --resume (format: tests/mutants/mutants.py)."""
 
-OWN = "tests/test_own_data.py"
-BEST = "tests/test_checkpoints_best.py"
+OWN = "tests/data/test_own_data.py"
+BEST = "tests/training/test_checkpoints_best.py"
 
 MUTANTS = [
     dict(name="train-npz-lengths-dropped", file="lnrnn/data/arrays.py",
@@ -51,14 +51,14 @@ MUTANTS = [
          new="        write_csv(os.path.join(out, CSV_FILE), t.history[:-1])",
          tests=[f"{BEST}::test_csv_matches_the_jsonl"],
          why="metrics.csv lags one evaluation behind metrics.jsonl"),
-    dict(name="train-budget-not-inherited", file="lnrnn/training/train.py",
+    dict(name="train-budget-not-inherited", file="lnrnn/training/setup.py",
          old='    cfg.max_steps, cfg.time_budget = budget.get("max_steps"), budget.get("time_budget")',
          new='    cfg.max_steps = cfg.time_budget = None',
          tests=[f"{BEST}::test_resume_keeps_the_budget_the_run_was_started_with"],
          why="the suggested resume of an interrupted run trains past the --max-steps it was started with"),
-    dict(name="train-time-budget-used-forgotten", file="lnrnn/training/train.py",
-         old='                self.budget_used = float((meta.get("budget") or {}).get("used_s", 0.0))',
-         new='                self.budget_used = 0.0',
+    dict(name="train-time-budget-used-forgotten", file="lnrnn/training/setup.py",
+         old='        used = 0.0 if "time_budget" in explicit else float((meta.get("budget") or {}).get("used_s", 0.0))',
+         new='        used = 0.0',
          tests=[f"{BEST}::test_time_budget_is_the_runs_and_given_again_is_fresh"],
          why="each resume gets the whole --time-budget again"),
 ]

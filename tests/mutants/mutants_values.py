@@ -2,12 +2,12 @@
 policies (best, patience, blow-up streak, --save-every, --keep), the sampler's stop rule and progress,
 the data's held-out sizes and class counts, and the output checks (format: tests/mutants/mutants.py)."""
 
-POL = "tests/test_values_policies.py"
-RULE = "tests/test_values_sampler_rule.py"
-DATA = "tests/test_values_data_counts.py"
-PATHS = "tests/test_values_output_paths.py"
-DIST = "tests/test_values_distributed_options.py"
-CUDA = "tests/test_values_cuda_options.py"
+POL = "tests/training/test_values_policies.py"
+RULE = "tests/commands/test_values_sampler_rule.py"
+DATA = "tests/data/test_values_data_counts.py"
+PATHS = "tests/commands/test_values_output_paths.py"
+DIST = "tests/training/test_values_distributed_options.py"
+CUDA = "tests/training/test_values_cuda_options.py"
 
 MUTANTS = [
     # ---- the trainer's counters and policies
@@ -32,14 +32,14 @@ MUTANTS = [
          new="t.high_streak = t.high_streak + 1 if t.initial_loss > 0 and loss > level else t.high_streak",
          tests=[f"{POL}::test_blowup_streak_is_updates_in_a_row_and_a_good_one_resets_it"],
          why="high losses count towards the blow-up stop across good updates: not 'in a row'"),
-    dict(name="values-save-every-off-by-one", file="lnrnn/training/train.py",
-         old="self.step % c.save_every == 0",
-         new="(self.step + 1) % c.save_every == 0",
+    dict(name="values-save-every-off-by-one", file="lnrnn/training/recorder.py",
+         old="t.step % c.save_every == 0",
+         new="(t.step + 1) % c.save_every == 0",
          tests=[f"{POL}::test_save_every_is_due_at_its_multiples"],
          why="--save-every 10 saves at updates 9, 19, ..."),
-    dict(name="values-save-does-not-wait-for-one-high-loss", file="lnrnn/training/train.py",
-         old="        if due and self.high_streak > 0:",
-         new="        if due and self.high_streak > 1:",
+    dict(name="values-save-does-not-wait-for-one-high-loss", file="lnrnn/training/recorder.py",
+         old="        if due and t.high_streak > 0:",
+         new="        if due and t.high_streak > 1:",
          tests=[f"{POL}::test_a_save_waits_while_the_loss_is_high_and_is_then_due"],
          why="a checkpoint is written right after one update whose loss is above the blow-up level"),
     dict(name="values-resume-resets-patience", file="lnrnn/training/recorder.py",

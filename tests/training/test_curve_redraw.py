@@ -4,21 +4,21 @@ and always when the run returns, so a finished or stopped run's picture holds ev
 import json
 import os
 
-from lnrnn.training import train as train_module
+from lnrnn.training import recorder
 from lnrnn.training.runconfig import TrainConfig
 from lnrnn.training.train import train
 
 
 def run(tmp_path, monkeypatch, redraw_s, **kw):
     drawn = []  # epochs in the metrics at each drawing
-    draw = train_module.Trainer._draw_curve
+    draw = recorder.RunRecorder.draw_curve
 
     def spy(self):
-        drawn.append(len(self.history))
+        drawn.append(len(self.trainer.history))
         return draw(self)
 
-    monkeypatch.setattr(train_module.Trainer, "_draw_curve", spy)
-    monkeypatch.setattr(train_module, "CURVE_REDRAW_S", redraw_s)
+    monkeypatch.setattr(recorder.RunRecorder, "draw_curve", spy)
+    monkeypatch.setattr(recorder, "CURVE_REDRAW_S", redraw_s)
     out = str(tmp_path / "run")
     cfg = TrainConfig(task="digits", split="60/30", hidden=4, batch_size=20, epochs=3, out=out, **kw)
     train(cfg, quiet=True, log=lambda m: None)

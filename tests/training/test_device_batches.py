@@ -1,5 +1,5 @@
 """Every batch kind of a training update on the device (``SequenceModel.loss_and_grad_on_device``, the trainer's
-``_update_on_device``) against the host head's path, under Numba's simulator (or a GPU with
+``lnrnn.training.update.DeviceUpdate``) against the host head's path, under Numba's simulator (or a GPU with
 NUMBA_ENABLE_CUDASIM=0), float64: ragged batches (lengths: a last-step head at each row's last valid step,
 per-step heads masked, the mixture density head through mdn_cuda with its mask), truncated BPTT (the state
 carried between chunks on the device), the LN-LSTM's narrow-input backward (Wx centred on the device), and
@@ -48,7 +48,7 @@ def _compare(host, dev, sums, count, rel=1e-10):
 def test_ragged_and_chunked_updates_equal_the_host_head(small_tiles, monkeypatch, kind, cell, norm, tbptt):
     """loss_and_grad_on_device with lengths (and truncated BPTT) equals loss_and_grad with the head on the host:
     every gradient, the two sums and the count (float64), and copies nothing to the host."""
-    from lnrnn.kernels import arrays_cuda
+    from lnrnn.kernels.cuda import arrays_cuda
     rng = np.random.default_rng(11)
     x = rng.standard_normal((T, B, 2))
     y = _targets(kind, rng, B, T)
@@ -70,7 +70,7 @@ def test_ragged_and_chunked_updates_equal_the_host_head(small_tiles, monkeypatch
 def test_skip_stack_update_equals_the_host_head(small_tiles, monkeypatch):
     """Graves's skip-connected stack (the stroke tasks' default: every layer reads [x | h_below], y = [h_1 | h_2]),
     ragged, the mixture density head: the host head's gradients and sums, nothing copied to the host."""
-    from lnrnn.kernels import arrays_cuda
+    from lnrnn.kernels.cuda import arrays_cuda
     from lnrnn.model.models import build_model
     rng = np.random.default_rng(17)
     x = rng.standard_normal((T, B, 2))
@@ -91,7 +91,7 @@ def test_skip_stack_update_equals_the_host_head(small_tiles, monkeypatch):
 def test_clip_output_on_the_device_equals_the_host_head(small_tiles):
     """The mixture density head's --clip-output (each point's dL/d(outputs) clipped to +-0.05, then normalized)
     on the device: the gradients of the host head's clip, on a ragged batch; the clip changes them."""
-    from lnrnn.kernels import arrays_cuda
+    from lnrnn.kernels.cuda import arrays_cuda
     rng = np.random.default_rng(16)
     x = rng.standard_normal((T, B, 2))
     y = _targets("mdn", rng, B, T)
@@ -108,7 +108,7 @@ def test_clip_output_on_the_device_equals_the_host_head(small_tiles):
 def test_chunked_state_carries_on_the_device(small_tiles):
     """Truncated BPTT without lengths and with state noise: chunks of 2 of 5 steps, a last-step head (scored in
     the last chunk only), the noise of the update's key; the same gradients as the host's chunks."""
-    from lnrnn.kernels import arrays_cuda
+    from lnrnn.kernels.cuda import arrays_cuda
     rng = np.random.default_rng(12)
     x = rng.standard_normal((T, B, 2))
     y = _targets("classifier", rng, B, T)
@@ -126,7 +126,8 @@ def test_chunked_state_carries_on_the_device(small_tiles):
 def test_centred_weights_on_the_device_equal_the_cpu_ones(small_tiles):
     """lstm_cuda.centered_device (the LN-LSTM's narrow-input backward) equals codes.centered to an ulp of the
     row's scale (the CPU twin's compiled float64 sum may run in another order, ``codes.centered``)."""
-    from lnrnn.kernels import arrays_cuda, lstm_cuda
+    from lnrnn.kernels import lstm_cuda
+    from lnrnn.kernels.cuda import arrays_cuda
     from lnrnn.kernels.codes import centered
     rng = np.random.default_rng(13)
     for dtype in (np.float64, np.float32):
@@ -139,7 +140,7 @@ def test_centred_weights_on_the_device_equal_the_cpu_ones(small_tiles):
 
 def test_ragged_steps_moves_equal_numpy(small_tiles):
     """take_steps / put_steps / final_rows / mask_steps against their NumPy statements."""
-    from lnrnn.kernels import arrays_cuda as a
+    from lnrnn.kernels.cuda import arrays_cuda as a
     rng = np.random.default_rng(14)
     seq = rng.standard_normal((T, B, 3))
     steps = np.array([3, 2, 0, 0, 1])
@@ -233,13 +234,13 @@ def test_a_ragged_update_copies_only_its_metrics(small_tiles, tmp_path, monkeypa
                       tbptt=tbptt)
     trainer = Trainer(cfg, quiet=True)
     try:
-        assert trainer.on_device and trainer.model.stack.skip   # the stroke tasks' default: Graves's stack
+        assert trainer.setup.on_device and trainer.model.stack.skip   # the stroke tasks' default: Graves's stack
         x, y, lengths = trainer.task.batch("train", np.arange(4), trainer.model.dtype)[:3]
         assert lengths is not None and len(set(lengths.tolist())) > 1
         lengths[3] = 0  # a row of no step: not a sequence of the batch's nats per sequence
         copies, stop = _copies(monkeypatch)
         for _ in range(2):
-            trainer._update_on_device(x, y, lengths)
+            trainer.update(x, y, lengths)
             trainer.step += 1
         assert copies == [(3,), (3,)]
         assert trainer.model.last_count == int(lengths.sum())
@@ -260,10 +261,10 @@ def test_a_batch_with_nan_on_the_device_is_the_datas_fault(small_tiles, tmp_path
                       epochs=1, dtype="float64", device="cuda", out=str(tmp_path / "run"))
     trainer = Trainer(cfg, quiet=True)
     try:
-        assert trainer.on_device
+        assert trainer.setup.on_device
         x, y, lengths = trainer.task.batch("train", np.arange(4), trainer.model.dtype)[:3]
         x[0, 1, 0] = np.nan
         with pytest.raises(DataError, match="training data of strokes-npz hold NaN or infinite values"):
-            trainer._update_on_device(x, y, lengths)
+            trainer.update(x, y, lengths)
     finally:
         trainer.close()

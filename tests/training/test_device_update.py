@@ -25,7 +25,8 @@ def small_blocks(request, monkeypatch):
     ok, why = backend.cuda_usable()
     if not ok:
         pytest.skip(f"CUDA not usable: {why}")
-    from lnrnn.kernels import arrays_cuda, optim_cuda
+    from lnrnn.kernels import optim_cuda
+    from lnrnn.kernels.cuda import arrays_cuda
     tpb, max_blocks = GRIDS[request.param]
     monkeypatch.setattr(config, "THREADS_PER_BLOCK", tpb)
     monkeypatch.setattr(arrays_cuda, "GRID_MAX_BLOCKS", max_blocks)
@@ -49,7 +50,7 @@ MAX_NORM = 1.0
                          indirect=["small_blocks"])
 def test_three_updates_equal_the_cpu_optimizer(small_blocks, kind):
     """Parameters, every optimizer slot and the clipped norms after three clipped updates (float64)."""
-    from lnrnn.kernels import arrays_cuda
+    from lnrnn.kernels.cuda import arrays_cuda
     optim_cuda = small_blocks
     rng = np.random.default_rng(3)
     p_cpu = rng.standard_normal(P)
@@ -83,7 +84,7 @@ def test_three_updates_equal_the_cpu_optimizer(small_blocks, kind):
 
 @pytest.mark.parametrize("kind", ["adam", "rmsprop-graves"])
 def test_float32_updates_stay_float32_and_close(small_blocks, kind):
-    from lnrnn.kernels import arrays_cuda
+    from lnrnn.kernels.cuda import arrays_cuda
     optim_cuda = small_blocks
     rng = np.random.default_rng(4)
     p_cpu = rng.standard_normal(P).astype(np.float32)
@@ -104,7 +105,7 @@ def test_float32_updates_stay_float32_and_close(small_blocks, kind):
 def test_resumed_device_optimizer_continues_as_the_cpu_one(small_blocks):
     """A device optimizer's state_dict (host arrays) loaded into a fresh one goes back to the device and
     continues as the CPU optimizer does; loading a CPU optimizer's state works alike."""
-    from lnrnn.kernels import arrays_cuda
+    from lnrnn.kernels.cuda import arrays_cuda
     from lnrnn.model.flat import FlatArrays
     rng = np.random.default_rng(5)
     layout = FlatArrays(np.zeros(P), [("a", (100,), 0), ("b", (103,), 100)])
@@ -129,7 +130,7 @@ def test_resumed_device_optimizer_continues_as_the_cpu_one(small_blocks):
 def test_clipping_of_a_gradient_that_is_not_finite_leaves_it(small_blocks):
     """A NaN gradient: the norm is NaN (the trainer stops on it) and nothing is scaled, as on the CPU;
     no clipping limit (0): the norm is reported and nothing is scaled."""
-    from lnrnn.kernels import arrays_cuda
+    from lnrnn.kernels.cuda import arrays_cuda
     optim_cuda = small_blocks
     norm = arrays_cuda.to_device(np.zeros(1))
     g = np.linspace(-3, 5, P)
@@ -165,7 +166,7 @@ def small_tiles(monkeypatch):
     ok, why = backend.cuda_usable()
     if not ok:
         pytest.skip(f"CUDA not usable: {why}")
-    from lnrnn.kernels import gemm_cuda
+    from lnrnn.kernels.cuda import gemm_cuda
     from test_cuda_kernels import simulator_race_free
     monkeypatch.setattr(config, "THREADS_PER_BLOCK", 4)
     monkeypatch.setattr(gemm_cuda, "TILE", 3)
@@ -202,7 +203,7 @@ def _targets(kind, rng, B, T=3):
 def test_head_objective_kernels_equal_the_host_heads(small_tiles, kind, spread):
     """losses_cuda against the host heads' forward and backward on the same logits: d, the per-row losses'
     sum and the accuracy count; logits of +-900 (exp overflows without the max shift), a row not scored."""
-    from lnrnn.kernels import arrays_cuda, gemm_cuda
+    from lnrnn.kernels.cuda import arrays_cuda, gemm_cuda
     from lnrnn.model.heads import make_head
     rng = np.random.default_rng(8)
     B, H = 9, 4
@@ -232,7 +233,7 @@ def test_head_objective_kernels_equal_the_host_heads(small_tiles, kind, spread):
 def test_model_update_on_device_equals_the_host_head(small_tiles, kind):
     """loss_and_grad_on_device (stack, head and loss on the device; sums left there) equals loss_and_grad
     with the head on the host (float64): every gradient, the sums and the count."""
-    from lnrnn.kernels import arrays_cuda
+    from lnrnn.kernels.cuda import arrays_cuda
     rng = np.random.default_rng(6)
     T, B = 3, 7
     x = rng.standard_normal((T, B, 2))
@@ -313,7 +314,7 @@ def test_an_update_on_the_device_copies_only_its_metrics_to_the_host(small_tiles
     """Between the batch's upload and the next update, a device update copies one array to the host: the
     metrics (the copies are counted on the device arrays' copy_to_host); the host parameters are fetched
     when read (a checkpoint). The plain LSTM here; the LN-LSTM's (whose narrow-input backward centres Wx on the
-    device) and the other batch kinds' counts: tests/test_device_batches.py."""
+    device) and the other batch kinds' counts: tests/training/test_device_batches.py."""
     from numba import cuda
 
     from lnrnn.training.checkpoint import load_checkpoint
@@ -325,7 +326,7 @@ def test_an_update_on_the_device_copies_only_its_metrics_to_the_host(small_tiles
                       dtype="float64", device="cuda", out=str(tmp_path / "run"), clip=0.05)
     trainer = Trainer(cfg, quiet=True)
     try:
-        assert trainer.on_device
+        assert trainer.setup.on_device
         x, y = trainer.task.batch("train", np.arange(4), trainer.model.dtype)[:2]
         DeviceArray = type(cuda.to_device(np.zeros(1)))
         copies = []
@@ -333,7 +334,7 @@ def test_an_update_on_the_device_copies_only_its_metrics_to_the_host(small_tiles
         monkeypatch.setattr(DeviceArray, "copy_to_host",
                             lambda self, *a, **k: copies.append(self.shape) or plain(self, *a, **k))
         for step in range(2):
-            trainer._update_on_device(x, y, None)
+            trainer.update(x, y, None)
             trainer.step += 1
         assert copies == [(3,), (3,)]
         assert trainer.model.last_count == 4 and set(trainer.model.last_sums) == {"loss", "acc", "seqs"}
@@ -367,7 +368,7 @@ def test_batchnorm_statistics_stay_on_the_device(small_tiles, tmp_path, monkeypa
     (fetched with the parameters, equal to rounding), and no update copies them to the host."""
     from numba import cuda
 
-    from lnrnn.kernels import arrays_cuda
+    from lnrnn.kernels.cuda import arrays_cuda
     rng = np.random.default_rng(10)
     T, B = 3, 5
     host, dev = _model(HEADS["classifier"], "cuda", norm="bn"), _model(HEADS["classifier"], "cuda", norm="bn")

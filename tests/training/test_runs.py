@@ -22,7 +22,8 @@ import time
 import numpy as np
 import pytest
 
-from lnrnn.training import memory, progress, train as train_module
+from lnrnn.compiling import CompileClock
+from lnrnn.training import memory, progress
 from lnrnn.model import cells
 from lnrnn.training.plan import resolve_defaults
 from lnrnn.training.runconfig import TrainConfig
@@ -431,8 +432,8 @@ def test_compile_time_is_recorded_apart(tmp_path, monkeypatch):
         return original(self, *args, **kw)
 
     monkeypatch.setattr(SequenceModel, "loss_and_grad", compiling)
-    monkeypatch.setattr(train_module, "COMPILE_NOTE_AFTER_S", 0.0)
-    monkeypatch.setattr(train_module.CompileClock, "busy", property(lambda self: True))  # still compiling then
+    monkeypatch.setattr(progress, "COMPILE_NOTE_AFTER_S", 0.0)
+    monkeypatch.setattr(CompileClock, "busy", property(lambda self: True))  # still compiling then
     out = tmp_path / "run"
     r = invoke("train", *TINY[:-1], "--epochs", 1, "--out", out)
     assert_ok(r)
@@ -448,7 +449,6 @@ def test_compile_time_is_recorded_apart(tmp_path, monkeypatch):
 
 def test_compile_clock_counts_nested_compiles_once():
     from numba import njit
-    from lnrnn.compiling import CompileClock
 
     @njit(cache=False)
     def inner(x):

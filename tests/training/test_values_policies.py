@@ -10,10 +10,12 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
-from lnrnn.training import train as train_module
+from lnrnn.errors import TrainingDiverged
 from lnrnn.training.checkpoint import PAST_DIR, keep_past, load_checkpoint, save_checkpoint
 from lnrnn.training.optim import decayed_lr
-from lnrnn.training.train import BLOWUP_FACTOR, BLOWUP_UPDATES, Trainer
+from lnrnn.training.recorder import RunRecorder
+from lnrnn.training.stopping import BLOWUP_FACTOR, BLOWUP_UPDATES
+from lnrnn.training.train import Trainer
 
 from test_cli import TINY, assert_ok, invoke
 
@@ -102,7 +104,7 @@ def test_blowup_streak_is_updates_in_a_row_and_a_good_one_resets_it():
         Trainer._blown_up(t, loss)
     assert t.high_streak == BLOWUP_UPDATES - 1 and t.initial_loss == 2.0
     t.step = len(losses)
-    with pytest.raises(train_module.TrainingDiverged, match=f"for {BLOWUP_UPDATES} updates in a row"):
+    with pytest.raises(TrainingDiverged, match=f"for {BLOWUP_UPDATES} updates in a row"):
         Trainer._blown_up(t, level * 1.5)
 
 
@@ -117,7 +119,7 @@ def test_save_every_is_due_at_its_multiples(every):
     due = []
     for step in range(1, 32):
         t.step = step
-        if Trainer._save_due(t):
+        if RunRecorder(t).save_due():
             due.append(step)
     assert due == [s for s in range(1, 32) if s % every == 0]
 
@@ -125,12 +127,12 @@ def test_save_every_is_due_at_its_multiples(every):
 def test_a_save_waits_while_the_loss_is_high_and_is_then_due():
     t = save_trainer(None, streak=2)
     t.step = 5
-    assert not Trainer._save_due(t)          # nothing due: nothing waits
+    assert not RunRecorder(t).save_due()          # nothing due: nothing waits
     t = save_trainer(4, streak=1)
     t.step = 8
-    assert not Trainer._save_due(t) and t.save_pending  # due, but the loss is above the level: it waits
+    assert not RunRecorder(t).save_due() and t.save_pending  # due, but the loss is above the level: it waits
     t.high_streak, t.step = 0, 9
-    assert Trainer._save_due(t)              # the waiting save, at the next update in range
+    assert RunRecorder(t).save_due()              # the waiting save, at the next update in range
 
 
 def test_learning_rate_decays_per_epoch():

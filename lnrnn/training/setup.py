@@ -1,0 +1,155 @@
+"""What a run is made of, built once before its loop (``lnrnn.training.train``) starts:
+
+    setup = build(cfg, resume, explicit, group)   # RunSetup: settings, plan, task, model, optimizer, records
+
+``build`` reads a resumed run's checkpoint (its settings, with the options a resume may change), resolves
+the plan (``lnrnn.training.plan``: defaults, checks, and the memory the run needs against what the machine
+has, ``lnrnn.training.memory``), reads an ``--init-from`` source and checks its shape before any data,
+builds the task and the model, checks what only a built task and model can say, and decides where the
+update runs (``on_device``). Every refusal is one ``UserError`` sentence; nothing is written. The loop's
+own state (epoch, step, sums, best metric, ...) lives on the trainer, which restores it from
+``RunSetup.checkpoint`` (``lnrnn.training.recorder``).
+"""
+import os
+from dataclasses import dataclass
+from typing import Optional
+
+from lnrnn.data.strokes import text_record
+from lnrnn.data.tasks import load_task
+from lnrnn.errors import CheckpointError, UserError
+from lnrnn.predict_io import describe_task_data
+from lnrnn.training import distributed, finetune
+from lnrnn.training.checkpoint import checkpoint_exists, load_checkpoint
+from lnrnn.training.optim import make_optimizer
+from lnrnn.training.plan import RESUME_OVERRIDABLE, Plan, check_memory_built, model_for, resolve
+from lnrnn.training.runconfig import TrainConfig
+
+# what a checkpoint must describe to be resumed
+RESUMABLE_KEYS = ("train", "optimizer", "epoch", "batch_in_epoch", "step", "rng", "epoch_sums", "train_time_s",
+                  "metrics")
+
+
+@dataclass
+class RunSetup:
+    """One run's parts, fixed for the life of the trainer (``build``)."""
+    cfg: TrainConfig                 # the settings it runs with: every field filled (a resume's: the checkpoint's,
+                                     # with the options RESUME_OVERRIDABLE that were given again)
+    plan: Plan                       # resolved once: cell row, task spec, shape, memory (lnrnn.training.plan)
+    task: object                     # the built task (lnrnn.data.tasks.load_task): batches, sizes, head config
+    model: object                    # the stack + head (lnrnn.model.models.SequenceModel), from cfg.seed or the
+                                     # --init-from source (a resume's arrays come in with ``checkpoint``)
+    opt: object                      # the optimizer over the model's flat parameters (lnrnn.training.optim)
+    on_device: bool                  # --device cuda and the model takes the whole update on the device
+    data_record: dict                # the training data's length and value range: predict refuses input unlike it
+    text_record: Optional[dict]      # a text task's alphabet, kept with the run; None elsewhere
+    init_record: Optional[dict]      # where the run started from (--init-from; a resume: the checkpoint's), or None
+    checkpoint: Optional[tuple]      # (meta, arrays) of the checkpoint a resume continues, None for a new run
+    budget_used: float               # seconds already counted against an inherited --time-budget (0: a new budget)
+
+
+def resume_config(saved, given, explicit, budget=None):
+    """The checkpoint's config, with the options the user gave explicitly where that is allowed."""
+    try:
+        cfg = TrainConfig(**saved)
+    except TypeError as e:
+        raise CheckpointError(f"the checkpoint in {given.out} holds training settings this lnrnn does not "
+                              f"know ({e}).") from None
+    # the run's budget as its last invocation left it (one it reached is lifted); None before budgets were kept
+    budget = budget or {}
+    cfg.max_steps, cfg.time_budget = budget.get("max_steps"), budget.get("time_budget")
+    for name in explicit:
+        new, old = getattr(given, name), saved.get(name)
+        if name in RESUME_OVERRIDABLE:
+            setattr(cfg, name, new)
+        elif new != old:
+            flag = "--" + name.replace("_", "-")
+            raise CheckpointError(f"the run in {given.out} was trained with {flag} {old}, not {new}; "
+                                  f"drop {flag} to resume it, or start a new run with another --out.")
+    return cfg
+
+
+def read_resume(cfg, explicit):
+    """(config, meta, arrays) of the run in cfg.out that --resume continues; CheckpointError/UserError when
+    there is none or it cannot be resumed."""
+    out = cfg.out
+    if not checkpoint_exists(out):
+        raise CheckpointError(f"--resume: there is no checkpoint in {out} to resume; "
+                              "drop --resume to start a new run there.")
+    meta, arrays = load_checkpoint(out)
+    missing = [k for k in RESUMABLE_KEYS if k not in meta]
+    if missing:
+        raise CheckpointError(f"the checkpoint in {out} lacks {', '.join(missing)}; it cannot be resumed.")
+    if meta.get("best"):
+        raise CheckpointError(f"{out} holds the best checkpoint of a run, not a run to resume; resume "
+                              f"the run folder above it (--out {os.path.dirname(os.path.normpath(out))}).")
+    if "init_from" in explicit and cfg.init_from != meta["train"].get("init_from"):
+        raise UserError(f"--init-from starts a new run from another run's checkpoint; {out} holds a run "
+                        "of its own: drop --init-from to resume it, or choose another --out.")
+    resumed = resume_config(meta["train"], cfg, explicit, meta.get("budget"))
+    resumed.out = out  # the run may have been moved since it was saved
+    return resumed, meta, arrays
+
+
+def build(cfg, resume, explicit, group):
+    """The RunSetup of a TrainConfig (``resume``: continue the run in cfg.out; ``explicit``: the options the user
+    gave; ``group``: the MPI ranks, ``lnrnn.training.distributed``)."""
+    meta = arrays = None
+    if resume:
+        cfg, meta, arrays = read_resume(cfg, explicit)
+    elif group.root and checkpoint_exists(cfg.out):
+        raise UserError(f"{cfg.out} already holds a run; pass --resume to continue it, or choose another --out.")
+    plan = resolve(cfg)  # defaults, checks, cell row, task spec, memory (lnrnn.training.plan)
+    cfg = plan.cfg
+    source = None  # --init-from: the checkpoint a new run starts from, its shape checked before any data
+    if cfg.init_from is not None and not resume:
+        source = finetune.read_source(cfg.init_from)
+        finetune.check_settings(source, cfg)
+    distributed.check_config(cfg, group.size)
+    task = load_task(plan.task_spec)
+    n = task.size("train")
+    if cfg.batch_size > n:
+        raise UserError(f"--batch-size {cfg.batch_size} is larger than the {n} training sequences of {cfg.task}.")
+    check_memory_built(plan, task)
+    data_record, texts = describe_task_data(task), text_record(task)
+    model = model_for(plan, task)
+    if source is not None:
+        finetune.load_into(model, source)
+    if model.conditioned and plan.cell.norm == "bn" and (group.size > 1 or cfg.reproducible):
+        raise UserError(f"the synthesis network's {cfg.cell} layers keep their BatchNorm statistics to one "
+                        "process and one block: train it without --reproducible and without an MPI launcher, "
+                        "or use --cell ln-lstm.")
+    if group.size > 1:  # BatchNorm statistics of the global batch (LN and plain cells ignore it)
+        model.stack.set_batch_reduce(group.allreduce)
+    opt = make_optimizer(cfg.optimizer, cfg.lr)
+    # --device cuda: the whole update on the device where the model allows it (lnrnn.training.update)
+    on_device = cfg.device == "cuda" and group.size == 1 and not cfg.reproducible and model.device_refusal() is None
+    if cfg.best_metric != "none" and cfg.best_metric not in model.metrics:
+        raise UserError(f"--best-metric {cfg.best_metric}: the {model.head.kind} head of {cfg.task} "
+                        f"reports {', '.join(model.metrics)}; choose one of them, or none.")
+    if resume:
+        init_record = meta.get("init_from")
+        # an inherited budget: what is left of it; a budget given again starts afresh
+        used = 0.0 if "time_budget" in explicit else float((meta.get("budget") or {}).get("used_s", 0.0))
+    else:
+        init_record, used = (source.record if source is not None else None), 0.0
+    return RunSetup(cfg=cfg, plan=plan, task=task, model=model, opt=opt, on_device=on_device,
+                    data_record=data_record, text_record=texts, init_record=init_record,
+                    checkpoint=(meta, arrays) if resume else None, budget_used=used)
+
+
+def describe(setup):
+    """The run's start line: the model, the task, the optimizer and schedule, where it started and writes."""
+    c, m = setup.cfg, setup.model
+    graves = "".join(f" {flag} {v:g}" for flag, v in (("clip-output", c.clip_output), ("clip-gates", c.clip_gates))
+                     if v)  # Graves's derivative clips, when on
+    window = m.config.get("window")
+    writes = (f", writing each line's text through an attention window of {window} Gaussians over "
+              f"{m.config['alphabet_size']} characters" if window else "")
+    return (f"Training {c.cell} (hidden {c.hidden}, {c.layers}{' bidirectional' * c.bidirectional} "
+            f"layer{'s' * (c.layers > 1)}, "
+            f"{m.num_params():,} parameters, {c.dtype}{writes}) on {setup.task.description}; {c.optimizer} lr {c.lr:g}"
+            f"{f' decay {c.lr_decay:g}/epoch' if c.lr_decay != 1 else ''}, clip {c.clip:g}{graves}, "
+            f"batch {c.batch_size}, "
+            f"{c.epochs} epoch{'s' * (c.epochs != 1)}, seed {c.seed}; "
+            + (f"starting from {finetune.describe_record(setup.init_record)}; " if setup.init_record else "")
+            + f"writing to {c.out}.")
