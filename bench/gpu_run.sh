@@ -3,8 +3,8 @@
 #
 #   bash bench/gpu_run.sh OUTDIR [MNIST_DIR]
 #
-# Writes one log per part into OUTDIR (env, barrier, step, synthesis, train, train-strokes, tests) and prints a
-# summary last.
+# Writes one log per part into OUTDIR (env, barrier, step, synthesis, train, train-strokes, blstm-ctc, tests) and
+# prints a summary last.
 # Each part runs under its own time limit, so one that hangs or fails leaves the others' figures.
 # MNIST_DIR: folder with MNIST's t10k IDX files for the `lnrnn train --device cuda` throughput (skipped
 # without it). Run from the repository root; needs numba-cuda, a CUDA GPU and (for the PyTorch rows)
@@ -19,8 +19,8 @@ export NUMBA_CUDA_LOW_OCCUPANCY_WARNINGS=0
 py=${PYTHON:-python3}
 # each part's limit in seconds; together at most 470, so that one call stays under 8 minutes and the device
 # time left holds a rerun
-: "${LIMIT_BARRIER:=20}" "${LIMIT_STEP:=100}" "${LIMIT_TRAIN:=60}" "${LIMIT_TRAIN_STROKES:=60}" "${LIMIT_TESTS:=150}"
-: "${LIMIT_SYNTH:=80}"
+: "${LIMIT_BARRIER:=20}" "${LIMIT_STEP:=100}" "${LIMIT_TRAIN:=30}" "${LIMIT_TRAIN_STROKES:=60}" "${LIMIT_TESTS:=150}"
+: "${LIMIT_SYNTH:=80}" "${LIMIT_CTC:=30}"
 
 part() {  # part NAME LIMIT CMD...: run CMD under LIMIT seconds, log to OUTDIR/NAME.txt
   local name=$1 limit=$2; shift 2
@@ -50,6 +50,9 @@ part train-strokes "$LIMIT_TRAIN_STROKES" "$py" bench/train_throughput.py --devi
   --hidden 400 --batch-size 32 --split 512/64 --epochs 3
 # Graves's synthesis network (3 x 400 LN-LSTM, K=10, B=32, T=500): one update on the GPU against the CPU's
 part synthesis "$LIMIT_SYNTH" "$py" bench/synthesis_step.py --device cuda --batch 32 --reps 3
+# a bidirectional LSTM reader (CTC head, ragged lines): the update on the device against the one that ran the head,
+# the reversals and the joins on the host (its first update checks that both give the same loss)
+part blstm-ctc "$LIMIT_CTC" "$py" bench/blstm_ctc_update.py --norm none --hidden 128 --batch 32 --steps 300 --reps 3
 # the persistent kernel variant's tests (dev/lstm_persistent_cuda.py) first: on a GPU they add its multi-block
 # cases, which the simulator cannot run
 part tests "$LIMIT_TESTS" "$py" -m pytest -q -p no:cacheprovider ${GPU_TESTS:-tests/dev/test_cuda_persistent.py tests/dev/test_cuda_persistent_bwd.py tests/kernels/test_cuda_gpu_typing.py tests/kernels/test_cuda_kernels.py tests/kernels/test_cuda_gradcheck.py tests/model/test_cuda_layers.py tests/kernels/test_window_cuda.py tests/model/test_synthesis_cuda.py tests/kernels/test_cuda_blocksizes.py tests/training/test_device_update.py tests/training/test_device_batches.py}
@@ -60,5 +63,6 @@ grep -h "ms \|check\|^S\|FAILED\|registers\|persistent" "$out/step.txt"
 grep -h -A2 "cuda ms" "$out/synthesis.txt"
 [ -n "$mnist" ] && grep -h "samples/s\|x  (" "$out/train.txt"
 grep -h "samples/s\|x  (" "$out/train-strokes.txt"
+grep -h "check\|ms per update\|x$" "$out/blstm-ctc.txt"
 tail -n 3 "$out/tests.txt"
 tail -n 9 "$out/barrier.txt"

@@ -12,15 +12,20 @@ Shapes: B rows, O outputs (C classes).
     d       (B,O)  <- scale * dL/d(logits or predictions) (0 on rows not scored)
     rows    (B,2)  float64 <- per row [loss, 1 if correct (or within tolerance) else 0] (0 on rows not scored)
 ``add_bias`` (hw += b), ``nll_rows`` (rows <- [nll, nll]) and ``clip_and_scale`` (--clip-output): for a head
-whose objective is another module's (the mixture density, mdn_cuda).
+whose objective is another module's (the mixture density, mdn_cuda). ``ctc_rows``: the CTC head's per-row
+sums (ctc_cuda's loss, and the edit distance of the best-path transcription to the labels, the host's
+``decode.best_path_array`` and ``textmetrics.label_edit_distances``).
 One thread per row (grid-stride): rows are independent, and O is a head's handful of classes or outputs.
 The batch's sums are ``gemm_cuda.colsum(rows)`` (float64, as the host sums them), left on the device.
 """
 import math
 from functools import lru_cache
 
-from lnrnn.kernels.arrays_cuda import grid_1d, nbtype
-from lnrnn.kernels.cuda_env import numpy_compat
+import numpy as np
+
+from lnrnn.kernels.codes import CTC_BLANK
+from lnrnn.kernels.cuda.arrays_cuda import empty, grid_1d, nbtype
+from lnrnn.kernels.cuda.cuda_env import numpy_compat
 
 numpy_compat()  # before numba-cuda compiles anything (NumPy >= 2.5)
 from numba import cuda, float64  # noqa: E402
@@ -30,6 +35,7 @@ from numba import cuda, float64  # noqa: E402
 def _kernels(dtype):
     dt = nbtype(dtype)
     zero, one = dt(0.0), dt(1.0)
+    blank = CTC_BLANK
 
     @cuda.jit
     def xent(hw, b, labels, mask, scale, d, rows):
@@ -107,7 +113,40 @@ def _kernels(dtype):
                 v = -bound
             d[r, o] = v * scale
 
-    return xent, sqerr, bias, nll2, clip_scale
+    @cuda.jit
+    def ctc2(loss, logp, labels, input_lengths, label_lengths, hyp, dist, rows):
+        """Row b: rows[b] <- [loss[b], edit distance of the best path to the labels] where input_lengths[b] > 0,
+        else [0, 0]; hyp (B,T), dist (B,2,T+1) int64 scratch (the row's transcription, two rows of the
+        Levenshtein table)."""
+        B, C = logp.shape[1], logp.shape[2]
+        for r in range(cuda.grid(1), B, cuda.gridsize(1)):
+            Tb, Lb = input_lengths[r], label_lengths[r]
+            if Tb <= 0:
+                rows[r, 0] = 0.0
+                rows[r, 1] = 0.0
+                continue
+            n, before = 0, -1                  # the transcription: argmax per step, repeats merged, blanks dropped
+            for t in range(Tb):
+                best, m = 0, logp[t, r, 0]
+                for c in range(1, C):
+                    if logp[t, r, c] > m:      # the first index of the maximum, as np.argmax
+                        best, m = c, logp[t, r, c]
+                if best != blank and best != before:
+                    hyp[r, n] = best
+                    n += 1
+                before = best
+            for j in range(n + 1):
+                dist[r, 0, j] = j
+            for i in range(1, Lb + 1):
+                a, o = i % 2, 1 - i % 2        # this row of the table, the one before
+                dist[r, a, 0] = i
+                for j in range(1, n + 1):
+                    v = min(dist[r, o, j] + 1, dist[r, a, j - 1] + 1)
+                    dist[r, a, j] = min(v, dist[r, o, j - 1] + (1 if labels[r, i - 1] != hyp[r, j - 1] else 0))
+            rows[r, 0] = float64(loss[r])
+            rows[r, 1] = float64(dist[r, Lb % 2, n])
+
+    return xent, sqerr, bias, nll2, clip_scale, ctc2
 
 
 
@@ -151,3 +190,14 @@ def clip_and_scale(d, bound, scale):
     blocks, tpb = grid_1d(d.size)
     t = nbtype(d.dtype)
     clip_scale[blocks, tpb](d, t(bound), t(scale))
+
+
+def ctc_rows(loss, logp, labels, input_lengths, label_lengths, rows):
+    """rows (B,2) float64 <- per row [CTC loss, edit distance of the best-path transcription to the labels], 0 on
+    rows of no step (the host head's sums leave them out): loss (B,) and logp (T,B,C) from ``ctc_cuda.ctc_forward``,
+    labels (B,Lmax), input_lengths, label_lengths (B,) int64. All device arrays."""
+    ctc2 = _kernels(logp.dtype)[5]
+    T, B = logp.shape[0], logp.shape[1]
+    hyp, dist = empty((B, max(T, 1)), np.int64), empty((B, 2, T + 1), np.int64)
+    blocks, tpb = grid_1d(B)
+    ctc2[blocks, tpb](loss, logp, labels, input_lengths, label_lengths, hyp, dist, rows)

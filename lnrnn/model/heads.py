@@ -97,20 +97,34 @@ class Head:
         last-step head's (B,H), a per-step head's every step, (T*B,H) in y's order), targets and valid as
         ``forward`` takes them (host arrays; valid (B,) or (T,B)), views (params, grads) {W, b} device arrays
         (grads add up, +=), sums (2,) float64 device array <- the sums of the head's two metrics ([loss, acc];
-        the mixture density's [loss, nats_seq]) -> dh (N,H) = scale dL/dh (device). Nothing is copied to
-        the host: the sums travel with the update's metrics."""
-        from lnrnn.kernels import arrays_cuda, gemm_cuda
+        the mixture density's [loss, nats_seq]; the CTC head's [loss, cer], its label count is ``host_sums``)
+        -> dh (N,H) = scale dL/dh (device). Nothing is copied to the host: the sums travel with the update's
+        metrics."""
+        from lnrnn.kernels.cuda import arrays_cuda, gemm_cuda
         p, g = views
-        N = h.shape[0]
         hw = gemm_cuda.matmul(h, p["W"])                                            # (N,O) h W, bias added next
-        mask = arrays_cuda.to_device(np.asarray(valid, self.dtype).reshape(N))      # (N,)
-        d = arrays_cuda.empty((N, self.O), self.dtype)                              # (N,O) scale dL/d(hW + b)
-        rows = arrays_cuda.empty((N, 2), np.float64)                                # (N,2) [loss, acc] per row
-        self._device_objective(hw, p["b"], targets, mask, scale, d, rows)
+        d, rows = self._device_loss(hw, p["b"], targets, valid, scale)
         sums.copy_to_device(gemm_cuda.colsum(rows))
         gemm_cuda.matmul(h, d, out=g["W"], trans_a=True, accumulate=True)           # dW += h^T d
         arrays_cuda.add_into(g["b"], gemm_cuda.colsum(d))                           # db += sum of d's rows
         return gemm_cuda.matmul(d, p["W"], trans_b=True)                            # dh = d W^T
+
+    def _device_loss(self, hw, b, targets, valid, scale):
+        """hw (N,O) h W on the device (bias not yet added), b (O,), targets and valid (host) -> d (N,O) = scale
+        dL/d(hW + b), rows (n,2) float64 per scored unit [the head's two metrics] (device arrays; their column
+        sums are the batch's). The row-wise heads: ``_device_objective`` over the N rows, masked by valid."""
+        from lnrnn.kernels.cuda import arrays_cuda
+        N = hw.shape[0]
+        mask = arrays_cuda.to_device(np.asarray(valid, self.dtype).reshape(N))      # (N,)
+        d = arrays_cuda.empty((N, self.O), self.dtype)                              # (N,O) scale dL/d(hW + b)
+        rows = arrays_cuda.empty((N, 2), np.float64)                                # (N,2) [loss, acc] per row
+        self._device_objective(hw, b, targets, mask, scale, d, rows)
+        return d, rows
+
+    def host_sums(self, targets, valid):
+        """The sums of a batch that its targets alone give (none; the CTC head's label count): the device update
+        computes the rest (``SequenceModel.loss_and_grad_on_device``)."""
+        return {}
 
     def valid_targets(self, targets, valid):
         """The head's own notion of unscored targets, combined with valid (default: none)."""
@@ -151,7 +165,8 @@ class ClassifierHead(Head):
     device_objective = True
 
     def _device_objective(self, hw, b, targets, mask, scale, d, rows):
-        from lnrnn.kernels import arrays_cuda, losses_cuda
+        from lnrnn.kernels import losses_cuda
+        from lnrnn.kernels.cuda import arrays_cuda
         labels = arrays_cuda.to_device(np.asarray(self._labels(targets), np.int64).reshape(-1))   # (B,) or (T*B,)
         losses_cuda.softmax_xent(hw, b, labels, mask, scale, d, rows)
 
@@ -195,7 +210,8 @@ class RegressionHead(Head):
     device_objective = True
 
     def _device_objective(self, hw, b, targets, mask, scale, d, rows):
-        from lnrnn.kernels import arrays_cuda, losses_cuda
+        from lnrnn.kernels import losses_cuda
+        from lnrnn.kernels.cuda import arrays_cuda
         target = np.ascontiguousarray(self._targets(targets).reshape(-1, self.O))     # (B,O) or (T*B,O)
         losses_cuda.squared_error(hw, b, arrays_cuda.to_device(target), mask, scale, self.tolerance, d, rows)
 
@@ -250,7 +266,8 @@ class MDNHead(Head):
     def _device_objective(self, hw, b, targets, mask, scale, d, rows):
         """The mixture density's NLL and its gradient (mdn_cuda) in place of the base class's row kernels:
         rows[:, 0] <- each point's NLL, rows[:, 1] the same (nats_seq adds the same NLL up, per sequence)."""
-        from lnrnn.kernels import arrays_cuda, losses_cuda, mdn_cuda
+        from lnrnn.kernels import losses_cuda, mdn_cuda
+        from lnrnn.kernels.cuda import arrays_cuda
         N = hw.shape[0]
         losses_cuda.add_bias(hw, b)                                                  # (N,K) yhat
         tg = np.ascontiguousarray(np.swapaxes(np.asarray(targets, self.dtype), 0, 1).reshape(N, 3))
@@ -359,6 +376,29 @@ class CTCHead(Head):
         _, saved = ctc_forward(logits, np.full((B, 1), -1, np.int64), np.asarray(lengths, np.int64),
                                np.zeros(B, np.int64))
         return saved[0]
+
+    device_objective = True
+
+    def host_sums(self, targets, valid):
+        labels, il, ll = self._rows(targets, valid)
+        return {"chars": float(ll[il > 0].sum())}
+
+    def _device_loss(self, hw, b, targets, valid, scale):
+        """The CTC loss of whole rows on the device (``ctc_cuda``): hw (T*B,C) in y's (T,B) order, valid (T,B)
+        -> d (T*B,C) = scale dL/dlogits, rows (B,2) float64 [loss, edit distance of the best path] per row (0
+        on rows of no step; ``losses_cuda.ctc_rows``). Labels and lengths are checked as ``forward`` checks
+        them and uploaded once; the forward's logp serves the loss, the gradient and the transcription."""
+        from lnrnn.kernels import ctc_cuda, losses_cuda
+        from lnrnn.kernels.cuda import arrays_cuda
+        T, B = valid.shape
+        labels, il, ll = (arrays_cuda.to_device(a) for a in self._rows(targets, valid))  # (B,Lmax), (B,), (B,)
+        losses_cuda.add_bias(hw, b)                                                  # (T*B,C) the logits
+        loss, saved = ctc_cuda.ctc_forward(hw.reshape(T, B, self.O), labels, il, ll)
+        rows = arrays_cuda.empty((B, 2), np.float64)
+        losses_cuda.ctc_rows(loss, saved[0], labels, il, ll, rows)
+        dloss = arrays_cuda.fill(arrays_cuda.empty((B,), self.dtype), scale)        # (B,) every row's scale
+        d = ctc_cuda.ctc_backward(dloss, saved, labels, il, ll)                      # (T,B,C)
+        return d.reshape(T * B, self.O), rows
 
     def backward(self, cache, scale):
         from lnrnn.kernels.ctc import ctc_backward

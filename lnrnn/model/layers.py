@@ -234,7 +234,7 @@ class RecurrentLayer:
         g, k = self.grads, self._k
         dx, dstate, dp = functional.backward(self.setup, dy, saved, x, state, p, lengths)  # padded steps add nothing
         if self.device_views:  # the update runs on the device: gradients and dstate0 stay there
-            from lnrnn.kernels.arrays_cuda import add_into
+            from lnrnn.kernels.cuda.arrays_cuda import add_into
             for n, d in zip(self.spec.grads, dp):
                 add_into(self.device_views[1][n], d)
             return (dx if on_device else k.to_host(dx)), tuple(dstate)
@@ -360,7 +360,7 @@ class RecurrentStack:
         if state is not None and len(state) != len(self.layers):
             raise ValueError(f"state must hold one entry per layer ({len(self.layers)}), got {len(state)}")
         if self.bidirectional:
-            return self._forward_bidirectional(x, state, training, lengths, t0, keep)
+            return self._forward_bidirectional(x, state, training, lengths, t0, keep, on_device)
         if self.skip:
             return self._forward_skip(x, state, training, lengths, t0, keep, on_device)
         states = []
@@ -376,7 +376,7 @@ class RecurrentStack:
         dy may be a device array; dx passes between layers on the device (to the host at the bottom
         unless on_device)."""
         if self.bidirectional:
-            return self._backward_bidirectional(dy)
+            return self._backward_bidirectional(dy, on_device)
         if self.skip:
             return self._backward_skip(dy, on_device)
         dstate = []
@@ -439,53 +439,76 @@ class RecurrentStack:
             return dx if on_device else kn.to_host(dx)
         return np.ascontiguousarray(dx)
 
-    def _forward_bidirectional(self, x, state, training, lengths, t0, keep):
-        """Both directions of every layer on the host (the class docstring): layer k's y is
-        [forward | backward reversed back] (T,B,2H); with skip, y = [y_0 | ... | y_{L-1}]."""
+    def _reversal(self, T, B, lengths):
+        """The reversal of a bidirectional stack's sequences (``functional.reverse_valid``) for this batch: on
+        'cuda' its device twin (``arrays_cuda.reverse_valid``; the lengths uploaded once, for the forward and
+        the backward), on the CPU NumPy's."""
+        if self.device != "cuda":
+            return lambda a: reverse_valid(a, lengths)
+        from lnrnn.kernels.cuda import arrays_cuda
+        L = arrays_cuda.to_device(np.full(B, T, np.int64) if lengths is None else np.asarray(lengths, np.int64))
+        return lambda a: arrays_cuda.reverse_valid(a, L)
+
+    def _forward_bidirectional(self, x, state, training, lengths, t0, keep, on_device=False):
+        """Both directions of every layer (the class docstring): layer k's y is [forward | backward reversed
+        back] (T,B,2H); with skip, y = [y_0 | ... | y_{L-1}]. On 'cuda' the reversals and joins run on the
+        device (the backend's ``join_columns``) and y stays there with on_device=True."""
         if t0 != 0:
             raise ValueError("a bidirectional stack reads whole sequences; it cannot run a chunk from a carried "
                              f"state (t0={t0})")
-        x = _check_array("x", x, 3, self.layers[0].dtype, (None, None, self.layers[0].I))
+        dev = self.device == "cuda"
+        kn = self.layers[0]._k
+        x = _check_array("x", x, 3, self.layers[0].dtype, (None, None, self.layers[0].I), device_ok=dev)
         lengths = check_lengths(lengths, x.shape[0], x.shape[1])
-        self._lengths = lengths
+        self._reverse = rev = self._reversal(x.shape[0], x.shape[1], lengths)
+        x = kn.to_device(x)
         ys, states, inp = [], [], x
         for j in range(0, len(self.layers), 2):
             fwd, bwd = self.layers[j], self.layers[j + 1]
             st = (None, None) if state is None else (state[j], state[j + 1])
-            hf, sf = fwd.forward(inp, st[0], training, lengths=lengths, keep=keep)
-            hb, sb = bwd.forward(reverse_valid(inp, lengths), st[1], training, lengths=lengths, keep=keep)
-            h = np.concatenate([hf, reverse_valid(hb, lengths)], axis=2)    # (T,B,2H)
+            hf, sf = fwd.forward(inp, st[0], training, on_device=dev, lengths=lengths, keep=keep)
+            hb, sb = bwd.forward(rev(inp), st[1], training, on_device=dev, lengths=lengths, keep=keep)
+            h = kn.join_columns([hf, rev(hb)])                                 # (T,B,2H)
             ys.append(h)
             states += [sf, sb]
-            inp = np.concatenate([x, h], axis=2) if self.skip else h           # the next layer's input
-        return (np.concatenate(ys, axis=2) if self.skip else ys[-1]), states
+            inp = kn.join_columns([x, h]) if self.skip else h                   # the next layer's input
+        y = kn.join_columns(ys) if self.skip else ys[-1]
+        if dev and not on_device:
+            return kn.to_host(y), kn.to_host(states)
+        return y, states
 
-    def _backward_bidirectional(self, dy):
+    def _backward_bidirectional(self, dy, on_device=False):
         """dy (T,B,output_size) -> dx (T,B,I): each direction's share of a layer's dL/dy (the backward
         direction's through the reversal), plus, from the layer above, dL/d(its input); with skip,
-        every layer's x input adds into dx."""
-        lengths, H, I = self._lengths, self.layers[0].H, self.layers[0].I
+        every layer's x input adds into dx. On 'cuda' the columns are split, reversed and added on the
+        device, and dx stays there with on_device=True."""
+        rev, H, I = self._reverse, self.layers[0].H, self.layers[0].I
         W, L = 2 * H, len(self.layers) // 2
-        dy = _check_array("dy", dy, 3, self.layers[0].dtype, (None, None, self.output_size))
+        dev = self.device == "cuda"
+        kn = self.layers[0]._k
+        dy = kn.to_device(_check_array("dy", dy, 3, self.layers[0].dtype, (None, None, self.output_size),
+                                       device_ok=dev))
         dx, d_above, dstate = None, None, []
         for k in reversed(range(L)):
             if self.skip:
-                dyk = dy[:, :, k * W:(k + 1) * W] if d_above is None else dy[:, :, k * W:(k + 1) * W] + d_above
+                dyk = kn.take_columns(dy, k * W, (k + 1) * W, d_above)
             else:
                 dyk = dy if k == L - 1 else d_above
             fwd, bwd = self.layers[2 * k], self.layers[2 * k + 1]
-            df, dsf = fwd.backward(np.ascontiguousarray(dyk[:, :, :H]))
-            db, dsb = bwd.backward(reverse_valid(dyk[:, :, H:], lengths))
-            d_in = df + reverse_valid(db, lengths)                              # dL/d(layer k's input)
+            df, dsf = fwd.backward(kn.take_columns(dyk, 0, H), on_device=dev)
+            db, dsb = bwd.backward(rev(kn.take_columns(dyk, H, W)), on_device=dev)
+            d_in = _add(df, rev(db), dev)                                       # dL/d(layer k's input)
             dstate += [dsb, dsf]
             if self.skip:
-                dx = d_in[:, :, :I] if dx is None else dx + d_in[:, :, :I]
-                d_above = np.ascontiguousarray(d_in[:, :, I:]) if k > 0 else None
+                dx = kn.take_columns(d_in, 0, I, dx)
+                d_above = kn.take_columns(d_in, I, I + W) if k > 0 else None
             elif k > 0:
                 d_above = d_in
             else:
                 dx = d_in
         self.dstate0 = dstate[::-1]
+        if dev:
+            return dx if on_device else kn.to_host(dx)
         return np.ascontiguousarray(dx)
 
     def step(self, x_t, state=None, t=0, training=False):
@@ -500,3 +523,9 @@ class RecurrentStack:
         return y[0], states
 
 
+def _add(a, b, dev):
+    """a + b: on the device into a (``arrays_cuda.add_into``), on the CPU a new array."""
+    if dev:
+        from lnrnn.kernels.cuda.arrays_cuda import add_into
+        return add_into(a, b)
+    return a + b

@@ -30,7 +30,7 @@ Inference (``loss_sums``, ``evaluate``, ``last_outputs``, ``step``) runs the sta
 no BPTT activations, and no layer keeps anything), over time chunks of at most ``infer_chunk_steps(B)``
 steps from the carried state, so that what a forward still allocates (y, a wide input's x Wx, and the
 BN cells' and masked LSTMs' saved activations, 1.6 GB for a whole B256 T784 batch) stays a chunk's
-size; the figures equal a whole-sequence forward's to float rounding (``tests/test_eval_chunks.py``).
+size; the figures equal a whole-sequence forward's to float rounding (``tests/model/test_eval_chunks.py``).
 Here ``training`` means both BatchNorm's batch statistics and that a backward follows: the model
 passes keep=training.
 
@@ -63,6 +63,7 @@ class SequenceModel:
     def __init__(self, stack, head, state_noise=0.0, noise_seed=0):
         self.stack, self.head = stack, head
         self.last_count = 0  # scored units (sequences or steps) of the last loss_and_grad
+        self._batch_sums = {}  # the sums a device update's batch gives on the host (``last_sums``)
         self.last_sums = {}  # and its raw sums (head.sum_keys)
         self.dtype = np.dtype(head.dtype)
         if not (state_noise >= 0 and np.isfinite(state_noise)):
@@ -111,6 +112,20 @@ class SequenceModel:
     @property
     def metrics(self):
         return self.head.metrics
+
+    @property
+    def last_sums(self):
+        """The last update's raw sums {head.sum_keys: float} (the trainer adds them up over an epoch)."""
+        return self._last_sums
+
+    @last_sums.setter
+    def last_sums(self, sums):
+        # After a device update its caller sets the sums it fetched (the head's two metrics, 'seqs'); those the
+        # batch gives on the host (``head.host_sums``: the CTC head's label count) were kept by the update and
+        # join them. The dict itself is kept: the host update adds into it after setting it.
+        for k, v in self._batch_sums.items():
+            sums.setdefault(k, v)
+        self._last_sums = sums
 
     def num_params(self):
         return int(self.flat[0].data.size)
@@ -207,13 +222,11 @@ class SequenceModel:
     # ---- a training update on the device (lnrnn.training.train with --device cuda) ----
     def device_refusal(self):
         """None when ``loss_and_grad_on_device`` can run this model, else why not (a phrase): a stack on
-        'cuda', one direction (skip connections and the synthesis network's window included), and a head whose
-        loss runs there (classifier, regression, mixture density; last step or every step; not CTC)."""
+        'cuda' (one direction or both, skip connections and the synthesis network's window included), and a
+        head whose loss runs there (classifier, regression, mixture density, CTC; last step or every step)."""
         if getattr(self.stack, "device", "cpu") != "cuda":
             return "the stack runs on the CPU"
-        if self.reverse_columns is not None:
-            return "the bidirectional stacks run their heads on the host"
-        if not self.head.device_objective or getattr(self.head, "whole_sequence", False):
+        if not self.head.device_objective:
             return f"the {self.head.kind} head runs on the host"
         return None
 
@@ -222,7 +235,7 @@ class SequenceModel:
         parameters uploaded once); while an update runs on the device they are the parameters' home, and
         ``pull_params`` copies them back to ``flat[0]`` for whatever reads the host ones."""
         if getattr(self, "_device_flat", None) is None:
-            from lnrnn.kernels import arrays_cuda
+            from lnrnn.kernels.cuda import arrays_cuda
             p, g = self.flat
             self._device_flat = (FlatArrays(arrays_cuda.to_device(p.data), p.layout),
                                  FlatArrays(arrays_cuda.zeros(g.data.shape, g.data.dtype), g.layout))
@@ -243,7 +256,7 @@ class SequenceModel:
         """[{name: device array}] per layer: the BN statistics on the device, at least T rows (uploaded from the
         host at the first update after ``pull_params``; a longer batch fetches them, grows the host ones and
         uploads them again)."""
-        from lnrnn.kernels import arrays_cuda
+        from lnrnn.kernels.cuda import arrays_cuda
         stats = getattr(self, "_device_stats", None)
         if stats is not None and all(a.shape[0] >= T for d in stats for a in d.values()):
             return stats
@@ -271,18 +284,26 @@ class SequenceModel:
         ``loss_and_grad`` takes them: a last-step head reads each row's last valid step (``take_steps``), a
         per-step head every step as rows of (T*B,H) with the padded ones masked; chunks of ``tbptt`` steps
         carry their final states to the next chunk on the device; text: a conditioned model's, as there (the
-        synthesis network's window and layers run on the device, ``WindowStack``). -> the batch's scored count
-        (``last_count``; the caller sets ``last_sums`` once it has fetched sums)."""
-        from lnrnn.kernels import arrays_cuda
+        synthesis network's window and layers run on the device, ``WindowStack``). A bidirectional stack joins
+        and reverses its directions on the device (``RecurrentStack``), and a last-step head reads its backward
+        columns at step 0 (``_select``); the CTC head scores whole rows (``CTCHead._device_loss``). -> the
+        batch's scored count (``last_count``; the caller sets ``last_sums`` once it has fetched sums, and the
+        sums the batch gives on the host, ``head.host_sums``, are kept for it)."""
+        from lnrnn.kernels.cuda import arrays_cuda
         T, B = x.shape[0], x.shape[1]
         text_kw = self._text(text)
         state = self._update_noise(B, noise_key) if self.state_noise else None
         lengths = check_lengths(lengths, T, B)
         chunk = T if not tbptt or tbptt >= T else int(tbptt)
+        if chunk < T and getattr(self.head, "whole_sequence", False):
+            raise ValueError(f"the {self.head.kind} head scores whole sequences; run it without truncated BPTT")
+        if chunk < T and self.reverse_columns is not None:
+            raise ValueError("a bidirectional stack reads whole sequences; run it without truncated BPTT")
         last = self.head.steps == "last"
         L = np.full(B, T, np.int64) if lengths is None else lengths
         valid_all = L > 0 if last else running_mask(L, T, bool)                      # (B,) or (T,B)
         self.last_count = self.head.count(targets, valid_all)
+        self._batch_sums = self.head.host_sums(targets, valid_all)
         scale = 1.0 / max(self.last_count, 1)
         p, g = self.device_buffers()
         arrays_cuda.fill(g.data, 0)
@@ -291,6 +312,9 @@ class SequenceModel:
             arrays_cuda.fill(sums, 0)
         views = ({n: p.views["head." + n] for n in self.head.params},
                  {n: g.views["head." + n] for n in self.head.grads})
+        # (out,) 1 where a column of y is a backward direction's (a last-step head reads it at step 0)
+        rev = None if self.reverse_columns is None or not last else \
+            arrays_cuda.to_device(self.reverse_columns.astype(np.int64))
         self._set_device_views(True, T)
         try:
             for t0 in range(0, T, chunk):
@@ -304,14 +328,17 @@ class SequenceModel:
                     end = L - 1 - t0                                                 # (B,) each row's last step
                     valid = (end >= 0) & (end < Tc)                                  # (B,) in this chunk
                     steps = arrays_cuda.to_device(np.clip(end, 0, Tc - 1).astype(np.int64))
-                    h = y_dev[Tc - 1] if lengths is None else arrays_cuda.take_steps(y_dev, steps)   # (B,H)
+                    if rev is not None:   # forward columns at each row's last step, backward ones at step 0
+                        h = arrays_cuda.take_steps(y_dev, steps, rev)                # (B,H)
+                    else:
+                        h = y_dev[Tc - 1] if lengths is None else arrays_cuda.take_steps(y_dev, steps)   # (B,H)
                 else:
                     valid = running_mask(L - t0, Tc, bool)                           # (Tc,B)
                     h = arrays_cuda.rows2d(y_dev)                                    # (Tc*B,H)
                 dh = self.head.loss_and_grad_on_device(h, tg, valid, scale, views, part)
                 if part is not sums:
                     arrays_cuda.add_into(sums, part)
-                dy = arrays_cuda.put_steps(dh, steps, Tc) if last else dh.reshape(y_dev.shape)   # (Tc,B,H)
+                dy = arrays_cuda.put_steps(dh, steps, Tc, rev) if last else dh.reshape(y_dev.shape)   # (Tc,B,H)
                 self.stack.backward(dy, on_device=True)
                 state = [tuple(arrays_cuda.copy(a) for a in s_) for s_ in state]   # detached, on the device
         finally:
@@ -354,6 +381,7 @@ class SequenceModel:
         ``text``: (codes (B,U), lengths (B,)) of each row's text, for a conditioned model (and only there)."""
         self._text(text)
         self.zero_grad()
+        self._batch_sums = {}
         T, B = x.shape[0], x.shape[1]
         if state is None and self.state_noise:
             state = self._update_noise(B, noise_key)
