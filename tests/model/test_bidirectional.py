@@ -246,8 +246,8 @@ def test_a_bidirectional_reader_trains_resumes_and_evaluates(tmp_path):
 
 @pytest.mark.parametrize("cell,norm", [("lstm", "ln"), ("rnn", "bn")])
 def test_cuda_twins_give_the_cpu_stacks_values(cell, norm, monkeypatch):
-    """device='cuda' (the simulator in CI): the same layer path with the CUDA twins, the reversal on the
-    host arrays each direction is handed."""
+    """device='cuda' (the simulator in CI): the same layer path with the CUDA twins, the reversal and the joins on
+    the device (arrays_cuda.reverse_valid, join_columns)."""
     from lnrnn import backend
     ok, why = backend.cuda_usable()
     if not ok:
