@@ -88,3 +88,32 @@ def test_per_step_batchnorm_head_with_noise_lengths_and_chunks_on_both_devices(m
     assert s1[1] == s0[1] == int(np.sum(np.array([4, 1, 3])))
     assert all(s1[0][k] == pytest.approx(s0[0][k], rel=1e-12, abs=1e-14) for k in s0[0])
     np.testing.assert_allclose(o1, o0, rtol=1e-12, atol=1e-12)
+
+
+def run_bidirectional_skip(device):
+    """A bidirectional BN-LSTM skip stack (two layers, both directions, x fed to each) with a last-step head
+    and state noise: an update without lengths (each direction's BN statistics of every step move), then
+    two evaluations under their keys: without lengths (the device reversal reads every row as T long) and
+    with them (a row of no step, a short one)."""
+    cfg = dict(cell="lstm", norm="bn", input_size=I, hidden_size=H, num_layers=2, dtype="float64",
+               forget_bias=1.0, state_noise=0.4, bidirectional=True, skip=True,
+               head={"kind": "classifier", "outputs": C, "per_step": False})
+    m = models.build_model(cfg, seed=7, device=device, max_steps=T)
+    x, y = data(False, seed=3)
+    means = m.loss_and_grad(x, y, noise_key=2)
+    grads = m.flat[1].data.copy()
+    buffers = {k: np.array(v) for k, v in m.buffers.items()}
+    sums = [m.loss_sums(x, y, None, noise_key=1), m.loss_sums(x[::-1].copy(), y, np.array([3, 0, 2]), noise_key=4)]
+    return means, grads, buffers, sums
+
+
+def test_bidirectional_skip_stack_with_noise_and_statistics_on_both_devices():
+    (m0, g0, b0, s0), (m1, g1, b1, s1) = run_bidirectional_skip("cpu"), run_bidirectional_skip("cuda")
+    assert m1["loss"] == pytest.approx(m0["loss"], rel=1e-12) and m1["acc"] == m0["acc"]
+    np.testing.assert_allclose(g1, g0, rtol=1e-10, atol=1e-12)
+    assert any("reverse" in k for k in b0)
+    for k in b0:
+        np.testing.assert_allclose(b1[k], b0[k], rtol=1e-12, atol=1e-12, err_msg=k)
+    for (a, ca), (b, cb) in zip(s0, s1):
+        assert ca == cb and all(b[k] == pytest.approx(a[k], rel=1e-12, abs=1e-14) for k in a)
+    assert s0[1][1] == 2                                        # the empty row is not scored
