@@ -9,6 +9,7 @@ that compares with an independent computation (one process's call, the NumPy ref
 DIST = "tests/training/test_values_distributed_options2.py"
 FT = "tests/training/test_values_finetune.py"
 OUT = "tests/commands/test_values_output_checks.py"
+CUDA = "tests/training/test_values_cuda_options.py::test_bidirectional_skip_stack_with_noise_and_statistics_on_both_devices"
 
 MUTANTS = [
     # ---- lnrnn/kernels/bn_sync.py ----
@@ -131,4 +132,10 @@ MUTANTS = [
          new="    pass\n",
          tests=[OUT],
          why="predict's --out under a file is found only after every prediction was computed"),
+    # ---- the CUDA twins (lnrnn/model/layers.py's device path) ----
+    dict(name="vals3-device-reversal-one-step-short", file="lnrnn/model/layers.py",
+         old="        L = arrays_cuda.to_device(np.full(B, T, np.int64) if lengths is None else np.asarray(lengths, np.int64))\n",
+         new="        L = arrays_cuda.to_device(np.full(B, T - 1, np.int64) if lengths is None else np.asarray(lengths, np.int64))\n",
+         tests=[CUDA],
+         why="a bidirectional stack on 'cuda' without lengths reverses every row as one step shorter than T"),
 ]
