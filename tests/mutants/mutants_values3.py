@@ -9,6 +9,7 @@ that compares with an independent computation (one process's call, the NumPy ref
 DIST = "tests/training/test_values_distributed_options2.py"
 FT = "tests/training/test_values_finetune.py"
 OUT = "tests/commands/test_values_output_checks.py"
+READ = "tests/test_values_api_read.py"
 CUDA = "tests/training/test_values_cuda_options.py::test_bidirectional_skip_stack_with_noise_and_statistics_on_both_devices"
 
 MUTANTS = [
@@ -138,4 +139,26 @@ MUTANTS = [
          new="        L = arrays_cuda.to_device(np.full(B, T - 1, np.int64) if lengths is None else np.asarray(lengths, np.int64))\n",
          tests=[CUDA],
          why="a bidirectional stack on 'cuda' without lengths reverses every row as one step shorter than T"),
+    # ---- lnrnn.read (lnrnn/api.py) and the reader's class map ----
+    dict(name="vals3-read-every-batch-noise-key-0", file="lnrnn/api.py",
+         old="            state = model.noise_state(len(part), (2, i))",
+         new="            state = model.noise_state(len(part), (2, 0))",
+         tests=[READ],
+         why="every batch lnrnn.read reads draws the first evaluation batch's initial states"),
+    dict(name="vals3-read-reads-the-padding", file="lnrnn/api.py",
+         old="model._infer_chunks(x, state, lengths)])",
+         new="model._infer_chunks(x, state, None)])",
+         tests=[READ],
+         why="the stack reads a batch's padded steps: a bidirectional reader's backward direction starts past a "
+             "short row's end"),
+    dict(name="vals3-read-scale-axes-swapped", file="lnrnn/data/strokes.py",
+         old="    return fixed / np.array([scale[0], scale[1], 1.0])",
+         new="    return fixed / np.array([scale[1], scale[0], 1.0])",
+         tests=[READ],
+         why="a line to read is divided by [sy, sx]: the reader sees another shape than in training"),
+    dict(name="vals3-read-classes-unshifted", file="lnrnn/data/strokes.py",
+         old="alphabet[int(c) - CTC_SHIFT]",
+         new="alphabet[int(c) % len(alphabet)]",
+         tests=[READ],
+         why="a CTC class is taken for its character's code (the blank's shift forgotten): every letter one off"),
 ]
