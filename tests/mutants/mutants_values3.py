@@ -1,7 +1,9 @@
 """Planted bugs in option combinations the other value tests leave off: the data-parallel paths with
-Graves's clips, an empty shard and an evaluation dealt over the ranks; ... Each is caught by a value test
-that compares with an independent computation (one process's call, the NumPy reference, a hand count)
-(format: tests/mutants/mutants.py).
+Graves's clips, an empty shard and an evaluation dealt over the ranks; the fine-tuning schedule over two
+resumes and --init-from's shape check; every command's output options checked before any work; a
+bidirectional skip stack on the CUDA twins without lengths; lnrnn.read's batches, noise keys, lengths,
+scale and class map. Each is caught by a value test that compares with an independent computation (one
+process's call, the CPU path, a hand computation or count) (format: tests/mutants/mutants.py).
 
     python tests/mutants/run.py --only 'vals3-*'
 """
