@@ -1,7 +1,7 @@
 """Planted bugs in the training update on the device: the optimizers' and clipping's CUDA twin
 (lnrnn/kernels/optim_cuda.py), the optimizers' device slots (lnrnn/training/optim.py), the last-step
 heads' objectives (lnrnn/kernels/losses_cuda.py, lnrnn/model/heads.py), the model's device buffers
-(lnrnn/model/models.py) and the trainer's device update (lnrnn/training/train.py); every batch kind on the
+(lnrnn/model/models.py) and the trainer's device update (lnrnn/training/update.py); every batch kind on the
 device (tests/training/test_device_batches.py): ragged batches, truncated BPTT, the synthesis network's text, the
 mixture density head's --clip-output, the LN-LSTM's centred Wx (format: tests/mutants/mutants.py).
 
