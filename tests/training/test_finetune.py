@@ -70,6 +70,18 @@ def test_init_from_starts_at_the_sources_parameters_and_evaluation(source, tmp_p
     assert json.load(open(out / "config.json"))["init-from"] == str(source)
 
 
+def test_a_resumed_fine_tuned_run_still_says_where_it_started(source, tmp_path):
+    """A resume reads where the run started from its checkpoint (lnrnn.training.setup): the start line and
+    every later checkpoint keep it."""
+    out = tmp_path / "tuned"
+    assert_ok(invoke("train", *ARGS, "--max-steps", 1, "--init-from", source, "--out", out))
+    r = invoke("train", *ARGS, "--max-steps", 2, "--resume", "--out", out)
+    assert_ok(r)
+    assert f"starting from {source} (update 8)" in r.output
+    meta, _ = load_checkpoint(out)
+    assert meta["step"] == 2 and meta["init_from"]["path"] == str(source) and meta["init_from"]["step"] == 8
+
+
 def test_init_from_the_best_checkpoint(source, tmp_path):
     r = invoke("train", *ARGS, "--max-steps", 1, "--keep", 5, "--init-from", source / "best", "--out", tmp_path / "b")
     assert_ok(r)
