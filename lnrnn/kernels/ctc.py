@@ -12,45 +12,55 @@ first S_b = 2 label_lengths[b] + 1).
     input_lengths  (B,)     int64, 0 <= input_lengths[b] <= T: row b is scored at steps t < input_lengths[b]
     label_lengths  (B,)     int64, 0 <= label_lengths[b] <= Lmax
 
-Recursion, in log space (Graves 2006 eqs. 5-10; lse = log-sum-exp):
-    logp[t]      = log-softmax(logits[t]) over C
-    alpha[0,s]   = logp[0, ext[s]] for s < 2, else -inf
-    alpha[t,s]   = lse(alpha[t-1,s], alpha[t-1,s-1], alpha[t-1,s-2] if ext[s] is a label != ext[s-2]) + logp[t, ext[s]]
-    log p        = lse(alpha[Tb-1, S_b-1], alpha[Tb-1, S_b-2])            loss[b] = -log p
-    beta[Tb-1,s] = 0 for s >= S_b - 2, else -inf      (emission at t excluded)
-    beta[t,s]    = lse over s' in {s, s+1, s+2 if ext[s+2] is a label != ext[s]} of beta[t+1,s'] + logp[t+1, ext[s']]
-    dL/dlogits[t,c] = softmax[t,c] - sum over s with ext[s] = c of exp(alpha[t,s] + beta[t,s] - log p)
+Recursion (Graves 2006 eqs. 5-10), y[t] = softmax(logits[t]) over C:
+    alpha[0,s]   = y[0, ext[s]] for s < 2, else 0
+    alpha[t,s]   = (alpha[t-1,s] + alpha[t-1,s-1] + alpha[t-1,s-2] if ext[s] is a label != ext[s-2]) y[t, ext[s]]
+    p            = alpha[Tb-1, S_b-1] + alpha[Tb-1, S_b-2]                              loss[b] = -log p
+    beta[Tb-1,s] = 1 for s >= S_b - 2, else 0            (emission at t excluded)
+    beta[t,s]    = sum over s' in {s, s+1, s+2 if ext[s+2] is a label != ext[s]} of beta[t+1,s'] y[t+1, ext[s']]
+    dL/dlogits[t,c] = y[t,c] - sum over s with ext[s] = c of alpha[t,s] beta[t,s] / p
 The skip over a blank (s-2 -> s) is barred between two equal labels: "a a" needs a blank between them.
 A row whose label cannot fit (p = 0: fewer steps than labels plus repeats) gets loss 0 and gradient 0,
 as PyTorch's ``ctc_loss(..., zero_infinity=True)``; logz[b] = -inf marks it. A row with no steps and an
 empty label has p = 1 (loss 0); steps t >= input_lengths[b] get gradient 0.
 
-How it runs fast: each step's s-loop is branch-free and vectorized (AVX2: 4 positions at a time).
-    * The row's extended label is made once (_row_classes): ext (S,) its classes, skip (S+2,) 0 where a
-      skip into s is allowed and -inf where not, added to the s-2 term, so no position tests its class.
-    * One three-term lse per (t,s) (_lse3): one max, three exps, one log, the max's exp being 1 so the
-      log's argument is in [1, 3]; no test on -inf: when all three terms are -inf the shift is the
-      dtype's lowest finite value and a select gives -inf (an unreachable position stays -inf, exactly).
-    * exp and log are polynomials in float64 arithmetic (_exp, _log13: about 1 ulp near 0, a few ulp far
-      below), which LLVM vectorizes; libm's exp and log1p are a call per element (Numba's SVML path
-      needs an SVML-patched llvmlite, which the PyPI wheels are not).
-    * alpha[t-1] and alpha[t] live in two scratch rows padded with two -inf entries in front (position s
-      reads s+2, s+1, s: no negative index); step t's emissions are gathered once into a row (S,).
-    * The backward never stores beta: it makes beta[t] from beta[t+1] in a row and takes step t's
-      posteriors from it at once (one pass, no (B,T,S) scratch).
-    * Every per-row scratch array is allocated before the prange over rows.
+How it runs: Graves's rescaled recursion (sec. 4.1) in float64, whatever the logits' dtype.
+    * The softmax is made once per (t, row) in the forward (y, float64, saved for the backward) beside
+      logp (the head's log-probabilities); exp is a float64 polynomial LLVM vectorizes (_exp).
+    * Only the live band of positions is run: at step t, s < lo(t) = S_b - 2 (T_b - t) cannot reach the end
+      and s >= hi(t) = 2t + 2 cannot be reached from the start (both at most two positions a step), so
+      alpha and beta are 0 there and are not computed.
+    * alpha[t] is divided by its sum over the band (alpha_hat, saved) and log p is the sum of the logs of
+      those sums (one log per step, none per (t, s)); beta[t] likewise in the backward; the posterior of s
+      is alpha_hat beta_hat / sum over s of alpha_hat beta_hat at that step, so no scale enters it.
+    * The row's extended label is made once (_row_classes): ext (S,) its classes, skm (S+2,) 1 where a skip
+      into s is allowed, 0 where not, a factor on the s-2 term, so no position tests its class.
+    * Exactness: a float64 product below TINY = 1e-300 (an emission beyond e^-690 of the step's mass, a logit
+      gap near 700) is a dropped path. Its share of p is at most TINY x the scale of its step x S T / p,
+      because a prefix's or a suffix's probability is at most 1. Where that bound passes 1e-17 (the
+      forward compares the scale of its last dropping step with log p, the backward its own), or where a
+      step's sum is 0 or its posteriors' sum below TINY, the row runs the exact log-space recursion below
+      instead (_row_forward_log, _row_backward_log: one three-term log-sum-exp per (t, s), the backward
+      redoing the row's log-space forward). Confident rows drop far positions harmlessly and stay rescaled;
+      a row whose label fits the logits only through steps far below the best of the batch falls back.
 
-Precision: alpha, beta and log p are stored in the row's dtype (as PyTorch's CPU and CUDA losses do); each
-lse is evaluated in float64 and rounded once. In float32 the log values grow to |T log C| (about 1300 at
-T = 300, C = 80), where a float32 ulp is 6e-5 to 1.2e-4, so a posterior exp(alpha + beta - log p) carries a
-relative error of a few 1e-4 (3.4e-4 of the largest gradient at T 200, C 30, labels of 40), well below the
-gradient noise of a minibatch; tests/test_ctc.py bounds the float32 kernel against float64 at 1e-3.
+Log-space path (the fallback; alpha in logs, lse = log-sum-exp): alpha[t,s] = lse(alpha[t-1,s],
+alpha[t-1,s-1], alpha[t-1,s-2] + skip) + logp[t, ext[s]], with one three-term lse per (t,s) (_lse3: one
+max, three exps, one log, no test on -inf: when all three terms are -inf the shift is the dtype's lowest
+finite value and a select gives -inf); exp and log are polynomials in float64 (_exp, _log13: about 1 ulp
+near 0), which LLVM vectorizes (libm's are a call per element: Numba's SVML path needs an SVML-patched
+llvmlite, which the PyPI wheels are not). Its backward makes beta[t] from beta[t+1] in a row and takes step
+t's posteriors from it at once.
 
-Speed (bench/ctc_step.py; bench/results/ctc-step-epyc.txt): at T 300, B 32, C 80, labels of 60, float32,
-one thread of an AMD EPYC (Zen 3), forward + backward take 0.43x the CPU time of the earlier kernel (two
-two-term lse per (t,s), each with exp, log1p and tests on -inf, scalar).
+Precision: every recursion runs in float64 and the outputs (loss, gradient, logp, logz) are rounded once
+to the logits' dtype, so float32 rows carry only that rounding (1e-7 relative); tests/kernels/test_ctc.py bounds
+float32 against float64.
 
-saved (forward returns it, backward takes it back): (logp (T,B,C), alpha (B,T,S), logz (B,)).
+Speed (bench/ctc_step.py --against REV; bench/results/ctc-step-epyc.txt): T 300, B 32, C 80, labels of 60.
+
+saved (forward returns it, backward takes it back): (logp (T,B,C) dtype, y (B,T,C) float64 softmax,
+alpha (B,T,S) float64, logz (B,) dtype, logspace (B,) bool). alpha[b] holds alpha_hat (rows with
+logspace[b] False: 0 outside the band) or log alpha (logspace[b] True), at t < T_b and s < S_b only.
 Rows are independent: the prange over rows writes only its own row of every buffer.
 """
 import numpy as np
@@ -129,6 +139,11 @@ def _lse3(x0, x1, x2, low):
     return m + _log13(z) if m > low else -np.inf
 
 
+TINY = 1e-300                                   # a float64 product below it is a dropped path (docstring)
+_LOG_DROP = float(np.log(1e-17) - np.log(TINY))   # dropped paths may hold up to 1e-17 of p: log(1e-17 / TINY)
+RESCALE_LO, RESCALE_HI = 2.0 ** -100, 2.0 ** 100  # a step's sum outside: alpha (beta) is divided by it
+
+
 @njit(**JIT)
 def _skip(lab, s):
     """Whether position s may be entered from s-2 (skipping a blank): s is a label unlike the one before."""
@@ -136,40 +151,180 @@ def _skip(lab, s):
 
 
 @njit(**JIT)
-def _row_classes(lab, Sb, ext, skip):
-    """The row's extended label once, so the recursions' s-loops carry no test: ext[:Sb] (S,) its classes,
-    skip[:Sb+2] (S+2,) 0 where s may be entered from s-2, -inf where not (added to that term) and past Sb."""
-    ninf = skip.dtype.type(-np.inf)
-    for s in range(skip.shape[0]):
-        skip[s] = ninf
+def _row_classes(lab, Sb, ext, skm, skl):
+    """The row's extended label once, so the recursions' s-loops carry no test: ext[:Sb] (S,) its classes;
+    skm (S+2,) 1 where s may be entered from s-2, 0 where not and past Sb (a factor on that term); skl (S+2,)
+    the same as 0 / -inf (added to it in log space)."""
+    for s in range(skm.shape[0]):
+        skm[s] = 0.0
+        skl[s] = -np.inf
     for s in range(Sb):
         ext[s] = CTC_BLANK if s % 2 == 0 else lab[s // 2]
         if _skip(lab, s):
-            skip[s] = 0.0
+            skm[s] = 1.0
+            skl[s] = 0.0
+
+
+@njit(inline="always", **JIT)
+def _band(t, Tb, Sb):
+    """The live positions lo <= s < hi at step t: below lo a path cannot reach the end by step Tb-1, at or
+    above hi no path from step 0 arrives (a path moves at most two positions a step)."""
+    return max(0, Sb - 2 * (Tb - t)), min(Sb, 2 * t + 2)
 
 
 @njit(**JIT)
-def _log_softmax(lp, Tb):
-    """lp (T,C): logits in, log-softmax out over C at steps t < Tb."""
-    dt = lp.dtype.type
-    C = lp.shape[1]
+def _softmax_step(x, lp, y):
+    """x (C,) one step's logits -> lp (C,) log-softmax (x's dtype) and y (C,) softmax (float64). One step of
+    contiguous rows per call, so LLVM vectorizes the loops (a strided (T,C) view of (T,B,C) runs 1.5x slower)."""
+    C = x.shape[0]
+    m = float(x[0])
+    for c in range(1, C):
+        m = max(m, float(x[c]))
+    z = 0.0
+    for c in range(C):
+        e = _exp(float(x[c]) - m)
+        y[c] = e
+        z += e
+    r, lz = 1.0 / z, np.log(z)
+    for c in range(C):
+        y[c] *= r
+        lp[c] = (float(x[c]) - m) - lz
+
+
+@njit(**JIT)
+def _alpha_step(pa, pb, at, skm, yt, ext, lo, hi):
+    """alpha[t] = pb[lo+2:hi+2] = at[lo:hi] from alpha[t-1] = pa (S+2,) and step t's softmax yt (C,) -> (its
+    sum, how many positions with paths arriving fell below TINY). A function of its own: inside the row's
+    loop over t (where pa and pb swap) LLVM does not vectorize it."""
+    c, nd = 0.0, 0
+    for s in range(lo, hi):                      # no branch: a barred skip is multiplied by 0
+        inc = pa[s + 2] + pa[s + 1] + pa[s] * skm[s]
+        v = inc * yt[ext[s]]
+        pb[s + 2] = v
+        at[s] = v
+        c += v
+        nd += (inc > 0.0) & (v < TINY)
+    return c, nd
+
+
+@njit(**JIT)
+def _beta_step(bn, bt, skm, yt, ext, lo, hi, lo1, hi1):
+    """beta[t] = bn[lo:hi] from beta[t+1] = bn[lo1:hi1] and step t+1's softmax yt (C,) -> (its sum, how many
+    positions of beta[t+1] fell below TINY with their emission). bt (S+2,) holds beta[t+1] times its
+    emission (0 off the band: entries past it are never written, entries above it from step t+2 not read)."""
+    nd = 0
+    for s in range(lo1, hi1):
+        v = bn[s] * yt[ext[s]]
+        bt[s] = v
+        nd += (bn[s] > 0.0) & (v < TINY)
+    c = 0.0
+    for s in range(lo, hi):                      # no branch: a barred skip is multiplied by 0
+        v = bt[s] + bt[s + 1] + bt[s + 2] * skm[s + 2]
+        bn[s] = v
+        c += v
+    return c, nd
+
+
+@njit(**JIT)
+def _grad_step(dt, yt, at, bn, q, ext, lo, hi, g):
+    """Step t's gradient dt (C,) = g (yt - posteriors) from yt (C,) softmax, at (S,) alpha and bn (S,) beta
+    over their scales; q (S,) scratch -> False where the posteriors' sum n underflows (below TINY)."""
+    n = 0.0
+    for s in range(lo, hi):                      # posterior of position s, up to the step's sum n
+        v = at[s] * bn[s]
+        q[s] = v
+        n += v
+    if n < TINY:
+        return False
+    for c in range(dt.shape[0]):
+        dt[c] = g * yt[c]
+    r = g / n
+    for s in range(lo, hi):                      # ... subtracted from its class
+        dt[ext[s]] -= r * q[s]
+    return True
+
+
+@njit(**JIT)
+def _row_forward(y, ext, skm, Tb, Sb, al, pa, pb):
+    """One row, rescaled: y (T,C) softmax, ext (S,) and skm (S+2,) from _row_classes -> (log p, exact), al (T,S)
+    alpha over a scale (written on each step's band only). exact is False where a dropped path may hold more
+    than 1e-17 of p or a step's sum underflows (the caller then runs the log-space path). Scratch: pa, pb
+    (S+2,) alpha[t-1] and alpha[t] behind two 0 entries, so position s reads pa[s+2], pa[s+1], pa[s]
+    (entries below the band, left from step t-3, are not read: s - 2 >= lo(t) - 2 = lo(t-1))."""
+    if Tb == 0:
+        return (0.0 if Sb == 1 else -np.inf), True
+    for s in range(pa.shape[0]):
+        pa[s] = 0.0
+        pb[s] = 0.0
+    la, ldrop = 0.0, -np.inf        # log of alpha's scale; that scale at the last step that dropped a path
+    lo, hi = _band(0, Tb, Sb)
+    c, nd = 0.0, 0
+    for s in range(lo, hi):
+        v = y[0, ext[s]]
+        pb[s + 2] = v
+        al[0, s] = v
+        c += v
+        nd += v < TINY
     for t in range(Tb):
-        m = lp[t, 0]
-        for c in range(1, C):
-            m = max(m, lp[t, c])
-        z = dt(0.0)
-        for c in range(C):
-            z += _exp(lp[t, c] - m)
-        lz = m + np.log(z)
-        for c in range(C):
-            lp[t, c] -= lz
+        if t > 0:
+            lo, hi = _band(t, Tb, Sb)
+            c, nd = _alpha_step(pa, pb, al[t], skm, y[t], ext, lo, hi)
+        if nd > 0:
+            ldrop = la
+        if c == 0.0 and ldrop == -np.inf:           # nothing arrives and nothing was dropped: p = 0
+            return -np.inf, True
+        if c < TINY:
+            return 0.0, False
+        if not RESCALE_LO <= c <= RESCALE_HI:      # keep the step's sum near 1 (not every step: one pass less)
+            r = 1.0 / c
+            for s in range(lo, hi):
+                pb[s + 2] *= r
+                al[t, s] *= r
+            la += np.log(c)
+            c = 1.0
+        pa, pb = pb, pa
+    la += np.log(c)                              # p = the last band's sum at the scale
+    return la, ldrop - la <= _LOG_DROP - np.log(Sb * Tb)
 
 
 @njit(**JIT)
-def _row_forward(lp, ext, skip, Tb, Sb, al, em, pa, pb):
-    """One row: lp (T,C) log-softmax, ext (S,) and skip (S+2,) from _row_classes; al (T,S) alpha (-inf
-    where no path reaches, kept so) -> log p. Scratch: em (S,) step t's emissions gathered; pa, pb (S+2,)
-    alpha[t-1] and alpha[t] behind two -inf entries, so that position s reads pa[s+2], pa[s+1], pa[s]."""
+def _row_backward(g, y, al, lz, ext, skm, Tb, Sb, d, b, bn, bt, q):
+    """One row, rescaled: d[:, b] (of d (T,B,C)) = g * dL/dlogits from y (T,C) softmax, al (T,S) alpha over a scale, log p lz,
+    ext (S,), skm (S+2,) -> exact (False: a dropped path may hold more than 1e-17 of p, or a sum underflows;
+    the caller then runs the log-space path over the whole row). beta is never stored: bn (S,) holds beta[t]
+    over a scale, bt (S+2,) scratch of _beta_step, and step t's posteriors q (S,) are taken at once: alpha
+    beta over their sum on the band (neither scale enters)."""
+    for s in range(bt.shape[0]):
+        bt[s] = 0.0
+    lb, limit = 0.0, lz + _LOG_DROP - np.log(Sb * Tb)    # lb: log of beta's scale
+    for t in range(Tb - 1, -1, -1):
+        lo, hi = _band(t, Tb, Sb)
+        if t == Tb - 1:
+            for s in range(lo, hi):
+                bn[s] = 1.0
+        else:
+            lo1, hi1 = _band(t + 1, Tb, Sb)
+            c, nd = _beta_step(bn, bt, skm, y[t + 1], ext, lo, hi, lo1, hi1)
+            if nd > 0 and lb > limit:
+                return False
+            if c < TINY:
+                return False
+            if not RESCALE_LO <= c <= RESCALE_HI:
+                r = 1.0 / c
+                for s in range(lo, hi):
+                    bn[s] *= r
+                lb += np.log(c)
+        if not _grad_step(d[t, b], y[t], al[t], bn, q, ext, lo, hi, g):     # d[t, b]: contiguous (C,)
+            return False
+    return True
+
+
+@njit(**JIT)
+def _row_forward_log(lp, ext, skip, Tb, Sb, al, em, pa, pb):
+    """One row in log space (the exact path): lp (T,C) log-softmax, ext (S,) and skip (S+2,) 0 / -inf from
+    _row_classes; al (T,S) log alpha (-inf where no path reaches, kept so) -> log p. Scratch (float64): em (S,)
+    step t's emissions gathered; pa, pb (S+2,) alpha[t-1] and alpha[t] behind two -inf entries, so that
+    position s reads pa[s+2], pa[s+1], pa[s]."""
     dt = lp.dtype.type
     ninf, low = dt(-np.inf), dt(np.finfo(lp.dtype).min)
     if Tb == 0:
@@ -193,38 +348,11 @@ def _row_forward(lp, ext, skip, Tb, Sb, al, em, pa, pb):
     return _lse3(pa[Sb + 1], pa[Sb], ninf, low)
 
 
-@njit(**PJIT)
-def ctc_forward(logits, labels, input_lengths, label_lengths):
-    """logits (T,B,C), labels (B,Lmax), input_lengths (B,), label_lengths (B,) -> loss (B,) (-log p; 0 where
-    p = 0), saved = (logp (T,B,C), alpha (B,T,S), logz (B,))."""
-    T, B, C = logits.shape
-    S = 2 * labels.shape[1] + 1
-    dt = logits.dtype
-    logp = logits.copy()                   # made log-softmax row by row (steps t < input_lengths[b])
-    alpha = np.full((B, T, S), -np.inf, dtype=dt)
-    logz = np.zeros(B, dtype=dt)
-    loss = np.zeros(B, dtype=dt)
-    ext = np.zeros((B, S), dtype=np.int64)       # scratch per row, made before the row loop
-    skip = np.empty((B, S + 2), dtype=dt)
-    em = np.empty((B, S), dtype=dt)
-    pa = np.empty((B, S + 2), dtype=dt)
-    pb = np.empty((B, S + 2), dtype=dt)
-    for b in prange(B):
-        Tb, Sb = input_lengths[b], 2 * label_lengths[b] + 1
-        for t in range(Tb, T):
-            for c in range(C):
-                logp[t, b, c] = 0.0
-        _log_softmax(logp[:, b, :], Tb)
-        _row_classes(labels[b], Sb, ext[b], skip[b])
-        logz[b] = _row_forward(logp[:, b, :], ext[b], skip[b], Tb, Sb, alpha[b], em[b], pa[b], pb[b])
-        if logz[b] != -np.inf:
-            loss[b] = -logz[b]
-    return loss, (logp, alpha, logz)
-
 
 @njit(**JIT)
-def _row_backward(g, lp, al, lz, ext, skip, Tb, Sb, d, bn, bt, q):
-    """One row: d (T,C) = g * dL/dlogits from lp (T,C), alpha al (T,S), log p lz, ext (S,), skip (S+2,).
+def _row_backward_log(g, lp, al, lz, ext, skip, Tb, Sb, d, bn, bt, q):
+    """One row in log space (the exact path): d (T,C) = g * dL/dlogits from lp (T,C), log alpha al (T,S),
+    log p lz, ext (S,), skip (S+2,) 0 / -inf.
     beta is never stored: bn (S,) holds beta[t+1], bt (S+2,) beta[t+1] + emission at t+1 (-inf past Sb), and
     step t's posteriors q (S,) are taken from beta[t] as soon as it is made (fused: no (T,S) beta, one pass)."""
     dt = lp.dtype.type
@@ -249,22 +377,73 @@ def _row_backward(g, lp, al, lz, ext, skip, Tb, Sb, d, bn, bt, q):
 
 
 @njit(**PJIT)
+def ctc_forward(logits, labels, input_lengths, label_lengths):
+    """logits (T,B,C), labels (B,Lmax), input_lengths (B,), label_lengths (B,) -> loss (B,) (-log p; 0 where
+    p = 0), saved = (logp (T,B,C), y (B,T,C), alpha (B,T,S), logz (B,), logspace (B,))."""
+    T, B, C = logits.shape
+    S = 2 * labels.shape[1] + 1
+    dt = logits.dtype
+    logp = np.empty((T, B, C), dtype=dt)         # log-softmax at t < input_lengths[b], 0 after
+    y = np.empty((B, T, C))                      # softmax, float64 (written at t < input_lengths[b])
+    alpha = np.empty((B, T, S))                  # alpha_hat or log alpha (written at t < T_b, s < S_b)
+    logz = np.zeros(B, dtype=dt)
+    loss = np.zeros(B, dtype=dt)
+    logspace = np.zeros(B, dtype=np.bool_)
+    ext = np.zeros((B, S), dtype=np.int64)       # scratch per row, made before the row loop
+    skm = np.empty((B, S + 2))
+    skl = np.empty((B, S + 2))
+    em = np.empty((B, S))
+    pa = np.empty((B, S + 2))
+    pb = np.empty((B, S + 2))
+    for b in prange(B):
+        Tb, Sb = input_lengths[b], 2 * label_lengths[b] + 1
+        for t in range(Tb, T):
+            for c in range(C):
+                logp[t, b, c] = 0.0
+        for t in range(Tb):
+            _softmax_step(logits[t, b], logp[t, b], y[b, t])
+        _row_classes(labels[b], Sb, ext[b], skm[b], skl[b])
+        lz, exact = _row_forward(y[b], ext[b], skm[b], Tb, Sb, alpha[b], pa[b], pb[b])
+        if not exact:
+            logspace[b] = True
+            lz = _row_forward_log(logp[:, b, :], ext[b], skl[b], Tb, Sb, alpha[b], em[b], pa[b], pb[b])
+        logz[b] = lz
+        if logz[b] != -np.inf:
+            loss[b] = -logz[b]
+    return loss, (logp, y, alpha, logz, logspace)
+
+
+@njit(**PJIT)
 def ctc_backward(dloss, saved, labels, input_lengths, label_lengths):
     """dloss (B,) = dL/dloss, saved from ctc_forward -> dlogits (T,B,C) (0 past input_lengths[b] and on rows
     with p = 0)."""
-    logp, alpha, logz = saved
+    logp, y, alpha, logz, logspace = saved
     T, B, C = logp.shape
     S = alpha.shape[2]
     d = np.zeros((T, B, C), dtype=logp.dtype)
     ext = np.zeros((B, S), dtype=np.int64)       # scratch per row, made before the row loop
-    skip = np.empty((B, S + 2), dtype=logp.dtype)
-    bn = np.empty((B, S), dtype=logp.dtype)
-    bt = np.empty((B, S + 2), dtype=logp.dtype)
-    q = np.empty((B, S), dtype=logp.dtype)
+    skm = np.empty((B, S + 2))
+    skl = np.empty((B, S + 2))
+    bn = np.empty((B, S))
+    bt = np.empty((B, S + 2))
+    q = np.empty((B, S))
+    em = np.empty((B, S))                        # for a row the backward redoes in log space:
+    pa = np.empty((B, S + 2))
+    pb = np.empty((B, S + 2))
+    la = np.empty((B, T, S))                     # its log alpha (pages touched only by such rows)
     for b in prange(B):
         Tb, Sb = input_lengths[b], 2 * label_lengths[b] + 1
         if Tb > 0 and logz[b] != -np.inf:
-            _row_classes(labels[b], Sb, ext[b], skip[b])
-            _row_backward(dloss[b], logp[:, b, :], alpha[b], logz[b], ext[b], skip[b], Tb, Sb, d[:, b, :],
-                          bn[b], bt[b], q[b])
+            _row_classes(labels[b], Sb, ext[b], skm[b], skl[b])
+            exact = False
+            if not logspace[b]:
+                exact = _row_backward(dloss[b], y[b], alpha[b], logz[b], ext[b], skm[b], Tb, Sb, d, b, bn[b], bt[b],
+                                      q[b])
+            if not exact:
+                al = alpha[b]
+                if not logspace[b]:              # the forward ran rescaled: its log-space alpha, made again
+                    al = la[b]
+                    _row_forward_log(logp[:, b, :], ext[b], skl[b], Tb, Sb, al, em[b], pa[b], pb[b])
+                _row_backward_log(dloss[b], logp[:, b, :], al, logz[b], ext[b], skl[b], Tb, Sb, d[:, b, :],
+                                  bn[b], bt[b], q[b])
     return d

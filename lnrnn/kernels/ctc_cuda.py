@@ -1,5 +1,11 @@
-"""Connectionist temporal classification: CUDA twin of ctc.py (same names, arguments, outputs and saved
-tuple; shapes, recursion and the rule for impossible rows are documented there).
+"""Connectionist temporal classification: CUDA twin of ctc.py (same names, arguments and outputs; shapes,
+recursion and the rule for impossible rows are documented there).
+
+Algorithm: log space throughout (alpha and beta in logs, two-term log-sum-exps), where the CPU twin runs
+Graves's rescaled recursion in float64 and falls back to log space only for rows it cannot carry exactly.
+Loss and gradient agree to rounding (tests/kernels/test_ctc_cuda.py: 1e-12 in float64), but the saved
+tuple differs past logp: here (logp (T,B,C), alpha (B,T,S) log alpha in the logits' dtype, logz (B,)),
+there (logp, y, alpha_hat, logz, logspace). Each backward takes only its own forward's saved.
 
 Layout: one block per row (a grid-stride loop over the B rows), its threads over the S_b positions
 of the extended label, a ``syncthreads`` after every time step: alpha[t] reads alpha[t-1] at s, s-1

@@ -102,6 +102,8 @@ def test_kernel_equals_reference_and_torch():
         d = ctc_backward(g, saved, labels, il, ll)
         ref_loss, cache = R.ctc_forward(x, labels, il, ll)
         np.testing.assert_allclose(loss, ref_loss, rtol=1e-12, atol=1e-12)
+        steps = np.arange(x.shape[0])[:, None] < il[None, :]                # (T,B): logp written, 0 after
+        np.testing.assert_allclose(saved[0], np.where(steps[:, :, None], cache[0], 0.0), rtol=1e-12, atol=1e-12)
         np.testing.assert_allclose(d, R.ctc_backward(g, cache), rtol=1e-10, atol=1e-12)
         tl, tg = torch_ctc(x, labels, il, ll, g)
         np.testing.assert_allclose(loss, tl, rtol=1e-12, atol=1e-12)
@@ -116,6 +118,46 @@ def test_kernel_gradient_by_central_differences():
     d = ctc_backward(g, ctc_forward(x, labels, il, ll)[1], labels, il, ll)
     n = numeric_grad(lambda: float(g @ ctc_forward(x, labels, il, ll)[0]), x)
     assert rel_error(d, n) < TOLERANCE
+
+
+def fallback_problem():
+    """Three rows at the edges of the rescaled recursion (lnrnn/kernels/ctc.py) -> logits (T,B,C) float64,
+    labels (B,10), input_lengths, label_lengths.
+    row 0: blank 0, every label class -100: the paths ahead of the all-blank one fall below 1e-300 of the
+           step's mass (dropped) while p (about e^-980) is far smaller still: the forward runs in log space;
+    row 1: every label class and the blank -20 under class 5 (0), the last step's blank -1000: the forward
+           drops the paths ending in the blank harmlessly, but beta's drop at its first step sits 780 nats
+           above p: only the backward runs in log space;
+    row 2: a confident spelled path (+30 on its class, repeats with a blank between): far positions drop
+           below 1e-300, p is near 1: rescaled throughout."""
+    rng = np.random.default_rng(16)
+    T, C = 40, 6
+    x = 0.1 * rng.standard_normal((T, 3, C))
+    labels = np.full((3, 10), -1, np.int64)
+    labels[0] = [1, 2, 3, 4, 1, 2, 3, 4, 1, 2]
+    x[:30, 0, 1:] -= 100.0
+    labels[1, :2] = [1, 2]
+    x[:, 1, :5] -= 20.0
+    x[T - 1, 1, 0] -= 980.0
+    labels[2, :3] = [1, 1, 2]
+    path = [0, 0, 1, 1, 1, 0, 0, 0, 1, 1, 0, 0, 2, 2, 2, 0, 0, 0, 0, 0]         # reads 1 1 2
+    x[np.arange(20), 2, path] += 30.0
+    return x, labels, np.array([30, 40, 20]), np.array([10, 2, 3])
+
+
+def test_kernel_falls_back_to_log_space_where_paths_drop():
+    """The rows of fallback_problem equal PyTorch (log space) in loss and gradient; only row 0's forward
+    ran in log space (saved[4], logspace)."""
+    from lnrnn.kernels.ctc import ctc_backward, ctc_forward
+    x, labels, il, ll = fallback_problem()
+    g = np.array([0.5, -1.5, 2.0])
+    loss, saved = ctc_forward(x, labels, il, ll)
+    d = ctc_backward(g, saved, labels, il, ll)
+    tl, tg = torch_ctc(x, labels, il, ll, g)
+    assert loss[0] > 900 and loss[1] > 700 and loss[2] < 1e-6
+    np.testing.assert_allclose(loss, tl, rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(d, tg, rtol=1e-9, atol=1e-12)
+    assert saved[4].tolist() == [True, False, False]
 
 
 def test_kernel_ignores_padding():
@@ -136,12 +178,14 @@ def test_kernel_ignores_padding():
 
 
 def test_kernel_float32_stays_near_float64_on_long_rows():
-    """float32 keeps alpha and beta in float32 (ctc.py says why): at T 200, C 30, labels of 40 the loss
-    is within 1e-5 relative and the gradient within 1e-3 of the largest (3.4e-4 seen), against float64."""
+    """At T 200, C 30, labels of 40 (the rescaled recursion divides alpha and beta by their sums many times)
+    float64 equals PyTorch; float32 (float64 inside, outputs rounded) is within 1e-5 relative in the loss and
+    1e-3 of the largest gradient element."""
     from lnrnn.kernels.ctc import ctc_backward, ctc_forward
     rng = np.random.default_rng(6)
     x, labels, il, ll = random_problem(rng, T=200, B=3, C=30, Lmax=40)
     il[:], ll[:] = 200, 40
+    labels = rng.integers(1, 30, (3, 40))                            # every row's label full (no -1 inside)
     g = np.ones(3)
     l64, s64 = ctc_forward(x, labels, il, ll)
     l32, s32 = ctc_forward(x.astype(np.float32), labels, il, ll)
@@ -149,6 +193,9 @@ def test_kernel_float32_stays_near_float64_on_long_rows():
     d32 = ctc_backward(g.astype(np.float32), s32, labels, il, ll)
     assert l32.dtype == d32.dtype == np.float32
     assert np.all(l64 > 100)                                          # long rows: large log values
+    tl, tg = torch_ctc(x, labels, il, ll, g)                          # many rescaled steps, against log space
+    np.testing.assert_allclose(l64, tl, rtol=1e-12)
+    np.testing.assert_allclose(d64, tg, rtol=1e-9, atol=1e-12)
     np.testing.assert_allclose(l32, l64, rtol=1e-5)
     assert np.abs(d32 - d64).max() < 1e-3 * np.abs(d64).max()
 
