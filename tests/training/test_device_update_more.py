@@ -132,5 +132,62 @@ def test_device_update_refuses_chunks_of_whole_sequence_models(small_tiles):
     with pytest.raises(ValueError, match="scores whole sequences"):
         dev.loss_and_grad_on_device(x, LABELS, sums, lengths=LENGTHS, tbptt=2)
     dev.head.whole_sequence = False    # the bidirectional stack's own refusal
-    with pytest.raises(ValueError, match="bidirectional stack reads whole sequences"):
+    with pytest.raises(ValueError, match="bidirectional stack reads whole sequences; run it without truncated BPTT"):
         dev.loss_and_grad_on_device(x, LABELS, sums, lengths=LENGTHS, tbptt=2)
+
+
+# ---- `lnrnn train --device cuda --bidirectional --head ctc`: a reader's updates on the device ----
+
+def _iam(path):
+    """A tiny IAM-OnDB tree: 5 forms of 2 lines, each line one stroke of 4 to 7 points, its text 1 or 2 characters
+    (so that most lines can be aligned: CTC scores them)."""
+    import os
+
+    from test_strokes_data import iam_xml
+    rng = np.random.default_rng(24)
+    for f, form in enumerate(("a01-000u", "a01-000x", "a02-004", "b05-123z", "c01-009")):
+        sub = os.path.join(form[:3], form[:7])
+        os.makedirs(path / "lineStrokes" / sub, exist_ok=True)
+        os.makedirs(path / "ascii" / sub, exist_ok=True)
+        for k in (1, 2):
+            pts = 1000 + np.cumsum(rng.integers(-20, 21, (int(rng.integers(4, 8)), 2)), 0)
+            (path / "lineStrokes" / sub / f"{form}-{k:02d}.xml").write_bytes(iam_xml([pts]))
+        texts = ("ab", "c") if f % 2 else ("b", "ca")
+        (path / "ascii" / sub / f"{form}.txt").write_bytes(("OCR:\n\nx\n\nCSR:\n\n" + "\n".join(texts) + "\n\n").encode())
+    return path
+
+
+def test_cli_reader_training_on_device_equals_cpu(small_tiles, tmp_path):
+    """Two clipped Adam updates of `lnrnn train --device cuda` for a bidirectional BN-LSTM reader (CTC head, ragged
+    lines): the losses and character error rates each update logs, and the parameters, BatchNorm statistics and
+    optimizer slots saved after them, as --device cpu records them (float64)."""
+    import json
+
+    from click.testing import CliRunner
+
+    from lnrnn.cli import main
+    from lnrnn.training.checkpoint import load_checkpoint
+    data = _iam(tmp_path / "iam")
+    runs = {}
+    for device in ("cpu", "cuda"):
+        out = tmp_path / device
+        r = CliRunner().invoke(main, [
+            "train", "--task", "strokes", "--data-dir", str(data), "--head", "ctc", "--bidirectional", "--cell",
+            "bn-lstm", "--hidden", "3", "--layers", "1", "--batch-size", "4", "--epochs", "1", "--max-steps", "2",
+            "--clip", "0.05", "--optimizer", "adam", "--dtype", "float64", "--device", device, "--out", str(out),
+            "--log-every", "1", "-q"])
+        assert r.exit_code == 0, r.output + repr(r.exception)
+        updates = [json.loads(line) for line in (out / "updates.jsonl").read_text().splitlines()]
+        runs[device] = (updates, load_checkpoint(str(out)))
+    (u0, (meta0, a0)), (u1, (meta1, a1)) = runs["cpu"], runs["cuda"]
+    assert [r["step"] for r in u0] == [r["step"] for r in u1] == [1, 2]
+    for r0, r1 in zip(u0, u1):
+        assert r1["train_loss"] == pytest.approx(r0["train_loss"], rel=1e-12) and r0["train_loss"] > 0
+        assert r1["train_cer"] == pytest.approx(r0["train_cer"], rel=1e-12) and 0 < r0["train_cer"]
+    assert meta0["step"] == meta1["step"] == 2 and a0.keys() == a1.keys()
+    moved = {"optim": 0, "buffer": 0}
+    for k in a0:
+        np.testing.assert_allclose(a1[k], a0[k], rtol=1e-10, atol=1e-13, err_msg=k)
+        for what in moved:
+            moved[what] += k.startswith(what) and "reverse" in k and not np.all((a0[k] == 0) | (a0[k] == 1))
+    assert moved["optim"] > 0 and moved["buffer"] > 0, (moved, sorted(a0)[:8])
