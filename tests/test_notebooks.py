@@ -17,7 +17,7 @@ from nbclient import NotebookClient
 
 NOTEBOOKS = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "notebooks")
 NAMES = ["01_layernorm_vs_batchnorm.ipynb", "02_sequential_mnist.ipynb", "03_handwriting.ipynb",
-         "04_pytorch_and_jax.ipynb"]
+         "04_pytorch_and_jax.ipynb", "05_reading_handwriting.ipynb"]
 TIMEOUT_S = 600  # per cell; the small budgets take seconds once the kernels are compiled
 
 # What each notebook's appended cell reports (names defined by the notebook's own cells).
@@ -36,6 +36,9 @@ REPORTS = {
     "04_pytorch_and_jax.ipynb": """{"updates": UPDATES, "torch": {k: v[0].tolist() for k, v in TORCH.items()},
         "jax": jax_losses.tolist(), "run_pred": run_pred.tolist(), "y_va": y_va.tolist(), "reported": reported,
         "accs": accs}""",
+    "05_reading_handwriting.ipynb": """{"updates": UPDATES, "losses": LOSSES.tolist(), "curve": CURVE, "truth": truth,
+        "best": best, "beam": beam, "n_beam": N_BEAM, "cer": CER, "reported": reported,
+        "judged": [[j.text, j.read, j.cer] for j in JUDGED], "texts": TEXTS}""",
 }
 
 
@@ -121,6 +124,36 @@ def test_04_pytorch_and_jax(tmp_path, monkeypatch):
     assert pred.shape == y.shape and abs(np.mean(pred == y) - r["reported"]) < 1e-12
     assert all(0 <= a <= 1 for a in r["accs"])
     assert figures(nb) >= 3
+
+
+def levenshtein(a, b):
+    """Edit distance by the textbook table: the judge of lnrnn.textmetrics here."""
+    d = np.arange(len(b) + 1)
+    for i, ca in enumerate(a, 1):
+        prev, d[0] = d.copy(), i
+        for j, cb in enumerate(b, 1):
+            d[j] = min(prev[j] + 1, d[j - 1] + 1, prev[j - 1] + (ca != cb))
+    return int(d[-1])
+
+
+def test_05_reading_handwriting(tmp_path, monkeypatch):
+    nb, r = execute_small("05_reading_handwriting.ipynb", tmp_path, monkeypatch)
+    losses = np.array(r["losses"])
+    assert len(losses) == r["updates"] and np.all(np.isfinite(losses)) and np.all(losses > 0)  # CTC: -log p > 0
+    steps = [s for s, _ in r["curve"]]
+    assert steps[-1] == r["updates"] and np.all(np.diff(steps) > 0) and all(c >= 0 for _, c in r["curve"])
+    # the notebook's CERs are edits over characters, recounted here; best path is what lnrnn eval reported
+    truth, best, beam, n = r["truth"], r["best"], r["beam"], r["n_beam"]
+    assert len(best) == len(truth) and len(beam) == n
+    chars = sum(map(len, truth))
+    cer = sum(levenshtein(t, b) for t, b in zip(truth, best)) / chars
+    assert abs(r["cer"]["best path"] - cer) < 1e-12 and abs(r["reported"] - cer) < 1e-12
+    cer_beam = sum(levenshtein(t, b) for t, b in zip(truth, beam)) / sum(map(len, truth[:n]))
+    assert abs(next(v for k, v in r["cer"].items() if k.startswith("beam")) - cer_beam) < 1e-12
+    assert [t for t, _, _ in r["judged"]] == r["texts"]
+    for text, read, c in r["judged"]:
+        assert abs(c - levenshtein(text, read) / len(text)) < 1e-12
+    assert figures(nb) >= 4
 
 
 @pytest.mark.parametrize("name", NAMES)
