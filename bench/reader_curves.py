@@ -79,7 +79,7 @@ def figure(args, hists):
             axes[1, col].plot([r["time_s"] / 60 for r in h], cer, "o-", ms=3, color=COLOURS[cell], label=cell)
         axes[0, col].set_title(task)
         axes[0, col].set_xlabel("updates")
-        axes[1, col].set_xlabel("training time (minutes, one thread)")
+        axes[1, col].set_xlabel("training time (wall minutes, one thread of a shared CPU)")
         for ax in axes[:, col]:
             ax.set_ylabel("validation CER, best path (%)")
             ax.set_ylim(0, 105)
