@@ -76,14 +76,9 @@ class Run:
 def load_run(path, device="cpu"):
     """A run folder (``lnrnn train --out DIR``) or its checkpoint.json -> ``Run``. The checkpoint is
     verified (hash, names, shapes) and the model rebuilt from its own description."""
-    from lnrnn.training.checkpoint import load_checkpoint
-    from lnrnn.training.evaluation import model_from_checkpoint
+    from lnrnn.training.evaluation import model_from_run
 
-    meta, arrays = load_checkpoint(str(path))
-    try:
-        model = model_from_checkpoint(meta, arrays, device=device)
-    except (TypeError, ValueError, KeyError) as e:
-        raise CheckpointError(f"checkpoint {path} does not describe a model lnrnn can rebuild ({e}).") from None
+    meta, model = model_from_run(path, device)
     return Run(str(path), meta, model)
 
 

@@ -767,8 +767,8 @@ def from_run(path, device=None):
     the trained stack as an ``LSTM``/``RNN`` (skip-connection stacks too) and its head's linear map as an
     ``nn.Linear`` (a classifier's logits, a regression's outputs, a mixture density head's raw 6M+1
     outputs in ``lnrnn.kernels.mdn``'s layout: the mixture's transforms are not included)."""
-    from lnrnn.api import load_run
     from lnrnn.interop.export import exported_tensors
+    from lnrnn.training.evaluation import model_from_run
 
-    run = load_run(path)
-    return _from_tensors(run.model.config, exported_tensors(run.model), device)
+    model = model_from_run(path)[1]
+    return _from_tensors(model.config, exported_tensors(model), device)

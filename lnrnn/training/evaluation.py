@@ -1,7 +1,7 @@
 """Evaluating a model on a task, and models rebuilt from checkpoints: what ``lnrnn eval``, ``predict``,
 the Python API and the trainer share (none of them imports the trainer for it).
 
-    model = model_from_checkpoint(meta, arrays)
+    model = model_from_checkpoint(meta, arrays)          # or meta, model = model_from_run("runs/x")
     means = evaluate(model, task, "val", batch_size=500)    # {metric: mean} as the head names them
     print(format_metrics(means))                            # 'loss 0.4123 acc 87.20%'
 """
@@ -32,6 +32,20 @@ def model_from_checkpoint(meta, arrays, device="cpu"):
     model = build_model(upgrade_config(meta["model"]), seed=seed, device=device)
     model.load_arrays(split_arrays(arrays)[0])
     return model
+
+
+def model_from_run(path, device="cpu"):
+    """A run folder (``lnrnn train --out DIR``) or its checkpoint.json -> (meta, model): the checkpoint
+    verified (hash, names, shapes) and the model rebuilt from its own description (``lnrnn.load_run``
+    and ``lnrnn.torch.from_run`` both start here)."""
+    from lnrnn.errors import CheckpointError
+    from lnrnn.training.checkpoint import load_checkpoint
+
+    meta, arrays = load_checkpoint(str(path))
+    try:
+        return meta, model_from_checkpoint(meta, arrays, device=device)
+    except (TypeError, ValueError, KeyError) as e:
+        raise CheckpointError(f"checkpoint {path} does not describe a model lnrnn can rebuild ({e}).") from None
 
 
 def task_batch(task, which, idx, dtype, text=False):
