@@ -75,9 +75,4 @@ MUTANTS = [
          new="        seq[steps[b], b, j] = rows[b, j]\n",
          tests=[f"{LAST}[stacked]"],
          why="dL/dy of the backward columns put at the row's last step instead of step 0"),
-    dict(name="dev2-skip-gradient-from-above-dropped", file="lnrnn/model/layers.py",
-         old="                dyk = kn.take_columns(dy, k * W, (k + 1) * W, d_above)\n",
-         new="                dyk = kn.take_columns(dy, k * W, (k + 1) * W)\n",
-         tests=[f"{LAST}[skip]"],
-         why="a bidirectional skip stack's lower layer loses what the layer above sends back through its input"),
 ]
