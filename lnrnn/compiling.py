@@ -12,8 +12,10 @@ And what identifies a cached kernel on disk: ``use_kernel_cache(tag)`` puts the 
 cache file names of every function of lnrnn, and checks a function's cache files before Numba reads
 them (``KernelCacheLocator`` says why); and it keeps the helpers compiled into a kernel private to it
 (``private_helpers``), so that a kernel runs the same code whether it was just compiled or loaded
-from the cache.
+from the cache; and processes that share a cache folder compile each kernel once between them
+(``compile_once``: the others wait for it and load it).
 """
+import hashlib
 import importlib
 import inspect
 import os
@@ -23,9 +25,15 @@ import threading
 import time
 import types
 
+try:
+    import fcntl
+except ImportError:  # Windows: each process compiles for itself
+    fcntl = None
+
 import numba
 from llvmlite import binding as ll
-from numba.core import caching, codegen, config, event
+from numba.core import caching, codegen, config, dispatcher, event, sigutils
+from numba.core.compiler_lock import global_compiler_lock
 
 KIND = "numba:compile"
 
@@ -274,6 +282,67 @@ def private_helpers(optimize):
     return optimize_final_module
 
 
+# ------------------------------------------------------------------------------------------------
+# Processes that share a cache folder compile each kernel once
+# ------------------------------------------------------------------------------------------------
+COMPILE_WAIT_S = 900.0  # the longest a process waits for another's compilation before compiling itself
+
+
+def compile_lock_path(disp, sig):
+    """The lock file compile_once takes for dispatcher disp and signature sig (a tuple of argument
+    types), beside the function's cache files; None where lnrnn does not locate its cache or the
+    signature is compiled in this process already."""
+    impl = getattr(getattr(disp, "_cache", None), "_impl", None)
+    locator = getattr(impl, "locator", None)
+    if not isinstance(locator, KernelCacheLocator):
+        return None
+    args, _ = sigutils.normalize_signature(sig)
+    if tuple(args) in disp.overloads:
+        return None
+    key = hashlib.sha1(repr(tuple(args)).encode()).hexdigest()[:16]
+    return os.path.join(locator.get_cache_path(), f"{impl.filename_base}.{key}.lock")
+
+
+def compile_once(compile):
+    """Numba's Dispatcher.compile, made to take a lock file per (function, signature) in the function's
+    cache folder first, for the functions whose cache lnrnn locates (KernelCacheLocator).
+
+    Why: processes started together on a cold cache (MPI ranks, a test runner's workers, a user's
+    parallel jobs) each compile the same kernels: n processes, n times the compile time, on the same
+    cores. With the lock, the first compiles and saves; the others wait (asleep) and then load what it
+    saved (Numba's compile reads the cache's index afresh once it holds the lock). The lock is taken
+    inside Numba's own in-process compiler lock, so a thread never waits on a file while holding up
+    its own process's compiler; a call graph has no cycles, so two processes compiling nested helpers
+    never wait on each other in a circle. A lock whose holder died is released by the system; after
+    COMPILE_WAIT_S the waiter compiles anyway. Where the folder takes no lock file (read-only, or no
+    fcntl: Windows) it compiles as Numba does."""
+    def compile_shared(self, sig):
+        with global_compiler_lock:
+            path = compile_lock_path(self, sig)
+            if path is None or fcntl is None:
+                return compile(self, sig)
+            try:
+                os.makedirs(os.path.dirname(path), exist_ok=True)
+                fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o666)
+            except OSError:
+                return compile(self, sig)
+            try:
+                deadline = time.monotonic() + COMPILE_WAIT_S
+                while True:
+                    try:
+                        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                        break
+                    except OSError:
+                        if time.monotonic() > deadline:
+                            break
+                        time.sleep(0.05)
+                return compile(self, sig)
+            finally:
+                os.close(fd)  # releases the lock
+    compile_shared.lnrnn_compile_once = True
+    return compile_shared
+
+
 def use_kernel_cache(tag):
     """Cache the functions of lnrnn (and of modules that use it) under file names carrying tag, the
     BLAS choice (see KernelCacheLocator), and keep the helpers compiled into them private
@@ -281,6 +350,8 @@ def use_kernel_cache(tag):
     lib = codegen.CPUCodeLibrary
     if not getattr(lib._optimize_final_module, "lnrnn_private_helpers", False):
         lib._optimize_final_module = private_helpers(lib._optimize_final_module)
+    if not getattr(dispatcher.Dispatcher.compile, "lnrnn_compile_once", False):
+        dispatcher.Dispatcher.compile = compile_once(dispatcher.Dispatcher.compile)
     KernelCacheLocator.tag = tag
     if KernelCacheLocator not in _CACHE_IMPL._locator_classes:
         _CACHE_IMPL._locator_classes.insert(0, KernelCacheLocator)

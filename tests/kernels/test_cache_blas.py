@@ -223,3 +223,55 @@ def test_kernel_stamp_follows_every_kernel_source(tmp_path):
     before = compiling.sources_stamp([str(f) for f in files])
     files[1].write_text("x = 22\n")
     assert compiling.sources_stamp([str(f) for f in files]) != before
+
+
+SHARED_COMPILE = """
+import numpy as np
+from numba import njit
+
+import lnrnn.kernels.cpu.blas  # noqa: F401  (installs lnrnn's cache locator and compile_once)
+from lnrnn import config  # a global of lnrnn: this module's functions are cached as lnrnn's
+
+
+@njit(cache=True)
+def twice(x):
+    return x * (config.EPS * 0.0) + 2.0 * x
+"""
+
+
+def test_a_compilation_waits_for_anothers_lock_then_runs(tmp_path, monkeypatch):
+    """compiling.compile_once: while another process (here: this test, through a second file handle)
+    holds the lock file of a (function, signature), a process that needs it waits, and then compiles or
+    loads it once the lock is released. Processes started together on a cold cache thus compile each
+    kernel once between them."""
+    import fcntl
+    import importlib
+    import threading
+
+    from numba import types
+
+    from lnrnn import compiling
+    (tmp_path / "shared_compile_probe.py").write_text(SHARED_COMPILE)
+    # another process compiles and caches it first: here, loading it takes a fraction of a second, so
+    # a call that does not wait for the lock is over long before the check below
+    r = subprocess.run([sys.executable, "-c", "import sys; sys.path.insert(0, sys.argv[1]); "
+                        "import shared_compile_probe as p; assert p.twice(1.5) == 3.0", str(tmp_path)],
+                       env={**os.environ, "PYTHONPATH": testpaths.ROOT}, capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr[-2000:]
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.delitem(sys.modules, "shared_compile_probe", raising=False)
+    probe = importlib.import_module("shared_compile_probe")
+    path = compiling.compile_lock_path(probe.twice, (types.float64,))
+    assert path is not None and path.endswith(".lock"), path
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    holder = os.open(path, os.O_RDWR | os.O_CREAT)
+    fcntl.flock(holder, fcntl.LOCK_EX)
+    got = []
+    t = threading.Thread(target=lambda: got.append(probe.twice(1.5)), daemon=True)
+    t.start()
+    t.join(10.0)
+    assert t.is_alive() and not got, "the call did not wait for the lock another process holds"
+    os.close(holder)  # released: the waiting compilation goes on
+    t.join(120.0)
+    assert got == [3.0]
+    assert compiling.compile_lock_path(probe.twice, (types.float64,)) is None  # compiled here now
