@@ -62,7 +62,7 @@ np.savez(sys.argv[1], **out)
 
 def _child(tmp_path, threads):
     npz = tmp_path / f"threads-{threads}.npz"
-    path = os.pathsep.join(p for p in (ROOT, os.environ.get("PYTHONPATH")) if p)
+    path = os.pathsep.join(p for p in (ROOT, testpaths.TESTS, os.environ.get("PYTHONPATH")) if p)  # the child imports this file
     env = {**os.environ, "NUMBA_NUM_THREADS": str(threads), "PYTHONPATH": path}
     r = subprocess.run([sys.executable, "-c", CHILD, str(npz), HERE], env=env, capture_output=True, text=True,
                        timeout=CHILD_TIMEOUT_S, cwd=ROOT)

@@ -23,7 +23,8 @@ SKIP_RC = 77
 
 def _run(code_or_args, sim):
     """Run Python in a fresh process with the simulator on or off; -> CompletedProcess."""
-    env = dict(os.environ, NUMBA_ENABLE_CUDASIM="1" if sim else "0", PYTHONPATH=ROOT)
+    env = dict(os.environ, NUMBA_ENABLE_CUDASIM="1" if sim else "0",
+               PYTHONPATH=os.pathsep.join((ROOT, testpaths.TESTS)))  # this file runs as a script too
     args = ["-c", code_or_args] if isinstance(code_or_args, str) else code_or_args
     return subprocess.run([sys.executable, *args], env=env, cwd=ROOT, capture_output=True, text=True, timeout=300)
 
@@ -99,8 +100,8 @@ def test_cuda_twins_import_no_cpu_kernel_and_backend_no_circle():
     assert r.returncode == 0, r.stderr
     loaded = set(json.loads(r.stdout.strip().splitlines()[-1]))
     shared = {"lnrnn", "lnrnn.config", "lnrnn.errors", "lnrnn.kernels", "lnrnn.kernels.codes", "lnrnn.kernels.masks",
-              "lnrnn.kernels.cuda.cuda_env", "lnrnn.kernels.cuda.arrays_cuda", "lnrnn.kernels.cuda.gemm_cuda", "lnrnn.kernels.cuda.rows_cuda",
-              "lnrnn.threadscope", "lnrnn.version"}  # lnrnn/__init__ imports kernel_threads and __version__
+              "lnrnn.kernels.cuda", "lnrnn.kernels.cuda.cuda_env", "lnrnn.kernels.cuda.arrays_cuda",
+              "lnrnn.kernels.cuda.gemm_cuda", "lnrnn.kernels.cuda.rows_cuda", "lnrnn.threadscope", "lnrnn.version"}  # lnrnn/__init__ imports kernel_threads and __version__
     other = sorted(m for m in loaded - shared if not m.endswith("_cuda"))
     assert not other, f"importing the CUDA twins loaded {other}"
 
@@ -238,16 +239,20 @@ def _ptx_signatures(np_dtype, tpb, tile):
              ("norm_partials", norm_partials, (A1, F1)),
              ("norm_finish", norm_finish, (F1, float64, F1, F1)),
              ("add_into", arrays_cuda._add_kernel, (A1, A1))]
-    xent, sqerr, add_bias, nll_rows, clip_scale = losses_cuda._kernels(d)
+    xent, sqerr, add_bias, nll_rows, clip_scale, ctc_rows = losses_cuda._kernels(d)
     sigs += [("softmax_xent", xent, (A2, A1, L, A1, dt, A2, F2)),
              ("squared_error", sqerr, (A2, A1, A2, A1, dt, dt, A2, F2)),
              ("add_bias", add_bias, (A2, A1)),
              ("nll_rows", nll_rows, (A1, F2)),
-             ("clip_and_scale", clip_scale, (A2, dt, dt))]
+             ("clip_and_scale", clip_scale, (A2, dt, dt)),
+             ("ctc_rows", ctc_rows, (A1, A3, I2, L, L, int64[:, ::1], int64[:, :, ::1], F2))]
     # ragged batches on the device: each row's own step taken and put back, final states, the running mask; the
     # LN-LSTM's centred Wx (a float64 row sum, as the CPU twin's)
     sigs += [("take_steps", arrays_cuda._take_steps_kernel, (A3, L, A2)),
              ("put_steps", arrays_cuda._put_steps_kernel, (A2, L, A3)),
+             ("take_steps_rev", arrays_cuda._take_steps_rev_kernel, (A3, L, L, A2)),   # rev (H,) int64
+             ("put_steps_rev", arrays_cuda._put_steps_rev_kernel, (A2, L, L, A3)),
+             ("reverse_valid", arrays_cuda._reverse_valid_kernel, (A3, L, A3)),
              ("final_rows", arrays_cuda._final_rows_kernel, (A2, A3, A2, L, A2)),
              ("mask_steps", arrays_cuda._mask_steps_kernel, (A3, L, dt, A3)),
              ("centered_rows", lstm_cuda._centered_rows, (A2, A2))]
@@ -286,7 +291,7 @@ def _kernel_defs():
             elif isinstance(child, ast.ClassDef):
                 walk(child, f"{prefix}{child.name}.", module)
 
-    for package in ("lnrnn.kernels", "dev"):
+    for package in ("lnrnn.kernels", "lnrnn.kernels.cuda", "dev"):
         folder = os.path.join(ROOT, *package.split("."))
         for name in sorted(os.listdir(folder)):
             if name.endswith(".py"):
