@@ -128,6 +128,11 @@ ROWS = dict(JIT, nogil=True)
 PJIT = dict(cache=CACHE, fastmath=FASTMATH, error_model="numpy",
             parallel=dict(prange=True, numpy=False, comprehension=False, reduction=False, inplace_binop=False,
                           setitem=False, stencil=False, fusion=False))
+# Kernels that promise their spec's values to the bit (the compiled CTC beam search, lnrnn/model/beam.py: its
+# log-add-exps are NumPy's step by step, so exact ties break as the spec's do): no fastmath, whose reassociation
+# moved those sums by an ulp in a fifth of random cases.
+EXACT_JIT = dict(cache=CACHE, error_model="numpy")
+EXACT_PJIT = dict(PJIT, fastmath=False)
 
 # Training settings whose default depends on the task (a TrainConfig field left None takes these):
 # Graves's 3 x 400 skip-connected stack for handwriting, with small evaluation batches (a 3 x 400 layer

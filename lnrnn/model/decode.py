@@ -2,7 +2,8 @@
 
     best_path(logp, lengths)                  # the most probable path, collapsed: list of B label lists
     best_path_array(logp, lengths)            # the same as (B,T) labels padded with -1 and their lengths
-    prefix_beam_search(logp_row, width)       # [(labels, log p), ...] best first, of one row
+    prefix_beam_search(logp_row, width)       # [(labels, log p), ...] best first, of one row (the spec: Python)
+    beam_search(logp, width, lengths)         # each row's best prefix: the same search compiled (lnrnn.model.beam)
 
 logp (T,B,C) or a row's (T,C): log-probabilities over C classes (log-softmax of the head's logits; best
 path alone reads logits as well). The blank is class ``CTC_BLANK`` = 0 (lnrnn.kernels.codes).
@@ -23,6 +24,7 @@ gathers all its paths (a repeat or a blank may outweigh the step's argmax); on c
 import numpy as np
 
 from lnrnn.kernels.codes import CTC_BLANK
+from lnrnn.model.beam import beam_search_array
 
 
 def collapse(path):
@@ -94,7 +96,7 @@ def prefix_beam_search(logp, width):
 
 
 def beam_search(logp, width, lengths=None):
-    """logp (T,B,C), lengths (B,) (None: all T) -> B label lists, each row's most probable prefix."""
-    T, B, _ = logp.shape
-    lengths = np.full(B, T) if lengths is None else np.asarray(lengths)
-    return [list(prefix_beam_search(logp[:lengths[b], b], width)[0][0]) for b in range(B)]
+    """logp (T,B,C), lengths (B,) (None: all T) -> B label lists, each row's most probable prefix: the
+    search of ``prefix_beam_search`` compiled (lnrnn.model.beam, tested against it), rows on threads."""
+    labels, n, _ = beam_search_array(logp, width, lengths)
+    return [labels[b, :n[b]].tolist() for b in range(len(n))]
