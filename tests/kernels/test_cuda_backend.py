@@ -26,7 +26,7 @@ def _run(code_or_args, sim):
     env = dict(os.environ, NUMBA_ENABLE_CUDASIM="1" if sim else "0",
                PYTHONPATH=os.pathsep.join((ROOT, testpaths.TESTS)))  # this file runs as a script too
     args = ["-c", code_or_args] if isinstance(code_or_args, str) else code_or_args
-    return subprocess.run([sys.executable, *args], env=env, cwd=ROOT, capture_output=True, text=True, timeout=300)
+    return subprocess.run([sys.executable, *args], env=env, cwd=ROOT, capture_output=True, text=True, timeout=900)
 
 
 def _one_sentence(msg):
@@ -248,10 +248,8 @@ def _ptx_signatures(np_dtype, tpb, tile):
              ("ctc_rows", ctc_rows, (A1, A3, I2, L, L, int64[:, ::1], int64[:, :, ::1], F2))]
     # ragged batches on the device: each row's own step taken and put back, final states, the running mask; the
     # LN-LSTM's centred Wx (a float64 row sum, as the CPU twin's)
-    sigs += [("take_steps", arrays_cuda._take_steps_kernel, (A3, L, A2)),
-             ("put_steps", arrays_cuda._put_steps_kernel, (A2, L, A3)),
-             ("take_steps_rev", arrays_cuda._take_steps_rev_kernel, (A3, L, L, A2)),   # rev (H,) int64
-             ("put_steps_rev", arrays_cuda._put_steps_rev_kernel, (A2, L, L, A3)),
+    sigs += [("take_steps", arrays_cuda._take_steps_kernel, (A3, L, L, A2)),   # rev (H,) or (0,) int64
+             ("put_steps", arrays_cuda._put_steps_kernel, (A2, L, L, A3)),
              ("reverse_valid", arrays_cuda._reverse_valid_kernel, (A3, L, A3)),
              ("final_rows", arrays_cuda._final_rows_kernel, (A2, A3, A2, L, A2)),
              ("mask_steps", arrays_cuda._mask_steps_kernel, (A3, L, dt, A3)),

@@ -142,8 +142,8 @@ def fill(a, value):
     """Set every element of device array a to value (in place); returns a."""
     if a.size:
         f = flat(a)
-        tpb = threads_per_block()
-        _fill_kernel[min((f.size + tpb - 1) // tpb, 1024), tpb](f, a.dtype.type(value))
+        blocks, tpb = grid_1d(f.size)
+        _fill_kernel[blocks, tpb](f, a.dtype.type(value))
     return a
 
 
@@ -165,8 +165,8 @@ def add_into(out, a):
     if out.shape != a.shape:
         raise ValueError(f"add_into: shapes {out.shape} and {a.shape} differ")
     if out.size:
-        tpb = threads_per_block()
-        _add_kernel[min((out.size + tpb - 1) // tpb, 1024), tpb](flat(out), flat(a))
+        blocks, tpb = grid_1d(out.size)
+        _add_kernel[blocks, tpb](flat(out), flat(a))
     return out
 
 
@@ -186,8 +186,8 @@ def transpose(a):
     M, N = a.shape
     out = empty((N, M), a.dtype)
     if a.size:
-        tpb = threads_per_block()
-        _transpose_kernel[min((a.size + tpb - 1) // tpb, 1024), tpb](a, out)
+        blocks, tpb = grid_1d(a.size)
+        _transpose_kernel[blocks, tpb](a, out)
     return out
 
 
@@ -195,23 +195,20 @@ def transpose(a):
 # Rows of a sequence by each row's own step (ragged batches: lengths, a chunk's last valid step)
 # ------------------------------------------------------------------------------------------------
 @cuda.jit
-def _take_steps_kernel(seq, steps, out):
-    """out (B,H) <- seq[steps[b], b] (T,B,H); grid-stride loop over out."""
+def _take_steps_kernel(seq, steps, rev, out):
+    """out[b, j] <- seq[steps[b], b, j], or seq[0, b, j] where rev (H,) is given and rev[j] != 0 (rev of
+    length 0: no column reversed); seq (T,B,H), out (B,H); grid-stride loop over out."""
     B, H = out.shape
+    any_rev = rev.shape[0] > 0
     for q in range(cuda.grid(1), B * H, cuda.gridsize(1)):
         b = q // H
         j = q - b * H
-        out[b, j] = seq[steps[b], b, j]
+        out[b, j] = seq[0 if any_rev and rev[j] != 0 else steps[b], b, j]
 
 
-@cuda.jit
-def _take_steps_rev_kernel(seq, steps, rev, out):
-    """out[b, j] <- seq[0 if rev[j] else steps[b], b, j]; grid-stride loop over out."""
-    B, H = out.shape
-    for q in range(cuda.grid(1), B * H, cuda.gridsize(1)):
-        b = q // H
-        j = q - b * H
-        out[b, j] = seq[0 if rev[j] != 0 else steps[b], b, j]
+def _no_columns():
+    """The rev argument of a gather with no column reversed: an empty int64 device array."""
+    return cuda.device_array(0, np.int64)
 
 
 def take_steps(seq, steps, rev=None):
@@ -222,31 +219,20 @@ def take_steps(seq, steps, rev=None):
     T, B, H = seq.shape
     out = empty((B, H), seq.dtype)
     blocks, tpb = grid_1d(B * H)
-    if rev is None:
-        _take_steps_kernel[blocks, tpb](seq, steps, out)
-    else:
-        _take_steps_rev_kernel[blocks, tpb](seq, steps, rev, out)
+    _take_steps_kernel[blocks, tpb](seq, steps, _no_columns() if rev is None else rev, out)
     return out
 
 
 @cuda.jit
-def _put_steps_kernel(rows, steps, seq):
-    """seq[steps[b], b] <- rows[b] (B,H); grid-stride loop over rows."""
+def _put_steps_kernel(rows, steps, rev, seq):
+    """seq[steps[b], b, j] <- rows[b, j], or seq[0, b, j] where rev[j] != 0 (rev as ``_take_steps_kernel``
+    reads it); rows (B,H), seq (T,B,H); grid-stride loop over rows."""
     B, H = rows.shape
+    any_rev = rev.shape[0] > 0
     for q in range(cuda.grid(1), B * H, cuda.gridsize(1)):
         b = q // H
         j = q - b * H
-        seq[steps[b], b, j] = rows[b, j]
-
-
-@cuda.jit
-def _put_steps_rev_kernel(rows, steps, rev, seq):
-    """seq[0 if rev[j] else steps[b], b, j] <- rows[b, j] (B,H); grid-stride loop over rows."""
-    B, H = rows.shape
-    for q in range(cuda.grid(1), B * H, cuda.gridsize(1)):
-        b = q // H
-        j = q - b * H
-        seq[0 if rev[j] != 0 else steps[b], b, j] = rows[b, j]
+        seq[0 if any_rev and rev[j] != 0 else steps[b], b, j] = rows[b, j]
 
 
 def put_steps(rows, steps, T, rev=None):
@@ -256,10 +242,7 @@ def put_steps(rows, steps, T, rev=None):
     B, H = rows.shape
     seq = zeros((T, B, H), rows.dtype)
     blocks, tpb = grid_1d(B * H)
-    if rev is None:
-        _put_steps_kernel[blocks, tpb](rows, steps, seq)
-    else:
-        _put_steps_rev_kernel[blocks, tpb](rows, steps, rev, seq)
+    _put_steps_kernel[blocks, tpb](rows, steps, _no_columns() if rev is None else rev, seq)
     return seq
 
 
