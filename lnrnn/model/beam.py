@@ -74,51 +74,51 @@ def _order(p1, l1, p2, l2, tree):
 
 @njit(**EXACT_JIT)
 def _worse(s1, p1, l1, s2, p2, l2, tree):
-    """Does candidate 1 (log p s1, labels: node p1 then l1) rank after candidate 2? More probable first."""
+    """Does candidate 1 (log p s1, labels: node p1 then l1) rank after candidate 2? More probable first
+    (the pick of the best at the end; the heap compares log tots and breaks ties only at its cut)."""
     if s1 != s2:
         return s1 < s2
     return _order(p1, l1, p2, l2, tree) > 0
 
 
 @njit(**EXACT_JIT)
-def _move(heap, keys, i, k):
-    """Heap entry k to place i (element by element: a slice copy costs a view and a loop here)."""
-    heap[0, i], heap[1, i], heap[2, i] = heap[0, k], heap[1, k], heap[2, k]
-    keys[0, i], keys[1, i], keys[2, i] = keys[0, k], keys[1, k], keys[2, k]
+def _put(heap, keys, i, s, b, nb, p, lab, node):
+    heap[0, i], heap[1, i], heap[2, i] = s, b, nb
+    keys[0, i], keys[1, i], keys[2, i] = p, lab, node
 
 
 @njit(**EXACT_JIT)
-def _offer(heap, keys, h, s, b, nb, p, lab, node, tree):
-    """Offer a candidate to the heap of the W best so far (heap (3,W): total, pb, pnb; keys (3,W): parent
-    node, label, node or -1 if not built yet; its h entries with the worst at 0) -> the new count."""
+def _offer(heap, keys, s, b, nb, p, lab, node, tree):
+    """Offer a candidate (log tot s, log pb b, log pnb nb; labels: node p then lab; its node, -1 if not built)
+    to the W best so far: heap (3,W) log tot, pb, pnb and keys (3,W) parent node, label, node, a min-heap on
+    log tot alone (empty places: log tot -inf), so the root is a worst. Where log tots tie at the cut, the
+    tied entry whose labels come last is the worst (the spec's order) and is the one replaced."""
     W = heap.shape[1]
-    if h == W:
-        if _worse(s, p, lab, heap[0, 0], keys[0, 0], keys[1, 0], tree):
-            return h
-        i = 0                           # the root leaves: sift the newcomer down from there
-        while True:
-            k = 2 * i + 1
-            if k >= W:
-                break
-            if k + 1 < W and _worse(heap[0, k + 1], keys[0, k + 1], keys[1, k + 1],
-                                    heap[0, k], keys[0, k], keys[1, k], tree):
-                k += 1
-            if not _worse(heap[0, k], keys[0, k], keys[1, k], s, p, lab, tree):
-                break
-            _move(heap, keys, i, k)
-            i = k
-    else:
-        i = h                           # a free place: sift the newcomer up from the end
-        h += 1
-        while i > 0:
-            k = (i - 1) // 2
-            if not _worse(s, p, lab, heap[0, k], keys[0, k], keys[1, k], tree):
-                break
-            _move(heap, keys, i, k)
-            i = k
-    heap[0, i], heap[1, i], heap[2, i] = s, b, nb
-    keys[0, i], keys[1, i], keys[2, i] = p, lab, node
-    return h
+    low = heap[0, 0]
+    if s < low:
+        return
+    if low != NINF and (s == low or (W > 1 and heap[0, 1] == low) or (W > 2 and heap[0, 2] == low)):
+        w = 0                                             # a tie at the cut (rare): find the worst of the tied
+        for k in range(1, W):
+            if heap[0, k] == low and _order(keys[0, k], keys[1, k], keys[0, w], keys[1, w], tree) > 0:
+                w = k
+        if s == low:                                      # the same log tot: replaced in place, still a heap
+            if _order(p, lab, keys[0, w], keys[1, w], tree) < 0:
+                _put(heap, keys, w, s, b, nb, p, lab, node)
+            return
+        _put(heap, keys, w, heap[0, 0], heap[1, 0], heap[2, 0], keys[0, 0], keys[1, 0], keys[2, 0])
+    i = 0                                                 # the root leaves: sift the newcomer down
+    while True:
+        k = 2 * i + 1
+        if k >= W:
+            break
+        if k + 1 < W and heap[0, k + 1] < heap[0, k]:
+            k += 1
+        if heap[0, k] >= s:
+            break
+        _put(heap, keys, i, heap[0, k], heap[1, k], heap[2, k], keys[0, k], keys[1, k], keys[2, k])
+        i = k
+    _put(heap, keys, i, s, b, nb, p, lab, node)
 
 
 @njit(**EXACT_JIT)
@@ -146,19 +146,8 @@ def _search_row(logp, row, steps, W):
     for t in range(steps):
         lp = logp[t, row]                                 # (C,)
         blank = lp[CTC_BLANK]
-        k, cut = 0, NINF                                  # the step's K most probable label classes
-        for c in range(C):
-            v = lp[c]
-            if c == CTC_BLANK or (k == K and not v > cut):
-                continue
-            i = min(k, K - 1)
-            while i > 0 and topv[i - 1] < v:              # an equal class before c stays before it
-                top[i], topv[i] = top[i - 1], topv[i - 1]
-                i -= 1
-            top[i], topv[i] = c, v
-            k = min(k + 1, K)
-            cut = topv[K - 1]
-        h = 0
+        heap[0, :] = NINF                                 # empty
+        keys[:2, :] = -1
         for k in range(nb):                               # each kept prefix again
             n = bnode[k]
             b = bval[0, k] + blank
@@ -173,15 +162,28 @@ def _search_row(logp, row, steps, W):
                     merged[j, c] = t + 1                  # not offered again as an extension
             s = _logaddexp(b, nbl)
             if s != NINF:
-                h = _offer(heap, keys, h, s, b, nbl, parent[n], label[n], n, tree)
-        worst = heap[0, 0] if h == W else NINF
+                _offer(heap, keys, s, b, nbl, parent[n], label[n], n, tree)
+        worst = heap[0, 0]
+        tot0 = bval[0, 0]                                 # the most probable kept prefix's
+        nk, cut = 0, NINF                                 # the step's most probable label classes, at most K,
+        for c in range(C):                                # those that can extend even tot0 past the worst
+            v = lp[c]
+            if c == CTC_BLANK or tot0 + v < worst or (nk == K and not v > cut):
+                continue
+            i = min(nk, K - 1)
+            while i > 0 and topv[i - 1] < v:              # an equal class before c stays before it
+                top[i], topv[i] = top[i - 1], topv[i - 1]
+                i -= 1
+            top[i], topv[i] = c, v
+            nk = min(nk + 1, K)
+            cut = topv[K - 1]
         for j in range(nb):                               # each kept prefix + a label, most probable first
             n = bnode[j]
             tot = bval[0, j]
-            if K == 0 or tot + lp[top[0]] < worst:        # nor can any later one (tot descends)
+            if nk == 0 or tot + topv[0] < worst:          # nor can any later one (tot descends)
                 break
             last = label[n]
-            for i in range(K):
+            for i in range(nk):
                 c = top[i]
                 if tot + lp[c] < worst:                   # a bound (a repeat reads pb <= tot): nor the rest
                     break
@@ -190,16 +192,21 @@ def _search_row(logp, row, steps, W):
                     continue
                 if merged[j, c] == t + 1:                 # kept: merged into its own candidate above
                     continue
-                h = _offer(heap, keys, h, e, NINF, e, n, c, -1, tree)
-                worst = heap[0, 0] if h == W else NINF
+                _offer(heap, keys, e, NINF, e, n, c, -1, tree)
+                worst = heap[0, 0]
         for k in range(nb):
             slot[bnode[k]] = -1
-        for k in range(h):                                # the heap's entries, most probable first (the
-            v, i = heap[0, k], k                          # next step scans them in this order: its worst
-            while i > 0 and heap[0, order[i - 1]] < v:    # rises soonest)
+        h = 0
+        for k in range(W):                                # the heap's entries, most probable first (the
+            v = heap[0, k]                                # next step scans them in this order: its worst
+            if v == NINF:                                 # rises soonest)
+                continue
+            i = h
+            while i > 0 and heap[0, order[i - 1]] < v:
                 order[i] = order[i - 1]
                 i -= 1
             order[i] = k
+            h += 1
         for i in range(h):                                # the heap's prefixes are kept
             k = order[i]
             n = keys[2, k]
