@@ -63,8 +63,8 @@ class SequenceModel:
     def __init__(self, stack, head, state_noise=0.0, noise_seed=0):
         self.stack, self.head = stack, head
         self.last_count = 0  # scored units (sequences or steps) of the last loss_and_grad
-        self._batch_sums = {}  # the sums a device update's batch gives on the host (``last_sums``)
-        self.last_sums = {}  # and its raw sums (head.sum_keys)
+        self.last_sums = {}  # the last update's raw sums {head.sum_keys: float} (the trainer adds them up)
+        self.last_host_sums = {}  # those of a device update's batch that the host knows (``head.host_sums``)
         self.dtype = np.dtype(head.dtype)
         if not (state_noise >= 0 and np.isfinite(state_noise)):
             raise ValueError(f"state_noise must be a non-negative standard deviation, not {state_noise}")
@@ -112,20 +112,6 @@ class SequenceModel:
     @property
     def metrics(self):
         return self.head.metrics
-
-    @property
-    def last_sums(self):
-        """The last update's raw sums {head.sum_keys: float} (the trainer adds them up over an epoch)."""
-        return self._last_sums
-
-    @last_sums.setter
-    def last_sums(self, sums):
-        # After a device update its caller sets the sums it fetched (the head's two metrics, 'seqs'); those the
-        # batch gives on the host (``head.host_sums``: the CTC head's label count) were kept by the update and
-        # join them. The dict itself is kept: the host update adds into it after setting it.
-        for k, v in self._batch_sums.items():
-            sums.setdefault(k, v)
-        self._last_sums = sums
 
     def num_params(self):
         return int(self.flat[0].data.size)
@@ -287,8 +273,8 @@ class SequenceModel:
         synthesis network's window and layers run on the device, ``WindowStack``). A bidirectional stack joins
         and reverses its directions on the device (``RecurrentStack``), and a last-step head reads its backward
         columns at step 0 (``_select``); the CTC head scores whole rows (``CTCHead._device_loss``). -> the
-        batch's scored count (``last_count``; the caller sets ``last_sums`` once it has fetched sums, and the
-        sums the batch gives on the host, ``head.host_sums``, are kept for it)."""
+        batch's scored count (``last_count``; the caller sets ``last_sums`` once it has fetched sums, adding
+        ``last_host_sums``: those the batch gives on the host, ``head.host_sums``)."""
         from lnrnn.kernels.cuda import arrays_cuda
         T, B = x.shape[0], x.shape[1]
         text_kw = self._text(text)
@@ -303,7 +289,7 @@ class SequenceModel:
         L = np.full(B, T, np.int64) if lengths is None else lengths
         valid_all = L > 0 if last else running_mask(L, T, bool)                      # (B,) or (T,B)
         self.last_count = self.head.count(targets, valid_all)
-        self._batch_sums = self.head.host_sums(targets, valid_all)
+        self.last_host_sums = self.head.host_sums(targets, valid_all)
         scale = 1.0 / max(self.last_count, 1)
         p, g = self.device_buffers()
         arrays_cuda.fill(g.data, 0)
@@ -381,7 +367,6 @@ class SequenceModel:
         ``text``: (codes (B,U), lengths (B,)) of each row's text, for a conditioned model (and only there)."""
         self._text(text)
         self.zero_grad()
-        self._batch_sums = {}
         T, B = x.shape[0], x.shape[1]
         if state is None and self.state_noise:
             state = self._update_noise(B, noise_key)

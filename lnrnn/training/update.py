@@ -112,7 +112,8 @@ class DeviceUpdate:
         first, second, norm = metrics.copy_to_host()                     # the update's one copy to the host
         # the head's two metrics' sums (loss, acc; the mixture density's loss, nats_seq), sequences with a step
         seqs = x.shape[1] if lengths is None else np.count_nonzero(np.asarray(lengths) > 0)
-        model.last_sums = {**dict(zip(model.head.metrics, (float(first), float(second)))), "seqs": float(seqs)}
+        sums = {**dict(zip(model.head.metrics, (float(first), float(second)))), "seqs": float(seqs)}
+        model.last_sums = {**sums, **{k: v for k, v in model.last_host_sums.items() if k not in sums}}
         loss = model.head.mean(model.last_sums, model.last_count)["loss"]
         if not math.isfinite(loss):
             t._diverged("training loss", loss)
