@@ -16,9 +16,15 @@ validation images) are dealt out over the ranks, so the validation figures are c
 That the comparison can fail is shown on the same children: without --reproducible (one Allreduce of the
 ranks' shard gradients) the LN-LSTM in float64 on 2 ranks is not the same bits as in one process.
 
-UPDATES = 26 crosses two epoch ends of the digits runs (12 batches an epoch).
+The digits runs train on SPLIT's 285 images (3 batches an epoch, the last of 29 rows as the default split's
+1437 end: one block, fewer than the ranks) and validate on its 360; UPDATES = 8 crosses two epoch ends and
+goes on into the third epoch. Each of the strokes run's STROKE_UPDATES batches runs all the truncated-BPTT
+segments of its lines, which end in different segments, whatever the number of updates. Rows of training
+metrics every LOG_EVERY updates are compared too. (More updates reach no other code: 26 digits updates on the
+default split, or 20 strokes updates, take a run about twice the CPU time, in each of the six processes.)
 
-Time: 258 CPU-s for the three children, one after the other (AMD EPYC, 2 cores).
+Time: the three children run one after the other; most of their time goes to importing lnrnn and compiling
+or loading kernels in their six processes, a digits run trains in about a CPU-second (AMD EPYC, 2 cores).
 """
 import json
 import os
@@ -48,7 +54,10 @@ RANKS = (2, 3)
 CELLS = ("rnn", "lstm", "ln-rnn", "ln-lstm", "bn-rnn", "bn-lstm")
 DTYPES = ("float64", "float32")
 BATCH = 128
-UPDATES = 26
+SPLIT = "285/360"  # digits: train/validation images (2 x 128 + 29 rows an epoch)
+UPDATES = 8  # the digits runs: two epoch ends of 3 batches, then 2 updates of the third epoch
+STROKE_UPDATES = 6  # the strokes run's batches of 32 lines
+LOG_EVERY = 2  # updates.jsonl: a row of training metrics every this many updates
 SEED = 3
 CHILD_TIMEOUT_S = 600
 CONTROL = "default-ln-lstm-float64"   # the same run without --reproducible
@@ -57,12 +66,14 @@ STROKES = "strokes-ln-lstm-2-layers"
 
 def runs():
     """[(name, TrainConfig fields)] every child trains."""
-    base = dict(task="digits", batch_size=BATCH, seed=SEED, max_steps=UPDATES, best_metric="none", keep=10,
+    base = dict(batch_size=BATCH, seed=SEED, max_steps=UPDATES, log_every=LOG_EVERY, best_metric="none", keep=10,
                 save_every_seconds=0.0, hidden=32, eval_batch_size=100, block_rows=16)
-    out = [(f"{c}-{d}", dict(base, cell=c, dtype=d, reproducible=True)) for c in CELLS for d in DTYPES]
+    digits = dict(base, task="digits", split=SPLIT)
+    out = [(f"{c}-{d}", dict(digits, cell=c, dtype=d, reproducible=True)) for c in CELLS for d in DTYPES]
     out.append((STROKES, dict(base, task="strokes-synthetic", cell="ln-lstm", dtype="float64", layers=2, tbptt=16,
-                              hidden=16, batch_size=32, block_rows=4, max_steps=20, reproducible=True)))
-    out.append((CONTROL, dict(base, cell="ln-lstm", dtype="float64", reproducible=False)))
+                              hidden=16, batch_size=32, block_rows=4, max_steps=STROKE_UPDATES,
+                              reproducible=True)))
+    out.append((CONTROL, dict(digits, cell="ln-lstm", dtype="float64", reproducible=False)))
     return out
 
 
@@ -268,10 +279,12 @@ def test_block_ring_fails_with_one_error_and_never_hangs():
 
 def test_bn_synthesis_network_is_refused_under_reproducible(tmp_path):
     """The synthesis network keeps its BN statistics to one block: --reproducible with a BN cell there is one
-    line and exit code 2, before any file is written."""
+    line and exit code 2, before any file is written. (--split: the task's lines are drawn before the check,
+    and the default 2000/200 take most of a minute.)"""
     out = tmp_path / "run"
-    r = subprocess.run([sys.executable, "-m", "lnrnn.cli", "train", "--task", "strokes-hershey", "--cell", "bn-lstm",
-                        "--hidden", "8", "--layers", "1", "--reproducible", "--max-steps", "1", "--out", str(out)],
+    r = subprocess.run([sys.executable, "-m", "lnrnn.cli", "train", "--task", "strokes-hershey", "--split", "16/4",
+                        "--cell", "bn-lstm", "--hidden", "8", "--layers", "1", "--reproducible", "--max-steps", "1",
+                        "--out", str(out)],
                        capture_output=True, text=True, timeout=CHILD_TIMEOUT_S, cwd=ROOT)
     assert r.returncode == 2, r.stderr[-2000:]
     assert r.stderr.strip().startswith("Error:") and "Traceback" not in r.stderr, r.stderr[-2000:]
