@@ -12,8 +12,9 @@ Timed in turns in one process (medians), float32:
   blstm layer   one LSTM layer of --hidden units forward + backward over x (T,B,I), twice (the two directions
                 of a bidirectional layer, the second over the reversed sequence), as Graves et al. 2009 (I 25,
                 100 units a direction)
-  decoding      best path of the batch's log-probabilities (saved[0]), and prefix beam search at --beam
-                (a Python loop: timed on --beam-rows rows, once each, and scaled to B)
+  decoding      best path of the batch's log-probabilities (saved[0]), and the compiled prefix beam search
+                at --beam over every row (lnrnn/model/beam.py; bench/ctc_decode.py times more widths and the
+                Python spec)
 The shares printed are ctc / (ctc + blstm layer) and, for the update of a 2-layer BLSTM-CTC, ctc / (ctc + 2
 blstm layers) and decoding / (ctc + 2 blstm layers), by wall time and by the process's CPU time (which a
 loaded machine moves less). --against REV first times ctc.py of git revision REV (loaded from `git show`)
@@ -101,7 +102,6 @@ def main(argv=None):
     ap.add_argument("--norm", default="none", choices=["none", "ln"])
     ap.add_argument("--reps", type=int, default=5)
     ap.add_argument("--beam", type=int, default=8, help="beam width of the decoding timed")
-    ap.add_argument("--beam-rows", type=int, default=2, help="rows prefix beam search is timed on (scaled to B)")
     ap.add_argument("--against", metavar="REV", help="also time ctc.py of this git revision against this one")
     args = ap.parse_args(argv)
     T, B, C, L, I, H = args.steps, args.batch, args.classes, args.label, args.inputs, args.hidden
@@ -134,16 +134,12 @@ def main(argv=None):
     print(f"CPU time (all threads): ctc {cc:.1f} ms   blstm layer {cs:.1f} ms   ctc share {100 * cc / (cc + cs):.1f}%")
     print(f"2-layer BLSTM-CTC update (ctc + 2 layers), CPU time: ctc share {100 * cc / (cc + 2 * cs):.1f}%")
     logp = ctc_forward(logits, labels, il, ll)[1][0]             # (T,B,C) log-softmax, as the head decodes it
-    best = []
-    paired_times([lambda: best_path(logp, il)], args.reps, best)
-    rows = min(args.beam_rows, B)
-    c0 = time.process_time()
-    beam_search(logp[:, :rows], args.beam, il[:rows])
-    beam = (time.process_time() - c0) * 1e3 * B / rows
-    cb = statistics.median(best[0])
+    dec = []
+    paired_times([lambda: best_path(logp, il), lambda: beam_search(logp, args.beam, il)], args.reps, dec)
+    cb, beam = (statistics.median(t) for t in dec)
     step = cc + 2 * cs
     print(f"decoding, CPU time: best path {cb:.2f} ms ({100 * cb / step:.2f}% of the update), prefix beam search "
-          f"width {args.beam} {beam:.0f} ms ({100 * beam / step:.0f}% of the update; {rows} rows timed, scaled to B)")
+          f"width {args.beam} {beam:.1f} ms ({100 * beam / step:.1f}% of the update, {beam / cc:.2f}x the ctc loss)")
     if args.against:
         against(args.against, T, B, C, L, args.reps)
 

@@ -89,6 +89,18 @@ def test_a_width_keeping_every_prefix_gives_every_label_its_exact_probability(T,
     assert tuple(labels[0, :n[0]]) == best and np.exp(logq[0]) == pytest.approx(exact[best], rel=1e-12)
 
 
+def test_a_prefix_dropped_and_reached_again_is_one_prefix():
+    """Width 2 over (blank, a, b): the spec keeps a, ab after step 2; a, aba after step 3 (ab dropped, aba
+    kept); ab again after step 4 (rebuilt from a) beside abab, whose route runs through the ab dropped before;
+    ab, aba after step 5. The rebuilt ab must be the ab of before, or its extension and abab's merge go wrong."""
+    p = np.array([[0.1, 0.6, 0.3], [0.3, 0.3, 0.4], [0.3, 0.6, 0.1], [0.1, 0.3, 0.6], [0.3, 0.4, 0.3]])
+    want = prefix_beam_search(np.log(p), 2)
+    assert [lab for lab, _ in want] == [(1, 2), (1, 2, 1)]
+    same_beams(prefix_beams(np.log(p), 2), want)
+    for t in range(1, 5):
+        same_beams(prefix_beams(np.log(p[:t]), 2), prefix_beam_search(np.log(p[:t]), 2))
+
+
 def test_beam_search_beats_the_best_path_by_hand():
     """p(blank) = 0.6, p(a) = 0.4 at both of 2 steps: the best path reads "" (0.36), while "a" has three
     paths (a a, a -, - a): 0.64."""
