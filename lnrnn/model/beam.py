@@ -13,17 +13,20 @@ How a row runs:
     reached again later (dropped, then rebuilt from its parent) is the same node. Node 0 is the empty prefix.
   * The kept prefixes (beam slots, (W,)) hold log pb, log pnb and their log-sum; slot (N,) maps a node to its
     beam slot, -1 when it is not kept.
-  * A step offers every candidate of the spec to a heap of W (the worst kept at its root):
+  * A step offers every candidate of the spec to a heap of W on log tot alone (the worst kept at its root):
       - a kept prefix again: pb = tot + logp[blank], pnb = pnb + logp[last] (a repeat collapses), plus,
         when its parent is kept too, the parent's extension by its last label (two routes meet: the only
-        log-add-exp of pnb);
+        log-add-exp of pnb; that extension is then not offered again);
       - a kept prefix + c, c not blank: (pb if c is its last label else tot) + logp[c], pb = -inf.
-    An extension is looked at only where its bound tot + logp[c] reaches the heap's worst, so almost all of
-    the W (C-1) are rejected by one add and one compare; a kept prefix whose tot + the step's best class
-    is below the worst is skipped whole. No exp or log runs outside the W log-add-exps per step.
+    Extensions come from the step's K = 2W most probable label classes, sorted (a kept prefix has at most W
+    whose candidate is lowered or merged, so W plain ones beat every class past the K), and only those that
+    could lift the best kept prefix past the worst after the "again" candidates; kept prefixes are scanned
+    most probable first, classes likewise, each scan stopping at the first bound tot + logp[c] under the
+    heap's worst. No exp or log runs outside the log-add-exps of the "again" candidates (about 2W a step).
   * Log space, as the spec, with NumPy's logaddexp rewritten operation for operation: the kernel's sums equal
-    the spec's (to the bit where libm's exp and log1p are NumPy's), and exact ties are broken as the spec breaks
-    them, labels in lexicographic order (a prefix before its extensions), by walking the two nodes up the trie.
+    the spec's (to the bit where libm's exp and log1p are NumPy's; no fastmath: config.EXACT_JIT), and exact ties
+    at the heap's cut are broken as the spec breaks them, labels in lexicographic order (a prefix before its
+    extensions), by walking the two nodes up the trie.
     So the search is the spec's, whatever the width: a width at least the number of prefixes is exact.
   * A row whose every candidate has probability 0 at some step (a step of -inf everywhere) ends with no prefix:
     its label is empty and its log p -inf (the spec has no prefix to return there).
