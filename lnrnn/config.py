@@ -31,6 +31,10 @@ CACHE = os.environ.get("LNRNN_NO_CACHE", "") == ""
 # BatchNorm over a whole sequence (batchnorm.bn_forward/bn_backward): prange over at most this many
 # chunks of time steps (a constant, not the thread count, so the kernels stay cacheable).
 BN_TIME_CHUNKS = 8
+# The CPU CTC kernel (lnrnn/kernels/ctc.py): prange over at most this many fixed chunks of batch rows, each
+# with its own scratch (a row's softmax and alpha, about 0.5 MB at T 300, C 80, labels of 60), run one row
+# after another so the scratch stays in cache; a row's values do not depend on its chunk.
+CTC_ROW_CHUNKS = 8
 # BN cells split their time loop over threads (each its own batch rows, meeting at barriers within every
 # step: lnrnn/kernels/bn_lstm.py, bn_rnn.py) from this many B*G elements of a step on (batch x gate width, G = 4H
 # for the LSTM, H for the RNN); below, one thread. Measured on a 2-core x86-64 VM, T=28 float32 MKL,

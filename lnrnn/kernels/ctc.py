@@ -75,7 +75,7 @@ from llvmlite import ir
 from numba import njit, prange, types
 from numba.extending import intrinsic
 
-from lnrnn.config import JIT, PJIT
+from lnrnn.config import CTC_ROW_CHUNKS, JIT, PJIT
 from lnrnn.kernels.codes import CTC_BLANK
 
 
@@ -158,15 +158,16 @@ def _skip(lab, s):
 
 
 @njit(**JIT)
-def _row_classes(lab, Sb, ext, skm, skl):
+def _row_classes(lab, Sb, ext, skm, skl, blk):
     """The row's extended label once, so the recursions' s-loops carry no test: ext[:Sb] (S,) its classes;
     skm (S+2,) 1 where s may be entered from s-2, 0 where not and past Sb (a factor on that term); skl (S+2,)
-    the same as 0 / -inf (added to it in log space)."""
+    the same as 0 / -inf (added to it in log space); blk[:Sb] (S,) 1 on a blank, 0 on a label."""
     for s in range(skm.shape[0]):
         skm[s] = 0.0
         skl[s] = -np.inf
     for s in range(Sb):
         ext[s] = CTC_BLANK if s % 2 == 0 else lab[s // 2]
+        blk[s] = 1.0 if s % 2 == 0 else 0.0
         if _skip(lab, s):
             skm[s] = 1.0
             skl[s] = 0.0
@@ -199,83 +200,109 @@ def _softmax_step(x, lp, y):
 
 
 @njit(**JIT)
-def _alpha_step(pa, pb, at, skm, yt, ext, lo, hi):
-    """alpha[t] = pb[lo+2:hi+2] = at[lo:hi] from alpha[t-1] = pa (S+2,) and step t's softmax yt (C,) -> (its
-    sum, how many positions with paths arriving fell below TINY). A function of its own: inside the row's
-    loop over t (where pa and pb swap) LLVM does not vectorize it."""
+def _alpha_step(ap, at, skm, yt, ext, em, n):
+    """alpha[t] from alpha[t-1] on the band's n positions: ap and at (S+2,) are rows of alpha (T,S+2) from the
+    band's first position on (so index i + 2 is position lo + i, i + 1 and i its two predecessors), skm and ext
+    likewise, yt (C,) step t's softmax -> (alpha[t]'s sum, how many positions with paths arriving fell below
+    TINY). Arrays start at the band (sliced by the caller) so every index is i plus a constant >= 0: LLVM then
+    drops Numba's negative-index wraparound and vectorizes the loop."""
+    for i in range(n):                           # the emissions gathered first: the recursion is then contiguous
+        em[i] = yt[ext[i]]
     c, nd = 0.0, 0
-    for s in range(lo, hi):                      # no branch: a barred skip is multiplied by 0
-        inc = pa[s + 2] + pa[s + 1] + pa[s] * skm[s]
-        v = inc * yt[ext[s]]
-        pb[s + 2] = v
-        at[s] = v
+    for i in range(n):                           # no branch: a barred skip is multiplied by 0
+        inc = ap[i + 2] + ap[i + 1] + ap[i] * skm[i]
+        v = inc * em[i]
+        at[i + 2] = v
         c += v
         nd += (inc > 0.0) & (v < TINY)
     return c, nd
 
 
 @njit(**JIT)
-def _beta_step(bn, bt, skm, yt, ext, lo, hi, lo1, hi1):
-    """beta[t] = bn[lo:hi] from beta[t+1] = bn[lo1:hi1] and step t+1's softmax yt (C,) -> (its sum, how many
-    positions of beta[t+1] fell below TINY with their emission). bt (S+2,) holds beta[t+1] times its
-    emission (0 off the band: entries past it are never written, entries above it from step t+2 not read)."""
+def _beta_emit(bn, bt, yt, ext, em, n):
+    """bt = beta[t+1] times step t+1's emission, on step t+1's band (n positions; bn, bt, ext sliced at its
+    first position, yt (C,) step t+1's softmax) -> how many of them fell below TINY."""
+    for i in range(n):
+        em[i] = yt[ext[i]]
     nd = 0
-    for s in range(lo1, hi1):
-        v = bn[s] * yt[ext[s]]
-        bt[s] = v
-        nd += (bn[s] > 0.0) & (v < TINY)
-    c = 0.0
-    for s in range(lo, hi):                      # no branch: a barred skip is multiplied by 0
-        v = bt[s] + bt[s + 1] + bt[s + 2] * skm[s + 2]
-        bn[s] = v
+    for i in range(n):
+        v = bn[i] * em[i]
+        bt[i] = v
+        nd += (bn[i] > 0.0) & (v < TINY)
+    return nd
+
+
+@njit(**JIT)
+def _beta_sum(bn, bt, skm, at, q, blk, n):
+    """beta[t] = bn on step t's band (n positions; every array sliced at its first position) from bt
+    (_beta_emit), and at once the posteriors q = alpha[t] beta[t] (at: alpha[t]) -> (beta[t]'s sum, the
+    posteriors' sum, their sum on blanks (blk: 1 on a blank, 0 on a label))."""
+    c, z, zb = 0.0, 0.0, 0.0
+    for i in range(n):                           # no branch: a barred skip is multiplied by 0
+        v = bt[i] + bt[i + 1] + bt[i + 2] * skm[i + 2]
+        bn[i] = v
         c += v
-    return c, nd
+        w = at[i] * v
+        q[i] = w
+        z += w
+        zb += w * blk[i]
+    return c, z, zb
 
 
 @njit(**JIT)
-def _grad_step(dt, yt, at, bn, q, ext, lo, hi, g):
-    """Step t's gradient dt (C,) = g (yt - posteriors) from yt (C,) softmax, at (S,) alpha and bn (S,) beta
-    over their scales; q (S,) scratch -> False where the posteriors' sum n underflows (below TINY)."""
-    n = 0.0
-    for s in range(lo, hi):                      # posterior of position s, up to the step's sum n
-        v = at[s] * bn[s]
-        q[s] = v
-        n += v
-    if n < TINY:
-        return False
+def _posteriors(bn, at, q, blk, n):
+    """q = alpha[t] beta[t] on the band (after beta[t] was rescaled, or at the last step) -> (their sum, their
+    sum on blanks)."""
+    z, zb = 0.0, 0.0
+    for i in range(n):
+        w = at[i] * bn[i]
+        q[i] = w
+        z += w
+        zb += w * blk[i]
+    return z, zb
+
+
+@njit(**JIT)
+def _grad_step(dt, yt, q, ext, i0, n, z, zb):
+    """Step t's gradient dt (C,) = yt - posteriors per class, from yt (C,) softmax and q, ext sliced at the
+    band's first position (n of them); the blanks' share zb (all class 0) is taken from its sum, the labels'
+    (positions i0, i0 + 2, ...) one by one. z: the posteriors' sum."""
+    r = 1.0 / z
     for c in range(dt.shape[0]):
-        dt[c] = g * yt[c]
-    r = g / n
-    for s in range(lo, hi):                      # ... subtracted from its class
-        dt[ext[s]] -= r * q[s]
-    return True
+        dt[c] = yt[c]
+    dt[CTC_BLANK] -= r * zb
+    for i in range(i0, n, 2):                    # ... subtracted from its class
+        dt[ext[i]] -= r * q[i]
 
 
 @njit(**JIT)
-def _row_forward(y, ext, skm, Tb, Sb, al, pa, pb):
-    """One row, rescaled: y (T,C) softmax, ext (S,) and skm (S+2,) from _row_classes -> (log p, exact), al (T,S)
-    alpha over a scale (written on each step's band only). exact is False where a dropped path may hold more
-    than 1e-17 of p or a step's sum underflows (the caller then runs the log-space path). Scratch: pa, pb
-    (S+2,) alpha[t-1] and alpha[t] behind two 0 entries, so position s reads pa[s+2], pa[s+1], pa[s]
-    (entries below the band, left from step t-3, are not read: s - 2 >= lo(t) - 2 = lo(t-1))."""
+def _row_forward(y, ext, skm, Tb, Sb, al, em):
+    """One row, rescaled: y (T,C) softmax, ext (S,) and skm (S+2,) from _row_classes -> (log p, exact), al
+    (T,S+2) alpha over a scale, position s at s + 2 (written on each step's band, 0 on the two positions below
+    it and above it that the next step reads). exact is False where a dropped path may hold more than 1e-17 of
+    p or a step's sum underflows (the caller then runs the log-space path). Scratch: em (S,)."""
     if Tb == 0:
         return (0.0 if Sb == 1 else -np.inf), True
-    for s in range(pa.shape[0]):
-        pa[s] = 0.0
-        pb[s] = 0.0
     la, ldrop = 0.0, -np.inf        # log of alpha's scale; that scale at the last step that dropped a path
     lo, hi = _band(0, Tb, Sb)
+    a0 = al[0]
+    for s in range(a0.shape[0]):
+        a0[s] = 0.0
     c, nd = 0.0, 0
     for s in range(lo, hi):
         v = y[0, ext[s]]
-        pb[s + 2] = v
-        al[0, s] = v
+        a0[s + 2] = v
         c += v
         nd += v < TINY
     for t in range(Tb):
+        at = al[t]
         if t > 0:
             lo, hi = _band(t, Tb, Sb)
-            c, nd = _alpha_step(pa, pb, al[t], skm, y[t], ext, lo, hi)
+            at[0] = 0.0
+            at[1] = 0.0
+            for s in range(hi, min(hi + 2, Sb)):     # read by step t+1 (its band reaches two higher)
+                at[s + 2] = 0.0
+            c, nd = _alpha_step(al[t - 1, lo:], at[lo:], skm[lo:], y[t], ext[lo:], em, hi - lo)
         if nd > 0:
             ldrop = la
         if c == 0.0 and ldrop == -np.inf:           # nothing arrives and nothing was dropped: p = 0
@@ -285,35 +312,37 @@ def _row_forward(y, ext, skm, Tb, Sb, al, pa, pb):
         if not RESCALE_LO <= c <= RESCALE_HI:      # keep the step's sum near 1 (not every step: one pass less)
             r = 1.0 / c
             for s in range(lo, hi):
-                pb[s + 2] *= r
-                al[t, s] *= r
+                at[s + 2] *= r
             la += np.log(c)
             c = 1.0
-        pa, pb = pb, pa
     la += np.log(c)                              # p = the last band's sum at the scale
     return la, ldrop - la <= _LOG_DROP - np.log(Sb * Tb)
 
 
 @njit(**JIT)
-def _row_backward(g, y, al, lz, ext, skm, Tb, Sb, d, b, bn, bt, q):
-    """One row, rescaled: d[:, b] (of d (T,B,C)) = g * dL/dlogits from y (T,C) softmax, al (T,S) alpha over a scale, log p lz,
-    ext (S,), skm (S+2,) -> exact (False: a dropped path may hold more than 1e-17 of p, or a sum underflows;
-    the caller then runs the log-space path over the whole row). beta is never stored: bn (S,) holds beta[t]
-    over a scale, bt (S+2,) scratch of _beta_step, and step t's posteriors q (S,) are taken at once: alpha
-    beta over their sum on the band (neither scale enters)."""
+def _row_backward(y, al, lz, ext, skm, blk, Tb, Sb, d, b, bn, bt, q, em):
+    """One row, rescaled: d[:Tb, b] (of d (T,B,C)) = dL/dlogits from y (T,C) softmax, al (T,S+2) alpha over a
+    scale (_row_forward), log p lz, ext (S,), skm (S+2,), blk (S,) 1 on blanks -> exact (False: a dropped path
+    may hold more than 1e-17 of p, or a sum underflows; the caller then runs the log-space path over the whole
+    row). beta is never stored: bn (S,) holds beta[t] over a scale, bt (S+2,) beta[t+1] times its emission,
+    and step t's posteriors q (S,) are taken with beta[t]: alpha beta over their sum on the band (neither
+    scale enters). Scratch: em (S,)."""
     for s in range(bt.shape[0]):
         bt[s] = 0.0
     lb, limit = 0.0, lz + _LOG_DROP - np.log(Sb * Tb)    # lb: log of beta's scale
     for t in range(Tb - 1, -1, -1):
         lo, hi = _band(t, Tb, Sb)
+        at = al[t, 2 + lo:]
         if t == Tb - 1:
             for s in range(lo, hi):
                 bn[s] = 1.0
+            z, zb = _posteriors(bn[lo:], at, q[lo:], blk[lo:], hi - lo)
         else:
             lo1, hi1 = _band(t + 1, Tb, Sb)
-            c, nd = _beta_step(bn, bt, skm, y[t + 1], ext, lo, hi, lo1, hi1)
+            nd = _beta_emit(bn[lo1:], bt[lo1:], y[t + 1], ext[lo1:], em, hi1 - lo1)
             if nd > 0 and lb > limit:
                 return False
+            c, z, zb = _beta_sum(bn[lo:], bt[lo:], skm[lo:], at, q[lo:], blk[lo:], hi - lo)
             if c < TINY:
                 return False
             if not RESCALE_LO <= c <= RESCALE_HI:
@@ -321,8 +350,10 @@ def _row_backward(g, y, al, lz, ext, skm, Tb, Sb, d, b, bn, bt, q):
                 for s in range(lo, hi):
                     bn[s] *= r
                 lb += np.log(c)
-        if not _grad_step(d[t, b], y[t], al[t], bn, q, ext, lo, hi, g):     # d[t, b]: contiguous (C,)
+                z, zb = _posteriors(bn[lo:], at, q[lo:], blk[lo:], hi - lo)
+        if z < TINY:                             # the posteriors' sum underflows
             return False
+        _grad_step(d[t, b], y[t], q[lo:], ext[lo:], 1 - lo % 2, hi - lo, z, zb)     # d[t, b]: contiguous (C,)
     return True
 
 
@@ -357,8 +388,8 @@ def _row_forward_log(lp, ext, skip, Tb, Sb, al, em, pa, pb):
 
 
 @njit(**JIT)
-def _row_backward_log(g, lp, al, lz, ext, skip, Tb, Sb, d, bn, bt, q):
-    """One row in log space (the exact path): d (T,C) = g * dL/dlogits from lp (T,C), log alpha al (T,S),
+def _row_backward_log(lp, al, lz, ext, skip, Tb, Sb, d, bn, bt, q):
+    """One row in log space (the exact path): d (T,C) = dL/dlogits from lp (T,C), log alpha al (T,S),
     log p lz, ext (S,), skip (S+2,) 0 / -inf.
     beta is never stored: bn (S,) holds beta[t+1], bt (S+2,) beta[t+1] + emission at t+1 (-inf past Sb), and
     step t's posteriors q (S,) are taken from beta[t] as soon as it is made (fused: no (T,S) beta, one pass)."""
@@ -376,81 +407,82 @@ def _row_backward_log(g, lp, al, lz, ext, skip, Tb, Sb, d, bn, bt, q):
             for s in range(Sb):                  # no branch: a barred skip adds -inf, bt is -inf past Sb
                 bn[s] = _lse3(bt[s], bt[s + 1], bt[s + 2] + skip[s + 2], low)
         for c in range(C):
-            d[t, c] = g * _exp(lp[t, c])
+            d[t, c] = _exp(lp[t, c])
         for s in range(Sb):                      # posterior of position s (vectorized exps)
             q[s] = _exp(al[t, s] + bn[s] - lz)
         for s in range(Sb):                      # ... subtracted from its class
-            d[t, ext[s]] -= g * q[s]
+            d[t, ext[s]] -= q[s]
 
 
 @njit(**PJIT)
 def ctc_forward(logits, labels, input_lengths, label_lengths):
     """logits (T,B,C), labels (B,Lmax), input_lengths (B,), label_lengths (B,) -> loss (B,) (-log p; 0 where
-    p = 0), saved = (logp (T,B,C), y (B,T,C), alpha (B,T,S), logz (B,), logspace (B,))."""
+    p = 0), saved = (logp (T,B,C), grad (T,B,C) dloss/dlogits of each row's own loss, logz (B,), logspace (B,)).
+    Rows are run in CTC_ROW_CHUNKS fixed chunks (the prange), each with its own scratch, one row after another."""
     T, B, C = logits.shape
     S = 2 * labels.shape[1] + 1
     dt = logits.dtype
     logp = np.empty((T, B, C), dtype=dt)         # log-softmax at t < input_lengths[b], 0 after
-    y = np.empty((B, T, C))                      # softmax, float64 (written at t < input_lengths[b])
-    alpha = np.empty((B, T, S))                  # alpha over its scale on the band, or log alpha
+    grad = np.empty((T, B, C), dtype=dt)         # dloss[b]/dlogits[:, b] at t < input_lengths[b], 0 after
     logz = np.zeros(B, dtype=dt)
     loss = np.zeros(B, dtype=dt)
     logspace = np.zeros(B, dtype=np.bool_)
-    ext = np.zeros((B, S), dtype=np.int64)       # scratch per row, made before the row loop
-    skm = np.empty((B, S + 2))
-    skl = np.empty((B, S + 2))
-    em = np.empty((B, S))
-    pa = np.empty((B, S + 2))
-    pb = np.empty((B, S + 2))
-    for b in prange(B):
-        Tb, Sb = input_lengths[b], 2 * label_lengths[b] + 1
-        for t in range(Tb, T):
-            for c in range(C):
-                logp[t, b, c] = 0.0
-        for t in range(Tb):
-            _softmax_step(logits[t, b], logp[t, b], y[b, t])
-        _row_classes(labels[b], Sb, ext[b], skm[b], skl[b])
-        lz, exact = _row_forward(y[b], ext[b], skm[b], Tb, Sb, alpha[b], pa[b], pb[b])
-        if not exact:
-            logspace[b] = True
-            lz = _row_forward_log(logp[:, b, :], ext[b], skl[b], Tb, Sb, alpha[b], em[b], pa[b], pb[b])
-        logz[b] = lz
-        if logz[b] != -np.inf:
-            loss[b] = -logz[b]
-    return loss, (logp, y, alpha, logz, logspace)
+    K = min(B, CTC_ROW_CHUNKS)
+    y = np.empty((K, T, C))                      # scratch per chunk: the row's softmax, float64
+    alpha = np.empty((K, T, S + 2))              # ... its alpha over a scale (position s at s + 2), or log alpha
+    ext = np.zeros((K, S), dtype=np.uint64)      # ... (unsigned: an index Numba does not wrap)
+    skm = np.empty((K, S + 2))
+    skl = np.empty((K, S + 2))
+    blk = np.empty((K, S))
+    em = np.empty((K, S))
+    pa = np.empty((K, S + 2))
+    pb = np.empty((K, S + 2))
+    bn = np.empty((K, S))
+    bt = np.empty((K, S + 2))
+    q = np.empty((K, S))
+    for k in prange(K):
+        for b in range(k * B // K, (k + 1) * B // K):
+            Tb, Sb = input_lengths[b], 2 * label_lengths[b] + 1
+            for t in range(Tb, T):
+                for c in range(C):
+                    logp[t, b, c] = 0.0
+                    grad[t, b, c] = 0.0
+            for t in range(Tb):
+                _softmax_step(logits[t, b], logp[t, b], y[k, t])
+            _row_classes(labels[b], Sb, ext[k], skm[k], skl[k], blk[k])
+            lz, exact = _row_forward(y[k], ext[k], skm[k], Tb, Sb, alpha[k], em[k])
+            al = alpha[k, :, 2:]                 # log alpha where the row runs in log space
+            if not exact:
+                logspace[b] = True
+                lz = _row_forward_log(logp[:, b, :], ext[k], skl[k], Tb, Sb, al, em[k], pa[k], pb[k])
+            logz[b] = lz
+            if lz == -np.inf:                    # p = 0: loss 0, gradient 0
+                for t in range(Tb):
+                    for c in range(C):
+                        grad[t, b, c] = 0.0
+                continue
+            loss[b] = -lz
+            if exact:
+                exact = _row_backward(y[k], alpha[k], lz, ext[k], skm[k], blk[k], Tb, Sb, grad, b, bn[k], bt[k], q[k],
+                                      em[k])
+                if not exact:                    # the forward ran rescaled: its log-space alpha, made again
+                    _row_forward_log(logp[:, b, :], ext[k], skl[k], Tb, Sb, al, em[k], pa[k], pb[k])
+            if not exact:
+                _row_backward_log(logp[:, b, :], al, lz, ext[k], skl[k], Tb, Sb, grad[:, b, :], bn[k], bt[k], q[k])
+    return loss, (logp, grad, logz, logspace)
 
 
 @njit(**PJIT)
 def ctc_backward(dloss, saved, labels, input_lengths, label_lengths):
-    """dloss (B,) = dL/dloss, saved from ctc_forward -> dlogits (T,B,C) (0 past input_lengths[b] and on rows
-    with p = 0)."""
-    logp, y, alpha, logz, logspace = saved
-    T, B, C = logp.shape
-    S = alpha.shape[2]
-    d = np.zeros((T, B, C), dtype=logp.dtype)
-    ext = np.zeros((B, S), dtype=np.int64)       # scratch per row, made before the row loop
-    skm = np.empty((B, S + 2))
-    skl = np.empty((B, S + 2))
-    bn = np.empty((B, S))
-    bt = np.empty((B, S + 2))
-    q = np.empty((B, S))
-    em = np.empty((B, S))                        # for a row the backward redoes in log space:
-    pa = np.empty((B, S + 2))
-    pb = np.empty((B, S + 2))
-    la = np.empty((B, T, S))                     # its log alpha (pages touched only by such rows)
-    for b in prange(B):
-        Tb, Sb = input_lengths[b], 2 * label_lengths[b] + 1
-        if Tb > 0 and logz[b] != -np.inf:
-            _row_classes(labels[b], Sb, ext[b], skm[b], skl[b])
-            exact = False
-            if not logspace[b]:
-                exact = _row_backward(dloss[b], y[b], alpha[b], logz[b], ext[b], skm[b], Tb, Sb, d, b, bn[b], bt[b],
-                                      q[b])
-            if not exact:
-                al = alpha[b]
-                if not logspace[b]:              # the forward ran rescaled: its log-space alpha, made again
-                    al = la[b]
-                    _row_forward_log(logp[:, b, :], ext[b], skl[b], Tb, Sb, al, em[b], pa[b], pb[b])
-                _row_backward_log(dloss[b], logp[:, b, :], al, logz[b], ext[b], skl[b], Tb, Sb, d[:, b, :],
-                                  bn[b], bt[b], q[b])
+    """dloss (B,) = dL/dloss, saved from ctc_forward -> dlogits (T,B,C) = dloss[b] grad[:, b] (0 past
+    input_lengths[b] and on rows with p = 0). labels and lengths are not read (the forward took the gradient):
+    they keep the twins' arguments."""
+    grad = saved[1]
+    T, B, C = grad.shape
+    d = np.empty((T, B, C), dtype=grad.dtype)
+    for t in prange(T):
+        for b in range(B):
+            g = dloss[b]
+            for c in range(C):
+                d[t, b, c] = g * grad[t, b, c]
     return d
