@@ -177,6 +177,28 @@ def test_kernel_ignores_padding():
     np.testing.assert_array_equal(ctc_backward(g, saved2, labels2, il, ll), d)
 
 
+def test_kernel_rows_in_a_batch_equal_each_row_alone():
+    """The kernel runs rows in chunks, one after another on the chunk's scratch (alpha, beta, the softmax): no
+    row may read what the previous one left there, so each row of a batch (several a chunk) gives the bits it
+    gives alone."""
+    from lnrnn.config import CTC_ROW_CHUNKS
+    from lnrnn.kernels.ctc import ctc_backward, ctc_forward
+    rng = np.random.default_rng(7)
+    B = 3 * CTC_ROW_CHUNKS
+    x, labels, il, ll = random_problem(rng, T=16, B=B, C=5, Lmax=6)
+    order = np.argsort(-(il + 3 * ll), kind="stable")      # longer rows first: their scratch lies under shorter ones
+    x, labels, il, ll = x[:, order], labels[order], il[order], ll[order]
+    g = rng.standard_normal(B)
+    loss, saved = ctc_forward(x, labels, il, ll)
+    d = ctc_backward(g, saved, labels, il, ll)
+    for b in range(B):
+        one = slice(b, b + 1)
+        lb, sb = ctc_forward(np.ascontiguousarray(x[:, one]), labels[one], il[one], ll[one])
+        np.testing.assert_array_equal(lb, loss[one])
+        np.testing.assert_array_equal(sb[0], saved[0][:, one])
+        np.testing.assert_array_equal(ctc_backward(g[one], sb, labels[one], il[one], ll[one]), d[:, one])
+
+
 def test_kernel_float32_stays_near_float64_on_long_rows():
     """At T 200, C 30, labels of 40 (the rescaled recursion divides alpha and beta by their sums many times)
     float64 equals PyTorch; float32 (float64 inside, outputs rounded) is within 1e-5 relative in the loss and
