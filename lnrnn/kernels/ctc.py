@@ -25,15 +25,23 @@ as PyTorch's ``ctc_loss(..., zero_infinity=True)``; logz[b] = -inf marks it. A r
 empty label has p = 1 (loss 0); steps t >= input_lengths[b] get gradient 0.
 
 How it runs: Graves's rescaled recursion (sec. 4.1) in float64, whatever the logits' dtype.
-    * The softmax is made once per (t, row) in the forward (y, float64, saved for the backward) beside
-      logp (the head's log-probabilities); exp is a float64 polynomial LLVM vectorizes (_exp).
+    * The forward takes each row's gradient too (dloss enters only as a factor per row), while the row's
+      softmax and alpha are still in cache: rows run one after another in CTC_ROW_CHUNKS fixed chunks
+      (lnrnn/config.py; the prange), each with its own scratch (y (T,C) softmax, alpha (T,S+2)), so neither
+      is written to memory and read back cold. The backward only scales the saved gradient by dloss.
+    * The softmax is made once per (t, row) (y, float64, scratch) beside logp (the head's log-probabilities,
+      saved); exp is a float64 polynomial LLVM vectorizes (_exp).
+    * Step loops take arrays sliced at the band's first position, so every index is the loop counter plus a
+      constant >= 0 and LLVM drops Numba's negative-index wraparound (with it the loops did not vectorize);
+      ext is uint64 for the same reason. The emissions are gathered before each step's recursion.
     * Only the live band of positions is run: at step t, s < lo(t) = S_b - 2 (T_b - t) cannot reach the end
       and s >= hi(t) = 2t + 2 cannot be reached from the start (both at most two positions a step), so
       alpha and beta are 0 there and are not computed.
     * alpha[t] is divided by its sum over the band whenever that sum leaves [2^-100, 2^100] (RESCALE_LO,
       RESCALE_HI), and log p is the sum of the logs of those divisors and of the last step's sum (no exp or
       log per (t, s)); beta[t] likewise in the backward; the posterior of s at step t is alpha beta over
-      the sum of alpha beta on the band, so neither scale enters it.
+      the sum of alpha beta on the band, so neither scale enters it; the blank positions' posteriors are
+      summed in that pass (all class 0) and only the labels' are added to their classes one by one.
     * The row's extended label is made once (_row_classes): ext (S,) its classes, skm (S+2,) 1 where a skip
       into s is allowed, 0 where not, a factor on the s-2 term, so no position tests its class.
     * Exactness: a float64 product below TINY = 1e-300 (at a scale within 2^100 of the step's mass: an
@@ -55,20 +63,21 @@ llvmlite, which the PyPI wheels are not). Its backward makes beta[t] from beta[t
 t's posteriors from it at once.
 
 Precision: the rescaled recursion runs in float64 from the float64 softmax, and loss, logp and logz are
-rounded once to the logits' dtype (the gradient twice: g y, then the posteriors subtracted), so float32 rows
-carry little more than that rounding (loss within 2e-7 relative of float64 at T 300, C 80; the log-space
+rounded once to the logits' dtype (the gradient: y, then the labels' posteriors subtracted, then times dloss),
+so float32 rows carry little more than that rounding (loss within 2e-7 relative of float64 at T 300, C 80; the log-space
 kernel this replaced stored alpha and beta in float32, 5e-4 of the largest gradient element off). The
 log-space path computes in float64 from logp in the logits' dtype. tests/kernels/test_ctc.py bounds float32
 against float64.
 
 Speed (bench/ctc_step.py --against REV; bench/results/ctc-step-epyc.txt): at T 300, B 32, C 80, labels of
-60, one thread of an AMD EPYC (Zen 3), forward + backward take about half the CPU time of the log-space
-kernel in float32 and 0.4x in float64.
+60, one thread of an AMD EPYC (Zen 3), forward + backward take about half the CPU time of the previous
+rescaled kernel (which saved y and alpha for a separate backward), a quarter of the log-space kernel's.
 
-saved (forward returns it, backward takes it back): (logp (T,B,C) dtype, y (B,T,C) float64 softmax,
-alpha (B,T,S) float64, logz (B,) dtype, logspace (B,) bool). alpha[b] holds alpha over its scale (rows with
-logspace[b] False; written on each step's band only) or log alpha (logspace[b] True; at t < T_b, s < S_b).
-Rows are independent: the prange over rows writes only its own row of every buffer.
+saved (forward returns it, backward takes it back): (logp (T,B,C) dtype, grad (T,B,C) dtype dloss[b]/dlogits
+of each row's own loss (0 past input_lengths[b] and on rows with p = 0), logz (B,) dtype, logspace (B,) bool:
+the row's forward ran in log space). grad is rounded to the logits' dtype once, and the backward's product
+with dloss once more. Rows are independent: a chunk writes only its own rows of every output, and a row's
+values do not depend on its chunk (so not on the thread count).
 """
 import numpy as np
 from llvmlite import ir

@@ -5,7 +5,8 @@ Algorithm: log space throughout (alpha and beta in logs, two-term log-sum-exps),
 Graves's rescaled recursion in float64 and falls back to log space only for rows it cannot carry exactly.
 Loss and gradient agree to rounding (tests/kernels/test_ctc_cuda.py: 1e-12 in float64), but the saved
 tuple differs past logp: here (logp (T,B,C), alpha (B,T,S) log alpha in the logits' dtype, logz (B,)),
-there (logp, y, alpha_hat, logz, logspace). Each backward takes only its own forward's saved.
+there (logp, grad, logz, logspace): the CPU forward takes each row's gradient and its backward scales it by
+dloss. logp and logz sit at 0 and 2 in both. Each backward takes only its own forward's saved.
 
 Layout: one block per row (a grid-stride loop over the B rows), its threads over the S_b positions
 of the extended label, a ``syncthreads`` after every time step: alpha[t] reads alpha[t-1] at s, s-1
