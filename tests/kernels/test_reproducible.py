@@ -23,10 +23,14 @@ Sizes. B = 128 rows are 4 blocks of 32 (config.BLOCK_ROWS): 3 threads cannot sha
 them evenly (1 + 1 + 2), and 2 and 3 threads split the rows at different places. The hidden size makes
 every step of a BN cell at least config.BN_PAR_MIN_WORK elements (B*G, G = 4H for the LSTM, H for the
 RNN), so the BN cells really split their time loop over threads: H 32 for the LSTMs, 64 for the RNNs.
-UPDATES = 26 crosses two epoch ends (12 batches an epoch, the last of 29 rows), so the epochs' shuffles,
-learning-rate decay and evaluations are part of what must match.
+SPLIT trains on 285 of the digits (3 batches an epoch, the last of 29 rows, as the 1437 of the default
+split end) and validates on 360 (one evaluation batch of 8 blocks, as without --split). UPDATES = 8 crosses
+two epoch ends and goes on two updates into the third epoch, so the epochs' shuffles, the partial last
+batch, learning-rate decay and evaluations are part of what must match; a row of training metrics every
+LOG_EVERY updates is compared too. (More updates reach no other code: the default split's 1437 images
+need 26 updates for the same, about a CPU-second more a run in each child.)
 
-Time: 237 CPU-s for the three children (AMD EPYC, 2 cores; the cold child compiles every kernel).
+Time: the cold child compiles every kernel, and that is most of the time (AMD EPYC, 2 cores).
 """
 import json
 import os
@@ -48,7 +52,9 @@ COLD_THREADS = 3  # the thread count of the child that compiles (the one whose k
 CELLS = ("rnn", "lstm", "ln-rnn", "ln-lstm", "bn-rnn", "bn-lstm")
 DTYPES = ("float64", "float32")
 BATCH = 128
-UPDATES = 26
+SPLIT = "285/360"  # digits: train/validation images (2 x 128 + 29 rows an epoch; 360 as without --split)
+UPDATES = 8  # two epoch ends of 3 batches, then 2 updates of the third epoch
+LOG_EVERY = 2  # updates.jsonl: a row of training metrics every this many updates
 SEED = 3
 CHILD_TIMEOUT_S = 600
 ORDER = ("param/", "buffer/", "optim/")  # parameters first, then BN running statistics, then optimizer slots
@@ -73,8 +79,9 @@ def run_name(cell, dtype):
 def run_cfg(cell, dtype):
     """TrainConfig fields of one run: UPDATES updates, every checkpoint kept (epoch ends: where runs part),
     no best/ folder, no time-driven saves."""
-    return dict(cell=cell, dtype=dtype, task="digits", hidden=hidden_for(cell), batch_size=BATCH, seed=SEED,
-                max_steps=UPDATES, best_metric="none", keep=10, save_every_seconds=0.0)
+    return dict(cell=cell, dtype=dtype, task="digits", split=SPLIT, hidden=hidden_for(cell), batch_size=BATCH,
+                seed=SEED, max_steps=UPDATES, log_every=LOG_EVERY, best_metric="none", keep=10,
+                save_every_seconds=0.0)
 
 
 def run_child(root, tag, threads, spec, cache):
@@ -164,6 +171,12 @@ def test_sizes_exercise_the_thread_splits():
     blocks = batch_blocks(BATCH)  # several fixed blocks, not a multiple of 3
     assert blocks >= 3 and blocks % 3 != 0, blocks
     assert BATCH % 3 != 0
+    n_train, n_val = (int(v) for v in SPLIT.split("/"))
+    per_epoch = -(-n_train // BATCH)
+    assert n_train % BATCH != 0 and batch_blocks(n_train % BATCH) >= 2  # a partial last batch, still split
+    assert UPDATES > 2 * per_epoch, (UPDATES, per_epoch)  # two epoch ends, and updates after the second
+    assert UPDATES % LOG_EVERY == 0 and UPDATES // LOG_EVERY >= 3  # several rows of training metrics
+    assert batch_blocks(n_val) >= 3 and batch_blocks(n_val) % 3 != 0, n_val  # the evaluation splits too
 
 
 @pytest.mark.parametrize("dtype", DTYPES)
