@@ -94,10 +94,11 @@ def _choose_rec(have_mkl):
 
 HAVE_MKL = MKL_PATH is not None
 REC, REC_WHY = _choose_rec(HAVE_MKL)
+_MKL_NAME = os.path.basename(MKL_PATH) if HAVE_MKL else None  # the library, not the folder (benches print BLAS)
 if REC == "blas":
-    BLAS = f"MKL, packed GEMM per time step and sgemm/dgemm ({MKL_PATH})" if HAVE_MKL else "np.dot (NumPy/SciPy BLAS)"
+    BLAS = f"MKL, packed GEMM per time step and sgemm/dgemm ({_MKL_NAME})" if HAVE_MKL else "np.dot (NumPy/SciPy BLAS)"
 else:
-    BLAS = "rgemm (lnrnn's own) per time step, " + (f"MKL sgemm/dgemm for the rest ({MKL_PATH})" if HAVE_MKL
+    BLAS = "rgemm (lnrnn's own) per time step, " + (f"MKL sgemm/dgemm for the rest ({_MKL_NAME})" if HAVE_MKL
                                                     else "np.dot for the rest")
 BLAS_TAG = ("mkl" if HAVE_MKL else "numpy") + ("-rgemm" if REC == "rgemm" else "")
 use_kernel_cache(BLAS_TAG)  # before the first @njit below: every cached kernel is named with the choice
