@@ -27,7 +27,6 @@ can come out near or under it. A benchmark, not a test: it prints figures and as
 import argparse
 import os
 import platform
-import re
 import statistics
 import sys
 
@@ -44,11 +43,6 @@ from lnrnn.model.decode import best_path_array  # noqa: E402
 from lnrnn.model.functional import running_mask  # noqa: E402
 from lnrnn.model.models import build_model  # noqa: E402
 from lnrnn.training.optim import clip_grad_norm, make_optimizer  # noqa: E402
-
-
-def blas_name():
-    """The BLAS in words, its library named without the folder it was found in."""
-    return re.sub(r"\(([^()]*/)?([^/()]+)\)", r"(\2)", BLAS)
 
 
 def problem(args, rng):
@@ -146,7 +140,7 @@ def main(argv=None):
     wall = paired_times([update, floor, stack, head, ctc, decode], args.reps, cpu)
     w = {n: statistics.median(t) for n, t in zip(names, wall)}
     c = {n: statistics.median(t) for n, t in zip(names, cpu)}
-    print(f"{cpuinfo('model name') or platform.processor() or 'unknown CPU'}, {os.cpu_count()} logical CPUs, {nch} threads, {blas_name()}; {platform.python_version()}; "
+    print(f"{cpuinfo('model name') or platform.processor() or 'unknown CPU'}, {os.cpu_count()} logical CPUs, {nch} threads, {BLAS}; {platform.python_version()}; "
           f"load average {os.getloadavg()[0]:.1f}")
     print(f"BLSTM-CTC reader update: {args.layers} x {args.hidden} {args.norm}-LSTM both ways, I 3, B {args.batch}, "
           f"T {args.steps} (rows {lengths.min()}-{lengths.max()} steps), C {args.classes}, labels <= {args.labels}, "
