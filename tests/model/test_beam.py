@@ -141,3 +141,27 @@ def test_bad_widths_and_lengths_are_refused():
         prefix_beams(np.zeros((2, 3)), 0)
     with pytest.raises(ValueError, match="lengths"):
         beam_search_array(np.zeros((2, 2, 3)), 2, [1, 3])
+
+
+def test_rows_give_the_same_bits_on_one_and_two_threads():
+    """The rows run under prange, each on its own trie: the batch's labels and log p do not depend on how many
+    threads share the rows (one thread, then two; ragged rows, rows of 0 and 1 step)."""
+    import numba
+    rng = np.random.default_rng(7)
+    T, B, C = 23, 9, 6
+    logp = np.log(rng.dirichlet(np.full(C, 0.4), size=(T, B)))                  # (T,B,C)
+    lengths = rng.integers(0, T + 1, B)
+    lengths[:2] = [0, 1]
+    before = numba.get_num_threads()
+    try:
+        numba.set_num_threads(1)
+        one = beam_search_array(logp, 5, lengths)
+        numba.set_num_threads(min(2, numba.config.NUMBA_NUM_THREADS))
+        two = beam_search_array(logp, 5, lengths)
+    finally:
+        numba.set_num_threads(before)
+    for a, b in zip(one, two):
+        assert a.tobytes() == b.tobytes()
+    for b in range(B):
+        (lab, lq), = prefix_beam_search(logp[:lengths[b], b], 5)[:1] or [((), 0.0)]
+        assert list(one[0][b, :one[1][b]]) == list(lab)
