@@ -26,6 +26,7 @@ RESULTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "results")
 TASKS = ["strokes-hershey", "strokes-kanjivg"]
 CELLS = ["lstm", "ln-lstm", "bn-lstm"]
 COLOURS = {"lstm": "#444444", "ln-lstm": "#1f77b4", "bn-lstm": "#d62728"}
+CER_TICKS = [0.5, 1, 2, 5, 10, 20, 50, 100]
 
 
 def run_dir(args, task, cell):
@@ -81,8 +82,11 @@ def figure(args, hists):
         axes[0, col].set_xlabel("updates")
         axes[1, col].set_xlabel("training time (wall minutes, one thread of a shared CPU)")
         for ax in axes[:, col]:
-            ax.set_ylabel("validation CER, best path (%)")
-            ax.set_ylim(0, 105)
+            ax.set_ylabel("validation CER, best path (%, log scale)")
+            ax.set_yscale("log")     # the blank phase near 100% and the last percent both readable
+            ax.set_ylim(0.3, 130)
+            ax.set_yticks(CER_TICKS, [f"{t:g}" for t in CER_TICKS])
+            ax.minorticks_off()
             ax.grid(alpha=0.3)
             ax.legend()
     fig.suptitle(f"bidirectional CTC readers: {args.layers} x {args.hidden}, batch {args.batch_size}, "
