@@ -35,34 +35,14 @@ import lnrnn  # noqa: E402,F401  (single-threaded BLAS before NumPy loads)
 import numba  # noqa: E402
 import numpy as np  # noqa: E402
 
+from bench.blstm_ctc_update import model, problem  # noqa: E402  (the same ragged batch and reader)
 from bench.step import FLOOR, gemm_floor, paired_times  # noqa: E402
 from lnrnn.kernels.cpu.blas import BLAS, cpuinfo  # noqa: E402
 from lnrnn.kernels.cpu.gemm import matmul, matmul_tn  # noqa: E402
 from lnrnn.kernels.ctc import ctc_backward, ctc_forward  # noqa: E402
 from lnrnn.model.decode import best_path_array  # noqa: E402
 from lnrnn.model.functional import running_mask  # noqa: E402
-from lnrnn.model.models import build_model  # noqa: E402
 from lnrnn.training.optim import clip_grad_norm, make_optimizer  # noqa: E402
-
-
-def problem(args, rng):
-    """x (T,B,3), labels (B,L) padded with -1, lengths (B,): a ragged batch of the reader's shape."""
-    T, B, C, L = args.steps, args.batch, args.classes, args.labels
-    lengths = rng.integers(T // 2, T + 1, B)
-    lengths[0] = T
-    x = (0.5 * rng.standard_normal((T, B, 3))).astype(np.float32)
-    x[np.arange(T)[:, None] >= lengths[None, :]] = 0.0
-    labels = rng.integers(1, C, (B, L))
-    ll = rng.integers(L // 2, L + 1, B)
-    labels[np.arange(L)[None, :] >= ll[:, None]] = -1
-    return x, labels, lengths.astype(np.int64)
-
-
-def model(args):
-    cfg = dict(cell="lstm", norm=args.norm, input_size=3, hidden_size=args.hidden, num_layers=args.layers,
-               dtype="float32", forget_bias=1.0, head={"kind": "ctc", "outputs": args.classes, "per_step": True},
-               bidirectional=True)
-    return build_model(cfg, seed=0, device="cpu", max_steps=args.steps)
 
 
 def floor_operands(args, rng):
@@ -95,7 +75,7 @@ def main(argv=None):
     args = ap.parse_args(argv)
     rng = np.random.default_rng(0)
     x, labels, lengths = problem(args, rng)
-    m = model(args)
+    m = model(args, "cpu")
     opt = make_optimizer("adam", 1e-4)
     nch = numba.get_num_threads()
     layers, (hh, hw, hd) = floor_operands(args, rng)
