@@ -135,7 +135,7 @@ PJIT = dict(cache=CACHE, fastmath=FASTMATH, error_model="numpy",
 # Kernels that promise their spec's values to the bit (the compiled CTC beam search, lnrnn/model/beam.py: its
 # log-add-exps are NumPy's step by step, so exact ties break as the spec's do): no fastmath, whose reassociation
 # moved those sums by an ulp in a fifth of random cases.
-EXACT_JIT = dict(cache=CACHE, error_model="numpy")
+EXACT_JIT = dict(JIT, fastmath=False)
 EXACT_PJIT = dict(PJIT, fastmath=False)
 
 # Training settings whose default depends on the task (a TrainConfig field left None takes these):
