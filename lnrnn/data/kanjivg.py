@@ -10,10 +10,13 @@ Each stroke's path (M/m, C/c, S/s, L/l, H/h, V/v, Z/z) is flattened and resample
 arc length, y negated (SVG's y grows downward). A line draws 1..CHARS_PER_LINE[charset] characters of
 one split; each line is one "writer" (scale, slant) and each character gets its own small scale,
 rotation and point jitter, so one design becomes many writers; characters follow each other with a
-pen-up advance and a random gap. Train and validation use disjoint sets of designs (characters).
-Each line's text is the characters it draws, in order and without spaces (``StrokeTask.texts_train``):
-the alphabet is the training designs', so a validation line's held-out characters are all "unknown"
-(code 0; see ``strokes``), which is what a synthesis model meeting unseen characters gets.
+pen-up advance and a random gap. Each line's text is the characters it draws, in order and without
+spaces (``StrokeTask.texts_train``). For writing, train and validation use disjoint sets of designs
+(characters): the alphabet is the training designs', so a validation line's held-out characters are all
+"unknown" (code 0; see ``strokes``), which is what a synthesis model meeting unseen characters gets.
+For reading (spec "head": "ctc") every design is in both splits, since a reader can only name a
+character it was trained on: validation lines are other combinations and other augmentations (their own
+random stream) of the same designs.
 """
 import importlib.metadata
 import os
@@ -264,21 +267,26 @@ def make_lines(rng, designs, codepoints, count, max_chars):
 
 
 def build(spec):
-    """strokes-kanjivg: lines of one charset's characters; designs split between train and validation."""
+    """strokes-kanjivg: lines of one charset's characters; designs split between train and validation,
+    except for a reader (``--head ctc``), whose two splits draw lines of every design."""
     charset = spec.get("charset", "latin")
     files = folder_files(spec["data_dir"]) if spec.get("data_dir") else installed_files()
     cps = np.array([cp for cp in CHARSETS[charset] if cp in files], np.int64)   # (C,)
     if len(cps) < 2:
         where = spec.get("data_dir") or "the kanjivg package"
         raise DataError(f"{where} holds {len(cps)} {charset} characters; at least 2 are needed to split them.")
-    val = S.split_groups(list(cps), what=f"{charset} characters")
+    reading = spec.get("head") == "ctc"
+    val = np.zeros(len(cps), bool) if reading else S.split_groups(list(cps), what=f"{charset} characters")
     n_train, n_val = S.split_counts(spec)
     designs, k = Designs(files), CHARS_PER_LINE[charset]
     train, t_train = make_lines(np.random.default_rng([S.DATA_SEED, 0]), designs, cps[~val], n_train, k)
-    vlines, t_val = make_lines(np.random.default_rng([S.DATA_SEED, 1]), designs, cps[val], n_val, k)
+    vlines, t_val = make_lines(np.random.default_rng([S.DATA_SEED, 1]), designs, cps[val] if val.any() else cps,
+                               n_val, k)
     held = "".join(chr(c) for c in cps[val]) if charset == "latin" else f"{int(val.sum())} characters"
-    return S.make_task(spec, f"KanjiVG {charset} characters ({len(cps)} designs, {held} held out for "
-                       f"validation), 1-{k} per line, augmented, each line's characters its text",
+    split = ("every design in both splits, validation lines other combinations and augmentations" if reading
+             else f"{held} held out for validation")
+    return S.make_task(spec, f"KanjiVG {charset} characters ({len(cps)} designs, {split}), 1-{k} per line, "
+                       "augmented, each line's characters its text",
                        S.RawSplit(train, texts=t_train), S.RawSplit(vlines, texts=t_val),
                        extra={"charset": charset, "val_designs": [int(c) for c in cps[val]]})
 

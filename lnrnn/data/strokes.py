@@ -261,7 +261,8 @@ class ReadingTask(StrokeTask):
     the task's alphabet of A characters (``text_labels``; class 0 the blank): ``head`` has A + 1 outputs
     and keeps the offset scale, so a reader normalizes new lines as the training ones were. A line with
     fewer points than its labels need (``ctc_steps_needed``) is scored as CTC's zero_infinity does: loss
-    0 and no gradient (``lnrnn.kernels.ctc``); the description counts such lines."""
+    0 and no gradient (``lnrnn.kernels.ctc``); the description counts such lines, and names the validation
+    characters no training text uses (extra "unseen_characters")."""
 
     def __init__(self, spec, description, train, val, scale, extra=None):
         super().__init__(spec, description, train, val, scale, extra)
@@ -274,8 +275,13 @@ class ReadingTask(StrokeTask):
         short = {w: int(np.count_nonzero(np.diff(s.starts) < ctc_steps_needed(text_labels(s.texts, self.alphabet))))
                  for w, s in self.sets.items()}
         self.extra["unalignable"] = short
+        unseen = "".join(sorted(set("".join(val.texts)) - set(self.alphabet)))
+        self.extra["unseen_characters"] = unseen
         self.description += (f"; read with a CTC head: each whole line in, its text out as labels over {A} "
                              "characters and the blank")
+        if unseen:
+            self.description += (f"; the validation texts hold {len(unseen)} characters no training text uses "
+                                 f"({unseen[:20]!r}{'...' if len(unseen) > 20 else ''}), which no reader can name")
         if short["train"] or short["val"]:
             self.description += (f"; {short['train']} train / {short['val']} validation lines have fewer points "
                                  "than their labels need and score loss 0 without gradient (CTC's zero_infinity)")

@@ -151,6 +151,30 @@ def test_kanjivg_lines_carry_their_characters(tmp_path):
         assert t.line("train", i)[:, 2].sum() == 3 * len(t.texts_train[i])
 
 
+def test_a_kanjivg_reader_is_validated_on_the_characters_it_trains_on(tmp_path):
+    """Writing holds designs out; reading cannot (a reader names only characters it was trained on), so
+    its validation lines are other combinations and augmentations of every design."""
+    sd.write_kvg_folder(tmp_path / "kanji")
+    writer = load_task(task_spec("strokes-kanjivg", str(tmp_path), split="60/20"))
+    reader = load_task(task_spec("strokes-kanjivg", str(tmp_path), split="60/20", head="ctc"))
+    assert reader.extra["val_designs"] == [] and "every design in both splits" in reader.description
+    seen = set("".join(reader.texts_train))
+    assert set("".join(reader.texts_val)) <= seen and seen == set("0123ABCDab")
+    assert reader.extra["unseen_characters"] == "" and "no reader can name" not in reader.description
+    assert not np.array_equal(reader.sets["train"].points, writer.sets["train"].points)   # writer lacks 1 design
+    val_labels = reader.batch("val", np.arange(20))[1]
+    assert (val_labels[val_labels > 0] > S.CTC_SHIFT).all()            # no validation character is unknown
+
+
+def test_a_reader_names_validation_characters_no_training_text_uses(tmp_path):
+    """A reading task whose validation holds characters the training texts never use says which."""
+    sd.write_iam(tmp_path)            # each form's name is in its texts, and each has a character of its own
+    t = load_task(task_spec("strokes", str(tmp_path), head="ctc"))
+    unseen = t.extra["unseen_characters"]
+    assert unseen and set(unseen) == set("".join(t.texts_val)) - set(t.alphabet)
+    assert f"{len(unseen)} characters no training text uses" in t.description
+
+
 # ---------------------------------------------------------------- strokes-hershey
 
 def plain(**kw):
