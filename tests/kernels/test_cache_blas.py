@@ -104,30 +104,40 @@ def test_each_per_step_product_keeps_its_own_kernels(tmp_path):
         seen.add(rec)
 
 
-def test_per_step_product_follows_the_cpu(monkeypatch):
-    """blas._choose_rec: rgemm with AVX-512 where MKL is absent or the CPU is not Intel's; the BLAS on an
-    Intel CPU with MKL, without AVX-512, or under LNRNN_BLAS=numpy; LNRNN_REC_GEMM overrides all of it."""
+def test_per_step_product_rule_follows_the_cpu(monkeypatch):
+    """blas._rule (where no measurement decides): rgemm with AVX-512 where MKL is absent or the CPU is not
+    Intel's; the BLAS on an Intel CPU with MKL or without AVX-512."""
     from lnrnn.kernels.cpu import blas
-    for var in ("LNRNN_REC_GEMM", "LNRNN_BLAS"):
-        monkeypatch.delenv(var, raising=False)
     monkeypatch.setattr(blas.rg, "AVX512", True)
     cases = [("AuthenticAMD", True, "rgemm"), ("GenuineIntel", True, "blas"), ("", True, "blas"),
              ("GenuineIntel", False, "rgemm"), ("AuthenticAMD", False, "rgemm")]
     for vendor, mkl, want in cases:
         monkeypatch.setattr(blas, "cpuinfo", lambda field, v=vendor: v if field == "vendor_id" else "")
-        assert blas._choose_rec(mkl)[0] == want, (vendor, mkl)
+        assert blas._rule(mkl)[0] == want, (vendor, mkl)
     monkeypatch.setattr(blas, "cpuinfo", lambda field: "AuthenticAMD" if field == "vendor_id" else "")
     monkeypatch.setattr(blas.rg, "AVX512", False)
-    rec, why = blas._choose_rec(True)
+    rec, why = blas._rule(True)
     assert rec == "blas" and "AVX-512" in why
-    monkeypatch.setattr(blas.rg, "AVX512", True)
+
+
+def test_per_step_product_is_measured_unless_asked_for(monkeypatch):
+    """blas._choose_rec: LNRNN_REC_GEMM chooses outright, LNRNN_BLAS=numpy asks for np.dot, and otherwise
+    the host's measurement (rec_choice.choose) decides, with the rule by CPU kind passed to it."""
+    from lnrnn.kernels.cpu import blas
+    for var in ("LNRNN_REC_GEMM", "LNRNN_BLAS"):
+        monkeypatch.delenv(var, raising=False)
+    asked = []
+    monkeypatch.setattr(blas.rec_choice, "choose", lambda name, cpu, rule: asked.append((name, rule)) or
+                        ("rgemm", "measured"))
+    assert blas._choose_rec(False) == ("rgemm", "measured") and asked == [("numpy", blas._rule(False))]
     monkeypatch.setenv("LNRNN_BLAS", "numpy")
-    assert blas._choose_rec(False)[0] == "blas"
+    assert blas._choose_rec(False)[0] == "blas" and len(asked) == 1
     monkeypatch.setenv("LNRNN_REC_GEMM", "rgemm")
     assert blas._choose_rec(False) == ("rgemm", "LNRNN_REC_GEMM=rgemm asks for it")
+    monkeypatch.delenv("LNRNN_BLAS")
     monkeypatch.setenv("LNRNN_REC_GEMM", "Fast")
     rec, why = blas._choose_rec(False)
-    assert rec == "blas" and "LNRNN_REC_GEMM=fast is neither rgemm nor blas: ignored" in why
+    assert rec == "rgemm" and "LNRNN_REC_GEMM=fast is neither rgemm nor blas: ignored" in why and len(asked) == 2
 
 
 def test_mkl_gone_after_caching(filled, tmp_path):

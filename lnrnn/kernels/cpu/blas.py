@@ -13,6 +13,10 @@ The per-step products (rec_pack, rec_mul) run either on that BLAS or on lnrnn's 
 GEMM (rgemm.py), chosen once at import (``REC``, ``REC_WHY``; ``lnrnn info`` prints it):
     LNRNN_REC_GEMM=rgemm / blas   that one
     LNRNN_BLAS=numpy              np.dot, as for every other product
+    otherwise                     whichever ran faster on this host: both timed once on the per-step
+                                  shapes, the result kept beside the compiled kernels (rec_choice.py);
+                                  where the two are level within noise, or nothing could be measured,
+                                  the rule by CPU kind (``_rule``):
     no AVX-512                    the BLAS (rgemm's 256-bit tile ran at half of MKL's speed on a Xeon)
     MKL on an Intel CPU           the BLAS: MKL's packed GEMM ran as fast as rgemm or faster (0.8-1.0x
                                   rgemm's time, Emerald Rapids)
@@ -56,6 +60,7 @@ from lnrnn.compiling import use_kernel_cache
 from lnrnn.config import JIT
 from lnrnn.mkl import BLAS_WHY, MKL_PATH
 import lnrnn.kernels.cpu.rgemm as rg
+from lnrnn.kernels.cpu import rec_choice
 
 ROW_MAJOR, NO_TRANS, TRANS, PACKED, B_MATRIX = 101, 111, 112, 151, 162  # CBLAS enumerations (mkl_cblas.h)
 ALIGN = 64  # bytes: MKL's packed buffers want 64-byte alignment
@@ -74,6 +79,18 @@ def cpuinfo(field):
     return ""
 
 
+def _rule(have_mkl):
+    """("rgemm" or "blas", why in words): the choice by CPU kind, where no measurement decides."""
+    if not rg.AVX512:
+        return "blas", "the CPU has no AVX-512, where rgemm's 256-bit tile is slower than a BLAS"
+    vendor = cpuinfo("vendor_id")
+    if have_mkl and vendor in ("GenuineIntel", ""):
+        return "blas", f"MKL on an {vendor or 'unidentified'} CPU: its packed GEMM is as fast as rgemm or faster"
+    if have_mkl:
+        return "rgemm", f"AVX-512 on an {vendor} CPU, where rgemm outruns MKL's packed GEMM"
+    return "rgemm", "AVX-512 without MKL: rgemm outruns np.dot on the per-step shapes"
+
+
 def _choose_rec(have_mkl):
     """("rgemm" or "blas", why in words): what runs the per-step recurrent products (module docstring)."""
     asked = os.environ.get("LNRNN_REC_GEMM", "").strip().lower()
@@ -82,14 +99,9 @@ def _choose_rec(have_mkl):
     note = f" (LNRNN_REC_GEMM={asked} is neither rgemm nor blas: ignored)" if asked else ""
     if os.environ.get("LNRNN_BLAS", "").lower() == "numpy":
         return "blas", "LNRNN_BLAS=numpy asks for np.dot" + note
-    if not rg.AVX512:
-        return "blas", "the CPU has no AVX-512, where rgemm's 256-bit tile is slower than a BLAS" + note
-    vendor = cpuinfo("vendor_id")
-    if have_mkl and vendor in ("GenuineIntel", ""):
-        return "blas", f"MKL on an {vendor or 'unidentified'} CPU: its packed GEMM is as fast as rgemm or faster" + note
-    if have_mkl:
-        return "rgemm", f"AVX-512 on an {vendor} CPU, where rgemm outruns MKL's packed GEMM" + note
-    return "rgemm", "AVX-512 without MKL: rgemm outruns np.dot on the per-step shapes" + note
+    blas_name = os.path.basename(MKL_PATH) if have_mkl else "numpy"
+    rec, why = rec_choice.choose(blas_name, cpuinfo("model name") + " | " + cpuinfo("flags"), _rule(have_mkl))
+    return rec, why + note
 
 
 HAVE_MKL = MKL_PATH is not None

@@ -1,0 +1,208 @@
+"""Which product runs the per-step recurrent products on this host, rgemm or the BLAS's (MKL's packed
+GEMM, or np.dot without MKL): measured once per host and install, kept in a small record, read at import.
+
+    rec, why = rec_choice.choose(blas_name, cpu, rule)   # blas.py, before its first kernel is compiled
+
+The choice must be known before any kernel compiles (it is part of every cached kernel's name, blas.py),
+so it cannot be measured with the kernels themselves. The first process to ask on a host measures in a
+child process (``CHILD``: ``measure`` on blas.py's products, started with LNRNN_REC_GEMM=blas so that its
+own import of blas.py makes no choice): both products in float32 on the per-step shapes of S1-S3 and
+the synthesis network (SHAPES, forward W and backward W^T), and on two products over many rows that
+follow the choice (ROW_SHAPES: where rgemm runs the per-step products it runs these too), in turns for
+ROUNDS rounds, each round's
+ratio of the two times (both ran under the same load, so the ratio moves less than either time on a
+shared machine), its median per shape; a few seconds, most of it compiling both. rgemm is chosen where its time is under RGEMM_BELOW of the BLAS's (geometric mean
+over the shapes), the BLAS where it is over BLAS_ABOVE; between the two the products are level within
+what a busy machine's noise moves, and the rule by CPU kind decides (``rule``: blas.py's, no AVX-512 or
+an Intel CPU with MKL -> the BLAS, else rgemm), so that a measurement near 1 does not flip the choice, and
+with it the rounding of every result, from one host of a kind to the next.
+
+The record (JSON: the choice, the ratio, each shape's times, the key) lives beside the package's own
+compiled kernels (kernels/cpu/__pycache__), or in ~/.cache/lnrnn where the package is read-only, under a
+name keyed by the CPU model and flags, the BLAS library and the sources of both products (KEY_SOURCES):
+another host, another BLAS or a changed rgemm measures again. Processes that start together (MPI ranks,
+a test runner's workers) take a lock file first: one measures, the others wait and read its record, so
+they all make the same choice. Where the child fails or no record can be written, the rule decides and
+``why`` says so. LNRNN_REC_GEMM=rgemm / blas still chooses outright, without measuring.
+"""
+import hashlib
+import json
+import os
+import subprocess
+import sys
+import time
+
+try:
+    import fcntl
+except ImportError:  # Windows: no lock; processes started together may each measure
+    fcntl = None
+
+SHAPES = ((64, 128, 512), (64, 512, 128),      # S1: B 64, H 128: h Wh (m,K) @ (K,4H), and dg Wh^T
+          (128, 256, 1024), (128, 1024, 256),  # S2: B 128, H 256
+          (32, 400, 1600), (32, 1600, 400),    # S3: B 32, H 400
+          (8, 400, 1600), (8, 1600, 400))      # the synthesis network: B 8, H 400
+ROW_SHAPES = ((896, 28, 1024), (256, 1024, 28))  # products over many rows that follow the choice (blas.rows_mul):
+                                                 # S2's x Wx over a block's 28 steps of 32 rows, dx of 256 rows
+ROUNDS = 9             # rounds of both products in turns; the median of the rounds' ratios counts
+ROUND_FLOPS = 2e7      # multiply-adds per product per round (about 1-10 ms on a core)
+RGEMM_BELOW = 0.9      # rgemm where its time / the BLAS's is under this...
+BLAS_ABOVE = 1.1       # ...the BLAS where it is over this; the rule by CPU kind between them
+CHILD_TIMEOUT_S = 300.0
+KEY_SOURCES = ("rgemm.py", "blas.py", "rec_choice.py")
+CHILD = ("import json; from lnrnn.kernels.cpu import blas, rec_choice; "
+         "print(json.dumps(rec_choice.measure(blas)))")
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def measure(blas):
+    """Time both per-step products (float32) of the module blas (lnrnn.kernels.cpu.blas, passed in: it
+    imports this one) on SHAPES -> {"shapes": [[m, K, N, rgemm_s, blas_s], ...] (each product's best
+    round), "ratio": the geometric mean over the shapes of the median over rounds of rgemm's time / the
+    BLAS's in the same round}. Run in the child (CHILD), whose blas.py chose the BLAS."""
+    import numpy as np
+    rng = np.random.default_rng(0)
+    rows, logs = [], []
+    for m, K, N in SHAPES + ROW_SHAPES:
+        A = rng.standard_normal((m, K)).astype(np.float32)     # (m,K) a step's rows (or many rows)
+        W = rng.standard_normal((K, N)).astype(np.float32)     # (K,N) the recurrent (or input) weights
+        out = np.empty((m, N), np.float32)                      # (m,N)
+        if (m, K, N) in ROW_SHAPES:                             # rows_mul's two: rgemm's, or the BLAS's GEMM
+            packs = ((blas.rgemm_mul, blas.rgemm_rows_pack(W)), (blas.gemm_mul, blas.gemm_pack(W)))
+        else:                                                   # rec_mul's two
+            packs = ((blas.rgemm_mul, blas.rgemm_pack(W, m)), (blas.blas_mul, blas.blas_pack(W, m)))
+        for mul, P in packs:
+            mul(A, W, P, out)                                   # compiled (or loaded) before timing
+        reps = max(3, int(ROUND_FLOPS / (m * K * N)))
+        times = np.empty((ROUNDS, 2))                           # (rounds, [rgemm, BLAS]) seconds per product
+        for r in range(ROUNDS):                                 # in turns: a round's two see the same load
+            for i, (mul, P) in enumerate(packs):
+                t0 = time.perf_counter()
+                for _ in range(reps):
+                    mul(A, W, P, out)
+                times[r, i] = (time.perf_counter() - t0) / reps
+        rows.append([m, K, N, float(times[:, 0].min()), float(times[:, 1].min())])
+        logs.append(np.log(np.median(times[:, 0] / times[:, 1])))
+    return {"shapes": rows, "ratio": float(np.exp(np.mean(logs)))}
+
+
+def decide(ratio, rule):
+    """rgemm's time / the BLAS's (None: not measured), rule = (choice, why) by CPU kind -> (choice, why)."""
+    if ratio is None:
+        return rule
+    if ratio < RGEMM_BELOW:
+        return "rgemm", f"measured on this CPU, rgemm took {ratio:.2f}x the BLAS's time on the per-step shapes"
+    if ratio > BLAS_ABOVE:
+        return "blas", f"measured on this CPU, rgemm took {ratio:.2f}x the BLAS's time on the per-step shapes"
+    return rule[0], (f"measured on this CPU, rgemm took {ratio:.2f}x the BLAS's time on the per-step shapes, "
+                     f"level within noise, so by CPU kind: {rule[1]}")
+
+
+def host_key(blas_name, cpu):
+    """The record's key: the CPU (model and flags, a str), the BLAS library, Python, and the sources of
+    both products."""
+    h = hashlib.sha1()
+    for part in (str(cpu), str(blas_name), sys.version.split()[0]):
+        h.update(part.encode() + b"\0")
+    for name in KEY_SOURCES:
+        with open(os.path.join(HERE, name), "rb") as f:
+            h.update(f.read())
+    return h.hexdigest()[:16]
+
+
+def record_dirs():
+    """Where a record may live, first choice first: LNRNN_REC_RECORD_DIR, the package's kernel cache
+    folder, the user's cache folder."""
+    if os.environ.get("LNRNN_REC_RECORD_DIR"):
+        return [os.environ["LNRNN_REC_RECORD_DIR"]]
+    user = os.path.join(os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"), "lnrnn")
+    return [os.path.join(HERE, "__pycache__"), user]
+
+
+def read_record(path, key):
+    """The record at path if it is whole and has key, else None."""
+    try:
+        with open(path) as f:
+            rec = json.load(f)
+    except (OSError, ValueError):
+        return None
+    ok = isinstance(rec, dict) and rec.get("key") == key and isinstance(rec.get("ratio"), (int, float))
+    return rec if ok else None
+
+
+def run_child():
+    """Measure in a child process (its blas.py told to choose the BLAS) -> measure()'s dict, or None."""
+    env = dict(os.environ, LNRNN_REC_GEMM="blas", NUMBA_NUM_THREADS="1")
+    try:
+        p = subprocess.run([sys.executable, "-c", CHILD], env=env, capture_output=True,
+                           text=True, timeout=CHILD_TIMEOUT_S, stdin=subprocess.DEVNULL)
+        out = json.loads(p.stdout.strip().splitlines()[-1]) if p.returncode == 0 and p.stdout.strip() else None
+    except (OSError, subprocess.SubprocessError, ValueError):
+        return None
+    return out if isinstance(out, dict) and isinstance(out.get("ratio"), (int, float)) else None
+
+
+def _locked(lock_path):
+    """An open lock file held exclusively (None where no lock can be taken)."""
+    if fcntl is None:
+        return None
+    try:
+        fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o666)
+    except OSError:
+        return None
+    deadline = time.monotonic() + CHILD_TIMEOUT_S + 60
+    while True:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return fd
+        except OSError:
+            if time.monotonic() > deadline:
+                os.close(fd)
+                return None
+            time.sleep(0.05)
+
+
+def recorded(blas_name, cpu):
+    """This host's record {"ratio", "shapes", "key", ...}: read, or measured and written (under a lock)
+    in the first folder of record_dirs that takes it; None where it can be neither."""
+    key = host_key(blas_name, cpu)
+    for folder in record_dirs():
+        path = os.path.join(folder, f"rec-choice-{key}.json")
+        rec = read_record(path, key)
+        if rec is not None:
+            return rec
+        try:
+            os.makedirs(folder, exist_ok=True)
+        except OSError:
+            continue
+        if not os.access(folder, os.W_OK):
+            continue
+        fd = _locked(path + ".lock")
+        try:
+            rec = read_record(path, key)             # another process may have measured while we waited
+            if rec is not None:
+                return rec
+            rec = run_child()
+            if rec is None:
+                return None
+            rec["key"] = key
+            tmp = f"{path}.{os.getpid()}.tmp"
+            try:
+                with open(tmp, "w") as f:
+                    json.dump(rec, f)
+                os.replace(tmp, path)                 # whole or absent: a reader never sees half a record
+            except OSError:
+                continue
+            return rec
+        finally:
+            if fd is not None:
+                os.close(fd)
+    return None
+
+
+def choose(blas_name, cpu, rule):
+    """(choice, why) for blas.py: the measured record decides (``decide``), or the rule where there is none."""
+    rec = recorded(blas_name, cpu)
+    if rec is None:
+        return rule[0], f"{rule[1]} (not measured: no record could be made)"
+    return decide(rec["ratio"], rule)
+
