@@ -114,7 +114,7 @@ def train(ctx, quiet, resume, config_file, **options):
     With no options it trains an LN-LSTM (64 units) on scikit-learn's bundled 8x8 digits read pixel
     by pixel, each pixel ink or not (--task digits-binary, no download): 20 epochs, about 86% validation
     accuracy (a plain LSTM, --cell lstm: about 73%) in about 10 s on 2 cores (the first run also compiles
-    the kernels: about 20 s). Ctrl-C or SIGTERM saves a checkpoint (so do
+    the kernels and times the per-step product: 20-45 s). Ctrl-C or SIGTERM saves a checkpoint (so do
     --save-every and --save-every-seconds); --resume continues it. One run at a time holds a run folder.
     """
     explicit = {k for k in options if ctx.get_parameter_source(k) in

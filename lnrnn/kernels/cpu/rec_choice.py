@@ -5,13 +5,14 @@ GEMM, or np.dot without MKL): measured once per host and install, kept in a smal
 
 The choice must be known before any kernel compiles (it is part of every cached kernel's name, blas.py),
 so it cannot be measured with the kernels themselves. The first process to ask on a host measures in a
-child process (``CHILD``: ``measure`` on blas.py's products, started with LNRNN_REC_GEMM=blas so that its
-own import of blas.py makes no choice): both products in float32 on the per-step shapes of S1-S3 and
+child process (``CHILD``: ``measure`` on blas.py's products, started with LNRNN_REC_GEMM=rgemm so that
+its own import of blas.py makes no choice, and so that rgemm, the slower of the two to compile, lands in
+the cache under the name a process that then chooses it looks for): both products in float32 on the per-step shapes of S1-S3 and
 the synthesis network (SHAPES, forward W and backward W^T), and on two products over many rows that
 follow the choice (ROW_SHAPES: where rgemm runs the per-step products it runs these too), in turns for
 ROUNDS rounds, each round's
 ratio of the two times (both ran under the same load, so the ratio moves less than either time on a
-shared machine), its median per shape; a few seconds, most of it compiling both. rgemm is chosen where its time is under RGEMM_BELOW of the BLAS's (geometric mean
+shared machine), its median per shape; about 12 s on a 2-core AMD EPYC, 9 of them compiling both. rgemm is chosen where its time is under RGEMM_BELOW of the BLAS's (geometric mean
 over the shapes), the BLAS where it is over BLAS_ABOVE; between the two the products are level within
 what a busy machine's noise moves, and the rule by CPU kind decides (``rule``: blas.py's, no AVX-512 or
 an Intel CPU with MKL -> the BLAS, else rgemm), so that a measurement near 1 does not flip the choice, and
@@ -58,7 +59,7 @@ def measure(blas):
     """Time both per-step products (float32) of the module blas (lnrnn.kernels.cpu.blas, passed in: it
     imports this one) on SHAPES -> {"shapes": [[m, K, N, rgemm_s, blas_s], ...] (each product's best
     round), "ratio": the geometric mean over the shapes of the median over rounds of rgemm's time / the
-    BLAS's in the same round}. Run in the child (CHILD), whose blas.py chose the BLAS."""
+    BLAS's in the same round}. Run in the child (CHILD), whose blas.py was told its choice."""
     import numpy as np
     rng = np.random.default_rng(0)
     rows, logs = [], []
@@ -67,7 +68,7 @@ def measure(blas):
         W = rng.standard_normal((K, N)).astype(np.float32)     # (K,N) the recurrent (or input) weights
         out = np.empty((m, N), np.float32)                      # (m,N)
         if (m, K, N) in ROW_SHAPES:                             # rows_mul's two: rgemm's, or the BLAS's GEMM
-            packs = ((blas.rgemm_mul, blas.rgemm_rows_pack(W)), (blas.gemm_mul, blas.gemm_pack(W)))
+            packs = ((blas.rgemm_mul, blas.rgemm_pack(W, m)), (blas.gemm_mul, blas.gemm_pack(W)))  # rows_pack's panels
         else:                                                   # rec_mul's two
             packs = ((blas.rgemm_mul, blas.rgemm_pack(W, m)), (blas.blas_mul, blas.blas_pack(W, m)))
         for mul, P in packs:
@@ -130,8 +131,9 @@ def read_record(path, key):
 
 
 def run_child():
-    """Measure in a child process (its blas.py told to choose the BLAS) -> measure()'s dict, or None."""
-    env = dict(os.environ, LNRNN_REC_GEMM="blas", NUMBA_NUM_THREADS="1")
+    """Measure in a child process (its blas.py told to choose rgemm, so it measures nothing) -> measure()'s
+    dict, or None."""
+    env = dict(os.environ, LNRNN_REC_GEMM="rgemm", NUMBA_NUM_THREADS="1")
     try:
         p = subprocess.run([sys.executable, "-c", CHILD], env=env, capture_output=True,
                            text=True, timeout=CHILD_TIMEOUT_S, stdin=subprocess.DEVNULL)
