@@ -6,8 +6,8 @@ GEMM, or np.dot without MKL): measured once per host and install, kept in a smal
 The choice must be known before any kernel compiles (it is part of every cached kernel's name, blas.py),
 so it cannot be measured with the kernels themselves. The first process to ask on a host measures in a
 child process (``CHILD``: ``measure`` on blas.py's products, started with LNRNN_REC_GEMM=rgemm so that
-its own import of blas.py makes no choice, and so that rgemm, the slower of the two to compile, lands in
-the cache under the name a process that then chooses it looks for): both products in float32 on the per-step shapes of S1-S3 and
+its own import of blas.py makes no choice, and with LNRNN_NO_CACHE so that it leaves nothing in the
+kernel cache: a process's first kernels compile as they would without the measurement): both products in float32 on the per-step shapes of S1-S3 and
 the synthesis network (SHAPES, forward W and backward W^T), and on two products over many rows that
 follow the choice (ROW_SHAPES: where rgemm runs the per-step products it runs these too), in turns for
 ROUNDS rounds, each round's
@@ -131,9 +131,9 @@ def read_record(path, key):
 
 
 def run_child():
-    """Measure in a child process (its blas.py told to choose rgemm, so it measures nothing) -> measure()'s
-    dict, or None."""
-    env = dict(os.environ, LNRNN_REC_GEMM="rgemm", NUMBA_NUM_THREADS="1")
+    """Measure in a child process (its blas.py told to choose rgemm, so it measures nothing; its kernels not
+    cached) -> measure()'s dict, or None."""
+    env = dict(os.environ, LNRNN_REC_GEMM="rgemm", LNRNN_NO_CACHE="1", NUMBA_NUM_THREADS="1")
     try:
         p = subprocess.run([sys.executable, "-c", CHILD], env=env, capture_output=True,
                            text=True, timeout=CHILD_TIMEOUT_S, stdin=subprocess.DEVNULL)
