@@ -15,6 +15,7 @@ them (``KernelCacheLocator`` says why); and it keeps the helpers compiled into a
 from the cache; and processes that share a cache folder compile each kernel once between them
 (``compile_once``: the others wait for it and load it).
 """
+import contextlib
 import hashlib
 import importlib
 import inspect
@@ -288,6 +289,37 @@ def private_helpers(optimize):
 COMPILE_WAIT_S = 900.0  # the longest a process waits for another's compilation before compiling itself
 
 
+@contextlib.contextmanager
+def exclusive(path, wait_s):
+    """Hold an exclusive lock on the file at path (made if absent) for the with-block, waiting up to wait_s
+    seconds for another process's hold to end; yields whether it is held. Not held (the block runs all
+    the same) where there is no fcntl (Windows), the file cannot be made, or the wait ran out. A holder
+    that dies releases its lock (the system closes its file)."""
+    fd = None
+    if fcntl is not None:
+        try:
+            fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o666)
+        except OSError:
+            fd = None
+    held = False
+    try:
+        if fd is not None:
+            deadline = time.monotonic() + wait_s
+            while True:
+                try:
+                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                    held = True
+                    break
+                except OSError:
+                    if time.monotonic() > deadline:
+                        break
+                    time.sleep(0.05)
+        yield held
+    finally:
+        if fd is not None:
+            os.close(fd)  # releases the lock
+
+
 def compile_lock_path(disp, sig):
     """The lock file compile_once takes for dispatcher disp and signature sig (a tuple of argument
     types), beside the function's cache files; None where lnrnn does not locate its cache or the
@@ -319,26 +351,14 @@ def compile_once(compile):
     def compile_shared(self, sig):
         with global_compiler_lock:
             path = compile_lock_path(self, sig)
-            if path is None or fcntl is None:
+            if path is None:
                 return compile(self, sig)
             try:
                 os.makedirs(os.path.dirname(path), exist_ok=True)
-                fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o666)
             except OSError:
                 return compile(self, sig)
-            try:
-                deadline = time.monotonic() + COMPILE_WAIT_S
-                while True:
-                    try:
-                        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                        break
-                    except OSError:
-                        if time.monotonic() > deadline:
-                            break
-                        time.sleep(0.05)
+            with exclusive(path, COMPILE_WAIT_S):
                 return compile(self, sig)
-            finally:
-                os.close(fd)  # releases the lock
     compile_shared.lnrnn_compile_once = True
     return compile_shared
 

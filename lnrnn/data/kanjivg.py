@@ -277,11 +277,11 @@ def build(spec):
         raise DataError(f"{where} holds {len(cps)} {charset} characters; at least 2 are needed to split them.")
     reading = spec.get("head") == "ctc"
     val = np.zeros(len(cps), bool) if reading else S.split_groups(list(cps), what=f"{charset} characters")
+    train_cps, val_cps = (cps, cps) if reading else (cps[~val], cps[val])
     n_train, n_val = S.split_counts(spec)
     designs, k = Designs(files), CHARS_PER_LINE[charset]
-    train, t_train = make_lines(np.random.default_rng([S.DATA_SEED, 0]), designs, cps[~val], n_train, k)
-    vlines, t_val = make_lines(np.random.default_rng([S.DATA_SEED, 1]), designs, cps[val] if val.any() else cps,
-                               n_val, k)
+    train, t_train = make_lines(np.random.default_rng([S.DATA_SEED, 0]), designs, train_cps, n_train, k)
+    vlines, t_val = make_lines(np.random.default_rng([S.DATA_SEED, 1]), designs, val_cps, n_val, k)
     held = "".join(chr(c) for c in cps[val]) if charset == "latin" else f"{int(val.sum())} characters"
     split = ("every design in both splits, validation lines other combinations and augmentations" if reading
              else f"{held} held out for validation")

@@ -14,8 +14,8 @@ MUTANTS = [
          tests=[T],
          why="every process started on a cold cache compiles every kernel itself again"),
     dict(name="compile-once-does-not-wait", file=C,
-         old="                        time.sleep(0.05)\n",
-         new="                        break\n",
+         old="                    time.sleep(0.05)\n",
+         new="                    break\n",
          tests=[T],
-         why="a held lock is passed by: the waiter compiles what another process is compiling"),
+         why="a held lock is passed by (compiling.exclusive): the waiter compiles what another process is compiling"),
 ]

@@ -7,18 +7,19 @@ The choice must be known before any kernel compiles (it is part of every cached 
 so it cannot be measured with the kernels themselves. The first process to ask on a host measures in a
 child process (``CHILD``: ``measure`` on blas.py's products, started with LNRNN_REC_GEMM=rgemm so that
 its own import of blas.py makes no choice, and with LNRNN_NO_CACHE so that it leaves nothing in the
-kernel cache: a process's first kernels compile as they would without the measurement): both products in float32 on the per-step shapes of S1-S3 and
-the synthesis network (SHAPES, forward W and backward W^T), and on two products over many rows that
-follow the choice (ROW_SHAPES: where rgemm runs the per-step products it runs these too), in turns for
-ROUNDS rounds, each round's
-ratio of the two times (both ran under the same load, so the ratio moves less than either time on a
-shared machine), its median per shape; about 12 s on a 2-core AMD EPYC, 9 of them compiling both. rgemm is chosen where its time is under RGEMM_BELOW of the BLAS's (geometric mean
-over the shapes), the BLAS where it is over BLAS_ABOVE; between the two the products are level within
-what a busy machine's noise moves, and the rule by CPU kind decides (``rule``: blas.py's, no AVX-512 or
-an Intel CPU with MKL -> the BLAS, else rgemm), so that a measurement near 1 does not flip the choice, and
-with it the rounding of every result, from one host of a kind to the next.
+kernel cache: a process's first kernels compile as they would without the measurement). It times both
+products in float32 on the per-step shapes of S1-S3 and the synthesis network (SHAPES, forward W and
+backward W^T) and on two products over many rows that follow the choice (ROW_SHAPES: where rgemm runs
+the per-step products it runs these too), in turns for ROUNDS rounds; each round's ratio of the two
+times (both ran under the same load, so the ratio moves less than either time on a shared machine),
+its median per shape, the geometric mean over the shapes: about 9-12 s on a 2-core AMD EPYC, most of
+it compiling both. rgemm is chosen where that ratio is under RGEMM_BELOW, the BLAS where it is over
+BLAS_ABOVE; between the two the products are level within what a busy machine's noise moves, and the
+rule by CPU kind decides (``rule``: blas.py's, no AVX-512 or an Intel CPU with MKL -> the BLAS, else
+rgemm), so that a measurement near 1 does not flip the choice, and with it the rounding of every
+result, from one host of a kind to the next.
 
-The record (JSON: the choice, the ratio, each shape's times, the key) lives beside the package's own
+The record (JSON: the ratio, each shape's best times, the key) lives beside the package's own
 compiled kernels (kernels/cpu/__pycache__), or in ~/.cache/lnrnn where the package is read-only, under a
 name keyed by the CPU model and flags, the BLAS library and the sources of both products (KEY_SOURCES):
 another host, another BLAS or a changed rgemm measures again. Processes that start together (MPI ranks,
@@ -33,10 +34,7 @@ import subprocess
 import sys
 import time
 
-try:
-    import fcntl
-except ImportError:  # Windows: no lock; processes started together may each measure
-    fcntl = None
+from lnrnn.compiling import exclusive   # no lock on Windows: processes started together may each measure
 
 SHAPES = ((64, 128, 512), (64, 512, 128),      # S1: B 64, H 128: h Wh (m,K) @ (K,4H), and dg Wh^T
           (128, 256, 1024), (128, 1024, 256),  # S2: B 128, H 256
@@ -90,12 +88,12 @@ def decide(ratio, rule):
     """rgemm's time / the BLAS's (None: not measured), rule = (choice, why) by CPU kind -> (choice, why)."""
     if ratio is None:
         return rule
+    measured = f"measured on this CPU, rgemm took {ratio:.2f}x the BLAS's time on the per-step shapes"
     if ratio < RGEMM_BELOW:
-        return "rgemm", f"measured on this CPU, rgemm took {ratio:.2f}x the BLAS's time on the per-step shapes"
+        return "rgemm", measured
     if ratio > BLAS_ABOVE:
-        return "blas", f"measured on this CPU, rgemm took {ratio:.2f}x the BLAS's time on the per-step shapes"
-    return rule[0], (f"measured on this CPU, rgemm took {ratio:.2f}x the BLAS's time on the per-step shapes, "
-                     f"level within noise, so by CPU kind: {rule[1]}")
+        return "blas", measured
+    return rule[0], f"{measured}, level within noise, so by CPU kind: {rule[1]}"
 
 
 def host_key(blas_name, cpu):
@@ -143,26 +141,6 @@ def run_child():
     return out if isinstance(out, dict) and isinstance(out.get("ratio"), (int, float)) else None
 
 
-def _locked(lock_path):
-    """An open lock file held exclusively (None where no lock can be taken)."""
-    if fcntl is None:
-        return None
-    try:
-        fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o666)
-    except OSError:
-        return None
-    deadline = time.monotonic() + CHILD_TIMEOUT_S + 60
-    while True:
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            return fd
-        except OSError:
-            if time.monotonic() > deadline:
-                os.close(fd)
-                return None
-            time.sleep(0.05)
-
-
 def recorded(blas_name, cpu):
     """This host's record {"ratio", "shapes", "key", ...}: read, or measured and written (under a lock)
     in the first folder of record_dirs that takes it; None where it can be neither."""
@@ -178,8 +156,7 @@ def recorded(blas_name, cpu):
             continue
         if not os.access(folder, os.W_OK):
             continue
-        fd = _locked(path + ".lock")
-        try:
+        with exclusive(path + ".lock", CHILD_TIMEOUT_S + 60):
             rec = read_record(path, key)             # another process may have measured while we waited
             if rec is not None:
                 return rec
@@ -195,9 +172,6 @@ def recorded(blas_name, cpu):
             except OSError:
                 continue
             return rec
-        finally:
-            if fd is not None:
-                os.close(fd)
     return None
 
 
