@@ -11,14 +11,15 @@ READER_RUN: a reader of the same task (``lnrnn train --task strokes-hershey --he
 Each variant trains with ``lnrnn train`` in its own process in RUNS/<variant> (a run already there resumes
 up to --updates), one after another. A variant changes one thing against the plain cell at the common
 setting (--hidden x --layers skip stack with the K-Gaussian window, batch --batch-size, Adam --lr without
-decay, Graves's clips 100 / 10, --seed): the cell, the learning rate, or the window's initial parameters,
-which are module constants of ``lnrnn.model.window`` (WINDOW_KAPPA_BIAS: the k_hat bias, kappa's first
+decay, Graves's clips 100 / 10, --seed): the cell, the window layer's norm (--window-norm: "ln-lstm" is LN
+on every layer, "ln-lstm_w1none" LN above a window layer without a norm), the learning rate, or the
+window's initial parameters, which are module constants of ``lnrnn.model.window`` (WINDOW_KAPPA_BIAS: the k_hat bias, kappa's first
 pace exp(b) characters per point; WINDOW_INIT_STD: the scale of Wp) that the training process sets before
 it builds the model. Judging: every variant writes the same TEXTS (none of them a training line whole) at
 each --biases, with each of --sample-seeds, and the reader reads every line.
 
-Writes bench/results/synthesis_ablations.json (per variant: the validation history, the judged lines and
-their summaries), bench/results/synthesis_ablations.png (validation NLL against updates; CER and travel
+Writes bench/results/synthesis_ablations<TAG>.json (per variant: the validation history, the judged lines and
+their summaries), bench/results/synthesis_ablations<TAG>.png (validation NLL against updates; CER and travel
 per variant and bias) and prints a table.
 """
 import argparse
@@ -37,16 +38,19 @@ TEXTS = ["hello world", "layer norm", "the quick fox", "small stacks", "read me"
 # name -> what changes against the common setting: cell, lr, kappa_bias (k_hat's initial bias), wp_std
 VARIANTS = {
     "lstm": dict(cell="lstm"),
-    "ln-lstm": dict(cell="ln-lstm"),
+    "ln-lstm": dict(cell="ln-lstm", window_norm="ln"),            # LN on every layer, the window's too
     "bn-lstm": dict(cell="bn-lstm"),
-    "ln-lstm_kbias-1": dict(cell="ln-lstm", kappa_bias=-1.0),
-    "ln-lstm_kbias-5": dict(cell="ln-lstm", kappa_bias=-5.0),
-    "ln-lstm_lr3e-3": dict(cell="ln-lstm", lr=3e-3),
-    "ln-lstm_lr3e-4": dict(cell="ln-lstm", lr=3e-4),
-    "ln-lstm_wp0.1": dict(cell="ln-lstm", wp_std=0.1),
+    "ln-lstm_kbias-1": dict(cell="ln-lstm", window_norm="ln", kappa_bias=-1.0),
+    "ln-lstm_kbias-5": dict(cell="ln-lstm", window_norm="ln", kappa_bias=-5.0),
+    "ln-lstm_lr3e-3": dict(cell="ln-lstm", window_norm="ln", lr=3e-3),
+    "ln-lstm_lr3e-4": dict(cell="ln-lstm", window_norm="ln", lr=3e-4),
+    "ln-lstm_wp0.1": dict(cell="ln-lstm", window_norm="ln", wp_std=0.1),
+    "ln-lstm_w1none": dict(cell="ln-lstm", window_norm="none"),   # LN on layers 2..L, none on the window's
+    "lstm_w1ln": dict(cell="lstm", window_norm="ln"),              # LN on the window's layer only
+    "bn-lstm_w1none": dict(cell="bn-lstm", window_norm="none"),
     "lstm_kbias-1": dict(cell="lstm", kappa_bias=-1.0),
 }
-COLOURS = {"lstm": "#444444", "ln-lstm": "#1f77b4", "bn-lstm": "#d62728"}
+COLOURS = {"lstm": "#444444", "ln-lstm": "#1f77b4", "bn-lstm": "#d62728", "ln-lstm_w1none": "#2ca02c"}
 
 
 def run_dir(args, name):
@@ -66,7 +70,8 @@ def train_command(args, name):
     if os.path.exists(os.path.join(out, "checkpoint.json")):
         return cmd + ["--resume"]
     return cmd + ["--task", args.task, "--cell", v["cell"], "--hidden", str(args.hidden), "--layers",
-                  str(args.layers), "--batch-size", str(args.batch_size), "--lr", str(v.get("lr", args.lr)),
+                  str(args.layers), *(["--window-norm", v["window_norm"]] if "window_norm" in v else []),
+                  "--batch-size", str(args.batch_size), "--lr", str(v.get("lr", args.lr)),
                   "--lr-decay", "1", "--epochs", "1000", "--seed", str(args.seed), "--eval-every",
                   str(args.eval_every), "--window", str(args.window), "--clip-output", "100", "--clip-gates", "10",
                   "--save-every", str(args.eval_every)]
@@ -137,15 +142,39 @@ def picture(args, results):
                  f"{args.batch_size}, {args.updates} updates, seed {args.seed}; {len(TEXTS)} texts x "
                  f"{len(args.sample_seeds)} sampling seeds", fontsize=10)
     fig.tight_layout()
-    path = os.path.join(RESULTS, "synthesis_ablations.png")
+    path = os.path.join(RESULTS, f"synthesis_ablations{args.tag}.png")
     fig.savefig(path, dpi=110)
     plt.close(fig)
     return path
 
 
+def bn_rows(args):
+    """How often a BN step's statistics come from one or two lines: random batches of the task's training
+    lines at --batch-size and 4x that, the share of a batch's steps with at most 2 active rows and of the
+    points those steps hold."""
+    import numpy as np
+    from lnrnn.data.tasks import load_task, task_spec
+
+    task = load_task(task_spec(args.task))
+    L = np.array([len(task.line("train", i)) for i in range(task.size("train"))])
+    rng = np.random.default_rng(args.seed)
+    print(f"{args.task}: {L.size} training lines of {L.min()}-{L.max()} points (median {np.median(L):g})")
+    for B in (args.batch_size, 4 * args.batch_size):
+        few_points = points = few_steps = steps = 0
+        for _ in range(2000):
+            active = (np.arange(L.max())[:, None] < rng.choice(L, B, replace=False)[None, :]).sum(1)
+            active = active[active > 0]                                   # the batch's own steps
+            few_points += active[active <= 2].sum()
+            points += active.sum()
+            few_steps += (active <= 2).sum()
+            steps += active.size
+        print(f"batch {B}: {few_steps / steps:.1%} of a batch's steps have at most 2 active rows; "
+              f"they hold {few_points / points:.1%} of its points")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--reader", required=True, help="a reader run folder of the same task")
+    ap.add_argument("--reader", help="a reader run folder of the same task (pretrained:hershey-reader ships)")
     ap.add_argument("--variants", nargs="+", default=["lstm", "ln-lstm"], choices=list(VARIANTS))
     ap.add_argument("--task", default="strokes-hershey")
     ap.add_argument("--updates", type=int, default=300)
@@ -161,8 +190,14 @@ def main():
     ap.add_argument("--biases", type=float, nargs="+", default=[0.5, 2.0])
     ap.add_argument("--sample-seeds", type=int, nargs="+", default=[0, 1, 2])
     ap.add_argument("--sample-steps", type=int, default=800, help="the cap of each written line")
+    ap.add_argument("--bn-rows", action="store_true", help="only print how often BN's statistics come from 1-2 lines")
+    ap.add_argument("--tag", default="", help="suffix of the results' file names (a budget's own files: _1000)")
     ap.add_argument("--draw", nargs="*", default=[], help="variants whose bias-2 lines (seed 0) to draw")
     args = ap.parse_args()
+    if args.bn_rows:
+        return bn_rows(args)
+    if not args.reader:
+        ap.error("--reader is needed to judge the variants")
 
     from lnrnn.api import load_run
     from lnrnn.judge import check_judge
@@ -170,7 +205,7 @@ def main():
     os.makedirs(RESULTS, exist_ok=True)
     os.makedirs(args.runs, exist_ok=True)
     reader = load_run(args.reader)
-    path = os.path.join(RESULTS, "synthesis_ablations.json")
+    path = os.path.join(RESULTS, f"synthesis_ablations{args.tag}.json")
     results = json.load(open(path)) if os.path.exists(path) else {}
     for name in args.variants:
         if not args.report:
@@ -206,7 +241,7 @@ def main():
         from lnrnn.sample import draw_written
         run = load_run(run_dir(args, name))
         rows = sample_run(run, steps=args.sample_steps, text=results[name]["texts"][:5], bias=2.0, seed=0)
-        print(draw_written(rows, os.path.join(RESULTS, f"synthesis_ablations_{name}_bias2.png"),
+        print(draw_written(rows, os.path.join(RESULTS, f"synthesis_ablations{args.tag}_{name}_bias2.png"),
                            title=f"{name}, {args.updates} updates, bias 2, seed 0", attention=True))
 
 

@@ -7,6 +7,8 @@ NLL against updates and training time; then each cell writes five texts at two b
     python bench/synthesis_curves.py --task strokes-hershey --report         # pictures and table only
 
 Each cell trains with ``lnrnn train`` in its own process, in RUNS/<task>_<cell> (default runs/synthesis;
+its norm on every layer, the window's included: ``--window-norm`` as the cell, where lnrnn's default for
+ln-lstm leaves the window layer without one (docs/results.md, "The window under layer norm");
 a run already there resumes up to --updates: the command can be stopped and started again). With
 --parallel the three run at once, one thread each (their training times are then measured under the same
 load); without it, one after another with every thread. Writes bench/results/synthesis_<task>_curves.png
@@ -44,7 +46,8 @@ def train_command(args, cell):
            "--max-steps", str(args.updates)]
     if resume:
         return cmd + ["--resume"]
-    return cmd + ["--task", args.task, "--cell", cell, "--hidden", str(args.hidden), "--layers", str(args.layers),
+    norm = {"lstm": "none", "ln-lstm": "ln", "bn-lstm": "bn"}[cell]   # the cell's norm on every layer
+    return cmd + ["--task", args.task, "--cell", cell, "--window-norm", norm, "--hidden", str(args.hidden), "--layers", str(args.layers),
                   "--batch-size", str(args.batch_size), "--lr", str(args.lr), "--lr-decay", "1", "--epochs", "1000",
                   "--seed", str(args.seed), "--eval-every", str(args.eval_every), "--window", str(args.window),
                   "--clip-output", "100", "--clip-gates", "10", "--save-every", str(args.eval_every)]

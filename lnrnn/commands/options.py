@@ -63,6 +63,10 @@ model_options = _stack(
                  help="Graves's synthesis network: an attention window of K Gaussians over each line's text, so "
                       "the model learns to write a given text. Default: 10 on tasks whose lines carry text "
                       "(strokes-hershey, strokes-kanjivg, IAM-OnDB with its transcriptions), else 0 (none)."),
+    click.option("--window-norm", type=click.Choice(["none", "ln", "bn"]), default=D.window_norm,
+                 help="The norm of the window's layer (layer 1 of the synthesis network; the layers above keep "
+                      "--cell's). Default: none under --cell ln-lstm (under LN the window does not align: "
+                      "docs/results.md), else the cell's own."),
     click.option("--forget-bias", type=float, default=D.forget_bias, show_default=True,
                  help="Initial LSTM forget-gate bias."),
     click.option("--dtype", type=click.Choice(["float32", "float64"]), default=D.dtype, show_default=True,
@@ -79,4 +83,5 @@ optimizer_choice = click.Choice(list(OPTIMIZERS))
 RUN_FOLDER = "RUN_FOLDER"  # one spelling for what `lnrnn train --out` makes, in every command's help
 run_folder_option = click.option(
     "--checkpoint", "path", required=True, type=click.Path(), metavar=RUN_FOLDER,
-    help="A run folder (what `lnrnn train --out` wrote), or the checkpoint.json in it.")
+    help="A run folder (what `lnrnn train --out` wrote), or the checkpoint.json in it; pretrained:NAME for a "
+         "run shipped with lnrnn (pretrained:hershey writes text).")

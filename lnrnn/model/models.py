@@ -54,7 +54,9 @@ from lnrnn.model.heads import log_softmax, make_head  # noqa: F401  (log_softmax
 from lnrnn.model.functional import check_lengths, running_mask
 
 STACK_KEYS = ("cell", "norm", "input_size", "hidden_size", "num_layers", "dtype", "forget_bias")
-WINDOW_KEYS = ("window", "alphabet_size")  # the synthesis network's (lnrnn.model.window): K Gaussians, C characters
+# the synthesis network's (lnrnn.model.window): K Gaussians, C characters, the window layer's norm where it
+# is not the stack's
+WINDOW_KEYS = ("window", "alphabet_size", "window_norm")
 
 
 class SequenceModel:
@@ -552,7 +554,8 @@ def build_model(config, seed=0, device="cpu", max_steps=1, recurrent_init="ortho
     if cfg.get("window"):
         from lnrnn.model.window import WindowStack
         stack = WindowStack(cfg["cell"], cfg["norm"], cfg["input_size"], cfg["hidden_size"], cfg["num_layers"],
-                            alphabet_size=cfg["alphabet_size"], window=cfg["window"], dtype=np.dtype(cfg["dtype"]).type,
+                            alphabet_size=cfg["alphabet_size"], window=cfg["window"],
+                            window_norm=cfg.get("window_norm"), dtype=np.dtype(cfg["dtype"]).type,
                             seed=seed, forget_bias=cfg["forget_bias"], max_steps=max_steps, device=device,
                             recurrent_init=recurrent_init, clip_gates=clip_gates)
         head = make_head(cfg["head"], stack.output_size, dtype=cfg["dtype"], seed=seed)

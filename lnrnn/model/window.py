@@ -215,21 +215,27 @@ class WindowStack(RecurrentStack):
 
     def __init__(self, cell, norm, input_size, hidden_size, num_layers=3, alphabet_size=2, window=10,
                  dtype=np.float32, seed=0, forget_bias=1.0, max_steps=1, eps=EPS, momentum=BN_MOMENTUM,
-                 device="cpu", recurrent_init="orthogonal", clip_gates=0.0):
-        self._window_args = (alphabet_size, window)  # checked by WindowLayer
+                 device="cpu", recurrent_init="orthogonal", clip_gates=0.0, window_norm=None):
+        if window_norm not in (None,) + tuple(NORM_CODES):
+            raise ValueError(f"window_norm must be None (the stack's norm) or one of {sorted(NORM_CODES)}, "
+                             f"got {window_norm!r}")
+        self._window_args = (alphabet_size, window, window_norm or norm)  # checked by WindowLayer
         super().__init__(cell, norm, input_size, hidden_size, num_layers, dtype=dtype, seed=seed,
                          forget_bias=forget_bias, max_steps=max_steps, eps=eps, momentum=momentum, device=device,
                          skip=True, recurrent_init=recurrent_init, clip_gates=clip_gates, bidirectional=False)
         L1 = self.layers[0]
         self.I, self.H, self.C, self.K = L1.I_x, L1.H, L1.C, L1.K
         self.config.update(window=self.K, alphabet_size=self.C)
+        if L1.norm != norm:
+            self.config["window_norm"] = L1.norm
         # whole sequences moved between host and device (the class docstring); zeros on the CPU
         self.crossings = dict.fromkeys(("x to device", "y to host", "dy to device", "dx to host"), 0)
 
     def _make_layers(self, cell, norm, I, H, num_layers, rng, kw):
-        """The WindowLayer (input I, window over C characters), then RecurrentLayers of input I + H + C."""
-        C, K = self._window_args
-        first = WindowLayer(cell, norm, I, H, C, K, rng, **kw)
+        """The WindowLayer (input I, window over C characters, norm window_norm), then RecurrentLayers of
+        input I + H + C."""
+        C, K, window_norm = self._window_args
+        first = WindowLayer(cell, window_norm, I, H, C, K, rng, **kw)
         return [first] + [RecurrentLayer(cell, norm, I + H + first.C, H, rng=rng, **kw) for _ in range(num_layers - 1)]
 
     def set_batch_reduce(self, reduce):

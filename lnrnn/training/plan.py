@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Optional
 
 from lnrnn.model import cells
-from lnrnn.config import BN_STATE_NOISE, WINDOW_DEFAULT, task_defaults
+from lnrnn.config import BN_STATE_NOISE, WINDOW_DEFAULT, WINDOW_NORM_DEFAULT, task_defaults
 from lnrnn.data.tasks import task_shape, task_spec
 from lnrnn.errors import UserError
 from lnrnn.training.memory import check_fits, estimate
@@ -72,6 +72,8 @@ def validate(cfg):
     checks.append((not (cfg.head == "ctc" and cfg.tbptt),
                    f"--tbptt {cfg.tbptt}: a CTC head scores each line's whole sequence (a chunk's loss is no part of "
                    "it); drop --tbptt to train a reader."))
+    checks.append((cfg.window_norm is None or cfg.window_norm in ("none", "ln", "bn"),
+                   f"--window-norm must be none, ln or bn, not {cfg.window_norm!r}."))
     checks.append((not (cfg.head == "ctc" and cfg.window),
                    f"--window {cfg.window}: the attention window writes a given text and --head ctc reads it; a "
                    "reader has no window: drop --window."))
@@ -169,8 +171,14 @@ def model_config(plan, task):
                             "a backward direction has already read; drop --bidirectional.")
         config["bidirectional"] = True
     K = window_size(plan, task)
+    if cfg.window_norm is not None and not K:
+        raise UserError(f"--window-norm {cfg.window_norm}: the run has no attention window (its task's lines carry "
+                        "no text, or --window 0, or --head ctc); drop --window-norm.")
     if K:
         config.update(window=K, alphabet_size=len(task.alphabet), skip=True)
+        window_norm = WINDOW_NORM_DEFAULT.get(spec.norm, spec.norm) if cfg.window_norm is None else cfg.window_norm
+        if window_norm != spec.norm:
+            config["window_norm"] = window_norm
     return config
 
 

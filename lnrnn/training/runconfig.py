@@ -37,6 +37,8 @@ class TrainConfig:
     window: Optional[int] = None          # Gaussians of the synthesis network's attention window over each line's
                                           # text (Graves 2013, sec. 5); None: 10 on tasks whose lines carry text,
                                           # else 0 (no window: the unconditional model)
+    window_norm: Optional[str] = None     # the norm of the window's layer (layer 1 of the synthesis network):
+                                          # "none", "ln" or "bn"; None: config.WINDOW_NORM_DEFAULT
     head: Optional[str] = None            # strokes tasks: None or "mdn", the task's own (next-point prediction);
                                           # "ctc": read each whole line, its text the target (strokes.ReadingTask)
     batch_size: int = 16                  # B, sequences per update

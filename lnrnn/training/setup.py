@@ -145,6 +145,8 @@ def describe(setup):
     window = m.config.get("window")
     writes = (f", writing each line's text through an attention window of {window} Gaussians over "
               f"{m.config['alphabet_size']} characters" if window else "")
+    if m.config.get("window_norm"):
+        writes += f" (its layer with norm {m.config['window_norm']})"
     return (f"Training {c.cell} (hidden {c.hidden}, {c.layers}{' bidirectional' * c.bidirectional} "
             f"layer{'s' * (c.layers > 1)}, "
             f"{m.num_params():,} parameters, {c.dtype}{writes}) on {setup.task.description}; {c.optimizer} lr {c.lr:g}"

@@ -16,9 +16,11 @@ HEAD = {"kind": "mdn", "components": 2, "per_step": True, "scale": [1.0, 1.0]}
 T, B, C, U = 6, 3, 5, 4
 
 
-def synthesis_model(norm, dtype="float64", layers=2, K=2, seed=1):
+def synthesis_model(norm, dtype="float64", layers=2, K=2, seed=1, window_norm=None):
     cfg = dict(cell="lstm", norm=norm, input_size=3, hidden_size=4, num_layers=layers, dtype=dtype,
                forget_bias=1.0, head=HEAD, window=K, alphabet_size=C)
+    if window_norm is not None:
+        cfg["window_norm"] = window_norm
     return build_model(cfg, seed=seed)
 
 
@@ -34,11 +36,13 @@ def batch(seed=0, dtype=np.float64):
     return x, y, lengths, (codes, ulen)
 
 
-@pytest.mark.parametrize("norm", ["none", "ln", "bn"])
-def test_whole_model_gradients_equal_central_differences(norm):
+@pytest.mark.parametrize("norm, window_norm", [("none", None), ("ln", None), ("bn", None), ("ln", "none"),
+                                               ("none", "bn")])
+def test_whole_model_gradients_equal_central_differences(norm, window_norm):
     """Every parameter of a 2-layer synthesis model (window, both layers, head), masks on points and on
-    characters, BN in training mode: the loss's hand-written gradient equals central differences."""
-    m = synthesis_model(norm)
+    characters, BN in training mode, the window's layer with the stack's norm or its own: the loss's
+    hand-written gradient equals central differences."""
+    m = synthesis_model(norm, window_norm=window_norm)
     x, y, lengths, text = batch()
     m.loss_and_grad(x, y, lengths, text=text)
     grads = {k: v.copy() for k, v in m.grads.items()}
@@ -134,6 +138,7 @@ def test_train_writes_a_text_task_with_the_window_and_eval_reproduces(tmp_path):
     assert r.exit_code == 0, r.output + repr(r.exception)
     meta = json.loads((out / "checkpoint.json").read_text())
     assert meta["model"]["window"] == 10
+    assert meta["model"]["norm"] == "ln" and meta["model"]["window_norm"] == "none"   # ln-lstm's window layer
     assert meta["model"]["alphabet_size"] == len(meta["text"]["alphabet"])
     logged = [json.loads(s) for s in (out / "metrics.jsonl").read_text().splitlines()][-1]
     r = invoke("eval", "--checkpoint", out)
@@ -146,6 +151,8 @@ def test_train_writes_a_text_task_with_the_window_and_eval_reproduces(tmp_path):
     (("--task", "strokes-hershey", "--cell", "ln-rnn"), "runs with the LSTM cells"),
     (("--task", "strokes-hershey", "--no-skip"), "skip-connected stack"),
     (("--task", "strokes-hershey", "--window", -1), "--window must be 0"),
+    (("--task", "strokes-synthetic", "--window-norm", "none"), "has no attention window"),
+    (("--task", "strokes-hershey", "--head", "ctc", "--window-norm", "ln"), "has no attention window"),
 ])
 def test_train_refuses_windows_it_cannot_build(tmp_path, args, message):
     if "strokes-hershey" in args:
@@ -155,6 +162,28 @@ def test_train_refuses_windows_it_cannot_build(tmp_path, args, message):
     assert r.exit_code != 0
     assert message in r.output and "Traceback" not in r.output
     assert len(r.output.strip().splitlines()) == 1
+
+
+def test_window_norm_sets_the_first_layers_norm_only_and_is_saved():
+    """window_norm: layer 1 (the window's) takes that norm, the layers above keep the stack's; the config
+    carries it (only where it differs), and a model rebuilt from that config has the same parameters and
+    gives the same loss. An LN stack whose window layer has no norm differs from both the all-LN and the
+    all-plain stack."""
+    m = synthesis_model("ln", window_norm="none", layers=3)
+    norms = [layer.norm for layer in m.stack.layers]
+    assert norms == ["none", "ln", "ln"]
+    assert "rnn.l0.gx" not in m.params and "rnn.l1.gx" in m.params
+    assert m.config["window_norm"] == "none" and m.config["norm"] == "ln"
+    assert "window_norm" not in synthesis_model("ln", window_norm="ln").config
+    again = build_model(m.config, seed=1)
+    assert sorted(again.params) == sorted(m.params)
+    x, y, lengths, text = batch()
+    losses = [mm.loss_and_grad(x, y, lengths, text=text)["loss"]
+              for mm in (m, again, synthesis_model("ln", layers=3), synthesis_model("none", layers=3))]
+    assert losses[0] == losses[1]
+    assert losses[0] != losses[2] and losses[0] != losses[3]
+    with pytest.raises(ValueError, match="window_norm"):
+        synthesis_model("ln", window_norm="layer")
 
 
 def test_masked_final_state_is_each_rows_last_step():

@@ -65,17 +65,19 @@ def model_pair(norm, layers=2):
     return out["cpu"], out["cuda"]
 
 
-@pytest.mark.parametrize("norm", ["ln"])
-def test_stack_on_cuda_equals_cpu(norm):
+@pytest.mark.parametrize("norm, window_norm", [("ln", None), ("ln", "none")])
+def test_stack_on_cuda_equals_cpu(norm, window_norm):
     """The stack alone, 3 layers, from given initial states: y, phi, each layer's final state (layer 1's
-    kappa and w too), dx, every initial-state gradient and every parameter gradient."""
+    kappa and w too), dx, every initial-state gradient and every parameter gradient; with the window
+    layer's own norm too (an LN-LSTM's default on text tasks: none there, LN above)."""
     x, _, lengths, text = batch(1)
     rng = np.random.default_rng(5)
     dy = rng.normal(size=(T, B, 3 * H))
     out = {}
     for device in ("cpu", "cuda"):
         s = WindowStack("lstm", norm, I, H, 3, alphabet_size=C, window=K, dtype=np.float64, seed=4, max_steps=T,
-                        device=device)
+                        device=device, window_norm=window_norm)
+        assert [layer.norm for layer in s.layers] == [window_norm or norm, norm, norm]
         state = [tuple(0.3 * rng.normal(size=(B, H)) for _ in range(2)) for _ in s.layers] if device == "cpu" \
             else out["cpu"][-1]
         y, states = s.forward(x, state, lengths=lengths, text=text)

@@ -66,3 +66,26 @@ def test_clip_zero_is_no_clipping_and_negative_is_refused():
     assert plan_of(clip=0.0).cfg.clip == 0.0
     with pytest.raises(UserError, match="--clip"):
         plan_of(clip=-1.0)
+
+
+@pytest.mark.parametrize("cell, given, want", [
+    ("ln-lstm", None, "none"),     # the default: LN above a window layer without a norm
+    ("ln-lstm", "ln", None),       # LN on every layer: nothing to record
+    ("ln-lstm", "bn", "bn"),
+    ("lstm", None, None),
+    ("lstm", "ln", "ln"),
+    ("bn-lstm", None, None),
+    ("bn-lstm", "none", "none"),
+])
+def test_the_window_layers_norm_by_cell_and_option(cell, given, want):
+    cfg = model_config(plan_of(cell=cell, window_norm=given), task(constant_prefix=False, alphabet="?ab"))
+    assert cfg["window"] == WINDOW_DEFAULT
+    assert cfg.get("window_norm") == want
+
+
+def test_a_window_norm_without_a_window_is_refused():
+    for plan, t in ((plan_of(cell="ln-lstm", window_norm="none"), task()),
+                    (plan_of(cell="ln-lstm", window_norm="none", window=0), task(alphabet="?ab"))):
+        with pytest.raises(UserError, match="no attention window"):
+            model_config(plan, t)
+    assert "window_norm" not in model_config(plan_of(cell="ln-lstm"), task(constant_prefix=False))
