@@ -142,9 +142,12 @@ def model_mismatch(saved, expected):
 def load_checkpoint(path, expected_model=None):
     """Load a checkpoint: ``path`` is its directory or any checkpoint* file in it -> (meta, arrays).
 
-    ``expected_model``: a model config dict that ``meta['model']`` must equal.
+    ``expected_model``: a model config dict that ``meta['model']`` must equal. ``pretrained:NAME``: a run
+    shipped with the package (``lnrnn.pretrained``).
     """
-    path = str(path)
+    from lnrnn.pretrained import resolve
+
+    path = str(resolve(path))
     desc = os.path.join(path, DESCRIPTION) if os.path.isdir(path) else path
     sibling = os.path.join(os.path.dirname(path), DESCRIPTION)
     if not os.path.isdir(path) and os.path.basename(path).startswith("checkpoint") and os.path.isfile(sibling):

@@ -22,6 +22,7 @@ import os
 
 from lnrnn.errors import CheckpointError, UserError
 from lnrnn.model.models import upgrade_config
+from lnrnn.pretrained import resolve
 from lnrnn.training.checkpoint import load_checkpoint
 from lnrnn.training.evaluation import split_arrays
 from lnrnn.training.optim import decayed_lr
@@ -61,7 +62,11 @@ def read_source(given):
     """The checkpoint of ``--init-from`` -> Source; one-sentence CheckpointError when it is not a run's
     checkpoint (no checkpoint there, corrupt, another format, arrays needing pickle)."""
     path = str(given)
-    if not os.path.exists(path):
+    try:
+        where = resolve(path)                  # pretrained:NAME: a run shipped with the package
+    except CheckpointError as e:
+        raise CheckpointError(f"--init-from {path}: {e}") from None
+    if not os.path.exists(where):
         raise CheckpointError(f"--init-from {path}: there is nothing there; give the folder of a run "
                               "(the --out of `lnrnn train`).")
     try:
