@@ -16,7 +16,7 @@ so a batch run in chunks (truncated BPTT) or split across processes normalizes o
 ``valid`` is a bool array shaped like the scored units ((B,) or (T,B)): False for padded steps and
 for sequences whose last step lies outside the current chunk. ``targets`` are the task's: (B,) or
 (B,T) int classes (-1: not scored) for the classifier, (B,) or (B,T) floats (or (...,O)) for
-regression. A generative head (the mixture density of the handwriting issue) adds ``sample``.
+regression. A generative head (the mixture density of the handwriting tasks) adds ``sample``.
 The CTC head's targets are label sequences (B,Lmax), not per-step: it scores whole sequences.
 
 Metrics: ``metrics`` names what ``sums`` holds; ``METRIC_INFO`` says how each is shown.
