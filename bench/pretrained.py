@@ -113,8 +113,13 @@ def judge_writer(args):
     from lnrnn.judge import check_judge, judge, summary
     from lnrnn.sample import draw_written
 
+    from lnrnn.data.tasks import load_task
+
     writer, reader = load_run("pretrained:hershey"), load_run(args.reader)
     check_judge(writer, reader, TEXTS)
+    seen = set(load_task(writer.task_spec).texts_train)
+    if seen & set(TEXTS):
+        sys.exit(f"texts the writer saw whole in training: {sorted(seen & set(TEXTS))}; judge unseen texts only")
     results = {"texts": TEXTS, "seeds": args.sample_seeds, "step": writer.step, "biases": {}}
     for bias in args.biases:
         lines = []
