@@ -27,9 +27,9 @@ import sys
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
+from synthesis_ablations import TEXTS, judge_texts  # noqa: E402  (bench/: the ablations' texts and judging)
+
 RESULTS = os.path.join(ROOT, "bench", "results")
-TEXTS = ["hello world", "layer norm", "the quick fox", "small stacks", "read me", "green apples",
-         "writing by hand", "lnrnn 2026", "under the sea", "a new line"]
 CREDIT = ("Trained on lines drawn from the Hershey single-stroke fonts (A. V. Hershey, U.S. National Bureau of "
           "Standards; data format by James Hurt), read through the hershey-fonts package (MIT licence). The "
           "fonts' distribution asks that their origin be credited as here; the weights are released under "
@@ -80,7 +80,7 @@ def pack(name, run_folder=None):
     r = RECIPES[name]
     best = os.path.join(run_folder or r["run"], "best")
     run = load_run(best)                                   # verified before anything is copied
-    meta = json.load(open(os.path.join(best, "checkpoint.json")))
+    meta = run.meta
     out = package_dir(name)
     if os.path.isdir(out):
         shutil.rmtree(out)
@@ -94,8 +94,8 @@ def pack(name, run_folder=None):
             f"({meta['epoch']} epochs); best validation {best_metric.get('metric', '?')} "
             f"{best_metric.get('value', float('nan')):.4f} at update {best_metric.get('step', '?')}.", ""]
     judged = os.path.join(RESULTS, f"pretrained_{name}.json")
-    if os.path.exists(judged) and json.load(open(judged)).get("step") == meta["step"]:
-        j = json.load(open(judged))
+    j = json.load(open(judged)) if os.path.exists(judged) else {}
+    if j.get("step") == meta["step"]:
         cers = ", ".join(f"{j['biases'][b]['summary']['cer']:.2f} at bias {b}" for b in j["biases"])
         text += [f"Judged by pretrained:hershey-reader (`python bench/pretrained.py judge`): {len(j['texts'])} texts "
                  f"never seen whole in training x {len(j['seeds'])} sampling seeds, character error rate {cers}.", ""]
@@ -109,29 +109,21 @@ def pack(name, run_folder=None):
 
 
 def judge_writer(args):
-    from lnrnn.api import load_run, sample_run
-    from lnrnn.judge import check_judge, judge, summary
-    from lnrnn.sample import draw_written
-
+    from lnrnn.api import load_run
     from lnrnn.data.tasks import load_task
+    from lnrnn.judge import check_judge
+    from lnrnn.sample import draw_written
 
     writer, reader = load_run("pretrained:hershey"), load_run(args.reader)
     check_judge(writer, reader, TEXTS)
     seen = set(load_task(writer.task_spec).texts_train)
     if seen & set(TEXTS):
         sys.exit(f"texts the writer saw whole in training: {sorted(seen & set(TEXTS))}; judge unseen texts only")
-    results = {"texts": TEXTS, "seeds": args.sample_seeds, "step": writer.step, "biases": {}}
-    for bias in args.biases:
-        lines = []
-        for seed in args.sample_seeds:
-            rows = sample_run(writer, steps=args.steps, text=TEXTS, bias=bias, seed=seed)
-            lines += [dict(j.__dict__, seed=seed) for j in judge(writer, reader, rows, seed=seed)]
-            if bias == args.picture_bias and seed == 0:
-                pick = [rows[TEXTS.index(args.picture_text)]]
-        from lnrnn.judge import Judged
-        s = summary([Judged(**{k: d[k] for k in Judged.__dataclass_fields__}) for d in lines])
-        results["biases"][f"{bias:g}"] = {"summary": s, "lines": lines}
-        print(f"bias {bias:g}: CER {s['cer']:.3f} (mean line CER {s['mean_cer']:.3f}), travel "
+    biases, written = judge_texts(writer, reader, TEXTS, args.biases, args.sample_seeds, args.steps)
+    results = {"texts": TEXTS, "seeds": args.sample_seeds, "step": writer.step, "biases": biases}
+    for bias, judged in biases.items():
+        s, lines = judged["summary"], judged["lines"]
+        print(f"bias {bias}: CER {s['cer']:.3f} (mean line CER {s['mean_cer']:.3f}), travel "
               f"{s['mean_travel']:.2f}, stop at last {s['stop_at_last']:.2f}, peak phi {s['mean_peak_phi']:.2f}, "
               f"{s['lines']} lines", flush=True)
         for d in lines[:len(TEXTS)]:
@@ -139,6 +131,7 @@ def judge_writer(args):
     os.makedirs(RESULTS, exist_ok=True)
     with open(os.path.join(RESULTS, "pretrained_hershey.json"), "w") as f:
         json.dump(results, f, indent=1)
+    pick = [written[args.picture_bias, 0][TEXTS.index(args.picture_text)]]
     print(draw_written(pick, os.path.join(RESULTS, "pretrained_hershey.png"),
                        title=f"pretrained:hershey writes {args.picture_text!r} (bias {args.picture_bias:g}, seed 0)",
                        attention=True))

@@ -82,26 +82,34 @@ def history(args, name):
         return [json.loads(line) for line in f if line.strip()]
 
 
-def judged(args, name, reader):
-    """Every text at every bias and sampling seed, read by the reader -> {bias: {'lines': [...], 'summary'}}."""
-    from lnrnn.api import load_run, sample_run
-    from lnrnn.data.tasks import load_task
+def judge_texts(writer, reader, texts, biases, seeds, steps):
+    """The writer writes every text at every bias with every sampling seed, the reader reads every line ->
+    ({bias: {'lines': [each line's Judged fields and its seed], 'summary': lnrnn.judge.summary}},
+    {(bias, seed): the written rows})."""
+    from lnrnn.api import sample_run
     from lnrnn.judge import judge, summary
+
+    out, written = {}, {}
+    for bias in biases:
+        judged = []
+        for seed in seeds:
+            written[bias, seed] = sample_run(writer, steps=steps, text=texts, bias=bias, seed=seed)
+            judged += [(j, seed) for j in judge(writer, reader, written[bias, seed], seed=seed)]
+        out[f"{bias:g}"] = {"lines": [dict(j.__dict__, seed=seed) for j, seed in judged],
+                            "summary": summary([j for j, _ in judged])}
+    return out, written
+
+
+def judged(args, name, reader):
+    """Every text no training line holds whole, at every bias and sampling seed, read by the reader ->
+    ({bias: {'lines': [...], 'summary'}}, the texts)."""
+    from lnrnn.api import load_run
+    from lnrnn.data.tasks import load_task
 
     run = load_run(run_dir(args, name))
     seen = set(load_task(run.task_spec).texts_train)
     texts = [t for t in TEXTS if t not in seen]
-    out = {}
-    for bias in args.biases:
-        lines = []
-        for seed in args.sample_seeds:
-            rows = sample_run(run, steps=args.sample_steps, text=texts, bias=bias, seed=seed)
-            lines += [dict(j.__dict__, seed=seed) for j in judge(run, reader, rows, seed=seed)]
-        from lnrnn.judge import Judged
-        out[f"{bias:g}"] = {"lines": lines,
-                            "summary": summary([Judged(**{k: d[k] for k in Judged.__dataclass_fields__})
-                                                for d in lines])}
-    return out, texts
+    return judge_texts(run, reader, texts, args.biases, args.sample_seeds, args.sample_steps)[0], texts
 
 
 def picture(args, results):

@@ -40,13 +40,15 @@ def run_dir(args, cell):
 
 
 def train_command(args, cell):
+    from lnrnn.model.cells import parse_cell
+
     out = run_dir(args, cell)
     resume = os.path.exists(os.path.join(out, "checkpoint.json"))
     cmd = [sys.executable, "-c", "from lnrnn.cli import main; main()", "train", "--out", out, "-q",
            "--max-steps", str(args.updates)]
     if resume:
         return cmd + ["--resume"]
-    norm = {"lstm": "none", "ln-lstm": "ln", "bn-lstm": "bn"}[cell]   # the cell's norm on every layer
+    norm = parse_cell(cell)[1]   # the cell's norm on every layer
     return cmd + ["--task", args.task, "--cell", cell, "--window-norm", norm, "--hidden", str(args.hidden), "--layers", str(args.layers),
                   "--batch-size", str(args.batch_size), "--lr", str(args.lr), "--lr-decay", "1", "--epochs", "1000",
                   "--seed", str(args.seed), "--eval-every", str(args.eval_every), "--window", str(args.window),

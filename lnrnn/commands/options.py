@@ -2,7 +2,7 @@
 import click
 
 from lnrnn.data.tasks import TASKS
-from lnrnn.model.cells import CELLS
+from lnrnn.model.cells import CELLS, NORMS
 from lnrnn.training.optim import OPTIMIZERS
 from lnrnn.training.runconfig import TrainConfig
 
@@ -63,7 +63,7 @@ model_options = _stack(
                  help="Graves's synthesis network: an attention window of K Gaussians over each line's text, so "
                       "the model learns to write a given text. Default: 10 on tasks whose lines carry text "
                       "(strokes-hershey, strokes-kanjivg, IAM-OnDB with its transcriptions), else 0 (none)."),
-    click.option("--window-norm", type=click.Choice(["none", "ln", "bn"]), default=D.window_norm,
+    click.option("--window-norm", type=click.Choice(list(NORMS)), default=D.window_norm,
                  help="The norm of the window's layer (layer 1 of the synthesis network; the layers above keep "
                       "--cell's). Default: none under --cell ln-lstm (under LN the window does not align: "
                       "docs/results.md), else the cell's own."),

@@ -72,7 +72,7 @@ def validate(cfg):
     checks.append((not (cfg.head == "ctc" and cfg.tbptt),
                    f"--tbptt {cfg.tbptt}: a CTC head scores each line's whole sequence (a chunk's loss is no part of "
                    "it); drop --tbptt to train a reader."))
-    checks.append((cfg.window_norm is None or cfg.window_norm in ("none", "ln", "bn"),
+    checks.append((cfg.window_norm is None or cfg.window_norm in cells.NORMS,
                    f"--window-norm must be none, ln or bn, not {cfg.window_norm!r}."))
     checks.append((not (cfg.head == "ctc" and cfg.window),
                    f"--window {cfg.window}: the attention window writes a given text and --head ctc reads it; a "
