@@ -42,7 +42,8 @@ def find_file(data_dir):
         return data_dir
     if not os.path.isdir(data_dir):
         raise DataError(f"stroke file {data_dir} does not exist.")
-    found = sorted(f for f in os.listdir(data_dir) if f.endswith((".npz", ".npy")))
+    found = sorted(f for f in os.listdir(data_dir)
+                   if f.endswith((".npz", ".npy")) and os.path.isfile(os.path.join(data_dir, f)))  # not a folder
     if len(found) != 1:
         raise DataError(f"{data_dir} holds {len(found)} .npz/.npy files ({', '.join(found) or 'none'}); "
                         "pass --data-dir with the one file to read.")

@@ -67,6 +67,10 @@ Kernel habits (llm.c / haste)
     * Reproducibility: blocks, not threads, are the units of work and of results. A block's rows, its
       partial sums and the shapes of its BLAS calls depend on B alone, and partials are added in block
       order, so every output and gradient is the same bits on 1 thread as on 16 (tests/kernels/test_reproducible.py).
+    * A time loop's inputs reach it read-only (``threads.readonly``, views, no copy): Numba compiles a
+      function once per combination of its arguments' read-only flags, and callers differ (the JAX
+      binding's arrays are read-only, a layer's own are not), so every caller meets one compiled loop
+      per dtype, and a write into an input does not compile.
     * float32 and float64 are both supported; constants are made with ``x.dtype.type(...)`` so
       float32 code stays float32 (and means are products with ``1/F`` in the row dtype: a float32
       divided by an int is a float64 in Numba, and carries the loop that uses it into float64).

@@ -12,7 +12,7 @@ from lnrnn.config import JIT
 from lnrnn.kernels.batchnorm import active_rows, bn_backward, bn_forward
 from lnrnn.kernels.bn_parts import run_in
 from lnrnn.kernels.cpu.gemm import matmul, projection_grads, recurrent_weight_grad
-from lnrnn.kernels.cpu.threads import batch_blocks
+from lnrnn.kernels.cpu.threads import batch_blocks, readonly
 
 
 # ---------------------------------------------------------------------------------------------
@@ -98,7 +98,7 @@ def cell_x_forward(x, Wx, gain, bias, rm, rv, training, momentum, eps, lengths, 
     dt = x.dtype
     if fold:
         xs = np.empty((T, I + I * I))  # float64
-        fold_stats(x, lengths, training, xs)
+        fold_stats(*readonly(x, lengths), training, xs)
         return xs, np.empty((1, B, F), dt), np.empty((T, F), dt), np.empty((T, F), dt), xs
     xw = matmul(x.reshape(T * B, I), Wx, batch_blocks(B)).reshape(T, B, F)
     xn, mean_x, rstd_x = bn_forward(xw, gain, bias, rm, rv, training, momentum, eps, lengths)

@@ -87,7 +87,7 @@ from lnrnn.kernels.bn_cell_x import (cell_x_backward, cell_x_forward, fold_rows_
 from lnrnn.kernels.bn_parts import (add_cols, block_packs, blocks_bwd_sums, blocks_moments, blocks_mul, part_rows,
                                     parts_stats, rows_bwd_dx, sum_parts)
 from lnrnn.kernels.cpu.rows import rows_transposed, sigmoid_row
-from lnrnn.kernels.cpu.threads import barrier, batch_blocks, chunk_bounds, n_parts, run_synced, unowned
+from lnrnn.kernels.cpu.threads import barrier, batch_blocks, chunk_bounds, n_parts, readonly, run_synced, unowned
 from lnrnn.kernels.codes import clip_bound
 from lnrnn.kernels.masks import as_lengths
 
@@ -160,8 +160,8 @@ def bn_lstm_forward(x, h0, c0, Wx, Wh, b, gx, gh, gc, bc, rmx, rvx, rmh, rvh, rm
     nblk = batch_blocks(B)
     n = min(n_parts(B, H, G, par_min), nblk)
     ex = (np.empty((nblk, 2 * G + 1 + GAP), dt), np.empty((nblk, 2 * H + 1 + GAP), dt))  # the blocks' moments of hw_t, c_t
-    run_synced(_forward_part, n, xn, lengths, h0, c0, Wh, (gh, gc, bc), (rmh, rvh, rmc, rvc, rmx, rvx),
-               (training, momentum, eps), (fold, x, xs, Wx, gx, b),
+    run_synced(_forward_part, n, xn, *readonly(lengths, h0, c0, Wh, (gh, gc, bc)), (rmh, rvh, rmc, rvc, rmx, rvx),
+               (training, momentum, eps), readonly(fold, x, xs, Wx, gx, b),
                (hw, mean_h, rstd_h, gates, c, mean_c, rstd_c, tc, y, mean_x, rstd_x), ex)
     saved = (saved0, mean_x, rstd_x, hw, mean_h, rstd_h, gates, c, mean_c, rstd_c, tc, y, lengths, training)
     return y, y[T - 1].copy(), c[T - 1].copy(), saved
@@ -256,7 +256,7 @@ def bn_lstm_backward(dy, saved, x, h0, c0, Wx, Wh, gx, gh, gc, par_min=PAR_MIN_W
     xs = xw if fold else np.empty((T, 0))  # (T,I+I*I) with fold, else unused
     # the blocks' sums: the cell's [sum | sum * chat] (2H); the gates' [sum da | sum da hhat | fold: P (I,G)]
     ex = (np.empty((nblk, 2 * H + GAP), dt), np.empty((nblk, 2 * G + (I * G if fold else 0) + GAP), dt))
-    run_synced(_backward_part, n, dy, saved, c0, Wh, (gh, gc), clip, (fold, x, xs, Wx, gx),
+    run_synced(_backward_part, n, *readonly(dy, saved, c0, Wh, (gh, gc)), clip, readonly(fold, x, xs, Wx, gx),
                (da, dhw, dhn, dcarry, dcn, dgh, dgc, dbc, dWx, dgx, db, dx), ex)
     dx, dWx, dWh, db, dgx = cell_x_backward(fold, (dx, dWx, dgx, db), da, xw, mean_x, rstd_x, gx, training, lengths,
                                             dhw, x, h0, y, Wx)

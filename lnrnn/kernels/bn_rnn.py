@@ -35,7 +35,7 @@ from lnrnn.kernels.bn_cell_x import (cell_x_backward, cell_x_forward, fold_rows_
 from lnrnn.kernels.bn_parts import (add_cols, block_packs, blocks_bwd_sums, blocks_moments, blocks_mul, part_rows,
                                     parts_stats, rows_bwd_dx, sum_parts)
 from lnrnn.kernels.cpu.rows import rows_transposed, sigmoid_row
-from lnrnn.kernels.cpu.threads import barrier, batch_blocks, chunk_bounds, n_parts, run_synced, unowned
+from lnrnn.kernels.cpu.threads import barrier, batch_blocks, chunk_bounds, n_parts, readonly, run_synced, unowned
 from lnrnn.kernels.masks import as_lengths
 
 
@@ -72,8 +72,8 @@ def bn_rnn_forward(x, h0, Wx, Wh, b, gx, gh, rmx, rvx, rmh, rvh, training, momen
     nblk = batch_blocks(B)
     n = min(n_parts(B, H, H, par_min), nblk)
     ex = np.empty((2, nblk, 2 * H + 1 + GAP), dtype=dt)  # the blocks' moments of hw_t, by step parity
-    run_synced(_forward_part, n, xn, lengths, h0, Wh, gh, (rmh, rvh, rmx, rvx), (training, momentum, eps),
-               (fold, x, xs, Wx, gx, b), (hw, mean_h, rstd_h, y, mean_x, rstd_x), ex)
+    run_synced(_forward_part, n, xn, *readonly(lengths, h0, Wh, gh), (rmh, rvh, rmx, rvx), (training, momentum, eps),
+               readonly(fold, x, xs, Wx, gx, b), (hw, mean_h, rstd_h, y, mean_x, rstd_x), ex)
     saved = (saved0, mean_x, rstd_x, hw, mean_h, rstd_h, y, lengths, training)
     return y, y[T - 1].copy(), saved
 
@@ -141,7 +141,8 @@ def bn_rnn_backward(dy, saved, x, h0, Wx, Wh, gx, gh, par_min=PAR_MIN_WORK):
     xs = xw if fold else np.empty((T, 0))
     # the blocks' sums [sum da | sum da hhat | fold: P (I,H)], by step parity
     ex = np.empty((2, nblk, 2 * H + (I * H if fold else 0) + GAP), dtype=dt)
-    run_synced(_backward_part, n, dy, saved, Wh, gh, (fold, x, xs, Wx, gx), (da, dhw, dhn, dgh, dWx, dgx, db, dx), ex)
+    run_synced(_backward_part, n, *readonly(dy, saved, Wh, gh), readonly(fold, x, xs, Wx, gx),
+               (da, dhw, dhn, dgh, dWx, dgx, db, dx), ex)
     dx, dWx, dWh, db, dgx = cell_x_backward(fold, (dx, dWx, dgx, db), da, xw, mean_x, rstd_x, gx, training, lengths,
                                             dhw, x, h0, y, Wx)
     return dx, dhn, dWx, dWh, db, dgx, dgh

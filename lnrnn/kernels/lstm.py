@@ -74,7 +74,7 @@ from lnrnn.kernels.codes import NORM_LN, NORM_NONE, centered, clip_bound  # noqa
 from lnrnn.kernels.cpu.gemm import transposed
 from lnrnn.kernels.cpu.rows import (_E2, _E3, _E4, _E5, _E6, _E7, _EXP_MAX, _EXP_MIN, _LN2_HI, _LN2_LO, _LOG2E,
                                 copy_rows, input_row_grads)
-from lnrnn.kernels.cpu.threads import chunk_bounds, clamp_chunks, run_chunks, unowned
+from lnrnn.kernels.cpu.threads import chunk_bounds, clamp_chunks, readonly, run_chunks, unowned
 
 
 def lstm_forward(x, h0, c0, Wx, Wh, b, gx, bx, gh, bh, gc, bc, norm, eps, nchunks):
@@ -135,7 +135,8 @@ def _run_forward(x, h0, c0, Wx, Wh, p, norm, eps, nchunks, keep):
             np.empty((nch, 4, G + GAP), dt),           # one row's x_t Wx; every bias the preactivation adds;
                                                        # the g block's factors gm, gd (_forward_rows)
             np.empty((nch, m + 1 if not fold else 1, G), dt))  # its x_t Wx (Wc with LN; wide input)
-    run_chunks(_forward_rows, B, nch, x, h0, c0, (Wc, Rx, Whc), packs, p, ln, fold, dt.type(eps), saved, work)
+    run_chunks(_forward_rows, B, nch, *readonly(x, h0, c0, (Wc, Rx, Whc)), packs, readonly(p)[0], ln, fold,
+               dt.type(eps), saved, work)
     return y, c, saved
 
 
@@ -471,7 +472,8 @@ def lstm_backward(dy, saved, x, h0, c0, Wx, Wh, gx, gh, gc, norm, nchunks, clip=
     gates, c, tc, y, xp, hhat, chat = saved[:7]
     packs = (rec_pack_once(WhT, m),  # Wh^T packed for every chunk (as lstm_forward's Wh)
              fetch_table((gates, tc, dy, c, hhat, chat, xp), (-1, -1, -1, -2, -1, -1, -1)))  # what step t-1 reads
-    run_chunks(_backward_rows, B, nch, dy, saved, x, h0, c0, (Wx, WxT, WhT, Wc, Mc), packs, (gx, gh, gc), ln, fold,
+    run_chunks(_backward_rows, B, nch, *readonly(dy, saved, x, h0, c0, (Wx, WxT, WhT, Wc, Mc)), packs,
+               readonly(gx, gh, gc), ln, fold,
                clip, (dx, dh0, dc0), (pG, pH, pWx, pWh, pX, pWhT), work)
     dWx = pWx[:, :I].sum(axis=0)
     if ln and fold:  # from the sums over rows Q (I,G), A (I,), B (I,I): _backward_rows

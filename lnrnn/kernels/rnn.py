@@ -20,7 +20,7 @@ from lnrnn.kernels.cpu.blas import rec_mul, rec_pack, rows_mul, rows_pack
 from lnrnn.kernels.codes import NORM_LN, NORM_NONE  # noqa: F401  (re-exported: one set of codes for every cell)
 from lnrnn.kernels.cpu.gemm import matmul, matmul_tn, recurrent_weight_grad, transposed
 from lnrnn.kernels.cpu.rows import copy_rows, input_row_grads, ln_row_backward, ln_row_forward, sigmoid_row
-from lnrnn.kernels.cpu.threads import clamp_chunks, run_chunks, unowned
+from lnrnn.kernels.cpu.threads import clamp_chunks, readonly, run_chunks, unowned
 
 
 def rnn_forward(x, h0, Wx, Wh, b, g, norm, eps, nchunks):
@@ -61,7 +61,7 @@ def _run_forward(x, h0, Wx, Wh, b, g, norm, eps, nchunks, keep):
     work = (np.empty((nch, m + 1, H), dt),           # its preactivations
             np.empty((nch, 2 * H + GAP), np.int32),  # sigmoid_row's scratch
             np.empty((nch, m + 1 if not fold else 1, H), dt))  # its rows' x_t Wx (wide input)
-    run_chunks(_forward_rows, B, nch, x, h0, Wx, Wh, b, g, ln, fold, dt.type(eps), saved, work)
+    run_chunks(_forward_rows, B, nch, *readonly(x, h0, Wx, Wh, b, g), ln, fold, dt.type(eps), saved, work)
     return saved
 
 
@@ -131,7 +131,8 @@ def rnn_backward(dy, saved, x, h0, Wx, Wh, g, norm, nchunks):
     m = -(-B // nch)  # rows of the largest chunk
     work = (np.zeros((nch, m + 1, H), dt),  # each chunk's dL/dh_t from step t+1 (zeros at first)
             np.empty((nch, H + GAP), dt))   # one row's dL/dz
-    run_chunks(_backward_rows, B, nch, dy, saved, x, Wx, WhT, g, ln, fold, (dA, dx, dh0), (pH, pWx), work)
+    run_chunks(_backward_rows, B, nch, *readonly(dy, saved, x, Wx, WhT, g), ln, fold, (dA, dx, dh0), (pH, pWx),
+               work)
     if fold:
         dWx = pWx[:, :I].sum(axis=0)
     else:

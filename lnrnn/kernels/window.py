@@ -96,7 +96,7 @@ from lnrnn.kernels.cpu.gemm import transposed
 from lnrnn.kernels.lstm import _f32_bits, _sigmoid
 from lnrnn.kernels.masks import as_lengths
 from lnrnn.kernels.cpu.rows import _E2, _E3, _E4, _E5, _E6, _E7, _EXP_MAX, _EXP_MIN, _LN2_HI, _LN2_LO, _LOG2E
-from lnrnn.kernels.cpu.threads import batch_blocks, chunk_bounds, run_chunks, unowned
+from lnrnn.kernels.cpu.threads import batch_blocks, chunk_bounds, readonly, run_chunks, unowned
 
 def window_lstm_forward(x, h0, c0, kappa0, w0, chars, ulen, Wx, Wh, b, gx, bx, gh, bh, gc, bc, Wp, bp,
                         rmx, rvx, rmh, rvh, rmc, rvc, norm, training, momentum, eps, lengths, keep):
@@ -145,10 +145,10 @@ def window_lstm_forward(x, h0, c0, kappa0, w0, chars, ulen, Wx, Wh, b, gx, bx, g
             np.empty((nch, m, G), dt),          # h_{t-1} Wh
             np.empty((nch, m, 3 * K), dt),      # h_t Wp
             np.empty((nch, 3, G + GAP), dt))    # gm, gd (gate = sigmoid(gm z) gm - gd); BN_t's mean of a side
-    run_chunks(_forward_chunk, B, nch, x,
-               (np.ascontiguousarray(c0, dtype=dt), np.ascontiguousarray(kappa0, dtype=dt)), chars, ulen, lengths,
-               (np.ascontiguousarray(Wx), np.ascontiguousarray(Wh), np.ascontiguousarray(Wp)),
-               (b, gx, bx, gh, bh, gc, bc, bp), (rmx, rvx, rmh, rvh, rmc, rvc), norm, training,
+    run_chunks(_forward_chunk, B, nch,
+               *readonly(x, (np.ascontiguousarray(c0, dtype=dt), np.ascontiguousarray(kappa0, dtype=dt)), chars,
+                         ulen, lengths, (np.ascontiguousarray(Wx), np.ascontiguousarray(Wh), np.ascontiguousarray(Wp)),
+                         (b, gx, bx, gh, bh, gc, bc, bp)), (rmx, rvx, rmh, rvh, rmc, rvc), norm, training,
                dt.type(momentum), dt.type(eps), saved, phi, work)
     c, kappa = saved[1], saved[10]
     out = (hs[1:], ws[1:], hs[T].copy(), c[(T - 1) % S2].copy(), kappa[(T - 1) % S2].copy(), ws[T].copy(), phi)
@@ -540,8 +540,9 @@ def window_lstm_backward(dy, dw, saved, x, h0, c0, kappa0, w0, chars, ulen, Wx, 
             np.empty((nch, 2, G + GAP), dt),  # BN backward's column sums
             np.empty((nch, U + GAP), dt))   # dL/dphi(t,u) of one row
     wT = (transposed(Wx[I:]), transposed(Wh), transposed(Wp))  # (G,C) (G,H) (3K,H)
-    run_chunks(_backward_chunk, B, nch, np.ascontiguousarray(dy), np.ascontiguousarray(dw), saved[:11],
-               np.ascontiguousarray(c0, dtype=dt), chars, ulen, lengths, wT, (gx, gh, gc), norm, training,
+    run_chunks(_backward_chunk, B, nch,
+               *readonly(np.ascontiguousarray(dy), np.ascontiguousarray(dw), saved[:11],
+                         np.ascontiguousarray(c0, dtype=dt), chars, ulen, lengths, wT, (gx, gh, gc)), norm, training,
                dt.type(clip_bound(clip)), (dXW, dHW, dP), (pg, pc), carry, work)
     state0 = (np.empty((B, H), dt), np.empty((B, H), dt), np.empty((B, K), dt), np.empty((B, C), dt))
     for k in range(nch):  # each chunk's final carries are the gradients of its rows' initial state
@@ -556,7 +557,7 @@ def window_lstm_backward(dy, dw, saved, x, h0, c0, kappa0, w0, chars, ulen, Wx, 
     rows = (np.ascontiguousarray(x).reshape(T * B, I), ws[:T].reshape(T * B, C), hs[:T].reshape(T * B, H),
             hs[1:].reshape(T * B, H))
     grads = (dXW.reshape(T * B, G), dHW.reshape(T * B, G), dP.reshape(T * B, 3 * K))
-    run_chunks(_weight_part, T, npart, T, rows, grads, transposed(Wx[:I]), dx.reshape(T * B, I), pW)
+    run_chunks(_weight_part, T, npart, T, *readonly(rows, grads, transposed(Wx[:I])), dx.reshape(T * B, I), pW)
     dWx, dWh, dWp = pW[0].sum(axis=0), pW[1].sum(axis=0), pW[2].sum(axis=0)
     dbp = pW[3][:, :3 * K].sum(axis=0)
     db, dgx, dbx, dgh, dbh = pg[:, :, :G].sum(axis=0)

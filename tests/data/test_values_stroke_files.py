@@ -30,6 +30,7 @@ def test_find_file(tmp_path):
     assert stroke_files.find_file(str(tmp_path)) == str(tmp_path / "a.npz")
     assert stroke_files.find_file(str(tmp_path) + os.sep) == os.path.join(str(tmp_path) + os.sep, "a.npz")
     (tmp_path / "notes.txt").write_text("not a stroke file")
+    (tmp_path / "old.npz").mkdir()  # a folder named like a stroke file is not one
     assert stroke_files.find_file(str(tmp_path)) == str(tmp_path / "a.npz")
     np.save(tmp_path / "b.npy", np.zeros((2, 3)))
     with pytest.raises(DataError, match=r"holds 2 .npz/.npy files \(a.npz, b.npy\); pass --data-dir with the one"):

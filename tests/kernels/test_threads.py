@@ -107,3 +107,62 @@ def test_forked_child_starts_its_own_workers():
                        capture_output=True, text=True, timeout=300)
     assert r.returncode != 3, "the forked child hung in run_synced"
     assert r.returncode == 0, r.stderr
+
+
+# ---- readonly: one compiled time loop whoever calls it ----
+
+def _chunk_functions():
+    """The compiled time loops that run_chunks and run_synced run for the cells: {name: dispatcher}."""
+    from lnrnn.kernels import bn_lstm, bn_rnn, lstm, rnn
+    return {f"{m.__name__.rsplit('.', 1)[1]}.{n}": getattr(m, n)
+            for m, names in ((lstm, ("_forward_rows", "_backward_rows")), (rnn, ("_forward_rows", "_backward_rows")),
+                             (bn_lstm, ("_forward_part", "_backward_part")),
+                             (bn_rnn, ("_forward_part", "_backward_part")))
+            for n in names}
+
+
+def _layer_pass(cell, arrays, frozen):
+    """One forward and backward of a layer through the functional pair every caller uses, with every
+    array handed in read-only (as the JAX binding hands them) or writable (as a layer's own)."""
+    from lnrnn.model.functional import layer_backward, layer_forward
+
+    def ro(a):
+        if not frozen or a is None:
+            return a
+        v = a.view()
+        v.flags.writeable = False
+        return v
+    x, state, params, lengths, dy, buffers = arrays
+    x, state, params, dy = ro(x), tuple(ro(s) for s in state), {k: ro(v) for k, v in params.items()}, ro(dy)
+    buffers = {k: v.copy() for k, v in buffers.items()}  # a training forward updates them in place: writable
+    y, final, res = layer_forward(cell, x, state, params, lengths=ro(lengths), buffers=buffers)
+    res = [ro(r) for r in res]
+    return layer_backward(cell, res, x, state, params, ro(y), dy, lengths=ro(lengths))
+
+
+@pytest.mark.parametrize("cell", ["lstm", "ln-lstm", "rnn", "ln-rnn", "bn-lstm", "bn-rnn"])
+def test_read_only_inputs_reach_the_same_compiled_time_loop(cell):
+    """A caller whose arrays are read-only (the JAX binding's, a saved tuple kept read-only) runs the same
+    compiled time loops as one whose arrays are writable: Numba compiles a function again for every
+    combination of its arguments' read-only flags (seconds each for a cell's loop), so the kernels hand
+    every input to their loops read-only (threads.readonly) and no new signature appears. Both a narrow
+    input (I 2: the folded input product) and a wide one (I 40), with lengths and without."""
+    from lnrnn.model import cells
+    spec = cells.get(cell)
+    loops = _chunk_functions()
+    rng = np.random.default_rng(0)
+    T, B, H = 4, 3, 5
+    for I in (2, 40):
+        for lengths in (None, np.array([4, 2, 0])):
+            params = {n: rng.standard_normal(shape) * 0.3 for n, shape in spec.param_shapes(I, H)}
+            state = tuple(rng.standard_normal((B, H)) for _ in range(spec.nstate))
+            buffers = {p + n: np.full((T, spec.width(H, w)), 1.0 if p == "rv" else 0.0)
+                       for n, w in spec.buffers for p in ("rm", "rv")}
+            arrays = (rng.standard_normal((T, B, I)), state, params, lengths, rng.standard_normal((T, B, H)), buffers)
+            writable = _layer_pass(cell, arrays, frozen=False)
+            before = {n: len(f.signatures) for n, f in loops.items()}
+            frozen = _layer_pass(cell, arrays, frozen=True)
+            after = {n: len(f.signatures) for n, f in loops.items()}
+            grown = {n: (before[n], after[n]) for n in loops if after[n] != before[n]}
+            assert not grown, f"{cell} I={I} lengths={lengths}: read-only inputs compiled the loops again: {grown}"
+            np.testing.assert_array_equal(frozen[0], writable[0])  # and they compute the same dx

@@ -346,4 +346,9 @@ MUTANTS = [
          new='    return (" " if long else ", ").join(parts)',
          tests=[EVH],
          why="the short form (progress notes, logs) is comma-separated and the sentence form is not"),
+    dict(name="vals4-stroke-folder-named-like-a-file-counted", file="lnrnn/data/stroke_files.py",
+         old="if f.endswith((\".npz\", \".npy\")) and os.path.isfile(os.path.join(data_dir, f))",
+         new="if f.endswith((\".npz\", \".npy\"))",
+         tests=[STROKE + "::test_find_file"],
+         why="a folder named x.npz beside the one stroke file makes --data-dir refuse the folder as holding two"),
 ]

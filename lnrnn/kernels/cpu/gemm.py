@@ -10,7 +10,7 @@ from numba import njit, prange
 
 from lnrnn.config import JIT, PJIT, ROWS
 from lnrnn.kernels.cpu.blas import gemm, rows_mul, rows_pack
-from lnrnn.kernels.cpu.threads import chunk_bounds, clamp_chunks, run_chunks
+from lnrnn.kernels.cpu.threads import chunk_bounds, clamp_chunks, readonly, run_chunks
 
 
 @njit(**PJIT)
@@ -81,8 +81,8 @@ def recurrent_weight_grad(dHW, h0, y, nchunks):
         n = (T - 1) * B
         nch = clamp_chunks(nchunks, n)
         part = np.zeros((nch, H, G), dtype=dHW.dtype)  # (nch,H,G) per-chunk partials
-        run_chunks(_tn_rows, n, nch, np.ascontiguousarray(y[:T - 1]).reshape(n, H),
-                   np.ascontiguousarray(dHW[1:]).reshape(n, G), part)
+        run_chunks(_tn_rows, n, nch, *readonly(np.ascontiguousarray(y[:T - 1]).reshape(n, H),
+                                               np.ascontiguousarray(dHW[1:]).reshape(n, G)), part)
         dWh += sum_rows(part.reshape(nch, H * G)).reshape(H, G)
     return dWh
 

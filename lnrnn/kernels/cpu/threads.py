@@ -3,7 +3,8 @@ the rows a block holds at least: ``block_rows``); ``run_chunks`` runs a cell's b
 nogil compiled function per block, a thread taking whole blocks, so results never depend on the thread
 count); ``run_synced`` with ``barrier`` runs a time loop split over threads that meet within every step
 (``n_parts``: the BN cells); ``chunk_bounds`` says which rows a chunk owns, and ``unowned`` gives a
-chunk function views of its caller's arrays without shared reference counts.
+chunk function views of its caller's arrays without shared reference counts; ``readonly`` hands it the
+arrays it only reads as read-only views (one compiled signature whoever the caller).
 ``dry_run`` (lnrnn.training.prewarm): compile a time loop for its arguments' types without running it.
 """
 import contextlib
@@ -80,6 +81,29 @@ def run_chunks(rows, n, nchunks, *args):
     _run_range(rows, n, nch, *runs[0], args)
     for f in futures:
         f.result()
+
+
+def readonly(*args):
+    """args with every NumPy array in them (inside plain tuples too) a read-only view of itself (no copy):
+    for the arguments a compiled time loop only reads, so that it meets one array type per argument
+    whoever calls it.
+
+    Why: Numba compiles a function again for every combination of its arguments' read-only flags, and
+    callers differ: the JAX binding hands the kernels read-only views, a layer's own arrays are writable,
+    a saved tuple is whatever its forward's caller kept. The LN-LSTM backward's time loop, compiled for
+    six such combinations in float64 alone, took about 10 s each (AMD EPYC, 2 cores). Passed read-only,
+    every caller meets the one signature, and Numba refuses to compile a write into an input."""
+    def view(a):
+        if isinstance(a, np.ndarray):
+            if not a.flags.writeable:
+                return a
+            v = a.view()
+            v.flags.writeable = False
+            return v
+        if type(a) is tuple:
+            return tuple(view(b) for b in a)
+        return a
+    return tuple(view(a) for a in args)
 
 
 def _run_range(rows, n, nch, q0, q1, args):
