@@ -240,8 +240,9 @@ class _Cfg(NamedTuple):
 
 
 def _read_only(tree):
-    """NumPy views of the callback's JAX arrays (no copy), all read-only: the kernels then always meet
-    the same array types (one compiled signature), and Numba refuses to compile a write into them."""
+    """NumPy views of the callback's JAX arrays (no copy), all read-only: JAX arrays are immutable, so no
+    step on the host may write into them (the kernels' time loops take their inputs read-only from any
+    caller, lnrnn.kernels.cpu.threads.readonly: the flags here change no compiled signature)."""
     def view(a):
         v = np.asarray(a).view()
         v.flags.writeable = False

@@ -135,7 +135,7 @@ def _run_forward(x, h0, c0, Wx, Wh, p, norm, eps, nchunks, keep):
             np.empty((nch, 4, G + GAP), dt),           # one row's x_t Wx; every bias the preactivation adds;
                                                        # the g block's factors gm, gd (_forward_rows)
             np.empty((nch, m + 1 if not fold else 1, G), dt))  # its x_t Wx (Wc with LN; wide input)
-    run_chunks(_forward_rows, B, nch, *readonly(x, h0, c0, (Wc, Rx, Whc)), packs, readonly(p)[0], ln, fold,
+    run_chunks(_forward_rows, B, nch, *readonly(x, h0, c0, (Wc, Rx, Whc)), packs, *readonly(p), ln, fold,
                dt.type(eps), saved, work)
     return y, c, saved
 
