@@ -4,16 +4,11 @@ the reader judges it from a fresh install; an unknown name is one line naming th
 import os
 
 import pytest
-from click.testing import CliRunner
+from test_cli import invoke
 
 from lnrnn.api import load_run
-from lnrnn.cli import main
 from lnrnn.errors import CheckpointError
 from lnrnn.pretrained import HERE, PREFIX, names, resolve
-
-
-def invoke(*args):
-    return CliRunner().invoke(main, [str(a) for a in args])
 
 
 def test_the_package_ships_a_writer_and_its_reader_each_verified_credited_and_small():

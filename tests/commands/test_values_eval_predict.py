@@ -6,16 +6,11 @@ import json
 
 import numpy as np
 import pytest
-from click.testing import CliRunner
+from test_cli import invoke
 
 from lnrnn.api import evaluate_run
-from lnrnn.cli import main
 from lnrnn.model.models import build_model, head_config
 from lnrnn.training.checkpoint import save_checkpoint
-
-
-def invoke(*args):
-    return CliRunner().invoke(main, [str(a) for a in args])
 
 
 def _run(folder, task, input_size, classes, per_step=False):
