@@ -85,6 +85,7 @@ from numba import njit, prange, types
 from numba.extending import intrinsic
 
 from lnrnn.config import CTC_ROW_CHUNKS, JIT, PJIT
+from lnrnn.kernels.cpu.threads import readonly
 from lnrnn.kernels.codes import CTC_BLANK
 
 
@@ -423,11 +424,29 @@ def _row_backward_log(lp, al, lz, ext, skip, Tb, Sb, d, bn, bt, q):
             d[t, ext[s]] -= q[s]
 
 
-@njit(**PJIT)
 def ctc_forward(logits, labels, input_lengths, label_lengths):
     """logits (T,B,C), labels (B,Lmax), input_lengths (B,), label_lengths (B,) -> loss (B,) (-log p; 0 where
     p = 0), saved = (logp (T,B,C), grad (T,B,C) dloss/dlogits of each row's own loss, logz (B,), logspace (B,)).
-    Rows are run in CTC_ROW_CHUNKS fixed chunks (the prange), each with its own scratch, one row after another."""
+
+    The arguments reach the compiled loop C-contiguous (a copy only of one that is not) and read-only
+    (``threads.readonly``): one compiled loop per dtype serves every caller, and a row's bits do not depend
+    on the layout of the array it came in (a strided view compiles a loop that LLVM vectorizes differently:
+    the softmax's sums then differ in their last bits on an AVX-512 host)."""
+    return _forward(*readonly(*(np.ascontiguousarray(a) for a in (logits, labels, input_lengths, label_lengths))))
+
+
+def ctc_backward(dloss, saved, labels, input_lengths, label_lengths):
+    """dloss (B,) = dL/dloss, saved from ctc_forward -> dlogits (T,B,C) = dloss[b] grad[:, b] (0 past
+    input_lengths[b] and on rows with p = 0). labels and lengths are not read (the forward took the gradient):
+    they keep the twins' arguments. Arguments as ctc_forward's: contiguous and read-only."""
+    return _backward(*readonly(np.ascontiguousarray(dloss), tuple(np.ascontiguousarray(a) for a in saved),
+                               *(np.ascontiguousarray(a) for a in (labels, input_lengths, label_lengths))))
+
+
+@njit(**PJIT)
+def _forward(logits, labels, input_lengths, label_lengths):
+    """ctc_forward's loop. Rows are run in CTC_ROW_CHUNKS fixed chunks (the prange), each with its own scratch,
+    one row after another."""
     T, B, C = logits.shape
     S = 2 * labels.shape[1] + 1
     dt = logits.dtype
@@ -482,10 +501,8 @@ def ctc_forward(logits, labels, input_lengths, label_lengths):
 
 
 @njit(**PJIT)
-def ctc_backward(dloss, saved, labels, input_lengths, label_lengths):
-    """dloss (B,) = dL/dloss, saved from ctc_forward -> dlogits (T,B,C) = dloss[b] grad[:, b] (0 past
-    input_lengths[b] and on rows with p = 0). labels and lengths are not read (the forward took the gradient):
-    they keep the twins' arguments."""
+def _backward(dloss, saved, labels, input_lengths, label_lengths):
+    """ctc_backward's loop."""
     grad = saved[1]
     T, B, C = grad.shape
     d = np.empty((T, B, C), dtype=grad.dtype)

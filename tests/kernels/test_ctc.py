@@ -473,3 +473,26 @@ def test_kernel_same_bits_on_one_thread_and_two():
         numba.set_num_threads(old)
     np.testing.assert_array_equal(out[0][0], out[1][0])
     np.testing.assert_array_equal(out[0][1], out[1][1])
+
+
+def test_every_layout_and_flag_meets_one_compiled_loop():
+    """ctc_forward and ctc_backward hand their loops contiguous, read-only arrays: a strided view of the
+    logits, a read-only or a writable caller all reach one compiled loop per dtype and give the same bits
+    (a strided view compiled a loop of its own, whose softmax sums differed in the last bit on AVX-512)."""
+    from lnrnn.kernels import ctc
+    rng = np.random.default_rng(11)
+    x, labels, il, ll = random_problem(rng, T=9, B=7, C=4, Lmax=3)
+    wide = np.zeros((9, 7, 2, 4))
+    wide[:, :, 1] = x
+    strided = wide[:, :, 1]                                     # (T,B,C), not contiguous
+    frozen = x.copy()
+    frozen.flags.writeable = False
+    g = rng.standard_normal(7)
+    loss, saved = ctc.ctc_forward(x, labels, il, ll)
+    d = ctc.ctc_backward(g, saved, labels, il, ll)
+    before = (len(ctc._forward.signatures), len(ctc._backward.signatures))
+    for logits in (strided, frozen):
+        l2, s2 = ctc.ctc_forward(logits, labels, il, ll)
+        np.testing.assert_array_equal(l2, loss)
+        np.testing.assert_array_equal(ctc.ctc_backward(g[::-1].copy()[::-1], s2, labels, il, ll), d)
+    assert (len(ctc._forward.signatures), len(ctc._backward.signatures)) == before

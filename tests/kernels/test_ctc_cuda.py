@@ -50,4 +50,4 @@ def test_twins_share_names_and_arguments():
     from lnrnn.kernels import ctc, ctc_cuda
     for name in ("ctc_forward", "ctc_backward"):
         cpu, gpu = getattr(ctc, name), getattr(ctc_cuda, name)
-        assert list(inspect.signature(cpu.py_func).parameters) == list(inspect.signature(gpu).parameters)
+        assert list(inspect.signature(cpu).parameters) == list(inspect.signature(gpu).parameters)
