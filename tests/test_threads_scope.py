@@ -101,3 +101,15 @@ def test_a_users_wait_policy_stands():
     if "OMP_WAIT_POLICY" not in err:
         pytest.skip("this libgomp does not display its settings")
     assert "ENV active" in out and "OMP_WAIT_POLICY = 'ACTIVE'" in err, err
+
+
+def test_keep_malloc_leaves_the_allocator_alone(monkeypatch):
+    """LNRNN_KEEP_MALLOC=1 leaves glibc's malloc as it is (no mallopt: not tuned); without it, tuned on glibc."""
+    import platform
+
+    from lnrnn import threadscope
+    monkeypatch.setenv("LNRNN_KEEP_MALLOC", "1")
+    assert threadscope._reuse_freed_memory() is False
+    monkeypatch.delenv("LNRNN_KEEP_MALLOC")
+    if sys.platform.startswith("linux") and platform.libc_ver()[0] == "glibc":
+        assert threadscope._reuse_freed_memory() is True   # what lnrnn.kernels' import does anyway

@@ -55,6 +55,18 @@ def test_toml_config_and_command_line_override(tmp_path):
     assert meta["train"]["epochs"] == 1                                   # the command line wins
 
 
+def test_resume_with_a_config_file_takes_the_command_lines_options(tmp_path):
+    """On --resume with --config, an option given on the command line still counts as given: --max-steps 4
+    moves the run's limit on (without it, the limit it reached is lifted and the run trains to its end)."""
+    (tmp_path / "c.toml").write_text('task = "digits"\nsplit = "200/100"\nhidden = 8\nbatch_size = 32\n'
+                                     'epochs = 2\ncell = "rnn"\n')
+    out = tmp_path / "run"
+    assert_ok(invoke("train", "--config", tmp_path / "c.toml", "--max-steps", 2, "--out", out, "-q"))
+    assert load_checkpoint(str(out))[0]["step"] == 2
+    assert_ok(invoke("train", "--resume", "--config", tmp_path / "c.toml", "--max-steps", 4, "--out", out, "-q"))
+    assert load_checkpoint(str(out))[0]["step"] == 4
+
+
 @pytest.mark.parametrize("text,words", [
     ('{"hiden": 3}', "unknown key 'hiden'"),
     ('{"hidden": "many"}', "bad value for 'hidden'"),

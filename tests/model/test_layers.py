@@ -161,3 +161,28 @@ def test_identity_recurrent_init_keeps_every_other_draw():
             np.testing.assert_array_equal(a.params[k], b.params[k])
     with pytest.raises(ValueError, match="recurrent_init"):
         RecurrentLayer("rnn", "none", 3, 5, recurrent_init="zeros")
+
+
+@pytest.mark.parametrize("cell,norm", COMBOS)
+def test_input_weights_are_glorot_uniform_over_input_and_hidden(cell, norm):
+    """Wx (I,G) ~ U(-a, a), a = sqrt(6 / (I + H)): the bound holds and the largest of I*G draws nearly reaches
+    it (below 0.9 a with probability 0.9^(I*G) < 1e-10 here)."""
+    I, H = 12, 20
+    layer = RecurrentLayer(cell, norm, I, H, dtype=np.float64, seed=4)
+    a = np.sqrt(6.0 / (I + H))
+    Wx = layer.params["Wx"]
+    assert Wx.shape == (I, layer.spec.blocks * H)
+    assert np.abs(Wx).max() <= a and np.abs(Wx).max() > 0.9 * a
+
+
+@pytest.mark.parametrize("cell", ["rnn", "lstm"])
+def test_bn_population_statistics_start_at_mean_zero_variance_one(cell):
+    """Before any training the running rows are N(0, 1)'s: inference normalizes with x / sqrt(1 + eps)."""
+    layer = RecurrentLayer(cell, "bn", 3, 5, max_steps=4)
+    G = layer.spec.blocks * 5
+    want = {"rmx": (4, G), "rvx": (4, G), "rmh": (4, G), "rvh": (4, G)}
+    if cell == "lstm":
+        want.update(rmc=(4, 5), rvc=(4, 5))
+    assert {k: v.shape for k, v in layer.buffers.items()} == want
+    for k, v in layer.buffers.items():
+        assert np.all(v == (1.0 if k.startswith("rv") else 0.0)), k
