@@ -4,6 +4,8 @@
 import os
 import sys
 
+import numpy as np
+
 os.environ.setdefault("NUMBA_ENABLE_CUDASIM", "1")
 
 # The tests mirror the package (tests/kernels/, tests/model/, tests/training/, ...). A test imports the
@@ -57,8 +59,78 @@ def _strict_simulator_reshape():
     FakeCUDAArray.ravel = strict("ravel")
 
 
+def _simulator_blocks_as_greenlets():
+    """The simulator runs a block as one Python thread per CUDA thread, and its BlockManager waits for them by
+    polling every thread in a loop that holds the GIL: a thread with work then runs only when the poller is
+    switched out, and starting and switching OS threads took most of a simulated kernel's time. Here a
+    block's CUDA threads are greenlets (lnrnn's own dependency) run one after another on the launching
+    thread: each runs until it reaches syncthreads() or ends, and when every live one has, the next round
+    resumes them all: the simulator's own rule (all live threads blocked -> release them all). What a thread
+    sees is the simulator's: threadIdx, blockIdx, laneid and the syncthreads family are read from the
+    current greenlet's thread record, shared arrays and atomics are the simulator's own; an exception in a
+    thread is raised with the simulator's tid/ctaid prefix and ends the block. With debug=True the plain
+    manager runs."""
+    import threading
+    import types
+
+    from greenlet import getcurrent, greenlet
+    from numba.cuda.simulator import kernel as sim
+    from numba.cuda.simulator import kernelapi
+
+    class SimThread:
+        syncthreads_count = sim.BlockThread.syncthreads_count     # use only the attributes set below
+        syncthreads_and = sim.BlockThread.syncthreads_and
+        syncthreads_or = sim.BlockThread.syncthreads_or
+
+        def __init__(self, manager, block, thread):
+            self._manager = manager
+            self.blockIdx, self.threadIdx = sim.Dim3(*block), sim.Dim3(*thread)
+            d = sim.Dim3(*manager._block_dim)
+            self.thread_id = self.threadIdx.x + d.x * (self.threadIdx.y + d.y * self.threadIdx.z)
+            self.exception = None
+
+        def syncthreads(self):
+            self._manager._launcher.switch()                   # back to the block's loop until the next round
+
+    def current_thread():
+        return getattr(getcurrent(), "sim_thread", None) or threading.current_thread()
+
+    shim = types.SimpleNamespace(**{k: getattr(threading, k) for k in dir(threading) if not k.startswith("__")})
+    shim.current_thread = current_thread
+    kernelapi.threading = shim
+
+    plain_run = sim.BlockManager.run
+
+    def manager_run(self, grid_point, *args):
+        if self._debug:
+            return plain_run(self, grid_point, *args)
+        self._launcher = getcurrent()
+        live = []
+        for block_point in np.ndindex(*self._block_dim):
+            t = SimThread(self, grid_point, block_point)
+
+            def body(t=t):
+                try:
+                    self._f(*args)
+                except Exception as e:                         # as BlockThread.run words it
+                    where = f"tid={list(t.threadIdx)} ctaid={list(t.blockIdx)}"
+                    t.exception = (type(e)(f"{where}: {e}" if str(e) else where), sys.exc_info()[2])
+            g = greenlet(body)
+            g.sim_thread = t
+            live.append((t, g))
+        while live:
+            for t, g in live:
+                g.switch()                                     # until its next syncthreads() or its end
+                if t.exception:
+                    raise t.exception[0].with_traceback(t.exception[1])
+            live = [(t, g) for t, g in live if not g.dead]
+
+    sim.BlockManager.run = manager_run
+
+
 if os.environ["NUMBA_ENABLE_CUDASIM"] == "1":
     _strict_simulator_reshape()
+    _simulator_blocks_as_greenlets()
 
 
 # The files that take longest from a fresh clone on 2 cores (compiling included), longest first.

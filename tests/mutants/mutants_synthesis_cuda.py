@@ -7,7 +7,7 @@ moves and the text and state hand-over in lnrnn/kernels/window_cuda.py; format: 
 WIN = "lnrnn/kernels/window_cuda.py"
 MODEL = "lnrnn/model/window.py"
 T = "tests/model/test_synthesis_cuda.py"
-STACK = f"{T}::test_stack_on_cuda_equals_cpu[ln]"
+STACK = f"{T}::test_stack_on_cuda_equals_cpu[ln-None]"
 STEPS = f"{T}::test_sampling_steps_on_cuda_equal_cpu"
 MOVES = f"{T}::test_column_moves_equal_numpy"
 

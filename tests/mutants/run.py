@@ -132,7 +132,7 @@ def main(argv=None):
                     "patterns; repeatable)")
     ap.add_argument("--list", action="store_true", help="list the mutants and exit")
     ap.add_argument("--check", action="store_true", help="only check that every snippet applies (exactly once) "
-                    "and every test file exists; nothing run")
+                    "and every test id exists (collected, not run)")
     ap.add_argument("--timeout", type=float, default=900, help="seconds per mutant's test run (default 900)")
     ap.add_argument("--no-baseline", action="store_true", help="skip the run on the unmodified copy")
     ap.add_argument("--keep", action="store_true", help="keep the scratch directory (its path is printed)")
@@ -153,6 +153,16 @@ def main(argv=None):
                 bad += 1
                 print(f"{m['name']}: NOT APPLICABLE !!! snippet found {count} times in {m['file']}"
                       + (f"; missing test files {missing}" if missing else ""))
+        # every test id names a test that exists (a renamed test or parameter would make pytest run nothing)
+        ids = sorted({t for m in chosen for t in m["tests"]})
+        r = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q", "-n", "0", "-p", "no:cacheprovider",
+                            *ids], cwd=ROOT, capture_output=True, text=True)
+        gone = [line for line in r.stdout.splitlines() + r.stderr.splitlines() if line.startswith("ERROR: not found")]
+        for line in gone:
+            print(f"NOT APPLICABLE !!! a mutant's test id {line[len('ERROR: '):]}")
+        if r.returncode != 0 and not gone:
+            print(f"NOT APPLICABLE !!! collecting the mutants' tests failed:\n{r.stdout[-2000:]}{r.stderr[-2000:]}")
+        bad += bool(gone) or r.returncode != 0
         print(f"{len(chosen) - bad}/{len(chosen)} mutants apply")
         return 1 if bad else 0
 
