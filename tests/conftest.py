@@ -140,9 +140,8 @@ if os.environ["NUMBA_ENABLE_CUDASIM"] == "1":
 # the gaps. Only the order changes: every test runs, in one worker with the rest of its file.
 LONGEST_FIRST = (
     "test_jax.py", "test_mpi.py", "test_reproducible_ranks.py", "test_reproducible.py", "test_cache_blas.py",
-    "test_notebooks.py", "test_cuda_blocksizes.py", "test_commands_careful.py", "test_cuda_persistent_bwd.py",
-    "test_cuda_layers.py", "test_runs.py", "test_prewarm.py", "test_cuda_backend.py", "test_device_update.py",
-    "test_values_distributed_options.py", "test_cuda_gradcheck.py", "test_blocks.py", "test_bn_cells.py",
+    "test_notebooks.py", "test_commands_careful.py", "test_runs.py", "test_prewarm.py", "test_cuda_backend.py",
+    "test_values_distributed_options.py", "test_blocks.py", "test_bn_cells.py",
 )
 
 
