@@ -2,6 +2,7 @@
 hidden state's spread (over running rows only), pre_sat counts saturation on both sides, and a model with
 state noise starts from the draw of a training run's first update."""
 import numpy as np
+import pytest
 
 from lnrnn import reference as ref
 from lnrnn.diagnostics import per_step
@@ -72,3 +73,30 @@ def test_state_noise_is_the_draw_of_the_first_update():
     assert d["loss"] == given["loss"] and d["loss"] != zero["loss"]
     other = per_step(model, x, y, state=model._update_noise(B, 1))
     assert d["loss"] != other["loss"]
+
+
+def test_a_skip_stacks_lower_layer_gets_its_gradient_through_the_layer_above():
+    """With skip connections layer 1 reads [x | h0_t]: dL/dh0_t (``dh[0]``) takes its share through layer 1
+    from the h0 columns of that input. Central differences: h0_t moved by eps*v, layer 0 continued from it,
+    layer 1 and the head run on the moved sequence (kernels: an independent implementation)."""
+    model = build_model(dict(cell="lstm", norm="ln", input_size=I, hidden_size=H, num_layers=2, skip=True,
+                             dtype="float64", forget_bias=1.0,
+                             head={"kind": "classifier", "outputs": 4, "per_step": False}), seed=1)
+    rng = np.random.default_rng(4)
+    x, y = rng.standard_normal((T, B, I)), rng.integers(0, 4, B)
+    d = per_step(model, x, y)
+    l0, l1 = model.stack.layers
+    t, v = 3, rng.standard_normal((B, H))
+
+    def loss(eps):
+        a, s = l0.forward(np.ascontiguousarray(x[:t + 1]))
+        s = (s[0] + eps * v, s[1])
+        b, _ = l0.forward(np.ascontiguousarray(x[t + 1:]), s, t0=t + 1)
+        h0 = np.concatenate([a[:t], s[0][None], b])                     # (T,B,H), step t moved
+        h1, _ = l1.forward(np.ascontiguousarray(np.concatenate([x, h0], axis=2)))
+        sel, valid, _ = model._select(np.concatenate([h0, h1], axis=2), T, None, 0)
+        sums, count, _ = model.head.forward(sel, y, valid)
+        return sums["loss"] / count
+
+    fd = (loss(1e-5) - loss(-1e-5)) / 2e-5
+    assert np.sum(d["dh"][0][t] * v) == pytest.approx(fd, rel=1e-6)

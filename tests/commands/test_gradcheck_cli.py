@@ -33,3 +33,28 @@ def test_gradcheck_rejects_nonsense_sizes():
     r = CliRunner().invoke(main, ["gradcheck", "--hidden", "0"])
     assert r.exit_code == 2
     assert "--hidden must be at least 1" in r.output and "Traceback" not in r.output
+
+
+def _fake_checks(monkeypatch, err):
+    """The command with every check replaced by one that reports a single error ``err`` (no model is built)."""
+    from lnrnn.commands import gradcheck as cmd
+    monkeypatch.setattr(cmd, "check_stack", lambda *a, **k: [("l0.Wx", err)])
+    monkeypatch.setattr(cmd, "check_model", lambda *a, **k: [("head.W", err)])
+
+
+def test_the_default_tolerance_is_float64s_one_in_a_million(monkeypatch):
+    _fake_checks(monkeypatch, 5e-7)
+    r = CliRunner().invoke(main, ["gradcheck", "--cell", "rnn", "-q"])
+    assert r.exit_code == 0, r.output
+    assert "0 above tolerance 1e-06" in r.output
+    _fake_checks(monkeypatch, 5e-6)
+    r = CliRunner().invoke(main, ["gradcheck", "--cell", "rnn", "-q"])
+    assert r.exit_code == 1 and "FAIL" in r.output and "above tolerance 1e-06" in r.output
+
+
+def test_bn_cells_need_two_rows_and_other_cells_one(monkeypatch):
+    _fake_checks(monkeypatch, 0.0)
+    r = CliRunner().invoke(main, ["gradcheck", "--cell", "bn-lstm", "--batch", "1"])
+    assert r.exit_code == 2 and "--batch must be at least 2 for BN cells" in r.output and "Traceback" not in r.output
+    r = CliRunner().invoke(main, ["gradcheck", "--cell", "ln-rnn", "--batch", "1", "-q"])
+    assert r.exit_code == 0, r.output

@@ -79,3 +79,18 @@ def test_plot_command_reads_old_and_new_runs(tmp_path):
     (old / "metrics.jsonl").write_text("{not json\n")
     bad = CliRunner().invoke(main, ["plot", str(old), "--out", str(tmp_path / "d.png")])
     assert bad.exit_code == 2 and "not valid JSON lines" in bad.stderr and not (tmp_path / "d.png").exists()
+
+
+def test_the_title_is_the_runs_config_only_when_they_share_one(tmp_path):
+    from lnrnn.commands.plot import _config_title
+    from lnrnn.training.runconfig import CONFIG_FILE
+    conf = {"cell": "ln-lstm", "hidden": 8, "task": "digits", "layers": 2, "optimizer": "adam", "lr": 0.003,
+            "batch-size": 16, "seed": 0}
+    a, b = tmp_path / "a", tmp_path / "b"
+    for folder, seed in ((a, 0), (b, 1)):
+        folder.mkdir()
+        (folder / CONFIG_FILE).write_text(json.dumps(dict(conf, seed=seed)))
+    want = "ln-lstm H=8 on digits (2 layers, adam lr 0.003, batch 16, seed 0)"
+    assert _config_title([str(a)]) == want
+    assert _config_title([str(a), str(a)]) == want
+    assert _config_title([str(a), str(b)]) is None, "runs of different configs: no one config is the title"

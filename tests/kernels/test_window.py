@@ -245,6 +245,11 @@ def test_bad_text_is_refused():
         kernel_forward(dict(a, chars=bad), run, "ln", True, lengths)
     with pytest.raises(ValueError, match="ulen"):
         kernel_forward(dict(a, ulen=a["ulen"] + SHAPE["U"]), run, "ln", True, lengths)
+    for wrong in (SHAPE["U"] + 1, -1):  # one past either end
+        ulen = a["ulen"].copy()
+        ulen[1] = wrong
+        with pytest.raises(ValueError, match=r"ulen must lie in \[0, U\]"):
+            kernel_forward(dict(a, ulen=ulen), run, "ln", True, lengths)
 
 
 def test_float32_exp_of_the_window():

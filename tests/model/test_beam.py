@@ -141,6 +141,10 @@ def test_bad_widths_and_lengths_are_refused():
         prefix_beams(np.zeros((2, 3)), 0)
     with pytest.raises(ValueError, match="lengths"):
         beam_search_array(np.zeros((2, 2, 3)), 2, [1, 3])
+    with pytest.raises(ValueError, match="lengths must be 2 step counts between 0 and 2"):
+        beam_search_array(np.zeros((2, 2, 3)), 2, [-1, 2])
+    with pytest.raises(ValueError, match="lengths must be 2 step counts"):
+        beam_search_array(np.zeros((2, 2, 3)), 2, [1, 2, 2])
 
 
 def test_rows_give_the_same_bits_on_one_and_two_threads():

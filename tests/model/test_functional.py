@@ -210,3 +210,12 @@ def test_each_row_names_its_kernels_on_both_devices(name):
     twin = importlib.import_module(f"lnrnn.kernels.{family}_cuda")
     for op in ops:
         assert getattr(spec.kernels("cuda"), op) is getattr(twin, f"{family}_{op}"), op
+
+
+def test_check_lengths_refuses_what_lies_outside_zero_to_t():
+    assert F.check_lengths(None, 4, 2) is None
+    assert F.check_lengths(np.array([4, 4]), 4, 2) is None, "every row all T steps: the unmasked path"
+    assert F.check_lengths(np.array([0, 4]), 4, 2).tolist() == [0, 4]
+    for bad in ([-1, 4], [2, 5]):
+        with pytest.raises(ValueError, match=r"lengths must lie in \[0, 4\]"):
+            F.check_lengths(np.array(bad), 4, 2)
