@@ -228,6 +228,7 @@ def test_sample_run_writes_a_str_or_lines_and_checks_them(tmp_path):
     assert len(one) == 1 and one[0].text == "abc" and not one[0].capped
     np.testing.assert_array_equal(one[0].points, again[0].points)
     assert len(lnrnn.sample_run(run, steps=10, count=2, text=["ab", "ba"])) == 2
+    assert [w.text for w in lnrnn.sample_run(run, steps=10, text=["ab", "ba"])] == ["ab", "ba"]  # count left at 1
     for kw, words in ((dict(text="abz"), "'z'"), (dict(text=["ab", ""]), "line 2 is empty"),
                       (dict(), "writes a given text"), (dict(text=["ab", "ba"], count=3), "count is 3"),
                       (dict(text="ab", prime_text="a"), "prime_text needs prime_strokes"),

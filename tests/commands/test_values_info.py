@@ -40,3 +40,24 @@ def test_the_batch_blocks_line():
     for B, n in said.items():
         assert n == batch_blocks(B), B
     assert said[64] < said[256]         # blocks of at least BLOCK_ROWS rows: a larger batch holds more
+
+
+@pytest.mark.parametrize("tuned,start", [(True, "malloc: large freed buffers reused"),
+                                         (False, "malloc: default allocator")])
+def test_the_malloc_line(monkeypatch, tuned, start):
+    import lnrnn
+    monkeypatch.setattr(lnrnn, "MALLOC_TUNED", tuned)
+    assert _line(info.info_lines(), "malloc: ").startswith(start)
+
+
+def test_the_blas_pools_only(monkeypatch):
+    import threadpoolctl
+    pools = [{"user_api": "openmp", "internal_api": "openmp", "version": None, "num_threads": 4,
+              "filepath": "libgomp.so.1"},
+             {"user_api": "blas", "internal_api": "openblas", "version": "0.3.27", "num_threads": 2,
+              "filepath": "libopenblas.so"},
+             {"user_api": "other", "internal_api": "x", "num_threads": 1, "filepath": "x.so"}]
+    monkeypatch.setattr(threadpoolctl, "threadpool_info", lambda: pools)
+    lines = info._blas()
+    assert lines[0] == "openblas 0.3.27 (2 threads, libopenblas.so)"
+    assert not any("openmp" in line or line.startswith("x ") for line in lines), lines

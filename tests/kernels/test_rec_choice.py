@@ -96,3 +96,38 @@ def test_the_child_times_both_products_on_every_shape():
     assert [tuple(s[:3]) for s in shapes] == list(rc.SHAPES + rc.ROW_SHAPES)
     assert all(s[3] > 0 and s[4] > 0 for s in shapes)
     assert 0.05 < out["ratio"] < 20 and math.isfinite(out["ratio"])
+
+
+def test_the_margins_themselves_keep_the_rule():
+    for ratio in (rc.RGEMM_BELOW, rc.BLAS_ABOVE):
+        for rule in (RULE, ("rgemm", "AVX-512 on AMD")):
+            assert rc.decide(ratio, rule)[0] == rule[0], (ratio, rule)
+
+
+def test_the_record_goes_beside_the_kernels_first(monkeypatch, tmp_path):
+    monkeypatch.delenv("LNRNN_REC_RECORD_DIR", raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    assert rc.record_dirs() == [os.path.join(os.path.dirname(os.path.abspath(rc.__file__)), "__pycache__"),
+                                str(tmp_path / "cache" / "lnrnn")]
+    monkeypatch.setenv("LNRNN_REC_RECORD_DIR", str(tmp_path / "mine"))
+    assert rc.record_dirs() == [str(tmp_path / "mine")]
+
+
+@pytest.mark.parametrize("rc_,stdout,ok", [
+    (0, 'a warning the child printed first\n{"shapes": [], "ratio": 0.8}\n', True),
+    (0, '{"shapes": [], "ratio": 0.8}\n', True),
+    (1, '{"shapes": [], "ratio": 0.8}\n', False),                 # a child that failed after printing
+    (0, '{"shapes": []}\n', False),
+    (0, "", False),
+])
+def test_the_child_record_is_its_last_line(monkeypatch, rc_, stdout, ok):
+    import subprocess
+    seen = {}
+
+    def run(cmd, env, **kw):
+        seen.update(env)
+        return subprocess.CompletedProcess(cmd, rc_, stdout=stdout, stderr="")
+    monkeypatch.setattr(rc.subprocess, "run", run)
+    got = rc.run_child()
+    assert (got == {"shapes": [], "ratio": 0.8}) if ok else got is None
+    assert seen["LNRNN_REC_GEMM"] == "rgemm" and seen["LNRNN_NO_CACHE"] == "1"

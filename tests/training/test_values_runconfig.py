@@ -52,3 +52,19 @@ def test_whole_floats_are_integers_and_others_are_refused(tmp_path):
         _apply(tmp_path, "hidden = true\n")
     options, _ = _apply(tmp_path, "lr = 1\n")                      # an integer where a float goes: fine
     assert options["lr"] == 1.0
+
+
+@pytest.mark.parametrize("text,key", [("quiet = true\n", "'quiet'"), ("resume = true\n", "'resume'"),
+                                      ('config-file = "other.toml"\n', "'config-file'"),
+                                      ("hiden = 8\n", "'hiden'")])
+def test_a_file_sets_only_the_options_it_is_given(tmp_path, text, key):
+    with pytest.raises(UserError, match=f"unknown key {key}; the keys are lnrnn train's options"):
+        _apply(tmp_path, text)
+
+
+@pytest.mark.parametrize("text", ["skip = 1\n", 'skip = "yes"\n', "bidirectional = 0\n", 'reproducible = "true"\n'])
+def test_a_flag_takes_true_or_false_only(tmp_path, text):
+    with pytest.raises(UserError, match="bad value for '(skip|bidirectional|reproducible)'"):
+        _apply(tmp_path, text)
+    options, given = _apply(tmp_path, text.split("=")[0] + "= true\n")
+    assert given == {text.split(" ")[0].replace("-", "_")} and options[text.split(" ")[0]] is True

@@ -81,3 +81,33 @@ def test_a_torn_last_row_is_skipped_and_a_corrupt_middle_one_refused(tmp_path):
     path.write_text('{"a": 1}\n{"a": 2\n')                              # a whole last line, corrupt
     with pytest.raises(UserError, match="line 2"):
         read_jsonl(str(path), torn_tail_ok=True)
+
+
+def test_a_folder_numbered_one_is_not_a_default_folder(tmp_path):
+    base = str(tmp_path / "default")
+    make(base, 2)
+    os.makedirs(f"{base}-1")                                             # runs/default is number 1
+    make(f"{base}-01", 1)                                                 # 01: not a number we write either
+    assert default_folders(base) == [(2, f"{base}-2")]
+    assert fresh_default(base) == base
+
+
+def test_a_stale_lock_is_taken_over_with_a_note_and_our_own_without(tmp_path):
+    import socket
+    import subprocess
+    import sys
+
+    from lnrnn.training.rundir import RunLock
+    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True,
+                          text=True).stdout.strip()
+    (tmp_path / LOCK_FILE).write_text(f"{dead} {socket.gethostname()} 2026-01-01T00:00:00\n")
+    lock = RunLock(str(tmp_path)).acquire()
+    assert lock.note == (f"Note: took over the lock of a run in {tmp_path} that is no longer running (pid {dead} "
+                         f"on host {socket.gethostname()}, started 2026-01-01T00:00:00).")
+    assert (tmp_path / LOCK_FILE).read_text().split()[:2] == [str(os.getpid()), socket.gethostname()]
+    lock.release()
+    assert not (tmp_path / LOCK_FILE).exists()
+    (tmp_path / LOCK_FILE).write_text(f"{os.getpid()} {socket.gethostname()} 2026-01-01T00:00:00\n")
+    lock = RunLock(str(tmp_path)).acquire()                              # a file this process wrote: no note
+    assert lock.note is None
+    lock.release()
