@@ -77,18 +77,9 @@ def _simulator_blocks_as_greenlets():
     from numba.cuda.simulator import kernel as sim
     from numba.cuda.simulator import kernelapi
 
-    class SimThread:
-        syncthreads_count = sim.BlockThread.syncthreads_count     # use only the attributes set below
-        syncthreads_and = sim.BlockThread.syncthreads_and
-        syncthreads_or = sim.BlockThread.syncthreads_or
-
-        def __init__(self, manager, block, thread):
-            self._manager = manager
-            self.blockIdx, self.threadIdx = sim.Dim3(*block), sim.Dim3(*thread)
-            d = sim.Dim3(*manager._block_dim)
-            self.thread_id = self.threadIdx.x + d.x * (self.threadIdx.y + d.y * self.threadIdx.z)
-            self.exception = None
-
+    class SimThread(sim.BlockThread):
+        """The simulator's own thread record (indices, thread_id, the syncthreads family), never started: its
+        greenlet runs the kernel, and a barrier hands control back to the block's loop."""
         def syncthreads(self):
             self._manager._launcher.switch()                   # back to the block's loop until the next round
 
@@ -107,7 +98,7 @@ def _simulator_blocks_as_greenlets():
         self._launcher = getcurrent()
         live = []
         for block_point in np.ndindex(*self._block_dim):
-            t = SimThread(self, grid_point, block_point)
+            t = SimThread(None, self, grid_point, block_point, self._debug)
 
             def body(t=t):
                 try:
