@@ -72,6 +72,14 @@ DWH_BLOCK_ROWS = 4096
 # blocks on MKL (a 1 MB partial), the plain LSTM 0.94x, T300 B32 I3 H256 (1 MB) 0.95x; at S3 (2.5 MB)
 # blocks of one and two steps took 1.10x and 1.04x (medians of 11).
 DWH_L2_BYTES = 1 << 20
+# ... and, on a host whose measurement chose it (lnrnn/kernels/cpu/rec_choice.py, blas.DWH: rgemm per step and
+# rgemm's transposed block product measured faster than the BLAS's GEMM on 4096-row blocks), partials of dWh
+# up to this many bytes (S3 and the synthesis network: H 400, 2.5 MB in float32) too, in blocks of a quarter
+# of it (S3: 160 rows of a 16-row chunk, 10 steps, 1 MB) on rgemm: each block reads and writes the partial
+# once, but its rows are still in cache when the product reads them, and rgemm's product ran at about twice
+# MKL's speed there. On the AMD EPYC Zen 5 host (2 cores): the S3 LN-LSTM training step 0.78-0.83x its time
+# (bench/results/dwh-l2-zen5.txt); on Zen 4, blocks of one or two steps on rgemm had cost 1.04-1.10x.
+DWH_BIG_BYTES = 4 << 20
 # A wide input's dWx and dx likewise: each thread gathers this many rows of dL/d(x_t Wx) and x_t (never
 # more than a dWh block) for one GEMM each (lnrnn/kernels/lstm.py), where it took two GEMMs per step.
 # Measured (A/B of lstm_backward in one process, medians): 128 to 4096 rows all cut the backward of the

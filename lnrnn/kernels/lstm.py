@@ -32,7 +32,7 @@ Layout of the work
        they need, one writing dL/d(h Wh) and dL/d(x Wx). (dL/d(h Wh) has zero row mean, so
        dHW Wh^T = dHW Whc^T: the backward uses Wh itself.)
        The parameter gradients are per-chunk partials; dWh too, one GEMM per block of gathered
-       rows of dL/d(h_{t-1} Wh) and h_{t-1} (dwh_block_rows; dHW (T,B,G) is never stored). The
+       rows of dL/d(h_{t-1} Wh) and h_{t-1} (blas.dwh_blocks; dHW (T,B,G) is never stored). The
        partials are added in chunk order, so that every result is the same bits for any thread count.
 
 Threads and compilation: a thread's whole chunk is one compiled function (``_forward_rows``,
@@ -66,10 +66,9 @@ from numba import njit, types
 from numba.core import cgutils
 from numba.extending import intrinsic, overload
 
-from lnrnn.config import (CHUNK_GAP as GAP, DWH_BLOCK_ROWS, DWH_L2_BYTES, DWX_BLOCK_ROWS, FASTMATH, FOLD_MAX_I, JIT,
-                          ROWS)
-from lnrnn.kernels.cpu.blas import (REC, gemm_add, grad_t_add, rec_mul_fetch, rec_pack, rec_pack_once, rows_mul_fetch,
-                                rows_pack)
+from lnrnn.config import CHUNK_GAP as GAP, DWX_BLOCK_ROWS, FASTMATH, FOLD_MAX_I, JIT, ROWS
+from lnrnn.kernels.cpu.blas import (DWH, REC, dwh_blocks, gemm_add, grad_t_add, rec_mul_fetch, rec_pack, rec_pack_once,
+                                rows_mul_fetch, rows_pack)
 from lnrnn.kernels.codes import NORM_LN, NORM_NONE, centered, clip_bound  # noqa: F401  (re-exported)
 from lnrnn.kernels.cpu.gemm import transposed
 from lnrnn.kernels.cpu.rows import (_E2, _E3, _E4, _E5, _E6, _E7, _EXP_MAX, _EXP_MIN, _LN2_HI, _LN2_LO, _LOG2E,
@@ -448,9 +447,8 @@ def lstm_backward(dy, saved, x, h0, c0, Wx, Wh, gx, gh, gc, norm, nchunks, clip=
     pX = np.zeros((nch, I, I + 1 + GAP), dtype=dt)  # of A, B (LN, narrow input: see _backward_rows)
     clip = dt.type(clip_bound(clip))  # 0: off
     m = -(-B // nch)  # rows of the largest chunk
-    nb = max(1, min(T, dwh_block_rows(H, 0 if fold else I, dt.itemsize) // m))  # steps whose dL/d(h_{t-1} Wh)
-                                                                             # rows a chunk gathers per dWh GEMM
-    tw = REC == "rgemm" and nb * m * G * dt.itemsize <= DWH_L2_BYTES // 2  # dWh^T on rgemm (_backward_rows)
+    # nb: steps whose dL/d(h_{t-1} Wh) rows a chunk gathers per dWh product; tw: dWh^T on rgemm (_backward_rows)
+    nb, tw = dwh_blocks(H, 0 if fold else I, m, T, dt.itemsize, REC, DWH)
     pWh = np.empty((nch, 0 if tw else H + 1, G), dtype=dt)  # of dWh (zeroed by its chunk, on its thread)
     pWhT = np.empty((nch, G if tw else 0, H), dtype=dt)     # of dWh^T (tw; likewise)
     nbx = max(1, min(nb, DWX_BLOCK_ROWS // m))  # steps whose dL/d(x_t Wx) rows it gathers for dWx and dx (wide input)
@@ -492,18 +490,6 @@ def lstm_backward(dy, saved, x, h0, c0, Wx, Wh, gx, gh, gc, norm, nchunks, clip=
     return dx, dh0, dc0, dWx, dWh, db, dgx, db.copy(), dgh, db.copy(), dgc, dbc
 
 
-def dwh_block_rows(H, I, itemsize):
-    """Rows of dL/d(h_{t-1} Wh) a chunk of the backward gathers for one dWh GEMM, for hidden size H, the
-    width I of an input whose dWx is taken per block of rows too (0 for a narrow one) and the dtype's
-    itemsize: config.DWH_BLOCK_ROWS, or where the partial of dWh (H,4H) fits in one core's L2
-    (config.DWH_L2_BYTES) and that of dWx (I,4H) in a quarter of it, as few rows as fill a quarter of it
-    (at least one; config.py says why)."""
-    G = 4 * H
-    if H * G * itemsize > DWH_L2_BYTES or I * G * itemsize > DWH_L2_BYTES // 4:
-        return DWH_BLOCK_ROWS
-    return min(DWH_BLOCK_ROWS, max(1, DWH_L2_BYTES // 4 // (G * itemsize)))
-
-
 @njit(**ROWS)
 def _backward_rows(q, lo, hi, dy, saved, x, h0, c0, w, packs, p, ln, fold, clip, out, part, work):
     """BPTT for batch rows [lo, hi) (chunk q): w = (Wx (I,G), WxT (G,I), WhT (G,H), Wc (I,G) the centered
@@ -518,7 +504,7 @@ def _backward_rows(q, lo, hi, dy, saved, x, h0, c0, w, packs, p, ln, fold, clip,
     Nor is dL/d(h_{t-1} Wh) (T,B,G) stored: the rows of nb steps gather in a block (with their h_{t-1}),
     which feeds each step's dh_{t-1} product and then one GEMM adding the block's share of dWh (at S1 a
     block of 4 steps, 256 KB per thread that stays in L2, where a 100 MB array was written and read
-    back; dwh_block_rows). Each block adds its share into the chunk's partial
+    back; blas.dwh_blocks). Each block adds its share into the chunk's partial
     pWh[q] (zeros at first) in the GEMM (blas.gemm_add), not through a product buffer and a pass adding
     it (in-process A/B, medians of 7-21: the step 0.98-1.00x at S1-S3, within the noise; 2.6 MB less
     scratch a chunk at S3).
@@ -531,7 +517,9 @@ def _backward_rows(q, lo, hi, dy, saved, x, h0, c0, w, packs, p, ln, fold, clip,
     partial, blocks of two steps) the backward took 0.96x its time with 1792-row blocks on MKL, the plain
     LSTM's 0.94x (config.py).
     Larger blocks stay with the BLAS: rgemm has no blocking over k, and at S3's 4096-row blocks the
-    transposed product took 1.4x MKL's time in the step.
+    transposed product took 1.4x MKL's time in the step. Where this host's measurement chose it
+    (blas.DWH, rec_choice.py), partials up to config.DWH_BIG_BYTES (S3's 2.5 MB) are cut to L2-sized
+    blocks on rgemm too (S3: 10 steps of 16 rows): the S3 step 0.78-0.83x its time on a Zen 5 host.
 
     dL/d(x_t Wx) is never stored for the whole sequence either: a narrow input (fold) takes dx and dWx
     row by row; a wide one gathers this chunk's rows of dL/d(x_t Wx) (dXs with LN; the plain cell's

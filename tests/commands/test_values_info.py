@@ -1,5 +1,6 @@
 """lnrnn/commands/info.py: the lines say what the parts they report say: CUDA usable or not with the
-reason, the threads in use and Numba's maximum, the batch blocks of each named batch size."""
+reason, the threads in use and Numba's maximum, the batch blocks of each named batch size, where the LSTM
+backward's large dWh partials take their blocks."""
 import re
 
 import numba
@@ -40,6 +41,15 @@ def test_the_batch_blocks_line():
     for B, n in said.items():
         assert n == batch_blocks(B), B
     assert said[64] < said[256]         # blocks of at least BLOCK_ROWS rows: a larger batch holds more
+
+
+@pytest.mark.parametrize("dwh,start", [("rgemm", "LSTM dWh partials beyond L2: blocks in L2 on rgemm: "),
+                                       ("blas", "LSTM dWh partials beyond L2: large blocks on the BLAS: ")])
+def test_the_dwh_line(monkeypatch, dwh, start):
+    from lnrnn.kernels.cpu import blas
+    monkeypatch.setattr(blas, "DWH", dwh)
+    monkeypatch.setattr(blas, "DWH_WHY", "the reason given")
+    assert _line(info.info_lines(), "LSTM dWh partials") == start + "the reason given"
 
 
 @pytest.mark.parametrize("tuned,start", [(True, "malloc: large freed buffers reused"),

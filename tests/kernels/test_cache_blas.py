@@ -122,22 +122,39 @@ def test_per_step_product_rule_follows_the_cpu(monkeypatch):
 
 def test_per_step_product_is_measured_unless_asked_for(monkeypatch):
     """blas._choose_rec: LNRNN_REC_GEMM chooses outright, LNRNN_BLAS=numpy asks for np.dot, and otherwise
-    the host's measurement (rec_choice.choose) decides, with the rule by CPU kind passed to it."""
+    the host's measurement (rec_choice.choose) decides, with the rule by CPU kind passed to it; dWh's large
+    blocks (the 3rd and 4th values) follow the measurement, are the BLAS's where nothing was measured or the
+    per-step products run on the BLAS, and LNRNN_DWH_GEMM chooses them outright where rgemm runs per step."""
     from lnrnn.kernels.cpu import blas
-    for var in ("LNRNN_REC_GEMM", "LNRNN_BLAS"):
+    for var in ("LNRNN_REC_GEMM", "LNRNN_BLAS", "LNRNN_DWH_GEMM"):
         monkeypatch.delenv(var, raising=False)
     asked = []
     monkeypatch.setattr(blas.rec_choice, "choose", lambda name, cpu, rule: asked.append((name, rule)) or
-                        ("rgemm", "measured"))
-    assert blas._choose_rec(False) == ("rgemm", "measured") and asked == [("numpy", blas._rule(False))]
+                        ("rgemm", "measured", "rgemm", "blocks measured"))
+    assert blas._choose_rec(False) == ("rgemm", "measured", "rgemm", "blocks measured")
+    assert asked == [("numpy", blas._rule(False))]
+    monkeypatch.setenv("LNRNN_DWH_GEMM", " BLAS")
+    assert blas._choose_rec(False) == ("rgemm", "measured", "blas", "LNRNN_DWH_GEMM=blas asks for it")
+    monkeypatch.setenv("LNRNN_DWH_GEMM", "quick")                    # neither: the measurement stands
+    assert blas._choose_rec(False)[2:] == ("rgemm", "blocks measured") and len(asked) == 3
+    monkeypatch.setenv("LNRNN_DWH_GEMM", "rgemm")
     monkeypatch.setenv("LNRNN_BLAS", "numpy")
-    assert blas._choose_rec(False)[0] == "blas" and len(asked) == 1
+    assert blas._choose_rec(False)[0] == "blas" and len(asked) == 3
+    assert blas._choose_rec(False)[2] == "blas"                      # per step on the BLAS: so are dWh's blocks
     monkeypatch.setenv("LNRNN_REC_GEMM", "rgemm")
-    assert blas._choose_rec(False) == ("rgemm", "LNRNN_REC_GEMM=rgemm asks for it")
+    assert blas._choose_rec(False) == ("rgemm", "LNRNN_REC_GEMM=rgemm asks for it", "rgemm",
+                                       "LNRNN_DWH_GEMM=rgemm asks for it")
+    monkeypatch.delenv("LNRNN_DWH_GEMM")
+    rec, why, dwh, dwh_why = blas._choose_rec(False)
+    assert (rec, dwh) == ("rgemm", "blas") and "not measured" in dwh_why and len(asked) == 3
     monkeypatch.delenv("LNRNN_BLAS")
     monkeypatch.setenv("LNRNN_REC_GEMM", "Fast")
-    rec, why = blas._choose_rec(False)
-    assert rec == "rgemm" and "LNRNN_REC_GEMM=fast is neither rgemm nor blas: ignored" in why and len(asked) == 2
+    rec, why, dwh, _ = blas._choose_rec(False)
+    assert rec == "rgemm" and "LNRNN_REC_GEMM=fast is neither rgemm nor blas: ignored" in why and len(asked) == 4
+    assert dwh == "rgemm"
+    monkeypatch.setattr(blas.rec_choice, "choose", lambda name, cpu, rule: ("blas", "measured", "blas", "x"))
+    monkeypatch.setenv("LNRNN_DWH_GEMM", "rgemm")
+    assert blas._choose_rec(False)[2:] == ("blas", "the per-step products run on the BLAS")
 
 
 def test_mkl_gone_after_caching(filled, tmp_path):

@@ -282,7 +282,8 @@ def test_lstm_dwh_in_blocks_of_few_rows(rows, rec, monkeypatch):
     one step, or of two steps with a partial last block, still give the reference's gradients, on
     either of the block products (rgemm's transposed one or the BLAS's)."""
     import lnrnn.kernels.lstm as L
-    monkeypatch.setattr(L, "DWH_BLOCK_ROWS", rows)
+    from lnrnn.kernels.cpu import blas
+    monkeypatch.setattr(blas, "DWH_BLOCK_ROWS", rows)
     monkeypatch.setattr(L, "REC", rec)
     rng = np.random.default_rng(22)
     p = lstm_problem(rng, T=5, I=1)
@@ -293,21 +294,56 @@ def test_lstm_dwh_in_blocks_of_few_rows(rows, rec, monkeypatch):
 
 
 def test_lstm_dwh_block_rows_follow_the_l2_rule(monkeypatch):
-    """dWh's blocks: a quarter of config.DWH_L2_BYTES of gathered rows where the partial of dWh (H,G)
-    fits in it and a wide input's dWx (I,G) in a quarter of it (S1's float32 128 rows, float64 64; I 63 at
-    H 128; S2's float32 64, a partial of exactly 1 MB), config.DWH_BLOCK_ROWS where they do not (S2 in
-    float64, S3, I 319 at H 160, I 65 at H 256, H 257)."""
-    import lnrnn.kernels.lstm as L
+    """dWh's blocks (blas.dwh_block_rows): a quarter of config.DWH_L2_BYTES of gathered rows where the
+    partial of dWh (H,G) fits in it and a wide input's dWx (I,G) in a quarter of it (S1's float32 128 rows,
+    float64 64; I 63 at H 128; S2's float32 64, a partial of exactly 1 MB), config.DWH_BLOCK_ROWS where they
+    do not (S2 in float64, S3, I 319 at H 160, I 65 at H 256, H 257); with big (the host chose rgemm's
+    blocks for large partials) also a quarter of config.DWH_BIG_BYTES where the partial fits in that (S3's
+    float32 163 rows; H 512's 4 MB exactly, 128 rows), never for a wide input beyond the dWx bound nor for a
+    partial beyond DWH_BIG_BYTES (H 513, S3 in float64), and the small partials' blocks unchanged."""
+    from lnrnn.kernels.cpu import blas as L
     monkeypatch.setattr(L, "DWH_L2_BYTES", 1 << 20)
+    monkeypatch.setattr(L, "DWH_BIG_BYTES", 4 << 20)
     monkeypatch.setattr(L, "DWH_BLOCK_ROWS", 4096)
-    assert L.dwh_block_rows(128, 0, 4) == 128 and L.dwh_block_rows(128, 0, 8) == 64
-    assert L.dwh_block_rows(128, 63, 4) == 128 and L.dwh_block_rows(160, 319, 4) == 4096
-    assert L.dwh_block_rows(256, 28, 4) == 64 and L.dwh_block_rows(256, 28, 8) == 4096
-    assert L.dwh_block_rows(256, 64, 4) == 64 and L.dwh_block_rows(256, 65, 4) == 4096
-    assert L.dwh_block_rows(257, 0, 4) == 4096 and L.dwh_block_rows(400, 0, 4) == 4096
-    assert L.dwh_block_rows(4, 0, 8) == 2048 and L.dwh_block_rows(2, 0, 4) == 4096  # never more than DWH_BLOCK_ROWS
+    for big in (False, True):
+        assert L.dwh_block_rows(128, 0, 4, big) == 128 and L.dwh_block_rows(128, 0, 8, big) == 64
+        assert L.dwh_block_rows(128, 63, 4, big) == 128 and L.dwh_block_rows(160, 319, 4, big) == 4096
+        assert L.dwh_block_rows(256, 28, 4, big) == 64 and L.dwh_block_rows(256, 65, 4, big) == 4096
+        assert L.dwh_block_rows(256, 64, 4, big) == 64 and L.dwh_block_rows(4, 0, 8, big) == 2048
+        assert L.dwh_block_rows(2, 0, 4, big) == 4096  # never more than DWH_BLOCK_ROWS
+        assert L.dwh_block_rows(513, 0, 4, big) == 4096 and L.dwh_block_rows(400, 0, 8, big) == 4096
+        assert L.dwh_block_rows(400, 64, 4, big) == 4096 and L.dwh_block_rows(400, 65, 4, big) == 4096
+    assert L.dwh_block_rows(256, 28, 8) == 4096 and L.dwh_block_rows(257, 0, 4) == 4096
+    assert L.dwh_block_rows(400, 0, 4) == 4096
+    assert L.dwh_block_rows(256, 28, 8, True) == 128 and L.dwh_block_rows(257, 0, 4, True) == 255
+    assert L.dwh_block_rows(400, 0, 4, True) == 163 and L.dwh_block_rows(512, 0, 4, True) == 128
+    assert L.dwh_budget(400, 0, 4, True) == 4 << 20 and L.dwh_budget(400, 0, 4, False) == 0
+    assert L.dwh_budget(128, 0, 4, True) == 1 << 20 and L.dwh_budget(513, 0, 4, True) == 0
     monkeypatch.setattr(L, "DWH_BLOCK_ROWS", 6)
     assert L.dwh_block_rows(4, 0, 8) == 6 and L.dwh_block_rows(128, 0, 4) == 6
+    assert L.dwh_block_rows(400, 0, 4, True) == 6
+
+
+def test_lstm_dwh_blocks_steps_and_product():
+    """blas.dwh_blocks: whole steps of a chunk's m rows per block (at least one, at most T), and rgemm's
+    transposed product where rgemm runs the per-step products and the block fills at most half of its L2
+    budget. S1 (H 128, 32 rows a chunk, T 784): 4 steps on rgemm either way; S3 (H 400, 16 rows, T 300):
+    10 steps on rgemm where the host chose rgemm's blocks, else 256 steps (4096 rows) on the BLAS; per-step
+    products on the BLAS: the BLAS's blocks whatever was chosen for dWh; a short sequence: T steps."""
+    from lnrnn.kernels.cpu.blas import DWH_BIG_BYTES, DWH_BLOCK_ROWS, DWH_L2_BYTES, dwh_blocks
+    assert (DWH_L2_BYTES, DWH_BIG_BYTES, DWH_BLOCK_ROWS) == (1 << 20, 4 << 20, 4096)
+    for dwh in ("rgemm", "blas"):
+        assert dwh_blocks(128, 0, 32, 784, 4, "rgemm", dwh) == (4, True)
+        assert dwh_blocks(128, 0, 32, 784, 4, "blas", dwh) == (4, False)
+        assert dwh_blocks(400, 0, 16, 300, 4, "blas", dwh) == (256, False)
+        assert dwh_blocks(400, 0, 16, 300, 8, "rgemm", dwh) == (256, False)
+    assert dwh_blocks(400, 0, 16, 300, 4, "rgemm", "rgemm") == (10, True)
+    assert dwh_blocks(400, 0, 16, 300, 4, "rgemm", "blas") == (256, False)
+    assert dwh_blocks(400, 0, 16, 6, 4, "rgemm", "rgemm") == (6, True)
+    assert dwh_blocks(400, 0, 400, 300, 4, "rgemm", "rgemm") == (1, False)  # at least a step: 400 rows, 2.56 MB
+    assert dwh_blocks(400, 0, 320, 300, 4, "rgemm", "rgemm") == (1, True)   # 320 rows: 2.05 MB, half of 4 MB
+    assert dwh_blocks(400, 0, 328, 300, 4, "rgemm", "rgemm") == (1, False)  # 328 rows: 2.1 MB
+    assert dwh_blocks(16, 0, 4, 3, 8, "rgemm", "blas") == (3, True)         # a short sequence on any host
 
 
 @pytest.mark.parametrize("rec", ["rgemm", "blas"])  # dWh^T on rgemm (blas.grad_t_add), or dWh by gemm_add
@@ -317,15 +353,42 @@ def test_lstm_dwh_in_l2_blocks(l2, rec, monkeypatch):
     last block, still give the reference's gradients, whether dWh's blocks run on rgemm (transposed,
     where the blocks stay in L2 and rgemm runs the per-step products) or on the BLAS."""
     import lnrnn.kernels.lstm as L
-    monkeypatch.setattr(L, "DWH_L2_BYTES", l2)
+    from lnrnn.kernels.cpu import blas
+    monkeypatch.setattr(blas, "DWH_L2_BYTES", l2)
     monkeypatch.setattr(L, "REC", rec)
-    assert L.dwh_block_rows(4, 0, 8) == l2 // 512
+    assert blas.dwh_block_rows(4, 0, 8) == l2 // 512
     rng = np.random.default_rng(24)
     p = lstm_problem(rng, T=5, I=1)
     dy = rng.standard_normal((5, 5, 4))
     _, _, _, g = run_lstm(p, "ln", dy, nchunks=2)
     _, _, _, gr = ref_lstm(p, "ln", dy)
     assert close(g["Wh"], gr["Wh"]) < 1e-11 and close(g["h0"], gr["h0"]) < 1e-11
+
+
+@pytest.mark.parametrize("dwh", ["rgemm", "blas"])  # large partials on rgemm's blocks (the host's choice) or not
+@pytest.mark.parametrize("norm", ["none", "ln"])
+def test_lstm_dwh_of_a_partial_beyond_l2(dwh, norm, monkeypatch):
+    """A dWh partial (H 4: 512 bytes in float64) over config.DWH_L2_BYTES (here 256 bytes) but within
+    DWH_BIG_BYTES (1536: blocks of 384 // 128 = 3 rows, one step of a 3-row chunk) takes rgemm's transposed
+    blocks where the host chose them (blas.DWH), the BLAS's blocks of DWH_BLOCK_ROWS (6 rows: two steps, the
+    last block one) where not: both give the reference's gradients, on uneven chunks."""
+    import lnrnn.kernels.lstm as L
+    from lnrnn.kernels.cpu import blas
+    monkeypatch.setattr(blas, "DWH_L2_BYTES", 256)
+    monkeypatch.setattr(blas, "DWH_BIG_BYTES", 1536)
+    monkeypatch.setattr(blas, "DWH_BLOCK_ROWS", 6)
+    monkeypatch.setattr(L, "REC", "rgemm")
+    monkeypatch.setattr(L, "DWH", dwh)
+    planned = []                                   # what the backward's plan of blocks was asked and gave
+    monkeypatch.setattr(L, "dwh_blocks", lambda *a: planned.append((a, blas.dwh_blocks(*a))) or planned[-1][1])
+    rng = np.random.default_rng(25)
+    p = lstm_problem(rng, T=5, I=1)
+    dy = rng.standard_normal((5, 5, 4))
+    _, _, _, g = run_lstm(p, norm, dy, nchunks=2)
+    _, _, _, gr = ref_lstm(p, norm, dy)
+    assert planned == [((4, 0, 3, 5, 8, "rgemm", dwh), (1, True) if dwh == "rgemm" else (2, False))]
+    for k in ("Wh", "h0", "Wx", "b"):
+        assert close(g[k], gr[k]) < 1e-11, k
 
 
 @pytest.mark.parametrize("norm", ["none", "ln"])
@@ -335,8 +398,9 @@ def test_lstm_wide_input_gradients_in_blocks_of_few_rows(norm, xrows, hrows, mon
     dWh blocks of config.DWH_BLOCK_ROWS): blocks of one step, uneven last blocks, x blocks shorter and
     longer than the dWh ones, on uneven chunks, still give the reference's gradients."""
     import lnrnn.kernels.lstm as L
+    from lnrnn.kernels.cpu import blas
     monkeypatch.setattr(L, "DWX_BLOCK_ROWS", xrows)
-    monkeypatch.setattr(L, "DWH_BLOCK_ROWS", hrows)
+    monkeypatch.setattr(blas, "DWH_BLOCK_ROWS", hrows)
     rng = np.random.default_rng(23)
     p = lstm_problem(rng, T=7, B=5, I=6)
     dy = rng.standard_normal((7, 5, 4))

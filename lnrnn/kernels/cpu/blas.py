@@ -31,6 +31,9 @@ K*N values against K*N*rows multiply-adds): on the Zen 4 it ran those at 1.2-1.7
 (S2: 896 x 28 by 28 x 1024 104 against 75 GFLOP/s, 256 x 1024 by 1024 x 28 101 against 60). The
 products A^T @ D (dWx, dWh) stay with the BLAS (gemm), but for dWh's blocks that stay in L2 (S1's: the
 LSTM backward, lstm.py), whose transpose D^T @ A rgemm takes (grad_t_add: 0.95-0.97x the S1 step's time).
+Where dWh's partial outgrows L2 (S3's), its blocks stay on the BLAS unless the same measurement found
+rgemm's L2-sized blocks faster on this host (``DWH``, ``DWH_WHY``: rec_choice.py; dwh_blocks cuts them;
+LNRNN_DWH_GEMM=rgemm / blas chooses outright where rgemm runs the per-step products).
 
 Why packed MKL: a recurrent step multiplies a few batch rows by the same weight matrix T times. MKL
 can reorder that matrix once into its kernel's layout (cblas_?gemm_pack) and reuse it at every step
@@ -57,7 +60,7 @@ from numba import njit, types
 from numba.extending import overload
 
 from lnrnn.compiling import use_kernel_cache
-from lnrnn.config import JIT
+from lnrnn.config import DWH_BIG_BYTES, DWH_BLOCK_ROWS, DWH_L2_BYTES, JIT
 from lnrnn.mkl import BLAS_WHY, MKL_PATH
 import lnrnn.kernels.cpu.rgemm as rg
 from lnrnn.kernels.cpu import rec_choice
@@ -92,20 +95,35 @@ def _rule(have_mkl):
 
 
 def _choose_rec(have_mkl):
-    """("rgemm" or "blas", why in words): what runs the per-step recurrent products (module docstring)."""
+    """("rgemm" or "blas", why in words, "rgemm" or "blas", why): what runs the per-step recurrent products
+    (module docstring), and where the LSTM backward's large dWh partials take their blocks (``DWH``)."""
     asked = os.environ.get("LNRNN_REC_GEMM", "").strip().lower()
     if asked in ("rgemm", "blas"):
-        return asked, f"LNRNN_REC_GEMM={asked} asks for it"
+        return _asked_dwh(asked, f"LNRNN_REC_GEMM={asked} asks for it", "blas",
+                          "not measured: LNRNN_REC_GEMM chose the per-step product")
     note = f" (LNRNN_REC_GEMM={asked} is neither rgemm nor blas: ignored)" if asked else ""
     if os.environ.get("LNRNN_BLAS", "").lower() == "numpy":
-        return "blas", "LNRNN_BLAS=numpy asks for np.dot" + note
+        return _asked_dwh("blas", "LNRNN_BLAS=numpy asks for np.dot" + note, "blas", "")
     blas_name = os.path.basename(MKL_PATH) if have_mkl else "numpy"
-    rec, why = rec_choice.choose(blas_name, cpuinfo("model name") + " | " + cpuinfo("flags"), _rule(have_mkl))
-    return rec, why + note
+    rec, why, dwh, dwh_why = rec_choice.choose(blas_name, cpuinfo("model name") + " | " + cpuinfo("flags"),
+                                               _rule(have_mkl))
+    return _asked_dwh(rec, why + note, dwh, dwh_why)
+
+
+def _asked_dwh(rec, why, dwh, dwh_why):
+    """(rec, why, dwh, dwh_why) with LNRNN_DWH_GEMM=rgemm / blas choosing dWh's blocks outright where the
+    per-step products run on rgemm (on the BLAS, dWh's blocks do too)."""
+    asked = os.environ.get("LNRNN_DWH_GEMM", "").strip().lower()
+    if rec != "rgemm":
+        return rec, why, "blas", "the per-step products run on the BLAS"
+    if asked in ("rgemm", "blas"):
+        return rec, why, asked, f"LNRNN_DWH_GEMM={asked} asks for it"
+    return rec, why, dwh, dwh_why
 
 
 HAVE_MKL = MKL_PATH is not None
-REC, REC_WHY = _choose_rec(HAVE_MKL)
+# REC: the per-step products' GEMM; DWH: that of the LSTM backward's dWh blocks where the partial outgrows L2
+REC, REC_WHY, DWH, DWH_WHY = _choose_rec(HAVE_MKL)
 _MKL_NAME = os.path.basename(MKL_PATH) if HAVE_MKL else None  # the library, not the folder (benches print BLAS)
 if REC == "blas":
     BLAS = f"MKL, packed GEMM per time step and sgemm/dgemm ({_MKL_NAME})" if HAVE_MKL else "np.dot (NumPy/SciPy BLAS)"
@@ -339,6 +357,45 @@ def blas_mul_fetch(A, W, P, out, plan):
 def gemm_mul_fetch(A, W, P, out, plan):
     """gemm_mul (rows_mul without rgemm); the plan's prefetches left out."""
     gemm(A, W, out, False)
+
+
+def dwh_budget(H, I, itemsize, big):
+    """Bytes of L2 that the LSTM backward's blocks of gathered rows for dWh are cut to, for hidden size H,
+    the width I of an input whose dWx is taken per block of rows too (0 for a narrow one), the dtype's
+    itemsize and big (DWH == "rgemm": this host's measurement chose rgemm's blocks for large partials):
+    config.DWH_L2_BYTES where the partial of dWh (H,4H) fits in it and that of dWx (I,4H) in a quarter of it;
+    config.DWH_BIG_BYTES where big and the partial fits in that (with the same dWx bound); else 0 (blocks of
+    config.DWH_BLOCK_ROWS rows). config.py says why."""
+    G = 4 * H
+    if I * G * itemsize > DWH_L2_BYTES // 4:
+        return 0
+    if H * G * itemsize <= DWH_L2_BYTES:
+        return DWH_L2_BYTES
+    if big and H * G * itemsize <= DWH_BIG_BYTES:
+        return DWH_BIG_BYTES
+    return 0
+
+
+def dwh_block_rows(H, I, itemsize, big=False):
+    """Rows of dL/d(h_{t-1} Wh) a chunk of the LSTM backward gathers for one dWh product (dwh_budget's
+    arguments): as few as fill a quarter of dwh_budget (at least one), or config.DWH_BLOCK_ROWS where it is 0;
+    never more than DWH_BLOCK_ROWS."""
+    budget = dwh_budget(H, I, itemsize, big)
+    if budget == 0:
+        return DWH_BLOCK_ROWS
+    return min(DWH_BLOCK_ROWS, max(1, budget // 4 // (4 * H * itemsize)))
+
+
+def dwh_blocks(H, I, m, T, itemsize, rec, dwh):
+    """(nb, tw) for the LSTM backward (lstm.py) with chunks of at most m rows over T steps, per-step products
+    on rec and large dWh partials on dwh ("rgemm" or "blas"): nb steps' rows per dWh block
+    (dwh_block_rows), and tw: whether a block's product is rgemm's transposed one (grad_t_add into dWh^T),
+    which it is where rgemm runs the per-step products and the block fills at most half of its L2 budget
+    (of config.DWH_L2_BYTES where the budget is 0)."""
+    big = rec == "rgemm" and dwh == "rgemm"
+    nb = max(1, min(T, dwh_block_rows(H, I, itemsize, big) // m))
+    budget = max(dwh_budget(H, I, itemsize, big), DWH_L2_BYTES)
+    return nb, rec == "rgemm" and nb * m * 4 * H * itemsize <= budget // 2
 
 
 def rec_pack_once(W, m):

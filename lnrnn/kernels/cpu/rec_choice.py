@@ -26,6 +26,17 @@ another host, another BLAS or a changed rgemm measures again. Processes that sta
 a test runner's workers) take a lock file first: one measures, the others wait and read its record, so
 they all make the same choice. Where the child fails or no record can be written, the rule decides and
 ``why`` says so. LNRNN_REC_GEMM=rgemm / blas still chooses outright, without measuring.
+
+The same child measures a second choice, which only a host that runs rgemm per step makes: where the LSTM
+backward's dWh partial (H,4H) outgrows one core's L2 (config.DWH_L2_BYTES) but not config.DWH_BIG_BYTES
+(S3 and the synthesis network: H 400, 2.5 MB in float32), whether its share of each block of gathered rows
+is added by rgemm's transposed product in blocks of a quarter of DWH_BIG_BYTES (blas.grad_t_add, the partial
+read and written once a block) or by the BLAS's GEMM in blocks of config.DWH_BLOCK_ROWS rows (the gathered
+rows go out to memory and come back). ``measure_dwh`` times both on DWH_SHAPES, in turns, as the per-step
+products; ``decide_dwh``: rgemm's blocks where they took under RGEMM_BELOW of the BLAS's time, else the BLAS's
+(what every host did before: no rule by CPU kind). On the AMD EPYC Zen 5 host the products alone took 0.45-0.5x
+and the S3 LN-LSTM training step 0.78-0.83x its time with rgemm's blocks; on a Zen 4 host blocks of one or two
+steps on rgemm cost 1.04-1.10x (config.py), so it is measured, not assumed.
 """
 import hashlib
 import json
@@ -47,6 +58,8 @@ ROUND_FLOPS = 2e7      # multiply-adds per product per round (about 1-10 ms on a
 RGEMM_BELOW = 0.9      # rgemm where its time / the BLAS's is under this...
 BLAS_ABOVE = 1.1       # ...the BLAS where it is over this; the rule by CPU kind between them
 CHILD_TIMEOUT_S = 300.0
+DWH_SHAPES = ((400, 16, 2400), (400, 4, 2000))  # dWh's blocks: H, rows of a chunk m, rows in all (S3: B 32 in
+                                                 # 2 chunks; the synthesis network: B 8), float32 (2.5 MB partials)
 KEY_SOURCES = ("rgemm.py", "blas.py", "rec_choice.py")
 CHILD = ("import json; from lnrnn.kernels.cpu import blas, rec_choice; "
          "print(json.dumps(rec_choice.measure(blas)))")
@@ -81,7 +94,48 @@ def measure(blas):
                 times[r, i] = (time.perf_counter() - t0) / reps
         rows.append([m, K, N, float(times[:, 0].min()), float(times[:, 1].min())])
         logs.append(np.log(np.median(times[:, 0] / times[:, 1])))
-    return {"shapes": rows, "ratio": float(np.exp(np.mean(logs)))}
+    dwh_rows, dwh_ratio = measure_dwh(blas)
+    return {"shapes": rows, "ratio": float(np.exp(np.mean(logs))), "dwh_shapes": dwh_rows, "dwh_ratio": dwh_ratio}
+
+
+def measure_dwh(blas):
+    """Time dWh's share of R gathered rows, float32, per DWH_SHAPES (H, m, R): rgemm's transposed product
+    (blas.grad_t_add into dWh^T) in the blocks blas.dwh_blocks cuts with rgemm's blocks chosen, against the
+    BLAS's GEMM (blas.gemm_add) in the blocks it cuts without (config.DWH_BLOCK_ROWS rows), each adding into a
+    partial of its own -> ([[H, m, R, rgemm_s, blas_s], ...] (each one's best round), the geometric mean over
+    the shapes of the median over rounds of rgemm's time / the BLAS's)."""
+    import numpy as np
+    rng = np.random.default_rng(1)
+    rows, logs = [], []
+    for H, m, R in DWH_SHAPES:
+        G = 4 * H
+        A = rng.standard_normal((R, H)).astype(np.float32)   # (R,H) the gathered h_{t-1} rows
+        D = rng.standard_normal((R, G)).astype(np.float32)   # (R,G) their dL/d(h_{t-1} Wh)
+        pWhT = np.zeros((G, H), np.float32)                   # (G,H) rgemm's partial of dWh^T
+        pWh = np.zeros((H, G), np.float32)                    # (H,G) the BLAS's partial of dWh
+        (nr, tw), (nb, _) = (blas.dwh_blocks(H, 0, m, R // m, 4, "rgemm", dwh) for dwh in ("rgemm", "blas"))
+        if not tw:
+            raise ValueError(f"measure_dwh: H {H}, m {m}: rgemm's blocks would not run on rgemm")
+        nr, nb = nr * m, nb * m                               # rows of each one's blocks
+
+        def on_rgemm():
+            for r0 in range(0, R, nr):
+                blas.grad_t_add(A[r0:r0 + nr], D[r0:r0 + nr], pWhT)
+
+        def on_blas():
+            for r0 in range(0, R, nb):
+                blas.gemm_add(A[r0:r0 + nb], D[r0:r0 + nb], pWh, True)
+        on_rgemm()                                            # compiled (or loaded) before timing
+        on_blas()
+        times = np.empty((ROUNDS, 2))                         # (rounds, [rgemm, BLAS]) seconds
+        for r in range(ROUNDS):
+            for i, run in enumerate((on_rgemm, on_blas)):
+                t0 = time.perf_counter()
+                run()
+                times[r, i] = time.perf_counter() - t0
+        rows.append([H, m, R, float(times[:, 0].min()), float(times[:, 1].min())])
+        logs.append(np.log(np.median(times[:, 0] / times[:, 1])))
+    return rows, float(np.exp(np.mean(logs)))
 
 
 def decide(ratio, rule):
@@ -94,6 +148,17 @@ def decide(ratio, rule):
     if ratio > BLAS_ABOVE:
         return "blas", measured
     return rule[0], f"{measured}, level within noise, so by CPU kind: {rule[1]}"
+
+
+def decide_dwh(ratio, rec):
+    """rgemm's time / the BLAS's on dWh's blocks (measure_dwh; None: not measured) and the per-step product
+    chosen -> ("rgemm" or "blas", why): where large dWh partials take their blocks (module docstring)."""
+    if rec != "rgemm":
+        return "blas", "the per-step products run on the BLAS"
+    if ratio is None:
+        return "blas", "not measured"
+    measured = f"measured on this CPU, rgemm's blocks took {ratio:.2f}x the BLAS's time"
+    return ("rgemm" if ratio < RGEMM_BELOW else "blas"), measured
 
 
 def host_key(blas_name, cpu):
@@ -124,7 +189,8 @@ def read_record(path, key):
             rec = json.load(f)
     except (OSError, ValueError):
         return None
-    ok = isinstance(rec, dict) and rec.get("key") == key and isinstance(rec.get("ratio"), (int, float))
+    ok = isinstance(rec, dict) and rec.get("key") == key and all(
+        isinstance(rec.get(k), (int, float)) for k in ("ratio", "dwh_ratio"))
     return rec if ok else None
 
 
@@ -138,7 +204,8 @@ def run_child():
         out = json.loads(p.stdout.strip().splitlines()[-1]) if p.returncode == 0 and p.stdout.strip() else None
     except (OSError, subprocess.SubprocessError, ValueError):
         return None
-    return out if isinstance(out, dict) and isinstance(out.get("ratio"), (int, float)) else None
+    ok = isinstance(out, dict) and all(isinstance(out.get(k), (int, float)) for k in ("ratio", "dwh_ratio"))
+    return out if ok else None
 
 
 def recorded(blas_name, cpu):
@@ -176,9 +243,13 @@ def recorded(blas_name, cpu):
 
 
 def choose(blas_name, cpu, rule):
-    """(choice, why) for blas.py: the measured record decides (``decide``), or the rule where there is none."""
+    """(choice, why, dwh, dwh_why) for blas.py: the measured record decides the per-step product (``decide``)
+    and where large dWh partials take their blocks (``decide_dwh``); where there is no record, the rule and
+    the BLAS's blocks."""
     rec = recorded(blas_name, cpu)
     if rec is None:
-        return rule[0], f"{rule[1]} (not measured: no record could be made)"
-    return decide(rec["ratio"], rule)
+        choice = rule[0], f"{rule[1]} (not measured: no record could be made)"
+        return (*choice, *decide_dwh(None, choice[0]))
+    choice = decide(rec["ratio"], rule)
+    return (*choice, *decide_dwh(rec["dwh_ratio"], choice[0]))
 
