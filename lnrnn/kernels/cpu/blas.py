@@ -115,7 +115,7 @@ def _asked_dwh(rec, why, dwh, dwh_why):
     per-step products run on rgemm (on the BLAS, dWh's blocks do too)."""
     asked = os.environ.get("LNRNN_DWH_GEMM", "").strip().lower()
     if rec != "rgemm":
-        return rec, why, "blas", "the per-step products run on the BLAS"
+        return rec, why, *rec_choice.decide_dwh(None, rec)
     if asked in ("rgemm", "blas"):
         return rec, why, asked, f"LNRNN_DWH_GEMM={asked} asks for it"
     return rec, why, dwh, dwh_why

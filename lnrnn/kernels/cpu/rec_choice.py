@@ -82,20 +82,28 @@ def measure(blas):
             packs = ((blas.rgemm_mul, blas.rgemm_pack(W, m)), (blas.gemm_mul, blas.gemm_pack(W)))  # rows_pack's panels
         else:                                                   # rec_mul's two
             packs = ((blas.rgemm_mul, blas.rgemm_pack(W, m)), (blas.blas_mul, blas.blas_pack(W, m)))
-        for mul, P in packs:
-            mul(A, W, P, out)                                   # compiled (or loaded) before timing
         reps = max(3, int(ROUND_FLOPS / (m * K * N)))
-        times = np.empty((ROUNDS, 2))                           # (rounds, [rgemm, BLAS]) seconds per product
-        for r in range(ROUNDS):                                 # in turns: a round's two see the same load
-            for i, (mul, P) in enumerate(packs):
-                t0 = time.perf_counter()
-                for _ in range(reps):
-                    mul(A, W, P, out)
-                times[r, i] = (time.perf_counter() - t0) / reps
-        rows.append([m, K, N, float(times[:, 0].min()), float(times[:, 1].min())])
-        logs.append(np.log(np.median(times[:, 0] / times[:, 1])))
+        best, log = in_turns([lambda mul=mul, P=P: [mul(A, W, P, out) for _ in range(reps)] for mul, P in packs])
+        rows.append([m, K, N, best[0] / reps, best[1] / reps])  # seconds per product
+        logs.append(log)
     dwh_rows, dwh_ratio = measure_dwh(blas)
     return {"shapes": rows, "ratio": float(np.exp(np.mean(logs))), "dwh_shapes": dwh_rows, "dwh_ratio": dwh_ratio}
+
+
+def in_turns(runs):
+    """Two calls, rgemm's and the BLAS's, each run once (compiled, or loaded, before timing) and then ROUNDS
+    times in turns, so that a round's two see the same load -> ((rgemm's best round, the BLAS's) in seconds,
+    log of the median over rounds of rgemm's time / the BLAS's)."""
+    import numpy as np
+    for run in runs:
+        run()
+    times = np.empty((ROUNDS, 2))                               # (rounds, [rgemm, BLAS]) seconds
+    for r in range(ROUNDS):
+        for i, run in enumerate(runs):
+            t0 = time.perf_counter()
+            run()
+            times[r, i] = time.perf_counter() - t0
+    return (float(times[:, 0].min()), float(times[:, 1].min())), float(np.log(np.median(times[:, 0] / times[:, 1])))
 
 
 def measure_dwh(blas):
@@ -125,16 +133,9 @@ def measure_dwh(blas):
         def on_blas():
             for r0 in range(0, R, nb):
                 blas.gemm_add(A[r0:r0 + nb], D[r0:r0 + nb], pWh, True)
-        on_rgemm()                                            # compiled (or loaded) before timing
-        on_blas()
-        times = np.empty((ROUNDS, 2))                         # (rounds, [rgemm, BLAS]) seconds
-        for r in range(ROUNDS):
-            for i, run in enumerate((on_rgemm, on_blas)):
-                t0 = time.perf_counter()
-                run()
-                times[r, i] = time.perf_counter() - t0
-        rows.append([H, m, R, float(times[:, 0].min()), float(times[:, 1].min())])
-        logs.append(np.log(np.median(times[:, 0] / times[:, 1])))
+        best, log = in_turns([on_rgemm, on_blas])
+        rows.append([H, m, R, *best])
+        logs.append(log)
     return rows, float(np.exp(np.mean(logs)))
 
 
@@ -189,9 +190,12 @@ def read_record(path, key):
             rec = json.load(f)
     except (OSError, ValueError):
         return None
-    ok = isinstance(rec, dict) and rec.get("key") == key and all(
-        isinstance(rec.get(k), (int, float)) for k in ("ratio", "dwh_ratio"))
-    return rec if ok else None
+    return rec if whole(rec) and rec.get("key") == key else None
+
+
+def whole(rec):
+    """Whether rec (a record read, or the child's output) holds both measured ratios."""
+    return isinstance(rec, dict) and all(isinstance(rec.get(k), (int, float)) for k in ("ratio", "dwh_ratio"))
 
 
 def run_child():
@@ -204,8 +208,7 @@ def run_child():
         out = json.loads(p.stdout.strip().splitlines()[-1]) if p.returncode == 0 and p.stdout.strip() else None
     except (OSError, subprocess.SubprocessError, ValueError):
         return None
-    ok = isinstance(out, dict) and all(isinstance(out.get(k), (int, float)) for k in ("ratio", "dwh_ratio"))
-    return out if ok else None
+    return out if whole(out) else None
 
 
 def recorded(blas_name, cpu):
