@@ -38,25 +38,39 @@ from numba import njit, prange  # noqa: E402
 import lnrnn.kernels.lstm as L  # noqa: E402
 from bench.torch_ln_lstm import SHAPES  # noqa: E402
 from lnrnn.config import ROWS  # noqa: E402
-from lnrnn.kernels.cpu.blas import HAVE_MKL, rec_mul, rec_pack  # noqa: E402
+from lnrnn.kernels.cpu.blas import HAVE_MKL, rec_mul, rec_pack  # noqa: E402  (rec_mul: --columns)
 from lnrnn.kernels.codes import NORM_LN, NORM_NONE  # noqa: E402
 from lnrnn.kernels.cpu.threads import batch_blocks, run_chunks  # noqa: E402
 
 
 @njit(nogil=True)
-def _no_rec_mul(A, W, P, out):
-    """rec_mul's arguments, no product."""
+def _no_rec_mul_fetch(A, W, P, out, plan):
+    """rec_mul_fetch's (and rows_mul_fetch's) arguments, no product."""
 
 
 @njit(nogil=True)
 def _no_gemm(A, W, out, trans_a):
-    """gemm's arguments, no product."""
+    """gemm's (and gemm_add's) arguments, no product."""
+
+
+@njit(nogil=True)
+def _no_grad_t_add(A, D, CT):
+    """grad_t_add's arguments, no product."""
 
 
 def _without_products(fn):
-    """fn (a compiled chunk function of lnrnn.kernels.lstm) compiled again with rec_mul, rows_mul and gemm
-    bound to no-ops: the same Python code object under a copy of its globals (uncached)."""
-    g = dict(fn.py_func.__globals__, rec_mul=_no_rec_mul, rows_mul=_no_rec_mul, gemm=_no_gemm)
+    """fn (a compiled chunk function of lnrnn.kernels.lstm) compiled again with every product it calls
+    (blas's rec_mul_fetch, rows_mul_fetch, gemm_add, grad_t_add) bound to no-ops: the same Python code
+    object under a copy of its globals (uncached). A product name the chunk functions call and this list
+    does not know stops the bench rather than timing it as "rest"."""
+    known = dict(rec_mul_fetch=_no_rec_mul_fetch, rows_mul_fetch=_no_rec_mul_fetch, gemm_add=_no_gemm,
+                 gemm=_no_gemm, grad_t_add=_no_grad_t_add)
+    names = set(fn.py_func.__code__.co_names)
+    products = {n for n in names if "mul" in n or "gemm" in n or n.endswith("_add")}
+    unknown = products - set(known)
+    if unknown:
+        sys.exit(f"step_split: {fn.py_func.__name__} calls products this bench cannot make no-ops: {sorted(unknown)}")
+    g = dict(fn.py_func.__globals__, **{n: f for n, f in known.items() if n in names})
     py = types.FunctionType(fn.py_func.__code__, g, fn.py_func.__name__, fn.py_func.__defaults__)
     return njit(**{k: v for k, v in ROWS.items() if k != "cache"})(py)
 

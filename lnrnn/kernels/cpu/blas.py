@@ -359,43 +359,68 @@ def gemm_mul_fetch(A, W, P, out, plan):
     gemm(A, W, out, False)
 
 
-def dwh_budget(H, I, itemsize, big):
-    """Bytes of L2 that the LSTM backward's blocks of gathered rows for dWh are cut to, for hidden size H,
-    the width I of an input whose dWx is taken per block of rows too (0 for a narrow one), the dtype's
-    itemsize and big (DWH == "rgemm": this host's measurement chose rgemm's blocks for large partials):
-    config.DWH_L2_BYTES where the partial of dWh (H,4H) fits in it and that of dWx (I,4H) in a quarter of it;
-    config.DWH_BIG_BYTES where big and the partial fits in that (with the same dWx bound); else 0 (blocks of
-    config.DWH_BLOCK_ROWS rows). config.py says why."""
-    G = 4 * H
-    if I * G * itemsize > DWH_L2_BYTES // 4:
+def grad_budget(K, N, I, itemsize, big):
+    """Bytes of L2 that blocks of rows of a weight gradient's product A^T D (A (n,K), D (n,N): a K x N
+    partial; the LSTM's dWh: K = H, N = 4H) are cut to, for I the width of an input whose dWx (I x N) is
+    taken per block of rows too (0 for none), the dtype's itemsize and big (DWH == "rgemm": this host's
+    measurement chose rgemm's blocks for large partials): config.DWH_L2_BYTES where the K x N partial fits
+    in it and the I x N one in a quarter of it; config.DWH_BIG_BYTES where big and the partial fits in that
+    (with the same dWx bound); else 0 (blocks of config.DWH_BLOCK_ROWS rows). config.py says why."""
+    if I * N * itemsize > DWH_L2_BYTES // 4:
         return 0
-    if H * G * itemsize <= DWH_L2_BYTES:
+    if K * N * itemsize <= DWH_L2_BYTES:
         return DWH_L2_BYTES
-    if big and H * G * itemsize <= DWH_BIG_BYTES:
+    if big and K * N * itemsize <= DWH_BIG_BYTES:
         return DWH_BIG_BYTES
     return 0
 
 
-def dwh_block_rows(H, I, itemsize, big=False):
-    """Rows of dL/d(h_{t-1} Wh) a chunk of the LSTM backward gathers for one dWh product (dwh_budget's
-    arguments): as few as fill a quarter of dwh_budget (at least one), or config.DWH_BLOCK_ROWS where it is 0;
-    never more than DWH_BLOCK_ROWS."""
-    budget = dwh_budget(H, I, itemsize, big)
+def grad_block_rows(K, N, I, itemsize, big=False):
+    """Rows of A and D (grad_budget's product) per block: as few as fill a quarter of grad_budget with D's
+    rows (at least one), or config.DWH_BLOCK_ROWS where it is 0; never more than DWH_BLOCK_ROWS."""
+    budget = grad_budget(K, N, I, itemsize, big)
     if budget == 0:
         return DWH_BLOCK_ROWS
-    return min(DWH_BLOCK_ROWS, max(1, budget // 4 // (4 * H * itemsize)))
+    return min(DWH_BLOCK_ROWS, max(1, budget // 4 // (N * itemsize)))
+
+
+def dwh_budget(H, I, itemsize, big):
+    """grad_budget of the LSTM backward's dWh (H,4H), with a wide input's dWx (I,4H) per block (0: narrow)."""
+    return grad_budget(H, 4 * H, I, itemsize, big)
+
+
+def dwh_block_rows(H, I, itemsize, big=False):
+    """Rows of dL/d(h_{t-1} Wh) a chunk of the LSTM backward gathers for one dWh product (grad_block_rows
+    of dWh (H,4H), dwh_budget's arguments)."""
+    return grad_block_rows(H, 4 * H, I, itemsize, big)
 
 
 def dwh_blocks(H, I, m, T, itemsize, rec, dwh):
     """(nb, tw) for the LSTM backward (lstm.py) with chunks of at most m rows over T steps, per-step products
     on rec and large dWh partials on dwh ("rgemm" or "blas"): nb steps' rows per dWh block
-    (dwh_block_rows), and tw: whether a block's product is rgemm's transposed one (grad_t_add into dWh^T),
-    which it is where rgemm runs the per-step products and the block fills at most half of its L2 budget
-    (of config.DWH_L2_BYTES where the budget is 0)."""
+    (dwh_block_rows), and tw: whether a block's product is rgemm's transposed one (grad_t_add into dWh^T)
+    (grad_on_rgemm)."""
     big = rec == "rgemm" and dwh == "rgemm"
     nb = max(1, min(T, dwh_block_rows(H, I, itemsize, big) // m))
-    budget = max(dwh_budget(H, I, itemsize, big), DWH_L2_BYTES)
-    return nb, rec == "rgemm" and nb * m * 4 * H * itemsize <= budget // 2
+    return nb, grad_on_rgemm(H, 4 * H, I, nb * m, itemsize, rec, big)
+
+
+def grad_on_rgemm(K, N, I, rows, itemsize, rec, big):
+    """Whether blocks of this many rows of grad_budget's product go to rgemm's transposed product
+    (grad_t_add): where rgemm runs the per-step products (rec) and a block of D's rows fills at most half
+    of the L2 budget (of config.DWH_L2_BYTES where the budget is 0)."""
+    budget = max(grad_budget(K, N, I, itemsize, big), DWH_L2_BYTES)
+    return rec == "rgemm" and rows * N * itemsize <= budget // 2
+
+
+def grad_blocks(K, N, itemsize):
+    """(rows, tw) of a weight gradient A^T D (A (n,K), D (n,N)) taken after a time loop over all T*B rows
+    (gemm.recurrent_weight_grad: the RNN and BN cells' dWh): rows per block (grad_block_rows, no input beside it) and
+    tw, whether the blocks go to rgemm's transposed product (grad_on_rgemm, this process's REC and DWH),
+    the LSTM backward's rule for its dWh blocks."""
+    big = REC == "rgemm" and DWH == "rgemm"
+    rows = grad_block_rows(K, N, 0, itemsize, big)
+    return rows, grad_on_rgemm(K, N, 0, rows, itemsize, REC, big)
 
 
 def rec_pack_once(W, m):
