@@ -6,6 +6,7 @@ alike, where two processes in a row can differ by 5-10% on a shared VM.
     git show HEAD~1:lnrnn/kernels/lstm.py > lstm_old.py
     python bench/ab_lstm.py old=lstm_old.py new=lnrnn/kernels/lstm.py --shape S2 --reps 21
     python bench/ab_lstm.py old=lstm_old.py new=lnrnn/kernels/lstm.py --shape S3 --norm none
+    python bench/ab_lstm.py old=lstm_old.py new=lnrnn/kernels/lstm.py --dims 500 32 463 400
 
 Each file is loaded as a module of its own (lnrnn.kernels.ab_<name>) beside the installed lnrnn, whose
 other modules it imports: only lstm.py's own code differs between the two. A benchmark: it prints
@@ -35,9 +36,9 @@ def load(name, path):
     return mod
 
 
-def problem(shape, seed=0):
-    """The arguments of lstm_forward (without norm, eps and nchunks) and dy, float32."""
-    T, B, I, H, _ = SHAPES[shape]
+def problem(dims, seed=0):
+    """The arguments of lstm_forward (without norm, eps and nchunks) and dy, float32, at dims (T, B, I, H)."""
+    T, B, I, H = dims
     G = 4 * H
     rng = np.random.default_rng(seed)
     f = np.float32
@@ -65,6 +66,8 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("files", nargs="+", metavar="NAME=PATH", help="two or more versions of lstm.py")
     ap.add_argument("--shape", default="S2", choices=sorted(SHAPES))
+    ap.add_argument("--dims", nargs=4, type=int, metavar=("T", "B", "I", "H"),
+                    help="another shape instead of --shape (the synthesis network's upper layers: 500 32 463 400)")
     ap.add_argument("--norm", default="ln", choices=["ln", "none"])
     ap.add_argument("--reps", type=int, default=21)
     a = ap.parse_args(argv)
@@ -72,7 +75,10 @@ def main(argv=None):
     if any(len(p) != 2 for p in pairs) or len(pairs) < 2:
         ap.error("give two or more files as NAME=PATH")
     mods = [(name, load(name, path)) for name, path in pairs]
-    args, dy = problem(a.shape)
+    dims = tuple(a.dims) if a.dims else SHAPES[a.shape][:4]
+    if min(dims) < 1:
+        ap.error("--dims: T, B, I and H must be positive")
+    args, dy = problem(dims)
     norm = 1 if a.norm == "ln" else 0
     nch = batch_blocks(args[0].shape[1])
     times = {name: [] for name, _ in mods}
@@ -84,8 +90,8 @@ def main(argv=None):
         for r in range(a.reps):
             for name, mod in (mods if r % 2 == 0 else mods[::-1]):
                 times[name].append(step(mod, args, dy, norm, nch)[:2])
-    T, B, I, H, _ = SHAPES[a.shape]
-    print(f"{a.shape} T{T} B{B} I{I} H{H} {'LN-LSTM' if norm else 'LSTM'}, {nch} blocks, medians of {a.reps} (ms):")
+    T, B, I, H = dims
+    print(f"{'' if a.dims else a.shape + ' '}T{T} B{B} I{I} H{H} {'LN-LSTM' if norm else 'LSTM'}, {nch} blocks, medians of {a.reps} (ms):")
     for name, v in times.items():
         fw, bw = [1e3 * f for f, _ in v], [1e3 * b for _, b in v]
         st = [f + b for f, b in zip(fw, bw)]

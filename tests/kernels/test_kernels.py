@@ -298,23 +298,29 @@ def test_lstm_dwh_block_rows_follow_the_l2_rule(monkeypatch):
     partial of dWh (H,G) fits in it and a wide input's dWx (I,G) in a quarter of it (S1's float32 128 rows,
     float64 64; I 63 at H 128; S2's float32 64, a partial of exactly 1 MB), config.DWH_BLOCK_ROWS where they
     do not (S2 in float64, S3, I 319 at H 160, I 65 at H 256, H 257); with big (the host chose rgemm's
-    blocks for large partials) also a quarter of config.DWH_BIG_BYTES where the partial fits in that (S3's
-    float32 163 rows; H 512's 4 MB exactly, 128 rows), never for a wide input beyond the dWx bound nor for a
-    partial beyond DWH_BIG_BYTES (H 513, S3 in float64), and the small partials' blocks unchanged."""
+    blocks for large partials) also a quarter of config.DWH_BIG_BYTES where both partials fit in that (S3's
+    float32 163 rows; H 512's 4 MB exactly, 128 rows; the synthesis network's upper layers, I 463 at H 400,
+    163 rows; I 319 at H 160, 409 rows), never for a partial beyond DWH_BIG_BYTES (H 513, S3 in float64, a
+    dWx of I 656 at H 400), and the small partials' blocks unchanged."""
     from lnrnn.kernels.cpu import blas as L
     monkeypatch.setattr(L, "DWH_L2_BYTES", 1 << 20)
     monkeypatch.setattr(L, "DWH_BIG_BYTES", 4 << 20)
     monkeypatch.setattr(L, "DWH_BLOCK_ROWS", 4096)
     for big in (False, True):
         assert L.dwh_block_rows(128, 0, 4, big) == 128 and L.dwh_block_rows(128, 0, 8, big) == 64
-        assert L.dwh_block_rows(128, 63, 4, big) == 128 and L.dwh_block_rows(160, 319, 4, big) == 4096
-        assert L.dwh_block_rows(256, 28, 4, big) == 64 and L.dwh_block_rows(256, 65, 4, big) == 4096
-        assert L.dwh_block_rows(256, 64, 4, big) == 64 and L.dwh_block_rows(4, 0, 8, big) == 2048
+        assert L.dwh_block_rows(128, 63, 4, big) == 128
+        assert L.dwh_block_rows(256, 28, 4, big) == 64 and L.dwh_block_rows(256, 64, 4, big) == 64
+        assert L.dwh_block_rows(4, 0, 8, big) == 2048
         assert L.dwh_block_rows(2, 0, 4, big) == 4096  # never more than DWH_BLOCK_ROWS
         assert L.dwh_block_rows(513, 0, 4, big) == 4096 and L.dwh_block_rows(400, 0, 8, big) == 4096
-        assert L.dwh_block_rows(400, 64, 4, big) == 4096 and L.dwh_block_rows(400, 65, 4, big) == 4096
+        assert L.dwh_block_rows(400, 656, 4, big) == 4096  # dWx (656,1600) 4.2 MB
     assert L.dwh_block_rows(256, 28, 8) == 4096 and L.dwh_block_rows(257, 0, 4) == 4096
-    assert L.dwh_block_rows(400, 0, 4) == 4096
+    assert L.dwh_block_rows(400, 0, 4) == 4096 and L.dwh_block_rows(160, 319, 4) == 4096
+    assert L.dwh_block_rows(256, 65, 4) == 4096 and L.dwh_block_rows(400, 463, 4) == 4096
+    assert L.dwh_block_rows(160, 319, 4, True) == (4 << 20) // 4 // (640 * 4)     # 409
+    assert L.dwh_block_rows(256, 65, 4, True) == (4 << 20) // 4 // (1024 * 4)     # 256
+    assert L.dwh_block_rows(400, 463, 4, True) == (4 << 20) // 4 // (1600 * 4)    # 163
+    assert L.dwh_block_rows(400, 655, 4, True) == 163  # dWx (655,1600) 4.19 MB, within 4 MiB
     assert L.dwh_block_rows(256, 28, 8, True) == 128 and L.dwh_block_rows(257, 0, 4, True) == 255
     assert L.dwh_block_rows(400, 0, 4, True) == 163 and L.dwh_block_rows(512, 0, 4, True) == 128
     assert L.dwh_budget(400, 0, 4, True) == 4 << 20 and L.dwh_budget(400, 0, 4, False) == 0
@@ -344,6 +350,10 @@ def test_lstm_dwh_blocks_steps_and_product():
     assert dwh_blocks(400, 0, 320, 300, 4, "rgemm", "rgemm") == (1, True)   # 320 rows: 2.05 MB, half of 4 MB
     assert dwh_blocks(400, 0, 328, 300, 4, "rgemm", "rgemm") == (1, False)  # 328 rows: 2.1 MB
     assert dwh_blocks(16, 0, 4, 3, 8, "rgemm", "blas") == (3, True)         # a short sequence on any host
+    # the synthesis network's upper layers (I 463 = x | h_below | window, H 400, 16 rows a chunk): 10 steps on
+    # rgemm where the host chose rgemm's blocks for large partials, else 4096-row blocks on the BLAS
+    assert dwh_blocks(400, 463, 16, 500, 4, "rgemm", "rgemm") == (10, True)
+    assert dwh_blocks(400, 463, 16, 500, 4, "rgemm", "blas") == (256, False)
 
 
 @pytest.mark.parametrize("rec", ["rgemm", "blas"])  # dWh^T on rgemm (blas.grad_t_add), or dWh by gemm_add

@@ -364,13 +364,11 @@ def grad_budget(K, N, I, itemsize, big):
     partial; the LSTM's dWh: K = H, N = 4H) are cut to, for I the width of an input whose dWx (I x N) is
     taken per block of rows too (0 for none), the dtype's itemsize and big (DWH == "rgemm": this host's
     measurement chose rgemm's blocks for large partials): config.DWH_L2_BYTES where the K x N partial fits
-    in it and the I x N one in a quarter of it; config.DWH_BIG_BYTES where big and the partial fits in that
-    (with the same dWx bound); else 0 (blocks of config.DWH_BLOCK_ROWS rows). config.py says why."""
-    if I * N * itemsize > DWH_L2_BYTES // 4:
-        return 0
-    if K * N * itemsize <= DWH_L2_BYTES:
+    in it and the I x N one in a quarter of it; config.DWH_BIG_BYTES where big and both partials fit in
+    that; else 0 (blocks of config.DWH_BLOCK_ROWS rows). config.py says why."""
+    if K * N * itemsize <= DWH_L2_BYTES and I * N * itemsize <= DWH_L2_BYTES // 4:
         return DWH_L2_BYTES
-    if big and K * N * itemsize <= DWH_BIG_BYTES:
+    if big and max(K, I) * N * itemsize <= DWH_BIG_BYTES:
         return DWH_BIG_BYTES
     return 0
 
