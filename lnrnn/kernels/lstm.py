@@ -451,6 +451,7 @@ def lstm_backward(dy, saved, x, h0, c0, Wx, Wh, gx, gh, gc, norm, nchunks, clip=
     nb, tw = dwh_blocks(H, 0 if fold else I, m, T, dt.itemsize, REC, DWH)
     pWh = np.empty((nch, 0 if tw else H + 1, G), dtype=dt)  # of dWh (zeroed by its chunk, on its thread)
     pWhT = np.empty((nch, G if tw else 0, H), dtype=dt)     # of dWh^T (tw; likewise)
+    pWxT = np.empty((nch, G if tw and not fold else 0, I), dtype=dt)  # of a wide input's dWx^T (tw; likewise)
     nbx = max(1, min(nb, DWX_BLOCK_ROWS // m))  # steps whose dL/d(x_t Wx) rows it gathers for dWx and dx (wide input)
     nxg = nbx * m if ln and not fold else 0     # rows of the gathered dL/d(x_t Wx) (the plain cell's are dHb's)
     nxi = nbx * m if not fold else 0            # rows of the gathered x_t (a narrow input gathers none)
@@ -472,8 +473,8 @@ def lstm_backward(dy, saved, x, h0, c0, Wx, Wh, gx, gh, gc, norm, nchunks, clip=
              fetch_table((gates, tc, dy, c, hhat, chat, xp), (-1, -1, -1, -2, -1, -1, -1)))  # what step t-1 reads
     run_chunks(_backward_rows, B, nch, *readonly(dy, saved, x, h0, c0, (Wx, WxT, WhT, Wc, Mc)), packs,
                readonly(gx, gh, gc), ln, fold,
-               clip, (dx, dh0, dc0), (pG, pH, pWx, pWh, pX, pWhT), work)
-    dWx = pWx[:, :I].sum(axis=0)
+               clip, (dx, dh0, dc0), (pG, pH, pWx, pWh, pX, pWhT, pWxT), work)
+    dWx = transposed(pWxT.sum(axis=0)) if pWxT.shape[1] > 0 else pWx[:, :I].sum(axis=0)
     if ln and fold:  # from the sums over rows Q (I,G), A (I,), B (I,I): _backward_rows
         Q = dWx.astype(np.float64)
         AB = pX[:, :, :I + 1].sum(axis=0).astype(np.float64)
@@ -497,9 +498,10 @@ def _backward_rows(q, lo, hi, dy, saved, x, h0, c0, w, packs, p, ln, fold, clip,
     for the per-step products (as _forward_rows's), the saved arrays step t-1 reads (fetch_table)), p = (gx,
     gh (G,), gc (H,)); clip > 0: Graves's bound on dL/d(preactivation) (0: off); fills their rows of
     out = (dx (T,B,I), dh0, dc0 (B,H)), and adds this chunk's parameter gradients into its partials,
-    part = (pG, pH, pWx, pWh, pX): pG[:, q] = db, dgx, dgh (G,), pH[:, q] = dgc, dbc (H,), pWx[q] = dWx
-    (I,G) and pWh[q] = dWh (H,G) (LN with a narrow input: pWx[q] = Q, pX[q] = (B | A) (I,I+1) and no dgx;
-    see below); work: the chunks' scratch (see lstm_backward), of which this chunk uses row q.
+    part = (pG, pH, pWx, pWh, pX, pWhT, pWxT): pG[:, q] = db, dgx, dgh (G,), pH[:, q] = dgc, dbc (H,),
+    pWx[q] = dWx (I,G) and pWh[q] = dWh (H,G) (LN with a narrow input: pWx[q] = Q, pX[q] = (B | A) (I,I+1)
+    and no dgx; see below), or their transposes pWhT[q] (G,H), pWxT[q] (G,I) where the blocks run on rgemm
+    (below; pWxT empty: a narrow input's dWx is pWx's, or the blocks are the BLAS's); work: the chunks' scratch (see lstm_backward), of which this chunk uses row q.
 
     Nor is dL/d(h_{t-1} Wh) (T,B,G) stored: the rows of nb steps gather in a block (with their h_{t-1}),
     which feeds each step's dh_{t-1} product and then one GEMM adding the block's share of dWh (at S1 a
@@ -519,7 +521,10 @@ def _backward_rows(q, lo, hi, dy, saved, x, h0, c0, w, packs, p, ln, fold, clip,
     Larger blocks stay with the BLAS: rgemm has no blocking over k, and at S3's 4096-row blocks the
     transposed product took 1.4x MKL's time in the step. Where this host's measurement chose it
     (blas.DWH, rec_choice.py), partials up to config.DWH_BIG_BYTES (S3's 2.5 MB) are cut to L2-sized
-    blocks on rgemm too (S3: 10 steps of 16 rows): the S3 step 0.78-0.83x its time on a Zen 5 host.
+    blocks on rgemm too (S3: 10 steps of 16 rows): the S3 step 0.78-0.83x its time on a Zen 5 host;
+    with a wide input, where both its dWx partial and dWh's fit there (the synthesis network's upper
+    layers, I 463 at H 400: 160-row blocks), and its x blocks' dWx goes to rgemm's transposed product
+    with them (below).
 
     dL/d(x_t Wx) is never stored for the whole sequence either: a narrow input (fold) takes dx and dWx
     row by row; a wide one gathers this chunk's rows of dL/d(x_t Wx) (dXs with LN; the plain cell's
@@ -539,6 +544,10 @@ def _backward_rows(q, lo, hi, dy, saved, x, h0, c0, w, packs, p, ln, fold, clip,
     at 1024-4096 rows (config.DWX_BLOCK_ROWS). The whole synthesis training step (bench/synthesis_step.py,
     3 x 400 LN-LSTM, T500; two runs of 3, the old code in a copy of the same tree): B8 2.59, 2.40 ->
     1.44, 1.38 s (step/floor 2.85, 2.62 -> 1.56, 1.32), B32 4.26, 4.89 -> 3.78, 3.71 s.
+    Where dWh's blocks run on rgemm (tw), a block's dWx does too, transposed: dWx^T += dXb^T Xb into
+    pWxT[q] (G,I) (blas.grad_t_add). bench/ab_lstm.py, in turns, a Zen 5 host: S2 backward 0.95x (LN),
+    0.97x (plain) its time with MKL's dWx; the synthesis upper layer (T500 B32 I463 H400, LN, with its
+    dWh blocks on rgemm, blas.grad_budget) 631 -> 452 ms.
 
     A narrow input's LayerNorm backward (LN, fold) forms neither xhat_x (not saved: 100 MB less to write
     and read at S1) nor dL/d(x_t Wx) (G,) of a row: with d = dL/da (G,), xw = x_t rstd_x (I,),
@@ -570,7 +579,7 @@ def _backward_rows(q, lo, hi, dy, saved, x, h0, c0, w, packs, p, ln, fold, clip,
     gx, gh, gc = unowned(p[0]), unowned(p[1]), unowned(p[2])
     dx, dh0, dc0 = unowned(out[0]), unowned(out[1]), unowned(out[2])
     pG, pH, pWx, pWh, pX = unowned(part[0]), unowned(part[1]), unowned(part[2]), unowned(part[3]), unowned(part[4])
-    pWhT = unowned(part[5])
+    pWhT, pWxT = unowned(part[5]), unowned(part[6])
     dy, x, h0, c0 = unowned(dy), unowned(x), unowned(h0), unowned(c0)
     T, B, H = dy.shape
     I = x.shape[2]
@@ -599,12 +608,16 @@ def _backward_rows(q, lo, hi, dy, saved, x, h0, c0, w, packs, p, ln, fold, clip,
     tw = pWhT.shape[1] > 0            # dWh^T += dHb^T Hb on rgemm (below), into pWhT[q] (G,H)
     pwh = pWh[q]
     pwhT = pWhT[q]
+    pwxT = pWxT[q]                    # (G,I) dWx^T += Xb^T dXb's transpose on rgemm (a wide input's, with tw)
     for i in range(pwh.shape[0]):  # the partial of dWh starts at zero: set here, on the thread that adds
         for j in range(G):         # into it, not by np.zeros in lstm_backward (S2: 4 MB before the chunks ran)
             pwh[i, j] = zero
     for i in range(pwhT.shape[0]):
         for j in range(H):
             pwhT[i, j] = zero
+    for i in range(pwxT.shape[0]):
+        for j in range(I):
+            pwxT[i, j] = zero
     pAB = pX[q]                   # (I,I+1) sums over rows of xw_i xw_k s2x (k < I) and xw_i s1x (k = I)
     q0 = pWx[0]                   # (G,) first row of pWx
     wc0 = Wc[0]                   # (G,)
@@ -774,7 +787,10 @@ def _backward_rows(q, lo, hi, dy, saved, x, h0, c0, w, packs, p, ln, fold, clip,
         if not fold and (nkx == nbx or nk == nb or t == 0):  # a wide input's x block: its share of dWx =
             n = nkx * Bc                                     # Xb^T dL/d(x Wx), then its dx = dL/d(x Wx) Wx^T
             dXb = dXs[:n] if ln else dHb[(nk - nkx) * Bc:nk * Bc]
-            gemm_add(Xb[:n], dXb, pWx[:I], True)
+            if pwxT.shape[0] > 0:  # on rgemm with dWh's blocks (tw): dWx^T += dXb^T Xb
+                grad_t_add(Xb[:n], dXb, pwxT)
+            else:
+                gemm_add(Xb[:n], dXb, pWx[:I], True)
             rows_mul_fetch(dXb, WxT, PxT, Xb[:n], plan[:0])  # over the x_t rows, read above
             for k in range(nkx):  # rows [k Bc, (k+1) Bc) are step t + nkx - 1 - k's
                 copy_rows(dx[t + nkx - 1 - k, lo:hi], Xb[k * Bc:(k + 1) * Bc])

@@ -377,11 +377,12 @@ def test_lstm_dwh_in_l2_blocks(l2, rec, monkeypatch):
 
 @pytest.mark.parametrize("dwh", ["rgemm", "blas"])  # large partials on rgemm's blocks (the host's choice) or not
 @pytest.mark.parametrize("norm", ["none", "ln"])
-def test_lstm_dwh_of_a_partial_beyond_l2(dwh, norm, monkeypatch):
+@pytest.mark.parametrize("I", [1, 6])  # a narrow input (dWx row by row), a wide one (its dWx per x block, 768 bytes)
+def test_lstm_dwh_of_a_partial_beyond_l2(dwh, norm, I, monkeypatch):
     """A dWh partial (H 4: 512 bytes in float64) over config.DWH_L2_BYTES (here 256 bytes) but within
     DWH_BIG_BYTES (1536: blocks of 384 // 128 = 3 rows, one step of a 3-row chunk) takes rgemm's transposed
-    blocks where the host chose them (blas.DWH), the BLAS's blocks of DWH_BLOCK_ROWS (6 rows: two steps, the
-    last block one) where not: both give the reference's gradients, on uneven chunks."""
+    blocks where the host chose them (blas.DWH), with a wide input's dWx, the BLAS's blocks of DWH_BLOCK_ROWS
+    (6 rows: two steps, the last block one) where not: both give the reference's gradients, on uneven chunks."""
     import lnrnn.kernels.lstm as L
     from lnrnn.kernels.cpu import blas
     monkeypatch.setattr(blas, "DWH_L2_BYTES", 256)
@@ -392,30 +393,37 @@ def test_lstm_dwh_of_a_partial_beyond_l2(dwh, norm, monkeypatch):
     planned = []                                   # what the backward's plan of blocks was asked and gave
     monkeypatch.setattr(L, "dwh_blocks", lambda *a: planned.append((a, blas.dwh_blocks(*a))) or planned[-1][1])
     rng = np.random.default_rng(25)
-    p = lstm_problem(rng, T=5, I=1)
+    p = lstm_problem(rng, T=5, I=I)
     dy = rng.standard_normal((5, 5, 4))
     _, _, _, g = run_lstm(p, norm, dy, nchunks=2)
     _, _, _, gr = ref_lstm(p, norm, dy)
-    assert planned == [((4, 0, 3, 5, 8, "rgemm", dwh), (1, True) if dwh == "rgemm" else (2, False))]
-    for k in ("Wh", "h0", "Wx", "b"):
+    wide = 0 if I == 1 else I
+    assert planned == [((4, wide, 3, 5, 8, "rgemm", dwh), (1, True) if dwh == "rgemm" else (2, False))]
+    for k in ("Wh", "h0", "Wx", "b", "x"):
         assert close(g[k], gr[k]) < 1e-11, k
 
 
+@pytest.mark.parametrize("rec", ["rgemm", "blas"])  # dWx^T (with dWh^T) on rgemm's blocks, or dWx by gemm_add
 @pytest.mark.parametrize("norm", ["none", "ln"])
 @pytest.mark.parametrize("xrows,hrows", [(1, 4096), (6, 4096), (2, 6), (6, 2), (6, 9)])  # m = 3 rows a chunk
-def test_lstm_wide_input_gradients_in_blocks_of_few_rows(norm, xrows, hrows, monkeypatch):
+def test_lstm_wide_input_gradients_in_blocks_of_few_rows(norm, xrows, hrows, rec, monkeypatch):
     """A wide input's dWx and dx are taken per block of gathered rows (config.DWX_BLOCK_ROWS, within the
     dWh blocks of config.DWH_BLOCK_ROWS): blocks of one step, uneven last blocks, x blocks shorter and
-    longer than the dWh ones, on uneven chunks, still give the reference's gradients."""
+    longer than the dWh ones, on uneven chunks, still give the reference's gradients, whether the blocks'
+    dWx and dWh run on rgemm's transposed product (where rgemm runs the per-step products) or the BLAS's."""
     import lnrnn.kernels.lstm as L
     from lnrnn.kernels.cpu import blas
     monkeypatch.setattr(L, "DWX_BLOCK_ROWS", xrows)
     monkeypatch.setattr(blas, "DWH_BLOCK_ROWS", hrows)
+    monkeypatch.setattr(L, "REC", rec)
+    planned = []
+    monkeypatch.setattr(L, "dwh_blocks", lambda *a: planned.append(blas.dwh_blocks(*a)) or planned[-1])
     rng = np.random.default_rng(23)
     p = lstm_problem(rng, T=7, B=5, I=6)
     dy = rng.standard_normal((7, 5, 4))
     _, _, _, g = run_lstm(p, norm, dy, nchunks=2)
     _, _, _, gr = ref_lstm(p, norm, dy)
+    assert [tw for _, tw in planned] == [rec == "rgemm"]  # tiny partials: rgemm's wherever it runs per step
     for k in ("Wx", "x", "Wh", "h0", "b"):
         assert close(g[k], gr[k]) < 1e-11, k
 

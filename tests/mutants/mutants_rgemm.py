@@ -210,3 +210,27 @@ MUTANTS += [
          why="blocks sized by A's K-wide rows instead of D's N-wide ones: 4x too many rows for the LSTM's dWh"),
 ]
 
+# a wide input's dWx on rgemm's transposed product with dWh's blocks (lstm.py)
+MUTANTS += [
+    dict(name="wgrad-lstm-dwx-partial-not-zeroed", file=LS,
+         old="        for j in range(I):\n            pwxT[i, j] = zero\n",
+         new="        for j in range(I):\n            pass\n",
+         tests=[f"{TK}::test_lstm_wide_input_gradients_in_blocks_of_few_rows", f"{TK}::test_lstm_dwh_of_a_partial_beyond_l2"],
+         why="each chunk's dWx^T partial starts from whatever np.empty left there"),
+    dict(name="wgrad-lstm-dwx-first-chunk-only", file=LS,
+         old="    dWx = transposed(pWxT.sum(axis=0)) if pWxT.shape[1] > 0 else pWx[:, :I].sum(axis=0)\n",
+         new="    dWx = transposed(pWxT[0].copy()) if pWxT.shape[1] > 0 else pWx[:, :I].sum(axis=0)\n",
+         tests=[f"{TK}::test_lstm_wide_input_gradients_in_blocks_of_few_rows"],
+         why="dWx^T taken from the first chunk's partial alone: the other chunks' rows never reach dWx"),
+    dict(name="wgrad-lstm-dwx-first-step-of-block", file=LS,
+         old="                grad_t_add(Xb[:n], dXb, pwxT)\n",
+         new="                grad_t_add(Xb[:Bc], dXb[:Bc], pwxT)\n",
+         tests=[f"{TK}::test_lstm_wide_input_gradients_in_blocks_of_few_rows"],
+         why="each x block's dWx^T on rgemm takes only its first gathered step"),
+    dict(name="wgrad-lstm-dwx-transposed-for-narrow-inputs", file=LS,
+         old="    pWxT = np.empty((nch, G if tw and not fold else 0, I), dtype=dt)",
+         new="    pWxT = np.empty((nch, G if tw else 0, I), dtype=dt)",
+         tests=[f"{TK}::test_lstm_dwh_in_l2_blocks", f"{TK}::test_lstm_dwh_of_a_partial_beyond_l2"],
+         why="a narrow input's dWx (summed row by row into pWx) read from an empty transposed partial instead"),
+]
+
