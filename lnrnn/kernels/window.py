@@ -90,7 +90,7 @@ from numba import njit, types
 from numba.extending import overload
 
 from lnrnn.config import CHUNK_GAP as GAP, FASTMATH, JIT, ROWS
-from lnrnn.kernels.cpu.blas import gemm, rec_mul, rec_pack
+from lnrnn.kernels.cpu.blas import gemm, grad_blocks, grad_t_add, rec_mul, rec_pack
 from lnrnn.kernels.codes import NORM_BN, NORM_LN, NORM_NONE, clip_bound
 from lnrnn.kernels.cpu.gemm import transposed
 from lnrnn.kernels.lstm import _f32_bits, _sigmoid
@@ -551,14 +551,18 @@ def window_lstm_backward(dy, dw, saved, x, h0, c0, kappa0, w0, chars, ulen, Wx, 
             s[r0:r1] = v[:r1 - r0]
     # the weight gradients and dx over all T*B rows: parts of consecutive steps on threads
     npart = min(T, max(2, _chunks(B, NORM_NONE)))
-    pW = (np.empty((npart, I + C, G), dt), np.empty((npart, H, G), dt), np.empty((npart, H, 3 * K), dt),
-          np.zeros((npart, 3 * K + GAP), dt))  # each part's dWx, dWh, dWp, dbp
+    nrows, tw = grad_blocks(H, G, dt.itemsize)  # dWh in blocks of rows on rgemm, into dWh^T partials (tw)
+    pW = (np.empty((npart, I + C, G), dt), np.empty((npart, G, H) if tw else (npart, H, G), dt),
+          np.empty((npart, H, 3 * K), dt), np.zeros((npart, 3 * K + GAP), dt))  # each part's dWx, dWh, dWp, dbp
     dx = np.empty((T, B, I), dt)
     rows = (np.ascontiguousarray(x).reshape(T * B, I), ws[:T].reshape(T * B, C), hs[:T].reshape(T * B, H),
             hs[1:].reshape(T * B, H))
     grads = (dXW.reshape(T * B, G), dHW.reshape(T * B, G), dP.reshape(T * B, 3 * K))
-    run_chunks(_weight_part, T, npart, T, *readonly(rows, grads, transposed(Wx[:I])), dx.reshape(T * B, I), pW)
+    run_chunks(_weight_part, T, npart, T, *readonly(rows, grads, transposed(Wx[:I])), dx.reshape(T * B, I), pW,
+               nrows, tw)
     dWx, dWh, dWp = pW[0].sum(axis=0), pW[1].sum(axis=0), pW[2].sum(axis=0)
+    if tw:
+        dWh = transposed(dWh)
     dbp = pW[3][:, :3 * K].sum(axis=0)
     db, dgx, dbx, dgh, dbh = pg[:, :, :G].sum(axis=0)
     dgc, dbc = pc[:, :, :H].sum(axis=0)
@@ -696,11 +700,13 @@ def _backward_chunk(k, r0, r1, dy, dw, saved, c0, chars, ulen, lengths, wT, p, n
 
 
 @njit(**ROWS)
-def _weight_part(k, t0, t1, T, rows, grads, WxIT, dx, part):
+def _weight_part(k, t0, t1, T, rows, grads, WxIT, dx, part, nrows, tw):
     """Part k of the weight gradients over all T*B rows, the steps [t0, t1) (threads.run_chunks over T
     steps): rows = (x (T*B,I), W_prev (T*B,C), H_prev (T*B,H), H (T*B,H)), grads = (dXW, dHW (T*B,G),
     dP (T*B,3K)), WxIT = Wx[:I]^T (G,I) -> dx (T*B,I), the part's rows written; part = (dWx (npart,I+C,G),
-    dWh (npart,H,G), dWp (npart,H,3K): row k written; dbp (npart,>=3K): row k added to)."""
+    dWh (npart,H,G), or with tw its transpose (npart,G,H), dWp (npart,H,3K): row k written; dbp
+    (npart,>=3K): row k added to). tw: dWh^T by blocks of nrows rows on rgemm's transposed product
+    (blas.grad_blocks, the LSTM backward's rule; gemm.recurrent_weight_grad likewise), else one GEMM."""
     X, Wprev, Hprev, Hcur = unowned(rows[0]), unowned(rows[1]), unowned(rows[2]), unowned(rows[3])
     dXW, dHW, dP = unowned(grads[0]), unowned(grads[1]), unowned(grads[2])
     WxIT, dx = unowned(WxIT), unowned(dx)
@@ -710,7 +716,15 @@ def _weight_part(k, t0, t1, T, rows, grads, WxIT, dx, part):
     a, e = t0 * B, t1 * B
     gemm(X[a:e], dXW[a:e], pWx[k, :I], True)      # x^T dXW
     gemm(Wprev[a:e], dXW[a:e], pWx[k, I:], True)  # W_prev^T dXW
-    gemm(Hprev[a:e], dHW[a:e], pWh[k], True)      # H_prev^T dHW
+    if tw:                                        # H_prev^T dHW, transposed, block by block
+        pwh = pWh[k]
+        for i in range(pwh.shape[0]):
+            for j in range(pwh.shape[1]):
+                pwh[i, j] = 0
+        for r in range(a, e, nrows):
+            grad_t_add(Hprev[r:min(e, r + nrows)], dHW[r:min(e, r + nrows)], pwh)
+    else:
+        gemm(Hprev[a:e], dHW[a:e], pWh[k], True)  # H_prev^T dHW
     gemm(Hcur[a:e], dP[a:e], pWp[k], True)        # H^T dP
     gemm(dXW[a:e], WxIT, dx[a:e], False)          # dx = dXW Wx[:I]^T
     sb = pbp[k]

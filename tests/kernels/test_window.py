@@ -166,6 +166,21 @@ def test_kernel_matches_reference(norm, training):
         assert_close(name, g, w, TOL_BWD)
 
 
+@pytest.mark.parametrize("nrows,tw", [(3, True), (1, True), (1000, True), (4096, False)])
+def test_dwh_on_either_product(nrows, tw, monkeypatch):
+    """dWh over all T*B rows on rgemm's transposed product in blocks of nrows rows (uneven last blocks, one
+    block a part) or in one GEMM a part (blas.grad_blocks' two answers, whichever this host gives): every
+    gradient the reference's, twice in a row (a partial left from the call before would show)."""
+    monkeypatch.setattr(window, "grad_blocks", lambda K, N, itemsize: (nrows, tw))
+    a, run, lengths, dy, dw = problem(**SHAPE)
+    want = ref_forward(a, [v.copy() for v in run], "ln", True, lengths)
+    g_want = ref_backward(dy, dw, want[-1], a)
+    for _ in range(2):
+        got = kernel_forward(a, [v.copy() for v in run], "ln", True, lengths)
+        for name, g, w in zip(GRADS, kernel_backward(dy, dw, got[-1], a, "ln"), g_want):
+            assert_close(name, g, w, TOL_BWD)
+
+
 @pytest.mark.parametrize("norm,training", MODES, ids=MODE_IDS)
 def test_clipped_backward_matches_reference(norm, training):
     """Graves's gate clip against the reference with the same clip; the clip changes the gradients here."""

@@ -234,3 +234,24 @@ MUTANTS += [
          why="a narrow input's dWx (summed row by row into pWx) read from an empty transposed partial instead"),
 ]
 
+# the window layer's dWh over all T*B rows on rgemm's transposed product (window.py)
+WN = "lnrnn/kernels/window.py"
+TW = "tests/kernels/test_window.py"
+MUTANTS += [
+    dict(name="wgrad-window-partial-not-zeroed", file=WN,
+         old="                pwh[i, j] = 0\n",
+         new="                pass\n",
+         tests=[f"{TW}::test_dwh_on_either_product"],
+         why="each part's dWh^T partial starts from whatever np.empty left there"),
+    dict(name="wgrad-window-block-past-the-part", file=WN,
+         old="            grad_t_add(Hprev[r:min(e, r + nrows)], dHW[r:min(e, r + nrows)], pwh)\n",
+         new="            grad_t_add(Hprev[r:r + nrows], dHW[r:r + nrows], pwh)\n",
+         tests=[f"{TW}::test_dwh_on_either_product"],
+         why="a part's last block runs into the next part's rows: they are counted twice"),
+    dict(name="wgrad-window-not-transposed-back", file=WN,
+         old="    if tw:\n        dWh = transposed(dWh)\n",
+         new="    if tw:\n        dWh = dWh.reshape(dWh.shape[1], dWh.shape[0])\n",
+         tests=[f"{TW}::test_dwh_on_either_product"],
+         why="the summed dWh^T partials reshaped to (H,G) instead of transposed"),
+]
+
