@@ -78,7 +78,10 @@ DWH_L2_BYTES = 1 << 20
 # of it (S3: 160 rows of a 16-row chunk, 10 steps, 1 MB) on rgemm: each block reads and writes the partial
 # once, but its rows are still in cache when the product reads them, and rgemm's product ran at about twice
 # MKL's speed there. On the AMD EPYC Zen 5 host (2 cores): the S3 LN-LSTM training step 0.78-0.83x its time
-# (bench/results/dwh-l2-zen5.txt); on Zen 4, blocks of one or two steps on rgemm had cost 1.04-1.10x.
+# (bench/results/dwh-l2-zen5.txt); on Zen 4, blocks of one or two steps on rgemm had cost 1.04-1.10x. A wide
+# input's dWx partial within the same bytes goes with them (the synthesis network's upper layers, I 463:
+# 3 MB), its x blocks on rgemm too; the same rule cuts the RNN, BN and window cells' dWh after their time
+# loops (blas.grad_blocks; bench/ab_weight_grad.py).
 DWH_BIG_BYTES = 4 << 20
 # A wide input's dWx and dx likewise: each thread gathers this many rows of dL/d(x_t Wx) and x_t (never
 # more than a dWh block) for one GEMM each (lnrnn/kernels/lstm.py), where it took two GEMMs per step.
