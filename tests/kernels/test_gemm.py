@@ -1,6 +1,6 @@
-"""lnrnn/kernels/cpu/gemm.py's weight gradient over all T*B rows (recurrent_weight_grad, the RNN and BN
-cells' dWh) on either of its products, and the rule that picks the product (blas.grad_blocks, the LSTM
-backward's dWh rule for any K x N partial)."""
+"""lnrnn/kernels/cpu/gemm.py's weight gradients over all T*B rows (recurrent_weight_grad, the RNN and BN
+cells' dWh; matmul_tn, their dWx) on either of their products, and the rule that picks the product
+(blas.grad_blocks, the LSTM backward's dWh rule for any K x N partial)."""
 import numpy as np
 import pytest
 
@@ -37,6 +37,29 @@ def test_recurrent_weight_grad_is_hprev_t_dhw(monkeypatch, tw, T, B, H, G, nch, 
         want = definition(dHW, h0, y)
         got = gemm.recurrent_weight_grad(dHW, h0, y, nch)
         assert got.shape == (H, G) and got.dtype == dtype
+        assert np.abs(got - want).max() <= tol * max(1.0, np.abs(want).max())
+
+
+@pytest.mark.parametrize("tw", [False, True])
+@pytest.mark.parametrize("N,K,M,nch,rows", [
+    (35, 3, 12, 3, 4),      # chunks of 11, 12, 12 rows: blocks of 4, 4, 3 / 4, 4, 4
+    (29, 28, 28, 4, 5),     # K == M: the transposed partial has the same shape as the plain one
+    (6, 40, 9, 2, 1),       # blocks of one row
+    (3, 5, 7, 8, 64),       # more chunks than rows, a block longer than a chunk
+    (0, 4, 6, 2, 8),        # no rows: zeros
+])
+@pytest.mark.parametrize("dtype,tol", [(np.float64, 1e-13), (np.float32, 2e-6)])
+def test_matmul_tn_is_a_t_d(monkeypatch, tw, N, K, M, nch, rows, dtype, tol):
+    """matmul_tn (the RNN and BN cells' dWx over all T*B rows) on both products: A^T D in float64, three
+    calls in a row on new values."""
+    monkeypatch.setattr(gemm, "grad_blocks", lambda K_, N_, itemsize: (rows, tw))
+    rng = np.random.default_rng(N * 10 + K)
+    for _ in range(3):
+        A = rng.standard_normal((N, K)).astype(dtype)
+        D = rng.standard_normal((N, M)).astype(dtype)
+        want = A.astype(np.float64).T @ D.astype(np.float64)
+        got = gemm.matmul_tn(A, D, nch)
+        assert got.shape == (K, M) and got.dtype == dtype
         assert np.abs(got - want).max() <= tol * max(1.0, np.abs(want).max())
 
 

@@ -116,8 +116,10 @@ def test_layernorm_backward_row_chunks():
 
 
 @needs_threads
-def test_column_sums_and_weight_gradient_gemm():
-    """gemm.matmul_tn (the T*B-row weight-gradient GEMM): per-chunk partials, reduced after."""
+@pytest.mark.parametrize("tw", [False, True])  # one GEMM a chunk, or blocks of rows on rgemm (gemm.grad_blocks)
+def test_column_sums_and_weight_gradient_gemm(tw, monkeypatch):
+    """gemm.matmul_tn (the T*B-row weight-gradient GEMM): per-chunk partials, reduced after, on either product."""
+    monkeypatch.setattr(gemm, "grad_blocks", lambda K, N, itemsize: (100, tw))
     rng = np.random.default_rng(3)
     N, M, K = 4096, 96, 40
     D, A = rng.standard_normal((N, M)), rng.standard_normal((N, K))

@@ -1,8 +1,10 @@
 """Threaded GEMMs over row chunks and the sums of their per-thread partials.
 
-Every GEMM here splits the rows of the big operand into one chunk per Numba thread and calls
-single-threaded BLAS (``np.dot``, or MKL through ``blas.gemm``) on each chunk; reductions over rows
-write per-thread partial sums and add them afterwards (no shared ``+=`` inside ``prange``). The CUDA
+Every GEMM here splits the rows of the big operand into chunks (a fixed count, whatever the threads) and
+calls a single-threaded product on each: the per-step products' choice for A @ W (blas.rows_mul), and for
+the weight gradients A^T D the BLAS (``np.dot``, or MKL through ``blas.gemm``) or, where blas.grad_blocks
+says so, rgemm's transposed product in blocks of rows (blas.grad_t_add); reductions over rows write
+per-chunk partial sums and add them afterwards in chunk order (no shared ``+=`` between threads). The CUDA
 twin is gemm_cuda.py.
 """
 import numpy as np
@@ -44,19 +46,19 @@ def transposed(W):
     return out
 
 
-@njit(**PJIT)
 def matmul_tn(A, D, nchunks):
-    """A (N,K)^T @ D (N,M) -> (K,M): the weight-gradient GEMM over all N = T*B rows.
-    Each thread reduces its own row chunk into a private partial; partials are summed after."""
+    """A (N,K)^T @ D (N,M) -> (K,M): a weight gradient over all N = T*B rows (the RNN and BN cells' dWx).
+    Each chunk of rows (threads.run_chunks) reduces into a private partial, in one GEMM or in blocks of
+    rows on rgemm's transposed product (blas.grad_blocks, as recurrent_weight_grad); partials are summed
+    after, in chunk order."""
     N, K = A.shape
     M = D.shape[1]
     nch = clamp_chunks(nchunks, N)
-    part = np.zeros((nch, K, M), dtype=A.dtype)
-    for k in prange(nch):
-        lo, hi = chunk_bounds(N, nch, k)
-        if hi > lo:
-            gemm(A[lo:hi], D[lo:hi], part[k], True)
-    return sum_rows(part.reshape(nch, K * M)).reshape(K, M)
+    rows, tw = grad_blocks(K, M, A.dtype.itemsize)
+    part = np.empty((nch, M, K) if tw else (nch, K, M), dtype=A.dtype)  # per-chunk partials (of A^T D's transpose: tw)
+    run_chunks(_tn_rows, N, nch, *readonly(np.ascontiguousarray(A), np.ascontiguousarray(D)), part, rows, tw)
+    total = sum_rows(part.reshape(nch, K * M))
+    return transposed(total.reshape(M, K)) if tw else total.reshape(K, M)
 
 
 @njit(**ROWS)
@@ -65,16 +67,17 @@ def _tn_rows(q, lo, hi, A, D, part, rows, tw):
     in one GEMM; or, with tw and part (nch,M,K), its transpose D^T A added block by block of rows rows on
     rgemm's transposed product (blas.grad_t_add; each block's rows still in cache when the product reads
     them)."""
+    pq = part[q]
+    if hi <= lo or tw:  # a partial that no GEMM overwrites starts at zero (no rows: it stays so)
+        for r in range(pq.shape[0]):
+            pr = pq[r]
+            for k in range(pq.shape[1]):
+                pr[k] = 0
     if hi <= lo:
         return
     if not tw:
         gemm(A[lo:hi], D[lo:hi], part[q], True)
         return
-    pq = part[q]
-    for r in range(pq.shape[0]):
-        pr = pq[r]
-        for k in range(pq.shape[1]):
-            pr[k] = 0
     for a in range(lo, hi, rows):
         e = min(hi, a + rows)
         grad_t_add(A[a:e], D[a:e], pq)
@@ -85,8 +88,8 @@ def recurrent_weight_grad(dHW, h0, y, nchunks):
     dHW (T,B,G) = dL/d(h_{t-1} Wh); h0 (B,H); y (T,B,H) -> dWh (H,G).
 
     Python, with the T*B-row product on run_chunks' threads (per-chunk partials, summed after), as
-    matmul_tn does it in a prange kernel: Numba compiles a prange kernel three times over, and this one
-    with np.dot inside cost a BN cell's cold start about 2 s of compiling (numba compile events). Each
+    matmul_tn: Numba compiles a prange kernel three times over, and one with np.dot inside cost a BN
+    cell's cold start about 2 s of compiling (numba compile events). Each
     chunk takes its rows in one GEMM, or, where blas.grad_blocks says so (rgemm runs the per-step products
     and the H x G partial fits the LSTM backward's L2 rule), in blocks on rgemm's transposed product into
     a partial of dWh^T: MKL's GEMM over all rows took 68 ms at S1 (T784 B64 H128, float32, one thread of
