@@ -71,7 +71,8 @@ def info_lines():
         f"lnrnn kernels multiply with: {BLAS}, because {BLAS_WHY}; the per-step products with "
         f"{'rgemm' if REC == 'rgemm' else 'the BLAS'}: {REC_WHY}; compiled kernels are cached under "
         f"names ending -{BLAS_TAG} (one set per choice)",
-        f"LSTM dWh partials beyond L2: {'blocks in L2 on rgemm' if DWH == 'rgemm' else 'large blocks on the BLAS'}"
+        f"weight gradients (dWh, dWx) whose partials outgrow L2: "
+        f"{'blocks in L2 on rgemm' if DWH == 'rgemm' else 'large blocks on the BLAS'}"
         f": {DWH_WHY}",
         "thread variables: " + ", ".join(f"{v}={os.environ.get(v, 'unset')}" for v in (
             "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "OMP_NUM_THREADS", "OMP_WAIT_POLICY")),

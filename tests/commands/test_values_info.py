@@ -43,13 +43,14 @@ def test_the_batch_blocks_line():
     assert said[64] < said[256]         # blocks of at least BLOCK_ROWS rows: a larger batch holds more
 
 
-@pytest.mark.parametrize("dwh,start", [("rgemm", "LSTM dWh partials beyond L2: blocks in L2 on rgemm: "),
-                                       ("blas", "LSTM dWh partials beyond L2: large blocks on the BLAS: ")])
+@pytest.mark.parametrize("dwh,start", [
+    ("rgemm", "weight gradients (dWh, dWx) whose partials outgrow L2: blocks in L2 on rgemm: "),
+    ("blas", "weight gradients (dWh, dWx) whose partials outgrow L2: large blocks on the BLAS: ")])
 def test_the_dwh_line(monkeypatch, dwh, start):
     from lnrnn.kernels.cpu import blas
     monkeypatch.setattr(blas, "DWH", dwh)
     monkeypatch.setattr(blas, "DWH_WHY", "the reason given")
-    assert _line(info.info_lines(), "LSTM dWh partials") == start + "the reason given"
+    assert _line(info.info_lines(), "weight gradients (dWh, dWx)") == start + "the reason given"
 
 
 @pytest.mark.parametrize("tuned,start", [(True, "malloc: large freed buffers reused"),

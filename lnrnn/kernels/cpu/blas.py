@@ -29,11 +29,13 @@ products it also runs the other products of the form A @ W (rows_pack, rows_mul:
 x Wx and the input gradient dL/d(x Wx) Wx^T over all T*B rows or blocks of them; W packed once per call,
 K*N values against K*N*rows multiply-adds): on the Zen 4 it ran those at 1.2-1.7x MKL sgemm's speed
 (S2: 896 x 28 by 28 x 1024 104 against 75 GFLOP/s, 256 x 1024 by 1024 x 28 101 against 60). The
-products A^T @ D (dWx, dWh) stay with the BLAS (gemm), but for dWh's blocks that stay in L2 (S1's: the
-LSTM backward, lstm.py), whose transpose D^T @ A rgemm takes (grad_t_add: 0.95-0.97x the S1 step's time).
-Where dWh's partial outgrows L2 (S3's), its blocks stay on the BLAS unless the same measurement found
-rgemm's L2-sized blocks faster on this host (``DWH``, ``DWH_WHY``: rec_choice.py; dwh_blocks cuts them;
-LNRNN_DWH_GEMM=rgemm / blas chooses outright where rgemm runs the per-step products).
+products A^T @ D (dWx, dWh) over many rows go to rgemm's transposed product D^T @ A in blocks of rows
+whose partial stays in L2 (grad_t_add; the rule grad_budget, for the LSTM backward's blocks dwh_blocks and
+for the products after a time loop grad_blocks: 0.95-0.97x the S1 LSTM step's time, 0.78-0.87x the RNN
+and BN cells'), else to the BLAS (gemm, gemm_add). Where a partial outgrows L2 (S3's dWh), its blocks
+stay on the BLAS unless the same measurement found rgemm's L2-sized blocks faster on this host (``DWH``,
+``DWH_WHY``: rec_choice.py; LNRNN_DWH_GEMM=rgemm / blas chooses outright where rgemm runs the per-step
+products).
 
 Why packed MKL: a recurrent step multiplies a few batch rows by the same weight matrix T times. MKL
 can reorder that matrix once into its kernel's layout (cblas_?gemm_pack) and reuse it at every step
