@@ -3,18 +3,21 @@ IAM-OnDB's files (format: tests/mutants/mutants.py): updates.jsonl's blank lines
 refusal names, the lock holder's host; the folder a check_writable refusal names; the metric line's long
 names, the loss label in the short form and its unit; the Hershey lines' word count and length bound, the
 writer's baseline tilt and the jitter's scale; a stroke file of exactly the size limit, a transcription's
-trailing blank lines, a task list's line numbers and its duplicates. Each is a single-line slip of a kind
-that happens: a bound one off, < vs <=, a missing factor, a forgotten case, a check that lets bad input
-through.
+trailing blank lines, a task list's line numbers and its duplicates; the Python API's refusals of a NaN or
+infinite sampling bias, of steps or count 0, of beam=True, and of a reader whose alphabet is short of its
+CTC classes. Each is a single-line slip of a kind that happens: a bound one off, < vs <=, a missing factor,
+a forgotten case, a check that lets bad input through.
 
-15 mutants; the existing tests caught 5 (a corrupt row's line number, the long names' units, the loss
+19 mutants; the existing tests caught 5 (a corrupt row's line number, the long names' units, the loss
 label's split, a line of exactly MAX_CHARS, a transcription's trailing blank lines). The new value tests
-catch the other 10, 15/15 now: a blank line between updates.jsonl's rows, the holder a refusal names, the
+catch the other 14, 19/19 now: a blank line between updates.jsonl's rows, the holder a refusal names, the
 file check_writable names (test_values15_rundir); the short form with a loss label (test_values15_evaluation);
 every word count of WORDS_PER_LINE, a line of exactly MAX_CHARS built by hand, the tilt's sign, the jitter
 against JITTER times the scale (test_values15_hershey); a file of exactly the limit, a transcription's CSR
-lines, a task list's line numbers and duplicates (test_values15_iamondb). No mutant was dropped as
-equivalent (a slot name split at its last '/' was not planted: parameter names hold no '/').
+lines, a task list's line numbers and duplicates (test_values15_iamondb); sample_run's refusals of steps,
+count and bias, require_reader against one class per character plus the blank, read's beam=True, on a
+stand-in run without kernels (test_values15_api). No mutant was dropped as equivalent (a slot name split
+at its last '/' was not planted: parameter names hold no '/').
 
     python tests/mutants/run.py --only 'v15-*'
 """
@@ -29,17 +32,20 @@ RUNDIRPY = "lnrnn/training/rundir.py"
 EVALPY = "lnrnn/training/evaluation.py"
 HERSHEYPY = "lnrnn/data/hershey.py"
 IAMPY = "lnrnn/data/iamondb.py"
+APIPY = "lnrnn/api.py"
 
 # value tests written for the bugs below
 RUNDIR_T = "tests/training/test_values15_rundir.py"
 EVAL_T = "tests/training/test_values15_evaluation.py"
 HERSHEY_T = "tests/data/test_values15_hershey.py"
 IAM_T = "tests/data/test_values15_iamondb.py"
+API_T = "tests/test_values15_api.py"
 
 R_TESTS = [RUNDIR_V, RUNDIR_T]
 E_TESTS = [EVAL_FMT, EVAL_T]
 H_TESTS = [HERSHEY_V, HERSHEY_T]
 I_TESTS = [IAM_V, IAM9, IAM_T]
+A_TESTS = ["tests/test_values_api.py", "tests/test_values10_api.py", "tests/test_values_api_read.py", API_T]
 
 MUTANTS = [
     # ---- training/rundir.py ----
@@ -121,4 +127,25 @@ MUTANTS = [
          new="        if entry:\n            entries.append(entry)",
          tests=I_TESTS,
          why="an entry listed twice is kept twice: its form counted and split twice"),
+    # ---- api.py ----
+    dict(name="v15-api-sample-bias-nan-let-through", file=APIPY,
+         old="    if not (bias >= 0 and np.isfinite(bias)):",
+         new="    if bias < 0:",
+         tests=A_TESTS,
+         why="sample_run takes a NaN or infinite bias: the sampler divides and exponentiates it"),
+    dict(name="v15-api-sample-zero-steps", file=APIPY,
+         old="        if int(v) < 1:",
+         new="        if int(v) < 0:",
+         tests=A_TESTS,
+         why="sample_run with steps=0 or count=0 is not refused by name"),
+    dict(name="v15-api-read-beam-true-accepted", file=APIPY,
+         old="if isinstance(beam, bool) or not isinstance(beam, (int, np.integer)) or beam < 1:",
+         new="if not isinstance(beam, (int, np.integer)) or beam < 1:",
+         tests=A_TESTS,
+         why="read(..., beam=True) runs as beam 1 instead of being refused (a flag passed where a width goes)"),
+    dict(name="v15-api-reader-short-alphabet-let-through", file=APIPY,
+         old="    if len(alphabet) + CTC_SHIFT != head.O:",
+         new="    if len(alphabet) + CTC_SHIFT > head.O:",
+         tests=A_TESTS,
+         why="a reader whose alphabet is shorter than its CTC classes is not refused as corrupt"),
 ]
