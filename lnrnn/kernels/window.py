@@ -90,9 +90,9 @@ from numba import njit, types
 from numba.extending import overload
 
 from lnrnn.config import CHUNK_GAP as GAP, FASTMATH, JIT, ROWS
-from lnrnn.kernels.cpu.blas import gemm, grad_blocks, grad_t_add, rec_mul, rec_pack
+from lnrnn.kernels.cpu.blas import gemm, grad_blocks, rec_mul, rec_pack
 from lnrnn.kernels.codes import NORM_BN, NORM_LN, NORM_NONE, clip_bound
-from lnrnn.kernels.cpu.gemm import transposed
+from lnrnn.kernels.cpu.gemm import transposed, weight_grad
 from lnrnn.kernels.lstm import _f32_bits, _sigmoid
 from lnrnn.kernels.masks import as_lengths
 from lnrnn.kernels.cpu.rows import _E2, _E3, _E4, _E5, _E6, _E7, _EXP_MAX, _EXP_MIN, _LN2_HI, _LN2_LO, _LOG2E
@@ -706,7 +706,7 @@ def _weight_part(k, t0, t1, T, rows, grads, WxIT, dx, part, nrows, tw):
     dP (T*B,3K)), WxIT = Wx[:I]^T (G,I) -> dx (T*B,I), the part's rows written; part = (dWx (npart,I+C,G),
     dWh (npart,H,G), or with tw its transpose (npart,G,H), dWp (npart,H,3K): row k written; dbp
     (npart,>=3K): row k added to). tw: dWh^T by blocks of nrows rows on rgemm's transposed product
-    (blas.grad_blocks, the LSTM backward's rule; gemm.recurrent_weight_grad likewise), else one GEMM."""
+    (blas.grad_blocks, the LSTM backward's rule; gemm.weight_grad), else one GEMM."""
     X, Wprev, Hprev, Hcur = unowned(rows[0]), unowned(rows[1]), unowned(rows[2]), unowned(rows[3])
     dXW, dHW, dP = unowned(grads[0]), unowned(grads[1]), unowned(grads[2])
     WxIT, dx = unowned(WxIT), unowned(dx)
@@ -716,15 +716,7 @@ def _weight_part(k, t0, t1, T, rows, grads, WxIT, dx, part, nrows, tw):
     a, e = t0 * B, t1 * B
     gemm(X[a:e], dXW[a:e], pWx[k, :I], True)      # x^T dXW
     gemm(Wprev[a:e], dXW[a:e], pWx[k, I:], True)  # W_prev^T dXW
-    if tw:                                        # H_prev^T dHW, transposed, block by block
-        pwh = pWh[k]
-        for i in range(pwh.shape[0]):
-            for j in range(pwh.shape[1]):
-                pwh[i, j] = 0
-        for r in range(a, e, nrows):
-            grad_t_add(Hprev[r:min(e, r + nrows)], dHW[r:min(e, r + nrows)], pwh)
-    else:
-        gemm(Hprev[a:e], dHW[a:e], pWh[k], True)  # H_prev^T dHW
+    weight_grad(Hprev[a:e], dHW[a:e], pWh[k], nrows, tw)  # H_prev^T dHW (transposed: tw)
     gemm(Hcur[a:e], dP[a:e], pWp[k], True)        # H^T dP
     gemm(dXW[a:e], WxIT, dx[a:e], False)          # dx = dXW Wx[:I]^T
     sb = pbp[k]

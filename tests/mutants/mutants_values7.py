@@ -63,8 +63,8 @@ MUTANTS = [
          tests=[f"{RACES}::test_column_sums_and_weight_gradient_gemm"],
          why="sum_rows leaves out the last thread's partial"),
     dict(name="vals7-gemm-hprev-one-step-late", file=GEMM,
-         old="np.ascontiguousarray(y[:T - 1])",
-         new="np.ascontiguousarray(y[1:T])",
+         old="matmul_tn(y[:T - 1].reshape(n, H)",
+         new="matmul_tn(y[1:T].reshape(n, H)",
          tests=[f"{KERN}::test_rnn_kernel_matches_reference", f"{KERN}::test_lstm_kernel_matches_reference"],
          why="dWh pairs dHW_t with h_t instead of h_{t-1}"),
     # ---- lnrnn/kernels/cpu/rows.py ----

@@ -47,10 +47,11 @@ def transposed(W):
 
 
 def matmul_tn(A, D, nchunks):
-    """A (N,K)^T @ D (N,M) -> (K,M): a weight gradient over all N = T*B rows (the RNN and BN cells' dWx).
-    Each chunk of rows (threads.run_chunks) reduces into a private partial, in one GEMM or in blocks of
-    rows on rgemm's transposed product (blas.grad_blocks, as recurrent_weight_grad); partials are summed
-    after, in chunk order."""
+    """A (N,K)^T @ D (N,M) -> (K,M): a weight gradient over all N = T*B rows (the RNN and BN cells' dWx, and
+    their dWh through recurrent_weight_grad). Each chunk of rows (threads.run_chunks) reduces into a private
+    partial (weight_grad: one GEMM, or blocks of rows on rgemm's transposed product where blas.grad_blocks
+    says so); partials are summed after, in chunk order. Python, not a prange kernel: Numba compiles one
+    three times over, and one with np.dot inside cost a BN cell's cold start about 2 s of compiling."""
     N, K = A.shape
     M = D.shape[1]
     nch = clamp_chunks(nchunks, N)
@@ -61,52 +62,45 @@ def matmul_tn(A, D, nchunks):
     return transposed(total.reshape(M, K)) if tw else total.reshape(K, M)
 
 
+@njit(**JIT)
+def weight_grad(A, D, out, rows, tw):
+    """out (K,M) = A^T D for A (n,K), D (n,M) in one GEMM; or, with tw, out (M,K) = its transpose D^T A,
+    added block by block of rows rows on rgemm's transposed product into zeros (blas.grad_t_add; each
+    block's rows still in cache when the product reads them). No rows: zeros either way. (rows, tw):
+    blas.grad_blocks."""
+    if not tw:
+        gemm(A, D, out, True)  # beta = 0: zeros over no rows too
+        return
+    for r in range(out.shape[0]):  # a partial that no GEMM overwrites starts at zero
+        o = out[r]
+        for k in range(out.shape[1]):
+            o[k] = 0
+    for a in range(0, A.shape[0], rows):
+        grad_t_add(A[a:a + rows], D[a:a + rows], out)
+
+
 @njit(**ROWS)
 def _tn_rows(q, lo, hi, A, D, part, rows, tw):
-    """Chunk q of recurrent_weight_grad's product (threads.run_chunks): part[q] (K,M) = A[lo:hi]^T D[lo:hi]
-    in one GEMM; or, with tw and part (nch,M,K), its transpose D^T A added block by block of rows rows on
-    rgemm's transposed product (blas.grad_t_add; each block's rows still in cache when the product reads
-    them)."""
-    pq = part[q]
-    if hi <= lo or tw:  # a partial that no GEMM overwrites starts at zero (no rows: it stays so)
-        for r in range(pq.shape[0]):
-            pr = pq[r]
-            for k in range(pq.shape[1]):
-                pr[k] = 0
-    if hi <= lo:
-        return
-    if not tw:
-        gemm(A[lo:hi], D[lo:hi], part[q], True)
-        return
-    for a in range(lo, hi, rows):
-        e = min(hi, a + rows)
-        grad_t_add(A[a:e], D[a:e], pq)
+    """Chunk q of matmul_tn's product (threads.run_chunks): part[q] = A[lo:hi]^T D[lo:hi] (K,M), or its
+    transpose (M,K) with tw (weight_grad)."""
+    weight_grad(A[lo:hi], D[lo:hi], part[q], rows, tw)
 
 
 def recurrent_weight_grad(dHW, h0, y, nchunks):
     """dWh = Hprev^T dHW over all T*B rows, with Hprev = (h0, y_0, ..., y_{T-2}).
     dHW (T,B,G) = dL/d(h_{t-1} Wh); h0 (B,H); y (T,B,H) -> dWh (H,G).
 
-    Python, with the T*B-row product on run_chunks' threads (per-chunk partials, summed after), as
-    matmul_tn: Numba compiles a prange kernel three times over, and one with np.dot inside cost a BN
-    cell's cold start about 2 s of compiling (numba compile events). Each
-    chunk takes its rows in one GEMM, or, where blas.grad_blocks says so (rgemm runs the per-step products
-    and the H x G partial fits the LSTM backward's L2 rule), in blocks on rgemm's transposed product into
-    a partial of dWh^T: MKL's GEMM over all rows took 68 ms at S1 (T784 B64 H128, float32, one thread of
-    an AMD EPYC Zen 5) against 31 ms in blocks of 128 rows on rgemm."""
+    Python: h0^T dHW_0, plus the other (T-1)*B rows' product by matmul_tn (chunks on run_chunks' threads,
+    in one GEMM each or, where blas.grad_blocks says so, in blocks on rgemm's transposed product: MKL's
+    GEMM over all rows took 68 ms at S1 (T784 B64 H128, float32, one thread of an AMD EPYC Zen 5) against
+    31 ms in blocks of 128 rows on rgemm)."""
     T, B, G = dHW.shape
     H = h0.shape[1]
     dWh = np.empty((H, G), dtype=dHW.dtype)
     gemm(np.ascontiguousarray(h0), np.ascontiguousarray(dHW[0]), dWh, True)  # h0^T dHW_0
     if T > 1:
         n = (T - 1) * B
-        nch = clamp_chunks(nchunks, n)
-        rows, tw = grad_blocks(H, G, dHW.dtype.itemsize)
-        part = np.empty((nch, G, H) if tw else (nch, H, G), dtype=dHW.dtype)  # per-chunk partials (of dWh^T: tw)
-        run_chunks(_tn_rows, n, nch, *readonly(np.ascontiguousarray(y[:T - 1]).reshape(n, H),
-                                               np.ascontiguousarray(dHW[1:]).reshape(n, G)), part, rows, tw)
-        total = sum_rows(part.reshape(nch, H * G))
-        dWh += transposed(total.reshape(G, H)) if tw else total.reshape(H, G)
+        dWh += matmul_tn(y[:T - 1].reshape(n, H), dHW[1:].reshape(n, G), nchunks)
     return dWh
 
 
