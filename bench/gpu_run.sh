@@ -3,8 +3,8 @@
 #
 #   bash bench/gpu_run.sh OUTDIR [MNIST_DIR]
 #
-# Writes one log per part into OUTDIR (env, barrier, step, synthesis, train, train-strokes, blstm-ctc, tests) and
-# prints a summary last.
+# Writes one log per part into OUTDIR (env, step, tests-new, tests, torch-step, synthesis, train-strokes, blstm-ctc; train
+# with MNIST_DIR; barrier with LIMIT_BARRIER > 0) and prints a summary last.
 # Each part runs under its own time limit, so one that hangs or fails leaves the others' figures.
 # MNIST_DIR: folder with MNIST's t10k IDX files for the `lnrnn train --device cuda` throughput (skipped
 # without it). Run from the repository root; needs numba-cuda, a CUDA GPU and (for the PyTorch rows)
@@ -17,13 +17,14 @@ export PYTHONUNBUFFERED=1 PYTHONPATH="$PWD${PYTHONPATH:+:$PYTHONPATH}" NUMBA_ENA
 # Numba warns at every launch of fewer blocks than SMs (most of ours: one block per batch row)
 export NUMBA_CUDA_LOW_OCCUPANCY_WARNINGS=0
 py=${PYTHON:-python3}
-# each part's limit in seconds; together at most 470, so that one call stays under 8 minutes and the device
-# time left holds a rerun
-: "${LIMIT_BARRIER:=20}" "${LIMIT_STEP:=100}" "${LIMIT_TRAIN:=30}" "${LIMIT_TRAIN_STROKES:=60}" "${LIMIT_TESTS:=150}"
-: "${LIMIT_SYNTH:=80}" "${LIMIT_CTC:=30}"
+# each part's limit in seconds; together at most 460, so that one call stays under 8 minutes and the device
+# time left holds a rerun (a limit of 0 skips its part)
+: "${LIMIT_STEP:=130}" "${LIMIT_TESTS_NEW:=100}" "${LIMIT_TESTS:=70}" "${LIMIT_TORCH:=60}" "${LIMIT_SYNTH:=45}"
+: "${LIMIT_TRAIN_STROKES:=35}" "${LIMIT_CTC:=20}" "${LIMIT_TRAIN:=30}" "${LIMIT_BARRIER:=0}"
 
-part() {  # part NAME LIMIT CMD...: run CMD under LIMIT seconds, log to OUTDIR/NAME.txt
+part() {  # part NAME LIMIT CMD...: run CMD under LIMIT seconds, log to OUTDIR/NAME.txt (LIMIT 0: skipped)
   local name=$1 limit=$2; shift 2
+  [ "$limit" -gt 0 ] || return 0
   local t0=$SECONDS
   echo "=== $name: $*" | tee "$out/$name.txt"
   timeout --kill-after=10 "$limit" "$@" >>"$out/$name.txt" 2>&1
@@ -36,33 +37,42 @@ part() {  # part NAME LIMIT CMD...: run CMD under LIMIT seconds, log to OUTDIR/N
   "$py" -c "import sys, numpy, numba, importlib.metadata as m; print(sys.version.split()[0], 'numpy', numpy.__version__, 'numba', numba.__version__, 'numba-cuda', m.version('numba-cuda'))"
   "$py" -c "import torch; print('torch', torch.__version__, 'cuda', torch.version.cuda, 'cudnn', torch.backends.cudnn.version())"
   nproc; grep -m1 'model name' /proc/cpuinfo
+  "$py" -m lnrnn.cli info | grep CUDA
 } >"$out/env.txt" 2>&1
 cat "$out/env.txt"
 
-# the S1-S3 table first (the figures the GPU is lent for), the barrier costs last
+# the S1-S3 table first (the figures the GPU is lent for): the graph path on each library, the sequence
+# kernels, cuDNN and eager PyTorch
 part step "$LIMIT_STEP" "$py" bench/gpu_step.py --reps 10 ${GPU_STEP_ARGS:-}
-if [ -n "$mnist" ]; then
-  part train "$LIMIT_TRAIN" "$py" bench/train_throughput.py --device cuda --data-dir "$mnist" --split 768/128 --epochs 3
-fi
+# the real-GPU tests, the newest paths first (each test's line as it ends, so that a part stopped at its limit
+# still says what passed): the graph path on torch and cupy, the PyTorch binding on CUDA tensors; then the
+# twins, the device update and the synthesis network
+part tests-new "$LIMIT_TESTS_NEW" "$py" -m pytest -v -p no:cacheprovider ${GPU_TESTS_NEW:-tests/kernels/test_cuda_graphs.py tests/interop/test_torch_cuda.py}
+part tests "$LIMIT_TESTS" "$py" -m pytest -q -p no:cacheprovider ${GPU_TESTS:-tests/kernels/test_cuda_kernels.py tests/training/test_device_update.py tests/model/test_synthesis_cuda.py tests/model/test_cuda_layers.py tests/kernels/test_window_cuda.py tests/training/test_device_batches.py tests/training/test_device_update_more.py tests/kernels/test_cuda_gpu_typing.py}
+# a PyTorch user's training step on CUDA tensors: lnrnn.torch against nn.LSTM (cuDNN) and an eager LN-LSTM
+part torch-step "$LIMIT_TORCH" "$py" bench/torch_cuda_step.py --reps 5
+# Graves's synthesis network (3 x 400 LN-LSTM, K=10, B=32, T=500): one update on the GPU against the CPU's
+part synthesis "$LIMIT_SYNTH" "$py" bench/synthesis_step.py --device cuda --batch 32 --reps 3
 # strokes (S3's width, the mixture density head, ragged batches: the update on the device for lines of different
 # lengths) against the bare forward + backward of the same stack over a batch of the same lines
 part train-strokes "$LIMIT_TRAIN_STROKES" "$py" bench/train_throughput.py --device cuda --task strokes-synthetic \
   --hidden 400 --batch-size 32 --split 512/64 --epochs 3
-# Graves's synthesis network (3 x 400 LN-LSTM, K=10, B=32, T=500): one update on the GPU against the CPU's
-part synthesis "$LIMIT_SYNTH" "$py" bench/synthesis_step.py --device cuda --batch 32 --reps 3
 # a bidirectional LSTM reader (CTC head, ragged lines): the update on the device against the one that ran the head,
 # the reversals and the joins on the host (its first update checks that both give the same loss)
 part blstm-ctc "$LIMIT_CTC" "$py" bench/blstm_ctc_update.py --norm none --hidden 128 --batch 32 --steps 300 --reps 3
-# the persistent kernel variant's tests (dev/lstm_persistent_cuda.py) first: on a GPU they add its multi-block
-# cases, which the simulator cannot run
-part tests "$LIMIT_TESTS" "$py" -m pytest -q -p no:cacheprovider ${GPU_TESTS:-tests/dev/test_cuda_persistent.py tests/dev/test_cuda_persistent_bwd.py tests/kernels/test_cuda_gpu_typing.py tests/kernels/test_cuda_kernels.py tests/kernels/test_cuda_gradcheck.py tests/model/test_cuda_layers.py tests/kernels/test_window_cuda.py tests/model/test_synthesis_cuda.py tests/kernels/test_cuda_blocksizes.py tests/training/test_device_update.py tests/training/test_device_batches.py}
+if [ -n "$mnist" ]; then
+  part train "$LIMIT_TRAIN" "$py" bench/train_throughput.py --device cuda --data-dir "$mnist" --split 768/128 --epochs 3
+fi
 part barrier "$LIMIT_BARRIER" "$py" bench/gpu_barrier.py
 
 echo "=== summary"
-grep -h "ms \|check\|^S\|FAILED\|registers\|persistent" "$out/step.txt"
-grep -h -A2 "cuda ms" "$out/synthesis.txt"
+grep -h "ms \|check\|^S\|FAILED\|first step\|us a step\|not available" "$out/step.txt"
+grep -h "FAILED\|ERROR\| passed\| failed" "$out/tests-new.txt" 2>/dev/null | tail -n 30
+tail -n 3 "$out/tests.txt" 2>/dev/null
+grep -h "FAILED\|x torch\|check" "$out/torch-step.txt" 2>/dev/null | tail -n 20
+grep -h -A2 "cuda ms" "$out/synthesis.txt" 2>/dev/null
+grep -h "samples/s\|x  (" "$out/train-strokes.txt" 2>/dev/null
+grep -h "check\|ms per update\|x$" "$out/blstm-ctc.txt" 2>/dev/null
 [ -n "$mnist" ] && grep -h "samples/s\|x  (" "$out/train.txt"
-grep -h "samples/s\|x  (" "$out/train-strokes.txt"
-grep -h "check\|ms per update\|x$" "$out/blstm-ctc.txt"
-tail -n 3 "$out/tests.txt"
-tail -n 9 "$out/barrier.txt"
+[ -f "$out/barrier.txt" ] && tail -n 9 "$out/barrier.txt"
+exit 0

@@ -32,6 +32,7 @@ between two correct float32 implementations), so agreement is checked where roun
 is in float32. The script exits non-zero when a validation fails; it asserts nothing about time.
 """
 import argparse
+import contextlib
 import os
 import statistics
 import sys
@@ -84,13 +85,12 @@ def median_ms(fn, sync, reps, warmup=2):
 # ------------------------------------------------------------------------------------------------
 # lnrnn
 # ------------------------------------------------------------------------------------------------
-def lnrnn_step_fn(p, dy, norm="ln", sequence=True, persistent=False, persistent_bwd=False):
-    """One step of lnrnn's CUDA LSTM twin on device-resident arrays. sequence=False forces the
-    per-step path (two launches per time step; config.CUDA_SEQUENCE_KERNELS); persistent: the LN
-    forward on dev/lstm_persistent_cuda.py's recurrence (else lstm_cuda's); persistent_bwd: the same for
-    the backward's time loop."""
+def lnrnn_step_fn(p, dy, norm="ln", path="auto", blas=None, persistent=False, persistent_bwd=False):
+    """One step of lnrnn's CUDA LSTM twin on device-resident arrays. path: lstm_cuda's time loop
+    (config.CUDA_LSTM_PATH: "graph", "seq", "step" or "auto"); blas: the library of graphs_cuda
+    (config.CUDA_BLAS; None: as configured); persistent: the LN forward on dev/lstm_persistent_cuda.py's
+    recurrence (else lstm_cuda's); persistent_bwd: the same for the backward's time loop."""
     from dev import lstm_persistent_cuda
-    from lnrnn import config
     from lnrnn.kernels import lstm_cuda
     from lnrnn.kernels.cuda.arrays_cuda import to_device
 
@@ -101,8 +101,7 @@ def lnrnn_step_fn(p, dy, norm="ln", sequence=True, persistent=False, persistent_
     code = lstm_cuda.NORM_LN if norm == "ln" else lstm_cuda.NORM_NONE
 
     def step():
-        old, config.CUDA_SEQUENCE_KERNELS = config.CUDA_SEQUENCE_KERNELS, sequence
-        try:
+        with configured(path, blas):
             if persistent:
                 y, hT, cT, saved = lstm_persistent_cuda.lstm_forward(*args, 1e-5)
             else:
@@ -111,34 +110,48 @@ def lnrnn_step_fn(p, dy, norm="ln", sequence=True, persistent=False, persistent_
                 grads = lstm_persistent_cuda.lstm_backward(bargs[0], saved, *bargs[1:])
             else:
                 grads = lstm_cuda.lstm_backward(bargs[0], saved, *bargs[1:], code)
-        finally:
-            config.CUDA_SEQUENCE_KERNELS = old
         return y, grads
 
     return step
 
 
-def lnrnn_forward_fn(p, persistent):
-    """The LN forward alone on device-resident arrays, dev/lstm_persistent_cuda.py's (persistent) or
-    lstm_cuda's; returns (y, saved) as device arrays."""
+@contextlib.contextmanager
+def configured(path, blas):
+    """config.CUDA_LSTM_PATH = path and (unless None) config.CUDA_BLAS = blas while inside."""
+    from lnrnn import config
+    old = config.CUDA_LSTM_PATH, config.CUDA_BLAS
+    config.CUDA_LSTM_PATH = path
+    if blas is not None:
+        config.CUDA_BLAS = blas
+    try:
+        yield
+    finally:
+        config.CUDA_LSTM_PATH, config.CUDA_BLAS = old
+
+
+def lnrnn_forward_fn(p, persistent=False, norm="ln", path="auto", blas=None):
+    """The forward alone on device-resident arrays, dev/lstm_persistent_cuda.py's (persistent, LN) or
+    lstm_cuda's on the given path; returns (y, saved) as device arrays."""
     from dev import lstm_persistent_cuda
     from lnrnn.kernels import lstm_cuda
     from lnrnn.kernels.cuda.arrays_cuda import to_device
 
     args = [to_device(p[k]) for k in FWD]
+    code = lstm_cuda.NORM_LN if norm == "ln" else lstm_cuda.NORM_NONE
 
     def fwd():
-        if persistent:
-            y, _, _, saved = lstm_persistent_cuda.lstm_forward(*args, 1e-5)
-        else:
-            y, _, _, saved = lstm_cuda.lstm_forward(*args, lstm_cuda.NORM_LN, 1e-5)
+        with configured(path, blas):
+            if persistent:
+                y, _, _, saved = lstm_persistent_cuda.lstm_forward(*args, 1e-5)
+            else:
+                y, _, _, saved = lstm_cuda.lstm_forward(*args, code, 1e-5)
         return y, saved
 
     return fwd
 
 
-def lnrnn_backward_fn(p, dy, persistent):
-    """The LN backward alone, on the saved tensors of one lstm_cuda forward: dev/lstm_persistent_cuda.py's
+def lnrnn_backward_fn(p, dy, persistent=False, norm="ln", path="auto", blas=None):
+    """The backward alone, on the saved tensors of one lstm_cuda forward (same path): dev/lstm_persistent_cuda.py's
     BPTT (persistent) or lstm_cuda's; returns the gradients as device arrays."""
     from dev import lstm_persistent_cuda
     from lnrnn.kernels import lstm_cuda
@@ -146,13 +159,16 @@ def lnrnn_backward_fn(p, dy, persistent):
 
     d = {k: to_device(v) for k, v in p.items()}
     ddy = to_device(dy)
-    saved = lstm_cuda.lstm_forward(*[d[k] for k in FWD], lstm_cuda.NORM_LN, 1e-5)[3]
+    code = lstm_cuda.NORM_LN if norm == "ln" else lstm_cuda.NORM_NONE
+    with configured(path, blas):
+        saved = lstm_cuda.lstm_forward(*[d[k] for k in FWD], code, 1e-5)[3]
     args = (ddy, saved, d["x"], d["h0"], d["c0"], d["Wx"], d["Wh"], d["gx"], d["gh"], d["gc"])
 
     def bwd():
-        if persistent:
-            return lstm_persistent_cuda.lstm_backward(*args)
-        return lstm_cuda.lstm_backward(*args, lstm_cuda.NORM_LN)
+        with configured(path, blas):
+            if persistent:
+                return lstm_persistent_cuda.lstm_backward(*args)
+            return lstm_cuda.lstm_backward(*args, code)
 
     return bwd
 
@@ -169,7 +185,8 @@ def forward_agreement(p):
     tensor (float32, this shape): {name: diff}."""
     from lnrnn.kernels.cuda.arrays_cuda import to_host
 
-    (y1, s1), (y0, s0) = to_host(lnrnn_forward_fn(p, True)()), to_host(lnrnn_forward_fn(p, False)())
+    (y1, s1), (y0, s0) = (to_host(lnrnn_forward_fn(p, True, path="seq", blas="off")()),
+                          to_host(lnrnn_forward_fn(p, False, path="seq", blas="off")()))
     names = ("y", "gates", "c", "tc", "y(saved)", "xp", "hhat", "chat", "rstd")
     return {n: float(np.max(np.abs(a.astype(np.float64) - b), initial=0.0))
             for n, a, b in zip(names, (y1,) + tuple(s1), (y0,) + tuple(s0))}
@@ -180,7 +197,8 @@ def backward_agreement(p, dy):
     this shape, the same saved tensors): {name: diff}."""
     from lnrnn.kernels.cuda.arrays_cuda import to_host
 
-    g1, g0 = to_host(lnrnn_backward_fn(p, dy, True)()), to_host(lnrnn_backward_fn(p, dy, False)())
+    g1, g0 = (to_host(lnrnn_backward_fn(p, dy, True, path="seq", blas="off")()),
+              to_host(lnrnn_backward_fn(p, dy, False, path="seq", blas="off")()))
     return {n: float(np.max(np.abs(a.astype(np.float64) - b), initial=0.0)) for n, a, b in zip(FWD, g1, g0)}
 
 
@@ -249,6 +267,7 @@ def main(argv=None):
     ap.add_argument("--reps", type=int, default=10, help="timed repetitions (median reported)")
     ap.add_argument("--per-step", action="store_true", help="also time the per-step path (two launches "
                                                              "per time step), slow")
+    ap.add_argument("--persistent", action="store_true", help="also check and time dev/lstm_persistent_cuda.py")
     ap.add_argument("--tiny", action="store_true", help="one tiny shape, no timing: checks this script "
                                                         "(e.g. under NUMBA_ENABLE_CUDASIM=1)")
     args = ap.parse_args(argv)
@@ -306,9 +325,23 @@ def report_registers(H):
                 print(f"  registers a thread, {k.__name__} {np.dtype(dt).name} ({tpb} threads a block): {regs}")
 
 
+def graph_libraries():
+    """The libraries that serve graphs_cuda's cuBLAS and graphs here (under the simulator: its stand-in)."""
+    from lnrnn.kernels.cuda import graphs_cuda
+    libs = []
+    for lib in (("eager",) if backend.simulator_enabled() else ("torch", "cupy")):
+        with configured("graph", lib):
+            if graphs_cuda.provider() is not None:
+                libs.append(lib)
+            else:
+                print(f"  graph path on {lib}: not available ({graphs_cuda.describe()})")
+    return libs
+
+
 def run_shape(args, torch, tdev, T, B, I, H):
-    """The checks and timings of one shape (main); True when a validation failed. lstm_cuda's own kernels
-    and PyTorch first, the persistent forward and backward after: an error there cannot take the table with it."""
+    """The checks and timings of one shape (main); True when a validation failed. The graph path on each
+    library, the sequence kernels (numba's own GEMM: the kernels before the graph path) and PyTorch; the
+    persistent variant last, with --persistent."""
     from numba import cuda
     failed = False
     p, dy = problem(T, B, I, H)
@@ -317,82 +350,99 @@ def run_shape(args, torch, tdev, T, B, I, H):
     p64 = {k: v[:CHECK_T].astype(np.float64) if k == "x" else v.astype(np.float64) for k, v in p.items()}
     dy64 = dy[:CHECK_T].astype(np.float64)
 
-    def check(label, pers, pers_bwd=False):
-        errs, y64 = validate_against_cpu(p64, dy64, lnrnn_step_fn(p64, dy64, persistent=pers,
-                                                                  persistent_bwd=pers_bwd))
+    def check(label, **kw):
+        errs, y64 = validate_against_cpu(p64, dy64, lnrnn_step_fn(p64, dy64, **kw))
         worst = max(errs, key=errs.get)
         good = errs[worst] < TOL64
-        print(f"  check vs CPU twin (float64{label}): worst relative error {errs[worst]:.1e} ({worst}) "
+        print(f"  check vs CPU twin (float64, {label}): worst relative error {errs[worst]:.1e} ({worst}) "
               f"{'ok' if good else 'FAILED'}")
         return good, y64
 
-    good, y64 = check("", False)
+    libs = graph_libraries()
+    for lib in libs:
+        good, _ = check(f"graph on {lib}", path="graph", blas=lib)
+        failed |= not good
+    good, y64 = check("sequence kernels", path="seq", blas="off")
     failed |= not good
-    rows = {"lnrnn CUDA LN-LSTM": (lnrnn_step_fn(p, dy, persistent=False), cuda.synchronize),
-            "lnrnn CUDA LSTM (no LN)": (lnrnn_step_fn(p, dy, norm="none"), cuda.synchronize)}
+    rows = {}
+    for lib in libs:
+        for norm, cell in (("ln", "LN-LSTM"), ("none", "LSTM")):
+            fn = lnrnn_step_fn(p, dy, norm=norm, path="graph", blas=lib)
+            t0 = time.perf_counter()
+            fn()
+            cuda.synchronize()
+            print(f"  first step, {cell} on the graph path ({lib}): {(time.perf_counter() - t0) * 1e3:.0f} ms "
+                  "(the forward's and backward's capture included)")
+            rows[f"lnrnn {cell}, graph ({lib})"] = (fn, cuda.synchronize)
+    rows["lnrnn LN-LSTM, sequence kernels"] = (lnrnn_step_fn(p, dy, path="seq", blas="off"), cuda.synchronize)
+    rows["lnrnn LSTM, sequence kernels"] = (lnrnn_step_fn(p, dy, norm="none", path="seq", blas="off"),
+                                            cuda.synchronize)
+    if libs:
+        rows[f"lnrnn LN-LSTM, sequence + cuBLAS ({libs[0]})"] = (lnrnn_step_fn(p, dy, path="seq", blas=libs[0]),
+                                                                 cuda.synchronize)
     if args.per_step:
-        rows["lnrnn LN-LSTM, per-step launches"] = (lnrnn_step_fn(p, dy, sequence=False, persistent=False),
-                                                    cuda.synchronize)
+        rows["lnrnn LN-LSTM, per-step launches"] = (lnrnn_step_fn(p, dy, path="step", blas="off"), cuda.synchronize)
     if torch is not None:
         e = rel(torch_eager(torch, p64, dy64, tdev)().detach().cpu().numpy(), y64)
         failed |= not e < TOL64
         print(f"  check vs PyTorch eager LN-LSTM (float64): output relative difference {e:.1e} "
               f"{'ok' if e < TOL64 else 'FAILED'}")
-        eager = torch_eager(torch, p, dy, tdev)
-        rows["PyTorch eager LN-LSTM"] = (eager, torch.cuda.synchronize)
+        tsync = torch.cuda.synchronize if tdev == "cuda" else (lambda: None)
+        rows["PyTorch eager LN-LSTM"] = (torch_eager(torch, p, dy, tdev), tsync)
         cudnn = torch_cudnn(torch, p, dy, tdev)
         cudnn()
-        rows["torch.nn.LSTM (cuDNN, no LN)"] = (cudnn, torch.cuda.synchronize)
-    res = {} if args.tiny else {k: median_ms(fn, sync, args.reps) for k, (fn, sync) in rows.items()}
-    report_registers(H)
-
-    def table():
-        base = res["lnrnn CUDA LN-LSTM"]
+        rows["torch.nn.LSTM (cuDNN, no LN)"] = (cudnn, tsync)
+    if args.tiny:
+        for name, (fn, sync) in rows.items():  # each row runs once: the script's own check
+            fn()
+            sync()
+        return failed
+    res = {}
+    try:
+        for k, (fn, sync) in rows.items():
+            res[k] = median_ms(fn, sync, args.reps)
+    finally:
+        base_name = "torch.nn.LSTM (cuDNN, no LN)" if "torch.nn.LSTM (cuDNN, no LN)" in res else next(iter(res), None)
         for k, ms in res.items():
-            print(f"  {k:34s} {ms:9.2f} ms   {ms / base:5.2f}x lnrnn")
+            print(f"  {k:42s} {ms:9.2f} ms   {ms / res[base_name]:5.2f}x {base_name}")
         sys.stdout.flush()
+    split = [(f"graph ({lib})", "graph", lib) for lib in libs[:1]] + [("sequence kernels", "seq", "off")]
+    for label, path, lib in split:  # forward and backward apart, CUDA events, same process
+        for norm, cell in (("ln", "LN-LSTM"), ("none", "LSTM")):
+            f = median_event_ms(lnrnn_forward_fn(p, norm=norm, path=path, blas=lib), args.reps)
+            b = median_event_ms(lnrnn_backward_fn(p, dy, norm=norm, path=path, blas=lib), args.reps)
+            print(f"  {cell} {label}: forward {f:.2f} ms, backward {b:.2f} ms (CUDA events); "
+                  f"{f / T * 1e3:.1f} + {b / T * 1e3:.1f} us a step")
+    report_registers(H)
+    if args.persistent:
+        failed |= run_persistent(args, p, dy, p64, dy64, check)
+    return failed
 
+
+def run_persistent(args, p, dy, p64, dy64, check):
+    """dev/lstm_persistent_cuda.py's rows (the variant the package does not ship) against the sequence kernels."""
+    from numba import cuda
+    failed = False
     fits_f, fits_b = persistent_fits(p), persistent_fits(p, backward=True)
     for what, ok in (("fwd", fits_f), ("bwd", fits_b)):
         if not ok:
             print(f"  persistent {what}: does not fit this shape on this device (dev/lstm_persistent_cuda.py fits): "
                   "its rows skipped")
-    try:
-        if fits_f:
-            if persistent_fits(p64):
-                good, _ = check(", persistent fwd", True)
-                failed |= not good
-            diffs = forward_agreement(p)
-            worst = max(diffs, key=diffs.get)
-            print(f"  persistent fwd vs lstm_cuda fwd (float32): max abs difference {diffs[worst]:.1e} ({worst}); "
-                  + ", ".join(f"{k} {v:.1e}" for k, v in diffs.items()))
-            if res:
-                res["lnrnn CUDA LN-LSTM, persistent fwd"] = median_ms(lnrnn_step_fn(p, dy, persistent=True),
-                                                                      cuda.synchronize, args.reps)
-        if fits_b:
-            if persistent_fits(p64, backward=True):
-                good, _ = check(", persistent fwd+bwd" if fits_f else ", persistent bwd", fits_f, True)
-                failed |= not good
-            diffs = backward_agreement(p, dy)
-            worst = max(diffs, key=diffs.get)
-            print(f"  persistent bwd vs lstm_cuda bwd (float32): max abs difference {diffs[worst]:.1e} (d{worst}); "
-                  + ", ".join(f"d{k} {v:.1e}" for k, v in diffs.items()))
-            if res and fits_f:
-                res["lnrnn CUDA LN-LSTM, persistent fwd+bwd"] = median_ms(
-                    lnrnn_step_fn(p, dy, persistent=True, persistent_bwd=True), cuda.synchronize, args.reps)
-    finally:
-        if res:
-            table()
-    if res and fits_f:  # the forward alone, CUDA events, same process
-        fwd = {"ln-lstm fwd": median_event_ms(lnrnn_forward_fn(p, False), args.reps),
-               "ln-lstm persistent fwd": median_event_ms(lnrnn_forward_fn(p, True), args.reps)}
-        for k, ms in fwd.items():
-            print(f"  {k:34s} {ms:9.2f} ms   {ms / fwd['ln-lstm fwd']:5.2f}x ln-lstm fwd (CUDA events)")
-    if res and fits_b:  # the backward alone, CUDA events, same process
-        bwd = {"ln-lstm bwd": median_event_ms(lnrnn_backward_fn(p, dy, False), args.reps),
-               "ln-lstm persistent bwd": median_event_ms(lnrnn_backward_fn(p, dy, True), args.reps)}
-        for k, ms in bwd.items():
-            print(f"  {k:34s} {ms:9.2f} ms   {ms / bwd['ln-lstm bwd']:5.2f}x ln-lstm bwd (CUDA events)")
+    if fits_f:
+        if persistent_fits(p64):
+            good, _ = check("persistent fwd", path="seq", blas="off", persistent=True)
+            failed |= not good
+        diffs = forward_agreement(p)
+        worst = max(diffs, key=diffs.get)
+        print(f"  persistent fwd vs lstm_cuda fwd (float32): max abs difference {diffs[worst]:.1e} ({worst}); "
+              + ", ".join(f"{k} {v:.1e}" for k, v in diffs.items()))
+        ms = median_ms(lnrnn_step_fn(p, dy, path="seq", blas="off", persistent=True), cuda.synchronize, args.reps)
+        print(f"  lnrnn CUDA LN-LSTM, persistent fwd {ms:9.2f} ms")
+    if fits_b:
+        diffs = backward_agreement(p, dy)
+        worst = max(diffs, key=diffs.get)
+        print(f"  persistent bwd vs lstm_cuda bwd (float32): max abs difference {diffs[worst]:.1e} (d{worst}); "
+              + ", ".join(f"d{k} {v:.1e}" for k, v in diffs.items()))
     return failed
 
 

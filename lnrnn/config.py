@@ -132,6 +132,18 @@ CUDA_SEQ_MAX_THREADS = 512
 CUDA_SEQUENCE_KERNELS = True
 # Static shared memory a block may use (bytes): the limit of every CUDA GPU since compute 2.0.
 CUDA_SHARED_BYTES = 48 * 1024
+# Which library runs the CUDA twins' GEMMs on cuBLAS and captures their time loops as CUDA graphs
+# (kernels/cuda/graphs_cuda.py): "auto" (torch, else cupy), "torch", "cupy", "off" (numba's own), "eager"
+# (the simulator's stand-in). The environment variable LNRNN_CUDA_BLAS overrides it.
+CUDA_BLAS = "auto"
+# The LSTM twins' time loop (kernels/lstm_cuda.py): "auto" (the captured graph where a library serves
+# graphs, else the sequence kernels where they fit, else one launch pair a step), or "graph", "seq", "step".
+CUDA_LSTM_PATH = "auto"
+# At most this many captured time loops (one per shape and dtype) are kept; the oldest goes first.
+CUDA_GRAPH_PLANS = 16
+# A captured loop of T' steps serves a call of T <= T' <= T + T // CUDA_GRAPH_SLACK steps (its extra steps
+# cost time, not exactness): batches of ragged lengths share a few loops instead of capturing one each.
+CUDA_GRAPH_SLACK = 16
 
 # error_model="numpy": float division by zero gives inf/nan as in NumPy instead of a Python exception;
 # without it every division carries a branch that keeps LLVM from vectorising the loop (sigmoid: 2x).

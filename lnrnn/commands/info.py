@@ -47,6 +47,13 @@ def _blas():
     return lines or ["unknown"]
 
 
+def _cuda_paths():
+    """What runs the CUDA twins' GEMMs and which time loop the LSTM twins take (kernels/cuda/graphs_cuda.py)."""
+    from lnrnn.kernels.cuda.graphs_cuda import describe
+    from lnrnn.kernels.lstm_cuda import lstm_path
+    return f"{describe()}; LSTM loop: {lstm_path(128, 'float32')} (H 128, float32)"
+
+
 def info_lines():
     import numba
     import numpy
@@ -77,6 +84,7 @@ def info_lines():
         "thread variables: " + ", ".join(f"{v}={os.environ.get(v, 'unset')}" for v in (
             "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "OMP_NUM_THREADS", "OMP_WAIT_POLICY")),
         f"CUDA: {'usable' if usable else 'not usable'}: {detail}",
+        *([f"CUDA products and LSTM time loops: {_cuda_paths()}"] if usable else []),
         "malloc: " + ("large freed buffers reused (mallopt; LNRNN_KEEP_MALLOC=1 turns this off)" if lnrnn.MALLOC_TUNED
                       else "default allocator"),
     ]

@@ -128,9 +128,11 @@ class _Cuda:
         side = current.cuda_stream != torch.cuda.default_stream(like.device).cuda_stream
         if side:
             cuda.external_stream(current.cuda_stream).synchronize()  # its writes of our inputs are done
-        yield
-        if side:
-            cuda.default_stream().synchronize()                         # our results are done before it reads
+        try:
+            yield
+        finally:
+            if side:
+                cuda.default_stream().synchronize()                     # our results are done before it reads
 
 
 def _convert(t):
@@ -245,7 +247,8 @@ def _layer_forward(x: Tensor, state: list[Tensor], params: list[Tensor], buffers
                                                  lengths=_host_lengths(lengths), training=training,
                                                  buffers=dict(zip(spec.buffer_names, bufs)),
                                                  device=conv.device, keep=keep)
-    y, *rest = _fresh([y, *final, *res], [_span(a) for a in (xs, *st, *ps, *bufs) if a.size])
+        # _fresh may copy on the device: inside, so that a side stream waits for the copies too
+        y, *rest = _fresh([y, *final, *res], [_span(a) for a in (xs, *st, *ps, *bufs) if a.size])
     final, res = rest[:len(final)], rest[len(final):]
     return (conv.tensor(y, x), [conv.tensor(a, x) for a in final], [conv.tensor(a, x) for a in res],
             new_buffers)
@@ -282,7 +285,7 @@ def _layer_backward(res: list[Tensor], x: Tensor, state: list[Tensor], params: l
         dx, d0, grads = functional.layer_backward(cell, ins[:r], ins[r], tuple(st), dict(zip(spec.param_names, ps)),
                                                   y_a, dy_a, dfinal=tuple(df), lengths=_host_lengths(lengths),
                                                   training=training, device=conv.device)
-    outs = _fresh([dx, *d0, *(grads[n] for n in spec.param_names)], [_span(a) for a in ins if a.size])
+        outs = _fresh([dx, *d0, *(grads[n] for n in spec.param_names)], [_span(a) for a in ins if a.size])
     outs = [conv.tensor(a, x) for a in outs]
     return outs[0], outs[1:1 + n_s], outs[1 + n_s:]
 

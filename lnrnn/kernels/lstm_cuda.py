@@ -6,7 +6,12 @@ copied to the device once); every result, ``saved`` included, is a device array 
 ``nchunks`` is accepted for signature parity and ignored.
 
 Layout of the work (everything stays on the device; the host only launches)
-    Sequence path (default, when the shared arrays fit: config.CUDA_SEQUENCE_KERNELS): batch rows
+    Graph path (default where PyTorch or CuPy serves cuBLAS and graphs: graphs_cuda.py,
+    config.CUDA_LSTM_PATH): the per-step path below, its recurrent products on cuBLAS, captured once per
+    (T, B, H, dtype, norm, eps or clip) as a CUDA graph over buffers of its own (``_ForwardPlan``,
+    ``_BackwardPlan``) and replayed: the inputs are copied into the plan's buffers, one replay runs the
+    T steps, the results are copied out (the next call with the same shape reuses the buffers).
+    Sequence path (where no library serves graphs and the shared arrays fit: config.CUDA_SEQUENCE_KERNELS): batch rows
     never meet, so after the x @ Wx GEMM (and its LayerNorm) one block per batch row runs the whole
     time loop, h_{t-1} and h_{t-1} Wh in shared memory: one launch for the forward, one for the BPTT
     loop (dh = dhw Wh^T through a transposed copy of Wh), then the same weight GEMMs and reductions
@@ -42,15 +47,18 @@ saved (device arrays, exactly the CPU twin's layout):
     rstd  (3,T,B)  1/std of the x, h and c LayerNorms (norm LN; shape (3,0,0) otherwise)
 """
 import math
+from collections import OrderedDict
 from functools import lru_cache
 
 import numpy as np
 from numba import cuda, float64
 
+from lnrnn import config
 from lnrnn.config import FOLD_MAX_I
-from lnrnn.kernels.cuda.arrays_cuda import (bounded, copy, empty, grid_1d, nbtype, seq_fits, seq_threads, threads_per_block, to_device,
-                                       transpose, zeros)
-from lnrnn.kernels.cuda.gemm_cuda import colsum, colsum_prod, matmul, projection_grads
+from lnrnn.kernels.cuda.arrays_cuda import (bounded, copy, empty, fill, grid_1d, nbtype, seq_fits, seq_threads, threads_per_block,
+                                       to_device, transpose, zeros)
+from lnrnn.kernels.cuda.graphs_cuda import provider
+from lnrnn.kernels.cuda.gemm_cuda import colsum, colsum_prod, matmul, product, projection_grads
 from lnrnn.kernels.cuda.rows_cuda import block_sum, dot_col, sigmoid, split_groups, split_matvec
 from lnrnn.kernels.layernorm_cuda import ln_rows, row_stats
 from lnrnn.kernels.codes import NORM_LN, NORM_NONE, centered, clip_bound  # noqa: F401  (the same codes as the CPU twin)
@@ -335,6 +343,159 @@ def _dummies(dtype, T, B):
     return empty(0, dtype), empty((B, 0), dtype), empty((T, B, 0), dtype)
 
 
+PATHS = ("auto", "graph", "seq", "step")
+
+
+def lstm_path(H, dtype, dcT=False):
+    """The time loop lstm_forward (and lstm_backward, ``dcT``: a seed for dL/dc_n given) runs for width H
+    and dtype: "graph", "seq" or "step" (module docstring), as config.CUDA_LSTM_PATH asks and what can
+    serve: a graph needs a library (graphs_cuda.provider), the sequence kernels their shared arrays to fit
+    (and no dL/dc_n seed); otherwise one launch pair a step."""
+    want = config.CUDA_LSTM_PATH
+    if want not in PATHS:
+        raise ValueError(f"config.CUDA_LSTM_PATH is {want!r}; use one of {', '.join(PATHS)}")
+    if want in ("auto", "graph") and provider() is not None:
+        return "graph"
+    if want in ("auto", "seq") and _seq_geometry(H, dtype)[1] and not dcT:
+        return "seq"
+    return "step"
+
+
+_PLANS = OrderedDict()  # (kind, library, steps, shape...) -> plan; at most config.CUDA_GRAPH_PLANS, oldest out first
+
+
+def _plan(kind, T, key, make, exact=False):
+    """The plan of this kind for T steps and the rest of its key, made by make(provider, steps) when none
+    serves. A plan of T' steps serves T <= T' <= T + T // config.CUDA_GRAPH_SLACK (the smallest such;
+    unless exact): sequences of ragged lengths share a few plans, a fixed length gets its own."""
+    prov = provider()
+    slack = 0 if exact else T // config.CUDA_GRAPH_SLACK
+    fits = [k for k in _PLANS if k[:2] == (kind, prov.name) and k[3:] == key and T <= k[2] <= T + slack]
+    if fits:
+        k = min(fits, key=lambda k: k[2])
+        plan = _PLANS.pop(k)
+    else:
+        while _PLANS and len(_PLANS) >= config.CUDA_GRAPH_PLANS:
+            _PLANS.popitem(last=False)
+        k = (kind, prov.name, T) + key
+        plan = make(prov, T)
+    _PLANS[k] = plan
+    return plan
+
+
+def _fill_zeros(*arrays):
+    for a in arrays:
+        fill(a, 0.0)
+
+
+def _rstd_head(rstd, T):
+    """rows 0..T-1 of every row of a plan's rstd (3,T',B), as a fresh (3,T,B) array ((3,0,0): itself)."""
+    if rstd.shape[1] == 0:
+        return rstd
+    out = empty((3, T, rstd.shape[2]), rstd.dtype)
+    for r in range(3):
+        out[r].copy_to_device(rstd[r, :T])
+    return out
+
+
+class _ForwardPlan:
+    """lstm_forward's per-step loop over S steps for one (B, H, dtype, norm, eps), captured over buffers of
+    its own, zeros at first; a call of T <= S steps fills steps 0..T-1 and reads back the same (the steps
+    after T run on what their rows hold, and nothing before them reads them):
+        read:    xp (S,B,G) (xhat_x with LN), h0, c0 (B,H), Wh (H,G), p = (b, gx, bx, gh, bh) (G,) each,
+                 then (gc, bc) (H,) each
+        written: gates (S,B,G), c, tc, y (S,B,H), hhat (S,B,G), chat (S,B,H), rows 1, 2 of rstd (3,S,B)
+                 (hhat, chat (S,B,0) and rstd (3,0,0) without LN); hw (B,G): the step's h_{t-1} Wh."""
+
+    def __init__(self, prov, S, B, H, dt, ln, eps):
+        G = 4 * H
+        tpb = threads_per_block()
+        fwd_step = _kernels(np.dtype(dt), tpb)[0]
+        gemm = product(prov)
+        d1, d2, d3 = _dummies(dt, S, B)
+        self.xp = empty((S, B, G), dt)
+        self.h0, self.c0 = empty((B, H), dt), empty((B, H), dt)
+        self.Wh = empty((H, G), dt)
+        self.p = tuple(empty(G, dt) for _ in range(5)) + (empty(H, dt), empty(H, dt))
+        self.gates = empty((S, B, G), dt)
+        self.c, self.tc, self.y = (empty((S, B, H), dt) for _ in range(3))
+        self.hhat = empty((S, B, G), dt) if ln else d3
+        self.chat = empty((S, B, H), dt) if ln else d3
+        self.rstd = empty((3, S, B), dt) if ln else empty((3, 0, 0), dt)
+        self.hw = empty((B, G), dt)
+        _fill_zeros(self.xp, self.h0, self.c0, self.Wh, *self.p)
+        vh0, vy, vWh, vhw = (prov.view(a) for a in (self.h0, self.y, self.Wh, self.hw))
+
+        def step(t, stream):
+            gemm(vh0 if t == 0 else vy[t - 1], vWh, vhw)
+            out = (self.gates[t], self.c[t], self.tc[t], self.y[t], self.hhat[t], self.chat[t])
+            fwd_step[B, tpb, stream](self.hw, self.xp[t], self.c0 if t == 0 else self.c[t - 1], self.p, ln, eps, out,
+                                     self.rstd[1, t] if ln else d1, self.rstd[2, t] if ln else d1)
+
+        def record(stream):
+            for t in range(S):
+                step(t, stream)
+        self.replay = prov.capture(record, lambda stream: step(0, stream))
+
+
+class _BackwardPlan:
+    """lstm_backward's per-step loop over S steps for one (B, H, dtype, norm, clip), captured over buffers of
+    its own, zeros at first. A call of T <= S steps fills steps 0..T-1 of what the loop reads and zeros
+    the rest of dy, so that the loop's first S - T steps (t = S-1 .. T) leave dh and dc exactly zero
+    (dL/dh = 0 and finite saved values give zeros everywhere) and steps T-1 .. 0 see what T steps would:
+        read:    dy (S,B,H); the saved gates (S,B,G), c, tc (S,B,H), and with LN xp, hhat (S,B,G), chat
+                 (S,B,H), rstd (3,S,B) (else (S,B,0) and (3,0,0)); c0 (B,H); WhT (G,H) = Wh^T; p = (gx, gh, gc)
+        written: DA (S,B,G), DCN (S,B,H) ((1,B,H) scratch without LN), dHW, dXW (S,B,G) (DA itself without
+                 LN), as the per-step path's; dh, dc (B,H): set before a replay to dL/dh, dL/dc of step S-1
+                 from outside (zeros; a dL/dc_n seed only with S = T), they end as dh0, dc0."""
+
+    def __init__(self, prov, S, B, H, dt, ln, clip):
+        G = 4 * H
+        tpb = threads_per_block()
+        bwd_step = _kernels(np.dtype(dt), tpb)[1]
+        gemm = product(prov)
+        d1, d2, d3 = _dummies(dt, S, B)
+        self.dy = empty((S, B, H), dt)
+        self.gates = empty((S, B, G), dt)
+        self.c, self.tc = empty((S, B, H), dt), empty((S, B, H), dt)
+        self.xp = empty((S, B, G), dt) if ln else d3
+        self.hhat = empty((S, B, G), dt) if ln else d3
+        self.chat = empty((S, B, H), dt) if ln else d3
+        self.rstd = empty((3, S, B), dt) if ln else empty((3, 0, 0), dt)
+        self.c0 = empty((B, H), dt)
+        self.WhT = empty((G, H), dt)  # Wh^T: the step's product is a plain one (no transposed operand)
+        self.p = (empty(G, dt), empty(G, dt), empty(H, dt))
+        self.DA = empty((S, B, G), dt)
+        self.DCN = empty((S, B, H), dt) if ln else empty((1, B, H), dt)
+        self.dHW = empty((S, B, G), dt) if ln else self.DA
+        self.dXW = empty((S, B, G), dt) if ln else self.DA
+        self.dh, self.dc = empty((B, H), dt), empty((B, H), dt)
+        _fill_zeros(self.dy, self.gates, self.c, self.tc, self.xp, self.hhat, self.chat, self.rstd, self.c0, self.WhT,
+                    *self.p)
+        vdHW, vWhT, vdh = (prov.view(a) for a in (self.dHW, self.WhT, self.dh))
+
+        def step(t, stream):
+            sv = (self.gates[t], self.xp[t], self.hhat[t], self.c0 if t == 0 else self.c[t - 1], self.tc[t],
+                  self.chat[t])
+            rs = (self.rstd[0, t], self.rstd[1, t], self.rstd[2, t]) if ln else (d1, d1, d1)
+            bwd_step[B, tpb, stream](self.dy[t], self.dh, self.dc, sv, rs, self.p, ln, clip,
+                                     (self.DA[t], self.DCN[t if ln else 0], self.dHW[t], self.dXW[t]))
+            gemm(vdHW[t], vWhT, vdh)
+
+        def record(stream):
+            for t in range(S - 1, -1, -1):
+                step(t, stream)
+        self.replay = prov.capture(record, lambda stream: step(S - 1, stream))
+
+
+def _load(pairs):
+    """Copy each (plan buffer, array) pair's array into the buffer (device to device); a buffer longer than its
+    array (a plan of more steps) takes it in its first steps."""
+    for dst, src in pairs:
+        if dst.size:
+            (dst[:src.shape[0]] if dst.shape[0] != src.shape[0] else dst).copy_to_device(src)
+
+
 def lstm_forward(x, h0, c0, Wx, Wh, b, gx, bx, gh, bh, gc, bc, norm, eps, nchunks=1):
     """x (T,B,I), h0 (B,H), c0 (B,H), Wx (I,G), Wh (H,G), b (G,), gx/bx/gh/bh (G,), gc/bc (H,)
     -> y (T,B,H), hT (B,H), cT (B,H), saved   (device arrays)."""
@@ -348,9 +509,27 @@ def lstm_forward(x, h0, c0, Wx, Wh, b, gx, bx, gh, bh, gc, bc, norm, eps, nchunk
     eps = float(eps)
     tpb = threads_per_block()
     fwd_step = _kernels(np.dtype(dt), tpb)[0]
+    keep = ln and I > FOLD_MAX_I  # the CPU twin's layout: only a wide input's xhat_x is saved
+    d1, d2, d3 = _dummies(dt, T, B)
+    p = (b, gx, bx, gh, bh, gc, bc)
+    path = lstm_path(H, dt)
+    if path == "graph":
+        plan = _plan("forward", T, (B, H, np.dtype(dt).str, ln, eps),
+                     lambda prov, S: _ForwardPlan(prov, S, B, H, dt, ln, eps))
+        xp2 = plan.xp[:T].reshape(T * B, G)
+        matmul(x.reshape(T * B, I), Wx, out=xp2)
+        if ln:
+            ln_rows(xp2, d1, d1, eps, False, xp2, empty(T * B, dt), plan.rstd[0, :T].reshape(T * B))  # xp <- xhat_x
+        _load(zip((plan.h0, plan.c0, plan.Wh) + plan.p, (h0, c0, Wh) + p))
+        plan.replay()
+        y = copy(plan.y[:T])
+        none = empty((0, 0, 0), dt)
+        saved = (copy(plan.gates[:T]), copy(plan.c[:T]), copy(plan.tc[:T]), y, copy(plan.xp[:T]) if keep else none,
+                 copy(plan.hhat[:T]) if ln else none, copy(plan.chat[:T]) if ln else none,
+                 _rstd_head(plan.rstd, T))
+        return y, copy(y[T - 1]), copy(saved[1][T - 1]), saved
 
     xp = matmul(x.reshape(T * B, I), Wx).reshape(T, B, G)
-    d1, d2, d3 = _dummies(dt, T, B)
     if ln:
         hhat = empty((T, B, G), dt)
         chat = empty((T, B, H), dt)
@@ -365,8 +544,8 @@ def lstm_forward(x, h0, c0, Wx, Wh, b, gx, bx, gh, bh, gc, bc, norm, eps, nchunk
     c = empty((T, B, H), dt)
     tc = empty((T, B, H), dt)
     y = empty((T, B, H), dt)
-    p = (b, gx, bx, gh, bh, gc, bc)
-    stpb, seq = _seq_geometry(H, dt)
+    stpb = _seq_geometry(H, dt)[0]
+    seq = path == "seq"
     hw = None if seq else empty((B, G), dt)  # per-step path: recurrent product of the current step
     if seq:
         fwd_seq = _seq_kernels(np.dtype(dt), stpb, H)[0]
@@ -376,7 +555,6 @@ def lstm_forward(x, h0, c0, Wx, Wh, b, gx, bx, gh, bh, gc, bc, norm, eps, nchunk
         out = (gates[t], c[t], tc[t], y[t], hhat[t] if ln else d2, chat[t] if ln else d2)
         fwd_step[B, tpb](hw, xp[t], c0 if t == 0 else c[t - 1], p, ln, eps, out,
                          rstd[1, t] if ln else d1, rstd[2, t] if ln else d1)
-    keep = ln and I > FOLD_MAX_I  # the CPU twin's layout: only a wide input's xhat_x is saved
     saved = (gates, c, tc, y, xp if keep else empty((0, 0, 0), dt), hhat, chat, rstd)
     return y, copy(y[T - 1]), copy(c[T - 1]), saved
 
@@ -439,8 +617,8 @@ def lstm_backward(dy, saved, x, h0, c0, Wx, Wh, gx, gh, gc, norm, nchunks=1, cli
     db (G,), dgx (G,), dbx (G,), dgh (G,), dbh (G,), dgc (H,), dbc (H,)   (device arrays; gradients
     of parameters the norm does not use are zeros). clip: Graves's bound on dL/d(preactivation)
     (module docstring); 0 or inf: off. dcT (B,H) = dL/dc_{T-1} from outside (None: zeros), as the CPU
-    twin's: it runs the per-step path, whose kernel reads dc_next as given (the sequence kernels
-    start it at zero)."""
+    twin's: it runs the graph or the per-step path, whose kernel reads dc_next as given (the sequence
+    kernels start it at zero)."""
     dy, x, h0, c0, Wx, Wh, gx, gh, gc = (to_device(a) for a in (dy, x, h0, c0, Wx, Wh, gx, gh, gc))
     gates, c, tc, y, xp, hhat, chat, rstd = saved
     T, B, H = dy.shape
@@ -453,10 +631,54 @@ def lstm_backward(dy, saved, x, h0, c0, Wx, Wh, gx, gh, gc, norm, nchunks=1, cli
         xp = _xhat(x, Wx, rstd[0])
     elif not ln:
         xp = d3  # never read without LN; the kernels take its rows
+    clip = clip_bound(clip)  # 0: off
+    path = lstm_path(H, dt, dcT is not None)
+    if path == "graph":
+        plan = _plan("backward", T, (B, H, np.dtype(dt).str, ln, clip),
+                     lambda prov, S: _BackwardPlan(prov, S, B, H, dt, ln, clip), exact=dcT is not None)
+        S = plan.dy.shape[0]
+        pairs = [(plan.dy, dy), (plan.gates, gates), (plan.c, c), (plan.tc, tc), (plan.c0, c0), (plan.WhT, transpose(Wh))]
+        if ln:
+            pairs += [(plan.xp, xp), (plan.hhat, hhat), (plan.chat, chat), (plan.p[0], gx), (plan.p[1], gh),
+                      (plan.p[2], gc)] + [(plan.rstd[r], rstd[r]) for r in range(3)]
+        _load(pairs)
+        if S > T:
+            _fill_zeros(plan.dy[T:])
+        _fill_zeros(plan.dh)
+        if dcT is None:
+            _fill_zeros(plan.dc)
+        else:
+            _load([(plan.dc, to_device(dcT))])
+        plan.replay()
+        DA, dHW, dXW = plan.DA[:T], plan.dHW[:T], plan.dXW[:T]
+        DCN = plan.DCN[:T] if ln else plan.DCN
+        dh_next, dc_next = copy(plan.dh), copy(plan.dc)
+        if ln:
+            xp, hhat, chat = plan.xp[:T], plan.hhat[:T], plan.chat[:T]
+    else:
+        DA, DCN, dHW, dXW, dh_next, dc_next = _backward_loop(path, dy, dcT, (gates, c, tc, xp, hhat, chat, rstd), c0,
+                                                             Wh, (gx, gh, gc), ln, clip)
+
+    dx, dWx, dWh = projection_grads(dXW, dHW, x, h0, y, Wx)
+    db = colsum(DA)
+    if ln:
+        return (dx, dh_next, dc_next, dWx, dWh, db, colsum_prod(DA, xp), copy(db), colsum_prod(DA, hhat), copy(db),
+                colsum_prod(DCN, chat), colsum(DCN))
+    return dx, dh_next, dc_next, dWx, dWh, db, zeros(G, dt), zeros(G, dt), zeros(G, dt), zeros(G, dt), \
+        zeros(H, dt), zeros(H, dt)
+
+
+def _backward_loop(path, dy, dcT, sv, c0, Wh, p, ln, clip):
+    """lstm_backward's time loop on the sequence kernels (path "seq") or one launch pair a step ("step"):
+    sv = the saved (gates, c, tc, xp, hhat, chat, rstd) (xp: xhat_x with LN, recomputed or saved)
+    -> DA, DCN, dHW, dXW (as _BackwardPlan's), dh0, dc0."""
+    gates, c, tc, xp, hhat, chat, rstd = sv
+    T, B, H = dy.shape
+    G = 4 * H
+    dt = dy.dtype
+    d1, d2, d3 = _dummies(dt, T, B)
     tpb = threads_per_block()
     bwd_step = _kernels(np.dtype(dt), tpb)[1]
-    clip = clip_bound(clip)  # 0: off
-
     DA = empty((T, B, G), dt)  # dL/d(preactivation a), per row
     if ln:
         DCN = empty((T, B, H), dt)  # dL/d(gc * chat + bc), per row
@@ -467,9 +689,8 @@ def lstm_backward(dy, saved, x, h0, c0, Wx, Wh, gx, gh, gc, norm, nchunks=1, cli
         dHW = dXW = DA  # without normalization both products see dL/da
     dh_next = zeros((B, H), dt)  # dL/dh_t from step t+1; ends as dh0
     dc_next = zeros((B, H), dt) if dcT is None else copy(to_device(dcT))  # dL/dc_t from step t+1; ends as dc0
-    p = (gx, gh, gc)
-    stpb, seq = _seq_geometry(H, dt)
-    seq = seq and dcT is None
+    stpb = _seq_geometry(H, dt)[0]
+    seq = path == "seq"
     if seq:
         bwd_seq = _seq_kernels(np.dtype(dt), stpb, H)[1]
         sv = (gates, xp, hhat if ln else d3, c, tc, chat if ln else d3)
@@ -480,11 +701,4 @@ def lstm_backward(dy, saved, x, h0, c0, Wx, Wh, gx, gh, gc, norm, nchunks=1, cli
         rs = (rstd[0, t], rstd[1, t], rstd[2, t]) if ln else (d1, d1, d1)
         bwd_step[B, tpb](dy[t], dh_next, dc_next, sv, rs, p, ln, clip, (DA[t], DCN[t if ln else 0], dHW[t], dXW[t]))
         matmul(dHW[t], Wh, out=dh_next, trans_b=True)
-
-    dx, dWx, dWh = projection_grads(dXW, dHW, x, h0, y, Wx)
-    db = colsum(DA)
-    if ln:
-        return (dx, dh_next, dc_next, dWx, dWh, db, colsum_prod(DA, xp), copy(db), colsum_prod(DA, hhat), copy(db),
-                colsum_prod(DCN, chat), colsum(DCN))
-    return dx, dh_next, dc_next, dWx, dWh, db, zeros(G, dt), zeros(G, dt), zeros(G, dt), zeros(G, dt), \
-        zeros(H, dt), zeros(H, dt)
+    return DA, DCN, dHW, dXW, dh_next, dc_next

@@ -1,11 +1,9 @@
 """A tiled shared-memory GEMM and column reductions for the ``*_cuda`` kernels (the CUDA twin of gemm.py).
 
-Why a hand-written GEMM (not cuBLAS)
-    numba.cuda has no BLAS, and the libraries that bind cuBLAS for Numba device arrays are either
-    unmaintained or pull in a second array stack (CuPy). A tiled shared-memory GEMM keeps the
-    ``cuda`` extra to ``numba-cuda`` alone, runs under the simulator (so CI checks it without a GPU),
-    and serves the shapes of a recurrent step. It is the first thing to replace if profiling on a
-    real GPU shows the recurrent product dominating.
+Why a hand-written GEMM beside cuBLAS
+    numba.cuda has no BLAS. Where PyTorch or CuPy is installed, ``matmul`` runs cuBLAS through it
+    (graphs_cuda.py); this tiled shared-memory GEMM serves everywhere else (the ``cuda`` extra stays
+    ``numba-cuda`` alone) and runs under the simulator, so CI checks every caller without a GPU.
 
 Blocks of TILE x TILE threads (read at call time: tests shrink it); kernels compiled once per (dtype,
 tile) by ``lru_cache``d factories.
@@ -15,8 +13,9 @@ from functools import lru_cache
 import numpy as np
 
 from lnrnn import config
-from lnrnn.kernels.cuda.arrays_cuda import empty, nbtype, rows2d
+from lnrnn.kernels.cuda.arrays_cuda import empty, fill, nbtype, rows2d
 from lnrnn.kernels.cuda.cuda_env import numpy_compat
+from lnrnn.kernels.cuda.graphs_cuda import provider
 
 numpy_compat()  # before numba-cuda compiles anything (NumPy >= 2.5)
 
@@ -88,7 +87,8 @@ def _gemm_kernel(dtype, t):
 
 def matmul(A, B, out=None, trans_a=False, trans_b=False, accumulate=False):
     """Device GEMM: out (M,N) = op(A) @ op(B), or out += ... with accumulate=True (out required).
-    op(X) is X, or X^T when trans_x. A, B, out: 2-D C-contiguous device arrays of one dtype."""
+    op(X) is X, or X^T when trans_x. A, B, out: 2-D C-contiguous device arrays of one dtype. On cuBLAS
+    where a library serves it (graphs_cuda.provider), else on the tiled kernel below."""
     M, K = (A.shape[1], A.shape[0]) if trans_a else A.shape
     K2, N = (B.shape[1], B.shape[0]) if trans_b else B.shape
     if K != K2:
@@ -100,11 +100,32 @@ def matmul(A, B, out=None, trans_a=False, trans_b=False, accumulate=False):
     elif out.shape != (M, N):
         raise ValueError(f"matmul: out has shape {out.shape}, expected {(M, N)}")
     if M and N:
-        t = tile()
-        grid = ((N + t - 1) // t, (M + t - 1) // t)
-        _gemm_kernel(np.dtype(A.dtype), t)[grid, (t, t)](A, B, out, bool(trans_a), bool(trans_b),
-                                                         bool(accumulate))
+        prov = provider()
+        if prov is None or not prov.blas:
+            tiled_matmul(A, B, out, trans_a, trans_b, accumulate)
+        elif K == 0:  # no products: C = 0, or C unchanged
+            if not accumulate:
+                fill(out, 0.0)
+        else:
+            prov.gemm(prov.view(A), prov.view(B), prov.view(out), trans_a, trans_b, accumulate)
     return out
+
+
+def product(prov):
+    """gemm(A, B, C, trans_a=False, trans_b=False, accumulate=False) on a provider's views (graphs_cuda): its
+    cuBLAS, or the tiled kernel where it has none (the simulator's stand-in, whose views are numba's arrays)."""
+    if prov.blas:
+        return prov.gemm
+    return lambda A, B, C, trans_a=False, trans_b=False, accumulate=False: tiled_matmul(A, B, C, trans_a, trans_b,
+                                                                                         accumulate)
+
+
+def tiled_matmul(A, B, out, trans_a, trans_b, accumulate):
+    """``matmul``'s numba kernel (shapes checked by the caller; M, N > 0)."""
+    M, N = out.shape
+    t = tile()
+    grid = ((N + t - 1) // t, (M + t - 1) // t)
+    _gemm_kernel(np.dtype(A.dtype), t)[grid, (t, t)](A, B, out, bool(trans_a), bool(trans_b), bool(accumulate))
 
 
 def projection_grads(dXW, dHW, x, h0, y, Wx):

@@ -1,0 +1,193 @@
+"""cuBLAS for the CUDA twins' products, and their time loops captured once as CUDA graphs.
+
+numba.cuda has neither a BLAS nor stream capture. Both come from a library that most GPU machines already
+hold beside numba: PyTorch, or else CuPy (the ``cuda`` extra names neither; whichever is installed serves).
+``config.CUDA_BLAS`` (environment: LNRNN_CUDA_BLAS) chooses: "auto" (torch, else cupy, else none; none
+under the simulator), "torch", "cupy", "off" (numba's own tiled GEMM and per-launch time loops), or
+"eager" (the simulator's stand-in below). Through the chosen library
+    ``gemm_cuda.matmul`` runs cuBLAS's GEMM on numba's device arrays (zero-copy views through
+        ``__cuda_array_interface__``), on the legacy default stream, where numba's own launches go;
+    a per-step time loop (the recurrent product, then a fused step kernel: 2T launches from Python,
+        each tens of microseconds through numba's dispatcher) is captured once per shape as a CUDA graph
+        and replayed as one launch (``capture``; the LSTM's plans in lstm_cuda.py).
+Views are made before a capture begins (a view may wait on the array's stream, which a capture forbids);
+inside one, only slices of them are taken.
+
+Under the simulator there is no cuBLAS and no graph: the provider "eager" stands in, numba's GEMM and a
+"graph" that runs the recorded launches again at every replay, so that the plans' buffer handling (what is
+copied in, what the replay reads and writes, what is copied out) runs in CI.
+"""
+import os
+
+from lnrnn import config
+from lnrnn.kernels.cuda.cuda_env import numpy_compat, simulator_enabled
+
+numpy_compat()  # before numba-cuda compiles anything (NumPy >= 2.5)
+from numba import cuda  # noqa: E402
+
+NAMES = ("auto", "torch", "cupy", "eager", "off")
+
+
+class Eager:
+    """The simulator's stand-in: no BLAS of its own (``blas`` False: numba's tiled GEMM serves, gemm_cuda.product);
+    a replay runs the recorded launches again."""
+    name = "eager"
+    blas = False
+
+    def view(self, a):
+        return a
+
+    def capture(self, record, warm):
+        """record(stream) launches the loop (numba kernels on ``stream``, products through
+        gemm_cuda.product(provider)); warm(stream) launches its first step. Returns replay()."""
+        return lambda: record(cuda.default_stream())
+
+
+class Torch:
+    """PyTorch's cuBLAS (``torch.matmul``, ``addmm_``) and graphs (``torch.cuda.CUDAGraph``)."""
+    name = "torch"
+    blas = True
+
+    def __init__(self):
+        import torch
+        if not torch.cuda.is_available():
+            raise RuntimeError("torch sees no CUDA device")
+        self.torch = torch
+        self.capturing = False
+
+    def view(self, a):
+        return self.torch.as_tensor(a, device="cuda")
+
+    def gemm(self, A, B, C, trans_a=False, trans_b=False, accumulate=False):
+        """C (M,N) = op(A) @ op(B) [+ C] on torch views; on the capture stream while capturing, else on the
+        legacy default stream (numba's), whatever torch's current stream is."""
+        a = A.T if trans_a else A
+        b = B.T if trans_b else B
+        if self.capturing:
+            self._mm(a, b, C, accumulate)
+        else:
+            with self.torch.cuda.stream(self.torch.cuda.default_stream()):
+                self._mm(a, b, C, accumulate)
+
+    def _mm(self, a, b, C, accumulate):
+        if accumulate:
+            C.addmm_(a, b)
+        else:
+            self.torch.matmul(a, b, out=C)
+
+    def capture(self, record, warm):
+        torch = self.torch
+        side = torch.cuda.Stream()
+        torch.cuda.synchronize()
+        self.capturing = True
+        try:
+            with torch.cuda.stream(side):  # cuBLAS's handle and workspace for this stream, kernels loaded
+                warm(cuda.external_stream(side.cuda_stream))
+            side.synchronize()
+            graph = torch.cuda.CUDAGraph()
+            with torch.cuda.graph(graph, stream=side, capture_error_mode="relaxed"):
+                record(cuda.external_stream(side.cuda_stream))
+        finally:
+            self.capturing = False
+        default = torch.cuda.default_stream()
+
+        def replay():
+            with torch.cuda.stream(default):
+                graph.replay()
+        return replay
+
+
+class Cupy:
+    """CuPy's cuBLAS (``cupy.matmul``) and graphs (stream capture)."""
+    name = "cupy"
+    blas = True
+
+    def __init__(self):
+        import cupy
+        if cupy.cuda.runtime.getDeviceCount() < 1:
+            raise RuntimeError("cupy sees no CUDA device")
+        self.cupy = cupy
+        self.stream = None  # the capture stream while capturing
+
+    def view(self, a):
+        return self.cupy.asarray(a)
+
+    def gemm(self, A, B, C, trans_a=False, trans_b=False, accumulate=False):
+        """As Torch.gemm. A captured loop's products are plain ones of C-contiguous operands into C (no temporary:
+        memory a capture takes from CuPy's pool would go back to it while the graph still uses it); an
+        accumulating product (never captured) adds a temporary."""
+        a = A.T if trans_a else A
+        b = B.T if trans_b else B
+        with self.stream if self.stream is not None else self.cupy.cuda.Stream.null:
+            if accumulate:
+                C += self.cupy.matmul(a, b)
+            else:
+                self.cupy.matmul(a, b, out=C)
+
+    def capture(self, record, warm):
+        cp = self.cupy
+        side = cp.cuda.Stream(non_blocking=True)
+        cp.cuda.Device().synchronize()
+        self.stream = side
+        try:
+            warm(cuda.external_stream(side.ptr))
+            side.synchronize()
+            mode = getattr(cp.cuda.runtime, "streamCaptureModeRelaxed", None)
+            side.begin_capture(mode) if mode is not None else side.begin_capture()
+            try:
+                record(cuda.external_stream(side.ptr))
+            finally:
+                graph = side.end_capture()
+        finally:
+            self.stream = None
+        return lambda: graph.launch(stream=cp.cuda.Stream.null)
+
+
+_MADE = {}   # name -> provider instance, or the reason it could not be made
+_CLASSES = {"torch": Torch, "cupy": Cupy, "eager": Eager}
+
+
+def choice():
+    """The configured name: LNRNN_CUDA_BLAS, else config.CUDA_BLAS (read at every call: tests switch it)."""
+    name = (os.environ.get("LNRNN_CUDA_BLAS") or config.CUDA_BLAS or "auto").strip().lower()
+    if name not in NAMES:
+        raise ValueError(f"LNRNN_CUDA_BLAS/config.CUDA_BLAS is {name!r}; use one of {', '.join(NAMES)}")
+    return name
+
+
+def _make(name):
+    if name not in _MADE:
+        try:
+            _MADE[name] = _CLASSES[name]()
+        except Exception as e:  # noqa: BLE001 - any failure to import or see a device: the library cannot serve
+            _MADE[name] = f"{name}: {type(e).__name__}: {e}"
+    return _MADE[name]
+
+
+def provider():
+    """The library that serves cuBLAS and graphs, or None (numba's own GEMM and time loops)."""
+    name = choice()
+    if name == "off" or (name == "auto" and simulator_enabled()):
+        return None
+    if name == "eager" or not simulator_enabled():
+        for n in (("torch", "cupy") if name == "auto" else (name,)):
+            p = _make(n)
+            if not isinstance(p, str):
+                return p
+    return None
+
+
+def describe():
+    """One line for ``lnrnn info`` and the benches: which library runs the CUDA GEMMs and graphs, and why."""
+    name = choice()
+    p = provider()
+    if p is not None:
+        how = "numba's tiled GEMM, time loops replayed" if p.name == "eager" else f"cuBLAS and CUDA graphs through {p.name}"
+        return f"{how} (LNRNN_CUDA_BLAS={name})"
+    if name == "off":
+        return "numba's own GEMM and per-launch time loops (LNRNN_CUDA_BLAS=off)"
+    if simulator_enabled():
+        return "numba's own GEMM and per-launch time loops (the simulator has no cuBLAS or graphs)"
+    tried = [v for v in _MADE.values() if isinstance(v, str)]
+    return ("numba's own GEMM and per-launch time loops: no library served"
+            + (f" ({'; '.join(tried)})" if tried else ""))

@@ -1,0 +1,176 @@
+"""The LSTM twins' graph path (lstm_cuda._ForwardPlan/_BackwardPlan over graphs_cuda's providers) equals the CPU twin,
+and matmul through a provider equals the definition.
+
+Under the simulator the provider is "eager" (numba's GEMM; a replay runs the recorded launches again), so what
+is checked here is the plans' buffer handling: what is copied in, what the loop reads and writes, what is copied
+out, and that a plan reused for a second call (or evicted) gives each call its own results. On a GPU the same
+tests also run PyTorch's and CuPy's cuBLAS and graphs, where installed.
+"""
+import numpy as np
+import pytest
+
+pytest.importorskip("numba_cuda", reason="numba-cuda is not installed (pip install 'lnrnn[cuda]')")
+
+from lnrnn import backend, config  # noqa: E402
+
+_ok, _why = backend.cuda_usable()
+if not _ok:
+    pytest.skip(f"CUDA kernels cannot run here: {_why}", allow_module_level=True)
+
+from test_cuda_kernels import (CELL_SHAPES, EPS, LSTM_FWD, NORM, TOL64, assert_twins, close, host, problem,  # noqa: E402
+                               run_lstm, small_blocks)  # noqa: F401  (small_blocks: the autouse geometry fixture)
+
+from lnrnn.kernels import lstm, lstm_cuda  # noqa: E402
+from lnrnn.kernels.cuda import arrays_cuda, gemm_cuda, graphs_cuda  # noqa: E402
+
+PROVIDERS = ["eager"] + ([] if backend.simulator_enabled() else ["torch", "cupy"])
+
+
+@pytest.fixture(params=PROVIDERS)
+def graphs(request, monkeypatch):
+    """The graph path on one provider, with a fresh plan cache; skips a library that is not installed here."""
+    monkeypatch.delenv("LNRNN_CUDA_BLAS", raising=False)
+    monkeypatch.setattr(config, "CUDA_BLAS", request.param)
+    monkeypatch.setattr(config, "CUDA_LSTM_PATH", "graph")
+    monkeypatch.setattr(lstm_cuda, "_PLANS", type(lstm_cuda._PLANS)())
+    prov = graphs_cuda.provider()
+    if prov is None:
+        pytest.skip(f"{request.param} cannot serve here: {graphs_cuda.describe()}")
+    assert prov.name == request.param
+    return prov
+
+
+def _set_threads(monkeypatch, tpb):
+    monkeypatch.setattr(config, "THREADS_PER_BLOCK", tpb)
+    monkeypatch.setattr(config, "CUDA_SEQ_MAX_THREADS", tpb)
+
+
+@pytest.mark.parametrize("norm", ["none", "ln"])
+@pytest.mark.parametrize("shape", CELL_SHAPES)
+def test_graph_path_matches_cpu(norm, shape, graphs, monkeypatch):
+    T, B, I, H, tpb = shape
+    _set_threads(monkeypatch, tpb)
+    assert lstm_cuda.lstm_path(H, np.float64) == "graph"
+    p, dy = problem(np.random.default_rng(40), "lstm", T, B, I, H)
+    assert_twins(run_lstm(lstm_cuda, p, dy, norm), run_lstm(lstm, p, dy, norm), TOL64)
+    assert {k[0] for k in lstm_cuda._PLANS} == {"forward", "backward"}
+
+
+def test_wide_input_keeps_xhat(graphs, monkeypatch):
+    """I > FOLD_MAX_I: the LN-LSTM saves xhat_x, which the backward plan reads from the saved tuple."""
+    _set_threads(monkeypatch, 8)
+    I = config.FOLD_MAX_I + 1
+    p, dy = problem(np.random.default_rng(41), "lstm", 3, 2, I, 3)
+    assert_twins(run_lstm(lstm_cuda, p, dy, "ln"), run_lstm(lstm, p, dy, "ln"), TOL64)
+
+
+def test_a_reused_plan_leaves_earlier_results_alone(graphs, monkeypatch):
+    """Two problems of one shape: the second call replays the first's plans, and the first call's outputs,
+    saved arrays and gradients (copied out) still hold its own values."""
+    _set_threads(monkeypatch, 8)
+    rng = np.random.default_rng(42)
+    (p1, dy1), (p2, dy2) = problem(rng, "lstm", 3, 3, 2, 5), problem(rng, "lstm", 3, 3, 2, 5)
+    first = run_lstm(lstm_cuda, p1, dy1, "ln")
+    plans = dict(lstm_cuda._PLANS)
+    second = run_lstm(lstm_cuda, p2, dy2, "ln")
+    assert dict(lstm_cuda._PLANS) == plans, "the same plans serve the second call"
+    assert_twins(first, run_lstm(lstm, p1, dy1, "ln"), TOL64)
+    assert_twins(second, run_lstm(lstm, p2, dy2, "ln"), TOL64)
+
+
+def test_dc_seed_and_clip(graphs, monkeypatch):
+    """A dL/dc_n seed (dcT) and Graves's clip reach the backward plan: against the CPU twin with the same
+    seed and clip; two clips are two plans, each right."""
+    _set_threads(monkeypatch, 8)
+    rng = np.random.default_rng(43)
+    p, dy = problem(rng, "lstm", 3, 2, 2, 5)
+    dcT = rng.standard_normal((2, 5))
+    for clip in (0.05, 0.2):
+        _, _, _, saved = lstm_cuda.lstm_forward(*[p[k] for k in LSTM_FWD], NORM["ln"], EPS)
+        got = lstm_cuda.lstm_backward(dy, saved, p["x"], p["h0"], p["c0"], p["Wx"], p["Wh"], p["gx"], p["gh"],
+                                      p["gc"], NORM["ln"], clip=clip, dcT=dcT)
+        _, _, _, saved_c = lstm.lstm_forward(*[p[k] for k in LSTM_FWD], NORM["ln"], EPS, 1)
+        want = lstm.lstm_backward(dy, saved_c, p["x"], p["h0"], p["c0"], p["Wx"], p["Wh"], p["gx"], p["gh"],
+                                  p["gc"], NORM["ln"], 1, clip=clip, dcT=dcT)
+        for k, (a, e) in enumerate(zip(host(got), want)):
+            assert close(a, e) < TOL64, (clip, k)
+    assert sum(k[0] == "backward" for k in lstm_cuda._PLANS) == 2
+
+
+def test_oldest_plan_evicted(graphs, monkeypatch):
+    _set_threads(monkeypatch, 8)
+    monkeypatch.setattr(config, "CUDA_GRAPH_PLANS", 2)
+    rng = np.random.default_rng(44)
+    for T in (1, 2, 3):
+        p, _ = problem(rng, "lstm", T, 2, 2, 3)
+        y, _, _, _ = lstm_cuda.lstm_forward(*[p[k] for k in LSTM_FWD], NORM["none"], EPS)
+        assert close(host(y), lstm.lstm_forward(*[p[k] for k in LSTM_FWD], NORM["none"], EPS, 1)[0]) < TOL64
+    assert [k[2] for k in lstm_cuda._PLANS] == [2, 3]
+
+
+@pytest.mark.parametrize("trans_a", [False, True])
+@pytest.mark.parametrize("trans_b", [False, True])
+def test_matmul_through_the_provider(trans_a, trans_b, graphs):
+    rng = np.random.default_rng(45)
+    M, K, N = 5, 7, 6
+    A = rng.standard_normal((K, M) if trans_a else (M, K))
+    B = rng.standard_normal((N, K) if trans_b else (K, N))
+    C0 = rng.standard_normal((M, N))
+    want = (A.T if trans_a else A) @ (B.T if trans_b else B)
+    got = gemm_cuda.matmul(arrays_cuda.to_device(A), arrays_cuda.to_device(B), trans_a=trans_a, trans_b=trans_b)
+    assert close(host(got), want) < TOL64
+    acc = arrays_cuda.to_device(C0)
+    gemm_cuda.matmul(arrays_cuda.to_device(A), arrays_cuda.to_device(B), out=acc, trans_a=trans_a, trans_b=trans_b,
+                     accumulate=True)
+    assert close(host(acc), C0 + want) < TOL64
+
+
+def test_matmul_with_no_inner_dimension(graphs):
+    """K = 0: C = 0, or C unchanged when accumulating (no product reaches the library)."""
+    C0 = np.arange(6.0).reshape(2, 3) + 1
+    A, B = arrays_cuda.to_device(np.zeros((2, 0))), arrays_cuda.to_device(np.zeros((0, 3)))
+    out = arrays_cuda.to_device(C0)
+    assert np.all(host(gemm_cuda.matmul(A, B, out=out)) == 0)
+    out = arrays_cuda.to_device(C0)
+    assert np.array_equal(host(gemm_cuda.matmul(A, B, out=out, accumulate=True)), C0)
+
+
+def test_choice_and_description(monkeypatch):
+    monkeypatch.setenv("LNRNN_CUDA_BLAS", "cuBLAS")
+    with pytest.raises(ValueError, match="auto, torch, cupy, eager, off"):
+        graphs_cuda.choice()
+    monkeypatch.setenv("LNRNN_CUDA_BLAS", "off")
+    assert graphs_cuda.provider() is None and "LNRNN_CUDA_BLAS=off" in graphs_cuda.describe()
+    monkeypatch.setattr(config, "CUDA_LSTM_PATH", "auto")
+    assert lstm_cuda.lstm_path(5, np.float64) == "seq"  # no library: the sequence kernels where they fit
+    assert lstm_cuda.lstm_path(5, np.float64, dcT=True) == "step"
+    monkeypatch.setenv("LNRNN_CUDA_BLAS", "eager")
+    assert graphs_cuda.provider().name == "eager" and lstm_cuda.lstm_path(5, np.float64) == "graph"
+    monkeypatch.setattr(config, "CUDA_LSTM_PATH", "seq")
+    assert lstm_cuda.lstm_path(5, np.float64) == "seq"
+    monkeypatch.setattr(config, "CUDA_LSTM_PATH", "fast")
+    with pytest.raises(ValueError, match="auto, graph, seq, step"):
+        lstm_cuda.lstm_path(5, np.float64)
+    if backend.simulator_enabled():
+        monkeypatch.setenv("LNRNN_CUDA_BLAS", "auto")
+        assert graphs_cuda.provider() is None and "simulator" in graphs_cuda.describe()
+
+
+def test_a_longer_plan_serves_a_shorter_call(graphs, monkeypatch):
+    """A plan of 17 steps serves a call of 16 (within T // CUDA_GRAPH_SLACK): the extra step runs first in the
+    backward on zero dL/dh and leaves the gradients exactly what 16 steps give; after a call of 17 steps
+    wrote its own dy there. A dL/dc_n seed takes a plan of exactly T steps."""
+    _set_threads(monkeypatch, 8)
+    monkeypatch.setattr(config, "CUDA_GRAPH_SLACK", 16)
+    rng = np.random.default_rng(46)
+    p17, dy17 = problem(rng, "lstm", 17, 2, 2, 3)
+    p16, dy16 = problem(rng, "lstm", 16, 2, 2, 3)
+    for norm in ("ln", "none"):
+        assert_twins(run_lstm(lstm_cuda, p17, dy17, norm), run_lstm(lstm, p17, dy17, norm), TOL64)
+        plans = dict(lstm_cuda._PLANS)
+        assert_twins(run_lstm(lstm_cuda, p16, dy16, norm), run_lstm(lstm, p16, dy16, norm), TOL64)
+        assert dict(lstm_cuda._PLANS).keys() == plans.keys(), "no plan of 16 steps was made"
+    _, _, _, saved = lstm_cuda.lstm_forward(*[p16[k] for k in LSTM_FWD], NORM["ln"], EPS)
+    lstm_cuda.lstm_backward(dy16, saved, p16["x"], p16["h0"], p16["c0"], p16["Wx"], p16["Wh"], p16["gx"], p16["gh"],
+                            p16["gc"], NORM["ln"], dcT=rng.standard_normal((2, 3)))
+    assert ("backward", graphs.name, 16, 2, 3, "<f8", True, 0.0) in lstm_cuda._PLANS
