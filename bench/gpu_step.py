@@ -331,7 +331,8 @@ def graph_libraries():
     libs = []
     for lib in (("eager",) if backend.simulator_enabled() else ("torch", "cupy")):
         with configured("graph", lib):
-            if graphs_cuda.provider() is not None:
+            prov = graphs_cuda.provider()
+            if prov is not None and prov.graphs:
                 libs.append(lib)
             else:
                 print(f"  graph path on {lib}: not available ({graphs_cuda.describe()})")

@@ -78,7 +78,7 @@ def check(torch, dev, I, H):
     w = torch.randn(T, B, H, dtype=torch.float64, generator=g)
     got = []
     for m, d in ((cpu, "cpu"), (gpu, dev)):
-        xs = x.to(d).requires_grad_()
+        xs = x.detach().clone().to(d).requires_grad_()
         out, _ = m(xs)
         (out * w.to(d)).sum().backward()
         got.append((out.detach().cpu(), xs.grad.cpu()))

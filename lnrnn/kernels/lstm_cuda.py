@@ -346,15 +346,18 @@ def _dummies(dtype, T, B):
 PATHS = ("auto", "graph", "seq", "step")
 
 
-def lstm_path(H, dtype, dcT=False):
-    """The time loop lstm_forward (and lstm_backward, ``dcT``: a seed for dL/dc_n given) runs for width H
-    and dtype: "graph", "seq" or "step" (module docstring), as config.CUDA_LSTM_PATH asks and what can
-    serve: a graph needs a library (graphs_cuda.provider), the sequence kernels their shared arrays to fit
-    (and no dL/dc_n seed); otherwise one launch pair a step."""
+def lstm_path(H, dtype, dcT=False, T=None):
+    """The time loop lstm_forward (and lstm_backward, ``dcT``: a seed for dL/dc_n given) runs for width H,
+    dtype and T steps (None: a long sequence): "graph", "seq" or "step" (module docstring), as
+    config.CUDA_LSTM_PATH asks and what can serve: a graph needs a library that captures
+    (graphs_cuda.provider().graphs) and, asked for by "auto", at least config.CUDA_GRAPH_MIN_STEPS steps; the
+    sequence kernels need their shared arrays to fit (and no dL/dc_n seed); otherwise one launch pair a step."""
     want = config.CUDA_LSTM_PATH
     if want not in PATHS:
         raise ValueError(f"config.CUDA_LSTM_PATH is {want!r}; use one of {', '.join(PATHS)}")
-    if want in ("auto", "graph") and provider() is not None:
+    prov = provider()
+    long = want == "graph" or T is None or T >= config.CUDA_GRAPH_MIN_STEPS
+    if want in ("auto", "graph") and prov is not None and prov.graphs and long:
         return "graph"
     if want in ("auto", "seq") and _seq_geometry(H, dtype)[1] and not dcT:
         return "seq"
@@ -512,7 +515,7 @@ def lstm_forward(x, h0, c0, Wx, Wh, b, gx, bx, gh, bh, gc, bc, norm, eps, nchunk
     keep = ln and I > FOLD_MAX_I  # the CPU twin's layout: only a wide input's xhat_x is saved
     d1, d2, d3 = _dummies(dt, T, B)
     p = (b, gx, bx, gh, bh, gc, bc)
-    path = lstm_path(H, dt)
+    path = lstm_path(H, dt, T=T)
     if path == "graph":
         plan = _plan("forward", T, (B, H, np.dtype(dt).str, ln, eps),
                      lambda prov, S: _ForwardPlan(prov, S, B, H, dt, ln, eps))
@@ -632,7 +635,7 @@ def lstm_backward(dy, saved, x, h0, c0, Wx, Wh, gx, gh, gc, norm, nchunks=1, cli
     elif not ln:
         xp = d3  # never read without LN; the kernels take its rows
     clip = clip_bound(clip)  # 0: off
-    path = lstm_path(H, dt, dcT is not None)
+    path = lstm_path(H, dt, dcT is not None, T)
     if path == "graph":
         plan = _plan("backward", T, (B, H, np.dtype(dt).str, ln, clip),
                      lambda prov, S: _BackwardPlan(prov, S, B, H, dt, ln, clip), exact=dcT is not None)

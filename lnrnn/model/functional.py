@@ -233,9 +233,8 @@ def backward(s, dy, saved, x, state, params, lengths=None, dh_n=None, dc_n=None)
                                       "rows that run all T steps: pass full-length rows, or detach c_n.")
         seed["dc_n"] = k.to_device(np.ascontiguousarray(np.where((last == T)[:, None], dc_n, 0).astype(x.dtype)))
     masked = lengths is not None and not spec.masked_kernel
-    if masked and dh_n is None and k.device == "cuda":  # the running mask applied on the device
-        from lnrnn.kernels.cuda.arrays_cuda import mask_steps
-        dy = mask_steps(k.to_device(dy), k.to_device(np.asarray(lengths, np.int64)))
+    if (masked or dh_n is not None) and k.device == "cuda":  # the mask and dL/dh_n applied on the device
+        dy = _device_dy(k, dy, lengths, masked, dh_n, T, B)
     elif masked or dh_n is not None:
         dy = np.array(k.to_host(dy), copy=True)
         if masked:
@@ -258,6 +257,20 @@ def backward(s, dy, saved, x, state, params, lengths=None, dh_n=None, dc_n=None)
         dh0[z] += dh_n[z]
         dstate[0] = k.to_device(dh0)
     return dx, tuple(dstate), dp
+
+
+def _device_dy(k, dy, lengths, masked, dh_n, T, B):
+    """``backward``'s dL/dy on the device, nothing of (T,B,H) through the host: a fresh copy of dy, times the running
+    mask of lengths (B,) where masked, plus dh_n (B,H) (host; None: none) at each row's last step (rows of length
+    0 take none here: their h_n is h0)."""
+    from lnrnn.kernels.cuda.arrays_cuda import add_into, copy, mask_steps, put_steps
+    dy = k.to_device(dy)
+    dy = mask_steps(dy, k.to_device(np.asarray(lengths, np.int64))) if masked else copy(dy)
+    if dh_n is not None:
+        last = np.full(B, T, np.int64) if lengths is None else np.asarray(lengths, np.int64)
+        rows = np.where((last > 0)[:, None], dh_n, 0).astype(dy.dtype)
+        add_into(dy, put_steps(k.to_device(np.ascontiguousarray(rows)), k.to_device(np.maximum(last - 1, 0)), T))
+    return dy
 
 
 # ---- the bindings' pair: residuals in place of the saved tuple ----
@@ -346,7 +359,10 @@ def layer_backward(cell, res, x, state, params, y, dy, dfinal=None, lengths=None
     if len(dfinal) > 1 and dfinal[1] is not None:
         dc_n = k.to_host(dfinal[1])
         dc_n = dc_n if np.any(dc_n) else None          # a zero dc_n is no gradient at all
-    dy = np.zeros((T, B, H), dt) if dy is None else np.array(k.to_host(dy), dtype=dt, copy=True)
+    if dy is None:
+        dy = np.zeros((T, B, H), dt)
+    elif not (k.device == "cuda" and np.dtype(dy.dtype) == dt):  # on the device it stays there (backward copies it)
+        dy = np.array(k.to_host(dy), dtype=dt, copy=True)
     dh_n = None if dfinal[0] is None else k.to_host(dfinal[0])
     saved = _from_residuals(spec, res, y, training)
     with kernel_threads():

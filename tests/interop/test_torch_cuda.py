@@ -139,7 +139,7 @@ def test_one_step_cells_on_cuda_equal_the_cpus():
         x, h, c, wh, wc = (torch.randn(s, dtype=F64, generator=g) for s in ((B, I), (B, H), (B, H), (B, H), (B, H)))
         results = []
         for m, dev in ((cpu, "cpu"), (gpu, DEV)):
-            xs, hs, cs = (t.to(dev).requires_grad_() for t in (x, h, c))
+            xs, hs, cs = (t.detach().clone().to(dev).requires_grad_() for t in (x, h, c))
             h1, c1 = m(xs, (hs, cs))
             ((h1 * wh.to(dev)).sum() + (c1 * wc.to(dev)).sum()).backward()
             results.append({"h'": h1, "c'": c1, "dx": xs.grad, "dh": hs.grad, "dc": cs.grad,

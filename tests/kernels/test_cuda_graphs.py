@@ -27,8 +27,8 @@ PROVIDERS = ["eager"] + ([] if backend.simulator_enabled() else ["torch", "cupy"
 
 
 @pytest.fixture(params=PROVIDERS)
-def graphs(request, monkeypatch):
-    """The graph path on one provider, with a fresh plan cache; skips a library that is not installed here."""
+def blas(request, monkeypatch):
+    """One provider, with a fresh plan cache; skips a library that is not installed here."""
     monkeypatch.delenv("LNRNN_CUDA_BLAS", raising=False)
     monkeypatch.setattr(config, "CUDA_BLAS", request.param)
     monkeypatch.setattr(config, "CUDA_LSTM_PATH", "graph")
@@ -38,6 +38,15 @@ def graphs(request, monkeypatch):
         pytest.skip(f"{request.param} cannot serve here: {graphs_cuda.describe()}")
     assert prov.name == request.param
     return prov
+
+
+@pytest.fixture
+def graphs(blas):
+    """The graph path on one provider that captures graphs (CuPy does not: asked for, the loop falls back)."""
+    if not blas.graphs:
+        assert lstm_cuda.lstm_path(5, np.float64) != "graph"
+        pytest.skip(f"{blas.name} serves no graphs")
+    return blas
 
 
 def _set_threads(monkeypatch, tpb):
@@ -110,7 +119,7 @@ def test_oldest_plan_evicted(graphs, monkeypatch):
 
 @pytest.mark.parametrize("trans_a", [False, True])
 @pytest.mark.parametrize("trans_b", [False, True])
-def test_matmul_through_the_provider(trans_a, trans_b, graphs):
+def test_matmul_through_the_provider(trans_a, trans_b, blas):
     rng = np.random.default_rng(45)
     M, K, N = 5, 7, 6
     A = rng.standard_normal((K, M) if trans_a else (M, K))
@@ -125,7 +134,7 @@ def test_matmul_through_the_provider(trans_a, trans_b, graphs):
     assert close(host(acc), C0 + want) < TOL64
 
 
-def test_matmul_with_no_inner_dimension(graphs):
+def test_matmul_with_no_inner_dimension(blas):
     """K = 0: C = 0, or C unchanged when accumulating (no product reaches the library)."""
     C0 = np.arange(6.0).reshape(2, 3) + 1
     A, B = arrays_cuda.to_device(np.zeros((2, 0))), arrays_cuda.to_device(np.zeros((0, 3)))
@@ -146,6 +155,10 @@ def test_choice_and_description(monkeypatch):
     assert lstm_cuda.lstm_path(5, np.float64, dcT=True) == "step"
     monkeypatch.setenv("LNRNN_CUDA_BLAS", "eager")
     assert graphs_cuda.provider().name == "eager" and lstm_cuda.lstm_path(5, np.float64) == "graph"
+    n = config.CUDA_GRAPH_MIN_STEPS
+    assert lstm_cuda.lstm_path(5, np.float64, T=n) == "graph" and lstm_cuda.lstm_path(5, np.float64, T=n - 1) == "seq"
+    monkeypatch.setattr(config, "CUDA_LSTM_PATH", "graph")
+    assert lstm_cuda.lstm_path(5, np.float64, T=1) == "graph"  # asked for, whatever T
     monkeypatch.setattr(config, "CUDA_LSTM_PATH", "seq")
     assert lstm_cuda.lstm_path(5, np.float64) == "seq"
     monkeypatch.setattr(config, "CUDA_LSTM_PATH", "fast")

@@ -9,7 +9,8 @@ under the simulator), "torch", "cupy", "off" (numba's own tiled GEMM and per-lau
         ``__cuda_array_interface__``), on the legacy default stream, where numba's own launches go;
     a per-step time loop (the recurrent product, then a fused step kernel: 2T launches from Python,
         each tens of microseconds through numba's dispatcher) is captured once per shape as a CUDA graph
-        and replayed as one launch (``capture``; the LSTM's plans in lstm_cuda.py).
+        and replayed as one launch (``capture``; the LSTM's plans in lstm_cuda.py), where the library can
+        (``graphs``: PyTorch; CuPy serves the GEMMs only).
 Views are made before a capture begins (a view may wait on the array's stream, which a capture forbids);
 inside one, only slices of them are taken.
 
@@ -33,6 +34,7 @@ class Eager:
     a replay runs the recorded launches again."""
     name = "eager"
     blas = False
+    graphs = True
 
     def view(self, a):
         return a
@@ -47,6 +49,7 @@ class Torch:
     """PyTorch's cuBLAS (``torch.matmul``, ``addmm_``) and graphs (``torch.cuda.CUDAGraph``)."""
     name = "torch"
     blas = True
+    graphs = True
 
     def __init__(self):
         import torch
@@ -98,9 +101,11 @@ class Torch:
 
 
 class Cupy:
-    """CuPy's cuBLAS (``cupy.matmul``) and graphs (stream capture)."""
+    """CuPy's cuBLAS (``cupy.matmul``). No graphs: CuPy refuses to call cuBLAS while a stream is captured
+    (NotImplementedError, cupy-cuda13x 14.2 on an H200), so a time loop is captured through torch or not at all."""
     name = "cupy"
     blas = True
+    graphs = False
 
     def __init__(self):
         import cupy
@@ -182,7 +187,8 @@ def describe():
     name = choice()
     p = provider()
     if p is not None:
-        how = "numba's tiled GEMM, time loops replayed" if p.name == "eager" else f"cuBLAS and CUDA graphs through {p.name}"
+        how = ("numba's tiled GEMM, time loops replayed" if p.name == "eager" else
+               f"cuBLAS {'and CUDA graphs ' if p.graphs else ''}through {p.name}")
         return f"{how} (LNRNN_CUDA_BLAS={name})"
     if name == "off":
         return "numba's own GEMM and per-launch time loops (LNRNN_CUDA_BLAS=off)"
