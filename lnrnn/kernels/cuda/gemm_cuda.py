@@ -99,13 +99,13 @@ def matmul(A, B, out=None, trans_a=False, trans_b=False, accumulate=False):
         out = empty((M, N), A.dtype)
     elif out.shape != (M, N):
         raise ValueError(f"matmul: out has shape {out.shape}, expected {(M, N)}")
-    if M and N:
+    if M and N and K == 0:  # no products: C = 0, or C unchanged (nothing for a library to view)
+        if not accumulate:
+            fill(out, 0.0)
+    elif M and N:
         prov = provider()
         if prov is None or not prov.blas:
             tiled_matmul(A, B, out, trans_a, trans_b, accumulate)
-        elif K == 0:  # no products: C = 0, or C unchanged
-            if not accumulate:
-                fill(out, 0.0)
         else:
             prov.gemm(prov.view(A), prov.view(B), prov.view(out), trans_a, trans_b, accumulate)
     return out
