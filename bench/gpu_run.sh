@@ -45,7 +45,7 @@ cat "$out/env.txt"
 
 # the S1-S3 table first (the figures the GPU is lent for): the graph path on each library, the sequence
 # kernels, cuDNN and eager PyTorch
-part step "$LIMIT_STEP" "$py" bench/gpu_step.py --reps 10 ${GPU_STEP_ARGS:-}
+part step "$LIMIT_STEP" "$py" bench/gpu_step.py --reps 10 ${GPU_STEP_ARGS:---overhead}
 # the real-GPU tests, the newest paths first (each test's line as it ends, so that a part stopped at its limit
 # still says what passed): the graph path on torch and cupy, the PyTorch binding on CUDA tensors; then the
 # twins, the device update and the synthesis network
@@ -68,7 +68,7 @@ fi
 part barrier "$LIMIT_BARRIER" "$py" bench/gpu_barrier.py
 
 echo "=== summary"
-grep -h "ms \|check\|^S\|FAILED\|first step\|us a step\|not available" "$out/step.txt"
+grep -h "ms \|check\|^S\|FAILED\|first step\|us a step\|not available\|replay alone" "$out/step.txt"
 grep -h "FAILED\|ERROR\| passed\| failed" "$out/tests-new.txt" 2>/dev/null | tail -n 30
 tail -n 3 "$out/tests.txt" 2>/dev/null
 grep -h "FAILED\|x torch\|check" "$out/torch-step.txt" 2>/dev/null | tail -n 20

@@ -207,6 +207,8 @@ def median_event_ms(fn, reps, warmup=2):
     fn included; host work that does not wait on the device is not)."""
     from numba import cuda
 
+    if backend.simulator_enabled():  # no event timing there: wall time, for the script's smoke test
+        return median_ms(fn, cuda.synchronize, reps, warmup)
     for _ in range(warmup):
         fn()
     cuda.synchronize()
@@ -268,6 +270,8 @@ def main(argv=None):
     ap.add_argument("--per-step", action="store_true", help="also time the per-step path (two launches "
                                                              "per time step), slow")
     ap.add_argument("--persistent", action="store_true", help="also check and time dev/lstm_persistent_cuda.py")
+    ap.add_argument("--overhead", action="store_true", help="where a graph-path call's time goes beside its replay "
+                                                            "(events, host time, cProfile)")
     ap.add_argument("--tiny", action="store_true", help="one tiny shape, no timing: checks this script "
                                                         "(e.g. under NUMBA_ENABLE_CUDASIM=1)")
     args = ap.parse_args(argv)
@@ -397,6 +401,8 @@ def run_shape(args, torch, tdev, T, B, I, H):
         for name, (fn, sync) in rows.items():  # each row runs once: the script's own check
             fn()
             sync()
+        if args.overhead and libs:
+            graph_overhead(p, dy, libs[0], 1, top=5)
         return failed
     res = {}
     try:
@@ -415,9 +421,60 @@ def run_shape(args, torch, tdev, T, B, I, H):
             print(f"  {cell} {label}: forward {f:.2f} ms, backward {b:.2f} ms (CUDA events); "
                   f"{f / T * 1e3:.1f} + {b / T * 1e3:.1f} us a step")
     report_registers(H)
+    if args.overhead and libs:
+        graph_overhead(p, dy, libs[0], args.reps)
     if args.persistent:
         failed |= run_persistent(args, p, dy, p64, dy64, check)
     return failed
+
+
+def graph_overhead(p, dy, lib, reps, top=22):
+    """Where a graph-path call's time goes beside its replay: CUDA events around the replay alone and around
+    the whole lstm_forward / lstm_backward, the host's time to enqueue the whole call (no sync), and cProfile's
+    top functions (own time) over reps calls of each."""
+    import cProfile
+    import io
+    import pstats
+
+    from numba import cuda
+    from lnrnn.kernels import lstm_cuda
+    from lnrnn.kernels.cuda.arrays_cuda import to_device
+
+    d = {k: to_device(v) for k, v in p.items()}
+    ddy = to_device(dy)
+    fwd_args = [d[k] for k in FWD]
+    with configured("graph", lib):
+        _, _, _, saved = lstm_cuda.lstm_forward(*fwd_args, lstm_cuda.NORM_LN, 1e-5)
+        bwd = (ddy, saved, d["x"], d["h0"], d["c0"], d["Wx"], d["Wh"], d["gx"], d["gh"], d["gc"], lstm_cuda.NORM_LN)
+        lstm_cuda.lstm_backward(*bwd)
+        plans = {k[0]: v for k, v in lstm_cuda._PLANS.items() if k[1] == lib}
+        calls = {"forward": lambda: lstm_cuda.lstm_forward(*fwd_args, lstm_cuda.NORM_LN, 1e-5),
+                 "backward": lambda: lstm_cuda.lstm_backward(*bwd)}
+        for kind in ("forward", "backward"):
+            replay = median_event_ms(plans[kind].replay, reps)
+            whole = median_event_ms(calls[kind], reps)
+            cuda.synchronize()
+            host = []
+            for _ in range(reps):
+                t0 = time.perf_counter()
+                calls[kind]()
+                host.append((time.perf_counter() - t0) * 1e3)
+                cuda.synchronize()
+            print(f"  graph {kind} ({lib}): replay alone {replay:.2f} ms, the whole call {whole:.2f} ms (CUDA events); "
+                  f"the host enqueues the call in {statistics.median(host):.2f} ms")
+            prof = cProfile.Profile()
+            prof.enable()
+            for _ in range(reps):
+                calls[kind]()
+            cuda.synchronize()
+            prof.disable()
+            out = io.StringIO()
+            pstats.Stats(prof, stream=out).strip_dirs().sort_stats("tottime").print_stats(top)
+            lines = [ln for ln in out.getvalue().splitlines() if ln.strip()]
+            start = next((i for i, ln in enumerate(lines) if ln.lstrip().startswith("ncalls")), 0)
+            print(f"  cProfile, {reps} {kind} calls, by own time:")
+            for ln in lines[start:start + top + 1]:
+                print("    " + ln[:150])
 
 
 def run_persistent(args, p, dy, p64, dy64, check):
