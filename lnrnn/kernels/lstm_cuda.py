@@ -367,21 +367,32 @@ def lstm_path(H, dtype, dcT=False, T=None):
 _PLANS = OrderedDict()  # (kind, library, steps, shape...) -> plan; at most config.CUDA_GRAPH_PLANS, oldest out first
 
 
+def _bucket(T):
+    """The steps of a plan made for a call of T steps once calls of other lengths have come with the same key:
+    T rounded up to a multiple of a quarter of its power of two (at most a quarter more steps; four plans an
+    octave of lengths)."""
+    q = 1 << max(T.bit_length() - 3, 0)
+    return -(-T // q) * q
+
+
 def _plan(kind, T, key, make, exact=False):
     """The plan of this kind for T steps and the rest of its key, made by make(provider, steps) when none
-    serves. A plan of T' steps serves T <= T' <= T + T // config.CUDA_GRAPH_SLACK (the smallest such;
-    unless exact): sequences of ragged lengths share a few plans, a fixed length gets its own."""
+    serves. Unless exact, a plan of S steps serves T <= S <= max(T + T // config.CUDA_GRAPH_SLACK, _bucket(T))
+    (the smallest such): a fixed length gets a plan of its own length; once other lengths come with the same
+    key (ragged batches), new plans take _bucket(T) steps, so that a few captures serve them all."""
     prov = provider()
-    slack = 0 if exact else T // config.CUDA_GRAPH_SLACK
-    fits = [k for k in _PLANS if k[:2] == (kind, prov.name) and k[3:] == key and T <= k[2] <= T + slack]
+    same = [k for k in _PLANS if k[:2] == (kind, prov.name) and k[3:] == key]
+    top = T if exact else max(T + T // config.CUDA_GRAPH_SLACK, _bucket(T))
+    fits = [k for k in same if T <= k[2] <= top]
     if fits:
         k = min(fits, key=lambda k: k[2])
         plan = _PLANS.pop(k)
     else:
         while _PLANS and len(_PLANS) >= config.CUDA_GRAPH_PLANS:
             _PLANS.popitem(last=False)
-        k = (kind, prov.name, T) + key
-        plan = make(prov, T)
+        S = _bucket(T) if same and not exact else T
+        k = (kind, prov.name, S) + key
+        plan = make(prov, S)
     _PLANS[k] = plan
     return plan
 

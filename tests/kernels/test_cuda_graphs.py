@@ -187,3 +187,19 @@ def test_a_longer_plan_serves_a_shorter_call(graphs, monkeypatch):
     lstm_cuda.lstm_backward(dy16, saved, p16["x"], p16["h0"], p16["c0"], p16["Wx"], p16["Wh"], p16["gx"], p16["gh"],
                             p16["gc"], NORM["ln"], dcT=rng.standard_normal((2, 3)))
     assert ("backward", graphs.name, 16, 2, 3, "<f8", True, 0.0) in lstm_cuda._PLANS
+
+
+def test_ragged_lengths_share_bucketed_plans(graphs, monkeypatch):
+    """A first length gets a plan of its own; other lengths with the same key then make plans of _bucket(T)
+    steps (a multiple of a quarter of T's power of two) that the lengths below them reuse: calls of 9, 21, 23
+    and 22 steps make plans of 9 and 24 steps, and each call equals the CPU twin."""
+    _set_threads(monkeypatch, 8)
+    monkeypatch.setattr(config, "CUDA_GRAPH_SLACK", 16)
+    assert [lstm_cuda._bucket(T) for T in (1, 7, 8, 9, 20, 21, 24, 25, 300, 784)] == [1, 7, 8, 10, 20, 24, 24, 28,
+                                                                                     320, 896]
+    rng = np.random.default_rng(47)
+    for T in (9, 21, 23, 22):
+        p, dy = problem(rng, "lstm", T, 2, 2, 3)
+        assert_twins(run_lstm(lstm_cuda, p, dy, "ln"), run_lstm(lstm, p, dy, "ln"), TOL64)
+    assert sorted(k[2] for k in lstm_cuda._PLANS if k[0] == "forward") == [9, 24]
+    assert sorted(k[2] for k in lstm_cuda._PLANS if k[0] == "backward") == [9, 24]
