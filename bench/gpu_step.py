@@ -87,7 +87,7 @@ def median_ms(fn, sync, reps, warmup=2):
 # ------------------------------------------------------------------------------------------------
 def lnrnn_step_fn(p, dy, norm="ln", path="auto", blas=None, persistent=False, persistent_bwd=False):
     """One step of lnrnn's CUDA LSTM twin on device-resident arrays. path: lstm_cuda's time loop
-    (config.CUDA_LSTM_PATH: "graph", "seq", "step" or "auto"); blas: the library of graphs_cuda
+    (config.CUDA_LOOP_PATH: "graph", "seq", "step" or "auto"); blas: the library of graphs_cuda
     (config.CUDA_BLAS; None: as configured); persistent: the LN forward on dev/lstm_persistent_cuda.py's
     recurrence (else lstm_cuda's); persistent_bwd: the same for the backward's time loop."""
     from dev import lstm_persistent_cuda
@@ -117,16 +117,16 @@ def lnrnn_step_fn(p, dy, norm="ln", path="auto", blas=None, persistent=False, pe
 
 @contextlib.contextmanager
 def configured(path, blas):
-    """config.CUDA_LSTM_PATH = path and (unless None) config.CUDA_BLAS = blas while inside."""
+    """config.CUDA_LOOP_PATH = path and (unless None) config.CUDA_BLAS = blas while inside."""
     from lnrnn import config
-    old = config.CUDA_LSTM_PATH, config.CUDA_BLAS
-    config.CUDA_LSTM_PATH = path
+    old = config.CUDA_LOOP_PATH, config.CUDA_BLAS
+    config.CUDA_LOOP_PATH = path
     if blas is not None:
         config.CUDA_BLAS = blas
     try:
         yield
     finally:
-        config.CUDA_LSTM_PATH, config.CUDA_BLAS = old
+        config.CUDA_LOOP_PATH, config.CUDA_BLAS = old
 
 
 def lnrnn_forward_fn(p, persistent=False, norm="ln", path="auto", blas=None):
@@ -438,6 +438,7 @@ def graph_overhead(p, dy, lib, reps, top=22):
 
     from numba import cuda
     from lnrnn.kernels import lstm_cuda
+    from lnrnn.kernels.cuda import graphs_cuda
     from lnrnn.kernels.cuda.arrays_cuda import to_device
 
     d = {k: to_device(v) for k, v in p.items()}
@@ -447,7 +448,7 @@ def graph_overhead(p, dy, lib, reps, top=22):
         _, _, _, saved = lstm_cuda.lstm_forward(*fwd_args, lstm_cuda.NORM_LN, 1e-5)
         bwd = (ddy, saved, d["x"], d["h0"], d["c0"], d["Wx"], d["Wh"], d["gx"], d["gh"], d["gc"], lstm_cuda.NORM_LN)
         lstm_cuda.lstm_backward(*bwd)
-        plans = {k[0]: v for k, v in lstm_cuda._PLANS.items() if k[1] == lib}
+        plans = {k[0].split()[1]: v for k, v in graphs_cuda.PLANS.items() if k[1] == lib and k[0].startswith("lstm ")}
         calls = {"forward": lambda: lstm_cuda.lstm_forward(*fwd_args, lstm_cuda.NORM_LN, 1e-5),
                  "backward": lambda: lstm_cuda.lstm_backward(*bwd)}
         for kind in ("forward", "backward"):

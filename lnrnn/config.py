@@ -136,9 +136,10 @@ CUDA_SHARED_BYTES = 48 * 1024
 # (kernels/cuda/graphs_cuda.py): "auto" (torch, else cupy), "torch", "cupy", "off" (numba's own), "eager"
 # (the simulator's stand-in). The environment variable LNRNN_CUDA_BLAS overrides it.
 CUDA_BLAS = "auto"
-# The LSTM twins' time loop (kernels/lstm_cuda.py): "auto" (the captured graph where a library serves
-# graphs, else the sequence kernels where they fit, else one launch pair a step), or "graph", "seq", "step".
-CUDA_LSTM_PATH = "auto"
+# The LSTM and RNN twins' time loop (kernels/cuda/graphs_cuda.loop_path): "auto" (the captured graph where a
+# library serves graphs, else the sequence kernels where they fit, else one launch pair a step), or "graph",
+# "seq", "step".
+CUDA_LOOP_PATH = "auto"
 # "auto" takes the graph path from this many steps on. Measured on an H200 (bench/gpu_step.py, float32): a
 # call on the graph path costs a fixed ~8 ms (forward) to ~11 ms (backward) beside its steps, which run
 # 2-8x faster than the sequence kernels' (S1 T784 H128: 33 ms against 39; S3 T300 H400: 23 against 57; S2

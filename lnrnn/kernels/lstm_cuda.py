@@ -7,7 +7,7 @@ copied to the device once); every result, ``saved`` included, is a device array 
 
 Layout of the work (everything stays on the device; the host only launches)
     Graph path (default where PyTorch or CuPy serves cuBLAS and graphs: graphs_cuda.py,
-    config.CUDA_LSTM_PATH): the per-step path below, its recurrent products on cuBLAS, captured once per
+    config.CUDA_LOOP_PATH): the per-step path below, its recurrent products on cuBLAS, captured once per
     (T, B, H, dtype, norm, eps or clip) as a CUDA graph over buffers of its own (``_ForwardPlan``,
     ``_BackwardPlan``) and replayed: the inputs are copied into the plan's buffers, one replay runs the
     T steps, the results are copied out (the next call with the same shape reuses the buffers).
@@ -47,17 +47,15 @@ saved (device arrays, exactly the CPU twin's layout):
     rstd  (3,T,B)  1/std of the x, h and c LayerNorms (norm LN; shape (3,0,0) otherwise)
 """
 import math
-from collections import OrderedDict
 from functools import lru_cache
 
 import numpy as np
 from numba import cuda, float64
 
-from lnrnn import config
 from lnrnn.config import FOLD_MAX_I
 from lnrnn.kernels.cuda.arrays_cuda import (bounded, copy, empty, fill, grid_1d, nbtype, seq_fits, seq_threads, threads_per_block,
                                        to_device, transpose, zeros)
-from lnrnn.kernels.cuda.graphs_cuda import provider
+from lnrnn.kernels.cuda.graphs_cuda import fill_zeros, load, loop_path, plan_for
 from lnrnn.kernels.cuda.gemm_cuda import colsum, colsum_prod, matmul, product, projection_grads
 from lnrnn.kernels.cuda.rows_cuda import block_sum, dot_col, sigmoid, split_groups, split_matvec
 from lnrnn.kernels.layernorm_cuda import ln_rows, row_stats
@@ -343,73 +341,11 @@ def _dummies(dtype, T, B):
     return empty(0, dtype), empty((B, 0), dtype), empty((T, B, 0), dtype)
 
 
-PATHS = ("auto", "graph", "seq", "step")
-
-
 def lstm_path(H, dtype, dcT=False, T=None):
     """The time loop lstm_forward (and lstm_backward, ``dcT``: a seed for dL/dc_n given) runs for width H,
-    dtype and T steps (None: a long sequence): "graph", "seq" or "step" (module docstring), as
-    config.CUDA_LSTM_PATH asks and what can serve: a graph needs a library that captures
-    (graphs_cuda.provider().graphs) and, asked for by "auto", at least config.CUDA_GRAPH_MIN_STEPS steps; the
-    sequence kernels need their shared arrays to fit (and no dL/dc_n seed); otherwise one launch pair a step."""
-    want = config.CUDA_LSTM_PATH
-    if want not in PATHS:
-        raise ValueError(f"config.CUDA_LSTM_PATH is {want!r}; use one of {', '.join(PATHS)}")
-    prov = provider()
-    long = want == "graph" or T is None or T >= config.CUDA_GRAPH_MIN_STEPS
-    if want in ("auto", "graph") and prov is not None and prov.graphs and long:
-        return "graph"
-    if want in ("auto", "seq") and _seq_geometry(H, dtype)[1] and not dcT:
-        return "seq"
-    return "step"
-
-
-_PLANS = OrderedDict()  # (kind, library, steps, shape...) -> plan; at most config.CUDA_GRAPH_PLANS, oldest out first
-
-
-def _bucket(T):
-    """The steps of a plan made for a call of T steps once calls of other lengths have come with the same key:
-    T rounded up to a multiple of a quarter of its power of two (at most a quarter more steps; four plans an
-    octave of lengths)."""
-    q = 1 << max(T.bit_length() - 3, 0)
-    return -(-T // q) * q
-
-
-def _plan(kind, T, key, make, exact=False):
-    """The plan of this kind for T steps and the rest of its key, made by make(provider, steps) when none
-    serves. Unless exact, a plan of S steps serves T <= S <= max(T + T // config.CUDA_GRAPH_SLACK, _bucket(T))
-    (the smallest such): a fixed length gets a plan of its own length; once other lengths come with the same
-    key (ragged batches), new plans take _bucket(T) steps, so that a few captures serve them all."""
-    prov = provider()
-    same = [k for k in _PLANS if k[:2] == (kind, prov.name) and k[3:] == key]
-    top = T if exact else max(T + T // config.CUDA_GRAPH_SLACK, _bucket(T))
-    fits = [k for k in same if T <= k[2] <= top]
-    if fits:
-        k = min(fits, key=lambda k: k[2])
-        plan = _PLANS.pop(k)
-    else:
-        while _PLANS and len(_PLANS) >= config.CUDA_GRAPH_PLANS:
-            _PLANS.popitem(last=False)
-        S = _bucket(T) if same and not exact else T
-        k = (kind, prov.name, S) + key
-        plan = make(prov, S)
-    _PLANS[k] = plan
-    return plan
-
-
-def _fill_zeros(*arrays):
-    for a in arrays:
-        fill(a, 0.0)
-
-
-def _rstd_head(rstd, T):
-    """rows 0..T-1 of every row of a plan's rstd (3,T',B), as a fresh (3,T,B) array ((3,0,0): itself)."""
-    if rstd.shape[1] == 0:
-        return rstd
-    out = empty((3, T, rstd.shape[2]), rstd.dtype)
-    for r in range(3):
-        out[r].copy_to_device(rstd[r, :T])
-    return out
+    dtype and T steps (None: a long sequence): graphs_cuda.loop_path's choice, the sequence kernels serving
+    where their shared arrays fit and no dL/dc_n seed is given (they start dL/dc at zero)."""
+    return loop_path(_seq_geometry(H, dtype)[1] and not dcT, T)
 
 
 class _ForwardPlan:
@@ -437,7 +373,7 @@ class _ForwardPlan:
         self.chat = empty((S, B, H), dt) if ln else d3
         self.rstd = empty((3, S, B), dt) if ln else empty((3, 0, 0), dt)
         self.hw = empty((B, G), dt)
-        _fill_zeros(self.xp, self.h0, self.c0, self.Wh, *self.p)
+        fill_zeros(self.xp, self.h0, self.c0, self.Wh, *self.p)
         vh0, vy, vWh, vhw = (prov.view(a) for a in (self.h0, self.y, self.Wh, self.hw))
 
         def step(t, stream):
@@ -484,7 +420,7 @@ class _BackwardPlan:
         self.dHW = empty((S, B, G), dt) if ln else self.DA
         self.dXW = empty((S, B, G), dt) if ln else self.DA
         self.dh, self.dc = empty((B, H), dt), empty((B, H), dt)
-        _fill_zeros(self.dy, self.gates, self.c, self.tc, self.xp, self.hhat, self.chat, self.rstd, self.c0, self.WhT,
+        fill_zeros(self.dy, self.gates, self.c, self.tc, self.xp, self.hhat, self.chat, self.rstd, self.c0, self.WhT,
                     *self.p)
         vdHW, vWhT, vdh = (prov.view(a) for a in (self.dHW, self.WhT, self.dh))
 
@@ -502,12 +438,14 @@ class _BackwardPlan:
         self.replay = prov.capture(record, lambda stream: step(S - 1, stream))
 
 
-def _load(pairs):
-    """Copy each (plan buffer, array) pair's array into the buffer (device to device); a buffer longer than its
-    array (a plan of more steps) takes it in its first steps."""
-    for dst, src in pairs:
-        if dst.size:
-            (dst[:src.shape[0]] if dst.shape[0] != src.shape[0] else dst).copy_to_device(src)
+def _rstd_head(rstd, T):
+    """rows 0..T-1 of every row of a plan's rstd (3,S,B), as a fresh (3,T,B) array ((3,0,0): itself)."""
+    if rstd.shape[1] == 0:
+        return rstd
+    out = empty((3, T, rstd.shape[2]), rstd.dtype)
+    for r in range(3):
+        out[r].copy_to_device(rstd[r, :T])
+    return out
 
 
 def lstm_forward(x, h0, c0, Wx, Wh, b, gx, bx, gh, bh, gc, bc, norm, eps, nchunks=1):
@@ -528,13 +466,13 @@ def lstm_forward(x, h0, c0, Wx, Wh, b, gx, bx, gh, bh, gc, bc, norm, eps, nchunk
     p = (b, gx, bx, gh, bh, gc, bc)
     path = lstm_path(H, dt, T=T)
     if path == "graph":
-        plan = _plan("forward", T, (B, H, np.dtype(dt).str, ln, eps),
+        plan = plan_for("lstm forward", T, (B, H, np.dtype(dt).str, ln, eps),
                      lambda prov, S: _ForwardPlan(prov, S, B, H, dt, ln, eps))
         xp2 = plan.xp[:T].reshape(T * B, G)
         matmul(x.reshape(T * B, I), Wx, out=xp2)
         if ln:
             ln_rows(xp2, d1, d1, eps, False, xp2, empty(T * B, dt), plan.rstd[0, :T].reshape(T * B))  # xp <- xhat_x
-        _load(zip((plan.h0, plan.c0, plan.Wh) + plan.p, (h0, c0, Wh) + p))
+        load(zip((plan.h0, plan.c0, plan.Wh) + plan.p, (h0, c0, Wh) + p))
         plan.replay()
         y = copy(plan.y[:T])
         none = empty((0, 0, 0), dt)
@@ -648,21 +586,21 @@ def lstm_backward(dy, saved, x, h0, c0, Wx, Wh, gx, gh, gc, norm, nchunks=1, cli
     clip = clip_bound(clip)  # 0: off
     path = lstm_path(H, dt, dcT is not None, T)
     if path == "graph":
-        plan = _plan("backward", T, (B, H, np.dtype(dt).str, ln, clip),
+        plan = plan_for("lstm backward", T, (B, H, np.dtype(dt).str, ln, clip),
                      lambda prov, S: _BackwardPlan(prov, S, B, H, dt, ln, clip), exact=dcT is not None)
         S = plan.dy.shape[0]
         pairs = [(plan.dy, dy), (plan.gates, gates), (plan.c, c), (plan.tc, tc), (plan.c0, c0), (plan.WhT, transpose(Wh))]
         if ln:
             pairs += [(plan.xp, xp), (plan.hhat, hhat), (plan.chat, chat), (plan.p[0], gx), (plan.p[1], gh),
                       (plan.p[2], gc)] + [(plan.rstd[r], rstd[r]) for r in range(3)]
-        _load(pairs)
+        load(pairs)
         if S > T:
-            _fill_zeros(plan.dy[T:])
-        _fill_zeros(plan.dh)
+            fill_zeros(plan.dy[T:])
+        fill_zeros(plan.dh)
         if dcT is None:
-            _fill_zeros(plan.dc)
+            fill_zeros(plan.dc)
         else:
-            _load([(plan.dc, to_device(dcT))])
+            load([(plan.dc, to_device(dcT))])
         plan.replay()
         DA, dHW, dXW = plan.DA[:T], plan.dHW[:T], plan.dXW[:T]
         DCN = plan.DCN[:T] if ln else plan.DCN

@@ -4,9 +4,11 @@
     norm LN:   h_t = tanh(LN(x_t Wx + h_{t-1} Wh; g, b))     (Ba et al. 2016, eq. 4; joint normalization)
 Same names, arguments, outputs and ``saved`` layout as the CPU twin; host or device arrays in,
 device arrays out (``arrays_cuda``); ``nchunks`` is accepted and ignored. Same layout of work as
-lstm_cuda.py: x Wx over all T*B rows once; then either one sequence kernel (one block per batch row
-runs every step; the default when its shared arrays fit) or, per step, one GEMM and one fused row
-kernel; weight gradients and the b/g reductions over all T*B rows after the loop.
+lstm_cuda.py: x Wx over all T*B rows once; then the time loop, on one of three paths (rnn_path:
+graphs_cuda.loop_path's choice): the per-step loop (one GEMM and one fused row kernel a step) captured
+once per shape as a CUDA graph over buffers of its own and replayed (``_ForwardPlan``, ``_BackwardPlan``,
+as lstm_cuda's), one sequence kernel (one block per batch row runs every step), or that per-step loop
+launched step by step; weight gradients and the b/g reductions over all T*B rows after the loop.
 
 saved (device arrays):
     y    (T,B,H)  h_t (also the output)
@@ -21,7 +23,8 @@ from numba import cuda
 
 from lnrnn.kernels.cuda.arrays_cuda import (bounded, copy, empty, nbtype, seq_fits, seq_threads, threads_per_block, to_device,
                                        transpose, zeros)
-from lnrnn.kernels.cuda.gemm_cuda import colsum, colsum_prod, matmul, projection_grads
+from lnrnn.kernels.cuda.gemm_cuda import colsum, colsum_prod, matmul, product, projection_grads
+from lnrnn.kernels.cuda.graphs_cuda import fill_zeros, load, loop_path, plan_for
 from lnrnn.kernels.cuda.rows_cuda import block_sum, split_groups, split_matvec
 from lnrnn.kernels.layernorm_cuda import row_stats
 from lnrnn.kernels.codes import NORM_LN, NORM_NONE  # noqa: F401  (the same codes as the CPU twin)
@@ -194,6 +197,77 @@ def _seq_geometry(H, dtype):
     return tpb, seq_fits(tpb + 2 * H + split_groups(H, tpb) * H, dtype)
 
 
+def rnn_path(H, dtype, T=None):
+    """The time loop rnn_forward and rnn_backward run for width H, dtype and T steps (None: a long sequence):
+    graphs_cuda.loop_path's choice, the sequence kernels serving where their shared arrays fit."""
+    return loop_path(_seq_geometry(H, dtype)[1], T)
+
+
+class _ForwardPlan:
+    """rnn_forward's per-step loop over S steps for one (B, H, dtype, norm, eps), captured over buffers of its
+    own, zeros at first (a call of T <= S steps: as lstm_cuda._ForwardPlan's):
+        read:    xp (S,B,H), h0 (B,H), Wh (H,H), b, g (H,)
+        written: y (S,B,H); with LN ahat (S,B,H) and rstd (S,B) (else (S,B,0) and (0,0)); a (B,H): the step's
+                 preactivation."""
+
+    def __init__(self, prov, S, B, H, dt, ln, eps):
+        tpb = threads_per_block()
+        fwd_step = _kernels(np.dtype(dt), tpb)[0]
+        gemm = product(prov)
+        d1, d2, d3 = _dummies(dt, S, B)
+        self.xp, self.y = empty((S, B, H), dt), empty((S, B, H), dt)
+        self.h0, self.a = empty((B, H), dt), empty((B, H), dt)
+        self.Wh = empty((H, H), dt)
+        self.b, self.g = empty(H, dt), empty(H, dt)
+        self.ahat = empty((S, B, H), dt) if ln else d3
+        self.rstd = empty((S, B), dt) if ln else empty((0, 0), dt)
+        fill_zeros(self.xp, self.h0, self.Wh, self.b, self.g)
+        vh0, vy, vWh, va = (prov.view(a) for a in (self.h0, self.y, self.Wh, self.a))
+
+        def step(t, stream):
+            gemm(vh0 if t == 0 else vy[t - 1], vWh, va)
+            fwd_step[B, tpb, stream](self.a, self.xp[t], self.b, self.g, ln, eps, self.y[t], self.ahat[t],
+                                     self.rstd[t] if ln else d1)
+
+        def record(stream):
+            for t in range(S):
+                step(t, stream)
+        self.replay = prov.capture(record, lambda stream: step(0, stream))
+
+
+class _BackwardPlan:
+    """rnn_backward's per-step loop over S steps for one (B, H, dtype, norm), captured over buffers of its own,
+    zeros at first (a call of T <= S steps zeros the rest of dy: as lstm_cuda._BackwardPlan's):
+        read:    dy, y (S,B,H); with LN ahat (S,B,H), rstd (S,B), g (H,) (else (S,B,0), (0,0)); WhT (H,H) = Wh^T
+        written: dZ (S,B,H), dA (S,B,H) (dZ itself without LN); dh (B,H): zeros before a replay, dh0 after."""
+
+    def __init__(self, prov, S, B, H, dt, ln):
+        tpb = threads_per_block()
+        bwd_step = _kernels(np.dtype(dt), tpb)[1]
+        gemm = product(prov)
+        d1, d2, d3 = _dummies(dt, S, B)
+        self.dy, self.y = empty((S, B, H), dt), empty((S, B, H), dt)
+        self.ahat = empty((S, B, H), dt) if ln else d3
+        self.rstd = empty((S, B), dt) if ln else empty((0, 0), dt)
+        self.g = empty(H, dt)
+        self.WhT = empty((H, H), dt)
+        self.dZ = empty((S, B, H), dt)
+        self.dA = empty((S, B, H), dt) if ln else self.dZ
+        self.dh = empty((B, H), dt)
+        fill_zeros(self.dy, self.y, self.ahat, self.rstd, self.g, self.WhT)
+        vdA, vWhT, vdh = (prov.view(a) for a in (self.dA, self.WhT, self.dh))
+
+        def step(t, stream):
+            bwd_step[B, tpb, stream](self.dy[t], self.dh, self.y[t], self.ahat[t], self.rstd[t] if ln else d1,
+                                     self.g, ln, self.dZ[t], self.dA[t])
+            gemm(vdA[t], vWhT, vdh)
+
+        def record(stream):
+            for t in range(S - 1, -1, -1):
+                step(t, stream)
+        self.replay = prov.capture(record, lambda stream: step(S - 1, stream))
+
+
 def rnn_forward(x, h0, Wx, Wh, b, g, norm, eps, nchunks=1):
     """x (T,B,I), h0 (B,H), Wx (I,H), Wh (H,H), b (H,), g (H,) -> y (T,B,H), hT (B,H), saved (device)."""
     x, h0, Wx, Wh, b, g = (to_device(a) for a in (x, h0, Wx, Wh, b, g))
@@ -203,6 +277,16 @@ def rnn_forward(x, h0, Wx, Wh, b, g, norm, eps, nchunks=1):
     ln = norm == NORM_LN
     tpb = threads_per_block()
     fwd_step = _kernels(np.dtype(dt), tpb)[0]
+    path = rnn_path(H, dt, T)
+    if path == "graph":
+        plan = plan_for("rnn forward", T, (B, H, np.dtype(dt).str, ln, float(eps)),
+                        lambda prov, S: _ForwardPlan(prov, S, B, H, dt, ln, float(eps)))
+        matmul(x.reshape(T * B, I), Wx, out=plan.xp[:T].reshape(T * B, H))
+        load([(plan.h0, h0), (plan.Wh, Wh), (plan.b, b), (plan.g, g)])
+        plan.replay()
+        y = copy(plan.y[:T])
+        saved = (y, copy(plan.ahat[:T]), copy(plan.rstd[:T])) if ln else (y, empty((0, 0, 0), dt), empty((0, 0), dt))
+        return y, copy(y[T - 1]), saved
     xp = matmul(x.reshape(T * B, I), Wx).reshape(T, B, H)
     y = empty((T, B, H), dt)
     if ln:
@@ -212,7 +296,8 @@ def rnn_forward(x, h0, Wx, Wh, b, g, norm, eps, nchunks=1):
         ahat = empty((0, 0, 0), dt)
         rstd = empty((0, 0), dt)
     d1, d2, d3 = _dummies(dt, T, B)
-    stpb, seq = _seq_geometry(H, dt)
+    stpb = _seq_geometry(H, dt)[0]
+    seq = path == "seq"
     if seq:
         _seq_kernels(np.dtype(dt), stpb, H)[0][B, stpb](xp, h0, Wh, b, g, ln, float(eps), y, ahat if ln else d3,
                                                         rstd)
@@ -239,18 +324,40 @@ def rnn_backward(dy, saved, x, h0, Wx, Wh, g, norm, nchunks=1):
     I = x.shape[2]
     dt = dy.dtype
     ln = norm == NORM_LN
+    path = rnn_path(H, dt, T)
+    if path == "graph":
+        plan = plan_for("rnn backward", T, (B, H, np.dtype(dt).str, ln),
+                        lambda prov, S: _BackwardPlan(prov, S, B, H, dt, ln))
+        load([(plan.dy, dy), (plan.y, y), (plan.WhT, transpose(Wh))]
+             + ([(plan.ahat, ahat), (plan.rstd, rstd), (plan.g, g)] if ln else []))
+        if plan.dy.shape[0] > T:
+            fill_zeros(plan.dy[T:])
+        fill_zeros(plan.dh)
+        plan.replay()
+        dZ, dA, dh_next = plan.dZ[:T], plan.dA[:T], copy(plan.dh)
+    else:
+        dZ, dA, dh_next = _backward_loop(path, dy, y, ahat, rstd, g, Wh, ln)
+    dx, dWx, dWh = projection_grads(dA, dA, x, h0, y, Wx)
+    return dx, dh_next, dWx, dWh, colsum(dZ), colsum_prod(dZ, ahat) if ln else zeros(H, dt)
+
+
+def _backward_loop(path, dy, y, ahat, rstd, g, Wh, ln):
+    """rnn_backward's time loop on the sequence kernels (path "seq") or one launch pair a step ("step")
+    -> dZ, dA (as _BackwardPlan's), dh0."""
+    T, B, H = dy.shape
+    dt = dy.dtype
     tpb = threads_per_block()
     bwd_step = _kernels(np.dtype(dt), tpb)[1]
     dZ = empty((T, B, H), dt)               # dL/d(tanh argument): db (and dg) reduce over it
     dA = empty((T, B, H), dt) if ln else dZ  # dL/d(x Wx + h Wh)
     dh_next = zeros((B, H), dt)             # dL/dh_t from step t+1; ends as dh0
     d1, d2, d3 = _dummies(dt, T, B)
-    stpb, seq = _seq_geometry(H, dt)
+    stpb = _seq_geometry(H, dt)[0]
+    seq = path == "seq"
     if seq:
         _seq_kernels(np.dtype(dt), stpb, H)[1][B, stpb](dy, y, ahat if ln else d3, rstd, g, transpose(Wh), ln, dZ,
                                                         dA, dh_next)
     for t in range(-1 if seq else T - 1, -1, -1):  # the per-step path
         bwd_step[B, tpb](dy[t], dh_next, y[t], ahat[t] if ln else d2, rstd[t] if ln else d1, g, ln, dZ[t], dA[t])
         matmul(dA[t], Wh, out=dh_next, trans_b=True)
-    dx, dWx, dWh = projection_grads(dA, dA, x, h0, y, Wx)
-    return dx, dh_next, dWx, dWh, colsum(dZ), colsum_prod(dZ, ahat) if ln else zeros(H, dt)
+    return dZ, dA, dh_next

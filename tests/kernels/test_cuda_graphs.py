@@ -18,9 +18,9 @@ if not _ok:
     pytest.skip(f"CUDA kernels cannot run here: {_why}", allow_module_level=True)
 
 from test_cuda_kernels import (CELL_SHAPES, EPS, LSTM_FWD, NORM, TOL64, assert_twins, close, host, problem,  # noqa: E402
-                               run_lstm, small_blocks)  # noqa: F401  (small_blocks: the autouse geometry fixture)
+                               run_lstm, run_rnn, small_blocks)  # noqa: F401  (small_blocks: the autouse geometry fixture)
 
-from lnrnn.kernels import lstm, lstm_cuda  # noqa: E402
+from lnrnn.kernels import lstm, lstm_cuda, rnn, rnn_cuda  # noqa: E402
 from lnrnn.kernels.cuda import arrays_cuda, gemm_cuda, graphs_cuda  # noqa: E402
 
 PROVIDERS = ["eager"] + ([] if backend.simulator_enabled() else ["torch", "cupy"])
@@ -31,8 +31,8 @@ def blas(request, monkeypatch):
     """One provider, with a fresh plan cache; skips a library that is not installed here."""
     monkeypatch.delenv("LNRNN_CUDA_BLAS", raising=False)
     monkeypatch.setattr(config, "CUDA_BLAS", request.param)
-    monkeypatch.setattr(config, "CUDA_LSTM_PATH", "graph")
-    monkeypatch.setattr(lstm_cuda, "_PLANS", type(lstm_cuda._PLANS)())
+    monkeypatch.setattr(config, "CUDA_LOOP_PATH", "graph")
+    monkeypatch.setattr(graphs_cuda, "PLANS", type(graphs_cuda.PLANS)())
     prov = graphs_cuda.provider()
     if prov is None:
         pytest.skip(f"{request.param} cannot serve here: {graphs_cuda.describe()}")
@@ -62,7 +62,7 @@ def test_graph_path_matches_cpu(norm, shape, graphs, monkeypatch):
     assert lstm_cuda.lstm_path(H, np.float64) == "graph"
     p, dy = problem(np.random.default_rng(40), "lstm", T, B, I, H)
     assert_twins(run_lstm(lstm_cuda, p, dy, norm), run_lstm(lstm, p, dy, norm), TOL64)
-    assert {k[0] for k in lstm_cuda._PLANS} == {"forward", "backward"}
+    assert {k[0] for k in graphs_cuda.PLANS} == {"lstm forward", "lstm backward"}
 
 
 def test_wide_input_keeps_xhat(graphs, monkeypatch):
@@ -80,9 +80,9 @@ def test_a_reused_plan_leaves_earlier_results_alone(graphs, monkeypatch):
     rng = np.random.default_rng(42)
     (p1, dy1), (p2, dy2) = problem(rng, "lstm", 3, 3, 2, 5), problem(rng, "lstm", 3, 3, 2, 5)
     first = run_lstm(lstm_cuda, p1, dy1, "ln")
-    plans = dict(lstm_cuda._PLANS)
+    plans = dict(graphs_cuda.PLANS)
     second = run_lstm(lstm_cuda, p2, dy2, "ln")
-    assert dict(lstm_cuda._PLANS) == plans, "the same plans serve the second call"
+    assert dict(graphs_cuda.PLANS) == plans, "the same plans serve the second call"
     assert_twins(first, run_lstm(lstm, p1, dy1, "ln"), TOL64)
     assert_twins(second, run_lstm(lstm, p2, dy2, "ln"), TOL64)
 
@@ -103,7 +103,7 @@ def test_dc_seed_and_clip(graphs, monkeypatch):
                                   p["gc"], NORM["ln"], 1, clip=clip, dcT=dcT)
         for k, (a, e) in enumerate(zip(host(got), want)):
             assert close(a, e) < TOL64, (clip, k)
-    assert sum(k[0] == "backward" for k in lstm_cuda._PLANS) == 2
+    assert sum(k[0] == "lstm backward" for k in graphs_cuda.PLANS) == 2
 
 
 def test_oldest_plan_evicted(graphs, monkeypatch):
@@ -114,7 +114,7 @@ def test_oldest_plan_evicted(graphs, monkeypatch):
         p, _ = problem(rng, "lstm", T, 2, 2, 3)
         y, _, _, _ = lstm_cuda.lstm_forward(*[p[k] for k in LSTM_FWD], NORM["none"], EPS)
         assert close(host(y), lstm.lstm_forward(*[p[k] for k in LSTM_FWD], NORM["none"], EPS, 1)[0]) < TOL64
-    assert [k[2] for k in lstm_cuda._PLANS] == [2, 3]
+    assert [k[2] for k in graphs_cuda.PLANS] == [2, 3]
 
 
 @pytest.mark.parametrize("trans_a", [False, True])
@@ -150,18 +150,18 @@ def test_choice_and_description(monkeypatch):
         graphs_cuda.choice()
     monkeypatch.setenv("LNRNN_CUDA_BLAS", "off")
     assert graphs_cuda.provider() is None and "LNRNN_CUDA_BLAS=off" in graphs_cuda.describe()
-    monkeypatch.setattr(config, "CUDA_LSTM_PATH", "auto")
+    monkeypatch.setattr(config, "CUDA_LOOP_PATH", "auto")
     assert lstm_cuda.lstm_path(5, np.float64) == "seq"  # no library: the sequence kernels where they fit
     assert lstm_cuda.lstm_path(5, np.float64, dcT=True) == "step"
     monkeypatch.setenv("LNRNN_CUDA_BLAS", "eager")
     assert graphs_cuda.provider().name == "eager" and lstm_cuda.lstm_path(5, np.float64) == "graph"
     n = config.CUDA_GRAPH_MIN_STEPS
     assert lstm_cuda.lstm_path(5, np.float64, T=n) == "graph" and lstm_cuda.lstm_path(5, np.float64, T=n - 1) == "seq"
-    monkeypatch.setattr(config, "CUDA_LSTM_PATH", "graph")
+    monkeypatch.setattr(config, "CUDA_LOOP_PATH", "graph")
     assert lstm_cuda.lstm_path(5, np.float64, T=1) == "graph"  # asked for, whatever T
-    monkeypatch.setattr(config, "CUDA_LSTM_PATH", "seq")
+    monkeypatch.setattr(config, "CUDA_LOOP_PATH", "seq")
     assert lstm_cuda.lstm_path(5, np.float64) == "seq"
-    monkeypatch.setattr(config, "CUDA_LSTM_PATH", "fast")
+    monkeypatch.setattr(config, "CUDA_LOOP_PATH", "fast")
     with pytest.raises(ValueError, match="auto, graph, seq, step"):
         lstm_cuda.lstm_path(5, np.float64)
     if backend.simulator_enabled():
@@ -180,13 +180,13 @@ def test_a_longer_plan_serves_a_shorter_call(graphs, monkeypatch):
     p16, dy16 = problem(rng, "lstm", 16, 2, 2, 3)
     for norm in ("ln", "none"):
         assert_twins(run_lstm(lstm_cuda, p17, dy17, norm), run_lstm(lstm, p17, dy17, norm), TOL64)
-        plans = dict(lstm_cuda._PLANS)
+        plans = dict(graphs_cuda.PLANS)
         assert_twins(run_lstm(lstm_cuda, p16, dy16, norm), run_lstm(lstm, p16, dy16, norm), TOL64)
-        assert dict(lstm_cuda._PLANS).keys() == plans.keys(), "no plan of 16 steps was made"
+        assert dict(graphs_cuda.PLANS).keys() == plans.keys(), "no plan of 16 steps was made"
     _, _, _, saved = lstm_cuda.lstm_forward(*[p16[k] for k in LSTM_FWD], NORM["ln"], EPS)
     lstm_cuda.lstm_backward(dy16, saved, p16["x"], p16["h0"], p16["c0"], p16["Wx"], p16["Wh"], p16["gx"], p16["gh"],
                             p16["gc"], NORM["ln"], dcT=rng.standard_normal((2, 3)))
-    assert ("backward", graphs.name, 16, 2, 3, "<f8", True, 0.0) in lstm_cuda._PLANS
+    assert ("lstm backward", graphs.name, 16, 2, 3, "<f8", True, 0.0) in graphs_cuda.PLANS
 
 
 def test_ragged_lengths_share_bucketed_plans(graphs, monkeypatch):
@@ -195,11 +195,40 @@ def test_ragged_lengths_share_bucketed_plans(graphs, monkeypatch):
     and 22 steps make plans of 9 and 24 steps, and each call equals the CPU twin."""
     _set_threads(monkeypatch, 8)
     monkeypatch.setattr(config, "CUDA_GRAPH_SLACK", 16)
-    assert [lstm_cuda._bucket(T) for T in (1, 7, 8, 9, 20, 21, 24, 25, 300, 784)] == [1, 7, 8, 10, 20, 24, 24, 28,
+    assert [graphs_cuda.bucket(T) for T in (1, 7, 8, 9, 20, 21, 24, 25, 300, 784)] == [1, 7, 8, 10, 20, 24, 24, 28,
                                                                                      320, 896]
     rng = np.random.default_rng(47)
     for T in (9, 21, 23, 22):
         p, dy = problem(rng, "lstm", T, 2, 2, 3)
         assert_twins(run_lstm(lstm_cuda, p, dy, "ln"), run_lstm(lstm, p, dy, "ln"), TOL64)
-    assert sorted(k[2] for k in lstm_cuda._PLANS if k[0] == "forward") == [9, 24]
-    assert sorted(k[2] for k in lstm_cuda._PLANS if k[0] == "backward") == [9, 24]
+    assert sorted(k[2] for k in graphs_cuda.PLANS if k[0] == "lstm forward") == [9, 24]
+    assert sorted(k[2] for k in graphs_cuda.PLANS if k[0] == "lstm backward") == [9, 24]
+
+
+@pytest.mark.parametrize("norm", ["none", "ln"])
+@pytest.mark.parametrize("shape", CELL_SHAPES)
+def test_rnn_graph_path_matches_cpu(norm, shape, graphs, monkeypatch):
+    T, B, I, H, tpb = shape
+    _set_threads(monkeypatch, tpb)
+    assert rnn_cuda.rnn_path(H, np.float64) == "graph"
+    p, dy = problem(np.random.default_rng(48), "rnn", T, B, I, H)
+    assert_twins(run_rnn(rnn_cuda, p, dy, norm), run_rnn(rnn, p, dy, norm), TOL64)
+    assert {k[0] for k in graphs_cuda.PLANS} == {"rnn forward", "rnn backward"}
+
+
+def test_rnn_plans_reused_and_shared_by_a_shorter_call(graphs, monkeypatch):
+    """The RNN's plans: a second call of one shape replays them, a call one step shorter runs on them too (its
+    backward's extra step on dL/dh = 0), and every call equals the CPU twin, the first's results kept."""
+    _set_threads(monkeypatch, 8)
+    monkeypatch.setattr(config, "CUDA_GRAPH_SLACK", 16)
+    rng = np.random.default_rng(49)
+    problems = [problem(rng, "rnn", T, 2, 2, 3) for T in (17, 17, 16)]
+    for norm in ("ln", "none"):
+        outs = []
+        for k, (p, dy) in enumerate(problems):
+            outs.append(run_rnn(rnn_cuda, p, dy, norm))
+            if k == 0:
+                plans = dict(graphs_cuda.PLANS)
+        assert graphs_cuda.PLANS.keys() == plans.keys(), "the first call's plans served all three"
+        for out, (p, dy) in zip(outs, problems):
+            assert_twins(out, run_rnn(rnn, p, dy, norm), TOL64)

@@ -96,8 +96,8 @@ MUTANTS = [
          why="dgain and dbias come back in each other's place"),
     # ---- lnrnn/kernels/lstm_cuda.py ----
     dict(name="v8-lstmcuda-dct-ignored-on-sequence-path", file=LSTMC,
-         old="_seq_geometry(H, dtype)[1] and not dcT:",
-         new="_seq_geometry(H, dtype)[1]:",
+         old="    return loop_path(_seq_geometry(H, dtype)[1] and not dcT, T)\n",
+         new="    return loop_path(_seq_geometry(H, dtype)[1], T)\n",
          tests=[CUDA, CLIP, CUDA_LAYERS, LSTM_T],
          why="the sequence kernel runs although dL/dc_{T-1} comes from outside (truncated BPTT): it starts at zero"),
     dict(name="v8-lstmcuda-clip-skips-output-gate", file=LSTMC,

@@ -19,8 +19,10 @@ Under the simulator there is no cuBLAS and no graph: the provider "eager" stands
 copied in, what the replay reads and writes, what is copied out) runs in CI.
 """
 import os
+from collections import OrderedDict
 
 from lnrnn import config
+from lnrnn.kernels.cuda.arrays_cuda import fill
 from lnrnn.kernels.cuda.cuda_env import numpy_compat, simulator_enabled
 
 numpy_compat()  # before numba-cuda compiles anything (NumPy >= 2.5)
@@ -197,3 +199,75 @@ def describe():
     tried = [v for v in _MADE.values() if isinstance(v, str)]
     return ("numba's own GEMM and per-launch time loops: no library served"
             + (f" ({'; '.join(tried)})" if tried else ""))
+
+
+# ------------------------------------------------------------------------------------------------
+# Captured time loops: the cells' twins (lstm_cuda, rnn_cuda) make plans, buffers of their own and the loop
+# captured over them; here is what they share: which loop runs, the cache of plans, and filling buffers.
+# ------------------------------------------------------------------------------------------------
+LOOPS = ("auto", "graph", "seq", "step")
+
+
+def loop_path(seq_ok, T=None):
+    """The time loop a cell's twin runs for T steps (None: a long sequence): "graph" (captured, replayed), "seq"
+    (its sequence kernels: one block per batch row runs every step) or "step" (one launch pair a step), as
+    config.CUDA_LOOP_PATH asks and what can serve: a graph needs a library that captures (provider().graphs)
+    and, asked for by "auto", at least config.CUDA_GRAPH_MIN_STEPS steps; the sequence kernels need seq_ok
+    (their shared arrays fit, and whatever else the cell asks)."""
+    want = config.CUDA_LOOP_PATH
+    if want not in LOOPS:
+        raise ValueError(f"config.CUDA_LOOP_PATH is {want!r}; use one of {', '.join(LOOPS)}")
+    prov = provider()
+    long = want == "graph" or T is None or T >= config.CUDA_GRAPH_MIN_STEPS
+    if want in ("auto", "graph") and prov is not None and prov.graphs and long:
+        return "graph"
+    if want in ("auto", "seq") and seq_ok:
+        return "seq"
+    return "step"
+
+
+PLANS = OrderedDict()  # (kind, library, steps, key...) -> plan; at most config.CUDA_GRAPH_PLANS, oldest out first
+
+
+def bucket(T):
+    """The steps of a plan made for a call of T steps once calls of other lengths have come with the same key:
+    T rounded up to a multiple of a quarter of its power of two (at most a quarter more steps; four plans an
+    octave of lengths)."""
+    q = 1 << max(T.bit_length() - 3, 0)
+    return -(-T // q) * q
+
+
+def plan_for(kind, T, key, make, exact=False):
+    """The plan of this kind for T steps and the rest of its key, made by make(provider, steps) when none
+    serves. Unless exact, a plan of S steps serves T <= S <= max(T + T // config.CUDA_GRAPH_SLACK, bucket(T))
+    (the smallest such; its extra steps must leave the result exact: the cells' plans say how): a fixed length
+    gets a plan of its own length; once other lengths come with the same key (ragged batches), new plans take
+    bucket(T) steps, so that a few captures serve them all."""
+    prov = provider()
+    same = [k for k in PLANS if k[:2] == (kind, prov.name) and k[3:] == key]
+    top = T if exact else max(T + T // config.CUDA_GRAPH_SLACK, bucket(T))
+    fits = [k for k in same if T <= k[2] <= top]
+    if fits:
+        k = min(fits, key=lambda k: k[2])
+        plan = PLANS.pop(k)
+    else:
+        while PLANS and len(PLANS) >= config.CUDA_GRAPH_PLANS:
+            PLANS.popitem(last=False)
+        S = bucket(T) if same and not exact else T
+        k = (kind, prov.name, S) + key
+        plan = make(prov, S)
+    PLANS[k] = plan
+    return plan
+
+
+def fill_zeros(*arrays):
+    for a in arrays:
+        fill(a, 0.0)
+
+
+def load(pairs):
+    """Copy each (plan buffer, array) pair's array into the buffer (device to device); a buffer longer than its
+    array (a plan of more steps) takes it in its first steps."""
+    for dst, src in pairs:
+        if dst.size:
+            (dst[:src.shape[0]] if dst.shape[0] != src.shape[0] else dst).copy_to_device(src)
