@@ -21,8 +21,9 @@ py=${PYTHON:-python3}
 # time left holds a rerun (a limit of 0 skips its part)
 # (seen on an H200: step 86 s; the old tests 68 s; torch-step 36 s; synthesis, blstm-ctc and the new tests did not
 # end in 65, 30 and 75 s, mostly compiling)
-: "${LIMIT_STEP:=100}" "${LIMIT_TESTS_NEW:=100}" "${LIMIT_TESTS:=50}" "${LIMIT_TORCH:=45}" "${LIMIT_SYNTH:=80}"
-: "${LIMIT_TRAIN_STROKES:=50}" "${LIMIT_CTC:=35}" "${LIMIT_TRAIN:=30}" "${LIMIT_BARRIER:=0}"
+# (the step part now adds the RNN rows and the graph path's overhead breakdown)
+: "${LIMIT_STEP:=130}" "${LIMIT_TESTS_NEW:=90}" "${LIMIT_TESTS:=40}" "${LIMIT_TORCH:=45}" "${LIMIT_SYNTH:=80}"
+: "${LIMIT_TRAIN_STROKES:=50}" "${LIMIT_CTC:=25}" "${LIMIT_TRAIN:=30}" "${LIMIT_BARRIER:=0}"
 
 part() {  # part NAME LIMIT CMD...: run CMD under LIMIT seconds, log to OUTDIR/NAME.txt (LIMIT 0: skipped)
   local name=$1 limit=$2; shift 2
@@ -45,7 +46,7 @@ cat "$out/env.txt"
 
 # the S1-S3 table first (the figures the GPU is lent for): the graph path on each library, the sequence
 # kernels, cuDNN and eager PyTorch
-part step "$LIMIT_STEP" "$py" bench/gpu_step.py --reps 10 ${GPU_STEP_ARGS:---overhead}
+part step "$LIMIT_STEP" "$py" bench/gpu_step.py --reps 10 ${GPU_STEP_ARGS:---overhead --rnn}
 # the real-GPU tests, the newest paths first (each test's line as it ends, so that a part stopped at its limit
 # still says what passed): the graph path on torch and cupy, the PyTorch binding on CUDA tensors; then the
 # twins, the device update and the synthesis network

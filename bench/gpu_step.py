@@ -270,6 +270,7 @@ def main(argv=None):
     ap.add_argument("--per-step", action="store_true", help="also time the per-step path (two launches "
                                                              "per time step), slow")
     ap.add_argument("--persistent", action="store_true", help="also check and time dev/lstm_persistent_cuda.py")
+    ap.add_argument("--rnn", action="store_true", help="also the RNN and LN-RNN twins against torch.nn.RNN")
     ap.add_argument("--overhead", action="store_true", help="where a graph-path call's time goes beside its replay "
                                                             "(events, host time, cProfile)")
     ap.add_argument("--tiny", action="store_true", help="one tiny shape, no timing: checks this script "
@@ -327,6 +328,75 @@ def report_registers(H):
                 return
             if regs:
                 print(f"  registers a thread, {k.__name__} {np.dtype(dt).name} ({tpb} threads a block): {regs}")
+
+
+def rnn_rows(args, torch, T, B, I, H, libs):
+    """The RNN twins (LN and plain) on the graph path of each library and on the sequence kernels, against
+    torch.nn.RNN (cuDNN, tanh, no LN); a float64 check of each path against the CPU twin first. True when a
+    check failed."""
+    from numba import cuda
+    from lnrnn.kernels import rnn, rnn_cuda
+    from lnrnn.kernels.cuda.arrays_cuda import to_device, to_host
+
+    rng = np.random.default_rng(1)
+    f = np.float32
+    p = dict(x=rng.standard_normal((T, B, I)).astype(f), h0=np.zeros((B, H), f),
+             Wx=(rng.standard_normal((I, H)) / np.sqrt(I)).astype(f), Wh=(rng.standard_normal((H, H)) / np.sqrt(H)).astype(f),
+             b=np.zeros(H, f), g=np.ones(H, f))
+    dy = (rng.standard_normal((T, B, H)) / (T * B)).astype(f)
+    names = ("x", "h0", "Wx", "Wh", "b", "g")
+
+    def fn(pp, ddy, norm, path, lib):
+        d = {k: to_device(v) for k, v in pp.items()}
+        dd = to_device(ddy)
+        code = rnn_cuda.NORM_LN if norm == "ln" else rnn_cuda.NORM_NONE
+
+        def step():
+            with configured(path, lib):
+                y, _, saved = rnn_cuda.rnn_forward(*[d[k] for k in names], code, 1e-5)
+                return y, rnn_cuda.rnn_backward(dd, saved, d["x"], d["h0"], d["Wx"], d["Wh"], d["g"], code)
+        return step
+
+    failed = False
+    p64 = {k: v[:CHECK_T].astype(np.float64) if k == "x" else v.astype(np.float64) for k, v in p.items()}
+    dy64 = dy[:CHECK_T].astype(np.float64)
+    yc, _, saved = rnn.rnn_forward(*[p64[k] for k in names], rnn.NORM_LN, 1e-5, os.cpu_count() or 1)
+    gc = rnn.rnn_backward(dy64, saved, p64["x"], p64["h0"], p64["Wx"], p64["Wh"], p64["g"], rnn.NORM_LN,
+                          os.cpu_count() or 1)
+    for path, lib in [("graph", lib) for lib in libs] + [("seq", "off")]:
+        y, grads = to_host(fn(p64, dy64, "ln", path, lib)())
+        errs = [rel(y, yc)] + [rel(a, b) for a, b in zip(grads, gc)]
+        good = max(errs) < TOL64
+        failed |= not good
+        print(f"  LN-RNN check vs CPU twin (float64, {path} on {lib}): worst relative error {max(errs):.1e} "
+              f"{'ok' if good else 'FAILED'}")
+    rows = {}
+    for lib in libs:
+        rows[f"lnrnn LN-RNN, graph ({lib})"] = fn(p, dy, "ln", "graph", lib)
+        rows[f"lnrnn RNN, graph ({lib})"] = fn(p, dy, "none", "graph", lib)
+    rows["lnrnn LN-RNN, sequence kernels"] = fn(p, dy, "ln", "seq", "off")
+    rows["lnrnn RNN, sequence kernels"] = fn(p, dy, "none", "seq", "off")
+    syncs = {k: cuda.synchronize for k in rows}
+    if torch is not None and torch.cuda.is_available():
+        net = torch.nn.RNN(I, H).to("cuda")
+        tx, tdy = torch.from_numpy(p["x"]).to("cuda"), torch.from_numpy(dy).to("cuda")
+
+        def cudnn():
+            out, _ = net(tx)
+            net.zero_grad()
+            (out * tdy).sum().backward()
+        rows["torch.nn.RNN (cuDNN, tanh, no LN)"] = cudnn
+        syncs["torch.nn.RNN (cuDNN, tanh, no LN)"] = torch.cuda.synchronize
+    if args.tiny:
+        for k, f_ in rows.items():
+            f_()
+            syncs[k]()
+        return failed
+    res = {k: median_ms(f_, syncs[k], args.reps) for k, f_ in rows.items()}
+    base = "torch.nn.RNN (cuDNN, tanh, no LN)" if "torch.nn.RNN (cuDNN, tanh, no LN)" in res else next(iter(res))
+    for k, ms in res.items():
+        print(f"  {k:42s} {ms:9.2f} ms   {ms / res[base]:5.2f}x {base}")
+    return failed
 
 
 def graph_libraries():
@@ -401,6 +471,8 @@ def run_shape(args, torch, tdev, T, B, I, H):
         for name, (fn, sync) in rows.items():  # each row runs once: the script's own check
             fn()
             sync()
+        if args.rnn:
+            failed |= rnn_rows(args, torch, T, B, I, H, libs)
         if args.overhead and libs:
             graph_overhead(p, dy, libs[0], 1, top=5)
         return failed
@@ -421,6 +493,8 @@ def run_shape(args, torch, tdev, T, B, I, H):
             print(f"  {cell} {label}: forward {f:.2f} ms, backward {b:.2f} ms (CUDA events); "
                   f"{f / T * 1e3:.1f} + {b / T * 1e3:.1f} us a step")
     report_registers(H)
+    if args.rnn:
+        failed |= rnn_rows(args, torch, T, B, I, H, libs)
     if args.overhead and libs:
         graph_overhead(p, dy, libs[0], args.reps)
     if args.persistent:

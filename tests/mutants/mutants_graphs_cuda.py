@@ -6,6 +6,7 @@ the "eager" provider runs the plans, so each is caught without a GPU.
 """
 
 LSTMC = "lnrnn/kernels/lstm_cuda.py"
+RNNC = "lnrnn/kernels/rnn_cuda.py"
 GEMMC = "lnrnn/kernels/cuda/gemm_cuda.py"
 GRAPHS = "lnrnn/kernels/cuda/graphs_cuda.py"
 FUNCPY = "lnrnn/model/functional.py"
@@ -109,6 +110,31 @@ MUTANTS = [
          new="    if name not in NAMES and False:\n",
          tests=[G],
          why="a misspelt LNRNN_CUDA_BLAS is taken as no library at all, silently"),
+    dict(name="graph-rnn-first-step-reads-last-y", file=RNNC,
+         old="            gemm(vh0 if t == 0 else vy[t - 1], vWh, va)\n",
+         new="            gemm(vy[t - 1], vWh, va)\n",
+         tests=[G],
+         why="step 0 of the RNN's captured forward multiplies the last step's h, not h0"),
+    dict(name="graph-rnn-backward-forward-order", file=RNNC,
+         old="            for t in range(S - 1, -1, -1):\n                step(t, stream)\n",
+         new="            for t in range(S):\n                step(t, stream)\n",
+         tests=[G],
+         why="the RNN's captured BPTT runs forward in time"),
+    dict(name="graph-rnn-padded-dy-kept", file=RNNC,
+         old="        if plan.dy.shape[0] > T:\n            fill_zeros(plan.dy[T:])\n",
+         new="",
+         tests=[G],
+         why="a longer RNN plan's extra steps keep an earlier call's dL/dy"),
+    dict(name="graph-rnn-dh-not-reset", file=RNNC,
+         old="        fill_zeros(plan.dh)\n        plan.replay()\n",
+         new="        plan.replay()\n",
+         tests=[G],
+         why="the RNN's dL/dh of the last step starts from the previous call's dh0"),
+    dict(name="graph-rnn-gain-not-loaded", file=RNNC,
+         old="             + ([(plan.ahat, ahat), (plan.rstd, rstd), (plan.g, g)] if ln else []))\n",
+         new="             + ([(plan.ahat, ahat), (plan.rstd, rstd)] if ln else []))\n",
+         tests=[G],
+         why="the LN-RNN's backward plan keeps the gain it was made with (zeros)"),
     dict(name="graph-dy-mask-dropped", file=FUNCPY,
          old="    dy = mask_steps(dy, k.to_device(np.asarray(lengths, np.int64))) if masked else copy(dy)\n",
          new="    dy = copy(dy)\n",
