@@ -148,7 +148,7 @@ CUDA_GRAPH_MIN_STEPS = 100
 # At most this many captured time loops (one per shape and dtype) are kept; the oldest goes first.
 CUDA_GRAPH_PLANS = 16
 # A captured loop of S steps serves a call of T <= S <= T + T // CUDA_GRAPH_SLACK steps (its extra steps cost
-# time, not exactness), and ragged lengths share bucketed loops (lstm_cuda._plan).
+# time, not exactness), and ragged lengths share bucketed loops (graphs_cuda.plan_for).
 CUDA_GRAPH_SLACK = 16
 
 # error_model="numpy": float division by zero gives inf/nan as in NumPy instead of a Python exception;

@@ -6,8 +6,8 @@ copied to the device once); every result, ``saved`` included, is a device array 
 ``nchunks`` is accepted for signature parity and ignored.
 
 Layout of the work (everything stays on the device; the host only launches)
-    Graph path (default where PyTorch or CuPy serves cuBLAS and graphs: graphs_cuda.py,
-    config.CUDA_LOOP_PATH): the per-step path below, its recurrent products on cuBLAS, captured once per
+    Graph path (default where PyTorch serves cuBLAS and graphs, from config.CUDA_GRAPH_MIN_STEPS steps:
+    graphs_cuda.loop_path, config.CUDA_LOOP_PATH): the per-step path below, its recurrent products on cuBLAS, captured once per
     (T, B, H, dtype, norm, eps or clip) as a CUDA graph over buffers of its own (``_ForwardPlan``,
     ``_BackwardPlan``) and replayed: the inputs are copied into the plan's buffers, one replay runs the
     T steps, the results are copied out (the next call with the same shape reuses the buffers).
@@ -53,9 +53,9 @@ import numpy as np
 from numba import cuda, float64
 
 from lnrnn.config import FOLD_MAX_I
-from lnrnn.kernels.cuda.arrays_cuda import (bounded, copy, empty, fill, grid_1d, nbtype, seq_fits, seq_threads, threads_per_block,
+from lnrnn.kernels.cuda.arrays_cuda import (bounded, copy, empty, grid_1d, nbtype, seq_fits, seq_threads, threads_per_block,
                                        to_device, transpose, zeros)
-from lnrnn.kernels.cuda.graphs_cuda import fill_zeros, load, loop_path, plan_for
+from lnrnn.kernels.cuda.graphs_cuda import capture_loop, fill_zeros, load, loop_path, plan_for
 from lnrnn.kernels.cuda.gemm_cuda import colsum, colsum_prod, matmul, product, projection_grads
 from lnrnn.kernels.cuda.rows_cuda import block_sum, dot_col, sigmoid, split_groups, split_matvec
 from lnrnn.kernels.layernorm_cuda import ln_rows, row_stats
@@ -381,11 +381,7 @@ class _ForwardPlan:
             out = (self.gates[t], self.c[t], self.tc[t], self.y[t], self.hhat[t], self.chat[t])
             fwd_step[B, tpb, stream](self.hw, self.xp[t], self.c0 if t == 0 else self.c[t - 1], self.p, ln, eps, out,
                                      self.rstd[1, t] if ln else d1, self.rstd[2, t] if ln else d1)
-
-        def record(stream):
-            for t in range(S):
-                step(t, stream)
-        self.replay = prov.capture(record, lambda stream: step(0, stream))
+        self.replay = capture_loop(prov, step, range(S))
 
 
 class _BackwardPlan:
@@ -431,11 +427,7 @@ class _BackwardPlan:
             bwd_step[B, tpb, stream](self.dy[t], self.dh, self.dc, sv, rs, self.p, ln, clip,
                                      (self.DA[t], self.DCN[t if ln else 0], self.dHW[t], self.dXW[t]))
             gemm(vdHW[t], vWhT, vdh)
-
-        def record(stream):
-            for t in range(S - 1, -1, -1):
-                step(t, stream)
-        self.replay = prov.capture(record, lambda stream: step(S - 1, stream))
+        self.replay = capture_loop(prov, step, range(S - 1, -1, -1))
 
 
 def _rstd_head(rstd, T):

@@ -24,7 +24,7 @@ from numba import cuda
 from lnrnn.kernels.cuda.arrays_cuda import (bounded, copy, empty, nbtype, seq_fits, seq_threads, threads_per_block, to_device,
                                        transpose, zeros)
 from lnrnn.kernels.cuda.gemm_cuda import colsum, colsum_prod, matmul, product, projection_grads
-from lnrnn.kernels.cuda.graphs_cuda import fill_zeros, load, loop_path, plan_for
+from lnrnn.kernels.cuda.graphs_cuda import capture_loop, fill_zeros, load, loop_path, plan_for
 from lnrnn.kernels.cuda.rows_cuda import block_sum, split_groups, split_matvec
 from lnrnn.kernels.layernorm_cuda import row_stats
 from lnrnn.kernels.codes import NORM_LN, NORM_NONE  # noqa: F401  (the same codes as the CPU twin)
@@ -228,11 +228,7 @@ class _ForwardPlan:
             gemm(vh0 if t == 0 else vy[t - 1], vWh, va)
             fwd_step[B, tpb, stream](self.a, self.xp[t], self.b, self.g, ln, eps, self.y[t], self.ahat[t],
                                      self.rstd[t] if ln else d1)
-
-        def record(stream):
-            for t in range(S):
-                step(t, stream)
-        self.replay = prov.capture(record, lambda stream: step(0, stream))
+        self.replay = capture_loop(prov, step, range(S))
 
 
 class _BackwardPlan:
@@ -261,11 +257,7 @@ class _BackwardPlan:
             bwd_step[B, tpb, stream](self.dy[t], self.dh, self.y[t], self.ahat[t], self.rstd[t] if ln else d1,
                                      self.g, ln, self.dZ[t], self.dA[t])
             gemm(vdA[t], vWhT, vdh)
-
-        def record(stream):
-            for t in range(S - 1, -1, -1):
-                step(t, stream)
-        self.replay = prov.capture(record, lambda stream: step(S - 1, stream))
+        self.replay = capture_loop(prov, step, range(S - 1, -1, -1))
 
 
 def rnn_forward(x, h0, Wx, Wh, b, g, norm, eps, nchunks=1):

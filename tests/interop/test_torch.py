@@ -369,13 +369,12 @@ def test_no_steps_and_projections_are_refused_in_one_sentence():
 
 # ---- memory and threads ----
 
-def test_cpu_tensors_reach_the_kernels_as_views_and_come_back_unchanged(monkeypatch):
-    k = cells.LSTM_CPU  # the CPU LSTM kernels of the registry's rows
+def spy_on_kernels(monkeypatch, k, ptr):
+    """Wrap the LSTM kernels k (a registry row's) so that they record where they read x and wrote y (forward)
+    and where they read x and wrote dx (backward): returns the dict they fill, {x, y, x_back, dx}, each an
+    address by ptr(array). Shared with test_torch_cuda."""
     seen = {}
     forward, backward = k.forward, k.backward
-
-    def ptr(a):
-        return a.__array_interface__["data"][0]
 
     def spy_forward(x, *a, **kw):
         y, hT, cT, saved = forward(x, *a, **kw)
@@ -389,6 +388,11 @@ def test_cpu_tensors_reach_the_kernels_as_views_and_come_back_unchanged(monkeypa
 
     monkeypatch.setattr(k, "forward", spy_forward)
     monkeypatch.setattr(k, "backward", spy_backward)
+    return seen
+
+
+def test_cpu_tensors_reach_the_kernels_as_views_and_come_back_unchanged(monkeypatch):
+    seen = spy_on_kernels(monkeypatch, cells.LSTM_CPU, lambda a: a.__array_interface__["data"][0])
     m = _module("ln-lstm", 3, 4, layers=1)
     x = torch.randn(5, 2, 3, dtype=F64, requires_grad=True)
     out, _ = m(x)

@@ -18,6 +18,7 @@ torch = pytest.importorskip("torch")
 
 import lnrnn.torch as lt  # noqa: E402
 from lnrnn.model import cells  # noqa: E402
+from test_torch import spy_on_kernels  # noqa: E402
 
 if os.environ.get("NUMBA_ENABLE_CUDASIM") == "1" or not torch.cuda.is_available():
     pytestmark = pytest.mark.skip(reason="needs torch with CUDA on a GPU and NUMBA_ENABLE_CUDASIM=0")
@@ -234,29 +235,13 @@ def test_compiled_fullgraph_on_cuda_equals_eager(norm, layers):
 def test_cuda_tensors_reach_the_kernels_as_views_and_the_forward_copies_nothing_to_the_host(monkeypatch):
     """The LN-LSTM kernels read x where torch keeps it and write y where out lives (and dx where x.grad
     lives); the forward neither calls .cpu()/.numpy()/.item()/.tolist() on a CUDA tensor nor copies a
-    device array to the host; the backward calls none of those torch methods either (lnrnn's backward
-    itself brings dy to the host: lnrnn.model.functional.layer_backward)."""
+    device array to the host; the backward calls none of those torch methods either (it keeps dL/dy on the
+    device: tests/model/test_functional.py::test_dy_stays_on_the_device)."""
     from numba.cuda.cudadrv import devicearray
 
     m = _module("ln").to(DEV)
     x = torch.randn(T, B, I, dtype=F64, device=DEV, requires_grad=True)
     k = cells.lstm_cuda()   # the CUDA LSTM kernels of the registry's rows
-    forward, backward = k.forward, k.backward
-    seen = {}
-
-    def ptr(a):
-        return a.__cuda_array_interface__["data"][0]
-
-    def spy_forward(x, *a, **kw):
-        y, hT, cT, saved = forward(x, *a, **kw)
-        seen.update(x=ptr(x), y=ptr(y))
-        return y, hT, cT, saved
-
-    def spy_backward(dy, saved, x, *a, **kw):
-        dx, *rest = backward(dy, saved, x, *a, **kw)
-        seen.update(x_back=ptr(x), dx=ptr(dx))
-        return (dx, *rest)
-
     copies = []
     to_host = devicearray.DeviceNDArray.copy_to_host
 
@@ -273,8 +258,7 @@ def test_cuda_tensors_reach_the_kernels_as_views_and_the_forward_copies_nothing_
             return real(self, *a, **kw)
         return method
 
-    monkeypatch.setattr(k, "forward", spy_forward)
-    monkeypatch.setattr(k, "backward", spy_backward)
+    seen = spy_on_kernels(monkeypatch, k, lambda a: a.__cuda_array_interface__["data"][0])
     monkeypatch.setattr(devicearray.DeviceNDArray, "copy_to_host", counted)
     for name in ("cpu", "numpy", "item", "tolist"):
         monkeypatch.setattr(torch.Tensor, name, refused(name))

@@ -54,15 +54,22 @@ def _set_threads(monkeypatch, tpb):
     monkeypatch.setattr(config, "CUDA_SEQ_MAX_THREADS", tpb)
 
 
+# cell -> (CPU twin, CUDA twin, the run helper of test_cuda_kernels, the CUDA twin's path choice, a seed)
+TWINS = {"lstm": (lstm, lstm_cuda, run_lstm, lstm_cuda.lstm_path, 40),
+         "rnn": (rnn, rnn_cuda, run_rnn, rnn_cuda.rnn_path, 48)}
+
+
+@pytest.mark.parametrize("cell", list(TWINS))
 @pytest.mark.parametrize("norm", ["none", "ln"])
 @pytest.mark.parametrize("shape", CELL_SHAPES)
-def test_graph_path_matches_cpu(norm, shape, graphs, monkeypatch):
+def test_graph_path_matches_cpu(cell, norm, shape, graphs, monkeypatch):
     T, B, I, H, tpb = shape
+    cpu, gpu, run, path, seed = TWINS[cell]
     _set_threads(monkeypatch, tpb)
-    assert lstm_cuda.lstm_path(H, np.float64) == "graph"
-    p, dy = problem(np.random.default_rng(40), "lstm", T, B, I, H)
-    assert_twins(run_lstm(lstm_cuda, p, dy, norm), run_lstm(lstm, p, dy, norm), TOL64)
-    assert {k[0] for k in graphs_cuda.PLANS} == {"lstm forward", "lstm backward"}
+    assert path(H, np.float64) == "graph"
+    p, dy = problem(np.random.default_rng(seed), cell, T, B, I, H)
+    assert_twins(run(gpu, p, dy, norm), run(cpu, p, dy, norm), TOL64)
+    assert {k[0] for k in graphs_cuda.PLANS} == {f"{cell} forward", f"{cell} backward"}
 
 
 def test_wide_input_keeps_xhat(graphs, monkeypatch):
@@ -203,17 +210,6 @@ def test_ragged_lengths_share_bucketed_plans(graphs, monkeypatch):
         assert_twins(run_lstm(lstm_cuda, p, dy, "ln"), run_lstm(lstm, p, dy, "ln"), TOL64)
     assert sorted(k[2] for k in graphs_cuda.PLANS if k[0] == "lstm forward") == [9, 24]
     assert sorted(k[2] for k in graphs_cuda.PLANS if k[0] == "lstm backward") == [9, 24]
-
-
-@pytest.mark.parametrize("norm", ["none", "ln"])
-@pytest.mark.parametrize("shape", CELL_SHAPES)
-def test_rnn_graph_path_matches_cpu(norm, shape, graphs, monkeypatch):
-    T, B, I, H, tpb = shape
-    _set_threads(monkeypatch, tpb)
-    assert rnn_cuda.rnn_path(H, np.float64) == "graph"
-    p, dy = problem(np.random.default_rng(48), "rnn", T, B, I, H)
-    assert_twins(run_rnn(rnn_cuda, p, dy, norm), run_rnn(rnn, p, dy, norm), TOL64)
-    assert {k[0] for k in graphs_cuda.PLANS} == {"rnn forward", "rnn backward"}
 
 
 def test_rnn_plans_reused_and_shared_by_a_shorter_call(graphs, monkeypatch):

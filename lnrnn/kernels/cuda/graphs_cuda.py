@@ -260,6 +260,15 @@ def plan_for(kind, T, key, make, exact=False):
     return plan
 
 
+def capture_loop(prov, step, steps):
+    """A plan's replay: step(t, stream) launched for every t of steps (a range, in its order) captured by prov as
+    one graph, after step(steps[0], ...) once uncaptured (cuBLAS's handle and workspace, the kernels loaded)."""
+    def record(stream):
+        for t in steps:
+            step(t, stream)
+    return prov.capture(record, lambda stream: step(steps[0], stream))
+
+
 def fill_zeros(*arrays):
     for a in arrays:
         fill(a, 0.0)
