@@ -503,14 +503,17 @@ def run_shape(args, torch, tdev, T, B, I, H):
 
 
 def graph_overhead(p, dy, lib, reps, top=22):
-    """Where a graph-path call's time goes beside its replay: CUDA events around the replay alone and around
-    the whole lstm_forward / lstm_backward, the host's time to enqueue the whole call (no sync), and cProfile's
-    top functions (own time) over reps calls of each."""
+    """Where a graph-path call's time goes beside its replay, with the twins' arrays from PyTorch's caching
+    allocator (config.CUDA_POOL "auto") and from numba's (cuMemAlloc/cuMemFree: "off"): CUDA events around the
+    replay alone and around the whole lstm_forward / lstm_backward, the host's time to enqueue the whole call
+    (no sync); then, with the default allocator, cProfile's top functions (own time) over reps calls of each and
+    the GPU's timeline of one call (torch.profiler: busy time, kernels by total time, the longest idle gaps)."""
     import cProfile
     import io
     import pstats
 
     from numba import cuda
+    from lnrnn import config
     from lnrnn.kernels import lstm_cuda
     from lnrnn.kernels.cuda import graphs_cuda
     from lnrnn.kernels.cuda.arrays_cuda import to_device
@@ -525,18 +528,27 @@ def graph_overhead(p, dy, lib, reps, top=22):
         plans = {k[0].split()[1]: v for k, v in graphs_cuda.PLANS.items() if k[1] == lib and k[0].startswith("lstm ")}
         calls = {"forward": lambda: lstm_cuda.lstm_forward(*fwd_args, lstm_cuda.NORM_LN, 1e-5),
                  "backward": lambda: lstm_cuda.lstm_backward(*bwd)}
+        old_pool = config.CUDA_POOL
+        try:
+            for pool in ("auto", "off"):
+                config.CUDA_POOL = pool
+                which = "torch's cache" if graphs_cuda.pool() is not None else "numba's cuMemAlloc"
+                for kind in ("forward", "backward"):
+                    replay = median_event_ms(plans[kind].replay, reps)
+                    whole = median_event_ms(calls[kind], reps)
+                    cuda.synchronize()
+                    host = []
+                    for _ in range(reps):
+                        t0 = time.perf_counter()
+                        calls[kind]()
+                        host.append((time.perf_counter() - t0) * 1e3)
+                        cuda.synchronize()
+                    print(f"  graph {kind} ({lib}, arrays from {which}): replay alone {replay:.2f} ms, the whole call "
+                          f"{whole:.2f} ms (CUDA events); the host enqueues the call in {statistics.median(host):.2f} ms")
+                sys.stdout.flush()
+        finally:
+            config.CUDA_POOL = old_pool
         for kind in ("forward", "backward"):
-            replay = median_event_ms(plans[kind].replay, reps)
-            whole = median_event_ms(calls[kind], reps)
-            cuda.synchronize()
-            host = []
-            for _ in range(reps):
-                t0 = time.perf_counter()
-                calls[kind]()
-                host.append((time.perf_counter() - t0) * 1e3)
-                cuda.synchronize()
-            print(f"  graph {kind} ({lib}): replay alone {replay:.2f} ms, the whole call {whole:.2f} ms (CUDA events); "
-                  f"the host enqueues the call in {statistics.median(host):.2f} ms")
             prof = cProfile.Profile()
             prof.enable()
             for _ in range(reps):
@@ -550,6 +562,46 @@ def graph_overhead(p, dy, lib, reps, top=22):
             print(f"  cProfile, {reps} {kind} calls, by own time:")
             for ln in lines[start:start + top + 1]:
                 print("    " + ln[:150])
+            gpu_timeline(calls[kind], f"graph {kind}")
+
+
+def gpu_timeline(fn, label, top=8, gaps=6):
+    """The GPU's side of one call of fn (torch.profiler, CUDA activity): the span from its first kernel or copy
+    to its last, the time the GPU was busy, the kernels by total time, and the longest idle gaps with what
+    came before and after each (host-bound calls show as gaps)."""
+    from numba import cuda
+    try:
+        import torch
+        from torch.profiler import ProfilerActivity, profile
+        fn()
+        cuda.synchronize()
+        with profile(activities=[ProfilerActivity.CUDA]) as prof:
+            fn()
+            cuda.synchronize()
+        ev = sorted(((e.time_range.start, e.time_range.end, e.name) for e in prof.events()
+                     if e.device_type == torch.autograd.DeviceType.CUDA), key=lambda e: e[0])
+    except Exception as e:  # noqa: BLE001 - a bench's optional breakdown: say why and go on
+        print(f"  timeline of {label}: not available ({type(e).__name__}: {e})")
+        return
+    if not ev:
+        print(f"  timeline of {label}: no GPU events recorded")
+        return
+    busy, end, holes = 0.0, ev[0][0], []
+    for i, (s, e, n) in enumerate(ev):
+        if s > end:
+            holes.append((s - end, ev[i - 1][2], n))
+        busy += max(0.0, e - max(s, end))
+        end = max(end, e)
+    span = end - ev[0][0]
+    print(f"  timeline of one {label} call: {len(ev)} GPU events over {span / 1e3:.2f} ms, busy {busy / 1e3:.2f} ms")
+    by = {}
+    for s, e, n in ev:
+        t, c = by.get(n, (0.0, 0))
+        by[n] = (t + e - s, c + 1)
+    for n, (t, c) in sorted(by.items(), key=lambda kv: -kv[1][0])[:top]:
+        print(f"    {t / 1e3:8.3f} ms  {c:5d}x  {n[:90]}")
+    for g, before, after in sorted(holes, reverse=True)[:gaps]:
+        print(f"    idle {g:8.1f} us  after {before[:50]}  before {after[:50]}")
 
 
 def run_persistent(args, p, dy, p64, dy64, check):

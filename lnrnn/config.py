@@ -150,6 +150,10 @@ CUDA_GRAPH_PLANS = 16
 # A captured loop of S steps serves a call of T <= S <= T + T // CUDA_GRAPH_SLACK steps (its extra steps cost
 # time, not exactness), and ragged lengths share bucketed loops (graphs_cuda.plan_for).
 CUDA_GRAPH_SLACK = 16
+# Where the CUDA twins' device arrays come from (arrays_cuda.empty; graphs_cuda.pool): "auto" (PyTorch's caching
+# allocator when torch is the library above, else numba's), "off" (numba's: a cuMemAlloc for each array, and
+# frees that wait for the device). The environment variable LNRNN_CUDA_POOL overrides it.
+CUDA_POOL = "auto"
 
 # error_model="numpy": float division by zero gives inf/nan as in NumPy instead of a Python exception;
 # without it every division carries a branch that keeps LLVM from vectorising the loop (sigmoid: 2x).

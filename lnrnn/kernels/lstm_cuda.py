@@ -53,9 +53,9 @@ import numpy as np
 from numba import cuda, float64
 
 from lnrnn.config import FOLD_MAX_I
-from lnrnn.kernels.cuda.arrays_cuda import (bounded, copy, empty, grid_1d, nbtype, seq_fits, seq_threads, threads_per_block,
-                                       to_device, transpose, zeros)
-from lnrnn.kernels.cuda.graphs_cuda import capture_loop, fill_zeros, load, loop_path, plan_for
+from lnrnn.kernels.cuda.arrays_cuda import (bounded, copy, empty, fill_zeros, grid_1d, nbtype, seq_fits, seq_threads,
+                                       threads_per_block, to_device, transpose, zeros)
+from lnrnn.kernels.cuda.graphs_cuda import capture_loop, load, loop_path, plan_for
 from lnrnn.kernels.cuda.gemm_cuda import colsum, colsum_prod, matmul, product, projection_grads
 from lnrnn.kernels.cuda.rows_cuda import block_sum, dot_col, sigmoid, split_groups, split_matvec
 from lnrnn.kernels.layernorm_cuda import ln_rows, row_stats

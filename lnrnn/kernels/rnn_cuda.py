@@ -21,10 +21,10 @@ from functools import lru_cache
 import numpy as np
 from numba import cuda
 
-from lnrnn.kernels.cuda.arrays_cuda import (bounded, copy, empty, nbtype, seq_fits, seq_threads, threads_per_block, to_device,
-                                       transpose, zeros)
+from lnrnn.kernels.cuda.arrays_cuda import (bounded, copy, empty, fill_zeros, nbtype, seq_fits, seq_threads, threads_per_block,
+                                       to_device, transpose, zeros)
 from lnrnn.kernels.cuda.gemm_cuda import colsum, colsum_prod, matmul, product, projection_grads
-from lnrnn.kernels.cuda.graphs_cuda import capture_loop, fill_zeros, load, loop_path, plan_for
+from lnrnn.kernels.cuda.graphs_cuda import capture_loop, load, loop_path, plan_for
 from lnrnn.kernels.cuda.rows_cuda import block_sum, split_groups, split_matvec
 from lnrnn.kernels.layernorm_cuda import row_stats
 from lnrnn.kernels.codes import NORM_LN, NORM_NONE  # noqa: F401  (the same codes as the CPU twin)

@@ -228,3 +228,67 @@ def test_rnn_plans_reused_and_shared_by_a_shorter_call(graphs, monkeypatch):
         assert graphs_cuda.PLANS.keys() == plans.keys(), "the first call's plans served all three"
         for out, (p, dy) in zip(outs, problems):
             assert_twins(out, run_rnn(rnn, p, dy, norm), TOL64)
+
+
+class _CountingPool:
+    """A stand-in provider whose ``empty`` hands out numba's arrays and counts the bytes asked for."""
+    name, blas, graphs = "eager", False, True
+
+    def __init__(self):
+        self.asked = []
+
+    def empty(self, shape, dtype):
+        from numba import cuda
+        self.asked.append((tuple(np.atleast_1d(shape)), np.dtype(dtype)))
+        return cuda.device_array(shape, dtype=dtype)
+
+
+def test_arrays_come_from_the_pool(monkeypatch):
+    """arrays_cuda.empty, copy and to_device take their memory from graphs_cuda.pool() when it serves one (the
+    provider's ``empty``), numba's when CUDA_POOL is off or the provider has none; a bad setting is refused."""
+    fake = _CountingPool()
+    monkeypatch.delenv("LNRNN_CUDA_POOL", raising=False)
+    monkeypatch.setattr(graphs_cuda, "provider", lambda: fake)
+    monkeypatch.setattr(config, "CUDA_POOL", "auto")
+    a = arrays_cuda.empty((2, 3), np.float64)
+    b = arrays_cuda.to_device(np.arange(4.0))
+    c = arrays_cuda.copy(b)
+    assert fake.asked == [((2, 3), np.dtype(np.float64)), ((4,), np.dtype(np.float64)), ((4,), np.dtype(np.float64))]
+    assert a.shape == (2, 3) and np.array_equal(host(c), np.arange(4.0))
+    p, dy = problem(np.random.default_rng(44), "lstm", 3, 2, 2, 3)
+    n = len(fake.asked)
+    assert_twins(run_lstm(lstm_cuda, p, dy, "ln"), run_lstm(lstm, p, dy, "ln"), TOL64)
+    assert len(fake.asked) > n + 10  # the twin's results and scratch arrays
+    monkeypatch.setenv("LNRNN_CUDA_POOL", "off")
+    n = len(fake.asked)
+    arrays_cuda.copy(arrays_cuda.empty(5, np.float32))
+    assert len(fake.asked) == n and graphs_cuda.pool() is None
+    monkeypatch.setenv("LNRNN_CUDA_POOL", "torch")
+    with pytest.raises(ValueError, match="use auto or off"):
+        graphs_cuda.pool()
+    monkeypatch.setenv("LNRNN_CUDA_POOL", "auto")
+    monkeypatch.setattr(graphs_cuda, "provider", lambda: None)
+    assert graphs_cuda.pool() is None
+
+
+def test_torch_pool_takes_and_returns_memory(monkeypatch):
+    """On a GPU with torch: the pool's arrays live in PyTorch's caching allocator (memory_allocated grows by their
+    size and shrinks when they die), hold what is copied in, and a zero-size array needs none."""
+    monkeypatch.delenv("LNRNN_CUDA_POOL", raising=False)
+    monkeypatch.setattr(config, "CUDA_BLAS", "torch")
+    monkeypatch.setattr(config, "CUDA_POOL", "auto")
+    prov = graphs_cuda.provider()
+    if prov is None or prov.name != "torch":
+        pytest.skip(f"torch serves no pool here: {graphs_cuda.describe()}")
+    torch = prov.torch
+    torch.cuda.synchronize()
+    before = torch.cuda.memory_allocated()
+    x = np.arange(3 * 5 * 7, dtype=np.float32).reshape(3, 5, 7)
+    d = arrays_cuda.to_device(x)
+    assert torch.cuda.memory_allocated() - before >= x.nbytes
+    assert np.array_equal(d.copy_to_host(), x) and np.array_equal(host(arrays_cuda.copy(d)[1]), x[1])
+    assert np.array_equal(torch.as_tensor(d, device="cuda").cpu().numpy(), x)  # a torch view of the same memory
+    del d
+    torch.cuda.synchronize()
+    assert torch.cuda.memory_allocated() == before
+    assert arrays_cuda.empty((0, 4), np.float64).shape == (0, 4)

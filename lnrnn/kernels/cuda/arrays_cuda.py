@@ -18,6 +18,7 @@ import numpy as np
 
 from lnrnn import config
 from lnrnn.kernels.cuda.cuda_env import numpy_compat, simulator_enabled
+from lnrnn.kernels.cuda.graphs_cuda import pool
 
 numpy_compat()  # before numba-cuda compiles anything (NumPy >= 2.5)
 from numba import cuda, float32, float64  # noqa: E402
@@ -88,7 +89,9 @@ def to_device(a):
     a = np.ascontiguousarray(a)
     if a.strides != _c_strides(a.shape, a.itemsize):
         a = a.copy(order="C")
-    return cuda.to_device(a)
+    out = empty(a.shape, a.dtype)
+    out.copy_to_device(a)
+    return out
 
 
 def _c_strides(shape, itemsize):
@@ -108,12 +111,15 @@ def to_host(obj):
 
 
 def empty(shape, dtype):
-    return cuda.device_array(shape, dtype=dtype)
+    """A fresh device array, uninitialized: from graphs_cuda.pool() where one serves (PyTorch's caching
+    allocator), else numba's own allocation."""
+    alloc = pool()
+    return cuda.device_array(shape, dtype=dtype) if alloc is None else alloc(shape, dtype)
 
 
 def copy(a):
     """A fresh device array holding the contents of device array a (device-to-device copy)."""
-    out = cuda.device_array(a.shape, dtype=a.dtype)
+    out = empty(a.shape, a.dtype)
     if a.size:
         out.copy_to_device(a)
     return out
@@ -145,6 +151,12 @@ def fill(a, value):
         blocks, tpb = grid_1d(f.size)
         _fill_kernel[blocks, tpb](f, a.dtype.type(value))
     return a
+
+
+def fill_zeros(*arrays):
+    """Zero each device array in place."""
+    for a in arrays:
+        fill(a, 0.0)
 
 
 def zeros(shape, dtype):

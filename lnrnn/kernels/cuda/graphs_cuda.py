@@ -11,6 +11,9 @@ under the simulator), "torch", "cupy", "off" (numba's own tiled GEMM and per-lau
         each tens of microseconds through numba's dispatcher) is captured once per shape as a CUDA graph
         and replayed as one launch (``capture``; the LSTM's plans in lstm_cuda.py), where the library can
         (``graphs``: PyTorch; CuPy serves the GEMMs only).
+    and (``pool``, config.CUDA_POOL) the twins' device arrays come from PyTorch's caching allocator (arrays_cuda.empty):
+        a fresh array is then a lookup in a cache, not a cudaMalloc, and a dead one goes back to the cache, not
+        through cudaFree, which waits for the device.
 Views are made before a capture begins (a view may wait on the array's stream, which a capture forbids);
 inside one, only slices of them are taken.
 
@@ -18,11 +21,15 @@ Under the simulator there is no cuBLAS and no graph: the provider "eager" stands
 "graph" that runs the recorded launches again at every replay, so that the plans' buffer handling (what is
 copied in, what the replay reads and writes, what is copied out) runs in CI.
 """
+import ctypes
+import math
 import os
 from collections import OrderedDict
+from functools import partial
+
+import numpy as np
 
 from lnrnn import config
-from lnrnn.kernels.cuda.arrays_cuda import fill
 from lnrnn.kernels.cuda.cuda_env import numpy_compat, simulator_enabled
 
 numpy_compat()  # before numba-cuda compiles anything (NumPy >= 2.5)
@@ -57,11 +64,32 @@ class Torch:
         import torch
         if not torch.cuda.is_available():
             raise RuntimeError("torch sees no CUDA device")
+        from numba.cuda.cudadrv.devicearray import DeviceNDArray  # a real GPU's class (the simulator has its own)
         self.torch = torch
+        self.array = DeviceNDArray
         self.capturing = False
 
     def view(self, a):
         return self.torch.as_tensor(a, device="cuda")
+
+    def empty(self, shape, dtype):
+        """A numba device array (C order, uninitialized) in memory from PyTorch's caching allocator, on torch's
+        current stream: the default one, where numba's launches go, so that memory an array gives back when it
+        dies serves only later work of that stream, ordered after what still reads it (the PyTorch binding on a
+        side stream waits for that stream before the twins run and for the twins before it returns)."""
+        dtype = np.dtype(dtype)
+        shape = (int(shape),) if np.ndim(shape) == 0 else tuple(int(n) for n in shape)
+        nbytes = math.prod(shape) * dtype.itemsize
+        if nbytes == 0:
+            return cuda.device_array(shape, dtype=dtype)
+        torch = self.torch
+        dev = cuda.get_current_device().id
+        ptr = torch.cuda.caching_allocator_alloc(nbytes, dev, torch.cuda.current_stream(dev))
+        mem = cuda.MemoryPointer(cuda.current_context(), ctypes.c_void_p(ptr), nbytes,
+                                 finalizer=partial(torch.cuda.caching_allocator_delete, ptr))
+        mem._finalizer.atexit = False  # at exit the cache goes with the process
+        strides = tuple(int(np.prod(shape[i + 1:], dtype=np.int64)) * dtype.itemsize for i in range(len(shape)))
+        return self.array(shape, strides, dtype, gpu_data=mem)
 
     def gemm(self, A, B, C, trans_a=False, trans_b=False, accumulate=False):
         """C (M,N) = op(A) @ op(B) [+ C] on torch views; on the capture stream while capturing, else on the
@@ -184,6 +212,16 @@ def provider():
     return None
 
 
+def pool():
+    """arrays_cuda.empty's allocator, empty(shape, dtype) -> device array: the provider's caching allocator
+    (torch) where config.CUDA_POOL (LNRNN_CUDA_POOL) is "auto", else None (numba's allocation)."""
+    want = (os.environ.get("LNRNN_CUDA_POOL") or config.CUDA_POOL or "auto").strip().lower()
+    if want not in ("auto", "off"):
+        raise ValueError(f"LNRNN_CUDA_POOL/config.CUDA_POOL is {want!r}; use auto or off")
+    prov = provider() if want == "auto" else None
+    return getattr(prov, "empty", None)
+
+
 def describe():
     """One line for ``lnrnn info`` and the benches: which library runs the CUDA GEMMs and graphs, and why."""
     name = choice()
@@ -267,11 +305,6 @@ def capture_loop(prov, step, steps):
         for t in steps:
             step(t, stream)
     return prov.capture(record, lambda stream: step(steps[0], stream))
-
-
-def fill_zeros(*arrays):
-    for a in arrays:
-        fill(a, 0.0)
 
 
 def load(pairs):
