@@ -273,6 +273,8 @@ def main(argv=None):
     ap.add_argument("--rnn", action="store_true", help="also the RNN and LN-RNN twins against torch.nn.RNN")
     ap.add_argument("--overhead", action="store_true", help="where a graph-path call's time goes beside its replay "
                                                             "(events, host time, cProfile)")
+    ap.add_argument("--threads", type=int, nargs="*", default=[], help="also the graph path's LN-LSTM step with "
+                    "these threads a block of its fused step kernels (config.THREADS_PER_BLOCK; 128 by default)")
     ap.add_argument("--tiny", action="store_true", help="one tiny shape, no timing: checks this script "
                                                         "(e.g. under NUMBA_ENABLE_CUDASIM=1)")
     args = ap.parse_args(argv)
@@ -492,6 +494,8 @@ def run_shape(args, torch, tdev, T, B, I, H):
             b = median_event_ms(lnrnn_backward_fn(p, dy, norm=norm, path=path, blas=lib), args.reps)
             print(f"  {cell} {label}: forward {f:.2f} ms, backward {b:.2f} ms (CUDA events); "
                   f"{f / T * 1e3:.1f} + {b / T * 1e3:.1f} us a step")
+    if libs and args.threads:
+        threads_rows(p, dy, libs[0], args.threads, args.reps)
     report_registers(H)
     if args.rnn:
         failed |= rnn_rows(args, torch, T, B, I, H, libs)
@@ -500,6 +504,25 @@ def run_shape(args, torch, tdev, T, B, I, H):
     if args.persistent:
         failed |= run_persistent(args, p, dy, p64, dy64, check)
     return failed
+
+
+def threads_rows(p, dy, lib, threads, reps):
+    """The LN-LSTM step on the graph path with each count of threads a block of the fused step kernels (fresh
+    plans: a plan keeps the kernels it captured), forward and backward apart (CUDA events)."""
+    from lnrnn import config
+    from lnrnn.kernels.cuda import graphs_cuda
+    old = config.THREADS_PER_BLOCK
+    try:
+        for n in threads:
+            config.THREADS_PER_BLOCK = n
+            graphs_cuda.PLANS.clear()
+            f = median_event_ms(lnrnn_forward_fn(p, norm="ln", path="graph", blas=lib), reps)
+            b = median_event_ms(lnrnn_backward_fn(p, dy, norm="ln", path="graph", blas=lib), reps)
+            print(f"  LN-LSTM graph ({lib}), {n} threads a block: forward {f:.2f} ms, backward {b:.2f} ms, "
+                  f"together {f + b:.2f} ms (CUDA events)")
+    finally:
+        config.THREADS_PER_BLOCK = old
+        graphs_cuda.PLANS.clear()
 
 
 def graph_overhead(p, dy, lib, reps, top=22):

@@ -53,9 +53,10 @@ import numpy as np
 from numba import cuda, float64
 
 from lnrnn.config import FOLD_MAX_I
-from lnrnn.kernels.cuda.arrays_cuda import (bounded, copy, empty, fill_zeros, grid_1d, nbtype, seq_fits, seq_threads,
-                                       threads_per_block, to_device, transpose, zeros)
-from lnrnn.kernels.cuda.graphs_cuda import capture_loop, load, loop_path, plan_for
+from lnrnn.kernels.cuda.arrays_cuda import (bounded, copy, copy_bytes, empty, fill_zeros, grid_1d, head, lead, load,
+                                       nbtype, seq_fits, seq_threads, take_row, threads_per_block, to_device,
+                                       transpose, zeros)
+from lnrnn.kernels.cuda.graphs_cuda import capture_loop, loop_path, plan_for
 from lnrnn.kernels.cuda.gemm_cuda import colsum, colsum_prod, matmul, product, projection_grads
 from lnrnn.kernels.cuda.rows_cuda import block_sum, dot_col, sigmoid, split_groups, split_matvec
 from lnrnn.kernels.layernorm_cuda import ln_rows, row_stats
@@ -373,6 +374,8 @@ class _ForwardPlan:
         self.chat = empty((S, B, H), dt) if ln else d3
         self.rstd = empty((3, S, B), dt) if ln else empty((3, 0, 0), dt)
         self.hw = empty((B, G), dt)
+        self.none = d1
+        self._rows = {}
         fill_zeros(self.xp, self.h0, self.c0, self.Wh, *self.p)
         vh0, vy, vWh, vhw = (prov.view(a) for a in (self.h0, self.y, self.Wh, self.hw))
 
@@ -382,6 +385,18 @@ class _ForwardPlan:
             fwd_step[B, tpb, stream](self.hw, self.xp[t], self.c0 if t == 0 else self.c[t - 1], self.p, ln, eps, out,
                                      self.rstd[1, t] if ln else d1, self.rstd[2, t] if ln else d1)
         self.replay = capture_loop(prov, step, range(S))
+
+    def rows(self, T):
+        """For a call of T steps: xp's first T steps as (T*B, G) rows, a (T*B,) scratch and row 0 of rstd's first T
+        steps as (T*B,) (the x LayerNorm's; (0,) without LN), made once a length (slices cost the host time)."""
+        if T not in self._rows:
+            _, B, G = self.xp.shape
+            ln = self.rstd.shape[1] > 0
+            while len(self._rows) >= 8:
+                self._rows.pop(next(iter(self._rows)))
+            self._rows[T] = (lead(self.xp, T).reshape(T * B, G), empty(T * B, self.xp.dtype),
+                             lead(self.rstd[0], T).reshape(T * B) if ln else self.none)
+        return self._rows[T]
 
 
 class _BackwardPlan:
@@ -432,12 +447,25 @@ class _BackwardPlan:
 
 def _rstd_head(rstd, T):
     """rows 0..T-1 of every row of a plan's rstd (3,S,B), as a fresh (3,T,B) array ((3,0,0): itself)."""
-    if rstd.shape[1] == 0:
+    _, S, B = rstd.shape
+    if S == 0:
         return rstd
-    out = empty((3, T, rstd.shape[2]), rstd.dtype)
+    out = empty((3, T, B), rstd.dtype)
+    n, m = T * B * rstd.dtype.itemsize, S * B * rstd.dtype.itemsize
     for r in range(3):
-        out[r].copy_to_device(rstd[r, :T])
+        copy_bytes(out, rstd, n, r * n, r * m)
     return out
+
+
+def _rstd_load(dst, rstd):
+    """A call's rstd (3,T,B) into the first T steps of each row of a plan's (3,S,B)."""
+    _, S, B = dst.shape
+    T = rstd.shape[1]
+    n, m = T * B * rstd.dtype.itemsize, S * B * rstd.dtype.itemsize
+    if rstd.dtype != dst.dtype or tuple(rstd.shape) != (3, T, B) or T > S or not rstd.is_c_contiguous():
+        raise ValueError(f"_rstd_load: a {rstd.dtype} {rstd.shape} rstd into a plan's {dst.dtype} {dst.shape}")
+    for r in range(3):
+        copy_bytes(dst, rstd, n, r * m, r * n)
 
 
 def lstm_forward(x, h0, c0, Wx, Wh, b, gx, bx, gh, bh, gc, bc, norm, eps, nchunks=1):
@@ -451,27 +479,27 @@ def lstm_forward(x, h0, c0, Wx, Wh, b, gx, bx, gh, bh, gc, bc, norm, eps, nchunk
     dt = x.dtype
     ln = norm == NORM_LN
     eps = float(eps)
-    tpb = threads_per_block()
-    fwd_step = _kernels(np.dtype(dt), tpb)[0]
     keep = ln and I > FOLD_MAX_I  # the CPU twin's layout: only a wide input's xhat_x is saved
-    d1, d2, d3 = _dummies(dt, T, B)
     p = (b, gx, bx, gh, bh, gc, bc)
     path = lstm_path(H, dt, T=T)
-    if path == "graph":
+    if path == "graph":  # the host's work kept to copies of whole arrays and launches (microseconds each)
         plan = plan_for("lstm forward", T, (B, H, np.dtype(dt).str, ln, eps),
                      lambda prov, S: _ForwardPlan(prov, S, B, H, dt, ln, eps))
-        xp2 = plan.xp[:T].reshape(T * B, G)
+        xp2, scratch, rstd_x = plan.rows(T)
         matmul(x.reshape(T * B, I), Wx, out=xp2)
         if ln:
-            ln_rows(xp2, d1, d1, eps, False, xp2, empty(T * B, dt), plan.rstd[0, :T].reshape(T * B))  # xp <- xhat_x
+            ln_rows(xp2, plan.none, plan.none, eps, False, xp2, scratch, rstd_x)  # xp <- xhat_x
         load(zip((plan.h0, plan.c0, plan.Wh) + plan.p, (h0, c0, Wh) + p))
         plan.replay()
-        y = copy(plan.y[:T])
+        y = head(plan.y, T)
         none = empty((0, 0, 0), dt)
-        saved = (copy(plan.gates[:T]), copy(plan.c[:T]), copy(plan.tc[:T]), y, copy(plan.xp[:T]) if keep else none,
-                 copy(plan.hhat[:T]) if ln else none, copy(plan.chat[:T]) if ln else none,
-                 _rstd_head(plan.rstd, T))
-        return y, copy(y[T - 1]), copy(saved[1][T - 1]), saved
+        saved = (head(plan.gates, T), head(plan.c, T), head(plan.tc, T), y, head(plan.xp, T) if keep else none,
+                 head(plan.hhat, T) if ln else none, head(plan.chat, T) if ln else none, _rstd_head(plan.rstd, T))
+        return y, take_row(y, T - 1), take_row(saved[1], T - 1), saved
+
+    tpb = threads_per_block()
+    fwd_step = _kernels(np.dtype(dt), tpb)[0]
+    d1, d2, d3 = _dummies(dt, T, B)
 
     xp = matmul(x.reshape(T * B, I), Wx).reshape(T, B, G)
     if ln:
@@ -570,11 +598,10 @@ def lstm_backward(dy, saved, x, h0, c0, Wx, Wh, gx, gh, gc, norm, nchunks=1, cli
     G = 4 * H
     dt = dy.dtype
     ln = norm == NORM_LN
-    d1, d2, d3 = _dummies(dt, T, B)
     if ln and I <= FOLD_MAX_I:  # not saved (the CPU twin's layout): recomputed
         xp = _xhat(x, Wx, rstd[0])
     elif not ln:
-        xp = d3  # never read without LN; the kernels take its rows
+        xp = empty((T, B, 0), dt)  # never read without LN; the kernels take its rows
     clip = clip_bound(clip)  # 0: off
     path = lstm_path(H, dt, dcT is not None, T)
     if path == "graph":
@@ -584,7 +611,8 @@ def lstm_backward(dy, saved, x, h0, c0, Wx, Wh, gx, gh, gc, norm, nchunks=1, cli
         pairs = [(plan.dy, dy), (plan.gates, gates), (plan.c, c), (plan.tc, tc), (plan.c0, c0), (plan.WhT, transpose(Wh))]
         if ln:
             pairs += [(plan.xp, xp), (plan.hhat, hhat), (plan.chat, chat), (plan.p[0], gx), (plan.p[1], gh),
-                      (plan.p[2], gc)] + [(plan.rstd[r], rstd[r]) for r in range(3)]
+                      (plan.p[2], gc)]
+            _rstd_load(plan.rstd, rstd)
         load(pairs)
         if S > T:
             fill_zeros(plan.dy[T:])
@@ -594,11 +622,11 @@ def lstm_backward(dy, saved, x, h0, c0, Wx, Wh, gx, gh, gc, norm, nchunks=1, cli
         else:
             load([(plan.dc, to_device(dcT))])
         plan.replay()
-        DA, dHW, dXW = plan.DA[:T], plan.dHW[:T], plan.dXW[:T]
-        DCN = plan.DCN[:T] if ln else plan.DCN
+        DA, dHW, dXW = lead(plan.DA, T), lead(plan.dHW, T), lead(plan.dXW, T)
+        DCN = lead(plan.DCN, T) if ln else plan.DCN
         dh_next, dc_next = copy(plan.dh), copy(plan.dc)
         if ln:
-            xp, hhat, chat = plan.xp[:T], plan.hhat[:T], plan.chat[:T]
+            xp, hhat, chat = lead(plan.xp, T), lead(plan.hhat, T), lead(plan.chat, T)
     else:
         DA, DCN, dHW, dXW, dh_next, dc_next = _backward_loop(path, dy, dcT, (gates, c, tc, xp, hhat, chat, rstd), c0,
                                                              Wh, (gx, gh, gc), ln, clip)

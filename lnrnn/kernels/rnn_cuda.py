@@ -21,10 +21,10 @@ from functools import lru_cache
 import numpy as np
 from numba import cuda
 
-from lnrnn.kernels.cuda.arrays_cuda import (bounded, copy, empty, fill_zeros, nbtype, seq_fits, seq_threads, threads_per_block,
-                                       to_device, transpose, zeros)
+from lnrnn.kernels.cuda.arrays_cuda import (bounded, copy, empty, fill_zeros, head, lead, load, nbtype, seq_fits,
+                                       seq_threads, take_row, threads_per_block, to_device, transpose, zeros)
 from lnrnn.kernels.cuda.gemm_cuda import colsum, colsum_prod, matmul, product, projection_grads
-from lnrnn.kernels.cuda.graphs_cuda import capture_loop, load, loop_path, plan_for
+from lnrnn.kernels.cuda.graphs_cuda import capture_loop, loop_path, plan_for
 from lnrnn.kernels.cuda.rows_cuda import block_sum, split_groups, split_matvec
 from lnrnn.kernels.layernorm_cuda import row_stats
 from lnrnn.kernels.codes import NORM_LN, NORM_NONE  # noqa: F401  (the same codes as the CPU twin)
@@ -273,12 +273,12 @@ def rnn_forward(x, h0, Wx, Wh, b, g, norm, eps, nchunks=1):
     if path == "graph":
         plan = plan_for("rnn forward", T, (B, H, np.dtype(dt).str, ln, float(eps)),
                         lambda prov, S: _ForwardPlan(prov, S, B, H, dt, ln, float(eps)))
-        matmul(x.reshape(T * B, I), Wx, out=plan.xp[:T].reshape(T * B, H))
+        matmul(x.reshape(T * B, I), Wx, out=lead(plan.xp, T).reshape(T * B, H))
         load([(plan.h0, h0), (plan.Wh, Wh), (plan.b, b), (plan.g, g)])
         plan.replay()
-        y = copy(plan.y[:T])
-        saved = (y, copy(plan.ahat[:T]), copy(plan.rstd[:T])) if ln else (y, empty((0, 0, 0), dt), empty((0, 0), dt))
-        return y, copy(y[T - 1]), saved
+        y = head(plan.y, T)
+        saved = (y, head(plan.ahat, T), head(plan.rstd, T)) if ln else (y, empty((0, 0, 0), dt), empty((0, 0), dt))
+        return y, take_row(y, T - 1), saved
     xp = matmul(x.reshape(T * B, I), Wx).reshape(T, B, H)
     y = empty((T, B, H), dt)
     if ln:
@@ -326,7 +326,7 @@ def rnn_backward(dy, saved, x, h0, Wx, Wh, g, norm, nchunks=1):
             fill_zeros(plan.dy[T:])
         fill_zeros(plan.dh)
         plan.replay()
-        dZ, dA, dh_next = plan.dZ[:T], plan.dA[:T], copy(plan.dh)
+        dZ, dA, dh_next = lead(plan.dZ, T), lead(plan.dA, T), copy(plan.dh)
     else:
         dZ, dA, dh_next = _backward_loop(path, dy, y, ahat, rstd, g, Wh, ln)
     dx, dWx, dWh = projection_grads(dA, dA, x, h0, y, Wx)

@@ -121,8 +121,60 @@ def copy(a):
     """A fresh device array holding the contents of device array a (device-to-device copy)."""
     out = empty(a.shape, a.dtype)
     if a.size:
-        out.copy_to_device(a)
+        if a.is_c_contiguous():
+            copy_bytes(out, a, a.nbytes)
+        else:
+            out.copy_to_device(a)
     return out
+
+
+def copy_bytes(dst, src, nbytes, dst_at=0, src_at=0):
+    """nbytes of C-contiguous device array src from byte src_at into C-contiguous device array dst from byte
+    dst_at. On a GPU one cuMemcpyDtoD, ordered on the legacy default stream with numba's launches: a plan's
+    dozen copies a call through numba's copy_to_device and slicing cost ~0.3 ms of host time each (an H200
+    machine's host, bench/gpu_step.py --overhead); under the simulator the same bytes through flat views."""
+    if nbytes < 0 or dst_at < 0 or src_at < 0 or dst_at + nbytes > dst.nbytes or src_at + nbytes > src.nbytes:
+        raise ValueError(f"copy_bytes: {nbytes} bytes from {src_at} of {src.nbytes} into {dst_at} of {dst.nbytes}")
+    if nbytes == 0:
+        return
+    if simulator_enabled():
+        d, s = dst.dtype.itemsize, src.dtype.itemsize
+        if dst.dtype != src.dtype or (dst_at | src_at | nbytes) % d:
+            raise ValueError("copy_bytes: under the simulator, arrays of one dtype and whole elements only")
+        flat(dst)[dst_at // d:(dst_at + nbytes) // d].copy_to_device(flat(src)[src_at // s:(src_at + nbytes) // s])
+        return
+    from numba.cuda.cudadrv.driver import driver
+    driver.cuMemcpyDtoD(dst.device_ctypes_pointer.value + dst_at, src.device_ctypes_pointer.value + src_at, nbytes)
+
+
+def load(pairs):
+    """Copy each (plan buffer, array) pair's array into the buffer (device to device, copy_bytes); a
+    buffer longer than its array (a plan of more steps) takes it in its first steps."""
+    for dst, src in pairs:
+        if dst.size:
+            if (dst.dtype != src.dtype or tuple(dst.shape[1:]) != tuple(src.shape[1:]) or src.shape[0] > dst.shape[0]
+                    or not src.is_c_contiguous()):
+                raise ValueError(f"load: a {src.dtype} {src.shape} array into a plan's {dst.dtype} {dst.shape}")
+            copy_bytes(dst, src, src.nbytes)
+
+
+def head(a, n):
+    """A fresh device array holding the first n rows of C-contiguous device array a (n <= len(a))."""
+    out = empty((n,) + tuple(a.shape[1:]), a.dtype)
+    copy_bytes(out, a, out.nbytes)
+    return out
+
+
+def take_row(a, t):
+    """A fresh device array holding row t of C-contiguous device array a (a[t], copied without a slice)."""
+    out = empty(tuple(a.shape[1:]), a.dtype)
+    copy_bytes(out, a, out.nbytes, src_at=t * out.nbytes)
+    return out
+
+
+def lead(a, n):
+    """The first n rows of device array a: a itself when it has n (a slice costs the host tens of microseconds)."""
+    return a if a.shape[0] == n else a[:n]
 
 
 def flat(a):
@@ -154,9 +206,15 @@ def fill(a, value):
 
 
 def fill_zeros(*arrays):
-    """Zero each device array in place."""
+    """Zero each device array in place (C-contiguous: on a GPU one cuMemsetD8 each, under the simulator a fill)."""
     for a in arrays:
-        fill(a, 0.0)
+        if not a.size:
+            continue
+        if simulator_enabled():
+            fill(a, 0.0)
+        else:
+            from numba.cuda.cudadrv.driver import driver
+            driver.cuMemsetD8(a.device_ctypes_pointer.value, 0, a.nbytes)
 
 
 def zeros(shape, dtype):

@@ -306,10 +306,3 @@ def capture_loop(prov, step, steps):
             step(t, stream)
     return prov.capture(record, lambda stream: step(steps[0], stream))
 
-
-def load(pairs):
-    """Copy each (plan buffer, array) pair's array into the buffer (device to device); a buffer longer than its
-    array (a plan of more steps) takes it in its first steps."""
-    for dst, src in pairs:
-        if dst.size:
-            (dst[:src.shape[0]] if dst.shape[0] != src.shape[0] else dst).copy_to_device(src)
