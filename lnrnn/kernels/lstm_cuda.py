@@ -52,6 +52,7 @@ from functools import lru_cache
 import numpy as np
 from numba import cuda, float64
 
+from lnrnn import config
 from lnrnn.config import FOLD_MAX_I
 from lnrnn.kernels.cuda.arrays_cuda import (bounded, copy, copy_bytes, empty, fill_zeros, grid_1d, head, lead, load,
                                        nbtype, seq_fits, seq_threads, take_row, threads_per_block, to_device,
@@ -349,6 +350,15 @@ def lstm_path(H, dtype, dcT=False, T=None):
     return loop_path(_seq_geometry(H, dtype)[1] and not dcT, T)
 
 
+def step_threads(H):
+    """Threads a block of the graph path's fused step kernels: H rounded up to a power of two, at least
+    config.THREADS_PER_BLOCK, at most config.CUDA_SEQ_MAX_THREADS. Measured on an H200 (bench/gpu_step.py
+    --threads, LN-LSTM forward + backward): S3's H 400 16.7 ms with 512 threads against 21.2 with 128, S2's
+    H 256 9.1 with 256 against 9.7, S1's H 128 best with 128 (29.9 with 256, 33.1 with 512)."""
+    n = 1 << max(H - 1, 0).bit_length()
+    return max(threads_per_block(), min(int(config.CUDA_SEQ_MAX_THREADS), n))
+
+
 class _ForwardPlan:
     """lstm_forward's per-step loop over S steps for one (B, H, dtype, norm, eps), captured over buffers of
     its own, zeros at first; a call of T <= S steps fills steps 0..T-1 and reads back the same (the steps
@@ -360,7 +370,7 @@ class _ForwardPlan:
 
     def __init__(self, prov, S, B, H, dt, ln, eps):
         G = 4 * H
-        tpb = threads_per_block()
+        tpb = step_threads(H)
         fwd_step = _kernels(np.dtype(dt), tpb)[0]
         gemm = product(prov)
         d1, d2, d3 = _dummies(dt, S, B)
@@ -412,7 +422,7 @@ class _BackwardPlan:
 
     def __init__(self, prov, S, B, H, dt, ln, clip):
         G = 4 * H
-        tpb = threads_per_block()
+        tpb = step_threads(H)
         bwd_step = _kernels(np.dtype(dt), tpb)[1]
         gemm = product(prov)
         d1, d2, d3 = _dummies(dt, S, B)

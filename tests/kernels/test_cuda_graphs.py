@@ -292,3 +292,43 @@ def test_torch_pool_takes_and_returns_memory(monkeypatch):
     torch.cuda.synchronize()
     assert torch.cuda.memory_allocated() == before
     assert arrays_cuda.empty((0, 4), np.float64).shape == (0, 4)
+
+
+def test_step_threads_and_a_wider_block(graphs, monkeypatch):
+    """The graph plans' step kernels take H rounded up to a power of two threads, within THREADS_PER_BLOCK ..
+    CUDA_SEQ_MAX_THREADS; a block wider than the default (16 threads for H = 9, 4 by default) gives the CPU's
+    results."""
+    monkeypatch.setattr(config, "THREADS_PER_BLOCK", 128)
+    monkeypatch.setattr(config, "CUDA_SEQ_MAX_THREADS", 512)
+    assert [lstm_cuda.step_threads(H) for H in (1, 5, 128, 129, 256, 400, 1000)] == [128, 128, 128, 256, 256, 512, 512]
+    monkeypatch.setattr(config, "THREADS_PER_BLOCK", 4)
+    monkeypatch.setattr(config, "CUDA_SEQ_MAX_THREADS", 32)
+    assert [lstm_cuda.step_threads(H) for H in (1, 3, 4, 5, 9, 16, 17, 40)] == [4, 4, 4, 8, 16, 16, 32, 32]
+    p, dy = problem(np.random.default_rng(45), "lstm", 3, 2, 2, 9)
+    assert_twins(run_lstm(lstm_cuda, p, dy, "ln"), run_lstm(lstm, p, dy, "ln"), TOL64)
+
+
+def test_copies_by_bytes_and_rows():
+    """arrays_cuda.copy_bytes copies the bytes asked for, at both offsets, and refuses to leave either array;
+    take_row and head copy a row and leading rows; load refuses arrays of another row shape or more rows."""
+    a = arrays_cuda.to_device(np.arange(12.0).reshape(4, 3))
+    b = arrays_cuda.to_device(np.zeros((4, 3)))
+    arrays_cuda.copy_bytes(b, a, 2 * 8, dst_at=7 * 8, src_at=4 * 8)
+    want = np.zeros(12)
+    want[7:9] = [4.0, 5.0]
+    assert np.array_equal(host(b).ravel(), want)
+    for bad in ((13 * 8, 0, 0), (8, 12 * 8, 0), (8, 0, 12 * 8), (-8, 0, 0)):
+        with pytest.raises(ValueError, match="copy_bytes"):
+            arrays_cuda.copy_bytes(b, a, bad[0], dst_at=bad[1], src_at=bad[2])
+    assert np.array_equal(host(arrays_cuda.take_row(a, 2)), [6.0, 7.0, 8.0])
+    assert np.array_equal(host(arrays_cuda.head(a, 3)), np.arange(9.0).reshape(3, 3))
+    assert arrays_cuda.lead(a, 4) is a and arrays_cuda.lead(a, 2).shape == (2, 3)
+    dst = arrays_cuda.to_device(np.full((5, 3), -1.0))
+    arrays_cuda.load([(dst, a)])
+    assert np.array_equal(host(dst)[:4], host(a)) and np.all(host(dst)[4] == -1)
+    for bad in (np.zeros((4, 2)), np.zeros((6, 3)), np.zeros((4, 3), np.float32)):
+        with pytest.raises(ValueError, match="load"):
+            arrays_cuda.load([(dst, arrays_cuda.to_device(bad))])
+    z = arrays_cuda.to_device(np.ones((2, 3)))
+    arrays_cuda.fill_zeros(z)
+    assert np.all(host(z) == 0)
