@@ -140,11 +140,11 @@ CUDA_BLAS = "auto"
 # library serves graphs, else the sequence kernels where they fit, else one launch pair a step), or "graph",
 # "seq", "step".
 CUDA_LOOP_PATH = "auto"
-# "auto" takes the graph path from this many steps on. Measured on an H200 (bench/gpu_step.py, float32): a
-# call on the graph path costs a fixed ~8 ms (forward) to ~11 ms (backward) beside its steps, which run
-# 2-8x faster than the sequence kernels' (S1 T784 H128: 33 ms against 39; S3 T300 H400: 23 against 57; S2
-# T28 H256: 22 against 7).
-CUDA_GRAPH_MIN_STEPS = 100
+# "auto" takes the graph path from this many steps on. Measured on an H200 (bench/gpu_step.py, float32, LN-LSTM
+# forward + backward, docs/performance.md): the graph path 27.8 / 8.6 / 19.5 ms at S1 (T784) / S2 (T28) / S3
+# (T300) against the sequence kernels' 36.9 / 8.8 / 55.6; below ~two dozen steps its capture per new length
+# and its fixed host work are not yet shown to pay.
+CUDA_GRAPH_MIN_STEPS = 24
 # At most this many captured time loops (one per shape and dtype) are kept; the oldest goes first.
 CUDA_GRAPH_PLANS = 16
 # A captured loop of S steps serves a call of T <= S <= T + T // CUDA_GRAPH_SLACK steps (its extra steps cost

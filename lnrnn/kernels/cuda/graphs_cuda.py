@@ -228,7 +228,8 @@ def describe():
     p = provider()
     if p is not None:
         how = ("numba's tiled GEMM, time loops replayed" if p.name == "eager" else
-               f"cuBLAS {'and CUDA graphs ' if p.graphs else ''}through {p.name}")
+               f"cuBLAS {'and CUDA graphs ' if p.graphs else ''}through {p.name}"
+               + (", device arrays from its caching allocator" if pool() is not None else ""))
         return f"{how} (LNRNN_CUDA_BLAS={name})"
     if name == "off":
         return "numba's own GEMM and per-launch time loops (LNRNN_CUDA_BLAS=off)"
