@@ -83,10 +83,10 @@ def kernels(dtype):
     return _kernels(np.dtype(dtype), threads_per_block())
 
 
-def ln_rows(x, gain, bias, eps, affine, y, mean, rstd):
+def ln_rows(x, gain, bias, eps, affine, y, mean, rstd, stream=0):
     """Launch the row kernel over x (N,F): y (N,F), mean (N,), rstd (N,) are written (device arrays)."""
     if x.shape[0]:
-        kernels(x.dtype)[0][x.shape[0], threads_per_block()](x, gain, bias, eps, affine, y, mean, rstd)
+        kernels(x.dtype)[0][x.shape[0], threads_per_block(), stream](x, gain, bias, eps, affine, y, mean, rstd)
 
 
 def layernorm_forward(x, gain, bias, eps, nchunks=1):

@@ -53,7 +53,7 @@ saved (the tuple forward returns and backward takes back):
     c     (T,B,H)  cell state c_t (the carried, unnormalized one)
     tc    (T,B,H)  tanh of the cell output, tanh(c_t) or tanh(LN(c_t))
     y     (T,B,H)  hidden state h_t (also the layer output)
-    xp    (T,B,G)  LN-normalized x_t Wx (xhat_x): norm LN with a wide input (I > config.FOLD_MAX_I) only;
+    xp    (T,B,G)  LN-normalized x_t Wx (xhat_x): norm LN unless the input is narrow (0 < I <= FOLD_MAX_I);
                    shape (0,0,0) otherwise (the plain LSTM's backward never reads x Wx; a narrow
                    input's backward works from x, Wx and rstd_x: 100 MB less to write at S1)
     hhat  (T,B,G)  LN-normalized h_{t-1} Wh     (norm LN; shape (0,0,0) otherwise)

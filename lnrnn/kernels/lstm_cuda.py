@@ -40,7 +40,7 @@ saved (device arrays, exactly the CPU twin's layout):
     c     (T,B,H)  cell state c_t
     tc    (T,B,H)  tanh of the cell output, tanh(c_t) or tanh(LN(c_t))
     y     (T,B,H)  hidden state h_t (also the layer output)
-    xp    (T,B,G)  LN-normalized x_t Wx (xhat_x): norm LN with a wide input (I > config.FOLD_MAX_I) only;
+    xp    (T,B,G)  LN-normalized x_t Wx (xhat_x): norm LN unless the input is narrow (0 < I <= FOLD_MAX_I);
                    shape (0,0,0) otherwise
     hhat  (T,B,G)  LN-normalized h_{t-1} Wh     (norm LN; shape (0,0,0) otherwise)
     chat  (T,B,H)  LN-normalized c_t            (norm LN; shape (0,0,0) otherwise)
@@ -54,11 +54,12 @@ from numba import cuda, float64
 
 from lnrnn import config
 from lnrnn.config import FOLD_MAX_I
-from lnrnn.kernels.cuda.arrays_cuda import (bounded, copy, copy_bytes, empty, fill_zeros, grid_1d, head, lead, load,
+from lnrnn.kernels.cuda.arrays_cuda import (bounded, copy, copy_bytes, empty, fill_zeros, grid_1d, head, load,
                                        nbtype, seq_fits, seq_threads, take_row, threads_per_block, to_device,
-                                       transpose, zeros)
+                                       transpose, transpose_into, zeros)
 from lnrnn.kernels.cuda.graphs_cuda import capture_loop, loop_path, plan_for
-from lnrnn.kernels.cuda.gemm_cuda import colsum, colsum_prod, matmul, product, projection_grads
+from lnrnn.kernels.cuda.gemm_cuda import (SUM, SUM_PROD, colsum, colsum_launch, colsum_parts, colsum_prod, matmul,
+                                      product, projection_grads)
 from lnrnn.kernels.cuda.rows_cuda import block_sum, dot_col, sigmoid, split_groups, split_matvec
 from lnrnn.kernels.layernorm_cuda import ln_rows, row_stats
 from lnrnn.kernels.codes import NORM_LN, NORM_NONE, centered, clip_bound  # noqa: F401  (the same codes as the CPU twin)
@@ -360,20 +361,25 @@ def step_threads(H):
 
 
 class _ForwardPlan:
-    """lstm_forward's per-step loop over S steps for one (B, H, dtype, norm, eps), captured over buffers of
-    its own, zeros at first; a call of T <= S steps fills steps 0..T-1 and reads back the same (the steps
-    after T run on what their rows hold, and nothing before them reads them):
-        read:    xp (S,B,G) (xhat_x with LN), h0, c0 (B,H), Wh (H,G), p = (b, gx, bx, gh, bh) (G,) each,
-                 then (gc, bc) (H,) each
-        written: gates (S,B,G), c, tc, y (S,B,H), hhat (S,B,G), chat (S,B,H), rows 1, 2 of rstd (3,S,B)
+    """lstm_forward over S steps for one (B, H, I, dtype, norm, eps), captured over buffers of its own, zeros at
+    first: the whole forward, so that a call is copies in, one replay, copies out. A call of T <= S steps fills
+    steps 0..T-1 of x and reads back the same (the steps after T run on what their rows hold, and nothing before
+    them reads them):
+        read:    x (S,B,I), Wx (I,G), h0, c0 (B,H), Wh (H,G), p = (b, gx, bx, gh, bh) (G,) each, then (gc, bc)
+                 (H,) each
+        before the loop: xp (S,B,G) = x Wx over all S*B rows, with LN normalized in place (xhat_x; its 1/std in
+                 row 0 of rstd, the means in a scratch row)
+        the loop: gates (S,B,G), c, tc, y (S,B,H), hhat (S,B,G), chat (S,B,H), rows 1, 2 of rstd (3,S,B)
                  (hhat, chat (S,B,0) and rstd (3,0,0) without LN); hw (B,G): the step's h_{t-1} Wh."""
 
-    def __init__(self, prov, S, B, H, dt, ln, eps):
+    def __init__(self, prov, S, B, H, I, dt, ln, eps):
         G = 4 * H
+        N = S * B
         tpb = step_threads(H)
         fwd_step = _kernels(np.dtype(dt), tpb)[0]
         gemm = product(prov)
         d1, d2, d3 = _dummies(dt, S, B)
+        self.x, self.Wx = empty((S, B, I), dt), empty((I, G), dt)
         self.xp = empty((S, B, G), dt)
         self.h0, self.c0 = empty((B, H), dt), empty((B, H), dt)
         self.Wh = empty((H, G), dt)
@@ -384,48 +390,52 @@ class _ForwardPlan:
         self.chat = empty((S, B, H), dt) if ln else d3
         self.rstd = empty((3, S, B), dt) if ln else empty((3, 0, 0), dt)
         self.hw = empty((B, G), dt)
-        self.none = d1
-        self._rows = {}
-        fill_zeros(self.xp, self.h0, self.c0, self.Wh, *self.p)
+        mean = empty(N, dt)  # the x LayerNorm's row means (not kept)
+        fill_zeros(self.x, self.Wx, self.xp, self.h0, self.c0, self.Wh, *self.p)
         vh0, vy, vWh, vhw = (prov.view(a) for a in (self.h0, self.y, self.Wh, self.hw))
+        xp2 = self.xp.reshape(N, G)
+        vx2, vWx, vxp2 = (prov.view(a) for a in (self.x.reshape(N, I), self.Wx, xp2)) if I else (None,) * 3
+
+        def before(stream):
+            if I:  # else xp stays the zeros it starts as
+                gemm(vx2, vWx, vxp2)
+            if ln:  # xp <- xhat_x
+                ln_rows(xp2, d1, d1, eps, False, xp2, mean, self.rstd[0].reshape(N), stream)
 
         def step(t, stream):
             gemm(vh0 if t == 0 else vy[t - 1], vWh, vhw)
             out = (self.gates[t], self.c[t], self.tc[t], self.y[t], self.hhat[t], self.chat[t])
             fwd_step[B, tpb, stream](self.hw, self.xp[t], self.c0 if t == 0 else self.c[t - 1], self.p, ln, eps, out,
                                      self.rstd[1, t] if ln else d1, self.rstd[2, t] if ln else d1)
-        self.replay = capture_loop(prov, step, range(S))
-
-    def rows(self, T):
-        """For a call of T steps: xp's first T steps as (T*B, G) rows, a (T*B,) scratch and row 0 of rstd's first T
-        steps as (T*B,) (the x LayerNorm's; (0,) without LN), made once a length (slices cost the host time)."""
-        if T not in self._rows:
-            _, B, G = self.xp.shape
-            ln = self.rstd.shape[1] > 0
-            while len(self._rows) >= 8:
-                self._rows.pop(next(iter(self._rows)))
-            self._rows[T] = (lead(self.xp, T).reshape(T * B, G), empty(T * B, self.xp.dtype),
-                             lead(self.rstd[0], T).reshape(T * B) if ln else self.none)
-        return self._rows[T]
+        self.replay = capture_loop(prov, step, range(S), before)
 
 
 class _BackwardPlan:
-    """lstm_backward's per-step loop over S steps for one (B, H, dtype, norm, clip), captured over buffers of
-    its own, zeros at first. A call of T <= S steps fills steps 0..T-1 of what the loop reads and zeros
-    the rest of dy, so that the loop's first S - T steps (t = S-1 .. T) leave dh and dc exactly zero
-    (dL/dh = 0 and finite saved values give zeros everywhere) and steps T-1 .. 0 see what T steps would:
-        read:    dy (S,B,H); the saved gates (S,B,G), c, tc (S,B,H), and with LN xp, hhat (S,B,G), chat
-                 (S,B,H), rstd (3,S,B) (else (S,B,0) and (3,0,0)); c0 (B,H); WhT (G,H) = Wh^T; p = (gx, gh, gc)
-        written: DA (S,B,G), DCN (S,B,H) ((1,B,H) scratch without LN), dHW, dXW (S,B,G) (DA itself without
-                 LN), as the per-step path's; dh, dc (B,H): set before a replay to dL/dh, dL/dc of step S-1
-                 from outside (zeros; a dL/dc_n seed only with S = T), they end as dh0, dc0."""
+    """lstm_backward over S steps for one (B, H, I, dtype, norm, clip), captured over buffers of its own, zeros at
+    first: the whole backward, so that a call is copies in, one replay, copies out. A call of T <= S steps fills
+    steps 0..T-1 of what the graph reads and zeros the rest of dy, x and y, so that the loop's first S - T steps
+    (t = S-1 .. T) leave dh and dc exactly zero (dL/dh = 0 and finite saved values give zeros everywhere) and
+    steps T-1 .. 0 see what T steps would; the padded rows then add nothing to the products and sums after it.
+        read:    dy (S,B,H); the saved gates (S,B,G), c, tc (S,B,H), and with LN hhat (S,B,G), chat (S,B,H),
+                 rstd (3,S,B) (else (S,B,0) and (3,0,0)); xp (S,B,G) with LN and a wide input (I > FOLD_MAX_I);
+                 x (S,B,I), h0, c0 (B,H), y (S,B,H), Wx (I,G), Wh (H,G); p = (gx, gh, gc)
+        before the loop: WhT (G,H) = Wh^T; with LN and a narrow input xp = (x Wc) * rstd_x, Wc = Wx with
+                 centered rows (as _xhat)
+        the loop: DA (S,B,G), DCN (S,B,H) ((1,B,H) scratch without LN), dHW, dXW (S,B,G) (DA itself without LN),
+                 as the per-step path's; dh, dc (B,H): set before a replay to dL/dh, dL/dc of step S-1 from
+                 outside (zeros; a dL/dc_n seed only with S = T), they end as dh0, dc0
+        after it: dx (S,B,I), dWx (I,G), dWh (H,G) (gemm_cuda.projection_grads's products over S*B rows), and the
+                 column sums db = sum DA, with LN dgx = sum DA*xp, dgh = sum DA*hhat (G,), dgc = sum DCN*chat,
+                 dbc = sum DCN (H,), each (1,G) or (1,H)."""
 
-    def __init__(self, prov, S, B, H, dt, ln, clip):
+    def __init__(self, prov, S, B, H, I, dt, ln, clip):
         G = 4 * H
+        N = S * B
         tpb = step_threads(H)
         bwd_step = _kernels(np.dtype(dt), tpb)[1]
         gemm = product(prov)
         d1, d2, d3 = _dummies(dt, S, B)
+        narrow = ln and 0 < I <= FOLD_MAX_I  # xhat_x recomputed (the CPU twin's layout), else read as saved
         self.dy = empty((S, B, H), dt)
         self.gates = empty((S, B, G), dt)
         self.c, self.tc = empty((S, B, H), dt), empty((S, B, H), dt)
@@ -433,7 +443,10 @@ class _BackwardPlan:
         self.hhat = empty((S, B, G), dt) if ln else d3
         self.chat = empty((S, B, H), dt) if ln else d3
         self.rstd = empty((3, S, B), dt) if ln else empty((3, 0, 0), dt)
-        self.c0 = empty((B, H), dt)
+        self.x, self.y = empty((S, B, I), dt), empty((S, B, H), dt)
+        self.h0, self.c0 = empty((B, H), dt), empty((B, H), dt)
+        self.Wx, self.Wh = empty((I, G), dt), empty((H, G), dt)
+        self.Wc = empty((I, G), dt) if narrow else None
         self.WhT = empty((G, H), dt)  # Wh^T: the step's product is a plain one (no transposed operand)
         self.p = (empty(G, dt), empty(G, dt), empty(H, dt))
         self.DA = empty((S, B, G), dt)
@@ -441,9 +454,30 @@ class _BackwardPlan:
         self.dHW = empty((S, B, G), dt) if ln else self.DA
         self.dXW = empty((S, B, G), dt) if ln else self.DA
         self.dh, self.dc = empty((B, H), dt), empty((B, H), dt)
-        fill_zeros(self.dy, self.gates, self.c, self.tc, self.xp, self.hhat, self.chat, self.rstd, self.c0, self.WhT,
-                    *self.p)
+        self.dx, self.dWx, self.dWh = empty((S, B, I), dt), empty((I, G), dt), empty((H, G), dt)
+        self.sums = tuple(empty((1, n), dt) for n in ((G, G, G, H, H) if ln else (G,)))  # db, dgx, dgh, dgc, dbc
+        P = colsum_parts(N)
+        parts = (empty((P, G), dt), empty((P, H), dt)) if P > 1 else (None, None)
+        fill_zeros(self.dy, self.gates, self.c, self.tc, self.xp, self.hhat, self.chat, self.rstd, self.x, self.y,
+                   self.h0, self.c0, self.Wx, self.Wh, self.WhT, *self.p)
         vdHW, vWhT, vdh = (prov.view(a) for a in (self.dHW, self.WhT, self.dh))
+        x2, y2, xp2 = self.x.reshape(N, I), self.y.reshape(N, H), self.xp.reshape(N, self.xp.shape[2])
+        DA2, DCN2 = self.DA.reshape(N, G), self.DCN.reshape(self.DCN.shape[0] * B, H)
+        vy2, vdXW2, vdHW2, vdWh, vh0 = (prov.view(a) for a in (y2, self.dXW.reshape(N, G), self.dHW.reshape(N, G),
+                                                               self.dWh, self.h0))
+        # no views of arrays with no input columns (I = 0: no products)
+        vx2, vdx2, vWx, vdWx = ((prov.view(a) for a in (x2, self.dx.reshape(N, I), self.Wx, self.dWx)) if I else
+                                (None,) * 4)
+        vWc, vxp2 = (prov.view(self.Wc), prov.view(xp2)) if narrow else (None, None)
+        rstd_x = self.rstd[0].reshape(N) if narrow else d1
+
+        def before(stream):
+            transpose_into(self.Wh, self.WhT, stream)
+            if narrow:  # xhat_x recomputed, as _xhat
+                blocks, n = grid_1d(I)
+                _centered_rows[blocks, n, stream](self.Wx, self.Wc)
+                gemm(vx2, vWc, vxp2)
+                _scale_rows[min((N * G + tpb - 1) // tpb, 1024), tpb, stream](xp2, rstd_x)
 
         def step(t, stream):
             sv = (self.gates[t], self.xp[t], self.hhat[t], self.c0 if t == 0 else self.c[t - 1], self.tc[t],
@@ -452,7 +486,23 @@ class _BackwardPlan:
             bwd_step[B, tpb, stream](self.dy[t], self.dh, self.dc, sv, rs, self.p, ln, clip,
                                      (self.DA[t], self.DCN[t if ln else 0], self.dHW[t], self.dXW[t]))
             gemm(vdHW[t], vWhT, vdh)
-        self.replay = capture_loop(prov, step, range(S - 1, -1, -1))
+
+        def after(stream):  # gemm_cuda.projection_grads and the column sums of lstm_backward, over all S*B rows
+            if I:
+                gemm(vx2, vdXW2, vdWx, trans_a=True)
+                gemm(vdXW2, vWx, vdx2, trans_b=True)
+            gemm(vh0, vdHW2[:B], vdWh, trans_a=True)
+            if S > 1:
+                gemm(vy2[:N - B], vdHW2[B:], vdWh, trans_a=True, accumulate=True)
+            def sum_into(D, X, mode, out, part):
+                colsum_launch(D, X, d1, d1, mode, out, out if part is None else part, stream)
+            sum_into(DA2, DA2, SUM, self.sums[0], parts[0])
+            if ln:
+                sum_into(DA2, xp2, SUM_PROD, self.sums[1], parts[0])
+                sum_into(DA2, self.hhat.reshape(N, G), SUM_PROD, self.sums[2], parts[0])
+                sum_into(DCN2, self.chat.reshape(N, H), SUM_PROD, self.sums[3], parts[1])
+                sum_into(DCN2, DCN2, SUM, self.sums[4], parts[1])
+        self.replay = capture_loop(prov, step, range(S - 1, -1, -1), before, after)
 
 
 def _rstd_head(rstd, T):
@@ -489,17 +539,13 @@ def lstm_forward(x, h0, c0, Wx, Wh, b, gx, bx, gh, bh, gc, bc, norm, eps, nchunk
     dt = x.dtype
     ln = norm == NORM_LN
     eps = float(eps)
-    keep = ln and I > FOLD_MAX_I  # the CPU twin's layout: only a wide input's xhat_x is saved
+    keep = ln and not 0 < I <= FOLD_MAX_I  # the CPU twin's layout: a narrow input's xhat_x is not saved
     p = (b, gx, bx, gh, bh, gc, bc)
     path = lstm_path(H, dt, T=T)
-    if path == "graph":  # the host's work kept to copies of whole arrays and launches (microseconds each)
-        plan = plan_for("lstm forward", T, (B, H, np.dtype(dt).str, ln, eps),
-                     lambda prov, S: _ForwardPlan(prov, S, B, H, dt, ln, eps))
-        xp2, scratch, rstd_x = plan.rows(T)
-        matmul(x.reshape(T * B, I), Wx, out=xp2)
-        if ln:
-            ln_rows(xp2, plan.none, plan.none, eps, False, xp2, scratch, rstd_x)  # xp <- xhat_x
-        load(zip((plan.h0, plan.c0, plan.Wh) + plan.p, (h0, c0, Wh) + p))
+    if path == "graph":  # the whole forward in one replay: copies in, the replay, copies out
+        plan = plan_for("lstm forward", T, (B, H, I, np.dtype(dt).str, ln, eps),
+                     lambda prov, S: _ForwardPlan(prov, S, B, H, I, dt, ln, eps))
+        load(zip((plan.x, plan.Wx, plan.h0, plan.c0, plan.Wh) + plan.p, (x, Wx, h0, c0, Wh) + p))
         plan.replay()
         y = head(plan.y, T)
         none = empty((0, 0, 0), dt)
@@ -608,39 +654,41 @@ def lstm_backward(dy, saved, x, h0, c0, Wx, Wh, gx, gh, gc, norm, nchunks=1, cli
     G = 4 * H
     dt = dy.dtype
     ln = norm == NORM_LN
-    if ln and I <= FOLD_MAX_I:  # not saved (the CPU twin's layout): recomputed
-        xp = _xhat(x, Wx, rstd[0])
-    elif not ln:
-        xp = empty((T, B, 0), dt)  # never read without LN; the kernels take its rows
     clip = clip_bound(clip)  # 0: off
     path = lstm_path(H, dt, dcT is not None, T)
-    if path == "graph":
-        plan = plan_for("lstm backward", T, (B, H, np.dtype(dt).str, ln, clip),
-                     lambda prov, S: _BackwardPlan(prov, S, B, H, dt, ln, clip), exact=dcT is not None)
+    if path == "graph":  # the whole backward in one replay: copies in, the replay, copies out
+        plan = plan_for("lstm backward", T, (B, H, I, np.dtype(dt).str, ln, clip),
+                     lambda prov, S: _BackwardPlan(prov, S, B, H, I, dt, ln, clip), exact=dcT is not None)
         S = plan.dy.shape[0]
-        pairs = [(plan.dy, dy), (plan.gates, gates), (plan.c, c), (plan.tc, tc), (plan.c0, c0), (plan.WhT, transpose(Wh))]
+        pairs = [(plan.dy, dy), (plan.gates, gates), (plan.c, c), (plan.tc, tc), (plan.x, x), (plan.y, y),
+                 (plan.h0, h0), (plan.c0, c0), (plan.Wx, Wx), (plan.Wh, Wh)]
         if ln:
-            pairs += [(plan.xp, xp), (plan.hhat, hhat), (plan.chat, chat), (plan.p[0], gx), (plan.p[1], gh),
-                      (plan.p[2], gc)]
+            pairs += [(plan.hhat, hhat), (plan.chat, chat), (plan.p[0], gx), (plan.p[1], gh), (plan.p[2], gc)]
+            pairs += [] if 0 < I <= FOLD_MAX_I else [(plan.xp, xp)]
             _rstd_load(plan.rstd, rstd)
         load(pairs)
-        if S > T:
-            fill_zeros(plan.dy[T:])
+        if S > T:  # the extra steps on zeros (an earlier call's rows there may not be finite)
+            fill_zeros(*(a[T:] for a in (plan.dy, plan.x, plan.y, plan.gates, plan.c, plan.tc, plan.xp, plan.hhat,
+                                         plan.chat)), *(plan.rstd[r, T:] for r in range(3) if ln))
         fill_zeros(plan.dh)
         if dcT is None:
             fill_zeros(plan.dc)
         else:
             load([(plan.dc, to_device(dcT))])
         plan.replay()
-        DA, dHW, dXW = lead(plan.DA, T), lead(plan.dHW, T), lead(plan.dXW, T)
-        DCN = lead(plan.DCN, T) if ln else plan.DCN
-        dh_next, dc_next = copy(plan.dh), copy(plan.dc)
+        db = copy(plan.sums[0]).reshape(G)
+        grads = (head(plan.dx, T), copy(plan.dh), copy(plan.dc), copy(plan.dWx), copy(plan.dWh), db)
         if ln:
-            xp, hhat, chat = lead(plan.xp, T), lead(plan.hhat, T), lead(plan.chat, T)
-    else:
-        DA, DCN, dHW, dXW, dh_next, dc_next = _backward_loop(path, dy, dcT, (gates, c, tc, xp, hhat, chat, rstd), c0,
-                                                             Wh, (gx, gh, gc), ln, clip)
+            dgx, dgh, dgc, dbc = (copy(a).reshape(a.shape[1]) for a in plan.sums[1:])
+            return grads + (dgx, copy(db), dgh, copy(db), dgc, dbc)
+        return grads + (zeros(G, dt), zeros(G, dt), zeros(G, dt), zeros(G, dt), zeros(H, dt), zeros(H, dt))
 
+    if ln and 0 < I <= FOLD_MAX_I:  # not saved (the CPU twin's layout): recomputed
+        xp = _xhat(x, Wx, rstd[0])
+    elif not ln:
+        xp = empty((T, B, 0), dt)  # never read without LN; the kernels take its rows
+    DA, DCN, dHW, dXW, dh_next, dc_next = _backward_loop(path, dy, dcT, (gates, c, tc, xp, hhat, chat, rstd), c0, Wh,
+                                                         (gx, gh, gc), ln, clip)
     dx, dWx, dWh = projection_grads(dXW, dHW, x, h0, y, Wx)
     db = colsum(DA)
     if ln:

@@ -193,7 +193,7 @@ def test_a_longer_plan_serves_a_shorter_call(graphs, monkeypatch):
     _, _, _, saved = lstm_cuda.lstm_forward(*[p16[k] for k in LSTM_FWD], NORM["ln"], EPS)
     lstm_cuda.lstm_backward(dy16, saved, p16["x"], p16["h0"], p16["c0"], p16["Wx"], p16["Wh"], p16["gx"], p16["gh"],
                             p16["gc"], NORM["ln"], dcT=rng.standard_normal((2, 3)))
-    assert ("lstm backward", graphs.name, 16, 2, 3, "<f8", True, 0.0) in graphs_cuda.PLANS
+    assert ("lstm backward", graphs.name, 16, 2, 3, 2, "<f8", True, 0.0) in graphs_cuda.PLANS  # (B, H, I, ...)
 
 
 def test_ragged_lengths_share_bucketed_plans(graphs, monkeypatch):
@@ -332,3 +332,23 @@ def test_copies_by_bytes_and_rows():
     z = arrays_cuda.to_device(np.ones((2, 3)))
     arrays_cuda.fill_zeros(z)
     assert np.all(host(z) == 0)
+
+
+def test_backward_plan_with_no_input_columns_and_after_a_nan_call(graphs, monkeypatch):
+    """The captured backward (its products and column sums inside the graph) with I = 0 equals the CPU's; and a
+    plan of 17 steps whose last step held NaN in an earlier call serves a clean call of 16 steps with the CPU's
+    finite gradients (the extra step runs on zeros, not on what the earlier call left there)."""
+    _set_threads(monkeypatch, 8)
+    monkeypatch.setattr(config, "CUDA_GRAPH_SLACK", 16)
+    rng = np.random.default_rng(47)
+    for norm in ("ln", "none"):
+        p, dy = problem(rng, "lstm", 4, 2, 0, 3)
+        assert_twins(run_lstm(lstm_cuda, p, dy, norm), run_lstm(lstm, p, dy, norm), TOL64)
+    p17, dy17 = problem(rng, "lstm", 17, 2, 2, 3)
+    p17["x"][16] = np.nan
+    dy17[16] = np.nan
+    run_lstm(lstm_cuda, p17, dy17, "ln")
+    p16, dy16 = problem(rng, "lstm", 16, 2, 2, 3)
+    got = run_lstm(lstm_cuda, p16, dy16, "ln")
+    assert all(np.all(np.isfinite(host(v))) for v in got[2].values())
+    assert_twins(got, run_lstm(lstm, p16, dy16, "ln"), TOL64)

@@ -196,8 +196,8 @@ MUTANTS = [
          why="a step with no active row in the whole group normalizes with rstd 1, not 1/sqrt(eps)"),
     # ---- CUDA twins ----
     dict(name="v11-lstmcuda-keeps-xhat-at-fold-bound", file=LSTMC,
-         old="    keep = ln and I > FOLD_MAX_I",
-         new="    keep = ln and I >= FOLD_MAX_I",
+         old="    keep = ln and not 0 < I <= FOLD_MAX_I",
+         new="    keep = ln and not 0 < I < FOLD_MAX_I",
          tests=[f"{CUDA}::test_lstm_matches_cpu", LSTM_CUDA_V, LSTM_CUDA_T],
          why="I = FOLD_MAX_I saves xhat_x, where the CPU twin's saved tuple has (0,0,0)"),
     dict(name="v11-lstmcuda-dct-overwritten", file=LSTMC,

@@ -77,8 +77,8 @@ MUTANTS = [
          tests=G_OLD + [G_NEW],
          why="the simulator's stand-in 'eager' is never made under the simulator: its graph tests run nothing"),
     dict(name="v17-graphs-describe-graphs-of-blas", file=GRAPHSPY,
-         old="f\"cuBLAS {'and CUDA graphs ' if p.graphs else ''}through {p.name}\")",
-         new="f\"cuBLAS {'and CUDA graphs ' if p.blas else ''}through {p.name}\")",
+         old="f\"cuBLAS {'and CUDA graphs ' if p.graphs else ''}through {p.name}\"\n",
+         new="f\"cuBLAS {'and CUDA graphs ' if p.blas else ''}through {p.name}\"\n",
          tests=G_OLD + [G_NEW],
          why="lnrnn info says CuPy serves CUDA graphs (it serves GEMMs only)"),
     # ---- compiling.py ----

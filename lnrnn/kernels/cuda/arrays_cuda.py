@@ -251,14 +251,18 @@ def _transpose_kernel(a, out):
         out[i, j] = a[j, i]
 
 
+def transpose_into(a, out, stream=0):
+    """out (N,M) <- a^T, a (M,N) device arrays: launches only (a captured loop runs it inside a graph)."""
+    if a.size:
+        blocks, tpb = grid_1d(a.size)
+        _transpose_kernel[blocks, tpb, stream](a, out)
+    return out
+
+
 def transpose(a):
     """(M,N) device array -> a fresh (N,M) device array holding a^T."""
     M, N = a.shape
-    out = empty((N, M), a.dtype)
-    if a.size:
-        blocks, tpb = grid_1d(a.size)
-        _transpose_kernel[blocks, tpb](a, out)
-    return out
+    return transpose_into(a, empty((N, M), a.dtype))
 
 
 # ------------------------------------------------------------------------------------------------

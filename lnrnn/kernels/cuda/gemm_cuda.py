@@ -187,6 +187,28 @@ def _colsum_kernel(dtype, t):
     return colsum
 
 
+def colsum_parts(N):
+    """Row ranges (P) a column sum over N rows is split into: at least 4 rows per lane, at most REDUCE_PARTS."""
+    t = tile()
+    return max(1, min(REDUCE_PARTS, (N + 4 * t - 1) // (4 * t)))
+
+
+def colsum_launch(D, X, mean, rstd, mode, out, part, stream=0):
+    """The launches of a column sum, into arrays given: D, X (N,M) -> out (1,M) (mode as _colsum_kernel's), part
+    (P,M) scratch with P = colsum_parts(N) ((1,M) when P is 1: unused). No allocation: a captured loop's tail
+    (lstm_cuda's backward plan) runs it inside a graph."""
+    M = D.shape[1]
+    t = tile()
+    kern = _colsum_kernel(np.dtype(D.dtype), t)
+    P = part.shape[0]
+    gx = (M + t - 1) // t
+    if P == 1:
+        kern[(gx, 1), (t, t), stream](D, X, mean, rstd, mode, out)
+    else:
+        kern[(gx, P), (t, t), stream](D, X, mean, rstd, mode, part)
+        kern[(gx, 1), (t, t), stream](part, part, mean, rstd, SUM, out)
+
+
 def _colsum(D, X, mean, rstd, mode):
     D = rows2d(D)
     X = rows2d(X)
@@ -194,16 +216,8 @@ def _colsum(D, X, mean, rstd, mode):
     out = empty((1, M), D.dtype)
     if M == 0:
         return out.reshape(M)
-    t = tile()
-    kern = _colsum_kernel(np.dtype(D.dtype), t)
-    P = max(1, min(REDUCE_PARTS, (N + 4 * t - 1) // (4 * t)))  # at least 4 rows per lane
-    gx = (M + t - 1) // t
-    if P == 1:
-        kern[(gx, 1), (t, t)](D, X, mean, rstd, mode, out)
-    else:
-        part = empty((P, M), D.dtype)
-        kern[(gx, P), (t, t)](D, X, mean, rstd, mode, part)
-        kern[(gx, 1), (t, t)](part, part, mean, rstd, SUM, out)
+    P = colsum_parts(N)
+    colsum_launch(D, X, mean, rstd, mode, out, empty((P, M), D.dtype) if P > 1 else out)
     return out.reshape(M)
 
 

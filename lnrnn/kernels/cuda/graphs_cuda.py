@@ -299,11 +299,23 @@ def plan_for(kind, T, key, make, exact=False):
     return plan
 
 
-def capture_loop(prov, step, steps):
-    """A plan's replay: step(t, stream) launched for every t of steps (a range, in its order) captured by prov as
-    one graph, after step(steps[0], ...) once uncaptured (cuBLAS's handle and workspace, the kernels loaded)."""
+def capture_loop(prov, step, steps, before=None, after=None):
+    """A plan's replay: before(stream), then step(t, stream) for every t of steps (a range, in its order), then
+    after(stream), captured by prov as one graph, after all three once uncaptured with step(steps[0], ...) alone
+    (cuBLAS's handle and workspace, the kernels loaded). before and after: None, or launches (no allocation)."""
     def record(stream):
+        if before is not None:
+            before(stream)
         for t in steps:
             step(t, stream)
-    return prov.capture(record, lambda stream: step(steps[0], stream))
+        if after is not None:
+            after(stream)
+
+    def warm(stream):
+        if before is not None:
+            before(stream)
+        step(steps[0], stream)
+        if after is not None:
+            after(stream)
+    return prov.capture(record, warm)
 
