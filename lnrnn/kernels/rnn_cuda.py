@@ -21,9 +21,11 @@ from functools import lru_cache
 import numpy as np
 from numba import cuda
 
-from lnrnn.kernels.cuda.arrays_cuda import (bounded, copy, empty, fill_zeros, head, lead, load, nbtype, seq_fits,
-                                       seq_threads, take_row, threads_per_block, to_device, transpose, zeros)
-from lnrnn.kernels.cuda.gemm_cuda import colsum, colsum_prod, matmul, product, projection_grads
+from lnrnn.kernels.cuda.arrays_cuda import (bounded, copy, empty, fill_zeros, head, load, nbtype, seq_fits,
+                                       seq_threads, take_row, threads_per_block, to_device, transpose, transpose_into,
+                                       zeros)
+from lnrnn.kernels.cuda.gemm_cuda import (SUM, SUM_PROD, colsum, colsum_launch, colsum_parts, colsum_prod, matmul,
+                                      product, projection_grads)
 from lnrnn.kernels.cuda.graphs_cuda import capture_loop, loop_path, plan_for
 from lnrnn.kernels.cuda.rows_cuda import block_sum, split_groups, split_matvec
 from lnrnn.kernels.layernorm_cuda import row_stats
@@ -204,40 +206,54 @@ def rnn_path(H, dtype, T=None):
 
 
 class _ForwardPlan:
-    """rnn_forward's per-step loop over S steps for one (B, H, dtype, norm, eps), captured over buffers of its
-    own, zeros at first (a call of T <= S steps: as lstm_cuda._ForwardPlan's):
-        read:    xp (S,B,H), h0 (B,H), Wh (H,H), b, g (H,)
-        written: y (S,B,H); with LN ahat (S,B,H) and rstd (S,B) (else (S,B,0) and (0,0)); a (B,H): the step's
+    """rnn_forward over S steps for one (B, H, I, dtype, norm, eps), captured over buffers of its own, zeros at first:
+    the whole forward (a call of T <= S steps: as lstm_cuda._ForwardPlan's):
+        read:    x (S,B,I), Wx (I,H), h0 (B,H), Wh (H,H), b, g (H,)
+        before the loop: xp (S,B,H) = x Wx over all S*B rows
+        the loop: y (S,B,H); with LN ahat (S,B,H) and rstd (S,B) (else (S,B,0) and (0,0)); a (B,H): the step's
                  preactivation."""
 
-    def __init__(self, prov, S, B, H, dt, ln, eps):
+    def __init__(self, prov, S, B, H, I, dt, ln, eps):
+        N = S * B
         tpb = threads_per_block()
         fwd_step = _kernels(np.dtype(dt), tpb)[0]
         gemm = product(prov)
         d1, d2, d3 = _dummies(dt, S, B)
+        self.x, self.Wx = empty((S, B, I), dt), empty((I, H), dt)
         self.xp, self.y = empty((S, B, H), dt), empty((S, B, H), dt)
         self.h0, self.a = empty((B, H), dt), empty((B, H), dt)
         self.Wh = empty((H, H), dt)
         self.b, self.g = empty(H, dt), empty(H, dt)
         self.ahat = empty((S, B, H), dt) if ln else d3
         self.rstd = empty((S, B), dt) if ln else empty((0, 0), dt)
-        fill_zeros(self.xp, self.h0, self.Wh, self.b, self.g)
+        fill_zeros(self.x, self.Wx, self.xp, self.h0, self.Wh, self.b, self.g)
         vh0, vy, vWh, va = (prov.view(a) for a in (self.h0, self.y, self.Wh, self.a))
+        vx2, vWx, vxp2 = ((prov.view(a) for a in (self.x.reshape(N, I), self.Wx, self.xp.reshape(N, H))) if I else
+                          (None,) * 3)
+
+        def before(stream):
+            if I:  # else xp stays the zeros it starts as
+                gemm(vx2, vWx, vxp2)
 
         def step(t, stream):
             gemm(vh0 if t == 0 else vy[t - 1], vWh, va)
             fwd_step[B, tpb, stream](self.a, self.xp[t], self.b, self.g, ln, eps, self.y[t], self.ahat[t],
                                      self.rstd[t] if ln else d1)
-        self.replay = capture_loop(prov, step, range(S))
+        self.replay = capture_loop(prov, step, range(S), before)
 
 
 class _BackwardPlan:
-    """rnn_backward's per-step loop over S steps for one (B, H, dtype, norm), captured over buffers of its own,
-    zeros at first (a call of T <= S steps zeros the rest of dy: as lstm_cuda._BackwardPlan's):
-        read:    dy, y (S,B,H); with LN ahat (S,B,H), rstd (S,B), g (H,) (else (S,B,0), (0,0)); WhT (H,H) = Wh^T
-        written: dZ (S,B,H), dA (S,B,H) (dZ itself without LN); dh (B,H): zeros before a replay, dh0 after."""
+    """rnn_backward over S steps for one (B, H, I, dtype, norm), captured over buffers of its own, zeros at first:
+    the whole backward (a call of T <= S steps zeros the rest of what it reads: as lstm_cuda._BackwardPlan's):
+        read:    dy, y (S,B,H); with LN ahat (S,B,H), rstd (S,B), g (H,) (else (S,B,0), (0,0)); x (S,B,I),
+                 h0 (B,H), Wx (I,H), Wh (H,H)
+        before the loop: WhT (H,H) = Wh^T
+        the loop: dZ (S,B,H), dA (S,B,H) (dZ itself without LN); dh (B,H): zeros before a replay, dh0 after
+        after it: dx (S,B,I), dWx (I,H), dWh (H,H) (gemm_cuda.projection_grads's products over S*B rows) and the
+                 column sums db = sum dZ, with LN dg = sum dZ*ahat, each (1,H)."""
 
-    def __init__(self, prov, S, B, H, dt, ln):
+    def __init__(self, prov, S, B, H, I, dt, ln):
+        N = S * B
         tpb = threads_per_block()
         bwd_step = _kernels(np.dtype(dt), tpb)[1]
         gemm = product(prov)
@@ -246,18 +262,43 @@ class _BackwardPlan:
         self.ahat = empty((S, B, H), dt) if ln else d3
         self.rstd = empty((S, B), dt) if ln else empty((0, 0), dt)
         self.g = empty(H, dt)
-        self.WhT = empty((H, H), dt)
+        self.x, self.h0 = empty((S, B, I), dt), empty((B, H), dt)
+        self.Wx, self.Wh, self.WhT = empty((I, H), dt), empty((H, H), dt), empty((H, H), dt)
         self.dZ = empty((S, B, H), dt)
         self.dA = empty((S, B, H), dt) if ln else self.dZ
         self.dh = empty((B, H), dt)
-        fill_zeros(self.dy, self.y, self.ahat, self.rstd, self.g, self.WhT)
+        self.dx, self.dWx, self.dWh = empty((S, B, I), dt), empty((I, H), dt), empty((H, H), dt)
+        self.sums = tuple(empty((1, H), dt) for _ in range(2 if ln else 1))  # db, dg
+        P = colsum_parts(N)
+        part = empty((P, H), dt) if P > 1 else None
+        fill_zeros(self.dy, self.y, self.ahat, self.rstd, self.g, self.x, self.h0, self.Wx, self.Wh, self.WhT)
         vdA, vWhT, vdh = (prov.view(a) for a in (self.dA, self.WhT, self.dh))
+        dZ2, dA2, y2 = self.dZ.reshape(N, H), self.dA.reshape(N, H), self.y.reshape(N, H)
+        vdA2, vy2, vdWh, vh0 = (prov.view(a) for a in (dA2, y2, self.dWh, self.h0))
+        # no views of arrays with no input columns (I = 0: no products)
+        vx2, vdx2, vWx, vdWx = ((prov.view(a) for a in (self.x.reshape(N, I), self.dx.reshape(N, I), self.Wx,
+                                                         self.dWx)) if I else (None,) * 4)
+
+        def before(stream):
+            transpose_into(self.Wh, self.WhT, stream)
 
         def step(t, stream):
             bwd_step[B, tpb, stream](self.dy[t], self.dh, self.y[t], self.ahat[t], self.rstd[t] if ln else d1,
                                      self.g, ln, self.dZ[t], self.dA[t])
             gemm(vdA[t], vWhT, vdh)
-        self.replay = capture_loop(prov, step, range(S - 1, -1, -1))
+
+        def after(stream):  # gemm_cuda.projection_grads and the column sums of rnn_backward, over all S*B rows
+            if I:
+                gemm(vx2, vdA2, vdWx, trans_a=True)
+                gemm(vdA2, vWx, vdx2, trans_b=True)
+            gemm(vh0, vdA2[:B], vdWh, trans_a=True)
+            if S > 1:
+                gemm(vy2[:N - B], vdA2[B:], vdWh, trans_a=True, accumulate=True)
+            colsum_launch(dZ2, dZ2, d1, d1, SUM, self.sums[0], self.sums[0] if part is None else part, stream)
+            if ln:
+                colsum_launch(dZ2, self.ahat.reshape(N, H), d1, d1, SUM_PROD, self.sums[1],
+                              self.sums[1] if part is None else part, stream)
+        self.replay = capture_loop(prov, step, range(S - 1, -1, -1), before, after)
 
 
 def rnn_forward(x, h0, Wx, Wh, b, g, norm, eps, nchunks=1):
@@ -271,10 +312,9 @@ def rnn_forward(x, h0, Wx, Wh, b, g, norm, eps, nchunks=1):
     fwd_step = _kernels(np.dtype(dt), tpb)[0]
     path = rnn_path(H, dt, T)
     if path == "graph":
-        plan = plan_for("rnn forward", T, (B, H, np.dtype(dt).str, ln, float(eps)),
-                        lambda prov, S: _ForwardPlan(prov, S, B, H, dt, ln, float(eps)))
-        matmul(x.reshape(T * B, I), Wx, out=lead(plan.xp, T).reshape(T * B, H))
-        load([(plan.h0, h0), (plan.Wh, Wh), (plan.b, b), (plan.g, g)])
+        plan = plan_for("rnn forward", T, (B, H, I, np.dtype(dt).str, ln, float(eps)),
+                        lambda prov, S: _ForwardPlan(prov, S, B, H, I, dt, ln, float(eps)))
+        load([(plan.x, x), (plan.Wx, Wx), (plan.h0, h0), (plan.Wh, Wh), (plan.b, b), (plan.g, g)])
         plan.replay()
         y = head(plan.y, T)
         saved = (y, head(plan.ahat, T), head(plan.rstd, T)) if ln else (y, empty((0, 0, 0), dt), empty((0, 0), dt))
@@ -318,17 +358,17 @@ def rnn_backward(dy, saved, x, h0, Wx, Wh, g, norm, nchunks=1):
     ln = norm == NORM_LN
     path = rnn_path(H, dt, T)
     if path == "graph":
-        plan = plan_for("rnn backward", T, (B, H, np.dtype(dt).str, ln),
-                        lambda prov, S: _BackwardPlan(prov, S, B, H, dt, ln))
-        load([(plan.dy, dy), (plan.y, y), (plan.WhT, transpose(Wh))]
+        plan = plan_for("rnn backward", T, (B, H, I, np.dtype(dt).str, ln),
+                        lambda prov, S: _BackwardPlan(prov, S, B, H, I, dt, ln))
+        load([(plan.dy, dy), (plan.y, y), (plan.x, x), (plan.h0, h0), (plan.Wx, Wx), (plan.Wh, Wh)]
              + ([(plan.ahat, ahat), (plan.rstd, rstd), (plan.g, g)] if ln else []))
-        if plan.dy.shape[0] > T:
-            fill_zeros(plan.dy[T:])
+        if plan.dy.shape[0] > T:  # the extra steps on zeros (an earlier call's rows there may not be finite)
+            fill_zeros(plan.dy[T:], plan.y[T:], plan.x[T:], plan.ahat[T:], plan.rstd[T:])
         fill_zeros(plan.dh)
         plan.replay()
-        dZ, dA, dh_next = lead(plan.dZ, T), lead(plan.dA, T), copy(plan.dh)
-    else:
-        dZ, dA, dh_next = _backward_loop(path, dy, y, ahat, rstd, g, Wh, ln)
+        return (head(plan.dx, T), copy(plan.dh), copy(plan.dWx), copy(plan.dWh), copy(plan.sums[0]).reshape(H),
+                copy(plan.sums[1]).reshape(H) if ln else zeros(H, dt))
+    dZ, dA, dh_next = _backward_loop(path, dy, y, ahat, rstd, g, Wh, ln)
     dx, dWx, dWh = projection_grads(dA, dA, x, h0, y, Wx)
     return dx, dh_next, dWx, dWh, colsum(dZ), colsum_prod(dZ, ahat) if ln else zeros(H, dt)
 

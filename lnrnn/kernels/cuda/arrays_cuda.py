@@ -172,11 +172,6 @@ def take_row(a, t):
     return out
 
 
-def lead(a, n):
-    """The first n rows of device array a: a itself when it has n (a slice costs the host tens of microseconds)."""
-    return a if a.shape[0] == n else a[:n]
-
-
 def flat(a):
     """1-D view of a C-contiguous device array."""
     return a.reshape(a.size)
