@@ -7,10 +7,12 @@ copied to the device once); every result, ``saved`` included, is a device array 
 
 Layout of the work (everything stays on the device; the host only launches)
     Graph path (default where PyTorch serves cuBLAS and graphs, from config.CUDA_GRAPH_MIN_STEPS steps:
-    graphs_cuda.loop_path, config.CUDA_LOOP_PATH): the per-step path below, its recurrent products on cuBLAS, captured once per
-    (T, B, H, dtype, norm, eps or clip) as a CUDA graph over buffers of its own (``_ForwardPlan``,
-    ``_BackwardPlan``) and replayed: the inputs are copied into the plan's buffers, one replay runs the
-    T steps, the results are copied out (the next call with the same shape reuses the buffers).
+    graphs_cuda.loop_path, config.CUDA_LOOP_PATH): the per-step path below, its products on cuBLAS, captured
+    whole once per (T, B, H, I, dtype, norm, eps or clip) as a CUDA graph over buffers of its own
+    (``_ForwardPlan``, ``_BackwardPlan``) and replayed: the inputs are copied into the plan's buffers, one
+    replay runs the call (the input's product and LayerNorm, the T steps, and in the backward the products
+    and column sums after them), the results are copied out (the next call with the same shape reuses the
+    buffers).
     Sequence path (where no library serves graphs and the shared arrays fit: config.CUDA_SEQUENCE_KERNELS): batch rows
     never meet, so after the x @ Wx GEMM (and its LayerNorm) one block per batch row runs the whole
     time loop, h_{t-1} and h_{t-1} Wh in shared memory: one launch for the forward, one for the BPTT
