@@ -274,7 +274,7 @@ def main(argv=None):
     ap.add_argument("--overhead", action="store_true", help="where a graph-path call's time goes beside its replay "
                                                             "(events, host time, cProfile)")
     ap.add_argument("--threads", type=int, nargs="*", default=[], help="also the graph path's LN-LSTM step with "
-                    "these threads a block of its fused step kernels (config.THREADS_PER_BLOCK; 128 by default)")
+                    "these threads a block of its fused step kernels (by default lstm_cuda.step_threads(H))")
     ap.add_argument("--tiny", action="store_true", help="one tiny shape, no timing: checks this script "
                                                         "(e.g. under NUMBA_ENABLE_CUDASIM=1)")
     args = ap.parse_args(argv)
@@ -511,17 +511,17 @@ def threads_rows(p, dy, lib, threads, reps):
     plans: a plan keeps the kernels it captured), forward and backward apart (CUDA events)."""
     from lnrnn import config
     from lnrnn.kernels.cuda import graphs_cuda
-    old = config.THREADS_PER_BLOCK
+    old = config.THREADS_PER_BLOCK, config.CUDA_SEQ_MAX_THREADS
     try:
         for n in threads:
-            config.THREADS_PER_BLOCK = n
+            config.THREADS_PER_BLOCK = config.CUDA_SEQ_MAX_THREADS = n  # lstm_cuda.step_threads(H) is then n
             graphs_cuda.PLANS.clear()
             f = median_event_ms(lnrnn_forward_fn(p, norm="ln", path="graph", blas=lib), reps)
             b = median_event_ms(lnrnn_backward_fn(p, dy, norm="ln", path="graph", blas=lib), reps)
             print(f"  LN-LSTM graph ({lib}), {n} threads a block: forward {f:.2f} ms, backward {b:.2f} ms, "
                   f"together {f + b:.2f} ms (CUDA events)")
     finally:
-        config.THREADS_PER_BLOCK = old
+        config.THREADS_PER_BLOCK, config.CUDA_SEQ_MAX_THREADS = old
         graphs_cuda.PLANS.clear()
 
 
