@@ -61,7 +61,7 @@ from lnrnn.kernels.cuda.arrays_cuda import (bounded, copy, copy_bytes, empty, fi
                                        transpose, transpose_into, zeros)
 from lnrnn.kernels.cuda.graphs_cuda import capture_loop, loop_path, plan_for
 from lnrnn.kernels.cuda.gemm_cuda import (SUM, SUM_PROD, colsum, colsum_launch, colsum_parts, colsum_prod, matmul,
-                                      product, projection_grads)
+                                      product, projection_grads, projection_into)
 from lnrnn.kernels.cuda.rows_cuda import block_sum, dot_col, sigmoid, split_groups, split_matvec
 from lnrnn.kernels.layernorm_cuda import ln_rows, row_stats
 from lnrnn.kernels.codes import NORM_LN, NORM_NONE, centered, clip_bound  # noqa: F401  (the same codes as the CPU twin)
@@ -467,9 +467,9 @@ class _BackwardPlan:
         DA2, DCN2 = self.DA.reshape(N, G), self.DCN.reshape(self.DCN.shape[0] * B, H)
         vy2, vdXW2, vdHW2, vdWh, vh0 = (prov.view(a) for a in (y2, self.dXW.reshape(N, G), self.dHW.reshape(N, G),
                                                                self.dWh, self.h0))
-        # no views of arrays with no input columns (I = 0: no products)
-        vx2, vdx2, vWx, vdWx = ((prov.view(a) for a in (x2, self.dx.reshape(N, I), self.Wx, self.dWx)) if I else
-                                (None,) * 4)
+        # no views of arrays with no input columns (I = 0: no products read them; only their shapes are read)
+        ins = (x2, self.dx.reshape(N, I), self.Wx, self.dWx)
+        vx2, vdx2, vWx, vdWx = (prov.view(a) for a in ins) if I else ins
         vWc, vxp2 = (prov.view(self.Wc), prov.view(xp2)) if narrow else (None, None)
         rstd_x = self.rstd[0].reshape(N) if narrow else d1
 
@@ -490,20 +490,13 @@ class _BackwardPlan:
             gemm(vdHW[t], vWhT, vdh)
 
         def after(stream):  # gemm_cuda.projection_grads and the column sums of lstm_backward, over all S*B rows
-            if I:
-                gemm(vx2, vdXW2, vdWx, trans_a=True)
-                gemm(vdXW2, vWx, vdx2, trans_b=True)
-            gemm(vh0, vdHW2[:B], vdWh, trans_a=True)
-            if S > 1:
-                gemm(vy2[:N - B], vdHW2[B:], vdWh, trans_a=True, accumulate=True)
-            def sum_into(D, X, mode, out, part):
-                colsum_launch(D, X, d1, d1, mode, out, out if part is None else part, stream)
-            sum_into(DA2, DA2, SUM, self.sums[0], parts[0])
+            projection_into(gemm, vx2, vdXW2, vdHW2, vh0, vy2, vWx, vdx2, vdWx, vdWh)
+            colsum_launch(DA2, DA2, d1, d1, SUM, self.sums[0], parts[0], stream)
             if ln:
-                sum_into(DA2, xp2, SUM_PROD, self.sums[1], parts[0])
-                sum_into(DA2, self.hhat.reshape(N, G), SUM_PROD, self.sums[2], parts[0])
-                sum_into(DCN2, self.chat.reshape(N, H), SUM_PROD, self.sums[3], parts[1])
-                sum_into(DCN2, DCN2, SUM, self.sums[4], parts[1])
+                colsum_launch(DA2, xp2, d1, d1, SUM_PROD, self.sums[1], parts[0], stream)
+                colsum_launch(DA2, self.hhat.reshape(N, G), d1, d1, SUM_PROD, self.sums[2], parts[0], stream)
+                colsum_launch(DCN2, self.chat.reshape(N, H), d1, d1, SUM_PROD, self.sums[3], parts[1], stream)
+                colsum_launch(DCN2, DCN2, d1, d1, SUM, self.sums[4], parts[1], stream)
         self.replay = capture_loop(prov, step, range(S - 1, -1, -1), before, after)
 
 

@@ -25,7 +25,7 @@ from lnrnn.kernels.cuda.arrays_cuda import (bounded, copy, empty, fill_zeros, he
                                        seq_threads, take_row, threads_per_block, to_device, transpose, transpose_into,
                                        zeros)
 from lnrnn.kernels.cuda.gemm_cuda import (SUM, SUM_PROD, colsum, colsum_launch, colsum_parts, colsum_prod, matmul,
-                                      product, projection_grads)
+                                      product, projection_grads, projection_into)
 from lnrnn.kernels.cuda.graphs_cuda import capture_loop, loop_path, plan_for
 from lnrnn.kernels.cuda.rows_cuda import block_sum, split_groups, split_matvec
 from lnrnn.kernels.layernorm_cuda import row_stats
@@ -275,9 +275,9 @@ class _BackwardPlan:
         vdA, vWhT, vdh = (prov.view(a) for a in (self.dA, self.WhT, self.dh))
         dZ2, dA2, y2 = self.dZ.reshape(N, H), self.dA.reshape(N, H), self.y.reshape(N, H)
         vdA2, vy2, vdWh, vh0 = (prov.view(a) for a in (dA2, y2, self.dWh, self.h0))
-        # no views of arrays with no input columns (I = 0: no products)
-        vx2, vdx2, vWx, vdWx = ((prov.view(a) for a in (self.x.reshape(N, I), self.dx.reshape(N, I), self.Wx,
-                                                         self.dWx)) if I else (None,) * 4)
+        # no views of arrays with no input columns (I = 0: no products read them; only their shapes are read)
+        ins = (self.x.reshape(N, I), self.dx.reshape(N, I), self.Wx, self.dWx)
+        vx2, vdx2, vWx, vdWx = (prov.view(a) for a in ins) if I else ins
 
         def before(stream):
             transpose_into(self.Wh, self.WhT, stream)
@@ -288,16 +288,10 @@ class _BackwardPlan:
             gemm(vdA[t], vWhT, vdh)
 
         def after(stream):  # gemm_cuda.projection_grads and the column sums of rnn_backward, over all S*B rows
-            if I:
-                gemm(vx2, vdA2, vdWx, trans_a=True)
-                gemm(vdA2, vWx, vdx2, trans_b=True)
-            gemm(vh0, vdA2[:B], vdWh, trans_a=True)
-            if S > 1:
-                gemm(vy2[:N - B], vdA2[B:], vdWh, trans_a=True, accumulate=True)
-            colsum_launch(dZ2, dZ2, d1, d1, SUM, self.sums[0], self.sums[0] if part is None else part, stream)
+            projection_into(gemm, vx2, vdA2, vdA2, vh0, vy2, vWx, vdx2, vdWx, vdWh)
+            colsum_launch(dZ2, dZ2, d1, d1, SUM, self.sums[0], part, stream)
             if ln:
-                colsum_launch(dZ2, self.ahat.reshape(N, H), d1, d1, SUM_PROD, self.sums[1],
-                              self.sums[1] if part is None else part, stream)
+                colsum_launch(dZ2, self.ahat.reshape(N, H), d1, d1, SUM_PROD, self.sums[1], part, stream)
         self.replay = capture_loop(prov, step, range(S - 1, -1, -1), before, after)
 
 

@@ -138,8 +138,8 @@ MUTANTS = [
          why="the LN-RNN's dg sums dL/d(LN input) instead of dL/d(LN output) times ahat"),
     # ---- lnrnn/kernels/cuda/gemm_cuda.py ----
     dict(name="v8-gemmcuda-dwh-later-steps-need-three", file=GEMMC,
-         old="    if T > 1:\n        matmul(rows2d(y[:T - 1])",
-         new="    if T > 2:\n        matmul(rows2d(y[:T - 1])",
+         old="    if N > B:\n        gemm(Y[:N - B]",
+         new="    if N > 2 * B:\n        gemm(Y[:N - B]",
          tests=[CUDA, BLOCKS],
          why="dWh of a two-step sequence leaves out step 1's h_0^T dHW_1"),
     dict(name="v8-gemmcuda-colsum-ranges-drop-remainder", file=GEMMC,

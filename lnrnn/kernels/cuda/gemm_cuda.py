@@ -134,13 +134,25 @@ def projection_grads(dXW, dHW, x, h0, y, Wx):
     dXW, dHW (T,B,G): dL/d(x_t Wx) and dL/d(h_{t-1} Wh); x (T,B,I); h0 (B,H); y (T,B,H); Wx (I,G)
     -> dx (T,B,I), dWx (I,G), dWh (H,G)   (device arrays)."""
     T, B, I = x.shape
-    dX2 = rows2d(dXW)
-    dWx = matmul(x.reshape(T * B, I), dX2, trans_a=True)
-    dx = matmul(dX2, Wx, trans_b=True).reshape(T, B, I)
-    dWh = matmul(h0, dHW[0], trans_a=True)
-    if T > 1:
-        matmul(rows2d(y[:T - 1]), rows2d(dHW[1:]), out=dWh, trans_a=True, accumulate=True)
-    return dx, dWx, dWh
+    H, G = h0.shape[1], Wx.shape[1]
+    dx, dWx, dWh = empty((T * B, I), x.dtype), empty((I, G), x.dtype), empty((H, G), x.dtype)
+    projection_into(matmul, x.reshape(T * B, I), rows2d(dXW), rows2d(dHW), h0, rows2d(y), Wx, dx, dWx, dWh)
+    return dx.reshape(T, B, I), dWx, dWh
+
+
+def projection_into(gemm, X, dXW, dHW, h0, Y, Wx, dx, dWx, dWh):
+    """projection_grads's products into arrays given, through gemm(A, B, C, trans_a, trans_b, accumulate)
+    (matmul on device arrays, or a graph plan's product on its views: lstm_cuda's and rnn_cuda's plans run it
+    inside their graphs). X (N,I), dXW, dHW (N,G), Y (N,H): the rows of x, dL/d(x_t Wx), dL/d(h_{t-1} Wh) and y,
+    N = T*B; h0 (B,H); Wx (I,G) -> dx (N,I), dWx (I,G), dWh (H,G)."""
+    N, I = X.shape
+    B = h0.shape[0]
+    if I:  # else dx and dWx hold nothing
+        gemm(X, dXW, dWx, trans_a=True)
+        gemm(dXW, Wx, dx, trans_b=True)
+    gemm(h0, dHW[:B], dWh, trans_a=True)
+    if N > B:
+        gemm(Y[:N - B], dHW[B:], dWh, trans_a=True, accumulate=True)
 
 
 # ------------------------------------------------------------------------------------------------
@@ -195,12 +207,12 @@ def colsum_parts(N):
 
 def colsum_launch(D, X, mean, rstd, mode, out, part, stream=0):
     """The launches of a column sum, into arrays given: D, X (N,M) -> out (1,M) (mode as _colsum_kernel's), part
-    (P,M) scratch with P = colsum_parts(N) ((1,M) when P is 1: unused). No allocation: a captured loop's tail
-    (lstm_cuda's backward plan) runs it inside a graph."""
+    (P,M) scratch with P = colsum_parts(N) (None when P is 1). No allocation: a captured loop's tail (the
+    backward plans of lstm_cuda and rnn_cuda) runs it inside a graph."""
     M = D.shape[1]
     t = tile()
     kern = _colsum_kernel(np.dtype(D.dtype), t)
-    P = part.shape[0]
+    P = 1 if part is None else part.shape[0]
     gx = (M + t - 1) // t
     if P == 1:
         kern[(gx, 1), (t, t), stream](D, X, mean, rstd, mode, out)
@@ -217,7 +229,7 @@ def _colsum(D, X, mean, rstd, mode):
     if M == 0:
         return out.reshape(M)
     P = colsum_parts(N)
-    colsum_launch(D, X, mean, rstd, mode, out, empty((P, M), D.dtype) if P > 1 else out)
+    colsum_launch(D, X, mean, rstd, mode, out, empty((P, M), D.dtype) if P > 1 else None)
     return out.reshape(M)
 
 
