@@ -74,33 +74,12 @@ MEMORY_ENV = {"LNRNN_KEEP_MALLOC": "1", "MALLOC_MMAP_THRESHOLD_": str(64 * 1024)
 
 # Cached like lnrnn's kernels: this module imports lnrnn, so its cache files carry the BLAS choice too
 # (lnrnn.compiling.KernelCacheLocator): a floor compiled against MKL is never loaded without it.
-@njit(**PJIT)
 def gemm_floor(x, Wx, Wh, hs, dHW, nchunks):
     """Only the products of one LSTM BPTT step. x (T,B,I), Wx (I,G), Wh (H,G), hs (T,B,H) stand-in
-    hidden states, dHW (T,B,G) stand-in gradients of h_{t-1} Wh."""
-    T, B, I = x.shape
-    H, G = Wh.shape
-    xp = matmul(x.reshape(T * B, I), Wx, nchunks)  # (T*B,G)
-    WhT = np.ascontiguousarray(Wh.T)  # (G,H)
-    nch = clamp_chunks(nchunks, B)
-    acc = np.zeros(nch, dtype=x.dtype)
-    for q in prange(nch):
-        lo, hi = chunk_bounds(B, nch, q)
-        hw = np.empty((hi - lo, G), dtype=x.dtype)  # (Bc,G)
-        dh = np.empty((hi - lo, H), dtype=x.dtype)  # (Bc,H)
-        P = blas_pack(Wh, hi - lo)  # Wh in the BLAS's own layout (MKL), once per chunk
-        for t in range(T):
-            blas_mul(hs[t, lo:hi], Wh, P, hw)
-            acc[q] += hw[0, 0]
-        PT = blas_pack(WhT, hi - lo)  # Wh^T packed once per chunk (MKL)
-        for t in range(T - 1, -1, -1):
-            blas_mul(dHW[t, lo:hi], WhT, PT, dh)
-            acc[q] += dh[0, 0]
-    d2 = dHW.reshape(T * B, G)
-    dWx = matmul_tn(x.reshape(T * B, I), d2, nchunks)
-    dx = matmul(d2, np.ascontiguousarray(Wx.T), nchunks)
-    dWh = matmul_tn(hs.reshape(T * B, H), d2, nchunks)
-    return acc.sum() + xp[0, 0] + dWx[0, 0] + dx[0, 0] + dWh[0, 0]
+    hidden states, dHW (T,B,G) stand-in gradients of h_{t-1} Wh: x Wx, the T recurrent products each
+    way per batch chunk, then dWx, dx and dWh (the parts below, called as the cells call them)."""
+    return (floor_input(x, Wx, nchunks) + floor_recurrent(Wh, hs, dHW, nchunks, True)
+            + floor_recurrent(Wh, hs, dHW, nchunks, False) + floor_weights(x, Wx, hs, dHW, nchunks))
 
 
 @njit(**PJIT)
@@ -127,9 +106,9 @@ def floor_recurrent(Wh, hs, dHW, nchunks, forward):
     return acc.sum()
 
 
-@njit(**PJIT)
 def floor_weights(x, Wx, hs, dHW, nchunks):
-    """The floor's dWx, dx and dWh over all T*B rows."""
+    """The floor's dWx, dx and dWh over all T*B rows (matmul_tn drives its chunks from Python, as the
+    cells' backward does)."""
     T, B, I = x.shape
     H, G = hs.shape[2], dHW.shape[2]
     d2 = dHW.reshape(T * B, G)
