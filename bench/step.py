@@ -82,7 +82,6 @@ def gemm_floor(x, Wx, Wh, hs, dHW, nchunks):
             + floor_recurrent(Wh, hs, dHW, nchunks, False) + floor_weights(x, Wx, hs, dHW, nchunks))
 
 
-@njit(**PJIT)
 def floor_input(x, Wx, nchunks):
     """The floor's x Wx over all T*B rows."""
     T, B, I = x.shape
