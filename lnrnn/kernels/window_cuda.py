@@ -16,6 +16,19 @@ Host or device arrays in, device arrays out (arrays_cuda). Running statistics (N
 where they live, as in bn_lstm_cuda. Masks: lengths (B,) int64 (masks.py; all T when every row runs):
 padded steps run on, their dy and dw are ignored in the backward, and BN_t counts the active rows only.
 
+Graph path (NORM_NONE, NORM_LN; window_path: graphs_cuda.loop_path's choice, so by default where PyTorch serves
+cuBLAS and graphs, from config.CUDA_GRAPH_MIN_STEPS steps): the per-step path below, its products on cuBLAS,
+captured whole once per (T, B, H, I, K, C, U, dtype, norm, eps or clip) as a CUDA graph over buffers of its own
+(``_ForwardPlan``, ``_BackwardPlan``, as lstm_cuda's) and replayed: the call's inputs (x, the initial state, the
+text, lengths, the weights; dy, dw and the saved arrays) are copied into the plan's buffers, one replay runs the
+call (forward: x WxI and the T steps; backward: the transposes, the T steps, the products and column sums after
+them), the results are copied out. Both paths run one copy of each step (``_forward_step``, ``_backward_step``),
+so a plan of exactly T steps gives the per-launch path's results bit for bit. LNRNN_CUDA_BLAS=off or
+config.CUDA_LOOP_PATH = "step" (or "seq": the window has no sequence kernels) keeps the per-launch loop.
+NORM_BN keeps it always: its steps read and update the running statistics of row min(t, Ts-1) (Ts a call's own,
+the update only where t < Ts), and a longer plan's extra steps would update rows a call of T steps leaves alone;
+it also runs three launches a step whose batch statistics a plan would have to mask. Not yet timed on a GPU.
+
 Layout of the work (per-step launches from a host-side time loop, as lstm_cuda's per-step path and
 bn_lstm_cuda; everything stays on the device)
     forward   xw = x WxI over all T*B rows (one GEMM). Per step t:
@@ -43,7 +56,8 @@ reads of Wp's columns), then the K kappas, then the U positions of phi, then the
 class gathering its positions (chars[b,u] == class) in the order u = 0, 1, ... : no atomics, and the
 same sum as the spec's scatter. The backward's threads take the K components, each summing over the
 row's positions, then the H units of dp_t Wp^T (through Wp^T, coalesced). Block sizes: row kernels
-config.THREADS_PER_BLOCK, tiles gemm_cuda.TILE (read at call time; tests shrink both).
+config.THREADS_PER_BLOCK (the graph path's lstm_cuda.step_threads(H), as the LSTM's plans), tiles gemm_cuda.TILE
+(read at call time; tests shrink both).
 
 Graves's gate clip (``clip``, reference.clip_gate_grads): dL/d(gate preactivations) clipped to
 [-clip, clip] by the thread that writes it, before anything reads it (lstm_cuda.bwd_row, bn_lstm_cuda's
@@ -70,19 +84,22 @@ saved (keep=True; device arrays, plus the mode), one tuple:
     18 lengths (B,) int64, 19 training (bool)
 """
 import math
-from functools import lru_cache
+from functools import lru_cache, partial
+from types import SimpleNamespace
 
 import numpy as np
 from numba import cuda, float32
 
 from lnrnn.kernels import bn_lstm_cuda
-from lnrnn.kernels.cuda.arrays_cuda import copy, empty, grid_1d, is_device, nbtype, rows2d, threads_per_block, \
-    to_device, transpose, zeros
+from lnrnn.kernels.cuda.arrays_cuda import (bounded, copy, empty, fill_zeros, grid_1d, head, is_device, load, nbtype,
+                                            rows2d, take_row, threads_per_block, to_device, transpose_into, zeros)
 from lnrnn.kernels.batchnorm_cuda import col_backward, col_stats, device_lengths, running_on_device, write_back
 from lnrnn.kernels.codes import NORM_BN, NORM_LN, NORM_NONE, clip_bound
-from lnrnn.kernels.cuda.gemm_cuda import colsum, colsum_prod, matmul, tile
+from lnrnn.kernels.cuda.gemm_cuda import (SUM, SUM_PROD, colsum, colsum_launch, colsum_parts, matmul, product,
+                                          projection_into, tile)
+from lnrnn.kernels.cuda.graphs_cuda import capture_loop, loop_path, plan_for
 from lnrnn.kernels.layernorm_cuda import row_stats
-from lnrnn.kernels.lstm_cuda import bwd_row, fwd_row
+from lnrnn.kernels.lstm_cuda import _rstd_head, _rstd_load, bwd_row, fwd_row, step_threads
 from lnrnn.kernels.cuda.rows_cuda import dot_col
 
 
@@ -173,7 +190,7 @@ def _row_kernels(dtype, tpb):
     fused) and the window alone (NORM_BN)."""
     dt = nbtype(dtype)
 
-    @cuda.jit
+    @bounded(tpb)
     def cell_fwd(hw, xw_t, c_prev, p, ln, eps, out, rstd_t, win_in, win_out):
         """Step t of a NORM_NONE/NORM_LN layer; block bb handles batch row bb.
             hw (B,G) = h_{t-1} Wh;  xw_t (B,G) = X_t Wx, normalized in place (xhat_x) with LN;  c_prev (B,H)
@@ -211,7 +228,7 @@ def _row_kernels(dtype, tpb):
         window_row(y_t[bb], Wp, bp, kappa_prev[bb], chars[bb], min(ulen[bb], chars.shape[1]),
                    (abk_t[bb], kappa_t[bb], phi_t[bb], w_t[bb]), one)
 
-    @cuda.jit
+    @bounded(tpb)
     def window_fwd(y_t, win_in, win_out):
         """The window at step t (NORM_BN: after bn_lstm_cuda's step); block bb handles batch row bb.
             y_t (B,H) = h_t; win_in, win_out as in cell_fwd."""
@@ -221,7 +238,7 @@ def _row_kernels(dtype, tpb):
         window_row(y_t[bb], Wp, bp, kappa_prev[bb], chars[bb], min(ulen[bb], chars.shape[1]),
                    (abk_t[bb], kappa_t[bb], phi_t[bb], w_t[bb]), dt(1.0))
 
-    @cuda.jit
+    @bounded(tpb)
     def cell_bwd(up, lengths, s, win, dh_t, dp_t, carry, sv, rs, p, ln, clip, grads):
         """Step s of a NORM_NONE/NORM_LN layer's BPTT; block bb handles batch row bb.
             up = (dy_s (B,H), dw_s (B,C), dw_next (B,C)) as in window_bwd_row (row bb of each)
@@ -248,7 +265,7 @@ def _row_kernels(dtype, tpb):
                 (gates_t[bb], xp_t[bb], hhat_t[bb], c_prev[bb], tc_t[bb], chat_t[bb]), r, p, ln, dt(clip), one,
                 dt(G // 4), one / dt(G), (da_t[bb], dcn_t[bb], dhw_t[bb], dxw_t[bb]), dhw_t[bb])
 
-    @cuda.jit
+    @bounded(tpb)
     def window_bwd(up, lengths, s, win, dh_t, dp_t):
         """The window's backward at step s (NORM_BN: before bn_lstm_cuda's step); block bb handles batch
         row bb; arguments as in cell_bwd."""
@@ -393,19 +410,269 @@ def _text(chars, ulen, B, C):
     return to_device(chars), ulen if is_device(ulen) else to_device(ulen_h)
 
 
-def _dummies(dtype, B):
-    """Stand-ins for buffers a norm does not use, whose rows the kernels still take: (0,) and (B,0)."""
-    return empty(0, dtype), empty((B, 0), dtype)
+def window_path(norm, T=None):
+    """The time loop window_lstm_forward and window_lstm_backward run for T steps (None: a long sequence):
+    "graph" (a plan's captured loop, replayed) where graphs_cuda.loop_path gives it, else "step" (launches from
+    the host loop; the window has no sequence kernels). NORM_BN always "step" (module docstring)."""
+    return "step" if norm == NORM_BN else loop_path(False, T)
 
 
-def _prev_tn(first, seq, D, out):
-    """out (F,G) = first^T D[0] + sum_{t>=1} seq[t-1]^T D[t]: the gradient of a weight that step t applies
-    to step t-1's output (first at t = 0). first (B,F), seq (T,B,F), D (T,B,G)."""
-    T = D.shape[0]
-    matmul(first, D[0], out=out, trans_a=True)
-    if T > 1:
-        matmul(rows2d(seq[:T - 1]), rows2d(D[1:]), out=out, trans_a=True, accumulate=True)
-    return out
+def _views(prov, a, names):
+    """A plan's product operands: the provider's views of a's arrays named (made before a capture begins; the
+    per-launch path's matmul takes the arrays themselves). Zero-size arrays (no input columns) are taken as they
+    are: no product reads them."""
+    return SimpleNamespace(**{n: prov.view(getattr(a, n)) if getattr(a, n).size else getattr(a, n) for n in names})
+
+
+# ------------------------------------------------------------------------------------------------
+# The NORM_NONE/NORM_LN time loops over arrays given: a call's own (the per-launch path, step by step from the
+# host) or a plan's (the graph path: captured once, replayed). Each step is written once, below, so both paths
+# run the same launches in the same order. ``a`` holds the arrays (kernels take them), ``v`` the products'
+# operands: a itself for matmul, or a provider's views of the same memory for a plan's gemm.
+# ------------------------------------------------------------------------------------------------
+_FWD_PRODUCTS = ("x2", "WxI", "xw2", "w0", "w", "WxC", "xw", "h0", "y", "Wh", "hw")
+
+
+def _forward_arrays(a, T, S, ln):
+    """Adds the forward's arrays to a, which holds the inputs x (T,B,I), Wx (I+C,G), h0, c0 (B,H), kappa0 (B,K),
+    w0 (B,C), chars (B,U), ulen (B,), Wh (H,G), p = (b, gx, bx, gh, bh) (G,) each then (gc, bc) (H,) each,
+    Wp (H,3K), bp (3K,):
+        x2 (T*B,I), WxI (I,G), WxC (C,G)   views of x and of Wx's rows that read x_t and w_{t-1}
+        xw (T,B,G), xw2 (T*B,G)            X_t Wx (x_t WxI before the loop, w_{t-1} WxC added at step t);
+                                           LN: normalized in place by the step (xhat_x)
+        hw (B,G)                           h_{t-1} Wh of the current step
+        y (T,B,H), w (T,B,C), phi (T,B,U)  every step's
+        gates (S,B,G), c, tc (S,B,H), abk (S,B,3K), kappa (S,B,K)   S slots, step t in slot t % S
+        hhat (S,B,G), chat (S,B,H), rstd (3,S,B)   LN; else (S,B,0), (S,B,0), (3,0,0)."""
+    T, B, I = a.x.shape
+    H, K, C, U = a.h0.shape[1], a.kappa0.shape[1], a.w0.shape[1], a.chars.shape[1]
+    G = 4 * H
+    dt = a.x.dtype
+    a.x2, a.WxI, a.WxC = a.x.reshape(T * B, I), a.Wx[:I], a.Wx[I:]
+    a.xw = empty((T, B, G), dt)
+    a.xw2 = a.xw.reshape(T * B, G)
+    a.hw = empty((B, G), dt)
+    a.y, a.w, a.phi = empty((T, B, H), dt), empty((T, B, C), dt), empty((T, B, U), dt)
+    a.gates = empty((S, B, G), dt)
+    a.c, a.tc = empty((S, B, H), dt), empty((S, B, H), dt)
+    a.abk, a.kappa = empty((S, B, 3 * K), dt), empty((S, B, K), dt)  # abk: [alpha | beta | exp(k_hat)]
+    a.hhat = empty((S, B, G if ln else 0), dt)
+    a.chat = empty((S, B, H if ln else 0), dt)
+    a.rstd = empty((3, S, B), dt) if ln else empty((3, 0, 0), dt)
+    return a
+
+
+def _forward_before(gemm, v, stream):
+    """xw = x WxI over all rows (one GEMM); without input columns the steps' products write xw whole."""
+    if v.x2.shape[1]:
+        gemm(v.x2, v.WxI, v.xw2)
+
+
+def _forward_step(gemm, v, a, kern, ln, eps):
+    """step(t, stream): step t of the forward (module docstring): xw_t += w_{t-1} WxC, hw = h_{t-1} Wh, then
+    cell_fwd (kern = (cell_fwd, its threads per block)) on row-blocks. Arrays as _forward_arrays."""
+    cell_fwd, tpb = kern
+    B, S, I = a.h0.shape[0], a.c.shape[0], a.x.shape[2]
+    d1 = empty(0, a.x.dtype)
+
+    def step(t, stream):
+        k, j = t % S, (t - 1) % S  # slots of step t and t-1
+        gemm(v.w0 if t == 0 else v.w[t - 1], v.WxC, v.xw[t], accumulate=I > 0)
+        gemm(v.h0 if t == 0 else v.y[t - 1], v.Wh, v.hw)
+        out = (a.gates[k], a.c[k], a.tc[k], a.y[t], a.hhat[k], a.chat[k])
+        rs = (a.rstd[0, k], a.rstd[1, k], a.rstd[2, k]) if ln else (d1, d1, d1)
+        cell_fwd[B, tpb, stream](a.hw, a.xw[t], a.c0 if t == 0 else a.c[j], a.p, ln, eps, out, rs,
+                                 (a.Wp, a.bp, a.kappa0 if t == 0 else a.kappa[j], a.chars, a.ulen),
+                                 (a.abk[k], a.kappa[k], a.phi[t], a.w[t]))
+    return step
+
+
+_BWD_PRODUCTS = ("x2", "WxI", "dx2", "dWxI", "dXW", "dXW2", "dHW", "dHW2", "h0", "y2", "dWh", "w0", "w2", "dWxC",
+                 "WhT", "WxCT", "dh_next", "dw_next", "DP2", "dWp")
+
+
+def _backward_arrays(a, T, norm):
+    """Adds the backward's arrays to a, which holds dy (T,B,H), dw (T,B,C), the saved xw, gates (T,B,G), c, tc
+    (T,B,H), hhat (T,B,G), chat (T,B,H) (LN; else (T,B,0)), rstd (3,T,B) ((3,0,0) without LN), abk (T,B,3K),
+    kappa (T,B,K), y (T,B,H), w (T,B,C), lengths (B,) and the inputs x (T,B,I), h0, c0 (B,H), w0 (B,C), chars
+    (B,U), ulen (B,), Wx (I+C,G), Wh (H,G), p = (gx, gh, gc), Wp (H,3K):
+        x2 (T*B,I), WxI (I,G), WxC (C,G), y2 (T*B,H), w2 (T*B,C)   views
+        WpT (3K,H), WhT (G,H), WxCT (G,C)    transposed weights: the loop's products are plain ones
+        DA (T,B,G)                           dL/d(gate preactivations), clipped
+        DCN (T,B,H)                          dL/d(gc * chat + bc) (LN; else a (1,B,H) scratch)
+        dHW, dXW (T,B,G)                     dL/d(h_{t-1} Wh), dL/d(X_t Wx) (DA itself without a norm)
+        DP (T,B,3K)                          dL/dp_t of the window
+        dh_t (B,H)                           dL/dh_t from above and through the window, of the current step
+        dh_next, dc_next (B,H), dkappa (B,K), dw_next (B,C)   carried from step t+1 (zeroed by the caller);
+                                             they end as dh0, dc0, dkappa0, dw0
+        dx (T,B,I), dWx (I+C,G) (rows dWxI, dWxC), dWh (H,G), dWp (H,3K)   the products after the loop
+        db, dgx, dgh (1,G), dgc, dbc (1,H), dbp (1,3K)   the column sums after it (dgx..dbc: LN; else (1,0))
+        parts: colsum_launch's scratch for sums of G, H and 3K columns (None: one part)."""
+    T, B, I = a.x.shape
+    H, K, C = a.h0.shape[1], a.kappa.shape[2], a.w0.shape[1]
+    G, N = 4 * H, T * B
+    dt = a.dy.dtype
+    ln = norm == NORM_LN
+    a.x2, a.WxI, a.WxC, a.y2, a.w2 = a.x.reshape(N, I), a.Wx[:I], a.Wx[I:], rows2d(a.y), rows2d(a.w)
+    a.WpT, a.WhT, a.WxCT = empty((3 * K, H), dt), empty((G, H), dt), empty((G, C), dt)
+    a.DA = empty((T, B, G), dt)
+    a.DCN = empty((T, B, H), dt) if ln else empty((1, B, H), dt)
+    own = norm != NORM_NONE  # without a norm both products see dL/da
+    a.dHW = empty((T, B, G), dt) if own else a.DA
+    a.dXW = empty((T, B, G), dt) if own else a.DA
+    a.DP = empty((T, B, 3 * K), dt)
+    a.DA2, a.DCN2, a.dHW2, a.dXW2, a.DP2 = (rows2d(m) for m in (a.DA, a.DCN, a.dHW, a.dXW, a.DP))
+    a.dh_t, a.dh_next, a.dc_next = empty((B, H), dt), empty((B, H), dt), empty((B, H), dt)
+    a.dkappa, a.dw_next = empty((B, K), dt), empty((B, C), dt)
+    a.dx = empty((T, B, I), dt)
+    a.dx2 = a.dx.reshape(N, I)
+    a.dWx = empty((I + C, G), dt)
+    a.dWxI, a.dWxC = a.dWx[:I], a.dWx[I:]
+    a.dWh, a.dWp = empty((H, G), dt), empty((H, 3 * K), dt)
+    a.db, a.dbp = empty((1, G), dt), empty((1, 3 * K), dt)
+    a.dgx, a.dgh = empty((1, G if ln else 0), dt), empty((1, G if ln else 0), dt)
+    a.dgc, a.dbc = empty((1, H if ln else 0), dt), empty((1, H if ln else 0), dt)
+    P = colsum_parts(N)
+    a.parts = tuple(empty((P, M), dt) if P > 1 else None for M in (G, H, 3 * K))
+    return a
+
+
+def _backward_before(a, stream):
+    """The transposed weights the loop's products and window kernels read."""
+    transpose_into(a.Wp, a.WpT, stream)
+    transpose_into(a.Wh, a.WhT, stream)
+    transpose_into(a.WxC, a.WxCT, stream)
+
+
+def _carry(gemm, v, t):
+    """After step t's cell backward: dh_next = dL/d(h_{t-1} Wh) Wh^T, dw_next = dL/d(X_t Wx) WxC^T."""
+    gemm(v.dHW[t], v.WhT, v.dh_next)
+    gemm(v.dXW[t], v.WxCT, v.dw_next)
+
+
+def _backward_step(gemm, v, a, kern, ln, clip):
+    """step(t, stream): step t of the NORM_NONE/NORM_LN BPTT (module docstring): cell_bwd (kern = (cell_bwd, its
+    threads per block)), the window's and the cell's backward of every row, then _carry. Arrays as
+    _backward_arrays."""
+    cell_bwd, tpb = kern
+    B = a.h0.shape[0]
+    d1 = empty(0, a.dy.dtype)
+
+    def step(t, stream):
+        sv = (a.gates[t], a.xw[t], a.hhat[t], a.c0 if t == 0 else a.c[t - 1], a.tc[t], a.chat[t])
+        rs = (a.rstd[0, t], a.rstd[1, t], a.rstd[2, t]) if ln else (d1, d1, d1)
+        cell_bwd[B, tpb, stream]((a.dy[t], a.dw[t], a.dw_next), a.lengths, t,
+                                 (a.dkappa, a.abk[t], a.kappa[t], a.chars, a.ulen, a.WpT), a.dh_t, a.DP[t],
+                                 (a.dh_next, a.dc_next), sv, rs, a.p, ln, clip,
+                                 (a.DA[t], a.DCN[t if ln else 0], a.dHW[t], a.dXW[t]))
+        _carry(gemm, v, t)
+    return step
+
+
+def _prev_tn(gemm, first, seq, D, out):
+    """out (F,G) = first^T D_0 + sum_{t>=1} seq_{t-1}^T D_t: the gradient of a weight that step t applies to step
+    t-1's output (first at t = 0). first (B,F); seq (N,F), D (N,G): the rows of every step, N = T*B."""
+    B, N = first.shape[0], D.shape[0]
+    gemm(first, D[:B], out, trans_a=True)
+    if N > B:
+        gemm(seq[:N - B], D[B:], out, trans_a=True, accumulate=True)
+
+
+def _backward_after(gemm, v, a, ln, stream):
+    """Over all T*B rows, after the loop: dx = dXW WxI^T, dWx = X^T dXW (X_t's last C columns are w_{t-1}),
+    dWh = Hprev^T dHW, dWp = Y^T DP (the window reads h_t itself), and the column sums db, dbp and with LN dgx =
+    sum DA*xhat_x, dgh = sum DA*hhat, dgc = sum DCN*chat, dbc = sum DCN."""
+    projection_into(gemm, v.x2, v.dXW2, v.dHW2, v.h0, v.y2, v.WxI, v.dx2, v.dWxI, v.dWh)
+    _prev_tn(gemm, v.w0, v.w2, v.dXW2, v.dWxC)
+    gemm(v.y2, v.DP2, v.dWp, trans_a=True)
+    d1 = empty(0, a.dy.dtype)
+    pg, ph, pk = a.parts
+    colsum_launch(a.DA2, a.DA2, d1, d1, SUM, a.db, pg, stream)
+    colsum_launch(a.DP2, a.DP2, d1, d1, SUM, a.dbp, pk, stream)
+    if ln:
+        colsum_launch(a.DA2, rows2d(a.xw), d1, d1, SUM_PROD, a.dgx, pg, stream)
+        colsum_launch(a.DA2, rows2d(a.hhat), d1, d1, SUM_PROD, a.dgh, pg, stream)
+        colsum_launch(a.DCN2, rows2d(a.chat), d1, d1, SUM_PROD, a.dgc, ph, stream)
+        colsum_launch(a.DCN2, a.DCN2, d1, d1, SUM, a.dbc, ph, stream)
+
+
+def _gradients(a, T, take, norm_grads=None):
+    """window_lstm_backward's results from a's arrays, each through take (the arrays themselves, or copies out of a
+    plan): dx (T,B,I), dh0, dc0 (B,H), dkappa0 (B,K), dw0 (B,C), dWx (I+C,G), dWh (H,G), db (G,), the six norm
+    gradients dgx, dbx, dgh, dbh (G,), dgc, dbc (H,) (given, or from a's sums: with LN dbx = dbh = db, each a
+    fresh copy; without a norm zeros), dWp (H,3K), dbp (3K,)."""
+    G, H, K3 = a.db.shape[1], a.h0.shape[1], a.dbp.shape[1]
+    dt = a.db.dtype
+    db = take(a.db).reshape(G)
+    if norm_grads is None and a.dgx.size:
+        norm_grads = (take(a.dgx).reshape(G), copy(db), take(a.dgh).reshape(G), copy(db), take(a.dgc).reshape(H),
+                      take(a.dbc).reshape(H))
+    elif norm_grads is None:
+        norm_grads = (zeros(G, dt), zeros(G, dt), zeros(G, dt), zeros(G, dt), zeros(H, dt), zeros(H, dt))
+    dx = a.dx if a.dx.shape[0] == T else head(a.dx, T)
+    return ((dx,) + tuple(take(m) for m in (a.dh_next, a.dc_next, a.dkappa, a.dw_next, a.dWx, a.dWh)) + (db,)
+            + norm_grads + (take(a.dWp), take(a.dbp).reshape(K3)))
+
+
+class _ForwardPlan:
+    """window_lstm_forward (NORM_NONE/NORM_LN) over S steps for one (B, H, I, K, C, U, dtype, norm, eps),
+    captured over arrays of its own (``a``: the inputs' buffers and _forward_arrays's, zeros at first), so that a
+    call is copies in, one replay, copies out. A call of T <= S steps fills steps 0..T-1 of x and reads back the
+    same: the steps after T run on what their rows hold, and no step before them reads them. Every step keeps
+    its state (S slots, where inference's per-launch loop keeps two): a step after T would overwrite the slot
+    of T-1, and one plan then serves keep=True and keep=False. Blocks of lstm_cuda.step_threads(H) threads."""
+
+    def __init__(self, prov, S, B, H, I, K, C, U, dt, ln, eps):
+        G = 4 * H
+        a = SimpleNamespace(x=empty((S, B, I), dt), Wx=empty((I + C, G), dt), h0=empty((B, H), dt),
+                            c0=empty((B, H), dt), kappa0=empty((B, K), dt), w0=empty((B, C), dt),
+                            chars=empty((B, U), np.int64), ulen=empty(B, np.int64), Wh=empty((H, G), dt),
+                            p=tuple(empty(G, dt) for _ in range(5)) + (empty(H, dt), empty(H, dt)),
+                            Wp=empty((H, 3 * K), dt), bp=empty(3 * K, dt))
+        self.inputs = (a.x, a.Wx, a.h0, a.c0, a.kappa0, a.w0, a.chars, a.ulen, a.Wh) + a.p + (a.Wp, a.bp)
+        fill_zeros(*self.inputs)
+        _forward_arrays(a, S, S, ln)
+        tpb = step_threads(H)
+        gemm = product(prov)
+        v = _views(prov, a, _FWD_PRODUCTS)
+        self.a = a
+        self.replay = capture_loop(prov, _forward_step(gemm, v, a, (_row_kernels(np.dtype(dt), tpb)[0], tpb), ln, eps),
+                                   range(S), partial(_forward_before, gemm, v))
+
+
+class _BackwardPlan:
+    """window_lstm_backward (NORM_NONE/NORM_LN) over S steps for one (B, H, I, K, C, U, dtype, norm, clip),
+    captured over arrays of its own (``a``: the buffers of what the BPTT reads, and _backward_arrays's; zeros at
+    first): the transposes before the loop, the S steps from S-1 down, and the products and column sums after
+    it, so that a call is copies in, one replay, copies out. A call of T <= S steps fills steps 0..T-1 of
+    every per-step array the loop reads and zeros the rest (``stepped``); the carried dh, dc, dkappa, dw are
+    zeroed too. The first S - T steps (t = S-1 .. T) then have no active row (lengths <= T) and zero saved
+    values, and leave every carried gradient exactly zero (a NaN an earlier call left there would not); steps
+    T-1 .. 0 see what T steps would, and the padded rows add nothing to the products and sums after the loop."""
+
+    def __init__(self, prov, S, B, H, I, K, C, U, dt, ln, clip):
+        G = 4 * H
+        n = {"xw": G, "hhat": G, "chat": H}
+        a = SimpleNamespace(dy=empty((S, B, H), dt), dw=empty((S, B, C), dt), gates=empty((S, B, G), dt),
+                            c=empty((S, B, H), dt), tc=empty((S, B, H), dt), abk=empty((S, B, 3 * K), dt),
+                            kappa=empty((S, B, K), dt), y=empty((S, B, H), dt), w=empty((S, B, C), dt),
+                            x=empty((S, B, I), dt), **{k: empty((S, B, m if ln else 0), dt) for k, m in n.items()},
+                            rstd=empty((3, S, B), dt) if ln else empty((3, 0, 0), dt), lengths=empty(B, np.int64),
+                            h0=empty((B, H), dt), c0=empty((B, H), dt), w0=empty((B, C), dt),
+                            chars=empty((B, U), np.int64), ulen=empty(B, np.int64), Wx=empty((I + C, G), dt),
+                            Wh=empty((H, G), dt), p=(empty(G, dt), empty(G, dt), empty(H, dt)),
+                            Wp=empty((H, 3 * K), dt))
+        self.stepped = (a.dy, a.dw, a.gates, a.c, a.tc, a.abk, a.kappa, a.y, a.w, a.x, a.xw, a.hhat, a.chat)
+        fill_zeros(*self.stepped, a.rstd, a.lengths, a.h0, a.c0, a.w0, a.chars, a.ulen, a.Wx, a.Wh, *a.p, a.Wp)
+        _backward_arrays(a, S, NORM_LN if ln else NORM_NONE)
+        tpb = step_threads(H)
+        gemm = product(prov)
+        v = _views(prov, a, _BWD_PRODUCTS)
+        self.a = a
+        self.replay = capture_loop(prov, _backward_step(gemm, v, a, (_row_kernels(np.dtype(dt), tpb)[2], tpb), ln,
+                                                        clip),
+                                   range(S - 1, -1, -1), partial(_backward_before, a),
+                                   partial(_backward_after, gemm, v, a, ln))
 
 
 def window_lstm_forward(x, h0, c0, kappa0, w0, chars, ulen, Wx, Wh, b, gx, bx, gh, bh, gc, bc, Wp, bp,
@@ -428,7 +695,42 @@ def window_lstm_forward(x, h0, c0, kappa0, w0, chars, ulen, Wx, Wh, b, gx, bx, g
     dt = x.dtype
     lengths = device_lengths(lengths, T, B)
     training, keep, eps = bool(training), bool(keep), float(eps)
+    ln = norm == NORM_LN
+    p = (b, gx, bx, gh, bh, gc, bc)
+    none3, none2 = empty((0, 0, 0), dt), empty((0, 0), dt)
+
+    if window_path(norm, T) == "graph":  # the whole forward in one replay: copies in, the replay, copies out
+        plan = plan_for("window forward", T, (B, H, I, K, C, U, np.dtype(dt).str, ln, eps),
+                        lambda prov, S: _ForwardPlan(prov, S, B, H, I, K, C, U, dt, ln, eps))
+        a = plan.a
+        load(zip(plan.inputs, (x, Wx, h0, c0, kappa0, w0, chars, ulen, Wh) + p + (Wp, bp)))
+        plan.replay()
+        y, w = head(a.y, T), head(a.w, T)
+        outs = (y, w, take_row(a.y, T - 1), take_row(a.c, T - 1), take_row(a.kappa, T - 1), take_row(a.w, T - 1),
+                head(a.phi, T))
+        if not keep:
+            return outs + (None,)
+        saved = ((head(a.xw, T), _rstd_head(a.rstd, T), none3) + (none2,) * 6
+                 + (head(a.gates, T), head(a.c, T), head(a.tc, T)) + ((head(a.hhat, T), head(a.chat, T)) if ln else
+                                                                      (none3, none3))
+                 + (head(a.abk, T), head(a.kappa, T), y, w, lengths, training))
+        return outs + (saved,)
+
     S = T if keep else min(T, 2)  # slots of per-step state: every step's, or (inference) the last two
+    tpb = threads_per_block()
+    if norm != NORM_BN:  # the per-launch loop over the call's own arrays: the plan's steps, launched one by one
+        a = _forward_arrays(SimpleNamespace(x=x, Wx=Wx, h0=h0, c0=c0, kappa0=kappa0, w0=w0, chars=chars, ulen=ulen,
+                                            Wh=Wh, p=p, Wp=Wp, bp=bp), T, S, ln)
+        _forward_before(matmul, a, 0)
+        step = _forward_step(matmul, a, a, (_row_kernels(np.dtype(dt), tpb)[0], tpb), ln, eps)
+        for t in range(T):
+            step(t, 0)
+        last = (T - 1) % S
+        saved = None
+        if keep:
+            saved = ((a.xw, a.rstd, none3) + (none2,) * 6 + (a.gates, a.c, a.tc)
+                     + ((a.hhat, a.chat) if ln else (none3, none3)) + (a.abk, a.kappa, a.y, a.w, lengths, training))
+        return a.y, a.w, copy(a.y[T - 1]), copy(a.c[last]), copy(a.kappa[last]), copy(a.w[T - 1]), a.phi, saved
 
     def at(t):
         return t if keep else t % 2
@@ -443,63 +745,36 @@ def window_lstm_forward(x, h0, c0, kappa0, w0, chars, ulen, Wx, Wh, b, gx, bx, g
     tc = empty((S, B, H), dt)
     abk = empty((S, B, 3 * K), dt)  # [alpha | beta | exp(k_hat)]
     kappa = empty((S, B, K), dt)
-    ln = norm == NORM_LN
-    none3, none2 = empty((0, 0, 0), dt), empty((0, 0), dt)
-    rstd, hw, hhat, chat = empty((3, 0, 0), dt), none3, none3, none3
-    bn_stats = (none2,) * 6
-    tpb = threads_per_block()
-    cell_fwd, window_fwd, _, _ = _row_kernels(np.dtype(dt), tpb)
-
-    def window_in(t):
-        return (Wp, bp, kappa0 if t == 0 else kappa[at(t - 1)], chars, ulen)
-
-    def window_out(t):
-        return (abk[at(t)], kappa[at(t)], phi[t], w[t])
-
-    if norm == NORM_BN:
-        runs = [running_on_device(a) for a in (rmx, rvx, rmh, rvh, rmc, rvc)]
-        (rmx, _), (rvx, _), (rmh, _), (rvh, _), (rmc, _), (rvc, _) = runs
-        hw = empty((S, B, G), dt)
-        bn_stats = tuple(empty((S, F), dt) for F in (G, G, G, G, H, H))
-        mean_x, rstd_x, mean_h, rstd_h, mean_c, rstd_c = bn_stats
-        xn = empty((B, G), dt)  # BN_t(xw_t; gx, 0) + b of the current step
-        x_fwd = _bn_kernels(np.dtype(dt), tile())[0]
-        (lstm_fwd, _), tl = bn_lstm_cuda.kernels(dt)
-        Tsx, Tsh, Tsc = rmx.shape[0], rmh.shape[0], rmc.shape[0]
-        for t in range(T):
-            k = at(t)
-            matmul(w0 if t == 0 else w[t - 1], WxC, out=xw[t], accumulate=True)
-            matmul(h0 if t == 0 else y[t - 1], Wh, out=hw[k])
-            rx, rh, rc = min(t, Tsx - 1), min(t, Tsh - 1), min(t, Tsc - 1)
-            x_fwd[((G + tl - 1) // tl, 1), (tl, tl)](xw[t], lengths, t, gx, b, training, t < Tsx, (rmx[rx], rvx[rx]),
-                                                     float(momentum), eps, xn, (mean_x[k], rstd_x[k]))
-            lstm_fwd[((H + tl - 1) // tl, 1), (tl, tl)](
-                hw[k], xn, c0 if t == 0 else c[at(t - 1)], lengths, t, (gh, gc, bc), training, t < Tsh, t < Tsc,
-                (rmh[rh], rvh[rh], rmc[rc], rvc[rc]), float(momentum), eps, (gates[k], c[k], tc[k], y[t]),
-                (mean_h[k], rstd_h[k], mean_c[k], rstd_c[k]))
-            window_fwd[B, tpb](y[t], window_in(t), window_out(t))
-        if training:
-            write_back(runs)
-    else:
-        d1, d2 = _dummies(dt, B)
-        hw_t = empty((B, G), dt)  # h_{t-1} Wh of the current step
-        if ln:
-            rstd = empty((3, S, B), dt)
-            hhat = empty((S, B, G), dt)
-            chat = empty((S, B, H), dt)
-        p = (b, gx, bx, gh, bh, gc, bc)
-        for t in range(T):
-            k = at(t)
-            matmul(w0 if t == 0 else w[t - 1], WxC, out=xw[t], accumulate=True)
-            matmul(h0 if t == 0 else y[t - 1], Wh, out=hw_t)
-            out = (gates[k], c[k], tc[k], y[t], hhat[k] if ln else d2, chat[k] if ln else d2)
-            rs = (rstd[0, k], rstd[1, k], rstd[2, k]) if ln else (d1, d1, d1)
-            cell_fwd[B, tpb](hw_t, xw[t], c0 if t == 0 else c[at(t - 1)], p, ln, eps, out, rs, window_in(t),
-                             window_out(t))
+    window_fwd = _row_kernels(np.dtype(dt), tpb)[1]
+    runs = [running_on_device(a) for a in (rmx, rvx, rmh, rvh, rmc, rvc)]
+    (rmx, _), (rvx, _), (rmh, _), (rvh, _), (rmc, _), (rvc, _) = runs
+    hw = empty((S, B, G), dt)
+    bn_stats = tuple(empty((S, F), dt) for F in (G, G, G, G, H, H))
+    mean_x, rstd_x, mean_h, rstd_h, mean_c, rstd_c = bn_stats
+    xn = empty((B, G), dt)  # BN_t(xw_t; gx, 0) + b of the current step
+    x_fwd = _bn_kernels(np.dtype(dt), tile())[0]
+    (lstm_fwd, _), tl = bn_lstm_cuda.kernels(dt)
+    Tsx, Tsh, Tsc = rmx.shape[0], rmh.shape[0], rmc.shape[0]
+    for t in range(T):
+        k = at(t)
+        matmul(w0 if t == 0 else w[t - 1], WxC, out=xw[t], accumulate=True)
+        matmul(h0 if t == 0 else y[t - 1], Wh, out=hw[k])
+        rx, rh, rc = min(t, Tsx - 1), min(t, Tsh - 1), min(t, Tsc - 1)
+        x_fwd[((G + tl - 1) // tl, 1), (tl, tl)](xw[t], lengths, t, gx, b, training, t < Tsx, (rmx[rx], rvx[rx]),
+                                                 float(momentum), eps, xn, (mean_x[k], rstd_x[k]))
+        lstm_fwd[((H + tl - 1) // tl, 1), (tl, tl)](
+            hw[k], xn, c0 if t == 0 else c[at(t - 1)], lengths, t, (gh, gc, bc), training, t < Tsh, t < Tsc,
+            (rmh[rh], rvh[rh], rmc[rc], rvc[rc]), float(momentum), eps, (gates[k], c[k], tc[k], y[t]),
+            (mean_h[k], rstd_h[k], mean_c[k], rstd_c[k]))
+        window_fwd[B, tpb](y[t], (Wp, bp, kappa0 if t == 0 else kappa[at(t - 1)], chars, ulen),
+                           (abk[k], kappa[k], phi[t], w[t]))
+    if training:
+        write_back(runs)
     last = at(T - 1)
     saved = None
     if keep:
-        saved = (xw, rstd, hw) + bn_stats + (gates, c, tc, hhat, chat, abk, kappa, y, w, lengths, training)
+        saved = (xw, empty((3, 0, 0), dt), hw) + bn_stats + (gates, c, tc, none3, none3, abk, kappa, y, w, lengths,
+                                                             training)
     return y, w, copy(y[T - 1]), copy(c[last]), copy(kappa[last]), copy(w[T - 1]), phi, saved
 
 
@@ -526,79 +801,61 @@ def window_lstm_backward(dy, dw, saved, x, h0, c0, kappa0, w0, chars, ulen, Wx, 
                                                                              gc, Wp))
     (xw, rstd, hw, mean_x, rstd_x, mean_h, rstd_h, mean_c, rstd_c, gates, c, tc, hhat, chat, abk, kappa, y, w,
      lengths, training) = saved
-    H, K = h0.shape[1], kappa.shape[2]
+    H, K, U = h0.shape[1], kappa.shape[2], chars.shape[1]
     G = 4 * H
     dt = dy.dtype
     ln = norm == NORM_LN
     clip = clip_bound(clip)  # 0: off
-    WxC = Wx[I:]
-    WpT = transpose(Wp)  # (3K,H): coalesced reads of dp Wp^T
+
+    if window_path(norm, T) == "graph":  # the whole backward in one replay: copies in, the replay, copies out
+        plan = plan_for("window backward", T, (B, H, I, K, C, U, np.dtype(dt).str, ln, clip),
+                        lambda prov, S: _BackwardPlan(prov, S, B, H, I, K, C, U, dt, ln, clip))
+        a = plan.a
+        S = a.dy.shape[0]
+        pairs = [(a.dy, dy), (a.dw, dw), (a.gates, gates), (a.c, c), (a.tc, tc), (a.abk, abk), (a.kappa, kappa),
+                 (a.y, y), (a.w, w), (a.x, x), (a.lengths, lengths), (a.h0, h0), (a.c0, c0), (a.w0, w0),
+                 (a.chars, chars), (a.ulen, ulen), (a.Wx, Wx), (a.Wh, Wh), (a.Wp, Wp)]
+        if ln:
+            pairs += [(a.xw, xw), (a.hhat, hhat), (a.chat, chat), (a.p[0], gx), (a.p[1], gh), (a.p[2], gc)]
+            _rstd_load(a.rstd, rstd)
+        load(pairs)
+        if S > T:  # the extra steps on zeros (an earlier call's rows there may not be finite)
+            fill_zeros(*(m[T:] for m in plan.stepped), *(a.rstd[r, T:] for r in range(3) if ln))
+        fill_zeros(a.dh_next, a.dc_next, a.dkappa, a.dw_next)
+        plan.replay()
+        return _gradients(a, T, copy)
+
     tpb = threads_per_block()
-    _, _, cell_bwd, window_bwd = _row_kernels(np.dtype(dt), tpb)
-
-    DA = empty((T, B, G), dt)       # dL/d(gate preactivations), clipped
-    DP = empty((T, B, 3 * K), dt)   # dL/dp_t of the window
-    dh_t = empty((B, H), dt)        # dL/dh_t from above and through the window, of the current step
-    dh_next = zeros((B, H), dt)     # dL/dh_t from step t+1 (through h_t Wh); ends as dh0
-    dc_next = zeros((B, H), dt)     # dL/dc_t from step t+1; ends as dc0
-    dkappa = zeros((B, K), dt)      # dL/dkappa_t from step t+1; ends as dkappa0
-    dw_next = zeros((B, C), dt)     # dL/dw_t through X_{t+1}; ends as dw0
-
-    def up(t):
-        return (dy[t], dw[t], dw_next)
-
-    def win(t):
-        return (dkappa, abk[t], kappa[t], chars, ulen, WpT)
-
+    a = _backward_arrays(SimpleNamespace(dy=dy, dw=dw, xw=xw if ln else empty((T, B, 0), dt), rstd=rstd,
+                                         gates=gates, c=c, tc=tc, hhat=hhat if ln else empty((T, B, 0), dt),
+                                         chat=chat if ln else empty((T, B, 0), dt), abk=abk, kappa=kappa, y=y, w=w,
+                                         lengths=lengths, x=x, h0=h0, c0=c0, w0=w0, chars=chars, ulen=ulen, Wx=Wx,
+                                         Wh=Wh, p=(gx, gh, gc), Wp=Wp), T, norm)
+    fill_zeros(a.dh_next, a.dc_next, a.dkappa, a.dw_next)
+    _backward_before(a, 0)
     if norm == NORM_BN:
-        dHW = empty((T, B, G), dt)  # dL/d(h_{t-1} Wh)
-        dXW = empty((T, B, G), dt)  # dL/d(X_t Wx)
         pg = (empty((T, G), dt), empty((T, G), dt), empty((T, H), dt), empty((T, H), dt))  # per-step dgx, dgh, dgc, dbc
         scratch = (empty((B, H), dt), empty((B, H), dt))  # bn_lstm_cuda's dL/d(BN_t(c) output), dL/dc through BN_t
         x_bwd = _bn_kernels(np.dtype(dt), tile())[1]
         (_, lstm_bwd), tl = bn_lstm_cuda.kernels(dt)
+        window_bwd = _row_kernels(np.dtype(dt), tpb)[3]
         for t in range(T - 1, -1, -1):
-            window_bwd[B, tpb](up(t), lengths, t, win(t), dh_t, DP[t])
+            window_bwd[B, tpb]((dy[t], dw[t], a.dw_next), lengths, t, (a.dkappa, abk[t], kappa[t], chars, ulen, a.WpT),
+                               a.dh_t, a.DP[t])
             sv = (gates[t], hw[t], c[t], c0 if t == 0 else c[t - 1], tc[t])
             st = (mean_h[t], rstd_h[t], mean_c[t], rstd_c[t])
-            lstm_bwd[((H + tl - 1) // tl, 1), (tl, tl)](dh_t, dh_next, dc_next, lengths, t, sv, st, (gh, gc),
-                                                        bool(training), clip, scratch, DA[t], dHW[t],
+            lstm_bwd[((H + tl - 1) // tl, 1), (tl, tl)](a.dh_t, a.dh_next, a.dc_next, lengths, t, sv, st, (gh, gc),
+                                                        bool(training), clip, scratch, a.DA[t], a.dHW[t],
                                                         (pg[1][t], pg[2][t], pg[3][t]))
-            x_bwd[((G + tl - 1) // tl, 1), (tl, tl)](DA[t], xw[t], lengths, t, (mean_x[t], rstd_x[t]), gx,
-                                                     bool(training), dXW[t], pg[0][t])
-            matmul(dHW[t], Wh, out=dh_next, trans_b=True)
-            matmul(dXW[t], WxC, out=dw_next, trans_b=True)
-        db = colsum(DA)
+            x_bwd[((G + tl - 1) // tl, 1), (tl, tl)](a.DA[t], xw[t], lengths, t, (mean_x[t], rstd_x[t]), gx,
+                                                     bool(training), a.dXW[t], pg[0][t])
+            _carry(matmul, a, t)
+        _backward_after(matmul, a, a, False, 0)
         norm_grads = (colsum(pg[0]), zeros(G, dt), colsum(pg[1]), zeros(G, dt), colsum(pg[2]), colsum(pg[3]))
-    else:
-        d1, d2 = _dummies(dt, B)
-        if ln:
-            DCN = empty((T, B, H), dt)  # dL/d(gc * chat + bc)
-            dHW = empty((T, B, G), dt)
-            dXW = empty((T, B, G), dt)
-        else:
-            DCN = empty((1, B, H), dt)  # scratch (no dgc, dbc without LN)
-            dHW = dXW = DA  # without normalization both products see dL/da
+    else:  # the per-launch loop over the call's own arrays: the plan's steps, launched one by one
+        step = _backward_step(matmul, a, a, (_row_kernels(np.dtype(dt), tpb)[2], tpb), ln, clip)
         for t in range(T - 1, -1, -1):
-            sv = (gates[t], xw[t] if ln else d2, hhat[t] if ln else d2, c0 if t == 0 else c[t - 1], tc[t],
-                  chat[t] if ln else d2)
-            rs = (rstd[0, t], rstd[1, t], rstd[2, t]) if ln else (d1, d1, d1)
-            cell_bwd[B, tpb](up(t), lengths, t, win(t), dh_t, DP[t], (dh_next, dc_next), sv, rs, (gx, gh, gc), ln,
-                             clip, (DA[t], DCN[t if ln else 0], dHW[t], dXW[t]))
-            matmul(dHW[t], Wh, out=dh_next, trans_b=True)
-            matmul(dXW[t], WxC, out=dw_next, trans_b=True)
-        db = colsum(DA)
-        if ln:
-            norm_grads = (colsum_prod(DA, xw), copy(db), colsum_prod(DA, hhat), copy(db), colsum_prod(DCN, chat),
-                          colsum(DCN))
-        else:
-            norm_grads = (zeros(G, dt), zeros(G, dt), zeros(G, dt), zeros(G, dt), zeros(H, dt), zeros(H, dt))
-
-    dX2 = rows2d(dXW)
-    dx = matmul(dX2, Wx[:I], trans_b=True).reshape(T, B, I)
-    dWx = empty((I + C, G), dt)
-    matmul(x.reshape(T * B, I), dX2, out=dWx[:I], trans_a=True)
-    _prev_tn(w0, w, dXW, dWx[I:])  # X_t's last C columns are w_{t-1}
-    dWh = _prev_tn(h0, y, dHW, empty((H, G), dt))
-    dWp = matmul(rows2d(y), rows2d(DP), trans_a=True)  # the window reads h_t itself
-    return (dx, dh_next, dc_next, dkappa, dw_next, dWx, dWh, db) + norm_grads + (dWp, colsum(DP))
+            step(t, 0)
+        _backward_after(matmul, a, a, ln, 0)
+        norm_grads = None
+    return _gradients(a, T, lambda m: m, norm_grads)
