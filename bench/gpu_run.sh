@@ -3,7 +3,7 @@
 #
 #   bash bench/gpu_run.sh OUTDIR [MNIST_DIR]
 #
-# Writes one log per part into OUTDIR (env, step, tests-new, tests, torch-step, synthesis, train-strokes, blstm-ctc; train
+# Writes one log per part into OUTDIR (env, step, tests-new, tests, torch-step, bn, synthesis, train-strokes, blstm-ctc; train
 # with MNIST_DIR; barrier with LIMIT_BARRIER > 0) and prints a summary last.
 # Each part runs under its own time limit, so one that hangs or fails leaves the others' figures.
 # MNIST_DIR: folder with MNIST's t10k IDX files for the `lnrnn train --device cuda` throughput (skipped
@@ -24,8 +24,8 @@ py=${PYTHON:-python3}
 # (the step part adds the RNN rows and the graph path's overhead breakdown: events, host time, cProfile, the
 # GPU's timeline, with the arrays from PyTorch's cache and from numba's allocator; seen: step 106-137 s, the graph
 # tests 56 in ~70 s)
-: "${LIMIT_STEP:=140}" "${LIMIT_TESTS_NEW:=100}" "${LIMIT_TESTS:=50}" "${LIMIT_TORCH:=50}" "${LIMIT_SYNTH:=60}"
-: "${LIMIT_TRAIN_STROKES:=40}" "${LIMIT_CTC:=20}" "${LIMIT_TRAIN:=30}" "${LIMIT_BARRIER:=0}"
+: "${LIMIT_STEP:=130}" "${LIMIT_TESTS_NEW:=100}" "${LIMIT_TESTS:=40}" "${LIMIT_TORCH:=45}" "${LIMIT_BN:=45}"
+: "${LIMIT_SYNTH:=55}" "${LIMIT_TRAIN_STROKES:=30}" "${LIMIT_CTC:=15}" "${LIMIT_TRAIN:=30}" "${LIMIT_BARRIER:=0}"
 
 part() {  # part NAME LIMIT CMD...: run CMD under LIMIT seconds, log to OUTDIR/NAME.txt (LIMIT 0: skipped)
   local name=$1 limit=$2; shift 2
@@ -52,10 +52,21 @@ part step "$LIMIT_STEP" "$py" bench/gpu_step.py --reps 10 ${GPU_STEP_ARGS:---ove
 # the real-GPU tests, the newest paths first (each test's line as it ends, so that a part stopped at its limit
 # still says what passed): the graph path on torch and cupy, the PyTorch binding on CUDA tensors; then the
 # twins, the device update and the synthesis network
-part tests-new "$LIMIT_TESTS_NEW" "$py" -m pytest -v -p no:cacheprovider ${GPU_TESTS_NEW:-tests/kernels/test_cuda_graphs.py tests/interop/test_torch_cuda.py}
+# (the BN cells' and the synthesis window's graph paths, the PyTorch binding's tests that have not yet run on a GPU,
+# then the LSTM's and RNN's graph path)
+new_tests=""
+for t in tests/kernels/test_cuda_bn_graphs.py tests/kernels/test_cuda_window_graphs.py \
+  tests/interop/test_torch_cuda.py::test_cuda_tensors_reach_the_kernels_as_views_and_the_forward_copies_nothing_to_the_host \
+  tests/interop/test_torch_cuda.py::test_a_call_on_a_busy_side_stream_gives_the_default_streams_results \
+  tests/interop/test_torch_cuda.py::test_compiled_fullgraph_on_cuda_equals_eager tests/kernels/test_cuda_graphs.py; do
+  [ -e "${t%%::*}" ] && new_tests="$new_tests $t"
+done
+part tests-new "$LIMIT_TESTS_NEW" "$py" -m pytest -v -p no:cacheprovider ${GPU_TESTS_NEW:-$new_tests}
 part tests "$LIMIT_TESTS" "$py" -m pytest -q -p no:cacheprovider ${GPU_TESTS:-tests/kernels/test_cuda_kernels.py tests/training/test_device_update.py tests/model/test_synthesis_cuda.py tests/model/test_cuda_layers.py tests/kernels/test_window_cuda.py tests/training/test_device_batches.py tests/training/test_device_update_more.py tests/kernels/test_cuda_gpu_typing.py}
 # a PyTorch user's training step on CUDA tensors: lnrnn.torch against nn.LSTM (cuDNN) and an eager LN-LSTM
 part torch-step "$LIMIT_TORCH" "$py" bench/torch_cuda_step.py --reps 5
+# the BN cells (batch rows meet at every step): the graph path against per-step launches and cuDNN
+part bn "$LIMIT_BN" "$py" bench/gpu_step.py --bn-only --reps 5
 # Graves's synthesis network (3 x 400 LN-LSTM, K=10, B=32, T=500): one update on the GPU against the CPU's
 part synthesis "$LIMIT_SYNTH" "$py" bench/synthesis_step.py --device cuda --batch 32 --reps 3
 # strokes (S3's width, the mixture density head, ragged batches: the update on the device for lines of different
@@ -75,6 +86,7 @@ grep -h "ms \|check\|^S\|FAILED\|first step\|us a step\|not available\|replay al
 grep -h "FAILED\|ERROR\| passed\| failed" "$out/tests-new.txt" 2>/dev/null | tail -n 30
 tail -n 3 "$out/tests.txt" 2>/dev/null
 grep -h "FAILED\|x torch\|check" "$out/torch-step.txt" 2>/dev/null | tail -n 20
+grep -h "^S\|check\|ms " "$out/bn.txt" 2>/dev/null
 grep -h -A2 "cuda ms" "$out/synthesis.txt" 2>/dev/null
 grep -h "samples/s\|x  (" "$out/train-strokes.txt" 2>/dev/null
 grep -h "check\|ms per update\|x$" "$out/blstm-ctc.txt" 2>/dev/null

@@ -3,6 +3,7 @@ against PyTorch on the same GPU.
 
     python bench/gpu_step.py                     # S1 S2 S3, median of 10 after warm-up
     python bench/gpu_step.py --shapes S2 --reps 20
+    python bench/gpu_step.py --bn-only --reps 5  # the BN cells alone: graph path and per-step launches
     NUMBA_ENABLE_CUDASIM=1 python bench/gpu_step.py --tiny    # smoke test of this script, no GPU
 
 Rows
@@ -271,6 +272,9 @@ def main(argv=None):
                                                              "per time step), slow")
     ap.add_argument("--persistent", action="store_true", help="also check and time dev/lstm_persistent_cuda.py")
     ap.add_argument("--rnn", action="store_true", help="also the RNN and LN-RNN twins against torch.nn.RNN")
+    ap.add_argument("--bn", action="store_true", help="also the BN-LSTM and BN-RNN twins (graph path and per-step "
+                                                      "launches) against torch.nn.LSTM and torch.nn.RNN")
+    ap.add_argument("--bn-only", action="store_true", help="the BN rows alone (--bn without the LSTM's rows)")
     ap.add_argument("--overhead", action="store_true", help="where a graph-path call's time goes beside its replay "
                                                             "(events, host time, cProfile)")
     ap.add_argument("--threads", type=int, nargs="*", default=[], help="also the graph path's LN-LSTM step with "
@@ -401,6 +405,90 @@ def rnn_rows(args, torch, T, B, I, H, libs):
     return failed
 
 
+def bn_rows(args, torch, T, B, I, H, libs):
+    """The BN cells (Cooijmans et al.: per-step batch statistics, so batch rows meet at every step) on the graph
+    path of each library and on per-step launches (cuBLAS products where a library serves them), training mode,
+    against cuDNN's LSTM and RNN (no normalization); a float64 check of each path against the CPU twin first (the
+    first CHECK_T steps). True when a check failed."""
+    from numba import cuda
+    from lnrnn.kernels import bn_lstm, bn_lstm_cuda, bn_rnn, bn_rnn_cuda
+    from lnrnn.kernels.cuda.arrays_cuda import to_device, to_host
+
+    rng = np.random.default_rng(2)
+    mods = {"lstm": (bn_lstm, bn_lstm_cuda), "rnn": (bn_rnn, bn_rnn_cuda)}
+
+    def problem_bn(cell, dtype, steps):
+        G = 4 * H if cell == "lstm" else H
+        f = dtype
+        p = dict(x=rng.standard_normal((steps, B, I)).astype(f), h0=np.zeros((B, H), f))
+        if cell == "lstm":
+            p["c0"] = np.zeros((B, H), f)
+        p.update(Wx=(rng.standard_normal((I, G)) / np.sqrt(max(I, 1))).astype(f),
+                 Wh=(rng.standard_normal((H, G)) / np.sqrt(H)).astype(f), b=np.zeros(G, f),
+                 gx=np.full(G, 0.1, f), gh=np.full(G, 0.1, f))
+        if cell == "lstm":
+            p.update(gc=np.full(H, 0.1, f), bc=np.zeros(H, f))
+        widths = [G] * 4 + ([H, H] if cell == "lstm" else [])
+        run = [np.zeros((steps, w), f) if k % 2 == 0 else np.ones((steps, w), f) for k, w in enumerate(widths)]
+        dy = (rng.standard_normal((steps, B, H)) / (steps * B)).astype(f)
+        return p, run, dy
+
+    keys = {"lstm": ("x", "h0", "c0", "Wx", "Wh", "gx", "gh", "gc"), "rnn": ("x", "h0", "Wx", "Wh", "gx", "gh")}
+
+    def fn(cell, p, run, dy, mod, path=None, lib=None, device=True):
+        fwd, bwd = getattr(mod, f"bn_{cell}_forward"), getattr(mod, f"bn_{cell}_backward")
+        d = {k: to_device(v) for k, v in p.items()} if device else p
+        r = [to_device(v) for v in run] if device else run
+        dd = to_device(dy) if device else dy
+
+        def step():
+            with (configured(path, lib) if path else contextlib.nullcontext()):
+                out = fwd(*d.values(), *r, True, 0.1, 1e-5)
+                return out[0], bwd(dd, out[-1], *[d[k] for k in keys[cell]])
+        return step
+
+    failed = False
+    paths = [("graph", lib) for lib in libs] + [("step", libs[0] if libs else "off")]
+    for cell in mods:
+        cpu, gpu = mods[cell]
+        p64, run64, dy64 = problem_bn(cell, np.float64, min(T, CHECK_T))
+        yc, gc = fn(cell, p64, [r.copy() for r in run64], dy64, cpu, device=False)()
+        for path, lib in paths:
+            y, grads = to_host(fn(cell, p64, run64, dy64, gpu, path, lib)())
+            errs = [rel(y, yc)] + [rel(a, b) for a, b in zip(grads, gc)]
+            good = max(errs) < TOL64
+            failed |= not good
+            print(f"  BN-{cell.upper()} check vs CPU twin (float64, {path} on {lib}): worst relative error "
+                  f"{max(errs):.1e} {'ok' if good else 'FAILED'}")
+    rows, syncs = {}, {}
+    for cell in mods:
+        p, run, dy = problem_bn(cell, np.float32, T)
+        for path, lib in paths:
+            rows[f"lnrnn BN-{cell.upper()}, {path} ({lib})"] = fn(cell, p, run, dy, mods[cell][1], path, lib)
+            syncs[f"lnrnn BN-{cell.upper()}, {path} ({lib})"] = cuda.synchronize
+        if torch is not None and torch.cuda.is_available():
+            net = (torch.nn.LSTM if cell == "lstm" else torch.nn.RNN)(I, H).to("cuda")
+            tx, tdy = torch.from_numpy(p["x"]).to("cuda"), torch.from_numpy(dy).to("cuda")
+
+            def cudnn(net=net, tx=tx, tdy=tdy):
+                out, _ = net(tx)
+                net.zero_grad()
+                (out * tdy).sum().backward()
+            name = f"torch.nn.{'LSTM' if cell == 'lstm' else 'RNN'} (cuDNN, no BN)"
+            rows[name], syncs[name] = cudnn, torch.cuda.synchronize
+    if args.tiny:
+        for k, f_ in rows.items():
+            f_()
+            syncs[k]()
+        return failed
+    res = {k: median_ms(f_, syncs[k], args.reps) for k, f_ in rows.items()}
+    for k, ms in res.items():
+        base = f"torch.nn.{'LSTM' if 'LSTM' in k else 'RNN'} (cuDNN, no BN)"
+        vs = f"   {ms / res[base]:5.2f}x {base}" if base in res else ""
+        print(f"  {k:42s} {ms:9.2f} ms{vs}")
+    return failed
+
+
 def graph_libraries():
     """The libraries that serve graphs_cuda's cuBLAS and graphs here (under the simulator: its stand-in)."""
     from lnrnn.kernels.cuda import graphs_cuda
@@ -420,6 +508,8 @@ def run_shape(args, torch, tdev, T, B, I, H):
     library, the sequence kernels (numba's own GEMM: the kernels before the graph path) and PyTorch; the
     persistent variant last, with --persistent."""
     from numba import cuda
+    if args.bn_only:
+        return bn_rows(args, torch, T, B, I, H, graph_libraries())
     failed = False
     p, dy = problem(T, B, I, H)
     # the float64 check runs the first CHECK_T steps: beyond a few hundred, rounding differences of
@@ -475,6 +565,8 @@ def run_shape(args, torch, tdev, T, B, I, H):
             sync()
         if args.rnn:
             failed |= rnn_rows(args, torch, T, B, I, H, libs)
+        if args.bn:
+            failed |= bn_rows(args, torch, T, B, I, H, libs)
         if args.overhead and libs:
             graph_overhead(p, dy, libs[0], 1, top=5)
         return failed
@@ -499,6 +591,8 @@ def run_shape(args, torch, tdev, T, B, I, H):
     report_registers(H)
     if args.rnn:
         failed |= rnn_rows(args, torch, T, B, I, H, libs)
+    if args.bn:
+        failed |= bn_rows(args, torch, T, B, I, H, libs)
     if args.overhead and libs:
         graph_overhead(p, dy, libs[0], args.reps)
     if args.persistent:

@@ -191,10 +191,7 @@ def bn_forward(x, gain, bias, running_mean, running_var, training, momentum, eps
     y = empty((T, B, F), x.dtype)
     mean = empty((T, F), x.dtype)
     rstd = empty((T, F), x.dtype)
-    (fwd, _), t = kernels(x.dtype)
-    if T and F:
-        fwd[((F + t - 1) // t, T), (t, t)](x, lengths, gain, bias, rm, rv, bool(training), float(momentum),
-                                           float(eps), y, mean, rstd)
+    bn_forward_launch(x, lengths, gain, bias, rm, rv, training, momentum, eps, y, mean, rstd)
     if training:
         write_back(((rm, rm_host), (rv, rv_host)))
     return y, mean, rstd
@@ -209,10 +206,30 @@ def bn_backward(dy, x, mean, rstd, gain, training, lengths=None):
     dx = empty((T, B, F), x.dtype)
     pgain = empty((T, F), x.dtype)
     pbias = empty((T, F), x.dtype)
+    bn_backward_launch(dy, x, lengths, mean, rstd, gain, training, dx, pgain, pbias)
+    return dx, colsum(pgain), colsum(pbias)
+
+
+def bn_forward_launch(x, lengths, gain, bias, rm, rv, training, momentum, eps, y, mean, rstd, stream=0):
+    """bn_forward's launch into device arrays given (no allocation, no copies: a captured loop's ``before``
+    runs it inside a graph, bn_lstm_cuda's and bn_rnn_cuda's plans): x (T,B,F), lengths (B,), gain, bias (F,),
+    rm, rv (Ts,F) -> y (T,B,F), mean, rstd (T,F)."""
+    T, _, F = x.shape
+    (fwd, _), t = kernels(x.dtype)
+    if T and F:
+        fwd[((F + t - 1) // t, T), (t, t), stream](x, lengths, gain, bias, rm, rv, bool(training), float(momentum),
+                                                   float(eps), y, mean, rstd)
+
+
+def bn_backward_launch(dy, x, lengths, mean, rstd, gain, training, dx, pgain, pbias, stream=0):
+    """bn_backward's launch into device arrays given (as bn_forward_launch): dy, x (T,B,F), lengths (B,), mean,
+    rstd (T,F), gain (F,) -> dx (T,B,F) and the per-step sums pgain, pbias (T,F) (their column sums are dgain,
+    dbias)."""
+    T, _, F = x.shape
     (_, bwd), t = kernels(x.dtype)
     if T and F:
-        bwd[((F + t - 1) // t, T), (t, t)](dy, x, lengths, mean, rstd, gain, bool(training), dx, pgain, pbias)
-    return dx, colsum(pgain), colsum(pbias)
+        bwd[((F + t - 1) // t, T), (t, t), stream](dy, x, lengths, mean, rstd, gain, bool(training), dx, pgain,
+                                                   pbias)
 
 
 def batchnorm_forward_train(x, gain, bias, running_mean, running_var, momentum, eps, lengths=None):

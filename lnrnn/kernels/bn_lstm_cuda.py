@@ -12,7 +12,10 @@ live (device arrays in place; host arrays through a device copy written back at 
 batchnorm_cuda). ``par_min`` is accepted for signature parity and ignored. Masks (``lengths``) as in
 the CPU twin: every BN_t counts the rows with t < lengths[b]; backward ignores dy at padded rows.
 
-Layout of the work
+Layout of the work (the per-step path; on the graph path, where PyTorch serves cuBLAS and graphs from
+config.CUDA_GRAPH_MIN_STEPS steps (graphs_cuda.loop_path), the same launches are captured once per shape
+over buffers of their own (``_ForwardPlan``, ``_BackwardPlan``) and a call is copies in, one replay, copies
+out, as lstm_cuda's plans: the host no longer launches T GEMMs and T kernels through numba's dispatcher)
     1. xw = x @ Wx over all T*B rows (GEMM); xn = BN_t(xw; gx, b) for all T at once (batchnorm_cuda).
     2. Per step: hw_t = h_{t-1} @ Wh (GEMM, written straight into saved hw), then one fused kernel.
        BN couples the batch but not the hidden units, so a block of TILE x TILE threads owns TILE
@@ -39,11 +42,14 @@ import numpy as np
 from numba import cuda
 
 from lnrnn.config import BN_PAR_MIN_WORK as PAR_MIN_WORK  # the CPU twin's default, for signature parity (unused)
-from lnrnn.kernels.batchnorm_cuda import (bn_backward, bn_forward, col_backward, col_stats, device_lengths,
-                                          running_on_device, write_back)
+from lnrnn.kernels.batchnorm_cuda import (bn_backward, bn_backward_launch, bn_forward, bn_forward_launch, col_backward,
+                                          col_stats, device_lengths, running_on_device, write_back)
 from lnrnn.kernels.codes import clip_bound
-from lnrnn.kernels.cuda.arrays_cuda import copy, empty, nbtype, to_device, zeros
-from lnrnn.kernels.cuda.gemm_cuda import colsum, matmul, projection_grads, tile
+from lnrnn.kernels.cuda.arrays_cuda import (copy, copy_bytes, empty, fill_zeros, head, load, nbtype, take_row,
+                                            to_device, transpose_into, zeros)
+from lnrnn.kernels.cuda.gemm_cuda import (SUM, colsum, colsum_launch, colsum_parts, matmul, product,
+                                          projection_grads, projection_into, tile)
+from lnrnn.kernels.cuda.graphs_cuda import capture_loop, loop_path, plan_for
 from lnrnn.kernels.cuda.rows_cuda import sigmoid
 
 
@@ -181,6 +187,131 @@ def kernels(dtype):
     return _kernels(np.dtype(dtype), t), t
 
 
+class _ForwardPlan:
+    """bn_lstm_forward over S steps for one (B, H, I, dtype, the running rows' Ts, training, momentum, eps),
+    captured over buffers of its own: copies in, one replay, copies out. A call of T <= S steps fills steps
+    0..T-1 of x; its lengths are at most T, so the steps after T have no active row: their statistics count
+    nothing, fold nothing into the running rows (col_stats folds only where a row is active) and no step
+    before T reads them.
+        read:    x (S,B,I), Wx (I,G), h0, c0 (B,H), Wh (H,G), lengths (B,) int64, p = (b, gx, gh) (G,) each,
+                 then (gc, bc) (H,) each; running rows rmx, rvx (Tsx,G), rmh, rvh (Tsh,G), rmc, rvc (Tsc,H),
+                 folded in place when training (copied in before a replay and out after it)
+        before the loop: xw (S,B,G) = x Wx over all S*B rows; xn (S,B,G), mean_x, rstd_x (S,G) = BN_t(xw; gx, b)
+        the loop: hw (S,B,G), mean_h, rstd_h (S,G), gates (S,B,G), c, tc, y (S,B,H), mean_c, rstd_c (S,H)."""
+
+    def __init__(self, prov, S, B, H, I, dt, Ts, training, momentum, eps):
+        G = 4 * H
+        N = S * B
+        (fwd, _), t = kernels(dt)
+        gemm = product(prov)
+        self.x, self.Wx = empty((S, B, I), dt), empty((I, G), dt)
+        self.h0, self.c0, self.Wh = empty((B, H), dt), empty((B, H), dt), empty((H, G), dt)
+        self.lengths = empty(B, np.int64)
+        self.p = tuple(empty(G, dt) for _ in range(3)) + (empty(H, dt), empty(H, dt))
+        Tsx, Tsh, Tsc = Ts
+        self.run = (empty((Tsx, G), dt), empty((Tsx, G), dt), empty((Tsh, G), dt), empty((Tsh, G), dt),
+                    empty((Tsc, H), dt), empty((Tsc, H), dt))
+        self.xw, self.xn, self.hw, self.gates = (empty((S, B, G), dt) for _ in range(4))
+        self.mean_x, self.rstd_x, self.mean_h, self.rstd_h = (empty((S, G), dt) for _ in range(4))
+        self.c, self.tc, self.y = (empty((S, B, H), dt) for _ in range(3))
+        self.mean_c, self.rstd_c = empty((S, H), dt), empty((S, H), dt)
+        fill_zeros(self.x, self.Wx, self.xw, self.h0, self.c0, self.Wh, self.lengths, *self.p, *self.run)
+        b, gx, gh, gc, bc = self.p
+        rmx, rvx, rmh, rvh, rmc, rvc = self.run
+        vh0, vy, vWh, vhw = (prov.view(a) for a in (self.h0, self.y, self.Wh, self.hw))
+        vx2, vWx, vxw2 = ((prov.view(self.x.reshape(N, I)), prov.view(self.Wx), prov.view(self.xw.reshape(N, G)))
+                          if I else (None,) * 3)
+        grid = ((H + t - 1) // t, 1)
+
+        def before(stream):
+            if I:  # else xw stays the zeros it starts as
+                gemm(vx2, vWx, vxw2)
+            bn_forward_launch(self.xw, self.lengths, gx, b, rmx, rvx, training, momentum, eps, self.xn, self.mean_x,
+                              self.rstd_x, stream)
+
+        def step(s, stream):
+            gemm(vh0 if s == 0 else vy[s - 1], vWh, vhw[s])
+            rh, rc = min(s, Tsh - 1), min(s, Tsc - 1)
+            fwd[grid, (t, t), stream](self.hw[s], self.xn[s], self.c0 if s == 0 else self.c[s - 1], self.lengths, s,
+                                      (gh, gc, bc), training, s < Tsh, s < Tsc, (rmh[rh], rvh[rh], rmc[rc], rvc[rc]),
+                                      momentum, eps, (self.gates[s], self.c[s], self.tc[s], self.y[s]),
+                                      (self.mean_h[s], self.rstd_h[s], self.mean_c[s], self.rstd_c[s]))
+        self.replay = capture_loop(prov, step, range(S), before)
+
+
+class _BackwardPlan:
+    """bn_lstm_backward over S steps for one (B, H, I, dtype, training, clip), captured over buffers of its own:
+    copies in, one replay, copies out. A call of T <= S steps fills steps 0..T-1 of what the graph reads and
+    zeros the rest of dy, x and y; its lengths are at most T, so the loop's first S - T steps have no active
+    row: they write zero dL/da, dL/d(hw) and per-step sums (col_backward's padded rows), leave dh and dc zero,
+    and the products and sums after the loop see exact zeros there.
+        read:    dy (S,B,H); the saved xw, hw, gates (S,B,G), mean_x, rstd_x, mean_h, rstd_h (S,G), c, tc,
+                 y (S,B,H), mean_c, rstd_c (S,H), lengths (B,); x (S,B,I), h0, c0 (B,H), Wx (I,G), Wh (H,G),
+                 p = (gx, gh) (G,) each, gc (H,)
+        before the loop: WhT (G,H) = Wh^T
+        the loop: da, dhw (S,B,G); pgh (S,G), pgc, pbc (S,H) per-step sums; dh, dc (B,H) set to zero before a
+                 replay, they end as dh0, dc0; scratch (B,H) twice
+        after it: dxw (S,B,G), pgx, pbx (S,G) = the x side's BN_t backward; dx (S,B,I), dWx (I,G), dWh (H,G)
+                 (projection_into over S*B rows); sums = db, dgx, dgh (1,G), dgc, dbc (1,H)."""
+
+    def __init__(self, prov, S, B, H, I, dt, training, clip):
+        G = 4 * H
+        N = S * B
+        (_, bwd), t = kernels(dt)
+        gemm = product(prov)
+        self.dy = empty((S, B, H), dt)
+        self.xw, self.hw, self.gates = (empty((S, B, G), dt) for _ in range(3))
+        self.mean_x, self.rstd_x, self.mean_h, self.rstd_h = (empty((S, G), dt) for _ in range(4))
+        self.c, self.tc, self.y = (empty((S, B, H), dt) for _ in range(3))
+        self.mean_c, self.rstd_c = empty((S, H), dt), empty((S, H), dt)
+        self.lengths = empty(B, np.int64)
+        self.x, self.Wx = empty((S, B, I), dt), empty((I, G), dt)
+        self.h0, self.c0, self.Wh = empty((B, H), dt), empty((B, H), dt), empty((H, G), dt)
+        self.p = (empty(G, dt), empty(G, dt), empty(H, dt))
+        self.WhT = empty((G, H), dt)
+        self.da, self.dhw, self.dxw = (empty((S, B, G), dt) for _ in range(3))
+        self.pgh, self.pgx, self.pbx = (empty((S, G), dt) for _ in range(3))
+        self.pgc, self.pbc = empty((S, H), dt), empty((S, H), dt)
+        self.dh, self.dc = empty((B, H), dt), empty((B, H), dt)
+        scratch = (empty((B, H), dt), empty((B, H), dt))  # dL/d(BN_t(c) output), dL/dc through BN_t
+        self.dx, self.dWx, self.dWh = empty((S, B, I), dt), empty((I, G), dt), empty((H, G), dt)
+        self.sums = tuple(empty((1, n), dt) for n in (G, G, G, H, H))  # db, dgx, dgh, dgc, dbc
+        P = colsum_parts(S)
+        parts = (empty((P, G), dt), empty((P, H), dt)) if P > 1 else (None, None)
+        fill_zeros(self.dy, self.xw, self.hw, self.gates, self.mean_x, self.rstd_x, self.mean_h, self.rstd_h, self.c,
+                   self.tc, self.y, self.mean_c, self.rstd_c, self.lengths, self.x, self.Wx, self.h0, self.c0,
+                   self.Wh, *self.p)
+        gx, gh, gc = self.p
+        x2, y2 = self.x.reshape(N, I), self.y.reshape(N, H)
+        vdhw, vWhT, vdh, vh0 = (prov.view(a) for a in (self.dhw, self.WhT, self.dh, self.h0))
+        vy2, vdxw2, vdhw2, vdWh = (prov.view(a) for a in (y2, self.dxw.reshape(N, G), self.dhw.reshape(N, G),
+                                                           self.dWh))
+        ins = (x2, self.dx.reshape(N, I), self.Wx, self.dWx)  # no views without input columns (I = 0)
+        vx2, vdx2, vWx, vdWx = (prov.view(a) for a in ins) if I else ins
+        d1 = empty(1, dt)
+        grid = ((H + t - 1) // t, 1)
+
+        def before(stream):
+            transpose_into(self.Wh, self.WhT, stream)
+
+        def step(s, stream):
+            sv = (self.gates[s], self.hw[s], self.c[s], self.c0 if s == 0 else self.c[s - 1], self.tc[s])
+            st = (self.mean_h[s], self.rstd_h[s], self.mean_c[s], self.rstd_c[s])
+            bwd[grid, (t, t), stream](self.dy[s], self.dh, self.dc, self.lengths, s, sv, st, (gh, gc), training, clip,
+                                      scratch, self.da[s], self.dhw[s], (self.pgh[s], self.pgc[s], self.pbc[s]))
+            gemm(vdhw[s], vWhT, vdh)
+
+        def after(stream):  # bn_lstm_backward's x side, products and column sums, over all S steps
+            bn_backward_launch(self.da, self.xw, self.lengths, self.mean_x, self.rstd_x, gx, training, self.dxw,
+                               self.pgx, self.pbx, stream)
+            projection_into(gemm, vx2, vdxw2, vdhw2, vh0, vy2, vWx, vdx2, vdWx, vdWh)
+            for part, src, out in ((parts[0], self.pbx, self.sums[0]), (parts[0], self.pgx, self.sums[1]),
+                                   (parts[0], self.pgh, self.sums[2]), (parts[1], self.pgc, self.sums[3]),
+                                   (parts[1], self.pbc, self.sums[4])):
+                colsum_launch(src, src, d1, d1, SUM, out, part, stream)
+        self.replay = capture_loop(prov, step, range(S - 1, -1, -1), before, after)
+
+
 def bn_lstm_forward(x, h0, c0, Wx, Wh, b, gx, gh, gc, bc, rmx, rvx, rmh, rvh, rmc, rvc,
                     training, momentum, eps, par_min=PAR_MIN_WORK, lengths=None):
     """x (T,B,I), h0/c0 (B,H), Wx (I,G), Wh (H,G), b/gx/gh (G,), gc/bc (H,),
@@ -196,6 +327,22 @@ def bn_lstm_forward(x, h0, c0, Wx, Wh, b, gx, gh, gc, bc, rmx, rvx, rmh, rvh, rm
     training = bool(training)
     (fwd, _), t = kernels(dt)
     lengths = device_lengths(lengths, T, B)
+    if loop_path(False, T) == "graph":  # the whole forward in one replay: copies in, the replay, copies out
+        rx = [running_on_device(a) for a in (rmx, rvx)]
+        run = [rx[0][0], rx[1][0], rmh, rvh, rmc, rvc]
+        Ts = (rmx.shape[0], rmh.shape[0], rmc.shape[0])
+        key = (B, H, I, np.dtype(dt).str, Ts, training, float(momentum), float(eps))
+        plan = plan_for("bn-lstm forward", T, key, lambda prov, S: _ForwardPlan(prov, S, B, H, I, dt, *key[4:]))
+        load(zip((plan.x, plan.Wx, plan.h0, plan.c0, plan.Wh, plan.lengths) + plan.p + plan.run,
+                 (x, Wx, h0, c0, Wh, lengths, b, gx, gh, gc, bc, *run)))
+        plan.replay()
+        if training:  # the folded running rows back where they live
+            for dst, src in zip(run, plan.run):
+                copy_bytes(dst, src, src.nbytes)
+            write_back(runs + rx)
+        saved = tuple(head(a, T) for a in (plan.xw, plan.mean_x, plan.rstd_x, plan.hw, plan.mean_h, plan.rstd_h,
+                                           plan.gates, plan.c, plan.mean_c, plan.rstd_c, plan.tc, plan.y))
+        return saved[11], take_row(plan.y, T - 1), take_row(plan.c, T - 1), saved + (lengths, training)
     xw = matmul(x.reshape(T * B, I), Wx).reshape(T, B, G)
     xn, mean_x, rstd_x = bn_forward(xw, gx, b, rmx, rvx, training, momentum, eps, lengths)  # BN_t(xw; gx, 0) + b
     hw = empty((T, B, G), dt)
@@ -227,10 +374,25 @@ def bn_lstm_backward(dy, saved, x, h0, c0, Wx, Wh, gx, gh, gc, par_min=PAR_MIN_W
        dgc (H,), dbc (H,)   (device arrays). clip: Graves's bound on dL/d(preactivation); 0 or inf: off."""
     dy, x, h0, c0, Wx, Wh, gx, gh, gc = (to_device(a) for a in (dy, x, h0, c0, Wx, Wh, gx, gh, gc))
     xw, mean_x, rstd_x, hw, mean_h, rstd_h, gates, c, mean_c, rstd_c, tc, y, lengths, training = saved
-    T, B, _ = x.shape
+    T, B, I = x.shape
     H = h0.shape[1]
     G = 4 * H
     dt = x.dtype
+    clip = clip_bound(clip)  # 0: off
+    if loop_path(False, T) == "graph":  # the whole backward in one replay: copies in, the replay, copies out
+        key = (B, H, I, np.dtype(dt).str, bool(training), clip)
+        plan = plan_for("bn-lstm backward", T, key, lambda prov, S: _BackwardPlan(prov, S, B, H, I, dt, *key[4:]))
+        load(zip((plan.dy, plan.xw, plan.mean_x, plan.rstd_x, plan.hw, plan.mean_h, plan.rstd_h, plan.gates, plan.c,
+                  plan.mean_c, plan.rstd_c, plan.tc, plan.y, plan.lengths, plan.x, plan.h0, plan.c0, plan.Wx,
+                  plan.Wh) + plan.p,
+                 (dy, xw, mean_x, rstd_x, hw, mean_h, rstd_h, gates, c, mean_c, rstd_c, tc, y, lengths, x, h0, c0, Wx,
+                  Wh, gx, gh, gc)))
+        if plan.dy.shape[0] > T:  # the extra steps' rows that the products after the loop read: zeros
+            fill_zeros(plan.dy[T:], plan.x[T:], plan.y[T:])
+        fill_zeros(plan.dh, plan.dc)
+        plan.replay()
+        db, dgx, dgh, dgc, dbc = (copy(a).reshape(a.shape[1]) for a in plan.sums)
+        return head(plan.dx, T), copy(plan.dh), copy(plan.dc), copy(plan.dWx), copy(plan.dWh), db, dgx, dgh, dgc, dbc
     (_, bwd), t = kernels(dt)
     da = empty((T, B, G), dt)    # dL/d(preactivation) = dL/d BN_t(xw; gx, b)
     dhw = empty((T, B, G), dt)   # dL/d(h_{t-1} Wh)
@@ -241,7 +403,6 @@ def bn_lstm_backward(dy, saved, x, h0, c0, Wx, Wh, gx, gh, gc, par_min=PAR_MIN_W
     pgc = empty((T, H), dt)
     pbc = empty((T, H), dt)
     grid = ((H + t - 1) // t, 1)
-    clip = clip_bound(clip)  # 0: off
     for s in range(T - 1, -1, -1):
         sv = (gates[s], hw[s], c[s], c0 if s == 0 else c[s - 1], tc[s])
         st = (mean_h[s], rstd_h[s], mean_c[s], rstd_c[s])

@@ -4,7 +4,8 @@ outputs, ``saved`` layout and running-statistics rules; the NumPy spec is refere
 Design note: the BN-RNN's CUDA module, named after its functions; bn_lstm_cuda.py is its LSTM sibling
 and explains the layout (per step a GEMM for h_{t-1} Wh, then one fused kernel whose blocks own TILE
 hidden units and stride over the batch; backward the same in reverse, then the x side and the weight
-GEMMs). The BN column machinery is batchnorm_cuda's, the GEMMs gemm_cuda's. Host or device arrays in,
+GEMMs; on the graph path the same launches captured once per shape and replayed, ``_ForwardPlan`` and
+``_BackwardPlan`` below, as bn_lstm_cuda's). The BN column machinery is batchnorm_cuda's, the GEMMs gemm_cuda's. Host or device arrays in,
 device arrays out; ``par_min`` is accepted and ignored; masks (``lengths``) as in the CPU twin.
 
 saved (device arrays, plus the mode):
@@ -18,10 +19,13 @@ import numpy as np
 from numba import cuda
 
 from lnrnn.config import BN_PAR_MIN_WORK as PAR_MIN_WORK  # the CPU twin's default, for signature parity (unused)
-from lnrnn.kernels.batchnorm_cuda import (bn_backward, bn_forward, col_backward, col_stats, device_lengths,
-                                          running_on_device, write_back)
-from lnrnn.kernels.cuda.arrays_cuda import copy, empty, nbtype, to_device, zeros
-from lnrnn.kernels.cuda.gemm_cuda import colsum, matmul, projection_grads, tile
+from lnrnn.kernels.batchnorm_cuda import (bn_backward, bn_backward_launch, bn_forward, bn_forward_launch, col_backward,
+                                          col_stats, device_lengths, running_on_device, write_back)
+from lnrnn.kernels.cuda.arrays_cuda import (copy, copy_bytes, empty, fill_zeros, head, load, nbtype, take_row,
+                                            to_device, transpose_into, zeros)
+from lnrnn.kernels.cuda.gemm_cuda import (SUM, colsum, colsum_launch, colsum_parts, matmul, product,
+                                          projection_grads, projection_into, tile)
+from lnrnn.kernels.cuda.graphs_cuda import capture_loop, loop_path, plan_for
 
 
 @lru_cache(maxsize=None)
@@ -72,6 +76,107 @@ def kernels(dtype):
     return _kernels(np.dtype(dtype), t), t
 
 
+class _ForwardPlan:
+    """bn_rnn_forward over S steps for one (B, H, I, dtype, the running rows' Ts, training, momentum, eps), captured
+    over buffers of its own (as bn_lstm_cuda._ForwardPlan: a call of T <= S steps fills steps 0..T-1; its lengths
+    are at most T, so the later steps count no row and fold nothing into the running rows).
+        read:    x (S,B,I), Wx (I,H), h0 (B,H), Wh (H,H), lengths (B,) int64, p = (b, gx, gh) (H,) each; running
+                 rows rmx, rvx (Tsx,H), rmh, rvh (Tsh,H)
+        before the loop: xw (S,B,H) = x Wx; xn (S,B,H), mean_x, rstd_x (S,H) = BN_t(xw; gx, b)
+        the loop: hw (S,B,H), mean_h, rstd_h (S,H), y (S,B,H)."""
+
+    def __init__(self, prov, S, B, H, I, dt, Ts, training, momentum, eps):
+        N = S * B
+        (fwd, _), t = kernels(dt)
+        gemm = product(prov)
+        self.x, self.Wx = empty((S, B, I), dt), empty((I, H), dt)
+        self.h0, self.Wh = empty((B, H), dt), empty((H, H), dt)
+        self.lengths = empty(B, np.int64)
+        self.p = tuple(empty(H, dt) for _ in range(3))
+        Tsx, Tsh = Ts
+        self.run = (empty((Tsx, H), dt), empty((Tsx, H), dt), empty((Tsh, H), dt), empty((Tsh, H), dt))
+        self.xw, self.xn, self.hw, self.y = (empty((S, B, H), dt) for _ in range(4))
+        self.mean_x, self.rstd_x, self.mean_h, self.rstd_h = (empty((S, H), dt) for _ in range(4))
+        fill_zeros(self.x, self.Wx, self.xw, self.h0, self.Wh, self.lengths, *self.p, *self.run)
+        b, gx, gh = self.p
+        rmx, rvx, rmh, rvh = self.run
+        vh0, vy, vWh, vhw = (prov.view(a) for a in (self.h0, self.y, self.Wh, self.hw))
+        vx2, vWx, vxw2 = ((prov.view(self.x.reshape(N, I)), prov.view(self.Wx), prov.view(self.xw.reshape(N, H)))
+                          if I else (None,) * 3)
+        grid = ((H + t - 1) // t, 1)
+
+        def before(stream):
+            if I:  # else xw stays the zeros it starts as
+                gemm(vx2, vWx, vxw2)
+            bn_forward_launch(self.xw, self.lengths, gx, b, rmx, rvx, training, momentum, eps, self.xn, self.mean_x,
+                              self.rstd_x, stream)
+
+        def step(s, stream):
+            gemm(vh0 if s == 0 else vy[s - 1], vWh, vhw[s])
+            r = min(s, Tsh - 1)
+            fwd[grid, (t, t), stream](self.hw[s], self.xn[s], self.lengths, s, gh, training, s < Tsh, rmh[r], rvh[r],
+                                      momentum, eps, self.mean_h[s], self.rstd_h[s], self.y[s])
+        self.replay = capture_loop(prov, step, range(S), before)
+
+
+class _BackwardPlan:
+    """bn_rnn_backward over S steps for one (B, H, I, dtype, training), captured over buffers of its own (as
+    bn_lstm_cuda._BackwardPlan: the steps after a call's T run first on zero dy and no active row, and leave dh
+    and every sum exactly zero; dy, x and y are zeroed there for the products after the loop).
+        read:    dy (S,B,H); the saved xw, hw, y (S,B,H), mean_x, rstd_x, mean_h, rstd_h (S,H), lengths (B,);
+                 x (S,B,I), h0 (B,H), Wx (I,H), Wh (H,H), p = (gx, gh) (H,) each
+        before the loop: WhT (H,H) = Wh^T
+        the loop: da, dhw (S,B,H), pgh (S,H); dh (B,H) zero before a replay, dh0 after it
+        after it: dxw (S,B,H), pgx, pbx (S,H) (the x side's BN_t backward); dx (S,B,I), dWx (I,H), dWh (H,H);
+                 sums = db, dgx, dgh (1,H) each."""
+
+    def __init__(self, prov, S, B, H, I, dt, training):
+        N = S * B
+        (_, bwd), t = kernels(dt)
+        gemm = product(prov)
+        self.dy, self.xw, self.hw, self.y = (empty((S, B, H), dt) for _ in range(4))
+        self.mean_x, self.rstd_x, self.mean_h, self.rstd_h = (empty((S, H), dt) for _ in range(4))
+        self.lengths = empty(B, np.int64)
+        self.x, self.Wx = empty((S, B, I), dt), empty((I, H), dt)
+        self.h0, self.Wh = empty((B, H), dt), empty((H, H), dt)
+        self.p = (empty(H, dt), empty(H, dt))
+        self.WhT = empty((H, H), dt)
+        self.da, self.dhw, self.dxw = (empty((S, B, H), dt) for _ in range(3))
+        self.pgh, self.pgx, self.pbx = (empty((S, H), dt) for _ in range(3))
+        self.dh = empty((B, H), dt)
+        self.dx, self.dWx, self.dWh = empty((S, B, I), dt), empty((I, H), dt), empty((H, H), dt)
+        self.sums = tuple(empty((1, H), dt) for _ in range(3))  # db, dgx, dgh
+        P = colsum_parts(S)
+        part = empty((P, H), dt) if P > 1 else None
+        fill_zeros(self.dy, self.xw, self.hw, self.y, self.mean_x, self.rstd_x, self.mean_h, self.rstd_h, self.lengths,
+                   self.x, self.Wx, self.h0, self.Wh, *self.p)
+        gx, gh = self.p
+        x2, y2 = self.x.reshape(N, I), self.y.reshape(N, H)
+        vdhw, vWhT, vdh, vh0 = (prov.view(a) for a in (self.dhw, self.WhT, self.dh, self.h0))
+        vy2, vdxw2, vdhw2, vdWh = (prov.view(a) for a in (y2, self.dxw.reshape(N, H), self.dhw.reshape(N, H),
+                                                           self.dWh))
+        ins = (x2, self.dx.reshape(N, I), self.Wx, self.dWx)  # no views without input columns (I = 0)
+        vx2, vdx2, vWx, vdWx = (prov.view(a) for a in ins) if I else ins
+        d1 = empty(1, dt)
+        grid = ((H + t - 1) // t, 1)
+
+        def before(stream):
+            transpose_into(self.Wh, self.WhT, stream)
+
+        def step(s, stream):
+            bwd[grid, (t, t), stream](self.dy[s], self.dh, self.lengths, s, self.y[s], self.hw[s], self.mean_h[s],
+                                      self.rstd_h[s], gh, training, self.da[s], self.dhw[s], self.pgh[s])
+            gemm(vdhw[s], vWhT, vdh)
+
+        def after(stream):  # bn_rnn_backward's x side, products and column sums, over all S steps
+            bn_backward_launch(self.da, self.xw, self.lengths, self.mean_x, self.rstd_x, gx, training, self.dxw,
+                               self.pgx, self.pbx, stream)
+            projection_into(gemm, vx2, vdxw2, vdhw2, vh0, vy2, vWx, vdx2, vdWx, vdWh)
+            for src, out in zip((self.pbx, self.pgx, self.pgh), self.sums):
+                colsum_launch(src, src, d1, d1, SUM, out, part, stream)
+        self.replay = capture_loop(prov, step, range(S - 1, -1, -1), before, after)
+
+
 def bn_rnn_forward(x, h0, Wx, Wh, b, gx, gh, rmx, rvx, rmh, rvh, training, momentum, eps, par_min=PAR_MIN_WORK,
                    lengths=None):
     """x (T,B,I), h0 (B,H), Wx (I,H), Wh (H,H), b/gx/gh (H,), rm*/rv* (Ts,H) (updated in place
@@ -85,6 +190,21 @@ def bn_rnn_forward(x, h0, Wx, Wh, b, gx, gh, rmx, rvx, rmh, rvh, training, momen
     training = bool(training)
     (fwd, _), t = kernels(dt)
     lengths = device_lengths(lengths, T, B)
+    if loop_path(False, T) == "graph":  # the whole forward in one replay: copies in, the replay, copies out
+        rx = [running_on_device(a) for a in (rmx, rvx)]
+        run = [rx[0][0], rx[1][0], rmh, rvh]
+        key = (B, H, I, np.dtype(dt).str, (rmx.shape[0], rmh.shape[0]), training, float(momentum), float(eps))
+        plan = plan_for("bn-rnn forward", T, key, lambda prov, S: _ForwardPlan(prov, S, B, H, I, dt, *key[4:]))
+        load(zip((plan.x, plan.Wx, plan.h0, plan.Wh, plan.lengths) + plan.p + plan.run,
+                 (x, Wx, h0, Wh, lengths, b, gx, gh, *run)))
+        plan.replay()
+        if training:  # the folded running rows back where they live
+            for dst, src in zip(run, plan.run):
+                copy_bytes(dst, src, src.nbytes)
+            write_back(runs + rx)
+        saved = tuple(head(a, T) for a in (plan.xw, plan.mean_x, plan.rstd_x, plan.hw, plan.mean_h, plan.rstd_h,
+                                           plan.y))
+        return saved[6], take_row(plan.y, T - 1), saved + (lengths, training)
     xw = matmul(x.reshape(T * B, I), Wx).reshape(T, B, H)
     xn, mean_x, rstd_x = bn_forward(xw, gx, b, rmx, rvx, training, momentum, eps, lengths)
     hw = empty((T, B, H), dt)
@@ -109,9 +229,21 @@ def bn_rnn_backward(dy, saved, x, h0, Wx, Wh, gx, gh, par_min=PAR_MIN_WORK):
     db (H,), dgx (H,), dgh (H,)   (device arrays)."""
     dy, x, h0, Wx, Wh, gx, gh = (to_device(a) for a in (dy, x, h0, Wx, Wh, gx, gh))
     xw, mean_x, rstd_x, hw, mean_h, rstd_h, y, lengths, training = saved
-    T, B, _ = x.shape
+    T, B, I = x.shape
     H = h0.shape[1]
     dt = x.dtype
+    if loop_path(False, T) == "graph":  # the whole backward in one replay: copies in, the replay, copies out
+        key = (B, H, I, np.dtype(dt).str, bool(training))
+        plan = plan_for("bn-rnn backward", T, key, lambda prov, S: _BackwardPlan(prov, S, B, H, I, dt, key[4]))
+        load(zip((plan.dy, plan.xw, plan.mean_x, plan.rstd_x, plan.hw, plan.mean_h, plan.rstd_h, plan.y, plan.lengths,
+                  plan.x, plan.h0, plan.Wx, plan.Wh) + plan.p,
+                 (dy, xw, mean_x, rstd_x, hw, mean_h, rstd_h, y, lengths, x, h0, Wx, Wh, gx, gh)))
+        if plan.dy.shape[0] > T:  # the extra steps' rows that the products after the loop read: zeros
+            fill_zeros(plan.dy[T:], plan.x[T:], plan.y[T:])
+        fill_zeros(plan.dh)
+        plan.replay()
+        db, dgx, dgh = (copy(a).reshape(H) for a in plan.sums)
+        return head(plan.dx, T), copy(plan.dh), copy(plan.dWx), copy(plan.dWh), db, dgx, dgh
     (_, bwd), t = kernels(dt)
     da = empty((T, B, H), dt)
     dhw = empty((T, B, H), dt)
