@@ -609,7 +609,7 @@ def _gradients(a, T, take, norm_grads=None):
                       take(a.dbc).reshape(H))
     elif norm_grads is None:
         norm_grads = (zeros(G, dt), zeros(G, dt), zeros(G, dt), zeros(G, dt), zeros(H, dt), zeros(H, dt))
-    dx = a.dx if a.dx.shape[0] == T else head(a.dx, T)
+    dx = take(a.dx) if a.dx.shape[0] == T else head(a.dx, T)  # a plan's dx (S,B,I): its first T steps
     return ((dx,) + tuple(take(m) for m in (a.dh_next, a.dc_next, a.dkappa, a.dw_next, a.dWx, a.dWh)) + (db,)
             + norm_grads + (take(a.dWp), take(a.dbp).reshape(K3)))
 

@@ -166,11 +166,13 @@ def test_clip_and_eps_are_plan_keys(monkeypatch):
 
 
 def test_no_input_columns_and_a_wider_block(monkeypatch):
-    """I = 0 (X_t is w_{t-1} alone: no product before the loop; the steps write xw whole) equals the per-launch
-    path; and blocks of step_threads(H) = 8 threads where the per-launch path runs 4 equal the CPU twin."""
-    a, lengths, dy, dw = make(18, I=0)
-    assert_equal(run("graph", monkeypatch, a, lengths, dy, dw, "ln"), run("step", monkeypatch, a, lengths, dy, dw,
-                                                                          "ln"))
+    """I = 0 (X_t is w_{t-1} alone: no product before the loop; the steps write xw whole, a second call's over
+    the first's) equals the per-launch path; and blocks of step_threads(H) = 8 threads where the per-launch path
+    runs 4 equal the CPU twin."""
+    for seed in (18, 23):
+        a, lengths, dy, dw = make(seed, I=0)
+        assert_equal(run("graph", monkeypatch, a, lengths, dy, dw, "ln"), run("step", monkeypatch, a, lengths, dy, dw,
+                                                                              "ln"))
     monkeypatch.setattr(config, "CUDA_SEQ_MAX_THREADS", 8)
     a, lengths, dy, dw = make(19)
     assert_cpu(run("graph", monkeypatch, a, lengths, dy, dw, "ln"), cpu(a, lengths, dy, dw, "ln"))
@@ -196,3 +198,17 @@ def test_path_choice(monkeypatch):
     a, stats, lengths, _, _ = problem(20, LENGTHS, ULEN, **SHAPE)
     window_cuda.window_lstm_forward(*a.values(), *stats, CODES["bn"], False, MOMENTUM, EPS, lengths, False)
     assert not graphs_cuda.PLANS, "a BatchNorm layer makes no plan"
+
+
+def test_results_outlive_later_calls(monkeypatch):
+    """Forward A, forward B, backward A, backward B on one plan pair: every output, saved array and gradient a call
+    returns is its own (copied out of the plan), so B's calls leave A's alone; all equal the per-launch path."""
+    z = [np.zeros((0, 0))] * 6
+    problems = [make(21), make(22, lengths=[1, 5, 3], ulen=[4, 5, 2])]
+    fwd = [window_cuda.window_lstm_forward(*a.values(), *z, CODES["ln"], True, MOMENTUM, EPS, lengths, True)
+           for a, lengths, _, _ in problems]
+    grads = [window_cuda.window_lstm_backward(dy, dw, f[-1], *[a[k] for k in BWD_ARGS], CODES["ln"], 0.0)
+             for (a, _, dy, dw), f in zip(problems, fwd)]
+    assert len(graphs_cuda.PLANS) == 2
+    for f, g, p in zip(fwd, grads, problems):
+        assert_equal((host(f[:-1]), [host(f[-1][k]) for k in SAVED], host(g)), run("step", monkeypatch, *p, "ln"))
