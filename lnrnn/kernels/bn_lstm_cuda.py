@@ -3,19 +3,21 @@ outputs, ``saved`` layout and running-statistics rules; the NumPy spec is refere
 
 Design note: one module per op and side, named after its functions (bn_lstm_forward/backward here and in
 bn_lstm.py; bn_rnn_cuda.py is the BN-RNN's). The BN column machinery both BN cells use (col_stats,
-col_backward, the x-side bn_forward/bn_backward, running statistics on the device) is batchnorm_cuda's;
-the GEMMs and the weight-gradient tail (projection_grads) are gemm_cuda's. Here: the LSTM's fused
-step kernels and the drivers that launch them.
+col_backward, the x side's BatchNorm launches, running statistics on the device) is batchnorm_cuda's;
+the GEMMs and the weight-gradient tail (projection_into) are gemm_cuda's. Here: the LSTM's fused
+step kernels and the plans that launch them.
 
 Host or device arrays in, device arrays out (arrays_cuda); running statistics are updated where they
 live (device arrays in place; host arrays through a device copy written back at the end, as in
 batchnorm_cuda). ``par_min`` is accepted for signature parity and ignored. Masks (``lengths``) as in
 the CPU twin: every BN_t counts the rows with t < lengths[b]; backward ignores dy at padded rows.
 
-Layout of the work (the per-step path; on the graph path, where PyTorch serves cuBLAS and graphs from
-config.CUDA_GRAPH_MIN_STEPS steps (graphs_cuda.loop_path), the same launches are captured once per shape
-over buffers of their own (``_ForwardPlan``, ``_BackwardPlan``) and a call is copies in, one replay, copies
-out, as lstm_cuda's plans: the host no longer launches T GEMMs and T kernels through numba's dispatcher)
+Layout of the work. A call copies its inputs into a plan's buffers (``_ForwardPlan``, ``_BackwardPlan``), runs the
+plan's loop and copies the results out. On the graph path (where PyTorch serves cuBLAS and graphs, from
+config.CUDA_GRAPH_MIN_STEPS steps: graphs_cuda.loop_path) the plan is cached per shape and its loop, captured
+once as a CUDA graph, is one replay: the host no longer launches T GEMMs and T kernels through numba's
+dispatcher, as lstm_cuda's plans. Otherwise the plan is a fresh one of the call's T steps on gemm_cuda.Direct,
+whose loop the host launches step by step (the per-step path): both paths run the same launches.
     1. xw = x @ Wx over all T*B rows (GEMM); xn = BN_t(xw; gx, b) for all T at once (batchnorm_cuda).
     2. Per step: hw_t = h_{t-1} @ Wh (GEMM, written straight into saved hw), then one fused kernel.
        BN couples the batch but not the hidden units, so a block of TILE x TILE threads owns TILE
@@ -42,14 +44,13 @@ import numpy as np
 from numba import cuda
 
 from lnrnn.config import BN_PAR_MIN_WORK as PAR_MIN_WORK  # the CPU twin's default, for signature parity (unused)
-from lnrnn.kernels.batchnorm_cuda import (bn_backward, bn_backward_launch, bn_forward, bn_forward_launch, col_backward,
-                                          col_stats, device_lengths, running_on_device, write_back)
+from lnrnn.kernels.batchnorm_cuda import (bn_backward_launch, bn_forward_launch, col_backward, col_stats,
+                                          device_lengths, running_on_device, write_back)
 from lnrnn.kernels.codes import clip_bound
 from lnrnn.kernels.cuda.arrays_cuda import (copy, copy_bytes, empty, fill_zeros, head, load, nbtype, take_row,
-                                            to_device, transpose_into, zeros)
-from lnrnn.kernels.cuda.gemm_cuda import (SUM, colsum, colsum_launch, colsum_parts, matmul, product,
-                                          projection_grads, projection_into, tile)
-from lnrnn.kernels.cuda.graphs_cuda import capture_loop, loop_path, plan_for
+                                            to_device, transpose_into)
+from lnrnn.kernels.cuda.gemm_cuda import SUM, call_plan, colsum_launch, colsum_parts, product, projection_into, tile
+from lnrnn.kernels.cuda.graphs_cuda import capture_loop
 from lnrnn.kernels.cuda.rows_cuda import sigmoid
 
 
@@ -316,99 +317,56 @@ def bn_lstm_forward(x, h0, c0, Wx, Wh, b, gx, gh, gc, bc, rmx, rvx, rmh, rvh, rm
                     training, momentum, eps, par_min=PAR_MIN_WORK, lengths=None):
     """x (T,B,I), h0/c0 (B,H), Wx (I,G), Wh (H,G), b/gx/gh (G,), gc/bc (H,),
     rmx/rvx/rmh/rvh (Ts,G), rmc/rvc (Ts,H) (updated in place when training), lengths (B,) or None
-    -> y (T,B,H), hT (B,H), cT (B,H), saved   (device arrays)."""
+    -> y (T,B,H), hT (B,H), cT (B,H), saved   (device arrays). Copies in, the plan's loop, copies out
+    (gemm_cuda.call_plan)."""
     x, h0, c0, Wx, Wh, b, gx, gh, gc, bc = (to_device(a) for a in (x, h0, c0, Wx, Wh, b, gx, gh, gc, bc))
-    runs = [running_on_device(a) for a in (rmh, rvh, rmc, rvc)]
-    (rmh, _), (rvh, _), (rmc, _), (rvc, _) = runs
+    runs = [running_on_device(a) for a in (rmx, rvx, rmh, rvh, rmc, rvc)]
+    run = [dev for dev, _ in runs]
     T, B, I = x.shape
     H = h0.shape[1]
-    G = 4 * H
     dt = x.dtype
     training = bool(training)
-    (fwd, _), t = kernels(dt)
     lengths = device_lengths(lengths, T, B)
-    if loop_path(False, T) == "graph":  # the whole forward in one replay: copies in, the replay, copies out
-        rx = [running_on_device(a) for a in (rmx, rvx)]
-        run = [rx[0][0], rx[1][0], rmh, rvh, rmc, rvc]
-        Ts = (rmx.shape[0], rmh.shape[0], rmc.shape[0])
-        key = (B, H, I, np.dtype(dt).str, Ts, training, float(momentum), float(eps))
-        plan = plan_for("bn-lstm forward", T, key, lambda prov, S: _ForwardPlan(prov, S, B, H, I, dt, *key[4:]))
-        load(zip((plan.x, plan.Wx, plan.h0, plan.c0, plan.Wh, plan.lengths) + plan.p + plan.run,
-                 (x, Wx, h0, c0, Wh, lengths, b, gx, gh, gc, bc, *run)))
-        plan.replay()
-        if training:  # the folded running rows back where they live
-            for dst, src in zip(run, plan.run):
-                copy_bytes(dst, src, src.nbytes)
-            write_back(runs + rx)
-        saved = tuple(head(a, T) for a in (plan.xw, plan.mean_x, plan.rstd_x, plan.hw, plan.mean_h, plan.rstd_h,
-                                           plan.gates, plan.c, plan.mean_c, plan.rstd_c, plan.tc, plan.y))
-        return saved[11], take_row(plan.y, T - 1), take_row(plan.c, T - 1), saved + (lengths, training)
-    xw = matmul(x.reshape(T * B, I), Wx).reshape(T, B, G)
-    xn, mean_x, rstd_x = bn_forward(xw, gx, b, rmx, rvx, training, momentum, eps, lengths)  # BN_t(xw; gx, 0) + b
-    hw = empty((T, B, G), dt)
-    mean_h = empty((T, G), dt)
-    rstd_h = empty((T, G), dt)
-    gates = empty((T, B, G), dt)
-    c = empty((T, B, H), dt)
-    mean_c = empty((T, H), dt)
-    rstd_c = empty((T, H), dt)
-    tc = empty((T, B, H), dt)
-    y = empty((T, B, H), dt)
-    Tsh, Tsc = rmh.shape[0], rmc.shape[0]
-    grid = ((H + t - 1) // t, 1)
-    for s in range(T):
-        matmul(h0 if s == 0 else y[s - 1], Wh, out=hw[s])
-        rh, rc = min(s, Tsh - 1), min(s, Tsc - 1)
-        fwd[grid, (t, t)](hw[s], xn[s], c0 if s == 0 else c[s - 1], lengths, s, (gh, gc, bc), training,
-                          s < Tsh, s < Tsc, (rmh[rh], rvh[rh], rmc[rc], rvc[rc]), float(momentum), float(eps),
-                          (gates[s], c[s], tc[s], y[s]), (mean_h[s], rstd_h[s], mean_c[s], rstd_c[s]))
-    if training:
+    key = (B, H, I, np.dtype(dt).str, (rmx.shape[0], rmh.shape[0], rmc.shape[0]), training, float(momentum),
+           float(eps))
+    plan, fresh = call_plan("bn-lstm forward", T, key,
+                            lambda prov, S: _ForwardPlan(prov, S, B, H, I, dt, *key[4:]))
+    load(zip((plan.x, plan.Wx, plan.h0, plan.c0, plan.Wh, plan.lengths) + plan.p + plan.run,
+             (x, Wx, h0, c0, Wh, lengths, b, gx, gh, gc, bc, *run)))
+    plan.replay()
+    if training:  # the folded running rows back where they live
+        for dst, src in zip(run, plan.run):
+            copy_bytes(dst, src, src.nbytes)
         write_back(runs)
-    saved = (xw, mean_x, rstd_x, hw, mean_h, rstd_h, gates, c, mean_c, rstd_c, tc, y, lengths, training)
-    return y, copy(y[T - 1]), copy(c[T - 1]), saved
+    out = (lambda a: a) if fresh else (lambda a: head(a, T))  # a cached plan's buffers serve the next call
+    saved = tuple(out(a) for a in (plan.xw, plan.mean_x, plan.rstd_x, plan.hw, plan.mean_h, plan.rstd_h, plan.gates,
+                                   plan.c, plan.mean_c, plan.rstd_c, plan.tc, plan.y))
+    return saved[11], take_row(plan.y, T - 1), take_row(plan.c, T - 1), saved + (lengths, training)
 
 
 def bn_lstm_backward(dy, saved, x, h0, c0, Wx, Wh, gx, gh, gc, par_min=PAR_MIN_WORK, clip=0.0):
     """dy (T,B,H) = dL/dy, saved from bn_lstm_forward, inputs as in the forward
     -> dx (T,B,I), dh0 (B,H), dc0 (B,H), dWx (I,G), dWh (H,G), db (G,), dgx (G,), dgh (G,),
-       dgc (H,), dbc (H,)   (device arrays). clip: Graves's bound on dL/d(preactivation); 0 or inf: off."""
+       dgc (H,), dbc (H,)   (device arrays). clip: Graves's bound on dL/d(preactivation); 0 or inf: off.
+    Copies in, the plan's loop, copies out (gemm_cuda.call_plan)."""
     dy, x, h0, c0, Wx, Wh, gx, gh, gc = (to_device(a) for a in (dy, x, h0, c0, Wx, Wh, gx, gh, gc))
     xw, mean_x, rstd_x, hw, mean_h, rstd_h, gates, c, mean_c, rstd_c, tc, y, lengths, training = saved
     T, B, I = x.shape
     H = h0.shape[1]
-    G = 4 * H
     dt = x.dtype
-    clip = clip_bound(clip)  # 0: off
-    if loop_path(False, T) == "graph":  # the whole backward in one replay: copies in, the replay, copies out
-        key = (B, H, I, np.dtype(dt).str, bool(training), clip)
-        plan = plan_for("bn-lstm backward", T, key, lambda prov, S: _BackwardPlan(prov, S, B, H, I, dt, *key[4:]))
-        load(zip((plan.dy, plan.xw, plan.mean_x, plan.rstd_x, plan.hw, plan.mean_h, plan.rstd_h, plan.gates, plan.c,
-                  plan.mean_c, plan.rstd_c, plan.tc, plan.y, plan.lengths, plan.x, plan.h0, plan.c0, plan.Wx,
-                  plan.Wh) + plan.p,
-                 (dy, xw, mean_x, rstd_x, hw, mean_h, rstd_h, gates, c, mean_c, rstd_c, tc, y, lengths, x, h0, c0, Wx,
-                  Wh, gx, gh, gc)))
-        if plan.dy.shape[0] > T:  # the extra steps' rows that the products after the loop read: zeros
-            fill_zeros(plan.dy[T:], plan.x[T:], plan.y[T:])
-        fill_zeros(plan.dh, plan.dc)
-        plan.replay()
-        db, dgx, dgh, dgc, dbc = (copy(a).reshape(a.shape[1]) for a in plan.sums)
-        return head(plan.dx, T), copy(plan.dh), copy(plan.dc), copy(plan.dWx), copy(plan.dWh), db, dgx, dgh, dgc, dbc
-    (_, bwd), t = kernels(dt)
-    da = empty((T, B, G), dt)    # dL/d(preactivation) = dL/d BN_t(xw; gx, b)
-    dhw = empty((T, B, G), dt)   # dL/d(h_{t-1} Wh)
-    dhn = zeros((B, H), dt)      # dL/dh_t arriving from step t+1; ends as dh0
-    dcarry = zeros((B, H), dt)   # dL/dc_t arriving from step t+1; ends as dc0
-    scratch = (empty((B, H), dt), empty((B, H), dt))  # dL/d(BN_t(c) output), dL/dc through BN_t
-    pgh = empty((T, G), dt)      # per-step partial sums of dgh, dgc, dbc
-    pgc = empty((T, H), dt)
-    pbc = empty((T, H), dt)
-    grid = ((H + t - 1) // t, 1)
-    for s in range(T - 1, -1, -1):
-        sv = (gates[s], hw[s], c[s], c0 if s == 0 else c[s - 1], tc[s])
-        st = (mean_h[s], rstd_h[s], mean_c[s], rstd_c[s])
-        bwd[grid, (t, t)](dy[s], dhn, dcarry, lengths, s, sv, st, (gh, gc), bool(training), clip, scratch, da[s],
-                          dhw[s], (pgh[s], pgc[s], pbc[s]))
-        matmul(dhw[s], Wh, out=dhn, trans_b=True)
-    dxw, dgx, db = bn_backward(da, xw, mean_x, rstd_x, gx, training, lengths)  # the x side, all T at once
-    dx, dWx, dWh = projection_grads(dxw, dhw, x, h0, y, Wx)
-    return dx, dhn, dcarry, dWx, dWh, db, dgx, colsum(pgh), colsum(pgc), colsum(pbc)
+    key = (B, H, I, np.dtype(dt).str, bool(training), clip_bound(clip))  # clip 0: off
+    plan, fresh = call_plan("bn-lstm backward", T, key,
+                            lambda prov, S: _BackwardPlan(prov, S, B, H, I, dt, *key[4:]))
+    load(zip((plan.dy, plan.xw, plan.mean_x, plan.rstd_x, plan.hw, plan.mean_h, plan.rstd_h, plan.gates, plan.c,
+              plan.mean_c, plan.rstd_c, plan.tc, plan.y, plan.lengths, plan.x, plan.h0, plan.c0, plan.Wx, plan.Wh)
+             + plan.p,
+             (dy, xw, mean_x, rstd_x, hw, mean_h, rstd_h, gates, c, mean_c, rstd_c, tc, y, lengths, x, h0, c0, Wx, Wh,
+              gx, gh, gc)))
+    if plan.dy.shape[0] > T:  # the extra steps' rows that the products after the loop read: zeros
+        fill_zeros(plan.dy[T:], plan.x[T:], plan.y[T:])
+    fill_zeros(plan.dh, plan.dc)
+    plan.replay()
+    own = (lambda a: a) if fresh else copy  # a cached plan's buffers serve the next call
+    db, dgx, dgh, dgc, dbc = (own(a).reshape(a.shape[1]) for a in plan.sums)
+    return (plan.dx if fresh else head(plan.dx, T), own(plan.dh), own(plan.dc), own(plan.dWx), own(plan.dWh), db, dgx,
+            dgh, dgc, dbc)

@@ -4,9 +4,10 @@ outputs, ``saved`` layout and running-statistics rules; the NumPy spec is refere
 Design note: the BN-RNN's CUDA module, named after its functions; bn_lstm_cuda.py is its LSTM sibling
 and explains the layout (per step a GEMM for h_{t-1} Wh, then one fused kernel whose blocks own TILE
 hidden units and stride over the batch; backward the same in reverse, then the x side and the weight
-GEMMs; on the graph path the same launches captured once per shape and replayed, ``_ForwardPlan`` and
-``_BackwardPlan`` below, as bn_lstm_cuda's). The BN column machinery is batchnorm_cuda's, the GEMMs gemm_cuda's. Host or device arrays in,
-device arrays out; ``par_min`` is accepted and ignored; masks (``lengths``) as in the CPU twin.
+GEMMs; a call copies into a plan's buffers, runs its loop, captured and replayed on the graph path or launched
+step by step on gemm_cuda.Direct, and copies out). The BN column machinery is batchnorm_cuda's, the GEMMs
+gemm_cuda's. Host or device arrays in, device arrays out; ``par_min`` is accepted and ignored; masks
+(``lengths``) as in the CPU twin.
 
 saved (device arrays, plus the mode):
     (xw (T,B,H), mean_x (T,H), rstd_x (T,H), hw (T,B,H), mean_h (T,H), rstd_h (T,H), y (T,B,H), lengths (B,),
@@ -19,14 +20,12 @@ import numpy as np
 from numba import cuda
 
 from lnrnn.config import BN_PAR_MIN_WORK as PAR_MIN_WORK  # the CPU twin's default, for signature parity (unused)
-from lnrnn.kernels.batchnorm_cuda import (bn_backward, bn_backward_launch, bn_forward, bn_forward_launch, col_backward,
-                                          col_stats, device_lengths, running_on_device, write_back)
+from lnrnn.kernels.batchnorm_cuda import (bn_backward_launch, bn_forward_launch, col_backward, col_stats,
+                                          device_lengths, running_on_device, write_back)
 from lnrnn.kernels.cuda.arrays_cuda import (copy, copy_bytes, empty, fill_zeros, head, load, nbtype, take_row,
-                                            to_device, transpose_into, zeros)
-from lnrnn.kernels.cuda.gemm_cuda import (SUM, colsum, colsum_launch, colsum_parts, matmul, product,
-                                          projection_grads, projection_into, tile)
-from lnrnn.kernels.cuda.graphs_cuda import capture_loop, loop_path, plan_for
-
+                                            to_device, transpose_into)
+from lnrnn.kernels.cuda.gemm_cuda import SUM, call_plan, colsum_launch, colsum_parts, product, projection_into, tile
+from lnrnn.kernels.cuda.graphs_cuda import capture_loop
 
 @lru_cache(maxsize=None)
 def _kernels(dtype, t):
@@ -180,80 +179,47 @@ class _BackwardPlan:
 def bn_rnn_forward(x, h0, Wx, Wh, b, gx, gh, rmx, rvx, rmh, rvh, training, momentum, eps, par_min=PAR_MIN_WORK,
                    lengths=None):
     """x (T,B,I), h0 (B,H), Wx (I,H), Wh (H,H), b/gx/gh (H,), rm*/rv* (Ts,H) (updated in place
-    when training), lengths (B,) or None -> y (T,B,H), hT (B,H), saved   (device arrays)."""
+    when training), lengths (B,) or None -> y (T,B,H), hT (B,H), saved   (device arrays). Copies in, the plan's
+    loop, copies out (gemm_cuda.call_plan)."""
     x, h0, Wx, Wh, b, gx, gh = (to_device(a) for a in (x, h0, Wx, Wh, b, gx, gh))
-    runs = [running_on_device(a) for a in (rmh, rvh)]
-    (rmh, _), (rvh, _) = runs
+    runs = [running_on_device(a) for a in (rmx, rvx, rmh, rvh)]
+    run = [dev for dev, _ in runs]
     T, B, I = x.shape
     H = h0.shape[1]
     dt = x.dtype
     training = bool(training)
-    (fwd, _), t = kernels(dt)
     lengths = device_lengths(lengths, T, B)
-    if loop_path(False, T) == "graph":  # the whole forward in one replay: copies in, the replay, copies out
-        rx = [running_on_device(a) for a in (rmx, rvx)]
-        run = [rx[0][0], rx[1][0], rmh, rvh]
-        key = (B, H, I, np.dtype(dt).str, (rmx.shape[0], rmh.shape[0]), training, float(momentum), float(eps))
-        plan = plan_for("bn-rnn forward", T, key, lambda prov, S: _ForwardPlan(prov, S, B, H, I, dt, *key[4:]))
-        load(zip((plan.x, plan.Wx, plan.h0, plan.Wh, plan.lengths) + plan.p + plan.run,
-                 (x, Wx, h0, Wh, lengths, b, gx, gh, *run)))
-        plan.replay()
-        if training:  # the folded running rows back where they live
-            for dst, src in zip(run, plan.run):
-                copy_bytes(dst, src, src.nbytes)
-            write_back(runs + rx)
-        saved = tuple(head(a, T) for a in (plan.xw, plan.mean_x, plan.rstd_x, plan.hw, plan.mean_h, plan.rstd_h,
-                                           plan.y))
-        return saved[6], take_row(plan.y, T - 1), saved + (lengths, training)
-    xw = matmul(x.reshape(T * B, I), Wx).reshape(T, B, H)
-    xn, mean_x, rstd_x = bn_forward(xw, gx, b, rmx, rvx, training, momentum, eps, lengths)
-    hw = empty((T, B, H), dt)
-    mean_h = empty((T, H), dt)
-    rstd_h = empty((T, H), dt)
-    y = empty((T, B, H), dt)
-    Ts = rmh.shape[0]
-    grid = ((H + t - 1) // t, 1)
-    for s in range(T):
-        matmul(h0 if s == 0 else y[s - 1], Wh, out=hw[s])
-        r = min(s, Ts - 1)
-        fwd[grid, (t, t)](hw[s], xn[s], lengths, s, gh, training, s < Ts, rmh[r], rvh[r], float(momentum),
-                          float(eps), mean_h[s], rstd_h[s], y[s])
-    if training:
+    key = (B, H, I, np.dtype(dt).str, (rmx.shape[0], rmh.shape[0]), training, float(momentum), float(eps))
+    plan, fresh = call_plan("bn-rnn forward", T, key, lambda prov, S: _ForwardPlan(prov, S, B, H, I, dt, *key[4:]))
+    load(zip((plan.x, plan.Wx, plan.h0, plan.Wh, plan.lengths) + plan.p + plan.run,
+             (x, Wx, h0, Wh, lengths, b, gx, gh, *run)))
+    plan.replay()
+    if training:  # the folded running rows back where they live
+        for dst, src in zip(run, plan.run):
+            copy_bytes(dst, src, src.nbytes)
         write_back(runs)
-    saved = (xw, mean_x, rstd_x, hw, mean_h, rstd_h, y, lengths, training)
-    return y, copy(y[T - 1]), saved
+    out = (lambda a: a) if fresh else (lambda a: head(a, T))  # a cached plan's buffers serve the next call
+    saved = tuple(out(a) for a in (plan.xw, plan.mean_x, plan.rstd_x, plan.hw, plan.mean_h, plan.rstd_h, plan.y))
+    return saved[6], take_row(plan.y, T - 1), saved + (lengths, training)
 
 
 def bn_rnn_backward(dy, saved, x, h0, Wx, Wh, gx, gh, par_min=PAR_MIN_WORK):
     """dy (T,B,H), saved from bn_rnn_forward -> dx (T,B,I), dh0 (B,H), dWx (I,H), dWh (H,H),
-    db (H,), dgx (H,), dgh (H,)   (device arrays)."""
+    db (H,), dgx (H,), dgh (H,)   (device arrays). Copies in, the plan's loop, copies out (gemm_cuda.call_plan)."""
     dy, x, h0, Wx, Wh, gx, gh = (to_device(a) for a in (dy, x, h0, Wx, Wh, gx, gh))
     xw, mean_x, rstd_x, hw, mean_h, rstd_h, y, lengths, training = saved
     T, B, I = x.shape
     H = h0.shape[1]
     dt = x.dtype
-    if loop_path(False, T) == "graph":  # the whole backward in one replay: copies in, the replay, copies out
-        key = (B, H, I, np.dtype(dt).str, bool(training))
-        plan = plan_for("bn-rnn backward", T, key, lambda prov, S: _BackwardPlan(prov, S, B, H, I, dt, key[4]))
-        load(zip((plan.dy, plan.xw, plan.mean_x, plan.rstd_x, plan.hw, plan.mean_h, plan.rstd_h, plan.y, plan.lengths,
-                  plan.x, plan.h0, plan.Wx, plan.Wh) + plan.p,
-                 (dy, xw, mean_x, rstd_x, hw, mean_h, rstd_h, y, lengths, x, h0, Wx, Wh, gx, gh)))
-        if plan.dy.shape[0] > T:  # the extra steps' rows that the products after the loop read: zeros
-            fill_zeros(plan.dy[T:], plan.x[T:], plan.y[T:])
-        fill_zeros(plan.dh)
-        plan.replay()
-        db, dgx, dgh = (copy(a).reshape(H) for a in plan.sums)
-        return head(plan.dx, T), copy(plan.dh), copy(plan.dWx), copy(plan.dWh), db, dgx, dgh
-    (_, bwd), t = kernels(dt)
-    da = empty((T, B, H), dt)
-    dhw = empty((T, B, H), dt)
-    dhn = zeros((B, H), dt)
-    pgh = empty((T, H), dt)
-    grid = ((H + t - 1) // t, 1)
-    for s in range(T - 1, -1, -1):
-        bwd[grid, (t, t)](dy[s], dhn, lengths, s, y[s], hw[s], mean_h[s], rstd_h[s], gh, bool(training), da[s],
-                          dhw[s], pgh[s])
-        matmul(dhw[s], Wh, out=dhn, trans_b=True)
-    dxw, dgx, db = bn_backward(da, xw, mean_x, rstd_x, gx, training, lengths)  # the x side, all T at once
-    dx, dWx, dWh = projection_grads(dxw, dhw, x, h0, y, Wx)
-    return dx, dhn, dWx, dWh, db, dgx, colsum(pgh)
+    key = (B, H, I, np.dtype(dt).str, bool(training))
+    plan, fresh = call_plan("bn-rnn backward", T, key, lambda prov, S: _BackwardPlan(prov, S, B, H, I, dt, key[4]))
+    load(zip((plan.dy, plan.xw, plan.mean_x, plan.rstd_x, plan.hw, plan.mean_h, plan.rstd_h, plan.y, plan.lengths,
+              plan.x, plan.h0, plan.Wx, plan.Wh) + plan.p,
+             (dy, xw, mean_x, rstd_x, hw, mean_h, rstd_h, y, lengths, x, h0, Wx, Wh, gx, gh)))
+    if plan.dy.shape[0] > T:  # the extra steps' rows that the products after the loop read: zeros
+        fill_zeros(plan.dy[T:], plan.x[T:], plan.y[T:])
+    fill_zeros(plan.dh)
+    plan.replay()
+    own = (lambda a: a) if fresh else copy  # a cached plan's buffers serve the next call
+    db, dgx, dgh = (own(a).reshape(H) for a in plan.sums)
+    return plan.dx if fresh else head(plan.dx, T), own(plan.dh), own(plan.dWx), own(plan.dWh), db, dgx, dgh

@@ -209,13 +209,13 @@ MUTANTS = [
          why="with LayerNorm, dL/d(preactivation) and dL/d(tanh argument) share one buffer"),
     # ---- kernels/bn_lstm_cuda.py (host side) ----
     dict(name="v17-bnlstmcuda-step0-previous-cell-wraps", file=BNLSTMPY,
-         old="        sv = (gates[s], hw[s], c[s], c0 if s == 0 else c[s - 1], tc[s])",
-         new="        sv = (gates[s], hw[s], c[s], c[s - 1], tc[s])",
+         old="            sv = (self.gates[s], self.hw[s], self.c[s], self.c0 if s == 0 else self.c[s - 1], self.tc[s])",
+         new="            sv = (self.gates[s], self.hw[s], self.c[s], self.c[s - 1], self.tc[s])",
          tests=B_OLD,
          why="step 0's backward reads the last step's cell as c_{-1}, not c0"),
     dict(name="v17-bnlstmcuda-x-side-backward-always-training", file=BNLSTMPY,
-         old="bn_backward(da, xw, mean_x, rstd_x, gx, training, lengths)",
-         new="bn_backward(da, xw, mean_x, rstd_x, gx, True, lengths)",
+         old="bn_backward_launch(self.da, self.xw, self.lengths, self.mean_x, self.rstd_x, gx, training, self.dxw,",
+         new="bn_backward_launch(self.da, self.xw, self.lengths, self.mean_x, self.rstd_x, gx, True, self.dxw,",
          tests=B_OLD,
          why="an eval-mode backward differentiates the x side's batch statistics, which eval mode does not use"),
 ]

@@ -196,8 +196,8 @@ MUTANTS = [
          tests=[CUDA, BLOCKS],
          why="the output gate's derivative leaves out dL/dh_t arriving from step t+1"),
     dict(name="v8-bnlstmcuda-h-running-updated-past-ts", file=BNLSTMC,
-         old="s < Tsh, s < Tsc, (rmh[rh], rvh[rh], rmc[rc], rvc[rc]), float(momentum)",
-         new="s <= Tsh, s < Tsc, (rmh[rh], rvh[rh], rmc[rc], rvc[rc]), float(momentum)",
+         old="(gh, gc, bc), training, s < Tsh, s < Tsc, (rmh[rh]",
+         new="(gh, gc, bc), training, s <= Tsh, s < Tsc, (rmh[rh]",
          tests=[CUDA, BLOCKS],
          why="step Ts folds hw's statistics into the last running row a second time"),
     # ---- lnrnn/kernels/ctc_cuda.py ----

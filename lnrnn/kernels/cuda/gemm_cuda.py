@@ -15,7 +15,7 @@ import numpy as np
 from lnrnn import config
 from lnrnn.kernels.cuda.arrays_cuda import empty, fill, nbtype, rows2d
 from lnrnn.kernels.cuda.cuda_env import numpy_compat
-from lnrnn.kernels.cuda.graphs_cuda import provider
+from lnrnn.kernels.cuda.graphs_cuda import loop_path, plan_for, provider
 
 numpy_compat()  # before numba-cuda compiles anything (NumPy >= 2.5)
 
@@ -118,6 +118,34 @@ def product(prov):
         return prov.gemm
     return lambda A, B, C, trans_a=False, trans_b=False, accumulate=False: tiled_matmul(A, B, C, trans_a, trans_b,
                                                                                          accumulate)
+
+
+class Direct:
+    """The per-step path in a plan's clothes: a plan built on it (the BN cells' ``_ForwardPlan``/``_BackwardPlan``)
+    owns fresh buffers of a call's own length, its products are ``matmul`` on the arrays themselves (cuBLAS where a
+    library serves it, the tiled kernel otherwise) and a replay launches the loop from the host at once, nothing
+    captured. So the graph path and the per-step launches run one copy of each step."""
+    name = "direct"
+    blas = True  # product(Direct()) is its gemm, matmul
+    graphs = False
+
+    def view(self, a):
+        return a
+
+    def gemm(self, A, B, C, trans_a=False, trans_b=False, accumulate=False):
+        matmul(A, B, out=C, trans_a=trans_a, trans_b=trans_b, accumulate=accumulate)
+
+    def capture(self, record, warm):
+        return lambda: record(0)
+
+
+def call_plan(kind, T, key, make):
+    """The plan that runs a call of T steps of a cell with no sequence kernels (the BN cells): graphs_cuda's cached
+    one on the graph path (loop_path), else make(Direct(), T), fresh, of exactly T steps (the per-step path)
+    -> (plan, fresh). make(provider, steps) builds a plan; a fresh plan's buffers can be handed to the caller."""
+    if loop_path(False, T) == "graph":
+        return plan_for(kind, T, key, make), False
+    return make(Direct(), T), True
 
 
 def tiled_matmul(A, B, out, trans_a, trans_b, accumulate):
