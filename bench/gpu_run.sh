@@ -21,6 +21,9 @@ py=${PYTHON:-python3}
 # time left holds a rerun (a limit of 0 skips its part)
 # (seen on an H200: step 86 s; the old tests 68 s; torch-step 36 s; synthesis, blstm-ctc and the new tests did not
 # end in 65, 30 and 75 s, mostly compiling)
+# (the stroke and BLSTM-CTC parts spend their limits compiling: a second call can give them the time of the parts
+# already measured, e.g. LIMIT_STEP=0 LIMIT_TESTS_NEW=0 LIMIT_TESTS=0 LIMIT_TORCH=0 LIMIT_BN=0 LIMIT_SYNTH=0
+# LIMIT_TRAIN_STROKES=240 LIMIT_CTC=200 bash bench/gpu_run.sh OUT2)
 # (the step part adds the RNN rows and the graph path's overhead breakdown: events, host time, cProfile, the
 # GPU's timeline, with the arrays from PyTorch's cache and from numba's allocator; seen: step 106-137 s, the graph
 # tests 56 in ~70 s)
