@@ -22,7 +22,7 @@ from functools import lru_cache
 import numpy as np
 from numba import cuda
 
-from lnrnn.kernels.cuda.arrays_cuda import empty, is_device, nbtype, to_device
+from lnrnn.kernels.cuda.arrays_cuda import empty, grid_1d, is_device, nbtype, to_device
 from lnrnn.kernels.cuda.gemm_cuda import colsum, tile
 from lnrnn.kernels.masks import as_lengths
 
@@ -177,6 +177,25 @@ def device_lengths(lengths, T, B):
             raise ValueError(f"lengths must be (B,) = ({B},) int64, got {lengths.shape} of {lengths.dtype}")
         return lengths
     return to_device(as_lengths(lengths, T, B))
+
+
+@cuda.jit
+def _clamped(lengths, T, out):
+    """out[b] = min(lengths[b], T); grid-stride loop over b."""
+    for b in range(cuda.grid(1), lengths.shape[0], cuda.gridsize(1)):
+        out[b] = min(lengths[b], T)
+
+
+def load_lengths(dst, lengths, T):
+    """A call's lengths (B,) int64 device array into a plan's dst (B,), each at most T: device lengths are not
+    checked on the host (that would wait for the device), and a plan of more than T steps counts a row as active
+    at every step below its length, so one longer than T would reach the plan's extra steps, their statistics and
+    the running rows (the per-step path of T steps sees the same as with T)."""
+    if lengths.shape != dst.shape:
+        raise ValueError(f"load_lengths: lengths {lengths.shape} into a plan's {dst.shape}")
+    if dst.size:
+        blocks, tpb = grid_1d(dst.size)
+        _clamped[blocks, tpb](lengths, T, dst)
 
 
 def bn_forward(x, gain, bias, running_mean, running_var, training, momentum, eps, lengths=None):

@@ -45,7 +45,7 @@ from numba import cuda
 
 from lnrnn.config import BN_PAR_MIN_WORK as PAR_MIN_WORK  # the CPU twin's default, for signature parity (unused)
 from lnrnn.kernels.batchnorm_cuda import (bn_backward_launch, bn_forward_launch, col_backward, col_stats,
-                                          device_lengths, running_on_device, write_back)
+                                          device_lengths, load_lengths, running_on_device, write_back)
 from lnrnn.kernels.codes import clip_bound
 from lnrnn.kernels.cuda.arrays_cuda import (copy, copy_bytes, empty, fill_zeros, head, load, nbtype, take_row,
                                             to_device, transpose_into)
@@ -331,8 +331,9 @@ def bn_lstm_forward(x, h0, c0, Wx, Wh, b, gx, gh, gc, bc, rmx, rvx, rmh, rvh, rm
            float(eps))
     plan, fresh = call_plan("bn-lstm forward", T, key,
                             lambda prov, S: _ForwardPlan(prov, S, B, H, I, dt, *key[4:]))
-    load(zip((plan.x, plan.Wx, plan.h0, plan.c0, plan.Wh, plan.lengths) + plan.p + plan.run,
-             (x, Wx, h0, c0, Wh, lengths, b, gx, gh, gc, bc, *run)))
+    load(zip((plan.x, plan.Wx, plan.h0, plan.c0, plan.Wh) + plan.p + plan.run, (x, Wx, h0, c0, Wh, b, gx, gh, gc, bc,
+                                                                                *run)))
+    load_lengths(plan.lengths, lengths, T)
     plan.replay()
     if training:  # the folded running rows back where they live
         for dst, src in zip(run, plan.run):
@@ -358,10 +359,10 @@ def bn_lstm_backward(dy, saved, x, h0, c0, Wx, Wh, gx, gh, gc, par_min=PAR_MIN_W
     plan, fresh = call_plan("bn-lstm backward", T, key,
                             lambda prov, S: _BackwardPlan(prov, S, B, H, I, dt, *key[4:]))
     load(zip((plan.dy, plan.xw, plan.mean_x, plan.rstd_x, plan.hw, plan.mean_h, plan.rstd_h, plan.gates, plan.c,
-              plan.mean_c, plan.rstd_c, plan.tc, plan.y, plan.lengths, plan.x, plan.h0, plan.c0, plan.Wx, plan.Wh)
-             + plan.p,
-             (dy, xw, mean_x, rstd_x, hw, mean_h, rstd_h, gates, c, mean_c, rstd_c, tc, y, lengths, x, h0, c0, Wx, Wh,
-              gx, gh, gc)))
+              plan.mean_c, plan.rstd_c, plan.tc, plan.y, plan.x, plan.h0, plan.c0, plan.Wx, plan.Wh) + plan.p,
+             (dy, xw, mean_x, rstd_x, hw, mean_h, rstd_h, gates, c, mean_c, rstd_c, tc, y, x, h0, c0, Wx, Wh, gx, gh,
+              gc)))
+    load_lengths(plan.lengths, lengths, T)
     if plan.dy.shape[0] > T:  # the extra steps' rows that the products after the loop read: zeros
         fill_zeros(plan.dy[T:], plan.x[T:], plan.y[T:])
     fill_zeros(plan.dh, plan.dc)

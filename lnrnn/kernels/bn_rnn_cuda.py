@@ -21,7 +21,7 @@ from numba import cuda
 
 from lnrnn.config import BN_PAR_MIN_WORK as PAR_MIN_WORK  # the CPU twin's default, for signature parity (unused)
 from lnrnn.kernels.batchnorm_cuda import (bn_backward_launch, bn_forward_launch, col_backward, col_stats,
-                                          device_lengths, running_on_device, write_back)
+                                          device_lengths, load_lengths, running_on_device, write_back)
 from lnrnn.kernels.cuda.arrays_cuda import (copy, copy_bytes, empty, fill_zeros, head, load, nbtype, take_row,
                                             to_device, transpose_into)
 from lnrnn.kernels.cuda.gemm_cuda import SUM, call_plan, colsum_launch, colsum_parts, product, projection_into, tile
@@ -191,8 +191,8 @@ def bn_rnn_forward(x, h0, Wx, Wh, b, gx, gh, rmx, rvx, rmh, rvh, training, momen
     lengths = device_lengths(lengths, T, B)
     key = (B, H, I, np.dtype(dt).str, (rmx.shape[0], rmh.shape[0]), training, float(momentum), float(eps))
     plan, fresh = call_plan("bn-rnn forward", T, key, lambda prov, S: _ForwardPlan(prov, S, B, H, I, dt, *key[4:]))
-    load(zip((plan.x, plan.Wx, plan.h0, plan.Wh, plan.lengths) + plan.p + plan.run,
-             (x, Wx, h0, Wh, lengths, b, gx, gh, *run)))
+    load(zip((plan.x, plan.Wx, plan.h0, plan.Wh) + plan.p + plan.run, (x, Wx, h0, Wh, b, gx, gh, *run)))
+    load_lengths(plan.lengths, lengths, T)
     plan.replay()
     if training:  # the folded running rows back where they live
         for dst, src in zip(run, plan.run):
@@ -213,9 +213,9 @@ def bn_rnn_backward(dy, saved, x, h0, Wx, Wh, gx, gh, par_min=PAR_MIN_WORK):
     dt = x.dtype
     key = (B, H, I, np.dtype(dt).str, bool(training))
     plan, fresh = call_plan("bn-rnn backward", T, key, lambda prov, S: _BackwardPlan(prov, S, B, H, I, dt, key[4]))
-    load(zip((plan.dy, plan.xw, plan.mean_x, plan.rstd_x, plan.hw, plan.mean_h, plan.rstd_h, plan.y, plan.lengths,
-              plan.x, plan.h0, plan.Wx, plan.Wh) + plan.p,
-             (dy, xw, mean_x, rstd_x, hw, mean_h, rstd_h, y, lengths, x, h0, Wx, Wh, gx, gh)))
+    load(zip((plan.dy, plan.xw, plan.mean_x, plan.rstd_x, plan.hw, plan.mean_h, plan.rstd_h, plan.y, plan.x, plan.h0,
+              plan.Wx, plan.Wh) + plan.p, (dy, xw, mean_x, rstd_x, hw, mean_h, rstd_h, y, x, h0, Wx, Wh, gx, gh)))
+    load_lengths(plan.lengths, lengths, T)
     if plan.dy.shape[0] > T:  # the extra steps' rows that the products after the loop read: zeros
         fill_zeros(plan.dy[T:], plan.x[T:], plan.y[T:])
     fill_zeros(plan.dh)

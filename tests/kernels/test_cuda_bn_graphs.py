@@ -126,3 +126,24 @@ def test_momentum_and_eps_reach_their_plans(cell, graphs, wide):
     for momentum, eps in ((0.1, EPS), (0.5, EPS), (0.5, 0.25)):
         assert_same(cell, a, run, dy, True, momentum=momentum, eps=eps)
     assert sum(k[0] == f"bn-{cell} forward" for k in graphs_cuda.PLANS) == 3
+
+
+@pytest.mark.parametrize("cell", ["lstm", "rnn"])
+def test_device_lengths_past_T_on_a_longer_plan(cell, graphs, wide, monkeypatch):
+    """Device lengths are not checked on the host; one longer than the call's T steps means T, as on the per-step
+    path: on a plan of 17 steps a call of 16 with a device row length of 20 equals the CPU twin with 16 (outputs,
+    gradients and running rows: the plan's extra step counts no row)."""
+    monkeypatch.setattr(config, "CUDA_GRAPH_SLACK", 16)
+    rng = np.random.default_rng(66)
+    a17, run17, dy17 = bn_problem(rng, cell, T=17, B=3, I=2, H=3, Ts=17)
+    run_cell(BN_CUDA[cell], cell, a17, [r.copy() for r in run17], dy17, True)
+    a, run, dy = bn_problem(rng, cell, T=16, B=3, I=2, H=3, Ts=17)
+    run_g, run_c = [r.copy() for r in run], [r.copy() for r in run]
+    got = run_cell(BN_CUDA[cell], cell, a, run_g, dy, True, arrays_cuda.to_device(np.array([20, 5, 16], np.int64)))
+    want = run_cell(BN_CPU[cell], cell, a, run_c, dy, True, np.array([16, 5, 16], np.int64))
+    assert {k[2] for k in graphs_cuda.PLANS} == {17}
+    for part, (g, w) in enumerate(zip(got, want)):
+        for k, (x, e) in enumerate(zip(host(g[:-1] if part == 1 else g), w[:-1] if part == 1 else w)):
+            assert close(x, e) < TOL64, (part, k)
+    for x, e in zip(run_g, run_c):
+        assert close(x, e) < TOL64

@@ -30,12 +30,16 @@ MUTANTS = [
          tests=[G],
          why="the x side's running rows are folded into the h side's and back"),
     dict(name="bngraph-forward-lengths-not-loaded", file=BNL,
-         old="    load(zip((plan.x, plan.Wx, plan.h0, plan.c0, plan.Wh, plan.lengths) + plan.p + plan.run,\n"
-             "             (x, Wx, h0, c0, Wh, lengths, b, gx, gh, gc, bc, *run)))",
-         new="    load(zip((plan.x, plan.Wx, plan.h0, plan.c0, plan.Wh) + plan.p + plan.run,\n"
-             "             (x, Wx, h0, c0, Wh, b, gx, gh, gc, bc, *run)))",
+         old="    load_lengths(plan.lengths, lengths, T)\n    plan.replay()\n    if training:",
+         new="    plan.replay()\n    if training:",
          tests=[G],
          why="the forward plan's lengths stay zero: no row is active, nothing is normalized by the batch"),
+    dict(name="bngraph-device-lengths-past-T", file=BNC,
+         old="        out[b] = min(lengths[b], T)\n",
+         new="        out[b] = lengths[b]\n",
+         tests=[G],
+         why="device lengths longer than the call reach a longer plan's extra steps: their statistics fold into "
+             "the running rows"),
     dict(name="bngraph-xw-not-zeroed", file=BNL,
          old="        fill_zeros(self.x, self.Wx, self.xw, self.h0,",
          new="        fill_zeros(self.x, self.Wx, self.h0,",
