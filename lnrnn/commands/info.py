@@ -48,10 +48,12 @@ def _blas():
 
 
 def _cuda_paths():
-    """What runs the CUDA twins' GEMMs and which time loop the LSTM twins take (kernels/cuda/graphs_cuda.py)."""
-    from lnrnn.kernels.cuda.graphs_cuda import describe
+    """What runs the CUDA twins' GEMMs and which time loop the LSTM twins take, and the BN cells and the synthesis
+    window, which have no sequence kernels (kernels/cuda/graphs_cuda.py)."""
+    from lnrnn.kernels.cuda.graphs_cuda import describe, loop_path
     from lnrnn.kernels.lstm_cuda import lstm_path
-    return f"{describe()}; LSTM loop: {lstm_path(128, 'float32')} (H 128, float32)"
+    return (f"{describe()}; LSTM loop: {lstm_path(128, 'float32')} (H 128, float32); BN cells and the window "
+            f"layer: {loop_path(False)}")
 
 
 def info_lines():
