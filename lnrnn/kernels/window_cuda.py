@@ -16,18 +16,19 @@ Host or device arrays in, device arrays out (arrays_cuda). Running statistics (N
 where they live, as in bn_lstm_cuda. Masks: lengths (B,) int64 (masks.py; all T when every row runs):
 padded steps run on, their dy and dw are ignored in the backward, and BN_t counts the active rows only.
 
-Graph path (NORM_NONE, NORM_LN; window_path: graphs_cuda.loop_path's choice, so by default where PyTorch serves
-cuBLAS and graphs, from config.CUDA_GRAPH_MIN_STEPS steps): the per-step path below, its products on cuBLAS,
-captured whole once per (T, B, H, I, K, C, U, dtype, norm, eps or clip) as a CUDA graph over buffers of its own
-(``_ForwardPlan``, ``_BackwardPlan``, as lstm_cuda's) and replayed: the call's inputs (x, the initial state, the
-text, lengths, the weights; dy, dw and the saved arrays) are copied into the plan's buffers, one replay runs the
-call (forward: x WxI and the T steps; backward: the transposes, the T steps, the products and column sums after
-them), the results are copied out. Both paths run one copy of each step (``_forward_step``, ``_backward_step``),
-so a plan of exactly T steps gives the per-launch path's results bit for bit. LNRNN_CUDA_BLAS=off or
-config.CUDA_LOOP_PATH = "step" (or "seq": the window has no sequence kernels) keeps the per-launch loop.
-NORM_BN keeps it always: its steps read and update the running statistics of row min(t, Ts-1) (Ts a call's own,
-the update only where t < Ts), and a longer plan's extra steps would update rows a call of T steps leaves alone;
-it also runs three launches a step whose batch statistics a plan would have to mask. Not yet timed on a GPU.
+Graph path (every norm; window_path: graphs_cuda.loop_path's choice, so by default where PyTorch serves cuBLAS and
+graphs, from config.CUDA_GRAPH_MIN_STEPS steps): the per-step path below, its products on cuBLAS, captured whole
+once per (T, B, H, I, K, C, U, dtype, norm, eps or clip; NORM_BN also the running rows' Ts, training, momentum) as
+a CUDA graph over buffers of its own (``_ForwardPlan``, ``_BackwardPlan``, as lstm_cuda's) and replayed: the call's
+inputs (x, the initial state, the text, lengths, the weights, NORM_BN's running rows; dy, dw and the saved arrays)
+are copied into the plan's buffers, one replay runs the call (forward: x WxI and the T steps; backward: the
+transposes, the T steps, the products and column sums after them), the results are copied out (the running rows
+back where they live). Both paths run one copy of each step (``_forward_step``, ``_backward_step``, and NORM_BN's
+``_bn_forward_step``, ``_bn_backward_step``), so a plan of exactly T steps gives the per-launch path's results bit
+for bit. A longer plan's extra steps count no row under NORM_BN (a call's lengths enter clamped to its T:
+batchnorm_cuda.load_lengths), so they fold nothing into the running rows, as in bn_lstm_cuda's plans.
+LNRNN_CUDA_BLAS=off or config.CUDA_LOOP_PATH = "step" (or "seq": the window has no sequence kernels) keeps the
+per-launch loop. Not yet timed on a GPU.
 
 Layout of the work (per-step launches from a host-side time loop, as lstm_cuda's per-step path and
 bn_lstm_cuda; everything stays on the device)
@@ -91,11 +92,12 @@ import numpy as np
 from numba import cuda, float32
 
 from lnrnn.kernels import bn_lstm_cuda
-from lnrnn.kernels.cuda.arrays_cuda import (bounded, copy, empty, fill_zeros, grid_1d, head, is_device, load, nbtype,
+from lnrnn.kernels.cuda.arrays_cuda import (bounded, copy, copy_bytes, empty, fill_zeros, grid_1d, head, is_device, load, nbtype,
                                             rows2d, take_row, threads_per_block, to_device, transpose_into, zeros)
-from lnrnn.kernels.batchnorm_cuda import col_backward, col_stats, device_lengths, running_on_device, write_back
+from lnrnn.kernels.batchnorm_cuda import (col_backward, col_stats, device_lengths, load_lengths, running_on_device,
+                                          write_back)
 from lnrnn.kernels.codes import NORM_BN, NORM_LN, NORM_NONE, clip_bound
-from lnrnn.kernels.cuda.gemm_cuda import (SUM, SUM_PROD, colsum, colsum_launch, colsum_parts, matmul, product,
+from lnrnn.kernels.cuda.gemm_cuda import (SUM, SUM_PROD, colsum_launch, colsum_parts, matmul, product,
                                           projection_into, tile)
 from lnrnn.kernels.cuda.graphs_cuda import capture_loop, loop_path, plan_for
 from lnrnn.kernels.layernorm_cuda import row_stats
@@ -413,8 +415,8 @@ def _text(chars, ulen, B, C):
 def window_path(norm, T=None):
     """The time loop window_lstm_forward and window_lstm_backward run for T steps (None: a long sequence):
     "graph" (a plan's captured loop, replayed) where graphs_cuda.loop_path gives it, else "step" (launches from
-    the host loop; the window has no sequence kernels). NORM_BN always "step" (module docstring)."""
-    return "step" if norm == NORM_BN else loop_path(False, T)
+    the host loop; the window has no sequence kernels). Every norm alike (norm: for the callers' symmetry)."""
+    return loop_path(False, T)
 
 
 def _views(prov, a, names):
@@ -484,6 +486,65 @@ def _forward_step(gemm, v, a, kern, ln, eps):
         cell_fwd[B, tpb, stream](a.hw, a.xw[t], a.c0 if t == 0 else a.c[j], a.p, ln, eps, out, rs,
                                  (a.Wp, a.bp, a.kappa0 if t == 0 else a.kappa[j], a.chars, a.ulen),
                                  (a.abk[k], a.kappa[k], a.phi[t], a.w[t]))
+    return step
+
+
+_BN_FWD_PRODUCTS = _FWD_PRODUCTS + ("hws",)
+
+
+def _bn_forward_arrays(a, S):
+    """Adds NORM_BN's own forward arrays to a (after _forward_arrays; a also holds lengths (B,) int64 and the running
+    rows run = (rmx, rvx, rmh, rvh (Tsx or Tsh, G), rmc, rvc (Tsc,H)), read and, training, folded in place):
+        hws (S,B,G)    h_{t-1} Wh of every slot (saved: BN_t's backward reads it)
+        stats          (mean_x, rstd_x, mean_h, rstd_h (S,G), mean_c, rstd_c (S,H)): the BN_t statistics used
+        xn (B,G)       BN_t(xw_t; gx, 0) + b of the current step."""
+    B, G = a.hw.shape
+    H = G // 4
+    dt = a.hw.dtype
+    a.hws = empty((S, B, G), dt)
+    a.stats = tuple(empty((S, F), dt) for F in (G, G, G, G, H, H))
+    a.xn = empty((B, G), dt)
+    return a
+
+
+def _bn_kerns(dt, tpb):
+    """The NORM_BN step's kernels: (x side's BN_t, bn_lstm_cuda's step kernel, its tile edge, the window alone,
+    the window kernel's threads a block), forward and backward."""
+    x_fwd, x_bwd = _bn_kernels(np.dtype(dt), tile())
+    (lstm_fwd, lstm_bwd), tl = bn_lstm_cuda.kernels(dt)
+    rows = _row_kernels(np.dtype(dt), tpb)
+    return (x_fwd, lstm_fwd, tl, rows[1], tpb), (x_bwd, lstm_bwd, tl, rows[3], tpb)
+
+
+def _bn_forward_step(gemm, v, a, kern, training, momentum, eps):
+    """step(t, stream): step t of the NORM_BN forward (module docstring): xw_t += w_{t-1} WxC, hw_t = h_{t-1} Wh,
+    BN_t of the x side (x_fwd), bn_lstm_cuda's step kernel (the h side, the gates, BN_t of c_t, h_t), then the
+    window (window_fwd); kern as _bn_kerns's forward. Step t reads and folds running row min(t, Ts-1), folding
+    only where t < Ts (and a row is active). Arrays as _forward_arrays and _bn_forward_arrays."""
+    x_fwd, lstm_fwd, tl, window_fwd, tpb = kern
+    B, G = a.xn.shape
+    H = G // 4
+    S, I = a.c.shape[0], a.x.shape[2]
+    b, gx, _, gh, _, gc, bc = a.p
+    rmx, rvx, rmh, rvh, rmc, rvc = a.run
+    Tsx, Tsh, Tsc = rmx.shape[0], rmh.shape[0], rmc.shape[0]
+    mean_x, rstd_x, mean_h, rstd_h, mean_c, rstd_c = a.stats
+    momentum, eps = float(momentum), float(eps)
+
+    def step(t, stream):
+        k, j = t % S, (t - 1) % S  # slots of step t and t-1
+        gemm(v.w0 if t == 0 else v.w[t - 1], v.WxC, v.xw[t], accumulate=I > 0)
+        gemm(v.h0 if t == 0 else v.y[t - 1], v.Wh, v.hws[k])
+        rx, rh, rc = min(t, Tsx - 1), min(t, Tsh - 1), min(t, Tsc - 1)
+        x_fwd[((G + tl - 1) // tl, 1), (tl, tl), stream](a.xw[t], a.lengths, t, gx, b, training, t < Tsx,
+                                                         (rmx[rx], rvx[rx]), momentum, eps, a.xn,
+                                                         (mean_x[k], rstd_x[k]))
+        lstm_fwd[((H + tl - 1) // tl, 1), (tl, tl), stream](
+            a.hws[k], a.xn, a.c0 if t == 0 else a.c[j], a.lengths, t, (gh, gc, bc), training, t < Tsh, t < Tsc,
+            (rmh[rh], rvh[rh], rmc[rc], rvc[rc]), momentum, eps, (a.gates[k], a.c[k], a.tc[k], a.y[t]),
+            (mean_h[k], rstd_h[k], mean_c[k], rstd_c[k]))
+        window_fwd[B, tpb, stream](a.y[t], (a.Wp, a.bp, a.kappa0 if t == 0 else a.kappa[j], a.chars, a.ulen),
+                                   (a.abk[k], a.kappa[k], a.phi[t], a.w[t]))
     return step
 
 
@@ -596,6 +657,66 @@ def _backward_after(gemm, v, a, ln, stream):
         colsum_launch(a.DCN2, a.DCN2, d1, d1, SUM, a.dbc, ph, stream)
 
 
+def _bn_backward_arrays(a, T):
+    """Adds NORM_BN's own backward arrays to a (after _backward_arrays; a also holds the saved hws (T,B,G) and
+    stats (mean_x, rstd_x, mean_h, rstd_h (T,G), mean_c, rstd_c (T,H))):
+        pg       per-step sums (pgx, pgh (T,G), pgc, pbc (T,H)) of dgx, dgh, dgc, dbc
+        scratch  bn_lstm_cuda's dL/d(BN_t(c) output), dL/dc through BN_t (B,H) each
+        bsums    dgx, dgh (1,G), dgc, dbc (1,H): the column sums of pg after the loop
+        pparts   colsum_launch's scratch for sums over T rows of G and H columns (None: one part)."""
+    B, G = a.DA.shape[1], a.DA.shape[2]
+    H = G // 4
+    dt = a.DA.dtype
+    a.pg = (empty((T, G), dt), empty((T, G), dt), empty((T, H), dt), empty((T, H), dt))
+    a.scratch = (empty((B, H), dt), empty((B, H), dt))
+    a.bsums = (empty((1, G), dt), empty((1, G), dt), empty((1, H), dt), empty((1, H), dt))
+    P = colsum_parts(T)
+    a.pparts = tuple(empty((P, M), dt) if P > 1 else None for M in (G, H))
+    return a
+
+
+def _bn_backward_step(gemm, v, a, kern, training, clip):
+    """step(t, stream): step t of the NORM_BN BPTT (module docstring): the window's backward (window_bwd), then
+    bn_lstm_cuda's step kernel, then BN_t's backward of the x side (the next products need dL/d(xw_t) now), then
+    _carry; kern as _bn_kerns's backward. Arrays as _backward_arrays and _bn_backward_arrays."""
+    x_bwd, lstm_bwd, tl, window_bwd, tpb = kern
+    B, G = a.DA.shape[1], a.DA.shape[2]
+    H = G // 4
+    gx, gh, gc = a.p
+    mean_x, rstd_x, mean_h, rstd_h, mean_c, rstd_c = a.stats
+    pgx, pgh, pgc, pbc = a.pg
+
+    def step(t, stream):
+        window_bwd[B, tpb, stream]((a.dy[t], a.dw[t], a.dw_next), a.lengths, t,
+                                   (a.dkappa, a.abk[t], a.kappa[t], a.chars, a.ulen, a.WpT), a.dh_t, a.DP[t])
+        sv = (a.gates[t], a.hws[t], a.c[t], a.c0 if t == 0 else a.c[t - 1], a.tc[t])
+        lstm_bwd[((H + tl - 1) // tl, 1), (tl, tl), stream](
+            a.dh_t, a.dh_next, a.dc_next, a.lengths, t, sv, (mean_h[t], rstd_h[t], mean_c[t], rstd_c[t]), (gh, gc),
+            training, clip, a.scratch, a.DA[t], a.dHW[t], (pgh[t], pgc[t], pbc[t]))
+        x_bwd[((G + tl - 1) // tl, 1), (tl, tl), stream](a.DA[t], a.xw[t], a.lengths, t, (mean_x[t], rstd_x[t]), gx,
+                                                         training, a.dXW[t], pgx[t])
+        _carry(gemm, v, t)
+    return step
+
+
+def _bn_backward_after(gemm, v, a, stream):
+    """_backward_after's products and sums, then the BN gains' and c bias's gradients: the column sums of the
+    per-step sums pg into bsums."""
+    _backward_after(gemm, v, a, False, stream)
+    d1 = empty(0, a.dy.dtype)
+    pG, pH = a.pparts
+    for src, out, part in zip(a.pg, a.bsums, (pG, pG, pH, pH)):
+        colsum_launch(src, src, d1, d1, SUM, out, part, stream)
+
+
+def _bn_norm_grads(a, take):
+    """NORM_BN's six norm gradients from a's bsums: dgx, dbx (zeros: BN_t has no bias of its own on the x side),
+    dgh, dbh (zeros), dgc, dbc."""
+    G, H = a.bsums[0].shape[1], a.bsums[2].shape[1]
+    dgx, dgh, dgc, dbc = (take(m).reshape(m.shape[1]) for m in a.bsums)
+    return dgx, zeros(G, dgx.dtype), dgh, zeros(G, dgx.dtype), dgc, dbc
+
+
 def _gradients(a, T, take, norm_grads=None):
     """window_lstm_backward's results from a's arrays, each through take (the arrays themselves, or copies out of a
     plan): dx (T,B,I), dh0, dc0 (B,H), dkappa0 (B,K), dw0 (B,C), dWx (I+C,G), dWh (H,G), db (G,), the six norm
@@ -615,64 +736,87 @@ def _gradients(a, T, take, norm_grads=None):
 
 
 class _ForwardPlan:
-    """window_lstm_forward (NORM_NONE/NORM_LN) over S steps for one (B, H, I, K, C, U, dtype, norm, eps),
-    captured over arrays of its own (``a``: the inputs' buffers and _forward_arrays's, zeros at first), so that a
-    call is copies in, one replay, copies out. A call of T <= S steps fills steps 0..T-1 of x and reads back the
-    same: the steps after T run on what their rows hold, and no step before them reads them. Every step keeps
-    its state (S slots, where inference's per-launch loop keeps two): a step after T would overwrite the slot
-    of T-1, and one plan then serves keep=True and keep=False. Blocks of lstm_cuda.step_threads(H) threads."""
+    """window_lstm_forward over S steps for one (B, H, I, K, C, U, dtype, norm, eps, and for NORM_BN the running rows'
+    Ts, training, momentum), captured over arrays of its own (``a``: the inputs' buffers and _forward_arrays's, and
+    _bn_forward_arrays's with NORM_BN; zeros at first), so that a call is copies in, one replay, copies out. A call
+    of T <= S steps fills steps 0..T-1 of x and reads back the same: the steps after T run on what their rows hold,
+    and no step before them reads them; with NORM_BN its lengths (at most T: batchnorm_cuda.load_lengths) leave no
+    row active there, so those steps fold nothing into the running rows. Every step keeps its state (S slots,
+    where inference's per-launch loop keeps two): a step after T would overwrite the slot of T-1, and one plan
+    then serves keep=True and keep=False. Blocks of lstm_cuda.step_threads(H) threads."""
 
-    def __init__(self, prov, S, B, H, I, K, C, U, dt, ln, eps):
+    def __init__(self, prov, S, B, H, I, K, C, U, dt, norm, eps, bn):
         G = 4 * H
+        ln = norm == NORM_LN
         a = SimpleNamespace(x=empty((S, B, I), dt), Wx=empty((I + C, G), dt), h0=empty((B, H), dt),
                             c0=empty((B, H), dt), kappa0=empty((B, K), dt), w0=empty((B, C), dt),
                             chars=empty((B, U), np.int64), ulen=empty(B, np.int64), Wh=empty((H, G), dt),
                             p=tuple(empty(G, dt) for _ in range(5)) + (empty(H, dt), empty(H, dt)),
-                            Wp=empty((H, 3 * K), dt), bp=empty(3 * K, dt))
+                            Wp=empty((H, 3 * K), dt), bp=empty(3 * K, dt), lengths=empty(B, np.int64))
         self.inputs = (a.x, a.Wx, a.h0, a.c0, a.kappa0, a.w0, a.chars, a.ulen, a.Wh) + a.p + (a.Wp, a.bp)
-        fill_zeros(*self.inputs)
+        fill_zeros(*self.inputs, a.lengths)
         _forward_arrays(a, S, S, ln)
         tpb = step_threads(H)
         gemm = product(prov)
-        v = _views(prov, a, _FWD_PRODUCTS)
+        if norm == NORM_BN:
+            Ts, training, momentum = bn
+            a.run = tuple(empty((n, F), dt) for n, F in zip((Ts[0], Ts[0], Ts[1], Ts[1], Ts[2], Ts[2]),
+                                                           (G, G, G, G, H, H)))
+            fill_zeros(*a.run)
+            _bn_forward_arrays(a, S)
+            v = _views(prov, a, _BN_FWD_PRODUCTS)
+            step = _bn_forward_step(gemm, v, a, _bn_kerns(dt, tpb)[0], training, momentum, eps)
+        else:
+            v = _views(prov, a, _FWD_PRODUCTS)
+            step = _forward_step(gemm, v, a, (_row_kernels(np.dtype(dt), tpb)[0], tpb), ln, eps)
         self.a = a
-        self.replay = capture_loop(prov, _forward_step(gemm, v, a, (_row_kernels(np.dtype(dt), tpb)[0], tpb), ln, eps),
-                                   range(S), partial(_forward_before, gemm, v))
+        self.replay = capture_loop(prov, step, range(S), partial(_forward_before, gemm, v))
 
 
 class _BackwardPlan:
-    """window_lstm_backward (NORM_NONE/NORM_LN) over S steps for one (B, H, I, K, C, U, dtype, norm, clip),
-    captured over arrays of its own (``a``: the buffers of what the BPTT reads, and _backward_arrays's; zeros at
-    first): the transposes before the loop, the S steps from S-1 down, and the products and column sums after
-    it, so that a call is copies in, one replay, copies out. A call of T <= S steps fills steps 0..T-1 of
-    every per-step array the loop reads and zeros the rest (``stepped``); the carried dh, dc, dkappa, dw are
-    zeroed too. The first S - T steps (t = S-1 .. T) then have no active row (lengths <= T) and zero saved
-    values, and leave every carried gradient exactly zero (a NaN an earlier call left there would not); steps
+    """window_lstm_backward over S steps for one (B, H, I, K, C, U, dtype, norm, clip, and for NORM_BN training),
+    captured over arrays of its own (``a``: the buffers of what the BPTT reads, and _backward_arrays's, with NORM_BN
+    _bn_backward_arrays's; zeros at first): the transposes before the loop, the S steps from S-1 down, and the
+    products and column sums after it, so that a call is copies in, one replay, copies out. A call of T <= S steps
+    fills steps 0..T-1 of every per-step array the loop reads and zeros the rest (``stepped``); the carried dh, dc,
+    dkappa, dw are zeroed too. The first S - T steps (t = S-1 .. T) then have no active row (lengths <= T) and zero
+    saved values, and leave every carried gradient exactly zero (a NaN an earlier call left there would not); steps
     T-1 .. 0 see what T steps would, and the padded rows add nothing to the products and sums after the loop."""
 
-    def __init__(self, prov, S, B, H, I, K, C, U, dt, ln, clip):
+    def __init__(self, prov, S, B, H, I, K, C, U, dt, norm, clip, training):
         G = 4 * H
+        ln, bn = norm == NORM_LN, norm == NORM_BN
         n = {"xw": G, "hhat": G, "chat": H}
         a = SimpleNamespace(dy=empty((S, B, H), dt), dw=empty((S, B, C), dt), gates=empty((S, B, G), dt),
                             c=empty((S, B, H), dt), tc=empty((S, B, H), dt), abk=empty((S, B, 3 * K), dt),
                             kappa=empty((S, B, K), dt), y=empty((S, B, H), dt), w=empty((S, B, C), dt),
-                            x=empty((S, B, I), dt), **{k: empty((S, B, m if ln else 0), dt) for k, m in n.items()},
+                            x=empty((S, B, I), dt), **{k: empty((S, B, m if ln or (bn and k == "xw") else 0), dt)
+                                                       for k, m in n.items()},
                             rstd=empty((3, S, B), dt) if ln else empty((3, 0, 0), dt), lengths=empty(B, np.int64),
                             h0=empty((B, H), dt), c0=empty((B, H), dt), w0=empty((B, C), dt),
                             chars=empty((B, U), np.int64), ulen=empty(B, np.int64), Wx=empty((I + C, G), dt),
                             Wh=empty((H, G), dt), p=(empty(G, dt), empty(G, dt), empty(H, dt)),
                             Wp=empty((H, 3 * K), dt))
-        self.stepped = (a.dy, a.dw, a.gates, a.c, a.tc, a.abk, a.kappa, a.y, a.w, a.x, a.xw, a.hhat, a.chat)
+        bn_saved = ()
+        if bn:  # h_{t-1} Wh and the BN_t statistics of every step
+            a.hws = empty((S, B, G), dt)
+            a.stats = tuple(empty((S, F), dt) for F in (G, G, G, G, H, H))
+            bn_saved = (a.hws,) + a.stats
+        self.stepped = (a.dy, a.dw, a.gates, a.c, a.tc, a.abk, a.kappa, a.y, a.w, a.x, a.xw, a.hhat, a.chat) + bn_saved
         fill_zeros(*self.stepped, a.rstd, a.lengths, a.h0, a.c0, a.w0, a.chars, a.ulen, a.Wx, a.Wh, *a.p, a.Wp)
-        _backward_arrays(a, S, NORM_LN if ln else NORM_NONE)
+        _backward_arrays(a, S, norm)
         tpb = step_threads(H)
         gemm = product(prov)
         v = _views(prov, a, _BWD_PRODUCTS)
+        if bn:
+            _bn_backward_arrays(a, S)
+            step = _bn_backward_step(gemm, v, a, _bn_kerns(dt, tpb)[1], training, clip)
+            after = partial(_bn_backward_after, gemm, v, a)
+        else:
+            step = _backward_step(gemm, v, a, (_row_kernels(np.dtype(dt), tpb)[2], tpb), ln, clip)
+            after = partial(_backward_after, gemm, v, a, ln)
         self.a = a
-        self.replay = capture_loop(prov, _backward_step(gemm, v, a, (_row_kernels(np.dtype(dt), tpb)[2], tpb), ln,
-                                                        clip),
-                                   range(S - 1, -1, -1), partial(_backward_before, a),
-                                   partial(_backward_after, gemm, v, a, ln))
+        self.replay = capture_loop(prov, step, range(S - 1, -1, -1), partial(_backward_before, a), after)
 
 
 def window_lstm_forward(x, h0, c0, kappa0, w0, chars, ulen, Wx, Wh, b, gx, bx, gh, bh, gc, bc, Wp, bp,
@@ -699,83 +843,59 @@ def window_lstm_forward(x, h0, c0, kappa0, w0, chars, ulen, Wx, Wh, b, gx, bx, g
     p = (b, gx, bx, gh, bh, gc, bc)
     none3, none2 = empty((0, 0, 0), dt), empty((0, 0), dt)
 
+    bn = norm == NORM_BN
+    runs = [running_on_device(r) for r in (rmx, rvx, rmh, rvh, rmc, rvc)] if bn else []
+    run = tuple(dev for dev, _ in runs)
+
+    def saved_of(a, take, rstd, y, w):
+        """The saved tuple (module docstring) from a's arrays, each through take (rstd, y and w as given)."""
+        if bn:
+            norm_part = (take(a.xw), empty((3, 0, 0), dt), take(a.hws)) + tuple(take(m) for m in a.stats)
+        else:
+            norm_part = (take(a.xw), rstd, none3) + (none2,) * 6
+        return (norm_part + (take(a.gates), take(a.c), take(a.tc))
+                + ((take(a.hhat), take(a.chat)) if ln else (none3, none3))
+                + (take(a.abk), take(a.kappa), y, w, lengths, training))
+
     if window_path(norm, T) == "graph":  # the whole forward in one replay: copies in, the replay, copies out
-        plan = plan_for("window forward", T, (B, H, I, K, C, U, np.dtype(dt).str, ln, eps),
-                        lambda prov, S: _ForwardPlan(prov, S, B, H, I, K, C, U, dt, ln, eps))
+        extra = ((rmx.shape[0], rmh.shape[0], rmc.shape[0]), training, float(momentum)) if bn else None
+        plan = plan_for("window forward", T, (B, H, I, K, C, U, np.dtype(dt).str, norm, eps, extra),
+                        lambda prov, S: _ForwardPlan(prov, S, B, H, I, K, C, U, dt, norm, eps, extra))
         a = plan.a
         load(zip(plan.inputs, (x, Wx, h0, c0, kappa0, w0, chars, ulen, Wh) + p + (Wp, bp)))
+        if bn:
+            load(zip(a.run, run))
+            load_lengths(a.lengths, lengths, T)
         plan.replay()
+        if bn and training:  # the folded running rows back where they live
+            for dst, src in zip(run, a.run):
+                copy_bytes(dst, src, src.nbytes)
+            write_back(runs)
         y, w = head(a.y, T), head(a.w, T)
         outs = (y, w, take_row(a.y, T - 1), take_row(a.c, T - 1), take_row(a.kappa, T - 1), take_row(a.w, T - 1),
                 head(a.phi, T))
         if not keep:
             return outs + (None,)
-        saved = ((head(a.xw, T), _rstd_head(a.rstd, T), none3) + (none2,) * 6
-                 + (head(a.gates, T), head(a.c, T), head(a.tc, T)) + ((head(a.hhat, T), head(a.chat, T)) if ln else
-                                                                      (none3, none3))
-                 + (head(a.abk, T), head(a.kappa, T), y, w, lengths, training))
-        return outs + (saved,)
+        return outs + (saved_of(a, lambda m: head(m, T), _rstd_head(a.rstd, T), y, w),)
 
+    # the per-launch loop over the call's own arrays: the plan's steps, launched one by one
     S = T if keep else min(T, 2)  # slots of per-step state: every step's, or (inference) the last two
     tpb = threads_per_block()
-    if norm != NORM_BN:  # the per-launch loop over the call's own arrays: the plan's steps, launched one by one
-        a = _forward_arrays(SimpleNamespace(x=x, Wx=Wx, h0=h0, c0=c0, kappa0=kappa0, w0=w0, chars=chars, ulen=ulen,
-                                            Wh=Wh, p=p, Wp=Wp, bp=bp), T, S, ln)
-        _forward_before(matmul, a, 0)
+    a = _forward_arrays(SimpleNamespace(x=x, Wx=Wx, h0=h0, c0=c0, kappa0=kappa0, w0=w0, chars=chars, ulen=ulen, Wh=Wh,
+                                        p=p, Wp=Wp, bp=bp, lengths=lengths, run=run), T, S, ln)
+    if bn:
+        _bn_forward_arrays(a, S)
+        step = _bn_forward_step(matmul, a, a, _bn_kerns(dt, tpb)[0], training, momentum, eps)
+    else:
         step = _forward_step(matmul, a, a, (_row_kernels(np.dtype(dt), tpb)[0], tpb), ln, eps)
-        for t in range(T):
-            step(t, 0)
-        last = (T - 1) % S
-        saved = None
-        if keep:
-            saved = ((a.xw, a.rstd, none3) + (none2,) * 6 + (a.gates, a.c, a.tc)
-                     + ((a.hhat, a.chat) if ln else (none3, none3)) + (a.abk, a.kappa, a.y, a.w, lengths, training))
-        return a.y, a.w, copy(a.y[T - 1]), copy(a.c[last]), copy(a.kappa[last]), copy(a.w[T - 1]), a.phi, saved
-
-    def at(t):
-        return t if keep else t % 2
-
-    WxC = Wx[I:]  # (C,G): the rows that read w_{t-1}
-    xw = matmul(x.reshape(T * B, I), Wx[:I]).reshape(T, B, G)  # x_t WxI; each step adds w_{t-1} WxC
-    y = empty((T, B, H), dt)
-    w = empty((T, B, C), dt)
-    phi = empty((T, B, U), dt)
-    gates = empty((S, B, G), dt)
-    c = empty((S, B, H), dt)
-    tc = empty((S, B, H), dt)
-    abk = empty((S, B, 3 * K), dt)  # [alpha | beta | exp(k_hat)]
-    kappa = empty((S, B, K), dt)
-    window_fwd = _row_kernels(np.dtype(dt), tpb)[1]
-    runs = [running_on_device(a) for a in (rmx, rvx, rmh, rvh, rmc, rvc)]
-    (rmx, _), (rvx, _), (rmh, _), (rvh, _), (rmc, _), (rvc, _) = runs
-    hw = empty((S, B, G), dt)
-    bn_stats = tuple(empty((S, F), dt) for F in (G, G, G, G, H, H))
-    mean_x, rstd_x, mean_h, rstd_h, mean_c, rstd_c = bn_stats
-    xn = empty((B, G), dt)  # BN_t(xw_t; gx, 0) + b of the current step
-    x_fwd = _bn_kernels(np.dtype(dt), tile())[0]
-    (lstm_fwd, _), tl = bn_lstm_cuda.kernels(dt)
-    Tsx, Tsh, Tsc = rmx.shape[0], rmh.shape[0], rmc.shape[0]
+    _forward_before(matmul, a, 0)
     for t in range(T):
-        k = at(t)
-        matmul(w0 if t == 0 else w[t - 1], WxC, out=xw[t], accumulate=True)
-        matmul(h0 if t == 0 else y[t - 1], Wh, out=hw[k])
-        rx, rh, rc = min(t, Tsx - 1), min(t, Tsh - 1), min(t, Tsc - 1)
-        x_fwd[((G + tl - 1) // tl, 1), (tl, tl)](xw[t], lengths, t, gx, b, training, t < Tsx, (rmx[rx], rvx[rx]),
-                                                 float(momentum), eps, xn, (mean_x[k], rstd_x[k]))
-        lstm_fwd[((H + tl - 1) // tl, 1), (tl, tl)](
-            hw[k], xn, c0 if t == 0 else c[at(t - 1)], lengths, t, (gh, gc, bc), training, t < Tsh, t < Tsc,
-            (rmh[rh], rvh[rh], rmc[rc], rvc[rc]), float(momentum), eps, (gates[k], c[k], tc[k], y[t]),
-            (mean_h[k], rstd_h[k], mean_c[k], rstd_c[k]))
-        window_fwd[B, tpb](y[t], (Wp, bp, kappa0 if t == 0 else kappa[at(t - 1)], chars, ulen),
-                           (abk[k], kappa[k], phi[t], w[t]))
-    if training:
+        step(t, 0)
+    if bn and training:
         write_back(runs)
-    last = at(T - 1)
-    saved = None
-    if keep:
-        saved = (xw, empty((3, 0, 0), dt), hw) + bn_stats + (gates, c, tc, none3, none3, abk, kappa, y, w, lengths,
-                                                             training)
-    return y, w, copy(y[T - 1]), copy(c[last]), copy(kappa[last]), copy(w[T - 1]), phi, saved
+    last = (T - 1) % S
+    saved = saved_of(a, lambda m: m, a.rstd, a.y, a.w) if keep else None
+    return a.y, a.w, copy(a.y[T - 1]), copy(a.c[last]), copy(a.kappa[last]), copy(a.w[T - 1]), a.phi, saved
 
 
 def window_sequences(saved):
@@ -807,55 +927,51 @@ def window_lstm_backward(dy, dw, saved, x, h0, c0, kappa0, w0, chars, ulen, Wx, 
     ln = norm == NORM_LN
     clip = clip_bound(clip)  # 0: off
 
+    bn = norm == NORM_BN
+    training = bool(training)
+
     if window_path(norm, T) == "graph":  # the whole backward in one replay: copies in, the replay, copies out
-        plan = plan_for("window backward", T, (B, H, I, K, C, U, np.dtype(dt).str, ln, clip),
-                        lambda prov, S: _BackwardPlan(prov, S, B, H, I, K, C, U, dt, ln, clip))
+        plan = plan_for("window backward", T, (B, H, I, K, C, U, np.dtype(dt).str, norm, clip, bn and training),
+                        lambda prov, S: _BackwardPlan(prov, S, B, H, I, K, C, U, dt, norm, clip, training))
         a = plan.a
         S = a.dy.shape[0]
         pairs = [(a.dy, dy), (a.dw, dw), (a.gates, gates), (a.c, c), (a.tc, tc), (a.abk, abk), (a.kappa, kappa),
-                 (a.y, y), (a.w, w), (a.x, x), (a.lengths, lengths), (a.h0, h0), (a.c0, c0), (a.w0, w0),
-                 (a.chars, chars), (a.ulen, ulen), (a.Wx, Wx), (a.Wh, Wh), (a.Wp, Wp)]
+                 (a.y, y), (a.w, w), (a.x, x), (a.h0, h0), (a.c0, c0), (a.w0, w0), (a.chars, chars), (a.ulen, ulen),
+                 (a.Wx, Wx), (a.Wh, Wh), (a.Wp, Wp)]
         if ln:
             pairs += [(a.xw, xw), (a.hhat, hhat), (a.chat, chat), (a.p[0], gx), (a.p[1], gh), (a.p[2], gc)]
             _rstd_load(a.rstd, rstd)
+        if bn:
+            pairs += [(a.xw, xw), (a.hws, hw), (a.p[0], gx), (a.p[1], gh), (a.p[2], gc)]
+            pairs += list(zip(a.stats, (mean_x, rstd_x, mean_h, rstd_h, mean_c, rstd_c)))
         load(pairs)
+        load_lengths(a.lengths, lengths, T)
         if S > T:  # the extra steps on zeros (an earlier call's rows there may not be finite)
             fill_zeros(*(m[T:] for m in plan.stepped), *(a.rstd[r, T:] for r in range(3) if ln))
         fill_zeros(a.dh_next, a.dc_next, a.dkappa, a.dw_next)
         plan.replay()
-        return _gradients(a, T, copy)
+        return _gradients(a, T, copy, _bn_norm_grads(a, copy) if bn else None)
 
+    # the per-launch loop over the call's own arrays: the plan's steps, launched one by one
     tpb = threads_per_block()
-    a = _backward_arrays(SimpleNamespace(dy=dy, dw=dw, xw=xw if ln else empty((T, B, 0), dt), rstd=rstd,
+    a = _backward_arrays(SimpleNamespace(dy=dy, dw=dw, xw=xw if ln or bn else empty((T, B, 0), dt), rstd=rstd,
                                          gates=gates, c=c, tc=tc, hhat=hhat if ln else empty((T, B, 0), dt),
                                          chat=chat if ln else empty((T, B, 0), dt), abk=abk, kappa=kappa, y=y, w=w,
                                          lengths=lengths, x=x, h0=h0, c0=c0, w0=w0, chars=chars, ulen=ulen, Wx=Wx,
-                                         Wh=Wh, p=(gx, gh, gc), Wp=Wp), T, norm)
+                                         Wh=Wh, p=(gx, gh, gc), Wp=Wp, hws=hw,
+                                         stats=(mean_x, rstd_x, mean_h, rstd_h, mean_c, rstd_c)), T, norm)
     fill_zeros(a.dh_next, a.dc_next, a.dkappa, a.dw_next)
     _backward_before(a, 0)
-    if norm == NORM_BN:
-        pg = (empty((T, G), dt), empty((T, G), dt), empty((T, H), dt), empty((T, H), dt))  # per-step dgx, dgh, dgc, dbc
-        scratch = (empty((B, H), dt), empty((B, H), dt))  # bn_lstm_cuda's dL/d(BN_t(c) output), dL/dc through BN_t
-        x_bwd = _bn_kernels(np.dtype(dt), tile())[1]
-        (_, lstm_bwd), tl = bn_lstm_cuda.kernels(dt)
-        window_bwd = _row_kernels(np.dtype(dt), tpb)[3]
-        for t in range(T - 1, -1, -1):
-            window_bwd[B, tpb]((dy[t], dw[t], a.dw_next), lengths, t, (a.dkappa, abk[t], kappa[t], chars, ulen, a.WpT),
-                               a.dh_t, a.DP[t])
-            sv = (gates[t], hw[t], c[t], c0 if t == 0 else c[t - 1], tc[t])
-            st = (mean_h[t], rstd_h[t], mean_c[t], rstd_c[t])
-            lstm_bwd[((H + tl - 1) // tl, 1), (tl, tl)](a.dh_t, a.dh_next, a.dc_next, lengths, t, sv, st, (gh, gc),
-                                                        bool(training), clip, scratch, a.DA[t], a.dHW[t],
-                                                        (pg[1][t], pg[2][t], pg[3][t]))
-            x_bwd[((G + tl - 1) // tl, 1), (tl, tl)](a.DA[t], xw[t], lengths, t, (mean_x[t], rstd_x[t]), gx,
-                                                     bool(training), a.dXW[t], pg[0][t])
-            _carry(matmul, a, t)
-        _backward_after(matmul, a, a, False, 0)
-        norm_grads = (colsum(pg[0]), zeros(G, dt), colsum(pg[1]), zeros(G, dt), colsum(pg[2]), colsum(pg[3]))
-    else:  # the per-launch loop over the call's own arrays: the plan's steps, launched one by one
+    if bn:
+        _bn_backward_arrays(a, T)
+        step = _bn_backward_step(matmul, a, a, _bn_kerns(dt, tpb)[1], training, clip)
+    else:
         step = _backward_step(matmul, a, a, (_row_kernels(np.dtype(dt), tpb)[2], tpb), ln, clip)
-        for t in range(T - 1, -1, -1):
-            step(t, 0)
+    for t in range(T - 1, -1, -1):
+        step(t, 0)
+    if bn:
+        _bn_backward_after(matmul, a, a, 0)
+    else:
         _backward_after(matmul, a, a, ln, 0)
-        norm_grads = None
-    return _gradients(a, T, lambda m: m, norm_grads)
+    own = (lambda m: m)
+    return _gradients(a, T, own, _bn_norm_grads(a, own) if bn else None)

@@ -253,7 +253,8 @@ def _ptx_signatures(np_dtype, tpb, tile):
              ("reverse_valid", arrays_cuda._reverse_valid_kernel, (A3, L, A3)),
              ("final_rows", arrays_cuda._final_rows_kernel, (A2, A3, A2, L, A2)),
              ("mask_steps", arrays_cuda._mask_steps_kernel, (A3, L, dt, A3)),
-             ("centered_rows", lstm_cuda._centered_rows, (A2, A2))]
+             ("centered_rows", lstm_cuda._centered_rows, (A2, A2)),
+             ("clamped_lengths", batchnorm_cuda._clamped, (L, int64, L))]  # a BN plan's lengths, at most T
     # the persistent LN-LSTM (a variant in dev/): 7 units over 4 blocks (U 2), 2 of 3 rows staged, both drivers
     pf, ps = lstm_persistent_cuda._kernels(d, tpb, 7, 3, 2, 2)
     bf, bs = lstm_persistent_cuda._bwd_kernels(d, tpb, 7, 3, 2, 2)
