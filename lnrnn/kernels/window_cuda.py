@@ -92,8 +92,9 @@ import numpy as np
 from numba import cuda, float32
 
 from lnrnn.kernels import bn_lstm_cuda
-from lnrnn.kernels.cuda.arrays_cuda import (bounded, copy, copy_bytes, empty, fill_zeros, grid_1d, head, is_device, load, nbtype,
-                                            rows2d, take_row, threads_per_block, to_device, transpose_into, zeros)
+from lnrnn.kernels.cuda.arrays_cuda import (bounded, copy, copy_bytes, empty, fill_zeros, grid_1d, head, is_device, load,
+                                            nbtype, rows2d, take_row, threads_per_block, to_device, transpose_into,
+                                            zeros)
 from lnrnn.kernels.batchnorm_cuda import (col_backward, col_stats, device_lengths, load_lengths, running_on_device,
                                           write_back)
 from lnrnn.kernels.codes import NORM_BN, NORM_LN, NORM_NONE, clip_bound

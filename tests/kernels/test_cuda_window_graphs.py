@@ -215,8 +215,8 @@ def run_bn(path, monkeypatch, a, stats, lengths, dy, dw, training, device_stats=
 def test_bn_graph_path_equals_per_launch_and_cpu(training, monkeypatch):
     """NORM_BN on a plan of exactly T steps runs the per-launch path's launches in its order: the same bits in every
     output, saved array (the BN statistics and h_{t-1} Wh included), gradient and running row, with host and with
-    device running rows; and equal to the NumPy spec's (reference.py) to float64 tolerance. Inference (keep False) gives the same
-    outputs from the same plan."""
+    device running rows; and equal to the NumPy spec's (reference.py) to float64 tolerance. Inference (keep False)
+    gives the same outputs from the same plan."""
     a, stats, lengths, dy, dw = problem(31, [5, 2, 5], ULEN, **SHAPE)  # two rows or more a step: no zero variance
     step = run_bn("step", monkeypatch, a, stats, lengths, dy, dw, training)
     for device_stats in (False, True):
