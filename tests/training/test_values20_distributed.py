@@ -5,67 +5,24 @@ many as a rank ran), and a BatchNorm batch of one row on two ranks under truncat
 no block and its stand-in must reach the statistics' reductions chunk by chunk as rank 0's block does.
 "Ranks" are threads; their allreduce and allgather meet at a barrier with a timeout, so a rank that
 reaches a collective the other never does fails the test instead of hanging it."""
-import threading
-
 import numpy as np
 import pytest
 
 from lnrnn.kernels.cpu.threads import block_rows
 from lnrnn.model.models import build_model
 from lnrnn.training import distributed
+from test_values_distributed_options2 import ThreadRank, on_ranks as thread_ranks
 
 T, I, H = 5, 3, 4
 HEAD = {"kind": "classifier", "outputs": 3, "per_step": True}
 
 
-class ThreadRank:
-    """Rank r of a group of threads: allreduce sums the ranks' buffers, allgather_rows stacks their rows in
-    rank order (a ``distributed.Group`` stand-in)."""
-
-    def __init__(self, rank, size, slots, barrier):
-        self.rank, self.size, self.root = rank, size, rank == 0
-        self._slots, self._bar = slots, barrier
-
-    def _all(self, value):
-        self._slots[self.rank] = value
-        self._bar.wait()
-        got = list(self._slots)
-        self._bar.wait()
-        return got
-
-    def allreduce(self, buf):
-        got = self._all(buf.copy())
-        total = got[0].copy()
-        for s in got[1:]:
-            total += s
-        buf[...] = total
-
-    def allgather_rows(self, rows, counts):
-        got = self._all(np.array(rows))
-        assert [len(g) for g in got] == list(counts)
-        return np.concatenate(got)
-
-
 def on_ranks(n, work):
-    slots, bar = [None] * n, threading.Barrier(n, timeout=60)
-    out, errors = [None] * n, []
-
-    def run(r):
-        try:
-            with block_rows(1):
-                out[r] = work(ThreadRank(r, n, slots, bar))
-        except BaseException as e:  # noqa: B036 (raised below, in the test's thread)
-            errors.append(e)
-            bar.abort()
-
-    threads = [threading.Thread(target=run, args=(r,)) for r in range(n)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    if errors:
-        raise errors[0]
-    return out
+    """work(group) on n thread ranks (test_values_distributed_options2.on_ranks), each with blocks of one row."""
+    def one_row_blocks(group):
+        with block_rows(1):
+            return work(group)
+    return thread_ranks(n, one_row_blocks)
 
 
 def model(norm):

@@ -22,26 +22,38 @@ ALPHABET_SIZE, K = 5, 2
 
 
 class ThreadRank:
-    """Rank r of a group of threads (a ``distributed.Group`` stand-in): allreduce sums every rank's buffer
-    in rank order at a barrier."""
+    """Rank r of a group of threads (a ``distributed.Group`` stand-in): allreduce sums every rank's buffer in rank
+    order, allgather_rows stacks their rows in rank order, each at a barrier (tests/training/test_values20_distributed
+    takes it too)."""
 
     def __init__(self, rank, size, slots, barrier):
         self.rank, self.size, self.root = rank, size, rank == 0
         self._slots, self._bar = slots, barrier
 
+    def _all(self, value):
+        self._slots[self.rank] = value
+        self._bar.wait()
+        got = list(self._slots)
+        self._bar.wait()
+        return got
+
     def allreduce(self, buf):
-        self._slots[self.rank] = buf.copy()
-        self._bar.wait()
-        total = self._slots[0].copy()
-        for s in self._slots[1:]:
+        got = self._all(buf.copy())
+        total = got[0].copy()
+        for s in got[1:]:
             total += s
-        self._bar.wait()
         buf[...] = total
+
+    def allgather_rows(self, rows, counts):
+        got = self._all(np.array(rows))
+        assert [len(g) for g in got] == list(counts)
+        return np.concatenate(got)
 
 
 def on_ranks(n, work):
-    """work(group) on n thread ranks -> their results in rank order (an error on any rank is raised)."""
-    slots, bar = [None] * n, threading.Barrier(n)
+    """work(group) on n thread ranks -> their results in rank order (an error on any rank is raised). Their barrier
+    times out, so a rank that reaches a collective the others never do fails the test instead of hanging it."""
+    slots, bar = [None] * n, threading.Barrier(n, timeout=60)
     out, errors = [None] * n, []
 
     def run(r):
