@@ -49,7 +49,8 @@ from lnrnn.kernels.batchnorm_cuda import (bn_backward_launch, bn_forward_launch,
 from lnrnn.kernels.codes import clip_bound
 from lnrnn.kernels.cuda.arrays_cuda import (copy, copy_bytes, empty, fill_zeros, head, load, nbtype, take_row,
                                             to_device, transpose_into)
-from lnrnn.kernels.cuda.gemm_cuda import SUM, call_plan, colsum_launch, colsum_parts, product, projection_into, tile
+from lnrnn.kernels.cuda.gemm_cuda import (SUM, call_plan, colsum_launch, colsum_parts, input_product, product,
+                                          projection_into, projection_views, tile)
 from lnrnn.kernels.cuda.graphs_cuda import capture_loop
 from lnrnn.kernels.cuda.rows_cuda import sigmoid
 
@@ -220,13 +221,11 @@ class _ForwardPlan:
         b, gx, gh, gc, bc = self.p
         rmx, rvx, rmh, rvh, rmc, rvc = self.run
         vh0, vy, vWh, vhw = (prov.view(a) for a in (self.h0, self.y, self.Wh, self.hw))
-        vx2, vWx, vxw2 = ((prov.view(self.x.reshape(N, I)), prov.view(self.Wx), prov.view(self.xw.reshape(N, G)))
-                          if I else (None,) * 3)
+        xw = input_product(prov, gemm, self.x.reshape(N, I), self.Wx, self.xw.reshape(N, G))
         grid = ((H + t - 1) // t, 1)
 
         def before(stream):
-            if I:  # else xw stays the zeros it starts as
-                gemm(vx2, vWx, vxw2)
+            xw()
             bn_forward_launch(self.xw, self.lengths, gx, b, rmx, rvx, training, momentum, eps, self.xn, self.mean_x,
                               self.rstd_x, stream)
 
@@ -283,12 +282,9 @@ class _BackwardPlan:
                    self.tc, self.y, self.mean_c, self.rstd_c, self.lengths, self.x, self.Wx, self.h0, self.c0,
                    self.Wh, *self.p)
         gx, gh, gc = self.p
-        x2, y2 = self.x.reshape(N, I), self.y.reshape(N, H)
-        vdhw, vWhT, vdh, vh0 = (prov.view(a) for a in (self.dhw, self.WhT, self.dh, self.h0))
-        vy2, vdxw2, vdhw2, vdWh = (prov.view(a) for a in (y2, self.dxw.reshape(N, G), self.dhw.reshape(N, G),
-                                                           self.dWh))
-        ins = (x2, self.dx.reshape(N, I), self.Wx, self.dWx)  # no views without input columns (I = 0)
-        vx2, vdx2, vWx, vdWx = (prov.view(a) for a in ins) if I else ins
+        vdhw, vWhT, vdh = (prov.view(a) for a in (self.dhw, self.WhT, self.dh))
+        proj = projection_views(prov, self.x.reshape(N, I), self.dxw.reshape(N, G), self.dhw.reshape(N, G), self.h0,
+                                self.y.reshape(N, H), self.Wx, self.dx.reshape(N, I), self.dWx, self.dWh)
         d1 = empty(1, dt)
         grid = ((H + t - 1) // t, 1)
 
@@ -305,7 +301,7 @@ class _BackwardPlan:
         def after(stream):  # bn_lstm_backward's x side, products and column sums, over all S steps
             bn_backward_launch(self.da, self.xw, self.lengths, self.mean_x, self.rstd_x, gx, training, self.dxw,
                                self.pgx, self.pbx, stream)
-            projection_into(gemm, vx2, vdxw2, vdhw2, vh0, vy2, vWx, vdx2, vdWx, vdWh)
+            projection_into(gemm, *proj)
             for part, src, out in ((parts[0], self.pbx, self.sums[0]), (parts[0], self.pgx, self.sums[1]),
                                    (parts[0], self.pgh, self.sums[2]), (parts[1], self.pgc, self.sums[3]),
                                    (parts[1], self.pbc, self.sums[4])):

@@ -24,7 +24,8 @@ from lnrnn.kernels.batchnorm_cuda import (bn_backward_launch, bn_forward_launch,
                                           device_lengths, load_lengths, running_on_device, write_back)
 from lnrnn.kernels.cuda.arrays_cuda import (copy, copy_bytes, empty, fill_zeros, head, load, nbtype, take_row,
                                             to_device, transpose_into)
-from lnrnn.kernels.cuda.gemm_cuda import SUM, call_plan, colsum_launch, colsum_parts, product, projection_into, tile
+from lnrnn.kernels.cuda.gemm_cuda import (SUM, call_plan, colsum_launch, colsum_parts, input_product, product,
+                                          projection_into, projection_views, tile)
 from lnrnn.kernels.cuda.graphs_cuda import capture_loop
 
 @lru_cache(maxsize=None)
@@ -100,13 +101,11 @@ class _ForwardPlan:
         b, gx, gh = self.p
         rmx, rvx, rmh, rvh = self.run
         vh0, vy, vWh, vhw = (prov.view(a) for a in (self.h0, self.y, self.Wh, self.hw))
-        vx2, vWx, vxw2 = ((prov.view(self.x.reshape(N, I)), prov.view(self.Wx), prov.view(self.xw.reshape(N, H)))
-                          if I else (None,) * 3)
+        xw = input_product(prov, gemm, self.x.reshape(N, I), self.Wx, self.xw.reshape(N, H))
         grid = ((H + t - 1) // t, 1)
 
         def before(stream):
-            if I:  # else xw stays the zeros it starts as
-                gemm(vx2, vWx, vxw2)
+            xw()
             bn_forward_launch(self.xw, self.lengths, gx, b, rmx, rvx, training, momentum, eps, self.xn, self.mean_x,
                               self.rstd_x, stream)
 
@@ -150,12 +149,9 @@ class _BackwardPlan:
         fill_zeros(self.dy, self.xw, self.hw, self.y, self.mean_x, self.rstd_x, self.mean_h, self.rstd_h, self.lengths,
                    self.x, self.Wx, self.h0, self.Wh, *self.p)
         gx, gh = self.p
-        x2, y2 = self.x.reshape(N, I), self.y.reshape(N, H)
-        vdhw, vWhT, vdh, vh0 = (prov.view(a) for a in (self.dhw, self.WhT, self.dh, self.h0))
-        vy2, vdxw2, vdhw2, vdWh = (prov.view(a) for a in (y2, self.dxw.reshape(N, H), self.dhw.reshape(N, H),
-                                                           self.dWh))
-        ins = (x2, self.dx.reshape(N, I), self.Wx, self.dWx)  # no views without input columns (I = 0)
-        vx2, vdx2, vWx, vdWx = (prov.view(a) for a in ins) if I else ins
+        vdhw, vWhT, vdh = (prov.view(a) for a in (self.dhw, self.WhT, self.dh))
+        proj = projection_views(prov, self.x.reshape(N, I), self.dxw.reshape(N, H), self.dhw.reshape(N, H), self.h0,
+                                self.y.reshape(N, H), self.Wx, self.dx.reshape(N, I), self.dWx, self.dWh)
         d1 = empty(1, dt)
         grid = ((H + t - 1) // t, 1)
 
@@ -170,7 +166,7 @@ class _BackwardPlan:
         def after(stream):  # bn_rnn_backward's x side, products and column sums, over all S steps
             bn_backward_launch(self.da, self.xw, self.lengths, self.mean_x, self.rstd_x, gx, training, self.dxw,
                                self.pgx, self.pbx, stream)
-            projection_into(gemm, vx2, vdxw2, vdhw2, vh0, vy2, vWx, vdx2, vdWx, vdWh)
+            projection_into(gemm, *proj)
             for src, out in zip((self.pbx, self.pgx, self.pgh), self.sums):
                 colsum_launch(src, src, d1, d1, SUM, out, part, stream)
         self.replay = capture_loop(prov, step, range(S - 1, -1, -1), before, after)

@@ -61,7 +61,7 @@ from lnrnn.kernels.cuda.arrays_cuda import (bounded, copy, copy_bytes, empty, fi
                                        transpose, transpose_into, zeros)
 from lnrnn.kernels.cuda.graphs_cuda import capture_loop, loop_path, plan_for
 from lnrnn.kernels.cuda.gemm_cuda import (SUM, SUM_PROD, colsum, colsum_launch, colsum_parts, colsum_prod, matmul,
-                                      product, projection_grads, projection_into)
+                                      input_product, product, projection_grads, projection_into, projection_views)
 from lnrnn.kernels.cuda.rows_cuda import block_sum, dot_col, sigmoid, split_groups, split_matvec
 from lnrnn.kernels.layernorm_cuda import ln_rows, row_stats
 from lnrnn.kernels.codes import NORM_LN, NORM_NONE, centered, clip_bound  # noqa: F401  (the same codes as the CPU twin)
@@ -396,11 +396,10 @@ class _ForwardPlan:
         fill_zeros(self.x, self.Wx, self.xp, self.h0, self.c0, self.Wh, *self.p)
         vh0, vy, vWh, vhw = (prov.view(a) for a in (self.h0, self.y, self.Wh, self.hw))
         xp2 = self.xp.reshape(N, G)
-        vx2, vWx, vxp2 = (prov.view(a) for a in (self.x.reshape(N, I), self.Wx, xp2)) if I else (None,) * 3
+        xp = input_product(prov, gemm, self.x.reshape(N, I), self.Wx, xp2)
 
         def before(stream):
-            if I:  # else xp stays the zeros it starts as
-                gemm(vx2, vWx, vxp2)
+            xp()
             if ln:  # xp <- xhat_x
                 ln_rows(xp2, d1, d1, eps, False, xp2, mean, self.rstd[0].reshape(N), stream)
 
@@ -465,11 +464,9 @@ class _BackwardPlan:
         vdHW, vWhT, vdh = (prov.view(a) for a in (self.dHW, self.WhT, self.dh))
         x2, y2, xp2 = self.x.reshape(N, I), self.y.reshape(N, H), self.xp.reshape(N, self.xp.shape[2])
         DA2, DCN2 = self.DA.reshape(N, G), self.DCN.reshape(self.DCN.shape[0] * B, H)
-        vy2, vdXW2, vdHW2, vdWh, vh0 = (prov.view(a) for a in (y2, self.dXW.reshape(N, G), self.dHW.reshape(N, G),
-                                                               self.dWh, self.h0))
-        # no views of arrays with no input columns (I = 0: no products read them; only their shapes are read)
-        ins = (x2, self.dx.reshape(N, I), self.Wx, self.dWx)
-        vx2, vdx2, vWx, vdWx = (prov.view(a) for a in ins) if I else ins
+        proj = projection_views(prov, x2, self.dXW.reshape(N, G), self.dHW.reshape(N, G), self.h0, y2, self.Wx,
+                                self.dx.reshape(N, I), self.dWx, self.dWh)
+        vx2 = proj[0]
         vWc, vxp2 = (prov.view(self.Wc), prov.view(xp2)) if narrow else (None, None)
         rstd_x = self.rstd[0].reshape(N) if narrow else d1
 
@@ -490,7 +487,7 @@ class _BackwardPlan:
             gemm(vdHW[t], vWhT, vdh)
 
         def after(stream):  # gemm_cuda.projection_grads and the column sums of lstm_backward, over all S*B rows
-            projection_into(gemm, vx2, vdXW2, vdHW2, vh0, vy2, vWx, vdx2, vdWx, vdWh)
+            projection_into(gemm, *proj)
             colsum_launch(DA2, DA2, d1, d1, SUM, self.sums[0], parts[0], stream)
             if ln:
                 colsum_launch(DA2, xp2, d1, d1, SUM_PROD, self.sums[1], parts[0], stream)

@@ -25,7 +25,7 @@ from lnrnn.kernels.cuda.arrays_cuda import (bounded, copy, empty, fill_zeros, he
                                        seq_threads, take_row, threads_per_block, to_device, transpose, transpose_into,
                                        zeros)
 from lnrnn.kernels.cuda.gemm_cuda import (SUM, SUM_PROD, colsum, colsum_launch, colsum_parts, colsum_prod, matmul,
-                                      product, projection_grads, projection_into)
+                                      input_product, product, projection_grads, projection_into, projection_views)
 from lnrnn.kernels.cuda.graphs_cuda import capture_loop, loop_path, plan_for
 from lnrnn.kernels.cuda.rows_cuda import block_sum, split_groups, split_matvec
 from lnrnn.kernels.layernorm_cuda import row_stats
@@ -228,12 +228,10 @@ class _ForwardPlan:
         self.rstd = empty((S, B), dt) if ln else empty((0, 0), dt)
         fill_zeros(self.x, self.Wx, self.xp, self.h0, self.Wh, self.b, self.g)
         vh0, vy, vWh, va = (prov.view(a) for a in (self.h0, self.y, self.Wh, self.a))
-        vx2, vWx, vxp2 = ((prov.view(a) for a in (self.x.reshape(N, I), self.Wx, self.xp.reshape(N, H))) if I else
-                          (None,) * 3)
+        xp = input_product(prov, gemm, self.x.reshape(N, I), self.Wx, self.xp.reshape(N, H))
 
         def before(stream):
-            if I:  # else xp stays the zeros it starts as
-                gemm(vx2, vWx, vxp2)
+            xp()
 
         def step(t, stream):
             gemm(vh0 if t == 0 else vy[t - 1], vWh, va)
@@ -274,10 +272,8 @@ class _BackwardPlan:
         fill_zeros(self.dy, self.y, self.ahat, self.rstd, self.g, self.x, self.h0, self.Wx, self.Wh, self.WhT)
         vdA, vWhT, vdh = (prov.view(a) for a in (self.dA, self.WhT, self.dh))
         dZ2, dA2, y2 = self.dZ.reshape(N, H), self.dA.reshape(N, H), self.y.reshape(N, H)
-        vdA2, vy2, vdWh, vh0 = (prov.view(a) for a in (dA2, y2, self.dWh, self.h0))
-        # no views of arrays with no input columns (I = 0: no products read them; only their shapes are read)
-        ins = (self.x.reshape(N, I), self.dx.reshape(N, I), self.Wx, self.dWx)
-        vx2, vdx2, vWx, vdWx = (prov.view(a) for a in ins) if I else ins
+        proj = projection_views(prov, self.x.reshape(N, I), dA2, dA2, self.h0, y2, self.Wx, self.dx.reshape(N, I),
+                                self.dWx, self.dWh)
 
         def before(stream):
             transpose_into(self.Wh, self.WhT, stream)
@@ -288,7 +284,7 @@ class _BackwardPlan:
             gemm(vdA[t], vWhT, vdh)
 
         def after(stream):  # gemm_cuda.projection_grads and the column sums of rnn_backward, over all S*B rows
-            projection_into(gemm, vx2, vdA2, vdA2, vh0, vy2, vWx, vdx2, vdWx, vdWh)
+            projection_into(gemm, *proj)
             colsum_launch(dZ2, dZ2, d1, d1, SUM, self.sums[0], part, stream)
             if ln:
                 colsum_launch(dZ2, self.ahat.reshape(N, H), d1, d1, SUM_PROD, self.sums[1], part, stream)

@@ -224,8 +224,8 @@ MUTANTS = [
          tests=[G],
          why="a longer RNN plan's extra backward steps run on an earlier call's y (NaN there spreads)"),
     dict(name="graph-rnn-tail-dwx-of-dz", file=RNNC,
-         old="            projection_into(gemm, vx2, vdA2, vdA2, vh0, vy2, vWx, vdx2, vdWx, vdWh)\n",
-         new="            projection_into(gemm, vx2, prov.view(dZ2), vdA2, vh0, vy2, vWx, vdx2, vdWx, vdWh)\n",
+         old="        proj = projection_views(prov, self.x.reshape(N, I), dA2, dA2, self.h0,",
+         new="        proj = projection_views(prov, self.x.reshape(N, I), dZ2, dA2, self.h0,",
          tests=[G],
          why="the captured dWx takes dL/d(tanh argument) instead of dL/d(x Wx + h Wh) (LN-RNN)"),
 ]

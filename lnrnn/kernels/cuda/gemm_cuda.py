@@ -168,6 +168,26 @@ def projection_grads(dXW, dHW, x, h0, y, Wx):
     return dx.reshape(T, B, I), dWx, dWh
 
 
+def input_product(prov, gemm, X, Wx, XW):
+    """A graph plan's launch of XW = X Wx over all rows (X (N,I), Wx (I,G), XW (N,G)) on the provider's views, made
+    now, before a capture begins -> launch(). Without input columns (I = 0) launch() does nothing and XW keeps the
+    zeros a plan starts it at (no views of arrays with no columns)."""
+    if not X.shape[1]:
+        return lambda: None
+    vX, vWx, vXW = (prov.view(a) for a in (X, Wx, XW))
+    return lambda: gemm(vX, vWx, vXW)
+
+
+def projection_views(prov, X, dXW, dHW, h0, Y, Wx, dx, dWx, dWh):
+    """projection_into's operands after gemm (same names and order), as a graph plan's product takes them: the
+    provider's views, made now, before a capture begins; without input columns (I = 0) X, Wx, dx and dWx as they
+    are (no product reads them, only their shapes)."""
+    ins = (X, Wx, dx, dWx)
+    vX, vWx, vdx, vdWx = (prov.view(a) for a in ins) if X.shape[1] else ins
+    vdXW, vdHW, vh0, vY, vdWh = (prov.view(a) for a in (dXW, dHW, h0, Y, dWh))
+    return vX, vdXW, vdHW, vh0, vY, vWx, vdx, vdWx, vdWh
+
+
 def projection_into(gemm, X, dXW, dHW, h0, Y, Wx, dx, dWx, dWh):
     """projection_grads's products into arrays given, through gemm(A, B, C, trans_a, trans_b, accumulate)
     (matmul on device arrays, or a graph plan's product on its views: lstm_cuda's and rnn_cuda's plans run it
