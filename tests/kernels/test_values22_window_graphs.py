@@ -1,0 +1,40 @@
+"""The window layer's graph plans (window_cuda) with BatchNorm: a training call and an evaluation call of the same
+shapes, one after the other on the same plan cache, each equal to the NumPy spec (reference.py) at its own
+setting: an evaluation forward normalizes with the running rows and its backward is the one of fixed statistics,
+a training one with the batch's. Plans of the "eager" provider under the simulator, tiny shapes."""
+import numpy as np
+import pytest
+
+pytest.importorskip("numba_cuda", reason="numba-cuda is not installed (pip install 'lnrnn[cuda]')")
+
+from lnrnn import backend  # noqa: E402
+
+_ok, _why = backend.cuda_usable()
+if not _ok:
+    pytest.skip(f"CUDA kernels cannot run here: {_why}", allow_module_level=True)
+
+from test_cuda_kernels import close  # noqa: E402
+from test_cuda_window_graphs import SHAPE, ULEN, graphs, run_bn  # noqa: E402,F401  (graphs: the autouse fixture)
+from test_window_cuda import FWD_OUT, GRADS, TOL_BWD, problem, spec  # noqa: E402
+
+from lnrnn.kernels.cuda import graphs_cuda  # noqa: E402
+
+
+@pytest.mark.parametrize("order", [(True, False), (False, True)])
+def test_bn_training_and_evaluation_calls_keep_their_own_backward(order, monkeypatch):
+    """Both orders: the second call, of the other setting, equals the spec (outputs, gradients, running rows), and
+    the two settings' gradients differ (so a shared backward plan would show)."""
+    a, stats, lengths, dy, dw = problem(2221, [5, 2, 5], ULEN, **SHAPE)
+    grads = {}
+    for training in order:
+        got = run_bn("graph", monkeypatch, a, stats, lengths, dy, dw, training)
+        outs_c, run_c, grads_c = spec(a, stats, lengths, dy, dw, "bn", training)
+        for name, g, e in zip(FWD_OUT, got[0], outs_c):
+            assert close(g, e) < TOL_BWD, (training, name)
+        for name, g, e in zip(GRADS, got[2], grads_c):
+            assert close(g, e) < TOL_BWD, (training, "d" + name)
+        for r, e in zip(got[3], run_c):
+            assert close(r, e) < TOL_BWD, training
+        grads[training] = grads_c
+    assert any(close(g, e) > 1e-3 for g, e in zip(grads[True], grads[False]))
+    assert sum(k[0] == "window backward" for k in graphs_cuda.PLANS) == 2
