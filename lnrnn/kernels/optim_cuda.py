@@ -21,6 +21,7 @@ import numpy as np
 
 from lnrnn.kernels.cuda.arrays_cuda import empty, grid_1d, nbtype, to_device
 from lnrnn.kernels.cuda.cuda_env import numpy_compat
+from lnrnn.kernels.cuda.rows_cuda import block_sum
 from lnrnn.kernels.optim import CLIP_EPS, adam_step_size
 
 numpy_compat()  # before numba-cuda compiles anything (NumPy >= 2.5)
@@ -92,17 +93,6 @@ def _rules(dtype):
     return dt, sgd, rmsprop, rmsprop_momentum, adam, scale_kernel
 
 
-@cuda.jit(device=True)
-def _block_sum(sh, tid, n):
-    """Sum sh[0:n] (shared, float64) into sh[0] with this block's n threads; any n, not only powers of 2."""
-    while n > 1:
-        half = (n + 1) // 2
-        if tid < n - half:
-            sh[tid] += sh[tid + half]
-        cuda.syncthreads()
-        n = half
-
-
 @lru_cache(maxsize=None)
 def _norm_kernels(tpb):
     @cuda.jit
@@ -114,11 +104,9 @@ def _norm_kernels(tpb):
         for i in range(cuda.grid(1), g.shape[0], cuda.gridsize(1)):
             gi = float64(g[i])
             s += gi * gi
-        sh[tid] = s
-        cuda.syncthreads()
-        _block_sum(sh, tid, tpb)
+        s = block_sum(sh, s)
         if tid == 0:
-            part[cuda.blockIdx.x] = sh[0]
+            part[cuda.blockIdx.x] = s
 
     @cuda.jit
     def norm_finish(part, max_norm, norm, scale):
@@ -128,11 +116,9 @@ def _norm_kernels(tpb):
         s = 0.0
         for j in range(tid, part.shape[0], tpb):
             s += part[j]
-        sh[tid] = s
-        cuda.syncthreads()
-        _block_sum(sh, tid, tpb)
+        s = block_sum(sh, s)
         if tid == 0:
-            n = math.sqrt(sh[0])
+            n = math.sqrt(s)
             norm[0] = n
             scale[0] = 1.0
             if max_norm > 0 and not math.isinf(n) and not math.isnan(n) and n > max_norm:
