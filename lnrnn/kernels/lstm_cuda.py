@@ -60,8 +60,9 @@ from lnrnn.kernels.cuda.arrays_cuda import (bounded, copy, copy_bytes, empty, fi
                                        nbtype, seq_fits, seq_threads, take_row, threads_per_block, to_device,
                                        transpose, transpose_into, zeros)
 from lnrnn.kernels.cuda.graphs_cuda import capture_loop, loop_path, plan_for
-from lnrnn.kernels.cuda.gemm_cuda import (SUM, SUM_PROD, colsum, colsum_launch, colsum_parts, colsum_prod, matmul,
-                                      input_product, product, projection_grads, projection_into, projection_views)
+from lnrnn.kernels.cuda.gemm_cuda import (SUM, SUM_PROD, Direct, colsum, colsum_launch, colsum_parts, colsum_prod,
+                                          matmul, input_product, product, projection_grads, projection_into,
+                                          projection_views)
 from lnrnn.kernels.cuda.rows_cuda import block_sum, dot_col, sigmoid, split_groups, split_matvec
 from lnrnn.kernels.layernorm_cuda import ln_rows, row_stats
 from lnrnn.kernels.codes import NORM_LN, NORM_NONE, centered, clip_bound  # noqa: F401  (the same codes as the CPU twin)
@@ -472,11 +473,8 @@ class _BackwardPlan:
 
         def before(stream):
             transpose_into(self.Wh, self.WhT, stream)
-            if narrow:  # xhat_x recomputed, as _xhat
-                blocks, n = grid_1d(I)
-                _centered_rows[blocks, n, stream](self.Wx, self.Wc)
-                gemm(vx2, vWc, vxp2)
-                _scale_rows[min((N * G + tpb - 1) // tpb, 1024), tpb, stream](xp2, rstd_x)
+            if narrow:  # xhat_x recomputed (the per-step path's _xhat)
+                xhat_into(gemm, (vx2, vWc, vxp2), self.Wx, self.Wc, xp2, rstd_x, stream)
 
         def step(t, stream):
             sv = (self.gates[t], self.xp[t], self.hhat[t], self.c0 if t == 0 else self.c[t - 1], self.tc[t],
@@ -620,15 +618,24 @@ def centered_device(W):
     return out
 
 
+def xhat_into(gemm, views, Wx, Wc, xh, rstd_x, stream=0):
+    """xhat_x of a narrow input into xh (N,G): (x @ Wc) * rstd_x, Wc (I,G) = Wx (I,G) with centered rows
+    (x Wc = x Wx - mean_j(x Wx)). gemm(*views) writes x (N,I) @ Wc into xh (views: the provider's of x, Wc,
+    xh); rstd_x (N,). Launched on stream, so that a plan captures it."""
+    blocks, n = grid_1d(Wx.shape[0])
+    _centered_rows[blocks, n, stream](Wx, Wc)  # as the CPU twin's centered(Wx), on the device
+    gemm(*views)
+    tpb = threads_per_block()
+    _scale_rows[min((xh.size + tpb - 1) // tpb, 1024), tpb, stream](xh, rstd_x)
+
+
 def _xhat(x, Wx, rstd_x):
-    """xhat_x (T,B,G) of a narrow input, recomputed: (x @ Wc) * rstd_x, Wc = Wx with centered rows
-    (x Wc = x Wx - mean_j(x Wx)). x (T,B,I), Wx (I,G), rstd_x (T,B): device arrays."""
+    """xhat_x (T,B,G) of a narrow input, recomputed into fresh arrays (xhat_into). x (T,B,I), Wx (I,G),
+    rstd_x (T,B): device arrays."""
     T, B, I = x.shape
     G = Wx.shape[1]
-    Wc = centered_device(Wx)  # (I,G): as the CPU twin's centered(Wx), on the device
-    xh = matmul(x.reshape(T * B, I), Wc)
-    tpb = threads_per_block()
-    _scale_rows[min((xh.size + tpb - 1) // tpb, 1024), tpb](xh, rstd_x.reshape(T * B))
+    Wc, xh = empty((I, G), Wx.dtype), empty((T * B, G), Wx.dtype)
+    xhat_into(product(Direct()), (x.reshape(T * B, I), Wc, xh), Wx, Wc, xh, rstd_x.reshape(T * B))
     return xh.reshape(T, B, G)
 
 

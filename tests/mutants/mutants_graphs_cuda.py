@@ -204,10 +204,11 @@ MUTANTS = [
          tests=[G],
          why="dL/dgh sums DA against xhat_x instead of hhat"),
     dict(name="graph-tail-xhat-not-scaled", file=LSTMC,
-         old="                _scale_rows[min((N * G + tpb - 1) // tpb, 1024), tpb, stream](xp2, rstd_x)\n",
+         old="    _scale_rows[min((xh.size + tpb - 1) // tpb, 1024), tpb, stream](xh, rstd_x)\n",
          new="",
          tests=[G],
-         why="the recomputed xhat_x of a narrow input is x Wc, not scaled by 1/std"),
+         why="the recomputed xhat_x of a narrow input (xhat_into, the plan's and the per-step path's) is x Wc, "
+             "not scaled by 1/std"),
     dict(name="graph-tail-wide-xp-not-loaded", file=LSTMC,
          old="            pairs += [] if 0 < I <= FOLD_MAX_I else [(plan.xp, xp)]\n",
          new="",
