@@ -422,7 +422,7 @@ class _BackwardPlan:
                  rstd (3,S,B) (else (S,B,0) and (3,0,0)); xp (S,B,G) with LN and a wide input (I > FOLD_MAX_I);
                  x (S,B,I), h0, c0 (B,H), y (S,B,H), Wx (I,G), Wh (H,G); p = (gx, gh, gc)
         before the loop: WhT (G,H) = Wh^T; with LN and a narrow input xp = (x Wc) * rstd_x, Wc = Wx with
-                 centered rows (as _xhat)
+                 centered rows (xhat_into)
         the loop: DA (S,B,G), DCN (S,B,H) ((1,B,H) scratch without LN), dHW, dXW (S,B,G) (DA itself without LN),
                  as the per-step path's; dh, dc (B,H): set before a replay to dL/dh, dL/dc of step S-1 from
                  outside (zeros; a dL/dc_n seed only with S = T), they end as dh0, dc0
