@@ -64,7 +64,7 @@ MUTANTS = [
          why="a shared array shaped by a sum: the simulator runs it, a GPU's compiler cannot type it (the "
              "first GPU run of this kernel failed so)"),
     dict(name="cuda-upload-keeps-broadcast-strides", file="lnrnn/kernels/cuda/arrays_cuda.py",
-         old="    if a.strides != _c_strides(a.shape, a.itemsize):\n        a = a.copy(order=\"C\")\n",
+         old="    if a.strides != c_strides(a.shape, a.itemsize):\n        a = a.copy(order=\"C\")\n",
          new="",
          tests=["tests/model/test_cuda_layers.py::test_cuda_masked_chunked_model_equals_cpu"],
          why="x[0][None] (a stride-0 axis) uploaded as is: a GPU's device array then refuses to reshape it "

@@ -18,7 +18,7 @@ import numpy as np
 
 from lnrnn import config
 from lnrnn.kernels.cuda.cuda_env import numpy_compat, simulator_enabled
-from lnrnn.kernels.cuda.graphs_cuda import pool
+from lnrnn.kernels.cuda.graphs_cuda import c_strides, pool
 
 numpy_compat()  # before numba-cuda compiles anything (NumPy >= 2.5)
 from numba import cuda, float32, float64  # noqa: E402
@@ -87,20 +87,11 @@ def to_device(a):
     if is_device(a):
         return a
     a = np.ascontiguousarray(a)
-    if a.strides != _c_strides(a.shape, a.itemsize):
+    if a.strides != c_strides(a.shape, a.itemsize):
         a = a.copy(order="C")
     out = empty(a.shape, a.dtype)
     out.copy_to_device(a)
     return out
-
-
-def _c_strides(shape, itemsize):
-    """The strides of a C-ordered array of this shape (bytes)."""
-    out, step = [], itemsize
-    for n in reversed(shape):
-        out.append(step)
-        step *= n
-    return tuple(reversed(out))
 
 
 def to_host(obj):

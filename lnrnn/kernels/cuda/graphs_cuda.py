@@ -38,6 +38,15 @@ from numba import cuda  # noqa: E402
 NAMES = ("auto", "torch", "cupy", "eager", "off")
 
 
+def c_strides(shape, itemsize):
+    """The strides of a C-ordered array of this shape (bytes)."""
+    out, step = [], itemsize
+    for n in reversed(shape):
+        out.append(step)
+        step *= n
+    return tuple(reversed(out))
+
+
 class Eager:
     """The simulator's stand-in: no BLAS of its own (``blas`` False: numba's tiled GEMM serves, gemm_cuda.product);
     a replay runs the recorded launches again."""
@@ -88,8 +97,7 @@ class Torch:
         mem = cuda.MemoryPointer(cuda.current_context(), ctypes.c_void_p(ptr), nbytes,
                                  finalizer=partial(torch.cuda.caching_allocator_delete, ptr))
         mem._finalizer.atexit = False  # at exit the cache goes with the process
-        strides = tuple(int(np.prod(shape[i + 1:], dtype=np.int64)) * dtype.itemsize for i in range(len(shape)))
-        return self.array(shape, strides, dtype, gpu_data=mem)
+        return self.array(shape, c_strides(shape, dtype.itemsize), dtype, gpu_data=mem)
 
     def gemm(self, A, B, C, trans_a=False, trans_b=False, accumulate=False):
         """C (M,N) = op(A) @ op(B) [+ C] on torch views; on the capture stream while capturing, else on the
