@@ -7,33 +7,61 @@ import pytest
 
 pytest.importorskip("numba_cuda", reason="numba-cuda is not installed (pip install 'lnrnn[cuda]')")
 
-from lnrnn import backend  # noqa: E402
+from lnrnn import backend, config  # noqa: E402
 
 _ok, _why = backend.cuda_usable()
 if not _ok:
     pytest.skip(f"CUDA kernels cannot run here: {_why}", allow_module_level=True)
 
-from test_cuda_kernels import close  # noqa: E402
-from test_cuda_window_graphs import SHAPE, ULEN, graphs, run_bn  # noqa: E402,F401  (graphs: the autouse fixture)
-from test_window_cuda import FWD_OUT, GRADS, TOL_BWD, problem, spec  # noqa: E402
+from test_cuda_kernels import close, simulator_race_free  # noqa: E402
+from test_window_cuda import (BWD_ARGS, CODES, EPS, FWD_OUT, GRADS, MOMENTUM, TOL_BWD, problem,  # noqa: E402
+                              spec)
 
-from lnrnn.kernels.cuda import graphs_cuda  # noqa: E402
+from lnrnn.kernels import window_cuda  # noqa: E402
+from lnrnn.kernels.cuda import arrays_cuda, gemm_cuda, graphs_cuda  # noqa: E402
+
+host = arrays_cuda.to_host
+SHAPE = dict(T=5, B=3, I=2, H=5, K=2, C=7, U=5)
+
+
+@pytest.fixture(autouse=True)
+def graphs(monkeypatch):
+    """The "eager" provider's graph path with a fresh plan cache; blocks of 4 threads, tiles of 3."""
+    monkeypatch.delenv("LNRNN_CUDA_BLAS", raising=False)
+    monkeypatch.setattr(config, "CUDA_BLAS", "eager")
+    monkeypatch.setattr(config, "CUDA_LOOP_PATH", "graph")
+    monkeypatch.setattr(graphs_cuda, "PLANS", type(graphs_cuda.PLANS)())
+    monkeypatch.setattr(config, "THREADS_PER_BLOCK", 4)
+    monkeypatch.setattr(config, "CUDA_SEQ_MAX_THREADS", 4)
+    monkeypatch.setattr(gemm_cuda, "TILE", 3)
+    with simulator_race_free(monkeypatch):
+        yield
+
+
+def run_bn(a, stats, lengths, dy, dw, training):
+    """The NORM_BN twin: host copies of (outputs, gradients) and the running rows after (folded in place)."""
+    run_ = [r.copy() for r in stats]
+    *outs, saved = window_cuda.window_lstm_forward(*a.values(), *run_, CODES["bn"], training, MOMENTUM, EPS, lengths,
+                                                   True)
+    grads = window_cuda.window_lstm_backward(dy, dw, saved, *[a[k] for k in BWD_ARGS], CODES["bn"], 0.0)
+    return host(outs), host(grads), run_
 
 
 @pytest.mark.parametrize("order", [(True, False), (False, True)])
-def test_bn_training_and_evaluation_calls_keep_their_own_backward(order, monkeypatch):
-    """Both orders: the second call, of the other setting, equals the spec (outputs, gradients, running rows), and
-    the two settings' gradients differ (so a shared backward plan would show)."""
-    a, stats, lengths, dy, dw = problem(2221, [5, 2, 5], ULEN, **SHAPE)
+def test_bn_training_and_evaluation_calls_keep_their_own_backward(order):
+    """Both orders: each call equals the spec at its own setting (outputs, gradients, running rows), the two
+    settings' gradients differ (so a shared backward plan would show), and each setting has its own plan."""
+    a, stats, lengths, dy, dw = problem(2221, [5, 2, 5], [5, 3, 0], **SHAPE)
+    assert window_cuda.window_path(CODES["bn"], SHAPE["T"]) == "graph"
     grads = {}
     for training in order:
-        got = run_bn("graph", monkeypatch, a, stats, lengths, dy, dw, training)
+        outs, got, run_ = run_bn(a, stats, lengths, dy, dw, training)
         outs_c, run_c, grads_c = spec(a, stats, lengths, dy, dw, "bn", training)
-        for name, g, e in zip(FWD_OUT, got[0], outs_c):
+        for name, g, e in zip(FWD_OUT, outs, outs_c):
             assert close(g, e) < TOL_BWD, (training, name)
-        for name, g, e in zip(GRADS, got[2], grads_c):
+        for name, g, e in zip(GRADS, got, grads_c):
             assert close(g, e) < TOL_BWD, (training, "d" + name)
-        for r, e in zip(got[3], run_c):
+        for r, e in zip(run_, run_c):
             assert close(r, e) < TOL_BWD, training
         grads[training] = grads_c
     assert any(close(g, e) > 1e-3 for g, e in zip(grads[True], grads[False]))
