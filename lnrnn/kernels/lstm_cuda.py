@@ -63,140 +63,242 @@ from lnrnn.kernels.cuda.graphs_cuda import capture_loop, loop_path, plan_for
 from lnrnn.kernels.cuda.gemm_cuda import (SUM, SUM_PROD, Direct, colsum, colsum_launch, colsum_parts, colsum_prod,
                                           matmul, input_product, product, projection_grads, projection_into,
                                           projection_views)
-from lnrnn.kernels.cuda.rows_cuda import block_sum, dot_col, sigmoid, split_groups, split_matvec
-from lnrnn.kernels.layernorm_cuda import ln_rows, row_stats
+from lnrnn.kernels.cuda.rows_cuda import (block_sum, dot_col, sigmoid, split_groups, split_matvec, tree_sums,
+                                          units)
+from lnrnn.kernels.layernorm_cuda import ln_rows
 from lnrnn.kernels.codes import NORM_LN, NORM_NONE, centered, clip_bound  # noqa: F401  (the same codes as the CPU twin)
 
 
 # ------------------------------------------------------------------------------------------------
 # One batch row at one step, forward and BPTT: device functions shared by the per-step kernels (the
-# row's vectors in global memory) and the sequence kernels (h_{t-1} Wh and dL/dh in shared memory).
-# Every thread of the block calls them (they synchronize); each thread takes hidden units k, k+n, ...
-# and the four gate columns k, H+k, 2H+k, 3H+k, so every value a thread reads back it wrote.
+# row's vectors in global memory), the sequence kernels (h_{t-1} Wh and dL/dh in shared memory) and the
+# window layer's kernels (window_cuda). Every thread of the block calls them (they synchronize); thread
+# tid owns hidden units k = tid, tid + n, ... (at most nu of them: rows_cuda.units) and their four gate columns k, H+k,
+# 2H+k, 3H+k. What a thread needs it loads once, at the start, and what it computes stays in its own
+# local arrays (registers) across the block's sums: nothing it wrote is read back from global memory, so
+# a step waits for memory once, not at every phase (these kernels are bound by that latency, not by
+# their arithmetic).
 # ------------------------------------------------------------------------------------------------
-@cuda.jit(device=True)
-def fwd_row(sh, hw, xp, c_prev, p, ln, e, one, inv_g, inv_h, out, h_copy):
-    """hw (G,) = h_{t-1} Wh, xp (G,) = x_t Wx (xhat_x with LN), c_prev (H,) of one row;
-    p = (b, gx, bx, gh, bh) (G,) each, then (gc, bc) (H,) each; e: eps; inv_g, inv_h: 1/G, 1/H;
-    out = the row's (gates (G,), c, tc, y (H,), hhat (G,), chat (H,)) (hhat, chat (0,) without LN);
-    h_t is also written to h_copy (H,). Returns (rstd of hw, rstd of c_t), ones without LN."""
-    b, gx, bx, gh, bh, gc, bc = p
-    gates, c, tc, y, hhat, chat = out
-    tid = cuda.threadIdx.x
-    n = cuda.blockDim.x
-    G = gates.shape[0]
-    H = G // 4
-    m_h, r_h, m_c, r_c = one - one, one, one - one, one
-    if ln:
-        m_h, r_h = row_stats(sh, hw, G, inv_g, e, one)
-    for k in range(tid, H, n):
-        for q in range(4):
-            j = q * H + k
-            if ln:
-                hh = (hw[j] - m_h) * r_h
-                hhat[j] = hh
-                a = gh[j] * hh + bh[j] + gx[j] * xp[j] + bx[j] + b[j]
-            else:
-                a = hw[j] + xp[j] + b[j]
-            gates[j] = math.tanh(a) if q == 2 else sigmoid(a, one)
-        c[k] = gates[H + k] * c_prev[k] + gates[k] * gates[2 * H + k]
-    if ln:
-        m_c, r_c = row_stats(sh, c, H, inv_h, e, one)
-    for k in range(tid, H, n):
-        if ln:
-            ch = (c[k] - m_c) * r_c
-            chat[k] = ch
-            tk = math.tanh(gc[k] * ch + bc[k])
-        else:
-            tk = math.tanh(c[k])
-        tc[k] = tk
-        h = gates[3 * H + k] * tk
-        y[k] = h
-        h_copy[k] = h
-    return r_h, r_c
+@lru_cache(maxsize=None)
+def row_functions(dtype, nu):
+    """(fwd_row, bwd_row) for a working dtype and threads owning at most nu hidden units each (rows_cuda.units)."""
+    dt = nbtype(dtype)
+    NG = 4 * nu  # a thread's gate columns (local array sizes must be compile-time constants)
+    NC = 2 * nu
+    NL = 16 * nu
+    NU = 5 * nu
 
+    @cuda.jit(device=True)
+    def fwd_row(sh, hw, xp, c_prev, p, ln, e, one, inv_g, inv_h, out, h_copy):
+        """hw (G,) = h_{t-1} Wh, xp (G,) = x_t Wx (xhat_x with LN), c_prev (H,) of one row;
+        p = (b, gx, bx, gh, bh) (G,) each, then (gc, bc) (H,) each; e: eps; inv_g, inv_h: 1/G, 1/H;
+        out = the row's (gates (G,), c, tc, y (H,), hhat (G,), chat (H,)) (hhat, chat (0,) without LN);
+        h_t is also written to h_copy (H,). Returns (rstd of hw, rstd of c_t), ones without LN.
+        sh: shared scratch of blockDim.x elements."""
+        b, gx, bx, gh, bh, gc, bc = p
+        gates, c, tc, y, hhat, chat = out
+        tid = cuda.threadIdx.x
+        n = cuda.blockDim.x
+        H = gates.shape[0] // 4
+        zero = one - one
+        v = cuda.local.array(NG, dt)    # the thread's columns of hw, then its gates
+        pre = cuda.local.array(NG, dt)  # the rest of each preactivation: gx xhat_x + bx + bh + b (xp + b)
+        g_h = cuda.local.array(NG, dt)  # gh of its columns (LN)
+        cv = cuda.local.array(nu, dt)   # c_{t-1} of its units, then c_t
+        gcb = cuda.local.array(NC, dt)  # gc, bc of its units (LN)
+        s = zero
+        for u in range(nu):
+            k = tid + u * n
+            if k < H:
+                for q in range(4):
+                    j = q * H + k
+                    h = hw[j]
+                    v[4 * u + q] = h
+                    s += h
+                    if ln:
+                        g_h[4 * u + q] = gh[j]
+                        pre[4 * u + q] = gx[j] * xp[j] + bx[j] + bh[j] + b[j]
+                    else:
+                        pre[4 * u + q] = xp[j] + b[j]
+                cv[u] = c_prev[k]
+                if ln:
+                    gcb[2 * u] = gc[k]
+                    gcb[2 * u + 1] = bc[k]
+        m_h, r_h, m_c, r_c = zero, one, zero, one
+        if ln:  # LayerNorm of hw: mean, then the biased variance (two passes, as the CPU twin)
+            m_h = block_sum(sh, s) * inv_g
+            s = zero
+            for u in range(nu):
+                if tid + u * n < H:
+                    for q in range(4):
+                        d = v[4 * u + q] - m_h
+                        s += d * d
+            r_h = one / math.sqrt(block_sum(sh, s) * inv_g + e)
+        s = zero
+        for u in range(nu):
+            k = tid + u * n
+            if k < H:
+                for q in range(4):
+                    j = q * H + k
+                    if ln:
+                        hh = (v[4 * u + q] - m_h) * r_h
+                        hhat[j] = hh
+                        a = g_h[4 * u + q] * hh + pre[4 * u + q]
+                    else:
+                        a = v[4 * u + q] + pre[4 * u + q]
+                    g = math.tanh(a) if q == 2 else sigmoid(a, one)
+                    gates[j] = g
+                    v[4 * u + q] = g
+                ck = v[4 * u + 1] * cv[u] + v[4 * u] * v[4 * u + 2]
+                c[k] = ck
+                cv[u] = ck
+                s += ck
+        if ln:  # LayerNorm of c_t
+            m_c = block_sum(sh, s) * inv_h
+            s = zero
+            for u in range(nu):
+                if tid + u * n < H:
+                    d = cv[u] - m_c
+                    s += d * d
+            r_c = one / math.sqrt(block_sum(sh, s) * inv_h + e)
+        for u in range(nu):
+            k = tid + u * n
+            if k < H:
+                if ln:
+                    ch = (cv[u] - m_c) * r_c
+                    chat[k] = ch
+                    tk = math.tanh(gcb[2 * u] * ch + gcb[2 * u + 1])
+                else:
+                    tk = math.tanh(cv[u])
+                tc[k] = tk
+                h = v[4 * u + 3] * tk
+                y[k] = h
+                h_copy[k] = h
+        return r_h, r_c
 
-@cuda.jit(device=True)
-def bwd_row(sh, dy, dh, dc, sv, rs, p, ln, clip, one, fh, inv_g, grads, dv):
-    """BPTT of one row at one step. dy (H,) dL/dh_t from the output, dh (H,) from step t+1 (read);
-    dc (H,) dL/dc_t from step t+1, replaced by dL/dc_{t-1};
-    sv = the row's (gates (G,), xp (G,), hhat (G,), c_prev (H,), tc (H,), chat (H,));
-    rs = its (rstd_x, rstd_h, rstd_c) and p = (gx, gh, gc) (LN only); clip > 0: Graves's bound on
-    dL/d(preactivation) (0: off); fh: H in the working dtype;
-    grads = the row's (da (G,) dL/d(preactivation), dcn (H,) dL/d(cell output before tanh),
-            dhw (G,) dL/d(h_{t-1} Wh), dxw (G,) dL/d(x_t Wx)); without LN dhw and dxw are da itself
-            and are not written; dL/d(h_{t-1} Wh) also goes to dv (G,)."""
-    gates, xp, hhat, c_prev, tc, chat = sv
-    r_x, r_h, r_c = rs
-    gx, gh, gc = p
-    da, dcn, dhw, dxw = grads
-    tid = cuda.threadIdx.x
-    n = cuda.blockDim.x
-    G = gates.shape[0]
-    H = G // 4
-    zero = one - one
-    # 1. output gate, and dL/d(cell output) with its LayerNorm sums
-    s1, s2 = zero, zero
-    for k in range(tid, H, n):
-        dhk = dy[k] + dh[k]
-        o = gates[3 * H + k]
-        tk = tc[k]
-        da[3 * H + k] = dhk * tk * o * (one - o)
-        d = dhk * o * (one - tk * tk)
-        dcn[k] = d
+    @cuda.jit(device=True)
+    def bwd_row(sh, dy, dh, dc, sv, rs, p, ln, clip, one, fh, inv_g, grads, dv):
+        """BPTT of one row at one step. dy (H,) dL/dh_t from the output, dh (H,) from step t+1 (read);
+        dc (H,) dL/dc_t from step t+1, replaced by dL/dc_{t-1};
+        sv = the row's (gates (G,), xp (G,), hhat (G,), c_prev (H,), tc (H,), chat (H,));
+        rs = its (rstd_x, rstd_h, rstd_c) and p = (gx, gh, gc) (LN only); clip > 0: Graves's bound on
+        dL/d(preactivation) (0: off); fh: H in the working dtype;
+        grads = the row's (da (G,) dL/d(preactivation), dcn (H,) dL/d(cell output before tanh),
+                dhw (G,) dL/d(h_{t-1} Wh), dxw (G,) dL/d(x_t Wx)); without LN dhw and dxw are da itself
+                and are not written; dL/d(h_{t-1} Wh) also goes to dv (G,).
+        sh: shared scratch of 4 * blockDim.x elements (the LayerNorm sums, four at once)."""
+        gates, xp, hhat, c_prev, tc, chat = sv
+        r_x, r_h, r_c = rs
+        gx, gh, gc = p
+        da, dcn, dhw, dxw = grads
+        tid = cuda.threadIdx.x
+        n = cuda.blockDim.x
+        H = gates.shape[0] // 4
+        zero = one - one
+        gv = cuda.local.array(NG, dt)   # the thread's gates
+        dav = cuda.local.array(NG, dt)  # their dL/d(preactivation)
+        lnv = cuda.local.array(NL, dt)  # LN: gh, hhat, gx, xhat_x of its columns
+        uv = cuda.local.array(NU, dt)   # per unit: dL/d(cell output), chat, gc (LN), c_{t-1}, dL/dc_t
+        # 1. everything the thread reads; the output gate, and dL/d(cell output) with its LayerNorm sums
+        s1, s2 = zero, zero
+        for u in range(nu):
+            k = tid + u * n
+            if k < H:
+                for q in range(4):
+                    j = q * H + k
+                    gv[4 * u + q] = gates[j]
+                    if ln:
+                        lnv[16 * u + q] = gh[j]
+                        lnv[16 * u + 4 + q] = hhat[j]
+                        lnv[16 * u + 8 + q] = gx[j]
+                        lnv[16 * u + 12 + q] = xp[j]
+                uv[5 * u + 3] = c_prev[k]
+                uv[5 * u + 4] = dc[k]
+                dhk = dy[k] + dh[k]
+                tk = tc[k]
+                o = gv[4 * u + 3]
+                dav[4 * u + 3] = dhk * tk * o * (one - o)
+                d = dhk * o * (one - tk * tk)
+                dcn[k] = d
+                uv[5 * u] = d
+                if ln:
+                    ch = chat[k]
+                    g = gc[k]
+                    uv[5 * u + 1] = ch
+                    uv[5 * u + 2] = g
+                    s1 += d * g
+                    s2 += d * g * ch
         if ln:
-            s1 += d * gc[k]
-            s2 += d * gc[k] * chat[k]
-    if ln:
-        s1 = block_sum(sh, s1) / fh
-        s2 = block_sum(sh, s2) / fh
-    # 2. cell recurrence and the input/forget/candidate gates
-    for k in range(tid, H, n):
-        d = dcn[k]
+            sh[tid] = s1
+            sh[n + tid] = s2
+            tree_sums(sh, 2)
+            s1 = sh[0] / fh
+            s2 = sh[n] / fh
+            cuda.syncthreads()
+        # 2. cell recurrence and the input/forget/candidate gates
+        for u in range(nu):
+            k = tid + u * n
+            if k < H:
+                d = uv[5 * u]
+                if ln:
+                    d = r_c * (d * uv[5 * u + 2] - s1 - uv[5 * u + 1] * s2)
+                dck = d + uv[5 * u + 4]
+                i = gv[4 * u]
+                f = gv[4 * u + 1]
+                g = gv[4 * u + 2]
+                dav[4 * u] = dck * g * i * (one - i)
+                dav[4 * u + 1] = dck * uv[5 * u + 3] * f * (one - f)
+                dav[4 * u + 2] = dck * i * (one - g * g)
+                dc[k] = dck * f
+                for q in range(4):
+                    a = dav[4 * u + q]
+                    if clip > zero:  # Graves: clip dL/da before anything reads it (dc, carried on, stays unclipped)
+                        a = min(max(a, -clip), clip)
+                        dav[4 * u + q] = a
+                    da[q * H + k] = a
+                    if not ln:
+                        dv[q * H + k] = a
+        # 3. LayerNorm backward of both products (a = LN(hw; gh, bh) + LN(xw; gx, bx) + b)
         if ln:
-            d = r_c * (d * gc[k] - s1 - chat[k] * s2)
-        dck = d + dc[k]
-        i = gates[k]
-        f = gates[H + k]
-        g = gates[2 * H + k]
-        da[k] = dck * g * i * (one - i)
-        da[H + k] = dck * c_prev[k] * f * (one - f)
-        da[2 * H + k] = dck * i * (one - g * g)
-        dc[k] = dck * f
-        if clip > zero:  # Graves: clip dL/da before anything reads it (dc, carried on, stays unclipped)
-            for q in range(4):
-                da[q * H + k] = min(max(da[q * H + k], -clip), clip)
-        if not ln:
-            for q in range(4):
-                dv[q * H + k] = da[q * H + k]
-    # 3. LayerNorm backward of both products (a = LN(hw; gh, bh) + LN(xw; gx, bx) + b)
-    if ln:
-        h1, h2, x1, x2 = zero, zero, zero, zero
-        for k in range(tid, H, n):
-            for q in range(4):
-                j = q * H + k
-                d = da[j]
-                h1 += d * gh[j]
-                h2 += d * gh[j] * hhat[j]
-                x1 += d * gx[j]
-                x2 += d * gx[j] * xp[j]
-        h1 = block_sum(sh, h1) * inv_g
-        h2 = block_sum(sh, h2) * inv_g
-        x1 = block_sum(sh, x1) * inv_g
-        x2 = block_sum(sh, x2) * inv_g
-        for k in range(tid, H, n):
-            for q in range(4):
-                j = q * H + k
-                d = da[j]
-                v = r_h * (d * gh[j] - h1 - hhat[j] * h2)
-                dhw[j] = v
-                dv[j] = v
-                dxw[j] = r_x * (d * gx[j] - x1 - xp[j] * x2)
+            h1, h2, x1, x2 = zero, zero, zero, zero
+            for u in range(nu):
+                if tid + u * n < H:
+                    for q in range(4):
+                        d = dav[4 * u + q]
+                        h1 += d * lnv[16 * u + q]
+                        h2 += d * lnv[16 * u + q] * lnv[16 * u + 4 + q]
+                        x1 += d * lnv[16 * u + 8 + q]
+                        x2 += d * lnv[16 * u + 8 + q] * lnv[16 * u + 12 + q]
+            sh[tid] = h1
+            sh[n + tid] = h2
+            sh[2 * n + tid] = x1
+            sh[3 * n + tid] = x2
+            tree_sums(sh, 4)
+            h1 = sh[0] * inv_g
+            h2 = sh[n] * inv_g
+            x1 = sh[2 * n] * inv_g
+            x2 = sh[3 * n] * inv_g
+            cuda.syncthreads()
+            for u in range(nu):
+                k = tid + u * n
+                if k < H:
+                    for q in range(4):
+                        j = q * H + k
+                        d = dav[4 * u + q]
+                        w = r_h * (d * lnv[16 * u + q] - h1 - lnv[16 * u + 4 + q] * h2)
+                        dhw[j] = w
+                        dv[j] = w
+                        dxw[j] = r_x * (d * lnv[16 * u + 8 + q] - x1 - lnv[16 * u + 12 + q] * x2)
+
+    return fwd_row, bwd_row
 
 
 @lru_cache(maxsize=None)
-def _kernels(dtype, tpb):
+def _kernels(dtype, tpb, nu):
+    """The per-step kernels for blocks of tpb threads owning at most nu hidden units each (rows_cuda.units)."""
     dt = nbtype(dtype)
+    fwd_row, bwd_row = row_functions(dtype, nu)
+    SH4 = 4 * tpb  # bwd_row's scratch (shared sizes must be compile-time constants)
 
     @bounded(tpb)
     def fwd_step(hw, xp_t, c_prev, p, ln, eps, out, rstd_h_t, rstd_c_t):
@@ -230,7 +332,7 @@ def _kernels(dtype, tpb):
             clip  Graves's bound on dL/d(preactivation), 0: off
             grads = (da_t (B,G), dcn_t (B,H), dhw_t (B,G), dxw_t (B,G)) as in bwd_row; without LN
                     dhw_t and dxw_t are da_t itself."""
-        sh = cuda.shared.array(tpb, dt)
+        sh = cuda.shared.array(SH4, dt)
         gates_t, xp_t, hhat_t, c_prev, tc_t, chat_t = sv
         rstd_x_t, rstd_h_t, rstd_c_t = rs
         da_t, dcn_t, dhw_t, dxw_t = grads
@@ -254,6 +356,8 @@ def _seq_kernels(dtype, tpb, H):
     G = 4 * H
     NRED = split_groups(H, tpb) * H  # shared sizes must be compile-time constants
     matvec = split_matvec(H, G, tpb)   # backward: dh = dv Wh^T, sums of length G
+    fwd_row, bwd_row = row_functions(dtype, units(H, tpb))
+    SH4 = 4 * tpb  # bwd_row's scratch
 
     @bounded(tpb)
     def fwd_seq(xp, h0, c0, Wh, p, ln, eps, out, rstd):
@@ -300,7 +404,7 @@ def _seq_kernels(dtype, tpb, H):
                     scratch and dHW, dXW are DA itself (not written)
             -> dh0, dc0 (B,H). dL/dh_t from step t+1 and the step's dL/d(h Wh) live in shared
             memory; dL/dc_t from step t+1 is carried in dc0 (each thread its own k)."""
-        sh = cuda.shared.array(tpb, dt)
+        sh = cuda.shared.array(SH4, dt)  # bwd_row's sums
         dh = cuda.shared.array(H, dt)      # dL/dh_t from step t+1
         dv = cuda.shared.array(G, dt)      # dL/d(h_{t-1} Wh) of this step
         red = cuda.shared.array(NRED, dt)  # partial sums of dv Wh^T, one row per thread group
@@ -338,7 +442,7 @@ def _seq_geometry(H, dtype):
     """(threads per block, whether the sequence kernels serve this H and dtype)."""
     G = 4 * H
     tpb = seq_threads(G)
-    return tpb, seq_fits(tpb + H + G + split_groups(H, tpb) * H, dtype)
+    return tpb, seq_fits(4 * tpb + H + G + split_groups(H, tpb) * H, dtype)  # the backward's shared arrays
 
 
 def _dummies(dtype, T, B):
@@ -379,7 +483,7 @@ class _ForwardPlan:
         G = 4 * H
         N = S * B
         tpb = step_threads(H)
-        fwd_step = _kernels(np.dtype(dt), tpb)[0]
+        fwd_step = _kernels(np.dtype(dt), tpb, units(H, tpb))[0]
         gemm = product(prov)
         d1, d2, d3 = _dummies(dt, S, B)
         self.x, self.Wx = empty((S, B, I), dt), empty((I, G), dt)
@@ -434,7 +538,7 @@ class _BackwardPlan:
         G = 4 * H
         N = S * B
         tpb = step_threads(H)
-        bwd_step = _kernels(np.dtype(dt), tpb)[1]
+        bwd_step = _kernels(np.dtype(dt), tpb, units(H, tpb))[1]
         gemm = product(prov)
         d1, d2, d3 = _dummies(dt, S, B)
         narrow = ln and 0 < I <= FOLD_MAX_I  # xhat_x recomputed (the CPU twin's layout), else read as saved
@@ -544,7 +648,7 @@ def lstm_forward(x, h0, c0, Wx, Wh, b, gx, bx, gh, bh, gc, bc, norm, eps, nchunk
         return y, take_row(y, T - 1), take_row(saved[1], T - 1), saved
 
     tpb = threads_per_block()
-    fwd_step = _kernels(np.dtype(dt), tpb)[0]
+    fwd_step = _kernels(np.dtype(dt), tpb, units(H, tpb))[0]
     d1, d2, d3 = _dummies(dt, T, B)
 
     xp = matmul(x.reshape(T * B, I), Wx).reshape(T, B, G)
@@ -707,7 +811,7 @@ def _backward_loop(path, dy, dcT, sv, c0, Wh, p, ln, clip):
     dt = dy.dtype
     d1, d2, d3 = _dummies(dt, T, B)
     tpb = threads_per_block()
-    bwd_step = _kernels(np.dtype(dt), tpb)[1]
+    bwd_step = _kernels(np.dtype(dt), tpb, units(H, tpb))[1]
     DA = empty((T, B, G), dt)  # dL/d(preactivation a), per row
     if ln:
         DCN = empty((T, B, H), dt)  # dL/d(gc * chat + bc), per row

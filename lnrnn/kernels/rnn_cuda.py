@@ -27,73 +27,119 @@ from lnrnn.kernels.cuda.arrays_cuda import (bounded, copy, empty, fill_zeros, he
 from lnrnn.kernels.cuda.gemm_cuda import (SUM, SUM_PROD, colsum, colsum_launch, colsum_parts, colsum_prod, matmul,
                                       input_product, product, projection_grads, projection_into, projection_views)
 from lnrnn.kernels.cuda.graphs_cuda import capture_loop, loop_path, plan_for
-from lnrnn.kernels.cuda.rows_cuda import block_sum, split_groups, split_matvec
-from lnrnn.kernels.layernorm_cuda import row_stats
+from lnrnn.kernels.cuda.rows_cuda import block_sum, split_groups, split_matvec, tree_sums, units
 from lnrnn.kernels.codes import NORM_LN, NORM_NONE  # noqa: F401  (the same codes as the CPU twin)
 
 
 # ------------------------------------------------------------------------------------------------
 # One batch row at one step, forward and BPTT: device functions shared by the per-step kernels (the
 # row in global memory) and the sequence kernels (the preactivation and dL/dh in shared memory).
-# Every thread of the block calls them (they synchronize); threads stride over hidden units k.
+# Every thread of the block calls them (they synchronize); thread tid owns hidden units k = tid,
+# tid + n, ... (at most nu of them), loads what it needs once and keeps what it computes in its local
+# arrays across the block's sums, as lstm_cuda.row_functions.
 # ------------------------------------------------------------------------------------------------
-@cuda.jit(device=True)
-def fwd_row(sh, a, xp, b, g, ln, e, one, inv_h, y, ahat, h_copy):
-    """a (H,) = h_{t-1} Wh on entry, x_t Wx + h_{t-1} Wh after; xp (H,) = x_t Wx; b, g (H,); e: eps
-    -> y (H,) = h_t, also written to h_copy (H,); with LN also ahat (H,) ((0,) without). Returns the
-    LayerNorm's rstd (one without LN)."""
-    tid = cuda.threadIdx.x
-    n = cuda.blockDim.x
-    H = y.shape[0]
-    for k in range(tid, H, n):
-        a[k] += xp[k]
-    r = one
-    if ln:
-        m, r = row_stats(sh, a, H, inv_h, e, one)
-        for k in range(tid, H, n):
-            ah = (a[k] - m) * r
-            ahat[k] = ah
-            h = math.tanh(g[k] * ah + b[k])
-            y[k] = h
-            h_copy[k] = h
-    else:
-        for k in range(tid, H, n):
-            h = math.tanh(a[k] + b[k])
-            y[k] = h
-            h_copy[k] = h
-    return r
+@lru_cache(maxsize=None)
+def row_functions(dtype, nu):
+    """(fwd_row, bwd_row) for a working dtype and threads owning at most nu hidden units each
+    (rows_cuda.units)."""
+    dt = nbtype(dtype)
+    N2 = 2 * nu  # local array sizes must be compile-time constants
 
+    @cuda.jit(device=True)
+    def fwd_row(sh, a, xp, b, g, ln, e, one, inv_h, y, ahat, h_copy):
+        """a (H,) = h_{t-1} Wh on entry, x_t Wx + h_{t-1} Wh after; xp (H,) = x_t Wx; b, g (H,); e: eps
+        -> y (H,) = h_t, also written to h_copy (H,); with LN also ahat (H,) ((0,) without). Returns the
+        LayerNorm's rstd (one without LN). sh: shared scratch of blockDim.x elements."""
+        tid = cuda.threadIdx.x
+        n = cuda.blockDim.x
+        H = y.shape[0]
+        zero = one - one
+        av = cuda.local.array(nu, dt)  # the thread's preactivations
+        gb = cuda.local.array(N2, dt)  # g (LN), b of its units
+        s = zero
+        for u in range(nu):
+            k = tid + u * n
+            if k < H:
+                v = a[k] + xp[k]
+                a[k] = v
+                av[u] = v
+                s += v
+                gb[2 * u] = g[k] if ln else one
+                gb[2 * u + 1] = b[k]
+        m, r = zero, one
+        if ln:  # mean, then the biased variance (two passes, as the CPU twin)
+            m = block_sum(sh, s) * inv_h
+            s = zero
+            for u in range(nu):
+                if tid + u * n < H:
+                    d = av[u] - m
+                    s += d * d
+            r = one / math.sqrt(block_sum(sh, s) * inv_h + e)
+        for u in range(nu):
+            k = tid + u * n
+            if k < H:
+                if ln:
+                    ah = (av[u] - m) * r
+                    ahat[k] = ah
+                    h = math.tanh(gb[2 * u] * ah + gb[2 * u + 1])
+                else:
+                    h = math.tanh(av[u] + gb[2 * u + 1])
+                y[k] = h
+                h_copy[k] = h
+        return r
 
-@cuda.jit(device=True)
-def bwd_row(sh, dy, dh, y, ahat, r, g, ln, one, inv_h, dz, da, dv):
-    """dy, dh (H,) dL/dh_t from the output and from step t+1; y (H,); ahat (H,), r, g (H,) (LN only)
-    -> dz (H,) dL/d(tanh argument); with LN da (H,) dL/d(x_t Wx + h_{t-1} Wh) (without LN that is dz,
-    and da is not written); dL/d(x_t Wx + h_{t-1} Wh) also goes to dv (H,) (a shared row, or da)."""
-    tid = cuda.threadIdx.x
-    n = cuda.blockDim.x
-    H = y.shape[0]
-    s1 = one - one
-    s2 = one - one
-    for k in range(tid, H, n):
-        yk = y[k]
-        d = (dy[k] + dh[k]) * (one - yk * yk)
-        dz[k] = d
-        dv[k] = d
+    @cuda.jit(device=True)
+    def bwd_row(sh, dy, dh, y, ahat, r, g, ln, one, inv_h, dz, da, dv):
+        """dy, dh (H,) dL/dh_t from the output and from step t+1; y (H,); ahat (H,), r, g (H,) (LN only)
+        -> dz (H,) dL/d(tanh argument); with LN da (H,) dL/d(x_t Wx + h_{t-1} Wh) (without LN that is dz,
+        and da is not written); dL/d(x_t Wx + h_{t-1} Wh) also goes to dv (H,) (a shared row, or da).
+        sh: shared scratch of 2 * blockDim.x elements (the LayerNorm's two sums at once)."""
+        tid = cuda.threadIdx.x
+        n = cuda.blockDim.x
+        H = y.shape[0]
+        zero = one - one
+        dzv = cuda.local.array(nu, dt)  # the thread's dL/d(tanh argument)
+        ga = cuda.local.array(N2, dt)   # g, ahat of its units (LN)
+        s1, s2 = zero, zero
+        for u in range(nu):
+            k = tid + u * n
+            if k < H:
+                yk = y[k]
+                d = (dy[k] + dh[k]) * (one - yk * yk)
+                dz[k] = d
+                dzv[u] = d
+                if ln:
+                    gk = g[k]
+                    ak = ahat[k]
+                    ga[2 * u] = gk
+                    ga[2 * u + 1] = ak
+                    s1 += d * gk
+                    s2 += d * gk * ak
+                else:
+                    dv[k] = d
         if ln:
-            s1 += d * g[k]
-            s2 += d * g[k] * ahat[k]
-    if ln:
-        s1 = block_sum(sh, s1) * inv_h
-        s2 = block_sum(sh, s2) * inv_h
-        for k in range(tid, H, n):
-            v = r * (dv[k] * g[k] - s1 - ahat[k] * s2)
-            da[k] = v
-            dv[k] = v
+            sh[tid] = s1
+            sh[n + tid] = s2
+            tree_sums(sh, 2)
+            s1 = sh[0] * inv_h
+            s2 = sh[n] * inv_h
+            cuda.syncthreads()
+            for u in range(nu):
+                k = tid + u * n
+                if k < H:
+                    v = r * (dzv[u] * ga[2 * u] - s1 - ga[2 * u + 1] * s2)
+                    da[k] = v
+                    dv[k] = v
+
+    return fwd_row, bwd_row
 
 
 @lru_cache(maxsize=None)
-def _kernels(dtype, tpb):
+def _kernels(dtype, tpb, nu):
+    """The per-step kernels for blocks of tpb threads owning at most nu hidden units each (rows_cuda.units)."""
     dt = nbtype(dtype)
+    fwd_row, bwd_row = row_functions(dtype, nu)
+    SH2 = 2 * tpb  # bwd_row's scratch (shared sizes must be compile-time constants)
 
     @bounded(tpb)
     def fwd_step(a, xp_t, b, g, ln, eps, y_t, ahat_t, rstd_t):
@@ -115,7 +161,7 @@ def _kernels(dtype, tpb):
             ahat_t (B,H), rstd_t (B,), g (H,) (LN only; ahat_t is (B,0) without LN)
             -> dz_t (B,H) dL/d(tanh argument); da_t (B,H) dL/d(x_t Wx + h_{t-1} Wh) (without LN da_t
                is dz_t itself)."""
-        sh = cuda.shared.array(tpb, dt)
+        sh = cuda.shared.array(SH2, dt)
         bb = cuda.blockIdx.x
         one = dt(1.0)
         bwd_row(sh, dy_t[bb], dh_next[bb], y_t[bb], ahat_t[bb], rstd_t[bb] if ln else one, g, ln, one,
@@ -131,6 +177,8 @@ def _seq_kernels(dtype, tpb, H):
     dt = nbtype(dtype)
     NRED = split_groups(H, tpb) * H  # shared sizes must be compile-time constants
     matvec = split_matvec(H, H, tpb)   # both recurrent products: h Wh and dv Wh^T
+    fwd_row, bwd_row = row_functions(dtype, units(H, tpb))
+    SH2 = 2 * tpb  # bwd_row's scratch
 
     @bounded(tpb)
     def fwd_seq(xp, h0, Wh, b, g, ln, eps, y, ahat, rstd):
@@ -162,7 +210,7 @@ def _seq_kernels(dtype, tpb, H):
         """Block bb: BPTT of batch row bb for t = T-1..0 (bwd_row at every step). dy, y (T,B,H);
         ahat (T,B,H) ((T,B,0) without LN), rstd (T,B), g (H,) (LN only); WhT (H,H) = Wh^T
         -> dZ (T,B,H), dA (T,B,H) (LN only; without LN dA is dZ), dh0 (B,H)."""
-        sh = cuda.shared.array(tpb, dt)
+        sh = cuda.shared.array(SH2, dt)
         dh = cuda.shared.array(H, dt)
         dv = cuda.shared.array(H, dt)
         red = cuda.shared.array(NRED, dt)
@@ -196,7 +244,7 @@ def _dummies(dtype, T, B):
 def _seq_geometry(H, dtype):
     """(threads per block, whether the sequence kernels serve this H and dtype)."""
     tpb = seq_threads(H)
-    return tpb, seq_fits(tpb + 2 * H + split_groups(H, tpb) * H, dtype)
+    return tpb, seq_fits(2 * tpb + 2 * H + split_groups(H, tpb) * H, dtype)  # the backward's shared arrays
 
 
 def rnn_path(H, dtype, T=None):
@@ -216,7 +264,7 @@ class _ForwardPlan:
     def __init__(self, prov, S, B, H, I, dt, ln, eps):
         N = S * B
         tpb = threads_per_block()
-        fwd_step = _kernels(np.dtype(dt), tpb)[0]
+        fwd_step = _kernels(np.dtype(dt), tpb, units(H, tpb))[0]
         gemm = product(prov)
         d1, d2, d3 = _dummies(dt, S, B)
         self.x, self.Wx = empty((S, B, I), dt), empty((I, H), dt)
@@ -253,7 +301,7 @@ class _BackwardPlan:
     def __init__(self, prov, S, B, H, I, dt, ln):
         N = S * B
         tpb = threads_per_block()
-        bwd_step = _kernels(np.dtype(dt), tpb)[1]
+        bwd_step = _kernels(np.dtype(dt), tpb, units(H, tpb))[1]
         gemm = product(prov)
         d1, d2, d3 = _dummies(dt, S, B)
         self.dy, self.y = empty((S, B, H), dt), empty((S, B, H), dt)
@@ -299,7 +347,7 @@ def rnn_forward(x, h0, Wx, Wh, b, g, norm, eps, nchunks=1):
     dt = x.dtype
     ln = norm == NORM_LN
     tpb = threads_per_block()
-    fwd_step = _kernels(np.dtype(dt), tpb)[0]
+    fwd_step = _kernels(np.dtype(dt), tpb, units(H, tpb))[0]
     path = rnn_path(H, dt, T)
     if path == "graph":
         plan = plan_for("rnn forward", T, (B, H, I, np.dtype(dt).str, ln, float(eps)),
@@ -369,7 +417,7 @@ def _backward_loop(path, dy, y, ahat, rstd, g, Wh, ln):
     T, B, H = dy.shape
     dt = dy.dtype
     tpb = threads_per_block()
-    bwd_step = _kernels(np.dtype(dt), tpb)[1]
+    bwd_step = _kernels(np.dtype(dt), tpb, units(H, tpb))[1]
     dZ = empty((T, B, H), dt)               # dL/d(tanh argument): db (and dg) reduce over it
     dA = empty((T, B, H), dt) if ln else dZ  # dL/d(x Wx + h Wh)
     dh_next = zeros((B, H), dt)             # dL/dh_t from step t+1; ends as dh0

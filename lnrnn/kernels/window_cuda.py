@@ -102,8 +102,8 @@ from lnrnn.kernels.cuda.gemm_cuda import (SUM, SUM_PROD, colsum_launch, colsum_p
                                           projection_into, tile)
 from lnrnn.kernels.cuda.graphs_cuda import capture_loop, loop_path, plan_for
 from lnrnn.kernels.layernorm_cuda import row_stats
-from lnrnn.kernels.lstm_cuda import _rstd_head, _rstd_load, bwd_row, fwd_row, step_threads
-from lnrnn.kernels.cuda.rows_cuda import dot_col
+from lnrnn.kernels.lstm_cuda import _rstd_head, _rstd_load, row_functions, step_threads
+from lnrnn.kernels.cuda.rows_cuda import dot_col, units
 
 
 # ------------------------------------------------------------------------------------------------
@@ -188,10 +188,12 @@ def window_bwd_row(up, active, dkappa, sv, chars, L, WpT, dp, dh, one):
 
 
 @lru_cache(maxsize=None)
-def _row_kernels(dtype, tpb):
+def _row_kernels(dtype, tpb, nu):
     """Kernels with one block of tpb threads per batch row: the NORM_NONE/NORM_LN steps (LSTM and window
-    fused) and the window alone (NORM_BN)."""
+    fused; a thread owns at most nu hidden units, rows_cuda.units) and the window alone (NORM_BN)."""
     dt = nbtype(dtype)
+    fwd_row, bwd_row = row_functions(dtype, nu)
+    SH4 = 4 * tpb  # bwd_row's scratch (shared sizes must be compile-time constants)
 
     @bounded(tpb)
     def cell_fwd(hw, xw_t, c_prev, p, ln, eps, out, rstd_t, win_in, win_out):
@@ -250,7 +252,7 @@ def _row_kernels(dtype, tpb):
             dh_t (B,H) scratch: dL/dh_s from above and through the window;  dp_t (B,3K) = dL/dp_s
             carry = (dh_next (B,H) dL/dh_s from step s+1 (read), dc_next (B,H): dL/dc_s in, dL/dc_{s-1} out)
             sv, rs, p, ln, clip, grads: lstm_cuda.bwd_step's, for step s."""
-        sh = cuda.shared.array(tpb, dt)
+        sh = cuda.shared.array(SH4, dt)  # bwd_row's sums
         dy_s, dw_s, dw_next = up
         dkappa, abk_s, kappa_s, chars, ulen, WpT = win
         dh_next, dc_next = carry
@@ -513,7 +515,7 @@ def _bn_kerns(dt, tpb):
     the window kernel's threads a block), forward and backward."""
     x_fwd, x_bwd = _bn_kernels(np.dtype(dt), tile())
     (lstm_fwd, lstm_bwd), tl = bn_lstm_cuda.kernels(dt)
-    rows = _row_kernels(np.dtype(dt), tpb)
+    rows = _row_kernels(np.dtype(dt), tpb, 1)  # the window alone: no LSTM rows in these kernels
     return (x_fwd, lstm_fwd, tl, rows[1], tpb), (x_bwd, lstm_bwd, tl, rows[3], tpb)
 
 
@@ -769,7 +771,7 @@ class _ForwardPlan:
             step = _bn_forward_step(gemm, v, a, _bn_kerns(dt, tpb)[0], training, momentum, eps)
         else:
             v = _views(prov, a, _FWD_PRODUCTS)
-            step = _forward_step(gemm, v, a, (_row_kernels(np.dtype(dt), tpb)[0], tpb), ln, eps)
+            step = _forward_step(gemm, v, a, (_row_kernels(np.dtype(dt), tpb, units(H, tpb))[0], tpb), ln, eps)
         self.a = a
         self.replay = capture_loop(prov, step, range(S), partial(_forward_before, gemm, v))
 
@@ -814,7 +816,7 @@ class _BackwardPlan:
             step = _bn_backward_step(gemm, v, a, _bn_kerns(dt, tpb)[1], training, clip)
             after = partial(_bn_backward_after, gemm, v, a)
         else:
-            step = _backward_step(gemm, v, a, (_row_kernels(np.dtype(dt), tpb)[2], tpb), ln, clip)
+            step = _backward_step(gemm, v, a, (_row_kernels(np.dtype(dt), tpb, units(H, tpb))[2], tpb), ln, clip)
             after = partial(_backward_after, gemm, v, a, ln)
         self.a = a
         self.replay = capture_loop(prov, step, range(S - 1, -1, -1), partial(_backward_before, a), after)
@@ -888,7 +890,7 @@ def window_lstm_forward(x, h0, c0, kappa0, w0, chars, ulen, Wx, Wh, b, gx, bx, g
         _bn_forward_arrays(a, S)
         step = _bn_forward_step(matmul, a, a, _bn_kerns(dt, tpb)[0], training, momentum, eps)
     else:
-        step = _forward_step(matmul, a, a, (_row_kernels(np.dtype(dt), tpb)[0], tpb), ln, eps)
+        step = _forward_step(matmul, a, a, (_row_kernels(np.dtype(dt), tpb, units(H, tpb))[0], tpb), ln, eps)
     _forward_before(matmul, a, 0)
     for t in range(T):
         step(t, 0)
@@ -967,7 +969,7 @@ def window_lstm_backward(dy, dw, saved, x, h0, c0, kappa0, w0, chars, ulen, Wx, 
         _bn_backward_arrays(a, T)
         step = _bn_backward_step(matmul, a, a, _bn_kerns(dt, tpb)[1], training, clip)
     else:
-        step = _backward_step(matmul, a, a, (_row_kernels(np.dtype(dt), tpb)[2], tpb), ln, clip)
+        step = _backward_step(matmul, a, a, (_row_kernels(np.dtype(dt), tpb, units(H, tpb))[2], tpb), ln, clip)
     for t in range(T - 1, -1, -1):
         step(t, 0)
     if bn:

@@ -166,8 +166,9 @@ def _ptx_signatures(np_dtype, tpb, tile):
     U = types.UniTuple
     d = np.dtype(np_dtype)
     ln_fwd, ln_bwd = layernorm_cuda._kernels(d, tpb)
-    lstm_fwd, lstm_bwd = lstm_cuda._kernels(d, tpb)
-    rnn_fwd, rnn_bwd = rnn_cuda._kernels(d, tpb)
+    lstm_fwd, lstm_bwd = lstm_cuda._kernels(d, tpb, 1)
+    lstm_fwd2, lstm_bwd2 = lstm_cuda._kernels(d, tpb, 2)  # threads owning two hidden units (H > tpb)
+    rnn_fwd, rnn_bwd = rnn_cuda._kernels(d, tpb, 1)
     bn_fwd, bn_bwd = batchnorm_cuda._kernels(d, tile)
     bnl_fwd, bnl_bwd = bn_lstm_cuda._kernels(d, tile)
     bnr_fwd, bnr_bwd = bn_rnn_cuda._kernels(d, tile)
@@ -179,6 +180,8 @@ def _ptx_signatures(np_dtype, tpb, tile):
         ("layernorm_bwd", ln_bwd, (A2, A2, A1, A1, A1, A2)),
         ("lstm_fwd_step", lstm_fwd, (A2, A2, A2, U(A1, 7), boolean, float64, U(A2, 6), A1, A1)),
         ("lstm_bwd_step", lstm_bwd, (A2, A2, A2, U(A2, 6), U(A1, 3), U(A1, 3), boolean, float64, U(A2, 4))),
+        ("lstm_fwd_step nu=2", lstm_fwd2, (A2, A2, A2, U(A1, 7), boolean, float64, U(A2, 6), A1, A1)),
+        ("lstm_bwd_step nu=2", lstm_bwd2, (A2, A2, A2, U(A2, 6), U(A1, 3), U(A1, 3), boolean, float64, U(A2, 4))),
         ("rnn_fwd_step", rnn_fwd, (A2, A2, A1, A1, boolean, float64, A2, A2, A1)),
         ("rnn_bwd_step", rnn_bwd, (A2, A2, A2, A2, A1, A1, boolean, A2, A2)),
         ("batchnorm_fwd", bn_fwd, (A3, L, A1, A1, A2, A2, boolean, float64, float64, A3, A2, A2)),
@@ -204,7 +207,7 @@ def _ptx_signatures(np_dtype, tpb, tile):
     sigs.append(("scale_rows", lstm_cuda._scale_rows, (A2, A1)))
     # the synthesis network's layer 1 with its window (chars, ulen: int64)
     I2, T_ = int64[:, ::1], types.Tuple
-    cell_fwd, window_fwd, cell_bwd, window_bwd = window_cuda._row_kernels(d, tpb)
+    cell_fwd, window_fwd, cell_bwd, window_bwd = window_cuda._row_kernels(d, tpb, 1)
     x_fwd, x_bwd = window_cuda._bn_kernels(d, tile)
     win_in, win_out = T_((A2, A1, A2, I2, L)), U(A2, 4)
     win = T_((A2, A2, A2, I2, L, A2))

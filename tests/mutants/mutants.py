@@ -308,8 +308,8 @@ MUTANTS = [
          tests=[f"{BLOCKS}::test_lane_sum_odd_lanes"],
          why="BatchNorm lane sum drops its last lane"),
     dict(name="cuda-lstm-seq-gates-swapped", file="lnrnn/kernels/lstm_cuda.py",
-         old="c[k] = gates[H + k] * c_prev[k] + gates[k] * gates[2 * H + k]",
-         new="c[k] = gates[k] * c_prev[k] + gates[H + k] * gates[2 * H + k]",
+         old="ck = v[4 * u + 1] * cv[u] + v[4 * u] * v[4 * u + 2]",
+         new="ck = v[4 * u] * cv[u] + v[4 * u + 1] * v[4 * u + 2]",
          tests=[f"{BLOCKS}::test_cells_blocks_of_6_and_24"],
          why="the CUDA LSTM step (shared by the sequence and per-step kernels) swaps the input and forget gates"),
     dict(name="cuda-sigmoid-sign", file="lnrnn/kernels/cuda/rows_cuda.py",
@@ -572,18 +572,18 @@ MUTANTS = [
          tests=[f"{CLIP}::test_bn_lstm_clipped_matches_reference_with_masks"],
          why="the BN-LSTM's gate clip leaves the output gate's derivatives unclipped"),
     dict(name="gate-clip-cuda-after-recurrent", file="lnrnn/kernels/lstm_cuda.py",
-         old=("        if clip > zero:  # Graves: clip dL/da before anything reads it (dc, carried on, stays unclipped)\n"
-              "            for q in range(4):\n"
-              "                da[q * H + k] = min(max(da[q * H + k], -clip), clip)\n"
-              "        if not ln:\n"
-              "            for q in range(4):\n"
-              "                dv[q * H + k] = da[q * H + k]\n"),
-         new=("        if not ln:\n"
-              "            for q in range(4):\n"
-              "                dv[q * H + k] = da[q * H + k]\n"
-              "        if clip > zero:\n"
-              "            for q in range(4):\n"
-              "                da[q * H + k] = min(max(da[q * H + k], -clip), clip)\n"),
+         old=("                    if clip > zero:  # Graves: clip dL/da before anything reads it (dc, carried on, stays unclipped)\n"
+              "                        a = min(max(a, -clip), clip)\n"
+              "                        dav[4 * u + q] = a\n"
+              "                    da[q * H + k] = a\n"
+              "                    if not ln:\n"
+              "                        dv[q * H + k] = a\n"),
+         new=("                    if not ln:\n"
+              "                        dv[q * H + k] = a\n"
+              "                    if clip > zero:\n"
+              "                        a = min(max(a, -clip), clip)\n"
+              "                        dav[4 * u + q] = a\n"
+              "                    da[q * H + k] = a\n"),
          tests=[f"{CLIP}::test_cuda_lstm_clipped_equals_cpu"],
          why="the CUDA LSTM clips dL/da only after dL/dh_{t-1} was taken from it (the recurrence sees it unclipped)"),
     dict(name="iam-split-overlap-unchecked", file="lnrnn/data/iamondb.py",

@@ -13,13 +13,13 @@ BNR = "lnrnn/kernels/bn_rnn_cuda.py"
 
 MUTANTS = [
     dict(name="cuda-twin-rnn-ln-forgets-rstd", file=RNN,
-         old="            ah = (a[k] - m) * r\n",
-         new="            ah = a[k] - m\n",
+         old="                    ah = (av[u] - m) * r\n",
+         new="                    ah = av[u] - m\n",
          tests=[CUDA + "::test_rnn_matches_cpu"],
          why="the LN-RNN's normalized preactivation is only centered, not scaled to unit variance"),
     dict(name="cuda-twin-rnn-ln-backward-drops-the-variance-term", file=RNN,
-         old="            s2 += d * g[k] * ahat[k]\n",
-         new="            s2 += d * g[k]\n",
+         old="                    s2 += d * gk * ak\n",
+         new="                    s2 += d * gk\n",
          tests=[CUDA + "::test_rnn_matches_cpu"],
          why="LayerNorm's backward projects out the mean twice instead of the mean and the normalized row"),
     dict(name="cuda-twin-rnn-sequence-backward-skips-step-0", file=RNN,

@@ -1,4 +1,4 @@
-"""Device functions a block of threads runs on one row (the CUDA twin of rows.py): a block-wide sum,
+"""Device functions a block of threads runs on one row (the CUDA twin of rows.py): block-wide sums,
 a row's dot products with a weight column split over lanes, how a matrix-vector product is split over a
 block, and the sigmoid.
 """
@@ -14,20 +14,32 @@ from numba import cuda, float32  # noqa: E402
 # Block-wide reduction (rows: one block per row)
 # ------------------------------------------------------------------------------------------------
 @cuda.jit(device=True)
-def block_sum(sh, v):
-    """Sum of v over the threads of a 1-D block, returned to every thread. Every thread of the block
-    must call it (it synchronizes); sh is a shared scratch array of at least blockDim.x elements.
-    Pairwise tree that works for any block size, not only powers of two."""
+def tree_sums(sh, m):
+    """Block-wide sums of m values a thread, one barrier a tree level for all m: thread tid has written its
+    values to sh[r * w + tid] (r < m, w = blockDim.x); afterwards sh[r * w] holds the block's sum of value r.
+    Every thread of the block must call it (it synchronizes, first of all); a caller reads sh[r * w] and
+    synchronizes before sh is written again. sh: shared scratch of at least m * blockDim.x elements.
+    Pairwise tree that works for any block size, not only powers of two; each value's sum is added in the
+    same order whatever m is."""
     tid = cuda.threadIdx.x
-    n = cuda.blockDim.x
-    sh[tid] = v
+    w = cuda.blockDim.x
+    n = w
     cuda.syncthreads()
     while n > 1:
         half = (n + 1) // 2
         if tid < n - half:
-            sh[tid] += sh[tid + half]
+            for r in range(m):
+                sh[r * w + tid] += sh[r * w + tid + half]
         cuda.syncthreads()
         n = half
+
+
+@cuda.jit(device=True)
+def block_sum(sh, v):
+    """Sum of v over the threads of a 1-D block, returned to every thread (tree_sums of one value). Every
+    thread of the block must call it (it synchronizes); sh: shared scratch of at least blockDim.x elements."""
+    sh[cuda.threadIdx.x] = v
+    tree_sums(sh, 1)
     s = sh[0]
     cuda.syncthreads()  # nobody overwrites sh[0] before everyone has read it
     return s
@@ -91,6 +103,12 @@ def split_matvec(H, N, tpb):
             out[k] = s
 
     return matvec
+
+
+def units(H, threads):
+    """Hidden units a thread owns when a block of ``threads`` threads strides over H of them (k = tid,
+    tid + threads, ...): the size of its local arrays in the row functions (lstm_cuda, rnn_cuda); at least 1."""
+    return max(1, -(-int(H) // int(threads)))
 
 
 def split_groups(H, tpb):

@@ -1,0 +1,62 @@
+"""Planted bugs in the LSTM's and RNN's row functions on the device (lstm_cuda/rnn_cuda.row_functions: a thread's hidden units
+and gate columns held in its local arrays across the block's sums; rows_cuda.tree_sums: several sums in
+one tree), which the per-step kernels, the sequence kernels and the window layer's kernels share (format:
+tests/mutants/mutants.py). Each is caught by the twin-equality tests under Numba's simulator; the block-size
+tests run blocks of 6 and 24 threads, where a thread owns more than one hidden unit.
+
+    python tests/mutants/run.py --only 'cuda-rows-*'
+"""
+
+CUDA = "tests/kernels/test_cuda_kernels.py"
+BLOCKS = "tests/kernels/test_cuda_blocksizes.py"
+LSTMC = "lnrnn/kernels/lstm_cuda.py"
+RNNC = "lnrnn/kernels/rnn_cuda.py"
+ROWSC = "lnrnn/kernels/cuda/rows_cuda.py"
+
+MUTANTS = [
+    dict(name="cuda-rows-units-rounded-down", file=ROWSC,
+         old="    return max(1, -(-int(H) // int(threads)))\n",
+         new="    return max(1, int(H) // int(threads))\n",
+         tests=[f"{BLOCKS}::test_cells_blocks_of_6_and_24"],
+         why="a thread's units rounded down: where threads do not divide H, the last units of a row are never "
+             "computed"),
+    dict(name="cuda-rows-tree-sums-only-the-first-two", file=ROWSC,
+         old="            for r in range(m):\n",
+         new="            for r in range(min(m, 2)):\n",
+         tests=[CUDA],
+         why="the tree adds up only the first two of four sums: the x side's LayerNorm backward (x1, x2) "
+             "keeps each thread's own part"),
+    dict(name="cuda-rows-x-sums-swapped", file=LSTMC,
+         old="            x1 = sh[2 * n] * inv_g\n",
+         new="            x1 = sh[3 * n] * inv_g\n",
+         tests=[CUDA],
+         why="the LN backward of x Wx takes its second sum for the first"),
+    dict(name="cuda-rows-cell-variance-about-the-gates-mean", file=LSTMC,
+         old="                    d = cv[u] - m_c\n",
+         new="                    d = cv[u] - m_h\n",
+         tests=[CUDA],
+         why="the cell's LayerNorm variance is taken about the mean of h_{t-1} Wh"),
+    dict(name="cuda-rows-carried-dc-not-read", file=LSTMC,
+         old="                uv[5 * u + 4] = dc[k]\n",
+         new="                uv[5 * u + 4] = dc[k] * 0\n",
+         tests=[CUDA],
+         why="BPTT forgets dL/dc_t from step t+1: the cell's gradient path through time is cut"),
+    dict(name="cuda-rows-second-unit-skipped", file=LSTMC,
+         old="        for u in range(nu):\n            k = tid + u * n\n            if k < H:\n                if ln:\n"
+             "                    ch = (cv[u] - m_c) * r_c\n",
+         new="        for u in range(1):\n            k = tid + u * n\n            if k < H:\n                if ln:\n"
+             "                    ch = (cv[u] - m_c) * r_c\n",
+         tests=[f"{BLOCKS}::test_cells_blocks_of_6_and_24"],
+         why="only a thread's first unit gets tanh of its cell and h_t: rows wider than the block lose the rest"),
+    dict(name="cuda-rows-rnn-gain-ignored", file=RNNC,
+         old="                gb[2 * u] = g[k] if ln else one\n",
+         new="                gb[2 * u] = one\n",
+         tests=[f"{CUDA}::test_rnn_matches_cpu"],
+         why="the LN-RNN's gain is read as one: h_t = tanh(ahat + b) whatever g is"),
+    dict(name="cuda-rows-rnn-plain-dv-not-written", file=RNNC,
+         old="                else:\n                    dv[k] = d\n",
+         new="",
+         tests=[f"{CUDA}::test_rnn_matches_cpu"],
+         why="without LN the row's dL/d(preactivation) never reaches dv: the sequence kernel's dh = dv Wh^T "
+             "reads a stale row"),
+]
