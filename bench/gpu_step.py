@@ -103,10 +103,7 @@ def lnrnn_step_fn(p, dy, norm="ln", path="auto", blas=None, persistent=False, pe
 
     def step():
         with configured(path, blas):
-            if persistent:
-                y, hT, cT, saved = lstm_persistent_cuda.lstm_forward(*args, 1e-5)
-            else:
-                y, hT, cT, saved = lstm_cuda.lstm_forward(*args, code, 1e-5)
+            y, hT, cT, saved = _lstm_forward(args, code, persistent)
             if persistent_bwd:
                 grads = lstm_persistent_cuda.lstm_backward(bargs[0], saved, *bargs[1:])
             else:
@@ -114,6 +111,16 @@ def lnrnn_step_fn(p, dy, norm="ln", path="auto", blas=None, persistent=False, pe
         return y, grads
 
     return step
+
+
+def _lstm_forward(args, code, persistent):
+    """lstm_forward on the device arrays args (FWD's order): dev/lstm_persistent_cuda.py's recurrence
+    (persistent, LN) or lstm_cuda's with norm code."""
+    from dev import lstm_persistent_cuda
+    from lnrnn.kernels import lstm_cuda
+    if persistent:
+        return lstm_persistent_cuda.lstm_forward(*args, 1e-5)
+    return lstm_cuda.lstm_forward(*args, code, 1e-5)
 
 
 @contextlib.contextmanager
@@ -133,7 +140,6 @@ def configured(path, blas):
 def lnrnn_forward_fn(p, persistent=False, norm="ln", path="auto", blas=None):
     """The forward alone on device-resident arrays, dev/lstm_persistent_cuda.py's (persistent, LN) or
     lstm_cuda's on the given path; returns (y, saved) as device arrays."""
-    from dev import lstm_persistent_cuda
     from lnrnn.kernels import lstm_cuda
     from lnrnn.kernels.cuda.arrays_cuda import to_device
 
@@ -142,10 +148,7 @@ def lnrnn_forward_fn(p, persistent=False, norm="ln", path="auto", blas=None):
 
     def fwd():
         with configured(path, blas):
-            if persistent:
-                y, _, _, saved = lstm_persistent_cuda.lstm_forward(*args, 1e-5)
-            else:
-                y, _, _, saved = lstm_cuda.lstm_forward(*args, code, 1e-5)
+            y, _, _, saved = _lstm_forward(args, code, persistent)
         return y, saved
 
     return fwd
