@@ -223,6 +223,16 @@ def test_cells_blocks_of_6_and_24(cell, tpb, path, monkeypatch):
     assert_cell_twins(cell, "ln", T=3, B=2, I=3, H=H)
 
 
+@pytest.mark.parametrize("path", [True, False], ids=["sequence", "per-step"])
+@pytest.mark.parametrize("norm", ["ln", "none"])
+def test_lstm_threads_owning_several_units(norm, path, monkeypatch):
+    """H = 13 hidden units on 6-thread blocks: a thread owns up to three units (k = tid, tid + 6, tid + 12;
+    rows_cuda.units), only thread 0 a third one, in the per-step kernels and the sequence kernels."""
+    geometry(monkeypatch, tpb=6, tile=3, sequence=path)
+    assert rows_cuda.units(13, 6) == 3 and rows_cuda.units(12, 6) == 2 and rows_cuda.units(5, 6) == 1
+    assert_cell_twins("lstm", norm, T=3, B=2, I=3, H=13)
+
+
 def test_ln_rnn_96_thread_blocks(monkeypatch):
     """An LN-RNN with H = 70 runs 96-thread sequence blocks by default (70 rounded up to a warp)."""
     assert arrays_cuda.seq_threads(70) == 96

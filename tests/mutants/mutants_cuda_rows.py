@@ -2,7 +2,7 @@
 and gate columns held in its local arrays across the block's sums; rows_cuda.tree_sums: several sums in
 one tree), which the per-step kernels, the sequence kernels and the window layer's kernels share (format:
 tests/mutants/mutants.py). Each is caught by the twin-equality tests under Numba's simulator; the block-size
-tests run blocks of 6 and 24 threads, where a thread owns more than one hidden unit.
+tests run an LSTM of 13 hidden units on 6-thread blocks, where a thread owns up to three of them.
 
     python tests/mutants/run.py --only 'cuda-rows-*'
 """
@@ -17,7 +17,7 @@ MUTANTS = [
     dict(name="cuda-rows-units-rounded-down", file=ROWSC,
          old="    return max(1, -(-int(H) // int(threads)))\n",
          new="    return max(1, int(H) // int(threads))\n",
-         tests=[f"{BLOCKS}::test_cells_blocks_of_6_and_24"],
+         tests=[f"{BLOCKS}::test_lstm_threads_owning_several_units"],
          why="a thread's units rounded down: where threads do not divide H, the last units of a row are never "
              "computed"),
     dict(name="cuda-rows-tree-sums-only-the-first-two", file=ROWSC,
@@ -46,7 +46,7 @@ MUTANTS = [
              "                    ch = (cv[u] - m_c) * r_c\n",
          new="        for u in range(1):\n            k = tid + u * n\n            if k < H:\n                if ln:\n"
              "                    ch = (cv[u] - m_c) * r_c\n",
-         tests=[f"{BLOCKS}::test_cells_blocks_of_6_and_24"],
+         tests=[f"{BLOCKS}::test_lstm_threads_owning_several_units"],
          why="only a thread's first unit gets tanh of its cell and h_t: rows wider than the block lose the rest"),
     dict(name="cuda-rows-rnn-gain-ignored", file=RNNC,
          old="                gb[2 * u] = g[k] if ln else one\n",
