@@ -63,7 +63,7 @@ from lnrnn.kernels.cuda.graphs_cuda import capture_loop, loop_path, plan_for
 from lnrnn.kernels.cuda.gemm_cuda import (SUM, SUM_PROD, Direct, colsum, colsum_launch, colsum_parts, colsum_prod,
                                           matmul, input_product, product, projection_grads, projection_into,
                                           projection_views)
-from lnrnn.kernels.cuda.rows_cuda import (block_sum, dot_col, sigmoid, split_groups, split_matvec, tree_sums,
+from lnrnn.kernels.cuda.rows_cuda import (dot_col, local_stats, sigmoid, split_groups, split_matvec, tree_sums,
                                           units)
 from lnrnn.kernels.layernorm_cuda import ln_rows
 from lnrnn.kernels.codes import NORM_LN, NORM_NONE, centered, clip_bound  # noqa: F401  (the same codes as the CPU twin)
@@ -125,15 +125,8 @@ def row_functions(dtype, nu):
                     gcb[2 * u] = gc[k]
                     gcb[2 * u + 1] = bc[k]
         m_h, r_h, m_c, r_c = zero, one, zero, one
-        if ln:  # LayerNorm of hw: mean, then the biased variance (two passes, as the CPU twin)
-            m_h = block_sum(sh, s) * inv_g
-            s = zero
-            for u in range(nu):
-                if tid + u * n < H:
-                    for q in range(4):
-                        d = v[4 * u + q] - m_h
-                        s += d * d
-            r_h = one / math.sqrt(block_sum(sh, s) * inv_g + e)
+        if ln:  # LayerNorm of hw
+            m_h, r_h = local_stats(sh, v, 4, s, H, inv_g, e, one)
         s = zero
         for u in range(nu):
             k = tid + u * n
@@ -154,13 +147,7 @@ def row_functions(dtype, nu):
                 cv[u] = ck
                 s += ck
         if ln:  # LayerNorm of c_t
-            m_c = block_sum(sh, s) * inv_h
-            s = zero
-            for u in range(nu):
-                if tid + u * n < H:
-                    d = cv[u] - m_c
-                    s += d * d
-            r_c = one / math.sqrt(block_sum(sh, s) * inv_h + e)
+            m_c, r_c = local_stats(sh, cv, 1, s, H, inv_h, e, one)
         for u in range(nu):
             k = tid + u * n
             if k < H:

@@ -27,7 +27,7 @@ from lnrnn.kernels.cuda.arrays_cuda import (bounded, copy, empty, fill_zeros, he
 from lnrnn.kernels.cuda.gemm_cuda import (SUM, SUM_PROD, colsum, colsum_launch, colsum_parts, colsum_prod, matmul,
                                       input_product, product, projection_grads, projection_into, projection_views)
 from lnrnn.kernels.cuda.graphs_cuda import capture_loop, loop_path, plan_for
-from lnrnn.kernels.cuda.rows_cuda import block_sum, split_groups, split_matvec, tree_sums, units
+from lnrnn.kernels.cuda.rows_cuda import local_stats, split_groups, split_matvec, tree_sums, units
 from lnrnn.kernels.codes import NORM_LN, NORM_NONE  # noqa: F401  (the same codes as the CPU twin)
 
 
@@ -67,14 +67,8 @@ def row_functions(dtype, nu):
                 gb[2 * u] = g[k] if ln else one
                 gb[2 * u + 1] = b[k]
         m, r = zero, one
-        if ln:  # mean, then the biased variance (two passes, as the CPU twin)
-            m = block_sum(sh, s) * inv_h
-            s = zero
-            for u in range(nu):
-                if tid + u * n < H:
-                    d = av[u] - m
-                    s += d * d
-            r = one / math.sqrt(block_sum(sh, s) * inv_h + e)
+        if ln:
+            m, r = local_stats(sh, av, 1, s, H, inv_h, e, one)
         for u in range(nu):
             k = tid + u * n
             if k < H:

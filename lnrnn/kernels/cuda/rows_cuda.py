@@ -46,6 +46,25 @@ def block_sum(sh, v):
 
 
 @cuda.jit(device=True)
+def local_stats(sh, vals, per, s, H, inv, e, one):
+    """LayerNorm statistics of a row whose values the block's threads hold in local arrays (the row functions
+    of lstm_cuda and rnn_cuda): thread tid holds ``per`` values for each of its units k = tid + u * blockDim.x
+    < H, at vals[per * u : per * (u + 1)]; s: its sum of them (taken where they were loaded); inv: 1 / the
+    row's length; e: eps. Returns (mean, 1/sqrt(biased variance + e)): the variance a second pass about the
+    mean, as the CPU twin. Every thread of the block must call it (it synchronizes)."""
+    tid = cuda.threadIdx.x
+    n = cuda.blockDim.x
+    m = block_sum(sh, s) * inv
+    s = one - one
+    for u in range(vals.shape[0] // per):
+        if tid + u * n < H:
+            for q in range(per):
+                d = vals[per * u + q] - m
+                s += d * d
+    return m, one / math.sqrt(block_sum(sh, s) * inv + e)
+
+
+@cuda.jit(device=True)
 def dot_col(v, W, col, start, stop, step, zero):
     """sum of v[i] * W[i, col] for i = start, start+step, ... < stop (v: e.g. a shared row, W: global).
     Eight independent accumulators, so a thread has eight loads of W in flight instead of waiting out
