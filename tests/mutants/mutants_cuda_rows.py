@@ -1,6 +1,6 @@
-"""Planted bugs in the LSTM's and RNN's row functions on the device (lstm_cuda/rnn_cuda.row_functions: a thread's hidden units
-and gate columns held in its local arrays across the block's sums; rows_cuda.tree_sums: several sums in
-one tree), which the per-step kernels, the sequence kernels and the window layer's kernels share (format:
+"""Planted bugs in the LSTM's and RNN's row functions on the device (lstm_cuda/rnn_cuda.row_functions: a
+thread's hidden units and gate columns held in its local arrays across the block's sums; rows_cuda.tree_sums:
+several sums in one tree; rows_cuda.local_stats), which the per-step kernels, the sequence kernels and the window layer's kernels share (format:
 tests/mutants/mutants.py). Each is caught by the twin-equality tests under Numba's simulator; the block-size
 tests run an LSTM of 13 hidden units on 6-thread blocks, where a thread owns up to three of them.
 
