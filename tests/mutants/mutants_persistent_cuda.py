@@ -1,7 +1,7 @@
 """Planted bugs in the persistent LN-LSTM forward and BPTT (dev/lstm_persistent_cuda.py; format:
 tests/mutants/mutants.py).
 
-    python tests/mutants/run.py --only 'cuda-persistent-*' --only 'cuda-upload-*' --only 'cuda-mdn-*'
+    python tests/mutants/run.py --only 'cuda-persistent-*' --only 'cuda-mdn-*'
 """
 
 PERS = "dev/lstm_persistent_cuda.py"
@@ -63,12 +63,6 @@ MUTANTS = [
          tests=["tests/kernels/test_cuda_gpu_typing.py"],
          why="a shared array shaped by a sum: the simulator runs it, a GPU's compiler cannot type it (the "
              "first GPU run of this kernel failed so)"),
-    dict(name="cuda-upload-keeps-broadcast-strides", file="lnrnn/kernels/cuda/arrays_cuda.py",
-         old="    if a.strides != c_strides(a.shape, a.itemsize):\n        a = a.copy(order=\"C\")\n",
-         new="",
-         tests=["tests/model/test_cuda_layers.py::test_cuda_masked_chunked_model_equals_cpu"],
-         why="x[0][None] (a stride-0 axis) uploaded as is: a GPU's device array then refuses to reshape it "
-             "(the strict simulator in tests/conftest.py does too)"),
     dict(name="cuda-mdn-float64-compare", file="lnrnn/kernels/mdn_cuda.py",
          old="    def fwd(yhat, target, valid, M, nll, gamma, z1, z2, e, pi):\n        start = cuda.grid(1)\n"
              "        for n in range(start, yhat.shape[0], cuda.gridsize(1)):\n            if valid[n] == zero:",

@@ -18,7 +18,7 @@ import numpy as np
 
 from lnrnn import config
 from lnrnn.kernels.cuda.cuda_env import numpy_compat, simulator_enabled
-from lnrnn.kernels.cuda.graphs_cuda import c_strides, pool
+from lnrnn.kernels.cuda.graphs_cuda import pool
 
 numpy_compat()  # before numba-cuda compiles anything (NumPy >= 2.5)
 from numba import cuda, float32, float64  # noqa: E402
@@ -80,15 +80,13 @@ def is_device(a):
 
 
 def to_device(a):
-    """Device array as is; a host array copied to the device (C-contiguous) once. NumPy calls an array
-    with a length-1 axis of any stride contiguous (x[None], x[t:t+1]) and keeps that stride; numba-cuda's
-    device array then refuses to reshape it ('operation requires copying'), so such strides are made
-    the plain C ones first."""
+    """Device array as is; a host array copied to the device once, into a fresh C-ordered device array
+    (``empty``), so that it reshapes as any other: copy_to_device lays out a host array of other strides
+    (x[0][None], whose length-1 axis NumPy lets keep any stride; a broadcast or transposed view) in C order
+    on its way (tests/kernels/test_upload_strides.py)."""
     if is_device(a):
         return a
     a = np.ascontiguousarray(a)
-    if a.strides != c_strides(a.shape, a.itemsize):
-        a = a.copy(order="C")
     out = empty(a.shape, a.dtype)
     out.copy_to_device(a)
     return out
