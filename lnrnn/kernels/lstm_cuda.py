@@ -63,8 +63,8 @@ from lnrnn.kernels.cuda.graphs_cuda import capture_loop, loop_path, plan_for
 from lnrnn.kernels.cuda.gemm_cuda import (SUM, SUM_PROD, Direct, colsum, colsum_launch, colsum_parts, colsum_prod,
                                           matmul, input_product, product, projection_grads, projection_into,
                                           projection_views)
-from lnrnn.kernels.cuda.rows_cuda import (dot_col, local_stats, sigmoid, split_groups, split_matvec, tree_sums,
-                                          units)
+from lnrnn.kernels.cuda.rows_cuda import (block_sum2, block_sum4, dot_col, local_stats, sigmoid, split_groups,
+                                          split_matvec, units)
 from lnrnn.kernels.layernorm_cuda import ln_rows
 from lnrnn.kernels.codes import NORM_LN, NORM_NONE, centered, clip_bound  # noqa: F401  (the same codes as the CPU twin)
 
@@ -216,12 +216,8 @@ def row_functions(dtype, nu):
                     s1 += d * g
                     s2 += d * g * ch
         if ln:
-            sh[tid] = s1
-            sh[n + tid] = s2
-            tree_sums(sh, 2)
-            s1 = sh[0] / fh
-            s2 = sh[n] / fh
-            cuda.syncthreads()
+            s1, s2 = block_sum2(sh, s1, s2)
+            s1, s2 = s1 / fh, s2 / fh
         # 2. cell recurrence and the input/forget/candidate gates
         for u in range(nu):
             k = tid + u * n
@@ -256,16 +252,8 @@ def row_functions(dtype, nu):
                         h2 += d * lnv[16 * u + q] * lnv[16 * u + 4 + q]
                         x1 += d * lnv[16 * u + 8 + q]
                         x2 += d * lnv[16 * u + 8 + q] * lnv[16 * u + 12 + q]
-            sh[tid] = h1
-            sh[n + tid] = h2
-            sh[2 * n + tid] = x1
-            sh[3 * n + tid] = x2
-            tree_sums(sh, 4)
-            h1 = sh[0] * inv_g
-            h2 = sh[n] * inv_g
-            x1 = sh[2 * n] * inv_g
-            x2 = sh[3 * n] * inv_g
-            cuda.syncthreads()
+            h1, h2, x1, x2 = block_sum4(sh, h1, h2, x1, x2)
+            h1, h2, x1, x2 = h1 * inv_g, h2 * inv_g, x1 * inv_g, x2 * inv_g
             for u in range(nu):
                 k = tid + u * n
                 if k < H:
@@ -278,6 +266,11 @@ def row_functions(dtype, nu):
                         dxw[j] = r_x * (d * lnv[16 * u + 8 + q] - x1 - lnv[16 * u + 12 + q] * x2)
 
     return fwd_row, bwd_row
+
+
+def step_kernels(dt, H, tpb):
+    """(fwd_step, bwd_step) for width H on blocks of tpb threads (compiled per units a thread owns)."""
+    return _kernels(np.dtype(dt), tpb, units(H, tpb))
 
 
 @lru_cache(maxsize=None)
@@ -470,7 +463,7 @@ class _ForwardPlan:
         G = 4 * H
         N = S * B
         tpb = step_threads(H)
-        fwd_step = _kernels(np.dtype(dt), tpb, units(H, tpb))[0]
+        fwd_step = step_kernels(dt, H, tpb)[0]
         gemm = product(prov)
         d1, d2, d3 = _dummies(dt, S, B)
         self.x, self.Wx = empty((S, B, I), dt), empty((I, G), dt)
@@ -525,7 +518,7 @@ class _BackwardPlan:
         G = 4 * H
         N = S * B
         tpb = step_threads(H)
-        bwd_step = _kernels(np.dtype(dt), tpb, units(H, tpb))[1]
+        bwd_step = step_kernels(dt, H, tpb)[1]
         gemm = product(prov)
         d1, d2, d3 = _dummies(dt, S, B)
         narrow = ln and 0 < I <= FOLD_MAX_I  # xhat_x recomputed (the CPU twin's layout), else read as saved
@@ -635,7 +628,7 @@ def lstm_forward(x, h0, c0, Wx, Wh, b, gx, bx, gh, bh, gc, bc, norm, eps, nchunk
         return y, take_row(y, T - 1), take_row(saved[1], T - 1), saved
 
     tpb = threads_per_block()
-    fwd_step = _kernels(np.dtype(dt), tpb, units(H, tpb))[0]
+    fwd_step = step_kernels(dt, H, tpb)[0]
     d1, d2, d3 = _dummies(dt, T, B)
 
     xp = matmul(x.reshape(T * B, I), Wx).reshape(T, B, G)
@@ -798,7 +791,7 @@ def _backward_loop(path, dy, dcT, sv, c0, Wh, p, ln, clip):
     dt = dy.dtype
     d1, d2, d3 = _dummies(dt, T, B)
     tpb = threads_per_block()
-    bwd_step = _kernels(np.dtype(dt), tpb, units(H, tpb))[1]
+    bwd_step = step_kernels(dt, H, tpb)[1]
     DA = empty((T, B, G), dt)  # dL/d(preactivation a), per row
     if ln:
         DCN = empty((T, B, H), dt)  # dL/d(gc * chat + bc), per row

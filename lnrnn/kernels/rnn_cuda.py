@@ -27,7 +27,7 @@ from lnrnn.kernels.cuda.arrays_cuda import (bounded, copy, empty, fill_zeros, he
 from lnrnn.kernels.cuda.gemm_cuda import (SUM, SUM_PROD, colsum, colsum_launch, colsum_parts, colsum_prod, matmul,
                                       input_product, product, projection_grads, projection_into, projection_views)
 from lnrnn.kernels.cuda.graphs_cuda import capture_loop, loop_path, plan_for
-from lnrnn.kernels.cuda.rows_cuda import local_stats, split_groups, split_matvec, tree_sums, units
+from lnrnn.kernels.cuda.rows_cuda import block_sum2, local_stats, split_groups, split_matvec, units
 from lnrnn.kernels.codes import NORM_LN, NORM_NONE  # noqa: F401  (the same codes as the CPU twin)
 
 
@@ -112,12 +112,8 @@ def row_functions(dtype, nu):
                 else:
                     dv[k] = d
         if ln:
-            sh[tid] = s1
-            sh[n + tid] = s2
-            tree_sums(sh, 2)
-            s1 = sh[0] * inv_h
-            s2 = sh[n] * inv_h
-            cuda.syncthreads()
+            s1, s2 = block_sum2(sh, s1, s2)
+            s1, s2 = s1 * inv_h, s2 * inv_h
             for u in range(nu):
                 k = tid + u * n
                 if k < H:
@@ -126,6 +122,11 @@ def row_functions(dtype, nu):
                     dv[k] = v
 
     return fwd_row, bwd_row
+
+
+def step_kernels(dt, H, tpb):
+    """(fwd_step, bwd_step) for width H on blocks of tpb threads (compiled per units a thread owns)."""
+    return _kernels(np.dtype(dt), tpb, units(H, tpb))
 
 
 @lru_cache(maxsize=None)
@@ -258,7 +259,7 @@ class _ForwardPlan:
     def __init__(self, prov, S, B, H, I, dt, ln, eps):
         N = S * B
         tpb = threads_per_block()
-        fwd_step = _kernels(np.dtype(dt), tpb, units(H, tpb))[0]
+        fwd_step = step_kernels(dt, H, tpb)[0]
         gemm = product(prov)
         d1, d2, d3 = _dummies(dt, S, B)
         self.x, self.Wx = empty((S, B, I), dt), empty((I, H), dt)
@@ -295,7 +296,7 @@ class _BackwardPlan:
     def __init__(self, prov, S, B, H, I, dt, ln):
         N = S * B
         tpb = threads_per_block()
-        bwd_step = _kernels(np.dtype(dt), tpb, units(H, tpb))[1]
+        bwd_step = step_kernels(dt, H, tpb)[1]
         gemm = product(prov)
         d1, d2, d3 = _dummies(dt, S, B)
         self.dy, self.y = empty((S, B, H), dt), empty((S, B, H), dt)
@@ -341,7 +342,7 @@ def rnn_forward(x, h0, Wx, Wh, b, g, norm, eps, nchunks=1):
     dt = x.dtype
     ln = norm == NORM_LN
     tpb = threads_per_block()
-    fwd_step = _kernels(np.dtype(dt), tpb, units(H, tpb))[0]
+    fwd_step = step_kernels(dt, H, tpb)[0]
     path = rnn_path(H, dt, T)
     if path == "graph":
         plan = plan_for("rnn forward", T, (B, H, I, np.dtype(dt).str, ln, float(eps)),
@@ -411,7 +412,7 @@ def _backward_loop(path, dy, y, ahat, rstd, g, Wh, ln):
     T, B, H = dy.shape
     dt = dy.dtype
     tpb = threads_per_block()
-    bwd_step = _kernels(np.dtype(dt), tpb, units(H, tpb))[1]
+    bwd_step = step_kernels(dt, H, tpb)[1]
     dZ = empty((T, B, H), dt)               # dL/d(tanh argument): db (and dg) reduce over it
     dA = empty((T, B, H), dt) if ln else dZ  # dL/d(x Wx + h Wh)
     dh_next = zeros((B, H), dt)             # dL/dh_t from step t+1; ends as dh0

@@ -187,10 +187,15 @@ def window_bwd_row(up, active, dkappa, sv, chars, L, WpT, dp, dh, one):
         dh[j] = dy[j] + v if active else v
 
 
+def _cell_kernels(dt, H, tpb):
+    """(cell_fwd, cell_bwd) for width H on blocks of tpb threads (compiled per units a thread owns)."""
+    return _row_kernels(np.dtype(dt), tpb, units(H, tpb))
+
+
 @lru_cache(maxsize=None)
 def _row_kernels(dtype, tpb, nu):
-    """Kernels with one block of tpb threads per batch row: the NORM_NONE/NORM_LN steps (LSTM and window
-    fused; a thread owns at most nu hidden units, rows_cuda.units) and the window alone (NORM_BN)."""
+    """The NORM_NONE/NORM_LN steps, LSTM and window fused, with one block of tpb threads per batch row; a thread
+    owns at most nu hidden units (rows_cuda.units)."""
     dt = nbtype(dtype)
     fwd_row, bwd_row = row_functions(dtype, nu)
     SH4 = 4 * tpb  # bwd_row's scratch (shared sizes must be compile-time constants)
@@ -234,16 +239,6 @@ def _row_kernels(dtype, tpb, nu):
                    (abk_t[bb], kappa_t[bb], phi_t[bb], w_t[bb]), one)
 
     @bounded(tpb)
-    def window_fwd(y_t, win_in, win_out):
-        """The window at step t (NORM_BN: after bn_lstm_cuda's step); block bb handles batch row bb.
-            y_t (B,H) = h_t; win_in, win_out as in cell_fwd."""
-        Wp, bp, kappa_prev, chars, ulen = win_in
-        abk_t, kappa_t, phi_t, w_t = win_out
-        bb = cuda.blockIdx.x
-        window_row(y_t[bb], Wp, bp, kappa_prev[bb], chars[bb], min(ulen[bb], chars.shape[1]),
-                   (abk_t[bb], kappa_t[bb], phi_t[bb], w_t[bb]), dt(1.0))
-
-    @bounded(tpb)
     def cell_bwd(up, lengths, s, win, dh_t, dp_t, carry, sv, rs, p, ln, clip, grads):
         """Step s of a NORM_NONE/NORM_LN layer's BPTT; block bb handles batch row bb.
             up = (dy_s (B,H), dw_s (B,C), dw_next (B,C)) as in window_bwd_row (row bb of each)
@@ -270,6 +265,24 @@ def _row_kernels(dtype, tpb, nu):
                 (gates_t[bb], xp_t[bb], hhat_t[bb], c_prev[bb], tc_t[bb], chat_t[bb]), r, p, ln, dt(clip), one,
                 dt(G // 4), one / dt(G), (da_t[bb], dcn_t[bb], dhw_t[bb], dxw_t[bb]), dhw_t[bb])
 
+    return cell_fwd, cell_bwd
+
+
+@lru_cache(maxsize=None)
+def _window_kernels(dtype, tpb):
+    """The window alone (NORM_BN: the LSTM's step is bn_lstm_cuda's), one block of tpb threads per batch row."""
+    dt = nbtype(dtype)
+
+    @bounded(tpb)
+    def window_fwd(y_t, win_in, win_out):
+        """The window at step t (NORM_BN: after bn_lstm_cuda's step); block bb handles batch row bb.
+            y_t (B,H) = h_t; win_in, win_out as in cell_fwd."""
+        Wp, bp, kappa_prev, chars, ulen = win_in
+        abk_t, kappa_t, phi_t, w_t = win_out
+        bb = cuda.blockIdx.x
+        window_row(y_t[bb], Wp, bp, kappa_prev[bb], chars[bb], min(ulen[bb], chars.shape[1]),
+                   (abk_t[bb], kappa_t[bb], phi_t[bb], w_t[bb]), dt(1.0))
+
     @bounded(tpb)
     def window_bwd(up, lengths, s, win, dh_t, dp_t):
         """The window's backward at step s (NORM_BN: before bn_lstm_cuda's step); block bb handles batch
@@ -280,7 +293,7 @@ def _row_kernels(dtype, tpb, nu):
         window_bwd_row((dy_s[bb], dw_s[bb], dw_next[bb]), s < lengths[bb], dkappa[bb], (abk_s[bb], kappa_s[bb]),
                        chars[bb], min(ulen[bb], chars.shape[1]), WpT, dp_t[bb], dh_t[bb], dt(1.0))
 
-    return cell_fwd, window_fwd, cell_bwd, window_bwd
+    return window_fwd, window_bwd
 
 
 @lru_cache(maxsize=None)
@@ -515,8 +528,8 @@ def _bn_kerns(dt, tpb):
     the window kernel's threads a block), forward and backward."""
     x_fwd, x_bwd = _bn_kernels(np.dtype(dt), tile())
     (lstm_fwd, lstm_bwd), tl = bn_lstm_cuda.kernels(dt)
-    rows = _row_kernels(np.dtype(dt), tpb, 1)  # the window alone: no LSTM rows in these kernels
-    return (x_fwd, lstm_fwd, tl, rows[1], tpb), (x_bwd, lstm_bwd, tl, rows[3], tpb)
+    window_fwd, window_bwd = _window_kernels(np.dtype(dt), tpb)
+    return (x_fwd, lstm_fwd, tl, window_fwd, tpb), (x_bwd, lstm_bwd, tl, window_bwd, tpb)
 
 
 def _bn_forward_step(gemm, v, a, kern, training, momentum, eps):
@@ -771,7 +784,7 @@ class _ForwardPlan:
             step = _bn_forward_step(gemm, v, a, _bn_kerns(dt, tpb)[0], training, momentum, eps)
         else:
             v = _views(prov, a, _FWD_PRODUCTS)
-            step = _forward_step(gemm, v, a, (_row_kernels(np.dtype(dt), tpb, units(H, tpb))[0], tpb), ln, eps)
+            step = _forward_step(gemm, v, a, (_cell_kernels(dt, H, tpb)[0], tpb), ln, eps)
         self.a = a
         self.replay = capture_loop(prov, step, range(S), partial(_forward_before, gemm, v))
 
@@ -816,7 +829,7 @@ class _BackwardPlan:
             step = _bn_backward_step(gemm, v, a, _bn_kerns(dt, tpb)[1], training, clip)
             after = partial(_bn_backward_after, gemm, v, a)
         else:
-            step = _backward_step(gemm, v, a, (_row_kernels(np.dtype(dt), tpb, units(H, tpb))[2], tpb), ln, clip)
+            step = _backward_step(gemm, v, a, (_cell_kernels(dt, H, tpb)[1], tpb), ln, clip)
             after = partial(_backward_after, gemm, v, a, ln)
         self.a = a
         self.replay = capture_loop(prov, step, range(S - 1, -1, -1), partial(_backward_before, a), after)
@@ -890,7 +903,7 @@ def window_lstm_forward(x, h0, c0, kappa0, w0, chars, ulen, Wx, Wh, b, gx, bx, g
         _bn_forward_arrays(a, S)
         step = _bn_forward_step(matmul, a, a, _bn_kerns(dt, tpb)[0], training, momentum, eps)
     else:
-        step = _forward_step(matmul, a, a, (_row_kernels(np.dtype(dt), tpb, units(H, tpb))[0], tpb), ln, eps)
+        step = _forward_step(matmul, a, a, (_cell_kernels(dt, H, tpb)[0], tpb), ln, eps)
     _forward_before(matmul, a, 0)
     for t in range(T):
         step(t, 0)
@@ -969,7 +982,7 @@ def window_lstm_backward(dy, dw, saved, x, h0, c0, kappa0, w0, chars, ulen, Wx, 
         _bn_backward_arrays(a, T)
         step = _bn_backward_step(matmul, a, a, _bn_kerns(dt, tpb)[1], training, clip)
     else:
-        step = _backward_step(matmul, a, a, (_row_kernels(np.dtype(dt), tpb, units(H, tpb))[2], tpb), ln, clip)
+        step = _backward_step(matmul, a, a, (_cell_kernels(dt, H, tpb)[1], tpb), ln, clip)
     for t in range(T - 1, -1, -1):
         step(t, 0)
     if bn:

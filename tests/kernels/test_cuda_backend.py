@@ -207,7 +207,8 @@ def _ptx_signatures(np_dtype, tpb, tile):
     sigs.append(("scale_rows", lstm_cuda._scale_rows, (A2, A1)))
     # the synthesis network's layer 1 with its window (chars, ulen: int64)
     I2, T_ = int64[:, ::1], types.Tuple
-    cell_fwd, window_fwd, cell_bwd, window_bwd = window_cuda._row_kernels(d, tpb, 1)
+    cell_fwd, cell_bwd = window_cuda._row_kernels(d, tpb, 1)
+    window_fwd, window_bwd = window_cuda._window_kernels(d, tpb)
     x_fwd, x_bwd = window_cuda._bn_kernels(d, tile)
     win_in, win_out = T_((A2, A1, A2, I2, L)), U(A2, 4)
     win = T_((A2, A2, A2, I2, L, A2))

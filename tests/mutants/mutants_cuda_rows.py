@@ -1,8 +1,9 @@
 """Planted bugs in the LSTM's and RNN's row functions on the device (lstm_cuda/rnn_cuda.row_functions: a
-thread's hidden units and gate columns held in its local arrays across the block's sums; rows_cuda.tree_sums:
-several sums in one tree; rows_cuda.local_stats), which the per-step kernels, the sequence kernels and the window layer's kernels share (format:
-tests/mutants/mutants.py). Each is caught by the twin-equality tests under Numba's simulator; the block-size
-tests run an LSTM of 13 hidden units on 6-thread blocks, where a thread owns up to three of them.
+thread's hidden units and gate columns held in its local arrays across the block's sums; rows_cuda.tree_sums,
+block_sum2 and block_sum4: several sums in one tree; rows_cuda.local_stats), which the per-step kernels, the
+sequence kernels and the window layer's kernels share (format: tests/mutants/mutants.py). Each is caught by
+the twin-equality tests under Numba's simulator; the block-size tests run an LSTM of 13 hidden units on 6-thread
+blocks, where a thread owns up to three of them.
 
     python tests/mutants/run.py --only 'cuda-rows-*'
 """
@@ -26,11 +27,12 @@ MUTANTS = [
          tests=[CUDA],
          why="the tree adds up only the first two of four sums: the x side's LayerNorm backward (x1, x2) "
              "keeps each thread's own part"),
-    dict(name="cuda-rows-x-sums-swapped", file=LSTMC,
-         old="            x1 = sh[2 * n] * inv_g\n",
-         new="            x1 = sh[3 * n] * inv_g\n",
+    dict(name="cuda-rows-x-sums-swapped", file=ROWSC,
+         old="    a, b, c, d = sh[0], sh[w], sh[2 * w], sh[3 * w]\n",
+         new="    a, b, c, d = sh[0], sh[w], sh[3 * w], sh[2 * w]\n",
          tests=[CUDA],
-         why="the LN backward of x Wx takes its second sum for the first"),
+         why="block_sum4 returns its fourth sum for its third: the LN backward of x Wx takes its second sum for "
+             "the first"),
     dict(name="cuda-rows-cell-stats-over-g", file=LSTMC,
          old="            m_c, r_c = local_stats(sh, cv, 1, s, H, inv_h, e, one)\n",
          new="            m_c, r_c = local_stats(sh, cv, 1, s, H, inv_g, e, one)\n",

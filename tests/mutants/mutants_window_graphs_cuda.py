@@ -91,9 +91,9 @@ MUTANTS = [
          tests=[WG],
          why="with no input columns the window's share is added to what xw held (the last call's xhat)"),
     dict(name="wgraph-kernels-of-another-width", file=WINDOWC,
-         old='            step = _backward_step(gemm, v, a, (_row_kernels(np.dtype(dt), tpb, units(H, tpb))[2], tpb), ln, clip)',
-         new=('            step = _backward_step(gemm, v, a, (_row_kernels(np.dtype(dt), threads_per_block(), units(H, tpb))[2], '
-              'tpb), ln, clip)'),
+         old='            step = _backward_step(gemm, v, a, (_cell_kernels(dt, H, tpb)[1], tpb), ln, clip)',
+         new=('            step = _backward_step(gemm, v, a, (_cell_kernels(dt, H, threads_per_block())[1], tpb), ln, '
+              'clip)'),
          tests=[WG],
          why="the backward plan launches step_threads(H) threads on a kernel whose shared rows hold fewer"),
     dict(name="wgraph-bn-running-rows-not-written-back", file=WINDOWC,

@@ -18,7 +18,8 @@ def tree_sums(sh, m):
     """Block-wide sums of m values a thread, one barrier a tree level for all m: thread tid has written its
     values to sh[r * w + tid] (r < m, w = blockDim.x); afterwards sh[r * w] holds the block's sum of value r.
     Every thread of the block must call it (it synchronizes, first of all); a caller reads sh[r * w] and
-    synchronizes before sh is written again. sh: shared scratch of at least m * blockDim.x elements.
+    synchronizes before sh is written again (block_sum, block_sum2, block_sum4 do both). sh: shared scratch of at
+    least m * blockDim.x elements.
     Pairwise tree that works for any block size, not only powers of two; each value's sum is added in the
     same order whatever m is."""
     tid = cuda.threadIdx.x
@@ -43,6 +44,35 @@ def block_sum(sh, v):
     s = sh[0]
     cuda.syncthreads()  # nobody overwrites sh[0] before everyone has read it
     return s
+
+
+@cuda.jit(device=True)
+def block_sum2(sh, a, b):
+    """block_sum of two values in one tree: (sum of a, sum of b) to every thread; sh: shared scratch of at least
+    2 * blockDim.x elements. Each sum equals block_sum's of the same values."""
+    tid = cuda.threadIdx.x
+    w = cuda.blockDim.x
+    sh[tid] = a
+    sh[w + tid] = b
+    tree_sums(sh, 2)
+    a, b = sh[0], sh[w]
+    cuda.syncthreads()  # nobody overwrites the sums before everyone has read them
+    return a, b
+
+
+@cuda.jit(device=True)
+def block_sum4(sh, a, b, c, d):
+    """block_sum of four values in one tree, as block_sum2; sh: at least 4 * blockDim.x elements."""
+    tid = cuda.threadIdx.x
+    w = cuda.blockDim.x
+    sh[tid] = a
+    sh[w + tid] = b
+    sh[2 * w + tid] = c
+    sh[3 * w + tid] = d
+    tree_sums(sh, 4)
+    a, b, c, d = sh[0], sh[w], sh[2 * w], sh[3 * w]
+    cuda.syncthreads()
+    return a, b, c, d
 
 
 @cuda.jit(device=True)
