@@ -11,14 +11,7 @@ import pytest
 from lnrnn.data import stroke_files
 from lnrnn.data.arrays import VAL_FRACTION, held_out
 from lnrnn.errors import DataError
-
-
-def line(n, seed=0):
-    rng = np.random.default_rng(seed)
-    seq = np.zeros((n, 3))
-    seq[1:, :2] = rng.normal(0, 3.0, (n - 1, 2))
-    seq[-1, 2] = 1.0
-    return seq
+from test_values20_strokes import line  # (n, 3) stroke-3 of small steps, the pen lifted at the end
 
 
 def test_a_suffix_that_disagrees_with_the_content_is_refused(tmp_path):

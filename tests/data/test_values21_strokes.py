@@ -1,17 +1,8 @@
 """A stroke task's counts over both of its splits: the description's range of points per line reaches the
 shortest and the longest line of either split (here both in validation), and the lines skipped for having
 fewer than 2 points are counted in either split."""
-import numpy as np
-
 from lnrnn.data import strokes as S
-
-
-def line(n, seed=0):
-    rng = np.random.default_rng(seed)
-    seq = np.zeros((n, 3))
-    seq[1:, :2] = rng.normal(0, 3.0, (n - 1, 2))
-    seq[-1, 2] = 1.0
-    return seq
+from test_values20_strokes import line  # (n, 3) stroke-3 of small steps, the pen lifted at the end
 
 
 def test_the_range_of_points_spans_both_splits():
