@@ -9,22 +9,13 @@ from types import SimpleNamespace
 import pytest
 
 from lnrnn.training.stopping import StopPolicy, judge
-
-
-def trainer(**kw):
-    cfg = SimpleNamespace(max_steps=None, time_budget=None, epochs=3, out="runs/x", patience=None, lr=0.1)
-    cfg.__dict__.update(kw.pop("cfg", {}))
-    t = SimpleNamespace(cfg=cfg, group=SimpleNamespace(size=2, root=True), votes=[0, 0, 0], budget_used=0.0,
-                        t_start=None, reached=None, step=0, epoch=0, early_stop=None, saved_step=0,
-                        best={"metric": "loss", "value": None, "step": None, "since": 0}, flag=None,
-                        initial_loss=None, high_streak=0)
-    t.__dict__.update(kw)
-    return t
+from test_values9_stopping import trainer  # a trainer's stand-in: the fields StopPolicy and judge read
 
 
 @pytest.mark.parametrize("signum, votes", [(signal.SIGTERM, [1, 0, 0]), (signal.SIGINT, [1, 1, 0]), (None, [0, 0, 0])])
 def test_a_ranks_vote_says_whether_its_signal_was_sigint(signum, votes):
-    t = trainer(flag=SimpleNamespace(signum=signum, requested=signum is not None))
+    t = trainer(flag=SimpleNamespace(signum=signum, requested=signum is not None),
+                group=SimpleNamespace(size=2, root=True))
     policy = StopPolicy(t)
     policy.cast_votes()
     assert list(t.votes) == votes
@@ -33,7 +24,7 @@ def test_a_ranks_vote_says_whether_its_signal_was_sigint(signum, votes):
 
 
 def test_max_steps_stops_after_that_update_exactly():
-    t = trainer(cfg={"max_steps": 10}, group=SimpleNamespace(size=1, root=True))
+    t = trainer(cfg={"max_steps": 10})                 # one process
     policy = StopPolicy(t)
     flag = SimpleNamespace(requested=False, signum=None)
     for step in range(1, 10):
