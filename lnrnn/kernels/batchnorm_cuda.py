@@ -9,7 +9,7 @@ them (n_t) as they sum, and a padded row's dy is ignored and its dx set to zero.
 
 Launch geometry: a block of TILE x TILE threads covers TILE features (threadIdx.x, so reads along a
 row are coalesced) of one step t (blockIdx.y); its TILE lanes (threadIdx.y) stride over the batch and
-are summed through shared memory (``lane_sum``). dgain/dbias: per-step partial sums (T,F) written by
+are summed through shared memory (``lane_sums``: several values a thread in one exchange). dgain/dbias: per-step partial sums (T,F) written by
 the blocks, then one column reduction: no atomics, deterministic.
 
 Host or device arrays in, device arrays out (arrays_cuda). Running statistics are updated where
@@ -28,26 +28,31 @@ from lnrnn.kernels.masks import as_lengths
 
 
 @cuda.jit(device=True)
-def lane_sum(sh, v):
-    """Sum of v over the threadIdx.y lanes of this threadIdx.x column, returned to every thread of the
-    column (fixed order: identical in all of them). Every thread of the block must call it;
-    sh: shared (blockDim.y, blockDim.x) scratch."""
+def lane_sums(sh, tot, m):
+    """Sums over the threadIdx.y lanes of each threadIdx.x column, m values a thread in one exchange: thread
+    (threadIdx.y, threadIdx.x) has written its value r to sh[r, threadIdx.y, threadIdx.x] (r < m); afterwards
+    tot[r, threadIdx.x] holds that column's sum of value r, for every thread of the column to read, added in lane
+    order (fixed: the same in every thread).
+    Lane y adds the values r = y, y + blockDim.y, ...: two barriers for any m. Every thread of the block must call
+    it (it synchronizes, first of all, so a call may follow another directly: its first barrier orders the readers
+    of tot before the next writers). sh (>= m, blockDim.y, blockDim.x), tot (>= m, blockDim.x): shared scratch."""
     tx = cuda.threadIdx.x
-    sh[cuda.threadIdx.y, tx] = v
     cuda.syncthreads()
-    s = sh[0, tx]
-    for q in range(1, cuda.blockDim.y):
-        s += sh[q, tx]
-    cuda.syncthreads()  # sh is free again once everyone has read its column
-    return s
+    for r in range(cuda.threadIdx.y, m, cuda.blockDim.y):
+        s = sh[r, 0, tx]
+        for q in range(1, cuda.blockDim.y):
+            s += sh[r, q, tx]
+        tot[r, tx] = s
+    cuda.syncthreads()
 
 
 @cuda.jit(device=True)
-def col_stats(sh, x2, lengths, t, k, valid, training, update, rm_row, rv_row, c):
+def col_stats(sh, tot, x2, lengths, t, k, valid, training, update, rm_row, rv_row, c):
     """Statistics of column k of step t's slab x2 (B,F) -> (mean, rstd), every thread of the block
     taking part (valid: k < F). training: batch statistics of the rows with t < lengths[b], folded
     into rm_row/rv_row (F,) by lane 0 when update and a row is active; otherwise the running
-    statistics of that row. c = (1, momentum, eps) in the working dtype."""
+    statistics of that row. c = (1, momentum, eps) in the working dtype. sh (2, blockDim.y, blockDim.x),
+    tot (2, blockDim.x): lane_sums' scratch (two exchanges: the sum with the count, then the squares)."""
     one, momentum, eps = c
     zero = one - one
     if not training:
@@ -55,24 +60,30 @@ def col_stats(sh, x2, lengths, t, k, valid, training, update, rm_row, rv_row, c)
             return rm_row[k], one / math.sqrt(rv_row[k] + eps)
         return zero, one
     B = x2.shape[0]
+    tx, ty = cuda.threadIdx.x, cuda.threadIdx.y
     s = zero
     cnt = zero
     if valid:
-        for b in range(cuda.threadIdx.y, B, cuda.blockDim.y):
+        for b in range(ty, B, cuda.blockDim.y):
             if t < lengths[b]:
                 s += x2[b, k]
                 cnt += one
-    n = lane_sum(sh, cnt)  # active rows, exact in floating point (B < 2^24)
+    sh[0, ty, tx] = s
+    sh[1, ty, tx] = cnt
+    lane_sums(sh, tot, 2)
+    n = tot[1, tx]  # active rows, exact in floating point (B < 2^24)
     inv_n = one / max(n, one)
-    m = lane_sum(sh, s) * inv_n
+    m = tot[0, tx] * inv_n
     s = zero
     if valid:
-        for b in range(cuda.threadIdx.y, B, cuda.blockDim.y):
+        for b in range(ty, B, cuda.blockDim.y):
             if t < lengths[b]:
                 d = x2[b, k] - m
                 s += d * d
-    var = lane_sum(sh, s) * inv_n
-    if update and valid and n > zero and cuda.threadIdx.y == 0:
+    sh[0, ty, tx] = s
+    lane_sums(sh, tot, 1)
+    var = tot[0, tx] * inv_n
+    if update and valid and n > zero and ty == 0:
         unbias = n / max(n - one, one)
         rm_row[k] = (one - momentum) * rm_row[k] + momentum * m
         rv_row[k] = (one - momentum) * rv_row[k] + momentum * var * unbias
@@ -80,26 +91,31 @@ def col_stats(sh, x2, lengths, t, k, valid, training, update, rm_row, rv_row, c)
 
 
 @cuda.jit(device=True)
-def col_backward(sh, dy2, x2, lengths, t, m, rs, g, k, valid, training, dx2, one):
+def col_backward(sh, tot, dy2, x2, lengths, t, m, rs, g, k, valid, training, dx2, one):
     """Backward of column k of step t: dy2, x2 (B,F) -> dx2[:, k]; returns (sum_b dy, sum_b dy*xhat)
     over the active rows (the bias and gain gradients of this step); a padded row (t >= lengths[b])
-    gets dx2 = 0. Every thread of the block takes part."""
+    gets dx2 = 0. Every thread of the block takes part. sh (3, blockDim.y, blockDim.x), tot (3, blockDim.x):
+    lane_sums' scratch (one exchange of the two sums and the count)."""
     B = x2.shape[0]
     zero = one - one
+    tx, ty = cuda.threadIdx.x, cuda.threadIdx.y
     s1 = zero
     s2 = zero
     cnt = zero
     if valid:
-        for b in range(cuda.threadIdx.y, B, cuda.blockDim.y):
+        for b in range(ty, B, cuda.blockDim.y):
             if t < lengths[b]:
                 s1 += dy2[b, k]
                 s2 += dy2[b, k] * (x2[b, k] - m) * rs
                 cnt += one
-    s1 = lane_sum(sh, s1)
-    s2 = lane_sum(sh, s2)
-    inv_n = one / max(lane_sum(sh, cnt), one)
+    sh[0, ty, tx] = s1
+    sh[1, ty, tx] = s2
+    sh[2, ty, tx] = cnt
+    lane_sums(sh, tot, 3)
+    s1, s2 = tot[0, tx], tot[1, tx]
+    inv_n = one / max(tot[2, tx], one)
     if valid:
-        for b in range(cuda.threadIdx.y, B, cuda.blockDim.y):
+        for b in range(ty, B, cuda.blockDim.y):
             if t >= lengths[b]:
                 dx2[b, k] = zero
             elif training:
@@ -116,7 +132,8 @@ def _kernels(dtype, t):
     @cuda.jit
     def fwd(x, lengths, gain, bias, rm, rv, training, momentum, eps, y, mean, rstd):
         """Block (feature tile, step t): x (T,B,F), lengths (B,) -> y (T,B,F), mean/rstd (T,F); rm, rv (Ts,F)."""
-        sh = cuda.shared.array((t, t), dt)
+        sh = cuda.shared.array((3, t, t), dt)
+        tot = cuda.shared.array((3, t), dt)
         k = cuda.blockIdx.x * t + cuda.threadIdx.x
         st = cuda.blockIdx.y
         F = x.shape[2]
@@ -125,7 +142,7 @@ def _kernels(dtype, t):
         Ts = rm.shape[0]
         row = min(st, Ts - 1)
         c = (one, dt(momentum), dt(eps))
-        m, rs = col_stats(sh, x[st], lengths, st, k, valid, training, st < Ts, rm[row], rv[row], c)
+        m, rs = col_stats(sh, tot, x[st], lengths, st, k, valid, training, st < Ts, rm[row], rv[row], c)
         if valid:
             if cuda.threadIdx.y == 0:
                 mean[st, k] = m
@@ -137,7 +154,8 @@ def _kernels(dtype, t):
     def bwd(dy, x, lengths, mean, rstd, gain, training, dx, pgain, pbias):
         """Block (feature tile, step t): dy, x (T,B,F), lengths (B,) -> dx (T,B,F); pgain, pbias (T,F)
         per-step sums."""
-        sh = cuda.shared.array((t, t), dt)
+        sh = cuda.shared.array((3, t, t), dt)
+        tot = cuda.shared.array((3, t), dt)
         k = cuda.blockIdx.x * t + cuda.threadIdx.x
         st = cuda.blockIdx.y
         valid = k < x.shape[2]
@@ -145,7 +163,7 @@ def _kernels(dtype, t):
         m, rs, g = one - one, one, one
         if valid:
             m, rs, g = mean[st, k], rstd[st, k], gain[k]
-        s1, s2 = col_backward(sh, dy[st], x[st], lengths, st, m, rs, g, k, valid, training, dx[st], one)
+        s1, s2 = col_backward(sh, tot, dy[st], x[st], lengths, st, m, rs, g, k, valid, training, dx[st], one)
         if valid and cuda.threadIdx.y == 0:
             pbias[st, k] = s1
             pgain[st, k] = s2

@@ -24,6 +24,8 @@ whose loop the host launches step by step (the per-step path): both paths run th
        hidden units j (threadIdx.x) and strides over the batch with TILE lanes (threadIdx.y): it
        computes the statistics of columns j, H+j, 2H+j, 3H+j of hw_t (lane sums in shared memory),
        the gates, c_t[:, j], its statistics, tanh and h_t[:, j]. No block needs another's results.
+       A thread reads its rows once and keeps them in local arrays (compiled per rows a lane owns);
+       a phase's lane sums share one exchange (_kernels).
     3. Backward, per step in reverse: one fused kernel with the same ownership (BN_t backward of the
        cell and of the four gate columns; the step's gain/bias sums go to per-step partials (T,G) or
        (T,H), reduced after the loop: no atomics), then dh_{t-1} = dhw_t @ Wh^T (GEMM). After the
@@ -44,20 +46,27 @@ import numpy as np
 from numba import cuda
 
 from lnrnn.config import BN_PAR_MIN_WORK as PAR_MIN_WORK  # the CPU twin's default, for signature parity (unused)
-from lnrnn.kernels.batchnorm_cuda import (bn_backward_launch, bn_forward_launch, col_backward, col_stats,
-                                          device_lengths, load_lengths, running_on_device, write_back)
+from lnrnn.kernels.batchnorm_cuda import (bn_backward_launch, bn_forward_launch, device_lengths, lane_sums,
+                                          load_lengths, running_on_device, write_back)
 from lnrnn.kernels.codes import clip_bound
 from lnrnn.kernels.cuda.arrays_cuda import (copy, copy_bytes, empty, fill_zeros, head, load, nbtype, take_row,
                                             to_device, transpose_into)
 from lnrnn.kernels.cuda.gemm_cuda import (SUM, call_plan, colsum_launch, colsum_parts, input_product, product,
                                           projection_into, projection_views, tile)
 from lnrnn.kernels.cuda.graphs_cuda import capture_loop
-from lnrnn.kernels.cuda.rows_cuda import sigmoid
+from lnrnn.kernels.cuda.rows_cuda import sigmoid, units
 
 
 @lru_cache(maxsize=None)
-def _kernels(dtype, t):
+def _kernels(dtype, t, R):
+    """The step kernels for blocks of t x t threads whose lanes own R batch rows each (R = units(B, t): lane y owns
+    rows b = y, y + t, ...). A thread loads its rows' values once and keeps them in local arrays of R or 4R entries
+    across the lane sums; nothing it wrote is read back. The lane sums of a phase go through one exchange
+    (batchnorm_cuda.lane_sums): the forward has 4 a step (the gates' counts and sums, their squared deviations,
+    c_t's sum, its squared deviations), the backward 2 (c_t's two sums and the count, then the gates' eight), where
+    col_stats and col_backward, column by column, took 15 each. Every sum is added in their order."""
     dt = nbtype(dtype)
+    R4 = 4 * R
 
     @cuda.jit
     def fwd(hw_t, xn_t, c_prev, lengths, s, p, training, update_h, update_c, run, momentum, eps, out, stats):
@@ -65,102 +74,225 @@ def _kernels(dtype, t):
             hw_t, xn_t (B,G); c_prev (B,H); lengths (B,) (masks); p = (gh (G,), gc (H,), bc (H,))
             run = (rmh_r, rvh_r (G,), rmc_r, rvc_r (H,)): running-statistics rows of this step
             out = (gates_t (B,G), c_t, tc_t, y_t (B,H));  stats = (mean_h_t, rstd_h_t (G,), mean_c_t, rstd_c_t (H,))"""
-        sh = cuda.shared.array((t, t), dt)
+        sh = cuda.shared.array((5, t, t), dt)
+        tot = cuda.shared.array((5, t), dt)
+        a = cuda.local.array(R4, dt)  # hw_t[b, q*H + j] of the thread's row r at a[4r + q]; o there once known
+        cv = cuda.local.array(R, dt)  # c_t[b, j]
+        act = cuda.local.array(R, dt)  # 1 where s < lengths[b] (a row BN_t counts), else 0
+        m4 = cuda.local.array(4, dt)  # the four gate columns' mean, rstd, gain and sum
+        r4 = cuda.local.array(4, dt)
+        g4 = cuda.local.array(4, dt)
+        s4 = cuda.local.array(4, dt)
         gh, gc, bc = p
         rmh_r, rvh_r, rmc_r, rvc_r = run
         gates_t, c_t, tc_t, y_t = out
         mean_h_t, rstd_h_t, mean_c_t, rstd_c_t = stats
         B, G = hw_t.shape
         H = G // 4
-        j = cuda.blockIdx.x * t + cuda.threadIdx.x
+        tx = cuda.threadIdx.x
+        j = cuda.blockIdx.x * t + tx
         valid = j < H
         lane = cuda.threadIdx.y
         nl = cuda.blockDim.y
         one = dt(1.0)
-        cst = (one, dt(momentum), dt(eps))
-        mi, ri = col_stats(sh, hw_t, lengths, s, j, valid, training, update_h, rmh_r, rvh_r, cst)
-        mf, rf = col_stats(sh, hw_t, lengths, s, H + j, valid, training, update_h, rmh_r, rvh_r, cst)
-        mg, rg = col_stats(sh, hw_t, lengths, s, 2 * H + j, valid, training, update_h, rmh_r, rvh_r, cst)
-        mo, ro = col_stats(sh, hw_t, lengths, s, 3 * H + j, valid, training, update_h, rmh_r, rvh_r, cst)
+        zero = one - one
+        mom, e = dt(momentum), dt(eps)
+        for q in range(4):
+            m4[q], r4[q], g4[q], s4[q] = zero, one, one, zero
+        cnt = zero
+        for r in range(R):
+            b = lane + r * nl
+            act[r] = zero
+            if valid and b < B:
+                on = s < lengths[b]
+                if on:
+                    act[r] = one
+                    cnt += one
+                for q in range(4):
+                    v = hw_t[b, q * H + j]
+                    a[4 * r + q] = v
+                    if on:
+                        s4[q] += v
+        n = zero
+        inv = one
+        if training:  # batch statistics of the active rows, folded into the running rows
+            for q in range(4):
+                sh[q, lane, tx] = s4[q]
+            sh[4, lane, tx] = cnt
+            lane_sums(sh, tot, 5)
+            n = tot[4, tx]  # active rows, exact in floating point (B < 2^24)
+            inv = one / max(n, one)
+            for q in range(4):
+                m4[q] = tot[q, tx] * inv
+                d2 = zero
+                for r in range(R):
+                    if act[r] > zero:
+                        d = a[4 * r + q] - m4[q]
+                        d2 += d * d
+                sh[q, lane, tx] = d2
+            lane_sums(sh, tot, 4)
+            for q in range(4):
+                var = tot[q, tx] * inv
+                r4[q] = one / math.sqrt(var + e)
+                if update_h and valid and n > zero and lane == 0:
+                    k = q * H + j
+                    rmh_r[k] = (one - mom) * rmh_r[k] + mom * m4[q]
+                    rvh_r[k] = (one - mom) * rvh_r[k] + mom * var * (n / max(n - one, one))
+        elif valid:
+            for q in range(4):
+                m4[q] = rmh_r[q * H + j]
+                r4[q] = one / math.sqrt(rvh_r[q * H + j] + e)
+        csum = zero
         if valid:
-            if lane == 0:
-                mean_h_t[j], rstd_h_t[j] = mi, ri
-                mean_h_t[H + j], rstd_h_t[H + j] = mf, rf
-                mean_h_t[2 * H + j], rstd_h_t[2 * H + j] = mg, rg
-                mean_h_t[3 * H + j], rstd_h_t[3 * H + j] = mo, ro
-            for b in range(lane, B, nl):
-                i = sigmoid(gh[j] * (hw_t[b, j] - mi) * ri + xn_t[b, j], one)
-                f = sigmoid(gh[H + j] * (hw_t[b, H + j] - mf) * rf + xn_t[b, H + j], one)
-                g = math.tanh(gh[2 * H + j] * (hw_t[b, 2 * H + j] - mg) * rg + xn_t[b, 2 * H + j])
-                gates_t[b, j] = i
-                gates_t[b, H + j] = f
-                gates_t[b, 2 * H + j] = g
-                gates_t[b, 3 * H + j] = sigmoid(gh[3 * H + j] * (hw_t[b, 3 * H + j] - mo) * ro + xn_t[b, 3 * H + j],
-                                                one)
-                c_t[b, j] = f * c_prev[b, j] + i * g
-        mc, rc = col_stats(sh, c_t, lengths, s, j, valid, training, update_c, rmc_r, rvc_r, cst)
+            for q in range(4):
+                g4[q] = gh[q * H + j]
+                if lane == 0:
+                    mean_h_t[q * H + j], rstd_h_t[q * H + j] = m4[q], r4[q]
+            for r in range(R):
+                b = lane + r * nl
+                if b < B:
+                    i = sigmoid(g4[0] * (a[4 * r] - m4[0]) * r4[0] + xn_t[b, j], one)
+                    f = sigmoid(g4[1] * (a[4 * r + 1] - m4[1]) * r4[1] + xn_t[b, H + j], one)
+                    g = math.tanh(g4[2] * (a[4 * r + 2] - m4[2]) * r4[2] + xn_t[b, 2 * H + j])
+                    o = sigmoid(g4[3] * (a[4 * r + 3] - m4[3]) * r4[3] + xn_t[b, 3 * H + j], one)
+                    gates_t[b, j] = i
+                    gates_t[b, H + j] = f
+                    gates_t[b, 2 * H + j] = g
+                    gates_t[b, 3 * H + j] = o
+                    c = f * c_prev[b, j] + i * g
+                    c_t[b, j] = c
+                    cv[r] = c
+                    a[4 * r + 3] = o
+                    if act[r] > zero:
+                        csum += c
+        mc, rc = zero, one
+        if training:
+            sh[0, lane, tx] = csum
+            lane_sums(sh, tot, 1)
+            mc = tot[0, tx] * inv
+            d2 = zero
+            for r in range(R):
+                if act[r] > zero:
+                    d = cv[r] - mc
+                    d2 += d * d
+            sh[0, lane, tx] = d2
+            lane_sums(sh, tot, 1)
+            var = tot[0, tx] * inv
+            rc = one / math.sqrt(var + e)
+            if update_c and valid and n > zero and lane == 0:
+                rmc_r[j] = (one - mom) * rmc_r[j] + mom * mc
+                rvc_r[j] = (one - mom) * rvc_r[j] + mom * var * (n / max(n - one, one))
+        elif valid:
+            mc, rc = rmc_r[j], one / math.sqrt(rvc_r[j] + e)
         if valid:
             if lane == 0:
                 mean_c_t[j], rstd_c_t[j] = mc, rc
-            for b in range(lane, B, nl):
-                tcv = math.tanh(gc[j] * (c_t[b, j] - mc) * rc + bc[j])
-                tc_t[b, j] = tcv
-                y_t[b, j] = gates_t[b, 3 * H + j] * tcv
+            gcj, bcj = gc[j], bc[j]
+            for r in range(R):
+                b = lane + r * nl
+                if b < B:
+                    tcv = math.tanh(gcj * (cv[r] - mc) * rc + bcj)
+                    tc_t[b, j] = tcv
+                    y_t[b, j] = a[4 * r + 3] * tcv
 
     @cuda.jit
-    def bwd(dy_t, dhn, dcarry, lengths, s, sv, st, p, training, clip, scratch, da_t, dhw_t, part):
+    def bwd(dy_t, dhn, dcarry, lengths, s, sv, st, p, training, clip, da_t, dhw_t, part):
         """BN-LSTM step s backward; block = TILE hidden units j x TILE batch lanes.
             dy_t, dhn (B,H): dL/dh_t from the output and from step t+1; dcarry (B,H): dL/dc_t in,
-            dL/dc_{t-1} out; lengths (B,): a padded row (s >= lengths[b]) gets zero da_t and dc_{t-1};
+            dL/dc_{t-1} out; lengths (B,): a padded row (s >= lengths[b]) gets zero da_t, dhw_t and dc_{t-1};
             sv = (gates_t, hw_t (B,G), c_t, c_prev, tc_t (B,H));
             st = (mean_h_t, rstd_h_t (G,), mean_c_t, rstd_c_t (H,)); p = (gh (G,), gc (H,));
-            clip: Graves's bound on da_t (0: off);
-            scratch = (dcn, dcbn (B,H)) -> da_t, dhw_t (B,G);
+            clip: Graves's bound on da_t (0: off);  -> da_t, dhw_t (B,G);
             part = (pgh_t (G,), pgc_t, pbc_t (H,)): this step's dgh, dgc, dbc sums."""
-        sh = cuda.shared.array((t, t), dt)
+        sh = cuda.shared.array((8, t, t), dt)
+        tot = cuda.shared.array((8, t), dt)
+        ga = cuda.local.array(R4, dt)  # gates i, f, g, o of the thread's row r at ga[4r + q]; then dL/da of each
+        xm = cuda.local.array(R4, dt)  # hw_t[b, q*H + j] - mean_h_t[q*H + j]
+        dcn = cuda.local.array(R, dt)  # dL/d(BN_t(c_t) output): (dy + dhn) o (1 - tc^2)
+        cm = cuda.local.array(R, dt)  # c_t[b, j] - mean_c_t[j]
+        dov = cuda.local.array(R, dt)  # dL/d(o's preactivation)
+        act = cuda.local.array(R, dt)  # 1 where s < lengths[b], else 0
+        m4 = cuda.local.array(4, dt)  # the four gate columns' mean, rstd, gain and two sums
+        r4 = cuda.local.array(4, dt)
+        g4 = cuda.local.array(4, dt)
+        s14 = cuda.local.array(4, dt)
+        s24 = cuda.local.array(4, dt)
         gates_t, hw_t, c_t, c_prev, tc_t = sv
         mean_h_t, rstd_h_t, mean_c_t, rstd_c_t = st
         gh, gc = p
-        dcn, dcbn = scratch
         pgh_t, pgc_t, pbc_t = part
         B, G = hw_t.shape
         H = G // 4
-        j = cuda.blockIdx.x * t + cuda.threadIdx.x
+        tx = cuda.threadIdx.x
+        j = cuda.blockIdx.x * t + tx
         valid = j < H
         lane = cuda.threadIdx.y
         nl = cuda.blockDim.y
         one = dt(1.0)
         zero = one - one
         cl = dt(clip)
+        mc, rc, gcj = zero, one, one
         if valid:
-            for b in range(lane, B, nl):
+            mc, rc, gcj = mean_c_t[j], rstd_c_t[j], gc[j]
+        for q in range(4):
+            m4[q], r4[q], g4[q], s14[q], s24[q] = zero, one, one, zero, zero
+            if valid:
+                m4[q], r4[q], g4[q] = mean_h_t[q * H + j], rstd_h_t[q * H + j], gh[q * H + j]
+        s1 = zero
+        s2 = zero
+        cnt = zero
+        for r in range(R):
+            b = lane + r * nl
+            act[r] = zero
+            if valid and b < B:
+                for q in range(4):
+                    ga[4 * r + q] = gates_t[b, q * H + j]
+                    xm[4 * r + q] = hw_t[b, q * H + j] - m4[q]
                 tcv = tc_t[b, j]
-                dcn[b, j] = (dy_t[b, j] + dhn[b, j]) * gates_t[b, 3 * H + j] * (one - tcv * tcv)
-        m, r, g = zero, one, one
-        if valid:
-            m, r, g = mean_c_t[j], rstd_c_t[j], gc[j]
-        s1, s2 = col_backward(sh, dcn, c_t, lengths, s, m, r, g, j, valid, training, dcbn, one)
+                dho = dy_t[b, j] + dhn[b, j]
+                o = ga[4 * r + 3]
+                d = dho * o * (one - tcv * tcv)
+                cmr = c_t[b, j] - mc
+                dcn[r], cm[r] = d, cmr
+                dov[r] = dho * tcv * o * (one - o)
+                if s < lengths[b]:
+                    act[r] = one
+                    cnt += one
+                    s1 += d
+                    s2 += d * cmr * rc
+        sh[0, lane, tx] = s1
+        sh[1, lane, tx] = s2
+        sh[2, lane, tx] = cnt
+        lane_sums(sh, tot, 3)
+        s1, s2 = tot[0, tx], tot[1, tx]
+        inv = one / max(tot[2, tx], one)
         if valid:
             if lane == 0:
                 pbc_t[j] = s1
                 pgc_t[j] = s2
-            for b in range(lane, B, nl):
-                if s >= lengths[b]:  # padded: outside the loss
+            for r in range(R):
+                b = lane + r * nl
+                if b >= B:
+                    continue
+                if act[r] == zero:  # padded: outside the loss
                     da_t[b, j] = zero
                     da_t[b, H + j] = zero
                     da_t[b, 2 * H + j] = zero
                     da_t[b, 3 * H + j] = zero
                     dcarry[b, j] = zero
                     continue
-                i = gates_t[b, j]
-                f = gates_t[b, H + j]
-                gg = gates_t[b, 2 * H + j]
-                o = gates_t[b, 3 * H + j]
-                dc = dcarry[b, j] + dcbn[b, j]
+                if training:
+                    dcbn = gcj * rc * (dcn[r] - (s1 + cm[r] * rc * s2) * inv)
+                else:
+                    dcbn = gcj * rc * dcn[r]
+                i = ga[4 * r]
+                f = ga[4 * r + 1]
+                gg = ga[4 * r + 2]
+                dc = dcarry[b, j] + dcbn
                 di = dc * gg * i * (one - i)
                 df = dc * c_prev[b, j] * f * (one - f)
                 dg = dc * i * (one - gg * gg)
-                do = (dy_t[b, j] + dhn[b, j]) * tc_t[b, j] * o * (one - o)
+                do = dov[r]
                 if cl > zero:  # Graves: clip dL/da (dcarry, carried on, stays unclipped)
                     di = min(max(di, -cl), cl)
                     df = min(max(df, -cl), cl)
@@ -171,22 +303,40 @@ def _kernels(dtype, t):
                 da_t[b, 2 * H + j] = dg
                 da_t[b, 3 * H + j] = do
                 dcarry[b, j] = dc * f
+                ga[4 * r], ga[4 * r + 1], ga[4 * r + 2], ga[4 * r + 3] = di, df, dg, do
+                for q in range(4):
+                    s14[q] += ga[4 * r + q]
+                    s24[q] += ga[4 * r + q] * xm[4 * r + q] * r4[q]
         for q in range(4):
-            k = q * H + j
-            m, r, g = zero, one, one
-            if valid:
-                m, r, g = mean_h_t[k], rstd_h_t[k], gh[k]
-            s1, s2 = col_backward(sh, da_t, hw_t, lengths, s, m, r, g, k, valid, training, dhw_t, one)
-            if valid and lane == 0:
-                pgh_t[k] = s2
+            sh[q, lane, tx] = s14[q]
+            sh[4 + q, lane, tx] = s24[q]
+        lane_sums(sh, tot, 8)
+        if valid:
+            for q in range(4):
+                s14[q], s24[q] = tot[q, tx], tot[4 + q, tx]
+                if lane == 0:
+                    pgh_t[q * H + j] = s24[q]
+            for r in range(R):
+                b = lane + r * nl
+                if b >= B:
+                    continue
+                for q in range(4):
+                    if act[r] == zero:
+                        dhw_t[b, q * H + j] = zero
+                    elif training:
+                        dhw_t[b, q * H + j] = g4[q] * r4[q] * (ga[4 * r + q] - (s14[q] + xm[4 * r + q] * r4[q] * s24[q])
+                                                               * inv)
+                    else:
+                        dhw_t[b, q * H + j] = g4[q] * r4[q] * ga[4 * r + q]
 
     return fwd, bwd
 
 
-def kernels(dtype):
-    """((forward step kernel, backward step kernel), tile edge) for a dtype at the current tile size."""
+def kernels(dtype, B):
+    """((forward step kernel, backward step kernel), tile edge) for a dtype and B batch rows at the current tile
+    size (compiled per rows a lane owns, rows_cuda.units(B, tile))."""
     t = tile()
-    return _kernels(np.dtype(dtype), t), t
+    return _kernels(np.dtype(dtype), t, units(B, t)), t
 
 
 class _ForwardPlan:
@@ -204,7 +354,7 @@ class _ForwardPlan:
     def __init__(self, prov, S, B, H, I, dt, Ts, training, momentum, eps):
         G = 4 * H
         N = S * B
-        (fwd, _), t = kernels(dt)
+        (fwd, _), t = kernels(dt, B)
         gemm = product(prov)
         self.x, self.Wx = empty((S, B, I), dt), empty((I, G), dt)
         self.h0, self.c0, self.Wh = empty((B, H), dt), empty((B, H), dt), empty((H, G), dt)
@@ -250,14 +400,14 @@ class _BackwardPlan:
                  p = (gx, gh) (G,) each, gc (H,)
         before the loop: WhT (G,H) = Wh^T
         the loop: da, dhw (S,B,G); pgh (S,G), pgc, pbc (S,H) per-step sums; dh, dc (B,H) set to zero before a
-                 replay, they end as dh0, dc0; scratch (B,H) twice
+                 replay, they end as dh0, dc0
         after it: dxw (S,B,G), pgx, pbx (S,G) = the x side's BN_t backward; dx (S,B,I), dWx (I,G), dWh (H,G)
                  (projection_into over S*B rows); sums = db, dgx, dgh (1,G), dgc, dbc (1,H)."""
 
     def __init__(self, prov, S, B, H, I, dt, training, clip):
         G = 4 * H
         N = S * B
-        (_, bwd), t = kernels(dt)
+        (_, bwd), t = kernels(dt, B)
         gemm = product(prov)
         self.dy = empty((S, B, H), dt)
         self.xw, self.hw, self.gates = (empty((S, B, G), dt) for _ in range(3))
@@ -273,7 +423,6 @@ class _BackwardPlan:
         self.pgh, self.pgx, self.pbx = (empty((S, G), dt) for _ in range(3))
         self.pgc, self.pbc = empty((S, H), dt), empty((S, H), dt)
         self.dh, self.dc = empty((B, H), dt), empty((B, H), dt)
-        scratch = (empty((B, H), dt), empty((B, H), dt))  # dL/d(BN_t(c) output), dL/dc through BN_t
         self.dx, self.dWx, self.dWh = empty((S, B, I), dt), empty((I, G), dt), empty((H, G), dt)
         self.sums = tuple(empty((1, n), dt) for n in (G, G, G, H, H))  # db, dgx, dgh, dgc, dbc
         P = colsum_parts(S)
@@ -295,7 +444,7 @@ class _BackwardPlan:
             sv = (self.gates[s], self.hw[s], self.c[s], self.c0 if s == 0 else self.c[s - 1], self.tc[s])
             st = (self.mean_h[s], self.rstd_h[s], self.mean_c[s], self.rstd_c[s])
             bwd[grid, (t, t), stream](self.dy[s], self.dh, self.dc, self.lengths, s, sv, st, (gh, gc), training, clip,
-                                      scratch, self.da[s], self.dhw[s], (self.pgh[s], self.pgc[s], self.pbc[s]))
+                                      self.da[s], self.dhw[s], (self.pgh[s], self.pgc[s], self.pbc[s]))
             gemm(vdhw[s], vWhT, vdh)
 
         def after(stream):  # bn_lstm_backward's x side, products and column sums, over all S steps

@@ -20,60 +20,148 @@ import numpy as np
 from numba import cuda
 
 from lnrnn.config import BN_PAR_MIN_WORK as PAR_MIN_WORK  # the CPU twin's default, for signature parity (unused)
-from lnrnn.kernels.batchnorm_cuda import (bn_backward_launch, bn_forward_launch, col_backward, col_stats,
-                                          device_lengths, load_lengths, running_on_device, write_back)
+from lnrnn.kernels.batchnorm_cuda import (bn_backward_launch, bn_forward_launch, device_lengths, lane_sums,
+                                          load_lengths, running_on_device, write_back)
 from lnrnn.kernels.cuda.arrays_cuda import (copy, copy_bytes, empty, fill_zeros, head, load, nbtype, take_row,
                                             to_device, transpose_into)
 from lnrnn.kernels.cuda.gemm_cuda import (SUM, call_plan, colsum_launch, colsum_parts, input_product, product,
                                           projection_into, projection_views, tile)
 from lnrnn.kernels.cuda.graphs_cuda import capture_loop
+from lnrnn.kernels.cuda.rows_cuda import units
+
 
 @lru_cache(maxsize=None)
-def _kernels(dtype, t):
+def _kernels(dtype, t, R):
+    """The step kernels for blocks of t x t threads whose lanes own R batch rows each (R = units(B, t)), as
+    bn_lstm_cuda's: a thread loads its rows once into local arrays and a phase's lane sums share one exchange
+    (forward 2 a step, backward 1, where col_stats and col_backward took 3 each), added in their order."""
     dt = nbtype(dtype)
 
     @cuda.jit
     def fwd(hw_t, xn_t, lengths, s, gh, training, update, rmh_r, rvh_r, momentum, eps, mean_h_t, rstd_h_t, y_t):
         """BN-RNN step s: y_t = tanh(BN(hw_t; gh, 0) + xn_t); hw_t, xn_t, y_t (B,H); lengths (B,); stats (H,)."""
-        sh = cuda.shared.array((t, t), dt)
+        sh = cuda.shared.array((2, t, t), dt)
+        tot = cuda.shared.array((2, t), dt)
+        a = cuda.local.array(R, dt)  # hw_t[b, j] of the thread's row r
+        act = cuda.local.array(R, dt)  # 1 where s < lengths[b], else 0
         B, H = hw_t.shape
-        j = cuda.blockIdx.x * t + cuda.threadIdx.x
+        tx = cuda.threadIdx.x
+        j = cuda.blockIdx.x * t + tx
         valid = j < H
+        lane = cuda.threadIdx.y
+        nl = cuda.blockDim.y
         one = dt(1.0)
-        cst = (one, dt(momentum), dt(eps))
-        m, r = col_stats(sh, hw_t, lengths, s, j, valid, training, update, rmh_r, rvh_r, cst)
+        zero = one - one
+        mom, e = dt(momentum), dt(eps)
+        sm = zero
+        cnt = zero
+        for r in range(R):
+            b = lane + r * nl
+            act[r] = zero
+            if valid and b < B:
+                v = hw_t[b, j]
+                a[r] = v
+                if s < lengths[b]:
+                    act[r] = one
+                    cnt += one
+                    sm += v
+        m, rs = zero, one
+        if training:
+            sh[0, lane, tx] = sm
+            sh[1, lane, tx] = cnt
+            lane_sums(sh, tot, 2)
+            n = tot[1, tx]  # active rows, exact in floating point (B < 2^24)
+            inv = one / max(n, one)
+            m = tot[0, tx] * inv
+            d2 = zero
+            for r in range(R):
+                if act[r] > zero:
+                    d = a[r] - m
+                    d2 += d * d
+            sh[0, lane, tx] = d2
+            lane_sums(sh, tot, 1)
+            var = tot[0, tx] * inv
+            rs = one / math.sqrt(var + e)
+            if update and valid and n > zero and lane == 0:
+                rmh_r[j] = (one - mom) * rmh_r[j] + mom * m
+                rvh_r[j] = (one - mom) * rvh_r[j] + mom * var * (n / max(n - one, one))
+        elif valid:
+            m, rs = rmh_r[j], one / math.sqrt(rvh_r[j] + e)
         if valid:
-            if cuda.threadIdx.y == 0:
-                mean_h_t[j], rstd_h_t[j] = m, r
-            for b in range(cuda.threadIdx.y, B, cuda.blockDim.y):
-                y_t[b, j] = math.tanh(gh[j] * (hw_t[b, j] - m) * r + xn_t[b, j])
+            if lane == 0:
+                mean_h_t[j], rstd_h_t[j] = m, rs
+            g = gh[j]
+            for r in range(R):
+                b = lane + r * nl
+                if b < B:
+                    y_t[b, j] = math.tanh(g * (a[r] - m) * rs + xn_t[b, j])
 
     @cuda.jit
     def bwd(dy_t, dhn, lengths, s, y_t, hw_t, mean_h_t, rstd_h_t, gh, training, da_t, dhw_t, pgh_t):
         """BN-RNN step s backward: da_t = dL/d(tanh argument), dhw_t (B,H); pgh_t (H,) this step's dgh;
-        a padded row (s >= lengths[b]) gets zero da_t."""
-        sh = cuda.shared.array((t, t), dt)
+        a padded row (s >= lengths[b]) gets zero da_t and dhw_t."""
+        sh = cuda.shared.array((3, t, t), dt)
+        tot = cuda.shared.array((3, t), dt)
+        da = cuda.local.array(R, dt)  # dL/d(tanh argument) of the thread's row r (0 where padded)
+        xm = cuda.local.array(R, dt)  # hw_t[b, j] - mean_h_t[j]
+        act = cuda.local.array(R, dt)  # 1 where s < lengths[b], else 0
         B, H = hw_t.shape
-        j = cuda.blockIdx.x * t + cuda.threadIdx.x
+        tx = cuda.threadIdx.x
+        j = cuda.blockIdx.x * t + tx
         valid = j < H
+        lane = cuda.threadIdx.y
+        nl = cuda.blockDim.y
         one = dt(1.0)
-        m, r, g = one - one, one, one
+        zero = one - one
+        m, r1, g = zero, one, one
         if valid:
-            m, r, g = mean_h_t[j], rstd_h_t[j], gh[j]
-            for b in range(cuda.threadIdx.y, B, cuda.blockDim.y):
-                h = y_t[b, j]
-                da_t[b, j] = (dy_t[b, j] + dhn[b, j]) * (one - h * h) if s < lengths[b] else one - one
-        s1, s2 = col_backward(sh, da_t, hw_t, lengths, s, m, r, g, j, valid, training, dhw_t, one)
-        if valid and cuda.threadIdx.y == 0:
-            pgh_t[j] = s2
+            m, r1, g = mean_h_t[j], rstd_h_t[j], gh[j]
+        s1 = zero
+        s2 = zero
+        cnt = zero
+        for r in range(R):
+            b = lane + r * nl
+            act[r] = zero
+            if valid and b < B:
+                xm[r] = hw_t[b, j] - m
+                da[r] = zero
+                if s < lengths[b]:
+                    h = y_t[b, j]
+                    d = (dy_t[b, j] + dhn[b, j]) * (one - h * h)
+                    da[r] = d
+                    act[r] = one
+                    cnt += one
+                    s1 += d
+                    s2 += d * xm[r] * r1
+                da_t[b, j] = da[r]
+        sh[0, lane, tx] = s1
+        sh[1, lane, tx] = s2
+        sh[2, lane, tx] = cnt
+        lane_sums(sh, tot, 3)
+        s1, s2 = tot[0, tx], tot[1, tx]
+        inv = one / max(tot[2, tx], one)
+        if valid:
+            if lane == 0:
+                pgh_t[j] = s2
+            for r in range(R):
+                b = lane + r * nl
+                if b >= B:
+                    continue
+                if act[r] == zero:
+                    dhw_t[b, j] = zero
+                elif training:
+                    dhw_t[b, j] = g * r1 * (da[r] - (s1 + xm[r] * r1 * s2) * inv)
+                else:
+                    dhw_t[b, j] = g * r1 * da[r]
 
     return fwd, bwd
 
 
-def kernels(dtype):
-    """((forward step kernel, backward step kernel), tile edge) for a dtype at the current tile size."""
+def kernels(dtype, B):
+    """((forward step kernel, backward step kernel), tile edge) for a dtype and B batch rows at the current tile
+    size (compiled per rows a lane owns, rows_cuda.units(B, tile))."""
     t = tile()
-    return _kernels(np.dtype(dtype), t), t
+    return _kernels(np.dtype(dtype), t, units(B, t)), t
 
 
 class _ForwardPlan:
@@ -87,7 +175,7 @@ class _ForwardPlan:
 
     def __init__(self, prov, S, B, H, I, dt, Ts, training, momentum, eps):
         N = S * B
-        (fwd, _), t = kernels(dt)
+        (fwd, _), t = kernels(dt, B)
         gemm = product(prov)
         self.x, self.Wx = empty((S, B, I), dt), empty((I, H), dt)
         self.h0, self.Wh = empty((B, H), dt), empty((H, H), dt)
@@ -130,7 +218,7 @@ class _BackwardPlan:
 
     def __init__(self, prov, S, B, H, I, dt, training):
         N = S * B
-        (_, bwd), t = kernels(dt)
+        (_, bwd), t = kernels(dt, B)
         gemm = product(prov)
         self.dy, self.xw, self.hw, self.y = (empty((S, B, H), dt) for _ in range(4))
         self.mean_x, self.rstd_x, self.mean_h, self.rstd_h = (empty((S, H), dt) for _ in range(4))

@@ -307,13 +307,14 @@ def _bn_kernels(dtype, t):
     def x_fwd(xw_s, lengths, s, gx, b, training, update, run, momentum, eps, xn, stats):
         """xw_s (B,G) = X_s Wx -> xn (B,G) = BN_s(xw_s; gx, 0) + b; stats = (mean_x_s, rstd_x_s) (G,);
         run = (rmx_r, rvx_r) (G,): the running-statistics row of step s (updated when training and update)."""
-        sh = cuda.shared.array((t, t), dt)
+        sh = cuda.shared.array((3, t, t), dt)
+        tot = cuda.shared.array((3, t), dt)
         rm_r, rv_r = run
         mean_s, rstd_s = stats
         k = cuda.blockIdx.x * t + cuda.threadIdx.x
         valid = k < xw_s.shape[1]
         one = dt(1.0)
-        m, rs = col_stats(sh, xw_s, lengths, s, k, valid, training, update, rm_r, rv_r, (one, dt(momentum), dt(eps)))
+        m, rs = col_stats(sh, tot, xw_s, lengths, s, k, valid, training, update, rm_r, rv_r, (one, dt(momentum), dt(eps)))
         if valid:
             if cuda.threadIdx.y == 0:
                 mean_s[k] = m
@@ -325,7 +326,8 @@ def _bn_kernels(dtype, t):
     def x_bwd(da_s, xw_s, lengths, s, stats, gx, training, dxw_s, pgx_s):
         """da_s (B,G) = dL/d(BN_s output) -> dxw_s (B,G) (zero on padded rows); pgx_s (G,): this step's
         sum of da * xhat (the gain gradient's part); stats as x_fwd wrote them."""
-        sh = cuda.shared.array((t, t), dt)
+        sh = cuda.shared.array((3, t, t), dt)
+        tot = cuda.shared.array((3, t), dt)
         mean_s, rstd_s = stats
         k = cuda.blockIdx.x * t + cuda.threadIdx.x
         valid = k < xw_s.shape[1]
@@ -333,7 +335,7 @@ def _bn_kernels(dtype, t):
         m, rs, g = one - one, one, one
         if valid:
             m, rs, g = mean_s[k], rstd_s[k], gx[k]
-        _, s2 = col_backward(sh, da_s, xw_s, lengths, s, m, rs, g, k, valid, training, dxw_s, one)
+        _, s2 = col_backward(sh, tot, da_s, xw_s, lengths, s, m, rs, g, k, valid, training, dxw_s, one)
         if valid and cuda.threadIdx.y == 0:
             pgx_s[k] = s2
 
@@ -523,11 +525,11 @@ def _bn_forward_arrays(a, S):
     return a
 
 
-def _bn_kerns(dt, tpb):
-    """The NORM_BN step's kernels: (x side's BN_t, bn_lstm_cuda's step kernel, its tile edge, the window alone,
-    the window kernel's threads a block), forward and backward."""
+def _bn_kerns(dt, B, tpb):
+    """The NORM_BN step's kernels for B batch rows: (x side's BN_t, bn_lstm_cuda's step kernel, its tile edge, the
+    window alone, the window kernel's threads a block), forward and backward."""
     x_fwd, x_bwd = _bn_kernels(np.dtype(dt), tile())
-    (lstm_fwd, lstm_bwd), tl = bn_lstm_cuda.kernels(dt)
+    (lstm_fwd, lstm_bwd), tl = bn_lstm_cuda.kernels(dt, B)
     window_fwd, window_bwd = _window_kernels(np.dtype(dt), tpb)
     return (x_fwd, lstm_fwd, tl, window_fwd, tpb), (x_bwd, lstm_bwd, tl, window_bwd, tpb)
 
@@ -677,14 +679,12 @@ def _bn_backward_arrays(a, T):
     """Adds NORM_BN's own backward arrays to a (after _backward_arrays; a also holds the saved hws (T,B,G) and
     stats (mean_x, rstd_x, mean_h, rstd_h (T,G), mean_c, rstd_c (T,H))):
         pg       per-step sums (pgx, pgh (T,G), pgc, pbc (T,H)) of dgx, dgh, dgc, dbc
-        scratch  bn_lstm_cuda's dL/d(BN_t(c) output), dL/dc through BN_t (B,H) each
         bsums    dgx, dgh (1,G), dgc, dbc (1,H): the column sums of pg after the loop
         pparts   colsum_launch's scratch for sums over T rows of G and H columns (None: one part)."""
     B, G = a.DA.shape[1], a.DA.shape[2]
     H = G // 4
     dt = a.DA.dtype
     a.pg = (empty((T, G), dt), empty((T, G), dt), empty((T, H), dt), empty((T, H), dt))
-    a.scratch = (empty((B, H), dt), empty((B, H), dt))
     a.bsums = (empty((1, G), dt), empty((1, G), dt), empty((1, H), dt), empty((1, H), dt))
     P = colsum_parts(T)
     a.pparts = tuple(empty((P, M), dt) if P > 1 else None for M in (G, H))
@@ -708,7 +708,7 @@ def _bn_backward_step(gemm, v, a, kern, training, clip):
         sv = (a.gates[t], a.hws[t], a.c[t], a.c0 if t == 0 else a.c[t - 1], a.tc[t])
         lstm_bwd[((H + tl - 1) // tl, 1), (tl, tl), stream](
             a.dh_t, a.dh_next, a.dc_next, a.lengths, t, sv, (mean_h[t], rstd_h[t], mean_c[t], rstd_c[t]), (gh, gc),
-            training, clip, a.scratch, a.DA[t], a.dHW[t], (pgh[t], pgc[t], pbc[t]))
+            training, clip, a.DA[t], a.dHW[t], (pgh[t], pgc[t], pbc[t]))
         x_bwd[((G + tl - 1) // tl, 1), (tl, tl), stream](a.DA[t], a.xw[t], a.lengths, t, (mean_x[t], rstd_x[t]), gx,
                                                          training, a.dXW[t], pgx[t])
         _carry(gemm, v, t)
@@ -781,7 +781,7 @@ class _ForwardPlan:
             fill_zeros(*a.run)
             _bn_forward_arrays(a, S)
             v = _views(prov, a, _BN_FWD_PRODUCTS)
-            step = _bn_forward_step(gemm, v, a, _bn_kerns(dt, tpb)[0], training, momentum, eps)
+            step = _bn_forward_step(gemm, v, a, _bn_kerns(dt, B, tpb)[0], training, momentum, eps)
         else:
             v = _views(prov, a, _FWD_PRODUCTS)
             step = _forward_step(gemm, v, a, (_cell_kernels(dt, H, tpb)[0], tpb), ln, eps)
@@ -826,7 +826,7 @@ class _BackwardPlan:
         v = _views(prov, a, _BWD_PRODUCTS)
         if bn:
             _bn_backward_arrays(a, S)
-            step = _bn_backward_step(gemm, v, a, _bn_kerns(dt, tpb)[1], training, clip)
+            step = _bn_backward_step(gemm, v, a, _bn_kerns(dt, B, tpb)[1], training, clip)
             after = partial(_bn_backward_after, gemm, v, a)
         else:
             step = _backward_step(gemm, v, a, (_cell_kernels(dt, H, tpb)[1], tpb), ln, clip)
@@ -901,7 +901,7 @@ def window_lstm_forward(x, h0, c0, kappa0, w0, chars, ulen, Wx, Wh, b, gx, bx, g
                                         p=p, Wp=Wp, bp=bp, lengths=lengths, run=run), T, S, ln)
     if bn:
         _bn_forward_arrays(a, S)
-        step = _bn_forward_step(matmul, a, a, _bn_kerns(dt, tpb)[0], training, momentum, eps)
+        step = _bn_forward_step(matmul, a, a, _bn_kerns(dt, B, tpb)[0], training, momentum, eps)
     else:
         step = _forward_step(matmul, a, a, (_cell_kernels(dt, H, tpb)[0], tpb), ln, eps)
     _forward_before(matmul, a, 0)
@@ -980,7 +980,7 @@ def window_lstm_backward(dy, dw, saved, x, h0, c0, kappa0, w0, chars, ulen, Wx, 
     _backward_before(a, 0)
     if bn:
         _bn_backward_arrays(a, T)
-        step = _bn_backward_step(matmul, a, a, _bn_kerns(dt, tpb)[1], training, clip)
+        step = _bn_backward_step(matmul, a, a, _bn_kerns(dt, B, tpb)[1], training, clip)
     else:
         step = _backward_step(matmul, a, a, (_cell_kernels(dt, H, tpb)[1], tpb), ln, clip)
     for t in range(T - 1, -1, -1):

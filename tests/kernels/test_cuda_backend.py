@@ -170,8 +170,8 @@ def _ptx_signatures(np_dtype, tpb, tile):
     lstm_fwd2, lstm_bwd2 = lstm_cuda._kernels(d, tpb, 2)  # threads owning two hidden units (H > tpb)
     rnn_fwd, rnn_bwd = rnn_cuda._kernels(d, tpb, 1)
     bn_fwd, bn_bwd = batchnorm_cuda._kernels(d, tile)
-    bnl_fwd, bnl_bwd = bn_lstm_cuda._kernels(d, tile)
-    bnr_fwd, bnr_bwd = bn_rnn_cuda._kernels(d, tile)
+    bnl_fwd, bnl_bwd = bn_lstm_cuda._kernels(d, tile, 3)  # lanes owning three batch rows each
+    bnr_fwd, bnr_bwd = bn_rnn_cuda._kernels(d, tile, 3)
     sigs = [
         ("gemm", gemm_cuda._gemm_kernel(d, tile), (A2, A2, A2, boolean, boolean, boolean)),
         ("colsum", gemm_cuda._colsum_kernel(d, tile), (A2, A2, A1, A1, int64, A2)),
@@ -188,8 +188,8 @@ def _ptx_signatures(np_dtype, tpb, tile):
         ("batchnorm_bwd", bn_bwd, (A3, A3, L, A2, A2, A1, boolean, A3, A2, A2)),
         ("bn_lstm_fwd_step", bnl_fwd, (A2, A2, A2, L, int64, U(A1, 3), boolean, boolean, boolean, U(A1, 4), float64,
                                        float64, U(A2, 4), U(A1, 4))),
-        ("bn_lstm_bwd_step", bnl_bwd, (A2, A2, A2, L, int64, U(A2, 5), U(A1, 4), U(A1, 2), boolean, float64, U(A2, 2),
-                                       A2, A2, U(A1, 3))),
+        ("bn_lstm_bwd_step", bnl_bwd, (A2, A2, A2, L, int64, U(A2, 5), U(A1, 4), U(A1, 2), boolean, float64, A2, A2,
+                                       U(A1, 3))),
         ("bn_rnn_fwd_step", bnr_fwd, (A2, A2, L, int64, A1, boolean, boolean, A1, A1, float64, float64, A1, A1, A2)),
         ("bn_rnn_bwd_step", bnr_bwd, (A2, A2, L, int64, A2, A2, A1, A1, A1, boolean, A2, A2, A1)),
     ]

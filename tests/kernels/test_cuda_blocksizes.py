@@ -4,7 +4,7 @@ The other CUDA tests run 4, 8, 32 or 128 threads per block, where a reduction th
 threads (n // 2) is right by accident. Real launches are not so kind: an LN-LSTM with H = 20 runs its
 sequence kernels on 96-thread blocks (seq_threads(4H = 80) rounds to a warp multiple), and the tile
 and block-size settings are free. Here: rows_cuda.block_sum (one value per thread of a 1-D block)
-for every size 1..33 and 96; batchnorm_cuda.lane_sum and split_matvec with odd shapes; and the
+for every size 1..33 and 96; batchnorm_cuda.lane_sums and split_matvec with odd shapes; and the
 LayerNorm, LSTM/LN-LSTM, RNN/LN-RNN, BatchNorm and BN cells against their CPU twins with blocks of
 6, 24 and 96 threads and GEMM/column tiles of 3 and 5 (9 and 25 threads, 3 and 5 lanes).
 
@@ -92,20 +92,31 @@ def test_block_sum_every_block_size(n):
             assert (got == w).all(), f"{n} threads, block {b}: block_sum gave {sorted(set(got))}, want {w}"
 
 
-@pytest.mark.parametrize("lanes,cols", [(3, 2), (5, 3), (6, 1), (7, 4)])
-def test_lane_sum_odd_lanes(lanes, cols):
-    from lnrnn.kernels.batchnorm_cuda import lane_sum
+@pytest.mark.parametrize("lanes,cols,m", [(3, 2, 5), (5, 3, 8), (2, 4, 3), (6, 1, 1), (7, 4, 2)])
+def test_lane_sums_several_values_odd_lanes(lanes, cols, m):
+    """lane_sums of m values a thread, more values than lanes or fewer: each column's sum of each value, twice in
+    a row on the same scratch (the second call's values differ, so a stale total shows)."""
+    from lnrnn.kernels.batchnorm_cuda import lane_sums
 
     @cuda.jit
     def k(vals, out):
-        sh = cuda.shared.array((lanes, cols), float64)
+        sh = cuda.shared.array((m, lanes, cols), float64)
+        tot = cuda.shared.array((m, cols), float64)
         tx, ty = cuda.threadIdx.x, cuda.threadIdx.y
-        out[ty, tx] = lane_sum(sh, vals[ty, tx])
+        for call in range(2):
+            for r in range(m):
+                sh[r, ty, tx] = vals[r, ty, tx] * (call + 1) + call
+            lane_sums(sh, tot, m)
+            for r in range(m):
+                out[call, r, ty, tx] = tot[r, tx]
 
-    vals = np.random.default_rng(lanes).integers(1, 100, (lanes, cols)).astype(np.float64)
-    out = cuda.to_device(np.zeros((lanes, cols)))
+    vals = np.random.default_rng(lanes * m).integers(1, 100, (m, lanes, cols)).astype(np.float64)
+    out = cuda.to_device(np.zeros((2, m, lanes, cols)))
     k[1, (cols, lanes)](cuda.to_device(vals), out)
-    assert (out.copy_to_host() == vals.sum(0)[None, :]).all()
+    got = out.copy_to_host()
+    for call in range(2):
+        want = (vals * (call + 1) + call).sum(1)  # (m, cols)
+        assert (got[call] == want[:, None, :]).all(), f"call {call}"
 
 
 @pytest.mark.parametrize("H,N,tpb", [(5, 7, 6), (3, 20, 24), (7, 7, 24), (20, 80, 96), (30, 30, 24)])
@@ -258,6 +269,30 @@ def test_batchnorm_odd_tiles(t, monkeypatch):
     for a, e in zip(host(batchnorm_cuda.bn_backward(dy, x, out[1], out[2], g, True)),
                     batchnorm.bn_backward(dy, x, want[1], want[2], g, True)):
         assert close(a, e) < TOL64
+
+
+@pytest.mark.parametrize("cell", ["lstm", "rnn"])
+@pytest.mark.parametrize("training", [True, False])
+def test_bn_cells_lanes_owning_three_rows_with_masks(cell, training, monkeypatch):
+    """3 x 3 blocks over a batch of 8: each lane owns up to three rows (the step kernels' local arrays hold 3), the
+    last lane two; rows of length 0, T and between, so a lane's rows mix active and padded ones. Outputs, saved
+    statistics, gradients and the running rows against the CPU twin; padded rows' dx exactly zero."""
+    geometry(monkeypatch, tile=3)
+    monkeypatch.setattr(f"lnrnn.kernels.bn_{cell}.FOLD_MAX_I", 0)
+    T, B = 4, 8
+    a, run, dy = bn_problem(np.random.default_rng(21), cell, T, B, 2, 4, 3)
+    lengths = np.array([4, 0, 1, 4, 2, 3, 4, 1], np.int64)
+    keys = ("x", "h0", "c0", "Wx", "Wh", "gx", "gh", "gc") if cell == "lstm" else ("x", "h0", "Wx", "Wh", "gx", "gh")
+    res = []
+    for dev in ("cuda", "cpu"):
+        k = backend.kernels(dev)
+        r = [x.copy() for x in run]
+        out = getattr(k, f"bn_{cell}_forward")(*a.values(), *r, training, 0.1, EPS, lengths=lengths)
+        grads = getattr(k, f"bn_{cell}_backward")(dy, out[-1], *[a[key] for key in keys])
+        res.append([k.to_host(x) for x in (*grads, *out[:-1], *out[-1][:-1])] + r)
+    for j, (x, e) in enumerate(zip(*res)):
+        assert x.shape == e.shape and close(x, e) < TOL64, f"output {j}"
+    assert np.all(res[0][0][~(np.arange(T)[:, None] < lengths)] == 0)
 
 
 @pytest.mark.parametrize("cell", ["lstm", "rnn"])

@@ -196,8 +196,8 @@ MUTANTS = [
          why="the LN backward's second sum leaves out the gain"),
     # ---- kernels/bn_lstm_cuda.py (kernel bodies) ----
     dict(name="v18-bnlstmcuda-forget-reads-input-column", file=BNCUDAPY,
-         old="                f = sigmoid(gh[H + j] * (hw_t[b, H + j] - mf) * rf + xn_t[b, H + j], one)",
-         new="                f = sigmoid(gh[H + j] * (hw_t[b, H + j] - mf) * rf + xn_t[b, j], one)",
+         old="f = sigmoid(g4[1] * (a[4 * r + 1] - m4[1]) * r4[1] + xn_t[b, H + j], one)",
+         new="f = sigmoid(g4[1] * (a[4 * r + 1] - m4[1]) * r4[1] + xn_t[b, j], one)",
          tests=B_OLD,
          why="the forget gate adds the x side's input-gate column (gate order slip)"),
     dict(name="v18-bnlstmcuda-dg-tanh-derivative", file=BNCUDAPY,
