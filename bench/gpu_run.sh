@@ -55,10 +55,14 @@ part step "$LIMIT_STEP" "$py" bench/gpu_step.py --reps 10 ${GPU_STEP_ARGS:---ove
 # the real-GPU tests, the newest paths first (each test's line as it ends, so that a part stopped at its limit
 # still says what passed): the graph path on torch and cupy, the PyTorch binding on CUDA tensors; then the
 # twins, the device update and the synthesis network
-# (the BN cells' and the synthesis window's graph paths, the PyTorch binding's tests that have not yet run on a GPU,
-# then the LSTM's and RNN's graph path)
+# (the step kernels' local rows: a thread owning several hidden units, a lane several batch rows; the BN cells' and
+# the synthesis window's graph paths, the PyTorch binding's tests that have not yet run on a GPU, then the LSTM's
+# and RNN's graph path)
 new_tests=""
-for t in tests/kernels/test_cuda_bn_graphs.py tests/kernels/test_cuda_window_graphs.py \
+for t in tests/kernels/test_cuda_blocksizes.py::test_lstm_threads_owning_several_units \
+  tests/kernels/test_cuda_blocksizes.py::test_lane_sums_several_values_odd_lanes \
+  tests/kernels/test_cuda_blocksizes.py::test_bn_cells_lanes_owning_three_rows_with_masks \
+  tests/kernels/test_cuda_bn_graphs.py tests/kernels/test_cuda_window_graphs.py \
   tests/interop/test_torch_cuda.py::test_cuda_tensors_reach_the_kernels_as_views_and_the_forward_copies_nothing_to_the_host \
   tests/interop/test_torch_cuda.py::test_a_call_on_a_busy_side_stream_gives_the_default_streams_results \
   tests/interop/test_torch_cuda.py::test_compiled_fullgraph_on_cuda_equals_eager tests/kernels/test_cuda_graphs.py; do
