@@ -10,26 +10,28 @@ number), the run folder's lock (released at the end; another host's lock without
 of the lines skipped) and lnrnn.torch (an unbatched cell step's state, a stack's forget_bias, lengths of
 another count than the batch).
 
-27 mutants. Against the existing targeted tests alone (each run before the new tests were listed) 10 were
-caught and 17 missed: one written line reported as 'every line ended by the stop rule', one --input's
-refusal speaking of 'the other inputs', a run folder given as runs/a/ plotted without its name, '1 runs',
-gradcheck's summary giving the last error instead of the largest, a save that waited for the loss dropped at
-the end of the run, --resume --out RUN/best/ told to resume RUN/best, a moved run resumed into its old path,
-an unknown setting in a checkpoint and a config file that is not UTF-8 or gives [32] for a number each a
-traceback, another host's lock taken over without flock, unsigned lengths refused, read_lines past the point
-limit, testset_v.txt without trainset.txt passed over for a random split, '0 line without one skipped', and
-LSTM(forget_bias=...) ignored. The new value tests catch every mutant: test_values25_commands (the full-disk
-line for each errno with the command that continues the run, --text lines with --count left out and the
-sentence for one line and for two, predict's refusal of one input and of two, plot's label of runs/a/ in the
-SVG and its count of runs, gradcheck's summary against the largest error it printed), test_values25_training
-(the resume of RUN/best/, a copied run resumed where it now is with the old folder left byte for byte, an
-unknown setting and bad config files as one line, the lock file gone after release and a run, another host's
-lock refused and a dead local pid's taken over without flock, the NaN's batch and epoch counted from 1, RUN/best
-written by the best of scripted mid-epoch losses, the checkpoint at the last update when its save waited),
+27 mutants. Against the existing targeted tests alone (each run before the new tests were listed) 10 were caught
+and 17 missed: one written line reported as 'every line ended by the stop rule', one --input's refusal speaking of
+'the other inputs', a run folder given as runs/a/ plotted without its name, '1 runs', gradcheck's summary giving
+the last error instead of the largest, a save that waited for the loss dropped at the end of the run, --resume
+--out RUN/best/ told to resume RUN/best, a renamed default run resumed into its old path, an unknown setting in a
+checkpoint and a config file that is not UTF-8 or gives [32] for a number each a traceback, another host's lock
+taken over without flock, unsigned lengths refused, read_lines past the point limit, testset_v.txt without
+trainset.txt passed over for a random split, '0 line without one skipped', and LSTM(forget_bias=...) ignored. The
+new value tests catch every mutant: test_values25_commands (the full-disk line for each errno with the command that
+continues the run, --text lines with --count left out and the sentence for one line and for two, predict's refusal
+of one input and of two, plot's label of runs/a/ in the SVG and its count of runs, gradcheck's summary against the
+largest error it printed), test_values25_training (the resume of RUN/best/, a copied run resumed where it now is
+with the old folder left byte for byte, a renamed runs/default resumed by --resume alone in runs/default-2, an
+unknown setting and bad config files as one line, the lock file gone after release and a run, another host's lock
+refused and a dead local pid's taken over without flock, the NaN's batch and epoch counted from 1, RUN/best written
+by the best of scripted mid-epoch losses, the checkpoint at the last update when its save waited),
 test_values25_data (lengths of every integer type, the point limit of read_lines and its edge, the lone
-testset_v.txt refused by name, the skipped lines' plural for 0, 1 and 2), test_values25_torch (an unbatched
-step against torch.nn.LSTMCell/RNNCell, the forget block of the summed biases per layer and direction, lengths
-of another count refused by name).
+testset_v.txt refused by name, the skipped lines' plural for 0, 1 and 2), test_values25_torch (an unbatched step
+against torch.nn.LSTMCell/RNNCell, the forget block of the summed biases per layer and direction, lengths of
+another count refused by name). The moved-run mutant needs a resume without --out: with --out given again,
+resume_config's overridable --out sets the folder anyway, so its test renames runs/default and resumes it by
+--resume alone.
 
 Candidates left out as equivalent, none written: _from_tensors's forget_bias (the loaded weights replace the
 initial biases), restoring saved_step when a trainer starts from a checkpoint (run() sets it again before any
@@ -173,7 +175,9 @@ MUTANTS = [
          old="    resumed.out = out  # the run may have been moved since it was saved",
          new="    pass  # the run may have been moved since it was saved",
          tests=TRAINING_NEW + SETUP_OLD,
-         why="a run folder moved (or renamed) since it was saved resumes writing into the path it was saved under"),
+         why="a run folder renamed since it was saved (runs/default -> runs/default-2), resumed by --resume "
+             "without --out, writes into the path it was saved under (with --out given, resume_config's "
+             "overridable --out sets it anyway)"),
     dict(name="v25-setup-unknown-setting-traceback", file=SETUP,
          old="    except TypeError as e:\n        raise CheckpointError(",
          new="    except ValueError as e:\n        raise CheckpointError(",

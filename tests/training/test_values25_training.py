@@ -1,10 +1,11 @@
 """Training's setup, config files, run folder and loop by value (round 25 of the planted bugs,
 tests/mutants/mutants_values25.py): a resume of RUN/best/ (a trailing separator) pointed at RUN, a moved run
-folder resumed where it now is and the old place left alone, a checkpoint with a setting this lnrnn does not
-know refused in one line, config files that are not UTF-8 or give a list for a number refused in one line,
-the lock file gone when a run ends and a lock of another host kept where flock is missing, the batch and
-epoch a NaN of the data is reported in counted from 1, the best checkpoint written by a mid-epoch
-evaluation, and a save that waited for the loss made when the run ends."""
+folder (given by --out, or a renamed default folder that --resume finds alone) resumed where it now is and the
+old place left alone, a checkpoint with a setting this lnrnn does not know refused in one line, config files
+that are not UTF-8 or give a list for a number refused in one line, the lock file gone when a run ends and a
+lock of another host kept where flock is missing, the batch and epoch a NaN of the data is reported in counted
+from 1, the best checkpoint written by a mid-epoch evaluation, and a save that waited for the loss made when
+the run ends."""
 import errno
 import fcntl
 import json
@@ -56,6 +57,17 @@ def test_a_moved_run_resumes_where_it_now_is(one_epoch, tmp_path):
     assert_ok(invoke("train", "--out", moved, "--resume", "--epochs", 2, "-q"))
     assert load_checkpoint(str(moved))[0]["step"] == 2 * STEPS
     assert (old / "checkpoint.json").read_bytes() == before and not (old / LOCK_FILE).exists()
+
+
+def test_a_renamed_default_run_resumes_where_it_now_is(tmp_path, monkeypatch):
+    """--resume without --out takes the newest default folder, which the run may have been renamed to since
+    its checkpoint was written (runs/default -> runs/default-2): the run goes on there."""
+    monkeypatch.chdir(tmp_path)
+    assert_ok(invoke("train", *TINY, "--epochs", 1))
+    os.rename(os.path.join("runs", "default"), os.path.join("runs", "default-2"))
+    assert_ok(invoke("train", "--resume", "--epochs", 2, "-q"))
+    assert load_checkpoint(os.path.join("runs", "default-2"))[0]["step"] == 2 * STEPS
+    assert not os.path.exists(os.path.join("runs", "default"))
 
 
 def test_a_setting_this_lnrnn_does_not_know_is_one_line(one_epoch, tmp_path):
