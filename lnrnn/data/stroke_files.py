@@ -107,7 +107,11 @@ def _packed(strokes, lengths, path, name):
     if lengths.ndim != 1 or lengths.dtype.kind not in "iu":
         raise DataError(f"{path}: lengths beside {name} must be a 1-D integer array, "
                         f"not {lengths.dtype} {lengths.shape}.")
-    if int(lengths.sum()) != len(strokes) or (lengths < 0).any():
+    if (lengths < 0).any():
+        i = int(np.argmax(lengths < 0))
+        raise DataError(f"{path}: the lengths beside {name} include {int(lengths[i])} (entry {i}); a sequence's "
+                        "length is a count of rows, 0 or more.")
+    if int(lengths.sum()) != len(strokes):
         raise DataError(f"{path}: the lengths beside {name} add up to {int(lengths.sum())} but it has "
                         f"{len(strokes)} rows; the arrays do not belong together.")
     seqs = np.split(strokes, np.cumsum(lengths)[:-1])

@@ -59,7 +59,7 @@ def test_packed_sequences_split_where_the_lengths_say(tmp_path):
 def test_lengths_with_a_negative_entry_are_refused(tmp_path):
     flat = np.concatenate(_seqs([2, 2]))                      # 4 rows; 3 + (-1) + 2 also adds up to 4
     np.savez(tmp_path / "neg.npz", strokes=flat, lengths=np.array([3, -1, 2]))
-    with pytest.raises(DataError, match="do not belong together"):
+    with pytest.raises(DataError, match=r"the lengths beside strokes include -1 \(entry 1\); a sequence's length"):
         stroke_files.load(str(tmp_path / "neg.npz"))
 
 
