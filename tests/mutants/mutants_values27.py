@@ -1,8 +1,30 @@
-"""Planted bugs, round 27 (format: tests/mutants/mutants.py): DOCSTRING-TO-COME
+"""Planted bugs, round 27 (format: tests/mutants/mutants.py): single-line slips in the modules with the fewest
+mutants per line so far: rgemm's products at shapes that are not multiples of its tile (rgemm_add's last, partial
+panel and its scratch edge tile, rgemm's edge tiles' rows, rgemm_add's check of panels longer than K), the CPU
+threads (clamp_chunks's "at least one chunk", the BN parts' par_min edge and thread count, batch_blocks at two
+rows), the choice of per-step product (in_turns's ratio and its untimed first call, measure's geometric mean,
+choose's dWh blocks following the measured product, not the rule), the gradient check's defaults (step 1e-4,
+fourth order) and lnrnn.api's argument checks and batching (predict's integer lengths and its last, shorter
+batch; read's batch of one line).
+
+17 mutants. Against the existing targeted tests alone (each run before the new tests were listed) 6 were caught
+and 11 missed: clamp_chunks giving no chunk for an empty batch, a BN step of exactly par_min elements kept on one
+part, n_parts one thread short, in_turns's ratio inverted, in_turns timing the first (compiling) call, measure's
+arithmetic mean, numeric_grad's default step 1e-3 and default order 2, predict taking float lengths, predict's
+last batch counted as a whole one, and read refusing batch_size 1. The new value tests catch every mutant:
+test_values27_threads (clamp_chunks and an empty batch's one chunk, batch_blocks against its documented rule
+written out for B 1..299 at three block sizes, n_parts below, at and above par_min on a faked thread count and
+PART_THREADS), test_values27_rec_choice (in_turns on a fake clock: call counts, best rounds and the median
+ratio by hand; measure on fake products against the geometric mean; choose's four cases of ratio, dWh ratio and
+rule), test_values27_gradcheck (numeric_grad's defaults on sin(30 x) against its derivative, and equal to
+eps=1e-4, order=4 given outright), test_values27_api (float lengths refused, a counting progress over batches
+of 3, 1, N and more than N, read with batch_size 1 against the lines read by hand one a batch). No mutant
+written for this round was dropped; two considered were not written as equivalent: the tile kernel clamping
+the rows past b to row 0 instead of b-1 (those rows are computed and never stored), and rgemm_fetch's
+fetch_schedule counting edge tiles among the full ones (a prefetch is a hint: the product is the same).
 
     python tests/mutants/run.py --only 'v27-*'
 """
-
 RGEMM = "lnrnn/kernels/cpu/rgemm.py"
 THREADS = "lnrnn/kernels/cpu/threads.py"
 REC = "lnrnn/kernels/cpu/rec_choice.py"
@@ -23,36 +45,35 @@ API_OLD = ["tests/test_values_api.py", "tests/test_values10_api.py", "tests/test
 READ_OLD = ["tests/test_values_api_read.py", "tests/test_values15_api.py"]
 
 # value tests written for the bugs below (first, so that a caught mutant stops there)
-RGEMM_NEW = []
-THREADS_NEW = []
-REC_NEW = []
-GRAD_NEW = []
-API_NEW = []
+THREADS_NEW = ["tests/kernels/test_values27_threads.py"]
+REC_NEW = ["tests/kernels/test_values27_rec_choice.py"]
+GRAD_NEW = ["tests/test_values27_gradcheck.py"]
+API_NEW = ["tests/test_values27_api.py"]
 
 MUTANTS = [
     # ---- rgemm: edge tiles, panels, argument checks ----
     dict(name="v27-rgemm-add-last-panel-dropped", file=RGEMM,
          old="    for p in range(Wp.shape[0]):        # panel-major: Wp[p] stays in L1/L2",
          new="    for p in range(G // NR):            # panel-major: Wp[p] stays in L1/L2",
-         tests=RGEMM_NEW + RGEMM_OLD,
+         tests=RGEMM_OLD,
          why="rgemm_add loops over the full panels only: where G is not a multiple of NR the last columns of C "
              "get nothing added"),
     dict(name="v27-rgemm-add-edge-tile-not-zeroed", file=RGEMM,
          old="                        edge[i, j] = 0\n",
          new="                        pass\n",
-         tests=RGEMM_NEW + RGEMM_OLD,
+         tests=RGEMM_OLD,
          why="rgemm_add's scratch tile is not cleared before an edge tile adds into it: each edge tile carries "
              "the one before it (or np.empty's garbage)"),
     dict(name="v27-rgemm-fetch-edge-tile-row-short", file=RGEMM,
          old="                _tile(A, i0, Wp, p, edge, 0, 0, st)\n                for i in range(mr):",
          new="                _tile(A, i0, Wp, p, edge, 0, 0, st)\n                for i in range(mr - 1):",
-         tests=RGEMM_NEW + RGEMM_OLD,
+         tests=RGEMM_OLD,
          why="rgemm's edge tiles copy one row too few into C: the last row of a ragged batch (and of every "
              "ragged column panel) keeps what C held"),
     dict(name="v27-rgemm-add-exact-panels-only", file=RGEMM,
          old="    if Wp.shape[1] < K or Wp.shape[2]",
          new="    if Wp.shape[1] != K or Wp.shape[2]",
-         tests=RGEMM_NEW + RGEMM_OLD,
+         tests=RGEMM_OLD,
          why="rgemm_add refuses panels longer than K, which its docstring allows (a view of a longer buffer)"),
     # ---- threads: chunks, blocks, BN parts ----
     dict(name="v27-threads-zero-chunks-allowed", file=THREADS,
