@@ -112,6 +112,8 @@ def evaluate_run(run, which="val", data_dir=None, split=None, batch_size=None):
         raise CheckpointError(f"checkpoint {run.path} does not say which task it was trained on; it is corrupt.")
     if which not in ("val", "train"):
         raise UserError(f"which must be 'val' or 'train', not {which!r}.")
+    if batch_size is not None:
+        _count(batch_size, "batch_size")
     if data_dir is not None:
         spec["data_dir"] = str(data_dir)
     if split is not None:
@@ -129,6 +131,13 @@ def evaluate_run(run, which="val", data_dir=None, split=None, batch_size=None):
     with block_rows(run.block_rows):
         means = evaluate(run.model, task, which, batch_size)
     return Evaluation(means, task.size(which), which, task)
+
+
+def _count(value, name, hint=""):
+    """value as an int of at least 1 (a batch size, a beam); UserError naming it otherwise (a bool, a float, 0)."""
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
+        raise UserError(f"{name} must be a whole number of at least 1{hint}, not {value!r}.")
+    return int(value)
 
 
 def _head_words(head):
@@ -218,6 +227,7 @@ def predict(run, x, lengths=None, batch_size=500, progress=None):
     model = run.model
     head = model.head
     require_predictable(run)
+    batch_size = _count(batch_size, "batch_size")
     x = check_inputs(x, model.config["input_size"], run.path)
     N, T = x.shape[0], x.shape[1]
     if lengths is not None:
@@ -294,18 +304,17 @@ def read(run, strokes, beam=1, batch_size=None, progress=None):
 
     run = _as_run(run)
     alphabet, scale = require_reader(run)
-    if isinstance(beam, bool) or not isinstance(beam, (int, np.integer)) or beam < 1:
-        raise UserError(f"beam must be a whole number of at least 1 (1: best path), not {beam!r}.")
+    _count(beam, "beam", " (1: best path)")
     if isinstance(strokes, (str, os.PathLike)):
         lines = read_lines(strokes)
     elif isinstance(strokes, np.ndarray) and strokes.ndim == 2:
         lines = [check_stroke3(strokes, "strokes")]
     else:
         lines = [check_stroke3(s, f"line {i + 1} of strokes") for i, s in enumerate(strokes)]
+    if batch_size is not None:
+        _count(batch_size, "batch_size")
     batch_size = int(batch_size or run.train_config.get("eval_batch_size")
                      or task_defaults(run.task_spec.get("task"))["eval_batch_size"])
-    if batch_size < 1:
-        raise UserError(f"batch_size must be at least 1, not {batch_size}.")
     model, head = run.model, run.model.head
     out = []
     with block_rows(run.block_rows):

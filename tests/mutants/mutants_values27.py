@@ -5,20 +5,23 @@ threads (clamp_chunks's "at least one chunk", the BN parts' par_min edge and thr
 rows), the choice of per-step product (in_turns's ratio and its untimed first call, measure's geometric mean,
 choose's dWh blocks following the measured product, not the rule), the gradient check's defaults (step 1e-4,
 fourth order) and lnrnn.api's argument checks and batching (predict's integer lengths and its last, shorter
-batch; read's batch of one line).
+batch; read's batch of one line; predict's batch size itself, which it did not check: a negative one returned its
+uninitialized output as results).
 
-17 mutants. Against the existing targeted tests alone (each run before the new tests were listed) 6 were caught
+18 mutants. Against the existing targeted tests alone (each run before the new tests were listed) 6 were caught
 and 11 missed: clamp_chunks giving no chunk for an empty batch, a BN step of exactly par_min elements kept on one
 part, n_parts one thread short, in_turns's ratio inverted, in_turns timing the first (compiling) call, measure's
 arithmetic mean, numeric_grad's default step 1e-3 and default order 2, predict taking float lengths, predict's
-last batch counted as a whole one, and read refusing batch_size 1. The new value tests catch every mutant:
+last batch counted as a whole one, and read refusing batch_size 1; the eighteenth, written after predict gained
+its check of batch_size, is predict without it. The new value tests catch every mutant:
 test_values27_threads (clamp_chunks and an empty batch's one chunk, batch_blocks against its documented rule
 written out for B 1..299 at three block sizes, n_parts below, at and above par_min on a faked thread count and
 PART_THREADS), test_values27_rec_choice (in_turns on a fake clock: call counts, best rounds and the median
 ratio by hand; measure on fake products against the geometric mean; choose's four cases of ratio, dWh ratio and
 rule), test_values27_gradcheck (numeric_grad's defaults on sin(30 x) against its derivative, and equal to
 eps=1e-4, order=4 given outright), test_values27_api (float lengths refused, a counting progress over batches
-of 3, 1, N and more than N, read with batch_size 1 against the lines read by hand one a batch). No mutant
+of 3, 1, N and more than N, read with batch_size 1 against the lines read by hand one a batch; batch sizes 0, -1, 2.5 and True refused by
+predict and evaluate_run). No mutant
 written for this round was dropped; two considered were not written as equivalent: the tile kernel clamping
 the rows past b to row 0 instead of b-1 (those rows are computed and never stored), and rgemm_fetch's
 fetch_schedule counting edge tiles among the full ones (a prefetch is a hint: the product is the same).
@@ -143,8 +146,14 @@ MUTANTS = [
          tests=API_NEW + API_OLD,
          why="predict's last batch claims batch_size rows where fewer are left"),
     dict(name="v27-api-read-batch-of-one-refused", file=API,
-         old="    if batch_size < 1:",
-         new="    if batch_size <= 1:",
+         old="or not isinstance(value, (int, np.integer)) or value < 1:",
+         new="or not isinstance(value, (int, np.integer)) or value <= 1:",
          tests=API_NEW + READ_OLD,
-         why="read refuses batch_size 1 (one line at a time)"),
+         why="read (and predict) refuse batch_size 1 (one line at a time)"),
+    dict(name="v27-api-predict-batch-size-unchecked", file=API,
+         old="    batch_size = _count(batch_size, \"batch_size\")\n",
+         new="",
+         tests=API_NEW + API_OLD,
+         why="predict runs no batch for a negative batch_size and returns its uninitialized output as results "
+             "(0: a bare ValueError from range)"),
 ]
