@@ -47,6 +47,37 @@ def lane_sums(sh, tot, m):
 
 
 @cuda.jit(device=True)
+def fold_running(rm_row, rv_row, k, m, var, n, momentum, one):
+    """Fold a column's batch mean m and biased variance var over n > 0 active rows into the running rows
+    rm_row[k], rv_row[k] (the variance unbiased by n / (n - 1)), as the CPU twin does."""
+    unbias = n / max(n - one, one)
+    rm_row[k] = (one - momentum) * rm_row[k] + momentum * m
+    rv_row[k] = (one - momentum) * rv_row[k] + momentum * var * unbias
+
+
+@cuda.jit(device=True)
+def local_rstd(sh, tot, vals, act, m, n, inv, fold, rm_row, rv_row, k, c):
+    """1/std of a column whose rows the lanes hold in local arrays (the BN cells' step kernels): vals (R,) a
+    lane's values, act (R,) 1 where the row is active, m the batch mean over the n active rows, inv = 1/max(n, 1).
+    The squared deviations go through one lane_sums exchange (sh, tot: its scratch, row 0); the variance is the
+    biased one, as col_stats'. Lane 0 folds (m, var) into rm_row[k], rv_row[k] where fold and n > 0. Every
+    thread of the block must call it. c = (1, momentum, eps) in the working dtype."""
+    one, momentum, eps = c
+    zero = one - one
+    d2 = zero
+    for r in range(act.shape[0]):
+        if act[r] > zero:
+            d = vals[r] - m
+            d2 += d * d
+    sh[0, cuda.threadIdx.y, cuda.threadIdx.x] = d2
+    lane_sums(sh, tot, 1)
+    var = tot[0, cuda.threadIdx.x] * inv
+    if fold and n > zero and cuda.threadIdx.y == 0:
+        fold_running(rm_row, rv_row, k, m, var, n, momentum, one)
+    return one / math.sqrt(var + eps)
+
+
+@cuda.jit(device=True)
 def col_stats(sh, tot, x2, lengths, t, k, valid, training, update, rm_row, rv_row, c):
     """Statistics of column k of step t's slab x2 (B,F) -> (mean, rstd), every thread of the block
     taking part (valid: k < F). training: batch statistics of the rows with t < lengths[b], folded
@@ -84,9 +115,7 @@ def col_stats(sh, tot, x2, lengths, t, k, valid, training, update, rm_row, rv_ro
     lane_sums(sh, tot, 1)
     var = tot[0, tx] * inv_n
     if update and valid and n > zero and ty == 0:
-        unbias = n / max(n - one, one)
-        rm_row[k] = (one - momentum) * rm_row[k] + momentum * m
-        rv_row[k] = (one - momentum) * rv_row[k] + momentum * var * unbias
+        fold_running(rm_row, rv_row, k, m, var, n, momentum, one)
     return m, one / math.sqrt(var + eps)
 
 

@@ -46,8 +46,8 @@ import numpy as np
 from numba import cuda
 
 from lnrnn.config import BN_PAR_MIN_WORK as PAR_MIN_WORK  # the CPU twin's default, for signature parity (unused)
-from lnrnn.kernels.batchnorm_cuda import (bn_backward_launch, bn_forward_launch, device_lengths, lane_sums,
-                                          load_lengths, running_on_device, write_back)
+from lnrnn.kernels.batchnorm_cuda import (bn_backward_launch, bn_forward_launch, device_lengths, fold_running,
+                                          lane_sums, load_lengths, local_rstd, running_on_device, write_back)
 from lnrnn.kernels.codes import clip_bound
 from lnrnn.kernels.cuda.arrays_cuda import (copy, copy_bytes, empty, fill_zeros, head, load, nbtype, take_row,
                                             to_device, transpose_into)
@@ -135,9 +135,7 @@ def _kernels(dtype, t, R):
                 var = tot[q, tx] * inv
                 r4[q] = one / math.sqrt(var + e)
                 if update_h and valid and n > zero and lane == 0:
-                    k = q * H + j
-                    rmh_r[k] = (one - mom) * rmh_r[k] + mom * m4[q]
-                    rvh_r[k] = (one - mom) * rvh_r[k] + mom * var * (n / max(n - one, one))
+                    fold_running(rmh_r, rvh_r, q * H + j, m4[q], var, n, mom, one)
         elif valid:
             for q in range(4):
                 m4[q] = rmh_r[q * H + j]
@@ -170,18 +168,7 @@ def _kernels(dtype, t, R):
             sh[0, lane, tx] = csum
             lane_sums(sh, tot, 1)
             mc = tot[0, tx] * inv
-            d2 = zero
-            for r in range(R):
-                if act[r] > zero:
-                    d = cv[r] - mc
-                    d2 += d * d
-            sh[0, lane, tx] = d2
-            lane_sums(sh, tot, 1)
-            var = tot[0, tx] * inv
-            rc = one / math.sqrt(var + e)
-            if update_c and valid and n > zero and lane == 0:
-                rmc_r[j] = (one - mom) * rmc_r[j] + mom * mc
-                rvc_r[j] = (one - mom) * rvc_r[j] + mom * var * (n / max(n - one, one))
+            rc = local_rstd(sh, tot, cv, act, mc, n, inv, update_c and valid, rmc_r, rvc_r, j, (one, mom, e))
         elif valid:
             mc, rc = rmc_r[j], one / math.sqrt(rvc_r[j] + e)
         if valid:

@@ -21,7 +21,7 @@ from numba import cuda
 
 from lnrnn.config import BN_PAR_MIN_WORK as PAR_MIN_WORK  # the CPU twin's default, for signature parity (unused)
 from lnrnn.kernels.batchnorm_cuda import (bn_backward_launch, bn_forward_launch, device_lengths, lane_sums,
-                                          load_lengths, running_on_device, write_back)
+                                          load_lengths, local_rstd, running_on_device, write_back)
 from lnrnn.kernels.cuda.arrays_cuda import (copy, copy_bytes, empty, fill_zeros, head, load, nbtype, take_row,
                                             to_device, transpose_into)
 from lnrnn.kernels.cuda.gemm_cuda import (SUM, call_plan, colsum_launch, colsum_parts, input_product, product,
@@ -73,18 +73,7 @@ def _kernels(dtype, t, R):
             n = tot[1, tx]  # active rows, exact in floating point (B < 2^24)
             inv = one / max(n, one)
             m = tot[0, tx] * inv
-            d2 = zero
-            for r in range(R):
-                if act[r] > zero:
-                    d = a[r] - m
-                    d2 += d * d
-            sh[0, lane, tx] = d2
-            lane_sums(sh, tot, 1)
-            var = tot[0, tx] * inv
-            rs = one / math.sqrt(var + e)
-            if update and valid and n > zero and lane == 0:
-                rmh_r[j] = (one - mom) * rmh_r[j] + mom * m
-                rvh_r[j] = (one - mom) * rvh_r[j] + mom * var * (n / max(n - one, one))
+            rs = local_rstd(sh, tot, a, act, m, n, inv, update and valid, rmh_r, rvh_r, j, (one, mom, e))
         elif valid:
             m, rs = rmh_r[j], one / math.sqrt(rvh_r[j] + e)
         if valid:

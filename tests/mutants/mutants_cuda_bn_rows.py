@@ -3,7 +3,8 @@ held in its local arrays across the lane sums, compiled per rows a lane owns; ba
 values a thread summed over the lanes in one exchange), format: tests/mutants/mutants.py. Each is caught by the
 twin-equality tests under Numba's simulator; the block-size tests run 3 x 3 blocks over a batch of 8, where a
 lane owns up to three rows, active and padded ones mixed. batchnorm_cuda's col_stats and col_backward (the x
-side's BatchNorm, all steps at once or the window layer's step by step) take lane_sums too.
+side's BatchNorm, all steps at once or the window layer's step by step) take lane_sums too; local_rstd (a column
+held in local arrays: BN-RNN's h side, BN-LSTM's c_t) and fold_running (the running rows' rule) serve all of them.
 
     python tests/mutants/run.py --only 'cuda-bn-rows-*'
 """
@@ -81,9 +82,10 @@ MUTANTS = [
          new="                xm[r] = hw_t[b, j]\n",
          tests=CELLS,
          why="the BN-RNN backward's xhat is not centred: dgh and dL/d(hw) wrong"),
-    dict(name="cuda-bn-rows-rnn-variance-over-padded-rows", file=BNR,
-         old="            for r in range(R):\n                if act[r] > zero:\n                    d = a[r] - m\n",
-         new="            for r in range(R):\n                if lane + r * nl < B:\n                    d = a[r] - m\n",
+    dict(name="cuda-bn-rows-local-variance-about-zero", file=BNC,
+         old="            d = vals[r] - m\n",
+         new="            d = vals[r]\n",
          tests=CELLS,
-         why="the BN-RNN's variance adds the padded rows' squared deviations"),
+         why="local_rstd sums squares about zero, not about the mean: BN-RNN's h side and BN-LSTM's c_t get the "
+             "wrong 1/std"),
 ]

@@ -64,8 +64,8 @@ CMDTRAIN = "lnrnn/commands/train.py"
 MUTANTS = [
     # ---- lnrnn/kernels/batchnorm_cuda.py ----
     dict(name="v8-bncuda-running-var-biased", file=BNC,
-         old="        unbias = n / max(n - one, one)\n",
-         new="        unbias = one\n",
+         old="    unbias = n / max(n - one, one)\n",
+         new="    unbias = one\n",
          tests=[CUDA, BLOCKS],
          why="the CUDA BatchNorm folds the biased batch variance into the running variance"),
     dict(name="v8-bncuda-infer-last-row-always", file=BNC,
