@@ -4,7 +4,7 @@
 #   bash bench/gpu_run.sh OUTDIR [MNIST_DIR]
 #
 # Writes one log per part into OUTDIR (env, step, tests-new, tests, torch-step, bn, synthesis, train-strokes, blstm-ctc; train
-# with MNIST_DIR; barrier with LIMIT_BARRIER > 0) and prints a summary last.
+# with MNIST_DIR; barrier with LIMIT_BARRIER > 0, persist with LIMIT_PERSIST > 0) and prints a summary last.
 # Each part runs under its own time limit, so one that hangs or fails leaves the others' figures.
 # MNIST_DIR: folder with MNIST's t10k IDX files for the `lnrnn train --device cuda` throughput (skipped
 # without it). Run from the repository root; needs numba-cuda, a CUDA GPU and (for the PyTorch rows)
@@ -23,12 +23,15 @@ py=${PYTHON:-python3}
 # end in 65, 30 and 75 s, mostly compiling)
 # (the stroke and BLSTM-CTC parts spend their limits compiling: a second call can give them the time of the parts
 # already measured, e.g. LIMIT_STEP=0 LIMIT_TESTS_NEW=0 LIMIT_TESTS=0 LIMIT_TORCH=0 LIMIT_BN=0 LIMIT_SYNTH=0
-# LIMIT_TRAIN_STROKES=240 LIMIT_CTC=200 bash bench/gpu_run.sh OUT2)
+# LIMIT_TRAIN_STROKES=200 LIMIT_CTC=160 LIMIT_PERSIST=80 bash bench/gpu_run.sh OUT2)
+# (persist, off unless given a limit: dev/lstm_persistent_cuda.py on 16-64 blocks instead of one per SM, forward and
+# BPTT alone beside the graph path's; one per SM it took ~120 us a step at S1)
 # (the step part adds the RNN rows and the graph path's overhead breakdown: events, host time, cProfile, the
 # GPU's timeline, with the arrays from PyTorch's cache and from numba's allocator; seen: step 106-137 s, the graph
 # tests 56 in ~70 s)
 : "${LIMIT_STEP:=130}" "${LIMIT_TESTS_NEW:=100}" "${LIMIT_TESTS:=40}" "${LIMIT_TORCH:=45}" "${LIMIT_BN:=45}"
 : "${LIMIT_SYNTH:=55}" "${LIMIT_TRAIN_STROKES:=30}" "${LIMIT_CTC:=15}" "${LIMIT_TRAIN:=30}" "${LIMIT_BARRIER:=0}"
+: "${LIMIT_PERSIST:=0}"
 
 part() {  # part NAME LIMIT CMD...: run CMD under LIMIT seconds, log to OUTDIR/NAME.txt (LIMIT 0: skipped)
   local name=$1 limit=$2; shift 2
@@ -87,6 +90,9 @@ if [ -n "$mnist" ]; then
   part train "$LIMIT_TRAIN" "$py" bench/train_throughput.py --device cuda --data-dir "$mnist" --split 768/128 --epochs 3
 fi
 part barrier "$LIMIT_BARRIER" "$py" bench/gpu_barrier.py
+# the persistent variant's cost per step against its number of blocks (S1: 16, 32, 64; S2: 64 is the fewest that fit)
+part persist "$LIMIT_PERSIST" "$py" bench/gpu_step.py --shapes S1 S2 --reps 5 --persistent-only \
+  --persistent-blocks 16 32 64
 
 echo "=== summary"
 grep -h "ms \|check\|^S\|FAILED\|first step\|us a step\|not available\|replay alone\|timeline\|idle" "$out/step.txt"
@@ -99,4 +105,5 @@ grep -h "samples/s\|x  (" "$out/train-strokes.txt" 2>/dev/null
 grep -h "check\|ms per update\|x$" "$out/blstm-ctc.txt" 2>/dev/null
 [ -n "$mnist" ] && grep -h "samples/s\|x  (" "$out/train.txt"
 [ -f "$out/barrier.txt" ] && tail -n 9 "$out/barrier.txt"
+[ -f "$out/persist.txt" ] && grep -h "^S\|graph\|persistent" "$out/persist.txt"
 exit 0

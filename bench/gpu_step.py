@@ -4,6 +4,7 @@ against PyTorch on the same GPU.
     python bench/gpu_step.py                     # S1 S2 S3, median of 10 after warm-up
     python bench/gpu_step.py --shapes S2 --reps 20
     python bench/gpu_step.py --bn-only --reps 5  # the BN cells alone: graph path and per-step launches
+    python bench/gpu_step.py --shapes S1 --persistent-only --persistent-blocks 16 32 64   # the variant's blocks
     NUMBA_ENABLE_CUDASIM=1 python bench/gpu_step.py --tiny    # smoke test of this script, no GPU
 
 Rows
@@ -113,13 +114,13 @@ def lnrnn_step_fn(p, dy, norm="ln", path="auto", blas=None, persistent=False, pe
     return step
 
 
-def _lstm_forward(args, code, persistent):
+def _lstm_forward(args, code, persistent, nblocks=None):
     """lstm_forward on the device arrays args (FWD's order): dev/lstm_persistent_cuda.py's recurrence
-    (persistent, LN) or lstm_cuda's with norm code."""
+    (persistent, LN; nblocks blocks, None: its default, one per SM) or lstm_cuda's with norm code."""
     from dev import lstm_persistent_cuda
     from lnrnn.kernels import lstm_cuda
     if persistent:
-        return lstm_persistent_cuda.lstm_forward(*args, 1e-5)
+        return lstm_persistent_cuda.lstm_forward(*args, 1e-5, nblocks=nblocks)
     return lstm_cuda.lstm_forward(*args, code, 1e-5)
 
 
@@ -137,9 +138,9 @@ def configured(path, blas):
         config.CUDA_LOOP_PATH, config.CUDA_BLAS = old
 
 
-def lnrnn_forward_fn(p, persistent=False, norm="ln", path="auto", blas=None):
-    """The forward alone on device-resident arrays, dev/lstm_persistent_cuda.py's (persistent, LN) or
-    lstm_cuda's on the given path; returns (y, saved) as device arrays."""
+def lnrnn_forward_fn(p, persistent=False, norm="ln", path="auto", blas=None, nblocks=None):
+    """The forward alone on device-resident arrays, dev/lstm_persistent_cuda.py's (persistent, LN, on nblocks
+    blocks) or lstm_cuda's on the given path; returns (y, saved) as device arrays."""
     from lnrnn.kernels import lstm_cuda
     from lnrnn.kernels.cuda.arrays_cuda import to_device
 
@@ -148,15 +149,15 @@ def lnrnn_forward_fn(p, persistent=False, norm="ln", path="auto", blas=None):
 
     def fwd():
         with configured(path, blas):
-            y, _, _, saved = _lstm_forward(args, code, persistent)
+            y, _, _, saved = _lstm_forward(args, code, persistent, nblocks)
         return y, saved
 
     return fwd
 
 
-def lnrnn_backward_fn(p, dy, persistent=False, norm="ln", path="auto", blas=None):
+def lnrnn_backward_fn(p, dy, persistent=False, norm="ln", path="auto", blas=None, nblocks=None):
     """The backward alone, on the saved tensors of one lstm_cuda forward (same path): dev/lstm_persistent_cuda.py's
-    BPTT (persistent) or lstm_cuda's; returns the gradients as device arrays."""
+    BPTT (persistent, on nblocks blocks) or lstm_cuda's; returns the gradients as device arrays."""
     from dev import lstm_persistent_cuda
     from lnrnn.kernels import lstm_cuda
     from lnrnn.kernels.cuda.arrays_cuda import to_device
@@ -171,7 +172,7 @@ def lnrnn_backward_fn(p, dy, persistent=False, norm="ln", path="auto", blas=None
     def bwd():
         with configured(path, blas):
             if persistent:
-                return lstm_persistent_cuda.lstm_backward(*args)
+                return lstm_persistent_cuda.lstm_backward(*args, nblocks=nblocks)
             return lstm_cuda.lstm_backward(*args, code)
 
     return bwd
@@ -274,6 +275,11 @@ def main(argv=None):
     ap.add_argument("--per-step", action="store_true", help="also time the per-step path (two launches "
                                                              "per time step), slow")
     ap.add_argument("--persistent", action="store_true", help="also check and time dev/lstm_persistent_cuda.py")
+    ap.add_argument("--persistent-blocks", type=int, nargs="*", default=[], metavar="NB",
+                    help="also time dev/lstm_persistent_cuda.py's forward and BPTT alone on each number of blocks "
+                         "(CUDA events), beside the graph path's")
+    ap.add_argument("--persistent-only", action="store_true", help="the --persistent-blocks rows alone, beside the "
+                    "graph path's forward and backward (no checks, no other rows)")
     ap.add_argument("--rnn", action="store_true", help="also the RNN and LN-RNN twins against torch.nn.RNN")
     ap.add_argument("--bn", action="store_true", help="also the BN-LSTM and BN-RNN twins (graph path and per-step "
                                                       "launches) against torch.nn.LSTM and torch.nn.RNN")
@@ -513,6 +519,15 @@ def run_shape(args, torch, tdev, T, B, I, H):
     from numba import cuda
     if args.bn_only:
         return bn_rows(args, torch, T, B, I, H, graph_libraries())
+    if args.persistent_only:
+        p, dy = problem(T, B, I, H)
+        for lib in graph_libraries()[:1]:  # the package's path beside the variant, same process
+            f = median_event_ms(lnrnn_forward_fn(p, path="graph", blas=lib), 1 if args.tiny else args.reps)
+            b = median_event_ms(lnrnn_backward_fn(p, dy, path="graph", blas=lib), 1 if args.tiny else args.reps)
+            print(f"  LN-LSTM graph ({lib}): forward {f:.2f} ms, backward {b:.2f} ms (CUDA events); "
+                  f"{f / T * 1e3:.1f} + {b / T * 1e3:.1f} us a step")
+        persistent_blocks_rows(p, dy, args.persistent_blocks, 1 if args.tiny else args.reps)
+        return False
     failed = False
     p, dy = problem(T, B, I, H)
     # the float64 check runs the first CHECK_T steps: beyond a few hundred, rounding differences of
@@ -572,6 +587,8 @@ def run_shape(args, torch, tdev, T, B, I, H):
             failed |= bn_rows(args, torch, T, B, I, H, libs)
         if args.overhead and libs:
             graph_overhead(p, dy, libs[0], 1, top=5)
+        if args.persistent_blocks:
+            persistent_blocks_rows(p, dy, args.persistent_blocks, 1)
         return failed
     res = {}
     try:
@@ -600,6 +617,8 @@ def run_shape(args, torch, tdev, T, B, I, H):
         graph_overhead(p, dy, libs[0], args.reps)
     if args.persistent:
         failed |= run_persistent(args, p, dy, p64, dy64, check)
+    if args.persistent_blocks:
+        persistent_blocks_rows(p, dy, args.persistent_blocks, args.reps)
     return failed
 
 
@@ -749,6 +768,40 @@ def run_persistent(args, p, dy, p64, dy64, check):
         print(f"  persistent bwd vs lstm_cuda bwd (float32): max abs difference {diffs[worst]:.1e} (d{worst}); "
               + ", ".join(f"d{k} {v:.1e}" for k, v in diffs.items()))
     return failed
+
+
+def persistent_blocks_rows(p, dy, counts, reps):
+    """dev/lstm_persistent_cuda.py's forward and BPTT alone (CUDA events) on each number of blocks in counts, to
+    find where its cost per step goes: with one block per SM (its default) a block owns one or a few hidden
+    units, and every row's LayerNorm statistics are combined over all blocks' partials in a serial loop; fewer,
+    wider blocks shorten those loops and stage more of Wh a block. Each row says the block's plan (units, rows
+    staged, threads) and the forward's float32 y against the sequence kernels' (printed, not judged: the float64
+    tests in tests/dev judge agreement); a count that does not fit is said and skipped."""
+    from dev import lstm_persistent_cuda as lp
+    from lnrnn.kernels.cuda.arrays_cuda import to_host
+
+    T, B, _ = p["x"].shape
+    H, dt = p["h0"].shape[1], p["x"].dtype
+    y0 = to_host(lnrnn_forward_fn(p, path="seq", blas="off")()[0]).astype(np.float64)
+    for nb in counts:
+        fwd_plan, bwd_plan = lp.plan(B, H, dt, nb), lp.plan(B, H, dt, nb, backward=True)
+        line = []
+        if lp.fits(T, B, H, dt, nb):
+            fwd = lnrnn_forward_fn(p, persistent=True, nblocks=nb)
+            diff = float(np.max(np.abs(to_host(fwd()[0]) - y0)))
+            f = median_event_ms(fwd, reps)
+            line.append(f"forward {f:.2f} ms = {f / T * 1e3:.1f} us a step ({fwd_plan[1]} units a block, "
+                        f"{fwd_plan[2]} rows staged, {fwd_plan[3]} threads; y vs sequence kernels {diff:.1e})")
+        else:
+            line.append("forward does not fit")
+        if lp.fits(T, B, H, dt, nb, backward=True):
+            b = median_event_ms(lnrnn_backward_fn(p, dy, persistent=True, nblocks=nb), reps)
+            line.append(f"backward {b:.2f} ms = {b / T * 1e3:.1f} us a step ({bwd_plan[2]} rows staged, "
+                        f"{bwd_plan[3]} threads)")
+        else:
+            line.append("backward does not fit")
+        print(f"  persistent LN-LSTM on {nb} blocks: " + "; ".join(line))
+        sys.stdout.flush()
 
 
 if __name__ == "__main__":
