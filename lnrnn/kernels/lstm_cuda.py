@@ -681,8 +681,10 @@ def _scale_rows(X, s):
 
 @cuda.jit
 def _centered_rows(W, out):
-    """out (K,G) <- W (K,G) minus each row's mean: one thread per row, the float64 sum in the order of the CPU
-    twin's (``codes.centered``), so the two agree bit for bit; grid-stride loop over rows."""
+    """out (K,G) <- W (K,G) minus each row's mean: one thread per row, the float64 sum written as the CPU twin's
+    (``codes.centered``): float32 weights agree bit for bit; float64 ones within a few ulps of their row's scale
+    (the CPU twin is compiled with reassociation allowed, so its float64 sum may run in another order);
+    grid-stride loop over rows."""
     K, G = W.shape
     for k in range(cuda.grid(1), K, cuda.gridsize(1)):
         s = 0.0
