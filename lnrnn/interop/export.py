@@ -125,14 +125,17 @@ def read_safetensors(path):
     (n,) = struct.unpack("<Q", raw[:8])
     if 8 + n > len(raw):
         raise ValueError(f"{path}: header length {n} runs past the end of the file")
-    header = json.loads(raw[8:8 + n].decode("utf-8"))
+    header = json.loads(raw[8:8 + n].decode("utf-8"))  # not JSON, not UTF-8: ValueError
+    if not isinstance(header, dict):
+        raise ValueError(f"{path}: the header is not a JSON object")
     data = memoryview(raw)[8 + n:]
     meta = header.pop("__metadata__", {}) or {}
+    if not isinstance(meta, dict):
+        raise ValueError(f"{path}: __metadata__ is not a JSON object")
     tensors, spans = {}, []
     for name, info in header.items():
+        b, e, shape = _entry(path, name, info)
         dtype = NUMPY_DTYPES[info["dtype"]].newbyteorder("<")
-        b, e = info["data_offsets"]
-        shape = tuple(info["shape"])
         if e - b != int(np.prod(shape, dtype=np.int64)) * dtype.itemsize or e > len(data):
             raise ValueError(f"{path}: {name} has offsets {b}..{e} that do not fit shape {shape} {dtype}")
         tensors[name] = np.frombuffer(data[b:e], dtype=dtype).reshape(shape).astype(dtype.newbyteorder("="))
@@ -142,6 +145,26 @@ def read_safetensors(path):
                                               or any(a[1] != b[0] for a, b in zip(spans, spans[1:]))):
         raise ValueError(f"{path}: the tensors do not cover the data buffer back to back")
     return tensors, meta
+
+
+def _entry(path, name, info):
+    """(begin, end, shape) of one tensor's header entry, checked: ValueError for a dtype lnrnn does not read (a
+    file of BF16 weights, say) or an entry that is not {"dtype", "shape": [n >= 0, ...], "data_offsets":
+    [begin, end]} of whole numbers with 0 <= begin <= end."""
+    if not isinstance(info, dict):
+        raise ValueError(f"{path}: tensor {name!r} has no dtype, shape and data_offsets")
+    if info.get("dtype") not in NUMPY_DTYPES:
+        raise ValueError(f"{path}: tensor {name!r} has dtype {info.get('dtype')!r}; lnrnn reads "
+                         f"{', '.join(sorted(NUMPY_DTYPES))}")
+    shape, offsets = info.get("shape"), info.get("data_offsets")
+    whole = lambda v: isinstance(v, int) and not isinstance(v, bool) and v >= 0  # noqa: E731
+    if not (isinstance(shape, list) and all(whole(s) for s in shape)):
+        raise ValueError(f"{path}: tensor {name!r} has shape {shape!r}, not a list of sizes")
+    if not (isinstance(offsets, list) and len(offsets) == 2 and all(whole(v) for v in offsets)
+            and offsets[0] <= offsets[1]):
+        raise ValueError(f"{path}: tensor {name!r} has data_offsets {offsets!r}, not [begin, end] with "
+                         "0 <= begin <= end")
+    return offsets[0], offsets[1], tuple(shape)
 
 
 SUFFIX = ".safetensors"  # an exported file's name says what it holds

@@ -193,5 +193,6 @@ def write_learning_curves(path, runs, x="step", title="learning curves", loss_la
 
 
 def _metadata(fmt):
-    """No creation date in SVG/PDF, so the same curves give the same file."""
-    return {"Date": None} if fmt in ("svg", "pdf") else None
+    """No creation date in SVG/PDF, so the same curves give the same file (each backend names the date its own
+    way: SVG's Dublin Core "Date", PDF's info dictionary "CreationDate")."""
+    return {"svg": {"Date": None}, "pdf": {"CreationDate": None}}.get(fmt)

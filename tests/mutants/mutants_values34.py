@@ -26,13 +26,13 @@ the tables written out by hand), tests/training/test_values34_plot.py (nats_seq'
 SVG and PNG the same bytes under two SOURCE_DATE_EPOCH values), tests/data/test_values34_hershey.py (60,000
 words that are all numbers: every value 0..2026 turns up, none beyond).
 
-Dropped: "a PDF keeps its date" (``_metadata`` giving None for PDFs too) turned out equivalent, because the PDF
-is dated already: matplotlib's PDF writer takes the creation date under the key CreationDate, and the
-{"Date": None} that ``_metadata`` gives it changes nothing, so a PDF of the same curves carries the time it was
-written (a bug in lnrnn, left for its owners; the plot test checks SVG and PNG only). Its place went to the
-same line dating the SVG instead.
-
-    python tests/mutants/run.py --only 'v34-*'
+A PDF kept its date: matplotlib's PDF writer takes the creation date under the key CreationDate, and the
+{"Date": None} that ``_metadata`` gave it changed nothing, so a PDF of the same curves carried the time it was
+written (a bug this round found; fixed, with the PDF added to the plot test). The round's mutant of that line
+then took the SVG's date; the PDF's got its own afterwards. The safetensors reader let a dtype it does not
+read (BF16) and headers that are not objects out as KeyError and TypeError (another bug this round found;
+fixed: one ValueError naming the entry, tests/interop/test_values10_export.py), with two mutants of its checks
+(25 mutants in all).
 
     python tests/mutants/run.py --only 'v34-*'
 """
@@ -177,16 +177,31 @@ MUTANTS = [
          tests=EXPORT_OLD,
          why="a tensor's end offset counts elements, not bytes"),
     # ---- plot: metric names, reproducible files ----
+    dict(name="v34-export-foreign-dtype-a-key-error", file=EXPORT,
+         old='    if info.get("dtype") not in NUMPY_DTYPES:',
+         new='    if info.get("dtype") is None:',
+         tests=["tests/interop/test_values10_export.py"],
+         why="a file of BF16 weights fails with KeyError: 'BF16' inside the reader instead of a ValueError naming it"),
+    dict(name="v34-export-offsets-out-of-order", file=EXPORT,
+         old='            and offsets[0] <= offsets[1]):',
+         new='            ):',
+         tests=["tests/interop/test_values10_export.py"],
+         why="data_offsets [4, 0] pass the entry's check: the refusal names a size mismatch, not the offsets"),
     dict(name="v34-plot-metric-name-split-at-the-last-underscore", file=PLOT,
          old='                split, _, m = k.partition("_")',
          new='                split, _, m = k.rpartition("_")',
          tests=PLOT_NEW + PLOT_OLD,
          why="train_nats_seq splits into train_nats and seq: a metric with an underscore gets no panel"),
     dict(name="v34-plot-svg-dated", file=PLOT,
-         old='    return {"Date": None} if fmt in ("svg", "pdf") else None',
-         new='    return {"Date": None} if fmt == "pdf" else None',
+         old='    return {"svg": {"Date": None}, "pdf": {"CreationDate": None}}.get(fmt)',
+         new='    return {"pdf": {"CreationDate": None}}.get(fmt)',
          tests=PLOT_NEW + PLOT_OLD,
          why="an SVG carries its creation date (<dc:date>): the same curves give another file each second"),
+    dict(name="v34-plot-pdf-dated", file=PLOT,
+         old='    return {"svg": {"Date": None}, "pdf": {"CreationDate": None}}.get(fmt)',
+         new='    return {"svg": {"Date": None}, "pdf": {"Date": None}}.get(fmt)',
+         tests=PLOT_NEW + PLOT_OLD,
+         why="the PDF's date under SVG's key: matplotlib's PDF writer still writes /CreationDate"),
     # ---- Hershey: the font's y and the numbers ----
     dict(name="v34-hershey-y-down", file=HERSHEY,
          old="    out = [np.array([[x, base - y] for x, y in st], np.float64) for st in font.strokes_for_text(word)]",

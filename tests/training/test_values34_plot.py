@@ -24,7 +24,7 @@ def test_a_metric_with_an_underscore_in_its_name_gets_its_panel():
     assert sorted(tuple(line.get_ydata()) for line in nats.get_lines()) == sorted([(4.0, 3.0), (3.5, 2.5), (4.5,)])
 
 
-@pytest.mark.parametrize("ext", [".svg", ".png"])
+@pytest.mark.parametrize("ext", [".svg", ".png", ".pdf"])
 def test_the_same_curves_give_the_same_file_whatever_the_date(tmp_path, monkeypatch, ext):
     runs = [Curves("a", RECS, [], "mdn")]
     files = []
