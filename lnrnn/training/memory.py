@@ -3,8 +3,9 @@ the check that refuses a run that cannot fit (``lnrnn train --hidden 1000000`` e
 not in a NumPy allocation traceback half-way through loading data).
 
 The estimate (bytes, ``itemsize`` = 4 for float32, 8 for float64):
-    parameters   P params + P grads + the optimizer's slots (adam 2, rmsprop 1, sgd 1) + one copy for
-                 saving; BN population statistics 2 x (T, width) per normalized product
+    parameters   P params + P grads + the optimizer's slots (as many as it keeps at its defaults:
+                 ``Optimizer.slots_kept``; adam 2, rmsprop-graves 3) + one copy for saving; BN population
+                 statistics 2 x (T, width) per normalized product
     activations  what forward keeps for BPTT per layer, per (step, row), from the ``saved`` tuples at the
                  top of lnrnn/kernels/lstm.py, rnn.py, bn_lstm.py and bn_rnn.py (each cell's row, ``cells.Cell.activations``,
                  in units of H plus a constant), over T (or --tbptt) steps and B rows, plus backward's largest working set
@@ -21,7 +22,6 @@ import os
 
 from lnrnn.errors import UserError
 
-SLOTS = {"adam": 2, "rmsprop": 1, "sgd": 1}
 HEADROOM = 1.25            # measured peak / what BPTT must keep (README: 1.25-1.34x)
 SKIP_ENV = "LNRNN_NO_MEMORY_CHECK"
 
@@ -50,11 +50,19 @@ def estimate(cfg, spec, T, I, outputs, per_step, n_data_bytes=0):
     evaluation = T * Be * per_row_step + T * Be * I + 2 * Be * head
     on_host = cfg.device != "cuda"
     return {
-        "parameters": isz * (params * (3 + SLOTS.get(cfg.optimizer, 2)) + stats),
+        "parameters": isz * (params * (3 + slots(cfg.optimizer)) + stats),
         "activations": int(HEADROOM * isz * train) if on_host else isz * T * B * I,
         "evaluation": int(HEADROOM * isz * evaluation) if on_host else isz * T * Be * I,
         "data": int(n_data_bytes),
     }
+
+
+def slots(kind):
+    """Parameter-sized slots the optimizer ``kind`` keeps at its defaults (2 for a kind it does not know: the
+    plan refuses that kind by name elsewhere)."""
+    from lnrnn.training.optim import OPTIMIZERS
+
+    return OPTIMIZERS[kind]().slots_kept() if kind in OPTIMIZERS else 2
 
 
 def _prod(shape):

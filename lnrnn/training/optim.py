@@ -104,6 +104,11 @@ class Optimizer:
             buf = self.slots[slot][name] = arrays_cuda.to_device(buf)
         return buf
 
+    def slots_kept(self):
+        """Parameter-sized slots a step keeps with these hyper-parameters (what lnrnn.training.memory counts):
+        each of slot_names unless a subclass says otherwise."""
+        return len(self.slot_names)
+
     def step(self, params, grads):
         """One update of params in place from grads: two flat arrays, or dicts (every params[k] from grads[k])."""
         if isinstance(params, np.ndarray) or _on_device(params):
@@ -160,6 +165,9 @@ class SGD(Optimizer):
     def __init__(self, lr=0.01, momentum=0.9):
         super().__init__(lr, momentum=float(momentum))
 
+    def slots_kept(self):
+        return 1 if self.hyper["momentum"] else 0  # momentum 0: plain SGD keeps nothing
+
     def _update(self, name, p, g):
         mu = self.hyper["momentum"]
         rules(p).sgd_update(p, self._slot("momentum", name, p) if mu else None, g, self.lr, mu)
@@ -195,6 +203,9 @@ class RMSPropMomentum(Optimizer):
     def __init__(self, lr=1e-4, alpha=0.95, momentum=0.9, eps=1e-4, centred=True):
         super().__init__(lr, alpha=float(alpha), momentum=float(momentum), eps=float(eps),
                          centred=float(bool(centred)))  # 1.0 / 0.0: hyper-parameters are JSON floats
+
+    def slots_kept(self):
+        return 3 if self.hyper["centred"] else 2  # avg only when centred
 
     def _update(self, name, p, g):
         h = self.hyper

@@ -24,9 +24,10 @@ data bytes equal to the built task's arrays and the plan's check refusing at one
 written was dropped; not written: split_arrays splitting slot names at their last "/" (equivalent: parameter
 names hold none, 'rnn.l0.Wx'), the arrays file's name padded to fewer digits (equivalent: the description
 names the file and nothing sorts them), and judge's higher-is-better test for cer (its line is mutated twice
-already). Found on the way, not planted and left as it is: memory.estimate counts 2 optimizer slots for
-rmsprop-graves (SLOTS has no entry, the default is 2), which keeps 3 (sq, avg, v): its parameters part is one
-parameter copy short.
+already). Found on the way: memory.estimate counted 2 optimizer slots for rmsprop-graves (a table by kind had
+no entry for it; the default was 2), which keeps 3 (sq, avg, v), so its parameters part was one parameter copy
+short. Fixed: the count comes from the optimizers themselves (Optimizer.slots_kept, memory.slots), checked
+against the slots a real step leaves behind for every kind; two mutants of those counts (23 in all).
 
     python tests/mutants/run.py --only 'v36-*'
 """
@@ -195,4 +196,14 @@ MUTANTS = [
          new="(cfg.lr_decay >= 0 and math.isfinite(cfg.lr_decay)",
          tests=PLAN_NEW + PLAN_OLD,
          why="--lr-decay 0 is taken: the rate is 0 from the second epoch on"),
+    dict(name="v36-memory-uncentred-slots-counted-three", file="lnrnn/training/optim.py",
+         old='        return 3 if self.hyper["centred"] else 2  # avg only when centred',
+         new='        return len(self.slot_names)',
+         tests=MEM_NEW,
+         why="rmsprop-momentum (not centred) counted with an avg slot it never keeps"),
+    dict(name="v36-memory-sgd-slot-without-momentum", file="lnrnn/training/optim.py",
+         old='        return 1 if self.hyper["momentum"] else 0  # momentum 0: plain SGD keeps nothing',
+         new='        return 1',
+         tests=MEM_NEW,
+         why="plain SGD (momentum 0) counted with a momentum slot it never keeps"),
 ]

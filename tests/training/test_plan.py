@@ -29,7 +29,7 @@ def test_a_stroke_task_is_checked_once_built_with_its_heads_outputs(monkeypatch)
     assert seen == [memory.estimate(plan.cfg, plan.cell, task.steps, task.input_size, 6 * M + 1, True)]
     # the parameters counted are the model's: the skip stack's head reads both layers, K = 6M+1 wide
     assert not plan.cell.buffers   # ln-lstm: no BN statistics in the parameters' part
-    slots = 3 + memory.SLOTS[plan.cfg.optimizer]   # params, grads, a copy for saving, the optimizer's
+    slots = 3 + memory.slots(plan.cfg.optimizer)   # params, grads, a copy for saving, the optimizer's
     assert seen[0]["parameters"] == 4 * slots * model_for(plan, task).num_params()
     monkeypatch.undo()
     monkeypatch.setattr(memory, "available_bytes", lambda: 1 << 10)

@@ -3,11 +3,13 @@ module docstring's terms: what forward keeps per layer, per (step, row) (the cel
 directions) over --tbptt's steps or all T, the backward's working set of one layer, the batch and the head;
 each layer added adds one layer's keep, and the plan's estimate counts the task's data, which the plan's check
 refuses when it alone tips the run over what is available."""
+import numpy as np
 import pytest
 
 from lnrnn.errors import UserError
 from lnrnn.model import cells
 from lnrnn.training import memory
+from lnrnn.training.optim import OPTIMIZERS
 from lnrnn.training.plan import resolve
 from lnrnn.training.runconfig import TrainConfig
 
@@ -66,3 +68,26 @@ def test_the_plans_estimate_counts_the_tasks_data(monkeypatch):
     monkeypatch.setattr(memory, "available_bytes", lambda: peak - 1)
     with pytest.raises(UserError, match="this run needs about"):
         resolve(c)
+
+
+def _kept(opt):
+    """Parameter-sized slots a real step of opt leaves behind (two parameters, counted per parameter)."""
+    opt.step({"w": np.zeros(3), "b": np.zeros(2)}, {"w": np.ones(3), "b": np.ones(2)})
+    return sum(len(d) for d in opt.slots.values()) // 2
+
+
+@pytest.mark.parametrize("kind", sorted(OPTIMIZERS))
+def test_the_slots_counted_are_the_slots_a_step_keeps(kind):
+    """The estimate's optimizer slots for each kind, against the arrays a real step of that optimizer (at its
+    defaults, as lnrnn train makes it) leaves behind: rmsprop-graves keeps three (sq, avg, v)."""
+    assert memory.slots(kind) == _kept(OPTIMIZERS[kind]())
+    assert memory.slots("rmsprop-graves") == 3
+
+
+@pytest.mark.parametrize("kind,hyper", [("sgd", dict(momentum=0.0)), ("sgd", dict(momentum=0.5)),
+                                        ("rmsprop-graves", dict(centred=False)),
+                                        ("rmsprop-momentum", dict(centred=True))])
+def test_slots_kept_follows_the_hyper_parameters(kind, hyper):
+    """Off the defaults too: plain SGD keeps no slot, an RMSProp with momentum its avg only when centred."""
+    opt = OPTIMIZERS[kind](**hyper)
+    assert opt.slots_kept() == _kept(OPTIMIZERS[kind](**hyper))
