@@ -18,8 +18,8 @@ caught and 3 missed: the MDN's log-softmax shift missing the last component (the
 moderate, where the shift changes nothing), dL/ds2_hat zeroed where s1's log-sigma is clipped (the clip tests
 push log sigma1 alone past its bound), and the CTC softmax's shift missing the last class (exp is exact up to
 a gap of about 700 nats; the extreme rows of the tests hold a class far below the rest, not far above).
-The new value tests catch all three: test_values35_mdn (the row loss written out with np.logaddexp and np.clip, and central
-differences of it: rows with one mixture logit 1000 above the others, each component in turn and at M 1, 2,
+The new value tests catch all three: test_values35_mdn (the row loss written out with np.logaddexp and
+np.clip, and central differences of it: rows with one mixture logit 1000 above the others, each component in turn and at M 1, 2,
 3, 5; end-of-stroke logits of +-800 with either pen; the nine combinations of log sigma1 and log sigma2
 below, inside and above the clip, each clipped one's derivative 0 and the other's its own) and
 test_values35_ctc (the loss and gradient summed over all C^T paths, T 5, C 4, with a class 1000 nats above
