@@ -13,21 +13,20 @@ terms only; the LN-RNN's bias not doubled inside tanh(z) = 2 sigmoid(2z) - 1, it
 row's mean; the BN-RNN's inference backward taking the batch statistics' terms, its narrow-input backward
 scaling the x side by the h side's 1/std.
 
-20 mutants. Against the existing targeted tests alone (each run before the new tests were listed) 17 were
-caught and 3 missed: the MDN's log-softmax shift missing the last component (the tests' mixture logits stay
-moderate, where the shift changes nothing), dL/ds2_hat zeroed where s1's log-sigma is clipped (the clip tests
-push log sigma1 alone past its bound), and the CTC softmax's shift missing the last class (exp is exact up to
-a gap of about 700 nats; the extreme rows of the tests hold a class far below the rest, not far above).
-The new value tests catch all three: test_values35_mdn (the row loss written out with np.logaddexp and
-np.clip, and central differences of it: rows with one mixture logit 1000 above the others, each component in turn and at M 1, 2,
-3, 5; end-of-stroke logits of +-800 with either pen; the nine combinations of log sigma1 and log sigma2
-below, inside and above the clip, each clipped one's derivative 0 and the other's its own) and
-test_values35_ctc (the loss and gradient summed over all C^T paths, T 5, C 4, with a class 1000 nats above
-the others at two steps of each row, for each of the four classes, on labels with and without a repeat).
-No mutant written for this round was dropped. Considered and not written as equivalent: rnn.py's scratch
-rows ``-(-B // nch)`` as ``B // nch`` (the scratch holds one row more, and a chunk is never longer than
-B // nch + 1), ``_host_backward`` reading the layout's width off dy instead of y (same shape),
-``_buffer_rows`` returning the inference statistics ungrown (the BN kernels clip the step to Ts - 1
+20 mutants. Against the existing targeted tests alone (each run before the new tests were listed) 17 were caught
+and 3 missed: the MDN's log-softmax shift missing the last component (the tests' mixture logits stay moderate,
+where the shift changes nothing), dL/ds2_hat zeroed where s1's log-sigma is clipped (the clip tests push log sigma1
+alone past its bound), and the CTC softmax's shift missing the last class (exp is exact up to a gap of about 700
+nats; the extreme rows of the tests hold a class far below the rest, not far above). The new value tests catch all
+three: test_values35_mdn (the row loss written out with np.logaddexp and np.clip, and central differences of it:
+rows with one mixture logit 1000 above the others, each component in turn and at M 1, 2, 3, 5; end-of-stroke logits
+of +-800 with either pen; the nine combinations of log sigma1 and log sigma2 below, inside and above the clip, each
+clipped one's derivative 0 and the other's its own) and test_values35_ctc (the loss and gradient summed over all
+C^T paths, T 5, C 4, with a class 1000 nats above the others at two steps of each row, for each of the four
+classes, on labels with and without a repeat). No mutant written for this round was dropped. Considered and not
+written as equivalent: rnn.py's scratch rows ``-(-B // nch)`` as ``B // nch`` (the scratch holds one row more, and
+a chunk is never longer than B // nch + 1), ``_host_backward`` reading the layout's width off dy instead of y (same
+shape), ``_buffer_rows`` returning the inference statistics ungrown (the BN kernels clip the step to Ts - 1
 themselves), and the empty rows' dh0 set rather than added to (the kernels give those rows zero).
 
     python tests/mutants/run.py --only 'v35-*'
