@@ -61,6 +61,9 @@ part step "$LIMIT_STEP" "$py" bench/gpu_step.py --reps 10 ${GPU_STEP_ARGS:---ove
 # (the step kernels' local rows: a thread owning several hidden units, a lane several batch rows; the BN cells' and
 # the synthesis window's graph paths, the PyTorch binding's tests that have not yet run on a GPU, then the LSTM's
 # and RNN's graph path)
+# 8 test files at once (pyproject's addopts stop at 4 workers; the machine has 16 CPUs, and the tests' time is
+# mostly each file's compiling): GPU_XDIST="-n 0" runs them in this process
+xdist=${GPU_XDIST:--n 8 --maxprocesses 8}
 new_tests=""
 for t in tests/kernels/test_cuda_blocksizes.py::test_lstm_threads_owning_several_units \
   tests/kernels/test_cuda_blocksizes.py::test_lane_sums_several_values_odd_lanes \
@@ -71,8 +74,8 @@ for t in tests/kernels/test_cuda_blocksizes.py::test_lstm_threads_owning_several
   tests/interop/test_torch_cuda.py::test_compiled_fullgraph_on_cuda_equals_eager tests/kernels/test_cuda_graphs.py; do
   [ -e "${t%%::*}" ] && new_tests="$new_tests $t"
 done
-part tests-new "$LIMIT_TESTS_NEW" "$py" -m pytest -v -p no:cacheprovider ${GPU_TESTS_NEW:-$new_tests}
-part tests "$LIMIT_TESTS" "$py" -m pytest -q -p no:cacheprovider ${GPU_TESTS:-tests/kernels/test_cuda_kernels.py tests/training/test_device_update.py tests/model/test_synthesis_cuda.py tests/model/test_cuda_layers.py tests/kernels/test_window_cuda.py tests/training/test_device_batches.py tests/training/test_device_update_more.py tests/kernels/test_cuda_gpu_typing.py}
+part tests-new "$LIMIT_TESTS_NEW" "$py" -m pytest -v -p no:cacheprovider $xdist ${GPU_TESTS_NEW:-$new_tests}
+part tests "$LIMIT_TESTS" "$py" -m pytest -q -p no:cacheprovider $xdist ${GPU_TESTS:-tests/kernels/test_cuda_kernels.py tests/training/test_device_update.py tests/model/test_synthesis_cuda.py tests/model/test_cuda_layers.py tests/kernels/test_window_cuda.py tests/training/test_device_batches.py tests/training/test_device_update_more.py tests/kernels/test_cuda_gpu_typing.py}
 # a PyTorch user's training step on CUDA tensors: lnrnn.torch against nn.LSTM (cuDNN) and an eager LN-LSTM
 part torch-step "$LIMIT_TORCH" "$py" bench/torch_cuda_step.py --reps 5
 # the BN cells (batch rows meet at every step): the graph path against per-step launches and cuDNN
