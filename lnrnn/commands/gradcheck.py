@@ -42,6 +42,8 @@ def gradcheck(cells, T, B, I, H, layers, max_elems, tolerance, seed, quiet):
                     ("--max-elems", max_elems)):
         if v < 1:
             raise UserError(f"{what} must be at least 1, got {v}.")
+    if not (tolerance >= 0 and np.isfinite(tolerance)):  # NaN would fail every check after running them all
+        raise UserError(f"--tolerance must be a finite number of at least 0, not {tolerance}.")
     if B < 2 and any(n.startswith("bn-") for n in (cells or CELLS)):
         raise UserError("--batch must be at least 2 for BN cells (statistics over the batch).")
     worst, failed = 0.0, 0

@@ -82,6 +82,20 @@ def test_gradcheck_refuses_max_elems_below_one(monkeypatch, value):
                    f"--max-elems must be at least 1, got {value}")
 
 
+@pytest.mark.parametrize("value", ["nan", "-1e-6", "-inf", "inf"])
+def test_gradcheck_refuses_a_tolerance_that_is_not_a_finite_number_of_at_least_0(monkeypatch, value):
+    """NaN fails every check and inf passes every one: refused in one line before any check runs (0 asks for
+    exact agreement: tests/commands/test_gradcheck_cli.py)."""
+    from lnrnn.commands import gradcheck as cmd
+
+    def never(*a, **k):
+        raise AssertionError("a check ran")
+    monkeypatch.setattr(cmd, "check_stack", never)
+    monkeypatch.setattr(cmd, "check_model", never)
+    one_line_error(invoke("gradcheck", "--cell", "rnn", "--tolerance", value, "-q"),
+                   "--tolerance must be a finite number of at least 0")
+
+
 @pytest.mark.parametrize("stack_err,model_err", [(1.0, 0.0), (0.0, 1.0), (1.0, 1.0)])
 def test_gradcheck_counts_every_failed_check(monkeypatch, stack_err, model_err):
     """Cell rnn: three stack checks (train, mask, chunk), then three whole-model ones (clf, clf-step, reg)."""

@@ -33,7 +33,9 @@ in --dest downloaded again, a damaged download refused with nothing kept, a read
 download, as root in a child without the overriding capabilities). No mutant written was dropped; considered
 and not written as equivalent: lnrnn train's explicit options counting only the command line (no option of the
 command reads an environment variable, so that source never occurs), and read encoding its text with
-str.encode's default (which is UTF-8 whatever the locale).
+str.encode's default (which is UTF-8 whatever the locale). Found on the way: lnrnn gradcheck took --tolerance
+NaN (every check ran, then every line said FAIL) and inf; now refused in one line unless a finite number of at
+least 0, with a mutant of that check (21 in all).
 
     python tests/mutants/run.py --only 'v37-*'
 """
@@ -203,4 +205,9 @@ MUTANTS = [
          tests=DATA_NEW + DATA_OLD,
          why="an existing --dest that cannot be written is not refused before the download: the temp file "
              "fails to open with a traceback"),
+    dict(name="v37-gradcheck-tolerance-unchecked", file="lnrnn/commands/gradcheck.py",
+         old='    if not (tolerance >= 0 and np.isfinite(tolerance)):',
+         new='    if not (tolerance >= 0):',
+         tests=["tests/commands/test_values37_commands.py"],
+         why="--tolerance inf (or any infinite bound) runs every check and can fail none: not refused up front"),
 ]
