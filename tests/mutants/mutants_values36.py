@@ -27,7 +27,9 @@ names the file and nothing sorts them), and judge's higher-is-better test for ce
 already). Found on the way: memory.estimate counted 2 optimizer slots for rmsprop-graves (a table by kind had
 no entry for it; the default was 2), which keeps 3 (sq, avg, v), so its parameters part was one parameter copy
 short. Fixed: the count comes from the optimizers themselves (Optimizer.slots_kept, memory.slots), checked
-against the slots a real step leaves behind for every kind; two mutants of those counts (23 in all).
+against the slots a real step leaves behind for every kind; two mutants of those counts. And lnrnn train took
+--forget-bias nan or inf (a model of NaN or saturated gates, a run that diverges at its first update): now
+refused by plan.validate, with a mutant of the check (24 in all).
 
     python tests/mutants/run.py --only 'v36-*'
 """
@@ -206,4 +208,9 @@ MUTANTS = [
          new='        return 1',
          tests=MEM_NEW,
          why="plain SGD (momentum 0) counted with a momentum slot it never keeps"),
+    dict(name="v36-plan-forget-bias-nan-taken", file="lnrnn/training/plan.py",
+         old='        (math.isfinite(cfg.forget_bias), f"--forget-bias must be a finite number, not {cfg.forget_bias}."),',
+         new='        (cfg.forget_bias == cfg.forget_bias or True, f"--forget-bias must be a finite number, not {cfg.forget_bias}."),',
+         tests=["tests/training/test_values36_plan.py"],
+         why="--forget-bias nan builds a model of NaN gates: the run diverges at its first update instead of a refusal"),
 ]
