@@ -357,6 +357,8 @@ def sample_run(run, steps=700, count=1, bias=0.0, seed=0, progress=None, text=No
             raise UserError(f"{what} must be at least 1, not {v}.")
     if not (bias >= 0 and np.isfinite(bias)):
         raise UserError(f"bias must be 0 or positive, not {bias}.")
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
+        raise UserError(f"seed must be a whole number of at least 0, not {seed!r}.")
     run = _as_run(run)
     lines = [text] if isinstance(text, str) else (None if text is None else list(text))
     if isinstance(prime_strokes, (str, os.PathLike)):

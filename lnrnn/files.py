@@ -100,7 +100,9 @@ def check_output_file(path, option="--out"):
     from lnrnn.errors import UserError
 
     text = str(path)
-    if not text or text.endswith(os.sep):
+    if not text.strip():
+        raise UserError(f"{option} {text!r} names no file; give a file name.")
+    if text.endswith(os.sep):
         raise UserError(f"{option} {text!r} names a folder; give a file name.")
     target = os.path.abspath(text)
     if os.path.isdir(target):

@@ -109,6 +109,8 @@ def download(url, dest_path, quiet):
 
 def check_dest(dest):
     """Create the folder --dest, or raise a UserError saying why it cannot be written (before any download)."""
+    if not str(dest).strip():
+        raise UserError(f"--dest {str(dest)!r} names no folder; give the folder to download into.")
     from lnrnn.files import nearest_existing, write_error
 
     probe = nearest_existing(os.path.abspath(dest))

@@ -24,7 +24,7 @@ from lnrnn.training.progress import Progress
               help="Elements checked per array (a random subset of larger arrays).")
 @click.option("--tolerance", type=float, default=TOLERANCE, show_default=True,
               help="Largest accepted max relative error.")
-@click.option("--seed", type=int, default=0, show_default=True, help="Random seed of the problems.")
+@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True, help="Random seed of the problems.")
 @quiet_option
 def gradcheck(cells, T, B, I, H, layers, max_elems, tolerance, seed, quiet):
     """Check every hand-written gradient against float64 central differences.

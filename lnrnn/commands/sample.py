@@ -22,7 +22,7 @@ CLI_NAMES = {"text": "--text", "prime_strokes": "--prime-strokes", "prime_text":
 @click.option("--bias", type=float, default=0.0, show_default=True,
               help="Graves's sampling bias b: sigma = exp(sigma_hat - b), weights = softmax(pi_hat (1 + b)); "
                    "0 samples the trained distribution, larger is neater.")
-@click.option("--seed", type=int, default=0, show_default=True, help="Same seed, same picture.")
+@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True, help="Same seed, same picture.")
 @click.option("--count", type=int, default=4, show_default=True,
               help="Samples, one row each. With --text, one row per --text line: --count may be left out or "
                    "must equal their number.")

@@ -154,10 +154,24 @@ def _adding_sequences(rng, n, T):
     return x, y
 
 
+def _steps(spec, default, least, task):
+    """The task's --steps (``default`` when not given; 0 is a value, refused like any below ``least``)."""
+    T = default if spec.get("steps") is None else int(spec["steps"])
+    if T < least:
+        raise UserError(f"the {task} needs --steps of at least {least}, not {T}.")
+    return T
+
+
+def _adding_steps(spec):
+    return _steps(spec, 100, 2, "adding problem")
+
+
+def _copy_delay(spec):
+    return _steps(spec, 50, 1, "copy task")
+
+
 def _adding(spec):
-    T = int(spec.get("steps") or 100)
-    if T < 2:
-        raise UserError(f"the adding problem needs --steps of at least 2, not {T}.")
+    T = _adding_steps(spec)
     rng = np.random.default_rng(DATA_SEED)
     xt, yt = _adding_sequences(rng, SYNTHETIC_TRAIN, T)
     xv, yv = _adding_sequences(rng, SYNTHETIC_VAL, T)
@@ -182,9 +196,7 @@ def _copy_sequences(rng, n, delay):
 
 
 def _copy(spec):
-    delay = int(spec.get("steps") or 50)
-    if delay < 1:
-        raise UserError(f"the copy task needs --steps of at least 1, not {delay}.")
+    delay = _copy_delay(spec)
     rng = np.random.default_rng(DATA_SEED)
     xt, yt = _copy_sequences(rng, SYNTHETIC_TRAIN, delay)
     xv, yv = _copy_sequences(rng, SYNTHETIC_VAL, delay)
@@ -283,13 +295,13 @@ def _mnist_shape(spec):
 
 
 def _adding_shape(spec):
-    T, I = int(spec.get("steps") or 100), 2
+    T, I = _adding_steps(spec), 2
     per = 2 * (T * I * 4) + 4 + 2 * T * 8  # float32 x, random draws while building
     return TaskShape(T, I, 1, False, SYNTHETIC_TRAIN, SYNTHETIC_VAL, (SYNTHETIC_TRAIN + SYNTHETIC_VAL) * per)
 
 
 def _copy_shape(spec):
-    T, I = int(spec.get("steps") or 50) + 2 * COPY_SYMBOLS, COPY_ALPHABET + 2
+    T, I = _copy_delay(spec) + 2 * COPY_SYMBOLS, COPY_ALPHABET + 2
     per = T * I + 2 * T * 8  # uint8 one-hot, int64 codes and labels
     return TaskShape(T, I, COPY_ALPHABET, True, SYNTHETIC_TRAIN, SYNTHETIC_VAL,
                      (SYNTHETIC_TRAIN + SYNTHETIC_VAL) * per)

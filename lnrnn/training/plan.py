@@ -64,6 +64,7 @@ def validate(cfg):
         (cfg.max_steps is None or cfg.max_steps >= 1, f"--max-steps must be at least 1, not {cfg.max_steps}."),
         (cfg.time_budget is None or cfg.time_budget > 0, f"--time-budget must be positive, not {cfg.time_budget}."),
         (math.isfinite(cfg.forget_bias), f"--forget-bias must be a finite number, not {cfg.forget_bias}."),
+        (cfg.seed >= 0, f"--seed must be 0 or more, not {cfg.seed}."),
     ]
     checks.append((cfg.tbptt is None or cfg.tbptt >= 1, f"--tbptt must be at least 1 step, not {cfg.tbptt}."))
     checks.append((cfg.window is None or cfg.window >= 0,

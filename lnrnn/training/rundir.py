@@ -118,7 +118,11 @@ class UpdateLog:
 
 def check_writable(out):
     """UserError unless ``out`` is a writable folder, or a folder that can be created (its nearest
-    existing ancestor is a writable folder). Creates nothing: the probe is an unnamed temporary file."""
+    existing ancestor is a writable folder). Creates nothing: the probe is an unnamed temporary file. An empty
+    name is refused (abspath would read it as the current folder, which no run folder can be made as)."""
+    if not str(out).strip():
+        raise UserError(f"--out {str(out)!r} names no folder; give a run folder, or leave --out out for "
+                        "runs/default.")
     path = os.path.abspath(out)
     probe = nearest_existing(path)
     if not os.path.isdir(probe):

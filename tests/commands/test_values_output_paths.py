@@ -26,7 +26,7 @@ def here(tmp_path, monkeypatch):
 
 
 @pytest.mark.parametrize("path,words", [
-    ("", "names a folder"),
+    ("", "names no file"),
     ("out" + os.sep, "names a folder"),
     ("new" + os.sep + "out" + os.sep, "names a folder"),
     ("sub", "is a folder"),

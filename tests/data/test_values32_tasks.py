@@ -2,11 +2,13 @@
 check reads) names the steps, inputs, outputs, head and set sizes its data then have, for every classification
 and synthetic task at its default --steps and split and at given ones, with the data bytes by hand; and a stroke
 task read with CTC has one head output per class its labels use: the blank (0) and each character of the
-alphabet (1..A), over the training and the validation lines."""
+alphabet (1..A), over the training and the validation lines. --steps 0 is a value, not "not given": the synthetic
+tasks refuse it, before building (their shape) and when building, as they refuse any --steps below their least."""
 import numpy as np
 import pytest
 
 from lnrnn.data import strokes
+from lnrnn.errors import UserError
 from lnrnn.data.tasks import COPY_SYMBOLS, SYNTHETIC_TRAIN, SYNTHETIC_VAL, load_task, task_shape, task_spec
 
 
@@ -61,3 +63,14 @@ def test_a_ctc_reading_task_has_an_output_for_the_blank_and_every_character():
         used |= set(labels[labels >= 0].tolist())
     assert 0 not in used and max(used) == A and max(used) < outputs   # the last character (c) has its class
     assert strokes.classes_to_text([A], task.alphabet) == "c"
+
+
+@pytest.mark.parametrize("task,least", [("adding", 2), ("copy", 1)])
+@pytest.mark.parametrize("steps", [0, -1, "least - 1"])
+def test_steps_below_the_least_are_refused_zero_included(task, least, steps):
+    steps = least - 1 if steps == "least - 1" else steps
+    spec = task_spec(task, steps=steps)
+    for step in (task_shape, load_task):
+        with pytest.raises(UserError, match=f"needs --steps of at least {least}, not {steps}"):
+            step(spec)
+    assert task_shape(task_spec(task, steps=least)).steps == least + (2 * COPY_SYMBOLS if task == "copy" else 0)

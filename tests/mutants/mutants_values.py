@@ -152,8 +152,8 @@ MUTANTS = [
          why="the third character is placed after the second's unshifted edge: characters overlap"),
     # ---- output paths
     dict(name="values-output-trailing-separator-passes", file="lnrnn/files.py",
-         old="    if not text or text.endswith(os.sep):",
-         new="    if not text:",
+         old="    if text.endswith(os.sep):",
+         new="    if False:",
          tests=[f"{PATHS}::test_refused_paths_are_one_sentence_and_create_nothing"],
          why="--out runs/ passes the check: the command works, then fails to write a file named like a folder"),
     dict(name="values-output-folder-is-the-file", file="lnrnn/files.py",

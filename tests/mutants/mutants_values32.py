@@ -186,11 +186,13 @@ MUTANTS = [
          tests=TASKS_NEW + TASKS_OLD,
          why="the copy task's labels are the input codes 1..8, not classes 0..7: class 8 is past the head's 8"),
     dict(name="v32-tasks-adding-shape-default-steps", file=TASKS,
-         old="    T, I = int(spec.get(\"steps\") or 100), 2\n",
-         new="    T, I = int(spec.get(\"steps\") or 50), 2\n",
-         tests=TASKS_NEW + TASKS_OLD,
-         why="the adding task's shape before it is built takes 50 steps by default where the task builds 100: the "
-             "memory check judges half the data"),
+         old='    T = default if spec.get("steps") is None else int(spec["steps"])',
+         new='    T = int(spec.get("steps") or default)',
+         tests=["tests/data/test_values32_tasks.py::test_steps_below_the_least_are_refused_zero_included"] + TASKS_NEW
+         + TASKS_OLD,
+         why="--steps 0 taken for 'not given': the synthetic tasks build their default length instead of refusing "
+             "it as they refuse -1 (the shape and the build read their default in one place, so they can no longer "
+             "disagree, as this mutant first planted)"),
     dict(name="v32-strokes-ctc-head-without-blank", file=STROKES,
          old='self.head = {"kind": "ctc", "outputs": A + 1,',
          new='self.head = {"kind": "ctc", "outputs": A,',

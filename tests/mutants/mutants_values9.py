@@ -173,8 +173,8 @@ MUTANTS = [
          tests=[TASKS, DATA],
          why="the adding problem's second marker never falls on the last step"),
     dict(name="v9-tasks-copy-shape-one-block-short", file=TASKSPY,
-         old='    T, I = int(spec.get("steps") or 50) + 2 * COPY_SYMBOLS, COPY_ALPHABET + 2',
-         new='    T, I = int(spec.get("steps") or 50) + COPY_SYMBOLS, COPY_ALPHABET + 2',
+         old='    T, I = _copy_delay(spec) + 2 * COPY_SYMBOLS, COPY_ALPHABET + 2',
+         new='    T, I = _copy_delay(spec) + COPY_SYMBOLS, COPY_ALPHABET + 2',
          tests=[TASKS, DATA, TASKS_T],
          why="the copy task's shape before building has 10 steps fewer than the sequences built"),
     # ---- lnrnn/data/iamondb.py ----

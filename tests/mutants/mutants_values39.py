@@ -1,0 +1,49 @@
+"""Planted bugs, round 39 (format: tests/mutants/mutants.py): the bad values a probe of every command found getting
+through (each fixed with its test): a negative --seed (train, sample and gradcheck take click.IntRange(min=0); the
+plan and lnrnn.api.sample_run check it again for configurations and Python callers), an empty or blank --out run
+folder (rundir.check_writable) or --dest (data.check_dest), an empty output file name (files.check_output_file),
+and --steps 0 of the synthetic tasks (read as "not given" by an `or` default; tasks._steps now reads the default
+in one place for the shape and the build: the four older mutants of those lines re-pointed there).
+
+6 mutants, each the check as it was before the fix (or a near relative); no old test could catch their absence
+(the checks did not exist); tests/commands/test_values39_bad_values.py catches each, and
+tests/data/test_values32_tasks.py the --steps 0 one (round 32's mutant of that line, re-pointed). Not written, as
+equivalent: lnrnn train's --seed back to a plain int (plan.validate refuses -1 in one line before any work all the
+same; the option's range is the first of two guards).
+
+    python tests/mutants/run.py --only 'v39-*'
+"""
+NEW = ["tests/commands/test_values39_bad_values.py"]
+
+MUTANTS = [
+    dict(name="v39-plan-seed-unchecked", file="lnrnn/training/plan.py",
+         old='        (cfg.seed >= 0, f"--seed must be 0 or more, not {cfg.seed}."),',
+         new='        (cfg.seed >= 0 or True, f"--seed must be 0 or more, not {cfg.seed}."),',
+         tests=NEW,
+         why="a configuration with seed -1 reaches NumPy's generator: a traceback after the data were loaded"),
+    dict(name="v39-api-sample-seed-negative-taken", file="lnrnn/api.py",
+         old="    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:",
+         new="    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):",
+         tests=NEW,
+         why="sample_run(seed=-1) fails inside NumPy instead of a UserError naming the seed"),
+    dict(name="v39-sample-seed-any-int", file="lnrnn/commands/sample.py",
+         old='@click.option("--seed", type=click.IntRange(min=0),',
+         new='@click.option("--seed", type=int,',
+         tests=NEW,
+         why="lnrnn sample --seed -1 loads the run first and then fails in its generator"),
+    dict(name="v39-rundir-empty-out-taken", file="lnrnn/training/rundir.py",
+         old="    if not str(out).strip():",
+         new="    if not str(out):",
+         tests=NEW,
+         why="--out '   ' (blank) is taken as a folder of that name"),
+    dict(name="v39-data-empty-dest-taken", file="lnrnn/commands/data.py",
+         old="    if not str(dest).strip():",
+         new="    if False:",
+         tests=NEW,
+         why="--dest '' reads as the current folder's missing parent: a misleading 'cannot write' line"),
+    dict(name="v39-files-empty-name-a-folder", file="lnrnn/files.py",
+         old="    if not text.strip():",
+         new="    if not text:",
+         tests=NEW,
+         why="a blank output name ('  ') passes as a file name"),
+]
