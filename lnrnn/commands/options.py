@@ -72,7 +72,7 @@ model_options = _stack(
     click.option("--dtype", type=click.Choice(["float32", "float64"]), default=D.dtype, show_default=True,
                  help="Floating-point type of parameters and activations."),
 )
-eval_batch_option = click.option("--eval-batch-size", type=int, default=D.eval_batch_size,
+eval_batch_option = click.option("--eval-batch-size", type=click.IntRange(min=1), default=D.eval_batch_size,
                                  help="Sequences per evaluation batch (affects memory only). Default: 500; 32 for "
                                       "the strokes tasks.")
 quiet_option = click.option("--quiet", "-q", is_flag=True, default=False,

@@ -24,6 +24,9 @@ def read_run_curves(run_dir):
     if not os.path.isfile(path):
         raise UserError(f"{run_dir} has no {METRICS_FILE}; point lnrnn plot at run folders (what `lnrnn train "
                         "--out` wrote).")
+    if not records:  # a run still before its first evaluation: a picture of empty axes would say nothing
+        raise UserError(f"the run in {run_dir} has no evaluations yet ({METRICS_FILE} is empty: it gets one row "
+                        "per scheduled evaluation); plot it after its first, or give --eval-every to evaluate sooner.")
     upath = os.path.join(run_dir, UPDATES_FILE)
     updates = read_jsonl(upath, torn_tail_ok=True) if os.path.isfile(upath) else []
     return Curves(os.path.basename(os.path.normpath(run_dir)), records, updates, kind=head_kind(run_dir))

@@ -2,7 +2,8 @@
 generators take none: a traceback after the data were loaded), an empty --out or --dest (read as the current
 folder: a traceback when the run folder was made, or a misleading "cannot write" line), and the same checks where
 the Python API and the plan meet them (lnrnn.api.sample_run's seed, plan.validate's, files.check_output_file's
-empty name)."""
+empty name); eval's --eval-batch-size below 1 named as the option; lnrnn plot of a run whose metrics.jsonl is
+still empty (it drew empty axes)."""
 import os
 
 import pytest
@@ -67,3 +68,19 @@ def test_an_empty_download_folder_is_refused_before_any_download(tmp_path, monke
 def test_an_output_file_needs_a_name(name, says):
     with pytest.raises(UserError, match=says):
         check_output_file(name, "--npz")
+
+
+@pytest.mark.parametrize("command", [["eval", "--checkpoint", "r"], ["train", "--out", "r"]])
+def test_an_evaluation_batch_below_one_is_refused_by_its_option(tmp_path, monkeypatch, command):
+    monkeypatch.chdir(tmp_path)
+    refused(command + ["--eval-batch-size", "0"], "--eval-batch-size", "0")
+    assert os.listdir(tmp_path) == []
+
+
+def test_plot_refuses_a_run_without_evaluations_and_draws_nothing(tmp_path):
+    run = tmp_path / "young"
+    run.mkdir()
+    (run / "metrics.jsonl").write_text("")
+    refused(["plot", str(run), "--out", str(tmp_path / "c.png")], f"the run in {run} has no evaluations yet",
+            "--eval-every")
+    assert sorted(os.listdir(tmp_path)) == ["young"]

@@ -2,10 +2,12 @@
 through (each fixed with its test): a negative --seed (train, sample and gradcheck take click.IntRange(min=0); the
 plan and lnrnn.api.sample_run check it again for configurations and Python callers), an empty or blank --out run
 folder (rundir.check_writable) or --dest (data.check_dest), an empty output file name (files.check_output_file),
-and --steps 0 of the synthetic tasks (read as "not given" by an `or` default; tasks._steps now reads the default
-in one place for the shape and the build: the four older mutants of those lines re-pointed there).
+an evaluation batch below 1 (named as eval's option, not the API's parameter), a plot of a run with an empty
+metrics.jsonl (it drew empty axes), and --steps 0 of the synthetic tasks (read as "not given" by an `or`
+default; tasks._steps now reads the default in one place for the shape and the build: the four older mutants of
+those lines re-pointed there).
 
-6 mutants, each the check as it was before the fix (or a near relative); no old test could catch their absence
+8 mutants, each the check as it was before the fix (or a near relative); no old test could catch their absence
 (the checks did not exist); tests/commands/test_values39_bad_values.py catches each, and
 tests/data/test_values32_tasks.py the --steps 0 one (round 32's mutant of that line, re-pointed). Not written, as
 equivalent: lnrnn train's --seed back to a plain int (plan.validate refuses -1 in one line before any work all the
@@ -46,4 +48,14 @@ MUTANTS = [
          new="    if not text:",
          tests=NEW,
          why="a blank output name ('  ') passes as a file name"),
+    dict(name="v39-eval-batch-option-any-int", file="lnrnn/commands/options.py",
+         old='eval_batch_option = click.option("--eval-batch-size", type=click.IntRange(min=1), default=D.eval_batch_size,',
+         new='eval_batch_option = click.option("--eval-batch-size", type=int, default=D.eval_batch_size,',
+         tests=NEW,
+         why="lnrnn eval --eval-batch-size 0 is refused by the API under its parameter's name, not the option's"),
+    dict(name="v39-plot-empty-metrics-drawn", file="lnrnn/commands/plot.py",
+         old="    if not records:  # a run still before its first evaluation: a picture of empty axes would say nothing",
+         new="    if False:",
+         tests=NEW,
+         why="lnrnn plot of a run whose metrics.jsonl is still empty writes a picture of empty axes"),
 ]
