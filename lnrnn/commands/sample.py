@@ -61,6 +61,8 @@ def sample(ctx, path, steps, no_cap, bias, seed, count, texts, prime_strokes, pr
     those lines (a synthesis run), each ending when its window has passed the line's last character.
 
     Both destinations are checked before any sampling; Ctrl-C stops with exit 130 and writes nothing."""
+    import os
+
     import numpy as np
 
     from lnrnn.api import load_run, sample_run
@@ -100,6 +102,10 @@ def sample(ctx, path, steps, no_cap, bias, seed, count, texts, prime_strokes, pr
     check_output_file(out, "--out")
     if npz:
         check_output_file(npz, "--npz")
+        if not str(npz).lower().endswith(".npz"):  # the file is an .npz archive whatever its name says
+            stem = os.path.splitext(str(npz))[0] if os.path.splitext(str(npz))[1] else str(npz)
+            raise UserError(f"--npz {npz} would hold an .npz archive under another name (lnrnn read and numpy "
+                            f"tell the kind by the suffix); name it {stem}.npz.")
     run = load_run(path)
     meta = run.meta
     # the text's checks, in the options' names, before any sampling (sample_run checks them again)

@@ -84,3 +84,17 @@ def test_plot_refuses_a_run_without_evaluations_and_draws_nothing(tmp_path):
     refused(["plot", str(run), "--out", str(tmp_path / "c.png")], f"the run in {run} has no evaluations yet",
             "--eval-every")
     assert sorted(os.listdir(tmp_path)) == ["young"]
+
+
+@pytest.mark.parametrize("name,stem", [("pts", "pts"), ("pts.txt", "pts"), ("out/pts.json", "out/pts")])
+def test_sample_refuses_an_npz_under_another_name_before_sampling(tmp_path, monkeypatch, name, stem):
+    """lnrnn sample --npz writes an .npz archive whatever the name: a name without the suffix (which numpy's
+    savez would have added) or with another one is refused, with the name to give, before the run is loaded."""
+    from lnrnn import api as api_module
+
+    def never(*a, **k):
+        raise AssertionError("the run was loaded")
+    monkeypatch.setattr(api_module, "load_run", never)
+    monkeypatch.chdir(tmp_path)
+    refused(["sample", "--checkpoint", "r", "--out", "s.png", "--npz", name], f"--npz {name}", f"name it {stem}.npz")
+    assert os.listdir(tmp_path) == []

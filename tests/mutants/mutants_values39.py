@@ -3,11 +3,12 @@ through (each fixed with its test): a negative --seed (train, sample and gradche
 plan and lnrnn.api.sample_run check it again for configurations and Python callers), an empty or blank --out run
 folder (rundir.check_writable) or --dest (data.check_dest), an empty output file name (files.check_output_file),
 an evaluation batch below 1 (named as eval's option, not the API's parameter), a plot of a run with an empty
-metrics.jsonl (it drew empty axes), and --steps 0 of the synthetic tasks (read as "not given" by an `or`
+metrics.jsonl (it drew empty axes), lnrnn sample --npz under a name without .npz (an archive under another
+name), and --steps 0 of the synthetic tasks (read as "not given" by an `or`
 default; tasks._steps now reads the default in one place for the shape and the build: the four older mutants of
 those lines re-pointed there).
 
-8 mutants, each the check as it was before the fix (or a near relative); no old test could catch their absence
+9 mutants, each the check as it was before the fix (or a near relative); no old test could catch their absence
 (the checks did not exist); tests/commands/test_values39_bad_values.py catches each, and
 tests/data/test_values32_tasks.py the --steps 0 one (round 32's mutant of that line, re-pointed). Not written, as
 equivalent: lnrnn train's --seed back to a plain int (plan.validate refuses -1 in one line before any work all the
@@ -58,4 +59,9 @@ MUTANTS = [
          new="    if False:",
          tests=NEW,
          why="lnrnn plot of a run whose metrics.jsonl is still empty writes a picture of empty axes"),
+    dict(name="v39-sample-npz-any-suffix", file="lnrnn/commands/sample.py",
+         old='        if not str(npz).lower().endswith(".npz"):  # the file is an .npz archive whatever its name says',
+         new='        if str(npz).lower().endswith(".txt"):  # the file is an .npz archive whatever its name says',
+         tests=NEW,
+         why="--npz pts writes an .npz archive named pts (no suffix): lnrnn read cannot tell its kind"),
 ]
