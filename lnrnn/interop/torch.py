@@ -528,7 +528,11 @@ class _Recurrent(nn.Module):
         w = self.weight_ih_l0
         check_tensors(what, x=x, **{f"hx[{i}]": s for i, s in enumerate(state)}, weights=w)
         if lengths is not None:
-            lengths = torch.as_tensor(lengths, dtype=torch.int64, device="cpu")
+            lengths = torch.as_tensor(lengths, device="cpu")
+            if lengths.is_floating_point() or lengths.is_complex() or lengths.dtype == torch.bool:
+                raise TypeError(f"{what}: lengths must be whole numbers (an integer tensor or a list of ints), not "
+                                f"{lengths.dtype}: a length of 1.5 steps means nothing.")
+            lengths = lengths.to(torch.int64)
             if lengths.shape != (B,):
                 raise ValueError(f"{what}: lengths must hold one length per sequence ({B}), not shape "
                                  f"{tuple(lengths.shape)}.")

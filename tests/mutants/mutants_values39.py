@@ -4,11 +4,11 @@ plan and lnrnn.api.sample_run check it again for configurations and Python calle
 folder (rundir.check_writable) or --dest (data.check_dest), an empty output file name (files.check_output_file),
 an evaluation batch below 1 (named as eval's option, not the API's parameter), a plot of a run with an empty
 metrics.jsonl (it drew empty axes), lnrnn sample --npz under a name without .npz (an archive under another
-name), and --steps 0 of the synthetic tasks (read as "not given" by an `or`
+name), lnrnn.torch's float lengths (cast to int64: 1.5 steps ran as 1; tests/interop/test_values39_torch_lengths), and --steps 0 of the synthetic tasks (read as "not given" by an `or`
 default; tasks._steps now reads the default in one place for the shape and the build: the four older mutants of
 those lines re-pointed there).
 
-9 mutants, each the check as it was before the fix (or a near relative); no old test could catch their absence
+10 mutants, each the check as it was before the fix (or a near relative); no old test could catch their absence
 (the checks did not exist); tests/commands/test_values39_bad_values.py catches each, and
 tests/data/test_values32_tasks.py the --steps 0 one (round 32's mutant of that line, re-pointed). Not written, as
 equivalent: lnrnn train's --seed back to a plain int (plan.validate refuses -1 in one line before any work all the
@@ -64,4 +64,9 @@ MUTANTS = [
          new='        if str(npz).lower().endswith(".txt"):  # the file is an .npz archive whatever its name says',
          tests=NEW,
          why="--npz pts writes an .npz archive named pts (no suffix): lnrnn read cannot tell its kind"),
+    dict(name="v39-torch-float-lengths-cast", file="lnrnn/interop/torch.py",
+         old="            if lengths.is_floating_point() or lengths.is_complex() or lengths.dtype == torch.bool:",
+         new="            if lengths.is_complex():",
+         tests=["tests/interop/test_values39_torch_lengths.py"],
+         why="lnrnn.torch takes lengths [1.5, 2.0] and runs them as [1, 2]"),
 ]
