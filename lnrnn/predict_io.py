@@ -49,6 +49,8 @@ def check_inputs(x, input_size, where="the run"):
     x = np.asarray(x)
     if x.dtype == object or not (np.issubdtype(x.dtype, np.number) or x.dtype == bool):
         raise UserError(f"the sequences must be numbers, not {x.dtype} values.")
+    if np.issubdtype(x.dtype, np.complexfloating):  # a cast to the model's dtype would drop the imaginary parts
+        raise UserError(f"the sequences must be real numbers, not {x.dtype} values.")
     if x.ndim == 2:
         x = x[:, :, None]
     if x.ndim != 3:

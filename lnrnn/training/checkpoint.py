@@ -159,6 +159,9 @@ def load_checkpoint(path, expected_model=None):
         with open(desc, "rb") as f:
             meta = json.loads(f.read().decode("utf-8"))
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
+        if os.path.basename(desc) != DESCRIPTION:  # some other file named as the checkpoint
+            raise CheckpointError(f"{desc} is not a run folder or its {DESCRIPTION}; give the folder `lnrnn train "
+                                  "--out` wrote.") from None
         raise CheckpointError(f"checkpoint description {desc} is corrupt ({e}).") from None
     if not isinstance(meta, dict) or meta.get("format") != FORMAT:
         raise CheckpointError(f"{desc} is not an lnrnn checkpoint description.")

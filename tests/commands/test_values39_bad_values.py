@@ -98,3 +98,23 @@ def test_sample_refuses_an_npz_under_another_name_before_sampling(tmp_path, monk
     monkeypatch.chdir(tmp_path)
     refused(["sample", "--checkpoint", "r", "--out", "s.png", "--npz", name], f"--npz {name}", f"name it {stem}.npz")
     assert os.listdir(tmp_path) == []
+
+
+def test_complex_sequences_are_refused_not_cast():
+    """A cast to the model's float dtype would drop the imaginary parts (NumPy warns and goes on)."""
+    import numpy as np
+
+    from lnrnn.predict_io import check_inputs
+    for dt in (np.complex64, np.complex128):
+        with pytest.raises(UserError, match=f"must be real numbers, not {np.dtype(dt)}"):
+            check_inputs(np.zeros((2, 5), dt), 1)
+    assert check_inputs(np.zeros((2, 5), np.int64), 1).shape == (2, 5, 1)
+
+
+@pytest.mark.parametrize("name", ["notes.txt", "model.py", "checkpoint.npz"])
+def test_a_file_that_is_not_a_run_is_named_as_such(tmp_path, monkeypatch, name):
+    """--checkpoint given some other file (a checkpoint* file without a checkpoint.json beside it too): 'not a run
+    folder', not 'corrupt'."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / name).write_bytes(b"\x00\x01 not json")
+    refused(["eval", "--checkpoint", name], f"{name} is not a run folder or its checkpoint.json")

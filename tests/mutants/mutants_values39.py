@@ -4,11 +4,13 @@ plan and lnrnn.api.sample_run check it again for configurations and Python calle
 folder (rundir.check_writable) or --dest (data.check_dest), an empty output file name (files.check_output_file),
 an evaluation batch below 1 (named as eval's option, not the API's parameter), a plot of a run with an empty
 metrics.jsonl (it drew empty axes), lnrnn sample --npz under a name without .npz (an archive under another
-name), lnrnn.torch's float lengths (cast to int64: 1.5 steps ran as 1; tests/interop/test_values39_torch_lengths), and --steps 0 of the synthetic tasks (read as "not given" by an `or`
+name), lnrnn.torch's float lengths (cast to int64: 1.5 steps ran as 1; tests/interop/test_values39_torch_lengths),
+complex sequences given to predict (cast, imaginary parts dropped), a --checkpoint that is some other file (called a
+corrupt checkpoint description), and --steps 0 of the synthetic tasks (read as "not given" by an `or`
 default; tasks._steps now reads the default in one place for the shape and the build: the four older mutants of
 those lines re-pointed there).
 
-10 mutants, each the check as it was before the fix (or a near relative); no old test could catch their absence
+12 mutants, each the check as it was before the fix (or a near relative); no old test could catch their absence
 (the checks did not exist); tests/commands/test_values39_bad_values.py catches each, and
 tests/data/test_values32_tasks.py the --steps 0 one (round 32's mutant of that line, re-pointed). Not written, as
 equivalent: lnrnn train's --seed back to a plain int (plan.validate refuses -1 in one line before any work all the
@@ -69,4 +71,14 @@ MUTANTS = [
          new="            if lengths.is_complex():",
          tests=["tests/interop/test_values39_torch_lengths.py"],
          why="lnrnn.torch takes lengths [1.5, 2.0] and runs them as [1, 2]"),
+    dict(name="v39-predict-complex-cast", file="lnrnn/predict_io.py",
+         old="    if np.issubdtype(x.dtype, np.complexfloating):  # a cast to the model's dtype would drop the imaginary parts",
+         new="    if False:",
+         tests=NEW,
+         why="complex sequences are cast to floats, their imaginary parts dropped with a warning"),
+    dict(name="v39-checkpoint-other-file-called-corrupt", file="lnrnn/training/checkpoint.py",
+         old="        if os.path.basename(desc) != DESCRIPTION:  # some other file named as the checkpoint",
+         new="        if False:",
+         tests=NEW,
+         why="--checkpoint notes.txt says a checkpoint description is corrupt"),
 ]
