@@ -20,7 +20,7 @@ MUTANTS = [
          tests=[f"{CAREFUL}::test_a_read_only_folder_is_refused_in_one_line"],
          why="a read-only folder is found out only when writing: after the work, and with another message"),
     dict(name="cmd-sample-checks-out-after-loading", file="lnrnn/commands/sample.py",
-         old="    check_output_file(out, \"--out\")\n    if npz:\n        check_output_file(npz, \"--npz\")\n    run = load_run(path)\n",
+         old="    check_output_file(out, \"--out\")\n    if npz:\n        check_output_file(npz, \"--npz\")\n",
          new="    run = load_run(path)\n    check_output_file(out, \"--out\")\n    if npz:\n        check_output_file(npz, \"--npz\")\n",
          tests=[f"{CAREFUL}::test_a_file_in_the_way_is_refused_before_any_work"],
          why="sample loads the run before it checks where it will write"),
