@@ -163,20 +163,22 @@ def _contiguous(A, W, out):
 def gemm(A, W, out, trans_a):
     """out (M,N) = A (M,K) @ W (K,N), or A^T @ W for A (K,M) when trans_a: the GEMMs over all T*B rows
     (x Wx, dx, dWx, dWh). MKL's sgemm/dgemm when it is loaded and the operands are C-contiguous,
-    np.dot otherwise."""
+    np.dot otherwise. ``out`` must be C-contiguous (every kernel passes a fresh or a C-ordered buffer): A and W
+    may be strided views, but np.dot writes only into a contiguous ``out`` (Numba refuses another at compile
+    time)."""
     _gemm(A, W, out, trans_a, False)
 
 
 @njit(**JIT)
 def gemm_add(A, W, out, trans_a):
-    """out (M,N) += A @ W, or A^T @ W when trans_a (gemm's operands): a weight gradient summed over blocks
-    of rows without a product buffer and a pass adding it (MKL: beta = 1)."""
+    """out (M,N) += A @ W, or A^T @ W when trans_a (gemm's operands, ``out`` C-contiguous): a weight gradient
+    summed over blocks of rows without a product buffer and a pass adding it (MKL: beta = 1)."""
     _gemm(A, W, out, trans_a, True)
 
 
 def _gemm(A, W, out, trans_a, add):
     """out = A @ W, or A^T @ W when trans_a (+= when add): MKL's sgemm/dgemm where MKL is loaded and the
-    operands are C-contiguous, np.dot otherwise (this Python body: _gemm_dot). Compiled through the overload
+    operands are C-contiguous, np.dot otherwise (this Python body: _gemm_dot; ``out`` C-contiguous either way). Compiled through the overload
     below, which picks the code from the operands' types: arrays typed C-contiguous ('C' layout, what the
     kernels pass) with MKL loaded get the MKL call alone, without the np.dot fallback, whose np.dot
     variants took about 0.5 s of every such kernel's compiling (the LSTM backward's first call)."""
