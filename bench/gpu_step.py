@@ -521,12 +521,10 @@ def run_shape(args, torch, tdev, T, B, I, H):
         return bn_rows(args, torch, T, B, I, H, graph_libraries())
     if args.persistent_only:
         p, dy = problem(T, B, I, H)
+        reps = 1 if args.tiny else args.reps
         for lib in graph_libraries()[:1]:  # the package's path beside the variant, same process
-            f = median_event_ms(lnrnn_forward_fn(p, path="graph", blas=lib), 1 if args.tiny else args.reps)
-            b = median_event_ms(lnrnn_backward_fn(p, dy, path="graph", blas=lib), 1 if args.tiny else args.reps)
-            print(f"  LN-LSTM graph ({lib}): forward {f:.2f} ms, backward {b:.2f} ms (CUDA events); "
-                  f"{f / T * 1e3:.1f} + {b / T * 1e3:.1f} us a step")
-        persistent_blocks_rows(p, dy, args.persistent_blocks, 1 if args.tiny else args.reps)
+            split_row(p, dy, "ln", "LN-LSTM", f"graph ({lib})", "graph", lib, reps)
+        persistent_blocks_rows(p, dy, args.persistent_blocks, reps)
         return False
     failed = False
     p, dy = problem(T, B, I, H)
@@ -602,10 +600,7 @@ def run_shape(args, torch, tdev, T, B, I, H):
     split = [(f"graph ({lib})", "graph", lib) for lib in libs[:1]] + [("sequence kernels", "seq", "off")]
     for label, path, lib in split:  # forward and backward apart, CUDA events, same process
         for norm, cell in (("ln", "LN-LSTM"), ("none", "LSTM")):
-            f = median_event_ms(lnrnn_forward_fn(p, norm=norm, path=path, blas=lib), args.reps)
-            b = median_event_ms(lnrnn_backward_fn(p, dy, norm=norm, path=path, blas=lib), args.reps)
-            print(f"  {cell} {label}: forward {f:.2f} ms, backward {b:.2f} ms (CUDA events); "
-                  f"{f / T * 1e3:.1f} + {b / T * 1e3:.1f} us a step")
+            split_row(p, dy, norm, cell, label, path, lib, args.reps)
     if libs and args.threads:
         threads_rows(p, dy, libs[0], args.threads, args.reps)
     report_registers(H)
@@ -620,6 +615,15 @@ def run_shape(args, torch, tdev, T, B, I, H):
     if args.persistent_blocks:
         persistent_blocks_rows(p, dy, args.persistent_blocks, args.reps)
     return failed
+
+
+def split_row(p, dy, norm, cell, label, path, lib, reps):
+    """One row of the forward and the backward apart (CUDA events) on one path and library, and per step."""
+    T = p["x"].shape[0]
+    f = median_event_ms(lnrnn_forward_fn(p, norm=norm, path=path, blas=lib), reps)
+    b = median_event_ms(lnrnn_backward_fn(p, dy, norm=norm, path=path, blas=lib), reps)
+    print(f"  {cell} {label}: forward {f:.2f} ms, backward {b:.2f} ms (CUDA events); "
+          f"{f / T * 1e3:.1f} + {b / T * 1e3:.1f} us a step")
 
 
 def threads_rows(p, dy, lib, threads, reps):

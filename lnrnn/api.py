@@ -133,10 +133,11 @@ def evaluate_run(run, which="val", data_dir=None, split=None, batch_size=None):
     return Evaluation(means, task.size(which), which, task)
 
 
-def _count(value, name, hint=""):
-    """value as an int of at least 1 (a batch size, a beam); UserError naming it otherwise (a bool, a float, 0)."""
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
-        raise UserError(f"{name} must be a whole number of at least 1{hint}, not {value!r}.")
+def _count(value, name, hint="", least=1):
+    """value as an int of at least ``least`` (a batch size, a beam; a seed from 0); UserError naming it otherwise
+    (a bool, a float, a smaller number)."""
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < least:
+        raise UserError(f"{name} must be a whole number of at least {least}{hint}, not {value!r}.")
     return int(value)
 
 
@@ -357,8 +358,7 @@ def sample_run(run, steps=700, count=1, bias=0.0, seed=0, progress=None, text=No
             raise UserError(f"{what} must be at least 1, not {v}.")
     if not (bias >= 0 and np.isfinite(bias)):
         raise UserError(f"bias must be 0 or positive, not {bias}.")
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
-        raise UserError(f"seed must be a whole number of at least 0, not {seed!r}.")
+    _count(seed, "seed", least=0)
     run = _as_run(run)
     lines = [text] if isinstance(text, str) else (None if text is None else list(text))
     if isinstance(prime_strokes, (str, os.PathLike)):

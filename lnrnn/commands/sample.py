@@ -103,9 +103,8 @@ def sample(ctx, path, steps, no_cap, bias, seed, count, texts, prime_strokes, pr
     if npz:
         check_output_file(npz, "--npz")
         if not str(npz).lower().endswith(".npz"):  # the file is an .npz archive whatever its name says
-            stem = os.path.splitext(str(npz))[0] if os.path.splitext(str(npz))[1] else str(npz)
             raise UserError(f"--npz {npz} would hold an .npz archive under another name (lnrnn read and numpy "
-                            f"tell the kind by the suffix); name it {stem}.npz.")
+                            f"tell the kind by the suffix); name it {os.path.splitext(str(npz))[0]}.npz.")
     run = load_run(path)
     meta = run.meta
     # the text's checks, in the options' names, before any sampling (sample_run checks them again)

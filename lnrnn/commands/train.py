@@ -40,7 +40,7 @@ from lnrnn.training.runconfig import TrainConfig
                    "every batch block runs as its own forward and backward and their gradients are added in block "
                    "order (BN cells: the blocks share each step's statistics, about 2-2.6x slower). On the CPU; "
                    "plain and LN cells cost a little speed in one process (the run keeps it on --resume).")
-@click.option("--seed", type=click.IntRange(min=0), default=D.seed, show_default=True, help="Seed of initialization and shuffling.")
+@click.option("--seed", type=int, default=D.seed, show_default=True, help="Seed of initialization and shuffling.")
 @click.option("--out", type=click.Path(file_okay=False), default=None, metavar="RUN_FOLDER",
               help="Run folder to write: checkpoint, config.json, metrics.jsonl, updates.jsonl, learning_curve.svg. "
                    "When omitted: runs/default, or runs/default-2, -3, ... (the first that holds no run); with "

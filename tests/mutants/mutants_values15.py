@@ -139,8 +139,8 @@ MUTANTS = [
          tests=A_TESTS,
          why="sample_run with steps=0 or count=0 is not refused by name"),
     dict(name="v15-api-read-beam-true-accepted", file=APIPY,
-         old="    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:",
-         new="    if not isinstance(value, (int, np.integer)) or value < 1:",
+         old="    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < least:",
+         new="    if not isinstance(value, (int, np.integer)) or value < least:",
          tests=A_TESTS,
          why="read(..., beam=True) runs as beam 1 instead of being refused (a flag passed where a width goes; api._count "
              "holds the check for beams and batch sizes)"),

@@ -1,6 +1,7 @@
 """Planted bugs, round 39 (format: tests/mutants/mutants.py): the bad values a probe of every command found getting
-through (each fixed with its test): a negative --seed (train, sample and gradcheck take click.IntRange(min=0); the
-plan and lnrnn.api.sample_run check it again for configurations and Python callers), an empty or blank --out run
+through (each fixed with its test): a negative --seed (plan.validate refuses it for lnrnn train, its config files
+and lnrnn.api.fit; sample and gradcheck, which have no plan, take click.IntRange(min=0); lnrnn.api.sample_run checks
+it through api._count), an empty or blank --out run
 folder (rundir.check_writable) or --dest (data.check_dest), an empty output file name (files.check_output_file),
 an evaluation batch below 1 (named as eval's option, not the API's parameter), a plot of a run with an empty
 metrics.jsonl (it drew empty axes), lnrnn sample --npz under a name without .npz (an archive under another
@@ -12,9 +13,7 @@ those lines re-pointed there).
 
 12 mutants, each the check as it was before the fix (or a near relative); no old test could catch their absence
 (the checks did not exist); tests/commands/test_values39_bad_values.py catches each, and
-tests/data/test_values32_tasks.py the --steps 0 one (round 32's mutant of that line, re-pointed). Not written, as
-equivalent: lnrnn train's --seed back to a plain int (plan.validate refuses -1 in one line before any work all the
-same; the option's range is the first of two guards).
+tests/data/test_values32_tasks.py the --steps 0 one (round 32's mutant of that line, re-pointed).
 
     python tests/mutants/run.py --only 'v39-*'
 """
@@ -27,8 +26,8 @@ MUTANTS = [
          tests=NEW,
          why="a configuration with seed -1 reaches NumPy's generator: a traceback after the data were loaded"),
     dict(name="v39-api-sample-seed-negative-taken", file="lnrnn/api.py",
-         old="    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:",
-         new="    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):",
+         old='    _count(seed, "seed", least=0)',
+         new='    _count(seed, "seed", least=-(2 ** 63))',
          tests=NEW,
          why="sample_run(seed=-1) fails inside NumPy instead of a UserError naming the seed"),
     dict(name="v39-sample-seed-any-int", file="lnrnn/commands/sample.py",
