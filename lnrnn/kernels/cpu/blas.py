@@ -90,9 +90,9 @@ def _rule(have_mkl):
         return "blas", "the CPU has no AVX-512, where rgemm's 256-bit tile is slower than a BLAS"
     vendor = cpuinfo("vendor_id")
     if have_mkl and vendor in ("GenuineIntel", ""):
-        return "blas", f"MKL on an {vendor or 'unidentified'} CPU: its packed GEMM is as fast as rgemm or faster"
+        return "blas", f"MKL on a CPU of vendor {vendor or 'unidentified'}: its packed GEMM is as fast as rgemm or faster"
     if have_mkl:
-        return "rgemm", f"AVX-512 on an {vendor} CPU, where rgemm outruns MKL's packed GEMM"
+        return "rgemm", f"AVX-512 on a CPU of vendor {vendor}, where rgemm outruns MKL's packed GEMM"
     return "rgemm", "AVX-512 without MKL: rgemm outruns np.dot on the per-step shapes"
 
 
