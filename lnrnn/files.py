@@ -5,7 +5,9 @@ them owner-only).
 
 A command's output (``--out``, ``--npz``) is checked before any work (``check_output_file``: not a folder,
 under a writable folder, no file in the way), and written by ``write_output_file``, which creates the
-missing folders above it first, as ``lnrnn train`` creates its run folder."""
+missing folders above it first, as ``lnrnn train`` creates its run folder. Where a file's format follows
+from its name (a picture, an .npz, a .safetensors), ``named_suffix`` reads the name, the one rule every
+command's check and writer share."""
 import os
 import tempfile
 
@@ -90,6 +92,20 @@ def write_error(folder):
     except OSError as e:
         return e
     return None
+
+
+def named_suffix(path, suffixes, option="--out"):
+    """The lower-cased extension of ``path``'s file name if it is one of ``suffixes`` (lower case, with
+    their dot), else None: the caller says what it expected. A name that is one of them alone ('.png',
+    'runs/.safetensors': a hidden file with nothing before its dot, to which os.path.splitext gives no
+    extension) is a UserError, so that a command's early check and its writer never disagree on it."""
+    from lnrnn.errors import UserError
+
+    base = os.path.basename(str(path))
+    if base.lower() in suffixes:
+        raise UserError(f"{option} {str(path)!r} is a suffix alone; give the file a name before {base}.")
+    ext = os.path.splitext(base)[1].lower()
+    return ext if ext in suffixes else None
 
 
 def check_output_file(path, option="--out"):

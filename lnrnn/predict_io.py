@@ -229,9 +229,9 @@ def read_inputs(paths, task, input_size):
 
 def check_out(path):
     """UserError unless ``path`` is a .csv/.npy file name that can be written (``lnrnn.files.check_output_file``)."""
-    from lnrnn.files import check_output_file
+    from lnrnn.files import check_output_file, named_suffix
 
-    if not str(path).lower().endswith(OUT_FORMATS):
+    if named_suffix(path, OUT_FORMATS) is None:
         raise UserError(f"--out must end in {' or '.join(OUT_FORMATS)}, not {path!r}.")
     check_output_file(path)
 

@@ -311,10 +311,12 @@ def strokes_of(points, origin=(0.0, 0.0)):
     return [p for p in paths if len(p)]
 
 
-def _format(path):
+def picture_format(path):
     """The picture format of ``path`` by its extension ('png', 'svg', 'pdf'), or a UserError."""
-    ext = os.path.splitext(str(path))[1].lower()
-    if ext not in FORMATS:
+    from lnrnn.files import named_suffix
+
+    ext = named_suffix(path, FORMATS)
+    if ext is None:
         raise UserError(f"--out must end in {', '.join(FORMATS)}, not {path!r}.")
     return ext[1:]
 
@@ -358,7 +360,7 @@ def _save(fig, plt, path, fmt):
 def draw_strokes(samples, path, title=None, y_down=False, labels=None):
     """Draw each (N,3) stroke-3 sample in its own row into ``path`` (.png, .svg or .pdf), every row at one
     scale."""
-    fmt = _format(path)
+    fmt = picture_format(path)
     plt = _pyplot()
     return _save(strokes_figure(plt, samples, title, y_down, labels), plt, path, fmt)
 
@@ -432,7 +434,7 @@ def draw_written(results, path, title=None, attention=False, y_down=False):
     before it. ``attention``: beneath each line
     the window's weights phi(t, u) as an image, points t across, the characters u down (the prime's
     first, in grey), with a colour bar."""
-    fmt = _format(path)
+    fmt = picture_format(path)
     plt = _pyplot()
     return _save(written_figure(plt, results, title, attention, y_down), plt, path, fmt)
 

@@ -67,7 +67,8 @@ def sample(ctx, path, steps, no_cap, bias, seed, count, texts, prime_strokes, pr
 
     from lnrnn.api import load_run, sample_run
     from lnrnn.files import check_output_file, write_output_file
-    from lnrnn.sample import FORMATS, check_prime_pair, draw_strokes, draw_written, read_stroke3, text_inputs
+    from lnrnn.files import named_suffix
+    from lnrnn.sample import check_prime_pair, draw_strokes, draw_written, picture_format, read_stroke3, text_inputs
     from lnrnn.training.progress import Progress
 
     for what, v in (("--steps", steps), ("--count", count)):
@@ -90,8 +91,7 @@ def sample(ctx, path, steps, no_cap, bias, seed, count, texts, prime_strokes, pr
     if judge_out is not None and judge_path is None:
         raise UserError("--judge-out writes what --judge measured; give --judge READER_RUN_FOLDER.")
     check_prime_pair(prime_strokes, prime_text, CLI_NAMES)
-    if not str(out).lower().endswith(FORMATS):
-        raise UserError(f"--out must end in {', '.join(FORMATS)}, not {out!r}.")
+    picture_format(out)
     prime_points = read_stroke3(prime_strokes, "--prime-strokes") if prime_strokes is not None else None
     if prime_points is not None and len(prime_points) > SAMPLE_MAX_STEPS and not no_cap:
         raise UserError(f"--prime-strokes {prime_strokes} holds {len(prime_points):,} points, more than the "
@@ -102,7 +102,7 @@ def sample(ctx, path, steps, no_cap, bias, seed, count, texts, prime_strokes, pr
     check_output_file(out, "--out")
     if npz:
         check_output_file(npz, "--npz")
-        if not str(npz).lower().endswith(".npz"):  # the file is an .npz archive whatever its name says
+        if named_suffix(npz, (".npz",), "--npz") is None:  # the file is an .npz archive whatever its name says
             raise UserError(f"--npz {npz} would hold an .npz archive under another name (lnrnn read and numpy "
                             f"tell the kind by the suffix); name it {os.path.splitext(str(npz))[0]}.npz.")
     run = load_run(path)

@@ -175,8 +175,10 @@ def check_suffix(path, option="--out"):
     torch.load cannot read."""
     import os
 
+    from lnrnn.files import named_suffix
+
     text = str(path)
-    if not text.lower().endswith(SUFFIX):
+    if named_suffix(text, (SUFFIX,), option) is None:
         ext = os.path.splitext(text)[1]
         said = f"ends in {ext}" if ext else "has no suffix"
         raise UserError(f"{option} {text} {said}, but lnrnn export writes safetensors (read it with "

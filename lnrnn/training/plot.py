@@ -175,7 +175,9 @@ def learning_curve_figure(runs, x="step", title="learning curves", loss_label=No
 
 def check_format(path):
     """UserError unless ``path`` ends in .png, .svg or .pdf."""
-    if os.path.splitext(str(path))[1].lower() not in FORMATS:
+    from lnrnn.files import named_suffix
+
+    if named_suffix(path, FORMATS) is None:
         raise UserError(f"--out must end in {', '.join(FORMATS)} (the picture's format), not {str(path)!r}.")
 
 

@@ -70,13 +70,13 @@ MUTANTS = [
          why="a 0-byte .npy reaches numpy.load: EOFError, which click prints as 'Aborted!' (exit 1)"),
     # ---- export: the suffix says the format ----
     dict(name="edges-export-any-suffix", file="lnrnn/interop/export.py",
-         old="    if not text.lower().endswith(SUFFIX):\n",
+         old="    if named_suffix(text, (SUFFIX,), option) is None:\n",
          new="    if False:\n",
          tests=[f"{EDGES}::test_export_refuses_a_suffix_that_promises_another_format"],
          why="--out w.pt gets safetensors bytes under a name torch.load takes for its own"),
-    dict(name="edges-export-suffix-case-sensitive", file="lnrnn/interop/export.py",
-         old="    if not text.lower().endswith(SUFFIX):\n",
-         new="    if not text.endswith(SUFFIX):\n",
+    dict(name="edges-export-suffix-case-sensitive", file="lnrnn/files.py",
+         old="    ext = os.path.splitext(base)[1].lower()\n",
+         new="    ext = os.path.splitext(base)[1]\n",
          tests=[f"{EDGES}::test_export_refuses_a_suffix_that_promises_another_format"],
          why="W.SafeTensors is refused although it names the format"),
     # ---- a run stopped before its first evaluation ----

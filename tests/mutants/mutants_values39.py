@@ -61,7 +61,7 @@ MUTANTS = [
          tests=NEW,
          why="lnrnn plot of a run whose metrics.jsonl is still empty writes a picture of empty axes"),
     dict(name="v39-sample-npz-any-suffix", file="lnrnn/commands/sample.py",
-         old='        if not str(npz).lower().endswith(".npz"):  # the file is an .npz archive whatever its name says',
+         old='        if named_suffix(npz, (".npz",), "--npz") is None:  # the file is an .npz archive whatever its name says',
          new='        if str(npz).lower().endswith(".txt"):  # the file is an .npz archive whatever its name says',
          tests=NEW,
          why="--npz pts writes an .npz archive named pts (no suffix): lnrnn read cannot tell its kind"),
