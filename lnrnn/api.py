@@ -76,8 +76,11 @@ class Run:
 def load_run(path, device="cpu"):
     """A run folder (``lnrnn train --out DIR``) or its checkpoint.json -> ``Run``. The checkpoint is
     verified (hash, names, shapes) and the model rebuilt from its own description."""
+    from lnrnn.backend import DEVICES
     from lnrnn.training.evaluation import model_from_run
 
+    if device not in DEVICES:  # the caller's argument, not the checkpoint's description, is wrong
+        raise UserError(f"device must be one of {', '.join(map(repr, DEVICES))}, not {device!r}.")
     meta, model = model_from_run(path, device)
     return Run(str(path), meta, model)
 

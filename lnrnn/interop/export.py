@@ -187,13 +187,16 @@ def check_suffix(path, option="--out"):
     return text
 
 
-def export_weights(run, path, fmt="safetensors"):
-    """Write a loaded run's weights to ``path``; -> {name: shape} of what was written."""
+def export_weights(run, path, fmt="safetensors", option="path"):
+    """Write a loaded run's weights to ``path``; -> {name: shape} of what was written. ``option``: what a
+    refusal of ``path`` calls it (lnrnn export's checks name --out before they get here)."""
+    from lnrnn.files import check_output_file
     from lnrnn.version import __version__
 
     if fmt not in FORMATS:
         raise UserError(f"unknown export format {fmt!r}; choose one of {', '.join(FORMATS)}.")
-    check_suffix(path)
+    check_output_file(path, option)  # first: a folder is named as one, not as a name without a suffix
+    check_suffix(path, option)
     tensors = exported_tensors(run.model)
     meta = {"format": "lnrnn-export", "lnrnn_version": __version__, "gate_order": "i,f,g,o",
             "model_config": json.dumps(run.model.config, sort_keys=True),

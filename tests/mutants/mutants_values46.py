@@ -8,7 +8,11 @@ The eight older mutants of those lines (edges-export-*, values-sample-suffix-cas
 v12-*-suffix-case, v12-sample-command-out-suffix-case, v39-sample-npz-any-suffix) are re-pointed to the new lines
 and caught there.
 
-4 mutants; no old test could catch them (the rule is new); tests/commands/test_values46_suffixes.py catches each.
+The same probe of the Python API: lnrnn.api.load_run blamed the checkpoint for an unknown device argument, and
+lnrnn.api.export_run told a caller who gave a folder to add a suffix, naming the command's --out.
+
+7 mutants; no old test could catch them (the checks are new); tests/commands/test_values46_suffixes.py and
+tests/test_values46_api.py catch each.
 
     python tests/mutants/run.py --only 'v46-*'
 """
@@ -36,4 +40,23 @@ MUTANTS = [
          new="    ext = os.path.splitext(str(path))[1].lower() or None\n",
          tests=NEW,
          why="the drawing takes s.jpg (matplotlib writes a JPEG) where the command's rule refuses it"),
+]
+
+API = ["tests/test_values46_api.py"]
+MUTANTS += [
+    dict(name="v46-api-device-unchecked", file="lnrnn/api.py",
+         old="    if device not in DEVICES:  # the caller's argument, not the checkpoint's description, is wrong\n",
+         new="    if False:  # the caller's argument, not the checkpoint's description, is wrong\n",
+         tests=API,
+         why="load_run(path, device='tpu') says the checkpoint does not describe a model lnrnn can rebuild"),
+    dict(name="v46-export-run-folder-called-suffixless", file="lnrnn/interop/export.py",
+         old="    check_output_file(path, option)  # first: a folder is named as one, not as a name without a suffix\n",
+         new="    pass  # first: a folder is named as one, not as a name without a suffix\n",
+         tests=API,
+         why="api.export_run(run, 'some_folder') is told to name it some_folder.safetensors"),
+    dict(name="v46-export-run-option-of-the-command", file="lnrnn/interop/export.py",
+         old="    check_suffix(path, option)\n",
+         new="    check_suffix(path)\n",
+         tests=API,
+         why="api.export_run(run, 'w.pt') blames an --out the caller never gave"),
 ]
