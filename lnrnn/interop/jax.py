@@ -76,6 +76,7 @@ import numpy as np
 from lnrnn.interop.export import PARAM_NAMES, read_safetensors
 from lnrnn.model import cells
 from lnrnn.model import functional as F
+from lnrnn.model.layers import check_sizes
 
 VMAP_METHOD = "expand_dims"  # module docstring, vmap
 DTYPES = (np.dtype(np.float32), np.dtype(np.float64))
@@ -143,10 +144,7 @@ def init(key, cell, norm, input_size, hidden_size, num_layers=1, *, dtype=jnp.fl
     read 2H inputs (module docstring)."""
     spec = _spec(cell, norm)
     dt = _check_dtype(dtype)
-    I, H, L = int(input_size), int(hidden_size), int(num_layers)
-    if min(I, H, L) < 1 or (I, H, L) != (input_size, hidden_size, num_layers):
-        raise ValueError(f"input_size, hidden_size and num_layers must be positive integers, got "
-                         f"{input_size}, {hidden_size}, {num_layers}")
+    I, H, L = check_sizes("init", input_size=input_size, hidden_size=hidden_size, num_layers=num_layers).values()
     rng = np.random.default_rng(np.asarray(jax.random.key_data(key)).ravel().tolist())
     out = {}
     D = 2 if bidirectional else 1
@@ -163,9 +161,10 @@ def init_stats(cell, norm, hidden_size, num_layers=1, max_steps=1, *, dtype=jnp.
     bidirectional); {} for a cell without BatchNorm."""
     spec = _spec(cell, norm)
     dt = _check_dtype(dtype)
-    bufs = spec.init_buffers(int(hidden_size), int(max_steps), dt)
+    H, T, L = check_sizes("init_stats", hidden_size=hidden_size, max_steps=max_steps, num_layers=num_layers).values()
+    bufs = spec.init_buffers(H, T, dt)
     D = 2 if bidirectional else 1
-    return {name: jnp.asarray(bufs[n]) for j in range(int(num_layers) * D) for n, name, _ in _stat_names(spec, j, D)}
+    return {name: jnp.asarray(bufs[n]) for j in range(L * D) for n, name, _ in _stat_names(spec, j, D)}
 
 
 def params_from_stack(stack):

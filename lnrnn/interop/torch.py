@@ -74,6 +74,7 @@ from torch.nn.utils.rnn import PackedSequence, pad_packed_sequence
 from lnrnn.interop.export import PARAM_NAMES, read_safetensors
 from lnrnn.model import cells
 from lnrnn.model import functional
+from lnrnn.model.layers import check_sizes
 
 __all__ = ["LSTM", "RNN", "LSTMCell", "RNNCell", "from_run", "load_exported", "layer_forward", "layer_backward"]
 
@@ -404,9 +405,8 @@ class _Recurrent(nn.Module):
         what = type(self).__name__
         if norm not in _NORMS:
             raise ValueError(f"{what}: norm must be 'ln', 'bn' or None, not {norm!r}.")
-        for n, v in (("input_size", input_size), ("hidden_size", hidden_size), ("num_layers", num_layers)):
-            if int(v) != v or v < 1:
-                raise ValueError(f"{what}: {n} must be a positive integer, not {v!r}.")
+        input_size, hidden_size, num_layers = check_sizes(what, input_size=input_size, hidden_size=hidden_size,
+                                                          num_layers=num_layers).values()
         if not bias:
             raise ValueError(f"{what}: lnrnn's cells always have a bias: pass bias=True.")
         if not 0.0 <= float(dropout) < 1.0:
@@ -659,9 +659,7 @@ class _Cell(nn.Module):
             raise ValueError(f"{what}: norm='bn' keeps batch statistics for every time step, and one step "
                              "does not know its time: use norm='ln' or None, or a whole sequence "
                              f"({what[:-4]}(norm='bn')).")
-        for n, v in (("input_size", input_size), ("hidden_size", hidden_size)):
-            if int(v) != v or v < 1:
-                raise ValueError(f"{what}: {n} must be a positive integer, not {v!r}.")
+        input_size, hidden_size = check_sizes(what, input_size=input_size, hidden_size=hidden_size).values()
         if not bias:
             raise ValueError(f"{what}: lnrnn's cells always have a bias: pass bias=True.")
         dtype = torch.get_default_dtype() if dtype is None else dtype

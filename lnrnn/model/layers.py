@@ -81,6 +81,22 @@ def _check_array(name, a, ndim, dtype, shape=None, device_ok=False):
     return np.ascontiguousarray(a)
 
 
+
+def check_sizes(what, **sizes):
+    """{name: value} of the sizes a layer (or a binding's constructor) takes -> {name: int}; ValueError naming
+    ``what`` unless each is a whole number of at least 1 (an int, a NumPy integer or an integral float; not a
+    bool, which would build a model of size 1, and not a string or None)."""
+    out = {}
+    for name, v in sizes.items():
+        try:
+            ok = not isinstance(v, (bool, str, bytes)) and int(v) == v and v >= 1
+        except (TypeError, ValueError, OverflowError):
+            ok = False
+        if not ok:
+            raise ValueError(f"{what}: {name} must be a positive integer, not {v!r}.")
+        out[name] = int(v)
+    return out
+
 class RecurrentLayer:
     """One recurrent layer (a row of ``lnrnn.model.cells``) over whole sequences or chunks of them.
     clip_gates > 0 (LSTM cells): backward clips dL/d(gate preactivations) to +-clip_gates at every
@@ -97,9 +113,7 @@ class RecurrentLayer:
                  clip_gates=0.0):
         self.spec = cells.lookup(cell, norm)
         self.clip_gates = gate_clip(clip_gates, self.spec)
-        for what, v in (("input_size", input_size), ("hidden_size", hidden_size), ("max_steps", max_steps)):
-            if int(v) != v or v < 1:
-                raise ValueError(f"{what} must be a positive integer, got {v}")
+        check_sizes(type(self).__name__, input_size=input_size, hidden_size=hidden_size, max_steps=max_steps)
         self.cell, self.norm = cell, norm
         self.I, self.H = int(input_size), int(hidden_size)
         self.dtype = np.dtype(dtype).type

@@ -25,7 +25,7 @@ T, B, I, H = 4, 3, 2, 3
 
 def test_init_refuses_zero_sizes():
     for sizes in ((0, H, 1), (I, 0, 1), (I, H, 0)):
-        with pytest.raises(ValueError, match="positive integers"):
+        with pytest.raises(ValueError, match="must be a positive integer"):
             lj.init(jax.random.key(0), "lstm", None, *sizes)
 
 

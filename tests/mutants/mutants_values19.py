@@ -63,8 +63,8 @@ O_NEW = "tests/training/test_values19_optim.py"
 MUTANTS = [
     # ---- interop/jax.py ----
     dict(name="v19-jax-init-zero-layers-accepted", file=JAXPY,
-         old="    if min(I, H, L) < 1 or (I, H, L)",
-         new="    if min(I, H) < 1 or (I, H, L)",
+         old="    I, H, L = check_sizes(\"init\", input_size=input_size, hidden_size=hidden_size, num_layers=num_layers).values()",
+         new="    I, H, L = int(input_size), int(hidden_size), int(num_layers)",
          tests=J_ERR + [J_NEW],
          why="init(num_layers=0) returns an empty dict instead of refusing"),
     dict(name="v19-jax-init-bias-hh-copies-bias-ih", file=JAXPY,
@@ -73,8 +73,8 @@ MUTANTS = [
          tests=J_INIT + [J_NEW],
          why="init's bias_hh repeats bias_ih: the kernels add the two, so the forget bias counts twice"),
     dict(name="v19-jax-init-stats-steps-and-width-swapped", file=JAXPY,
-         old="    bufs = spec.init_buffers(int(hidden_size), int(max_steps), dt)",
-         new="    bufs = spec.init_buffers(int(max_steps), int(hidden_size), dt)",
+         old="    bufs = spec.init_buffers(H, T, dt)",
+         new="    bufs = spec.init_buffers(T, H, dt)",
          tests=J_BN + [J_NEW],
          why="init_stats passes max_steps as the hidden size and the hidden size as the step count"),
     dict(name="v19-jax-stack-with-skip-accepted", file=JAXPY,

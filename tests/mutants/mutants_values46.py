@@ -11,8 +11,14 @@ and caught there.
 The same probe of the Python API: lnrnn.api.load_run blamed the checkpoint for an unknown device argument, and
 lnrnn.api.export_run told a caller who gave a folder to add a suffix, naming the command's --out.
 
-7 mutants; no old test could catch them (the checks are new); tests/commands/test_values46_suffixes.py and
-tests/test_values46_api.py catch each.
+And the bindings' sizes: lnrnn.torch's modules and cells, lnrnn.jax's init and init_stats and the layers read
+them with one function (layers.check_sizes, which replaces three copies): hidden_size=True built a model of size
+1, None was int()'s TypeError, init_stats took 2.5 steps as 2. Three older mutants of the replaced lines
+(vals6-layers-zero-hidden-accepted, v19-jax-init-zero-layers-accepted, v19-jax-init-stats-steps-and-width-swapped)
+are re-pointed to the new ones.
+
+12 mutants; no old test could catch them (the checks are new); tests/commands/test_values46_suffixes.py,
+tests/test_values46_api.py and tests/interop/test_values46_sizes.py catch each.
 
     python tests/mutants/run.py --only 'v46-*'
 """
@@ -59,4 +65,33 @@ MUTANTS += [
          new="    check_suffix(path)\n",
          tests=API,
          why="api.export_run(run, 'w.pt') blames an --out the caller never gave"),
+]
+
+SIZES = ["tests/interop/test_values46_sizes.py"]
+MUTANTS += [
+    dict(name="v46-sizes-bool-taken", file="lnrnn/model/layers.py",
+         old="            ok = not isinstance(v, (bool, str, bytes)) and int(v) == v and v >= 1\n",
+         new="            ok = not isinstance(v, (str, bytes)) and int(v) == v and v >= 1\n",
+         tests=SIZES,
+         why="lnrnn.torch.LSTM(3, True) builds a model of hidden size 1"),
+    dict(name="v46-sizes-fraction-floored", file="lnrnn/model/layers.py",
+         old="            ok = not isinstance(v, (bool, str, bytes)) and int(v) == v and v >= 1\n",
+         new="            ok = not isinstance(v, (bool, str, bytes)) and v >= 1\n",
+         tests=SIZES,
+         why="a hidden size of 2.5 is built as 2"),
+    dict(name="v46-sizes-none-a-typeerror", file="lnrnn/model/layers.py",
+         old="        except (TypeError, ValueError, OverflowError):\n",
+         new="        except (ValueError, OverflowError):\n",
+         tests=SIZES,
+         why="hidden_size=None is int()'s TypeError, naming neither the class nor the argument"),
+    dict(name="v46-sizes-kept-as-given", file="lnrnn/model/layers.py",
+         old="        out[name] = int(v)\n",
+         new="        out[name] = v\n",
+         tests=SIZES,
+         why="a module built with hidden_size=4.0 keeps a float size (its repr, exports and shapes read 4.0)"),
+    dict(name="v46-jax-init-stats-unchecked", file="lnrnn/interop/jax.py",
+         old='    H, T, L = check_sizes("init_stats", hidden_size=hidden_size, max_steps=max_steps, num_layers=num_layers).values()\n',
+         new="    H, T, L = int(hidden_size), int(max_steps), int(num_layers)\n",
+         tests=SIZES,
+         why="init_stats(max_steps=2.5) keeps 2 rows of statistics; num_layers=0 returns no statistics"),
 ]

@@ -308,8 +308,8 @@ MUTANTS = [
          tests=[f"{STRUCT}::test_skip_stack_gradcheck"],
          why="with skip, dx is the first layer's share alone: the input's path into upper layers is dropped"),
     dict(name="vals6-layers-zero-hidden-accepted", file=LAYERS,
-         old="            if int(v) != v or v < 1:",
-         new="            if int(v) != v or v < 0:",
+         old="            ok = not isinstance(v, (bool, str, bytes)) and int(v) == v and v >= 1",
+         new="            ok = not isinstance(v, (bool, str, bytes)) and int(v) == v and v >= 0",
          tests=["tests/model/test_layers.py::test_bad_input_is_reported_clearly"],
          why="a layer of hidden size 0 (or input size 0) is built"),
 ]
