@@ -20,14 +20,14 @@ sigmoid; plan_steps's regions from the arrays' addresses), test_values45_rnn (ep
 against sums by hand), test_values45_batchnorm (eps 0.3, masked statistics by hand, T = 1 to
 BN_TIME_CHUNKS + 1), test_values45_rgemm (partial last panels with guard values after C, fetch_schedule's lines
 by hand, float64 gemm of a transposed A with K != M), test_values45_window (the LN window layer at eps 0.5).
-Left out as equivalent (no result changes), each reasoned through before it was written in: lstm_infer keeping one row of c instead of two (c_t is
-computed element by element from c_{t-1}, each element read before it is written: the same bits); the RNN's
-fold bound exclusive in the forward or the backward (I = FOLD_MAX_I takes the wide path: the same values up to
-rounding); the RNN's rows of the largest chunk rounded down (the scratch's spare row still holds the chunk, whose
-sizes differ by at most one); rgemm_add storing a full-row tile of the partial last panel whole (the extra
-columns are the panel's zero padding, so it adds +0.0 to the next row's first elements: no value changes, guard values
-included, though it touches the row past C); the LSTM backward's x block of nbx - 1 steps (block sizes change rounding only); the
-row-ahead prefetches (speed only).
+Left out as equivalent (no result changes; each reasoned through, none kept in the list): lstm_infer keeping one row
+of c instead of two (c_t is computed element by element from c_{t-1}, each element read before it is written: the
+same bits); the RNN's fold bound exclusive in the forward or the backward (I = FOLD_MAX_I takes the wide path: the
+same values up to rounding); the RNN's rows of the largest chunk rounded down (the scratch's spare row still holds
+the chunk, whose sizes differ by at most one); rgemm_add storing a full-row tile of the partial last panel whole (the
+extra columns are the panel's zero padding, so it adds +0.0 to the next row's first elements: no value changes, guard
+values included, though it touches the row past C); the LSTM backward's x block of nbx - 1 steps (block sizes change
+rounding only); the row-ahead prefetches (speed only).
 
     python tests/mutants/run.py --only 'v45-*'
 """
@@ -49,7 +49,8 @@ RNN_OLD = [KERNELS, f"{RACES}::test_rnn_backward_chunk_partials"]
 ROWS_OLD = [KERNELS]
 LAYERNORM_OLD = ["tests/kernels/test_values_layernorm.py", KERNELS, f"{RACES}::test_layernorm_backward_row_chunks"]
 BATCHNORM_OLD = ["tests/kernels/test_batchnorm.py", "tests/kernels/test_values31_batchnorm.py",
-                 f"{RACES}::test_batchnorm_backward_time_chunks", f"{RACES}::test_batchnorm_backward_float32_time_chunks"]
+                 f"{RACES}::test_batchnorm_backward_time_chunks",
+                 f"{RACES}::test_batchnorm_backward_float32_time_chunks"]
 RGEMM_OLD = ["tests/kernels/test_rgemm.py"]
 BLAS_OLD = ["tests/kernels/test_values_blas.py", "tests/kernels/test_gemm.py", "tests/kernels/test_values40_gemm.py"]
 WINDOW_OLD = ["tests/kernels/test_window.py", "tests/kernels/test_values11_window.py",
