@@ -160,7 +160,7 @@ MUTANTS = [
          why="a rank with an empty shard runs its stand-in row for one step: it adds row 0's first step to the "
              "group's loss and gradient"),
     dict(name="v33-dist-votes-not-summed-back", file=DIST,
-         old="    votes[...] = buf[P + K:]\n",
+         old="    votes[...] = buf[K:]\n",
          new="",
          tests=DIST_NEW + DIST_OLD,
          why="the stop votes ride the Allreduce but are not read back: a signal that reaches one rank stops that "

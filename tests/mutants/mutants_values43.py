@@ -69,11 +69,11 @@ SYNC_NEW = [ONE, SHARDS]
 MUTANTS = [
     # ---- the data-parallel update: its one Allreduce buffer, the shards, what every rank holds afterwards ----
     dict(name="v43-dist-reduce-buffer-float32", file=DIST,
-         old="    buf = np.empty(P + K + len(votes), grads.dtype)",
-         new="    buf = np.empty(P + K + len(votes), np.float32)",
+         old="    buf = np.empty(K + len(votes), np.float64)",
+         new="    buf = np.empty(K + len(votes), model.flat[1].data.dtype)",
          tests=DIST_NEW + DIST_OLD,
-         why="the update's Allreduce buffer is float32: a float64 run's gradient and metric sums are rounded to "
-             "float32 on their way through it, even in one process"),
+         why="the metric sums travel in the gradient's dtype: a float32 run's loss and accuracy sums are rounded "
+             "to float32 on their way through the Allreduce, even in one process"),
     dict(name="v43-dist-shard-start-without-extra", file=DIST,
          old="    lo = rank * base + min(rank, extra)\n",
          new="    lo = rank * base\n",
@@ -81,14 +81,14 @@ MUTANTS = [
          why="a shard's first row forgets the larger shards before it: shards overlap and the batch's last rows "
              "are never run"),
     dict(name="v43-dist-sums-of-own-shard", file=DIST,
-         old="    model.last_sums = {k: float(v) for k, v in zip(keys, buf[P:P + K])}",
+         old="    model.last_sums = {k: float(v) for k, v in zip(keys, buf[:K])}",
          new="    model.last_sums = {k: float(model.last_sums[k]) for k in keys}",
          tests=DIST_NEW + DIST_OLD,
          why="every rank keeps its own shard's metric sums, not the group's: the means and the epoch's sums are "
              "a shard's over the whole batch's count"),
     dict(name="v43-dist-gradient-averaged-over-ranks", file=DIST,
-         old="    grads[...] = buf[:P]\n",
-         new="    grads[...] = buf[:P] / group.size\n",
+         old="    group.allreduce(model.flat[1].data)   # (P,) the flat gradient, in place\n",
+         new="    group.allreduce(model.flat[1].data)   # (P,) the flat gradient, in place\n    model.flat[1].data[...] /= group.size\n",
          tests=DIST_NEW + DIST_OLD,
          why="the summed gradient is divided by the number of ranks, as if each shard were normalized by its own "
              "count: with the global normalizer the gradient is 1/N of one process's"),

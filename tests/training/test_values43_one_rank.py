@@ -61,12 +61,8 @@ def test_one_rank_update_is_the_plain_update_to_the_bit(group, cell, head, dtype
     assert m.flat[1].data.dtype == np.dtype(dtype)
     np.testing.assert_array_equal(m.flat[1].data, one.flat[1].data)
     assert m.last_count == one.last_count == one.scored_count(y, lengths, T, B)
-    if dtype == "float64":
-        assert m.last_sums == one.last_sums and got == want
-    else:   # the Allreduce buffer has the gradient's type: a float32 run's metric sums ride it as float32
-        for k, v in one.last_sums.items():
-            assert m.last_sums[k] == pytest.approx(v, rel=1e-6), k
-        assert got.keys() == want.keys() and all(got[k] == pytest.approx(want[k], rel=1e-6) for k in want)
+    # the metric sums travel in float64 whatever the gradient's dtype: one process's sums to the bit
+    assert m.last_sums == one.last_sums and got == want
     # the options bind: another noise key, no tbptt, no mask, another text each change the gradient
     other = build_model(cfg, seed=3)
     other.loss_and_grad(x, y, lengths, tbptt=tbptt, noise_key=12, text=tx)
