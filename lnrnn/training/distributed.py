@@ -15,7 +15,8 @@ sample exactly once. Each rank runs forward and backward on its shard, normalizi
 of the whole global batch (``SequenceModel.loss_and_grad(total=...)``), so that the ranks' gradients
 *sum* to the single-process one; a shard of unequal size is thereby weighted by its rows (or, for the
 handwriting task's variable-length sequences, by its scored steps). One Allreduce per update then sums
-the flat gradient buffer together with the batch's metric sums and the stop votes (below); every rank
+the flat gradient buffer, and a second one of a few float64 numbers the batch's metric sums and the stop
+votes (below; in the gradient's dtype a float32 run's sums lost digits); every rank
 steps the optimizer on the same numbers and stays identical. BatchNorm cells reduce their per-step
 batch statistics and backward sums across the ranks (``kernels.bn_sync``), so their statistics are
 the global batch's: single-process semantics. LayerNorm needs nothing. Initial-state noise is drawn for
@@ -451,7 +452,7 @@ def describe_split(size, B, reproducible=False, rows=BLOCK_ROWS):
     lo, hi = shard(B, size, size - 1), shard(B, size, 0)
     each = f"{hi[1] - hi[0]}" if (hi[1] - hi[0]) == (lo[1] - lo[0]) else f"{lo[1] - lo[0]}-{hi[1] - hi[0]}"
     return (f"Data parallel over {size} MPI processes: each batch of {B} is split into shards of {each} "
-            "sequences (one Allreduce per update); rank 0 writes the run folder.")
+            "sequences (their gradients summed by an Allreduce per update); rank 0 writes the run folder.")
 
 
 def resume_note(saved_ranks, size, B, reproducible=False):
