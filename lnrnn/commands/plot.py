@@ -54,7 +54,16 @@ def plot(runs, out, x, title):
     validation and training per epoch, and the training metrics every --log-every updates as a thin line."""
     check_format(out)
     check_output_file(out)
+    seen = {}
+    for r in runs:  # one folder twice would draw one run as two, under one label
+        key = os.path.realpath(r)
+        if key in seen:
+            raise UserError(f"{seen[key]} and {r} are the same run folder; give each run once.")
+        seen[key] = r
     data = [read_run_curves(r) for r in runs]
+    if len({d.label for d in data}) < len(data):  # runs/a/r and runs/b/r: the legend names them by their paths
+        for d, r in zip(data, runs):
+            d.label = os.path.normpath(r)
     if title is None:
         title = _config_title(runs) or "learning curves"
     write_learning_curves(out, data, x=x, title=title)

@@ -17,8 +17,12 @@ them with one function (layers.check_sizes, which replaces three copies): hidden
 (vals6-layers-zero-hidden-accepted, v19-jax-init-zero-layers-accepted, v19-jax-init-stats-steps-and-width-swapped)
 are re-pointed to the new ones.
 
-12 mutants; no old test could catch them (the checks are new); tests/commands/test_values46_suffixes.py,
-tests/test_values46_api.py and tests/interop/test_values46_sizes.py catch each.
+And lnrnn plot of several runs: one folder given twice (r, ./r/) was drawn as two runs under one label, and runs
+whose folders share a name (runs/a/r, runs/b/r) were both labelled r.
+
+15 mutants; no old test could catch them (the checks are new); tests/commands/test_values46_suffixes.py,
+tests/test_values46_api.py, tests/interop/test_values46_sizes.py and tests/commands/test_values46_plot_runs.py
+catch each.
 
     python tests/mutants/run.py --only 'v46-*'
 """
@@ -94,4 +98,23 @@ MUTANTS += [
          new="    H, T, L = int(hidden_size), int(max_steps), int(num_layers)\n",
          tests=SIZES,
          why="init_stats(max_steps=2.5) keeps 2 rows of statistics; num_layers=0 returns no statistics"),
+]
+
+PLOT = ["tests/commands/test_values46_plot_runs.py"]
+MUTANTS += [
+    dict(name="v46-plot-same-run-twice-drawn", file="lnrnn/commands/plot.py",
+         old="        if key in seen:\n",
+         new="        if False:\n",
+         tests=PLOT,
+         why="lnrnn plot r r draws one run as two curves under one label"),
+    dict(name="v46-plot-same-run-by-its-spelling", file="lnrnn/commands/plot.py",
+         old="        key = os.path.realpath(r)\n",
+         new="        key = r\n",
+         tests=PLOT,
+         why="lnrnn plot r ./r/ is taken for two runs"),
+    dict(name="v46-plot-shared-names-one-label", file="lnrnn/commands/plot.py",
+         old="    if len({d.label for d in data}) < len(data):  # runs/a/r and runs/b/r: the legend names them by their paths\n",
+         new="    if False:  # runs/a/r and runs/b/r: the legend names them by their paths\n",
+         tests=PLOT,
+         why="runs/a/r and runs/b/r are both labelled r in the legend"),
 ]
