@@ -360,7 +360,8 @@ def test_plot_says_in_one_line_that_the_losses_are_apart(tmp_path):
     assert "cross-entropy loss (nats) (digits-run); negative log-likelihood (nats per point) (strokes-run)" in r.stdout
     svg = (tmp_path / "c.svg").read_text()
     assert "negative log-likelihood (nats per point)" in svg and "cross-entropy loss (nats)" in svg
-    r = invoke("plot", a, a, "--out", tmp_path / "d.svg")
+    a2 = run_with_curves(tmp_path / "digits-run-2", ce_records())   # two runs of one kind of loss: one panel
+    r = invoke("plot", a, a2, "--out", tmp_path / "d.svg")
     assert r.exit_code == 0 and "panel" not in r.stdout, r.output
 
 
