@@ -35,8 +35,8 @@ from typing import Optional
 import numpy as np
 
 from lnrnn.errors import UserError
+from lnrnn.training.plot import FORMATS  # the picture formats lnrnn draws (samples and curves alike)
 
-FORMATS = (".png", ".svg", ".pdf")
 PYTHON_NAMES = {"text": "text", "prime_strokes": "prime_strokes", "prime_text": "prime_text"}  # what errors call them
 
 

@@ -66,8 +66,7 @@ def sample(ctx, path, steps, no_cap, bias, seed, count, texts, prime_strokes, pr
     import numpy as np
 
     from lnrnn.api import load_run, sample_run
-    from lnrnn.files import check_output_file, write_output_file
-    from lnrnn.files import named_suffix
+    from lnrnn.files import check_output_file, named_suffix, write_output_file
     from lnrnn.sample import check_prime_pair, draw_strokes, draw_written, picture_format, read_stroke3, text_inputs
     from lnrnn.training.progress import Progress
 

@@ -81,7 +81,6 @@ def _check_array(name, a, ndim, dtype, shape=None, device_ok=False):
     return np.ascontiguousarray(a)
 
 
-
 def check_sizes(what, **sizes):
     """{name: value} of the sizes a layer (or a binding's constructor) takes -> {name: int}; ValueError naming
     ``what`` unless each is a whole number of at least 1 (an int, a NumPy integer or an integral float; not a
@@ -96,6 +95,7 @@ def check_sizes(what, **sizes):
             raise ValueError(f"{what}: {name} must be a positive integer, not {v!r}.")
         out[name] = int(v)
     return out
+
 
 class RecurrentLayer:
     """One recurrent layer (a row of ``lnrnn.model.cells``) over whole sequences or chunks of them.
@@ -113,9 +113,9 @@ class RecurrentLayer:
                  clip_gates=0.0):
         self.spec = cells.lookup(cell, norm)
         self.clip_gates = gate_clip(clip_gates, self.spec)
-        check_sizes(type(self).__name__, input_size=input_size, hidden_size=hidden_size, max_steps=max_steps)
+        self.I, self.H, max_steps = check_sizes(type(self).__name__, input_size=input_size, hidden_size=hidden_size,
+                                                max_steps=max_steps).values()
         self.cell, self.norm = cell, norm
-        self.I, self.H = int(input_size), int(hidden_size)
         self.dtype = np.dtype(dtype).type
         if self.dtype not in (np.float32, np.float64):
             raise TypeError(f"dtype must be float32 or float64, got {np.dtype(dtype).name}")
@@ -125,7 +125,7 @@ class RecurrentLayer:
         self.params = self.spec.init_params(rng, self.I, self.H, self.dtype, self.forget_bias, recurrent_init)
         self.grads = {k: np.zeros_like(v) for k, v in self.params.items()}
         self.flat = (repack([("", self.params)]), repack([("", self.grads)]))  # (params, grads) FlatArrays
-        self.buffers = self.spec.init_buffers(self.H, int(max_steps), self.dtype)
+        self.buffers = self.spec.init_buffers(self.H, max_steps, self.dtype)
         self._saved = None
         # The layer's setup (``functional.Setup``: its row's kernels on the device, the device's array moves,
         # the settings the row's adapters read): ValueError for an unknown device, CudaUnavailable (one

@@ -90,7 +90,8 @@ def _rule(have_mkl):
         return "blas", "the CPU has no AVX-512, where rgemm's 256-bit tile is slower than a BLAS"
     vendor = cpuinfo("vendor_id")
     if have_mkl and vendor in ("GenuineIntel", ""):
-        return "blas", f"MKL on a CPU of vendor {vendor or 'unidentified'}: its packed GEMM is as fast as rgemm or faster"
+        return "blas", (f"MKL on a CPU of vendor {vendor or 'unidentified'}: its packed GEMM is as fast as rgemm or "
+                        "faster")
     if have_mkl:
         return "rgemm", f"AVX-512 on a CPU of vendor {vendor}, where rgemm outruns MKL's packed GEMM"
     return "rgemm", "AVX-512 without MKL: rgemm outruns np.dot on the per-step shapes"
@@ -178,10 +179,11 @@ def gemm_add(A, W, out, trans_a):
 
 def _gemm(A, W, out, trans_a, add):
     """out = A @ W, or A^T @ W when trans_a (+= when add): MKL's sgemm/dgemm where MKL is loaded and the
-    operands are C-contiguous, np.dot otherwise (this Python body: _gemm_dot; ``out`` C-contiguous either way). Compiled through the overload
-    below, which picks the code from the operands' types: arrays typed C-contiguous ('C' layout, what the
-    kernels pass) with MKL loaded get the MKL call alone, without the np.dot fallback, whose np.dot
-    variants took about 0.5 s of every such kernel's compiling (the LSTM backward's first call)."""
+    operands are C-contiguous, np.dot otherwise (this Python body: _gemm_dot; ``out`` C-contiguous either way).
+    Compiled through the overload below, which picks the code from the operands' types: arrays typed
+    C-contiguous ('C' layout, what the kernels pass) with MKL loaded get the MKL call alone, without the
+    np.dot fallback, whose np.dot variants took about 0.5 s of every such kernel's compiling (the LSTM
+    backward's first call)."""
     _gemm_dot(A, W, out, trans_a, add)
 
 
