@@ -284,6 +284,7 @@ def test_lstm_dwh_in_blocks_of_few_rows(rows, rec, monkeypatch):
     import lnrnn.kernels.lstm as L
     from lnrnn.kernels.cpu import blas
     monkeypatch.setattr(blas, "DWH_BLOCK_ROWS", rows)
+    monkeypatch.setattr(blas, "DWH_BLAS_MIN_ROWS", 1)  # the BLAS's blocks as small as asked
     monkeypatch.setattr(L, "REC", rec)
     rng = np.random.default_rng(22)
     p = lstm_problem(rng, T=5, I=1)
@@ -335,12 +336,24 @@ def test_lstm_dwh_blocks_steps_and_product():
     transposed product where rgemm runs the per-step products and the block fills at most half of its L2
     budget. S1 (H 128, 32 rows a chunk, T 784): 4 steps on rgemm either way; S3 (H 400, 16 rows, T 300):
     10 steps on rgemm where the host chose rgemm's blocks, else 256 steps (4096 rows) on the BLAS; per-step
-    products on the BLAS: the BLAS's blocks whatever was chosen for dWh; a short sequence: T steps."""
-    from lnrnn.kernels.cpu.blas import DWH_BIG_BYTES, DWH_BLOCK_ROWS, DWH_L2_BYTES, dwh_blocks
-    assert (DWH_L2_BYTES, DWH_BIG_BYTES, DWH_BLOCK_ROWS) == (1 << 20, 4 << 20, 4096)
+    products on the BLAS: the BLAS's blocks whatever was chosen for dWh; a short sequence: T steps.
+    The BLAS's blocks never under config.DWH_BLAS_MIN_ROWS rows where T has them, the steps cut as evenly
+    as they go: S1 on the BLAS 8 steps of 32 rows (not the L2 rule's 4), S2 (H 256, 32 rows, T 28) 4 blocks
+    of 7 steps (not 14 of the L2 rule's 2, nor 8, 8, 8, 4), 10 steps 2 blocks of 5, 5 steps one block."""
+    from lnrnn.kernels.cpu.blas import DWH_BIG_BYTES, DWH_BLAS_MIN_ROWS, DWH_BLOCK_ROWS, DWH_L2_BYTES, dwh_blocks
+    assert (DWH_L2_BYTES, DWH_BIG_BYTES, DWH_BLOCK_ROWS, DWH_BLAS_MIN_ROWS) == (1 << 20, 4 << 20, 4096, 256)
     for dwh in ("rgemm", "blas"):
         assert dwh_blocks(128, 0, 32, 784, 4, "rgemm", dwh) == (4, True)
-        assert dwh_blocks(128, 0, 32, 784, 4, "blas", dwh) == (4, False)
+        assert dwh_blocks(128, 0, 32, 784, 4, "blas", dwh) == (8, False)
+        assert dwh_blocks(256, 28, 32, 28, 4, "blas", dwh) == (7, False)
+        assert dwh_blocks(256, 28, 32, 28, 4, "rgemm", dwh) == (2, True)     # rgemm's own blocks stay small
+        assert dwh_blocks(256, 28, 32, 10, 4, "blas", dwh) == (5, False)
+        assert dwh_blocks(256, 28, 32, 5, 4, "blas", dwh) == (5, False)
+        assert dwh_blocks(256, 28, 37, 28, 4, "blas", dwh) == (7, False)     # 7 steps of 37 rows: 259
+        assert dwh_blocks(256, 28, 43, 28, 4, "blas", dwh) == (6, False)     # 6 of 43: 258 (5 blocks, last 4)
+        assert dwh_blocks(256, 28, 256, 28, 4, "blas", dwh) == (1, False)    # a step's rows are enough
+        assert dwh_blocks(256, 28, 255, 28, 4, "blas", dwh) == (2, False)
+        assert dwh_blocks(4, 0, 32, 784, 4, "blas", dwh) == (128, False)      # L2 blocks already larger: kept
         assert dwh_blocks(400, 0, 16, 300, 4, "blas", dwh) == (256, False)
         assert dwh_blocks(400, 0, 16, 300, 8, "rgemm", dwh) == (256, False)
     assert dwh_blocks(400, 0, 16, 300, 4, "rgemm", "rgemm") == (10, True)
@@ -365,6 +378,7 @@ def test_lstm_dwh_in_l2_blocks(l2, rec, monkeypatch):
     import lnrnn.kernels.lstm as L
     from lnrnn.kernels.cpu import blas
     monkeypatch.setattr(blas, "DWH_L2_BYTES", l2)
+    monkeypatch.setattr(blas, "DWH_BLAS_MIN_ROWS", 1)  # the BLAS's blocks as small as asked
     monkeypatch.setattr(L, "REC", rec)
     assert blas.dwh_block_rows(4, 0, 8) == l2 // 512
     rng = np.random.default_rng(24)
@@ -388,6 +402,7 @@ def test_lstm_dwh_of_a_partial_beyond_l2(dwh, norm, I, monkeypatch):
     monkeypatch.setattr(blas, "DWH_L2_BYTES", 256)
     monkeypatch.setattr(blas, "DWH_BIG_BYTES", 1536)
     monkeypatch.setattr(blas, "DWH_BLOCK_ROWS", 6)
+    monkeypatch.setattr(blas, "DWH_BLAS_MIN_ROWS", 1)  # the BLAS's blocks as small as asked
     monkeypatch.setattr(L, "REC", "rgemm")
     monkeypatch.setattr(L, "DWH", dwh)
     planned = []                                   # what the backward's plan of blocks was asked and gave
@@ -415,6 +430,7 @@ def test_lstm_wide_input_gradients_in_blocks_of_few_rows(norm, xrows, hrows, rec
     from lnrnn.kernels.cpu import blas
     monkeypatch.setattr(L, "DWX_BLOCK_ROWS", xrows)
     monkeypatch.setattr(blas, "DWH_BLOCK_ROWS", hrows)
+    monkeypatch.setattr(blas, "DWH_BLAS_MIN_ROWS", 1)  # the BLAS's blocks as small as asked
     monkeypatch.setattr(L, "REC", rec)
     planned = []
     monkeypatch.setattr(L, "dwh_blocks", lambda *a: planned.append(blas.dwh_blocks(*a)) or planned[-1])

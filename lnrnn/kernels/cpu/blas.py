@@ -62,7 +62,7 @@ from numba import njit, types
 from numba.extending import overload
 
 from lnrnn.compiling import use_kernel_cache
-from lnrnn.config import DWH_BIG_BYTES, DWH_BLOCK_ROWS, DWH_L2_BYTES, JIT
+from lnrnn.config import DWH_BIG_BYTES, DWH_BLAS_MIN_ROWS, DWH_BLOCK_ROWS, DWH_L2_BYTES, JIT
 from lnrnn.mkl import BLAS_WHY, MKL_PATH
 import lnrnn.kernels.cpu.rgemm as rg
 from lnrnn.kernels.cpu import rec_choice
@@ -403,10 +403,15 @@ def dwh_blocks(H, I, m, T, itemsize, rec, dwh):
     """(nb, tw) for the LSTM backward (lstm.py) with chunks of at most m rows over T steps, per-step products
     on rec and large dWh partials on dwh ("rgemm" or "blas"): nb steps' rows per dWh block
     (dwh_block_rows), and tw: whether a block's product is rgemm's transposed one (grad_t_add into dWh^T)
-    (grad_on_rgemm)."""
+    (grad_on_rgemm). Blocks for the BLAS's GEMM have at least config.DWH_BLAS_MIN_ROWS rows where T allows,
+    cut as evenly as T's steps go (S2, 32-row chunks: 4 blocks of 7 steps, not 14 of 2)."""
     big = rec == "rgemm" and dwh == "rgemm"
     nb = max(1, min(T, dwh_block_rows(H, I, itemsize, big) // m))
-    return nb, grad_on_rgemm(H, 4 * H, I, nb * m, itemsize, rec, big)
+    tw = grad_on_rgemm(H, 4 * H, I, nb * m, itemsize, rec, big)
+    if not tw and nb * m < DWH_BLAS_MIN_ROWS:
+        n = -(-T // -(-DWH_BLAS_MIN_ROWS // m))  # blocks of at least DWH_BLAS_MIN_ROWS rows (one where T is short)
+        nb = -(-T // n)                          # ... of as many steps each as T allows
+    return nb, tw
 
 
 def grad_on_rgemm(K, N, I, rows, itemsize, rec, big):
