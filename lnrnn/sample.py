@@ -35,7 +35,7 @@ from typing import Optional
 import numpy as np
 
 from lnrnn.errors import UserError
-from lnrnn.training.plot import FORMATS  # the picture formats lnrnn draws (samples and curves alike)
+from lnrnn.training.plot import picture_format  # the picture formats lnrnn draws (samples and curves alike)
 
 PYTHON_NAMES = {"text": "text", "prime_strokes": "prime_strokes", "prime_text": "prime_text"}  # what errors call them
 
@@ -309,16 +309,6 @@ def strokes_of(points, origin=(0.0, 0.0)):
             paths.append(xy[start:e + 1])
         start = e + 1
     return [p for p in paths if len(p)]
-
-
-def picture_format(path):
-    """The picture format of ``path`` by its extension ('png', 'svg', 'pdf'), or a UserError."""
-    from lnrnn.files import named_suffix
-
-    ext = named_suffix(path, FORMATS)
-    if ext is None:
-        raise UserError(f"--out must end in {', '.join(FORMATS)}, not {path!r}.")
-    return ext[1:]
 
 
 def _pyplot():

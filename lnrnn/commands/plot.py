@@ -6,7 +6,7 @@ import click
 
 from lnrnn.errors import UserError
 from lnrnn.files import check_output_file
-from lnrnn.training.plot import FORMATS, X_AXES, Curves, check_format, loss_kinds, write_learning_curves
+from lnrnn.training.plot import FORMATS, X_AXES, Curves, loss_kinds, picture_format, write_learning_curves
 from lnrnn.training.rundir import UPDATES_FILE, read_jsonl
 from lnrnn.training.rundir import METRICS_FILE
 
@@ -52,7 +52,7 @@ def head_kind(run_dir):
 def plot(runs, out, x, title):
     """Draw the metrics (accuracy, loss, ...) of one or more run folders against updates into one picture:
     validation and training per epoch, and the training metrics every --log-every updates as a thin line."""
-    check_format(out)
+    picture_format(out)
     check_output_file(out)
     seen = {}
     for r in runs:  # one folder twice would draw one run as two, under one label

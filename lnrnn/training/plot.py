@@ -16,7 +16,6 @@ and each line style; the title carries the run's configuration.
 SVG text stays text (``svg.fonttype: none``), so the labels can be searched and the file stays small.
 """
 import math
-import os
 from dataclasses import dataclass, field
 from typing import Optional
 
@@ -173,12 +172,15 @@ def learning_curve_figure(runs, x="step", title="learning curves", loss_label=No
     return fig
 
 
-def check_format(path):
-    """UserError unless ``path`` ends in .png, .svg or .pdf."""
+def picture_format(path):
+    """The picture format of ``path`` by its suffix ('png', 'svg' or 'pdf'), or a UserError: the one rule for
+    learning curves and written samples alike, checked by the commands before any work and by the drawings."""
     from lnrnn.files import named_suffix
 
-    if named_suffix(path, FORMATS) is None:
+    ext = named_suffix(path, FORMATS)
+    if ext is None:
         raise UserError(f"--out must end in {', '.join(FORMATS)} (the picture's format), not {str(path)!r}.")
+    return ext[1:]
 
 
 def write_learning_curves(path, runs, x="step", title="learning curves", loss_label=None):
@@ -186,9 +188,8 @@ def write_learning_curves(path, runs, x="step", title="learning curves", loss_la
     import matplotlib
     from lnrnn.files import write_output_file
 
-    check_format(path)
+    fmt = picture_format(path)
     fig = learning_curve_figure(runs, x=x, title=title, loss_label=loss_label)
-    fmt = os.path.splitext(str(path))[1].lower()[1:]
     with matplotlib.rc_context({"svg.fonttype": "none", "svg.hashsalt": "lnrnn", "pdf.fonttype": 42}):
         write_output_file(path, lambda f: fig.savefig(f, format=fmt, dpi=110, metadata=_metadata(fmt)))
     return path

@@ -71,14 +71,19 @@ def test_every_command_refuses_a_suffix_alone_before_it_looks_at_the_run(tmp_pat
     ["sample", "--checkpoint", "no-run", "--out", "s.png.txt"],
 ])
 def test_sample_refuses_a_picture_suffix_before_it_looks_at_the_run(tmp_path, monkeypatch, args):
-    """The command checks the name with the drawing's own rule (sample.picture_format) before the checkpoint
+    """The command checks the name with the drawing's own rule (training.plot.picture_format) before the checkpoint
     is read: a missing run is not what it reports."""
     refused_before_work(tmp_path, monkeypatch, args, "--out must end in .png, .svg, .pdf", args[-1])
 
 
 def test_the_drawing_and_the_command_agree_on_every_name():
-    """What the sample command lets through, the drawing writes in that format: the same function decides."""
-    from lnrnn.sample import picture_format
+    """What the sample and plot commands let through, the drawings write in that format: one function decides
+    for samples and curves alike."""
+    import lnrnn.commands.plot as plot_command
+    import lnrnn.sample as sample
+    from lnrnn.training.plot import picture_format
+
+    assert sample.picture_format is picture_format and plot_command.picture_format is picture_format
 
     for name, fmt in (("a.PNG", "png"), ("b.svg", "svg"), ("c.Pdf", "pdf"), (".x.png", "png")):
         assert picture_format(name) == fmt

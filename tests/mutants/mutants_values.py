@@ -172,8 +172,8 @@ MUTANTS = [
          tests=[f"{PATHS}::test_sample_pictures_by_their_suffix_in_a_new_folder"],
          why="a picture named s.SVG is refused (the command's own check accepted it)"),
     dict(name="values-curves-suffix-not-checked", file="lnrnn/training/plot.py",
-         old="    if named_suffix(path, FORMATS) is None:",
-         new="    if named_suffix(path, FORMATS + (\"\",)) is None:",
+         old="    ext = named_suffix(path, FORMATS)\n",
+         new="    ext = named_suffix(path, FORMATS + (\"\",))\n",
          tests=[f"{PATHS}::test_learning_curves_refuse_other_suffixes"],
          why="a curve file without a suffix (or --out c.svg/) passes the check"),
     # ---- the data-parallel update with the training options on

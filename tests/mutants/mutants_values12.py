@@ -212,8 +212,8 @@ MUTANTS = [
          tests=[SAMPLE, OUTPUT_CHECKS, OUTPUT_PATHS, SAMPLE_T],
          why="lnrnn sample --out SAMPLES.JPG is refused by the drawing only, after every point was sampled"),
     dict(name="v12-plot-format-suffix-case", file=PLOTPY,
-         old="    if named_suffix(path, FORMATS) is None:",
-         new="    if named_suffix(path, tuple(f.upper() for f in FORMATS)) is None:",
+         old="    ext = named_suffix(path, FORMATS)\n",
+         new="    ext = named_suffix(path, tuple(f.upper() for f in FORMATS))\n",
          tests=[PLOT_V, PLOT_CMD, OUTPUT_PATHS],
          why="lnrnn plot --out CURVES.SVG is refused"),
     # ---- lnrnn/files.py: the folder a name would go in ----

@@ -3,7 +3,8 @@ commands' early checks and their writers read a name two ways (``str.endswith`` 
 export's and predict's checks, ``os.path.splitext`` in the drawing and the learning curves): lnrnn sample --out
 .svg passed the command's check, sampled every point, and was then refused by the drawing; lnrnn export --out
 .safetensors wrote a hidden file with no name. Every check now goes through lnrnn.files.named_suffix (and lnrnn
-sample's command through the drawing's own sample.picture_format), which refuses a name that is a suffix alone.
+sample's and lnrnn plot's commands and drawings through one picture rule, training.plot.picture_format), which
+refuses a name that is a suffix alone.
 The eight older mutants of those lines (edges-export-*, values-sample-suffix-case, values-curves-suffix-not-checked,
 v12-*-suffix-case, v12-sample-command-out-suffix-case, v39-sample-npz-any-suffix) are re-pointed to the new lines
 and caught there.
@@ -45,11 +46,12 @@ MUTANTS = [
          new="    base = str(path)\n",
          tests=NEW,
          why="runs/.svg is not seen as a suffix alone: only a bare '.svg' is"),
-    dict(name="v46-drawing-reads-the-suffix-its-own-way", file="lnrnn/sample.py",
+    dict(name="v46-drawing-reads-the-suffix-its-own-way", file="lnrnn/training/plot.py",
          old="    ext = named_suffix(path, FORMATS)\n",
-         new="    ext = os.path.splitext(str(path))[1].lower() or None\n",
+         new="    ext = (\".\" + str(path).rsplit(\".\", 1)[1].lower()) if \".\" in str(path) else None\n",
          tests=NEW,
-         why="the drawing takes s.jpg (matplotlib writes a JPEG) where the command's rule refuses it"),
+         why="the picture rule (training.plot.picture_format, samples and curves alike) takes s.jpg: matplotlib "
+             "writes a JPEG where .png, .svg and .pdf are promised"),
 ]
 
 API = ["tests/test_values46_api.py"]
