@@ -83,12 +83,13 @@ DWH_L2_BYTES = 1 << 20
 # 3 MB), its x blocks on rgemm too; the same rule cuts the RNN, BN and window cells' dWh after their time
 # loops (blas.grad_blocks; bench/ab_weight_grad.py).
 DWH_BIG_BYTES = 4 << 20
-# ... and where a block's product is the BLAS's GEMM (not rgemm's transposed one), never fewer rows than this a
-# block where the sequence has them, the steps cut into blocks as even as they go: MKL's GEMM over 64 rows
-# (S2's L2 blocks of two steps of 32-row chunks) runs well below its speed over hundreds. On an Intel Xeon
-# (AVX-512, 2 cores, MKL per step; bench/ab_lstm.py, in turns in one process, medians of 21-25): the S2
-# backward 0.91x its time in blocks of 7 steps (224 rows) with LN, 0.90x without; 8-step blocks (8, 8, 8, 4)
-# 0.94x with LN; S1 (128-row blocks) the same within noise at 256 and 512 rows.
+# ... and where a block's product is the BLAS's GEMM (not rgemm's transposed one), blocks of about this many rows
+# where the L2 rule gives fewer: as many blocks as steps of this many rows would fill (rounded up), the steps
+# spread evenly over them (S2, 32-row chunks, T 28: 4 blocks of 7 steps, 224 rows, not 8, 8, 8, 4). MKL's GEMM
+# over 64 rows (S2's L2 blocks of two steps) runs well below its speed over hundreds. On an Intel Xeon
+# (AVX-512, 2 cores, MKL per step; bench/ab_lstm.py, in turns in one process, medians of 21;
+# bench/results/dwh-blas-rows-xeon.txt): the S2 backward 0.88x its time with LN (the step 0.92x), 0.91x
+# without (0.95x); 8-step blocks took 0.94x with LN, 14-step ones 0.98x; S1 (128 -> 256 rows) 0.97-0.99x.
 DWH_BLAS_MIN_ROWS = 256
 # A wide input's dWx and dx likewise: each thread gathers this many rows of dL/d(x_t Wx) and x_t (never
 # more than a dWh block) for one GEMM each (lnrnn/kernels/lstm.py), where it took two GEMMs per step.

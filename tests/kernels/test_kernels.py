@@ -337,9 +337,10 @@ def test_lstm_dwh_blocks_steps_and_product():
     budget. S1 (H 128, 32 rows a chunk, T 784): 4 steps on rgemm either way; S3 (H 400, 16 rows, T 300):
     10 steps on rgemm where the host chose rgemm's blocks, else 256 steps (4096 rows) on the BLAS; per-step
     products on the BLAS: the BLAS's blocks whatever was chosen for dWh; a short sequence: T steps.
-    The BLAS's blocks never under config.DWH_BLAS_MIN_ROWS rows where T has them, the steps cut as evenly
-    as they go: S1 on the BLAS 8 steps of 32 rows (not the L2 rule's 4), S2 (H 256, 32 rows, T 28) 4 blocks
-    of 7 steps (not 14 of the L2 rule's 2, nor 8, 8, 8, 4), 10 steps 2 blocks of 5, 5 steps one block."""
+    The BLAS's blocks shorter than config.DWH_BLAS_MIN_ROWS rows are made as many as blocks of that many
+    rows would be, the steps spread evenly: S1 on the BLAS 8 steps of 32 rows (not the L2 rule's 4), S2 (H
+    256, 32 rows, T 28) 4 blocks of 7 steps (not 14 of the L2 rule's 2, nor 8, 8, 8, 4), 10 steps 2 blocks
+    of 5, 5 steps one block; larger blocks as they were."""
     from lnrnn.kernels.cpu.blas import DWH_BIG_BYTES, DWH_BLAS_MIN_ROWS, DWH_BLOCK_ROWS, DWH_L2_BYTES, dwh_blocks
     assert (DWH_L2_BYTES, DWH_BIG_BYTES, DWH_BLOCK_ROWS, DWH_BLAS_MIN_ROWS) == (1 << 20, 4 << 20, 4096, 256)
     for dwh in ("rgemm", "blas"):

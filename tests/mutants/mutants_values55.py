@@ -1,13 +1,13 @@
 """Planted bugs, round 55 (format: tests/mutants/mutants.py): the LSTM backward's dWh blocks where their
-product is the BLAS's GEMM, which never take fewer than config.DWH_BLAS_MIN_ROWS rows where the sequence has
-them, the steps cut into blocks as evenly as they go (blas.dwh_blocks): the minimum applied to rgemm's
-transposed blocks too, the block count or the steps per block rounded down, the steps per block for the
-minimum rounded down (fewer rows than the minimum), the rows compared with the minimum in steps.
+product is the BLAS's GEMM: where the L2 rule makes them shorter than config.DWH_BLAS_MIN_ROWS rows, as many
+as blocks of that many rows would be, the steps spread evenly over them (blas.dwh_blocks): the rule applied to
+rgemm's transposed blocks too, the block count or the steps per block rounded down, the steps a block of the
+minimum needs rounded down (fewer, shorter blocks), the rows compared with the minimum in steps.
 
 5 mutants, each caught by tests/kernels/test_kernels.py::test_lstm_dwh_blocks_steps_and_product, which works
 the blocks out by hand at S1, S2, short sequences, chunks of 37, 43, 255 and 256 rows and a tiny H whose
-L2 blocks are larger than the minimum. (The gradients
-over blocks of any size are the reference's: test_lstm_dwh_in_blocks_of_few_rows and its neighbours.)
+L2 blocks are larger than the minimum. (The gradients over blocks of any size are the reference's:
+test_lstm_dwh_in_blocks_of_few_rows and its neighbours.)
 
     python tests/mutants/run.py --only 'v55-*'
 """
@@ -35,10 +35,11 @@ MUTANTS = [
          old="        n = -(-T // -(-DWH_BLAS_MIN_ROWS // m))",
          new="        n = -(-T // (DWH_BLAS_MIN_ROWS // m))",
          tests=RULE,
-         why="the steps a block needs rounded down: 37-row chunks get blocks of 6 steps, 222 rows, under the minimum"),
+         why="the steps a block of the minimum needs rounded down: 37-row chunks get 5 blocks of 6 steps, not 4 of 7"),
     dict(name="v55-blas-min-rows-in-steps", file=BLAS,
          old="    if not tw and nb * m < DWH_BLAS_MIN_ROWS:\n",
          new="    if not tw and nb < DWH_BLAS_MIN_ROWS:\n",
          tests=RULE,
-         why="the block's steps compared with the minimum rows: a chunk of 256 rows is given two steps a block"),
+         why="the block's steps compared with the minimum rows: blocks the L2 rule made long (H 4: 128 steps of 32 rows) "
+             "are cut to 8 steps"),
 ]

@@ -403,13 +403,14 @@ def dwh_blocks(H, I, m, T, itemsize, rec, dwh):
     """(nb, tw) for the LSTM backward (lstm.py) with chunks of at most m rows over T steps, per-step products
     on rec and large dWh partials on dwh ("rgemm" or "blas"): nb steps' rows per dWh block
     (dwh_block_rows), and tw: whether a block's product is rgemm's transposed one (grad_t_add into dWh^T)
-    (grad_on_rgemm). Blocks for the BLAS's GEMM have at least config.DWH_BLAS_MIN_ROWS rows where T allows,
-    cut as evenly as T's steps go (S2, 32-row chunks: 4 blocks of 7 steps, not 14 of 2)."""
+    (grad_on_rgemm). Blocks for the BLAS's GEMM that the L2 rule makes shorter than config.DWH_BLAS_MIN_ROWS
+    rows are made as many as blocks of that many rows would be, the steps spread evenly over them (S2, 32-row
+    chunks: 4 blocks of 7 steps, not 14 of 2; config.py says why)."""
     big = rec == "rgemm" and dwh == "rgemm"
     nb = max(1, min(T, dwh_block_rows(H, I, itemsize, big) // m))
     tw = grad_on_rgemm(H, 4 * H, I, nb * m, itemsize, rec, big)
     if not tw and nb * m < DWH_BLAS_MIN_ROWS:
-        n = -(-T // -(-DWH_BLAS_MIN_ROWS // m))  # blocks of at least DWH_BLAS_MIN_ROWS rows (one where T is short)
+        n = -(-T // -(-DWH_BLAS_MIN_ROWS // m))  # as many blocks as DWH_BLAS_MIN_ROWS-row ones (one where T is short)
         nb = -(-T // n)                          # ... of as many steps each as T allows
     return nb, tw
 
