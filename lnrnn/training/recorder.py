@@ -41,6 +41,7 @@ from lnrnn.training.plot import LOSS_LABELS, write_learning_curves
 from lnrnn.training.progress import format_seconds
 from lnrnn.training.runconfig import write_run_config
 from lnrnn.training.rundir import CURVE_FILE, METRICS_FILE, UPDATES_FILE, UpdateLog, read_jsonl
+from lnrnn.training.stopping import stop_place
 
 CURVE_REDRAW_S = 30.0  # redraw learning_curve.svg after an epoch once this many seconds passed since the
                        # last drawing (or the run's start), and when the run returns: a drawing takes
@@ -299,16 +300,8 @@ class RunRecorder:
             e = t.early_stop
             return (f"Stopped early (--patience {e['patience']}: no better validation {e['metric']} in "
                     f"{e['patience']} evaluation{'s' * (e['patience'] != 1)} since update {e['best_step']}) "
-                    f"{_stop_place(t)}, {done}; {res}; {where}; to train further, resume with a larger --patience.")
+                    f"{stop_place(t)}, {done}; {res}; {where}; to train further, resume with a larger --patience.")
         flag = "--max-steps" if t.reached == "max_steps" else "--time-budget"
-        return (f"Stopped ({stop_reason}) {_stop_place(t)}, {done}; {res}; {where}; "
+        return (f"Stopped ({stop_reason}) {stop_place(t)}, {done}; {res}; {where}; "
                 f"continue with `lnrnn train --out {c.out} --resume` (without {flag} it trains on to --epochs "
                 f"{c.epochs}; give {flag} again for a new limit).")
-
-
-def _stop_place(t):
-    """Where in the run a stop came, for the summary: "after epoch N" where it came as epoch N ended (the loop
-    has already moved its counter on: ``Trainer.batch_in_epoch`` 0), else "in epoch N" (1-based)."""
-    if t.batch_in_epoch == 0 and t.epoch > 0:
-        return f"after epoch {t.epoch}"
-    return f"in epoch {t.epoch + 1}"

@@ -222,7 +222,7 @@ class StopPolicy:
         """The TrainingInterrupted of a run that a signal stopped after saving the state reached."""
         t = self.trainer
         out = t.cfg.out
-        return interrupted(f"interrupted ({signal_name(signum)}) at epoch {t.epoch + 1}, update {t.step}; the state "
+        return interrupted(f"interrupted ({signal_name(signum)}) {stop_place(t)}, update {t.step}; the state "
                            f"reached is saved in {out}; continue with `lnrnn train --out {out} --resume`"
                            f"{self.budget_note()}.", signum)
 
@@ -233,7 +233,7 @@ class StopPolicy:
         out = t.cfg.out
         sig, again = signal_name(signum), f"continue with `lnrnn train --out {out} --resume`{self.budget_note()}"
         if t.saved_step == t.step:
-            msg = (f"stopped by a second {sig} at epoch {t.epoch + 1}, update {t.step}; the state "
+            msg = (f"stopped by a second {sig} {stop_place(t)}, update {t.step}; the state "
                    f"reached is saved in {out}; {again}.")
         else:
             msg = (f"stopped at once by a second {sig} during update {t.step + 1} of epoch "
@@ -260,3 +260,12 @@ class StopPolicy:
                     f"{e['metric']} in {trainer.best['since']} evaluations, --patience {c.patience}); pass a larger "
                     "--patience to train it further.")
         return None
+
+
+def stop_place(t):
+    """Where in the run a stop came, for what a stopped run says (Trainer t): "after epoch N" where it came as
+    epoch N ended (the loop has already moved its counter on: ``Trainer.batch_in_epoch`` 0), else "at epoch
+    N" (1-based, the epoch it came in)."""
+    if t.batch_in_epoch == 0 and t.epoch > 0:
+        return f"after epoch {t.epoch}"
+    return f"at epoch {t.epoch + 1}"
