@@ -48,6 +48,9 @@ CHARSETS = {
 _SVG_NS = "{http://www.w3.org/2000/svg}"
 _STROKE_ID = re.compile(r"-s(\d+)$")
 _DOCTYPE = re.compile(rb"<!DOCTYPE[^\[>]*(\[[^\]]*\])?\s*>")
+# KanjiVG's namespace: files of older releases bind the kvg: prefix only as a #FIXED attribute of <g> and <path>
+# in the document type declaration, which stroke_paths cuts out; it binds the prefix on <svg> in its place
+_KVG_NS = b"http://kanjivg.tagaini.net"
 _TOKEN = re.compile(r"\s*,?\s*(?:([A-Za-z])|([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?))")
 _ARITY = {"M": 2, "L": 2, "H": 1, "V": 1, "C": 6, "S": 4, "Z": 0}
 
@@ -96,12 +99,15 @@ def stroke_paths(raw, path):
     """The bytes of a KanjiVG SVG -> its strokes' path data, in stroke order (sK ascending).
 
     The document type declaration (KanjiVG's internal subset only declares attributes) is cut out
-    unparsed; entity declarations anywhere are refused, so nothing is expanded or fetched."""
+    unparsed; entity declarations anywhere are refused, so nothing is expanded or fetched. Where that
+    declaration was the only binding of the kvg: prefix (older releases), <svg> binds it instead."""
     if b"<!ENTITY" in raw or b"\x00" in raw:
         raise DataError(f"{path} declares XML entities (or is not 8-bit text); refusing to parse it.")
     raw = _DOCTYPE.sub(b"", raw, count=1)
     if b"<!DOCTYPE" in raw:
         raise DataError(f"{path} has a document type declaration lnrnn cannot skip safely; refusing to parse it.")
+    if b"xmlns:kvg" not in raw:  # the prefix was bound in the declaration just cut (older releases)
+        raw = re.sub(rb"<svg\b", b'<svg xmlns:kvg="' + _KVG_NS + b'"', raw, count=1)
     try:
         root = ET.fromstring(raw)
     except ET.ParseError as e:
