@@ -35,7 +35,7 @@ from typing import Optional
 import numpy as np
 
 from lnrnn.errors import UserError
-from lnrnn.training.plot import picture_format  # the picture formats lnrnn draws (samples and curves alike)
+from lnrnn.training.plot import picture_format  # the drawings' format rule, the learning curves' too
 
 PYTHON_NAMES = {"text": "text", "prime_strokes": "prime_strokes", "prime_text": "prime_text"}  # what errors call them
 

@@ -67,7 +67,8 @@ def sample(ctx, path, steps, no_cap, bias, seed, count, texts, prime_strokes, pr
 
     from lnrnn.api import load_run, sample_run
     from lnrnn.files import check_output_file, named_suffix, write_output_file
-    from lnrnn.sample import check_prime_pair, draw_strokes, draw_written, picture_format, read_stroke3, text_inputs
+    from lnrnn.sample import check_prime_pair, draw_strokes, draw_written, read_stroke3, text_inputs
+    from lnrnn.training.plot import picture_format
     from lnrnn.training.progress import Progress
 
     for what, v in (("--steps", steps), ("--count", count)):

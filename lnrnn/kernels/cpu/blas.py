@@ -410,8 +410,9 @@ def dwh_blocks(H, I, m, T, itemsize, rec, dwh):
     nb = max(1, min(T, dwh_block_rows(H, I, itemsize, big) // m))
     tw = grad_on_rgemm(H, 4 * H, I, nb * m, itemsize, rec, big)
     if not tw and nb * m < DWH_BLAS_MIN_ROWS:
-        n = -(-T // -(-DWH_BLAS_MIN_ROWS // m))  # as many blocks as DWH_BLAS_MIN_ROWS-row ones (one where T is short)
-        nb = -(-T // n)                          # ... of as many steps each as T allows
+        steps = -(-DWH_BLAS_MIN_ROWS // m)  # the steps of m rows a block of DWH_BLAS_MIN_ROWS rows takes
+        n = -(-T // steps)                 # as many blocks as such blocks would be (one where T is short)
+        nb = -(-T // n)                    # ... the steps spread evenly over them
     return nb, tw
 
 
