@@ -14,22 +14,7 @@ import pytest
 from lnrnn.data import iamondb
 from lnrnn.data.tasks import load_task, task_spec
 from lnrnn.errors import DataError
-
-
-def line_xml(strokes):
-    """IAM-OnDB's line file for ``strokes``: a list of lists of (x, y) board points (y down)."""
-    out = ['<?xml version="1.0" encoding="ISO-8859-1"?>', "<WhiteboardCaptureSession>",
-           '  <WhiteboardDescription><SensorLocation corner="top_left"/>'
-           '<DiagonallyOppositeCoords x="6512" y="1376"/></WhiteboardDescription>', "  <StrokeSet>"]
-    t = 769.05
-    for pts in strokes:
-        out.append(f'    <Stroke colour="black" start_time="{t:.2f}" end_time="{t + 0.01 * len(pts):.2f}">')
-        for x, y in pts:
-            out.append(f'      <Point x="{x}" y="{y}" time="{t:.2f}"/>')
-            t += 0.01
-        out.append("    </Stroke>")
-    out += ["  </StrokeSet>", "</WhiteboardCaptureSession>", ""]
-    return "\n".join(out).encode("latin-1")
+from test_strokes_data import iam_xml  # a line file in IAM-OnDB's format
 
 
 def stroke3_here(strokes):
@@ -57,7 +42,7 @@ KNOWN = [[(1073, 1058), (1080, 1050), (1090, 1061)], [(1200, 1000)], [(1210, 100
 
 def test_a_known_line_file_by_hand(tmp_path):
     p = tmp_path / "a01-000u-01.xml"
-    p.write_bytes(line_xml(KNOWN))
+    p.write_bytes(iam_xml(KNOWN))
     want = np.array([[0, 0, 0],            # the first point
                      [7, 8, 0],            # (1073, 1058) -> (1080, 1050): y down 8 is y up 8
                      [10, -11, 1],         # -> (1090, 1061), end of stroke 1
@@ -73,7 +58,7 @@ def test_a_known_line_file_by_hand(tmp_path):
 @pytest.mark.parametrize("value", ["3a", "inf", "-1e999", "", "0x10"])
 def test_a_point_that_is_not_a_number_is_refused_by_file_stroke_and_point(tmp_path, value):
     strokes = [[(1, 2), (3, 4)], [(5, 6), (7, 8), (9, 10)]]
-    raw = line_xml(strokes).replace(b'x="9"', f'x="{value}"'.encode())
+    raw = iam_xml(strokes).replace(b'x="9"', f'x="{value}"'.encode())
     p = tmp_path / "a01-000u-02.xml"
     p.write_bytes(raw)
     with pytest.raises(DataError) as e:
@@ -84,13 +69,13 @@ def test_a_point_that_is_not_a_number_is_refused_by_file_stroke_and_point(tmp_pa
 
 def test_a_point_without_y_is_refused(tmp_path):
     p = tmp_path / "a01-000u-03.xml"
-    p.write_bytes(line_xml([[(1, 2), (3, 4)]]).replace(b'y="4"', b""))
+    p.write_bytes(iam_xml([[(1, 2), (3, 4)]]).replace(b'y="4"', b""))
     with pytest.raises(DataError) as e:
         iamondb.read_line(str(p))
     assert str(p) in one_line(e) and "point 2 of stroke 1 lacks the attribute y" in one_line(e)
 
 
-GOOD = line_xml([[(1, 2), (3, 4)]])
+GOOD = iam_xml([[(1, 2), (3, 4)]])
 HEAD = b'<?xml version="1.0" encoding="ISO-8859-1"?>'
 DECLARED = {
     "external_dtd": (GOOD.replace(HEAD, HEAD + b'\n<!DOCTYPE WhiteboardCaptureSession SYSTEM '
@@ -143,7 +128,7 @@ def write_forms(base, forms, ascii_dir=True):
             name = f"{form}-{k:02d}"
             strokes = stroke_points(form, k)
             with open(os.path.join(base, "lineStrokes", sub, name + ".xml"), "wb") as f:
-                f.write(line_xml(strokes))
+                f.write(iam_xml(strokes))
             written[name] = (strokes, texts[k - 1])
         if ascii_dir:
             os.makedirs(os.path.join(base, "ascii", sub), exist_ok=True)

@@ -1,48 +1,15 @@
-"""The CTC kernel (lnrnn/kernels/ctc.py) against a sum over every alignment written here: for tiny T and
-three or four classes, each of the C^T paths is collapsed by hand (repeats merged, then blanks dropped), and
+"""The CTC kernel (lnrnn/kernels/ctc.py) against a sum over every alignment (test_values26_ctc.brute_force): for
+tiny T and three or four classes, each of the C^T paths is collapsed (repeats merged, then blanks dropped), and
 the loss is -log of the summed probability of the paths that read the label; the gradient with respect to
 the logits is the softmax minus each class's share of those paths at each step. Rows of one batch have their
 own lengths (a row of one step in a batch of four, a row shorter than the batch's longest), one-label rows
 reach step 0's band edge, and a batch whose labels fit only through classes 800 nats down makes the kernel
 run in log space, where the gradient is still the paths' shares."""
-import itertools
-import math
-
 import numpy as np
 import pytest
 
 from lnrnn.kernels.ctc import ctc_backward, ctc_forward
-
-
-def collapse_by_hand(path):
-    out = []
-    prev = None
-    for k in path:
-        if k != prev and k != 0:
-            out.append(k)
-        prev = k
-    return tuple(out)
-
-
-def every_path(logits, label):
-    """logits (T,C) float64 -> (loss, dloss/dlogits (T,C)) from every path; (0, zeros) where none fits."""
-    T, C = logits.shape
-    lp = np.array([[x - max(row) - math.log(sum(math.exp(v - max(row)) for v in row)) for x in row]
-                   for row in logits.tolist()])
-    logs, hits = [], []
-    for path in itertools.product(range(C), repeat=T):
-        if collapse_by_hand(path) == tuple(label):
-            logs.append(sum(lp[t, k] for t, k in enumerate(path)))
-            hits.append(path)
-    if not logs:
-        return 0.0, np.zeros((T, C))
-    top = max(logs)
-    logz = top + math.log(sum(math.exp(v - top) for v in logs))
-    post = np.zeros((T, C))
-    for v, path in zip(logs, hits):
-        for t, k in enumerate(path):
-            post[t, k] += math.exp(v - logz)
-    return -logz, np.exp(lp) - post
+from test_values26_ctc import brute_force  # the sum over every path
 
 
 def check(x, rows, il, g, rtol=1e-9):
@@ -55,7 +22,7 @@ def check(x, rows, il, g, rtol=1e-9):
     loss, saved = ctc_forward(x, labels, il, ll)
     d = ctc_backward(g, saved, labels, il, ll)
     for b, r in enumerate(rows):
-        want_loss, want_grad = every_path(x[:il[b], b], r)
+        want_loss, want_grad = brute_force(x[:il[b], b], r)
         np.testing.assert_allclose(loss[b], want_loss, rtol=rtol, atol=1e-12, err_msg=f"row {b} {r} loss")
         np.testing.assert_allclose(d[:il[b], b], g[b] * want_grad, rtol=rtol, atol=1e-10, err_msg=f"row {b} {r}")
         assert not d[il[b]:, b].any()

@@ -15,33 +15,31 @@ import pytest
 
 pytest.importorskip("numba_cuda", reason="numba-cuda is not installed (pip install 'lnrnn[cuda]')")
 
-from lnrnn import backend, config, reference as ref  # noqa: E402
+from lnrnn import backend, config  # noqa: E402
 
 _ok, _why = backend.cuda_usable()
 if not _ok:
     pytest.skip(f"CUDA kernels cannot run here: {_why}", allow_module_level=True)
 
-from lnrnn.kernels import window_cuda  # noqa: E402
-from lnrnn.kernels.codes import NORM_BN, NORM_LN, NORM_NONE  # noqa: E402
-from lnrnn.kernels.cuda import arrays_cuda, gemm_cuda  # noqa: E402
+from lnrnn.kernels.cuda import gemm_cuda  # noqa: E402
 from test_cuda_kernels import close, simulator_race_free  # noqa: E402
+from test_window_cuda import FWD_OUT, GRADS, spec, twin  # noqa: E402  (the spec's and the twin's calls, one copy)
+import test_window_cuda  # noqa: E402
 
 T, B, I, H, K, C, U = 4, 3, 2, 5, 2, 6, 5
 G = 4 * H
 ROWS = (2, 4, 3)  # running rows of the x side, the h side, the cell
 EPS, MOM = 0.3, 0.35
 TOL_FWD, TOL_BWD = 1e-12, 1e-10
-CODES = {"none": NORM_NONE, "ln": NORM_LN, "bn": NORM_BN}
-FWD_OUT = ("y", "w", "hT", "cT", "kappaT", "wT", "phi")
-BWD_ARGS = ("x", "h0", "c0", "kappa0", "w0", "chars", "ulen", "Wx", "Wh", "gx", "gh", "gc", "Wp")
-GRADS = ("x", "h0", "c0", "kappa0", "w0", "Wx", "Wh", "b", "gx", "bx", "gh", "bh", "gc", "bc", "Wp", "bp")
-host = arrays_cuda.to_host
 
 
 @pytest.fixture(autouse=True)
 def small_blocks(monkeypatch):
-    """Row kernels of 4 threads (3K = 6, C = 6, H = 5, U = 5 all wider than a block), tiles of 3."""
+    """Row kernels of 4 threads (3K = 6, C = 6, H = 5, U = 5 all wider than a block), tiles of 3; the spec and
+    the twin (test_window_cuda's) called with eps 0.3 and momentum 0.35."""
     monkeypatch.setattr(config, "THREADS_PER_BLOCK", 4)
+    monkeypatch.setattr(test_window_cuda, "EPS", EPS)
+    monkeypatch.setattr(test_window_cuda, "MOMENTUM", MOM)
     monkeypatch.setattr(gemm_cuda, "TILE", 3)
     with simulator_race_free(monkeypatch):
         yield
@@ -65,27 +63,8 @@ def problem(seed, ulen):
     return a, run, n(1, T, B, H), n(1, T, B, C)
 
 
-def spec(a, run, lengths, dy, dw, norm, training, clip=0.0):
-    """The reference's outputs (FWD_OUT order), its running rows after, its gradients (GRADS order)."""
-    run = [r.copy() for r in run] if norm == "bn" else [np.zeros((0, 0))] * 6
-    *outs, cache = ref.window_lstm_forward(*a.values(), *run, norm, training, MOM, EPS, lengths)
-    grads = ref.window_lstm_backward(dy, dw, cache, a["Wx"], a["Wh"], a["gx"], a["gh"], a["gc"], a["Wp"], a["chars"],
-                                     clip)
-    return outs, run, grads
-
-
-def twin(a, run, lengths, dy, dw, norm, training, clip=0.0, keep=True):
-    """The CUDA twin: (outputs, running rows after, gradients or None) as host arrays."""
-    run = [r.copy() for r in run] if norm == "bn" else [np.zeros((0, 0))] * 6
-    *outs, saved = window_cuda.window_lstm_forward(*a.values(), *run, CODES[norm], training, MOM, EPS, lengths, keep)
-    if not keep:
-        return host(outs), run, None
-    grads = window_cuda.window_lstm_backward(dy, dw, saved, *[a[k] for k in BWD_ARGS], CODES[norm], clip)
-    return host(outs), run, host(grads)
-
-
 def assert_matches(got, want):
-    (outs, run, grads), (outs_w, run_w, grads_w) = got, want
+    (outs, run, grads, _), (outs_w, run_w, grads_w) = got, want
     for name, o, e in zip(FWD_OUT, outs, outs_w):
         assert o.shape == e.shape and close(o, e) < TOL_FWD, f"{name}: {close(o, e):.2e}"
     for k, (r, e) in enumerate(zip(run, run_w)):
@@ -121,7 +100,7 @@ def test_fused_cell_window_over_each_rows_text(norm):
     want = spec(a, run, lengths, dy, dw, norm, True)
     got = twin(a, run, lengths, dy, dw, norm, True)
     assert_matches(got, want)
-    outs, _, grads = got
+    outs, _, grads, _ = got
     kappa, phi, w = window_by_definition(a, outs[0])
     assert close(outs[6], phi) < 1e-12 and close(outs[1], w) < 1e-12
     assert close(outs[4], kappa[T - 1]) < 1e-12 and close(outs[5], w[T - 1]) < 1e-12

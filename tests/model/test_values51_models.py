@@ -13,6 +13,7 @@ from lnrnn.model import models
 from lnrnn.model.heads import ClassifierHead
 from lnrnn.model.layers import RecurrentStack
 from lnrnn.model.models import SequenceModel, build_model
+from gradcheck_util import numeric_grad
 
 I, H, C = 2, 2, 3
 T, B = 5, 3
@@ -109,16 +110,7 @@ def central(f, p, names, eps=1e-6):
     q = {n: v.copy() for n, v in p.items()}
     out = {}
     for n in names:
-        g = np.zeros_like(q[n])
-        for i in np.ndindex(q[n].shape):
-            old = q[n][i]
-            q[n][i] = old + eps
-            up = f(q)
-            q[n][i] = old - eps
-            down = f(q)
-            q[n][i] = old
-            g[i] = (up - down) / (2 * eps)
-        out[n] = g
+        out[n] = numeric_grad(lambda: f(q), q[n], eps=eps, order=2)
     return out
 
 

@@ -12,6 +12,7 @@ import pytest
 from lnrnn import reference as ref
 from lnrnn.kernels.codes import MDN_RHO, MDN_SMAX
 from lnrnn.model.heads import ClassifierHead, CTCHead, MDNHead, RegressionHead
+from gradcheck_util import numeric_grad
 
 T, B, H = 3, 4, 3
 LENGTHS = np.array([3, 1, 0, 2])
@@ -41,15 +42,7 @@ def check_gradients(head, h, targets, valid, scale=SCALE, step=1e-6, rtol=1e-6):
     dh = head.backward(head.forward(h, targets, valid)[2], scale)
     got = {"W": head.grads["W"].copy(), "b": head.grads["b"].copy(), "h": dh}
     for name, arr in (("W", head.params["W"]), ("b", head.params["b"]), ("h", h)):
-        num = np.zeros_like(arr)
-        for idx in np.ndindex(arr.shape):
-            keep = arr[idx]
-            arr[idx] = keep + step
-            lp = loss()
-            arr[idx] = keep - step
-            lm = loss()
-            arr[idx] = keep
-            num[idx] = (lp - lm) / (2 * step)
+        num = numeric_grad(loss, arr, eps=step, order=2)
         assert np.max(np.abs(num)) > 1e-3, name
         np.testing.assert_allclose(got[name], num, rtol=rtol, atol=1e-7 * np.max(np.abs(num)), err_msg=name)
     head.backward(head.forward(h, targets, valid)[2], scale)
