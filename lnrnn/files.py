@@ -83,6 +83,19 @@ def nearest_existing(path):
     return probe
 
 
+def missing_before_up(text):
+    """The first folder of path ``text`` that a '..' step leaves but that does not exist, else None. The
+    checks here read paths the way os.path.abspath writes them ('a/..' dropped without looking at the disk),
+    but the file system walks into 'a' first: such a path would pass every check and fail at the write."""
+    parts = text.split(os.sep)
+    for i, part in enumerate(parts):
+        if part == "..":
+            head = os.sep.join(parts[:i]) or (os.sep if text.startswith(os.sep) else os.curdir)
+            if not os.path.isdir(head):
+                return head
+    return None
+
+
 def write_error(folder):
     """None when a new file can be created in ``folder``, else the OSError that says why. The probe is an
     unnamed temporary file: nothing is left behind."""
@@ -120,6 +133,10 @@ def check_output_file(path, option="--out"):
         raise UserError(f"{option} {text!r} names no file; give a file name.")
     if text.endswith(os.sep):
         raise UserError(f"{option} {text!r} names a folder; give a file name.")
+    up = missing_before_up(text)
+    if up is not None:
+        raise UserError(f"{option} {text} goes up ('..') from {up}, which does not exist, so it cannot be written "
+                        f"there; give the path without that step.")
     target = os.path.abspath(text)
     if os.path.isdir(target):
         raise UserError(f"{option} {text} is a folder; give a file name inside it.")

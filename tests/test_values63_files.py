@@ -92,3 +92,33 @@ def test_a_failed_writer_leaves_the_folder_as_it_was(tmp_path, error):
     with pytest.raises(type(error)):
         atomic_write(str(tmp_path / "new.bin"), write)
     assert _tree(tmp_path) == ["old.bin"] and (tmp_path / "old.bin").read_bytes() == b"old"
+
+
+@pytest.mark.parametrize("rel, ok", [("./a/../out.bin", False), ("a/b/../../out.bin", False), ("a/b/../out.bin", False),
+                                     ("there/../out.bin", True), ("there/../there/out.bin", True)])
+def test_a_step_up_out_of_a_missing_folder_is_refused_before_any_work_and_agrees_with_the_write(tmp_path, monkeypatch,
+                                                                                               rel, ok):
+    # the file system walks into every folder before '..' leaves it; os.path.abspath does not look: the early
+    # check and the write must give the same answer (the write itself is what the OS decides)
+    monkeypatch.chdir(tmp_path)
+    os.mkdir("there")
+    try:
+        fd = os.open(rel, os.O_WRONLY | os.O_CREAT, 0o644)  # what the OS makes of the path, made by hand
+        os.close(fd)
+        os.unlink(rel)
+        os_ok = True
+    except OSError:
+        os_ok = False
+    assert os_ok == ok
+    if ok:
+        assert check_output_file(rel) == rel
+        write_output_file(rel, lambda f: f.write(b"x"))
+        assert open(os.path.normpath(rel), "rb").read() == b"x"
+    else:
+        first = rel.split("/..")[0]
+        with pytest.raises(UserError, match=rf"goes up \('\.\.'\) from {first}, which does not exist"):
+            check_output_file(rel)
+        before = _tree(tmp_path)
+        with pytest.raises(UserError, match="does not exist"):
+            write_output_file(rel, lambda f: f.write(b"x"))
+        assert _tree(tmp_path) == before

@@ -1,0 +1,29 @@
+"""Planted bugs, round 68 (format: tests/mutants/mutants.py): an output path that steps up ('..') out of a folder
+that does not exist (files.missing_before_up, which check_output_file calls before any work): the check never
+made, the folder looked at one step too late, or only an absolute path's first step looked at.
+
+3 mutants, each caught by tests/test_values63_files.py's step-up test (the early check and the write give the
+answer the operating system gives when the same path is opened by hand).
+
+    python tests/mutants/run.py --only 'v68-*'
+"""
+FILES = "lnrnn/files.py"
+NEW = ["tests/test_values63_files.py"]
+
+MUTANTS = [
+    dict(name="v68-step-up-never-checked", file=FILES,
+         old="            if not os.path.isdir(head):\n                return head",
+         new="            if False:\n                return head",
+         tests=NEW,
+         why="'./a/../out.bin' with no folder a passes the early check and fails only at the write, after the work"),
+    dict(name="v68-step-up-folder-after-the-step", file=FILES,
+         old="            head = os.sep.join(parts[:i]) or",
+         new="            head = os.sep.join(parts[:i + 1]) or",
+         tests=NEW,
+         why="the path up to and including '..' is looked at (abspath-like), which exists whenever its parent does"),
+    dict(name="v68-step-up-first-only", file=FILES,
+         old="                return head\n    return None",
+         new="                return head\n        break\n    return None",
+         tests=NEW,
+         why="only the first component is looked at: 'a/b/../out.bin' (a missing) passes"),
+]
