@@ -5,6 +5,7 @@ dimensions, then the data, big-endian, row-major. Whether a file is gzip-compres
 its first two bytes (0x1f 0x8b), not by its name. Every failure is a ``DataError`` naming the file.
 """
 import gzip
+import math
 import os
 import zlib
 
@@ -60,7 +61,7 @@ def parse_idx(raw, name="<bytes>", magic=None):
         raise DataError(f"{name} is truncated inside its IDX header.")
     dims = tuple(int.from_bytes(raw[4 + 4 * k: 8 + 4 * k], "big") for k in range(ndim))
     dtype = np.dtype(_IDX_TYPES[code])
-    expected = header + int(np.prod(dims, dtype=np.int64)) * dtype.itemsize
+    expected = header + math.prod(dims) * dtype.itemsize  # Python ints: a huge header cannot wrap around
     if len(raw) < expected:
         raise DataError(f"{name} is truncated: its header promises shape {dims} ({expected} bytes) "
                         f"but it holds {len(raw)} bytes; download it again.")

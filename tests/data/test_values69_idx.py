@@ -111,3 +111,15 @@ def test_the_missing_file_of_the_pair_is_the_one_named(tmp_path, present, absent
     with pytest.raises(DataError) as e:
         idx.load_mnist_split(str(tmp_path), "t10k")
     assert f"t10k-{absent}-" in str(e.value) and f"t10k-{present}-" not in str(e.value), str(e.value)
+
+
+@pytest.mark.parametrize("dims", [(2 ** 31, 2 ** 31, 4), (2 ** 32 - 1, 2 ** 32 - 1), (65536, 65536, 65536, 65536)])
+def test_a_header_whose_size_overflows_64_bits_is_refused_as_truncated(dims):
+    # the size the header promises, in Python's integers, is far past the bytes present: one DataError naming
+    # the shape, never a wrapped-around product that passes the size checks and fails at reshape
+    size = 1
+    for d in dims:
+        size *= d
+    assert size >= 2 ** 63  # past what an int64 holds
+    with pytest.raises(DataError, match=r"is truncated: its header promises shape"):
+        idx.parse_idx(idx_bytes(0x08, dims, b""))

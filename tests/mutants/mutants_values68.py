@@ -5,6 +5,9 @@ made, the folder looked at one step too late, or only an absolute path's first s
 3 mutants, each caught by tests/test_values63_files.py's step-up test (the early check and the write give the
 answer the operating system gives when the same path is opened by hand).
 
+And an IDX header whose promised size passes 64 bits (idx.parse_idx computes it in Python's integers): 1 mutant,
+caught by tests/data/test_values69_idx.py.
+
     python tests/mutants/run.py --only 'v68-*'
 """
 FILES = "lnrnn/files.py"
@@ -26,4 +29,13 @@ MUTANTS = [
          new="                return head\n        break\n    return None",
          tests=NEW,
          why="only the first component is looked at: 'a/b/../out.bin' (a missing) passes"),
+]
+
+MUTANTS += [
+    dict(name="v68-idx-size-in-int64", file="lnrnn/data/idx.py",
+         old="    expected = header + math.prod(dims) * dtype.itemsize",
+         new="    expected = header + int(np.prod(dims, dtype=np.int64)) * dtype.itemsize",
+         tests=["tests/data/test_values69_idx.py"],
+         why="a header of dims (2^31, 2^31, 4) promises 2^64 values, which wrap to 0 in int64: a 16-byte file "
+             "passes the size checks and fails at reshape with a traceback"),
 ]
