@@ -47,6 +47,7 @@ and its layers read wider inputs: layer 0's weight_ih is (G, I + C) over [x_t | 
 PyTorch module has this stack: the names are for reading the weights, not for ``nn.LSTM``.
 """
 import json
+import math
 import struct
 
 import numpy as np
@@ -136,7 +137,7 @@ def read_safetensors(path):
     for name, info in header.items():
         b, e, shape = _entry(path, name, info)
         dtype = NUMPY_DTYPES[info["dtype"]].newbyteorder("<")
-        if e - b != int(np.prod(shape, dtype=np.int64)) * dtype.itemsize or e > len(data):
+        if e - b != math.prod(shape) * dtype.itemsize or e > len(data):  # Python ints: no wrap-around
             raise ValueError(f"{path}: {name} has offsets {b}..{e} that do not fit shape {shape} {dtype}")
         tensors[name] = np.frombuffer(data[b:e], dtype=dtype).reshape(shape).astype(dtype.newbyteorder("="))
         spans.append((b, e))

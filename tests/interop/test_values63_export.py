@@ -117,3 +117,18 @@ def test_a_path_the_format_cannot_take_is_refused_before_anything_is_written(tmp
     assert os.listdir(tmp_path) == ["dir"] and os.listdir("dir") == []
     export_weights(SimpleNamespace(model=_bn_model(), step=1), "a/b/w.safetensors")   # nested, relative
     assert sorted(read_safetensors("a/b/w.safetensors")[0]) == sorted(_expected(_bn_model()))
+
+
+@pytest.mark.parametrize("shape", [[2 ** 32, 2 ** 32], [2 ** 33, 2 ** 31, 1], [65536, 65536, 65536, 65536]])
+def test_a_shape_whose_size_overflows_64_bits_does_not_fit_empty_offsets(tmp_path, shape):
+    # the shape's count of values is 2^64: an int64 product wraps to 0 values and would let empty offsets
+    # through to a reshape; the count in whole numbers is refused by the offsets check
+    count = 1
+    for s in shape:
+        count *= s
+    assert count == 2 ** 64
+    header = json.dumps({"w": {"dtype": "F32", "shape": shape, "data_offsets": [0, 0]}}).encode()
+    path = tmp_path / "huge.safetensors"
+    path.write_bytes(struct.pack("<Q", len(header)) + header)
+    with pytest.raises(ValueError, match=r"has offsets 0\.\.0 that do not fit shape"):
+        read_safetensors(str(path))

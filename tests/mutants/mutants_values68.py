@@ -5,8 +5,8 @@ made, the folder looked at one step too late, or only an absolute path's first s
 3 mutants, each caught by tests/test_values63_files.py's step-up test (the early check and the write give the
 answer the operating system gives when the same path is opened by hand).
 
-And an IDX header whose promised size passes 64 bits (idx.parse_idx computes it in Python's integers): 1 mutant,
-caught by tests/data/test_values69_idx.py.
+And sizes read from a file's header that pass 64 bits (idx.parse_idx and export.read_safetensors count them in
+Python's integers): 2 mutants, caught by tests/data/test_values69_idx.py and tests/interop/test_values63_export.py.
 
     python tests/mutants/run.py --only 'v68-*'
 """
@@ -38,4 +38,12 @@ MUTANTS += [
          tests=["tests/data/test_values69_idx.py"],
          why="a header of dims (2^31, 2^31, 4) promises 2^64 values, which wrap to 0 in int64: a 16-byte file "
              "passes the size checks and fails at reshape with a traceback"),
+]
+
+MUTANTS += [
+    dict(name="v68-safetensors-size-in-int64", file="lnrnn/interop/export.py",
+         old="        if e - b != math.prod(shape) * dtype.itemsize or e > len(data):",
+         new="        if e - b != int(np.prod(shape, dtype=np.int64)) * dtype.itemsize or e > len(data):",
+         tests=["tests/interop/test_values63_export.py"],
+         why="a shape of 2^64 values wraps to 0 in int64: empty offsets pass and reshape fails with numpy's message"),
 ]
