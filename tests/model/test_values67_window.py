@@ -11,6 +11,7 @@ import pytest
 from lnrnn.config import EPS
 from lnrnn.model.window import WINDOW_KAPPA_BIAS, WindowStack
 from test_values52_window import C, H, I, K, batch, layer1_by_hand, stack
+from gradcheck_util import numeric_grad
 
 assert K != C
 
@@ -110,19 +111,7 @@ def test_one_layer_gradients_against_central_differences(norm):
         h1 = layer1_ln(x, text, p) if norm == "ln" else layer1_by_hand(x, text, p, zero)[0]
         return np.sum(wy * h1)
 
-    def central(arr):
-        g = np.zeros_like(arr)
-        for i in np.ndindex(arr.shape):
-            keep = arr[i]
-            arr[i] = keep + 1e-6
-            up = loss()
-            arr[i] = keep - 1e-6
-            down = loss()
-            arr[i] = keep
-            g[i] = (up - down) / 2e-6
-        return g
-
     for name, got, arr in [(n, s.layers[0].grads[n], p[n]) for n in names] + [("x", dx, x)]:
-        num = central(arr)
+        num = numeric_grad(loss, arr, eps=1e-6, order=2)
         assert np.abs(num).max() > 1e-4, name
         np.testing.assert_allclose(got, num, rtol=1e-5, atol=1e-8, err_msg=name)
