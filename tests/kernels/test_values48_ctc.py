@@ -12,12 +12,17 @@ from lnrnn.kernels.ctc import ctc_backward, ctc_forward
 from test_values26_ctc import brute_force  # the sum over every path
 
 
-def check(x, rows, il, g, rtol=1e-9):
+def packed(rows):
+    """Label rows of their own lengths -> labels (B, L) padded with -1 (L at least 1), their lengths (B,)."""
     L = max(1, max(len(r) for r in rows))
     labels = np.full((len(rows), L), -1, np.int64)
     for b, r in enumerate(rows):
         labels[b, :len(r)] = r
-    ll = np.array([len(r) for r in rows], np.int64)
+    return labels, np.array([len(r) for r in rows], np.int64)
+
+
+def check(x, rows, il, g, rtol=1e-9):
+    labels, ll = packed(rows)
     il = np.asarray(il, np.int64)
     loss, saved = ctc_forward(x, labels, il, ll)
     d = ctc_backward(g, saved, labels, il, ll)

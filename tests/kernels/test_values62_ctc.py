@@ -11,6 +11,7 @@ import pytest
 
 from lnrnn.kernels.ctc import ctc_backward, ctc_forward
 from test_values26_ctc import brute_force  # the sum over every path
+from test_values48_ctc import packed
 
 
 def least_steps(label):
@@ -19,11 +20,7 @@ def least_steps(label):
 
 
 def run(x, rows, il, g):
-    L = max(1, max(len(r) for r in rows))
-    labels = np.full((len(rows), L), -1, np.int64)
-    for b, r in enumerate(rows):
-        labels[b, :len(r)] = r
-    ll = np.array([len(r) for r in rows], np.int64)
+    labels, ll = packed(rows)
     il = np.asarray(il, np.int64)
     loss, saved = ctc_forward(x, labels, il, ll)
     return loss, ctc_backward(g, saved, labels, il, ll), saved
