@@ -10,18 +10,12 @@ import pytest
 from lnrnn import reference as R
 from lnrnn.config import FOLD_MAX_I
 import lnrnn.kernels.lstm as L
-from lnrnn.kernels.lstm import NORM_LN, NORM_NONE, lstm_backward, lstm_forward, lstm_infer
+from lnrnn.kernels.lstm import lstm_backward, lstm_forward, lstm_infer
 from gradcheck_util import numeric_grad
+from test_values11_lstm import EPS, FWD, NORM, close
 
-EPS = 1e-5
-FWD = ("x", "h0", "c0", "Wx", "Wh", "b", "gx", "bx", "gh", "bh", "gc", "bc")
-NORM = {"none": NORM_NONE, "ln": NORM_LN}
 WIDTHS = [1, 3, FOLD_MAX_I, FOLD_MAX_I + 2]  # narrow (fold) up to the bound, then wide
 NAMES = ("dx", "dh0", "dc0", "dWx", "dWh", "db", "dgx", "dbx", "dgh", "dbh", "dgc", "dbc")
-
-
-def close(a, b):
-    return float(np.max(np.abs(a - b)) / max(np.max(np.abs(b)), 1e-30))
 
 
 def problem(rng, T, B, I, H):
