@@ -414,7 +414,8 @@ def mdn_nll(yhat, target, valid, M, smax=10.0, rho_max=1.0 - 1e-4):
 # steers: an LSTM (norm 'none', 'ln' or 'bn') whose input at step t is [x_t | w_{t-1}]
 # ----------------------------------------------------------------------------------------------
 # Text: chars (B,U) int codes in [0, C) (one-hot c_u), ulen (B,) the characters of each row's text
-# (u >= ulen[b] is padding: it adds nothing to phi, w or any gradient). Window parameters Wp (H,3K),
+# (u >= ulen[b] is padding, of any value and never read: it adds nothing to phi, w or any
+# gradient). Window parameters Wp (H,3K),
 # bp (3K,): p_t = h_t Wp + bp = [a_hat | b_hat | k_hat] (K each), alpha = exp(a_hat),
 # beta = exp(b_hat), kappa_t = kappa_{t-1} + exp(k_hat), phi(t, u) = sum_k alpha_k exp(-beta_k
 # (kappa_k - u)^2) over the 1-based positions u = 1..ulen[b], w_t = sum_u phi(t, u) c_u (B,C).
@@ -434,7 +435,8 @@ def window_forward(h, Wp, bp, kappa_prev, chars, ulen, C):
     phi = np.where(on, (alpha[:, :, None] * e).sum(axis=1), 0.0)       # (B,U)
     w = np.zeros((B, C), h.dtype)
     for b in range(B):
-        np.add.at(w[b], chars[b], phi[b])
+        n = int(ulen[b])
+        np.add.at(w[b], chars[b, :n], phi[b, :n])
     return w, phi, kappa, dict(h=h, alpha=alpha, beta=beta, ek=ek, kappa=kappa, d=d, e=e, on=on)
 
 
@@ -442,7 +444,7 @@ def window_backward(dw, dkappa, cache, Wp, chars):
     """dw (B,C) = dL/dw_t, dkappa (B,K) = dL/dkappa_t from later steps -> dh (B,H), dkappa_prev (B,K),
     dWp (H,3K), dbp (3K,)."""
     s = cache
-    dphi = np.where(s["on"], np.take_along_axis(dw, chars, axis=1), 0.0)      # (B,U)
+    dphi = np.where(s["on"], np.take_along_axis(dw, np.where(s["on"], chars, 0), axis=1), 0.0)  # (B,U)
     ae = s["alpha"][:, :, None] * s["e"] * dphi[:, None, :]                   # (B,K,U)
     dalpha = (s["e"] * dphi[:, None, :]).sum(axis=2)
     dbeta = -(ae * s["d"] ** 2).sum(axis=2)

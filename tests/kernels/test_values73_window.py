@@ -1,12 +1,14 @@
 """The synthesis layer's window kernel (lnrnn/kernels/window.py) in float64 with every option on: K = 3
 components, rows of their own text lengths (a full text, one character, a short one, none) and their own
 sequence lengths (one of a single step), dL/dy and dL/dw nonzero at padded steps, the four norms (none,
-LN, BN_t in training, BN_t from running rows). The forward (y, w, phi, the final state, BN's running rows)
+LN, BN_t in training, BN_t from running rows), codes past a row's text out of range (read by neither the kernel
+nor the spec). The forward (y, w, phi, the final state, BN's running rows)
 and every gradient against the NumPy spec (lnrnn.reference); phi exactly 0 past each row's text even where
 the buffer it is written into held NaN; the gradients of the window's parameters, of the feedback rows
 Wx[I:] and of the initial state against central differences of a loss over the running steps only, the
 forward rerun for each; the batch split into 1, 2 and 3 chunks of rows giving the same bits for the
-forward (the per-row gradients to BLAS's rounding on other row counts, each against the spec); and the text check's bound on character codes (C itself refused)."""
+forward (the per-row gradients to BLAS's rounding on other row counts, each against the spec); and the text
+check's bound on character codes (C itself refused)."""
 import numpy as np
 import pytest
 
@@ -56,14 +58,8 @@ def kernel_backward(dy, dw, saved, a, norm):
                                        0.0)
 
 
-def in_range(chars):
-    """The codes past each row's text set to 0: the spec's np.add.at indexes w by every code (adding phi = 0)."""
-    return np.where(np.arange(U)[None, :] < ULEN[:, None], chars, 0)
-
-
 def spec(a, run, norm):
     run = [r.copy() for r in run]
-    a = dict(a, chars=in_range(a["chars"]))
     out = ref.window_lstm_forward(*a.values(), *run, "none" if norm == "none" else norm[:2],
                                   training=norm != "bn-infer", momentum=MOM, eps=EPS, lengths=LENGTHS)
     return out, run
@@ -117,7 +113,7 @@ def test_backward_against_the_spec(norm):
     (_, _, _, _, _, _, _, saved), _ = kernel(a, run, norm)
     got = kernel_backward(dy, dw, saved, a, norm)
     (*_, cache), _ = spec(a, run, norm)
-    want = ref.window_lstm_backward(dy, dw, cache, a["Wx"], a["Wh"], a["gx"], a["gh"], a["gc"], a["Wp"], in_range(a["chars"]))
+    want = ref.window_lstm_backward(dy, dw, cache, a["Wx"], a["Wh"], a["gx"], a["gh"], a["gc"], a["Wp"], a["chars"])
     names = ("dx", "dh0", "dc0", "dkappa0", "dw0", "dWx", "dWh", "db", "dgx", "dbx", "dgh", "dbh", "dgc", "dbc",
              "dWp", "dbp")
     for n, g, wnt in zip(names, got, want):
@@ -153,7 +149,7 @@ def test_one_two_and_three_chunks_of_rows_agree(norm, monkeypatch):
         outs.append((y, w, hT, cT, kT, wT, phi) + g[:5])                   # forward, dx and the state's gradients
         (*_, cache), _ = spec(a, run, norm)
         want = ref.window_lstm_backward(dy, dw, cache, a["Wx"], a["Wh"], a["gx"], a["gh"], a["gc"], a["Wp"],
-                                        in_range(a["chars"]))
+                                        a["chars"])
         for got, wnt in zip(g, want):
             assert rel(got, wnt) < 1e-10
     for other in outs[1:]:

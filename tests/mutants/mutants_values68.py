@@ -8,6 +8,10 @@ answer the operating system gives when the same path is opened by hand).
 And sizes read from a file's header that pass 64 bits (idx.parse_idx and export.read_safetensors count them in
 Python's integers): 2 mutants, caught by tests/data/test_values69_idx.py and tests/interop/test_values63_export.py.
 
+And the NumPy spec of the synthesis window reading codes past a row's text, which the kernel leaves unread
+(reference.window_forward and window_backward): 2 mutants, caught by tests/kernels/test_values73_window.py (out of
+range codes there).
+
     python tests/mutants/run.py --only 'v68-*'
 """
 FILES = "lnrnn/files.py"
@@ -46,4 +50,17 @@ MUTANTS += [
          new="        if e - b != int(np.prod(shape, dtype=np.int64)) * dtype.itemsize or e > len(data):",
          tests=["tests/interop/test_values63_export.py"],
          why="a shape of 2^64 values wraps to 0 in int64: empty offsets pass and reshape fails with numpy's message"),
+]
+
+MUTANTS += [
+    dict(name="v68-spec-window-adds-padding-codes", file="lnrnn/reference.py",
+         old="        np.add.at(w[b], chars[b, :n], phi[b, :n])",
+         new="        np.add.at(w[b], chars[b], phi[b])",
+         tests=["tests/kernels/test_values73_window.py"],
+         why="the spec indexes w by codes past the text (phi 0 there): an out-of-range code raises IndexError"),
+    dict(name="v68-spec-window-gathers-padding-codes", file="lnrnn/reference.py",
+         old='np.take_along_axis(dw, np.where(s["on"], chars, 0), axis=1)',
+         new='np.take_along_axis(dw, chars, axis=1)',
+         tests=["tests/kernels/test_values73_window.py"],
+         why="the spec's backward gathers dL/dw at codes past the text: an out-of-range code raises IndexError"),
 ]
