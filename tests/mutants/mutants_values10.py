@@ -113,8 +113,8 @@ MUTANTS = [
          why="a line file named LINE.NPY is refused as not a stroke file"),
     # ---- lnrnn/data/idx.py ----
     dict(name="v10-idx-size-without-itemsize", file=IDXPY,
-         old="    expected = header + int(np.prod(dims, dtype=np.int64)) * dtype.itemsize",
-         new="    expected = header + int(np.prod(dims, dtype=np.int64))",
+         old="    expected = header + math.prod(dims) * dtype.itemsize",
+         new="    expected = header + math.prod(dims)",
          tests=[IDX, DATA, IDX_T],
          why="an IDX file of int32 or float values is sized as if its items were bytes"),
     # ---- lnrnn/textmetrics.py ----
