@@ -1,8 +1,8 @@
 """The device-array functions of lnrnn/kernels/cuda/arrays_cuda.py against NumPy: to_device of a host array (strided
 views, float32 kept float32, zero-size) and of a device array (the same object back), copy and head and take_row
-of float32 and float64 arrays (every element, the dtype, a fresh array), copy_bytes's refusals, fill of every
-element over grid-stride launches of 3 threads, fill_zeros with an empty array among others, and seq_threads
-against its definition (G rounded up to a multiple of 32, capped).
+of float32 and float64 arrays (every element, the dtype, a fresh array; copy of strided views too), copy_bytes's
+refusals, fill of every element over grid-stride launches of 3 threads, fill_zeros with an empty array among
+others, and seq_threads against its definition (G rounded up to a multiple of 32, capped).
 
 Runs under Numba's CUDA simulator (tests/conftest.py) or on a GPU (NUMBA_ENABLE_CUDASIM=0)."""
 import numpy as np
@@ -59,6 +59,22 @@ def test_copy_holds_every_element_in_a_fresh_array(shape, dtype):
     arrays_cuda.fill(d, -1.0)  # the copy is its own memory
     np.testing.assert_array_equal(host(c), a)
     assert arrays_cuda.copy(dev(np.zeros((0, 4), dtype))).shape == (0, 4)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_copy_of_a_strided_device_view_is_its_contents_laid_out_afresh(dtype):
+    a = numbered((4, 5), dtype)
+    d = dev(a)
+    copies = []
+    for view, want in ((d.T, a.T), (d[:, 1:4], a[:, 1:4]), (d[::2], a[::2])):
+        assert not view.is_c_contiguous()
+        c = arrays_cuda.copy(view)
+        assert c.shape == want.shape and c.dtype == np.dtype(dtype) and c.is_c_contiguous()
+        np.testing.assert_array_equal(host(c), want)
+        copies.append((c, want))
+    arrays_cuda.fill(d, -1.0)  # the copies are their own memory
+    for c, want in copies:
+        np.testing.assert_array_equal(host(c), want)
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])

@@ -12,6 +12,9 @@ And the NumPy spec of the synthesis window reading codes past a row's text, whic
 (reference.window_forward and window_backward): 2 mutants, caught by tests/kernels/test_values73_window.py (out of
 range codes there).
 
+And the CUDA array copy of a strided device view (arrays_cuda.copy, through the host there): 1 mutant, caught by
+tests/kernels/test_values82_arrays_cuda.py under the simulator.
+
     python tests/mutants/run.py --only 'v68-*'
 """
 FILES = "lnrnn/files.py"
@@ -63,4 +66,12 @@ MUTANTS += [
          new='np.take_along_axis(dw, chars, axis=1)',
          tests=["tests/kernels/test_values73_window.py"],
          why="the spec's backward gathers dL/dw at codes past the text: an out-of-range code raises IndexError"),
+]
+
+MUTANTS += [
+    dict(name="v68-cuda-copy-strided-device-to-device", file="lnrnn/kernels/cuda/arrays_cuda.py",
+         old="            out.copy_to_device(np.ascontiguousarray(a.copy_to_host()))",
+         new="            out.copy_to_device(a)",
+         tests=["tests/kernels/test_values82_arrays_cuda.py"],
+         why="numba's device-to-device copy takes only a source laid out as its destination: a transpose raises"),
 ]

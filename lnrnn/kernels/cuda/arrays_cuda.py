@@ -107,13 +107,15 @@ def empty(shape, dtype):
 
 
 def copy(a):
-    """A fresh device array holding the contents of device array a (device-to-device copy)."""
+    """A fresh C-contiguous device array holding the contents of device array a: one device-to-device copy
+    where a is C-contiguous (every caller's case); a strided view (a transpose, a column block) goes through
+    the host, since numba's device-to-device copy takes only a source laid out as its destination."""
     out = empty(a.shape, a.dtype)
     if a.size:
         if a.is_c_contiguous():
             copy_bytes(out, a, a.nbytes)
         else:
-            out.copy_to_device(a)
+            out.copy_to_device(np.ascontiguousarray(a.copy_to_host()))
     return out
 
 
