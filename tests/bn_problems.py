@@ -6,10 +6,11 @@ it where CUDA cannot run.
 import numpy as np
 
 
-def bn_problem(rng, cell, T, B, I, H, Ts, dtype=np.float64, var_hi=1.5):
+def bn_problem(rng, cell, T, B, I, H, Ts, dtype=np.float64, var_hi=1.5, var_lo=0.5, mean_sc=0.3):
     """Arguments of bn_<cell>_forward up to the running statistics (a dict in argument order), the
-    running statistics (rm*/rv* rows, Ts of them; variances uniform in [0.5, var_hi)), and dy (T,B,H).
-    Drawn from ``rng`` in that order."""
+    running statistics (rm*/rv* rows; means normal with scale mean_sc, variances uniform in [var_lo, var_hi)),
+    and dy (T,B,H). Drawn from ``rng`` in that order. Ts: the rows of every side's running statistics, or a
+    sequence of one count per side (x, h and the LSTM's cell)."""
     G = 4 * H if cell == "lstm" else H
     n = lambda sc, *s: (sc * rng.standard_normal(s)).astype(dtype)  # noqa: E731
     u = lambda hi, *s: rng.uniform(0.5, hi, s).astype(dtype)  # noqa: E731
@@ -20,5 +21,7 @@ def bn_problem(rng, cell, T, B, I, H, Ts, dtype=np.float64, var_hi=1.5):
     if cell == "lstm":
         a.update(gc=u(1.5, H), bc=n(0.2, H))
     widths = [G] * 4 + ([H, H] if cell == "lstm" else [])
-    run = [n(0.3, Ts, w) if k % 2 == 0 else u(var_hi, Ts, w) for k, w in enumerate(widths)]
+    rows = [Ts] * 3 if np.isscalar(Ts) else list(Ts)
+    run = [n(mean_sc, rows[k // 2], w) if k % 2 == 0 else
+           rng.uniform(var_lo, var_hi, (rows[k // 2], w)).astype(dtype) for k, w in enumerate(widths)]
     return a, run, n(1, T, B, H)

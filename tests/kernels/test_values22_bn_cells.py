@@ -9,6 +9,7 @@ import pytest
 from lnrnn import reference as ref
 from lnrnn.config import FOLD_MAX_I
 from lnrnn.kernels import bn_lstm, bn_rnn
+from bn_problems import bn_problem
 
 T, B, H = 5, 4, 3
 EPS, MOM = 1e-5, 0.1
@@ -29,20 +30,7 @@ def close(a, b):
 def problem(rng, cell, I, rows):
     """Arguments up to the running rows (a dict in argument order), the running rows [rmx, rvx, rmh, rvh(, rmc,
     rvc)] with their own row counts, and dy."""
-    G = 4 * H if cell == "lstm" else H
-    n = lambda sc, *s: sc * rng.standard_normal(s)  # noqa: E731
-    u = lambda *s: rng.uniform(0.5, 1.5, s)  # noqa: E731
-    a = dict(x=n(1, T, B, I), h0=n(0.5, B, H))
-    if cell == "lstm":
-        a["c0"] = n(0.5, B, H)
-    a.update(Wx=n(0.5, I, G), Wh=n(0.4, H, G), b=n(0.2, G), gx=u(G), gh=u(G))
-    if cell == "lstm":
-        a.update(gc=u(H), bc=n(0.2, H))
-    widths = [G, G] + ([H] if cell == "lstm" else [])
-    run = []
-    for Ts, w in zip(rows, widths):
-        run += [n(0.3, Ts, w), u(Ts, w)]
-    return a, run, n(1, T, B, H)
+    return bn_problem(rng, cell, T, B, I, H, rows)
 
 
 @pytest.mark.parametrize("rows", ROWS)

@@ -19,6 +19,7 @@ if not _ok:
 
 from lnrnn.kernels import bn_lstm, bn_lstm_cuda  # noqa: E402
 from test_cuda_kernels import TOL64, close, host, small_blocks  # noqa: E402,F401  (small_blocks: autouse geometry)
+from bn_problems import bn_problem  # noqa: E402
 
 T, B, I, H = 4, 3, 2, 5
 G = 4 * H
@@ -32,15 +33,7 @@ GRADS = ("dx", "dh0", "dc0", "dWx", "dWh", "db", "dgx", "dgh", "dgc", "dbc")
 def problem(seed):
     """(arguments up to the running rows, as a dict in order; the six running rows; dy (T,B,H)). The running
     means and variances differ in every column, so a column reading another's row is seen."""
-    rng = np.random.default_rng(seed)
-    n = lambda sc, *s: sc * rng.standard_normal(s)  # noqa: E731
-    u = lambda *s: rng.uniform(0.5, 1.5, s)  # noqa: E731
-    a = dict(x=n(1, T, B, I), h0=n(0.5, B, H), c0=n(0.5, B, H), Wx=n(0.5, I, G), Wh=n(0.4, H, G), b=n(0.2, G),
-             gx=u(G), gh=u(G), gc=u(H), bc=n(0.2, H))
-    run = []
-    for rows, w in zip(ROWS, (G, G, H)):
-        run += [n(0.5, rows, w), rng.uniform(0.3, 3.0, (rows, w))]
-    return a, run, n(1, T, B, H)
+    return bn_problem(np.random.default_rng(seed), "lstm", T, B, I, H, ROWS, var_lo=0.3, var_hi=3.0, mean_sc=0.5)
 
 
 def run_twin(mod, a, run, dy, training, clip, momentum=MOM, eps=EPS):

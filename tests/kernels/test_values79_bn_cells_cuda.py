@@ -20,6 +20,7 @@ if not _ok:
 from lnrnn import reference as ref  # noqa: E402
 from lnrnn.kernels import bn_lstm, bn_lstm_cuda, bn_rnn, bn_rnn_cuda  # noqa: E402
 from test_cuda_kernels import TOL64, close, host, small_blocks  # noqa: E402,F401  (small_blocks: autouse geometry)
+from bn_problems import bn_problem  # noqa: E402
 
 T, B, I, H = 4, 6, 6, 5
 LENGTHS = np.array([4, 1, 3, 4, 2, 1], np.int64)  # active rows per step: 6, 4, 3, 2
@@ -35,20 +36,8 @@ def sig(z):
 
 def problem(cell, seed):
     """(forward arguments up to the running rows, a dict in order; running rows; dy (T,B,H))."""
-    G = 4 * H if cell == "lstm" else H
-    rng = np.random.default_rng(seed)
-    n = lambda sc, *s: sc * rng.standard_normal(s)  # noqa: E731
-    u = lambda *s: rng.uniform(0.5, 1.5, s)  # noqa: E731
-    a = dict(x=n(1, T, B, I), h0=n(0.5, B, H))
-    if cell == "lstm":
-        a["c0"] = n(0.5, B, H)
-    a.update(Wx=n(0.5, I, G), Wh=n(0.4, H, G), b=n(0.2, G), gx=u(G), gh=u(G))
-    if cell == "lstm":
-        a.update(gc=u(H), bc=n(0.2, H))
-    run = []
-    for rows, w in zip(ROWS[cell], (G, G, H)):
-        run += [n(0.5, rows, w), rng.uniform(0.3, 3.0, (rows, w))]
-    return a, run, n(1, T, B, H)
+    return bn_problem(np.random.default_rng(seed), cell, T, B, I, H, ROWS[cell], var_lo=0.3, var_hi=3.0,
+                      mean_sc=0.5)
 
 
 def run_twin(cell, mod, a, run, dy, training, clip):

@@ -12,6 +12,7 @@ from lnrnn import reference as ref
 from lnrnn.config import FOLD_MAX_I
 from lnrnn.kernels import bn_lstm
 from lnrnn.kernels.cpu import threads
+from bn_problems import bn_problem
 
 T, B, H = 5, 7, 3
 G = 4 * H
@@ -26,15 +27,7 @@ NAMES = ("dx", "dh0", "dc0", "dWx", "dWh", "db", "dgx", "dgh", "dgc", "dbc")
 def problem(seed, I):
     """(forward arguments up to the running rows, as a dict in order; the six running rows; dy (T,B,H)). Running
     means and variances differ in every column and row."""
-    rng = np.random.default_rng(seed)
-    n = lambda sc, *s: sc * rng.standard_normal(s)  # noqa: E731
-    u = lambda *s: rng.uniform(0.5, 1.5, s)  # noqa: E731
-    a = dict(x=n(1, T, B, I), h0=n(0.5, B, H), c0=n(0.5, B, H), Wx=n(0.5, I, G), Wh=n(0.4, H, G), b=n(0.2, G),
-             gx=u(G), gh=u(G), gc=u(H), bc=n(0.2, H))
-    run = []
-    for rows, w in zip(ROWS, (G, G, H)):
-        run += [n(0.5, rows, w), rng.uniform(0.3, 3.0, (rows, w))]
-    return a, run, n(1, T, B, H)
+    return bn_problem(np.random.default_rng(seed), "lstm", T, B, I, H, ROWS, var_lo=0.3, var_hi=3.0, mean_sc=0.5)
 
 
 def err(got, want):
