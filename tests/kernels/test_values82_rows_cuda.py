@@ -27,12 +27,13 @@ from test_cuda_kernels import small_blocks  # noqa: E402,F401  (autouse: a race-
 dev = arrays_cuda.to_device
 host = arrays_cuda.to_host
 W5 = 5  # threads of the block-sum kernel
+SH5 = 4 * W5  # its shared row: four values a thread (a name, so that a GPU's compiler types the shape)
 
 
 @cuda.jit
 def _sums_kernel(x, out):
     """x (4, W5): thread tid's four values; out (W5, 7): every thread's block_sum, block_sum2 and block_sum4."""
-    sh = cuda.shared.array(4 * W5, float64)
+    sh = cuda.shared.array(SH5, float64)
     tid = cuda.threadIdx.x
     out[tid, 0] = rows_cuda.block_sum(sh, x[0, tid])
     a, b = rows_cuda.block_sum2(sh, x[0, tid], x[1, tid])
@@ -115,12 +116,13 @@ def test_split_groups_and_units_by_definition():
 
 def stats_kernel(per, H, tpb):
     U = rows_cuda.units(H, tpb)
+    PU = per * U  # each thread's local values (a name in the factory: a GPU's compiler types the shape)
 
     @cuda.jit
     def kernel(x, e, out):
         """x (per*H,): unit k's values at x[per*k : per*(k+1)]; out (tpb, 2): each thread's (mean, rstd)."""
         sh = cuda.shared.array(tpb, float64)
-        vals = cuda.local.array(per * U, float64)
+        vals = cuda.local.array(PU, float64)
         tid = cuda.threadIdx.x
         n = cuda.blockDim.x
         s = 0.0
