@@ -21,6 +21,7 @@ if not _ok:
 
 from lnrnn.kernels import batchnorm_cuda  # noqa: E402
 from lnrnn.kernels.cuda import gemm_cuda  # noqa: E402
+from gradcheck_util import numeric_grad  # noqa: E402
 
 T, B, F, TS = 3, 4, 5, 2
 LENGTHS = np.array([3, 1, 2, 0], np.int64)
@@ -85,21 +86,9 @@ def test_backward_equals_central_differences_over_running_rows():
         y, _, _ = train_by_definition(x_, gain_, bias_, rm.copy(), rv.copy())
         return float(np.sum(dy * y * mask))
 
-    def numeric(f, a):
-        d, h = np.zeros_like(a), 1e-6
-        for i in np.ndindex(a.shape):
-            old = a[i]
-            a[i] = old + h
-            up = f()
-            a[i] = old - h
-            down = f()
-            a[i] = old
-            d[i] = (up - down) / (2 * h)
-        return d
-
     _, mean, rstd = batchnorm_cuda.bn_forward(x, gain, bias, rm.copy(), rv.copy(), True, MOM, EPS, LENGTHS)
     dx, dgain, dbias = batchnorm_cuda.batchnorm_backward(dy, x, mean, rstd, gain, LENGTHS)
     f = lambda: loss(x, gain, bias)  # noqa: E731
     for name, got, a in (("dx", dx, x), ("dgain", dgain, gain), ("dbias", dbias, bias)):
         got = got.copy_to_host() if hasattr(got, "copy_to_host") else np.asarray(got)
-        np.testing.assert_allclose(got, numeric(f, a), rtol=0, atol=TOL_GRAD, err_msg=name)
+        np.testing.assert_allclose(got, numeric_grad(f, a, eps=1e-6, order=2), rtol=0, atol=TOL_GRAD, err_msg=name)

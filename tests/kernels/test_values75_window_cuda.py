@@ -22,6 +22,7 @@ if not _ok:
 
 from lnrnn.kernels import window_cuda  # noqa: E402
 from lnrnn.kernels.cuda.arrays_cuda import to_device  # noqa: E402
+from gradcheck_util import numeric_grad  # noqa: E402
 
 B, H, K, C, U = 3, 5, 2, 6, 5
 TPB = 4
@@ -70,16 +71,7 @@ def test_forward_equals_the_definition():
 
 
 def numeric(f, a):
-    d, h = np.zeros_like(a), 1e-6
-    for i in np.ndindex(a.shape):
-        old = a[i]
-        a[i] = old + h
-        up = f()
-        a[i] = old - h
-        down = f()
-        a[i] = old
-        d[i] = (up - down) / (2 * h)
-    return d
+    return numeric_grad(f, a, eps=1e-6, order=2)
 
 
 def test_backward_equals_central_differences():

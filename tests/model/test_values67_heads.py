@@ -9,6 +9,7 @@ import pytest
 
 from lnrnn.model.heads import ClassifierHead, MDNHead
 from test_values67_mdn import loss as mdn_loss
+from gradcheck_util import numeric_grad
 
 T, B, H, C = 4, 3, 5, 6
 LENGTHS = np.array([4, 2, 0])
@@ -28,19 +29,6 @@ def softmax_nll(logits, label):
     return -(logits[label] - np.log(np.sum(np.exp(logits))))
 
 
-def central(f, arr, step=1e-6):
-    g = np.zeros_like(arr)
-    for i in np.ndindex(arr.shape):
-        keep = arr[i]
-        arr[i] = keep + step
-        up = f()
-        arr[i] = keep - step
-        down = f()
-        arr[i] = keep
-        g[i] = (up - down) / (2 * step)
-    return g
-
-
 def check_gradients(head, h, targets, valid):
     head.zero_grad()
     dh = head.backward(head.forward(h, targets, valid)[2], SCALE)
@@ -49,7 +37,7 @@ def check_gradients(head, h, targets, valid):
         return SCALE * head.forward(h, targets, valid)[0]["loss"]
     for name, got, arr in (("b", head.grads["b"].copy(), head.params["b"]),
                            ("W", head.grads["W"].copy(), head.params["W"]), ("h", dh, h)):
-        num = central(f, arr)
+        num = numeric_grad(f, arr, eps=1e-6, order=2)
         assert np.abs(num).max() > 1e-3, name
         np.testing.assert_allclose(got, num, rtol=1e-6, atol=1e-8, err_msg=name)
 
