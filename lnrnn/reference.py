@@ -415,10 +415,10 @@ def mdn_nll(yhat, target, valid, M, smax=10.0, rho_max=1.0 - 1e-4):
 # ----------------------------------------------------------------------------------------------
 # Text: chars (B,U) int codes in [0, C) (one-hot c_u), ulen (B,) the characters of each row's text
 # (u >= ulen[b] is padding, of any value and never read: it adds nothing to phi, w or any
-# gradient). Window parameters Wp (H,3K),
-# bp (3K,): p_t = h_t Wp + bp = [a_hat | b_hat | k_hat] (K each), alpha = exp(a_hat),
-# beta = exp(b_hat), kappa_t = kappa_{t-1} + exp(k_hat), phi(t, u) = sum_k alpha_k exp(-beta_k
-# (kappa_k - u)^2) over the 1-based positions u = 1..ulen[b], w_t = sum_u phi(t, u) c_u (B,C).
+# gradient). Window parameters Wp (H,3K), bp (3K,): p_t = h_t Wp + bp = [a_hat | b_hat | k_hat]
+# (K each), alpha = exp(a_hat), beta = exp(b_hat), kappa_t = kappa_{t-1} + exp(k_hat),
+# phi(t, u) = sum_k alpha_k exp(-beta_k (kappa_k - u)^2) over the 1-based positions u = 1..ulen[b],
+# w_t = sum_u phi(t, u) c_u (B,C).
 
 
 def window_forward(h, Wp, bp, kappa_prev, chars, ulen, C):
