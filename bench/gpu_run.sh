@@ -4,7 +4,8 @@
 #   bash bench/gpu_run.sh OUTDIR [MNIST_DIR]
 #
 # Writes one log per part into OUTDIR (env, step, tests-new, tests, torch-step, bn, synthesis, train-strokes, blstm-ctc; train
-# with MNIST_DIR; barrier with LIMIT_BARRIER > 0, persist with LIMIT_PERSIST > 0) and prints a summary last.
+# with MNIST_DIR; barrier, persist and tests-values with LIMIT_BARRIER, LIMIT_PERSIST, LIMIT_TESTS_VALUES > 0) and
+# prints a summary last.
 # Each part runs under its own time limit, so one that hangs or fails leaves the others' figures.
 # MNIST_DIR: folder with MNIST's t10k IDX files for the `lnrnn train --device cuda` throughput (skipped
 # without it). Run from the repository root; needs numba-cuda, a CUDA GPU and (for the PyTorch rows)
@@ -23,7 +24,9 @@ py=${PYTHON:-python3}
 # end in 65, 30 and 75 s, mostly compiling)
 # (the stroke and BLSTM-CTC parts spend their limits compiling: a second call can give them the time of the parts
 # already measured, e.g. LIMIT_STEP=0 LIMIT_TESTS_NEW=0 LIMIT_TESTS=0 LIMIT_TORCH=0 LIMIT_BN=0 LIMIT_SYNTH=0
-# LIMIT_TRAIN_STROKES=200 LIMIT_CTC=160 LIMIT_PERSIST=80 bash bench/gpu_run.sh OUT2)
+# LIMIT_TRAIN_STROKES=200 LIMIT_CTC=160 LIMIT_TESTS_VALUES=80 bash bench/gpu_run.sh OUT2)
+# (tests-values, off unless given a limit: the CUDA twins' value tests, every option on against the CPU twins, that
+# CI runs under the simulator, on the GPU)
 # (persist, off unless given a limit: dev/lstm_persistent_cuda.py on 16-64 blocks instead of one per SM, forward and
 # BPTT alone beside the graph path's; one per SM it took ~120 us a step at S1)
 # (the step part adds the RNN rows and the graph path's overhead breakdown: events, host time, cProfile, the
@@ -31,7 +34,7 @@ py=${PYTHON:-python3}
 # tests 56 in ~70 s)
 : "${LIMIT_STEP:=130}" "${LIMIT_TESTS_NEW:=100}" "${LIMIT_TESTS:=40}" "${LIMIT_TORCH:=45}" "${LIMIT_BN:=45}"
 : "${LIMIT_SYNTH:=55}" "${LIMIT_TRAIN_STROKES:=30}" "${LIMIT_CTC:=15}" "${LIMIT_TRAIN:=30}" "${LIMIT_BARRIER:=0}"
-: "${LIMIT_PERSIST:=0}"
+: "${LIMIT_PERSIST:=0}" "${LIMIT_TESTS_VALUES:=0}"
 
 part() {  # part NAME LIMIT CMD...: run CMD under LIMIT seconds, log to OUTDIR/NAME.txt (LIMIT 0: skipped)
   local name=$1 limit=$2; shift 2
@@ -76,6 +79,7 @@ for t in tests/kernels/test_cuda_blocksizes.py::test_lstm_threads_owning_several
 done
 part tests-new "$LIMIT_TESTS_NEW" "$py" -m pytest -v -p no:cacheprovider $xdist ${GPU_TESTS_NEW:-$new_tests}
 part tests "$LIMIT_TESTS" "$py" -m pytest -q -p no:cacheprovider $xdist ${GPU_TESTS:-tests/kernels/test_cuda_kernels.py tests/training/test_device_update.py tests/model/test_synthesis_cuda.py tests/model/test_cuda_layers.py tests/kernels/test_window_cuda.py tests/training/test_device_batches.py tests/training/test_device_update_more.py tests/kernels/test_cuda_gpu_typing.py}
+part tests-values "$LIMIT_TESTS_VALUES" "$py" -m pytest -q -p no:cacheprovider $xdist ${GPU_TESTS_VALUES:-$(ls tests/*/test_values*cuda*.py)}
 # a PyTorch user's training step on CUDA tensors: lnrnn.torch against nn.LSTM (cuDNN) and an eager LN-LSTM
 part torch-step "$LIMIT_TORCH" "$py" bench/torch_cuda_step.py --reps 5
 # the BN cells (batch rows meet at every step): the graph path against per-step launches and cuDNN
@@ -101,6 +105,7 @@ echo "=== summary"
 grep -h "ms \|check\|^S\|FAILED\|first step\|us a step\|not available\|replay alone\|timeline\|idle" "$out/step.txt"
 grep -h "FAILED\|ERROR\| passed\| failed" "$out/tests-new.txt" 2>/dev/null | tail -n 30
 tail -n 3 "$out/tests.txt" 2>/dev/null
+tail -n 3 "$out/tests-values.txt" 2>/dev/null
 grep -h "FAILED\|x torch\|check" "$out/torch-step.txt" 2>/dev/null | tail -n 20
 grep -h "^S\|check\|ms " "$out/bn.txt" 2>/dev/null
 grep -h -A2 "cuda ms" "$out/synthesis.txt" 2>/dev/null
