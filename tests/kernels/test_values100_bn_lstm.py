@@ -15,6 +15,7 @@ from lnrnn import reference as ref
 from lnrnn.config import FOLD_MAX_I
 from lnrnn.kernels import bn_lstm
 from lnrnn.kernels.cpu import threads
+from gradcheck_util import numeric_grad
 
 T, B, I_NARROW, I_WIDE, H = 5, 7, 2, 6, 3
 G = 4 * H
@@ -88,21 +89,9 @@ def loss(p, run, training, dy):
 
 
 def central_differences(p, run, training, dy, h=1e-5):
+    """Central differences (order 2, step h) of loss() in every parameter of KEYS."""
     q = {k: v.copy() for k, v in p.items()}
-    out = {}
-    for k in KEYS:
-        g = np.zeros_like(q[k])
-        flat, gf = q[k].reshape(-1), g.reshape(-1)
-        for j in range(flat.size):
-            v = flat[j]
-            flat[j] = v + h
-            lp = loss(q, run, training, dy)
-            flat[j] = v - h
-            lm = loss(q, run, training, dy)
-            flat[j] = v
-            gf[j] = (lp - lm) / (2 * h)
-        out[k] = g
-    return out
+    return {k: numeric_grad(lambda: loss(q, run, training, dy), q[k], eps=h, order=2) for k in KEYS}
 
 
 # ---- the kernel ----
