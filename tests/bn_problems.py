@@ -25,3 +25,22 @@ def bn_problem(rng, cell, T, B, I, H, Ts, dtype=np.float64, var_hi=1.5, var_lo=0
     run = [n(mean_sc, rows[k // 2], w) if k % 2 == 0 else
            rng.uniform(var_lo, var_hi, (rows[k // 2], w)).astype(dtype) for k, w in enumerate(widths)]
     return a, run, n(1, T, B, H)
+
+
+def bn_step(z, active, rm, rv, t, training, mom, eps):
+    """BN_t of z (B,F) without gain, by its definition: (z - mean) / sqrt(var + eps) with the active rows' mean and
+    biased variance (none active: 0 and 0), or in inference the running row min(t, Ts-1); in training the running
+    row t < Ts (rm, rv (Ts,F), updated in place) takes the mean and the unbiased variance with momentum mom when a
+    row is active."""
+    if training:
+        rows = z[active]
+        n = rows.shape[0]
+        mean = rows.mean(axis=0) if n else np.zeros(z.shape[1])
+        var = ((rows - mean) ** 2).mean(axis=0) if n else np.zeros(z.shape[1])
+        if n and t < rm.shape[0]:
+            rm[t] = (1 - mom) * rm[t] + mom * mean
+            rv[t] = (1 - mom) * rv[t] + mom * var * n / max(n - 1, 1)
+    else:
+        r = min(t, rm.shape[0] - 1)
+        mean, var = rm[r], rv[r]
+    return (z - mean) / np.sqrt(var + eps)

@@ -16,6 +16,7 @@ from lnrnn.config import FOLD_MAX_I
 from lnrnn.kernels import bn_lstm
 from lnrnn.kernels.cpu import threads
 from gradcheck_util import numeric_grad
+from bn_problems import bn_step
 
 T, B, I_NARROW, I_WIDE, H = 5, 7, 2, 6, 3
 G = 4 * H
@@ -42,24 +43,6 @@ def problem(seed, I):
 
 
 # ---- the definition ----
-def bn_step(z, active, rm, rv, t, training):
-    """BN_t of z (B,F), no gain: the active rows' mean and biased variance (none active: 0 and 0), or in
-    inference the running row min(t, Ts-1); training updates running row t < Ts with momentum (mean, unbiased
-    variance) when a row is active."""
-    if training:
-        rows = z[active]
-        n = rows.shape[0]
-        mean = rows.mean(axis=0) if n else np.zeros(z.shape[1])
-        var = ((rows - mean) ** 2).mean(axis=0) if n else np.zeros(z.shape[1])
-        if n and t < rm.shape[0]:
-            rm[t] = (1 - MOM) * rm[t] + MOM * mean
-            rv[t] = (1 - MOM) * rv[t] + MOM * var * n / max(n - 1, 1)
-    else:
-        r = min(t, rm.shape[0] - 1)
-        mean, var = rm[r], rv[r]
-    return (z - mean) / np.sqrt(var + EPS)
-
-
 def sig(v):
     return 1.0 / (1.0 + np.exp(-v))
 
@@ -73,11 +56,11 @@ def definition(p, run, training):
     y, cs = np.empty((T, B, H)), np.empty((T, B, H))
     for t in range(T):
         active = t < LENGTHS
-        a = (p["gh"] * bn_step(h @ p["Wh"], active, rmh, rvh, t, training)
-             + p["gx"] * bn_step(p["x"][t] @ p["Wx"], active, rmx, rvx, t, training) + p["b"])
+        a = (p["gh"] * bn_step(h @ p["Wh"], active, rmh, rvh, t, training, MOM, EPS)
+             + p["gx"] * bn_step(p["x"][t] @ p["Wx"], active, rmx, rvx, t, training, MOM, EPS) + p["b"])
         i, f, g, o = sig(a[:, :H]), sig(a[:, H:2 * H]), np.tanh(a[:, 2 * H:3 * H]), sig(a[:, 3 * H:])
         c = f * c + i * g
-        h = o * np.tanh(p["gc"] * bn_step(c, active, rmc, rvc, t, training) + p["bc"])
+        h = o * np.tanh(p["gc"] * bn_step(c, active, rmc, rvc, t, training, MOM, EPS) + p["bc"])
         y[t], cs[t] = h, c
     return y, cs
 

@@ -16,6 +16,7 @@ from lnrnn.config import FOLD_MAX_I
 from lnrnn.kernels import bn_rnn
 from lnrnn.kernels.cpu import threads
 from gradcheck_util import numeric_grad
+from bn_problems import bn_step
 
 T, B, I_NARROW, I_WIDE, H = 5, 7, 2, 6, 3
 ROWS = (4, 2)  # running rows of the x side and the h side
@@ -38,22 +39,6 @@ def problem(seed, I):
 
 
 # ---- the definition ----
-def bn_step(z, active, rm, rv, t, training):
-    """BN_t of z (B,F), no gain (see test_values100_bn_lstm's twin)."""
-    if training:
-        rows = z[active]
-        n = rows.shape[0]
-        mean = rows.mean(axis=0) if n else np.zeros(z.shape[1])
-        var = ((rows - mean) ** 2).mean(axis=0) if n else np.zeros(z.shape[1])
-        if n and t < rm.shape[0]:
-            rm[t] = (1 - MOM) * rm[t] + MOM * mean
-            rv[t] = (1 - MOM) * rv[t] + MOM * var * n / max(n - 1, 1)
-    else:
-        r = min(t, rm.shape[0] - 1)
-        mean, var = rm[r], rv[r]
-    return (z - mean) / np.sqrt(var + EPS)
-
-
 def definition(p, run, training):
     """h_t = tanh(gh BN_t(h_{t-1} Wh) + gx BN_t(x_t Wx) + b) -> y (T,B,H); run updated when training."""
     rmx, rvx, rmh, rvh = run
@@ -61,8 +46,8 @@ def definition(p, run, training):
     y = np.empty((T, B, H))
     for t in range(T):
         active = t < LENGTHS
-        h = np.tanh(p["gh"] * bn_step(h @ p["Wh"], active, rmh, rvh, t, training)
-                    + p["gx"] * bn_step(p["x"][t] @ p["Wx"], active, rmx, rvx, t, training) + p["b"])
+        h = np.tanh(p["gh"] * bn_step(h @ p["Wh"], active, rmh, rvh, t, training, MOM, EPS)
+                    + p["gx"] * bn_step(p["x"][t] @ p["Wx"], active, rmx, rvx, t, training, MOM, EPS) + p["b"])
         y[t] = h
     return y
 

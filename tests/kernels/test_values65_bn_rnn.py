@@ -14,6 +14,7 @@ from gradcheck_util import numeric_grad
 from lnrnn.config import FOLD_MAX_I
 from lnrnn.kernels import bn_rnn
 from lnrnn.kernels.cpu import threads
+from bn_problems import bn_step
 
 T, B, H, TS = 5, 7, 3, 4
 MOM, EPS = 0.2, 1e-3
@@ -25,24 +26,6 @@ assert NARROW <= FOLD_MAX_I < WIDE
 
 
 # ---- the definition ----
-def bn_step(z, active, rm, rv, t, training):
-    """BN_t of z (B,F) without gain: (z - mean) / sqrt(var + eps) with the active rows' mean and biased
-    variance (none active: 0 and 0), or in inference the running row min(t, Ts-1); in training the running
-    row t < Ts (rm, rv (Ts,F), updated in place) takes the mean and the unbiased variance."""
-    if training:
-        rows = z[active]
-        n = rows.shape[0]
-        mean = rows.mean(axis=0) if n else np.zeros(z.shape[1])
-        var = ((rows - mean) ** 2).mean(axis=0) if n else np.zeros(z.shape[1])
-        if n and t < rm.shape[0]:
-            rm[t] = (1 - MOM) * rm[t] + MOM * mean
-            rv[t] = (1 - MOM) * rv[t] + MOM * var * n / max(n - 1, 1)
-    else:
-        r = min(t, rm.shape[0] - 1)
-        mean, var = rm[r], rv[r]
-    return (z - mean) / np.sqrt(var + EPS)
-
-
 def rnn_definition(p, run, training, lengths):
     """p: x (T,B,I), h0, Wx, Wh, b, gx, gh; run: [rmx, rvx, rmh, rvh] (updated in place when training)
     -> y (T,B,H): h_t = tanh(gh BN_t(h_{t-1} Wh) + gx BN_t(x_t Wx) + b) for every row."""
@@ -51,8 +34,8 @@ def rnn_definition(p, run, training, lengths):
     y = np.empty((x.shape[0], x.shape[1], h.shape[1]))
     for t in range(x.shape[0]):
         active = t < lengths
-        h = np.tanh(p["gh"] * bn_step(h @ p["Wh"], active, rmh, rvh, t, training)
-                    + p["gx"] * bn_step(x[t] @ p["Wx"], active, rmx, rvx, t, training) + p["b"])
+        h = np.tanh(p["gh"] * bn_step(h @ p["Wh"], active, rmh, rvh, t, training, MOM, EPS)
+                    + p["gx"] * bn_step(x[t] @ p["Wx"], active, rmx, rvx, t, training, MOM, EPS) + p["b"])
         y[t] = h
     return y
 

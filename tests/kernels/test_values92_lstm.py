@@ -12,18 +12,12 @@ import pytest
 from lnrnn import reference as R
 from lnrnn.config import FOLD_MAX_I
 from lnrnn.kernels.cpu.threads import batch_blocks, block_rows
-from lnrnn.kernels.lstm import NORM_LN, NORM_NONE, lstm_backward, lstm_forward, lstm_infer
+from lnrnn.kernels.lstm import lstm_backward, lstm_forward, lstm_infer
 from gradcheck_util import numeric_grad
+from test_values11_lstm import EPS, FWD, NORM, close
+from test_values72_lstm import NAMES
 
-EPS = 1e-5
-FWD = ("x", "h0", "c0", "Wx", "Wh", "b", "gx", "bx", "gh", "bh", "gc", "bc")
-NORM = {"none": NORM_NONE, "ln": NORM_LN}
-NAMES = ("dx", "dh0", "dc0", "dWx", "dWh", "db", "dgx", "dbx", "dgh", "dbh", "dgc", "dbc")
 WIDTHS = [2, FOLD_MAX_I + 2]  # narrow (x Wx in the row loop) and wide
-
-
-def close(a, b):
-    return float(np.max(np.abs(a - b)) / max(np.max(np.abs(b)), 1e-30))
 
 
 def chunks():

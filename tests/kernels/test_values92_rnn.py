@@ -8,29 +8,10 @@ import numpy as np
 import pytest
 
 from lnrnn import reference as R
-from lnrnn.config import FOLD_MAX_I
-from lnrnn.kernels.cpu.threads import batch_blocks, block_rows
-from lnrnn.kernels.rnn import NORM_LN, NORM_NONE, rnn_backward, rnn_forward, rnn_infer
+from lnrnn.kernels.rnn import rnn_backward, rnn_forward, rnn_infer
 from gradcheck_util import numeric_grad
-
-EPS = 1e-5
-FWD = ("x", "h0", "Wx", "Wh", "b", "g")
-NORM = {"none": NORM_NONE, "ln": NORM_LN}
-NAMES = ("dx", "dh0", "dWx", "dWh", "db", "dg")
-WIDTHS = [2, FOLD_MAX_I + 2]  # narrow (x Wx in the row loop) and wide
-
-
-def close(a, b):
-    return float(np.max(np.abs(a - b)) / max(np.max(np.abs(b)), 1e-30))
-
-
-def chunks():
-    """The chunk counts B = 5 rows run on: batch_blocks' with blocks of at least 2 rows (2 chunks, rows 2+3:
-    the blocks do not divide B), and 3 (rows 1+2+2)."""
-    with block_rows(2):
-        n = batch_blocks(5)
-    assert n == 2
-    return (n, 3)
+from test_values72_rnn import EPS, FWD, NAMES, NORM
+from test_values92_lstm import WIDTHS, chunks, close
 
 
 def problem(seed, T, B, I, H):
