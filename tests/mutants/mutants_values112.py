@@ -34,8 +34,8 @@ COMPILE = "lnrnn/compiling.py"
 # existing tests of these modules
 PREDICT_OLD = ["tests/test_values_predict_io.py", "tests/test_values9_predict_io.py",
                "tests/test_values14_predict_io.py", "tests/test_values21_predict_io.py",
-               "tests/test_values34_predict_io.py", "tests/test_values54_predict_io.py", "tests/test_values80_predict_io.py",
-               "tests/test_values91_predict_io.py"]
+               "tests/test_values34_predict_io.py", "tests/test_values54_predict_io.py",
+               "tests/test_values80_predict_io.py", "tests/test_values91_predict_io.py"]
 EVAL_OLD = ["tests/training/test_values_evaluation.py", "tests/training/test_values10_evaluation.py",
             "tests/training/test_values64_evaluation.py", "tests/training/test_values_eval.py"]
 PLAN_OLD = ["tests/training/test_plan.py", "tests/training/test_values_plan.py", "tests/training/test_values21_plan.py",
