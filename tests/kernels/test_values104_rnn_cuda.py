@@ -19,24 +19,14 @@ if not _ok:
 from lnrnn.kernels import rnn, rnn_cuda  # noqa: E402
 from test_cuda_kernels import NORM, RNN_FWD, TOL64, close, host, small_blocks  # noqa: E402,F401
 from test_values85_lstm_cuda import LOOPS, use_loop  # noqa: E402
+import test_values85_rnn_cuda as v85  # noqa: E402
+from test_values85_rnn_cuda import EPS, GRADS, run  # noqa: E402  (run: EPS 0.3 in the LN)
 
-T, B, I, H = 2, 3, 3, 5
-EPS = 0.3
-GRADS = ("dx", "dh0", "dWx", "dWh", "db", "dg")
+T, B, I, H = 2, 3, 3, 5  # B and H as test_values85_rnn_cuda's; T and I its own
 
 
 def problem(seed):
-    rng = np.random.default_rng(seed)
-    n = lambda sc, *s: sc * rng.standard_normal(s)  # noqa: E731
-    p = dict(x=n(1, T, B, I), h0=n(0.8, B, H), Wx=n(0.6, I, H), Wh=n(0.5, H, H), b=n(0.3, H),
-             g=rng.uniform(0.5, 1.5, H))
-    return p, n(1, T, B, H)
-
-
-def run(mod, p, dy, norm):
-    y, hT, saved = mod.rnn_forward(*[p[k] for k in RNN_FWD], NORM[norm], EPS, 1)
-    grads = mod.rnn_backward(dy, saved, p["x"], p["h0"], p["Wx"], p["Wh"], p["g"], NORM[norm], 1)
-    return [host(a) for a in (y, hT)], [host(a) for a in grads]
+    return v85.problem(seed, T, I)
 
 
 @pytest.mark.parametrize("loop", list(LOOPS))

@@ -25,7 +25,8 @@ EPS = 0.3
 GRADS = ("dx", "dh0", "dWx", "dWh", "db", "dg")
 
 
-def problem(seed):
+def problem(seed, T=T, I=I):
+    """x (T,B,I) and the parameters, gain and bias off their defaults, h0 of its own in every row; dy (T,B,H)."""
     rng = np.random.default_rng(seed)
     n = lambda sc, *s: sc * rng.standard_normal(s)  # noqa: E731
     p = dict(x=n(1, T, B, I), h0=n(0.8, B, H), Wx=n(0.6, I, H), Wh=n(0.5, H, H), b=n(0.3, H),
