@@ -45,26 +45,38 @@ def small_blocks(monkeypatch):
         yield
 
 
-def step_problem():
-    rng = np.random.default_rng(84)
+# One step's problems: this file's (K 3, C 4, U 5; texts of 1, 5 and 3 characters), and one with an empty text and K, C
+# narrower than a block (K 2, C 3, U 4; texts of 1, 0 and 4 characters, kappa_prev from 0); both at step S = 2,
+# where row 1 is at its first padded step (its dy and dw ignored, dw_next still taken).
+STEPS = {"texts-1-5-3": dict(seed=84, K=K, C=C, U=U, ulen=ULEN, lengths=LENGTHS, kappa_low=0.5),
+         "texts-1-0-4": dict(seed=103, K=2, C=3, U=4, ulen=np.array([1, 0, 4], np.int64),
+                             lengths=np.array([3, 2, 1], np.int64), kappa_low=0.0)}
+
+
+def step_problem(case="texts-1-5-3"):
+    c = STEPS[case]
+    K, C, U, ulen = c["K"], c["C"], c["U"], c["ulen"]
+    rng = np.random.default_rng(c["seed"])
     bp = np.concatenate([0.3 * rng.standard_normal(K) + 0.3, 0.2 * rng.standard_normal(K) - 0.6,
                          0.2 * rng.standard_normal(K) - 0.2])
     chars = rng.integers(0, C, (B, U)).astype(np.int64)
     for b in range(B):
-        chars[b, ULEN[b]:] = C + 3  # padding: never read
+        chars[b, ulen[b]:] = C + 3  # padding: never read
     return dict(h=rng.standard_normal((B, H)), Wp=0.4 * rng.standard_normal((H, 3 * K)), bp=bp,
-                kappa_prev=rng.uniform(0.5, 3.0, (B, K)), chars=chars, dy=rng.standard_normal((B, H)),
-                dw=rng.standard_normal((B, C)), dw_next=rng.standard_normal((B, C)), dkappa=rng.standard_normal((B, K)))
+                kappa_prev=rng.uniform(c["kappa_low"], 3.0, (B, K)), chars=chars, dy=rng.standard_normal((B, H)),
+                dw=rng.standard_normal((B, C)), dw_next=rng.standard_normal((B, C)), dkappa=rng.standard_normal((B, K)),
+                ulen=ulen, lengths=c["lengths"], C=C)
 
 
-def window_of_p(p, kappa_prev, chars):
+def window_of_p(p, kappa_prev, chars, ulen, C):
     """abk (B,3K), kappa (B,K), phi (B,U), w (B,C) by the definition."""
+    K, U = p.shape[1] // 3, chars.shape[1]
     abk = np.exp(p)
     alpha, beta = abk[:, :K], abk[:, K:2 * K]
     kappa = kappa_prev + abk[:, 2 * K:]
     phi, w = np.zeros((B, U)), np.zeros((B, C))
     for b in range(B):
-        for u in range(ULEN[b]):
+        for u in range(ulen[b]):
             phi[b, u] = np.sum(alpha[b] * np.exp(-beta[b] * (kappa[b] - (u + 1)) ** 2))
             w[b, chars[b, u]] += phi[b, u]
     return abk, kappa, phi, w
@@ -72,28 +84,37 @@ def window_of_p(p, kappa_prev, chars):
 
 def step_forward(a):
     fwd, _ = window_cuda._window_kernels(np.dtype(np.float64), TPB)
+    K, U, C = a["kappa_prev"].shape[1], a["chars"].shape[1], a["C"]
     out = tuple(to_device(np.full(s, np.nan)) for s in ((B, 3 * K), (B, K), (B, U), (B, C)))
     fwd[B, TPB](to_device(a["h"]), (to_device(a["Wp"]), to_device(a["bp"]), to_device(a["kappa_prev"]),
-                                    to_device(a["chars"]), to_device(ULEN)), out)
+                                    to_device(a["chars"]), to_device(a["ulen"])), out)
     return [to_host(o) for o in out]
 
 
-def test_one_step_forward_equals_the_definition():
-    a = step_problem()
+@pytest.mark.parametrize("case", list(STEPS))
+def test_one_step_forward_equals_the_definition(case):
+    """abk, kappa, phi and w as defined; phi 0 past each text (all of it on an empty text), w 0 on an empty text."""
+    a = step_problem(case)
     got = step_forward(a)
-    want = window_of_p(a["h"] @ a["Wp"] + a["bp"], a["kappa_prev"], a["chars"])
+    want = window_of_p(a["h"] @ a["Wp"] + a["bp"], a["kappa_prev"], a["chars"], a["ulen"], a["C"])
     for name, g, e in zip(("abk", "kappa", "phi", "w"), got, want):
         np.testing.assert_allclose(g, e, rtol=TOL, atol=TOL, err_msg=name)
+    for b, n in enumerate(a["ulen"]):
+        assert np.all(got[2][b, n:] == 0.0) and np.all(got[2][b, :n] > 0.0), b
+        assert np.all(got[3][b] == 0.0) == (n == 0), b
 
 
-def test_one_step_backward_equals_central_differences():
-    a = step_problem()
+@pytest.mark.parametrize("case", list(STEPS))
+def test_one_step_backward_equals_central_differences(case):
+    """dp, dh and dkappa_prev against central differences; at step S a row at or past its end takes no dy or dw."""
+    a = step_problem(case)
     abk, kappa, _, _ = step_forward(a)
-    active = (S < LENGTHS)[:, None]
+    active = (S < a["lengths"])[:, None]
+    assert not active[1, 0], "row 1 at its first padded step"
     dw_all = np.where(active, a["dw"] + a["dw_next"], a["dw_next"])
 
     def loss(p, kappa_prev):
-        _, kap, _, w = window_of_p(p, kappa_prev, a["chars"])
+        _, kap, _, w = window_of_p(p, kappa_prev, a["chars"], a["ulen"], a["C"])
         return float(np.sum(dw_all * w) + np.sum(a["dkappa"] * kap))
 
     p = a["h"] @ a["Wp"] + a["bp"]
@@ -105,11 +126,11 @@ def test_one_step_backward_equals_central_differences():
 
     _, bwd = window_cuda._window_kernels(np.dtype(np.float64), TPB)
     dkappa = to_device(a["dkappa"].copy())
-    dh, dp = to_device(np.full((B, H), np.nan)), to_device(np.full((B, 3 * K), np.nan))
+    dh, dp = to_device(np.full((B, H), np.nan)), to_device(np.full(p.shape, np.nan))
     up = (to_device(a["dy"]), to_device(a["dw"]), to_device(a["dw_next"]))
-    win = (dkappa, to_device(abk), to_device(kappa), to_device(a["chars"]), to_device(ULEN),
+    win = (dkappa, to_device(abk), to_device(kappa), to_device(a["chars"]), to_device(a["ulen"]),
            to_device(np.ascontiguousarray(a["Wp"].T)))
-    bwd[B, TPB](up, to_device(LENGTHS), S, win, dh, dp)
+    bwd[B, TPB](up, to_device(a["lengths"]), S, win, dh, dp)
     for name, g, e in (("dp", dp, want_dp), ("dh", dh, want_dh), ("dkappa_prev", dkappa, want_dkappa)):
         np.testing.assert_allclose(to_host(g), e, rtol=TOL_GRAD, atol=TOL_GRAD, err_msg=name)
 

@@ -17,10 +17,12 @@ test_values103_window (the layer with LayerNorm written out in NumPy, texts of 1
 exactly 0 on the empty text and past each text; every gradient against central differences of sum(dy y + dw w)
 over the active (row, step) pairs of strokes of 3, 1 and 2 steps, without a norm and with BN_t; dbx and dbh exactly
 0 with BN; BN_t's running rows after a step against the mean and the n/(n-1) variance of the active rows; the
-clipped backward against lnrnn.reference's, with a bound that bites both ways), test_values103_window_cuda (one
-step of the window's own kernels on B 3, H 5, K 2, C 3, U 4 and blocks of 4 threads, into outputs that held NaN,
-against the definition, its backward against central differences at a step where one row runs, one is at its first
-padded step and one past it; join_columns and take_columns against NumPy; the norm check) and
+clipped backward against lnrnn.reference's, with a bound that bites both ways), test_values103_window_cuda
+(join_columns and take_columns against NumPy; the norm check), test_values84_window_cuda's second step problem,
+written for this round (one step of the window's own kernels on B 3, H 5, K 2, C 3, U 4 and blocks of 4 threads,
+texts of 1, 0 and 4 characters, into outputs that held NaN, against the definition, its backward against central
+differences at a step where one row runs, one is at its first padded step and one past it; the CUDA mutants'
+NEW list names both files and catches all three: run.py --only 'v103-cuda-*' with the old file off the lists) and
 test_values103_window_model (an inference forward with lengths 3, 1 and 0 against each row run alone; two backward
 calls adding up to twice one; the three-array state refused with its message).
 
@@ -37,13 +39,13 @@ MODEL = "lnrnn/model/window.py"
 # existing tests of these modules (the most direct ones)
 WINDOW_OLD = ["tests/kernels/test_values84_window.py", "tests/kernels/test_window.py",
               "tests/kernels/test_values73_window.py", "tests/kernels/test_values57_window.py"]
-WCUDA_OLD = ["tests/kernels/test_values84_window_cuda.py", "tests/kernels/test_window_cuda.py"]
+WCUDA_OLD = ["tests/kernels/test_window_cuda.py"]
 MODEL_OLD = ["tests/model/test_values84_synthesis.py", "tests/model/test_values_window.py",
              "tests/model/test_values67_window.py", "tests/model/test_synthesis.py"]
 
 # value tests written for the bugs below (first, so that a caught mutant stops there)
 WINDOW_NEW = ["tests/kernels/test_values103_window.py"]
-WCUDA_NEW = ["tests/kernels/test_values103_window_cuda.py"]
+WCUDA_NEW = ["tests/kernels/test_values103_window_cuda.py", "tests/kernels/test_values84_window_cuda.py"]
 MODEL_NEW = ["tests/model/test_values103_window_model.py"]
 
 MUTANTS = [
