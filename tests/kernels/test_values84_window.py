@@ -44,23 +44,28 @@ def forward(a, norm=NORM_NONE, keep=True, x=None, state=None):
                                *(NONE,) * 6, norm, True, 0.1, 1e-5, None, keep)
 
 
-def by_hand(a):
-    """y (T,B,H), w (T,B,C), phi (T,B,U) and the final h, c, kappa, w of the layer without a norm, in NumPy."""
+def by_hand(a, ln=None):
+    """y (T,B,H), w (T,B,C), phi (T,B,U) and the final h, c, kappa, w of the layer in NumPy: without a norm, or
+    with ln(v, gain, shift) a LayerNorm over the x side's and h side's products and the cell (gx, bx; gh, bh; gc,
+    bc), texts of a["ulen"] characters."""
     sig = lambda z: 1.0 / (1.0 + np.exp(-z))  # noqa: E731
     h, c, kap, w = a["h0"], a["c0"], a["kappa0"], a["w0"]
     Tn = a["x"].shape[0]
     ys, wss, phis = np.zeros((Tn, B, H)), np.zeros((Tn, B, C)), np.zeros((Tn, B, U))
     for t in range(Tn):
-        z = np.concatenate([a["x"][t], w], axis=1) @ a["Wx"] + h @ a["Wh"] + a["b"]
+        xw, hw = np.concatenate([a["x"][t], w], axis=1) @ a["Wx"], h @ a["Wh"]
+        if ln is not None:
+            xw, hw = ln(xw, a["gx"], a["bx"]), ln(hw, a["gh"], a["bh"])
+        z = xw + hw + a["b"]
         i, f, g, o = sig(z[:, :H]), sig(z[:, H:2 * H]), np.tanh(z[:, 2 * H:3 * H]), sig(z[:, 3 * H:])
         c = f * c + i * g
-        h = o * np.tanh(c)
+        h = o * np.tanh(c if ln is None else ln(c, a["gc"], a["bc"]))
         p = h @ a["Wp"] + a["bp"]
         alpha, beta = np.exp(p[:, :K]), np.exp(p[:, K:2 * K])
         kap = kap + np.exp(p[:, 2 * K:])
         w = np.zeros((B, C))
         for b in range(B):
-            for u in range(ULEN[b]):
+            for u in range(a["ulen"][b]):
                 phis[t, b, u] = np.sum(alpha[b] * np.exp(-beta[b] * (kap[b] - (u + 1)) ** 2))
                 w[b, a["chars"][b, u]] += phis[t, b, u]
         ys[t], wss[t] = h, w
