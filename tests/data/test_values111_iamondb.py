@@ -13,17 +13,7 @@ from lnrnn.data import iamondb
 from lnrnn.data.tasks import load_task, task_spec
 from lnrnn.errors import DataError
 
-HEAD = ('<?xml version="1.0" encoding="ISO-8859-1"?>\n<WhiteboardCaptureSession>\n  <WhiteboardDescription>\n'
-        '    <SensorLocation corner="top_left"/>\n  </WhiteboardDescription>\n  <StrokeSet>\n')
-
-
-def xml(strokes):
-    body = []
-    for st in strokes:
-        body.append('    <Stroke colour="black" start_time="1.00" end_time="1.50">')
-        body += [f'      <Point x="{x}" y="{y}" time="1.00"/>' for x, y in st]
-        body.append("    </Stroke>")
-    return (HEAD + "\n".join(body) + "\n  </StrokeSet>\n</WhiteboardCaptureSession>\n").encode("latin-1")
+from test_values89_iamondb import line_xml as xml  # a line file's XML from its strokes
 
 
 def strokes_of(k):
