@@ -11,6 +11,7 @@ import itertools
 import numpy as np
 
 from lnrnn import reference as ref
+from gradcheck_util import numeric_grad
 
 EPS = 1e-5
 
@@ -19,18 +20,9 @@ def sig(z):
     return 1.0 / (1.0 + np.exp(-z))
 
 
-def central(f, p, h=1e-6):
-    """d f() / d p by central differences, p changed in place (and restored)."""
-    g = np.zeros_like(p)
-    for k in np.ndindex(p.shape):
-        old = p[k]
-        p[k] = old + h
-        up = f()
-        p[k] = old - h
-        down = f()
-        p[k] = old
-        g[k] = (up - down) / (2 * h)
-    return g
+def central(f, a, h=1e-6):
+    """Central differences (order 2, step h) of the scalar f() in every entry of a (changed in place, restored)."""
+    return numeric_grad(f, a, eps=h, order=2)
 
 
 def lstm_params(rng, I, H):

@@ -7,6 +7,7 @@ the loss are shared with test_values93_bn_parts, _bn_sync and _bn_cell_x."""
 import numpy as np
 
 from lnrnn.kernels import batchnorm
+from gradcheck_util import numeric_grad
 
 MOM, EPS = 0.2, 1e-3
 # T = 5 steps, B = 6 rows: step 0 all active; steps 1-3 masked (a padded row before a run, a run after it);
@@ -46,17 +47,8 @@ def active_loss(y, dy, lengths):
 
 
 def central(f, a, h=1e-6):
-    """Central differences of the scalar f() with respect to every entry of a (changed in place, restored)."""
-    g = np.zeros_like(a)
-    for i in np.ndindex(a.shape):
-        old = a[i]
-        a[i] = old + h
-        fp = f()
-        a[i] = old - h
-        fm = f()
-        a[i] = old
-        g[i] = (fp - fm) / (2 * h)
-    return g
+    """Central differences (order 2, step h) of the scalar f() in every entry of a (changed in place, restored)."""
+    return numeric_grad(f, a, eps=h, order=2)
 
 
 def problem(seed, T=5, B=6, F=3, Ts=3):
