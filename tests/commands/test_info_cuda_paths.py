@@ -4,13 +4,11 @@ per-step launches: they have no sequence kernels)."""
 import numpy as np
 import pytest
 
-pytest.importorskip("numba_cuda", reason="numba-cuda is not installed (pip install 'lnrnn[cuda]')")
+from cuda_guard import skip_unless_cuda
 
-from lnrnn import backend, config  # noqa: E402
+skip_unless_cuda()
 
-_ok, _why = backend.cuda_usable()
-if not _ok:
-    pytest.skip(f"CUDA kernels cannot run here: {_why}", allow_module_level=True)
+from lnrnn import config  # noqa: E402
 
 from lnrnn.commands.info import _cuda_paths  # noqa: E402
 from lnrnn.kernels import lstm_cuda, window_cuda  # noqa: E402

@@ -9,13 +9,11 @@ written back); on a GPU the same tests run PyTorch's cuBLAS and graphs too.
 import numpy as np
 import pytest
 
-pytest.importorskip("numba_cuda", reason="numba-cuda is not installed (pip install 'lnrnn[cuda]')")
+from cuda_guard import skip_unless_cuda
 
-from lnrnn import backend, config  # noqa: E402
+skip_unless_cuda()
 
-_ok, _why = backend.cuda_usable()
-if not _ok:
-    pytest.skip(f"CUDA kernels cannot run here: {_why}", allow_module_level=True)
+from lnrnn import config  # noqa: E402
 
 from bn_problems import bn_problem  # noqa: E402
 from test_cuda_graphs import blas, graphs  # noqa: E402,F401  (the provider fixtures)

@@ -9,13 +9,11 @@ tests also run PyTorch's and CuPy's cuBLAS and graphs, where installed.
 import numpy as np
 import pytest
 
-pytest.importorskip("numba_cuda", reason="numba-cuda is not installed (pip install 'lnrnn[cuda]')")
+from cuda_guard import skip_unless_cuda
+
+skip_unless_cuda()
 
 from lnrnn import backend, config  # noqa: E402
-
-_ok, _why = backend.cuda_usable()
-if not _ok:
-    pytest.skip(f"CUDA kernels cannot run here: {_why}", allow_module_level=True)
 
 from test_cuda_kernels import (CELL_SHAPES, EPS, LSTM_FWD, NORM, TOL64, assert_twins, close, host, problem,  # noqa: E402
                                run_lstm, run_rnn, small_blocks)  # noqa: F401  (small_blocks: the autouse geometry fixture)

@@ -12,14 +12,12 @@ import threading
 import numpy as np
 import pytest
 
-pytest.importorskip("numba_cuda", reason="numba-cuda is not installed (pip install 'lnrnn[cuda]')")
+from cuda_guard import skip_unless_cuda
+
+skip_unless_cuda()
 
 from bn_problems import bn_problem  # noqa: E402
 from lnrnn import backend, config  # noqa: E402
-
-_ok, _why = backend.cuda_usable()
-if not _ok:
-    pytest.skip(f"CUDA kernels cannot run here: {_why}", allow_module_level=True)
 
 from lnrnn.kernels.cpu import gemm
 from lnrnn.kernels.cuda import arrays_cuda, gemm_cuda

@@ -13,13 +13,11 @@ kernels of 4 threads, tiles of 3.
 import numpy as np
 import pytest
 
-pytest.importorskip("numba_cuda", reason="numba-cuda is not installed (pip install 'lnrnn[cuda]')")
+from cuda_guard import skip_unless_cuda
 
-from lnrnn import backend, config  # noqa: E402
+skip_unless_cuda()
 
-_ok, _why = backend.cuda_usable()
-if not _ok:
-    pytest.skip(f"CUDA kernels cannot run here: {_why}", allow_module_level=True)
+from lnrnn import config  # noqa: E402
 
 from test_cuda_kernels import close, simulator_race_free  # noqa: E402
 from test_window_cuda import (BWD_ARGS, CODES, EPS, FWD_OUT, GRADS, MOMENTUM, TOL_BWD, TOL_FWD, problem,  # noqa: E402

@@ -5,13 +5,11 @@ one-character text and a row at its first padded step is test_values84_window_cu
 import numpy as np
 import pytest
 
-pytest.importorskip("numba_cuda", reason="numba-cuda is not installed (pip install 'lnrnn[cuda]')")
+from cuda_guard import skip_unless_cuda
 
-from lnrnn import backend, config  # noqa: E402
+skip_unless_cuda()
 
-_ok, _why = backend.cuda_usable()
-if not _ok:
-    pytest.skip(f"CUDA kernels cannot run here: {_why}", allow_module_level=True)
+from lnrnn import config  # noqa: E402
 
 from lnrnn.kernels import window_cuda  # noqa: E402
 from lnrnn.kernels.codes import NORM_BN, NORM_LN, NORM_NONE  # noqa: E402

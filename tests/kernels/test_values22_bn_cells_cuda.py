@@ -8,13 +8,11 @@ The LSTM and RNN twins' graph plans (lstm_cuda, rnn_cuda) cached for one eps and
 import numpy as np
 import pytest
 
-pytest.importorskip("numba_cuda", reason="numba-cuda is not installed (pip install 'lnrnn[cuda]')")
+from cuda_guard import skip_unless_cuda
 
-from lnrnn import backend, config  # noqa: E402
+skip_unless_cuda()
 
-_ok, _why = backend.cuda_usable()
-if not _ok:
-    pytest.skip(f"CUDA kernels cannot run here: {_why}", allow_module_level=True)
+from lnrnn import config  # noqa: E402
 
 from test_cuda_graphs import blas, graphs  # noqa: E402,F401  (the provider fixtures)
 from test_cuda_kernels import (BN_CPU, BN_CUDA, LSTM_FWD, NORM, RNN_FWD, TOL64, close, host,  # noqa: E402,F401

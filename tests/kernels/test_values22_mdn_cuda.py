@@ -4,15 +4,10 @@
 clipped log-sigma) and, where no log-sigma is clipped, central differences of the spec. Float64, under the
 simulator, a few rows."""
 import numpy as np
-import pytest
 
-pytest.importorskip("numba_cuda", reason="numba-cuda is not installed (pip install 'lnrnn[cuda]')")
+from cuda_guard import skip_unless_cuda
 
-from lnrnn import backend  # noqa: E402
-
-_ok, _why = backend.cuda_usable()
-if not _ok:
-    pytest.skip(f"CUDA kernels cannot run here: {_why}", allow_module_level=True)
+skip_unless_cuda()
 
 from lnrnn.gradcheck import numeric_grad, rel_error  # noqa: E402
 from lnrnn.kernels import mdn, mdn_cuda  # noqa: E402

@@ -4,13 +4,9 @@ setting: an evaluation forward normalizes with the running rows and its backward
 a training one with the batch's. Plans of the "eager" provider under the simulator, tiny shapes."""
 import pytest
 
-pytest.importorskip("numba_cuda", reason="numba-cuda is not installed (pip install 'lnrnn[cuda]')")
+from cuda_guard import skip_unless_cuda
 
-from lnrnn import backend  # noqa: E402
-
-_ok, _why = backend.cuda_usable()
-if not _ok:
-    pytest.skip(f"CUDA kernels cannot run here: {_why}", allow_module_level=True)
+skip_unless_cuda()
 
 from test_cuda_kernels import close  # noqa: E402
 from test_cuda_window_graphs import SHAPE, graphs  # noqa: E402,F401  (graphs: the autouse fixture of the graph path)

@@ -6,13 +6,9 @@ Numba's CUDA simulator (or on a GPU with NUMBA_ENABLE_CUDASIM=0)."""
 import numpy as np
 import pytest
 
-pytest.importorskip("numba_cuda", reason="numba-cuda is not installed (pip install 'lnrnn[cuda]')")
+from cuda_guard import skip_unless_cuda
 
-from lnrnn import backend  # noqa: E402
-
-_ok, _why = backend.cuda_usable()
-if not _ok:
-    pytest.skip(f"CUDA kernels cannot run here: {_why}", allow_module_level=True)
+skip_unless_cuda()
 
 from lnrnn.kernels import lstm, lstm_cuda, rnn, rnn_cuda  # noqa: E402
 from lnrnn.kernels.cuda import arrays_cuda, gemm_cuda  # noqa: E402

@@ -7,15 +7,10 @@ tight enough that it binds and clip 0 (off). Outputs, the saved tuple, every gra
 
 Runs under Numba's CUDA simulator (tests/conftest.py) or on a GPU (NUMBA_ENABLE_CUDASIM=0)."""
 import numpy as np
-import pytest
 
-pytest.importorskip("numba_cuda", reason="numba-cuda is not installed (pip install 'lnrnn[cuda]')")
+from cuda_guard import skip_unless_cuda
 
-from lnrnn import backend  # noqa: E402
-
-_ok, _why = backend.cuda_usable()
-if not _ok:
-    pytest.skip(f"CUDA kernels cannot run here: {_why}", allow_module_level=True)
+skip_unless_cuda()
 
 from lnrnn.kernels import bn_lstm, bn_lstm_cuda  # noqa: E402
 from test_cuda_kernels import TOL64, close, host, small_blocks  # noqa: E402,F401  (small_blocks: autouse geometry)

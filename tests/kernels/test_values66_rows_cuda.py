@@ -8,13 +8,11 @@ error written here in NumPy, with rows not scored (mask 0 with a label that is t
 import numpy as np
 import pytest
 
-pytest.importorskip("numba_cuda", reason="numba-cuda is not installed (pip install 'lnrnn[cuda]')")
+from cuda_guard import skip_unless_cuda
 
-from lnrnn import backend, config  # noqa: E402
+skip_unless_cuda()
 
-_ok, _why = backend.cuda_usable()
-if not _ok:
-    pytest.skip(f"CUDA kernels cannot run here: {_why}", allow_module_level=True)
+from lnrnn import config  # noqa: E402
 
 from lnrnn.gradcheck import numeric_grad  # noqa: E402
 from lnrnn.kernels import layernorm, layernorm_cuda, losses_cuda, mdn_cuda  # noqa: E402

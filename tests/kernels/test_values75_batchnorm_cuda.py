@@ -11,13 +11,9 @@ Under Numba's CUDA simulator. float64: forward to 1e-12, gradients to 1e-7 (cent
 import numpy as np
 import pytest
 
-pytest.importorskip("numba_cuda", reason="numba-cuda is not installed (pip install 'lnrnn[cuda]')")
+from cuda_guard import skip_unless_cuda
 
-from lnrnn import backend  # noqa: E402
-
-_ok, _why = backend.cuda_usable()
-if not _ok:
-    pytest.skip(f"CUDA kernels cannot run here: {_why}", allow_module_level=True)
+skip_unless_cuda()
 
 from lnrnn.kernels import batchnorm_cuda  # noqa: E402
 from lnrnn.kernels.cuda import gemm_cuda  # noqa: E402

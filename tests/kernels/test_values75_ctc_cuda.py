@@ -12,13 +12,11 @@ import itertools
 import numpy as np
 import pytest
 
-pytest.importorskip("numba_cuda", reason="numba-cuda is not installed (pip install 'lnrnn[cuda]')")
+from cuda_guard import skip_unless_cuda
 
-from lnrnn import backend, config  # noqa: E402
+skip_unless_cuda()
 
-_ok, _why = backend.cuda_usable()
-if not _ok:
-    pytest.skip(f"CUDA kernels cannot run here: {_why}", allow_module_level=True)
+from lnrnn import config  # noqa: E402
 
 from lnrnn.kernels import ctc, ctc_cuda  # noqa: E402
 

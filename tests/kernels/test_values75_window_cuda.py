@@ -12,13 +12,9 @@ blocks of 4 threads (3K, C, H and U all wider than a block). Under Numba's CUDA 
 import numpy as np
 import pytest
 
-pytest.importorskip("numba_cuda", reason="numba-cuda is not installed (pip install 'lnrnn[cuda]')")
+from cuda_guard import skip_unless_cuda
 
-from lnrnn import backend  # noqa: E402
-
-_ok, _why = backend.cuda_usable()
-if not _ok:
-    pytest.skip(f"CUDA kernels cannot run here: {_why}", allow_module_level=True)
+skip_unless_cuda()
 
 from lnrnn.kernels import window_cuda  # noqa: E402
 from lnrnn.kernels.cuda.arrays_cuda import to_device  # noqa: E402

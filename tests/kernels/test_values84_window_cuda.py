@@ -13,13 +13,11 @@ multiple of it). The layer: T = 4, B = 3, I = 2, H = 3, K = 2, C = 4, U = 5, row
 import numpy as np
 import pytest
 
-pytest.importorskip("numba_cuda", reason="numba-cuda is not installed (pip install 'lnrnn[cuda]')")
+from cuda_guard import skip_unless_cuda
 
-from lnrnn import backend, config  # noqa: E402
+skip_unless_cuda()
 
-_ok, _why = backend.cuda_usable()
-if not _ok:
-    pytest.skip(f"CUDA kernels cannot run here: {_why}", allow_module_level=True)
+from lnrnn import config  # noqa: E402
 
 from lnrnn.kernels import window_cuda  # noqa: E402
 from lnrnn.kernels.codes import NORM_NONE  # noqa: E402

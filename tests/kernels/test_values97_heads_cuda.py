@@ -14,15 +14,10 @@ Runs under Numba's CUDA simulator (tests/conftest.py) or on a GPU (NUMBA_ENABLE_
 import itertools
 
 import numpy as np
-import pytest
 
-pytest.importorskip("numba_cuda", reason="numba-cuda is not installed (pip install 'lnrnn[cuda]')")
+from cuda_guard import skip_unless_cuda
 
-from lnrnn import backend  # noqa: E402
-
-_ok, _why = backend.cuda_usable()
-if not _ok:
-    pytest.skip(f"CUDA kernels cannot run here: {_why}", allow_module_level=True)
+skip_unless_cuda()
 
 from lnrnn.kernels import ctc, ctc_cuda, losses_cuda, mdn, mdn_cuda  # noqa: E402
 from lnrnn.kernels.cuda.arrays_cuda import empty, to_device  # noqa: E402

@@ -9,15 +9,10 @@ dx = rstd (dy g - mean(dy g) - xhat mean(dy g xhat)).
 
 Runs under Numba's CUDA simulator (tests/conftest.py) or on a GPU (NUMBA_ENABLE_CUDASIM=0)."""
 import numpy as np
-import pytest
 
-pytest.importorskip("numba_cuda", reason="numba-cuda is not installed (pip install 'lnrnn[cuda]')")
+from cuda_guard import skip_unless_cuda
 
-from lnrnn import backend  # noqa: E402
-
-_ok, _why = backend.cuda_usable()
-if not _ok:
-    pytest.skip(f"CUDA kernels cannot run here: {_why}", allow_module_level=True)
+skip_unless_cuda()
 
 from lnrnn.kernels import layernorm, layernorm_cuda, optim, optim_cuda  # noqa: E402
 from lnrnn.kernels.cuda.arrays_cuda import to_device  # noqa: E402

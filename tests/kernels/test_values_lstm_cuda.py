@@ -8,13 +8,11 @@ Runs under Numba's CUDA simulator (tests/conftest.py) or on a GPU (NUMBA_ENABLE_
 import numpy as np
 import pytest
 
-pytest.importorskip("numba_cuda", reason="numba-cuda is not installed (pip install 'lnrnn[cuda]')")
+from cuda_guard import skip_unless_cuda
 
-from lnrnn import backend, config  # noqa: E402
+skip_unless_cuda()
 
-_ok, _why = backend.cuda_usable()
-if not _ok:
-    pytest.skip(f"CUDA kernels cannot run here: {_why}", allow_module_level=True)
+from lnrnn import config  # noqa: E402
 
 from lnrnn.kernels import lstm, lstm_cuda  # noqa: E402
 from lnrnn.kernels.cuda import arrays_cuda  # noqa: E402

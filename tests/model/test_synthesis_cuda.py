@@ -19,13 +19,11 @@ import os
 import numpy as np
 import pytest
 
-pytest.importorskip("numba_cuda", reason="numba-cuda is not installed (pip install 'lnrnn[cuda]')")
+from cuda_guard import skip_unless_cuda
+
+skip_unless_cuda()
 
 from lnrnn import backend  # noqa: E402
-
-_ok, _why = backend.cuda_usable()
-if not _ok:
-    pytest.skip(f"CUDA kernels cannot run here: {_why}", allow_module_level=True)
 
 from lnrnn.model.models import build_model  # noqa: E402
 from lnrnn.model.window import WindowStack  # noqa: E402
