@@ -9,42 +9,19 @@ dL/dc0 are the definition's on its rows, its running rows are the definition's (
 group's statistics), and the ranks' parameter gradients add up to central differences of the definition's loss
 over the active (row, step)s. The ranks' sums are added in another order than one process's, so the comparisons
 are to rounding, not bit for bit."""
-import threading
-
 import numpy as np
 import pytest
 
 from lnrnn.kernels import bn_sync
 import test_values100_bn_lstm as lstm
 import test_values100_bn_rnn as rnn
+from thread_ranks import run_ranks
 
 PERM = np.array([6, 2, 0, 3, 5, 4, 1])  # lengths in this order: 0, 1, 4, 2, 2, 3, 3 (the last row active)
 GROUPS = {"one process": [slice(0, 7)], "two ranks": [slice(0, 1), slice(1, 7)],
           "three ranks": [slice(0, 1), slice(1, 3), slice(3, 7)]}
 I = 3
 ROW_ARGS = ("x", "h0", "c0")  # the arguments that hold rows of the batch (x on axis 1)
-
-
-class Group:
-    """reduce for n ranks on n threads: each leaves a copy of its buffer, all wait, all add them in rank order."""
-
-    def __init__(self, n):
-        self.slots = [None] * n
-        self.barrier = threading.Barrier(n, timeout=120)
-
-    def reduce_for(self, r):
-        if len(self.slots) == 1:
-            return lambda buf: None
-
-        def reduce(buf):
-            self.slots[r] = buf.copy()
-            self.barrier.wait()
-            total = self.slots[0].copy()
-            for s in self.slots[1:]:
-                total += s
-            self.barrier.wait()
-            buf[:] = total
-        return reduce
 
 
 def rows_of(p, sl):
@@ -57,25 +34,8 @@ def rows_of(p, sl):
 
 
 def in_group(slices, job):
-    """Runs job(reduce, r, sl) on one thread per rank -> the results in rank order."""
-    group = Group(len(slices))
-    results, errors = [None] * len(slices), []
-
-    def rank(r):
-        try:
-            results[r] = job(group.reduce_for(r), r, slices[r])
-        except BaseException as e:  # noqa: B036  (re-raised below)
-            errors.append(e)
-            group.barrier.abort()
-
-    workers = [threading.Thread(target=rank, args=(r,)) for r in range(len(slices))]
-    for w in workers:
-        w.start()
-    for w in workers:
-        w.join()
-    if errors:
-        raise errors[0]
-    return results
+    """job(reduce, r, sl) on one thread per rank, rank r holding rows sl -> the results in rank order."""
+    return run_ranks(len(slices), lambda reduce, r: job(reduce, r, slices[r]))
 
 
 def err(got, want):

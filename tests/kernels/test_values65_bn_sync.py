@@ -5,12 +5,11 @@ felt), rows of their own lengths (a step with one active row, a step with none) 
 reduce adds their buffers (the exchange of partial sums). Each rank's y and dL/dx, dL/dh0 are the definition's
 on its rows; the ranks' parameter gradients add up to central differences of the definition's loss (which
 counts the active (row, step)s only)."""
-import threading
-
 import numpy as np
 
 from lnrnn.kernels import bn_sync
 from test_values65_bn_rnn import EPS, LENGTHS, MOM, err, numeric_grads, problem, rnn_definition
+from thread_ranks import run_ranks
 
 I = 3
 SHIFT = 2.5  # running means near 2.5: the sync cells' shift K is far from the batch means
@@ -43,47 +42,18 @@ def test_one_process_against_the_definition():
         assert err(g, num[name]) < 1e-7, f"d{name}: {err(g, num[name]):.3g}"
 
 
-class TwoRanks:
-    """reduce for two ranks on two threads: each leaves a copy of its buffer, both wait, both add the two in
-    rank order."""
-
-    def __init__(self):
-        self.slots = [None, None]
-        self.barrier = threading.Barrier(2, timeout=60)
-
-    def reduce_for(self, r):
-        def reduce(buf):
-            self.slots[r] = buf.copy()
-            self.barrier.wait()
-            total = self.slots[0] + self.slots[1]
-            self.barrier.wait()  # both have read both slots before either writes the next buffer
-            buf[:] = total
-        return reduce
-
-
 def test_two_ranks_of_three_and_four_rows_against_the_definition():
     p, run, dy = problem(6541, I, mean_shift=SHIFT)
     run_d = [r.copy() for r in run]
     y_d = rnn_definition(p, run_d, True, LENGTHS)
     rows = [slice(0, 3), slice(3, 7)]
-    group = TwoRanks()
-    results, runs, errors = [None, None], [[r.copy() for r in run] for _ in rows], []
+    runs = [[r.copy() for r in run] for _ in rows]
 
-    def rank(r):
-        try:
-            pr = {k: (v[:, rows[r]] if k == "x" else v[rows[r]] if k == "h0" else v).copy() for k, v in p.items()}
-            results[r] = rank_run(group.reduce_for(r), pr, runs[r], dy[:, rows[r]].copy(), LENGTHS[rows[r]])
-        except BaseException as e:  # noqa: B036  (re-raised below)
-            errors.append(e)
-            group.barrier.abort()
+    def rank(reduce, r):
+        pr = {k: (v[:, rows[r]] if k == "x" else v[rows[r]] if k == "h0" else v).copy() for k, v in p.items()}
+        return rank_run(reduce, pr, runs[r], dy[:, rows[r]].copy(), LENGTHS[rows[r]])
 
-    workers = [threading.Thread(target=rank, args=(r,)) for r in (0, 1)]
-    for w in workers:
-        w.start()
-    for w in workers:
-        w.join()
-    if errors:
-        raise errors[0]
+    results = run_ranks(2, rank)
     num = numeric_grads(p, run, True, LENGTHS, dy)
     for r, sl in enumerate(rows):
         y, grads = results[r]

@@ -6,35 +6,17 @@ running means far from the batch means (the shift of the single-pass variance is
 (reduce the identity), and on two ranks holding 2 and 4 of the 6 rows, run on two threads whose reduce adds their
 buffers, each rank's rows equal to one process over the whole batch: y, statistics and running rows against the
 definition, dL/dx against its central differences, and the ranks' dgain, dbias adding up to them."""
-import threading
-
 import numpy as np
 
 from lnrnn.kernels import bn_sync
 from test_values93_batchnorm import EPS, LENGTHS, MOM, active_loss, bn_definition, central, problem
+from thread_ranks import run_ranks
 
 SHIFT = 2.5
 
 
 def identity(buf):
     pass
-
-
-class TwoRanks:
-    """reduce for two ranks on two threads: each leaves a copy of its buffer, both wait, both add the two."""
-
-    def __init__(self):
-        self.slots = [None, None]
-        self.barrier = threading.Barrier(2, timeout=120)
-
-    def reduce_for(self, r):
-        def reduce(buf):
-            self.slots[r] = buf.copy()
-            self.barrier.wait()
-            total = self.slots[0] + self.slots[1]
-            self.barrier.wait()
-            buf[:] = total
-        return reduce
 
 
 def shifted_problem(seed):
@@ -135,25 +117,13 @@ def test_x_side_on_two_ranks_equals_one_process():
     x, gain, bias, rm, rv, dy = shifted_problem(943)
     (y_d, mean_d, rstd_d, rm_d, rv_d), num = definition_and_grads(x, gain, bias, rm, rv, dy)
     rows = [slice(0, 2), slice(2, 6)]
-    group = TwoRanks()
-    results, runs, errors = [None, None], [(rm.copy(), rv.copy()) for _ in rows], []
+    runs = [(rm.copy(), rv.copy()) for _ in rows]
 
-    def rank(r):
-        try:
-            sl = rows[r]
-            results[r] = x_side(group.reduce_for(r), x[:, sl].copy(), LENGTHS[sl].copy(), gain, bias, *runs[r],
-                                dy[:, sl].copy())
-        except BaseException as e:  # noqa: B036  (re-raised below)
-            errors.append(e)
-            group.barrier.abort()
+    def rank(reduce, r):
+        sl = rows[r]
+        return x_side(reduce, x[:, sl].copy(), LENGTHS[sl].copy(), gain, bias, *runs[r], dy[:, sl].copy())
 
-    workers = [threading.Thread(target=rank, args=(r,)) for r in (0, 1)]
-    for w in workers:
-        w.start()
-    for w in workers:
-        w.join()
-    if errors:
-        raise errors[0]
+    results = run_ranks(2, rank)
     for r, sl in enumerate(rows):
         xn, mean, rstd, counts, dxw, dgain, dbias = results[r]
         np.testing.assert_allclose(xn, y_d[:, sl], rtol=1e-9, atol=1e-10, err_msg=f"rank {r}: y")
