@@ -26,32 +26,10 @@ from lnrnn.kernels.cuda.arrays_cuda import empty, to_device  # noqa: E402
 from lnrnn.kernels.optim import CLIP_EPS  # noqa: E402
 from lnrnn.reference import mdn_nll  # noqa: E402
 from test_cuda_kernels import host, small_blocks  # noqa: E402,F401  (small_blocks: autouse geometry)
+from test_values75_ctc_cuda import collapse  # noqa: E402  (a best path collapsed: repeats merged, blanks dropped)
+from test_values97_heads_cuda import levenshtein, log_softmax  # noqa: E402
 
 TOL = 1e-12
-
-
-def log_softmax(z):
-    z = z - z.max(-1, keepdims=True)
-    return z - np.log(np.exp(z).sum(-1, keepdims=True))
-
-
-def collapse(path):
-    out, prev = [], None
-    for c in path:
-        if c != 0 and c != prev:
-            out.append(int(c))
-        prev = c
-    return out
-
-
-def levenshtein(a, b):
-    prev = list(range(len(b) + 1))
-    for i, x in enumerate(a, 1):
-        cur = [i]
-        for j, y in enumerate(b, 1):
-            cur.append(min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (x != y)))
-        prev = cur
-    return prev[-1]
 
 
 def test_ctc_rows_by_definition():
