@@ -12,21 +12,7 @@ from lnrnn.errors import UserError
 from lnrnn.model import cells
 from lnrnn.training import memory, progress
 from lnrnn.training.runconfig import TrainConfig
-
-
-class Clock:
-    def __init__(self):
-        self.now = 50.0
-
-    def __call__(self):
-        return self.now
-
-
-@pytest.fixture
-def clock(monkeypatch):
-    c = Clock()
-    monkeypatch.setattr(progress.time, "perf_counter", c)
-    return c
+from test_values95_progress import clock  # noqa: F401  (a fixture: perf_counter on a clock set by hand)
 
 
 def test_updates_add_up_and_rate_and_eta_follow(clock):
