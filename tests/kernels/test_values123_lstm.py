@@ -10,12 +10,11 @@ import numpy as np
 import pytest
 
 from lnrnn.config import FOLD_MAX_I
-from lnrnn.kernels.lstm import NORM_LN, NORM_NONE, lstm_backward, lstm_forward, lstm_infer
+from lnrnn.kernels.lstm import lstm_backward, lstm_forward, lstm_infer
 from gradcheck_util import numeric_grad
+from test_values11_lstm import EPS, FWD, NORM, close
+from test_values92_lstm import by_definition
 
-EPS = 1e-5
-NORM = {"none": NORM_NONE, "ln": NORM_LN}
-FWD = ("x", "h0", "c0", "Wx", "Wh", "b", "gx", "bx", "gh", "bh", "gc", "bc")
 WIDTHS = [1, 3, FOLD_MAX_I, FOLD_MAX_I + 2]
 
 
@@ -33,33 +32,10 @@ def problem(seed, T, B, I, H):
                 bh=P(G, scale=0.3, shift=0.3), gc=P(H, scale=0.3, shift=1.4), bc=P(H, scale=0.3, shift=0.4))
 
 
-def ln(z, g, b):
-    m = z.mean(-1, keepdims=True)
-    return (z - m) / np.sqrt(((z - m) ** 2).mean(-1, keepdims=True) + EPS) * g + b
-
-
-def sig(z):
-    return 1.0 / (1.0 + np.exp(-z))
-
-
 def by_equations(p, norm):
-    """y (T,B,H), h_T, c_T."""
-    H = p["h0"].shape[1]
-    h, c, ys = p["h0"], p["c0"], []
-    for xt in p["x"]:
-        if norm == "ln":
-            a = ln(xt @ p["Wx"], p["gx"], p["bx"]) + ln(h @ p["Wh"], p["gh"], p["bh"]) + p["b"]
-        else:
-            a = xt @ p["Wx"] + h @ p["Wh"] + p["b"]
-        i, f, g, o = sig(a[:, :H]), sig(a[:, H:2 * H]), np.tanh(a[:, 2 * H:3 * H]), sig(a[:, 3 * H:])
-        c = f * c + i * g
-        h = o * np.tanh(ln(c, p["gc"], p["bc"]) if norm == "ln" else c)
-        ys.append(h)
-    return np.stack(ys), h, c
-
-
-def close(a, b):
-    return float(np.max(np.abs(a - b)) / max(np.max(np.abs(b)), 1e-30))
+    """y (T,B,H), h_T, c_T: the LSTM step by its equations (test_values92_lstm.by_definition)."""
+    y, c = by_definition(p, norm)
+    return y, y[-1], c[-1]
 
 
 @pytest.mark.parametrize("norm", ["none", "ln"])

@@ -8,12 +8,12 @@ import numpy as np
 import pytest
 
 from lnrnn.config import FOLD_MAX_I
-from lnrnn.kernels.rnn import NORM_LN, NORM_NONE, rnn_backward, rnn_forward, rnn_infer
+from lnrnn.kernels.rnn import rnn_backward, rnn_forward, rnn_infer
 from gradcheck_util import numeric_grad
+from test_values11_lstm import close
+from test_values72_rnn import EPS, FWD, NORM
+from test_values92_rnn import by_definition
 
-EPS = 1e-5
-NORM = {"none": NORM_NONE, "ln": NORM_LN}
-FWD = ("x", "h0", "Wx", "Wh", "b", "g")
 
 
 def problem(seed, T, B, I, H):
@@ -27,19 +27,9 @@ def problem(seed, T, B, I, H):
 
 
 def by_equations(p, norm):
-    h, ys = p["h0"], []
-    for xt in p["x"]:
-        a = xt @ p["Wx"] + h @ p["Wh"]
-        if norm == "ln":
-            m = a.mean(-1, keepdims=True)
-            a = (a - m) / np.sqrt(((a - m) ** 2).mean(-1, keepdims=True) + EPS) * p["g"]
-        h = np.tanh(a + p["b"])
-        ys.append(h)
-    return np.stack(ys), h
-
-
-def close(a, b):
-    return float(np.max(np.abs(a - b)) / max(np.max(np.abs(b)), 1e-30))
+    """y (T,B,H), h_T: the RNN step by its equations (test_values92_rnn.by_definition)."""
+    y = by_definition(p, norm)
+    return y, y[-1]
 
 
 @pytest.mark.parametrize("norm", ["none", "ln"])
