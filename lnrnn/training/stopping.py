@@ -118,8 +118,9 @@ def judge(t, rec):
             rec["early_stop"] = True
     return better
 
-def diverged(t, what, value):
-    """Stop the run ``t`` (the trainer) that went wrong: a NaN or infinite loss, gradient or activation."""
+def diverged(t, what, value, evaluated=False):
+    """Stop the run ``t`` (the trainer) that went wrong: a NaN or infinite loss, gradient or activation, during
+    update t.step + 1, or (evaluated) in the evaluation of the state after update t.step."""
     hint = "try a lower --lr or a --clip"
     if t.setup.plan.cell.norm == "bn" and not t.model.state_noise:
         # the likely cause (Cooijmans et al. sec. 5.1): sequences that begin alike and zero initial states
@@ -127,8 +128,9 @@ def diverged(t, what, value):
         # multiplies by gamma/sqrt(eps) at each such step
         hint = ("BatchNorm cells overflow when every sequence of a batch has the same early steps and zero "
                 "initial states (zero batch variance): try --state-noise 0.1, or " + hint[4:])
+    where = f"after update {t.step}" if evaluated else f"update {t.step + 1}"
     raise TrainingDiverged(
-        f"the {what} became {value} at epoch {t.epoch + 1}, update {t.step + 1}; training stopped and "
+        f"the {what} became {value} at epoch {t.epoch + 1}, {where}; training stopped and "
         f"the last good checkpoint (update {t.saved_step}) is kept in {t.cfg.out}; {hint}.")
 
 def blown_up(t, loss):

@@ -229,7 +229,7 @@ class Trainer:
         """--eval-every: a row in metrics.jsonl, the best checkpoint and patience, mid-epoch."""
         val = self._validate()
         if not math.isfinite(val["loss"]):
-            self._diverged("validation loss", val["loss"])
+            self._diverged("validation loss", val["loss"], evaluated=True)
         rec = self.recorder.eval_row(val, nb, "update")
         if not self.quiet:
             bar.note(f"update {self.step}: val " + format_metrics(val))
@@ -252,7 +252,7 @@ class Trainer:
         rec = self.recorder.epoch_row(val, epoch_wall)
         bar.close("| val " + format_metrics(val))
         if not math.isfinite(val["loss"]):
-            self._diverged("validation loss", val["loss"])
+            self._diverged("validation loss", val["loss"], evaluated=True)
         better = self._judge(rec)
         self.history.append(rec)
         self.epoch += 1

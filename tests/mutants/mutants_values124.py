@@ -32,6 +32,9 @@ the same state right after: no file tells the two apart); ``elif`` before that s
 epoch breaks out first, and at an epoch's last update the save is not due there either way); evaluate's
 ``group.allreduce(acc...)`` dropped (the identity in one process; only an MPI launcher could see it, and the
 launcher tests are left off).
+A 13th, added with a fix in lnrnn/training/stopping.py: a validation loss that is not finite was reported as
+"update {step + 1}", the update after the state evaluated; the message now says "after update {step}", and
+the mutant that names the next update again is caught by test_values124_driver and test_values80_loop.
 
     python tests/mutants/run.py --only 'v124-*'
 """
@@ -126,4 +129,10 @@ MUTANTS = [
          new='flag = "--" + name',
          tests=SETUP_NEW + SETUP_OLD,
          why="a refused resume names --batch_size, an option the command line does not have"),
+    # ---- the divergence message of an evaluation (fixed with this round: it named the update after it) ----
+    dict(name="v124-diverged-evaluation-names-the-next-update", file=STOP,
+         old='where = f"after update {t.step}" if evaluated else f"update {t.step + 1}"',
+         new='where = f"after update {t.step + 1}" if evaluated else f"update {t.step + 1}"',
+         tests=TRAIN_NEW + ["tests/training/test_values80_loop.py"],
+         why="a validation loss that is not finite is reported after the update that follows the evaluated state"),
 ]

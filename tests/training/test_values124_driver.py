@@ -129,7 +129,7 @@ def test_a_non_finite_validation_loss_at_an_epochs_end_diverges(tmp_path, monkey
     with pytest.raises(TrainingDiverged) as e:
         quiet_train(cfg(out), hook=lambda t: steps.append(t.step))
     assert steps == list(range(1, NB + 1))
-    assert str(e.value).startswith(f"the validation loss became {bad} at epoch 1,")
+    assert str(e.value).startswith(f"the validation loss became {bad} at epoch 1, after update {NB};")
     assert "last good checkpoint (update 0)" in str(e.value)
     assert saved_step(out) == 0
 

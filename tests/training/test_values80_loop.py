@@ -106,6 +106,6 @@ def test_a_nan_eval_every_validation_loss_stops_the_run(tmp_path, monkeypatch):
     with pytest.raises(TrainingDiverged) as e:
         quiet_train(cfg(out, eval_every=2))
     assert len(calls) == 1                                     # at update 2, inside epoch 1
-    assert "the validation loss became nan at epoch 1, update 3" in str(e.value)
+    assert "the validation loss became nan at epoch 1, after update 2;" in str(e.value)
     assert not (out / "metrics.jsonl").exists() or not any(
         not math.isfinite(r["val_loss"]) for r in jsonl(out / "metrics.jsonl"))
