@@ -102,11 +102,12 @@ def test_column_sums_by_definition():
 
 
 LANES = 7  # not a power of two
+SUMS2 = 2 * LANES  # the two sums' shared rows (a named constant: a GPU compiler types no expression here)
 
 
 @cuda.jit
 def _sums2(a, b, out):
-    sh = cuda.shared.array(2 * LANES, float64)
+    sh = cuda.shared.array(SUMS2, float64)
     tid = cuda.threadIdx.x
     s, q = rows_cuda.block_sum2(sh, a[tid], b[tid])
     out[0, tid] = s
