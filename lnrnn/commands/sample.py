@@ -91,6 +91,8 @@ def sample(ctx, path, steps, no_cap, bias, seed, count, texts, prime_strokes, pr
     if judge_out is not None and judge_path is None:
         raise UserError("--judge-out writes what --judge measured; give --judge READER_RUN_FOLDER.")
     check_prime_pair(prime_strokes, prime_text, CLI_NAMES)
+    # first: a name ending in a separator is a folder, not a name without suffix
+    check_output_file(out, "--out")
     picture_format(out)
     prime_points = read_stroke3(prime_strokes, "--prime-strokes") if prime_strokes is not None else None
     if prime_points is not None and len(prime_points) > SAMPLE_MAX_STEPS and not no_cap:
@@ -99,7 +101,6 @@ def sample(ctx, path, steps, no_cap, bias, seed, count, texts, prime_strokes, pr
                         "prime (a line or two of handwriting), or pass --no-cap to read it anyway.")
     if judge_out:
         check_output_file(judge_out, "--judge-out")
-    check_output_file(out, "--out")
     if npz:
         check_output_file(npz, "--npz")
         if named_suffix(npz, (".npz",), "--npz") is None:  # the file is an .npz archive whatever its name says

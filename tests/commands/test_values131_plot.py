@@ -72,7 +72,7 @@ def test_a_png_is_written_and_reads_back(tmp_path):
     assert os.listdir(tmp_path / "pics") == ["c.png"]                          # no temp file left
 
 
-@pytest.mark.parametrize("out, words", [("pics" + os.sep, "--out must end in .png, .svg, .pdf"),
+@pytest.mark.parametrize("out, words", [("pics" + os.sep, "names a folder; give a file name"),  # before the suffix
                                         ("d.svg", "is a directory"),
                                         ("c.txt", "c.txt")])
 def test_a_bad_out_is_refused_before_reading(tmp_path, monkeypatch, out, words):

@@ -70,12 +70,13 @@ def test_forced_predictions_are_the_apis_row_for_row(run, tmp_path):
 
 
 @pytest.mark.parametrize("out, words", [("p.txt", "--out must end in .csv or .npy"),
-                                        ("o" + os.sep, "--out must end in .csv or .npy"),
+                                        ("o" + os.sep, "names a folder; give a file name"),  # before the suffix
                                         ("d.csv", "is a directory")])                # click's own check
 def test_a_bad_out_is_refused_before_the_run_is_loaded(run, tmp_path, monkeypatch, out, words):
     monkeypatch.setattr(lnrnn.api, "load_run", lambda *a, **k: pytest.fail("loaded"))
     np.save(tmp_path / "x.npy", short_sequences())
     (tmp_path / "d.csv").mkdir()
-    r = invoke("predict", "--checkpoint", run, "--input", tmp_path / "x.npy", "--out", str(tmp_path / out), "-q")
+    r = invoke("predict", "--checkpoint", run, "--input", tmp_path / "x.npy",
+               "--out", os.path.join(str(tmp_path), out), "-q")  # a trailing separator kept
     assert_clean_error(r, words)
     assert sorted(os.listdir(tmp_path)) == ["d.csv", "x.npy"] and os.listdir(tmp_path / "d.csv") == []
