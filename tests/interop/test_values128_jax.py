@@ -21,45 +21,16 @@ from jax.test_util import check_grads  # noqa: E402
 import lnrnn.jax as lj  # noqa: E402
 from lnrnn.interop.export import export_weights  # noqa: E402
 from lnrnn.model.models import build_model, head_config  # noqa: E402
+from test_values86_jax import plain_stack  # noqa: E402
 
 jax.config.update("jax_enable_x64", True)  # as the other JAX test files
 
 T, B, I, H = 4, 3, 2, 3
 
 
-def _layer(cell, p, k, x, h, c, lengths):
-    """Layer k over x (T,B,I_k) from h, c (B,H) -> y (T,B,H) (zero past each row's length), h_n, c_n."""
-    Wi, Wh = p[f"weight_ih_l{k}"], p[f"weight_hh_l{k}"]
-    b = p[f"bias_ih_l{k}"] + p[f"bias_hh_l{k}"]
-    n = h.shape[1]
-    lengths = jnp.full(x.shape[1], x.shape[0]) if lengths is None else jnp.asarray(lengths)
-
-    def step(carry, xt_t):
-        h, c = carry
-        xt, t = xt_t
-        a = xt @ Wi.T + h @ Wh.T + b
-        if cell == "lstm":
-            i, f, g, o = (jax.nn.sigmoid(a[:, :n]), jax.nn.sigmoid(a[:, n:2 * n]), jnp.tanh(a[:, 2 * n:3 * n]),
-                          jax.nn.sigmoid(a[:, 3 * n:]))
-            c2 = f * c + i * g
-            h2 = o * jnp.tanh(c2)
-        else:
-            h2, c2 = jnp.tanh(a), c
-        run = (t < lengths)[:, None]
-        return (jnp.where(run, h2, h), jnp.where(run, c2, c)), jnp.where(run, h2, 0.0)
-
-    (h, c), y = jax.lax.scan(step, (h, c), (x, jnp.arange(x.shape[0])))
-    return y, h, c
-
-
 def stack(cell, p, x, h0, c0, lengths=None):
-    """x (T,B,I), h0/c0 (L,B,H) -> y (T,B,H), h_n, c_n (L,B,H)."""
-    hs, cs = [], []
-    for k in range(h0.shape[0]):
-        x, h, c = _layer(cell, p, k, x, h0[k], c0[k], lengths)
-        hs.append(h)
-        cs.append(c)
-    return x, jnp.stack(hs), jnp.stack(cs)
+    """x (T,B,I), h0/c0 (L,B,H) -> y (T,B,H), h_n, c_n (L,B,H): test_values86_jax's stack, LSTM or tanh RNN."""
+    return plain_stack(p, x, h0, c0, lengths, cell)
 
 
 def _params(cell, L, seed=0):

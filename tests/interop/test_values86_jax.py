@@ -26,9 +26,9 @@ jax.config.update("jax_enable_x64", True)  # as the other JAX test files
 T, B, I, H, L = 4, 3, 2, 2, 2
 
 
-def _layer(p, k, x, h, c, lengths=None):
-    """Layer k of the plain LSTM over x (T,B,I_k) from h, c (B,H) -> y (T,B,H) (zero past each row's length),
-    h_n, c_n (each row's state after its own last step)."""
+def _layer(p, k, x, h, c, lengths=None, cell="lstm"):
+    """Layer k of the plain LSTM (or tanh RNN: cell "rnn", c carried unchanged) over x (T,B,I_k) from h, c (B,H)
+    -> y (T,B,H) (zero past each row's length), h_n, c_n (each row's state after its own last step)."""
     Wi, Wh = p[f"weight_ih_l{k}"], p[f"weight_hh_l{k}"]
     b = p[f"bias_ih_l{k}"] + p[f"bias_hh_l{k}"]
     n = h.shape[1]
@@ -38,10 +38,13 @@ def _layer(p, k, x, h, c, lengths=None):
         h, c = carry
         xt, t = xt_t
         a = xt @ Wi.T + h @ Wh.T + b
-        i, f, g, o = (jax.nn.sigmoid(a[:, :n]), jax.nn.sigmoid(a[:, n:2 * n]), jnp.tanh(a[:, 2 * n:3 * n]),
-                      jax.nn.sigmoid(a[:, 3 * n:]))
-        c2 = f * c + i * g
-        h2 = o * jnp.tanh(c2)
+        if cell == "lstm":
+            i, f, g, o = (jax.nn.sigmoid(a[:, :n]), jax.nn.sigmoid(a[:, n:2 * n]), jnp.tanh(a[:, 2 * n:3 * n]),
+                          jax.nn.sigmoid(a[:, 3 * n:]))
+            c2 = f * c + i * g
+            h2 = o * jnp.tanh(c2)
+        else:
+            h2, c2 = jnp.tanh(a), c
         run = (t < lengths)[:, None]
         return (jnp.where(run, h2, h), jnp.where(run, c2, c)), jnp.where(run, h2, 0.0)
 
@@ -49,11 +52,11 @@ def _layer(p, k, x, h, c, lengths=None):
     return y, h, c
 
 
-def plain_stack(p, x, h0, c0, lengths=None):
+def plain_stack(p, x, h0, c0, lengths=None, cell="lstm"):
     """x (T,B,I), h0/c0 (L,B,H) -> y (T,B,H), h_n, c_n (L,B,H)."""
     hs, cs = [], []
     for k in range(h0.shape[0]):
-        x, h, c = _layer(p, k, x, h0[k], c0[k], lengths)
+        x, h, c = _layer(p, k, x, h0[k], c0[k], lengths, cell)
         hs.append(h)
         cs.append(c)
     return x, jnp.stack(hs), jnp.stack(cs)
