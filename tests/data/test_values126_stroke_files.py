@@ -7,6 +7,7 @@ import pytest
 
 from lnrnn.data.stroke_files import load, read_lines, save_npz
 from lnrnn.errors import DataError
+from test_values116_stroke_files import assert_same  # sequence by sequence, bit for bit
 
 
 def seqs(rng, sizes):
@@ -17,12 +18,6 @@ def seqs(rng, sizes):
         s[-1, 2] = 1.0
         out.append(s)
     return out
-
-
-def assert_same(got, want):
-    assert len(got) == len(want)
-    for g, w in zip(got, want):
-        np.testing.assert_array_equal(g, w)
 
 
 def test_strokes_without_lengths_are_refused_naming_the_arrays(tmp_path):

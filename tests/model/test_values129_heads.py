@@ -10,17 +10,9 @@ import pytest
 
 from lnrnn.model.heads import ClassifierHead, CTCHead, MDNHead, RegressionHead, make_head
 from gradcheck_util import numeric_grad
+from test_values87_beam import collapse  # a path collapsed: repeats merged, blanks (0) dropped, as a tuple
 
 H = 3
-
-
-def collapse(path):
-    out, prev = [], None
-    for c in path:
-        if c != prev and c != 0:
-            out.append(c)
-        prev = c
-    return tuple(out)
 
 
 def ctc_nll(z, label):
