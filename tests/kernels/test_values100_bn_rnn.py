@@ -6,17 +6,15 @@ away from their defaults, h0 given, a narrow input (the fold path) and a wide on
 two parts over four row blocks (the same bits); every gradient, by name, against central differences of the
 definition's loss over the active (row, step)s, and the reference's record of dL/dh at step 0 against dh0's
 source."""
-import contextlib
-
 import numpy as np
 import pytest
 
 from lnrnn import reference as ref
 from lnrnn.config import FOLD_MAX_I
 from lnrnn.kernels import bn_rnn
-from lnrnn.kernels.cpu import threads
 from gradcheck_util import numeric_grad
 from bn_problems import bn_step
+from test_values100_bn_lstm import split  # the time loop over 1 or 2 parts and four row blocks of its B = 7
 
 T, B, I_NARROW, I_WIDE, H = 5, 7, 2, 6, 3
 ROWS = (4, 2)  # running rows of the x side and the h side
@@ -65,18 +63,6 @@ def central_differences(p, run, training, dy, h=1e-5):
 
 
 # ---- the kernel ----
-@contextlib.contextmanager
-def split(parts):
-    old = threads.PART_THREADS
-    threads.PART_THREADS = parts
-    try:
-        with threads.block_rows(1):
-            assert threads.batch_blocks(B) == 4
-            yield
-    finally:
-        threads.PART_THREADS = old
-
-
 def kernel(p, run, training, dy, parts):
     """-> y, hT, saved, grads (dx, dh0, dWx, dWh, db, dgx, dgh); run updated in place when training."""
     with split(parts):

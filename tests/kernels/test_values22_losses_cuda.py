@@ -10,6 +10,8 @@ from lnrnn import backend
 ok, why = backend.cuda_usable()
 pytestmark = pytest.mark.skipif(not ok, reason=f"CUDA not usable: {why}")
 
+from test_values97_heads_cuda import levenshtein  # noqa: E402  (edit distance by its table)
+
 
 def test_classifier_prediction_is_the_first_of_tied_logits():
     from lnrnn.kernels import losses_cuda
@@ -34,16 +36,6 @@ def test_classifier_prediction_is_the_first_of_tied_logits():
     np.testing.assert_allclose(d.copy_to_host(), 0.5 * (np.exp(logp) - onehot), atol=1e-15)
 
 
-def _edit(ref, hyp):
-    prev = list(range(len(hyp) + 1))
-    for i, r in enumerate(ref, 1):
-        cur = [i]
-        for j, h in enumerate(hyp, 1):
-            cur.append(min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (r != h)))
-        prev = cur
-    return prev[-1]
-
-
 def test_ctc_best_path_is_the_first_of_tied_classes():
     """Row 0: steps where the blank ties label 1 (nothing emitted) and label 1 ties label 2 (1 emitted); row 1: a
     tie of two labels at every step, shorter input; row 2: no step (its row stays zero). The edit distances equal
@@ -65,7 +57,7 @@ def test_ctc_best_path_is_the_first_of_tied_classes():
     input_lengths = np.array([4, 3, 0], np.int64)
     hyps = best_path(logp, input_lengths)
     assert hyps == [[1], [1], []]
-    want = [float(_edit(labels[b, :label_lengths[b]].tolist(), hyps[b])) if input_lengths[b] else 0.0
+    want = [float(levenshtein(labels[b, :label_lengths[b]].tolist(), hyps[b])) if input_lengths[b] else 0.0
             for b in range(B)]
     loss, saved = ctc_cuda.ctc_forward(logp, labels, input_lengths, label_lengths)
     rows = arrays_cuda.empty((B, 2), np.float64)
@@ -77,4 +69,4 @@ def test_ctc_best_path_is_the_first_of_tied_classes():
     arg = C - 1 - logp[:, :, ::-1].argmax(axis=2)                                # (T,B)
     for b, d in ((0, 2.0), (1, 0.0)):
         seq = [c for t, c in enumerate(arg[:input_lengths[b], b]) if c != 0 and (t == 0 or c != arg[t - 1, b])]
-        assert _edit(labels[b, :1].tolist(), seq) == d != want[b]
+        assert levenshtein(labels[b, :1].tolist(), seq) == d != want[b]

@@ -41,11 +41,12 @@ def collapse(path):
     return out
 
 
-def by_definition(logits, g):
-    """loss (B,), dlogits (T,B,C) from the sum over all paths of each row."""
-    B = logits.shape[1]
+def by_definition(logits, g, labels=LABELS, input_lengths=INPUT_LENGTHS):
+    """loss (B,), dlogits (T,B,C) from the sum over all paths of each row (row b: labels[b] over its first
+    input_lengths[b] steps)."""
+    B, C = logits.shape[1:]
     loss, d = np.zeros(B), np.zeros_like(logits)
-    for b, (lab, Tb) in enumerate(zip(LABELS, INPUT_LENGTHS)):
+    for b, (lab, Tb) in enumerate(zip(labels, input_lengths)):
         x = logits[:Tb, b]
         logp = x - np.log(np.exp(x).sum(axis=1, keepdims=True))
         p, counts = 0.0, np.zeros((Tb, C))

@@ -11,8 +11,6 @@ left), a repeat that needs a blank between, two different labels with T = 2 (the
 label; dloss not 1.
 
 Runs under Numba's CUDA simulator (tests/conftest.py) or on a GPU (NUMBA_ENABLE_CUDASIM=0)."""
-import itertools
-
 import numpy as np
 
 from cuda_guard import skip_unless_cuda
@@ -23,6 +21,7 @@ from lnrnn.kernels import ctc, ctc_cuda, losses_cuda, mdn, mdn_cuda  # noqa: E40
 from lnrnn.kernels.cuda.arrays_cuda import empty, to_device  # noqa: E402
 from lnrnn.reference import mdn_nll  # noqa: E402
 from test_cuda_kernels import close, host, small_blocks  # noqa: E402,F401  (small_blocks: autouse geometry)
+from test_values75_ctc_cuda import by_definition  # noqa: E402
 
 TOL = 1e-12
 
@@ -119,29 +118,9 @@ LABELS = [[1, 2, 1], [1, 1], [2, 1], [], [1, 2]]
 INPUT_LENGTHS = [3, 3, 2, 3, 3]
 
 
-def collapse(path):
-    out, prev = [], None
-    for c in path:
-        if c != prev and c != 0:
-            out.append(c)
-        prev = c
-    return out
-
-
 def ctc_by_definition(logits, g):
-    B = logits.shape[1]
-    loss, d = np.zeros(B), np.zeros_like(logits)
-    for b, (lab, Tb) in enumerate(zip(LABELS, INPUT_LENGTHS)):
-        logp = log_softmax(logits[:Tb, b])
-        p, counts = 0.0, np.zeros((Tb, CT))
-        for path in itertools.product(range(CT), repeat=Tb):
-            if collapse(path) == lab:
-                q = np.exp(sum(logp[t, c] for t, c in enumerate(path)))
-                p += q
-                counts[np.arange(Tb), list(path)] += q
-        loss[b] = -np.log(p)
-        d[:Tb, b] = g[b] * (np.exp(logp) - counts / p)
-    return loss, d
+    """loss (B,), dlogits (T,B,CT) from the sum over every path of each row (test_values75_ctc_cuda's)."""
+    return by_definition(logits, g, LABELS, INPUT_LENGTHS)
 
 
 def test_ctc_twin_equals_definition_and_cpu_twin():
