@@ -68,9 +68,10 @@ class Run:
 
     def describe(self):
         m = self.config
-        cell = self.train_config.get("cell", f"{m['norm']}-{m['cell']}")
+        named = m['cell'] if m['norm'] == "none" else f"{m['norm']}-{m['cell']}"  # the --cell spelling
+        cell = self.train_config.get("cell", named)
         return (f"{cell} (hidden {m['hidden_size']}, {m['num_layers']} layer{'s' * (m['num_layers'] > 1)}) after "
-                f"{self.epoch} finished epoch{'s' * (self.epoch != 1)}, {self.step} updates")
+                f"{self.epoch} finished epoch{'s' * (self.epoch != 1)}, {self.step} update{'s' * (self.step != 1)}")
 
 
 def load_run(path, device="cpu"):

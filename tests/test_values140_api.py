@@ -35,8 +35,10 @@ def test_train_config_is_the_train_record_and_block_rows_its_setting():
 
 def test_describe_names_norm_then_cell_when_the_settings_do_not():
     run = _run({"task": {"task": "adding"}, "step": 1, "epoch": 1}, norm="ln", cell="lstm", hidden=3, layers=1)
-    assert run.describe() == "ln-lstm (hidden 3, 1 layer) after 1 finished epoch, 1 updates"
+    assert run.describe() == "ln-lstm (hidden 3, 1 layer) after 1 finished epoch, 1 update"
     assert repr(run) == f"Run('runs/x': {run.describe()})"
+    plain = _run({"task": {"task": "adding"}, "step": 2, "epoch": 0}, norm="none", cell="rnn", hidden=3, layers=1)
+    assert plain.describe() == "rnn (hidden 3, 1 layer) after 0 finished epochs, 2 updates"
 
 
 def test_step_probability_is_that_of_each_steps_class():

@@ -54,8 +54,8 @@ MUTANTS = [
          why="Run.train_config reads the task's spec (a copy of task_spec's line): block_rows, eval_batch_size and "
              "the cell describe() names fall back to their defaults"),
     dict(name="v140-api-describe-cell-order", file=API,
-         old="""cell = self.train_config.get("cell", f"{m['norm']}-{m['cell']}")""",
-         new="""cell = self.train_config.get("cell", f"{m['cell']}-{m['norm']}")""",
+         old="""named = m['cell'] if m['norm'] == "none" else f"{m['norm']}-{m['cell']}"  # the --cell spelling""",
+         new="""named = m['cell'] if m['norm'] == "none" else f"{m['cell']}-{m['norm']}"  # the --cell spelling""",
          tests=API_NEW + API_OLD,
          why="describe() of a run whose train settings do not name the cell writes 'lstm-ln' for an ln-lstm"),
     dict(name="v140-api-count-message-least-1", file=API,
