@@ -48,7 +48,7 @@ def save_checkpoint(directory, arrays, meta):
     and the checkpoint kept there; the new arrays file is removed, the previous checkpoint stays whole."""
     name = f"checkpoint-{int(meta.get('step', 0)):09d}-{secrets.token_hex(4)}.npz"
     npz_path = os.path.join(directory, name)
-    arrays = {k: np.ascontiguousarray(v) for k, v in arrays.items()}
+    arrays = {k: np.asarray(v, order="C") for k, v in arrays.items()}  # not ascontiguousarray: it makes () (1,)
     try:
         os.makedirs(directory, exist_ok=True)
         atomic_write(npz_path, lambda f: np.savez(f, **arrays))

@@ -1,5 +1,5 @@
 """lnrnn/training/checkpoint.py on folders written here: arrays of every kind a run saves come back bit for bit
-(NaN payloads, -0.0, subnormals, float32/float64/int64/uint32/bool, one-element, empty, Fortran-ordered and
+(NaN payloads, -0.0, subnormals, float32/float64/int64/uint32/bool, 0-d, one-element, empty, Fortran-ordered and
 strided arrays), with their dtype and shape, whether the checkpoint is named by its folder, its checkpoint.json
 or its arrays file; a description that is not UTF-8, cut short, or holds a field of the wrong type, an arrays
 file cut short, and one that would need pickle are each refused in one line; a save that cannot write is one
@@ -31,6 +31,7 @@ def _arrays():
         "rng/key": np.array([0xFFFFFFFF, 1, 2], dtype=np.uint32),
         "mask": np.array([[True, False], [False, True]]),
         "one": np.array([7.5]),
+        "scalar": np.array(-2.5),                                      # 0-d: comes back 0-d
         "empty": np.zeros((0, 3), np.float32),
     }
 
