@@ -6,9 +6,10 @@ window's alphabet one character too wide, the mixture density head clipping at -
 the generator's state, --batch-size held against the validation count; a bad --config value naming the field
 instead of its key; a non-UTF-8 description, a description field of the wrong type and a failed save over a
 corrupt description each raising a traceback instead of one line, the arrays file looked for under the path
-given instead of beside the description.
+given instead of beside the description; a 0-d array saved as one element.
 
-14 mutants. Against the existing targeted tests alone (the direct files listed below) 6 were caught and 8
+15 mutants (the fifteenth, a 0-d array saved as shape (1,), was a real slip found while writing this round and
+fixed; the old tests never saved a 0-d array). Of the first fourteen, against the existing targeted tests alone (the direct files listed below) 6 were caught and 8
 missed: the falsy values, the window norm, the batch size against the validation count, the field named for
 the key, the non-UTF-8 description and the arrays file beside the path were seen; the old files never resolve
 --best-metric cer, resume with another --data-dir, ask for --clip-gates on ln-rnn or bn-rnn, check a synthesis
@@ -145,4 +146,10 @@ MUTANTS = [
          tests=CKPT_NEW + CKPT_OLD,
          why="the arrays file is looked for under the path given: a checkpoint named by its checkpoint.json (or "
              "its arrays file) is reported missing"),
+    dict(name="v142-ckpt-scalar-made-one-element", file=CKPT,
+         old='arrays = {k: np.asarray(v, order="C") for k, v in arrays.items()}',
+         new='arrays = {k: np.ascontiguousarray(v) for k, v in arrays.items()}',
+         tests=CKPT_NEW + CKPT_OLD,
+         why="a 0-d array comes back as shape (1,) (ascontiguousarray returns at least one dimension), and the "
+             "description records [1], so the load's own check passes it"),
 ]
