@@ -2,12 +2,13 @@
 and the model (device='cuda', Numba's simulator in CI), on lines no earlier round mutates: a layer's device
 update reading its gradient views as its parameters, and adding its gradients into its parameter views; the
 device update (``SequenceModel.loss_and_grad_on_device``) drawing its initial-state noise from the call
-counter instead of the given key; the unmasked last-step update on the device sending the head's gradient
-into step 0.
+counter instead of the given key, zeroing the chunk's sums instead of the batch's, and reading each row's
+last step one late; the unmasked last-step path on the device sending the head's gradient into step 0 in
+training and reading step B - 1 in evaluation.
 
-4 mutants. Against the existing targeted tests alone 1 was measured (the gradient views read as parameters:
-caught); the other three were not measured against the old tests alone (the old CUDA model and layer files
-take minutes per mutant under the simulator). The new value tests catch all 4 on their own (checked with only
+7 mutants. Against the existing targeted tests alone 1 was measured (the gradient views read as parameters:
+caught); the other six were not measured against the old tests alone (the old CUDA model and layer files
+take minutes per mutant under the simulator). The new value tests catch all 7 on their own (checked with only
 the new file, or one of its tests, on the lists): test_values139_models_cuda compares the CUDA model in
 float64 with the CPU model, the reference that the other rounds check against NumPy and central differences:
 the device update and the host-driven update of a CUDA stack under truncated BPTT in chunks of 2 over T = 5
@@ -20,11 +21,10 @@ Dropped as equivalent for this comparison: the bidirectional skip stack's backwa
 what the layer above sends back (``take_columns(dy, k * W, (k + 1) * W)``): the line is shared by the CPU and
 CUDA paths, so the twins agree with it in place (the stack's gradients against central differences, in
 test_bidirectional, are the check for it). Written but left out for want of time to run them one by one
-(the new tests are meant to catch them, unverified): the host chunk loop of a CUDA stack passing t0 = 0; the
-fast last-step evaluation reading step B - 1; a last-step head's device count leaving out rows of length 1;
-the chunk sums zeroed instead of the batch's; a bidirectional last-step head on the device without its
-reversed columns; the device statistics not grown to T; a last chunk taken as full; per-step targets of the
-first chunk in every chunk; each row's last step read one late.
+(the new tests are meant to catch them, unverified): the host chunk loop of a CUDA stack passing t0 = 0; a
+last-step head's device count leaving out rows of length 1; a bidirectional last-step head on the device
+without its reversed columns; the device statistics not grown to T; a last chunk taken as full; per-step
+targets of the first chunk in every chunk.
 
 A difference found on the way, not a mutant: with BN statistics shorter than the batch (max_steps < T) and
 truncated BPTT, the device update grows the statistics to T before the first chunk (new rows repeat the last
@@ -66,4 +66,16 @@ MUTANTS = [
          old="            dy[y_dev.shape[0] - 1].copy_to_device(dh)",
          new="            dy[0].copy_to_device(dh)",
          tests=FAST, why="the unmasked last-step update on the device sends the head's gradient into step 0"),
+    dict(name="v139-fast-last-eval-reads-step-B", file=MODELS,
+         old="        return k.to_host(y_dev[y_dev.shape[0] - 1]), y_dev",
+         new="        return k.to_host(y_dev[y_dev.shape[1] - 1]), y_dev",
+         tests=FAST, why="the unmasked last-step path on the device reads the step numbered by the batch's size"),
+    dict(name="v139-device-update-zeroes-the-chunk-sums-not-the-total", file=MODELS,
+         old="            arrays_cuda.fill(sums, 0)",
+         new="            arrays_cuda.fill(part, 0)",
+         tests=UNEVEN, why="under truncated BPTT the batch's sums are added onto whatever the sums array held"),
+    dict(name="v139-device-update-last-step-one-late", file=MODELS,
+         old="                    end = L - 1 - t0",
+         new="                    end = L - t0",
+         tests=UNEVEN, why="a last-step head on the device reads the step after each row's last (one chunk late)"),
 ]
