@@ -2,7 +2,8 @@
 
 Errors a user can cause are ``lnrnn.errors.UserError`` (one sentence); the group turns them into
 click's ``Error: ...`` on stderr with the error's exit code (2; 3 for a diverged run; 130 for Ctrl-C)
-and no traceback. Ctrl-C is one of them for every command: ``train`` stops at its next update and
+and no traceback; click's own usage errors (a bad option value, an unknown option) are one such line too,
+naming ``--help`` in place of click's usage block. Ctrl-C is one of them for every command: ``train`` stops at its next update and
 saves (``lnrnn.training.train``); any other command's KeyboardInterrupt becomes ``Interrupted`` (exit 130, as
 the shell reports a process SIGINT ended), not click's "Aborted!" with exit 1. Commands write their
 files atomically, so an interrupted one leaves each file whole or untouched.
@@ -33,10 +34,32 @@ def interrupted(command):
                        "or untouched.")
 
 
+def one_line(e):
+    """click's usage error (a bad option value, an unknown option or command) as one line: its sentence and
+    where the options are listed, without the usage block click prints above it. Same exit code (2)."""
+    if e.ctx is None or isinstance(e, _NO_ARGS_IS_HELP):
+        return e
+    listed = "commands and options" if isinstance(e.ctx.command, click.Group) else "options"
+    short = click.UsageError(f"{e.format_message()} ('{e.ctx.command_path} --help' lists the {listed}.)")
+    short.exit_code = e.exit_code
+    return short
+
+
+_NO_ARGS_IS_HELP = getattr(click.exceptions, "NoArgsIsHelpError", ())  # `lnrnn` alone: help, not an error
+
+
 class LnrnnGroup(click.Group):
+    def make_context(self, info_name, args, parent=None, **extra):
+        try:
+            return super().make_context(info_name, args, parent=parent, **extra)
+        except click.UsageError as e:
+            raise one_line(e) from None
+
     def invoke(self, ctx):
         try:
             return super().invoke(ctx)
+        except click.UsageError as e:
+            raise one_line(e) from None
         except UserError as e:
             raise _UserFacingError(e) from None
         except KeyboardInterrupt:
