@@ -303,11 +303,13 @@ class SequenceModel:
         # (out,) 1 where a column of y is a backward direction's (a last-step head reads it at step 0)
         rev = None if self.reverse_columns is None or not last else \
             arrays_cuda.to_device(self.reverse_columns.astype(np.int64))
-        self._set_device_views(True, T)
         try:
             for t0 in range(0, T, chunk):
                 t1 = min(t0 + chunk, T)
                 Tc = t1 - t0
+                # BN rows past max_steps grow chunk by chunk, each a copy of the last row as the chunks before
+                # left it (RecurrentLayer._buffer_rows on the CPU)
+                self._set_device_views(True, t1)
                 lc = None if lengths is None else np.clip(lengths - t0, 0, Tc)
                 y_dev, state = self.stack.forward(np.ascontiguousarray(x[t0:t1]), state, training=True,
                                                   on_device=True, lengths=lc, t0=t0, keep=True, **text_kw)

@@ -77,6 +77,23 @@ def test_device_update_grows_short_batchnorm_rows_as_the_cpu():
     same_update(host, dev, sums, True, lengths, T)
 
 
+@pytest.mark.parametrize("cell", ["lstm", "rnn"])
+def test_device_update_grows_batchnorm_rows_chunk_by_chunk_as_the_cpu(cell):
+    """max_steps 2 under chunks of 2 over 5 steps: rows 2-3 are grown at the second chunk from row 1 as the first
+    chunk left it, row 4 at the third from row 3 as the second left it (not all from row 1 before training)."""
+    T, B = 5, 3
+    lengths = np.array([5, 4, 2])
+    rng = np.random.default_rng(13951)
+    x = rng.standard_normal((T, B, I))
+    y = targets(rng, B, T, True)
+    host, dev = build("cpu", "bn", True, 2, cell=cell), build("cuda", "bn", True, 2, cell=cell)
+    host.loss_and_grad(x, y, lengths, tbptt=2, noise_key=3)
+    sums = arrays_cuda.zeros((2,), np.float64)
+    dev.loss_and_grad_on_device(x, y, sums, noise_key=3, lengths=lengths, tbptt=2)
+    assert all(a.shape[0] == T for a in host.buffers.values())
+    same_update(host, dev, sums, True, lengths, T)
+
+
 def two_layer_bidirectional(device):
     cfg = dict(cell="lstm", norm="ln", input_size=I, hidden_size=H, num_layers=2, dtype="float64",
                forget_bias=1.0, state_noise=0.3, head={"kind": "classifier", "outputs": C, "per_step": False},

@@ -6,7 +6,8 @@ counter instead of the given key, zeroing the chunk's sums instead of the batch'
 last step one late; the unmasked last-step path on the device sending the head's gradient into step 0 in
 training and reading step B - 1 in evaluation.
 
-7 mutants. Against the existing targeted tests alone 1 was measured (the gradient views read as parameters:
+8 mutants (the eighth, BN rows grown to T before the first chunk on the device, was a real difference from
+the CPU found while writing this round, fixed in lnrnn/model/models.py). Against the existing targeted tests alone 1 was measured (the gradient views read as parameters:
 caught); the other six were not measured against the old tests alone (the old CUDA model and layer files
 take minutes per mutant under the simulator). The new value tests catch all 7 on their own (checked with only
 the new file, or one of its tests, on the lists): test_values139_models_cuda compares the CUDA model in
@@ -78,4 +79,11 @@ MUTANTS = [
          old="                    end = L - 1 - t0",
          new="                    end = L - t0",
          tests=UNEVEN, why="a last-step head on the device reads the step after each row's last (one chunk late)"),
+    dict(name="v139-device-bn-rows-grown-before-training", file=MODELS,
+         old="                self._set_device_views(True, t1)",
+         new="                self._set_device_views(True, T)",
+         tests=[F + "::test_device_update_grows_batchnorm_rows_chunk_by_chunk_as_the_cpu"] + OLD,
+         why="under truncated BPTT the device grows BN rows past max_steps to T before the first chunk, each a copy "
+             "of the last row before training, where the CPU grows them chunk by chunk from the rows the chunks "
+             "before left (the way the device update ran until this was found and fixed)"),
 ]
