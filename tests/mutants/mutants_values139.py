@@ -9,7 +9,7 @@ training and reading step B - 1 in evaluation.
 8 mutants (the eighth, BN rows grown to T before the first chunk on the device, was a real difference from
 the CPU found while writing this round, fixed in lnrnn/model/models.py). Against the existing targeted tests alone 1 was measured (the gradient views read as parameters:
 caught); the other six were not measured against the old tests alone (the old CUDA model and layer files
-take minutes per mutant under the simulator). The new value tests catch all 7 on their own (checked with only
+take minutes per mutant under the simulator). The new value tests catch all 8 on their own (checked with only
 the new file, or one of its tests, on the lists): test_values139_models_cuda compares the CUDA model in
 float64 with the CPU model, the reference that the other rounds check against NumPy and central differences:
 the device update and the host-driven update of a CUDA stack under truncated BPTT in chunks of 2 over T = 5
@@ -27,10 +27,9 @@ last-step head's device count leaving out rows of length 1; a bidirectional last
 without its reversed columns; the device statistics not grown to T; a last chunk taken as full; per-step
 targets of the first chunk in every chunk.
 
-A difference found on the way, not a mutant: with BN statistics shorter than the batch (max_steps < T) and
-truncated BPTT, the device update grows the statistics to T before the first chunk (new rows repeat the last
-row as it was), while the CPU update grows them chunk by chunk (new rows repeat the last row as the earlier
-chunks left it); gradients agree, the running rows past max_steps differ.
+The difference found on the way (with BN statistics shorter than the batch and truncated BPTT the device
+update grew the statistics to T before the first chunk, the CPU chunk by chunk) is fixed: the device now grows
+them per chunk too, and the eighth mutant puts the old line back.
 
     python tests/mutants/run.py --only 'v139-*'
 """
