@@ -16,9 +16,8 @@ and final state, over the whole sequence and in three pieces carrying h and c) a
 backwards, Graves's gate clip off and binding, with lnrnn/reference.py, the NumPy spec, on B = 5 rows in 1,
 2 and 3 chunks, inputs 1 to FOLD_MAX_I + 3 wide, gains and biases away from 1 and 0 and a forget bias; every
 gradient (and the LSTM's final-cell gradient dcT) against central differences of the spec's loss; float32
-against float64 within float32 tolerance. test_values147_rec_products runs the same comparison in a child
-process on the per-step product not chosen at import (LNRNN_REC_GEMM); it is on no mutant's list (the
-files above catch each first; its child compiles the mutated kernels again).
+against float64 within float32 tolerance. CI runs test_values147_lstm and _rnn a second time on the
+per-step product the host did not choose at import (.ci/run, LNRNN_REC_GEMM).
 
 Dropped as equivalent: the backward's clip without clip_bound (the kernel clips only when clip > 0, and a
 clip of inf leaves every value as it is, so 0, inf, NaN and negative bounds all come out off either way);
