@@ -8,7 +8,6 @@ distinct, x columns with different means; narrow inputs (the fold path, I <= FOL
 B = 7 over four row blocks, on one and on two parts (B not a multiple of the parts). Every gradient against the
 reference's backward and against central differences of the reference's loss over the active (row, step)s;
 float32 against float64."""
-import contextlib
 
 import numpy as np
 import pytest
@@ -16,8 +15,8 @@ import pytest
 from lnrnn import reference as ref
 from lnrnn.config import FOLD_MAX_I
 from lnrnn.kernels import bn_lstm, bn_rnn
-from lnrnn.kernels.cpu import threads
 from gradcheck_util import numeric_grad
+from test_values100_bn_lstm import split  # the same B = 7 over four row blocks
 
 T, B = 5, 7
 H = {"lstm": 3, "rnn": 5}
@@ -50,19 +49,6 @@ def problem(cell, I, seed):
     for rows, w in zip(TS, widths):
         run += [0.5 * rng.standard_normal((rows, w)), rng.uniform(0.3, 2.5, (rows, w))]
     return p, run, rng.standard_normal((T, B, h))
-
-
-@contextlib.contextmanager
-def split(parts):
-    """The time loop on ``parts`` parts over four row blocks (B = 7: 1, 2, 2 and 2 rows)."""
-    old = threads.PART_THREADS
-    threads.PART_THREADS = parts
-    try:
-        with threads.block_rows(1):
-            assert threads.batch_blocks(B) == 4
-            yield
-    finally:
-        threads.PART_THREADS = old
 
 
 def kernel(cell, p, run, training, dy, parts=2, dtype=np.float64):
