@@ -8,7 +8,6 @@ probability), and the message counts the sequences; an --out that ends in a sepa
 suffix or lies in a read-only folder is refused before the run is loaded."""
 import csv
 import os
-import stat
 
 import numpy as np
 import pytest
@@ -21,6 +20,7 @@ from lnrnn.predict_io import check_inputs, check_like_training, read_inputs
 from lnrnn.training.checkpoint import save_checkpoint
 
 from test_cli import assert_clean_error, invoke
+from test_values156_export import no_loading, read_only_folder  # noqa: F401  (no_loading: a fixture)
 
 
 @pytest.mark.parametrize("x,says", [
@@ -104,11 +104,6 @@ def test_uint8_pixels_give_the_apis_predictions_for_them_over_255(run, tmp_path)
             assert abs(prob[i] - p.max()) <= tol * p.max()
 
 
-@pytest.fixture
-def no_loading(monkeypatch):
-    monkeypatch.setattr(lnrnn.api, "load_run", lambda *a, **k: pytest.fail("the run was loaded"))
-
-
 @pytest.mark.parametrize("name,says", [
     ("o" + os.sep, "names a folder"),
     ("here", "is a directory"),                                       # click's own check (dir_okay=False)
@@ -125,15 +120,8 @@ def test_a_bad_out_is_refused_before_the_run_is_loaded(tmp_path, no_loading, nam
 
 
 def test_a_read_only_folder_is_refused_before_the_run_is_loaded(tmp_path, no_loading):
-    ro = tmp_path / "ro"
-    ro.mkdir()
-    ro.chmod(stat.S_IRUSR | stat.S_IXUSR)
-    try:
-        if os.access(ro, os.W_OK):
-            pytest.skip("this user writes to read-only folders (root)")
+    with read_only_folder(tmp_path) as ro:
         np.save(tmp_path / "x.npy", np.zeros((1, 28, 28)))
         r = invoke("predict", "--checkpoint", tmp_path / "run", "--input", tmp_path / "x.npy",
                    "--out", ro / "p.csv")
         assert_clean_error(r, f"cannot write to {ro}")
-    finally:
-        ro.chmod(stat.S_IRWXU)

@@ -9,6 +9,7 @@ tensors; a plain LSTM's exported tensors, run here through PyTorch's LSTM equati
 order and the head, give lnrnn.api.predict's probabilities; an --out that ends in a separator, is a folder, has
 another suffix or lies in a read-only folder is refused before the run is loaded, and one in folders that do
 not exist yet is written."""
+import contextlib
 import json
 import os
 import re
@@ -185,17 +186,25 @@ def test_another_suffix_is_refused_before_the_run_is_loaded(tmp_path, no_loading
     assert os.listdir(tmp_path) == []
 
 
-def test_a_read_only_folder_is_refused_before_the_run_is_loaded(tmp_path, no_loading):
-    ro = tmp_path / "ro"
+@contextlib.contextmanager
+def read_only_folder(parent):
+    """parent/ro, which this user may read and enter but not write to; writable again afterwards. The test is
+    skipped where the user writes to it all the same (root)."""
+    ro = parent / "ro"
     ro.mkdir()
     ro.chmod(stat.S_IRUSR | stat.S_IXUSR)
     try:
         if os.access(ro, os.W_OK):
             pytest.skip("this user writes to read-only folders (root)")
-        r = invoke("export", "--checkpoint", tmp_path / "run", "--out", ro / "w.safetensors")
-        assert_clean_error(r, f"cannot write to {ro}")
+        yield ro
     finally:
         ro.chmod(stat.S_IRWXU)
+
+
+def test_a_read_only_folder_is_refused_before_the_run_is_loaded(tmp_path, no_loading):
+    with read_only_folder(tmp_path) as ro:
+        r = invoke("export", "--checkpoint", tmp_path / "run", "--out", ro / "w.safetensors")
+        assert_clean_error(r, f"cannot write to {ro}")
 
 
 def test_folders_that_do_not_exist_yet_are_created(tmp_path):

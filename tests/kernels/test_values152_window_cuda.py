@@ -19,19 +19,18 @@ from cuda_guard import skip_unless_cuda
 
 skip_unless_cuda()
 
-from lnrnn import config  # noqa: E402
-
 from lnrnn.kernels import window as cpu  # noqa: E402
 from lnrnn.kernels import window_cuda  # noqa: E402
 from lnrnn.kernels.codes import NORM_BN, NORM_LN, NORM_NONE  # noqa: E402
-from lnrnn.kernels.cuda import gemm_cuda  # noqa: E402
 from lnrnn.kernels.cuda.arrays_cuda import to_device, to_host  # noqa: E402
-from test_cuda_kernels import close, simulator_race_free  # noqa: E402
+from test_cuda_kernels import close  # noqa: E402
+# small_blocks: the autouse fixture (row kernels of TPB = 4 threads, tiles of 3, the simulator race-free)
+from test_values103_window_cuda import TPB, small_blocks  # noqa: E402,F401
+# the layer's problem (T, B, I, H, U and the running rows' counts are that file's) and one window step's definition
+from test_values60_window_cuda import B, H, U, problem as layer_problem  # noqa: E402
+from test_values84_window_cuda import window_of_p  # noqa: E402
 
-T, B, I, H, C, U = 4, 3, 2, 5, 3, 5
-G = 4 * H
-TPB = 4
-ROWS = (2, 4, 3)  # running rows of the x side, the h side, the cell
+C = 3
 EPS, MOM = 1e-5, 0.2
 TOL = 1e-10
 CODES = {"none": NORM_NONE, "ln": NORM_LN, "bn": NORM_BN}
@@ -40,29 +39,12 @@ BWD_ARGS = ("x", "h0", "c0", "kappa0", "w0", "chars", "ulen", "Wx", "Wh", "gx", 
 GRADS = ("x", "h0", "c0", "kappa0", "w0", "Wx", "Wh", "b", "gx", "bx", "gh", "bh", "gc", "bc", "Wp", "bp")
 
 
-@pytest.fixture(autouse=True)
-def small_blocks(monkeypatch):
-    monkeypatch.setattr(config, "THREADS_PER_BLOCK", TPB)
-    monkeypatch.setattr(gemm_cuda, "TILE", 3)
-    with simulator_race_free(monkeypatch):
-        yield
-
-
 def problem(seed, K, ulen, lengths):
     """(inputs of window_lstm_forward up to the running rows, a dict in order; six running rows of their own
-    counts; dy (T,B,H); dw (T,B,C)). kappa moves about one position a step, so phi weighs several characters."""
-    rng = np.random.default_rng(seed)
-    n = lambda sc, *s, shift=0.0: shift + sc * rng.standard_normal(s)  # noqa: E731
-    chars = rng.integers(0, C, (B, U)).astype(np.int64)
-    bp = np.concatenate([n(0.2, K, shift=0.2), n(0.2, K, shift=-0.7), n(0.2, K, shift=-0.2)])
-    a = dict(x=n(1, T, B, I), h0=n(0.5, B, H), c0=n(0.5, B, H), kappa0=rng.uniform(0.0, 1.5, (B, K)),
-             w0=n(0.5, B, C), chars=chars, ulen=np.array(ulen, np.int64), Wx=n(0.5, I + C, G), Wh=n(0.4, H, G),
-             b=n(0.2, G), gx=n(0.2, G, shift=1.0), bx=n(0.2, G), gh=n(0.2, G, shift=1.0), bh=n(0.2, G),
-             gc=n(0.2, H, shift=1.0), bc=n(0.2, H), Wp=n(0.4, H, 3 * K), bp=bp)
-    run = []
-    for rows, w in zip(ROWS, (G, G, H)):
-        run += [n(0.3, rows, w), rng.uniform(0.5, 1.5, (rows, w))]
-    return a, run, np.array(lengths, np.int64), n(1, T, B, H), n(1, T, B, C)
+    counts; the row lengths; dy (T,B,H); dw (T,B,C)): test_values60_window_cuda's problem on this file's K and C,
+    alpha's log-rates about 0.2."""
+    a, run, dy, dw = layer_problem(seed, ulen, K=K, C=C, alpha_shift=0.2)
+    return a, run, np.array(lengths, np.int64), dy, dw
 
 
 def run_twin(mod, a, run, lengths, dy, dw, norm, host):
@@ -108,19 +90,6 @@ def test_layer_equals_the_cpu_twin(case):
         assert close(g["gc"], g["bc"]) > 1e-3
 
 
-def window_by_definition(h, Wp, bp, kappa_prev, chars, ulen):
-    K = kappa_prev.shape[1]
-    abk = np.exp(h @ Wp + bp)
-    alpha, beta = abk[:, :K], abk[:, K:2 * K]
-    kappa = kappa_prev + abk[:, 2 * K:]
-    phi, w = np.zeros((B, U)), np.zeros((B, C))
-    for b in range(B):
-        for u in range(ulen[b]):
-            phi[b, u] = np.sum(alpha[b] * np.exp(-beta[b] * (kappa[b] - (u + 1)) ** 2))
-            w[b, chars[b, u]] += phi[b, u]
-    return abk, kappa, phi, w
-
-
 @pytest.mark.parametrize("K", [1, 2])
 def test_one_step_into_nan_equals_the_definition(K):
     """Every output written: phi exactly 0 past each text, w exactly 0 for the empty text, nothing added to what
@@ -135,7 +104,7 @@ def test_one_step_into_nan_equals_the_definition(K):
     out = tuple(to_device(np.full(s, np.nan)) for s in ((B, 3 * K), (B, K), (B, U), (B, C)))
     fwd[B, TPB](to_device(h), (to_device(Wp), to_device(bp), to_device(kappa_prev), to_device(chars),
                                to_device(ulen)), out)
-    want = window_by_definition(h, Wp, bp, kappa_prev, chars, ulen)
+    want = window_of_p(h @ Wp + bp, kappa_prev, chars, ulen, C)
     for name, g, e in zip(("abk", "kappa", "phi", "w"), out, want):
         g = to_host(g)
         assert np.isfinite(g).all(), name

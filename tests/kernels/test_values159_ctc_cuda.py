@@ -7,8 +7,6 @@ T = 5, C = 3, blocks of 4 threads (S = 5 positions: two strides, idle threads). 
 steps; a repeated label [1 1] over 2L+1 = 5 steps; [2] over a single step; [1 2] over exactly L = 2 steps;
 [2 1] and [1] with every logit shifted by -800 and +800 (a softmax shifted by its first logit or a max from 0
 underflows or overflows there; the definition is shift-free). dloss is not 1 and differs per row. float64."""
-import itertools
-
 import numpy as np
 import pytest
 
@@ -20,9 +18,9 @@ from lnrnn import config  # noqa: E402
 
 from lnrnn.kernels import ctc, ctc_cuda  # noqa: E402
 from lnrnn.kernels.cuda.arrays_cuda import to_host  # noqa: E402
+from test_values75_ctc_cuda import by_definition as paths_by_definition  # noqa: E402
 
 T, C = 5, 3
-BLANK = 0
 LABELS = [[], [1, 1], [2], [1, 2], [2, 1], [1]]
 INPUT_LENGTHS = [3, 5, 1, 2, 5, 4]
 SHIFTS = [0.0, 0.0, 0.0, 0.0, -800.0, 800.0]
@@ -32,15 +30,6 @@ TOL = 1e-10
 @pytest.fixture(autouse=True)
 def small_blocks(monkeypatch):
     monkeypatch.setattr(config, "THREADS_PER_BLOCK", 4)
-
-
-def collapse(path):
-    out, prev = [], None
-    for c in path:
-        if c != prev and c != BLANK:
-            out.append(c)
-        prev = c
-    return out
 
 
 def problem():
@@ -59,20 +48,7 @@ def problem():
 
 def by_definition(base, g):
     """loss (B,), dlogits (T,B,C) from the sum over all paths of each row, on the unshifted logits."""
-    B = base.shape[1]
-    loss, d = np.zeros(B), np.zeros_like(base)
-    for b, (lab, Tb) in enumerate(zip(LABELS, INPUT_LENGTHS)):
-        x = base[:Tb, b]
-        logp = x - np.log(np.exp(x).sum(axis=1, keepdims=True))
-        p, counts = 0.0, np.zeros((Tb, C))
-        for path in itertools.product(range(C), repeat=Tb):
-            if collapse(path) == lab:
-                q = np.exp(sum(logp[t, c] for t, c in enumerate(path)))
-                p += q
-                counts[np.arange(Tb), list(path)] += q
-        loss[b] = -np.log(p)
-        d[:Tb, b] = g[b] * (np.exp(logp) - counts / p)
-    return loss, d
+    return paths_by_definition(base, g, LABELS, INPUT_LENGTHS)
 
 
 def test_rows_of_unequal_lengths_equal_the_sum_over_paths():

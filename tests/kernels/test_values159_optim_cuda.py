@@ -13,32 +13,18 @@ from cuda_guard import skip_unless_cuda
 
 skip_unless_cuda()
 
-from lnrnn import config  # noqa: E402
-
 from lnrnn.kernels import optim, optim_cuda  # noqa: E402
-from lnrnn.kernels.cuda import arrays_cuda  # noqa: E402
 from lnrnn.kernels.cuda.arrays_cuda import to_device, to_host  # noqa: E402
+# small_blocks: the autouse fixture (blocks of 4 threads, at most 2 blocks); the same sizes and rates
+from test_values75_optim_cuda import (  # noqa: E402,F401
+    ALPHA, BETA1, EPS, LR, MAX_NORM, MOMENTUM, P, TOL, small_blocks)
+from test_values75_optim_cuda import gradients as gradients_of_norms  # noqa: E402
 
-P = 13
-MAX_NORM = 1.0
-LR, ALPHA, MOMENTUM, EPS = 0.01, 0.9, 0.8, 1e-3
-BETA1, BETA2 = 0.9, 0.99
-TOL = 1e-12
-
-
-@pytest.fixture(autouse=True)
-def small_blocks(monkeypatch):
-    monkeypatch.setattr(config, "THREADS_PER_BLOCK", 4)
-    monkeypatch.setattr(arrays_cuda, "GRID_MAX_BLOCKS", 2)
+BETA2 = 0.99
 
 
 def gradients():
-    rng = np.random.default_rng(159)
-    out = []
-    for scale in (20.0, 0.2, 20.0, 3.0):
-        g = rng.standard_normal(P)
-        out.append(g * scale / np.linalg.norm(g))
-    return out
+    return gradients_of_norms(seed=159, norms=(20.0, 0.2, 20.0, 3.0))
 
 
 def clipped(g):

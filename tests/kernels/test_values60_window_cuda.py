@@ -43,14 +43,15 @@ def small_blocks(monkeypatch):
         yield
 
 
-def problem(seed, ulen):
+def problem(seed, ulen, K=K, C=C, alpha_shift=0.0):
     """(arguments of window_lstm_forward up to the running rows, a dict in order; the six running rows with their
     own counts; dy (T,B,H); dw (T,B,C)). Codes past ulen are valid codes too, so a loop reading past a row's text
-    finds something to add. kappa advances about one position a step, so phi weighs several characters."""
+    finds something to add. kappa advances about one position a step, so phi weighs several characters. K, C and
+    the shift of alpha's log-rates are this file's unless given."""
     rng = np.random.default_rng(seed)
     n = lambda sc, *s, shift=0.0: shift + sc * rng.standard_normal(s)  # noqa: E731
     chars = rng.integers(0, C, (B, U)).astype(np.int64)
-    bp = np.concatenate([n(0.2, K), n(0.2, K, shift=-0.7), n(0.2, K, shift=-0.2)])
+    bp = np.concatenate([n(0.2, K, shift=alpha_shift), n(0.2, K, shift=-0.7), n(0.2, K, shift=-0.2)])
     a = dict(x=n(1, T, B, I), h0=n(0.5, B, H), c0=n(0.5, B, H), kappa0=rng.uniform(0.0, 1.5, (B, K)),
              w0=n(0.5, B, C), chars=chars, ulen=np.array(ulen, np.int64), Wx=n(0.5, I + C, G), Wh=n(0.4, H, G),
              b=n(0.2, G), gx=n(0.2, G, shift=1.0), bx=n(0.2, G), gh=n(0.2, G, shift=1.0), bh=n(0.2, G),

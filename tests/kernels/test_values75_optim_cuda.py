@@ -34,10 +34,11 @@ def small_blocks(monkeypatch):
     monkeypatch.setattr(arrays_cuda, "GRID_MAX_BLOCKS", 2)
 
 
-def gradients():
-    rng = np.random.default_rng(75)
+def gradients(seed=75, norms=(20.0, 0.2, 20.0)):
+    """One gradient of P entries per norm, drawn from the seed and scaled to that norm."""
+    rng = np.random.default_rng(seed)
     out = []
-    for scale in (20.0, 0.2, 20.0):
+    for scale in norms:
         g = rng.standard_normal(P)
         out.append(g * scale / np.linalg.norm(g))
     return out

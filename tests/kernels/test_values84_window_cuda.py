@@ -68,7 +68,7 @@ def step_problem(case="texts-1-5-3"):
 
 def window_of_p(p, kappa_prev, chars, ulen, C):
     """abk (B,3K), kappa (B,K), phi (B,U), w (B,C) by the definition."""
-    K, U = p.shape[1] // 3, chars.shape[1]
+    (B, K), U = kappa_prev.shape, chars.shape[1]
     abk = np.exp(p)
     alpha, beta = abk[:, :K], abk[:, K:2 * K]
     kappa = kappa_prev + abk[:, 2 * K:]

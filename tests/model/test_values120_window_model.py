@@ -19,20 +19,37 @@ TOL, TOL_GRAD = 1e-10, 1e-6
 
 
 def make(norm, num_layers=1, **kw):
+    return drawn_stack(norm, num_layers, C, seed=6, draw_seed=106, centres=(0.2, -0.5, -0.3), running=True, **kw)
+
+
+def drawn_stack(norm, num_layers, C, seed, draw_seed, centres, names=("gx", "gh", "gc", "bc"), running=False, **kw):
+    """A float64 LSTM window stack on this file's I, H and K and C codes, drawn from draw_seed: the window layer's
+    Wp and bp about the centres (draw_window), each layer's norm parameters among names (draw_norms) and, with
+    running, then its BatchNorm running rows (means 0.7 N(0, 1), variances U(0.3, 2))."""
     s = WindowStack("lstm", norm, I, H, num_layers=num_layers, alphabet_size=C, window=K, dtype=np.float64,
-                    seed=6, **kw)
-    rng = np.random.default_rng(106)
-    L1 = s.layers[0]
-    L1.params["Wp"][...] = 0.4 * rng.standard_normal((H, 3 * K))
-    L1.params["bp"][...] = np.concatenate([0.2 + 0.2 * rng.standard_normal(K), -0.5 + 0.2 * rng.standard_normal(K),
-                                           -0.3 + 0.2 * rng.standard_normal(K)])
+                    seed=seed, **kw)
+    rng = np.random.default_rng(draw_seed)
+    draw_window(s.layers[0], rng, centres)
     for L in s.layers:
-        for n in ("gx", "gh", "gc", "bc"):
-            if n in L.params:
-                L.params[n][...] = (1.0 if n[0] == "g" else 0.0) + 0.3 * rng.standard_normal(L.params[n].shape)
-        for n, v in L.buffers.items():
+        draw_norms(L, rng, names)
+        for n, v in (L.buffers.items() if running else ()):
             v[...] = rng.uniform(0.3, 2.0, v.shape) if n.startswith("rv") else rng.normal(0.0, 0.7, v.shape)
     return s
+
+
+def draw_window(L1, rng, centres):
+    """The window layer's Wp 0.4 N(0, 1) and bp: its three blocks of K (alpha, beta, kappa) about the centres,
+    each centre + 0.2 N(0, 1)."""
+    Wp = L1.params["Wp"]
+    Wp[...] = 0.4 * rng.standard_normal(Wp.shape)
+    L1.params["bp"][...] = np.concatenate([c + 0.2 * rng.standard_normal(Wp.shape[1] // 3) for c in centres])
+
+
+def draw_norms(L, rng, names):
+    """The layer's norm parameters among names: gains (g*) 1 + 0.3 N(0, 1), biases 0.3 N(0, 1)."""
+    for n in names:
+        if n in L.params:
+            L.params[n][...] = (1.0 if n[0] == "g" else 0.0) + 0.3 * rng.standard_normal(L.params[n].shape)
 
 
 def problem(seed):
@@ -45,7 +62,9 @@ def problem(seed):
 
 def ref_args(L):
     """The layer's parameters in lnrnn.reference's order (absent norm parameters: unit gains, zero biases)."""
-    p, G = L.params, 4 * H
+    p = L.params
+    H = p["Wh"].shape[0]
+    G = 4 * H
     get = lambda n, fill, w: p[n] if n in p else np.full(w, fill)  # noqa: E731
     return (p["Wx"], p["Wh"], p["b"], get("gx", 1.0, G), get("bx", 0.0, G), get("gh", 1.0, G), get("bh", 0.0, G),
             get("gc", 1.0, H), get("bc", 0.0, H), p["Wp"], p["bp"])
@@ -62,12 +81,9 @@ def test_bn_inference_reads_each_steps_running_rows_as_the_reference():
         np.testing.assert_allclose(g, e, rtol=TOL, atol=TOL, err_msg=name)
 
 
-def test_three_layer_stack_gradients_equal_central_differences():
-    s = make("none", num_layers=3)
-    x, text, state1 = problem(2)
-    rng = np.random.default_rng(22)
-    state = [state1] + [(0.5 * rng.standard_normal((B, H)), 0.5 * rng.standard_normal((B, H))) for _ in range(2)]
-    dy = rng.standard_normal((T, B, 3 * H))
+def check_stack_gradients(s, x, state, text, dy):
+    """One backward of the stack s from dy: dx and every weight gradient equal central differences of sum(dy y);
+    that loss returned for more checks."""
     s.zero_grad()
     s.forward(x, state, training=True, text=text)
     dx = s.backward(dy)
@@ -82,6 +98,16 @@ def test_three_layer_stack_gradients_equal_central_differences():
     for name in sorted(got):
         np.testing.assert_allclose(got[name], numeric_grad(loss, s.params[name], eps=1e-6, order=2),
                                    rtol=TOL_GRAD, atol=TOL_GRAD, err_msg=f"d{name}")
+    return loss
+
+
+def test_three_layer_stack_gradients_equal_central_differences():
+    s = make("none", num_layers=3)
+    x, text, state1 = problem(2)
+    rng = np.random.default_rng(22)
+    state = [state1] + [(0.5 * rng.standard_normal((B, H)), 0.5 * rng.standard_normal((B, H))) for _ in range(2)]
+    dy = rng.standard_normal((T, B, 3 * H))
+    loss = check_stack_gradients(s, x, state, text, dy)
     for j, ds in enumerate(s.dstate0[1:], start=1):                 # the upper layers' carried-in h and c
         for name, d, v in zip(("dh0", "dc0"), ds, state[j]):
             np.testing.assert_allclose(d, numeric_grad(loss, v, eps=1e-6, order=2), rtol=TOL_GRAD, atol=TOL_GRAD,

@@ -10,27 +10,17 @@ import numpy as np
 import pytest
 
 from lnrnn import reference as ref
-from lnrnn.model.window import WindowStack
-from gradcheck_util import numeric_grad
+# the stack on the same I, H and K; its gradients against central differences, to the same 1e-6
+from test_values120_window_model import check_stack_gradients, drawn_stack, ref_args
 
 T, B, I, H, K, C, U = 3, 3, 2, 3, 2, 5, 4
 ULEN = np.array([0, 1, 4], np.int64)
-TOL, TOL_GRAD = 1e-10, 1e-6
+TOL = 1e-10
 
 
 def make(norm, num_layers=1, **kw):
-    s = WindowStack("lstm", norm, I, H, num_layers=num_layers, alphabet_size=C, window=K, dtype=np.float64,
-                    seed=13, max_steps=T + 1, **kw)
-    rng = np.random.default_rng(133)
-    L1 = s.layers[0]
-    L1.params["Wp"][...] = 0.4 * rng.standard_normal((H, 3 * K))
-    L1.params["bp"][...] = np.concatenate([0.2 + 0.2 * rng.standard_normal(K), -0.6 + 0.2 * rng.standard_normal(K),
-                                           -0.2 + 0.2 * rng.standard_normal(K)])
-    for L in s.layers:
-        for n in ("gx", "gh", "gc", "bc", "bx", "bh"):
-            if n in L.params:
-                L.params[n][...] = (1.0 if n[0] == "g" else 0.0) + 0.3 * rng.standard_normal(L.params[n].shape)
-    return s
+    return drawn_stack(norm, num_layers, C, seed=13, draw_seed=133, centres=(0.2, -0.6, -0.2),
+                       names=("gx", "gh", "gc", "bc", "bx", "bh"), max_steps=T + 1, **kw)
 
 
 def problem(seed):
@@ -39,13 +29,6 @@ def problem(seed):
     codes[:, 0] = C - 1                                     # the last code (>= K) is read by every row with text
     h0, c0 = 0.5 * rng.standard_normal((B, H)), 0.5 * rng.standard_normal((B, H))
     return rng.standard_normal((T, B, I)), (codes, ULEN.copy()), (h0, c0)
-
-
-def ref_args(L):
-    p, G = L.params, 4 * H
-    get = lambda n, fill, w: p[n] if n in p else np.full(w, fill)  # noqa: E731
-    return (p["Wx"], p["Wh"], p["b"], get("gx", 1.0, G), get("bx", 0.0, G), get("gh", 1.0, G), get("bh", 0.0, G),
-            get("gc", 1.0, H), get("bc", 0.0, H), p["Wp"], p["bp"])
 
 
 @pytest.mark.parametrize("norm", ["none", "ln", "bn"])
@@ -73,21 +56,7 @@ def test_two_layer_stack_gradients_over_ragged_texts_equal_central_differences(n
     x, text, (h0, c0) = problem(2)
     rng = np.random.default_rng(23)
     state = [(h0, c0), (0.5 * rng.standard_normal((B, H)), 0.5 * rng.standard_normal((B, H)))]
-    dy = rng.standard_normal((T, B, 2 * H))
-    s.zero_grad()
-    s.forward(x, state, training=True, text=text)
-    dx = s.backward(dy)
-    got = {k: v.copy() for k, v in s.grads.items()}
-
-    def loss():
-        y, _ = s.forward(x, state, training=True, text=text, keep=False)
-        return float(np.sum(dy * y))
-
-    np.testing.assert_allclose(dx, numeric_grad(loss, x, eps=1e-6, order=2), rtol=TOL_GRAD, atol=TOL_GRAD,
-                               err_msg="dx")
-    for name in sorted(got):
-        np.testing.assert_allclose(got[name], numeric_grad(loss, s.params[name], eps=1e-6, order=2),
-                                   rtol=TOL_GRAD, atol=TOL_GRAD, err_msg=f"d{name}")
+    check_stack_gradients(s, x, state, text, rng.standard_normal((T, B, 2 * H)))
 
 
 def test_the_stack_keeps_window_and_alphabet_apart():
