@@ -3,10 +3,10 @@
 Errors a user can cause are ``lnrnn.errors.UserError`` (one sentence); the group turns them into
 click's ``Error: ...`` on stderr with the error's exit code (2; 3 for a diverged run; 130 for Ctrl-C)
 and no traceback; click's own usage errors (a bad option value, an unknown option) are one such line too,
-naming ``--help`` in place of click's usage block. Ctrl-C is one of them for every command: ``train`` stops at its next update and
-saves (``lnrnn.training.train``); any other command's KeyboardInterrupt becomes ``Interrupted`` (exit 130, as
-the shell reports a process SIGINT ended), not click's "Aborted!" with exit 1. Commands write their
-files atomically, so an interrupted one leaves each file whole or untouched.
+naming ``--help`` in place of click's usage block. Ctrl-C is one of them for every command: ``train`` stops at
+its next update and saves (``lnrnn.training.train``); any other command's KeyboardInterrupt becomes
+``Interrupted`` (exit 130, as the shell reports a process SIGINT ended), not click's "Aborted!" with exit 1.
+Commands write their files atomically, so an interrupted one leaves each file whole or untouched.
 """
 import click
 
@@ -34,6 +34,9 @@ def interrupted(command):
                        "or untouched.")
 
 
+_NO_ARGS_IS_HELP = getattr(click.exceptions, "NoArgsIsHelpError", ())  # `lnrnn` alone: help, not an error
+
+
 def one_line(e):
     """click's usage error (a bad option value, an unknown option or command) as one line: its sentence and
     where the options are listed, without the usage block click prints above it. Same exit code (2)."""
@@ -43,9 +46,6 @@ def one_line(e):
     short = click.UsageError(f"{e.format_message()} ('{e.ctx.command_path} --help' lists the {listed}.)")
     short.exit_code = e.exit_code
     return short
-
-
-_NO_ARGS_IS_HELP = getattr(click.exceptions, "NoArgsIsHelpError", ())  # `lnrnn` alone: help, not an error
 
 
 class LnrnnGroup(click.Group):
