@@ -13,6 +13,7 @@ import pytest
 
 from lnrnn.kernels.codes import MDN_RHO, MDN_SMAX
 from lnrnn.model.heads import ClassifierHead, CTCHead, MDNHead, RegressionHead
+from gradcheck_util import numeric_grad
 
 T, B, H = 4, 3, 5
 LENGTHS = np.array([4, 1, 0])
@@ -31,25 +32,12 @@ def logsoftmax(z):
     return z - z.max() - np.log(np.exp(z - z.max()).sum())
 
 
-def numeric(f, x, eps=1e-6):
-    g = np.zeros_like(x)
-    for i in np.ndindex(x.shape):
-        old = x[i]
-        x[i] = old + eps
-        fp = f()
-        x[i] = old - eps
-        fm = f()
-        x[i] = old
-        g[i] = (fp - fm) / (2 * eps)
-    return g
-
-
 def check_grads(head, h, targets, valid, loss_here):
     head.zero_grad()
     _, _, cache = head.forward(h, targets, valid)
     head.backward(cache, SCALE)
     for k in ("W", "b"):
-        want = numeric(lambda: SCALE * loss_here(), head.params[k])
+        want = numeric_grad(lambda: SCALE * loss_here(), head.params[k], eps=1e-6, order=2)
         np.testing.assert_allclose(head.grads[k], want, rtol=1e-6, atol=1e-8)
 
 
