@@ -107,23 +107,13 @@ def write_error(folder):
     return None
 
 
-def refuse_folder_name(text, option):
-    """UserError if ``text`` ends in a separator: it names a folder, not a file without a suffix."""
-    from lnrnn.errors import UserError
-
-    if text.endswith(os.sep):
-        raise UserError(f"{option} {text!r} names a folder; give a file name.")
-
-
 def named_suffix(path, suffixes, option="--out"):
     """The lower-cased extension of ``path``'s file name if it is one of ``suffixes`` (lower case, with
     their dot), else None: the caller says what it expected. A name that is one of them alone ('.png',
     'runs/.safetensors': a hidden file with nothing before its dot, to which os.path.splitext gives no
-    extension) is a UserError, so that a command's early check and its writer never disagree on it; so is a
-    name ending in a separator (a folder, ``refuse_folder_name``), whichever check a command makes first."""
+    extension) is a UserError, so that a command's early check and its writer never disagree on it."""
     from lnrnn.errors import UserError
 
-    refuse_folder_name(str(path), option)
     base = os.path.basename(str(path))
     if base.lower() in suffixes:
         raise UserError(f"{option} {str(path)!r} is a suffix alone; give the file a name before {base}.")
@@ -141,7 +131,8 @@ def check_output_file(path, option="--out"):
     text = str(path)
     if not text.strip():
         raise UserError(f"{option} {text!r} names no file; give a file name.")
-    refuse_folder_name(text, option)
+    if text.endswith(os.sep):
+        raise UserError(f"{option} {text!r} names a folder; give a file name.")
     up = missing_before_up(text)
     if up is not None:
         raise UserError(f"{option} {text} goes up ('..') from {up}, which does not exist, so it cannot be written "

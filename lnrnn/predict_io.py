@@ -231,6 +231,7 @@ def check_out(path):
     """UserError unless ``path`` is a .csv/.npy file name that can be written (``lnrnn.files.check_output_file``)."""
     from lnrnn.files import check_output_file, named_suffix
 
+    # first: a name ending in a separator is a folder, not a name without suffix
     check_output_file(path)
     if named_suffix(path, OUT_FORMATS) is None:
         raise UserError(f"--out must end in {' or '.join(OUT_FORMATS)}, not {path!r}.")

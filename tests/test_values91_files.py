@@ -57,12 +57,3 @@ def test_a_suffix_alone_is_refused_and_a_suffix_is_read_case_blind(tmp_path):
         named_suffix(str(tmp_path / ".csv"), (".csv", ".npy"))
     assert named_suffix(str(tmp_path / "p.CSV"), (".csv", ".npy")) == ".csv"
     assert named_suffix(str(tmp_path / "p.npz"), (".csv", ".npy")) is None
-
-
-@pytest.mark.parametrize("name", ["w.safetensors", "new", ".csv"])
-def test_a_name_ending_in_a_separator_is_a_folder_to_the_suffix_check_too(tmp_path, name):
-    """Whichever check a command makes first, 'w.safetensors/' is a folder, not a name to give a suffix."""
-    text = str(tmp_path / name) + os.sep
-    with pytest.raises(UserError) as e:
-        named_suffix(text, (".csv", ".safetensors"), "--out")
-    assert str(e.value) == f"--out {text!r} names a folder; give a file name."

@@ -22,7 +22,7 @@ def export(path, fmt, out):
     from lnrnn.interop.export import check_suffix, pytorch_compatible
     from lnrnn.files import check_output_file
 
-    check_output_file(out)
+    check_output_file(out)   # first: a name ending in a separator is a folder, not a name without suffix
     check_suffix(out)
     run = load_run(path)
     shapes = export_run(run, out, fmt)

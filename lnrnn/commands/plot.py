@@ -52,6 +52,7 @@ def head_kind(run_dir):
 def plot(runs, out, x, title):
     """Draw the metrics (accuracy, loss, ...) of one or more run folders against updates into one picture:
     validation and training per epoch, and the training metrics every --log-every updates as a thin line."""
+    # first: a name ending in a separator is a folder, not a name without suffix
     check_output_file(out)
     picture_format(out)
     seen = {}

@@ -91,6 +91,7 @@ def sample(ctx, path, steps, no_cap, bias, seed, count, texts, prime_strokes, pr
     if judge_out is not None and judge_path is None:
         raise UserError("--judge-out writes what --judge measured; give --judge READER_RUN_FOLDER.")
     check_prime_pair(prime_strokes, prime_text, CLI_NAMES)
+    # first: a name ending in a separator is a folder, not a name without suffix
     check_output_file(out, "--out")
     picture_format(out)
     prime_points = read_stroke3(prime_strokes, "--prime-strokes") if prime_strokes is not None else None

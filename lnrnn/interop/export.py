@@ -196,7 +196,7 @@ def export_weights(run, path, fmt="safetensors", option="path"):
 
     if fmt not in FORMATS:
         raise UserError(f"unknown export format {fmt!r}; choose one of {', '.join(FORMATS)}.")
-    check_output_file(path, option)
+    check_output_file(path, option)  # first: a folder is named as one, not as a name without a suffix
     check_suffix(path, option)
     tensors = exported_tensors(run.model)
     meta = {"format": "lnrnn-export", "lnrnn_version": __version__, "gate_order": "i,f,g,o",
