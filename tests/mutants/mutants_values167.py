@@ -62,8 +62,10 @@ MUTANTS = [
          tests=WINDOW_NEW + WINDOW_OLD,
          why="off by one: step 1 reads the initial cell c_0 again instead of c_1"),
     dict(name="v167-ln-h-without-tanh", file=WIN,
-         old="                    tr[j] = v\n                    yr[j] = ao[j] * v\n            elif norm == NORM_NONE:",
-         new="                    tr[j] = v\n                    yr[j] = ao[j] * u\n            elif norm == NORM_NONE:",
+         old="                    tr[j] = v\n                    yr[j] = ao[j] * v\n"
+             "            elif norm == NORM_NONE:",
+         new="                    tr[j] = v\n                    yr[j] = ao[j] * u\n"
+             "            elif norm == NORM_NONE:",
          tests=WINDOW_NEW + WINDOW_OLD,
          why="with LayerNorm h_t = o * LN(c_t) (the normalized cell before its gain, bias and tanh)"),
     dict(name="v167-none-tanh-half-argument", file=WIN,
