@@ -1,6 +1,6 @@
 """Planted bugs, round 179 (format: tests/mutants/mutants.py): single-line slips on lines of the CUDA products,
-graphs, device arrays and row device functions that no earlier catalogue mutates: matmul's two refusal sentences (op(A)'s
-K printed as op(B)'s, the expected out transposed), the tiled GEMM's grid axes swapped, colsum_prod summing D * D
+graphs, device arrays and row device functions that no earlier catalogue mutates: matmul's two refusal
+sentences (op(A)'s K printed as op(B)'s, the expected out transposed), the tiled GEMM's grid axes swapped, colsum_prod summing D * D
 and every part of the column sums dropping its last row; nbtype's refusal printing the raw dtype, copy_bytes
 under the simulator letting arrays of two dtypes through, load's refusal naming the plan's shape for the array's,
 grid_1d rounding its blocks down; the reason a library could not be made losing the exception's type, describe()
