@@ -1,35 +1,33 @@
-"""Planted bugs, round 179 (format: tests/mutants/mutants.py): single-line slips on lines of the CUDA products,
-graphs, device arrays and row device functions that no earlier catalogue mutates: matmul's two refusal
-sentences (op(A)'s K printed as op(B)'s, the expected out transposed), the tiled GEMM's grid axes swapped, colsum_prod summing D * D
-and every part of the column sums dropping its last row; nbtype's refusal printing the raw dtype, copy_bytes
-under the simulator letting arrays of two dtypes through, load's refusal naming the plan's shape for the array's,
-grid_1d rounding its blocks down; the reason a library could not be made losing the exception's type, describe()
-joining the reasons with commas, a plan for a new length made for T steps while filed under bucket(T); dot_col's
-seventh accumulator reading the row before.
+"""Planted bugs, round 179 (format: tests/mutants/mutants.py): single-line slips on lines of the CUDA products, graphs,
+device arrays and row device functions that no earlier catalogue mutates: matmul's two refusal sentences (op(A)'s K
+printed as op(B)'s, the expected out transposed), the tiled GEMM's grid axes swapped, colsum_prod summing D * D and
+every part of the column sums dropping its last row; nbtype's refusal printing the raw dtype, copy_bytes under the
+simulator letting arrays of two dtypes through, load's refusal naming the plan's shape for the array's, grid_1d
+rounding its blocks down; the reason a library could not be made losing the exception's type, describe() joining the
+reasons with commas, a plan for a new length made for T steps while filed under bucket(T); dot_col's seventh
+accumulator reading the row before.
 
-13 mutants. Against the existing targeted tests alone 5 were caught and 8 missed: both of matmul's refusal
-sentences (no old test reads either sentence whole), nbtype's and load's refusal sentences, grid_1d rounding down
-(every kernel's grid-stride loop still covers each element), the library's reason without its exception type
-and the reasons joined by commas (the old tests set the reasons themselves or look for each one inside the
-line), and the plan made for T (the old cache tests ask only for lengths equal to their bucket). colsum_prod of
-D * D passed the direct gemm tests and was caught once test_values115_bn_gemm_cuda (the column sums' own value
-tests) joined its list. The new value tests catch
-every mutant on their own (checked with the old tests taken off the lists): test_values179_gemm_cuda (the
-refusal sentences against the shapes worked out by hand under no and both transposes; M 5 by N 9, two row tiles
-and three column tiles of 4, against np.dot in float64 with either operand transposed; colsum and colsum_prod
-over 37 rows in three parts against NumPy's sums), test_values179_arrays_cuda (nbtype's sentence for np.int32
-and float16; copy_bytes of float32 into float64 refused in its own sentence, the destination untouched; load into
-a longer buffer's first rows against NumPy, and its refusal naming both arrays; grid_1d against the fewest
+13 mutants. Against the existing targeted tests alone 5 were caught and 8 missed: both of matmul's refusal sentences
+(no old test reads either sentence whole), nbtype's and load's refusal sentences, grid_1d rounding down (every
+kernel's grid-stride loop still covers each element), the library's reason without its exception type and the reasons
+joined by commas (the old tests set the reasons themselves or look for each one inside the line), and the plan made
+for T (the old cache tests ask only for lengths equal to their bucket). colsum_prod of D * D passed the direct gemm
+tests and was caught once test_values115_bn_gemm_cuda (the column sums' own value tests) joined its list. The new
+value tests catch every mutant on their own (checked with the old tests taken off the lists):
+test_values179_gemm_cuda (the refusal sentences against the shapes worked out by hand under no and both transposes; M
+5 by N 9, two row tiles and three column tiles of 4, against np.dot in float64 with either operand transposed; colsum
+and colsum_prod over 37 rows in three parts against NumPy's sums), test_values179_arrays_cuda (nbtype's sentence for
+np.int32 and float16; copy_bytes of float32 into float64 refused in its own sentence, the destination untouched; load
+into a longer buffer's first rows against NumPy, and its refusal naming both arrays; grid_1d against the fewest
 blocks that hold n, at least one, at most GRID_MAX_BLOCKS), test_values179_graphs_cuda (describe() as on a GPU
-machine where made-up PyTorch and CuPy classes fail to be made, against the whole sentence, each made once; a
-plan for 13 steps after one of 9 made for bucket(13) = 14 computed here, then serving a call of 14),
-test_values179_rows_cuda (dot_col over two and three passes of eight, strides 1 and 2, against the sums taken
-here). Dropped before the catalogue as equivalent or near it: the shared B slab padded with 1 instead of 0 past
-K (every such value meets a 0 of A's slab), dot_col's unrolled loop entered one pass later (the tail loop sums
-the same terms), split_matvec's "wide" for H equal to the block (one group of whole columns either way) and its
-reduction over range(P) when wide (P is 1 there). Left out: fill_zeros's driver memset (the simulator
-never runs it). The old lists hold the most direct test files of each module; the column sums' mutants also
-test_values115_bn_gemm_cuda.
+machine where made-up PyTorch and CuPy classes fail to be made, against the whole sentence, each made once; a plan
+for 13 steps after one of 9 made for bucket(13) = 14 computed here, then serving a call of 14),
+test_values179_rows_cuda (dot_col over two and three passes of eight, strides 1 and 2, against the sums taken here).
+Dropped before the catalogue as equivalent or near it: the shared B slab padded with 1 instead of 0 past K (every
+such value meets a 0 of A's slab), dot_col's unrolled loop entered one pass later (the tail loop sums the same
+terms), split_matvec's "wide" for H equal to the block (one group of whole columns either way) and its reduction over
+range(P) when wide (P is 1 there). Left out: fill_zeros's driver memset (the simulator never runs it). The old lists
+hold the most direct test files of each module; the column sums' mutants also test_values115_bn_gemm_cuda.
 
     python tests/mutants/run.py --only 'v179-*'
 """
