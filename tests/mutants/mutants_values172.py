@@ -8,8 +8,9 @@ row i, a column chunk's dbias added from column 0, the dx correction's sign and 
 the unfolded cell_x_backward returning dgain and db swapped.
 
 13 mutants. Against the existing targeted tests alone the first 12 were measured and all 12 were caught
-(the last, v172-cellx-backward-db-dgain-swapped, was not reached by the old tests' run under load). The new value tests were checked alone on the first five sync mutants (all caught); the rest are
-listed with the new tests first and the old ones after. test_values172_bn_sync: the BN-LSTM and BN-RNN in one
+(the last, v172-cellx-backward-db-dgain-swapped, was not reached by the old tests' run under load). The new
+value tests alone (the old files taken off the lists) catch all 13; the lists give the new tests first and the
+old ones after. test_values172_bn_sync: the BN-LSTM and BN-RNN in one
 process, T = 4 past Ts = 2 running rows, a row that never runs and a last step no row runs: every step's saved
 statistics of x Wx, h_{t-1} Wh and c_t against the mean and biased variance over the active rows in NumPy (mean 0
 and rstd 1/sqrt(eps) at the empty step), the running rows against momentum and the unbiased variance, every
