@@ -23,7 +23,7 @@ EPS = 0.3
 GRADS = ("dx", "dh0", "dWx", "dWh", "db", "dg")
 
 
-def problem(seed):
+def problem(seed, T=T):
     """x (T,B,I) and the parameters: gain in [1.5, 2.5), bias of scale 0.3 around -0.4; h0 of its own in every
     row; dy (T,B,H)."""
     rng = np.random.default_rng(seed)

@@ -18,20 +18,7 @@ from lnrnn.kernels import rnn, rnn_cuda  # noqa: E402
 from lnrnn.kernels.cuda import graphs_cuda  # noqa: E402
 from test_cuda_kernels import NORM, RNN_FWD, TOL64, close, host, small_blocks  # noqa: E402,F401
 from test_values85_lstm_cuda import use_loop  # noqa: E402
-
-B, I, H = 3, 4, 5
-EPS = 0.3
-GRADS = ("dx", "dh0", "dWx", "dWh", "db", "dg")
-
-
-def problem(seed, T):
-    """x (T,B,I) and the parameters: gain in [1.5, 2.5), bias of scale 0.3 around -0.4; h0 of its own in every
-    row; dy (T,B,H)."""
-    rng = np.random.default_rng(seed)
-    n = lambda sc, *s: sc * rng.standard_normal(s)  # noqa: E731
-    p = dict(x=n(1, T, B, I), h0=n(0.8, B, H), Wx=n(0.6, I, H), Wh=n(0.5, H, H), b=n(0.3, H) - 0.4,
-             g=rng.uniform(1.5, 2.5, H))
-    return p, n(1, T, B, H)
+from test_values153_rnn_cuda import EPS, GRADS, H, problem  # noqa: E402  (B = 3, I = 4, H = 5; problem(seed, T))
 
 
 def forward(mod, p):

@@ -11,17 +11,9 @@ from cuda_guard import skip_unless_cuda
 
 skip_unless_cuda()
 
-from lnrnn.kernels.cuda import arrays_cuda, gemm_cuda  # noqa: E402
+from lnrnn.kernels.cuda import gemm_cuda  # noqa: E402
 from test_cuda_kernels import small_blocks  # noqa: E402,F401  (autouse: tiles of 4, a race-free simulator)
-
-dev = arrays_cuda.to_device
-host = arrays_cuda.to_host
-
-
-@pytest.fixture(autouse=True)
-def numba_gemm(monkeypatch):
-    """numba's tiled kernel for matmul, whatever library is installed."""
-    monkeypatch.setenv("LNRNN_CUDA_BLAS", "off")
+from test_values82_gemm_cuda import dev, host, numba_gemm  # noqa: E402,F401  (numba_gemm: autouse, numba's kernel)
 
 
 @pytest.mark.parametrize("trans_a, trans_b", [(False, False), (True, True)], ids=["nn", "tt"])

@@ -12,42 +12,23 @@ lnrnn/reference.py, in float64 under Numba's simulator (or on a GPU):
   sigma1 and sigma2; its gradient against central differences of sum(dnll nll) of the spec.
 
 Blocks of 4 threads, the grid capped at 2 blocks (several blocks and a grid-stride loop)."""
-import functools
-
 import numpy as np
-import pytest
 
 from cuda_guard import skip_unless_cuda
 
 skip_unless_cuda()
 
 from gradcheck_util import numeric_grad  # noqa: E402
-from lnrnn import config  # noqa: E402
 from lnrnn import reference as ref  # noqa: E402
 from lnrnn.kernels import losses_cuda, mdn_cuda  # noqa: E402
-from lnrnn.kernels.cuda import arrays_cuda  # noqa: E402
 from lnrnn.kernels.cuda.arrays_cuda import to_device, to_host  # noqa: E402
+from test_values159_losses_cuda import levenshtein, small_blocks  # noqa: E402,F401  (small_blocks: autouse)
 
 TOL = 1e-13
 
 
-@pytest.fixture(autouse=True)
-def small_blocks(monkeypatch):
-    monkeypatch.setattr(config, "THREADS_PER_BLOCK", 4)
-    monkeypatch.setattr(arrays_cuda, "GRID_MAX_BLOCKS", 2)
-
-
 def nan_device(shape):
     return to_device(np.full(shape, np.nan))
-
-
-def levenshtein(a, b):
-    @functools.lru_cache(maxsize=None)
-    def dist(i, j):
-        if i == 0 or j == 0:
-            return i + j
-        return min(dist(i - 1, j) + 1, dist(i, j - 1) + 1, dist(i - 1, j - 1) + (a[i - 1] != b[j - 1]))
-    return dist(len(a), len(b))
 
 
 def test_softmax_xent_leaves_nothing_on_unscored_rows():

@@ -7,29 +7,15 @@ import io
 
 import pytest
 
-from lnrnn.training import progress
 from lnrnn.training.progress import LOG_EVERY_S, Progress
-
-
-class Clock:
-    def __init__(self, t=100.0):
-        self.t = t
-
-    def __call__(self):
-        return self.t
-
-
-@pytest.fixture
-def clock(monkeypatch):
-    c = Clock()
-    monkeypatch.setattr(progress.time, "perf_counter", c)
-    return c
+from test_values70_progress import clock  # noqa: F401  (fixture: the patched perf_counter)
 
 
 def test_a_plain_stream_writes_after_the_callers_log_every_with_the_rate_since_the_start(clock):
     out = io.StringIO()
     total, width, every = 200, 10, 5.0
     assert every < LOG_EVERY_S
+    clock.t = 100.0
     p = Progress(total, label="train", stream=out, width=width, log_every=every)    # t0 = 100
     clock.t = 104.0
     p.update(20)
@@ -59,6 +45,7 @@ def test_a_plain_stream_writes_after_the_callers_log_every_with_the_rate_since_t
 
 def test_the_closing_line_gives_the_elapsed_time_and_the_suffix_after_a_space(clock):
     out = io.StringIO()
+    clock.t = 100.0
     p = Progress(40, label="eval", stream=out, width=4, log_every=1000.0)
     clock.t = 175.0
     p.update(40)
