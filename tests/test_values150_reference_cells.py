@@ -18,10 +18,10 @@ def tt(a):
     return torch.tensor(np.asarray(a, dtype=np.float64), requires_grad=True)
 
 
-def t_ln(x, g, b):
+def t_ln(x, g, b, eps=EPS):
     mu = x.mean(-1, keepdim=True)
     var = ((x - mu) ** 2).mean(-1, keepdim=True)
-    return (x - mu) / torch.sqrt(var + EPS) * g + b
+    return (x - mu) / torch.sqrt(var + eps) * g + b
 
 
 def t_bn(x, g, b):
@@ -59,21 +59,22 @@ def lstm_params(rng, I, H):
                 bc=0.3 * rng.standard_normal(H))
 
 
-def t_lstm(x, h, c, P, norm):
+def t_lstm(x, h, c, P, norm, eps=EPS):
+    """-> y (T,B,H), h_T, c_T."""
     H = h.shape[1]
     ys = []
     for t in range(x.shape[0]):
         xw, hw = x[t] @ P["Wx"], h @ P["Wh"]
         if norm == "ln":
-            a = t_ln(xw, P["gx"], P["bx"]) + t_ln(hw, P["gh"], P["bh"]) + P["b"]
+            a = t_ln(xw, P["gx"], P["bx"], eps) + t_ln(hw, P["gh"], P["bh"], eps) + P["b"]
         else:
             a = xw + hw + P["b"]
         i, f = torch.sigmoid(a[:, :H]), torch.sigmoid(a[:, H:2 * H])
         g, o = torch.tanh(a[:, 2 * H:3 * H]), torch.sigmoid(a[:, 3 * H:])
         c = f * c + i * g
-        h = o * torch.tanh(t_ln(c, P["gc"], P["bc"]) if norm == "ln" else c)
+        h = o * torch.tanh(t_ln(c, P["gc"], P["bc"], eps) if norm == "ln" else c)
         ys.append(h)
-    return torch.stack(ys)
+    return torch.stack(ys), h, c
 
 
 def test_ln_lstm_forward_and_every_gradient_match_torch():
@@ -86,7 +87,7 @@ def test_ln_lstm_forward_and_every_gradient_match_torch():
                                         P["gc"], P["bc"], "ln", EPS)
     TP = {k: tt(v) for k, v in P.items()}
     X, H0, C0 = tt(x), tt(h0), tt(c0)
-    Y = t_lstm(X, H0, C0, TP, "ln")
+    Y = t_lstm(X, H0, C0, TP, "ln")[0]
     close(y, Y)
     (Y * torch.tensor(dy)).sum().backward()
     out = ref.lstm_backward(dy, cache, P["Wx"], P["Wh"], P["gx"], P["gh"], P["gc"], "ln")
@@ -96,25 +97,31 @@ def test_ln_lstm_forward_and_every_gradient_match_torch():
         np.testing.assert_allclose(got, w.numpy(), rtol=1e-8, atol=1e-9, err_msg=name)
 
 
-def t_rnn(x, h, Wx, Wh, b, g, norm):
+def t_rnn(x, h, Wx, Wh, b, g, norm, eps=EPS):
     ys = []
     for t in range(x.shape[0]):
         a = x[t] @ Wx + h @ Wh
-        h = torch.tanh(t_ln(a, g, b) if norm == "ln" else a + b)
+        h = torch.tanh(t_ln(a, g, b, eps) if norm == "ln" else a + b)
         ys.append(h)
     return torch.stack(ys)
+
+
+def rnn_case(rng, T, B, I, H, norm, eps=EPS):
+    """An RNN problem drawn from rng: its arrays (x, h0, Wx, Wh, b, g), an upstream gradient dy, the spec's
+    forward of it (y, hT, cache) and the arrays again as float64 leaf tensors."""
+    Wx, Wh = rng.standard_normal((I, H)) * 0.8, rng.standard_normal((H, H)) * 0.8
+    b, g = rng.standard_normal(H) * 0.5, rng.uniform(0.5, 1.5, H)
+    x, h0 = rng.standard_normal((T, B, I)), rng.standard_normal((B, H))
+    dy = rng.standard_normal((T, B, H))
+    arrays = (x, h0, Wx, Wh, b, g)
+    return arrays, dy, ref.rnn_forward(x, h0, Wx, Wh, b, g, norm, eps), tuple(tt(v) for v in arrays)
 
 
 def test_plain_and_ln_rnn_forward_and_every_gradient_match_torch():
     rng = np.random.default_rng(2)
     T, B, I, H = 4, 2, 3, 3
     for norm in ("none", "ln"):
-        Wx, Wh = rng.standard_normal((I, H)) * 0.8, rng.standard_normal((H, H)) * 0.8
-        b, g = rng.standard_normal(H) * 0.5, rng.uniform(0.5, 1.5, H)
-        x, h0 = rng.standard_normal((T, B, I)), rng.standard_normal((B, H))
-        dy = rng.standard_normal((T, B, H))
-        y, hT, cache = ref.rnn_forward(x, h0, Wx, Wh, b, g, norm, EPS)
-        X, H0, TWx, TWh, Tb, Tg = (tt(v) for v in (x, h0, Wx, Wh, b, g))
+        (_, _, Wx, Wh, _, g), dy, (y, _, cache), (X, H0, TWx, TWh, Tb, Tg) = rnn_case(rng, T, B, I, H, norm)
         Y = t_rnn(X, H0, TWx, TWh, Tb, Tg, norm)
         close(y, Y)
         (Y * torch.tensor(dy)).sum().backward()

@@ -13,16 +13,11 @@ from lnrnn import reference as ref
 from gradcheck_util import numeric_grad
 
 
-def test_mixture_density_nll_per_element():
-    rng = np.random.default_rng(10)
-    N, M = 5, 3
-    yhat = rng.standard_normal((N, 6 * M + 1))
-    yhat[:, 1 + 5 * M:] *= 0.8
-    target = np.column_stack([rng.standard_normal(N) * 1.5 + 0.4, rng.standard_normal(N) - 0.7,
-                              np.array([1, 0, 1, 0, 0], float)])
-    valid = np.array([1, 1, 0, 1, 1])
-    got = ref.mdn_nll(yhat, target, valid, M)
-    for n in range(N):
+def check_mdn_nll(got, yhat, target, valid, M, smax=math.inf, rho_max=1.0 - 1e-4):
+    """got (N,) against Graves 2013's eqs. 23-26 per element in plain Python: 0 on an invalid row, else minus the
+    log of the softmax-weighted bivariate normals (log standard deviations clipped to [-smax, smax], rho =
+    rho_max tanh) and of the end-of-stroke Bernoulli with e = sigmoid(yhat_0)."""
+    for n in range(len(yhat)):
         if not valid[n]:
             assert got[n] == 0.0
             continue
@@ -34,12 +29,24 @@ def test_mixture_density_nll_per_element():
         for k in range(M):
             pi = ex[k] / sum(ex)
             mu1, mu2 = y[1 + M + k], y[1 + 2 * M + k]
-            s1, s2 = math.exp(y[1 + 3 * M + k]), math.exp(y[1 + 4 * M + k])
-            rho = (1.0 - 1e-4) * math.tanh(y[1 + 5 * M + k])
+            s1 = math.exp(min(max(y[1 + 3 * M + k], -smax), smax))
+            s2 = math.exp(min(max(y[1 + 4 * M + k], -smax), smax))
+            rho = rho_max * math.tanh(y[1 + 5 * M + k])
             z = ((x1 - mu1) / s1) ** 2 + ((x2 - mu2) / s2) ** 2 - 2 * rho * (x1 - mu1) * (x2 - mu2) / (s1 * s2)
             total += pi * math.exp(-z / (2 * (1 - rho * rho))) / (2 * math.pi * s1 * s2 * math.sqrt(1 - rho * rho))
         want = -math.log(total) - (math.log(e) if pen == 1 else math.log(1 - e))
         assert abs(got[n] - want) < 1e-10 * max(1.0, abs(want)), n
+
+
+def test_mixture_density_nll_per_element():
+    rng = np.random.default_rng(10)
+    N, M = 5, 3
+    yhat = rng.standard_normal((N, 6 * M + 1))
+    yhat[:, 1 + 5 * M:] *= 0.8
+    target = np.column_stack([rng.standard_normal(N) * 1.5 + 0.4, rng.standard_normal(N) - 0.7,
+                              np.array([1, 0, 1, 0, 0], float)])
+    valid = np.array([1, 1, 0, 1, 1])
+    check_mdn_nll(ref.mdn_nll(yhat, target, valid, M), yhat, target, valid, M)
 
 
 def window_case(rng):
@@ -86,12 +93,8 @@ def test_window_forward_per_element_and_backward_by_central_differences():
         np.testing.assert_allclose(got, numeric_grad(loss, arr, eps=1e-6, order=2), rtol=1e-6, atol=1e-8, err_msg=name)
 
 
-def brute_ctc_logp(logits_b, label, Tb):
-    """log of the sum over every path of Tb steps that collapses (merge repeats, drop blanks) to label."""
-    z = logits_b[:Tb] - logits_b[:Tb].max(axis=1, keepdims=True)
-    logp = z - np.log(np.exp(z).sum(axis=1, keepdims=True))
-    C = logits_b.shape[1]
-    total = 0.0
+def paths_to(label, C, Tb):
+    """Every path in C^Tb (class 0 the blank) that collapses (merge repeats, drop blanks) to label, in order."""
     for path in itertools.product(range(C), repeat=Tb):
         out, prev = [], None
         for c in path:
@@ -99,7 +102,16 @@ def brute_ctc_logp(logits_b, label, Tb):
                 out.append(c)
             prev = c
         if out == list(label):
-            total += math.exp(sum(logp[t, c] for t, c in enumerate(path)))
+            yield path
+
+
+def brute_ctc_logp(logits_b, label, Tb):
+    """log of the sum over every path of Tb steps that collapses (merge repeats, drop blanks) to label."""
+    z = logits_b[:Tb] - logits_b[:Tb].max(axis=1, keepdims=True)
+    logp = z - np.log(np.exp(z).sum(axis=1, keepdims=True))
+    total = 0.0
+    for path in paths_to(label, logits_b.shape[1], Tb):
+        total += math.exp(sum(logp[t, c] for t, c in enumerate(path)))
     return math.log(total) if total > 0 else -math.inf
 
 

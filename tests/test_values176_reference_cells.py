@@ -11,6 +11,7 @@ import numpy as np
 import torch
 
 from lnrnn import reference as ref
+from test_values150_reference_cells import lstm_params, rnn_case, t_lstm, t_rnn
 
 EPS = 0.05   # away from the default, so that an eps left behind shows
 MOM = 0.3    # away from the default momentum
@@ -59,31 +60,6 @@ def test_layernorm_per_element_on_a_3d_input_and_its_parameter_gradients_per_fea
     close(dg, sum(dy[t, r] * xhat[t, r] for t in range(T) for r in range(B)), "gain by hand")
 
 
-def lstm_params(rng, I, H):
-    G = 4 * H
-    return dict(Wx=rng.standard_normal((I, G)) * 0.7, Wh=rng.standard_normal((H, G)) * 0.7,
-                b=0.3 * rng.standard_normal(G), gx=rng.uniform(0.5, 1.5, G), bx=0.2 * rng.standard_normal(G),
-                gh=rng.uniform(0.5, 1.5, G), bh=0.2 * rng.standard_normal(G), gc=rng.uniform(0.5, 1.5, H),
-                bc=0.3 * rng.standard_normal(H))
-
-
-def t_lstm(x, h, c, P, norm):
-    H = h.shape[1]
-    ys = []
-    for t in range(x.shape[0]):
-        xw, hw = x[t] @ P["Wx"], h @ P["Wh"]
-        if norm == "ln":
-            a = t_ln(xw, P["gx"], P["bx"]) + t_ln(hw, P["gh"], P["bh"]) + P["b"]
-        else:
-            a = xw + hw + P["b"]
-        i, f = torch.sigmoid(a[:, :H]), torch.sigmoid(a[:, H:2 * H])
-        g, o = torch.tanh(a[:, 2 * H:3 * H]), torch.sigmoid(a[:, 3 * H:])
-        c = f * c + i * g
-        h = o * torch.tanh(t_ln(c, P["gc"], P["bc"]) if norm == "ln" else c)
-        ys.append(h)
-    return torch.stack(ys), h, c
-
-
 def test_lstm_plain_and_ln_with_initial_states_and_eps_match_torch_in_every_gradient():
     rng = np.random.default_rng(1761)
     T, B, I, H = 3, 2, 3, 2
@@ -96,7 +72,7 @@ def test_lstm_plain_and_ln_with_initial_states_and_eps_match_torch_in_every_grad
                                             P["bh"], P["gc"], P["bc"], norm, EPS)
         TP = {k: tt(v) for k, v in P.items()}
         X, H0, C0 = tt(x), tt(h0), tt(c0)
-        Y, HT, CT = t_lstm(X, H0, C0, TP, norm)
+        Y, HT, CT = t_lstm(X, H0, C0, TP, norm, EPS)
         close(y, Y, norm + " y")
         close(hT, HT, norm + " hT")
         close(cT, CT, norm + " cT")
@@ -113,20 +89,10 @@ def test_rnn_plain_and_ln_with_h0_and_eps_match_torch_in_every_gradient():
     rng = np.random.default_rng(1762)
     T, B, I, H = 3, 2, 2, 3
     for norm in ("none", "ln"):
-        Wx, Wh = rng.standard_normal((I, H)) * 0.8, rng.standard_normal((H, H)) * 0.8
-        b, g = rng.standard_normal(H) * 0.5, rng.uniform(0.5, 1.5, H)
-        x, h0 = rng.standard_normal((T, B, I)), rng.standard_normal((B, H))
-        dy = rng.standard_normal((T, B, H))
-        y, hT, cache = ref.rnn_forward(x, h0, Wx, Wh, b, g, norm, EPS)
-        X, H0, TWx, TWh, Tb, Tg = (tt(v) for v in (x, h0, Wx, Wh, b, g))
-        h, ys = H0, []
-        for t in range(T):
-            a = X[t] @ TWx + h @ TWh
-            h = torch.tanh(t_ln(a, Tg, Tb) if norm == "ln" else a + Tb)
-            ys.append(h)
-        Y = torch.stack(ys)
+        (_, _, Wx, Wh, _, g), dy, (y, hT, cache), (X, H0, TWx, TWh, Tb, Tg) = rnn_case(rng, T, B, I, H, norm, EPS)
+        Y = t_rnn(X, H0, TWx, TWh, Tb, Tg, norm, EPS)
         close(y, Y, norm + " y")
-        close(hT, h, norm + " hT")
+        close(hT, Y[-1], norm + " hT")
         (Y * torch.tensor(dy)).sum().backward()
         dx, dh0, dWx, dWh, db, dg = ref.rnn_backward(dy, cache, Wx, Wh, g, norm)
         for name, got, w in (("x", dx, X), ("h0", dh0, H0), ("Wx", dWx, TWx), ("Wh", dWh, TWh), ("b", db, Tb)):

@@ -6,13 +6,11 @@ for norm 'none', 'ln' (its own eps) and 'bn' (per-step statistics over the activ
 given h0, c0, kappa0 and w0, rows of their own lengths, every gradient by autograd; CTC's loss and gradient as
 the log of the sum over every path in C^T that collapses to the label, by autograd, with an upstream gradient
 away from 1, labels padded with real classes, an empty label and a row too short for its label."""
-import itertools
-import math
-
 import numpy as np
 import torch
 
 from lnrnn import reference as ref
+from test_values150_reference_heads import check_mdn_nll, paths_to
 
 EPS = 0.05
 MOM = 0.3
@@ -36,26 +34,8 @@ def test_mixture_density_nll_per_element_with_smax_and_rho_max_set():
     target = np.column_stack([rng.standard_normal(N) * 1.5 + 0.4, rng.standard_normal(N) - 0.7,
                               np.array([1, 0, 1, 0, 1], float)])
     valid = np.array([1, 1, 1, 0, 1])
-    got = ref.mdn_nll(yhat, target, valid, M, smax=smax, rho_max=rho_max)
-    for n in range(N):
-        if not valid[n]:
-            assert got[n] == 0.0
-            continue
-        y = [float(v) for v in yhat[n]]
-        x1, x2, pen = (float(v) for v in target[n])
-        e = 1.0 / (1.0 + math.exp(-y[0]))
-        ex = [math.exp(v) for v in y[1:1 + M]]
-        total = 0.0
-        for k in range(M):
-            pi = ex[k] / sum(ex)
-            mu1, mu2 = y[1 + M + k], y[1 + 2 * M + k]
-            s1 = math.exp(min(max(y[1 + 3 * M + k], -smax), smax))
-            s2 = math.exp(min(max(y[1 + 4 * M + k], -smax), smax))
-            rho = rho_max * math.tanh(y[1 + 5 * M + k])
-            z = ((x1 - mu1) / s1) ** 2 + ((x2 - mu2) / s2) ** 2 - 2 * rho * (x1 - mu1) * (x2 - mu2) / (s1 * s2)
-            total += pi * math.exp(-z / (2 * (1 - rho * rho))) / (2 * math.pi * s1 * s2 * math.sqrt(1 - rho * rho))
-        want = -math.log(total) - (math.log(e) if pen == 1 else math.log(1 - e))
-        assert abs(got[n] - want) < 1e-10 * max(1.0, abs(want)), n
+    check_mdn_nll(ref.mdn_nll(yhat, target, valid, M, smax=smax, rho_max=rho_max), yhat, target, valid, M,
+                  smax=smax, rho_max=rho_max)
 
 
 def t_ln(x, g, b):
@@ -153,16 +133,8 @@ def test_window_lstm_every_norm_with_initial_states_and_lengths_matches_torch_in
 def t_ctc_logp(logits_b, label, Tb):
     """log of the sum over every path of Tb steps that collapses (merge repeats, drop blanks) to label."""
     logp = torch.log_softmax(logits_b[:Tb], dim=1)
-    C = logits_b.shape[1]
-    terms = []
-    for path in itertools.product(range(C), repeat=Tb):
-        out, prev = [], None
-        for c in path:
-            if c != prev and c != 0:
-                out.append(c)
-            prev = c
-        if out == list(label):
-            terms.append(sum((logp[t, c] for t, c in enumerate(path)), torch.zeros((), dtype=torch.float64)))
+    terms = [sum((logp[t, c] for t, c in enumerate(path)), torch.zeros((), dtype=torch.float64))
+             for path in paths_to(label, logits_b.shape[1], Tb)]
     return torch.logsumexp(torch.stack(terms), 0) if terms else None
 
 

@@ -24,6 +24,19 @@ EPS, MOMENTUM = 1e-3, 0.1
 NAMES = ("Wx", "Wh", "b", "gx", "bx", "gh", "bh", "gc", "bc", "Wp", "bp")
 
 
+def window_params(rng, I, H, C, K, bc_scale=0.2):
+    """The parameters NAMES of a window LSTM of I inputs, H units, C character codes and K Gaussians, in float64,
+    drawn from rng (the cell's LN bias bc with standard deviation bc_scale)."""
+    G = 4 * H
+    return dict(Wx=0.5 * rng.standard_normal((I + C, G)), Wh=0.5 * rng.standard_normal((H, G)),
+                b=0.3 * rng.standard_normal(G), gx=1.0 + 0.3 * rng.standard_normal(G), bx=0.2 * rng.standard_normal(G),
+                gh=1.0 + 0.3 * rng.standard_normal(G), bh=0.2 * rng.standard_normal(G),
+                gc=1.0 + 0.3 * rng.standard_normal(H), bc=bc_scale * rng.standard_normal(H),
+                Wp=0.4 * rng.standard_normal((H, 3 * K)),
+                bp=np.concatenate([0.2 + 0.2 * rng.standard_normal(K), -0.5 + 0.2 * rng.standard_normal(K),
+                                   0.2 * rng.standard_normal(K)]))
+
+
 def problem(K, seed, dtype=np.float64):
     rng = np.random.default_rng(seed)
     chars = rng.integers(0, C, (B, U)).astype(np.int64)
@@ -31,13 +44,7 @@ def problem(K, seed, dtype=np.float64):
     x = rng.standard_normal((T, B, I))
     state = [0.5 * rng.standard_normal((B, H)), 0.5 * rng.standard_normal((B, H)), rng.uniform(0.0, 2.0, (B, K)),
              0.5 * rng.standard_normal((B, C))]
-    p = dict(Wx=0.5 * rng.standard_normal((I + C, G)), Wh=0.5 * rng.standard_normal((H, G)),
-             b=0.3 * rng.standard_normal(G), gx=1.0 + 0.3 * rng.standard_normal(G), bx=0.2 * rng.standard_normal(G),
-             gh=1.0 + 0.3 * rng.standard_normal(G), bh=0.2 * rng.standard_normal(G),
-             gc=1.0 + 0.3 * rng.standard_normal(H), bc=0.2 * rng.standard_normal(H),
-             Wp=0.4 * rng.standard_normal((H, 3 * K)),
-             bp=np.concatenate([0.2 + 0.2 * rng.standard_normal(K), -0.5 + 0.2 * rng.standard_normal(K),
-                                0.2 * rng.standard_normal(K)]))
+    p = window_params(rng, I, H, C, K)
     cast = [a.astype(dtype) for a in [x] + state]
     return cast[0], cast[1:], (chars, ULEN.copy()), {n: v.astype(dtype) for n, v in p.items()}
 
@@ -142,20 +149,29 @@ def test_two_calls_carry_the_state_as_one(norm):
         np.testing.assert_allclose(a, e, rtol=1e-12, atol=1e-13, err_msg=name)
 
 
+def backward_and_loss(x, state, text, p, norm, seed, run=forward, lengths=LENGTHS):
+    """Upstream gradients dy and dw drawn from seed, the kernel's gradients of sum(dy y + dw w) over the active
+    (step, row) pairs, and that sum as a function for central differences; run is the forward, called with
+    lengths -> dy, dw, the gradients, loss."""
+    Tn, Bn = x.shape[:2]
+    rng = np.random.default_rng(seed)
+    dy, dw = rng.standard_normal((Tn, Bn, p["Wh"].shape[0])), rng.standard_normal((Tn, Bn, state[3].shape[1]))
+    out = run(x, state, text, p, norm, lengths=lengths)
+    got = window_lstm_backward(dy, dw, out[7], x, *state, *text, p["Wx"], p["Wh"], p["gx"], p["gh"], p["gc"],
+                               p["Wp"], norm, 0.0)
+    on = (np.arange(Tn)[:, None] < lengths[None, :])[:, :, None]
+
+    def loss():
+        y, w = run(x, state, text, p, norm, keep=False, lengths=lengths)[:2]
+        return float(np.sum(on * dy * y) + np.sum(on * dw * w))
+
+    return dy, dw, got, loss
+
+
 @pytest.mark.parametrize("norm", [NORM_NONE, NORM_LN])
 def test_backward_against_central_differences(norm):
     x, state, text, p = problem(3, 21)
-    rng = np.random.default_rng(22)
-    dy, dw = rng.standard_normal((T, B, H)), rng.standard_normal((T, B, C))
-    out = forward(x, state, text, p, norm)
-    got = window_lstm_backward(dy, dw, out[7], x, *state, *text, p["Wx"], p["Wh"], p["gx"], p["gh"], p["gc"],
-                               p["Wp"], norm, 0.0)
-    on = (np.arange(T)[:, None] < LENGTHS[None, :])[:, :, None]
-
-    def loss():
-        y, w = forward(x, state, text, p, norm, keep=False)[:2]
-        return float(np.sum(on * dy * y) + np.sum(on * dw * w))
-
+    _, _, got, loss = backward_and_loss(x, state, text, p, norm, 22)
     for name, g, v in zip(("dx", "dh0", "dc0", "dkappa0", "dw0"), got[:5], [x] + state):
         np.testing.assert_allclose(g, numeric_grad(loss, v, eps=1e-6, order=2), rtol=1e-6, atol=1e-7,
                                    err_msg=name)

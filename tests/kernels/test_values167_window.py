@@ -13,8 +13,9 @@ import pytest
 
 from lnrnn import reference as ref
 from lnrnn.kernels.codes import NORM_BN, NORM_LN, NORM_NONE
-from lnrnn.kernels.window import window_lstm_backward, window_lstm_forward
+from lnrnn.kernels.window import window_lstm_forward
 from gradcheck_util import numeric_grad
+from test_values146_window import backward_and_loss, window_params
 
 T, B, I, H, C, U, K = 4, 5, 2, 3, 4, 5, 2
 G = 4 * H
@@ -33,13 +34,7 @@ def problem(seed, dtype=np.float64):
     x = rng.standard_normal((T, B, I))
     state = [0.5 * rng.standard_normal((B, H)), 0.5 * rng.standard_normal((B, H)), rng.uniform(0.0, 2.0, (B, K)),
              0.5 * rng.standard_normal((B, C))]
-    p = dict(Wx=0.5 * rng.standard_normal((I + C, G)), Wh=0.5 * rng.standard_normal((H, G)),
-             b=0.3 * rng.standard_normal(G), gx=1.0 + 0.3 * rng.standard_normal(G), bx=0.2 * rng.standard_normal(G),
-             gh=1.0 + 0.3 * rng.standard_normal(G), bh=0.2 * rng.standard_normal(G),
-             gc=1.0 + 0.3 * rng.standard_normal(H), bc=0.4 * rng.standard_normal(H),
-             Wp=0.4 * rng.standard_normal((H, 3 * K)),
-             bp=np.concatenate([0.2 + 0.2 * rng.standard_normal(K), -0.5 + 0.2 * rng.standard_normal(K),
-                                0.2 * rng.standard_normal(K)]))
+    p = window_params(rng, I, H, C, K, bc_scale=0.4)
     cast = [a.astype(dtype) for a in [x] + state]
     return cast[0], cast[1:], (chars, ULEN.copy()), {n: v.astype(dtype) for n, v in p.items()}
 
@@ -147,17 +142,7 @@ def test_float32_against_float64_loop():
 
 def loss_and_grads(norm, seed):
     x, state, text, p = problem(seed)
-    rng = np.random.default_rng(seed + 1)
-    dy, dw = rng.standard_normal((T, B, H)), rng.standard_normal((T, B, C))
-    out = forward(x, state, text, p, norm)
-    got = window_lstm_backward(dy, dw, out[7], x, *state, *text, p["Wx"], p["Wh"], p["gx"], p["gh"], p["gc"],
-                               p["Wp"], norm, 0.0)
-    on = (np.arange(T)[:, None] < LENGTHS[None, :])[:, :, None]
-
-    def loss():
-        y, w = forward(x, state, text, p, norm, keep=False)[:2]
-        return float(np.sum(on * dy * y) + np.sum(on * dw * w))
-
+    dy, dw, got, loss = backward_and_loss(x, state, text, p, norm, seed + 1, forward, LENGTHS)
     return x, state, text, p, dy, dw, got, loss
 
 

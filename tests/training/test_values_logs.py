@@ -1,7 +1,11 @@
 """lnrnn/training/logs.py: metrics.csv read back with the csv module holds every field of every row, its
 columns in order of first appearance, an empty cell where a row lacks a field, floats exactly."""
 import csv
+import sys
+import types
+from types import SimpleNamespace as NS
 
+from lnrnn.training import logs
 from lnrnn.training.logs import write_csv
 
 ROWS = [
@@ -39,15 +43,9 @@ def test_csv_is_rewritten_whole(tmp_path):
     assert [p.name for p in tmp_path.iterdir()] == ["metrics.csv"]       # no temporary file left beside it
 
 
-def test_tensorboard_tags_split_at_the_first_underscore(monkeypatch, tmp_path):
-    """TensorBoardLog.add through a stand-in tensorboard package (the real one is an optional extra): each
-    train_/val_ metric is tagged split/metric, whole, underscores after the first kept (val/nats_seq)."""
-    import sys
-    import types
-    from types import SimpleNamespace as NS
-
-    from lnrnn.training import logs
-
+def tensorboard_stand_in(monkeypatch):
+    """A stand-in tensorboard package in sys.modules (the real one is an optional extra) whose
+    EventFileWriter appends each event to the list returned."""
     events = []
 
     class Writer:
@@ -79,6 +77,13 @@ def test_tensorboard_tags_split_at_the_first_underscore(monkeypatch, tmp_path):
             setattr(mod, k, v)
             monkeypatch.setitem(sys.modules, f"{name}.{k}", v)
         monkeypatch.setitem(sys.modules, name, mod)
+    return events
+
+
+def test_tensorboard_tags_split_at_the_first_underscore(monkeypatch, tmp_path):
+    """TensorBoardLog.add through a stand-in tensorboard package (the real one is an optional extra): each
+    train_/val_ metric is tagged split/metric, whole, underscores after the first kept (val/nats_seq)."""
+    events = tensorboard_stand_in(monkeypatch)
     assert logs.tensorboard_available()
     tb = logs.TensorBoardLog.open(str(tmp_path))
     assert tb.writer.folder == str(tmp_path / "tensorboard")
