@@ -8,14 +8,10 @@ states hx, a float lengths tensor reported with x's dtype, a cell's norm='bn' re
 module), load_exported reading the window flag under the wrong key, and the lnrnn.torch facade dropping
 load_exported.
 
-12 mutants. Against the existing targeted tests alone (the most direct old files, listed after the new one)
-the count was not measured: run without a baseline (so with no Numba cache in the scratch copy) the old files
-had not finished the first mutant after ten minutes on the shared core, and the run was stopped. Read, not
-measured: likely caught are the float32 weights and the one-short backward (every float64 or gradient test),
-the op calling its states hx (test_values121_torch checks 'state[0]'), the buffers grown a row too many
-(test_values121_torch's running means after one pass) and the facade (test_values132_torch calls
-lnrnn.torch.load_exported); likely missed are the two advice messages, the float lengths' dtype, the cells'
-norm='bn' message (checked by type only), the unbatched inputs and the window key.
+12 mutants. Against the existing targeted tests alone (the old files listed after the new one, with the
+baseline run) 6 were caught and 6 missed: a batch_first stack transposing an unbatched sequence (no old test
+hands a batch_first module an unbatched one), the two advice messages, the float lengths' dtype, the cells'
+norm='bn' message (checked by type only) and the window key (no old test exports a synthesis run to PyTorch).
 
 The new value tests catch all 12 on their own (checked with the old files taken off the lists):
 tests/interop/test_values160_torch.py (a batch_first LSTM and RNN given an unbatched sequence, with hx given
