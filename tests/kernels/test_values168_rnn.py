@@ -8,6 +8,7 @@ import pytest
 from lnrnn import reference as R
 from lnrnn.config import FOLD_MAX_I
 from lnrnn.kernels.rnn import NORM_LN, NORM_NONE, rnn_backward, rnn_forward, rnn_infer
+from test_values168_lstm import central, maxrel
 
 EPS = 1e-5
 NORM = {"none": NORM_NONE, "ln": NORM_LN}
@@ -24,10 +25,6 @@ def problem(seed, I):
                 Wh=P(H, H, scale=0.7), b=P(H, scale=0.4, shift=-0.3), g=P(H, scale=0.3, shift=1.3))
 
 
-def maxrel(a, b):
-    return float(np.max(np.abs(a - b)) / max(float(np.max(np.abs(b))), 1e-300))
-
-
 @pytest.mark.parametrize("norm", ["none", "ln"])
 @pytest.mark.parametrize("I", [2, FOLD_MAX_I + 1])
 def test_forward_infer_and_every_gradient_against_the_spec_and_central_differences(norm, I):
@@ -37,17 +34,7 @@ def test_forward_infer_and_every_gradient_against_the_spec_and_central_differenc
 
     def loss():
         return float((wy * R.rnn_forward(*[p[k] for k in ARGS], norm, EPS)[0]).sum())
-    want = {}
-    for name in ARGS:  # central differences, entry by entry
-        a = p[name]
-        want[name] = np.zeros_like(a)
-        for i in np.ndindex(a.shape):
-            keep = a[i]
-            a[i] = keep + 1e-6
-            up = loss()
-            a[i] = keep - 1e-6
-            want[name][i] = (up - loss()) / 2e-6
-            a[i] = keep
+    want = central(loss, p)
     for nch in (2, 3):
         yf, hf, saved = rnn_forward(*[p[k] for k in ARGS], NORM[norm], EPS, nch)
         assert maxrel(yf, y) < 1e-12 and maxrel(hf, hT) < 1e-12, nch

@@ -15,6 +15,7 @@ import pytest
 
 from lnrnn.kernels import bn_sync
 from thread_ranks import run_ranks
+from gradcheck_util import numeric_grad
 
 T, Ts, B, I, H = 4, 2, 5, 2, 2
 LENGTHS = np.array([0, 3, 1, 2, 3], np.int64)   # row 0 never runs; step 2 runs rows 1 and 4; step 3 none
@@ -104,18 +105,8 @@ def test_one_process_statistics_running_rows_and_central_differences(cell):
         yy, _ = forward(cell, identity, p, [r.copy() for r in run], LENGTHS)
         return float((yy * R).sum())
 
-    h = 1e-6
     for name, g in grads.items():
-        v = p[name]
-        num = np.empty_like(v)
-        for j in np.ndindex(v.shape):
-            keep = v[j]
-            v[j] = keep + h
-            up = loss()
-            v[j] = keep - h
-            down = loss()
-            v[j] = keep
-            num[j] = (up - down) / (2 * h)
+        num = numeric_grad(loss, p[name], eps=1e-6, order=2)
         assert np.abs(num).max() > 1e-3, name
         np.testing.assert_allclose(g, num, rtol=1e-5, atol=1e-7, err_msg=f"d{name}")
 
