@@ -11,21 +11,7 @@ import pytest
 
 from lnrnn.data import iamondb
 from lnrnn.errors import DataError
-
-HEAD = ('<?xml version="1.0" encoding="ISO-8859-1"?>\n{prolog}<WhiteboardCaptureSession>\n'
-        '  <WhiteboardDescription>\n    <SensorLocation corner="top_left"/>\n'
-        '    <DiagonallyOppositeCoords x="6512" y="1376"/>\n  </WhiteboardDescription>\n  <StrokeSet>\n')
-
-
-def line_xml(strokes, prolog=""):
-    """strokes: lists of (x, y) attribute texts, written as IAM-OnDB writes a line file."""
-    body = []
-    for st in strokes:
-        body.append('    <Stroke colour="black" start_time="769.05" end_time="769.64">')
-        body += [f'      <Point x="{x}" y="{y}" time="769.05"/>' for x, y in st]
-        body.append("    </Stroke>")
-    return (HEAD.format(prolog=prolog) + "\n".join(body)
-            + "\n  </StrokeSet>\n</WhiteboardCaptureSession>\n").encode("latin-1")
+from test_values135_iamondb import line_xml
 
 
 def test_a_line_reads_as_its_offsets_by_hand(tmp_path):
