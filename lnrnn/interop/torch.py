@@ -511,7 +511,8 @@ class _Recurrent(nn.Module):
             if lengths is not None:
                 raise ValueError(f"{what}: a PackedSequence carries its own lengths: pass lengths=None.")
             x, lengths = pad_packed_sequence(packed)                       # (T,B,I), original row order
-        elif self.batch_first and x.dim() == 3:
+        given = tuple(x.shape)                                             # as passed: refusals name it
+        if packed is None and self.batch_first and x.dim() == 3:
             x = x.transpose(0, 1)
         unbatched = x.dim() == 2
         if unbatched:                                                      # (T,I), as nn.LSTM takes it
@@ -519,11 +520,11 @@ class _Recurrent(nn.Module):
             hx = None if hx is None else tuple(s.unsqueeze(1) for s in ((hx,) if isinstance(hx, Tensor) else hx))
         if x.dim() != 3 or x.shape[2] != self.input_size:
             raise ValueError(f"{what}: x must be (T, B, {self.input_size}) ((B, T, {self.input_size}) with "
-                             f"batch_first=True), not {tuple(x.shape)}.")
+                             f"batch_first=True), not {given}.")
         T, B = x.shape[0], x.shape[1]
         if T < 1 or B < 1:
             raise ValueError(f"{what}: x must hold at least one time step and one sequence, not shape "
-                             f"{tuple(x.shape)}.")
+                             f"{given}.")
         state = self._states(hx, B, x)
         w = self.weight_ih_l0
         check_tensors(what, x=x, **{f"hx[{i}]": s for i, s in enumerate(state)}, weights=w)
