@@ -45,8 +45,8 @@ NEW = ["tests/interop/test_values160_torch.py"]
 MUTANTS = [
     # ---- shapes ----
     dict(name="v160-batch-first-transposes-unbatched", file=TORCH,
-         old="elif self.batch_first and x.dim() == 3:",
-         new="elif self.batch_first:",
+         old="if packed is None and self.batch_first and x.dim() == 3:",
+         new="if packed is None and self.batch_first:",
          tests=NEW + STACK_OLD,
          why="a batch_first stack swaps the axes of an unbatched (T, I) sequence too, which nn.LSTM reads "
              "as time-major whatever batch_first says: refused as (I, T)"),

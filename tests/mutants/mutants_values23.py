@@ -101,8 +101,8 @@ MUTANTS = [
          why="tensors are written big-endian: safetensors is little-endian"),
     # ---- the torch modules ----
     dict(name="v23-torch-unbatched-batch-first-transposed", file=TORCH,
-         old="        elif self.batch_first and x.dim() == 3:",
-         new="        elif self.batch_first:",
+         old="        if packed is None and self.batch_first and x.dim() == 3:",
+         new="        if packed is None and self.batch_first:",
          tests=TORCH_NEW + TORCH_OLD,
          why="an unbatched (T,I) input to a batch_first module is transposed to (I,T), as nn.LSTM does not"),
     dict(name="v23-torch-dropout-in-eval", file=TORCH,
