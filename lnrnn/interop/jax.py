@@ -502,11 +502,12 @@ def apply(params, x, state=None, lengths=None, cell="lstm", norm="ln", *, stats=
         raise ValueError(f"x must be (T, B, I){' with batch_first (B, T, I)' if batch_first else ''}, got shape "
                          f"{tuple(x.shape)}.")
     dt = _check_dtype(x.dtype)
+    given = tuple(x.shape)                                       # as passed: the refusal names it
     if batch_first:
         x = jnp.swapaxes(x, 0, 1)
     T, B, I = x.shape
     if T < 1 or B < 1:
-        raise ValueError(f"x must hold at least one step and one sequence, got shape {tuple(x.shape)}.")
+        raise ValueError(f"x must hold at least one step and one sequence, got shape {given}.")
     layers, D = _layer_params(params, spec, I)
     for name, v in params.items():
         if jnp.asarray(v).dtype != dt:

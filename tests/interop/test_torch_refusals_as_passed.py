@@ -1,10 +1,16 @@
 """The stacks' shape refusals name x as the caller passed it: (B, T, I) with batch_first=True, (T, I) unbatched,
 not the (T, B, I) the module turns it into before checking."""
-import pytest
-import torch
+import os
 
-import lnrnn.torch as lt
-from test_values132_torch import _raises
+import pytest
+
+if os.environ.get("LNRNN_REQUIRE_EXTRAS") == "1":
+    import torch
+else:
+    torch = pytest.importorskip("torch")
+
+import lnrnn.torch as lt  # noqa: E402
+from test_values132_torch import _raises  # noqa: E402
 
 
 @pytest.mark.parametrize("cls", [lt.LSTM, lt.RNN])
