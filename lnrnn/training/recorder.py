@@ -291,7 +291,7 @@ class RunRecorder:
         if b["value"] is not None:
             res += (f"; best checkpoint {os.path.join(c.out, BEST_DIR)} (validation "
                     f"{format_metrics({b['metric']: b['value']}, long=True)} at update {b['step']})")
-        done = f"{t.step} updates in {format_seconds(t.train_time)} of training"
+        done = f"{t.step} update{'s' * (t.step != 1)} in {format_seconds(t.train_time)} of training"
         if getattr(t, "compile_this", 0.0) >= 0.5:
             done += f" (plus {t.compile_this:.1f} s compiling kernels, once per install: later runs load them)"
         if stop_reason is None:

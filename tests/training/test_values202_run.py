@@ -5,7 +5,7 @@ digits, 40 training samples in batches of 16, NB = 3 updates an epoch, --eval-ev
   (the second in epoch 2, where the batch of the epoch is 1); learning_curve.svg labels the run "rnn H=4 on
   digits" (1 layer, so H and the layer count differ); the summary lists the checkpoint, the metrics and the curve
   in that order, with their paths, and its last sentence, word for word, points to the run's --epochs 2.
-- One epoch of one batch (16 training samples): the summary says "Done: 1 epoch, ".
+- One epoch of one batch (16 training samples): the summary says "Done: 1 epoch, 1 update in ".
 - The stopped run's checkpoint.json as lnrnn 0.1 wrote it (the epoch sums as [loss, correct, count, samples]) and
   with compile seconds: a resumed Trainer (not run: nothing is written) holds those sums under their names and
   those seconds."""
@@ -62,9 +62,9 @@ def test_the_summary_lists_the_runs_files_in_order(runs):
     assert lines[-1].startswith("Stopped (reached --max-steps 5) at ") and f"; {where}; continue with " in lines[-1]
 
 
-def test_one_epoch_is_said_in_the_singular(runs):
+def test_one_epoch_of_one_update_is_said_in_the_singular(runs):
     _, _, lines = runs["one"]
-    assert lines[-1].startswith("Done: 1 epoch, ")
+    assert lines[-1].startswith("Done: 1 epoch, 1 update in ")
 
 
 def test_a_stopped_runs_hint_points_to_its_epochs(runs):
