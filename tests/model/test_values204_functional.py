@@ -1,0 +1,134 @@
+"""The functional layer API (lnrnn/model/functional.py) against lnrnn.reference and central differences in
+float64 at tiny sizes (I != H, T != B): residual_layout against the residuals layer_forward really returns for
+every cell; an LN-RNN's backward through its residuals against central differences; an LSTM's inference forward
+(keep=False) with lengths, each row's final (h, c) against the reference run over the row's own steps;
+dL/dh_n of a batch with an empty row (whose h_n is h0) and dL/dc_n of full rows without lengths against central
+differences; the gate-clip refusal word for word."""
+import re
+
+import numpy as np
+import pytest
+
+from lnrnn import reference as ref
+from lnrnn.model import cells, functional
+from gradcheck_util import numeric_grad
+
+I, H, T, B = 2, 3, 4, 3
+TOL = 1e-6
+
+
+def params(name, seed):
+    spec = cells.get(name)
+    p = spec.init_params(np.random.default_rng(seed), I, H, np.float64, forget_bias=1.0)
+    rng = np.random.default_rng(seed + 7)
+    for n, v in p.items():
+        v[...] = (1.0 if n.startswith("g") else 0.0) + 0.5 * rng.standard_normal(v.shape)
+    return p
+
+
+def inputs(seed, nstate):
+    rng = np.random.default_rng(seed)
+    return rng, rng.standard_normal((T, B, I)), tuple(0.5 * rng.standard_normal((B, H)) for _ in range(nstate))
+
+
+def ref_lstm(x, h0, c0, p):
+    y, h, c, _ = ref.lstm_forward(x, h0, c0, p["Wx"], p["Wh"], p["b"], np.ones(4 * H), np.zeros(4 * H),
+                                  np.ones(4 * H), np.zeros(4 * H), np.ones(H), np.zeros(H), "none")
+    return y, h, c
+
+
+def ref_rnn(name, x, h0, p):
+    ln = name == "ln-rnn"
+    y, h, _ = ref.rnn_forward(x, h0, p["Wx"], p["Wh"], p["b"], p["g"] if ln else np.ones(H), "ln" if ln else "none")
+    return y, h
+
+
+@pytest.mark.parametrize("name", ["lstm", "ln-rnn", "bn-lstm"])
+def test_residual_layout_is_what_layer_forward_returns(name):
+    spec = cells.get(name)
+    p = params(name, 1)
+    _, x, state = inputs(2, spec.nstate)
+    bufs = spec.init_buffers(H, T, np.float64)
+    _, _, res = functional.layer_forward(name, x, state, p, buffers=bufs)
+    got = [(tuple(np.shape(r)), np.asarray(r).dtype) for r in res]
+    want = [(tuple(s), np.dtype(d)) for s, d in functional.residual_layout(name, T, B, I, H, np.float64)]
+    assert got == want
+
+
+def test_ln_rnn_backward_through_its_residuals_against_central_differences():
+    p = params("ln-rnn", 3)
+    rng, x, (h0,) = inputs(4, 1)
+    dy = rng.standard_normal((T, B, H))
+    y, final, res = functional.layer_forward("ln-rnn", x, (h0,), p)
+    np.testing.assert_allclose(y, ref_rnn("ln-rnn", x, h0, p)[0], rtol=1e-10, atol=1e-12)
+    dx, (dh0,), dp = functional.layer_backward("ln-rnn", res, x, (h0,), p, y, dy)
+
+    def loss():
+        return float(np.sum(dy * ref_rnn("ln-rnn", x, h0, p)[0]))
+
+    np.testing.assert_allclose(dx, numeric_grad(loss, x), rtol=TOL, atol=1e-8)
+    np.testing.assert_allclose(dh0, numeric_grad(loss, h0), rtol=TOL, atol=1e-8)
+    for n in ("Wh", "g"):
+        np.testing.assert_allclose(dp[n], numeric_grad(loss, p[n]), rtol=TOL, atol=1e-8, err_msg=n)
+
+
+def test_lstm_inference_with_lengths_final_state_row_by_row():
+    p = params("lstm", 5)
+    _, x, (h0, c0) = inputs(6, 2)
+    lengths = np.array([3, 0, 1])
+    y, (hn, cn), res = functional.layer_forward("lstm", x, (h0, c0), p, lengths=lengths, keep=False)
+    assert res == []
+    for b, L in enumerate(lengths):
+        if L == 0:
+            np.testing.assert_array_equal(hn[b], h0[b])
+            np.testing.assert_array_equal(cn[b], c0[b])
+            continue
+        _, hb, cb = ref_lstm(x[:L, b:b + 1], h0[b:b + 1], c0[b:b + 1], p)
+        np.testing.assert_allclose(hn[b], hb[0], rtol=1e-10, atol=1e-12)
+        np.testing.assert_allclose(cn[b], cb[0], rtol=1e-10, atol=1e-12)
+
+
+def test_dh_n_with_an_empty_row_against_central_differences():
+    p = params("rnn", 7)
+    rng, x, (h0,) = inputs(8, 1)
+    lengths = np.array([4, 0, 2])
+    dh_n = rng.standard_normal((B, H))
+    y, final, res = functional.layer_forward("rnn", x, (h0,), p, lengths=lengths)
+    dx, (dh0,), dp = functional.layer_backward("rnn", res, x, (h0,), p, y, None, (dh_n,), lengths=lengths)
+
+    def loss():
+        tot = 0.0
+        for b, L in enumerate(lengths):
+            hb = h0[b] if L == 0 else ref_rnn("rnn", x[:L, b:b + 1], h0[b:b + 1], p)[1][0]
+            tot += float(dh_n[b] @ hb)
+        return tot
+
+    np.testing.assert_allclose(dh0, numeric_grad(loss, h0), rtol=TOL, atol=1e-8)
+    np.testing.assert_allclose(dx, numeric_grad(loss, x), rtol=TOL, atol=1e-8)
+    np.testing.assert_allclose(dp["Wx"], numeric_grad(loss, p["Wx"]), rtol=TOL, atol=1e-8)
+
+
+def test_dc_n_of_full_rows_without_lengths_against_central_differences():
+    p = params("lstm", 9)
+    rng, x, (h0, c0) = inputs(10, 2)
+    dc_n = rng.standard_normal((B, H))
+    y, final, res = functional.layer_forward("lstm", x, (h0, c0), p)
+    dx, (dh0, dc0), dp = functional.layer_backward("lstm", res, x, (h0, c0), p, y, None, (None, dc_n))
+
+    def loss():
+        return float(np.sum(dc_n * ref_lstm(x, h0, c0, p)[2]))
+
+    np.testing.assert_allclose(dc0, numeric_grad(loss, c0), rtol=TOL, atol=1e-8)
+    np.testing.assert_allclose(dx, numeric_grad(loss, x), rtol=TOL, atol=1e-8)
+    np.testing.assert_allclose(dp["b"], numeric_grad(loss, p["b"]), rtol=TOL, atol=1e-8)
+
+
+def test_gate_clip_refusal_word_for_word():
+    p = params("lstm", 11)
+    _, x, state = inputs(12, 2)
+    y, _, res = functional.layer_forward("lstm", x, state, p)
+    with pytest.raises(ValueError, match=re.escape("clip_gates must be 0 (off) or positive, got -0.5")):
+        functional.layer_backward("lstm", res, x, state, p, y, np.ones_like(y), clip_gates=-0.5)
+    with pytest.raises(ValueError, match=re.escape("clip_gates clips the LSTM gates' derivatives; the rnn cell "
+                                                   "has no gates")):
+        functional.setup(cells.get("rnn"), H, np.float64, clip_gates=1.0)
