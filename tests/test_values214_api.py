@@ -15,6 +15,7 @@ from lnrnn.api import FIT_FIXED, evaluate_run, export_run, predict
 from lnrnn.errors import UserError
 from lnrnn.interop.export import read_safetensors
 from lnrnn.training.runconfig import TrainConfig
+from test_values196_api import _numpy_logits  # the LSTM and head in NumPy, torch's formulas
 
 N, T, I, C, HID = 5, 4, 2, 3, 3          # T != I: an axis mixed up shows
 LENGTHS = np.array([1, 4, 3, 2, 4])      # 1 and T; the fifth row alone in the last batch of two
@@ -38,21 +39,9 @@ def fitted(tmp_path_factory):
     return run, out, {k: np.asarray(v, np.float64) for k, v in tensors.items()}, (xv, yv)
 
 
-def _sigmoid(z):
-    return 1.0 / (1.0 + np.exp(-z))
-
-
 def _probabilities(w, x):
     """x (N,T,I) -> softmax of the head's outputs (N,T,C), a one-layer LSTM from zero states."""
-    h, c = np.zeros((len(x), HID)), np.zeros((len(x), HID))
-    logits = np.zeros((len(x), T, C))
-    for t in range(T):
-        a = (x[:, t].astype(np.float64) @ w["rnn.weight_ih_l0"].T + w["rnn.bias_ih_l0"]
-             + h @ w["rnn.weight_hh_l0"].T + w["rnn.bias_hh_l0"])
-        i, f, g, o = (a[:, k * HID:(k + 1) * HID] for k in range(4))
-        c = _sigmoid(f) * c + _sigmoid(i) * np.tanh(g)
-        h = _sigmoid(o) * np.tanh(c)
-        logits[:, t] = h @ w["head.weight"].T + w["head.bias"]
+    logits = _numpy_logits(w, x)
     e = np.exp(logits - logits.max(-1, keepdims=True))
     return e / e.sum(-1, keepdims=True)
 

@@ -67,8 +67,13 @@ def _cell(p, sfx, xs, keep):
 
 @partial(jax.jit, static_argnums=(2, 3))
 def _reference(p, x, L, D, lengths):
-    """y (T,B,D*H), h_n and c_n (L*D,B,H) from zero states; row b runs its steps 0..n_b-1 forward and
-    n_b-1..0 backward, y zero past n_b."""
+    return ragged_stack(_cell, p, x, L, D, lengths)
+
+
+def ragged_stack(cell, p, x, L, D, lengths):
+    """y (T,B,D*H), h_n and c_n (L*D,B,H) from zero states, each layer and direction run by
+    cell(p, sfx, xs, keep) -> ys, h, c; row b runs its steps 0..n_b-1 forward and n_b-1..0 backward, y zero
+    past n_b."""
     t = jnp.arange(x.shape[0])[:, None]
     keep = t < lengths[None, :]                                             # (T,B)
     back = jnp.where(keep, lengths[None, :] - 1 - t, t)                     # (T,B) the step read backward
@@ -78,7 +83,7 @@ def _reference(p, x, L, D, lengths):
         outs = []
         for d in range(D):
             sfx = f"l{k}_reverse" if d else f"l{k}"
-            y, h, c = _cell(p, sfx, inp[back, rows] if d else inp, keep)
+            y, h, c = cell(p, sfx, inp[back, rows] if d else inp, keep)
             outs.append(y[back, rows] if d else y)                          # the same permutation undoes it
             hn.append(h)
             cn.append(c)

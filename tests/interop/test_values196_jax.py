@@ -21,6 +21,7 @@ import jax.numpy as jnp  # noqa: E402
 from jax.test_util import check_grads  # noqa: E402
 
 import lnrnn.jax as lj  # noqa: E402
+from test_values161_jax import ragged_stack  # noqa: E402  (layers and directions over ragged rows)
 
 jax.config.update("jax_enable_x64", True)  # as the other JAX test files
 
@@ -63,21 +64,7 @@ def _run(cell, p, sfx, xs, keep):
 def _reference(cell, p, x, L, D, lengths):
     """y (T,B,D*H), h_n and c_n (L*D,B,H); row b runs steps 0..n_b-1 forward and n_b-1..0 backward, y zero
     past n_b."""
-    t = jnp.arange(x.shape[0])[:, None]
-    keep = t < lengths[None, :]                                             # (T,B)
-    back = jnp.where(keep, lengths[None, :] - 1 - t, t)                     # (T,B) the step read backward
-    rows = jnp.arange(x.shape[1])[None, :]
-    inp, hn, cn = x, [], []
-    for k in range(L):
-        outs = []
-        for d in range(D):
-            sfx = f"l{k}_reverse" if d else f"l{k}"
-            y, h, c = _run(cell, p, sfx, inp[back, rows] if d else inp, keep)
-            outs.append(y[back, rows] if d else y)
-            hn.append(h)
-            cn.append(c)
-        inp = jnp.concatenate(outs, axis=2)
-    return jnp.where(keep[:, :, None], inp, 0.0), jnp.stack(hn), jnp.stack(cn)
+    return ragged_stack(partial(_run, cell), p, x, L, D, lengths)
 
 
 def test_init_names_every_layer_and_direction():

@@ -12,20 +12,13 @@ import numpy as np
 
 from lnrnn.gradcheck import numeric_grad
 from lnrnn.kernels.ctc import ctc_backward, ctc_forward
+from test_values48_ctc import packed  # label rows -> labels padded with -1, their lengths
+from test_values88_decode import collapse  # a path -> its labelling (a tuple)
 
 
 def log_softmax(x):
     m = x.max(axis=-1, keepdims=True)
     return (x - m) - np.log(np.exp(x - m).sum(axis=-1, keepdims=True))
-
-
-def collapse(path):
-    out, prev = [], None
-    for k in path:
-        if k != prev and k != 0:
-            out.append(k)
-        prev = k
-    return out
 
 
 def by_paths(x, label):
@@ -34,7 +27,7 @@ def by_paths(x, label):
     lp = log_softmax(x.astype(np.float64))
     logs, paths = [], []
     for path in itertools.product(range(C), repeat=T):
-        if collapse(path) == list(label):
+        if collapse(path) == tuple(label):
             logs.append(sum(lp[t, k] for t, k in enumerate(path)))
             paths.append(path)
     if not logs:
@@ -46,14 +39,6 @@ def by_paths(x, label):
         for t, k in enumerate(path):
             share[t, k] += w
     return logz, np.exp(lp) - share
-
-
-def packed(rows):
-    L = max(1, max(len(r) for r in rows))
-    labels = np.full((len(rows), L), -1, np.int64)
-    for b, r in enumerate(rows):
-        labels[b, :len(r)] = r
-    return labels, np.array([len(r) for r in rows], np.int64)
 
 
 def run(x, rows, il, dloss):

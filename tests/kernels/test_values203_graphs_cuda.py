@@ -10,15 +10,7 @@ pytest.importorskip("numba_cuda", reason="numba-cuda is not installed (pip insta
 
 from lnrnn import config  # noqa: E402
 from lnrnn.kernels.cuda import graphs_cuda  # noqa: E402
-
-
-@pytest.fixture
-def gpu_host(monkeypatch):
-    """graphs_cuda as on a GPU machine; the returned dict is what _make made of each library name."""
-    made = {}
-    monkeypatch.setattr(graphs_cuda, "simulator_enabled", lambda: False)
-    monkeypatch.setattr(graphs_cuda, "_MADE", made)
-    return made
+from test_values17_graphs_cuda import gpu_host  # noqa: E402,F401  (fixture: graphs_cuda as on a GPU machine)
 
 
 def test_pool_refuses_an_unknown_word_and_follows_auto_and_off(gpu_host, monkeypatch):

@@ -52,12 +52,13 @@ def draw_norms(L, rng, names):
             L.params[n][...] = (1.0 if n[0] == "g" else 0.0) + 0.3 * rng.standard_normal(L.params[n].shape)
 
 
-def problem(seed):
+def problem(seed, ulen=ULEN):
+    """x (T,B,I), the text (codes (B,U), a copy of ulen) and a carried state (h, c, kappa, w), drawn from seed."""
     rng = np.random.default_rng(seed)
     codes = rng.integers(0, C, (B, U)).astype(np.int64)
     state = (0.5 * rng.standard_normal((B, H)), 0.5 * rng.standard_normal((B, H)), rng.uniform(0.0, 2.0, (B, K)),
              0.5 * rng.standard_normal((B, C)))
-    return rng.standard_normal((T, B, I)), (codes, ULEN.copy()), state
+    return rng.standard_normal((T, B, I)), (codes, ulen.copy()), state
 
 
 def ref_args(L):

@@ -15,7 +15,8 @@ import pytest
 from lnrnn import reference as ref
 from lnrnn.model import cells
 from lnrnn.model.window import WindowStack
-from test_values120_window_model import B, C, H, I, K, T, U, check_stack_gradients, drawn_stack, ref_args
+from test_values120_window_model import (B, C, H, I, K, T, U, check_stack_gradients, drawn_stack, problem,
+                                         ref_args)
 
 TOL = 1e-10
 ULEN = np.array([0, 1, U], np.int64)            # an empty text, one character, the whole U
@@ -23,14 +24,6 @@ ULEN = np.array([0, 1, U], np.int64)            # an empty text, one character, 
 
 def make(num_layers):
     return drawn_stack("none", num_layers, C, seed=8, draw_seed=204, centres=(0.1, -0.4, -0.2))
-
-
-def problem(seed):
-    rng = np.random.default_rng(seed)
-    codes = rng.integers(0, C, (B, U)).astype(np.int64)
-    state = (0.5 * rng.standard_normal((B, H)), 0.5 * rng.standard_normal((B, H)), rng.uniform(0.0, 2.0, (B, K)),
-             0.5 * rng.standard_normal((B, C)))
-    return rng.standard_normal((T, B, I)), (codes, ULEN.copy()), state
 
 
 def ref_window(L1, x, state, codes, ulen):
@@ -42,7 +35,7 @@ def ref_window(L1, x, state, codes, ulen):
 def test_two_layer_stack_against_the_reference_and_central_differences():
     s = make(2)
     L1, L2 = s.layers
-    x, (codes, ulen), state1 = problem(1)
+    x, (codes, ulen), state1 = problem(1, ULEN)
     rng = np.random.default_rng(11)
     state2 = (0.5 * rng.standard_normal((B, H)), 0.5 * rng.standard_normal((B, H)))
     y, states = s.forward(x, [state1, state2], training=True, text=(codes, ulen))
@@ -60,7 +53,7 @@ def test_two_layer_stack_against_the_reference_and_central_differences():
 def test_two_chunks_carrying_kappa_and_w_are_one_forward():
     s = make(1)
     L1 = s.layers[0]
-    x, text, state = problem(2)
+    x, text, state = problem(2, ULEN)
     y, w, final = L1.forward_text(x, text, state, training=True)
     ya, wa, mid = L1.forward_text(x[:1], text, state, training=True)
     yb, wb, end = L1.forward_text(x[1:], text, mid, training=True, t0=1)
@@ -74,7 +67,7 @@ def test_two_chunks_carrying_kappa_and_w_are_one_forward():
 def test_lengths_give_each_rows_final_state_of_its_own_steps(keep):
     s = make(1)
     L1 = s.layers[0]
-    x, (codes, ulen), state = problem(3)
+    x, (codes, ulen), state = problem(3, ULEN)
     lengths = np.array([2, 0, 3], np.int64)
     _, _, final = L1.forward_text(x, (codes, ulen), state, training=True, lengths=lengths, keep=keep)
     for b, L in enumerate(lengths):
@@ -108,7 +101,7 @@ def test_refusals_word_for_word():
     with pytest.raises(ValueError, match=re.escape("window and alphabet_size must be positive integers, got 0 and 4")):
         WindowStack("lstm", "none", I, H, num_layers=1, alphabet_size=C, window=0, dtype=np.float64)
     s = make(1)
-    x, (codes, ulen), state = problem(4)
+    x, (codes, ulen), state = problem(4, ULEN)
     with pytest.raises(ValueError, match=re.escape(f"text codes must lie in [0, {C}) (the model's alphabet), "
                                                    f"got 0..{C}")):
         s.layers[0].forward_text(x, (np.where(codes == codes.max(), C, 0), ulen), state)
