@@ -90,26 +90,33 @@ def t_window_lstm(x, h, c, kappa, w, chars, ulen, P, norm, act):
     return torch.stack(ys), torch.stack(ws), h, c, kappa, w, torch.stack(phis)
 
 
+def window_lstm_draws(rng, T, B, I, H, K, C):
+    """One window LSTM problem drawn from rng in this order: its parameters P, x, h0, c0, kappa0, w0, upstream
+    dy, dw, and the running-statistics tables (means 0, variances 1); test_values191_reference_heads uses it too."""
+    G = 4 * H
+    P = dict(Wx=rng.standard_normal((I + C, G)) * 0.6, Wh=rng.standard_normal((H, G)) * 0.6,
+             b=0.3 * rng.standard_normal(G), gx=rng.uniform(0.5, 1.5, G), bx=0.2 * rng.standard_normal(G),
+             gh=rng.uniform(0.5, 1.5, G), bh=0.2 * rng.standard_normal(G), gc=rng.uniform(0.5, 1.5, H),
+             bc=0.3 * rng.standard_normal(H), Wp=rng.standard_normal((H, 3 * K)) * 0.5,
+             bp=np.r_[0.2 * rng.standard_normal(2 * K), np.full(K, -0.3)])
+    x, h0, c0 = rng.standard_normal((T, B, I)), rng.standard_normal((B, H)), rng.standard_normal((B, H))
+    kappa0, w0 = rng.uniform(0.2, 1.5, (B, K)), rng.uniform(0.0, 1.0, (B, C))
+    dy, dw = rng.standard_normal((T, B, H)), rng.standard_normal((T, B, C))
+    tabs = [np.zeros((T, G)), np.ones((T, G)), np.zeros((T, G)), np.ones((T, G)), np.zeros((T, H)),
+            np.ones((T, H))]
+    return P, x, h0, c0, kappa0, w0, dy, dw, tabs
+
+
 def test_window_lstm_every_norm_with_initial_states_and_lengths_matches_torch_in_every_gradient():
     rng = np.random.default_rng(1766)
     T, B, I, H, K, U, C = 3, 3, 2, 2, 2, 4, 4
-    G = 4 * H
     lengths = np.array([3, 2, 3])
     act = [[t < L for L in lengths] for t in range(T)]
     chars = np.array([[1, 3, 1, 2], [2, 0, 3, 3], [3, 2, 0, 0]])   # padding of real codes past ulen
     ulen = np.array([4, 2, 3])
     names = ["x", "h0", "c0", "kappa0", "w0", "Wx", "Wh", "b", "gx", "bx", "gh", "bh", "gc", "bc", "Wp", "bp"]
     for norm in ("none", "ln", "bn"):
-        P = dict(Wx=rng.standard_normal((I + C, G)) * 0.6, Wh=rng.standard_normal((H, G)) * 0.6,
-                 b=0.3 * rng.standard_normal(G), gx=rng.uniform(0.5, 1.5, G), bx=0.2 * rng.standard_normal(G),
-                 gh=rng.uniform(0.5, 1.5, G), bh=0.2 * rng.standard_normal(G), gc=rng.uniform(0.5, 1.5, H),
-                 bc=0.3 * rng.standard_normal(H), Wp=rng.standard_normal((H, 3 * K)) * 0.5,
-                 bp=np.r_[0.2 * rng.standard_normal(2 * K), np.full(K, -0.3)])
-        x, h0, c0 = rng.standard_normal((T, B, I)), rng.standard_normal((B, H)), rng.standard_normal((B, H))
-        kappa0, w0 = rng.uniform(0.2, 1.5, (B, K)), rng.uniform(0.0, 1.0, (B, C))
-        dy, dw = rng.standard_normal((T, B, H)), rng.standard_normal((T, B, C))
-        tabs = [np.zeros((T, G)), np.ones((T, G)), np.zeros((T, G)), np.ones((T, G)), np.zeros((T, H)),
-                np.ones((T, H))]
+        P, x, h0, c0, kappa0, w0, dy, dw, tabs = window_lstm_draws(rng, T, B, I, H, K, C)
         out = ref.window_lstm_forward(x, h0, c0, kappa0, w0, chars, ulen, P["Wx"], P["Wh"], P["b"], P["gx"],
                                       P["bx"], P["gh"], P["bh"], P["gc"], P["bc"], P["Wp"], P["bp"], *tabs, norm,
                                       training=True, momentum=MOM, eps=EPS, lengths=lengths)

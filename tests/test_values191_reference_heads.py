@@ -12,7 +12,7 @@ import torch
 from lnrnn import reference as ref
 from test_values150_reference_heads import check_mdn_nll
 from test_values176_reference_cells import EPS, MOM, close, tt
-from test_values176_reference_heads import t_ctc_logp, t_window_lstm
+from test_values176_reference_heads import t_ctc_logp, t_window_lstm, window_lstm_draws
 
 
 def test_mixture_density_nll_per_element_on_one_point_and_three_with_five_components():
@@ -75,23 +75,13 @@ def test_window_forward_per_element_and_backward_with_an_upstream_dkappa_by_auto
 def test_window_lstm_with_h_5_rows_of_no_steps_and_no_text_matches_torch_in_every_gradient():
     rng = np.random.default_rng(1918)
     T, B, I, H, K, U, C = 3, 3, 2, 5, 2, 3, 3
-    G = 4 * H
     lengths = np.array([3, 0, 2])
     act = [[t < L for L in lengths] for t in range(T)]
     chars = np.array([[1, 2, 1], [2, 0, 0], [0, 0, 0]])
     ulen = np.array([3, 1, 0])
     names = ["x", "h0", "c0", "kappa0", "w0", "Wx", "Wh", "b", "gx", "bx", "gh", "bh", "gc", "bc", "Wp", "bp"]
     for norm in ("none", "ln"):
-        P = dict(Wx=rng.standard_normal((I + C, G)) * 0.6, Wh=rng.standard_normal((H, G)) * 0.6,
-                 b=0.3 * rng.standard_normal(G), gx=rng.uniform(0.5, 1.5, G), bx=0.2 * rng.standard_normal(G),
-                 gh=rng.uniform(0.5, 1.5, G), bh=0.2 * rng.standard_normal(G), gc=rng.uniform(0.5, 1.5, H),
-                 bc=0.3 * rng.standard_normal(H), Wp=rng.standard_normal((H, 3 * K)) * 0.5,
-                 bp=np.r_[0.2 * rng.standard_normal(2 * K), np.full(K, -0.3)])
-        x, h0, c0 = rng.standard_normal((T, B, I)), rng.standard_normal((B, H)), rng.standard_normal((B, H))
-        kappa0, w0 = rng.uniform(0.2, 1.5, (B, K)), rng.uniform(0.0, 1.0, (B, C))
-        dy, dw = rng.standard_normal((T, B, H)), rng.standard_normal((T, B, C))
-        tabs = [np.zeros((T, G)), np.ones((T, G)), np.zeros((T, G)), np.ones((T, G)), np.zeros((T, H)),
-                np.ones((T, H))]
+        P, x, h0, c0, kappa0, w0, dy, dw, tabs = window_lstm_draws(rng, T, B, I, H, K, C)
         ys, ws, hT, cT, kT, wT, phis, cache = ref.window_lstm_forward(
             x, h0, c0, kappa0, w0, chars, ulen, P["Wx"], P["Wh"], P["b"], P["gx"], P["bx"], P["gh"], P["bh"],
             P["gc"], P["bc"], P["Wp"], P["bp"], *tabs, norm, training=True, momentum=MOM, eps=EPS, lengths=lengths)

@@ -9,6 +9,7 @@ import pytest
 from lnrnn.data import stroke_files as F
 from lnrnn.data.tasks import load_task, task_spec
 from lnrnn.errors import DataError
+from test_values135_stroke_files import objects
 
 
 def seq(n, k):
@@ -18,13 +19,6 @@ def seq(n, k):
     s[n // 2, 2] = 1.0
     s[-1, 2] = 1.0
     return s
-
-
-def objects(seqs):
-    a = np.empty(len(seqs), object)
-    for i, s in enumerate(seqs):
-        a[i] = s
-    return a
 
 
 def test_object_arrays_are_refused_by_load_unless_allowed(tmp_path):

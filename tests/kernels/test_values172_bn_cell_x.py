@@ -57,35 +57,39 @@ def central_differences(p, rm, rv, R, training, h=1e-6):
             for name, v in p.items()}
 
 
-def run_fold(p, rm, rv, R, training):
+def run_fold(p, rm, rv, R, training, lengths=LENGTHS, rows=ROWS, cols=COLS, mom=MOM, eps=EPS):
+    """The fold path piece by piece, rows in the parts `rows`, columns in the chunks `cols` -> y, dict of the
+    gradients by name; the sizes come from the arrays (also used by test_values195_bn_cell_x)."""
     x, W, gain, bias = p["x"], p["W"], p["gain"], p["bias"]
+    (T, B, I), F, Ts = x.shape, W.shape[1], rm.shape[0]
+    active = np.arange(T)[:, None] < lengths[None, :]
     xs = np.full((T, I + I * I), np.nan)
-    bn_cell_x.fold_stats(x, LENGTHS, training, xs)
+    bn_cell_x.fold_stats(x, lengths, training, xs)
     y = np.full((T, B, F), np.nan)
     dx = np.full((T, B, I), np.nan)
     dW, dgain, dbias = np.zeros((I, F)), np.zeros(F), np.zeros(F)
     for t in range(T):
-        n = int(ACTIVE[t].sum())
+        n = int(active[t].sum())
         r = min(t, Ts - 1)
         mean, rstd = np.full(F, np.nan), np.full(F, np.nan)
-        bn_cell_x.fold_step_stats(xs[t], W, n, training, t < Ts, rm[r], rv[r], MOM, EPS, mean, rstd)
-        for r0, r1 in ROWS:
+        bn_cell_x.fold_step_stats(xs[t], W, n, training, t < Ts, rm[r], rv[r], mom, eps, mean, rstd)
+        for r0, r1 in rows:
             bn_cell_x.fold_rows_forward(x[t], xs[t], W, gain, bias, mean, rstd, training, r0, r1, y[t])
-        V = np.empty((I, F))
+        V = np.full((I, F), np.nan)
         bn_cell_x.fold_v(W, gain, rstd, V)
         P = np.zeros((I, F))
-        for r0, r1 in ROWS:
+        for r0, r1 in rows:
             Pq = np.full((I, F), np.nan)
-            bn_cell_x.fold_rows_sums(R[t], x[t], xs[t], LENGTHS, t, r0, r1, V, Pq, dx[t])
+            bn_cell_x.fold_rows_sums(R[t], x[t], xs[t], lengths, t, r0, r1, V, Pq, dx[t])
             P += Pq
-        s1 = R[t][ACTIVE[t]].sum(0)
+        s1 = R[t][active[t]].sum(0)
         M, cv = np.full((I, I), np.nan), np.full(I, np.nan)
-        for k0, k1 in COLS:
+        for k0, k1 in cols:
             bn_cell_x.fold_step_backward(s1, P, xs[t], W, V, mean, rstd, gain, k0, k1, training, dW, dgain, dbias,
                                          M, cv)
         if training:
-            for r0, r1 in ROWS:
-                bn_cell_x.fold_rows_dx(x[t], xs[t], LENGTHS, t, r0, r1, M, cv, n, dx[t])
+            for r0, r1 in rows:
+                bn_cell_x.fold_rows_dx(x[t], xs[t], lengths, t, r0, r1, M, cv, n, dx[t])
     return y, dict(x=dx, W=dW, gain=dgain, bias=dbias)
 
 

@@ -48,11 +48,11 @@ def problem(cell, seed):
     return p, run, R
 
 
-def forward(cell, reduce, p, run, lengths):
+def forward(cell, reduce, p, run, lengths, mom=MOM, eps=EPS):
     if cell == "lstm":
-        y, _, _, saved = bn_sync.bn_lstm_forward(reduce, *p.values(), *run, True, MOM, EPS, lengths=lengths)
+        y, _, _, saved = bn_sync.bn_lstm_forward(reduce, *p.values(), *run, True, mom, eps, lengths=lengths)
     else:
-        y, _, saved = bn_sync.bn_rnn_forward(reduce, *p.values(), *run, True, MOM, EPS, lengths=lengths)
+        y, _, saved = bn_sync.bn_rnn_forward(reduce, *p.values(), *run, True, mom, eps, lengths=lengths)
     return y, saved
 
 
@@ -64,6 +64,19 @@ def backward(cell, reduce, dy, saved, p):
         return dict(zip(["x", "h0", "c0", "Wx", "Wh", "b", "gx", "gh", "gc", "bc"], g))
     g = bn_sync.bn_rnn_backward(reduce, dy, saved, p["x"], p["h0"], p["Wx"], p["Wh"], p["gx"], p["gh"])
     return dict(zip(["x", "h0", "Wx", "Wh", "b", "gx", "gh"], g))
+
+
+def check_central_differences(cell, p, run, R, grads, lengths=LENGTHS, mom=MOM, eps=EPS):
+    """Every gradient in grads against central differences of sum(y R) through the kernel's own forward (one
+    process), run from copies of the running rows run (also used by test_values195_bn_sync)."""
+    def loss():
+        yy, _ = forward(cell, identity, p, [r.copy() for r in run], lengths, mom, eps)
+        return float((yy * R).sum())
+
+    for name, g in grads.items():
+        num = numeric_grad(loss, p[name], eps=1e-6, order=2)
+        assert np.abs(num).max() > 1e-3, name
+        np.testing.assert_allclose(g, num, rtol=1e-5, atol=1e-7, err_msg=f"d{name}")
 
 
 def step_stats(z_t, active):
@@ -99,16 +112,7 @@ def test_one_process_statistics_running_rows_and_central_differences(cell):
     for k, (g, w) in enumerate(zip(run_k, run_d)):
         np.testing.assert_allclose(g, w, rtol=1e-11, atol=1e-12, err_msg=f"running array {k}")
     assert int(saved[-1][T - 1]) == 0 and list(saved[-1]) == list(ACTIVE.sum(1))
-    grads = backward(cell, identity, R, saved, p)
-
-    def loss():
-        yy, _ = forward(cell, identity, p, [r.copy() for r in run], LENGTHS)
-        return float((yy * R).sum())
-
-    for name, g in grads.items():
-        num = numeric_grad(loss, p[name], eps=1e-6, order=2)
-        assert np.abs(num).max() > 1e-3, name
-        np.testing.assert_allclose(g, num, rtol=1e-5, atol=1e-7, err_msg=f"d{name}")
+    check_central_differences(cell, p, run, R, backward(cell, identity, R, saved, p))
 
 
 @pytest.mark.parametrize("cell", ["lstm", "rnn"])

@@ -35,18 +35,24 @@ CASES = {"ln-K1": ("ln", 1, [U, 0, 2], [4, 0, 1]),
          "bn-K2": ("bn", 2, [2, U, 0], [3, 4, 1])}
 
 
-@pytest.mark.parametrize("case", list(CASES))
-def test_layer_equals_the_cpu_twin(case):
-    norm, K, ulen, lengths = CASES[case]
-    a, run, lengths, dy, dw = problem(175 + K, K, ulen, lengths)
-    want = run_twin(cpu, a, run, lengths, dy, dw, norm, np.asarray)
-    got = run_twin(window_cuda, a, run, lengths, dy, dw, norm, to_host)
+def check_same_as_cpu(got, want):
+    """run_twin's four groups (outputs, saved c and kappa, running rows, gradients) of the CUDA twin, got, against
+    the CPU twin's, want: the same count and shapes, values to TOL (also used by test_values187_window_cuda)."""
     for group, names, g, e in zip(("output", "saved", "running row", "gradient"),
                                   (FWD_OUT, ("c", "kappa"), range(6), GRADS), got, want):
         assert len(g) == len(e), group
         for name, x, y in zip(names, g, e):
             assert x.shape == y.shape, f"{group} {name}"
             assert close(x, y) < TOL, f"{group} {name}: {close(x, y):.2e}"
+
+
+@pytest.mark.parametrize("case", list(CASES))
+def test_layer_equals_the_cpu_twin(case):
+    norm, K, ulen, lengths = CASES[case]
+    a, run, lengths, dy, dw = problem(175 + K, K, ulen, lengths)
+    want = run_twin(cpu, a, run, lengths, dy, dw, norm, np.asarray)
+    got = run_twin(window_cuda, a, run, lengths, dy, dw, norm, to_host)
+    check_same_as_cpu(got, want)
     phi = got[0][6]
     full = ulen.index(U)
     assert (phi[:, full, U - 1] > 0).all(), "the full-width text's last character is weighed"

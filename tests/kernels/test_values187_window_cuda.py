@@ -31,8 +31,9 @@ from test_cuda_kernels import close  # noqa: E402
 # small_blocks: the autouse fixture (row kernels of TPB = 4 threads, tiles of 3, the simulator race-free)
 from test_values103_window_cuda import small_blocks  # noqa: E402,F401
 # the problem (T = 4, B = 3, H = 5, U = 5, C = 3, running rows 2, 4, 3) and one run of a twin, forward and backward
-from test_values152_window_cuda import (BWD_ARGS, C, CODES, EPS, FWD_OUT, GRADS, MOM, TOL, U, problem,  # noqa: E402
+from test_values152_window_cuda import (C, CODES, EPS, FWD_OUT, GRADS, MOM, TOL, U, problem,  # noqa: E402
                                         run_twin)
+from test_values175_window_cuda import check_same_as_cpu  # noqa: E402
 
 K = 2
 # (norm, texts, lengths): a full text (codes repeat), an empty one and one character; rows of 4, 0 and 1 steps
@@ -57,12 +58,7 @@ def test_layer_equals_the_cpu_twin_and_the_definitions(case):
     dy, dw = dy * live, dw * live
     want = run_twin(cpu, a, run, lengths, dy, dw, norm, np.asarray)
     got = run_twin(window_cuda, a, run, lengths, dy, dw, norm, to_host)
-    for group, names, g, e in zip(("output", "saved", "running row", "gradient"),
-                                  (FWD_OUT, ("c", "kappa"), range(6), GRADS), got, want):
-        assert len(g) == len(e), group
-        for name, x, y in zip(names, g, e):
-            assert x.shape == y.shape, f"{group} {name}"
-            assert close(x, y) < TOL, f"{group} {name}: {close(x, y):.2e}"
+    check_same_as_cpu(got, want)
 
     # the window's definition, on the twin's own phi and kappa
     outs, (c_seq, kappa_seq), _, grads = got

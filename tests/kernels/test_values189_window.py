@@ -13,8 +13,8 @@ import pytest
 
 from lnrnn.kernels.codes import NORM_BN, NORM_LN, NORM_NONE
 from lnrnn.kernels.window import window_lstm_backward, window_lstm_forward
-from gradcheck_util import numeric_grad
 from test_values146_window import backward_and_loss, window_params
+from test_values167_window import check_central_differences
 
 T, B, I, H, C, U, K = 3, 6, 2, 3, 4, 5, 2
 G = 4 * H
@@ -151,16 +151,7 @@ def test_the_batch_equals_each_row_alone(norm):
 def test_every_gradient_against_central_differences(norm):
     x, state, text, p = problem(11)
     _, _, got, loss = backward_and_loss(x, state, text, p, norm, 12, forward, LENGTHS)
-    for name, g, v in zip(("dx", "dh0", "dc0", "dkappa0", "dw0"), got[:5], [x] + state):
-        np.testing.assert_allclose(g, numeric_grad(loss, v, eps=1e-6, order=2), rtol=1e-6, atol=1e-7,
-                                   err_msg=name)
-    for name, g in zip(NAMES, got[5:]):
-        if (norm == NORM_NONE and name in ("gx", "bx", "gh", "bh", "gc", "bc")) or \
-                (norm == NORM_BN and name in ("bx", "bh")):
-            assert np.all(g == 0.0), name                               # not read by this norm
-            continue
-        np.testing.assert_allclose(g, numeric_grad(loss, p[name], eps=1e-6, order=2), rtol=1e-6, atol=1e-7,
-                                   err_msg=f"d{name}")
+    check_central_differences(got, loss, x, state, p, norm)
 
 
 def test_no_steps_and_a_ulen_of_the_wrong_shape_are_refused():

@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 
 from lnrnn.config import FOLD_MAX_I
-from lnrnn.kernels import bn_cell_x
 from gradcheck_util import numeric_grad
+from test_values172_bn_cell_x import run_fold
 
 T, Ts, B, I, F = 4, 2, 3, 2, 5
 LENGTHS = np.array([3, 1, 2], np.int64)
@@ -48,43 +48,12 @@ def numpy_forward(p, rm, rv, training):
     return y, rm, rv
 
 
-def run_fold(p, rm, rv, R, training):
-    x, W, gain, bias = p["x"], p["W"], p["gain"], p["bias"]
-    xs = np.full((T, I + I * I), np.nan)
-    bn_cell_x.fold_stats(x, LENGTHS, training, xs)
-    y, dx = np.full((T, B, F), np.nan), np.full((T, B, I), np.nan)
-    dW, dgain, dbias = np.zeros((I, F)), np.zeros(F), np.zeros(F)
-    for t in range(T):
-        n = int(ACTIVE[t].sum())
-        r = min(t, Ts - 1)
-        mean, rstd = np.full(F, np.nan), np.full(F, np.nan)
-        bn_cell_x.fold_step_stats(xs[t], W, n, training, t < Ts, rm[r], rv[r], MOM, EPS, mean, rstd)
-        for r0, r1 in ROWS:
-            bn_cell_x.fold_rows_forward(x[t], xs[t], W, gain, bias, mean, rstd, training, r0, r1, y[t])
-        V = np.full((I, F), np.nan)
-        bn_cell_x.fold_v(W, gain, rstd, V)
-        P = np.zeros((I, F))
-        for r0, r1 in ROWS:
-            Pq = np.full((I, F), np.nan)
-            bn_cell_x.fold_rows_sums(R[t], x[t], xs[t], LENGTHS, t, r0, r1, V, Pq, dx[t])
-            P += Pq
-        s1 = R[t][ACTIVE[t]].sum(0)
-        M, cv = np.full((I, I), np.nan), np.full(I, np.nan)
-        for k0, k1 in COLS:
-            bn_cell_x.fold_step_backward(s1, P, xs[t], W, V, mean, rstd, gain, k0, k1, training, dW, dgain, dbias,
-                                         M, cv)
-        if training:
-            for r0, r1 in ROWS:
-                bn_cell_x.fold_rows_dx(x[t], xs[t], LENGTHS, t, r0, r1, M, cv, n, dx[t])
-    return y, dict(x=dx, W=dW, gain=dgain, bias=dbias)
-
-
 @pytest.mark.parametrize("training", [True, False], ids=["training", "inference"])
 def test_fold_pieces_against_numpy_and_central_differences(training):
     p, rm, rv, R = problem(1950 + training)
     y_d, rm_d, rv_d = numpy_forward(p, rm, rv, training)
     rm_k, rv_k = rm.copy(), rv.copy()
-    y, grads = run_fold(p, rm_k, rv_k, R, training)
+    y, grads = run_fold(p, rm_k, rv_k, R, training, LENGTHS, ROWS, COLS, MOM, EPS)
     np.testing.assert_allclose(y[ACTIVE], y_d[ACTIVE], rtol=1e-9, atol=1e-10, err_msg="y")
     np.testing.assert_allclose(rm_k, rm_d, rtol=1e-11, atol=1e-12, err_msg="running mean")
     np.testing.assert_allclose(rv_k, rv_d, rtol=1e-10, atol=1e-12, err_msg="running variance")

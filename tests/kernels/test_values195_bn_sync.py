@@ -12,19 +12,14 @@ past Ts = 2 running rows:
 import numpy as np
 import pytest
 
-from lnrnn.kernels import bn_sync
 from thread_ranks import run_ranks
-from gradcheck_util import numeric_grad
+from test_values172_bn_sync import backward, check_central_differences, forward, identity
 
 T, Ts, B, I, H = 4, 2, 3, 2, 5
 LENGTHS = np.array([3, 2, 0], np.int64)
 MOM, EPS = 0.2, 0.5   # eps near the variances: a BN over one or two rows still passes a gradient
 ACTIVE = np.arange(T)[:, None] < LENGTHS[None, :]   # (T,B)
 assert list(ACTIVE.sum(1)) == [2, 2, 1, 0]
-
-
-def identity(buf):
-    pass
 
 
 def problem(cell, seed):
@@ -45,28 +40,11 @@ def problem(cell, seed):
     return p, run, R
 
 
-def forward(cell, reduce, p, run, lengths):
-    if cell == "lstm":
-        y, _, _, saved = bn_sync.bn_lstm_forward(reduce, *p.values(), *run, True, MOM, EPS, lengths=lengths)
-    else:
-        y, _, saved = bn_sync.bn_rnn_forward(reduce, *p.values(), *run, True, MOM, EPS, lengths=lengths)
-    return y, saved
-
-
-def backward(cell, reduce, dy, saved, p):
-    if cell == "lstm":
-        g = bn_sync.bn_lstm_backward(reduce, dy, saved, p["x"], p["h0"], p["c0"], p["Wx"], p["Wh"], p["gx"],
-                                     p["gh"], p["gc"])
-        return dict(zip(["x", "h0", "c0", "Wx", "Wh", "b", "gx", "gh", "gc", "bc"], g))
-    g = bn_sync.bn_rnn_backward(reduce, dy, saved, p["x"], p["h0"], p["Wx"], p["Wh"], p["gx"], p["gh"])
-    return dict(zip(["x", "h0", "Wx", "Wh", "b", "gx", "gh"], g))
-
-
 @pytest.mark.parametrize("cell", ["lstm", "rnn"])
 def test_statistics_running_rows_and_central_differences(cell):
     p, run, R = problem(cell, 1950 + (cell == "rnn"))
     run_k = [r.copy() for r in run]
-    y, saved = forward(cell, identity, p, run_k, LENGTHS)
+    y, saved = forward(cell, identity, p, run_k, LENGTHS, MOM, EPS)
     slabs = [(p["x"] @ p["Wx"], saved[1], saved[2]), (saved[3], saved[4], saved[5])]
     if cell == "lstm":
         slabs.append((saved[7], saved[8], saved[9]))
@@ -86,23 +64,14 @@ def test_statistics_running_rows_and_central_differences(cell):
                 run_d[2 * s + 1][t] = (1 - MOM) * run_d[2 * s + 1][t] + MOM * var * n / (n - 1 if n > 1 else 1)
     for k, (g, w) in enumerate(zip(run_k, run_d)):
         np.testing.assert_allclose(g, w, rtol=1e-11, atol=1e-12, err_msg=f"running array {k}")
-    grads = backward(cell, identity, R, saved, p)
-
-    def loss():
-        yy, _ = forward(cell, identity, p, [r.copy() for r in run], LENGTHS)
-        return float((yy * R).sum())
-
-    for name, g in grads.items():
-        num = numeric_grad(loss, p[name], eps=1e-6, order=2)
-        assert np.abs(num).max() > 1e-3, name
-        np.testing.assert_allclose(g, num, rtol=1e-5, atol=1e-7, err_msg=f"d{name}")
+    check_central_differences(cell, p, run, R, backward(cell, identity, R, saved, p), LENGTHS, MOM, EPS)
 
 
 @pytest.mark.parametrize("cell", ["lstm", "rnn"])
 def test_three_ranks_of_one_row_are_the_one_process(cell):
     p, run, R = problem(cell, 1952 + (cell == "rnn"))
     run_1 = [r.copy() for r in run]
-    y_1, saved_1 = forward(cell, identity, p, run_1, LENGTHS)
+    y_1, saved_1 = forward(cell, identity, p, run_1, LENGTHS, MOM, EPS)
     g_1 = backward(cell, identity, R, saved_1, p)
     runs = [[r.copy() for r in run] for _ in range(B)]
 
@@ -110,7 +79,7 @@ def test_three_ranks_of_one_row_are_the_one_process(cell):
         sl = slice(r, r + 1)
         pr = {k: np.ascontiguousarray(v[:, sl] if k == "x" else v[sl] if k in ("h0", "c0") else v)
               for k, v in p.items()}
-        y, saved = forward(cell, reduce, pr, runs[r], LENGTHS[sl].copy())
+        y, saved = forward(cell, reduce, pr, runs[r], LENGTHS[sl].copy(), MOM, EPS)
         return y, backward(cell, reduce, np.ascontiguousarray(R[:, sl]), saved, pr)
 
     out = run_ranks(B, job)

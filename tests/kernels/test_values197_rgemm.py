@@ -8,20 +8,7 @@ import numpy as np
 import pytest
 
 from lnrnn.kernels.cpu.rgemm import MR, fetch_schedule, nr_of, pack, packed, rgemm_fetch, rgemm_rowstats
-
-DTYPES = [np.float64, np.float32]
-
-
-def tol(dtype, K, ref):
-    return (1e-12 if dtype == np.float64 else 2e-6) * np.sqrt(K) * max(1.0, float(np.abs(ref).max()))
-
-
-def problem(b, K, G, dtype, seed):
-    rng = np.random.default_rng(seed)
-    A = rng.standard_normal((b, K)).astype(dtype)  # (b,K)
-    W = rng.standard_normal((K, G)).astype(dtype)  # (K,G)
-    return A, W, np.dot(A.astype(np.float64), W.astype(np.float64))
-
+from test_values106_rgemm import DTYPES, problem, tol
 
 @pytest.mark.parametrize("Wh", [np.arange(6, dtype=np.int64).reshape(2, 3), np.ones(4, np.float32),
                                 np.ones((2, 2, 2))])

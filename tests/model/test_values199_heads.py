@@ -3,22 +3,14 @@
 the steps a head asks for, a mixture head made again from its config, a per-step regression head's loss and
 gradient over masked rows (squared error by hand, central differences through lnrnn.gradcheck.numeric_grad),
 the CTC head's cer from each row's best path over its own steps (argmax of a log-softmax taken here,
-collapsed and compared by a Levenshtein distance written here), and its refusal of a blank inside a label."""
+collapsed and compared by the Levenshtein distance written out in test_values48_heads), and its refusal of a
+blank inside a label."""
 import numpy as np
 import pytest
 
 from lnrnn.gradcheck import numeric_grad
 from lnrnn.model.heads import ClassifierHead, CTCHead, MDNHead, RegressionHead, make_head
-
-
-def levenshtein(a, b):
-    prev = list(range(len(b) + 1))
-    for i in range(1, len(a) + 1):
-        row = [i]
-        for j in range(1, len(b) + 1):
-            row.append(min(prev[j] + 1, row[j - 1] + 1, prev[j - 1] + (a[i - 1] != b[j - 1])))
-        prev = row
-    return prev[-1]
+from test_values48_heads import levenshtein
 
 
 def test_initial_weights_are_uniform_on_both_signs():

@@ -9,38 +9,12 @@ import re
 import numpy as np
 import pytest
 
-from lnrnn import reference as ref
 from lnrnn.model import cells, functional
 from gradcheck_util import numeric_grad
+from test_values169_functional import inputs, params, ref_lstm, ref_rnn
 
-I, H, T, B = 2, 3, 4, 3
+I, H, T, B = 2, 3, 4, 3   # the sizes test_values169_functional's helpers are built at
 TOL = 1e-6
-
-
-def params(name, seed):
-    spec = cells.get(name)
-    p = spec.init_params(np.random.default_rng(seed), I, H, np.float64, forget_bias=1.0)
-    rng = np.random.default_rng(seed + 7)
-    for n, v in p.items():
-        v[...] = (1.0 if n.startswith("g") else 0.0) + 0.5 * rng.standard_normal(v.shape)
-    return p
-
-
-def inputs(seed, nstate):
-    rng = np.random.default_rng(seed)
-    return rng, rng.standard_normal((T, B, I)), tuple(0.5 * rng.standard_normal((B, H)) for _ in range(nstate))
-
-
-def ref_lstm(x, h0, c0, p):
-    y, h, c, _ = ref.lstm_forward(x, h0, c0, p["Wx"], p["Wh"], p["b"], np.ones(4 * H), np.zeros(4 * H),
-                                  np.ones(4 * H), np.zeros(4 * H), np.ones(H), np.zeros(H), "none")
-    return y, h, c
-
-
-def ref_rnn(name, x, h0, p):
-    ln = name == "ln-rnn"
-    y, h, _ = ref.rnn_forward(x, h0, p["Wx"], p["Wh"], p["b"], p["g"] if ln else np.ones(H), "ln" if ln else "none")
-    return y, h
 
 
 @pytest.mark.parametrize("name", ["lstm", "ln-rnn", "bn-lstm"])

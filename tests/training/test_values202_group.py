@@ -15,6 +15,7 @@ import pytest
 from lnrnn.errors import UserError
 from lnrnn.kernels.cpu.threads import block_rows
 from lnrnn.training import distributed
+from test_mpi import _Comm
 from test_values20_distributed import batch, close, model, on_ranks
 
 ALL_SIZE_VARS = ("OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_SIZE", "SLURM_STEP_NUM_TASKS")
@@ -27,20 +28,6 @@ def test_each_launchers_size_variable_alone_is_read(monkeypatch, var):
     assert distributed.launched_size() == 1
     monkeypatch.setenv(var, "3")
     assert distributed.launched_size() == 3
-
-
-class _Comm:
-    def __init__(self, rank, log):
-        self.rank, self.log = rank, log
-
-    def Get_rank(self):
-        return self.rank
-
-    def Get_size(self):
-        return 2
-
-    def Abort(self, code):
-        self.log.append(("abort", code))
 
 
 @pytest.mark.parametrize("rank", [0, 1])
