@@ -45,9 +45,9 @@ def _ln(z, g, b):
     return (z - m) / jnp.sqrt(v + EPS) * g + b
 
 
-def _cell(p, sfx, xs, keep):
-    """One direction of one layer over xs (S,B,I_k) from zeros; a row's state stays put where keep (S,B) is
-    False: ys (S,B,H), h, c (B,H)."""
+def _cell(p, sfx, xs, keep, h0=None, c0=None):
+    """One direction of one layer over xs (S,B,I_k) from (h0, c0) (B,H), zeros where not given; a row's state
+    stays put where keep (S,B) is False: ys (S,B,H), h, c (B,H)."""
     def step(carry, xm):
         h, c = carry
         x, m = xm
@@ -61,7 +61,8 @@ def _cell(p, sfx, xs, keep):
         m = m[:, None]
         return (jnp.where(m, h_new, h), jnp.where(m, c_new, c)), h_new
     zeros = jnp.zeros((xs.shape[1], H))
-    (h, c), ys = jax.lax.scan(step, (zeros, zeros), (xs, keep))
+    start = (zeros if h0 is None else h0, zeros if c0 is None else c0)
+    (h, c), ys = jax.lax.scan(step, start, (xs, keep))
     return ys, h, c
 
 
@@ -70,10 +71,10 @@ def _reference(p, x, L, D, lengths):
     return ragged_stack(_cell, p, x, L, D, lengths)
 
 
-def ragged_stack(cell, p, x, L, D, lengths):
-    """y (T,B,D*H), h_n and c_n (L*D,B,H) from zero states, each layer and direction run by
-    cell(p, sfx, xs, keep) -> ys, h, c; row b runs its steps 0..n_b-1 forward and n_b-1..0 backward, y zero
-    past n_b."""
+def ragged_stack(cell, p, x, L, D, lengths, h0=None, c0=None):
+    """y (T,B,D*H), h_n and c_n (L*D,B,H) from h0 and c0 (L*D,B,H) or zero states, each layer and direction
+    run by cell(p, sfx, xs, keep[, h0_j, c0_j]) -> ys, h, c; row b runs its steps 0..n_b-1 forward and n_b-1..0
+    backward, y zero past n_b."""
     t = jnp.arange(x.shape[0])[:, None]
     keep = t < lengths[None, :]                                             # (T,B)
     back = jnp.where(keep, lengths[None, :] - 1 - t, t)                     # (T,B) the step read backward
@@ -83,7 +84,8 @@ def ragged_stack(cell, p, x, L, D, lengths):
         outs = []
         for d in range(D):
             sfx = f"l{k}_reverse" if d else f"l{k}"
-            y, h, c = cell(p, sfx, inp[back, rows] if d else inp, keep)
+            given = () if h0 is None else (h0[k * D + d], c0[k * D + d])
+            y, h, c = cell(p, sfx, inp[back, rows] if d else inp, keep, *given)
             outs.append(y[back, rows] if d else y)                          # the same permutation undoes it
             hn.append(h)
             cn.append(c)

@@ -20,11 +20,11 @@ import jax.numpy as jnp  # noqa: E402
 from jax.test_util import check_grads  # noqa: E402
 
 import lnrnn.jax as lj  # noqa: E402
+from test_values161_jax import _cell, ragged_stack  # noqa: E402
 
 jax.config.update("jax_enable_x64", True)  # as the other JAX test files
 
 T, B, I, H = 3, 4, 3, 2          # T != B, I != H and I != 2H: a size read off the wrong axis does not fit
-EPS = 1e-5
 LENGTHS = jnp.array([3, 1, 2, 3])
 
 
@@ -38,51 +38,11 @@ def _rand(shape, seed):
     return jnp.asarray(np.random.default_rng(seed).standard_normal(shape))
 
 
-def _ln(z, g, b):
-    m = z.mean(-1, keepdims=True)
-    v = ((z - m) ** 2).mean(-1, keepdims=True)
-    return (z - m) / jnp.sqrt(v + EPS) * g + b
-
-
-def _cell(p, sfx, xs, keep, h0, c0):
-    """One direction of one layer over xs (S,B,I_k) from (h0, c0) (B,H); a row's state stays put where keep
-    (S,B) is False: ys (S,B,H), h, c (B,H)."""
-    def step(carry, xm):
-        h, c = carry
-        x, m = xm
-        a = (_ln(x @ p[f"weight_ih_{sfx}"].T, p[f"norm_ih_weight_{sfx}"], p[f"norm_ih_bias_{sfx}"])
-             + _ln(h @ p[f"weight_hh_{sfx}"].T, p[f"norm_hh_weight_{sfx}"], p[f"norm_hh_bias_{sfx}"])
-             + p[f"bias_ih_{sfx}"] + p[f"bias_hh_{sfx}"])
-        i, f = jax.nn.sigmoid(a[:, :H]), jax.nn.sigmoid(a[:, H:2 * H])
-        g, o = jnp.tanh(a[:, 2 * H:3 * H]), jax.nn.sigmoid(a[:, 3 * H:])
-        c_new = f * c + i * g
-        h_new = o * jnp.tanh(_ln(c_new, p[f"norm_cell_weight_{sfx}"], p[f"norm_cell_bias_{sfx}"]))
-        m = m[:, None]
-        return (jnp.where(m, h_new, h), jnp.where(m, c_new, c)), h_new
-    (h, c), ys = jax.lax.scan(step, (h0, c0), (xs, keep))
-    return ys, h, c
-
-
 @partial(jax.jit, static_argnums=(2, 3))
 def _reference(p, x, L, D, lengths, h0, c0):
-    """x (T,B,I), h0 and c0 (L*D,B,H) -> y (T,B,D*H), h_n, c_n (L*D,B,H); row b runs its steps 0..n_b-1
-    forward and n_b-1..0 backward, y zero past n_b."""
-    t = jnp.arange(x.shape[0])[:, None]
-    keep = t < lengths[None, :]                                             # (T,B)
-    back = jnp.where(keep, lengths[None, :] - 1 - t, t)                     # (T,B) the step read backward
-    rows = jnp.arange(x.shape[1])[None, :]
-    inp, hn, cn = x, [], []
-    for k in range(L):
-        outs = []
-        for d in range(D):
-            j = k * D + d
-            sfx = f"l{k}_reverse" if d else f"l{k}"
-            y, h, c = _cell(p, sfx, inp[back, rows] if d else inp, keep, h0[j], c0[j])
-            outs.append(y[back, rows] if d else y)
-            hn.append(h)
-            cn.append(c)
-        inp = jnp.concatenate(outs, axis=2)
-    return jnp.where(keep[:, :, None], inp, 0.0), jnp.stack(hn), jnp.stack(cn)
+    """x (T,B,I), h0 and c0 (L*D,B,H) -> y (T,B,D*H), h_n, c_n (L*D,B,H): the LN-LSTM scan of test_values161_jax
+    from the given states."""
+    return ragged_stack(_cell, p, x, L, D, lengths, h0, c0)
 
 
 def test_bidirectional_batch_first_ragged_stack_with_initial_states_equals_the_scan_and_checks_grads():
