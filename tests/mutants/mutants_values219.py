@@ -1,11 +1,11 @@
-"""Planted bugs, round 219 (format: tests/mutants/mutants.py): single-line slips on lines of the safetensors
-export and of the prediction inputs and outputs that no earlier round mutates: the writer's data offsets counted from the
-length prefix, the reader's data buffer starting inside the header, the reader taking a shape in reverse order,
-the metadata naming the gate order i,f,o,g and pytorch_compatible as True/False, export_weights dropping its
-option in the folder and the suffix checks (refusals of the API's path naming --out); read_inputs leaving
-check_inputs' default (the width refusal names "the run"), its refusal of two lengths giving the second file's
-length for both, its refusal of no input naming the older --data-dir; a per-step classifier's probability
-indexed (step, sequence); the CSV header joined with semicolons.
+"""Planted bugs, round 219 (format: tests/mutants/mutants.py): single-line slips on lines of the safetensors export
+and of the prediction inputs and outputs that no earlier round mutates: the writer's data offsets counted from the
+length prefix, the reader's data buffer starting inside the header, the reader taking a shape in reverse order, the
+metadata naming the gate order i,f,o,g and pytorch_compatible as True/False, export_weights dropping its option in
+the folder and the suffix checks (refusals of the API's path naming --out); read_inputs leaving check_inputs'
+default (the width refusal names "the run"), its refusal of two lengths giving the second file's length for both,
+its refusal of no input naming the older --data-dir; a per-step classifier's probability indexed (step, sequence);
+the CSV header joined with semicolons.
 
 12 mutants. Against the existing targeted tests alone (the three most direct old files of each module:
 test_values_export, test_values183_export, test_values212_export; test_values_predict_io,
