@@ -24,8 +24,8 @@ available_bytes from /proc/meminfo, cgroup v2 files and sysconf values served by
 its hints' order by hand), test_values218_evaluation (format_metrics' long form against METRIC_INFO's labels; a
 checkpoint missing a model field read back as a CheckpointError). Dropped as equivalent or near it:
 drop_unreadable_index returning True for an index it keeps (its only caller ignores the answer), the
-bidirectional-with-window check in validate (window_size refuses the same runs with the same sentence), the message of a signature
-mismatch in drop_unreadable_index (caught and turned into a deletion at once).
+bidirectional-with-window check in validate (window_size refuses the same runs with the same sentence), the
+message of a signature mismatch in drop_unreadable_index (caught and turned into a deletion at once).
 
     python tests/mutants/run.py --only 'v218-*'
 """
