@@ -51,7 +51,8 @@ def free_model(M):
 
 
 def graves_draw(o, M, bias, seed):
-    """One point per row from Graves's biased mixture, drawn in mdn_sample's order from default_rng(seed)."""
+    """One point per row from Graves's biased mixture, drawn in mdn_sample's order from default_rng(seed) (a
+    Generator given as seed is drawn from as it stands: several steps share one)."""
     rng = np.random.default_rng(seed)
     e = 1.0 / (1.0 + np.exp(-o[:, 0]))
     z = o[:, 1:1 + M] * (1.0 + bias)

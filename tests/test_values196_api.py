@@ -13,14 +13,10 @@ import lnrnn
 from lnrnn.api import evaluate_run, export_run, load_run, predict
 from lnrnn.errors import CheckpointError, UserError
 from lnrnn.interop.export import read_safetensors
+from test_values161_api import _arrays  # (n, T, I) float32 inputs and (n, T) classes, T 4, I 2, C 3 as here
 
 N, T, I, C, HID = 5, 4, 2, 3, 3
 LENGTHS = np.array([4, 1, 3, 2, 4])   # 1 and T among them; the last row alone in its batch of two
-
-
-def _arrays(n, seed, inputs=I):
-    rng = np.random.default_rng(seed)
-    return rng.standard_normal((n, T, inputs)).astype(np.float32), rng.integers(0, C, (n, T))
 
 
 @pytest.fixture(scope="module")

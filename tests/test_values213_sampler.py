@@ -13,33 +13,12 @@ import numpy as np
 import pytest
 
 from lnrnn.errors import UserError
-from lnrnn.kernels.mdn import RHO
 from lnrnn.sample import CAPTION_CHARS, Written, read_stroke3, sample_strokes, text_inputs, written_label
-from test_values162_sampler import free_model
+from test_values162_sampler import free_model, graves_draw
 from test_values133_sampler import SCALE
 
 UNIT = np.array([SCALE[0], SCALE[1], 1.0])
 CLI = {"text": "--text", "prime_strokes": "--prime-strokes", "prime_text": "--prime-text"}
-
-
-def draw(o, M, bias, rng):
-    """One point per row of Graves's biased mixture (eqs. 61-62), normalized units, from the shared rng."""
-    e = 1.0 / (1.0 + np.exp(-o[:, 0]))
-    z = o[:, 1:1 + M] * (1.0 + bias)
-    pi = np.exp(z - z.max(axis=1, keepdims=True))
-    pi /= pi.sum(axis=1, keepdims=True)
-    mu1, mu2 = o[:, 1 + M:1 + 2 * M], o[:, 1 + 2 * M:1 + 3 * M]
-    s1, s2 = np.exp(o[:, 1 + 3 * M:1 + 4 * M] - bias), np.exp(o[:, 1 + 4 * M:1 + 5 * M] - bias)
-    rho = RHO * np.tanh(o[:, 1 + 5 * M:1 + 6 * M])
-    u = rng.random(len(o))
-    n1, n2 = rng.standard_normal(len(o)), rng.standard_normal(len(o))
-    pts = []
-    for n in range(len(o)):
-        k = min(int(np.searchsorted(np.cumsum(pi[n]), u[n])), M - 1)
-        r = rho[n, k]
-        pts.append([mu1[n, k] + s1[n, k] * n1[n], mu2[n, k] + s2[n, k] * (r * n1[n] + np.sqrt(1 - r * r) * n2[n])])
-    pen = (rng.random(len(o)) < e).astype(float)
-    return np.column_stack([np.array(pts), pen])
 
 
 @pytest.mark.parametrize("start", [None, (0.25, -0.5, 1.0)])
@@ -52,7 +31,7 @@ def test_three_free_steps_are_the_mixture_drawn_by_hand_with_the_same_seed(start
     state, want = None, []
     for t in range(steps):
         o, state = m.step(x, state, t=t)
-        p = draw(np.asarray(o, np.float64), M, bias, rng)
+        p = graves_draw(np.asarray(o, np.float64), M, bias, rng)
         want.append(p)
         x = p
     want = np.stack(want, axis=1) * UNIT                                    # (count,steps,3) data units

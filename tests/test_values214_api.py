@@ -15,15 +15,11 @@ from lnrnn.api import FIT_FIXED, evaluate_run, export_run, predict
 from lnrnn.errors import UserError
 from lnrnn.interop.export import read_safetensors
 from lnrnn.training.runconfig import TrainConfig
+from test_values161_api import _arrays  # (n, T, I) float32 inputs and (n, T) classes, T 4, I 2, C 3 as here
 from test_values196_api import _numpy_logits  # the LSTM and head in NumPy, torch's formulas
 
 N, T, I, C, HID = 5, 4, 2, 3, 3          # T != I: an axis mixed up shows
 LENGTHS = np.array([1, 4, 3, 2, 4])      # 1 and T; the fifth row alone in the last batch of two
-
-
-def _arrays(n, seed):
-    rng = np.random.default_rng(seed)
-    return rng.standard_normal((n, T, I)).astype(np.float32), rng.integers(0, C, (n, T))
 
 
 @pytest.fixture(scope="module")

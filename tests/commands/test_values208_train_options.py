@@ -7,17 +7,10 @@ import click
 import pytest
 
 from lnrnn.cli import main
-from lnrnn.training import train as train_mod
 from lnrnn.training.runconfig import TrainConfig
 
 from test_cli import assert_clean_error, invoke
-
-
-@pytest.fixture
-def trainer(monkeypatch):
-    calls = []
-    monkeypatch.setattr(train_mod, "train", lambda cfg, **kw: calls.append((cfg, kw)))
-    return calls
+from test_values143_train_cli import trainer  # noqa: F401  (fixture: train patched to record its calls)
 
 
 def test_quiet_is_not_an_option_given_to_the_trainer(tmp_path, trainer):

@@ -80,6 +80,20 @@ def central(fwd, a, run, training, dy, names):
     return {k: numeric_grad(loss, q[k], eps=1e-6, order=2) for k in names}
 
 
+def same_as_cpu_twin(forward, backward, a, run, training, dy, names, saved, grads, rows):
+    """The CUDA twin's saved arrays, gradients and running rows against the CPU twin's (forward, backward) on
+    the same problem, from copies of the same running rows."""
+    rows_cpu = [r.copy() for r in run]
+    out_cpu = forward(*a.values(), *rows_cpu, training, MOM, EPS, lengths=LENGTHS)
+    for k, (g, w) in enumerate(zip(saved[1:-2], out_cpu[-1][1:-2])):
+        assert close(host(g), host(w), floor=1e-3) < TOL64, f"saved {k + 1}"
+    want = backward(dy * MASK, out_cpu[-1], *[a[k] for k in names])
+    for k, (g, w) in enumerate(zip(grads, want)):
+        assert close(g, host(w), floor=1e-3) < TOL64, f"gradient {k}"
+    for k, (g, w) in enumerate(zip(rows, rows_cpu)):
+        assert close(host(g), host(w)) < TOL64, f"running row {k}"
+
+
 @pytest.mark.parametrize("training", [True, False])
 def test_bn_lstm_against_the_definition_and_the_cpu_twin(training):
     a, run, dy = bn_problem(np.random.default_rng(19401), "lstm", T, B, I, H, ROWS, var_lo=0.4, var_hi=2.5,
@@ -101,15 +115,8 @@ def test_bn_lstm_against_the_definition_and_the_cpu_twin(training):
     for k, name in ((1, "h0"), (2, "c0"), (3, "Wx"), (5, "b"), (6, "gx"), (7, "gh"), (8, "gc"), (9, "bc")):
         assert close(grads[k], num[name], floor=1e-3) < 1e-6, f"d{name} against central differences"
     # every output, saved array, gradient and running row against the CPU twin
-    rows_cpu = [r.copy() for r in run]
-    out_cpu = bn_lstm.bn_lstm_forward(*a.values(), *rows_cpu, training, MOM, EPS, lengths=LENGTHS)
-    for k, (g, w) in enumerate(zip(saved[1:-2], out_cpu[-1][1:-2])):
-        assert close(host(g), host(w), floor=1e-3) < TOL64, f"saved {k + 1}"
-    want = bn_lstm.bn_lstm_backward(dy * MASK, out_cpu[-1], *[a[k] for k in names])
-    for k, (g, w) in enumerate(zip(grads, want)):
-        assert close(g, host(w), floor=1e-3) < TOL64, f"gradient {k}"
-    for k, (g, w) in enumerate(zip(rows, rows_cpu)):
-        assert close(host(g), host(w)) < TOL64, f"running row {k}"
+    same_as_cpu_twin(bn_lstm.bn_lstm_forward, bn_lstm.bn_lstm_backward, a, run, training, dy, names, saved, grads,
+                     rows)
 
 
 @pytest.mark.parametrize("training", [True, False])
@@ -124,15 +131,7 @@ def test_bn_rnn_against_the_definition_and_the_cpu_twin(training):
     num = central(rnn_numpy, a, run, training, dy, ("h0", "Wh", "b", "gx", "gh"))
     for k, name in ((1, "h0"), (3, "Wh"), (4, "b"), (5, "gx"), (6, "gh")):
         assert close(grads[k], num[name], floor=1e-3) < 1e-6, f"d{name} against central differences"
-    rows_cpu = [r.copy() for r in run]
-    out_cpu = bn_rnn.bn_rnn_forward(*a.values(), *rows_cpu, training, MOM, EPS, lengths=LENGTHS)
-    for k, (g, w) in enumerate(zip(saved[1:-2], out_cpu[-1][1:-2])):
-        assert close(host(g), host(w), floor=1e-3) < TOL64, f"saved {k + 1}"
-    want = bn_rnn.bn_rnn_backward(dy * MASK, out_cpu[-1], *[a[k] for k in names])
-    for k, (g, w) in enumerate(zip(grads, want)):
-        assert close(g, host(w), floor=1e-3) < TOL64, f"gradient {k}"
-    for k, (g, w) in enumerate(zip(rows, rows_cpu)):
-        assert close(host(g), host(w)) < TOL64, f"running row {k}"
+    same_as_cpu_twin(bn_rnn.bn_rnn_forward, bn_rnn.bn_rnn_backward, a, run, training, dy, names, saved, grads, rows)
     if training:  # the h side's running rows by their definition (steps 0..2 fold, step 3 is past max_steps)
         hw = host(saved[3])
         for t in range(ROWS[1]):

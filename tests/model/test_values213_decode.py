@@ -4,15 +4,7 @@ merged, then blanks (class 0) dropped, for rows of different lengths in one batc
 import numpy as np
 
 from lnrnn.model.decode import best_path, best_path_array
-
-
-def by_hand(steps):
-    out, prev = [], None
-    for k in steps:
-        if k != prev and k != 0:
-            out.append(k)
-        prev = k
-    return out
+from test_values87_ctc import collapse  # repeats merged, then blanks dropped
 
 
 def scores(rows, T, C=4):
@@ -25,14 +17,14 @@ def scores(rows, T, C=4):
     return logp
 
 
-def test_each_row_is_its_own_steps_collapsed_by_hand():
+def test_each_row_is_its_own_steps_collapsed_collapse():
     rows = [[1, 1, 0, 1, 2, 3], [3, 0, 0, 2, 2, 1], [2, 2, 2, 0, 3, 3]]
     lengths = [6, 4, 5]
     logp = scores(rows, 6)
-    want = [by_hand(r[:n]) for r, n in zip(rows, lengths)]
+    want = [collapse(r[:n]) for r, n in zip(rows, lengths)]
     assert want == [[1, 1, 2, 3], [3, 2], [2, 3]]
     assert best_path(logp, lengths) == want
-    assert best_path(logp) == [by_hand(r) for r in rows]
+    assert best_path(logp) == [collapse(r) for r in rows]
     labels, n = best_path_array(logp, lengths)
     assert n.tolist() == [len(w) for w in want]
     for b, w in enumerate(want):

@@ -12,20 +12,27 @@ from lnrnn.errors import UserError
 from lnrnn.training.rundir import LOCK_FILE, UPDATES_FILE, RunLock, UpdateLog
 
 
-def test_a_run_in_use_is_named_by_its_lock_in_one_line(tmp_path):
-    out = str(tmp_path)
+def refusal_while_held(out, line):
+    """Write ``line`` into the run folder's lock file, hold the lock through another open file (as another
+    process holds it) and return what RunLock(out).acquire() raises, in words."""
     path = os.path.join(out, LOCK_FILE)
     with open(path, "w") as f:
-        f.write("4242 otherhost 2026-11-30T10:00:00\n")
+        f.write(line)
     fd = os.open(path, os.O_RDWR)
     try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)   # another open file: as another process holds it
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         with pytest.raises(UserError) as e:
             RunLock(out).acquire()
     finally:
         os.close(fd)
-    assert str(e.value) == (f"the run folder {out} is in use by another lnrnn run (pid 4242 on host otherhost, "
-                            "started 2026-11-30T10:00:00); wait for it to end, or choose another --out.")
+    return str(e.value)
+
+
+def test_a_run_in_use_is_named_by_its_lock_in_one_line(tmp_path):
+    out = str(tmp_path)
+    assert refusal_while_held(out, "4242 otherhost 2026-11-30T10:00:00\n") == (
+        f"the run folder {out} is in use by another lnrnn run (pid 4242 on host otherhost, started "
+        "2026-11-30T10:00:00); wait for it to end, or choose another --out.")
 
 
 def test_the_update_log_resumed_in_the_middle_shows_each_row_at_once(tmp_path):

@@ -2,7 +2,6 @@
 refused, naming the holder as the lock file holds it (read back here and split by hand), with the file left
 as it was; a held lock written with a start time of two words; a lock released is no longer held, its file
 is gone, a second release does nothing and the folder can be locked again."""
-import fcntl
 import os
 import socket
 
@@ -10,6 +9,7 @@ import pytest
 
 from lnrnn.errors import UserError
 from lnrnn.training.rundir import LOCK_FILE, RunLock
+from test_values209_rundir import refusal_while_held
 
 
 def _in_use(out, pid, host, started):
@@ -37,18 +37,9 @@ def test_a_second_lock_on_a_held_folder_is_refused_and_the_lock_file_kept(tmp_pa
 
 def test_a_held_lock_names_a_start_time_of_several_words(tmp_path):
     out = str(tmp_path)
-    path = os.path.join(out, LOCK_FILE)
-    with open(path, "w") as f:
-        f.write("31337 node-7 Mon Nov 30 10:00:00 2026\n")
-    fd = os.open(path, os.O_RDWR)
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        with pytest.raises(UserError) as e:
-            RunLock(out).acquire()
-    finally:
-        os.close(fd)
-    assert str(e.value) == _in_use(out, 31337, "node-7", "Mon Nov 30 10:00:00 2026")
-    with open(path) as f:
+    assert refusal_while_held(out, "31337 node-7 Mon Nov 30 10:00:00 2026\n") == \
+        _in_use(out, 31337, "node-7", "Mon Nov 30 10:00:00 2026")
+    with open(os.path.join(out, LOCK_FILE)) as f:
         assert f.read() == "31337 node-7 Mon Nov 30 10:00:00 2026\n"
 
 
