@@ -6,6 +6,12 @@ lnrnn, so both read it from below.
     LNRNN_MKL_LIB=/path       that libmkl_rt
     otherwise                 the `mkl` wheel's libmkl_rt under sys.prefix/lib (pip install mkl), if any
 MKL is asked to run single-threaded (MKL_THREADING_LAYER=SEQUENTIAL): lnrnn threads over batch chunks.
+MKL is asked for conditionally reproducible results (MKL_CBWR=AUTO: the best code path for this CPU, its results
+the same wherever the arrays lie in memory). Without it, MKL's products may order their additions by the arrays'
+alignment (Intel's reproducibility conditions), and a block of rows that lies at another address in another process,
+another MPI rank or after another allocation could give other bits: the results lnrnn promises to be the same bits
+on any thread count and, with --reproducible, any number of ranks. ``cnr_mode()`` says what MKL runs with (a
+process that used MKL before lnrnn loaded it keeps the mode it started with).
 llvmlite loads the library for the JIT, so compiled code refers to its symbols by name.
 """
 import glob
@@ -33,6 +39,7 @@ def _load():
                           "dependency on x86-64 Linux: pip install mkl)")
         path, how = hits[0], "the mkl wheel's libmkl_rt"
     os.environ.setdefault("MKL_THREADING_LAYER", "SEQUENTIAL")
+    os.environ.setdefault("MKL_CBWR", "AUTO")
     try:
         from llvmlite import binding as llvm
         llvm.load_library_permanently(path)
@@ -45,3 +52,17 @@ def _load():
 
 
 MKL_PATH, BLAS_WHY = _load()  # (path of the libmkl_rt loaded, or None; why, in words)
+
+# MKL_CBWR_Get(MKL_CBWR_BRANCH)'s answers (mkl_cbwr.h); 1 (MKL_CBWR_BRANCH_OFF): not reproducible across alignments
+CNR_BRANCHES = {1: "off", 2: "AUTO", 3: "COMPATIBLE"}   # the others, a named instruction set's: "branch N"
+
+
+def cnr_mode():
+    """MKL's conditional numerical reproducibility branch, in words ("AUTO", "off", ...), or None without MKL."""
+    if MKL_PATH is None:
+        return None
+    import ctypes
+    lib = ctypes.CDLL(MKL_PATH)      # the library already loaded: the same handle, the same state
+    lib.MKL_CBWR_Get.restype = ctypes.c_int
+    branch = lib.MKL_CBWR_Get(ctypes.c_int(1))
+    return CNR_BRANCHES.get(branch, f"branch {branch}")

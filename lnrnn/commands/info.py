@@ -67,6 +67,8 @@ def info_lines():
     from lnrnn.kernels.cpu.blas import BLAS, BLAS_TAG, BLAS_WHY, DWH, DWH_WHY, REC, REC_WHY
     from lnrnn.kernels.cpu.threads import batch_blocks
     usable, detail = backend.cuda_usable()
+    from lnrnn.mkl import cnr_mode
+    cnr = cnr_mode()
     lines = [
         f"lnrnn {lnrnn.__version__}",
         f"python {sys.version.split()[0]} ({platform.platform()})",
@@ -80,6 +82,9 @@ def info_lines():
         f"lnrnn kernels multiply with: {BLAS}, because {BLAS_WHY}; the per-step products with "
         f"{'rgemm' if REC == 'rgemm' else 'the BLAS'}: {REC_WHY}; compiled kernels are cached under "
         f"names ending -{BLAS_TAG} (one set per choice)",
+        *([f"MKL's reproducibility mode (MKL_CBWR): {cnr}" + (
+            "" if cnr != "off" else ": results may depend on where the arrays lie in memory; unset MKL_CBWR (or set it "
+            "to AUTO) for the same bits on any thread count and MPI rank count")] if cnr else []),
         f"weight gradients (dWh, dWx) whose partials outgrow L2: "
         f"{'blocks in L2 on rgemm' if DWH == 'rgemm' else 'large blocks on the BLAS'}"
         f": {DWH_WHY}",
