@@ -144,12 +144,35 @@ def check_output_file(path, option="--out"):
     if not os.path.isdir(probe):
         raise UserError(f"{probe} is a file, not a folder, so {option} {text} cannot be written there; choose "
                         f"another {option}.")
+    unmade_names(probe, target, text, option)
     e = write_error(probe)
     if e is not None:
         where = "" if probe == os.path.dirname(target) else f", where {option} {text} would be created"
         raise UserError(f"cannot write to {probe}{where} ({e.strerror or e}); choose another {option} or make "
                         "it writable.")
     return text
+
+
+def unmade_names(probe, target, text, option):
+    """UserError where a folder to be made between the existing folder ``probe`` and ``target`` (a file's
+    absolute path) cannot be made, or the file's own name cannot be: a link to nowhere where a folder would be
+    made (os.path.exists follows it, so nearest_existing walked past it), or a name longer than the file
+    system's limit (NAME_MAX bytes, 255 on Linux's file systems)."""
+    from lnrnn.errors import UserError
+
+    try:
+        limit = os.pathconf(probe, "PC_NAME_MAX")
+    except (OSError, ValueError, AttributeError):   # no such query here (Windows): the write will say
+        limit = None
+    names = os.path.relpath(target, probe).split(os.sep)
+    for k, name in enumerate(names):
+        here = os.path.join(probe, *names[:k + 1])
+        if k < len(names) - 1 and os.path.islink(here):
+            raise UserError(f"{here} is a link to {os.readlink(here)}, which does not exist, so {option} {text} "
+                            f"cannot be written there; choose another {option}.")
+        if limit is not None and len(os.fsencode(name)) > limit:
+            raise UserError(f"{option} {text} has a name of {len(os.fsencode(name))} bytes ({name[:16]}...), longer "
+                            f"than the {limit} the file system allows; choose a shorter {option}.")
 
 
 def prepare_output_file(path, option="--out"):

@@ -5,8 +5,8 @@ alone or one that disagrees with the format, and folders that do not exist yet b
 than the file system allows, a link to nowhere). Every refusal is compared word for word with the sentence written
 out here, and nothing is left on disk; `lnrnn predict` refuses a bad --out before it looks at the run.
 
-Two of those folders pass check_output_file although no file can be written under them: the early check lets them
-through and the refusal comes only from write_output_file, after the work (marked xfail, strict)."""
+A folder that cannot be made (a name too long, a link to nowhere) and a file name too long are refused by the
+early check too, not only when writing after the work."""
 import errno
 import os
 from types import SimpleNamespace
@@ -135,26 +135,39 @@ def test_predict_refuses_a_bad_out_before_it_reads_the_run(here):
     assert listing(here) == ["a.txt", "sub"]
 
 
-@pytest.mark.parametrize("name", ["long", "link"])
-def test_a_folder_that_cannot_be_made_is_refused_in_words_when_written(here, name):
-    if name == "link":
-        os.symlink("nowhere", "link")                     # a folder's name taken by a link to nothing
-        folder, path, words = "link", os.path.join("link", "p.csv"), "File exists"
-    else:
-        folder, path, words = LONG, os.path.join(LONG, "p.csv"), "File name too long"
+@pytest.mark.parametrize("err", [(errno.ENOSPC, "No space left on device"), (errno.EACCES, "Permission denied")])
+def test_a_folder_that_cannot_be_made_is_refused_in_words_when_written(here, monkeypatch, err):
+    """A folder that passed the early check but cannot be made when the file is written (the disk filled, the
+    permissions changed meanwhile): the OSError's words, not its repr, and nothing written."""
+    import lnrnn.files
+
+    def refuse(folder, exist_ok=False):
+        raise OSError(err[0], err[1], folder)
+    monkeypatch.setattr(lnrnn.files.os, "makedirs", refuse)
+    path = os.path.join("new", "p.csv")
     with pytest.raises(UserError) as e:
         write_output_file(path, lambda f: f.write(b"x"))
-    assert str(e.value) == (f"cannot create the folder {os.path.join(os.getcwd(), folder)} for --out {path} "
-                            f"({words}); choose another --out.")
-    assert sorted(os.listdir(here)) == sorted(["a.txt", "sub"] + (["link"] if name == "link" else []))
+    assert str(e.value) == (f"cannot create the folder {os.path.join(os.getcwd(), 'new')} for --out {path} "
+                            f"({err[1]}); choose another --out.")
+    assert sorted(os.listdir(here)) == ["a.txt", "sub"]
 
 
-@pytest.mark.xfail(strict=True, reason="check_output_file lets through a folder that cannot be made (a name too "
-                                       "long, a link to nowhere): the refusal comes only when writing, after the work")
-@pytest.mark.parametrize("name", ["long", "link"])
-def test_a_folder_that_cannot_be_made_is_refused_by_the_early_check(here, name):
+@pytest.mark.parametrize("name", ["long", "link", "long-file"])
+def test_a_folder_or_name_that_cannot_be_made_is_refused_by_the_early_check(here, name):
+    """A folder name past the file system's 255 bytes, a link to nowhere where a folder would be made, a file name
+    past 255 bytes: refused by check_output_file (before any work), word for word, nothing made."""
     if name == "link":
         os.symlink("nowhere", "link")
-    path = os.path.join(LONG if name == "long" else "link", "p.csv")
-    with pytest.raises(UserError):
-        check_output_file(path)
+    path = {"long": os.path.join(LONG, "p.csv"), "link": os.path.join("link", "p.csv"),
+            "long-file": os.path.join("sub", LONG + ".csv")}[name]
+    before = listing(here)
+    if name == "link":
+        want = (f"{os.path.join(os.getcwd(), 'link')} is a link to nowhere, which does not exist, so --out {path} "
+                "cannot be written there; choose another --out.")
+    else:
+        n = 300 + (4 if name == "long-file" else 0)
+        want = f"--out {path} has a name of {n} bytes ({'d' * 16}...), longer than the 255 the file system allows; " \
+               "choose a shorter --out."
+    assert refusal(check_output_file, path) == want
+    assert refusal(write_output_file, path, lambda f: f.write(b"x")) == want
+    assert listing(here) == before

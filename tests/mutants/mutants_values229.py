@@ -29,9 +29,10 @@ options.py writes them, --split's TRAIN/VAL and --checkpoint's RUN_FOLDER). Left
 folder as os.path.dirname(path) without abspath (a bare name gives '' and mkstemp then makes the temporary file in
 the current folder, the same one); missing_before_up splitting on '/' instead of os.sep (the same on POSIX);
 prepare_output_file's return value (no caller reads it; check_output_file's is read by test_values_output_paths
-already). Found on the way, marked xfail (strict) in test_values229_output_paths: check_output_file lets through a
-folder that cannot be made (a name longer than the file system allows, a link to nowhere), so such an --out is
-refused only by the write, after the work it was meant to spare.
+already). Found on the way: check_output_file let through a folder that cannot be made (a name longer than the file
+system allows, a link to nowhere), so such an --out was refused only by the write, after the work it was meant to
+spare; fixed (files.unmade_names, its own mutants in mutants_output_names), and the refusal when writing is now
+reached by a folder that cannot be made at the time of the write (makedirs failing).
 
     python tests/mutants/run.py --only 'v229-*'
 """
