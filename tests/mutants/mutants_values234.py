@@ -13,8 +13,8 @@ test_values161_api, test_values_api; test_functional, test_values169_functional,
 test_values148_functional, test_values51_functional) the five API mutants were all missed (four measured;
 the fifth read off: no old file passes split at all; none tries a device other than the two, a batch size of 0,
 a count of 0 or the probability property); the nine functional and registry mutants' runs against the old
-files had not finished when the round was committed (the host was loaded: 2-4 minutes a mutant). The new value tests caught the first six on their own
-(checked with the old files taken off the lists):
+files had not finished when the round was committed (the host was loaded: 2-4 minutes a mutant). The new value
+tests caught the first six on their own (checked with the old files taken off the lists):
 test_values234_api (the device refusal word for word, the choices quoted as the device is; batch sizes
 0, True and -1 refused by predict and evaluate_run before the run is read, a run whose model is only a head
 standing in; sample_run's refusals of steps 0 and counts 0 and -2 quoting their own value with no run looked
