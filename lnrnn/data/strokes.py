@@ -351,8 +351,9 @@ def make_task(spec, what, train, val, extra=None):
                 points=[int(sets[w].starts[-1]) for w in ("train", "val")])
     desc = (f"{what}: {len(sets['train'])} train / {len(sets['val'])} validation lines of "
             f"{_points_range(sets)} points (dx, dy, pen), offsets divided by the training std "
-            f"({scale[0]:.3g}, {scale[1]:.3g}); {n_drop} glitch steps longer than {GLITCH_STEP:g} dropped"
-            + (f", {n_short} lines of fewer than 2 points skipped" if n_short else ""))
+            f"({scale[0]:.3g}, {scale[1]:.3g}); {n_drop} glitch step{'' if n_drop == 1 else 's'} longer than "
+            f"{GLITCH_STEP:g} dropped"
+            + (f", {n_short} line{'' if n_short == 1 else 's'} of fewer than 2 points skipped" if n_short else ""))
     kind = ReadingTask if spec.get("head") == "ctc" else StrokeTask
     return kind(spec, desc, sets["train"], sets["val"], scale, info)
 

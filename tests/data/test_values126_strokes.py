@@ -25,8 +25,8 @@ def test_description_counts_each_split_in_its_place():
 
 def test_short_lines_note_follows_the_skipped_lines_not_the_glitches():
     glitchy = make_task({"task": "t"}, "demo", RawSplit([line(4, glitch=True), line(3)]), RawSplit([line(3)]))
-    assert "1 glitch steps" in glitchy.description
+    assert "; 1 glitch step longer than" in glitchy.description     # one step: singular
     assert "skipped" not in glitchy.description, glitchy.description
     short = make_task({"task": "t"}, "demo", RawSplit([line(4), line(1), line(3)]), RawSplit([line(3)]))
     assert "0 glitch steps" in short.description
-    assert short.description.endswith(", 1 lines of fewer than 2 points skipped"), short.description
+    assert short.description.endswith(", 1 line of fewer than 2 points skipped"), short.description

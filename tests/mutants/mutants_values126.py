@@ -121,8 +121,8 @@ MUTANTS = [
          tests=STROKES_NEW + STROKES_OLD,
          why="the task's description swaps its train and validation line counts"),
     dict(name="v126-make-task-short-lines-note-by-glitches", file=STROKES,
-         old='            + (f", {n_short} lines of fewer than 2 points skipped" if n_short else ""))',
-         new='            + (f", {n_short} lines of fewer than 2 points skipped" if n_drop else ""))',
+         old='''of fewer than 2 points skipped" if n_short else ""))''',
+         new='''of fewer than 2 points skipped" if n_drop else ""))''',
          tests=STROKES_NEW + STROKES_OLD,
          why="the note of skipped short lines appears when glitch steps were dropped, not when lines were skipped"),
 ]

@@ -74,8 +74,8 @@ MUTANTS = [
          why="a file where a folder should be is not named as a file: the probe's 'Not a directory' is reported as "
              "an unwritable folder"),
     dict(name="v229-files-file-ancestor-says-out", file=FILES,
-         old='                        f"another {option}.")\n    e = write_error(probe)',
-         new='                        "another --out.")\n    e = write_error(probe)',
+         old='                        f"another {option}.")\n    unmade_names(probe',
+         new='                        "another --out.")\n    unmade_names(probe',
          tests=[P + "test_a_file_where_a_folder_should_be_is_named_with_the_option_given"] + OLD_FILES,
          why="the refusal of a file in the way tells the user to choose another --out whatever option was given"),
     dict(name="v229-files-unwritable-names-the-target", file=FILES,
