@@ -11,11 +11,11 @@ resume ignores what the file changes); an unreadable --config quoting the except
 JSON quoted without its line and column.
 
 13 mutants. Against the existing targeted tests alone (test_values202_run, test_values217_run, test_values17_train,
-test_finetune, test_values_setup, test_values_runconfig) the first 5 measured before the round's time ran out
-gave 1 caught (the epoch loop ignoring the stop) and 4 missed (the NaN's name, the second change's announcement,
-the patience summary, the dropped lr_changes); the other 8 were not measured against the old files.
-The new value tests on their own (the old files taken off the lists) caught each of the first 9 when the round
-was committed, the last 4 still running:
+test_finetune, test_values_setup, test_values_runconfig) the first 7 measured before the round's time ran out
+gave 2 caught (the epoch loop ignoring the stop, the hint without --resume) and 5 missed (the NaN's name, the second
+change's announcement, the patience summary, the dropped lr_changes, the summary's first evaluation); the other 6
+were not measured against the old files.
+The new value tests catch every mutant on their own (13/13, checked with the old files taken off the lists):
 test_values236_driver (evaluations every 2 updates of a 3-update epoch at updates 2, 3, 4, 6 with 32, 40, 56, 80
 samples; the parameter count 1*40 + 40*40 + 40 + 40*10 + 10 = 2,090 by hand; the summary word for word from the
 last row of metrics.jsonl and the lowest validation loss, formatted here; --patience 1 stopping at the first epoch
