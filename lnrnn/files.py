@@ -170,9 +170,10 @@ def unmade_names(probe, target, text, option):
         if k < len(names) - 1 and os.path.islink(here):
             raise UserError(f"{here} is a link to {os.readlink(here)}, which does not exist, so {option} {text} "
                             f"cannot be written there; choose another {option}.")
-        if limit is not None and len(os.fsencode(name)) > limit:
-            raise UserError(f"{option} {text} has a name of {len(os.fsencode(name))} bytes ({name[:16]}...), longer "
-                            f"than the {limit} the file system allows; choose a shorter {option}.")
+        size = len(os.fsencode(name))
+        if limit is not None and size > limit:
+            raise UserError(f"{option} {text} has a name of {size} bytes ({name[:16]}...), longer than the {limit} "
+                            f"the file system allows; choose a shorter {option}.")
 
 
 def prepare_output_file(path, option="--out"):
