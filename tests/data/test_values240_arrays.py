@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from lnrnn.data import arrays
-from lnrnn.errors import DataError, UserError
+from lnrnn.errors import UserError
 
 from test_values220_arrays import _load  # tasks.load_task of an npz file's spec
 from test_values228_arrays import _refusal  # check_arrays' DataError sentence
