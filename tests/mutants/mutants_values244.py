@@ -9,23 +9,26 @@ count; the strokes-npz description counting the training sequences as the file's
 nothing instead of 'none'; a file's own split under sketch-rnn's 'valid' name refused as val_strokes; a lone line of
 no point in an .npz counted as line 2.
 
-14 mutants. Against the old targeted files alone: not measured yet. The new value tests catch every mutant on their
-own (checked with the old files taken off the lists): test_values244_strokes (a glitch of length 1001 dropped with
-its lift moved back and one of exactly 1000 kept, the line normalized by (2, 0.5) by hand; labels of texts of 3, 1,
-0 characters written out with their -1 padding and an all-empty batch one column wide; the text record's 3 training
-lines beside 1 validation line; steps over lines of 3/5 and 7 points, and of 9/3 and 3/5, as the longest N - 1, a
-reader's as the longest N, and the batch's zero padding at 3 and 5 points; a validation split of its own 2 lines,
-one glitch, normalized by the training offsets' standard deviation (2, 0.5) worked out by hand; a reading task's
-description word for word with 20 and 21 unseen characters, one short training line and none; _cut at stroke ends
-over 1..12 points by hand), test_values244_stroke_files (the description of 2, 21 and 1001 pooled sequences with
-1/1, 19/2 and 901/100 held out; an empty folder and one of two files refused word for word; a 'valid' split read and
-its pen column refused naming valid_strokes; a lone empty line of an .npz and an .npy as line 1). Left out as
-equivalent: ctc_steps_needed's labels >= 0 made > 0 (labels are codes + 1, never 0); _cut's left -= len(out[-1])
-made len(s) (they differ only once left reaches 0 or below, when the loop stops either way); drop_long_steps without
-.copy() after seq[kept] (fancy indexing copies already). Left out as not cheaply caught by a hand computation:
-synthetic_line's total += 2 for a dot made += 1 (the line is cut to the same count; only the generator's later draws
-move), SYN_POINTS[1] + 1 made SYN_POINTS[1] (one length in 261 never drawn). Resampling and augmentation geometry
-(scale, shear, rotation) live in lnrnn/data/kanjivg.py, outside this round's modules.
+14 mutants. Against the old targeted files alone (the OLD_* lists): 8 caught; missed were the reading description
+counting the blank, the '...' at exactly 20, short lines described only when both splits have one, the strokes-npz
+description counting the training sequences, the 'valid' split refused as val_strokes and a lone empty line counted
+as line 2 (no old file reads a reader's description, an .npz's own 'valid' split or an .npz's lone line). The new
+value tests catch every mutant on their own (checked with the old files taken off the lists): test_values244_strokes
+(a glitch of length 1001 dropped with its lift moved back and one of exactly 1000 kept, the line normalized by (2,
+0.5) by hand; labels of texts of 3, 1, 0 characters written out with their -1 padding and an all-empty batch one
+column wide; the text record's 3 training lines beside 1 validation line; steps over lines of 3/5 and 7 points, and
+of 9/3 and 3/5, as the longest N - 1, a reader's as the longest N, and the batch's zero padding at 3 and 5 points; a
+validation split of its own 2 lines, one glitch, normalized by the training offsets' standard deviation (2, 0.5)
+worked out by hand; a reading task's description word for word with 20 and 21 unseen characters, one short training
+line and none; _cut at stroke ends over 1..12 points by hand), test_values244_stroke_files (the description of 2, 21
+and 1001 pooled sequences with 1/1, 19/2 and 901/100 held out; an empty folder and one of two files refused word for
+word; a 'valid' split read and its pen column refused naming valid_strokes; a lone empty line of an .npz and an .npy
+as line 1). Left out as equivalent: ctc_steps_needed's labels >= 0 made > 0 (labels are codes + 1, never 0); _cut's
+left -= len(out[-1]) made len(s) (they differ only once left reaches 0 or below, when the loop stops either way);
+drop_long_steps without .copy() after seq[kept] (fancy indexing copies already). Left out as not cheaply caught by a
+hand computation: synthetic_line's total += 2 for a dot made += 1 (the line is cut to the same count; only the
+generator's later draws move), SYN_POINTS[1] + 1 made SYN_POINTS[1] (one length in 261 never drawn). Resampling and
+augmentation geometry (scale, shear, rotation) live in lnrnn/data/kanjivg.py, outside this round's modules.
 
     python tests/mutants/run.py --only 'v244-*'
 """

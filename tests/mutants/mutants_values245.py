@@ -9,22 +9,24 @@ of the folder that refused it, and closing on the last file's path instead of --
 --config file; the --cell and --task defaults changed away from the LN-LSTM on digits-binary that train's docstring
 promises.
 
-14 mutants. Against the old targeted files alone: not measured yet. (Old files: test_values229_output_paths,
-test_unmade_names, test_values_output_checks for lnrnn.files; test_sample, test_values221_sample_cli,
-test_values69_sample_errors for sample; test_values_data, test_values208_data, test_values237_data for data;
-test_values_train_command, test_values208_train_options, test_values_options for train and its options.)
-The new value tests catch every mutant on their own (checked with the old files taken off the lists):
-test_values245_output_checks (lnrnn sample with the run, the sampler and the drawing replaced by recorders: --npz
-pts.txt, pts.NPY and pts without --text refused word for word before the run is read, with the name to use; an
---out name of NAME_MAX + 1 bytes refused and one of NAME_MAX bytes passed; a name of two-byte characters counted
-in bytes, 2n + 4; a folder whose probe answers EACCES refused naming where the file would be made; the summary for
---count 1 and 2; the .npz of three plain samples against their points concatenated and lengths written out here;
-a full disk under --npz as one line naming --npz, nothing left), test_values245_train_data (train's trainer
-replaced by a recorder: a TOML --config's batch-size and lr reaching it, --seed on the command line winning over
-the file's; --cell ln-lstm and --task digits-binary, as the docstring says, in the help and in the call; data mnist
-with the download replaced by a recorder: a --dest two folders deep made before the downloads, each line with the
-published content MD5 and the last naming --dest; a --dest under a folder whose probe answers EACCES refused
-naming that folder, nothing made, nothing downloaded).
+14 mutants. Against the old targeted files alone (the OLD_* lists): 8 caught; missed were any write error but a
+refused permission raised as a traceback, --npz's checks only with --text, 'Wrote 1 samples', a failed --npz write
+reported as --out's, data's refusal naming --dest instead of the folder that refused, and the closing hint naming
+the last file instead of --dest. (Old files: test_values229_output_paths, test_unmade_names,
+test_values_output_checks for lnrnn.files; test_sample, test_values221_sample_cli, test_values69_sample_errors for
+sample; test_values_data, test_values208_data, test_values237_data for data; test_values_train_command,
+test_values208_train_options, test_values_options for train and its options.) The new value tests catch every mutant
+on their own (checked with the old files taken off the lists): test_values245_output_checks (lnrnn sample with the
+run, the sampler and the drawing replaced by recorders: --npz pts.txt, pts.NPY and pts without --text refused word
+for word before the run is read, with the name to use; an --out name of NAME_MAX + 1 bytes refused and one of
+NAME_MAX bytes passed; a name of two-byte characters counted in bytes, 2n + 4; a folder whose probe answers EACCES
+refused naming where the file would be made; the summary for --count 1 and 2; the .npz of three plain samples
+against their points concatenated and lengths written out here; a full disk under --npz as one line naming --npz,
+nothing left), test_values245_train_data (train's trainer replaced by a recorder: a TOML --config's batch-size and
+lr reaching it, --seed on the command line winning over the file's; --cell ln-lstm and --task digits-binary, as the
+docstring says, in the help and in the call; data mnist with the download replaced by a recorder: a --dest two
+folders deep made before the downloads, each line with the published content MD5 and the last naming --dest; a
+--dest under a folder whose probe answers EACCES refused naming that folder, nothing made, nothing downloaded).
 
 Left out as equivalent or not observable: the progress bar's quiet flag inside download (the bar draws only under
 a terminal), check_output_file's return of text made path (no caller reads
