@@ -10,22 +10,26 @@ slant instead of its scale; a Hershey line starting one space in; a line going o
 (a later, shorter one added); line texts drawn from the caller's stream instead of their own; lines named from
 face-00001; the writer's most extra space after a word 3 font units instead of 6; 'jump' dropped from the word list.
 
-14 mutants. Against the old targeted files alone: not measured yet. The new value tests catch every mutant on
-their own (checked with the old files taken off the lists): test_values246_kanjivg_strokes (path data '.5,.5',
-'1.5.5', '-.25' and '1e1' read as SVG reads them; 'M1,1 L5,1 5,4 Z m2,0 l0,3' worked out point by point; a file's
-10- and 7-unit strokes as ceil(L / 3) intervals with y turned up; augment written out as shear, rotation in
-+-0.06 rad, scale 0.93..1.07 of the writer's and jitter of std 0.4 from the same seed; join_line's gaps of 4..14
-times the scale after a first character left in place, by hand and with exactly two draws; make_lines' six lines
-drawn, augmented and joined by hand; refusals of a 47-character path, a stroke without data, an entity
-declaration and an <html> root word for word, nothing written), test_values246_hershey_words (layout of 'go to'
-against the font's own strokes and widths from x = 0, with a gap drawn in [0, 6]; random_style's word_gap 6;
-400 line texts by hand from their own stream; lines where a word was cut and a later one would have fitted,
-counted and each ended at the cut; 12 lines named futural-00000..00011; the words with j, q, x and z listed as
-typed). Left out as equivalent: _commands' `m.end() == pos` test (the token pattern always consumes a letter or a
-number, never nothing); capitalize made title in _word (a word is one run of letters or digits before it is
-wrapped); MERGE_EPS changed (font coordinates are whole numbers, so a pen lift is 0 or at least 1 unit).
-Left out as a hang rather than a value: the trailing-whitespace `break` of _commands made `continue`. Left out as
-costly: CHARS_PER_LINE changed (seen only through build, which draws a whole --split of lines from files on disk).
+14 mutants. Against the old targeted files alone (the OLD_* lists): 7 caught, the dropped word only by
+test_values_words' check of the count docs/hershey.md gives, added after the round was written; missed were numbers
+without a leading zero, both path refusals' quotes, the tenfold rotation, the first character shifted, gaps scaled
+by the slant and a word that does not fit skipped for a later one (no old file reads KanjiVG's own '.5' numbers, a
+refusal of path data word for word, or a line's geometry by hand). The new value tests catch every mutant on their
+own (checked with the old files taken off the lists): test_values246_kanjivg_strokes (path data '.5,.5', '1.5.5',
+'-.25' and '1e1' read as SVG reads them; 'M1,1 L5,1 5,4 Z m2,0 l0,3' worked out point by point; a file's 10- and
+7-unit strokes as ceil(L / 3) intervals with y turned up; augment written out as shear, rotation in +-0.06 rad,
+scale 0.93..1.07 of the writer's and jitter of std 0.4 from the same seed; join_line's gaps of 4..14 times the scale
+after a first character left in place, by hand and with exactly two draws; make_lines' six lines drawn, augmented
+and joined by hand; refusals of a 47-character path, a stroke without data, an entity declaration and an <html> root
+word for word, nothing written), test_values246_hershey_words (layout of 'go to' against the font's own strokes and
+widths from x = 0, with a gap drawn in [0, 6]; random_style's word_gap 6; 400 line texts by hand from their own
+stream; lines where a word was cut and a later one would have fitted, counted and each ended at the cut; 12 lines
+named futural-00000..00011; the words with j, q, x and z listed as typed). Left out as equivalent: _commands'
+`m.end() == pos` test (the token pattern always consumes a letter or a number, never nothing); capitalize made title
+in _word (a word is one run of letters or digits before it is wrapped); MERGE_EPS changed (font coordinates are
+whole numbers, so a pen lift is 0 or at least 1 unit). Left out as a hang rather than a value: the
+trailing-whitespace `break` of _commands made `continue`. Left out as costly: CHARS_PER_LINE changed (seen only
+through build, which draws a whole --split of lines from files on disk).
 
     python tests/mutants/run.py --only 'v246-*'
 """

@@ -10,20 +10,22 @@ in its underscore form; the default of 20 epochs made 10; a source of another he
 in MODEL_KEYS); pretrained:NAME refused as nothing there; a checkpoint of parameters without buffers refused as
 holding no parameters; a schedule change's rates and decays swapped in its description.
 
-14 mutants. Against the old targeted files alone: not measured yet. The old targeted files are
-test_optim, test_values210_optim (optimizers), test_values218_evaluation (evaluation),
-test_values209_runconfig (config files) and test_finetune, test_values180_setup_finetune (fine-tuning).
-The new value tests catch every mutant on their own (checked with the old files taken off the lists):
-test_values248_optim (the global norm of a 3-4 dict is 5, clipping at 5 and 5.001 leaving the gradients alone
-and at 4.999 scaling them by 4.999 / (5 + CLIP_EPS); SGD with momentum 0.5 over two steps by hand;
-rmsprop-momentum not centred and Adam's bias correction at updates 1 and 2 from their published formulas written
-out in the test; refusals word for word), test_values248_evaluation_finetune (a checkpoint's arrays split by
-prefix into names written out; a rebuilt model's noise seed 7 from the run's train record, 0 without one; the
-docstring's 'loss 0.4123 acc 87.20%'; a source with 10 classes refused for a model of 3 naming the task's
-head, and one of the same shape loaded; pretrained:hershey's record against its shipped checkpoint.json;
-parameters without buffers taken and buffers alone refused word for word; the docstring's two schedule changes
-word for word; an unknown key 'batch-sise' quoted as written; the README's default of 20 epochs read back from
-the command's defaults and config.json).
+14 mutants. Against the old targeted files alone (the OLD_* lists): 5 caught (the norm summed from 1,
+rmsprop-momentum centred, the metric line sorted, parameters counted as buffers, the schedule change's rates and
+decays swapped); missed were SGD's momentum, both optimizer refusals, split_arrays' prefixes, the rebuilt model's
+seed, the unknown key's quote, the default of 10 epochs, the misspelt heads key and pretrained:NAME unresolved. The
+old targeted files are test_optim, test_values210_optim (optimizers), test_values218_evaluation (evaluation),
+test_values209_runconfig (config files) and test_finetune, test_values180_setup_finetune (fine-tuning). The new
+value tests catch every mutant on their own (checked with the old files taken off the lists): test_values248_optim
+(the global norm of a 3-4 dict is 5, clipping at 5 and 5.001 leaving the gradients alone and at 4.999 scaling them
+by 4.999 / (5 + CLIP_EPS); SGD with momentum 0.5 over two steps by hand; rmsprop-momentum not centred and Adam's
+bias correction at updates 1 and 2 from their published formulas written out in the test; refusals word for word),
+test_values248_evaluation_finetune (a checkpoint's arrays split by prefix into names written out; a rebuilt model's
+noise seed 7 from the run's train record, 0 without one; the docstring's 'loss 0.4123 acc 87.20%'; a source with 10
+classes refused for a model of 3 naming the task's head, and one of the same shape loaded; pretrained:hershey's
+record against its shipped checkpoint.json; parameters without buffers taken and buffers alone refused word for
+word; the docstring's two schedule changes word for word; an unknown key 'batch-sise' quoted as written; the
+README's default of 20 epochs read back from the command's defaults and config.json).
 
 Left out as equivalent: clip_grad_norm's 'if scale is not None' made 'if scale' (clip_scale never returns 0:
 it needs max_norm > 0); apply_config_file's command-line check without ParameterSource.ENVIRONMENT (no option
