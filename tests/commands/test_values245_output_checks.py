@@ -97,15 +97,22 @@ def test_a_name_of_two_byte_characters_is_counted_in_bytes(tmp_path, stand_ins):
     assert stand_ins["load"] == [] and os.listdir(tmp_path) == []
 
 
-def test_a_folder_where_nothing_may_be_created_is_refused_naming_where(tmp_path, stand_ins, monkeypatch):
-    pics = tmp_path / "pics"
-    pics.mkdir()
+def deny_writes(monkeypatch):
+    """Every folder lnrnn probes answers EACCES, as a read-only one would for a user who is not root (the tests
+    may run as root, where no folder refuses): the folders asked about are recorded in the list returned."""
     asked = []
 
     def read_only(folder):
         asked.append(str(folder))
         return PermissionError(errno.EACCES, "Permission denied")
     monkeypatch.setattr(lnrnn.files, "write_error", read_only)
+    return asked
+
+
+def test_a_folder_where_nothing_may_be_created_is_refused_naming_where(tmp_path, stand_ins, monkeypatch):
+    pics = tmp_path / "pics"
+    pics.mkdir()
+    asked = deny_writes(monkeypatch)
     out = pics / "new" / "s.png"
     line = assert_clean_error(sample(tmp_path, "--out", out), "cannot write")
     assert line == (f"Error: cannot write to {pics}, where --out {out} would be created (Permission denied); choose "

@@ -6,14 +6,13 @@ trainer; --dest nested in folders that do not exist yet is made before the first
 names --dest (not a file in it); a --dest under a folder where nothing may be created (the probe answers EACCES)
 is refused naming that folder and where --dest would be made, nothing made and nothing downloaded. The MD5s in
 the lines are the published content checksums (torchvision's list)."""
-import errno
 import os
 
-import lnrnn.files
 import lnrnn.training.train
 from test_cli import assert_clean_error, assert_ok, invoke
 from test_values237_data import MIRROR, recorded  # noqa: F401 - recorded is a fixture
 from test_values237_train_sample import option_help
+from test_values245_output_checks import deny_writes
 
 
 def trainer(monkeypatch):
@@ -70,12 +69,7 @@ def test_a_nested_dest_is_made_before_the_downloads_and_named_at_the_end(tmp_pat
 def test_a_dest_under_a_folder_where_nothing_may_be_created_names_that_folder(tmp_path, recorded, monkeypatch):
     top = tmp_path / "top"
     top.mkdir()
-    asked = []
-
-    def read_only(folder):
-        asked.append(str(folder))
-        return PermissionError(errno.EACCES, "Permission denied")
-    monkeypatch.setattr(lnrnn.files, "write_error", read_only)
+    asked = deny_writes(monkeypatch)
     dest = top / "a" / "b"
     r = invoke("data", "mnist", "--dest", dest, "--mirror", MIRROR, "-q")
     line = assert_clean_error(r, "cannot write")
