@@ -10,22 +10,25 @@ instead of the list's entries; the description counting lines as forms; IDX dims
 taken as 4 * ndim bytes (the magic forgotten); the type code and ndim bytes swapped; a batch's default dtype
 float64.
 
-14 mutants. Against the old targeted files alone: not measured yet. The new value tests catch every mutant on
-their own (checked with the old files taken off the lists): test_values249_iamondb_files (files in IAM-OnDB's
-true format written here: a transcription of 1,234 bytes over a cap of 1,000 word for word and at its cap read
-whole; an <InkML> root; an empty StrokeSet; x='NaN' at point 2 of stroke 2; a point 3 without y; three CSR lines
-for two line files; a 48-character note on line 3 of a list, after a blank line, shown to its first 40; a list of
-blank lines only; 5 of 6 entries naming no file where the files give 5 names; 5 forms of 11 lines split by form,
-the held-out count against VAL_FRACTION; time stamps running backwards leaving the rows by hand),
-test_values249_idx_taskdata (an int16 (2, 3) IDX packed by struct with -1, 256, 300 and -32768; a uint8 label
-file under magic 2049; one byte short, a header cut at 11 of its 12 bytes and one byte past refused word for
-word; a uint8 batch float32 by default, scaled by 1/255 in float32 by hand). Left out as equivalent: read_limited's
-f.read(limit + 1) made f.read(limit) (the size was checked against the cap just before); load_mnist_split's ndim
-!= 3 and dtype != uint8 checks made weaker (the magics 2051 and 2049 already fix code 0x08 and ndim 3 or 1);
-official_split's order left unsorted (the split's two sides keep the files' order and the mask follows each file);
-write_idx's key without newbyteorder('=') (lstrip drops the byte-order mark either way). Left out as nothing to
-mutate: the reader never reads a point's time, so a time stamp going backwards has no decision to slip (the new
-test shows the rows are the points as written); taskdata.py's other code lines are all mutated by earlier rounds.
+14 mutants. Against the old targeted files alone (the OLD_* lists): 7 caught (the size refusal's numbers, NaN's fast
+path, y read as x, the missing entries' count, and the three IDX header slips); missed were the root refusal's names
+swapped, a line with no strokes let through, the transcription count, a bad entry shown whole, a blank task list
+accepted, lines counted as forms and a float64 batch by default. The new value tests catch every mutant on their own
+(checked with the old files taken off the lists): test_values249_iamondb_files (files in IAM-OnDB's true format
+written here: a transcription of 1,234 bytes over a cap of 1,000 word for word and at its cap read whole; an <InkML>
+root; an empty StrokeSet; x='NaN' at point 2 of stroke 2; a point 3 without y; three CSR lines for two line files; a
+48-character note on line 3 of a list, after a blank line, shown to its first 40; a list of blank lines only; 5 of 6
+entries naming no file where the files give 5 names; 5 forms of 11 lines split by form, the held-out count against
+VAL_FRACTION; time stamps running backwards leaving the rows by hand), test_values249_idx_taskdata (an int16 (2, 3)
+IDX packed by struct with -1, 256, 300 and -32768; a uint8 label file under magic 2049; one byte short, a header cut
+at 11 of its 12 bytes and one byte past refused word for word; a uint8 batch float32 by default, scaled by 1/255 in
+float32 by hand). Left out as equivalent: read_limited's f.read(limit + 1) made f.read(limit) (the size was checked
+against the cap just before); load_mnist_split's ndim != 3 and dtype != uint8 checks made weaker (the magics 2051
+and 2049 already fix code 0x08 and ndim 3 or 1); official_split's order left unsorted (the split's two sides keep
+the files' order and the mask follows each file); write_idx's key without newbyteorder('=') (lstrip drops the
+byte-order mark either way). Left out as nothing to mutate: the reader never reads a point's time, so a time stamp
+going backwards has no decision to slip (the new test shows the rows are the points as written); taskdata.py's other
+code lines are all mutated by earlier rounds.
 
     python tests/mutants/run.py --only 'v249-*'
 """
