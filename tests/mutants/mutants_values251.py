@@ -9,17 +9,19 @@ range; the rate's unit always 'samples'; plain progress lines timed from the sta
 activations counted at the evaluation batch size, or with the cell's row and constant swapped; a refusal's parts
 smallest first; the --steps hint put first exactly when it was not asked for.
 
-14 mutants. Against the old targeted files alone: not measured yet. The new value tests catch every mutant on their
-own (checked with the old files taken off the lists): test_values251_rundir (the update log read back from
-updates.jsonl by name, cut at the checkpoint's update 9 of 3, 6, 9, 12 and appended after it, nothing else in the
-folder; the --resume and file-in-the-way refusals word for word with nothing written), test_values251_plot (the
-SVG file's own text: the x label asked for under each panel and the other absent, each run's 'final validation
-accuracy' at its last val_acc formatted here; a lone epoch at update 10 beside updates 3, 6, 10 keeping
-matplotlib's 5% margins around 3 .. 10; a .jpg pathlib.Path refused as typed, nothing written),
-test_values251_progress_memory (plain lines on a clock set by hand at 10, 20 and 31 s of updates at 10, 15, 20,
-25, 29, 31 s with log_every 10, the rate in points/s; a two-layer LSTM's activations at T 7, I 3, H 5, B 3,
-Be 11, 4 outputs per step written out term by term, with and without --tbptt 4, in float32 and float64; a
-refusal of 2 + 5 (+1 not counted) + 3 MB word for word, with and without the --steps hint).
+14 mutants. Against the old targeted files alone (the OLD_* lists): 9 caught; missed were --resume's refusal naming
+runs/default, a Path quoted as PosixPath(...), write_learning_curves dropping --x, the per-update x values not
+counted, and plain progress lines timed from the start. The new value tests catch every mutant on their own (checked
+with the old files taken off the lists): test_values251_rundir (the update log read back from updates.jsonl by name,
+cut at the checkpoint's update 9 of 3, 6, 9, 12 and appended after it, nothing else in the folder; the --resume and
+file-in-the-way refusals word for word with nothing written), test_values251_plot (the SVG file's own text: the x
+label asked for under each panel and the other absent, each run's 'final validation accuracy' at its last val_acc
+formatted here; a lone epoch at update 10 beside updates 3, 6, 10 keeping matplotlib's 5% margins around 3 .. 10; a
+.jpg pathlib.Path refused as typed, nothing written), test_values251_progress_memory (plain lines on a clock set by
+hand at 10, 20 and 31 s of updates at 10, 15, 20, 25, 29, 31 s with log_every 10, the rate in points/s; a two-layer
+LSTM's activations at T 7, I 3, H 5, B 3, Be 11, 4 outputs per step written out term by term, with and without
+--tbptt 4, in float32 and float64; a refusal of 2 + 5 (+1 not counted) + 3 MB word for word, with and without the
+--steps hint).
 
 Left out: lnrnn/training/logs.py (its unmutated lines are the TensorBoard writer, whose events cannot be read back
 without the optional tensorboard package, which the test environment lacks; write_csv's remaining lines are its
