@@ -9,15 +9,17 @@ reverse; the RNN's captured backward returning db for dg and loading y_0 as h0; 
 a row active one step late (a row of L steps loses step L-1); the window layer's backward dropping Graves's clip;
 the text check's refusal of ulen naming U - 1 as the top.
 
-14 mutants. Against the old targeted files alone: not measured yet. The new value tests catch every mutant on
-their own (checked with the old files taken off the lists): test_values247_lstm_rnn_cuda (float64 B = 3, I = 4,
-H = 5 on blocks of 4 threads: the per-step loop with LayerNorm, T = 4, against lnrnn/reference.py's y, hT, cT
-and the CPU twin's saved rstd rows and twelve gradients under a clip of 0.05 that bites; lstm_infer's cT against
-the spec; the plain cell's backward in float32 against the float64 CPU twin; the captured forward and backward
-with h0 far from c0; the sequence kernels' choice at exactly the bytes of their four shared arrays and one byte
-fewer; the RNN's captured LN backward against the CPU twin), test_values247_window_cuda (the plain window layer
-over rows of 4, 0 and 1 steps of T = 4 with a clip of 0.05 that bites, forward and every gradient against the
-CPU twin with the same clip; the ulen refusal word for word).
+14 mutants. Against the old targeted files alone (the OLD_* lists, under the simulator): 10 caught; missed were the
+sequence kernels chosen where their partial sums do not fit, lstm_infer returning h_T as c_T (a chunked evaluation
+on a GPU would carry the wrong cell state), the window backward ignoring the gate clip, and the ulen refusal naming
+U - 1 as the top. The new value tests catch every mutant on their own (checked with the old files taken off the
+lists): test_values247_lstm_rnn_cuda (float64 B = 3, I = 4, H = 5 on blocks of 4 threads: the per-step loop with
+LayerNorm, T = 4, against lnrnn/reference.py's y, hT, cT and the CPU twin's saved rstd rows and twelve gradients
+under a clip of 0.05 that bites; lstm_infer's cT against the spec; the plain cell's backward in float32 against the
+float64 CPU twin; the captured forward and backward with h0 far from c0; the sequence kernels' choice at exactly the
+bytes of their four shared arrays and one byte fewer; the RNN's captured LN backward against the CPU twin),
+test_values247_window_cuda (the plain window layer over rows of 4, 0 and 1 steps of T = 4 with a clip of 0.05 that
+bites, forward and every gradient against the CPU twin with the same clip; the ulen refusal word for word).
 
 Left out as equivalent: lstm_cuda.step_threads's max(threads_per_block(), ...) made min (the graph plans'
 kernels loop over the units a thread owns: any block width gives the same values, only the speed moves); the
