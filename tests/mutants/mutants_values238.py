@@ -14,28 +14,26 @@ unsorted, a code past the alphabet refused with a range one code short, non-inte
 codes' dtype.
 
 14 mutants. Against the existing targeted tests alone (test_values133/213/221/226_sampler; test_synthesis,
-test_values204/221/226_window_model) the measurement finished for only part of the list within the time given to
-this round: mutants 2 to 9 were
-measured, 3 caught (the .npy magic, strokes_of's dot, the caption cut short for the prime only: test_values213's
-long caption) and 5 missed (no old file reads a file refusal's option name, an --npz of two lines or a .npy with
-the lengths check, a missing text record, a count past 999 in a caption, or an attention image past 60
-characters); the five window-model refusals (10 to 14) are unmeasured. The first mutant was measured in an earlier form (the head check asking for a "loss",
-which no head has, so every model was refused): that form was caught, the final one is unmeasured. The new value
-tests catch all 14 on their own (checked with the old files taken off the lists): test_values238_sampler (a
-classifier's and a regression's refusal word for word; .npy primes of float32, float64 and int64 read back as the
-float64 points written out; an --npz of two lines by lengths [2, 3] giving its first 2 points, and all 5 without
-lengths; a pen of 2 in a file refused naming --prime-strokes and the file; a None and an empty text record refused
-as a corrupt checkpoint word for word; strokes_of's paths from the origin (1, 1) summed by hand, a dot between two
-lifts and a lifted first and last point; captions of 1,234 characters with and without the prime and the cap against
+test_values204/221/226_window_model) 5 caught (the head check, the .npy magic, strokes_of's dot, the caption cut
+short for the prime only: test_values213's long caption, and the window's code range one short) and 9 missed (no old
+file reads a file refusal's option name, an --npz of two lines or a .npy with the lengths check, a missing text
+record, a count past 999 in a caption, an attention image past 60 characters, a step given a sequence, or the
+window's refusals of a step's type, a bad norm and non-integer lengths word for word). The new value tests catch all
+14 on their own (checked with the old files taken off the lists): test_values238_sampler (a classifier's and a
+regression's refusal word for word; .npy primes of float32, float64 and int64 read back as the float64 points
+written out; an --npz of two lines by lengths [2, 3] giving its first 2 points, and all 5 without lengths; a pen of
+2 in a file refused naming --prime-strokes and the file; a None and an empty text record refused as a corrupt
+checkpoint word for word; strokes_of's paths from the origin (1, 1) summed by hand, a dot between two lifts and a
+lifted first and last point; captions of 1,234 characters with and without the prime and the cap against
 test_values213_sampler's cut, 98 characters; the attention image's ticks at 61, 119, 120 and 121 characters),
 test_values238_window_model (refusals word for word: a step given (1,2,3), (3,) and a list; window_norm 'gn' with
-['bn', 'ln', 'none']; a code 5 of an alphabet of 5 with [0, 5) and 0..5; float64 and 2-D int32 lengths with their own
-dtype and shape). Dropped as equivalent: `if start is not None` read as truthiness (a start is a tuple or an array
-of 3, and an array's truth is an error only for the mutant, not a different sample: left out as a crash, not a
+['bn', 'ln', 'none']; a code 5 of an alphabet of 5 with [0, 5) and 0..5; float64 and 2-D int32 lengths with their
+own dtype and shape). Dropped as equivalent: `if start is not None` read as truthiness (a start is a tuple or an
+array of 3, and an array's truth is an error only for the mutant, not a different sample: left out as a crash, not a
 slip); the window layer's `if len(state) == 2` as `!= 4` (the line before refuses every other count); a prime test
 in text_inputs reading prime_text instead of prime_strokes (check_prime_pair makes them come together); the progress
-guards `if progress is not None` inverted (every caller without a progress bar crashes: caught by anything). Left out
-as not reachable on the CPU: the window layer's device statistics (t0 slices of device_views).
+guards `if progress is not None` inverted (every caller without a progress bar crashes: caught by anything). Left
+out as not reachable on the CPU: the window layer's device statistics (t0 slices of device_views).
 
     python tests/mutants/run.py --only 'v238-*'
 """
