@@ -1,6 +1,6 @@
 """The functional layer API (lnrnn/model/functional.py) against lnrnn.reference and central differences in
 float64 at tiny sizes (I != H, T != B): residual_layout against the residuals layer_forward really returns for
-every cell; an LN-RNN's backward through its residuals against central differences; an LSTM's inference forward
+every cell, at a narrow input and one past FOLD_MAX_I; an LN-RNN's backward through its residuals against central differences; an LSTM's inference forward
 (keep=False) with lengths, each row's final (h, c) against the reference run over the row's own steps;
 dL/dh_n of a batch with an empty row (whose h_n is h0) and dL/dc_n of full rows without lengths against central
 differences; the gate-clip refusal word for word."""
@@ -9,6 +9,7 @@ import re
 import numpy as np
 import pytest
 
+from lnrnn.config import FOLD_MAX_I
 from lnrnn.model import cells, functional
 from gradcheck_util import numeric_grad
 from test_values169_functional import inputs, params, ref_lstm, ref_rnn
@@ -17,15 +18,18 @@ I, H, T, B = 2, 3, 4, 3   # the sizes test_values169_functional's helpers are bu
 TOL = 1e-6
 
 
-@pytest.mark.parametrize("name", ["lstm", "ln-rnn", "bn-lstm"])
-def test_residual_layout_is_what_layer_forward_returns(name):
+@pytest.mark.parametrize("Ix", [I, FOLD_MAX_I + 1])
+@pytest.mark.parametrize("name", ["rnn", "lstm", "ln-rnn", "ln-lstm", "bn-rnn", "bn-lstm"])
+def test_residual_layout_is_what_layer_forward_returns(name, Ix):
+    """Every cell, with an input narrow enough to be folded into the row loop and one just too wide for it."""
     spec = cells.get(name)
-    p = params(name, 1)
-    _, x, state = inputs(2, spec.nstate)
-    bufs = spec.init_buffers(H, T, np.float64)
-    _, _, res = functional.layer_forward(name, x, state, p, buffers=bufs)
+    rng = np.random.default_rng(23)
+    p = spec.init_params(rng, Ix, H, np.float64, forget_bias=1.0)
+    x = rng.standard_normal((T, B, Ix))
+    state = tuple(rng.standard_normal((B, H)) for _ in range(spec.nstate))
+    _, _, res = functional.layer_forward(name, x, state, p, buffers=spec.init_buffers(H, T, np.float64))
     got = [(tuple(np.shape(r)), np.asarray(r).dtype) for r in res]
-    want = [(tuple(s), np.dtype(d)) for s, d in functional.residual_layout(name, T, B, I, H, np.float64)]
+    want = [(tuple(s), np.dtype(d)) for s, d in functional.residual_layout(name, T, B, Ix, H, np.float64)]
     assert got == want
 
 

@@ -13,25 +13,26 @@ split given, fit dropping objective, reverse_valid counting from 1, the dL/dc_n 
 the LN-RNN's backward run as a plain one, the LN-LSTM row refusing clip_gates and the BN-LSTM kernels given no
 lengths (the old cell and functional files never took an LN-RNN's gradients, a clipped LN-LSTM or a masked BN-LSTM
 through the registry). The new value tests catch every mutant on their own (checked with the old files taken off the
-lists): test_values252_api (runs that lnrnn.fit trains here from 11 sequences in batches of 4: evaluate_run with
-split 7/4 and 8/3 counting 4 and 8 sequences, without one fit's hold-out of round(11 / 10) = 1 and its 10 training
-sequences; a data_dir of 3 inputs refused word for word naming the checkpoint's 2; integer labels fitted with
-objective mse giving a regression head of 1 output, without it a classifier of 3, 3 updates each, the objective kept
-in the run's task so that evaluate_run reads other integer labels as the run was trained), test_values252_functional
-(reverse_valid written out by hand with lengths 2, 0 and T; the dL/dc_n refusal word for word for bn-lstm and
-ln-rnn; residual_layout against the residuals layer_forward returns for all six rows at I = 2 and FOLD_MAX_I + 1;
-rows of length 0 passing dh_n and dc_n straight to dh0 and dc0 by hand beside an inner row against lnrnn.reference's
-backward; an LN-LSTM forward with eps 0.3, with and without keep, its gradients with clip 0 and 0.05, an LN-RNN's
-gradients and a BN-LSTM's training forward with lengths 4, 1, 3 and its running statistics, all against
-lnrnn.reference; each row's b from init_params with forget bias 1.5 against the definition: 1.5 on the LSTM forget
-block only, the normalized rows' candidate block within +-0.1). Left out as equivalent: unit_gains' plain-cell
-stand-ins of the wrong value (the plain kernels never read the LayerNorm gains and biases); forward passing lengths
-to every row's adapter (the unmasked adapters ignore them; the final state is taken from the sequences either way);
-_count's int(value) dropped (a NumPy integer batch size slices the same); load_run not passing its device on (only
-'cpu' runs here, the default). Left out as needing a GPU: _device_dy and the CUDA branch of final_state. Left out as
-needing a trained reader or synthesis run (tens of seconds each): read's batch size and sample_run's count of text
-lines. Left out as not a value: predict's model._run in training mode on a BN run (the initial-state noise is drawn
-per batch by design, so no batching-free figure exists to compare against without retracing the model).
+lists; residual_layout's mutant by test_values204_functional's layout test, widened to all six rows at I = 2 and
+FOLD_MAX_I + 1 rather than written again here): test_values252_api (runs that lnrnn.fit trains here from 11
+sequences in batches of 4: evaluate_run with split 7/4 and 8/3 counting 4 and 8 sequences, without one fit's
+hold-out of round(11 / 10) = 1 and its 10 training sequences; a data_dir of 3 inputs refused word for word naming
+the checkpoint's 2; integer labels fitted with objective mse giving a regression head of 1 output, without it a
+classifier of 3, 3 updates each, the objective kept in the run's task so that evaluate_run reads other integer
+labels as the run was trained), test_values252_functional (reverse_valid written out by hand with lengths 2, 0 and
+T; the dL/dc_n refusal word for word for bn-lstm and ln-rnn; rows of length 0 passing dh_n and dc_n straight to dh0
+and dc0 by hand beside an inner row against lnrnn.reference's backward; an LN-LSTM forward with eps 0.3, with and
+without keep, its gradients with clip 0 and 0.05, an LN-RNN's gradients and a BN-LSTM's training forward with
+lengths 4, 1, 3 and its running statistics, all against lnrnn.reference; each row's b from init_params with forget
+bias 1.5 against the definition: 1.5 on the LSTM forget block only, the normalized rows' candidate block within
++-0.1). Left out as equivalent: unit_gains' plain-cell stand-ins of the wrong value (the plain kernels never read
+the LayerNorm gains and biases); forward passing lengths to every row's adapter (the unmasked adapters ignore them;
+the final state is taken from the sequences either way); _count's int(value) dropped (a NumPy integer batch size
+slices the same); load_run not passing its device on (only 'cpu' runs here, the default). Left out as needing a GPU:
+_device_dy and the CUDA branch of final_state. Left out as needing a trained reader or synthesis run (tens of
+seconds each): read's batch size and sample_run's count of text lines. Left out as not a value: predict's model._run
+in training mode on a BN run (the initial-state noise is drawn per batch by design, so no batching-free figure
+exists to compare against without retracing the model).
 
     python tests/mutants/run.py --only 'v252-*'
 """
@@ -79,7 +80,8 @@ MUTANTS = [
     dict(name="v252-func-layout-fold-any-device-width", file=FUNCTIONAL,
          old='x_side = ((T, I + I * I), np.dtype(np.float64)) if fold and device == "cpu" else',
          new='x_side = ((T, I + I * I), np.dtype(np.float64)) if fold or device == "cpu" else',
-         tests=[T_FUNC + "test_residual_layout_is_what_layer_forward_returns"] + OLD_FUNC,
+         tests=["tests/model/test_values204_functional.py::test_residual_layout_is_what_layer_forward_returns"]
+         + OLD_FUNC,
          why="a BN row with more than FOLD_MAX_I inputs is laid out with the fold's (T, I + I*I) x side on the CPU"),
     dict(name="v252-func-dc-n-from-dh-slot", file=FUNCTIONAL,
          old="        dc_n = k.to_host(dfinal[1])",
