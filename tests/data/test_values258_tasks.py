@@ -40,3 +40,11 @@ def test_copy_description_counts_train_then_validation():
     # 3 blanks between 10 symbols and their recall: 3 + 2 * 10 steps
     assert d.description == ("copy memory: recall 10 symbols after 3 blanks (23 steps, per-step head scored on "
                              "the last 10), 10000 train / 1000 validation sequences")
+
+
+def test_copy_description_says_one_blank_in_the_singular():
+    """--steps 1 (the least the copy task takes): "after 1 blank", 1 + 2 * 10 = 21 steps; 2 in the plural."""
+    d = load_task(task_spec("copy", steps=1))
+    assert d.description.startswith("copy memory: recall 10 symbols after 1 blank (21 steps, ")
+    two = load_task(task_spec("copy", steps=2)).description
+    assert two.startswith("copy memory: recall 10 symbols after 2 blanks (22 steps, ")

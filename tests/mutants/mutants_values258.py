@@ -10,9 +10,10 @@ task's description swapping its train and validation counts; a StrokeSet countin
 points; split_groups drawing its permutation over the items instead of the distinct groups; split_counts
 reading the key "splits" (--split ignored by strokes-synthetic); '0 input' in the singular; IDX images read
 row by row for every task but mnist-rows; a per-step regression table keeping the padded steps instead of the
-real ones.
+real ones; the copy task at --steps 1 described as 'after 1 blanks' (a slip of the fix that the round's
+reading found: the description said "1 blanks" before).
 
-14 mutants. Against the old targeted files alone: not measured yet. Old targeted files: test_values240_arrays,
+15 mutants. Against the old targeted files alone: not measured yet. Old targeted files: test_values240_arrays,
 test_values228_arrays, test_values220_arrays, test_own_data (arrays); test_values240_tasks, test_values228_tasks,
 test_values44_tasks (tasks); test_strokes_data, test_values244_strokes, test_values232_strokes (strokes);
 test_values240_predict_io, test_values219_predict_io, test_values112_predict_io, test_values_predict_io (predict).
@@ -139,4 +140,9 @@ MUTANTS = [
          new='            keep = np.isnan(v).all(axis=2)',
          tests=[T_PRED + "test_per_step_values_rows_up_to_each_length"] + OLD_PRED,
          why="a per-step regression table holds the padded steps past each length (NaN) instead of the real ones"),
+    dict(name="v258-tasks-copy-one-blank-plural", file=TASKS,
+         old='    blanks = "1 blank" if delay == 1 else f"{delay} blanks"',
+         new='    blanks = "1 blank" if delay == 0 else f"{delay} blanks"',
+         tests=[T_TASKS + "test_copy_description_says_one_blank_in_the_singular"] + OLD_TASKS,
+         why="the copy task at --steps 1 is described as 'after 1 blanks'"),
 ]
