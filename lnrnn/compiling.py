@@ -138,8 +138,11 @@ class KernelCacheLocator(caching._CacheLocator):
     loads whatever a data file holds for the key the index names. Before Numba reads a function's
     index (this runs when the function is decorated), the index is checked: it must unpickle, and each
     data file it names must unpickle and hold the signature of its key. An index that fails is deleted
-    (Numba then compiles and writes afresh). Not detectable here: object code altered inside a
-    well-formed pickle (Numba writes no checksum).
+    (Numba then compiles and writes afresh); so is one naming a data file compiled for the same file
+    under another module's name (Numba rebuilds a function's environment by importing its module by
+    name: a benchmark that loads a kernel file as a module of its own would leave entries that no other
+    process can load). Not detectable here: object code altered inside a well-formed pickle (Numba
+    writes no checksum).
     """
     tag = None  # the BLAS choice, set by use_kernel_cache()
 
@@ -169,7 +172,7 @@ class KernelCacheLocator(caching._CacheLocator):
             if inner is not None:
                 self = cls(inner, py_func, py_file)
                 drop_unreadable_index(self.get_cache_path(), _file_base(py_func, self.get_disambiguator()),
-                                      self.get_source_stamp())
+                                      self.get_source_stamp(), py_func.__module__)
                 return self
         return None
 
@@ -207,23 +210,28 @@ def _file_base(py_func, disambiguator):
 
 class _Peek(pickle.Unpickler):
     """Reads a data file without rebuilding its Numba environment (a module's globals: 90% of a full
-    unpickling's time, 2.4 s for lnrnn's 128 data files on the busy 2-core machine); everything else,
-    the signature included, is read as Numba reads it."""
+    unpickling's time, 2.4 s for lnrnn's 128 data files on a busy 2-core host): the environment is read
+    as the name of the module whose globals it would take; everything else, the signature included, is
+    read as Numba reads it."""
 
     def find_class(self, module, name):
         if (module, name) == ("numba.core.environment", "_rebuild_env"):
-            return _no_env
+            return _env_module
         return super().find_class(module, name)
 
 
-def _no_env(*args):
-    return None
+def _env_module(modname, *args):
+    """What _Peek reads in place of Numba's _rebuild_env(modname, consts, env_name): the module's name."""
+    return modname
 
 
-def drop_unreadable_index(folder, base, stamp):
+def drop_unreadable_index(folder, base, stamp, module=None):
     """Delete folder/base.nbi when Numba would fail on it or load the wrong code through it; returns
     True when it was deleted. An index of another Numba version or source stamp is left alone (Numba
-    ignores it and writes a new one)."""
+    ignores it and writes a new one). module: the name of the module the function now belongs to; an
+    entry compiled for the same file under another module's name (a benchmark that loads a kernel file
+    as a module of its own, a script run as __main__ and later imported) is dropped too: Numba would
+    rebuild its environment from that module's globals, and fail where the module does not exist."""
     index = os.path.join(folder, base + ".nbi")
     try:
         with open(index, "rb") as f:
@@ -242,6 +250,8 @@ def drop_unreadable_index(folder, base, stamp):
                 continue
             if tuple(payload[3].args) != tuple(key[0]):  # (libdata, fndesc, env, signature, ...)
                 raise ValueError(f"{name} holds {payload[3]}, not {key[0]}")
+            if module is not None and isinstance(payload[2], str) and payload[2] != module:
+                raise ValueError(f"{name} was compiled for module {payload[2]}, not {module}")
         return False
     except FileNotFoundError:
         return False

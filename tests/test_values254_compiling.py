@@ -89,3 +89,69 @@ def test_user_locator_list_gets_ours_first_once(monkeypatch):
     compiling.use_kernel_cache(tag)
     assert compiling.config.CACHE_LOCATOR_CLASSES == ""
     assert compiling.KernelCacheLocator.tag == tag
+
+
+class _Env:
+    """Pickles as Numba pickles a compiled function's environment: _rebuild_env(module name, consts, name)."""
+
+    def __init__(self, modname):
+        self.modname = modname
+
+    def __reduce__(self):
+        from numba.core.environment import _rebuild_env
+        return _rebuild_env, (self.modname, (), "env")
+
+
+def test_drop_unreadable_index_drops_an_entry_of_another_module(tmp_path):
+    """A data file whose environment names another module than the function's own (the same file loaded
+    under another name) is dropped with its index; one naming the function's module, or an index checked
+    without a module, stays."""
+    folder, base, stamp = str(tmp_path), "mod.fn-12-tag.py311", ("mod.py", 1.0, 10)
+    key = (("int64",), "cpu")
+    nbi = tmp_path / (base + ".nbi")
+
+    def write(modname):
+        _index(folder, base, stamp, key, base + ".0.nbc", None)
+        with open(tmp_path / (base + ".0.nbc"), "wb") as f:
+            pickle.dump((None, None, _Env(modname), pytypes.SimpleNamespace(args=("int64",))), f)
+
+    write("pkg.mod")
+    assert compiling.drop_unreadable_index(folder, base, stamp, "pkg.mod") is False and nbi.exists()
+    assert compiling.drop_unreadable_index(folder, base, stamp) is False and nbi.exists()
+    write("pkg.ab_new")
+    assert compiling.drop_unreadable_index(folder, base, stamp, "pkg.mod") is True and not nbi.exists()
+    write("__main__")
+    assert compiling.drop_unreadable_index(folder, base, stamp, "pkg.mod") is True and not nbi.exists()
+
+
+_KERNEL_FILE = '''import lnrnn.kernels.cpu.blas  # lnrnn's cache locator, which takes the functions of a module using lnrnn
+from numba import njit
+
+
+@njit(cache=True)
+def twice(x):
+    return 2 * x
+'''
+
+_LOAD = '''import importlib.util, sys
+import lnrnn
+spec = importlib.util.spec_from_file_location(sys.argv[2], sys.argv[1])
+mod = importlib.util.module_from_spec(spec)
+sys.modules[spec.name] = mod
+spec.loader.exec_module(mod)
+print(mod.twice(21))
+'''
+
+
+def test_a_kernel_file_loaded_under_two_module_names_runs_in_both(tmp_path):
+    """The same file loaded as module one_name in one process and as other_name in the next (as
+    bench/ab_lstm.py loads a kernel file): the second process prints 42 where Numba's cache would have
+    rebuilt the first one's environment from a module that does not exist there (ModuleNotFoundError)."""
+    import subprocess
+    import sys
+    (tmp_path / "kern.py").write_text(_KERNEL_FILE)
+    (tmp_path / "load.py").write_text(_LOAD)
+    for name in ("one_name", "other_name", "one_name"):
+        out = subprocess.run([sys.executable, str(tmp_path / "load.py"), str(tmp_path / "kern.py"), name],
+                             capture_output=True, text=True, timeout=300)
+        assert (out.returncode, out.stdout.strip()) == (0, "42"), out.stderr[-2000:]

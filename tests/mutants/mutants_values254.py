@@ -7,9 +7,11 @@ whole-pass dWh blocks sent to rgemm by the dWh choice instead of the per-step on
 product test counting steps instead of rows; rgemm's big budget giving the default block rows; run_chunks dealing
 more chunks than rows; an exception in a worker's chunk swallowed; --block-rows rounded instead of truncated; an
 index's data files looked for under the index's base name; an intact cache index reported as deleted; a lock file
-for signatures compiled already and none for new ones; a user's locator list left without lnrnn's locator.
+for signatures compiled already and none for new ones; a user's locator list left without lnrnn's locator; and,
+added with drop_unreadable_index's module check, an entry of another module's name kept and the module not
+passed by the locator.
 
-14 mutants. Against the old targeted files alone (the OLD_* lists) the measurement was cut short on a loaded host (3
+16 mutants (the last 2 added with that check, each caught by test_values254_compiling's tests of it). Against the old targeted files alone (the OLD_* lists) the measurement was cut short on a loaded host (3
 to 7 minutes a mutant): of the first 9, 6 were caught; missed were the BLAS line describing the other product,
 grad_blocks taking DWH's choice for REC's, and a worker thread's exception swallowed; the other 5 were not run.
 (test_cache_blas, test_blocks, test_values71_rec_choice, test_values178_threads under tests/kernels;
@@ -133,4 +135,17 @@ MUTANTS = [
          tests=[T_COMP + "test_user_locator_list_gets_ours_first_once"] + OLD_COMP,
          why="a user's NUMBA_CACHE_LOCATOR_CLASSES replaces lnrnn's locator: kernels cached without the BLAS "
              "choice in their names"),
+    # added with the module-name check of drop_unreadable_index (a kernel file loaded under two names)
+    dict(name="v254-compiling-other-module-entry-kept", file=COMP,
+         old="            if module is not None and isinstance(payload[2], str) and payload[2] != module:",
+         new="            if module is not None and isinstance(payload[2], str) and payload[2] == module:",
+         tests=[T_COMP + "test_drop_unreadable_index_drops_an_entry_of_another_module"] + OLD_COMP,
+         why="a cache entry compiled for the same file under another module's name is loaded (ModuleNotFoundError "
+             "where that module does not exist) and the function's own entries are dropped"),
+    dict(name="v254-compiling-module-not-passed", file=COMP,
+         old="                                      self.get_source_stamp(), py_func.__module__)",
+         new="                                      self.get_source_stamp())",
+         tests=[T_COMP + "test_a_kernel_file_loaded_under_two_module_names_runs_in_both"] + OLD_COMP,
+         why="the locator checks no module name: a kernel file loaded under a second name fails to load the "
+             "first name's cache entry (ModuleNotFoundError)"),
 ]
