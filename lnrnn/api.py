@@ -373,8 +373,8 @@ def sample_run(run, steps=700, count=1, bias=0.0, seed=0, progress=None, text=No
                                          source=f"the run in {run.path}")
     if codes is not None:
         if int(count) not in (1, len(codes)):
-            raise UserError(f"count is {count} but text holds {len(codes)} lines: each line is one sample (leave "
-                            "count at 1).")
+            raise UserError(f"count is {count} but text holds {len(codes)} line{'s' * (len(codes) != 1)}: each line "
+                            "is one sample (leave count at 1).")
         count = len(codes)
     with block_rows(run.block_rows):
         return sample_strokes(run.model, int(steps), int(count), float(bias), int(seed), progress=progress,

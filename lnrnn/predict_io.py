@@ -121,9 +121,9 @@ def check_like_training(x, record, slack=None):
     differs = []
     T, steps = x.shape[1], record.get("steps")
     if isinstance(steps, int) and T != steps:
-        differs.append(f"they have {T} steps where the training sequences had {steps}")
+        differs.append(f"they have {T} step{'s' * (T != 1)} where the training sequences had {steps}")
     elif isinstance(steps, (list, tuple)) and len(steps) == 2 and not steps[0] <= T <= steps[1]:
-        differs.append(f"they have {T} steps where the training sequences had {steps[0]} to {steps[1]}")
+        differs.append(f"they have {T} step{'s' * (T != 1)} where the training sequences had {steps[0]} to {steps[1]}")
     if "min" in record and "max" in record:
         lo, hi = float(record["min"]), float(record["max"])
         margin = slack * (hi - lo)
@@ -217,8 +217,8 @@ def read_inputs(paths, task, input_size):
         for f in input_files(str(path)):
             x = check_inputs(_read_one(f, task), input_size, "this run")
             if parts and x.shape[1] != parts[0].shape[1]:
-                raise DataError(f"{f} holds sequences of {x.shape[1]} steps but {where[0][0]} holds "
-                                f"{parts[0].shape[1]}; predict them in separate calls.")
+                raise DataError(f"{f} holds sequences of {x.shape[1]} step{'s' * (x.shape[1] != 1)} but "
+                                f"{where[0][0]} holds {parts[0].shape[1]}; predict them in separate calls.")
             parts.append(x)
             where.append((f, start, len(x)))
             start += len(x)

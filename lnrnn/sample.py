@@ -131,7 +131,8 @@ def _write(model, steps, count, bias, seed, start, progress, text, prime, alphab
     head, C, dt = model.head, model.stack.C, model.dtype
     lines = [_codes(c, C, f"line {b + 1} of text") for b, c in enumerate(text)]
     if len(lines) != count:
-        raise UserError(f"text holds {len(lines)} lines but count is {count}: each line is one sample.")
+        raise UserError(f"text holds {len(lines)} line{'s' * (len(lines) != 1)} but count is {count}: "
+                        "each line is one sample.")
     pre_pts, pre_codes = None, np.zeros(0, np.int64)
     if prime is not None:
         pre_pts = check_stroke3(prime[0], "the prime's points")                # (P,3) normalized

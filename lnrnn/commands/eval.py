@@ -37,4 +37,5 @@ def eval_cmd(path, data_dir, split, which, eval_batch_size, as_json):
         return
     # the loss named for what it measures: its head's name and unit
     summary = format_metrics(means, long=True, loss_label=LOSS_LABELS.get(run.config["head"].get("kind")))
-    click.echo(f"{run.describe()}, on {which} of {task.description}: {summary} ({res.sequences} sequences).")
+    n = res.sequences
+    click.echo(f"{run.describe()}, on {which} of {task.description}: {summary} ({n} sequence{'s' * (n != 1)}).")

@@ -126,8 +126,8 @@ def load_mnist_split(data_dir, split):
     if labels.ndim != 1 or labels.dtype != np.uint8:
         raise DataError(f"{paths[1]} should hold uint8 labels (N,), not {labels.dtype} {labels.shape}.")
     if len(images) != len(labels):
-        raise DataError(f"{paths[0]} holds {len(images)} images but {paths[1]} holds {len(labels)} labels; "
-                        "the two files do not belong together.")
+        raise DataError(f"{paths[0]} holds {len(images)} image{'s' * (len(images) != 1)} but {paths[1]} holds "
+                        f"{len(labels)} label{'s' * (len(labels) != 1)}; the two files do not belong together.")
     if labels.size and labels.max() > 9:
         raise DataError(f"{paths[1]} holds label {int(labels.max())}; MNIST-family labels are 0-9.")
     return images, labels.astype(np.int64)

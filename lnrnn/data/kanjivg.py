@@ -280,7 +280,8 @@ def build(spec):
     cps = np.array([cp for cp in CHARSETS[charset] if cp in files], np.int64)   # (C,)
     if len(cps) < 2:
         where = spec.get("data_dir") or "the kanjivg package"
-        raise DataError(f"{where} holds {len(cps)} {charset} characters; at least 2 are needed to split them.")
+        raise DataError(f"{where} holds {len(cps)} {charset} character{'s' * (len(cps) != 1)}; at least 2 are needed "
+                        "to split them.")
     reading = spec.get("head") == "ctc"
     val = np.zeros(len(cps), bool) if reading else S.split_groups(list(cps), what=f"{charset} characters")
     train_cps, val_cps = (cps, cps) if reading else (cps[~val], cps[val])

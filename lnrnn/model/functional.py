@@ -318,8 +318,8 @@ def _buffer_rows(buffers, T, training, k):
     Ts = next(iter(buffers.values())).shape[0]
     if training:
         if Ts < T:
-            raise ValueError(f"BatchNorm statistics hold {Ts} steps, fewer than the sequence's {T}: grow them "
-                             "first (lnrnn.model.functional.grow_buffers)")
+            raise ValueError(f"BatchNorm statistics hold {Ts} step{'s' * (Ts != 1)}, fewer than the sequence's {T}: "
+                             "grow them first (lnrnn.model.functional.grow_buffers)")
         return buffers
     if T <= Ts:
         return buffers

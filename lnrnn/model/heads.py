@@ -240,7 +240,7 @@ class MDNHead(Head):
             raise ValueError(f"components must be at least 1, got {components}")
         K = 6 * self.M + 1
         if outputs is not None and int(outputs) != K:
-            raise ValueError(f"a mixture of {self.M} components has {K} outputs, not {outputs}")
+            raise ValueError(f"a mixture of {self.M} component{'s' * (self.M != 1)} has {K} outputs, not {outputs}")
         super().__init__(hidden_size, K, True, dtype, seed)
         self.scale = [float(s) for s in scale]
         self.clip_output = None  # Graves's element-wise clip of dL/d(outputs) per point (training setting)

@@ -56,4 +56,4 @@ def test_mixture_of_another_output_count_is_refused_naming_both():
     assert str(e.value) == "a mixture of 3 components has 19 outputs, not 18"
     with pytest.raises(ValueError) as e:
         MDNHead(5, components=1, outputs=6)
-    assert str(e.value) == "a mixture of 1 components has 7 outputs, not 6"
+    assert str(e.value) == "a mixture of 1 component has 7 outputs, not 6"

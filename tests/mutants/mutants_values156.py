@@ -120,8 +120,8 @@ MUTANTS = [
          why="the range check takes the inputs' minimum as their maximum: values above the training data's range "
              "pass"),
     dict(name="v156-pio-steps-message-swapped", file=PIO,
-         old='differs.append(f"they have {T} steps where the training sequences had {steps}")',
-         new='differs.append(f"they have {steps} steps where the training sequences had {T}")',
+         old='differs.append(f"they have {T} step{\'s\' * (T != 1)} where the training sequences had {steps}")',
+         new='differs.append(f"they have {steps} step{\'s\' * (T != 1)} where the training sequences had {T}")',
          tests=PREDICT_NEW + PIO_OLD,
          why="the refusal of sequences of another length names the training length as theirs and theirs as the "
              "training length"),
@@ -131,8 +131,8 @@ MUTANTS = [
          tests=PREDICT_NEW + PIO_OLD,
          why="a .npy of uint8 pixels is not scaled by the task's 1/255: an MNIST run predicts on values up to 255"),
     dict(name="v156-pio-second-file-named-as-itself", file=PIO,
-         old="holds sequences of {x.shape[1]} steps but {where[0][0]} holds",
-         new="holds sequences of {x.shape[1]} steps but {f} holds",
+         old="                                f\"{where[0][0]} holds {parts[0].shape[1]}; predict them",
+         new="                                f\"{f} holds {parts[0].shape[1]}; predict them",
          tests=PREDICT_NEW + PIO_OLD,
          why="inputs of different lengths are refused naming the second file twice, not the first"),
     dict(name="v156-pio-classifier-index-from-1", file=PIO,

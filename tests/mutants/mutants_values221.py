@@ -56,8 +56,8 @@ MUTANTS = [
          why="the Python names call the prime's text 'text': a half prime is refused as 'text needs "
              "prime_strokes', naming the lines to write instead of prime_text"),
     dict(name="v221-sample-count-refusal-swaps-its-numbers", file=SAMPLE,
-         old='f"text holds {len(lines)} lines but count is {count}: each line is one sample."',
-         new='f"text holds {count} lines but count is {len(lines)}: each line is one sample."',
+         old='f"text holds {len(lines)} line{\'s\' * (len(lines) != 1)} but count is {count}: "',
+         new='f"text holds {count} line{\'s\' * (len(lines) != 1)} but count is {len(lines)}: "',
          tests=SAMPLE_NEW + SAMPLE_OLD,
          why="the refusal of a text whose number of lines is not count gives the two numbers the wrong way "
              "round"),
