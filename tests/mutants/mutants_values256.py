@@ -11,14 +11,16 @@ of refused (and a synthesis model refused); a synthesis model given no lines tol
 prime_strokes; .npy prime files refused as of the wrong extension; pickled .npy primes loaded instead of
 refused.
 
-13 mutants. Against the old targeted files alone: not measured yet. The new value tests catch every mutant on
-their own (checked with the old files taken off the lists): test_values256_heads (a per-step classifier on
-T = B = 3 with lengths 0, 3, 2 and a -1 label against log-softmax, argmax hits and scored steps counted in
-NumPy here; means of an all-length-0 batch; a regression's acc at tolerance 0.3 with errors of 0.29 and 0.31;
-its W against default_rng([seed, 7]) drawn here; three refusals word for word), test_values256_window (the
-window_norm and layer-count refusals word for word), test_values256_sampler (the free model's refusal and the
-no-lines refusal word for word, a .npy prime in both extension cases read back, a pickled .npy refused as
-pickled, a .txt refused naming .npz and .npy, nothing written).
+13 mutants. Against the old targeted files alone: 6 of 13 caught; they missed a batch of no scored unit dividing by
+zero, a regression head's seed dropped, the component-count refusal naming int() of the value, an unknown head kind
+refused naming the whole config, the layer-state count refusal swapped, the no-lines refusal naming prime_strokes,
+and a prime file's pickles loaded. The new value tests catch every mutant on their own (checked with the old files
+taken off the lists): test_values256_heads (a per-step classifier on T = B = 3 with lengths 0, 3, 2 and a -1 label
+against log-softmax, argmax hits and scored steps counted in NumPy here; means of an all-length-0 batch; a
+regression's acc at tolerance 0.3 with errors of 0.29 and 0.31; its W against default_rng([seed, 7]) drawn here;
+three refusals word for word), test_values256_window (the window_norm and layer-count refusals word for word),
+test_values256_sampler (the free model's refusal and the no-lines refusal word for word, a .npy prime in both
+extension cases read back, a pickled .npy refused as pickled, a .txt refused naming .npz and .npy, nothing written).
 
 Left out as equivalent: the classifier forward's safe = where(valid, ...) for where(mask, ...) (a -1 label on
 a valid step picks the last class, but both the loss sum and the gradient multiply it by the mask's 0);
