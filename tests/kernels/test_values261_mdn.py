@@ -10,28 +10,12 @@ import math
 import numpy as np
 import pytest
 
+from test_values150_reference_heads import check_mdn_nll
+
 from lnrnn import reference as ref
 from lnrnn.kernels.mdn import mdn_backward, mdn_forward, mdn_split
 
 SMAX, RHO = 10.0, 1.0 - 1e-4
-
-
-def by_hand(row, tg, M):
-    """-log sum_k pi_k N2(x | mu_k, s_k, rho_k) - log Bernoulli(pen | e) for one row, written out."""
-    e = 1.0 / (1.0 + math.exp(-row[0]))
-    ps = [math.exp(row[1 + k]) for k in range(M)]
-    total = 0.0
-    for k in range(M):
-        pi = ps[k] / sum(ps)
-        mu1, mu2 = row[1 + M + k], row[1 + 2 * M + k]
-        s1 = math.exp(min(max(row[1 + 3 * M + k], -SMAX), SMAX))
-        s2 = math.exp(min(max(row[1 + 4 * M + k], -SMAX), SMAX))
-        rho = RHO * math.tanh(row[1 + 5 * M + k])
-        z1, z2 = (tg[0] - mu1) / s1, (tg[1] - mu2) / s2
-        Z = z1 * z1 + z2 * z2 - 2.0 * rho * z1 * z2
-        total += pi * math.exp(-Z / (2.0 * (1.0 - rho * rho))) / (2.0 * math.pi * s1 * s2 * math.sqrt(1.0 - rho * rho))
-    bern = e if tg[2] == 1.0 else 1.0 - e
-    return -math.log(total) - math.log(bern)
 
 
 def rows(M, seed):
@@ -61,8 +45,7 @@ def test_loss_against_the_gaussian_written_out(M):
     y, tg = rows(M, 26110 + M)
     valid = np.array([1, 1, 0, 1, 1], np.int64)
     nll, _ = mdn_forward(y, tg, valid, M)
-    want = [by_hand(y[n], tg[n], M) if valid[n] else 0.0 for n in range(len(y))]
-    np.testing.assert_allclose(nll, want, rtol=1e-11, atol=1e-12)
+    check_mdn_nll(nll, y, tg, valid, M, smax=SMAX, rho_max=RHO)   # Graves 2013's eqs. 23-26 written out
     np.testing.assert_allclose(nll, ref.mdn_nll(y, tg, valid, M), rtol=1e-11, atol=1e-12)
 
 
