@@ -22,12 +22,7 @@ from lnrnn.kernels import lstm, lstm_cuda  # noqa: E402
 from test_cuda_kernels import LSTM_FWD, NORM, TOL64, close, host, small_blocks  # noqa: E402,F401
 from test_values85_lstm_cuda import GRADS, use_loop  # noqa: E402
 from test_values174_lstm_cuda import EPS, backward, forward, problem  # noqa: E402
-from test_values247_lstm_rnn_cuda import far_states  # noqa: E402
-
-
-def spec(p, norm):
-    """y, hT, cT of lnrnn/reference.py's LSTM on the problem p."""
-    return reference.lstm_forward(*[p[k] for k in LSTM_FWD], norm, EPS)[:3]
+from test_values247_lstm_rnn_cuda import far_states, spec_forward  # noqa: E402
 
 
 def test_sequence_kernels_with_layernorm_and_clip_equal_the_spec_and_the_cpu_twin(monkeypatch):
@@ -36,7 +31,7 @@ def test_sequence_kernels_with_layernorm_and_clip_equal_the_spec_and_the_cpu_twi
     p, dy = problem(26201, T)
     p = far_states(p)
     y, hT, cT, saved = forward(lstm_cuda, p)
-    for name, a, e in zip(("y", "hT", "cT"), (y, hT, cT), spec(p, "ln")):
+    for name, a, e in zip(("y", "hT", "cT"), (y, hT, cT), spec_forward(p, "ln")):
         assert close(host(a), e) < 1e-12, name
     _, _, _, saved_c = forward(lstm, p)
     rstd, rstd_c = host(saved[7]), np.asarray(saved_c[7])
@@ -61,7 +56,7 @@ def test_per_step_loop_without_norm_writes_the_last_step(monkeypatch):
     p, _ = problem(26202, T)
     p = far_states(p)
     y, hT, cT, _ = lstm_cuda.lstm_forward(*[p[k] for k in LSTM_FWD], NORM["none"], EPS, 1)
-    want = spec(p, "none")
+    want = spec_forward(p, "none")
     for name, a, e in zip(("y", "hT", "cT"), (y, hT, cT), want):
         assert close(host(a), e) < 1e-12, name
     assert close(host(y)[T - 1], host(y)[T - 2]) > 1e-3, "the two steps differ"

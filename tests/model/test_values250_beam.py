@@ -20,6 +20,18 @@ def log_rows(seed, T, B, C, scale):
     return x - np.log(np.exp(x).sum(axis=-1, keepdims=True))
 
 
+def check_widths(logp, widths):
+    """beam_search_array at each width against the plain beam of every row (its list, best labelling and
+    score) over logp (T,B,C)."""
+    for width in widths:
+        labels, n, logq = beam_search_array(logp, width)
+        for b in range(logp.shape[1]):
+            want = plain_beam(logp[:, b], width)
+            check_list(prefix_beams(logp[:, b], width), want)
+            assert tuple(labels[b, :n[b]]) == want[0][0], (width, b)
+            np.testing.assert_allclose(logq[b], want[0][1], rtol=1e-12)
+
+
 def exhaustive_best(logp):
     every = every_labelling(logp)
     best = min(every, key=lambda k: (-every[k], k))
@@ -71,13 +83,7 @@ def test_widths_one_two_and_the_alphabet_keep_the_plain_beams_list_among_ties(k)
 def test_widths_one_two_and_the_alphabet_on_random_rows():
     T, B, C = 4, 6, 4
     logp = log_rows(25030, T, B, C, 1.0)
-    for width in (1, 2, C):
-        labels, n, logq = beam_search_array(logp, width)
-        for b in range(B):
-            want = plain_beam(logp[:, b], width)
-            check_list(prefix_beams(logp[:, b], width), want)
-            assert tuple(labels[b, :n[b]]) == want[0][0], (width, b)
-            np.testing.assert_allclose(logq[b], want[0][1], rtol=1e-12)
+    check_widths(logp, (1, 2, C))
 
 
 def test_one_step_lists_the_empty_labelling_and_each_class():

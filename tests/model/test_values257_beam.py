@@ -10,7 +10,7 @@ import pytest
 
 from lnrnn.model.beam import beam_search_array, prefix_beams
 from test_values198_beam import check_list, every_labelling, plain_beam, uniform
-from test_values250_beam import exhaustive_best, log_rows
+from test_values250_beam import check_widths, exhaustive_best, log_rows
 
 
 @pytest.mark.parametrize("T,C,prefixes,spelt", [(3, 3, 15, 1 + 2 + 4 + 2), (2, 4, 13, 1 + 3 + 6)])
@@ -32,13 +32,7 @@ def test_a_search_wider_than_every_prefix_lists_every_labelling(T, C, prefixes, 
 def test_widths_one_two_the_alphabet_and_past_it_on_random_rows(T, C):
     B = 5
     logp = log_rows(25730 + T, T, B, C, 1.3)
-    for width in (1, 2, 3, C, C + 1):
-        labels, n, logq = beam_search_array(logp, width)
-        for b in range(B):
-            want = plain_beam(logp[:, b], width)
-            check_list(prefix_beams(logp[:, b], width), want)
-            assert tuple(labels[b, :n[b]]) == want[0][0], (width, b)
-            np.testing.assert_allclose(logq[b], want[0][1], rtol=1e-12)
+    check_widths(logp, (1, 2, 3, C, C + 1))
 
 
 @pytest.mark.parametrize("T,C", [(2, 3), (3, 3), (2, 4), (3, 2)])
