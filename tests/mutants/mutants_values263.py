@@ -9,18 +9,20 @@ refuses (EACCES) told to free space; data mnist's --dest under a file naming --d
 counting one sample's points; --seed not reaching the judge; the .npz's cer holding each line's travel; the
 judged lines' file announced under the reader's folder; train's --bptt alias dropped.
 
-14 mutants. Against the old targeted files alone: not measured yet. The new value tests catch every mutant on
-their own (checked with the old files taken off the lists): test_values263_output_checks (refusals of --npz
-and --judge-out by path shape word for word, exit 2, with the run never read and nothing written: blanks, a
-trailing separator, a folder, a file in the way, '..' from a missing folder at one and three parts deep, a link
-to nowhere, a name of NAME_MAX + 1 bytes; a prime of 20,001 points; a write answered EACCES; the progress total
+14 mutants. Against the old targeted files alone: 4 of 14 caught; they missed a blank name refused as '--out', a
+refused write told to free space, --dest naming itself as the file in the way, --mirror unquoted, a prime's count
+without its thousands separator, the progress bar's total of one sample, --seed not reaching the judge, the .npz's
+cer holding travel, the judged file announced under the reader's folder, and the --bptt alias. The new value tests
+catch every mutant on their own (checked with the old files taken off the lists): test_values263_output_checks
+(refusals of --npz and --judge-out by path shape word for word, exit 2, with the run never read and nothing written:
+blanks, a trailing separator, a folder, a file in the way, '..' from a missing folder at one and three parts deep, a
+link to nowhere, a name of NAME_MAX + 1 bytes; a prime of 20,001 points; a write answered EACCES; the progress total
 at --count 1 and 3 against steps x count; --seed 7 at the judge and each judged line's fields in the .npz and the
-JSON record as written out in the test), test_values263_train_data (--tbptt 5 and --bptt 7 in the trainer's
-config; the --mirror and --dest refusals word for word with nothing downloaded or made). Left out as
-equivalent: missing_before_up's `or (os.sep if ...)` fallback made os.curdir (a head that is empty is the root
-or the working folder, both existing, so neither is ever returned). Left out as not cheaply reached:
-prepare_output_file's makedirs refusal (the check before it refuses every path where makedirs would fail,
-short of a race).
+JSON record as written out in the test), test_values263_train_data (--tbptt 5 and --bptt 7 in the trainer's config;
+the --mirror and --dest refusals word for word with nothing downloaded or made). Left out as equivalent:
+missing_before_up's `or (os.sep if ...)` fallback made os.curdir (a head that is empty is the root or the working
+folder, both existing, so neither is ever returned). Left out as not cheaply reached: prepare_output_file's makedirs
+refusal (the check before it refuses every path where makedirs would fail, short of a race).
 
     python tests/mutants/run.py --only 'v263-*'
 """

@@ -10,26 +10,28 @@ writer's slant drawn in the scale's range; an IAM-OnDB point that is not a numbe
 shown unquoted; task-list line ids matched against file names with their .xml; the official split's description
 naming --data-dir instead of the folder the lists came from.
 
-14 mutants. Against the old targeted files alone: not measured yet. The new value tests catch every mutant on their
-own (checked with the old files taken off the lists): test_values265_hershey_lines (layout of 'ab  c' in futural
-and 'in  go an' in scripts against the HersheyFonts package's own strokes_for_text of the whole line, y turned up
-about its baseline, joins folded in by the definition, and 'c' starting at 19 + 19 + 16 + 16 + 3 by hand; line
-texts from a scripted stream, every draw written in the test: the first word capitalized at a draw of 0.2, the
+14 mutants. Against the old targeted files alone: 7 of 14 caught; they missed two spaces laid out as one, KanjiVG
+files read under IAM-OnDB's cap, the kanji/ subfolder ignored, designs counted as files, kana lines of 5 characters,
+task-list ids matched with .xml, and the lists' folder named as --data-dir. The new value tests catch every mutant
+on their own (checked with the old files taken off the lists): test_values265_hershey_lines (layout of 'ab  c' in
+futural and 'in  go an' in scripts against the HersheyFonts package's own strokes_for_text of the whole line, y
+turned up about its baseline, joins folded in by the definition, and 'c' starting at 19 + 19 + 16 + 16 + 3 by hand;
+line texts from a scripted stream, every draw written in the test: the first word capitalized at a draw of 0.2, the
 second not; lines of 32 and 33 characters counted by hand with and without a closing '?'),
 test_values265_kanjivg_files (a file of exactly 1,048,576 bytes read to its three points and one byte more refused
 word for word; an older release's file, kvg: bound only in its declaration, read to its points by hand in stroke
-order; a kanji/ subfolder's files listed and a stray file beside it not; 3 latin designs counted of 5 .svg files
-and kana lines of 1-4 characters in the description's words; make_lines over a scripted stream at fractions of
-the documented ranges, the line's stroke-3 by hand), test_values265_iamondb_points (an empty y at point 1 of stroke
-1 and x='1O73' at point 3 of stroke 2 refused word for word; task lists of single lines reading those lines only,
+order; a kanji/ subfolder's files listed and a stray file beside it not; 3 latin designs counted of 5 .svg files and
+kana lines of 1-4 characters in the description's words; make_lines over a scripted stream at fractions of the
+documented ranges, the line's stroke-3 by hand), test_values265_iamondb_points (an empty y at point 1 of stroke 1
+and x='1O73' at point 3 of stroke 2 refused word for word; task lists of single lines reading those lines only,
 counted by hand per side, the description naming tasks/). Left out as equivalent: _word's capitalize made title (a
 word is one run of letters or digits before it is wrapped); `rng.random() < WRAP` made <= (a draw of exactly 0.04
 has probability zero); form_texts' sorted(forms[key]) left unsorted (the line files come sorted and their numbers
 are zero-padded); _ascii_root's and find_lines' isdir made exists (a file named ascii or lineStrokes is not a data
-set anyone unpacks); read_limited's f.read(limit + 1) made f.read(limit) (the size is checked just before). Left
-out as a crash rather than a value: Designs' cache test inverted (a KeyError on the first design). Left out as not
-cheap to reach: installed_files' `len(f.parts) == 2` (the installed kanjivg package lists kanji/*.svg at one level
-only; only a faked distribution could tell).
+set anyone unpacks); read_limited's f.read(limit + 1) made f.read(limit) (the size is checked just before). Left out
+as a crash rather than a value: Designs' cache test inverted (a KeyError on the first design). Left out as not cheap
+to reach: installed_files' `len(f.parts) == 2` (the installed kanjivg package lists kanji/*.svg at one level only;
+only a faked distribution could tell).
 
     python tests/mutants/run.py --only 'v265-*'
 """

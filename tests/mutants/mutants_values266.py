@@ -11,27 +11,29 @@ its layout refused on loading; the time axis labelled 'training time (min)'; the
 rows' val_ values (so never drawn); a lone epoch's percent shown to two decimals; a metric unknown to the heads
 given in the legend as a percent.
 
-15 mutants. Against the old targeted files alone: not measured yet. The new value tests catch every mutant on
-their own (checked with the old files taken off the lists): test_values266_rundir (default, default-2 and
-default-10 without a checkpoint refused word for word, then default-10 alone with one taken; '' and '   '
-refused quoting them; a second RunLock on a held folder refused naming the folder, the pid, host and start
-time read from the lock file, which stays as it was), test_values266_runconfig (an integer for a flag, a flag
-for a float and a list for an integer refused word for word naming the key and click's type name; 3.0 and
-100.0 arriving as int, 2 as float; --batch-size 11 kept against the file's batch_size = 64; TrainConfig's
-defaults against the documented ones, the README's checkpoint every 10 minutes included),
+15 mutants. Against the old targeted files alone: 7 of 15 caught; they missed --resume refusing a lone default run,
+a blank --out unquoted, a held folder named by its lock file, checkpoints every minute, RMSProp with momentum
+uncentred by default, the time axis in minutes, a lone epoch's percent to two decimals and an unknown metric as a
+percent. The new value tests catch every mutant on their own (checked with the old files taken off the lists):
+test_values266_rundir (default, default-2 and default-10 without a checkpoint refused word for word, then default-10
+alone with one taken; '' and '   ' refused quoting them; a second RunLock on a held folder refused naming the
+folder, the pid, host and start time read from the lock file, which stays as it was), test_values266_runconfig (an
+integer for a flag, a flag for a float and a list for an integer refused word for word naming the key and click's
+type name; 3.0 and 100.0 arriving as int, 2 as float; --batch-size 11 kept against the file's batch_size = 64;
+TrainConfig's defaults against the documented ones, the README's checkpoint every 10 minutes included),
 test_values266_optim (clip_grad_norm of a norm-5 gradient at bounds 6, 5 and 2 against 1, 1 and 2 / (5 + 1e-6);
-RMSPropMomentum(lr=0.1) at updates 1 and 2 against Graves's equations written out element by element with
-alpha 0.95, momentum 0.9, eps 1e-4 under the root, centred; Adam at update 1, saved with a flat layout, loaded
-into a fresh Adam and stepped to update 2, against the textbook bias-corrected moments in float64),
-test_values266_plot (the SVG's text for --x time_s; the faint per-update path's three vertices an affine image
-of updates 1, 2, 3 and losses 2.0, 1.5, 1.7; a lone epoch's 'training 87.7%', 'validation 91.2%', 'training
-0.3457', 'validation 0.1235'; the legend's 'final validation bpc 1.2346'). Left out as equivalent: sync's
-`if self.f is not None` inverted (an fsync is not observable without a power cut); close's test inverted (the
-rows are flushed on every append, so a file left open reads the same); `if not runs` made `if len(runs) < 1`;
-`ext == ".json"` made `ext != ".toml"` (only the two suffixes get that far). Left out as unrealistic:
-Optimizer.slots_kept's len(slot_names) changed (no plausible one-token slip there). Left out as a hang rather than a value: RunLock.acquire's `if same`
-inverted (the loop never ends). The suffixes of default folders (base-N past 9 and 99), the update log's
-cut-off and its opening for appending are mutated by earlier rounds.
+RMSPropMomentum(lr=0.1) at updates 1 and 2 against Graves's equations written out element by element with alpha
+0.95, momentum 0.9, eps 1e-4 under the root, centred; Adam at update 1, saved with a flat layout, loaded into a
+fresh Adam and stepped to update 2, against the textbook bias-corrected moments in float64), test_values266_plot
+(the SVG's text for --x time_s; the faint per-update path's three vertices an affine image of updates 1, 2, 3 and
+losses 2.0, 1.5, 1.7; a lone epoch's 'training 87.7%', 'validation 91.2%', 'training 0.3457', 'validation 0.1235';
+the legend's 'final validation bpc 1.2346'). Left out as equivalent: sync's `if self.f is not None` inverted (an
+fsync is not observable without a power cut); close's test inverted (the rows are flushed on every append, so a file
+left open reads the same); `if not runs` made `if len(runs) < 1`; `ext == ".json"` made `ext != ".toml"` (only the
+two suffixes get that far). Left out as unrealistic: Optimizer.slots_kept's len(slot_names) changed (no plausible
+one-token slip there). Left out as a hang rather than a value: RunLock.acquire's `if same` inverted (the loop never
+ends). The suffixes of default folders (base-N past 9 and 99), the update log's cut-off and its opening for
+appending are mutated by earlier rounds.
 
     python tests/mutants/run.py --only 'v266-*'
 """
