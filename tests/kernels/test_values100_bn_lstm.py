@@ -28,12 +28,13 @@ KEYS = ("x", "h0", "c0", "Wx", "Wh", "b", "gx", "gh", "gc", "bc")
 NAMES = ("x", "h0", "c0", "Wx", "Wh", "b", "gx", "gh", "gc", "bc")  # the order bn_lstm_backward returns
 
 
-def problem(seed, I):
-    """(parameters as a dict in the forward's argument order, running rows [rmx, rvx, rmh, rvh, rmc, rvc], dy)."""
+def problem(seed, I, T=T, B=B, x_shift=0.0, w_scale=0.5):
+    """(parameters as a dict in the forward's argument order, running rows [rmx, rvx, rmh, rvh, rmc, rvc], dy);
+    x drawn about x_shift, the weights w_scale times a standard normal."""
     rng = np.random.default_rng(seed)
-    p = dict(x=rng.standard_normal((T, B, I)), h0=0.6 * rng.standard_normal((B, H)),
-             c0=0.8 * rng.standard_normal((B, H)), Wx=0.5 * rng.standard_normal((I, G)),
-             Wh=0.5 * rng.standard_normal((H, G)), b=0.3 * rng.standard_normal(G),
+    p = dict(x=rng.standard_normal((T, B, I)) + x_shift, h0=0.6 * rng.standard_normal((B, H)),
+             c0=0.8 * rng.standard_normal((B, H)), Wx=w_scale * rng.standard_normal((I, G)),
+             Wh=w_scale * rng.standard_normal((H, G)), b=0.3 * rng.standard_normal(G),
              gx=rng.uniform(0.5, 1.0, G), gh=rng.uniform(1.2, 1.8, G), gc=rng.uniform(0.6, 1.6, H),
              bc=0.3 * rng.standard_normal(H))
     run = []

@@ -14,6 +14,7 @@ from lnrnn.config import FOLD_MAX_I
 from lnrnn.kernels import bn_lstm, bn_sync
 from gradcheck_util import numeric_grad
 from test_values100_bn_lstm import err, split
+from test_values100_bn_lstm import problem as problem100
 
 T, B, H = 4, 5, 3
 G = 4 * H
@@ -26,16 +27,8 @@ NAMES = ("x", "h0", "c0", "Wx", "Wh", "b", "gx", "gh", "gc", "bc")  # bn_lstm_ba
 
 
 def problem(seed, I):
-    rng = np.random.default_rng(seed)
-    p = dict(x=rng.standard_normal((T, B, I)) + 0.5, h0=0.6 * rng.standard_normal((B, H)),
-             c0=0.8 * rng.standard_normal((B, H)), Wx=0.6 * rng.standard_normal((I, G)),
-             Wh=0.6 * rng.standard_normal((H, G)), b=0.3 * rng.standard_normal(G),
-             gx=rng.uniform(0.5, 1.0, G), gh=rng.uniform(1.2, 1.8, G), gc=rng.uniform(0.6, 1.6, H),
-             bc=0.3 * rng.standard_normal(H))
-    run = []
-    for rows, width in zip(ROWS, (G, G, H)):
-        run += [0.4 * rng.standard_normal((rows, width)), rng.uniform(0.4, 2.5, (rows, width))]
-    return p, run, rng.standard_normal((T, B, H))
+    """test_values100_bn_lstm's problem at this file's T and B, x drawn about 0.5, weights 0.6 x N(0, 1)."""
+    return problem100(seed, I, T=T, B=B, x_shift=0.5, w_scale=0.6)
 
 
 def spec(p, run, training, dy):
