@@ -114,8 +114,8 @@ MUTANTS = [
          why="a --data-dir that names a file, not a folder, passes the folder check and is refused later as "
              "a folder that lacks the MNIST files"),
     dict(name="v186-idx-count-mismatch-names-images-twice", file=IDX,
-         old="images but {paths[1]} holds",
-         new="images but {paths[0]} holds",
+         old="image{'s' * (len(images) != 1)} but {paths[1]} holds",
+         new="image{'s' * (len(images) != 1)} but {paths[0]} holds",
          tests=IDX_NEW + IDX_OLD,
          why="the refusal of images and labels of different counts names the images file twice, never the "
              "labels file"),

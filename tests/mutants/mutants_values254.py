@@ -119,8 +119,8 @@ MUTANTS = [
          why="the index's data files are looked for under the index's base name: never found, so one holding "
              "another signature than its key is never caught and Numba loads the wrong code"),
     dict(name="v254-compiling-intact-index-said-dropped", file=COMP,
-         old='not {key[0]}")\n        return False',
-         new='not {key[0]}")\n        return True',
+         old='not {module}")\n        return False',
+         new='not {module}")\n        return True',
          tests=[T_COMP + "test_drop_unreadable_index_keeps_good_and_drops_bad"] + OLD_COMP,
          why="an intact index is reported as deleted"),
     dict(name="v254-compiling-lock-for-compiled-signature", file=COMP,
