@@ -9,27 +9,27 @@ bidirectional config refused as a synthesis network; a regression head's toleran
 the refusal of a text losing its 'not'; the beam width's prefix count keeping only the last level; the beam's heap
 sifting to the right child only.
 
-11 mutants. Against the old targeted files alone: not measured yet. The new value tests catch every mutant on
-their own (checked with the old files taken off the lists): test_values257_stacks (a bidirectional two-layer
-tanh RNN stack over ragged rows 4, 1, 3, with and without skip, against lnrnn/reference.py's rnn_forward
-composed row by row, each backward direction over the row's own steps reversed; its final states and its input
-gradient against central differences; parameter names and shapes counted by hand; a three-layer skip stack and
-every gradient against central differences), test_values257_models (inference in chunks of 2 steps over 7 with
-lengths 7, 1, 5, 4 from a given state against the RNN written out row by row, and the cross-entropy sum from
-zero states by hand; a bidirectional model's last outputs over ragged rows; a regression head's hits at
-tolerance 0.3 by hand with errors of 0.29, 0.35 and -0.31; two refusals word for word), test_values257_beam
-(every labelling some path spells, 9 at T 3, C 3 and 10 at T 2, C 4, with its sum over all C^T paths; widths 1, 2,
-3, the alphabet and one past it against the plain beam written out in test_values198_beam, on random rows and on
-uniform steps where labellings tie). Left out as equivalent: _forward_skip's join made for every layer (k <
-len(layers)) (the top layer's next input is never read); the plain stack's on_device flags (k < last, k > 0) on
-the CPU (the host arrays come back either way); _width's `total >= width` made `>` (the answer is min(width,
-total) either way); beam_search_array's initial label_lengths and logq (every row writes both); _search_row's
-`n >= 0` made `n > 0` in the sibling walk (node 0, the root, is never a child); _infer_chunks' clip of
-`lengths - t0` without the t0 (a row's output at its last step is the same however far past it the chunk runs,
-and later outputs are padding); _chunk_targets without the whole_sequence test (a whole-sequence head meets
-no chunk: loss_sums joins the chunks first and truncated BPTT is refused for it). Left out as unsafe to plant:
-the tree's capacity 1 + steps * W made one less (compiled without bounds checks: writes past the array); the
-walk up in prefix_beams along labels instead of parents (loops forever on a node whose label is its index).
+11 mutants. Against the old targeted files alone: 10 of 11 caught; they missed the no-window refusal of a text
+losing its 'not'. The new value tests catch every mutant on their own (checked with the old files taken off the
+lists): test_values257_stacks (a bidirectional two-layer tanh RNN stack over ragged rows 4, 1, 3, with and without
+skip, against lnrnn/reference.py's rnn_forward composed row by row, each backward direction over the row's own steps
+reversed; its final states and its input gradient against central differences; parameter names and shapes counted by
+hand; a three-layer skip stack and every gradient against central differences), test_values257_models (inference in
+chunks of 2 steps over 7 with lengths 7, 1, 5, 4 from a given state against the RNN written out row by row, and the
+cross-entropy sum from zero states by hand; a bidirectional model's last outputs over ragged rows; a regression
+head's hits at tolerance 0.3 by hand with errors of 0.29, 0.35 and -0.31; two refusals word for word),
+test_values257_beam (every labelling some path spells, 9 at T 3, C 3 and 10 at T 2, C 4, with its sum over all C^T
+paths; widths 1, 2, 3, the alphabet and one past it against the plain beam written out in test_values198_beam, on
+random rows and on uniform steps where labellings tie). Left out as equivalent: _forward_skip's join made for every
+layer (k < len(layers)) (the top layer's next input is never read); the plain stack's on_device flags (k < last, k >
+0) on the CPU (the host arrays come back either way); _width's `total >= width` made `>` (the answer is min(width,
+total) either way); beam_search_array's initial label_lengths and logq (every row writes both); _search_row's `n >=
+0` made `n > 0` in the sibling walk (node 0, the root, is never a child); _infer_chunks' clip of `lengths - t0`
+without the t0 (a row's output at its last step is the same however far past it the chunk runs, and later outputs
+are padding); _chunk_targets without the whole_sequence test (a whole-sequence head meets no chunk: loss_sums joins
+the chunks first and truncated BPTT is refused for it). Left out as unsafe to plant: the tree's capacity 1 + steps *
+W made one less (compiled without bounds checks: writes past the array); the walk up in prefix_beams along labels
+instead of parents (loops forever on a node whose label is its index).
 
     python tests/mutants/run.py --only 'v257-*'
 """
