@@ -8,24 +8,25 @@ state's rows counted L + D - 1 instead of L * D; every weight's expected shape t
 batch_first input named by its swapped shape; apply's batch_first defaulting to True; params_from_stack leaving
 the weights untransposed; a bidirectional batch_first output left time-major.
 
-13 mutants. Against the old targeted files alone: not measured yet. The new value tests catch every mutant on
-their own (checked with the old files taken off the lists): test_values255_torch (torch.nn.LSTM and nn.RNN at
-three layers with I = 3 != H = 4, their own weights loaded strictly: out, final states and every gradient with
-given states; a three-layer bidirectional LN-LSTM's state_dict names and shapes written out from the module
-docstring; gradcheck of a bidirectional LN-RNN with lengths 3, 0 and 2; the refusals of a batch_first x and of
-hx word for word), test_values255_jax (nn.LSTM row by row on each row's valid steps for a two-layer
-bidirectional batch_first stack with given (h0, c0) and lengths 4, 0, 2, and check_grads of it; nn.LSTM and
-nn.RNN for apply's defaults on (5, 2, 3); params_from_stack's names and shapes written out with the stack's Wx
-and Wh transposed; a weight of the wrong shape and an empty input refused word for word). Left out as
-equivalent: lengths cast to int32 instead of int64 in the torch stack (the kernels read either); the lengths'
-torch.as_tensor without device="cpu" (a CPU-only test tree: the same tensor); x.contiguous() dropped before the
-layers (the host conversion makes its own contiguous copy); _grow_buffers called whenever training, not only
-for BN (a cell without BatchNorm has no buffers to grow); apply's mutable result returning new_stats without the
-spec.buffers test (new_stats is {} for a cell without BatchNorm); the order of the bias_hh name among a
-layer's pytree names (JAX flattens dicts by sorted key, and every check reads the dict by name). Left out as a
-crash rather than a value: the torch stack's zero states given once for the LSTM ((z,) instead of (z,) * 2:
-the kernels fail on the missing c0); the skip concatenation inverted (every layer above the first gets an
-input of the wrong width); the JAX layer loop over range(L) (an IndexError on the backward directions).
+13 mutants. Against the old targeted files alone: cut short on a loaded host (2 to 10 minutes a mutant): the second
+and third were caught, the first ran past its 600 s limit (unmeasured), the other 10 were not run. The new value
+tests catch every mutant on their own (checked with the old files taken off the lists): test_values255_torch
+(torch.nn.LSTM and nn.RNN at three layers with I = 3 != H = 4, their own weights loaded strictly: out, final states
+and every gradient with given states; a three-layer bidirectional LN-LSTM's state_dict names and shapes written out
+from the module docstring; gradcheck of a bidirectional LN-RNN with lengths 3, 0 and 2; the refusals of a
+batch_first x and of hx word for word), test_values255_jax (nn.LSTM row by row on each row's valid steps for a
+two-layer bidirectional batch_first stack with given (h0, c0) and lengths 4, 0, 2, and check_grads of it; nn.LSTM
+and nn.RNN for apply's defaults on (5, 2, 3); params_from_stack's names and shapes written out with the stack's Wx
+and Wh transposed; a weight of the wrong shape and an empty input refused word for word). Left out as equivalent:
+lengths cast to int32 instead of int64 in the torch stack (the kernels read either); the lengths' torch.as_tensor
+without device="cpu" (a CPU-only test tree: the same tensor); x.contiguous() dropped before the layers (the host
+conversion makes its own contiguous copy); _grow_buffers called whenever training, not only for BN (a cell without
+BatchNorm has no buffers to grow); apply's mutable result returning new_stats without the spec.buffers test
+(new_stats is {} for a cell without BatchNorm); the order of the bias_hh name among a layer's pytree names (JAX
+flattens dicts by sorted key, and every check reads the dict by name). Left out as a crash rather than a value: the
+torch stack's zero states given once for the LSTM ((z,) instead of (z,) * 2: the kernels fail on the missing c0);
+the skip concatenation inverted (every layer above the first gets an input of the wrong width); the JAX layer loop
+over range(L) (an IndexError on the backward directions).
 
     python tests/mutants/run.py --only 'v255-*'
 """
