@@ -598,7 +598,7 @@ def test_kanjivg_folder_errors(tmp_path):
     with pytest.raises(DataError, match="holds no KanjiVG files"):
         load_task(task_spec("strokes-kanjivg", str(tmp_path)))
     write_kvg_folder(tmp_path / "k", chars="A")
-    with pytest.raises(DataError, match="holds 1 latin characters; at least 2"):
+    with pytest.raises(DataError, match="holds 1 latin character; at least 2"):
         load_task(task_spec("strokes-kanjivg", str(tmp_path / "k")))
 
 

@@ -124,7 +124,7 @@ def test_points_lifts_and_alphabet_of_lines_of_known_designs(tmp_path):
 @pytest.mark.parametrize("head", [None, "ctc"])
 def test_a_folder_of_one_character_is_refused(tmp_path, head):
     folder = _folder(tmp_path, "A")
-    with pytest.raises(DataError, match="1 latin characters; at least 2"):
+    with pytest.raises(DataError, match="1 latin character; at least 2"):
         load_task(task_spec("strokes-kanjivg", folder, split="4/2", head=head))
 
 
