@@ -1,7 +1,7 @@
 """Two versions of lnrnn/kernels/lstm.py (or, with --cell rnn, of rnn.py) timed in turns in one process:
 forward, backward and the whole step (lstm_forward + lstm_backward, float32, the batch's fixed row blocks
-on the threads Numba has), with a check that both give the same bits. One process and alternating turns put the host's load on both
-alike, where two processes in a row can differ by 5-10% on a shared VM.
+on the threads Numba has), with a check that both give the same bits. One process and alternating turns
+put the host's load on both alike, where two processes in a row can differ by 5-10% on a shared VM.
 
     git show HEAD~1:lnrnn/kernels/lstm.py > lstm_old.py
     python bench/ab_lstm.py old=lstm_old.py new=lnrnn/kernels/lstm.py --shape S2 --reps 21

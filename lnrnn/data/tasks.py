@@ -200,8 +200,7 @@ def _copy(spec):
     rng = np.random.default_rng(DATA_SEED)
     xt, yt = _copy_sequences(rng, SYNTHETIC_TRAIN, delay)
     xv, yv = _copy_sequences(rng, SYNTHETIC_VAL, delay)
-    blanks = "1 blank" if delay == 1 else f"{delay} blanks"
-    return TaskData(spec, f"copy memory: recall {COPY_SYMBOLS} symbols after {blanks} "
+    return TaskData(spec, f"copy memory: recall {COPY_SYMBOLS} symbols after {delay} blank{'s' * (delay != 1)} "
                     f"({delay + 2 * COPY_SYMBOLS} steps, per-step head scored on the last {COPY_SYMBOLS}), "
                     f"{len(xt)} train / {len(xv)} validation sequences",
                     xt, yt, xv, yv, num_classes=COPY_ALPHABET, per_step=True)

@@ -142,8 +142,8 @@ MUTANTS = [
          tests=[T_PRED + "test_per_step_values_rows_up_to_each_length"] + OLD_PRED,
          why="a per-step regression table holds the padded steps past each length (NaN) instead of the real ones"),
     dict(name="v258-tasks-copy-one-blank-plural", file=TASKS,
-         old='    blanks = "1 blank" if delay == 1 else f"{delay} blanks"',
-         new='    blanks = "1 blank" if delay == 0 else f"{delay} blanks"',
+         old="after {delay} blank{'s' * (delay != 1)} ",
+         new="after {delay} blank{'s' * (delay != 0)} ",
          tests=[T_TASKS + "test_copy_description_says_one_blank_in_the_singular"] + OLD_TASKS,
          why="the copy task at --steps 1 is described as 'after 1 blanks'"),
 ]
