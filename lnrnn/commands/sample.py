@@ -151,8 +151,9 @@ def sample(ctx, path, steps, no_cap, bias, seed, count, texts, prime_strokes, pr
         ends = "every line ended by the stop rule" if count > 1 else "it ended by the stop rule"
     else:
         ends = f"line{'s' * (len(capped) > 1)} {', '.join(map(str, capped))} reached the {steps}-point cap first"
+    sizes = [len(r.points) for r in lines]
     click.echo(f"Wrote {count} line{'s' * (count != 1)} of text to {out}{also} "
-               f"({', '.join(str(len(r.points)) for r in lines)} points; {ends}).")
+               f"({', '.join(map(str, sizes))} point{'s' * (sizes != [1])}; {ends}).")
     if judged is None:
         return
     from lnrnn.judge import as_record, report_lines

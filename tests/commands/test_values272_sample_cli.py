@@ -74,8 +74,6 @@ def test_two_lines_the_second_capped_are_summed_up_and_saved_whole(tmp_path, mon
         assert list(z["texts"]) == ["ab", "cde"]
 
 
-@pytest.mark.xfail(strict=True, reason="the summary writes '(1 points; ...)' for a single line of one point: the "
-                                       "count list is always followed by 'points'")
 def test_a_line_of_one_point_is_counted_in_the_singular(tmp_path, monkeypatch):
     run = text_run(tmp_path / "run")
     text_stand_ins(monkeypatch, (1,))

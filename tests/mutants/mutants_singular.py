@@ -1,9 +1,9 @@
 """Planted bugs in the counts said in the singular (format: tests/mutants/mutants.py): each sentence that can
 give a count of one (a sampler's text of one line, IDX files of one image or one label, sequences of one step,
 BatchNorm statistics of one step, an evaluation over one sequence, a KanjiVG folder of one Latin character,
-a mixture of one component) with its plural chosen by the wrong count or the wrong comparison. Caught by
-tests/test_values_singular.py (and the mixture by test_values250_heads), each sentence worked out word for
-word at one and at two.
+a mixture of one component, a sampled line of one point) with its plural chosen by the wrong count or the
+wrong comparison. Caught by tests/test_values_singular.py (the mixture by test_values250_heads, the sampled
+line by test_values272_sample_cli), each sentence worked out word for word at one and at two.
 
     python tests/mutants/run.py --only 'singular-*'
 """
@@ -45,4 +45,11 @@ MUTANTS = [
          new="component{'s' * (self.M >= 1)} has",
          tests=["tests/model/test_values250_heads.py"],
          why="a mixture of one component with the wrong output count is said to have '1 components'"),
+    dict(name="singular-sample-points-by-line-count", file="lnrnn/commands/sample.py",
+         old="point{'s' * (sizes != [1])}; {ends}",
+         new="point{'s' * (count != 1)}; {ends}",
+         tests=["tests/commands/test_values272_sample_cli.py::test_a_line_of_one_point_is_counted_in_the_singular",
+                "tests/commands/test_values272_sample_cli.py::"
+                "test_one_line_ended_by_the_stop_rule_is_summed_up_in_the_singular"],
+         why="one line of text of three points is summed up as '(3 point; ...)'"),
 ]

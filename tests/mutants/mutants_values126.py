@@ -60,8 +60,8 @@ MUTANTS = [
          tests=CMD_NEW + CMD_OLD,
          why="--count 0 is refused with the --steps value: 'must be at least 1, not 4' for a count of 0"),
     dict(name="v126-cmd-written-points-as-characters", file=CMD,
-         old="({', '.join(str(len(r.points)) for r in lines)} points; {ends})",
-         new="({', '.join(str(len(r.codes)) for r in lines)} points; {ends})",
+         old="    sizes = [len(r.points) for r in lines]",
+         new="    sizes = [len(r.codes) for r in lines]",
          tests=CMD_NEW + CMD_OLD,
          why="the report of written lines counts each line's characters as its points"),
     # ---- stroke files: layouts, names, refusals ----
