@@ -126,9 +126,9 @@ def evaluate_run(run, which="val", data_dir=None, split=None, batch_size=None):
     m = run.config
     head, want = m["head"], task_head(task)
     if m["input_size"] != task.input_size or head != want:
-        raise CheckpointError(f"checkpoint {run.path} expects {m['input_size']} inputs and a {_head_words(head)}, "
-                              f"but {task.spec['task']} has {task.input_size} inputs and needs a "
-                              f"{_head_words(want)}.")
+        raise CheckpointError(f"checkpoint {run.path} expects {_how_many(m['input_size'], 'input')} and a "
+                              f"{_head_words(head)}, but {task.spec['task']} has "
+                              f"{_how_many(task.input_size, 'input')} and needs a {_head_words(want)}.")
     # the run's own evaluation batch size by default: BN state noise is drawn per batch, so its figures
     # reproduce the run's only when batched as the run was
     batch_size = batch_size or run.train_config.get("eval_batch_size") or task_defaults(spec["task"])["eval_batch_size"]
@@ -145,11 +145,16 @@ def _count(value, name, hint="", least=1):
     return int(value)
 
 
+def _how_many(n, noun):
+    """'1 input', '3 inputs'."""
+    return f"{n} {noun}{'s' * (n != 1)}"
+
+
 def _head_words(head):
-    """'classifier head with 10 outputs', 'mdn head with 20 components'."""
+    """'classifier head with 10 outputs', 'regression head with 1 output', 'mdn head with 20 components'."""
     if "outputs" in head:
-        return f"{head['kind']} head with {head['outputs']} outputs"
-    return f"{head['kind']} head with {head.get('components', '?')} components"
+        return f"{head['kind']} head with {_how_many(head['outputs'], 'output')}"
+    return f"{head['kind']} head with {_how_many(head.get('components', '?'), 'component')}"
 
 
 @dataclass

@@ -51,7 +51,8 @@ def error_rates(refs, hyps):
     lines; 0 edits over 0 characters is 0, edits over 0 characters infinite."""
     refs, hyps = list(refs), list(hyps)
     if len(refs) != len(hyps):
-        raise ValueError(f"{len(refs)} reference lines but {len(hyps)} hypotheses")
+        raise ValueError(f"{len(refs)} reference line{'s' * (len(refs) != 1)} but {len(hyps)} "
+                         f"{'hypothesis' if len(hyps) == 1 else 'hypotheses'}")
     ce = sum(edit_distance(r, h) for r, h in zip(refs, hyps))
     we = sum(edit_distance(r.split(), h.split()) for r, h in zip(refs, hyps))
     nc, nw = sum(len(r) for r in refs), sum(len(r.split()) for r in refs)

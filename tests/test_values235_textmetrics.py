@@ -41,7 +41,7 @@ def test_error_rates_past_ten_and_a_hundred():
 def test_unpaired_lines_refused_word_for_word():
     with pytest.raises(ValueError) as e:
         error_rates(["a", "b", "c"], ["a"])
-    assert str(e.value) == "3 reference lines but 1 hypotheses"
+    assert str(e.value) == "3 reference lines but 1 hypothesis"
     with pytest.raises(ValueError) as e:
         error_rates(["a"], ["a", "b"])
-    assert str(e.value) == "1 reference lines but 2 hypotheses"
+    assert str(e.value) == "1 reference line but 2 hypotheses"

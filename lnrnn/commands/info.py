@@ -31,8 +31,9 @@ def _blas():
         from threadpoolctl import threadpool_info
         for pool in threadpool_info():
             if pool.get("user_api") == "blas":
+                n = pool.get("num_threads")
                 lines.append(f"{pool.get('internal_api')} {pool.get('version') or ''} "
-                             f"({pool.get('num_threads')} threads, {os.path.basename(pool.get('filepath', ''))})")
+                             f"({n} thread{'s' * (n != 1)}, {os.path.basename(pool.get('filepath', ''))})")
     except Exception:  # noqa: BLE001 - threadpoolctl is optional
         pass
     import numpy

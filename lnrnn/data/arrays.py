@@ -181,7 +181,8 @@ def check_arrays(arrays, where="the arrays", objective=None):
         out["lengths" + suffix] = _lengths(arrays.get("lengths" + suffix), "lengths" + suffix, N, T, where)
     if has_val["x_val"]:
         if out["x_val"].shape[2] != out["x"].shape[2]:
-            raise DataError(f"{where}: x has {out['x'].shape[2]} inputs per step but x_val has "
+            n = out["x"].shape[2]
+            raise DataError(f"{where}: x has {n} input{'s' * (n != 1)} per step but x_val has "
                             f"{out['x_val'].shape[2]}; they must match.")
         if (out["y"].ndim == 2) != (out["y_val"].ndim == 2):
             raise DataError(f"{where}: y and y_val must both be per sequence or both per step, not "

@@ -202,8 +202,9 @@ def form_texts(files, used, line_root, ascii_root):
             csr[key] = transcriptions(txt) if os.path.isfile(txt) else None
             numbers = sorted(forms[key])
             if csr[key] is not None and numbers != list(range(1, len(csr[key]) + 1)):
-                raise DataError(f"transcription {txt} has {len(csr[key])} lines after CSR: but form {form} has "
-                                f"{len(numbers)} line files in {key[0]} (numbered {numbers[0]} to {numbers[-1]}); "
+                raise DataError(f"transcription {txt} has {len(csr[key])} line{'s' * (len(csr[key]) != 1)} after "
+                                f"CSR: but form {form} has {len(numbers)} line file{'s' * (len(numbers) != 1)} in "
+                                f"{key[0]} (numbered {numbers[0]} to {numbers[-1]}); "
                                 "they do not belong together: unpack lineStrokes-all.tar.gz and ascii-all.tar.gz "
                                 "of one download, or move ascii/ away to train without text.")
         lines = csr[key]
@@ -262,7 +263,8 @@ def official_split(files, folder, line_root):
         missing = [e for e in entries if e not in by_name]
         if missing:
             shown = ", ".join(missing[:3]) + (", ..." if len(missing) > 3 else "")
-            raise DataError(f"{len(missing)} of the {len(entries)} entries of {path} ({shown}) name no line file "
+            raise DataError(f"{len(missing)} of the {len(entries)} {'entry' if len(entries) == 1 else 'entries'} "
+                            f"of {path} ({shown}) name{'s' * (len(missing) == 1)} no line file "
                             f"under {line_root}; unpack lineStrokes-all.tar.gz whole, or use the task lists that "
                             "came with it.")
         chosen[which] = sorted({i for e in entries for i in by_name[e]})
@@ -298,15 +300,17 @@ def build(spec):
         keep = [i for i, t in enumerate(texts) if t is not None]
         skipped = len(files) - len(keep)
         if not keep:
-            raise DataError(f"{ascii_root} holds no transcription of the {len(files)} lines read; unpack "
-                            "ascii-all.tar.gz of the same download there, or move it away to train without text.")
+            raise DataError(f"{ascii_root} holds no transcription of the {len(files)} line"
+                            f"{'s' * (len(files) != 1)} read; unpack ascii-all.tar.gz of the same download there, "
+                            "or move it away to train without text.")
         files, lines, val = [files[i] for i in keep], [lines[i] for i in keep], val[keep]
         texts = [texts[i] for i in keep]
         with_text = (f"{len(files)} with transcriptions from {ascii_root}, {skipped} line"
                      f"{'' if skipped == 1 else 's'} without one skipped")
     names = [os.path.splitext(os.path.basename(p))[0] for p in files]
     n_forms = len({form_of(p)[0] for p in files})
-    return S.make_task(spec, f"IAM-OnDB lines from {data_dir} ({n_forms} forms, {how}; {with_text})",
+    forms = f"{n_forms} form{'s' * (n_forms != 1)}"
+    return S.make_task(spec, f"IAM-OnDB lines from {data_dir} ({forms}, {how}; {with_text})",
                        *S.split_raw(lines, val, names, texts),
                        extra={"forms": n_forms, "split": "official" if lists is not None else "by form",
                               "skipped_no_text": skipped})

@@ -199,7 +199,8 @@ def _group(cmd, nums, d, path):
             raise DataError(f"{path}: path command Z takes no numbers in {d!r}.")
         return [np.zeros(0)]
     if not nums or len(nums) % k:
-        raise DataError(f"{path}: path command {cmd} needs a multiple of {k} numbers in {d!r}, got {len(nums)}.")
+        raise DataError(f"{path}: path command {cmd} needs a multiple of {k} number{'s' * (k != 1)} in {d!r}, "
+                        f"got {len(nums)}.")
     return list(np.array(nums).reshape(-1, k))
 
 
@@ -289,7 +290,8 @@ def build(spec):
     designs, k = Designs(files), CHARS_PER_LINE[charset]
     train, t_train = make_lines(np.random.default_rng([S.DATA_SEED, 0]), designs, train_cps, n_train, k)
     vlines, t_val = make_lines(np.random.default_rng([S.DATA_SEED, 1]), designs, val_cps, n_val, k)
-    held = "".join(chr(c) for c in cps[val]) if charset == "latin" else f"{int(val.sum())} characters"
+    n_held = int(val.sum())
+    held = "".join(chr(c) for c in cps[val]) if charset == "latin" else f"{n_held} character{'s' * (n_held != 1)}"
     split = ("every design in both splits, validation lines other combinations and augmentations" if reading
              else f"{held} held out for validation")
     return S.make_task(spec, f"KanjiVG {charset} characters ({len(cps)} designs, {split}), 1-{k} per line, "

@@ -113,7 +113,7 @@ def _packed(strokes, lengths, path, name):
                         "length is a count of rows, 0 or more.")
     if int(lengths.sum()) != len(strokes):
         raise DataError(f"{path}: the lengths beside {name} add up to {int(lengths.sum())} but it has "
-                        f"{len(strokes)} rows; the arrays do not belong together.")
+                        f"{len(strokes)} row{'s' * (len(strokes) != 1)}; the arrays do not belong together.")
     seqs = np.split(strokes, np.cumsum(lengths)[:-1])
     return [_check_length(s, path, name, i) for i, s in enumerate(seqs)]
 

@@ -280,8 +280,9 @@ class ReadingTask(StrokeTask):
         self.description += (f"; read with a CTC head: each whole line in, its text out as labels over {A} "
                              "characters and the blank")
         if unseen:
-            self.description += (f"; the validation texts hold {len(unseen)} characters no training text uses "
-                                 f"({unseen[:20]!r}{'...' if len(unseen) > 20 else ''}), which no reader can name")
+            self.description += (f"; the validation texts hold {len(unseen)} character{'s' * (len(unseen) != 1)} "
+                                 f"no training text uses ({unseen[:20]!r}{'...' if len(unseen) > 20 else ''}), "
+                                 "which no reader can name")
         if short["train"] or short["val"]:
             self.description += (f"; {short['train']} train / {short['val']} validation lines have fewer points "
                                  "than their labels need and score loss 0 without gradient (CTC's zero_infinity)")

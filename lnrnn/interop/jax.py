@@ -439,7 +439,7 @@ def _initial_states(state, spec, L, B, H, dt, D=1):
     parts = tuple(state) if isinstance(state, (tuple, list)) else (state,)
     what = "(h0, c0)" if spec.nstate == 2 else "h0"
     if len(parts) != spec.nstate:
-        raise ValueError(f"a {spec.cell} stack's state is {what}, got {len(parts)} arrays.")
+        raise ValueError(f"a {spec.cell} stack's state is {what}, got {len(parts)} array{'s' * (len(parts) != 1)}.")
     parts = tuple(jnp.asarray(s) for s in parts)
     for n, s in zip(("h0", "c0"), parts):
         if tuple(s.shape) != (L, B, H):

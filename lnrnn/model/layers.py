@@ -207,7 +207,8 @@ class RecurrentLayer:
         if state is None:
             state = self.zero_state(B)
         if len(state) != self.nstate:
-            raise ValueError(f"a {self.cell} layer's state is a tuple of {self.nstate} arrays, got {len(state)}")
+            raise ValueError(f"a {self.cell} layer's state is a tuple of {self.nstate} "
+                             f"array{'s' * (self.nstate != 1)}, got {len(state)}")
         # a device state: the previous chunk's final one, carried on the device (truncated BPTT on the device)
         state = tuple(_check_array(n, s, 2, self.dtype, (B, self.H), device_ok=True)
                       for n, s in zip(self.spec.state_names, state))

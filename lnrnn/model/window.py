@@ -122,7 +122,8 @@ class WindowLayer(RecurrentLayer):
         if state is None:
             state = (np.zeros((B, H), dt), np.zeros((B, H), dt))
         if len(state) not in (2, 4):
-            raise ValueError(f"the window layer's state is (h, c) or (h, c, kappa, w), got {len(state)} arrays")
+            raise ValueError(f"the window layer's state is (h, c) or (h, c, kappa, w), got {len(state)} "
+                             f"array{'s' * (len(state) != 1)}")
         if len(state) == 2:
             state = tuple(state) + (np.zeros((B, K), dt), np.zeros((B, C), dt))
         state = tuple(_check_array(n, s, 2, dt, (B, w), device_ok=True) for n, s, w in

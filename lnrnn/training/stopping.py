@@ -251,16 +251,17 @@ class StopPolicy:
             return (f"Nothing to do: the run in {c.out} has finished {trainer.epoch} epoch{'s' * (trainer.epoch != 1)} "
                     f"(--epochs {c.epochs}); pass a larger --epochs to train it further.")
         if c.max_steps is not None and trainer.step >= c.max_steps:
-            return (f"Nothing to do: the run in {c.out} has made {trainer.step} updates (--max-steps {c.max_steps}); "
-                    "pass a larger --max-steps, or none, to train it further.")
+            return (f"Nothing to do: the run in {c.out} has made {trainer.step} update{'s' * (trainer.step != 1)} "
+                    f"(--max-steps {c.max_steps}); pass a larger --max-steps, or none, to train it further.")
         if c.time_budget is not None and self.budget_seconds() >= c.time_budget:
             return (f"Nothing to do: the run in {c.out} has used its --time-budget of {c.time_budget:g} s; pass "
                     "--time-budget again for more time.")
         e = trainer.early_stop  # kept on resume only while --patience is not larger
         if e is not None:
+            since = trainer.best['since']
             return (f"Nothing to do: the run in {c.out} stopped early at update {e['step']} (no better validation "
-                    f"{e['metric']} in {trainer.best['since']} evaluations, --patience {c.patience}); pass a larger "
-                    "--patience to train it further.")
+                    f"{e['metric']} in {since} evaluation{'s' * (since != 1)}, --patience {c.patience}); pass a "
+                    "larger --patience to train it further.")
         return None
 
 

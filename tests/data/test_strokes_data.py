@@ -318,7 +318,7 @@ def test_iam_official_split(tmp_path):
 
 IAM_LIST_BAD = {
     "missing": (["a01-000u", "z09-999z"], ["a01-000x"],
-                "1 of the 2 entries of {d}/trainset.txt (z09-999z) name no line file under"),
+                "1 of the 2 entries of {d}/trainset.txt (z09-999z) names no line file under"),
     "bad_id": (["a01-000u", "../../etc/passwd"], ["a01-000x"],
                "trainset.txt line 2: '../../etc/passwd' is not an IAM-OnDB form or line id"),
     "both": (["a01-000u", "a02-004"], ["a01-000x", "a02-004-01"],

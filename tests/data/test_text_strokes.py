@@ -172,7 +172,7 @@ def test_a_reader_names_validation_characters_no_training_text_uses(tmp_path):
     t = load_task(task_spec("strokes", str(tmp_path), head="ctc"))
     unseen = t.extra["unseen_characters"]
     assert unseen and set(unseen) == set("".join(t.texts_val)) - set(t.alphabet)
-    assert f"{len(unseen)} characters no training text uses" in t.description
+    assert f"{len(unseen)} character{'s' * (len(unseen) != 1)} no training text uses" in t.description
 
 
 # ---------------------------------------------------------------- strokes-hershey

@@ -42,7 +42,8 @@ def test_the_8_bit_file_reads_and_its_utf16_twin_is_refused(tmp_path):
     ("M1,2 V", "V", 1, 0), ("M1,2 s", "s", 4, 0), ("M1,2L3", "L", 2, 1), ("M1,2c1,2,3,4,5", "c", 6, 5),
 ])
 def test_a_drawing_command_needs_a_positive_multiple_of_its_arity(d, cmd, k, got):
-    with pytest.raises(DataError, match=f"path command {cmd} needs a multiple of {k} numbers in .*, got {got}\\."):
+    numbers = "1 number" if k == 1 else f"{k} numbers"
+    with pytest.raises(DataError, match=f"path command {cmd} needs a multiple of {numbers} in .*, got {got}\\."):
         kanjivg.path_polylines(d, "f.svg")
 
 

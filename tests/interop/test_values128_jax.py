@@ -60,14 +60,14 @@ def test_float16_is_refused_in_one_sentence():
     assert str(e.value) == msg
 
 
-@pytest.mark.parametrize("cell,state,what,n", [("lstm", 1, "(h0, c0)", 1), ("lstm", 3, "(h0, c0)", 3),
-                                               ("rnn", 2, "h0", 2)])
+@pytest.mark.parametrize("cell,state,what,n", [("lstm", 1, "(h0, c0)", "1 array"), ("lstm", 3, "(h0, c0)", "3 arrays"),
+                                               ("rnn", 2, "h0", "2 arrays")])
 def test_a_state_with_the_wrong_count_of_arrays_is_refused_counting_them(cell, state, what, n):
     p = lj.init(jax.random.key(0), cell, None, I, H, dtype=jnp.float64)
     parts = tuple(jnp.zeros((1, B, H)) for _ in range(state))
     with pytest.raises(ValueError) as e:
         lj.apply(p, jnp.zeros((T, B, I)), parts, cell=cell, norm=None)
-    assert str(e.value) == f"a {cell} stack's state is {what}, got {n} arrays."
+    assert str(e.value) == f"a {cell} stack's state is {what}, got {n}."
 
 
 def test_init_defaults_put_the_forget_block_at_one_and_the_rest_at_zero():

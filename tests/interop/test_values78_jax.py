@@ -93,7 +93,7 @@ def test_a_state_of_the_wrong_arity_is_explained_with_the_cells_own_state():
     with pytest.raises(ValueError, match=r"^a rnn stack's state is h0, got 2 arrays\.$"):
         lj.apply(p, x, (s, s), cell="rnn", norm=None)
     p = lj.init(jax.random.key(0), "lstm", None, I, H, dtype=np.float64)
-    with pytest.raises(ValueError, match=r"^a lstm stack's state is \(h0, c0\), got 1 arrays\.$"):
+    with pytest.raises(ValueError, match=r"^a lstm stack's state is \(h0, c0\), got 1 array\.$"):
         lj.apply(p, x, s, cell="lstm", norm=None)
 
 

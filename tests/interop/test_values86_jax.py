@@ -135,7 +135,7 @@ def test_an_lstm_state_of_one_array_is_refused():
     params, x, h0, c0 = _problem(seed=5)
     with pytest.raises(ValueError) as e:
         lj.apply(params, x, h0, cell="lstm", norm=None)
-    assert str(e.value) == "a lstm stack's state is (h0, c0), got 1 arrays."
+    assert str(e.value) == "a lstm stack's state is (h0, c0), got 1 array."
     with pytest.raises(ValueError) as e:
         lj.apply(params, x, (h0, c0, c0), cell="lstm", norm=None)
     assert str(e.value) == "a lstm stack's state is (h0, c0), got 3 arrays."

@@ -75,8 +75,8 @@ MUTANTS = [
          why="apply reads H from weight_hh's rows (G = 4H for the LSTM; G = H for the RNN, where it is "
              "right): an LSTM's zero state and given state are checked and made 4H wide"),
     dict(name="v128-jax-state-count-message-names-the-want", file=JAX,
-         old='got {len(parts)} arrays.")',
-         new='got {spec.nstate} arrays.")',
+         old='got {len(parts)} array{\'s\' * (len(parts) != 1)}.")',
+         new='got {spec.nstate} array{\'s\' * (len(parts) != 1)}.")',
          tests=JAX_NEW + JAX_OLD,
          why="the refusal of a state with the wrong count of arrays says it got the count it wants"),
     dict(name="v128-jax-folded-vmap-drops-lengths", file=JAX,

@@ -99,8 +99,8 @@ MUTANTS = [
          why="the third place for the task lists is tasks/ inside the line folder instead of beside it: with "
              "--data-dir naming lineStrokes itself, the lists in the tasks/ next to it are not found"),
     dict(name="v170-iam-missing-count-swapped", file=IAM,
-         old='f"{len(missing)} of the {len(entries)} entries of {path}',
-         new='f"{len(entries)} of the {len(missing)} entries of {path}',
+         old='f"{len(missing)} of the {len(entries)} {\'entry\' if len(entries) == 1 else \'entries\'} "',
+         new='f"{len(entries)} of the {len(missing)} {\'entry\' if len(entries) == 1 else \'entries\'} "',
          tests=IAM_NEW + IAM_OLD,
          why="the refusal of list entries naming no file says 3 of the 2 entries instead of 2 of the 3"),
     # ---- KanjiVG: the DOCTYPE cut once, a stroke of no length ----
@@ -135,8 +135,8 @@ MUTANTS = [
              "instead of NAME's 5 %"),
     # ---- stroke files: the refusals' checks and sentences ----
     dict(name="v170-sf-rows-message-counts-lengths", file=SF,
-         old='f"{len(strokes)} rows; the arrays do not belong together."',
-         new='f"{len(lengths)} rows; the arrays do not belong together."',
+         old='f"{len(strokes)} row{\'s\' * (len(strokes) != 1)}; the arrays',
+         new='f"{len(lengths)} row{\'s\' * (len(strokes) != 1)}; the arrays',
          tests=SF_NEW + SF_OLD,
          why="the refusal of lengths that do not add up names the count of lengths as the array's rows"),
     dict(name="v170-sf-object-sequences-from-1", file=SF,

@@ -108,8 +108,8 @@ MUTANTS = [
          why="the head's outputs are exponentiated but not normalized: the classes are right, the "
              "probabilities do not sum to 1"),
     dict(name="v196-api-head-words-outputs-called-classes", file=API,
-         old="""return f"{head['kind']} head with {head['outputs']} outputs\"""",
-         new="""return f"{head['kind']} head with {head['outputs']} classes\"""",
+         old="_how_many(head['outputs'], 'output')",
+         new="_how_many(head['outputs'], 'class')",
          tests=API_NEW + API_OLD,
          why="evaluate_run's mismatch message calls a head's outputs classes"),
 ]

@@ -71,8 +71,8 @@ MUTANTS = [
          tests=[T_POL + "test_a_time_budget_stop_names_the_budget_given_not_rounded"] + OLD_STOP,
          why="a --time-budget 2.5 stop says 'of 2 s': the budget given is rounded to whole seconds"),
     dict(name="v274-stop-nothing-left-points-to-epochs", file=STOP,
-         old='                    "pass a larger --max-steps, or none, to train it further.")',
-         new='                    "pass a larger --epochs, or none, to train it further.")',
+         old='(--max-steps {c.max_steps}); pass a larger --max-steps, or none, to train',
+         new='(--max-steps {c.max_steps}); pass a larger --epochs, or none, to train',
          tests=[T_POL + "test_nothing_left_under_max_steps_points_to_max_steps"] + OLD_STOP,
          why="a resume with nothing left under --max-steps tells the user to raise --epochs"),
     # ---- the recorder: lnrnn/training/recorder.py ----

@@ -163,8 +163,8 @@ MUTANTS = [
          why="a curve hands its end point on as the control point S reflects: S's first control point is "
              "the current point, not the reflection of the previous curve's second one"),
     dict(name="v44-kanjivg-held-count-of-every-design", file=KANJIVG,
-         old='else f"{int(val.sum())} characters"',
-         new='else f"{len(val)} characters"',
+         old='    n_held = int(val.sum())',
+         new='    n_held = len(val)',
          tests=KANJIVG_NEW + KANJIVG_OLD,
          why="a kana or kanji task's description says every design is held out for validation (the mask's "
              "length, not its count)"),
