@@ -32,13 +32,14 @@ def test_lstm_forward_infer_and_every_gradient_against_the_spec(norm, I):
     y, hT, cT, _ = R.lstm_forward(*[p[k] for k in ARGS], norm, EPS)
     yf, hf, cf, _ = lstm_forward(*[p[k] for k in ARGS], NORM[norm], EPS, NCH)
     assert maxrel(yf, y) < 1e-12 and maxrel(hf, hT) < 1e-12 and maxrel(cf, cT) < 1e-12
-    # lstm_infer over steps [0, 1) then [1, 3), the state carried from the first piece into the second
-    h, c, ys = p["h0"], p["c0"], []
-    for lo, hi in ((0, 1), (1, T)):
-        q = dict(p, x=np.ascontiguousarray(p["x"][lo:hi]), h0=h, c0=c)
-        yi, h, c = lstm_infer(*[q[k] for k in ARGS], NORM[norm], EPS, NCH)
-        ys.append(yi)
-    assert maxrel(np.concatenate(ys), y) < 1e-12 and maxrel(h, hT) < 1e-12 and maxrel(c, cT) < 1e-12
+    # lstm_infer over steps [0, cut) then [cut, 3), the state carried from the first piece into the second
+    for cut in (1, 2):
+        h, c, ys = p["h0"], p["c0"], []
+        for lo, hi in ((0, cut), (cut, T)):
+            q = dict(p, x=np.ascontiguousarray(p["x"][lo:hi]), h0=h, c0=c)
+            yi, h, c = lstm_infer(*[q[k] for k in ARGS], NORM[norm], EPS, NCH)
+            ys.append(yi)
+        assert maxrel(np.concatenate(ys), y) < 1e-12 and maxrel(h, hT) < 1e-12 and maxrel(c, cT) < 1e-12, cut
     want = central(lambda: spec_loss(p, norm, wy, wc), p)
     got = backward(p, norm, NCH, wy, wc)
     for name, g in zip(ARGS, got):

@@ -29,12 +29,13 @@ def problem(seed):
     return x, state, (chars, ULEN.copy()), p
 
 
-@pytest.mark.parametrize("norm", [NORM_NONE, NORM_LN], ids=["none", "ln"])
-def test_kappa_phi_and_w_are_the_formulas_written_out(norm):
-    x, state, (chars, ulen), p = problem(28510 + norm)
-    lengths = np.full(B, T, np.int64)
-    out = run(x, state, (chars, ulen), p, norm, lengths=lengths)
+def formulas_hold(out, x, state, chars, ulen, p, norm, lengths):
+    """The kernel's outputs ``out`` (window_lstm_forward's tuple) against Graves's formulas from its own h_t:
+    h_t against the reference, then kappa, phi and w of every step; returns the last step's kappa (B,K)."""
+    T, B = x.shape[:2]
+    U, K, C = chars.shape[1], state[2].shape[1], state[3].shape[1]
     y, w, phi = out[0], out[1], out[6]
+    assert phi.shape == (T, B, U) and w.shape == (T, B, C)
     kappa_saved = window_sequences(out[7])[1]
     want_h = ref.window_lstm_forward(x, *state, chars, ulen, *(p[n] for n in NAMES), *stats(), REF_NORM[norm],
                                      True, MOMENTUM, EPS, lengths)[0]
@@ -53,6 +54,15 @@ def test_kappa_phi_and_w_are_the_formulas_written_out(norm):
                 want_w[chars[b, u]] += want_phi[u]
             np.testing.assert_allclose(phi[t, b], want_phi, rtol=1e-12, atol=1e-300, err_msg=f"phi {t} {b}")
             np.testing.assert_allclose(w[t, b], want_w, rtol=1e-12, atol=1e-300, err_msg=f"w {t} {b}")
+    return kappa
+
+
+@pytest.mark.parametrize("norm", [NORM_NONE, NORM_LN], ids=["none", "ln"])
+def test_kappa_phi_and_w_are_the_formulas_written_out(norm):
+    x, state, (chars, ulen), p = problem(28510 + norm)
+    lengths = np.full(B, T, np.int64)
+    out = run(x, state, (chars, ulen), p, norm, lengths=lengths)
+    kappa = formulas_hold(out, x, state, chars, ulen, p, norm, lengths)
     np.testing.assert_allclose(out[4], kappa, rtol=1e-13)
 
 

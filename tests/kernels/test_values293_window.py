@@ -10,12 +10,12 @@ that use the last code C - 1."""
 import numpy as np
 import pytest
 
-from lnrnn import reference as ref
 from lnrnn.kernels.codes import NORM_LN, NORM_NONE
-from lnrnn.kernels.window import window_lstm_forward, window_sequences
+from lnrnn.kernels.window import window_lstm_forward
 from gradcheck_util import numeric_grad
 from test_values146_window import backward_and_loss, window_params
-from test_values261_window import MOMENTUM, EPS, NAMES, REF_NORM
+from test_values261_window import MOMENTUM, EPS, NAMES
+from test_values285_window import formulas_hold
 
 T, B, I, H, C, K = 3, 3, 2, 2, 4, 2
 G = 4 * H
@@ -54,33 +54,14 @@ def test_kappa_phi_and_w_are_the_formulas_written_out(case, norm):
     x, state, (chars, ulen), p = problem(29300 + U, U, ulen)
     lengths = np.full(B, T, np.int64)
     out = run(x, state, (chars, ulen), p, norm)
-    y, w, phi = out[0], out[1], out[6]
-    assert phi.shape == (T, B, U) and w.shape == (T, B, C)
-    kappa_saved = window_sequences(out[7])[1]
-    want_h = ref.window_lstm_forward(x, *state, chars, ulen, *(p[n] for n in NAMES), *stats(), REF_NORM[norm],
-                                     True, MOMENTUM, EPS, lengths)[0]
-    np.testing.assert_allclose(y, want_h, rtol=1e-11, atol=1e-12)
-    kappa = state[2].copy()
-    for t in range(T):
-        pt = y[t] @ p["Wp"] + p["bp"]
-        alpha, beta = np.exp(pt[:, :K]), np.exp(pt[:, K:2 * K])
-        kappa = kappa + np.exp(pt[:, 2 * K:])
-        np.testing.assert_allclose(kappa_saved[t], kappa, rtol=1e-13, err_msg=f"kappa at step {t}")
-        for b in range(B):
-            want_phi = np.zeros(U)
-            want_w = np.zeros(C)
-            for u in range(ulen[b]):
-                want_phi[u] = sum(alpha[b, k] * np.exp(-beta[b, k] * (kappa[b, k] - (u + 1)) ** 2) for k in range(K))
-                want_w[chars[b, u]] += want_phi[u]
-            np.testing.assert_allclose(phi[t, b], want_phi, rtol=1e-12, atol=1e-300, err_msg=f"phi {t} {b}")
-            np.testing.assert_allclose(w[t, b], want_w, rtol=1e-12, atol=1e-300, err_msg=f"w {t} {b}")
+    kappa = formulas_hold(out, x, state, chars, ulen, p, norm, lengths)
     lean = run(x, state, (chars, ulen), p, norm, keep=False)
     assert lean[7] is None
     for got in (out, lean):
         assert got[4].shape == (B, K)
         np.testing.assert_allclose(got[4], kappa, rtol=1e-13, err_msg="final kappa")
-        np.testing.assert_allclose(got[5], w[T - 1], rtol=1e-13, atol=1e-300, err_msg="final w")
-        np.testing.assert_allclose(got[2], y[T - 1], rtol=1e-13, err_msg="final h")
+        np.testing.assert_allclose(got[5], out[1][T - 1], rtol=1e-13, atol=1e-300, err_msg="final w")
+        np.testing.assert_allclose(got[2], out[0][T - 1], rtol=1e-13, err_msg="final h")
 
 
 def test_every_gradient_against_central_differences_over_two_chunks():

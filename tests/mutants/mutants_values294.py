@@ -13,9 +13,11 @@ step 0.
 14 mutants. Against the old targeted files alone: not measured yet. The new value tests catch every mutant on
 their own (checked with the old files taken off the lists): test_values294_lstm (B = 5 rows on 2 chunks of 3
 and 2, T = 3, a forget bias of +1, the fold path at I = FOLD_MAX_I and the wide one at FOLD_MAX_I + 1, LN and
-none, in float64: forwards against lnrnn/reference.py, lstm_infer over [0, 2) and [2, 3) with the state carried,
-every gradient with a seed dL/dc_T against central differences of the spec's loss, Graves's clip at 0.05 that
-binds, at 1e6 past every |dL/da| and off against the spec's backward with the same clip),
+none, in float64: Graves's clip at 0.05 that binds, at 1e6 past every |dL/da| and off against the spec's
+backward with the same clip) with test_values268_lstm_rnn's forward test (forwards against lnrnn/reference.py,
+lstm_infer in two pieces cut after step 1 and after step 2 with the state carried, every gradient with a seed
+dL/dc_T against central differences of the spec's loss; the cut after step 2 and its lines were first written
+for this round, then folded into that test),
 test_values294_lstm_cuda (B = 3, H = 5 over blocks of 4 threads, T = 3: the sequence kernels without a norm and
 the per-step loop with LayerNorm and a clip of 0.05, training and evaluation, y, hT and cT against the spec, the
 saved rstd rows and every gradient against the CPU twin).
@@ -40,7 +42,7 @@ OLD_CPU = ["tests/kernels/test_values268_lstm_rnn.py", "tests/kernels/test_value
 OLD_GPU = ["tests/kernels/test_values262_lstm_cuda.py", "tests/kernels/test_values174_lstm_cuda.py",
            "tests/kernels/test_values247_lstm_rnn_cuda.py"]
 
-FWD = T_CPU + "test_forward_infer_in_two_pieces_and_every_gradient_with_dct"
+FWD = "tests/kernels/test_values268_lstm_rnn.py::test_lstm_forward_infer_and_every_gradient_against_the_spec"
 CLIP = T_CPU + "test_gate_clip_binding_past_and_off_against_the_spec"
 FWD_NONE = [FWD + "[4-none]", FWD + "[5-none]"]
 FWD_LN = [FWD + "[4-ln]", FWD + "[5-ln]"]
