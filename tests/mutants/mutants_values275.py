@@ -10,22 +10,24 @@ defaulting to 100 source units; a folder's .npy files not counted (a folder of a
 instead of naming its arrays); a negative length's entry counted from 1; lengths adding past the rows refused
 naming their count for their sum.
 
-13 mutants. Against the old targeted files alone: not measured yet. The new value tests catch every mutant on
-their own (checked with the old files taken off the lists): test_values275_arrays (--split 5/2 of 11 against the
-first 5 and next 2 of the seed-0 permutation drawn in the test; held-out sizes at N = 14 and 36, the nearest
-whole number to a tenth: 1 and 4, where a fifth gives 3 and 7; lengths_val read and each set's batches carrying
-their own lengths; the description's '4 steps of 3 inputs' / '1 input' written out; the refusals of a file
+13 mutants. Against the old targeted files alone: 7 of 13 caught (missed: 'lacks x, y' for 'lacks x and y', '1
+sequences', text and binary files named the wrong way round, a CTC batch padded one step too long, a train array
+without valid taken for sketch-rnn's layout, the sum refusal naming the count). The new value tests catch every
+mutant on their own (checked with the old files taken off the lists): test_values275_arrays (--split 5/2 of 11
+against the first 5 and next 2 of the seed-0 permutation drawn in the test; held-out sizes at N = 14 and 36, the
+nearest whole number to a tenth: 1 and 4, where a fifth gives 3 and 7; lengths_val read and each set's batches
+carrying their own lengths; the description's '4 steps of 3 inputs' / '1 input' written out; the refusals of a file
 lacking x and y, of one sequence and of a text file word for word, with nothing written beside the file),
 test_values275_stroke_files (a CTC batch of lines of 3 and 2 points of shape (3, 2, 3) with zero padding and the
 labels of alphabet codes + 1; an offset exactly 1000 long kept and one of hypot(600, 800.5) dropped with its pen
-lift moved back; the strokes-npz refusals of two files in a folder, a lone train array, a negative length at entry
-2 and lengths summing to 5 over 4 rows, word for word). Left out as equivalent: ctc_steps_needed's labels >= 0 made
-> 0 (a CTC label is a code + 1, never 0); drop_long_steps's seq[kept].copy() without .copy() (fancy indexing
-copies); the npz sets' list keyed on y_val instead of x_val (the two are refused unless both or neither are
-given); the plural 's' * (I != 1) made I > 1 (x of 0 inputs is refused before). Left out as a crash rather than
-a value: the copy task's one-hot of COPY_ALPHABET + 1 codes. Left out as too costly to test cheaply: the
-synthetic spike's angle drawn over half a turn (only a full rebuild of the seeded generator tells the two apart)
-and the adding task's float32 draws made float64 (the test would restate the builder line for line).
+lift moved back; the strokes-npz refusals of two files in a folder, a lone train array, a negative length at entry 2
+and lengths summing to 5 over 4 rows, word for word). Left out as equivalent: ctc_steps_needed's labels >= 0 made >
+0 (a CTC label is a code + 1, never 0); drop_long_steps's seq[kept].copy() without .copy() (fancy indexing copies);
+the npz sets' list keyed on y_val instead of x_val (the two are refused unless both or neither are given); the
+plural 's' * (I != 1) made I > 1 (x of 0 inputs is refused before). Left out as a crash rather than a value: the
+copy task's one-hot of COPY_ALPHABET + 1 codes. Left out as too costly to test cheaply: the synthetic spike's angle
+drawn over half a turn (only a full rebuild of the seeded generator tells the two apart) and the adding task's
+float32 draws made float64 (the test would restate the builder line for line).
 
     python tests/mutants/run.py --only 'v275-*'
 """

@@ -10,24 +10,26 @@ it was given (a file under folders not made yet refused); plot's same-folder ref
 swapped; read's --batch-size refusal naming --beam's value; the MNIST check naming the file's own shape as
 MNIST's.
 
-14 mutants. Against the old targeted files alone: not measured yet. The new value tests catch every mutant on
-their own (checked with the old files taken off the lists): test_values277_predict_io (check_inputs of (2,3,1)
-taken and (2,1,3) refused with its shape; check_like_training at slack 0.25 of [0, 4]: -1 and 5 taken, 5.5
-refused, the span low to high, 1 step and 8 steps against 2 to 7; a folder's IDX file of 6 steps after a .npy
-of 4, the file named; IDX images for an npz run naming npz; a relative link to nowhere named by its target;
-a file under two missing folders taken, nothing made), test_values277_api (a per-step regression LSTM fitted
-here, its values against the LSTM recomputed in NumPy float64 from the export, NaN past lengths 1..4 and the
-.csv rows (sequence, step) for each step up to each length; the width refusal naming the run folder; 60
-sequences at the default batch size told to the progress once), test_values277_cli (plot a ./a refused naming
-a first; read --beam 3 --batch-size 0 refused with 0 before any run is loaded, nothing written; verify of a
-labels file of 5 against MNIST's (10000,)). Left out as equivalent: predict's `int(value)` of _count made
-`value` (an np.integer indexes and slices alike); load_run's device not passed on (the default is 'cpu', the
-only device a CPU test can ask for); read_inputs' plural `!= 1` made `> 1` (check_inputs refuses 0 steps
-first); the first file named by parts[-1] instead of parts[0] for the length (every earlier part has the first
-one's length); _read_one's images ndim/dtype check with `and` (read_idx of IMAGES_MAGIC gives only 3-d uint8).
-Left out as too costly for a cheap test: require_reader/read's beam and batch-size defaults (a CTC reader run on
-a stroke task), sample_run's count refusal (a synthesis run), prepare_output_file's makedirs failure after
-check_output_file passed (a race).
+14 mutants. Against the old targeted files alone: 4 of 14 caught (missed: predict's width refusal not naming the
+run, per-step regression NaNs inverted, a default batch of 50, the range's top read from its minimum, the span high
+to low, '1 steps', length and task refusals naming the wrong path, read's --batch-size refusal naming --beam, the
+MNIST shape unnamed). The new value tests catch every mutant on their own (checked with the old files taken off the
+lists): test_values277_predict_io (check_inputs of (2,3,1) taken and (2,1,3) refused with its shape;
+check_like_training at slack 0.25 of [0, 4]: -1 and 5 taken, 5.5 refused, the span low to high, 1 step and 8 steps
+against 2 to 7; a folder's IDX file of 6 steps after a .npy of 4, the file named; IDX images for an npz run naming
+npz; a relative link to nowhere named by its target; a file under two missing folders taken, nothing made),
+test_values277_api (a per-step regression LSTM fitted here, its values against the LSTM recomputed in NumPy float64
+from the export, NaN past lengths 1..4 and the .csv rows (sequence, step) for each step up to each length; the width
+refusal naming the run folder; 60 sequences at the default batch size told to the progress once), test_values277_cli
+(plot a ./a refused naming a first; read --beam 3 --batch-size 0 refused with 0 before any run is loaded, nothing
+written; verify of a labels file of 5 against MNIST's (10000,)). Left out as equivalent: predict's `int(value)` of
+_count made `value` (an np.integer indexes and slices alike); load_run's device not passed on (the default is 'cpu',
+the only device a CPU test can ask for); read_inputs' plural `!= 1` made `> 1` (check_inputs refuses 0 steps first);
+the first file named by parts[-1] instead of parts[0] for the length (every earlier part has the first one's
+length); _read_one's images ndim/dtype check with `and` (read_idx of IMAGES_MAGIC gives only 3-d uint8). Left out as
+too costly for a cheap test: require_reader/read's beam and batch-size defaults (a CTC reader run on a stroke task),
+sample_run's count refusal (a synthesis run), prepare_output_file's makedirs failure after check_output_file passed
+(a race).
 
     python tests/mutants/run.py --only 'v277-*'
 """

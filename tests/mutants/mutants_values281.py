@@ -10,28 +10,29 @@ reading the bottom layer of a stack without skip connections; a layer-normalized
 rel_error computing in float32; check_stack naming each LSTM's c0 as h0; lnrnn gradcheck's size refusal naming
 --steps' value for every option; its tolerance refusal naming the default tolerance instead of the one given.
 
-14 mutants. Against the old targeted files alone: not measured yet. The new value tests catch every mutant on
-their own (checked with the old files taken off the lists): test_values281_textmetrics (edit distances written
-out by hand at empty strings, one character, repeated characters, a hypothesis longer than the reference,
-cross-checked with test_values48_textmetrics' brute-force recursion; CER and WER of one line; the empty
-reference's refusal word for word; error_rates over two lines with 5 character and 2 word edits; padded label
-rows whose distance hangs on the last hypothesis label), test_values281_judge (summary and the table with its
-summary sentence written out by hand over three lines where the mean CER, the all-edits CER, the mean travel
-and the mean peak phi all differ; check_judge's refusal of 'c' and '?' word for word on stand-in runs),
+14 mutants. Against the old targeted files alone: 10 of 14 caught (missed: an LN-RNN replayed with gains of 1, an
+LSTM's c0 named h0 so h0 goes unchecked, gradcheck's size refusal naming --steps, its tolerance refusal naming the
+default). The new value tests catch every mutant on their own (checked with the old files taken off the lists):
+test_values281_textmetrics (edit distances written out by hand at empty strings, one character, repeated characters,
+a hypothesis longer than the reference, cross-checked with test_values48_textmetrics' brute-force recursion; CER and
+WER of one line; the empty reference's refusal word for word; error_rates over two lines with 5 character and 2 word
+edits; padded label rows whose distance hangs on the last hypothesis label), test_values281_judge (summary and the
+table with its summary sentence written out by hand over three lines where the mean CER, the all-edits CER, the mean
+travel and the mean peak phi all differ; check_judge's refusal of 'c' and '?' word for word on stand-in runs),
 test_values281_diagnostics (the masked std and saturation share on hand-fed arrays, a value of exactly 3 not
 counted; per_step on a two-layer layer-normalized RNN with gains moved off 1: its loss against the model's own
 loss_and_grad and each layer's h_std against the std of the compiled layers' outputs), test_values281_gradcheck
-(rel_error of 1 + d against 1 by its definition d / (2 + d) at d = 1e-9 .. 3e-6 and its verdict either side of
-d = 2e-6; check_stack's names for two-layer LSTM and RNN stacks: the stack's parameters, x, then l0.h0, l0.c0,
-l1.h0, l1.c0), test_values281_gradcheck_cli (refusals of --hidden, --input, --layers, --max-elems and
---tolerance word for word with the values given, exit status 2, no check run). Left out as equivalent:
-edit_distance's `prev = cur` made a copy (cur is rebuilt every row); label_edit_distances' B taken from hyp
-(both arrays have B rows); sample_idx's arr.size <= k made < (round 267: k distinct of k, sorted, is arange(k));
-export's format passed as the literal 'safetensors' (the option's only choice). Left out as not cheap or
-not observable: replay_kappa's padding and code lines (a synthesis writer replayed independently is a test of
-its own; tests/test_values20_judge.py covers the replay against the sampler); check_model's output counts and
-gradcheck's per-mode heads (only the errors' digits change, and they stay under the tolerance); eval's and
-export's remaining lines (decorators, imports and load_run, whose slips crash at import or at the first call).
+(rel_error of 1 + d against 1 by its definition d / (2 + d) at d = 1e-9 .. 3e-6 and its verdict either side of d =
+2e-6; check_stack's names for two-layer LSTM and RNN stacks: the stack's parameters, x, then l0.h0, l0.c0, l1.h0,
+l1.c0), test_values281_gradcheck_cli (refusals of --hidden, --input, --layers, --max-elems and --tolerance word for
+word with the values given, exit status 2, no check run). Left out as equivalent: edit_distance's `prev = cur` made
+a copy (cur is rebuilt every row); label_edit_distances' B taken from hyp (both arrays have B rows); sample_idx's
+arr.size <= k made < (round 267: k distinct of k, sorted, is arange(k)); export's format passed as the literal
+'safetensors' (the option's only choice). Left out as not cheap or not observable: replay_kappa's padding and code
+lines (a synthesis writer replayed independently is a test of its own; tests/test_values20_judge.py covers the
+replay against the sampler); check_model's output counts and gradcheck's per-mode heads (only the errors' digits
+change, and they stay under the tolerance); eval's and export's remaining lines (decorators, imports and load_run,
+whose slips crash at import or at the first call).
 
     python tests/mutants/run.py --only 'v281-*'
 """

@@ -9,24 +9,26 @@ drawn against updates whatever --x asks; two x's drawn on the lone-x axis from 0
 in nats per line; a folder without metrics.jsonl refused as having no updates.jsonl; the picture's title taken
 from every run but the first; `lnrnn info` left out of the command group.
 
-14 mutants. Against the old targeted files alone: not measured yet. The new value tests catch every mutant on
-their own (checked with the old files taken off the lists): test_values283_runconfig (a .json and a .toml file
-read back key by key; 'hidden = ' refused word for word with tomllib's own complaint worked out in the test;
---bidirectional off unless given, per docs/commands.md; strokes tasks 3 x 400 skip-connected per the README,
-others 1 x 64), test_values283_logs (metrics.csv of three rows against its text written out by hand, an empty cell
-where a row lacks a column; TensorBoard events through test_values_logs's stand-in package, tags and steps of
-two rows), test_values283_plot (the figure's line data read back: accuracy 100 x the fractions and the loss as
-written over a non-monotonic history, x = updates, epochs and seconds; a lone x from 0 to 1.6 x 24, two x's
-with matplotlib's own limits; the mdn loss axis 'negative log-likelihood (nats per point)', the README's unit),
-test_values283_cli (`lnrnn --help` listing the ten commands of the README's table, --version against the
-installed package's metadata; a folder without metrics.jsonl refused word for word with no picture written; the
-title written out by hand when both runs share a config.json, and 'learning curves' when the first or the second
-differs or the first has none). Left out as equivalent: one_line's `short.exit_code = e.exit_code` dropped (a
-UsageError's own exit code is 2, the same); `if ext == ".json"` made `ext != ".toml"` (only the two suffixes get
-that far); the TensorBoard event's flush dropped (the stand-in writer and the real one both write on close).
-Left out as a crash rather than a value: loss_kinds' enumerate(runs, 1) (the last run's index is out of range).
-Left out as too costly for a cheap test: `lnrnn info`'s version line (info_lines compiles a parallel probe and
-asks every BLAS for its configuration).
+14 mutants. Against the old targeted files alone: 6 of 14 caught (missed: strokes stacks of 3 x 256, every run
+bidirectional by default, a bad .toml refused as JSON, epoch curves always against updates, two evaluations given
+the lone dot's axis, the MDN loss per line, a missing metrics.jsonl named as updates.jsonl, lnrnn info left out of
+the group). The new value tests catch every mutant on their own (checked with the old files taken off the lists):
+test_values283_runconfig (a .json and a .toml file read back key by key; 'hidden = ' refused word for word with
+tomllib's own complaint worked out in the test; --bidirectional off unless given, per docs/commands.md; strokes
+tasks 3 x 400 skip-connected per the README, others 1 x 64), test_values283_logs (metrics.csv of three rows against
+its text written out by hand, an empty cell where a row lacks a column; TensorBoard events through
+test_values_logs's stand-in package, tags and steps of two rows), test_values283_plot (the figure's line data read
+back: accuracy 100 x the fractions and the loss as written over a non-monotonic history, x = updates, epochs and
+seconds; a lone x from 0 to 1.6 x 24, two x's with matplotlib's own limits; the mdn loss axis 'negative
+log-likelihood (nats per point)', the README's unit), test_values283_cli (`lnrnn --help` listing the ten commands of
+the README's table, --version against the installed package's metadata; a folder without metrics.jsonl refused word
+for word with no picture written; the title written out by hand when both runs share a config.json, and 'learning
+curves' when the first or the second differs or the first has none). Left out as equivalent: one_line's
+`short.exit_code = e.exit_code` dropped (a UsageError's own exit code is 2, the same); `if ext == ".json"` made `ext
+!= ".toml"` (only the two suffixes get that far); the TensorBoard event's flush dropped (the stand-in writer and the
+real one both write on close). Left out as a crash rather than a value: loss_kinds' enumerate(runs, 1) (the last
+run's index is out of range). Left out as too costly for a cheap test: `lnrnn info`'s version line (info_lines
+compiles a parallel probe and asks every BLAS for its configuration).
 
     python tests/mutants/run.py --only 'v283-*'
 """
