@@ -11,23 +11,15 @@ import torch
 import torch.nn.functional as F
 
 from lnrnn import reference as ref
+from gradcheck_util import numeric_grad
 from test_values176_reference_cells import close, tt
 
 EPS = 1e-3
 
 
-def central(f, x, h=1e-6):
-    """d f / d x by central differences, x changed in place and restored."""
-    g = np.zeros_like(x)
-    for idx in np.ndindex(x.shape):
-        old = x[idx]
-        x[idx] = old + h
-        up = f()
-        x[idx] = old - h
-        down = f()
-        x[idx] = old
-        g[idx] = (up - down) / (2 * h)
-    return g
+def central(f, x):
+    """d f / d x by second-order central differences (the project's judge, gradcheck_util.numeric_grad)."""
+    return numeric_grad(f, x, eps=1e-6, order=2)
 
 
 def test_layernorm_forward_matches_torch_layer_norm_with_a_bias():
