@@ -10,23 +10,26 @@ saved config with itself); load_checkpoint's refusals naming the folder instead 
 (an empty folder, another program's description, a listing the arrays file does not hold); format_seconds taking
 minutes from the whole seconds instead of the rest of the hour.
 
-14 mutants. Against the old targeted files alone: not measured yet. The new value tests catch every mutant on
-their own (checked with the old files taken off the lists): test_values274_policies (the signal, abort and
-nothing-left sentences word for word on a trainer made by hand; a 2.5 s budget after 3.0 s used; TINY with
---max-steps 4: nb = ceil(40/16) = 3, one metrics row at update 3, --keep copies of updates 0, 3 and 4),
-test_values274_recorder (an evaluation's and an epoch's rows written out by hand: epoch 1 + 2/3, 56 and 80
-samples, means 3/16 and 12/16, 12.3456 s kept as 12.346, compiling 1.25 + 0.5 s; the summary at 0.5 and 0.49 s of
-compiling; a stop after epoch 1; the refusal of a description saying hidden_size 6 and num_layers 2 word for
-word), test_values274_checkpoint_progress (the refusals word for word with nothing written; format_seconds
-against h:mm:ss computed in the test, past 59:59 and past ten hours). Left out as equivalent: the loop's
-'elif self.batch_in_epoch < nb and save_due()' without its first condition (the save at an epoch's last update
-is written again, same update, as the epoch ends; the final files are the same); a --max-steps stop naming
-t.step for cfg.max_steps (the rule fires at step == max_steps exactly, and a resume already past it has nothing
-to do); recorder.open's step-0 save without 'and t.epoch == 0' (step 0 means epoch 0). Left out as not cheap or
-not observable here: the TensorBoard row (tb.add(t.history[-1:])) without the tensorboard package; the curve's
+14 mutants. Against the old targeted files alone: 3 of 14 caught (missed: the resume hint after one signal without
+its --max-steps note, a --time-budget of 2.5 s said as 2 s, a resume with nothing left pointed at --epochs, an
+--eval-every row's seconds to one decimal, an epoch row's compile seconds of earlier invocations only, half a second
+of compiling unsaid, a stop as an epoch ends naming the next epoch, three checkpoint refusals naming the folder for
+the file, 3725 s read as 1:62:05). The new value tests catch every mutant on their own (checked with the old files
+taken off the lists): test_values274_policies (the signal, abort and nothing-left sentences word for word on a
+trainer made by hand; a 2.5 s budget after 3.0 s used; TINY with --max-steps 4: nb = ceil(40/16) = 3, one metrics
+row at update 3, --keep copies of updates 0, 3 and 4), test_values274_recorder (an evaluation's and an epoch's rows
+written out by hand: epoch 1 + 2/3, 56 and 80 samples, means 3/16 and 12/16, 12.3456 s kept as 12.346, compiling
+1.25 + 0.5 s; the summary at 0.5 and 0.49 s of compiling; a stop after epoch 1; the refusal of a description saying
+hidden_size 6 and num_layers 2 word for word), test_values274_checkpoint_progress (the refusals word for word with
+nothing written; format_seconds against h:mm:ss computed in the test, past 59:59 and past ten hours). Left out as
+equivalent: the loop's 'elif self.batch_in_epoch < nb and save_due()' without its first condition (the save at an
+epoch's last update is written again, same update, as the epoch ends; the final files are the same); a --max-steps
+stop naming t.step for cfg.max_steps (the rule fires at step == max_steps exactly, and a resume already past it has
+nothing to do); recorder.open's step-0 save without 'and t.epoch == 0' (step 0 means epoch 0). Left out as not cheap
+or not observable here: the TensorBoard row (tb.add(t.history[-1:])) without the tensorboard package; the curve's
 redraw clock (CURVE_REDRAW_S, timing); Progress's min_interval (a terminal only). The run folders' names and
-numbering (rundir.default_folders, fresh_default) and the checkpoint names past powers of ten are mutated by
-earlier rounds; their remaining unmutated lines are definitions and messages without a value.
+numbering (rundir.default_folders, fresh_default) and the checkpoint names past powers of ten are mutated by earlier
+rounds; their remaining unmutated lines are definitions and messages without a value.
 
     python tests/mutants/run.py --only 'v274-*'
 """
