@@ -28,10 +28,8 @@ def test_blas_pools_name_their_library_file(monkeypatch):
              dict(user_api="blas", internal_api="mkl", version=None, num_threads=1, filepath="/m/libmkl_rt.so.2")]
     monkeypatch.setattr(threadpoolctl, "threadpool_info", lambda: pools)
     got = info._blas()
-    blas_lines = [ln for ln in got if "threads, " in ln]
-    want = [f"{p['internal_api']} {p['version'] or ''} ({p['num_threads']} threads, {p['filepath'].rsplit('/', 1)[1]})"
-            for p in pools if p["user_api"] == "blas"]
-    assert blas_lines == want
+    blas_lines = [ln for ln in got if ", lib" in ln]
+    assert blas_lines == ["openblas 0.3.99 (3 threads, libopenblasp-r0.3.99.so)", "mkl  (1 thread, libmkl_rt.so.2)"]
     assert not any("libgomp" in ln or "/opt" in ln for ln in got)
 
 

@@ -28,7 +28,8 @@ def test_blas_lines_against_numpy_scipy_and_threadpoolctl():
     threadpoolctl = pytest.importorskip("threadpoolctl")
     pools = [p for p in threadpoolctl.threadpool_info() if p.get("user_api") == "blas"]
     for p in pools:
-        want = f"({p['num_threads']} threads, {os.path.basename(p['filepath'])})"
+        n = p["num_threads"]
+        want = f"({n} {'thread' if n == 1 else 'threads'}, {os.path.basename(p['filepath'])})"
         assert any(line.startswith(f"{p['internal_api']} ") and line.endswith(want) for line in got), (p, got)
 
 

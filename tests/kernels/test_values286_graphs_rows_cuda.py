@@ -96,13 +96,13 @@ def test_captured_loop_replays_the_plain_calls(monkeypatch, ends):
 
 def matvec_kernel(H, N, tpb):
     matvec = rows_cuda.split_matvec(H, N, tpb)
-    P = rows_cuda.split_groups(H, tpb)
+    PH = rows_cuda.split_groups(H, tpb) * H   # the partial sums' length, a constant of the kernel
 
     @cuda.jit
     def kern(v, W, out):
         sv = cuda.shared.array(N, float64)
         so = cuda.shared.array(H, float64)
-        red = cuda.shared.array(P * H, float64)
+        red = cuda.shared.array(PH, float64)
         tid = cuda.threadIdx.x
         n = cuda.blockDim.x
         for i in range(tid, N, n):
