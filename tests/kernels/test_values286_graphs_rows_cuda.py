@@ -22,8 +22,8 @@ skip_unless_cuda()
 from lnrnn import config  # noqa: E402
 from lnrnn.kernels.cuda import graphs_cuda, rows_cuda  # noqa: E402
 from lnrnn.kernels.cuda.arrays_cuda import to_device, to_host  # noqa: E402
-from numba import cuda, float64  # noqa: E402
 from test_cuda_kernels import small_blocks  # noqa: E402,F401  (autouse: small blocks, a race-free simulator)
+from test_values82_rows_cuda import matvec_kernel  # noqa: E402  (split_matvec in a kernel of its own)
 
 
 def test_bucket_is_t_rounded_up_to_a_quarter_of_its_power_of_two():
@@ -92,28 +92,6 @@ def test_captured_loop_replays_the_plain_calls(monkeypatch, ends):
     replay()
     replay()
     assert calls == want + want
-
-
-def matvec_kernel(H, N, tpb):
-    matvec = rows_cuda.split_matvec(H, N, tpb)
-    PH = rows_cuda.split_groups(H, tpb) * H   # the partial sums' length, a constant of the kernel
-
-    @cuda.jit
-    def kern(v, W, out):
-        sv = cuda.shared.array(N, float64)
-        so = cuda.shared.array(H, float64)
-        red = cuda.shared.array(PH, float64)
-        tid = cuda.threadIdx.x
-        n = cuda.blockDim.x
-        for i in range(tid, N, n):
-            sv[i] = v[i]
-        cuda.syncthreads()
-        matvec(sv, W, so, red, tid, n, float64(0.0))
-        cuda.syncthreads()
-        for k in range(tid, H, n):
-            out[k] = so[k]
-
-    return kern
 
 
 def test_split_matvec_adds_every_thread_group():
