@@ -72,11 +72,11 @@ def nr_of(dtype):
     return 2 * VEC_BYTES // np.dtype(dtype).itemsize
 
 
-def _tile_kernel(stats, strided=False, add=False, unit=False, fetch=False):
-    """The MR x NR tile's k loop as an intrinsic (stats: also its rows' sums, see _tile below; strided: A
-    read through its strides, any layout, and Wp's panels through Wp's first stride; add: the tile is
-    added into D, not stored; unit: strided, with A's rows one element apart (a transposed C-contiguous
-    block) and all MR of them inside A: the k loop then reads A's MR values of step k at constant offsets
+def _tile_kernel(stats, strided=False, add=False, unit=False, fetch=False, mr=MR):
+    """The mr x NR tile's k loop as an intrinsic (mr: MR unless said; stats: also its rows' sums, see
+    _tile_stats below; strided: A read through its strides, any layout, and Wp's panels through Wp's first
+    stride; add: the tile is added into D, not stored; unit: strided, with A's rows one element apart (a
+    transposed C-contiguous block) and all MR of them inside A: the k loop then reads A's MR values of step k at constant offsets
     from one address, where the general strided loop keeps one address per row, and LLVM gave each its
     own induction variable and spilled them (2-3 stack loads and stores per k); fetch: three more arguments
     pa, pn, sh, and at every 2**sh-th step k with k >> sh < pn the cache line at address pa + (k >> sh) * 64
@@ -108,7 +108,7 @@ def _tile_kernel(stats, strided=False, add=False, unit=False, fetch=False):
         # A's rows of this tile, clamped to b-1 (a copy of the last row fills a short tile); unit: their
         # offsets 0 .. MR-1 from the address of step k (all MR rows inside A: no clamp)
         rows = []
-        for i in range(MR):
+        for i in range(mr):
             if unit:
                 rows.append(ir.Constant(intp, i))
                 continue
@@ -117,9 +117,9 @@ def _tile_kernel(stats, strided=False, add=False, unit=False, fetch=False):
             r = builder.select(builder.icmp_signed("<", r, b), r, last)
             rows.append(builder.gep(a.data, [builder.mul(r, si)]))
         panel = builder.gep(w.data, [builder.mul(pv, sp)])  # Wp[p] (H,NR)
-        acc = [[cgutils.alloca_once(builder, V) for _ in range(nv)] for _ in range(MR)]  # (MR,nv) of <L x T>
+        acc = [[cgutils.alloca_once(builder, V) for _ in range(nv)] for _ in range(mr)]  # (mr,nv) of <L x T>
         zero = ir.Constant(V, None)
-        for i in range(MR):
+        for i in range(mr):
             for c in range(nv):
                 builder.store(zero, acc[i][c])
         fma = cgutils.get_or_insert_function(builder.module, ir.FunctionType(V, [V, V, V]),
@@ -147,14 +147,14 @@ def _tile_kernel(stats, strided=False, add=False, unit=False, fetch=False):
                   for c in range(nv)]
             ka = builder.mul(k, sk) if strided else k
             ak = builder.gep(a.data, [builder.add(ka, i0v)]) if unit else None
-            for i in range(MR):
+            for i in range(mr):
                 s = builder.load(builder.gep(ak, [rows[i]]) if unit else builder.gep(rows[i], [ka]))
                 bv = builder.shuffle_vector(builder.insert_element(undef, s, ir.Constant(ir.IntType(32), 0)),
                                             undef, bmask)
                 for c in range(nv):
                     builder.store(builder.call(fma, [bv, wv[c], builder.load(acc[i][c])]), acc[i][c])
         # the tile leaves the registers: D[d0+i, e0:e0+NR] = acc[i]
-        for i in range(MR):
+        for i in range(mr):
             drow = builder.gep(d.data, [builder.add(builder.mul(builder.add(d0v, ir.Constant(intp, i)), ldd),
                                                     e0v)])
             for c in range(nv):
@@ -165,7 +165,7 @@ def _tile_kernel(stats, strided=False, add=False, unit=False, fetch=False):
                 builder.store(v, dst, align=item)
         if stats:  # epilogue on the registers: st[0, i] = sum_j acc[i, j], st[1, i] = sum_j acc[i, j]^2
             s = context.make_array(S_t)(context, builder, aS)
-            for i in range(MR):
+            for i in range(mr):
                 v0, v1 = builder.load(acc[i][0]), builder.load(acc[i][1])
                 sv = builder.fadd(v0, v1)
                 qv = builder.call(fma, [v0, v0, builder.fmul(v1, v1)])
@@ -175,7 +175,7 @@ def _tile_kernel(stats, strided=False, add=False, unit=False, fetch=False):
                     tot = builder.fadd(tot, builder.extract_element(sv, idx))
                     sq = builder.fadd(sq, builder.extract_element(qv, idx))
                 builder.store(tot, builder.gep(s.data, [ir.Constant(intp, i)]))
-                builder.store(sq, builder.gep(s.data, [ir.Constant(intp, MR + i)]))
+                builder.store(sq, builder.gep(s.data, [ir.Constant(intp, mr + i)]))
         return context.get_dummy_value()
 
     if fetch:
@@ -186,15 +186,17 @@ def _tile_kernel(stats, strided=False, add=False, unit=False, fetch=False):
             return types.void(A, i0, Wp, p, D, d0, e0, st), codegen
 
     typer.__name__ = "_tile" + ("_stats" if stats else "") + ("_strided" if strided else "") + ("_add" if add else "") \
-        + ("_unit" if unit else "") + ("_fetch" if fetch else "")
+        + ("_unit" if unit else "") + ("_fetch" if fetch else "") + ("" if mr == MR else f"_{mr}")
     return intrinsic(typer)
 
 
-_tile = _tile_kernel(False)
-"""_tile(A (b,H), i0, Wp (P,H,NR), p, D (., >=NR), d0, e0, st): D[d0:d0+MR, e0:e0+NR] = A[i0:i0+MR] @ Wp[p]
-(rows past b clamped to b-1); st unused. (rgemm_fetch's edge tiles; its full tiles run _tile_fetch.)"""
 _tile_fetch = _tile_kernel(False, fetch=True)
-"""_tile_fetch(..., pa, pn, sh): as _tile, asking for pn cache lines from address pa while it runs (rgemm_fetch)."""
+"""_tile_fetch(A (b,H), i0, Wp (P,H,NR), p, D (., >=NR), d0, e0, st, pa, pn, sh): D[d0:d0+MR, e0:e0+NR] =
+A[i0:i0+MR] @ Wp[p] (rows past b clamped to b-1; st unused), asking for pn cache lines from address pa, one
+every 2**sh steps of k, while it runs (rgemm_fetch's full tiles; its column edges with pn = 0)."""
+_tile_4 = _tile_kernel(False, mr=4)
+"""_tile_4(A, i0, Wp, p, D, d0, e0, st): the same product on a tile of 4 rows (rows past b clamped to b-1):
+rgemm_fetch's row tiles of 4 (row_tiles) and its edge tiles of fewer rows."""
 _tile_stats = _tile_kernel(True)
 """_tile_stats(...): as _tile, and st (2,MR) = per-row sum and sum of squares of the tile's columns."""
 _tile_strided_add = _tile_kernel(False, strided=True, add=True)
@@ -333,29 +335,49 @@ def fetch_schedule(plan, ntiles, K):
 
 
 @njit(**JIT)
+def row_tiles(b):
+    """How rgemm_fetch covers b rows: (n, m, e), n tiles of MR rows, then m of 4, then e < 4 rows left (one
+    clamped tile of 4). With MR = 6 (AVX2) the batch blocks of 16 and 32 rows would take a last tile with
+    4 or 2 rows of 6 (18 and 36 rows computed): 16 is 2 x 6 + 4, 32 is 4 x 6 + 2 x 4, exact."""
+    n = b // MR
+    r = b - n * MR
+    if MR == 6 and r == 2 and n > 0:  # the last tile of 6 and the two rows left: 2 x 4
+        return n - 1, 2, 0
+    return n, r // 4, r % 4
+
+
+@njit(**JIT)
 def rgemm_fetch(A, Wp, C, G, plan):
     """rgemm, which meanwhile asks for the cache lines of plan (R,2) int64 (address, bytes of each region)
     from memory, a few in every full tile's k loop (fetch_schedule): the regions a caller's passes read or
     write right after the product (the LSTM's saved rows of the next step, lstm.py). The product keeps the
     FMA units busy and leaves memory idle, the passes after it wait on memory: their lines now come in
-    under the product. C is the same bits as rgemm's."""
+    under the product. C is the same bits as rgemm's. Row tiles: row_tiles (MR rows, then 4); every element
+    is summed over k in one order whatever its tile, so C's bits depend on neither b nor the tiling."""
     _check(A, Wp, C, G)
     b, K = A.shape
     NR = Wp.shape[2]
     edge = np.empty((MR, NR), A.dtype)  # (MR,NR) a tile that sticks out of C
     st = np.empty((2, MR), A.dtype)     # (2,MR) unused here
-    sh, pa, pn = fetch_schedule(plan, (b // MR) * (G // NR), K)
-    f = 0  # full tiles so far
+    n, m, e = row_tiles(b)
+    sh, pa, pn = fetch_schedule(plan, n * (G // NR), K)
+    f = 0  # full tiles of MR rows so far
     for p in range(Wp.shape[0]):        # panel-major: Wp[p] stays in L1 while the row tiles pass
         j0 = p * NR
         nc = min(NR, G - j0)
-        for i0 in range(0, b, MR):
-            mr = min(MR, b - i0)
-            if mr == MR and nc == NR:
+        for t in range(n + m + (e > 0)):
+            i0 = t * MR if t < n else n * MR + (t - n) * 4
+            mr = min(MR if t < n else 4, b - i0)
+            if t < n and nc == NR:  # mr == MR here
                 _tile_fetch(A, i0, Wp, p, C, i0, j0, st, pa[f], pn[f], sh)
                 f += 1
+            elif t < n:  # a column edge of a tile of MR rows, asking for nothing
+                _tile_fetch(A, i0, Wp, p, edge, 0, 0, st, 0, 0, 0)
+            elif mr == 4 and nc == NR:
+                _tile_4(A, i0, Wp, p, C, i0, j0, st)
             else:
-                _tile(A, i0, Wp, p, edge, 0, 0, st)
+                _tile_4(A, i0, Wp, p, edge, 0, 0, st)
+            if nc < NR or mr < 4:
                 for i in range(mr):
                     for j in range(nc):
                         C[i0 + i, j0 + j] = edge[i, j]
