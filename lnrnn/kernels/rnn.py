@@ -16,11 +16,12 @@ import numpy as np
 from numba import njit
 
 from lnrnn.config import CHUNK_GAP as GAP, FOLD_MAX_I, ROWS
-from lnrnn.kernels.cpu.blas import rec_mul, rec_pack, rows_mul, rows_pack
+from lnrnn.kernels.cpu.blas import rec_mul_fetch, rec_pack, rec_pack_once, rows_mul_fetch, rows_pack
 from lnrnn.kernels.codes import NORM_LN, NORM_NONE  # noqa: F401  (re-exported: one set of codes for every cell)
 from lnrnn.kernels.cpu.gemm import matmul, matmul_tn, recurrent_weight_grad, transposed
 from lnrnn.kernels.cpu.rows import copy_rows, input_row_grads, ln_row_backward, ln_row_forward, sigmoid_row
 from lnrnn.kernels.cpu.threads import clamp_chunks, readonly, run_chunks, unowned
+from lnrnn.kernels.lstm import fetch_table, plan_steps
 
 
 def rnn_forward(x, h0, Wx, Wh, b, g, norm, eps, nchunks):
@@ -61,16 +62,20 @@ def _run_forward(x, h0, Wx, Wh, b, g, norm, eps, nchunks, keep):
     work = (np.empty((nch, m + 1, H), dt),           # its preactivations
             np.empty((nch, 2 * H + GAP), np.int32),  # sigmoid_row's scratch
             np.empty((nch, m + 1 if not fold else 1, H), dt))  # its rows' x_t Wx (wide input)
-    run_chunks(_forward_rows, B, nch, *readonly(x, h0, Wx, Wh, b, g), ln, fold, dt.type(eps), saved, work)
+    packs = (rec_pack_once(Wh, m),  # Wh packed for every chunk's per-step product (blas.rec_pack_once)
+             fetch_table((y, ahat), (0, 0)))  # the rows each step writes (lstm.fetch_table)
+    run_chunks(_forward_rows, B, nch, *readonly(x, h0, Wx, Wh, b, g), packs, ln, fold, dt.type(eps), saved, work)
     return saved
 
 
 @njit(**ROWS)
-def _forward_rows(q, lo, hi, x, h0, Wx, Wh, b, g, ln, fold, eps, saved, work):
+def _forward_rows(q, lo, hi, x, h0, Wx, Wh, b, g, packs, ln, fold, eps, saved, work):
     """The forward time loop of batch rows [lo, hi); writes their rows of saved = (y, ahat, rstd) (or
     rnn_infer's: ahat and rstd one step long); work: the chunks' scratch (rnn_forward), of which this
-    chunk uses row q. x_t Wx: per step for the chunk's rows (blas.rows_mul), or inside the row loop for
-    a narrow input (fold)."""
+    chunk uses row q; packs: (Wh packed for the per-step products (blas.rec_pack_once; empty: this chunk
+    packs its own), the arrays whose rows each step writes (lstm.fetch_table), asked for while the step's
+    product runs, as in lstm._forward_rows). x_t Wx: per step for the chunk's rows (blas.rows_mul_fetch
+    with nothing to fetch), or inside the row loop for a narrow input (fold)."""
     # every array here as an unowned view (threads.unowned): no shared reference counts between threads
     y, ahat, rstd = unowned(saved[0]), unowned(saved[1]), unowned(saved[2])
     x, h0, Wx, Wh, b, g = unowned(x), unowned(h0), unowned(Wx), unowned(Wh), unowned(b), unowned(g)
@@ -81,16 +86,20 @@ def _forward_rows(q, lo, hi, x, h0, Wx, Wh, b, g, ln, fold, eps, saved, work):
     a = unowned(work[0])[q, :hi - lo]  # (Bc,H) preactivation of this chunk
     kb = unowned(work[1])[q, :2 * H]   # (2H,) scratch of sigmoid_row
     xw = unowned(work[2])[q, :hi - lo]  # (Bc,H) x_t Wx of this chunk (wide input)
-    P = rec_pack(Wh, hi - lo)                  # Wh in the per-step product's layout, once per sequence
+    Ps = unowned(packs[0])
+    P = Ps if Ps.size > 0 else rec_pack(Wh, hi - lo)  # Wh in the per-step product's layout, once per sequence
     PW = rows_pack(Wx)                         # Wx likewise, for a wide input's x_t Wx
+    tab = unowned(packs[1])            # (2,5) the arrays whose rows each step writes (lstm.fetch_table)
+    plan = np.empty((2, 2), np.int64)  # (2,2) their regions at step t (lstm.plan_steps)
     for t in range(T):
         ts = t % max(ahat.shape[0], 1)  # ahat's and rstd's row: t, or 0 in rnn_infer's one-step buffers
+        npl = plan_steps(plan, tab, t, lo, hi)
         if t == 0:
-            rec_mul(h0[lo:hi], Wh, P, a)
+            rec_mul_fetch(h0[lo:hi], Wh, P, a, plan[:npl])
         else:
-            rec_mul(y[t - 1, lo:hi], Wh, P, a)
+            rec_mul_fetch(y[t - 1, lo:hi], Wh, P, a, plan[:npl])
         if not fold:
-            rows_mul(x[t, lo:hi], Wx, PW, xw)
+            rows_mul_fetch(x[t, lo:hi], Wx, PW, xw, plan[:0])
         for r in range(hi - lo):
             bb = lo + r
             if fold:
@@ -131,8 +140,10 @@ def rnn_backward(dy, saved, x, h0, Wx, Wh, g, norm, nchunks):
     m = -(-B // nch)  # rows of the largest chunk
     work = (np.zeros((nch, m + 1, H), dt),  # each chunk's dL/dh_t from step t+1 (zeros at first)
             np.empty((nch, H + GAP), dt))   # one row's dL/dz
-    run_chunks(_backward_rows, B, nch, *readonly(dy, saved, x, Wx, WhT, g), ln, fold, (dA, dx, dh0), (pH, pWx),
-               work)
+    packs = (rec_pack_once(WhT, m),  # Wh^T packed for every chunk (as rnn_forward's Wh)
+             fetch_table((y, dy, saved[1], dA), (-1, -1, -1, -1)))  # what step t-1 reads (y, dy, ahat), writes (dA)
+    run_chunks(_backward_rows, B, nch, *readonly(dy, saved, x, Wx, WhT, g), packs, ln, fold, (dA, dx, dh0),
+               (pH, pWx), work)
     if fold:
         dWx = pWx[:, :I].sum(axis=0)
     else:
@@ -145,10 +156,11 @@ def rnn_backward(dy, saved, x, h0, Wx, Wh, g, norm, nchunks):
 
 
 @njit(**ROWS)
-def _backward_rows(q, lo, hi, dy, saved, x, Wx, WhT, g, ln, fold, out, part, work):
+def _backward_rows(q, lo, hi, dy, saved, x, Wx, WhT, g, packs, ln, fold, out, part, work):
     """BPTT of batch rows [lo, hi): their rows of out = (dA (T,B,H), dx (T,B,I) (fold only), dh0 (B,H)),
     and chunk q's partials, part = (pH, pWx): pH[:, q] = db, dg (H,) and pWx[q] (I,H); work: the chunks'
-    scratch (rnn_backward), of which this chunk uses row q."""
+    scratch (rnn_backward), of which this chunk uses row q; packs: (Wh^T packed (as _forward_rows's), the
+    arrays of step t-1's row pass (lstm.fetch_table), asked for while step t's product runs)."""
     # every array here as an unowned view (threads.unowned): no shared reference counts between threads
     y, ahat, rstd = unowned(saved[0]), unowned(saved[1]), unowned(saved[2])
     dA, dx, dh0 = unowned(out[0]), unowned(out[1]), unowned(out[2])
@@ -159,7 +171,10 @@ def _backward_rows(q, lo, hi, dy, saved, x, Wx, WhT, g, ln, fold, out, part, wor
     pdb, pdg, pwx = pH[0, q], pH[1, q], pWx[q]
     dh_next = unowned(work[0])[q, :hi - lo]  # (Bc,H) dL/dh_t from step t+1
     dz = unowned(work[1])[q, :H]             # (H,)
-    PT = rec_pack(WhT, hi - lo)  # Wh^T packed once (MKL)
+    Ps = unowned(packs[0])
+    PT = Ps if Ps.size > 0 else rec_pack(WhT, hi - lo)  # Wh^T packed once per sequence
+    tab = unowned(packs[1])            # (4,5) the arrays step t-1's row pass reads and writes
+    plan = np.empty((4, 2), np.int64)  # (4,2) their regions (lstm.plan_steps)
     for t in range(T - 1, -1, -1):
         for r in range(hi - lo):
             bb = lo + r
@@ -177,5 +192,6 @@ def _backward_rows(q, lo, hi, dy, saved, x, Wx, WhT, g, ln, fold, out, part, wor
                     dA[t, bb, k] = dz[k]
             if fold:  # narrow input: dx and dWx while the row is in cache
                 input_row_grads(dx[t, bb], pwx, dA[t, bb], x[t, bb], Wx)
-        rec_mul(dA[t, lo:hi], WhT, PT, dh_next)
+        npl = plan_steps(plan, tab, t, lo, hi)
+        rec_mul_fetch(dA[t, lo:hi], WhT, PT, dh_next, plan[:npl])
     copy_rows(dh0[lo:hi], dh_next)
