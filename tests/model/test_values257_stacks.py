@@ -107,11 +107,12 @@ def test_parameter_names_and_shapes_counted_by_hand(skip, bidirectional, layers)
     assert stack.flat[0].data.size == count
 
 
-def skip3_by_hand(p, x):
-    """y (T,B,3H) = [h_0 | h_1 | h_2]: layer k > 0 reads [x | h_{k-1}]; from zero states."""
+def skip_by_hand(p, x, layers=3):
+    """y (T,B,layers H) = [h_0 | h_1 | ...] of a skip stack of rnn layers: layer k > 0 reads [x | h_{k-1}]
+    (reference.rnn_forward); from zero states."""
     B = x.shape[1]
     inp, ys = x, []
-    for k in range(3):
+    for k in range(layers):
         h, _, _ = reference.rnn_forward(inp, np.zeros((B, H)), p[f"l{k}.Wx"], p[f"l{k}.Wh"], p[f"l{k}.b"], None,
                                         "none")
         ys.append(h)
@@ -127,13 +128,13 @@ def test_a_three_layer_skip_stack_and_all_its_gradients():
     rng = np.random.default_rng(25706)
     x, w = rng.standard_normal((T, B, I)), rng.standard_normal((T, B, 3 * H))
     y, _ = stack.forward(x)
-    np.testing.assert_allclose(y, skip3_by_hand(p, x), rtol=1e-12, atol=1e-14)
+    np.testing.assert_allclose(y, skip_by_hand(p, x), rtol=1e-12, atol=1e-14)
     stack.zero_grad()
     dx = stack.backward(w.copy())
     grads = {k: np.array(v) for k, v in stack.grads.items()}
 
     def loss():
-        return float((skip3_by_hand(p, x) * w).sum())
+        return float((skip_by_hand(p, x) * w).sum())
     np.testing.assert_allclose(dx, numeric_grad(loss, x), rtol=1e-7, atol=1e-10)
     for k in p:
         np.testing.assert_allclose(grads[k], numeric_grad(loss, p[k]), rtol=1e-6, atol=1e-9, err_msg=k)

@@ -12,7 +12,7 @@ from gradcheck_util import numeric_grad
 from lnrnn import reference
 from lnrnn.model.layers import RecurrentStack
 from lnrnn.model.models import SequenceClassifier
-from test_values257_stacks import bidirectional_by_hand, randomized, skip3_by_hand, valid_mask
+from test_values257_stacks import bidirectional_by_hand, randomized, skip_by_hand, valid_mask
 
 I, H = 2, 3
 
@@ -80,7 +80,7 @@ def test_a_three_layer_skip_stacks_input_gradient_through_the_layers_above():
     w[:, :, 2 * H:] = rng.standard_normal((T, B, H))   # only the top layer is scored: all of dx comes from above
     stack.forward(x)
     dx = stack.backward(w.copy())
-    want = numeric_grad(lambda: float((skip3_by_hand(p, x) * w).sum()), x)
+    want = numeric_grad(lambda: float((skip_by_hand(p, x) * w).sum()), x)
     assert np.abs(want).max() > 1e-3
     np.testing.assert_allclose(dx, want, rtol=1e-7, atol=1e-10)
 

@@ -1,10 +1,10 @@
 """Recurrent layers and stacks (lnrnn/model/layers.py, cells.py), fifteenth pass, in float64 at tiny sizes
 (I 2, H 3, tanh RNN cells): refusals read word for word (a state tuple of the wrong count, 1 and 2, with the
 plural written out; a state array of the wrong shape naming h0 or c0; a size of None; a combined cell name
-given to lookup as a kind); a bidirectional stack of two layers over ragged rows (lengths 4, 1, 3) against
-lnrnn/reference.py composed row by row (test_values257_stacks' helpers); a two-layer skip stack with I != H
-(layer 1 reads [x | h_0], y = [h_0 | h_1]) against the reference composed here, and its input and parameter
-gradients against central differences of a weighted sum of y."""
+given to lookup as a kind); a two-layer skip stack with I != H (layer 1 reads [x | h_0], y = [h_0 | h_1])
+against lnrnn/reference.py composed by test_values257_stacks' skip_by_hand, and its input and parameter
+gradients against central differences of a weighted sum of y. (A bidirectional stack of two layers over
+ragged rows: test_values295_stacks.)"""
 import numpy as np
 import pytest
 
@@ -12,7 +12,7 @@ from gradcheck_util import numeric_grad
 from lnrnn import reference
 from lnrnn.model import cells
 from lnrnn.model.layers import RecurrentLayer, RecurrentStack
-from test_values257_stacks import bidirectional_by_hand, randomized, valid_mask
+from test_values257_stacks import randomized, skip_by_hand
 
 I, H = 2, 3
 
@@ -57,31 +57,6 @@ def test_lookup_takes_a_kind_not_a_cell_name(cell):
     assert cells.lookup("lstm", "ln") is cells.CELLS["ln-lstm"]
 
 
-def test_a_two_layer_bidirectional_stack_runs_both_layers():
-    T, B = 4, 3
-    lengths = np.array([4, 1, 3])
-    stack = randomized(RecurrentStack("rnn", "none", I, H, num_layers=2, dtype=np.float64, seed=7,
-                                      bidirectional=True), 29701)
-    p = {k: np.array(v) for k, v in stack.params.items()}
-    x = np.random.default_rng(29702).standard_normal((T, B, I))
-    y, states = stack.forward(x, lengths=lengths)
-    assert y.shape == (T, B, 2 * H) and len(states) == 4
-    np.testing.assert_allclose(y * valid_mask(lengths, T), bidirectional_by_hand(p, x, lengths, False),
-                               rtol=1e-12, atol=1e-14)
-
-
-def skip2_by_hand(p, x):
-    """y = [h_0 | h_1] of a two-layer skip stack, layer 1 reading [x | h_0] (reference.rnn_forward)."""
-    B = x.shape[1]
-    inp, ys = x, []
-    for k in range(2):
-        h, _, _ = reference.rnn_forward(inp, np.zeros((B, H)), p[f"l{k}.Wx"], p[f"l{k}.Wh"], p[f"l{k}.b"], None,
-                                        "none")
-        ys.append(h)
-        inp = np.concatenate([x, h], axis=2)
-    return np.concatenate(ys, axis=2)
-
-
 def test_a_two_layer_skip_stack_with_i_unlike_h_and_its_gradients():
     T, B = 3, 2
     stack = randomized(RecurrentStack("rnn", "none", I, H, num_layers=2, dtype=np.float64, seed=8, skip=True),
@@ -92,9 +67,9 @@ def test_a_two_layer_skip_stack_with_i_unlike_h_and_its_gradients():
     x = rng.standard_normal((T, B, I))
     w = rng.standard_normal((T, B, 2 * H))
     y, _ = stack.forward(x)
-    np.testing.assert_allclose(y, skip2_by_hand(live, x), rtol=1e-12, atol=1e-14)
+    np.testing.assert_allclose(y, skip_by_hand(live, x, 2), rtol=1e-12, atol=1e-14)
     dx = stack.backward(w.copy())
-    f = lambda: float((skip2_by_hand(live, x) * w).sum())  # noqa: E731
+    f = lambda: float((skip_by_hand(live, x, 2) * w).sum())  # noqa: E731
     np.testing.assert_allclose(dx, numeric_grad(f, x), rtol=1e-7, atol=1e-10)
     for n in ("l0.Wx", "l0.Wh", "l1.Wx", "l1.b"):
         np.testing.assert_allclose(stack.grads[n], numeric_grad(f, live[n]), rtol=1e-7, atol=1e-10)

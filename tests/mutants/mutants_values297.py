@@ -13,10 +13,9 @@ refusal naming 'h' and 'c' instead of h0 and c0.
 13 mutants. Against the old targeted files alone: not measured yet. The new value tests catch every mutant on
 their own (checked with the old files taken off the lists): test_values297_stacks (refusals word for word: a
 state tuple of 1 for an LSTM and of 2 for an RNN with the plural written out, a state array of the wrong shape
-naming h0 or c0, sizes of None, lookup given 'ln-lstm', 'bn-rnn' or 'gru' as a kind; a bidirectional stack of
-two layers over lengths 4, 1, 3 against lnrnn/reference.py composed row by row; a two-layer skip stack with
-I 2 != H 3 against the reference composed here, its input and parameter gradients against central
-differences), test_values297_models (a bidirectional last-step classifier over lengths 4, 1, 3: its loss
+naming h0 or c0, sizes of None, lookup given 'ln-lstm', 'bn-rnn' or 'gru' as a kind; a two-layer skip stack with
+I 2 != H 3 against the reference composed by test_values257_stacks' skip_by_hand, its input and parameter gradients against central
+differences; the bidirectional stack of two layers by test_values295_stacks' over lengths 5, 2, 4), test_values297_models (a bidirectional last-step classifier over lengths 4, 1, 3: its loss
 against log-softmax cross-entropy of [forward at the last step | backward at step 0] composed in NumPy, every
 gradient against central differences of that composition in float64; an MDN model evaluated over two batches
 against reference.mdn_nll, per point (14) and per sequence (5); parameter names, shapes and counts of stacks of
@@ -57,7 +56,7 @@ MUTANTS = [
     dict(name="v297-layers-bidirectional-runs-half-the-layers", file=LAYERS,
          old="        for j in range(0, len(self.layers), 2):",
          new="        for j in range(0, len(self.layers) // 2, 2):",
-         tests=[T_STACKS + "test_a_two_layer_bidirectional_stack_runs_both_layers"] + OLD,
+         tests=["tests/model/test_values295_stacks.py::test_a_bidirectional_stack_over_more_steps_than_rows"] + OLD,
          why="a bidirectional stack of 2 or 3 layers runs only its first (lower) layers: y is a lower layer's"),
     dict(name="v297-layers-skip-backward-i-h-swapped", file=LAYERS,
          old="        H, I = self.layers[0].H, self.layers[0].I",
