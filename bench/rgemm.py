@@ -9,6 +9,8 @@ block stays in L2.
 
     python bench/rgemm.py                 # every shape, 7 turns
     python bench/rgemm.py --turns 11 --calls 400
+    git show HEAD~1:lnrnn/kernels/cpu/rgemm.py > rgemm_old.py
+    python bench/rgemm.py --against rgemm_old.py   # also that version's rgemm at the per-step shapes, in turns
 
 Timing: each kernel runs ``--calls`` products inside one compiled loop (no Python call per product);
 the kernels take turns, round after round, in one process, and each figure is the median over the
@@ -18,6 +20,7 @@ clock the kernel's cpuinfo reports (nominal: turbo may exceed it). A benchmark, 
 kernel's result against float64 and asserts nothing about time.
 """
 import argparse
+import importlib.util
 import os
 import platform
 import statistics
@@ -37,9 +40,11 @@ from lnrnn.kernels.cpu.blas import (BLAS_TAG, HAVE_MKL, blas_mul, blas_pack, cpu
 
 # (name, b rows of a thread's block, K, N): the S1-S3 LN-LSTM layers' per-step products, forward
 # h_{t-1} (b,H) @ Wh (H,G = 4H) and backward ("bw": dL/d(h Wh) (b,G) @ Wh^T (G,H)), and the synthesis
-# network's ("syn": 3 x 400 units, batch 8, so 4 rows a thread), whose few rows fill half an 8-row tile
-SHAPES = [("S1", 32, 128, 512), ("S1", 64, 128, 512), ("S1bw", 32, 512, 128), ("S2", 64, 256, 1024),
-          ("S2bw", 64, 1024, 256), ("S3", 16, 400, 1600), ("S3", 32, 400, 1600), ("S3bw", 16, 1600, 400),
+# network's ("syn": 3 x 400 units, batch 8, so 4 rows a thread), whose few rows fill half an 8-row tile;
+# S1 and S2 take blocks of 32 rows (threads.batch_blocks: B64 and B128 in 2 and 4 blocks), 64 a block's rows
+# when a batch has fewer blocks
+SHAPES = [("S1", 32, 128, 512), ("S1", 64, 128, 512), ("S1bw", 32, 512, 128), ("S2", 32, 256, 1024),
+          ("S2bw", 32, 1024, 256), ("S2", 64, 256, 1024), ("S2bw", 64, 1024, 256), ("S3", 16, 400, 1600), ("S3", 32, 400, 1600), ("S3bw", 16, 1600, 400),
           ("syn", 4, 400, 1600), ("synbw", 4, 1600, 400), ("syn", 8, 400, 1600), ("syn", 16, 400, 1600)]
 
 # (name, rows, K, N): S2's (T28 B128 I28 H256) wide input: x_t Wx of a 32-row block per step; the same over
@@ -95,6 +100,22 @@ def loop_rowstats(A, Wp, C, G, s1, s2, n):
         rg.rgemm_rowstats(A, Wp, C, G, s1, s2)
 
 
+def other_rgemm(path):
+    """A loop of the rgemm in another version of rgemm.py at path (loaded as a module of its own beside the
+    installed lnrnn), as loop_rgemm."""
+    spec = importlib.util.spec_from_file_location("lnrnn.kernels.cpu.rgemm_against", path)
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = mod
+    spec.loader.exec_module(mod)
+    f = mod.rgemm
+
+    @njit
+    def loop(A, Wp, C, G, n):
+        for _ in range(n):
+            f(A, Wp, C, G)
+    return loop
+
+
 def medians(runs, turns, n):
     """Each kernel of runs (name -> a call of n products) once to compile and warm caches, then in turns,
     round after round: {name: median seconds per product}."""
@@ -127,7 +148,10 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--turns", type=int, default=7, help="rounds of turns; figures are medians over them")
     ap.add_argument("--calls", type=int, default=200, help="products per timed loop")
+    ap.add_argument("--against", metavar="FILE", help="another version of lnrnn/kernels/cpu/rgemm.py: its rgemm "
+                    "too at the per-step shapes, in the same turns (kernel 'against')")
     args = ap.parse_args(argv)
+    loop_against = other_rgemm(args.against) if args.against else None
     model, cores, mhz = cpu()
     ghz = mhz / 1e3
     lanes = 16 if rg.VEC_BYTES == 64 else 8
@@ -154,13 +178,15 @@ def main(argv=None):
         ref = A.astype(np.float64) @ Wh.astype(np.float64)          # (b,G)
         P = blas_pack(Wh, b)                                        # MKL's packed Wh (uint8)
         Wp = rg.pack(Wh)                                            # (P,H,NR)
-        outs = {k: np.empty((b, G), np.float32) for k in ("mkl", "np.dot", "rgemm", "rowstats")}
+        outs = {k: np.empty((b, G), np.float32) for k in ("mkl", "np.dot", "rgemm", "rowstats", "against")}
         s1, s2 = np.empty(b, np.float32), np.empty(b, np.float32)   # (b,) row sums, sums of squares
         n = args.calls
         runs = {"mkl": lambda: loop_mkl(A, Wh, P, outs["mkl"], n),
                 "np.dot": lambda: loop_dot(A, Wh, outs["np.dot"], n),
                 "rgemm": lambda: loop_rgemm(A, Wp, outs["rgemm"], G, n),
                 "rowstats": lambda: loop_rowstats(A, Wp, outs["rowstats"], G, s1, s2, n)}
+        if loop_against is not None:
+            runs["against"] = lambda: loop_against(A, Wp, outs["against"], G, n)
         if not HAVE_MKL:
             runs.pop("mkl")
         med = medians(runs, args.turns, n)
@@ -168,6 +194,9 @@ def main(argv=None):
         for k in runs:
             row(name, b, H, G, k, med[k], med["mkl"] / med[k] if "mkl" in med else float("nan"))
         print("%-5s %3d %4d %5d | rowstats over rgemm: %.2fx the time" % (name, b, H, G, med["rowstats"] / med["rgemm"]))
+        if loop_against is not None:
+            print("%-5s %3d %4d %5d | rgemm over against: %.2fx the time" % (name, b, H, G,
+                                                                            med["rgemm"] / med["against"]))
     print("products over many rows (blas.rows_mul), rgemm against MKL's sgemm (blas.gemm):")
     for name, b, K, N in ROWS_SHAPES:
         A = rng.standard_normal((b, K)).astype(np.float32)
