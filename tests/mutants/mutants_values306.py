@@ -10,13 +10,14 @@ its saved rstd not cut to the call's steps; the BN-LSTM's saved mean_x and rstd_
 forward storing c_t's 1/std as the mean and the mean as the 1/std; its captured backward's dx not cut to the
 call's steps.
 
-14 mutants. Against the old targeted files alone: not measured yet. The new value tests are meant to catch every
-mutant on their own: test_values306_lstm_cuda (B = 3, I = 4, H = 5 over blocks of 4 threads, float64, clip 0.05
-that binds: a captured plan of 3 steps serving a later call of 2 with LayerNorm, the plan without a norm, the
-sequence kernels and the per-step loop with LayerNorm; y, hT, cT against lnrnn/reference.py, the saved layout,
-the rstd rows and every gradient against the CPU twin) and test_values306_rnn_bn_cuda (plans of 3 steps serving
-a call of 2: the LN-RNN against the spec's outputs, saved ahat and rstd rows and gradients; the BN-LSTM in
-training and evaluation with lengths 0, 1 and T in one batch, running rows, clip 0.05, against the CPU twin).
+14 mutants. Against the old targeted files alone: not measured yet. The new value tests catch every mutant on their
+own (checked with the old files taken off the lists): test_values306_lstm_cuda (B = 3, I = 4, H = 5 over blocks of
+4 threads, float64, clip 0.05 that binds: a captured plan of 3 steps serving a later call of 2 with LayerNorm, the
+plan without a norm, the sequence kernels and the per-step loop with LayerNorm; y, hT, cT against
+lnrnn/reference.py, the saved layout, the rstd rows and every gradient against the CPU twin) and
+test_values306_rnn_bn_cuda (plans of 3 steps serving a call of 2: the LN-RNN against the spec's outputs, saved ahat
+and rstd rows and gradients; the BN-LSTM in training and evaluation with lengths 0, 1 and T in one batch, running
+rows, clip 0.05, against the CPU twin).
 
 Left out as equivalent: bwd_seq's `dc0[bb, k] = zero` (the sequence kernels run only without a dL/dc_T seed, and
 _backward_loop hands them dc_next already zeroed); the BN-LSTM backward's padded `dcarry[b, j] = zero` (padded
