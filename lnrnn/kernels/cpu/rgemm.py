@@ -27,12 +27,19 @@ Tile (MR x NR accumulators), chosen from the host CPU at import
     AVX2 (16 registers): MR = 6, 12 accumulators + 2 panel vectors + 1 broadcast of A = 15 registers
     (the classic 6 x 16 shape); 8 x 16 would need 16 accumulators and spill, 4 x 16 has only 8 chains.
     AVX-512 (32 registers): MR = 8, 16 accumulators + 3 = 19 registers, and 8 divides every batch block
-    lnrnn uses (16, 32, 64 rows), where 6 would compute up to 12% clamped rows (16 -> 18, 32 -> 36).
-    Per k the tile does 2 vector loads of the panel, MR broadcasts of A and 2*MR FMAs.
+    lnrnn uses (16, 32, 64 rows). Per k the tile does 2 vector loads of the panel, MR broadcasts of A and
+    2*MR FMAs.
+
+Row tiles (row_tiles): MR rows, then tiles of 4 (8 accumulator chains: still enough), then one tile of 4
+for the 1-3 rows left. With MR = 6 the blocks of 16 and 32 rows took a last tile of 6 with 2 or 4 rows
+clamped (18 and 36 rows computed, 12%); as 2 x 6 + 4 and 4 x 6 + 2 x 4 they compute none: the per-step
+products of S1-S3's blocks and the synthesis network's 4 and 8 rows took 0.70-0.96x their time on a Zen 3
+(bench/rgemm.py --against, bench/results/row-tiles-zen3.txt).
 
 Edges: rows past b are clamped to row b-1 (the tile computes a copy of the last row and does not
 store it); the zero columns of the last panel give zero sums. A tile that sticks out of C is written
-to a (MR,NR) scratch tile and its valid part copied. So the k loop is the same for every tile.
+to a (MR,NR) scratch tile and its valid part copied. So the k loop is the same for every tile, and each
+element of C is summed over k in one order whatever tile it falls in.
 
 Why an intrinsic and not Numba loops. Written as Numba loops (acc[i, j] += a[i, k] * w[k, j] on a
 (MR,NR) array), the tile never reaches registers: a heap array may alias A and Wp, so every FMA loads
