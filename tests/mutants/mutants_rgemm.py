@@ -11,11 +11,9 @@ TC = "tests/kernels/test_cache_blas.py"
 
 MUTANTS = [
     dict(name="rgemm-edge-tile-drops-last-column", file=RG,
-         old="                f += 1\n            else:\n"
-             "                _tile(A, i0, Wp, p, edge, 0, 0, st)\n                for i in range(mr):\n"
+         old="            if nc < NR or mr < 4:\n                for i in range(mr):\n"
              "                    for j in range(nc):\n",
-         new="                f += 1\n            else:\n"
-             "                _tile(A, i0, Wp, p, edge, 0, 0, st)\n                for i in range(mr):\n"
+         new="            if nc < NR or mr < 4:\n                for i in range(mr):\n"
              "                    for j in range(nc - 1):\n",
          tests=[f"{T}::test_rgemm_equals_the_product[13-33-70-float64]"],
          why="a tile that sticks out of C copies all but its last column: C keeps what was there"),
@@ -63,8 +61,8 @@ MUTANTS += [
          tests=[f"{TK}::test_lstm_wide_input_gradients_in_blocks_of_few_rows"],
          why="every chunk's per-step x_t Wx is taken from the first chunk's rows of x"),
     dict(name="rows-rnn-forward-x-of-first-chunk", file=RN,
-         old="            rows_mul(x[t, lo:hi], Wx, PW, xw)\n",
-         new="            rows_mul(x[t, :hi - lo], Wx, PW, xw)\n",
+         old="            rows_mul_fetch(x[t, lo:hi], Wx, PW, xw, plan[:0])\n",
+         new="            rows_mul_fetch(x[t, :hi - lo], Wx, PW, xw, plan[:0])\n",
          tests=[f"{TK}::test_rnn_kernel_matches_reference"],
          why="every chunk's per-step x_t Wx of the RNN is taken from the first chunk's rows of x"),
 ]

@@ -106,8 +106,8 @@ MUTANTS = [
          why="the cell LayerNorm's gain and bias gradients come back in each other's places"),
     # ---- the RNN ----
     dict(name="v147-rnn-recurrence-always-from-h0", file=RNN,
-         old="rec_mul(y[t - 1, lo:hi], Wh, P, a)",
-         new="rec_mul(h0[lo:hi], Wh, P, a)",
+         old="rec_mul_fetch(y[t - 1, lo:hi], Wh, P, a, plan[:npl])",
+         new="rec_mul_fetch(h0[lo:hi], Wh, P, a, plan[:npl])",
          tests=RNN_NEW + RNN_OLD,
          why="every step's recurrent product reads h0 instead of h_{t-1}"),
     dict(name="v147-rnn-bwd-narrow-grads-from-dz", file=RNN,

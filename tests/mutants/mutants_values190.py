@@ -120,8 +120,8 @@ MUTANTS = [
          tests=RNN_NEW + RNN_OLD,
          why="tanh(z) = 2 sigmoid(2z) - 1 written with its sign flipped: the RNN outputs -tanh(z)"),
     dict(name="v190-rnn-bwd-recurrence-from-dy", file=RNN,
-         old="rec_mul(dA[t, lo:hi], WhT, PT, dh_next)",
-         new="rec_mul(dy[t, lo:hi], WhT, PT, dh_next)",
+         old="rec_mul_fetch(dA[t, lo:hi], WhT, PT, dh_next, plan[:npl])",
+         new="rec_mul_fetch(dy[t, lo:hi], WhT, PT, dh_next, plan[:npl])",
          tests=RNN_NEW + RNN_OLD,
          why="dL/dh_{t-1} = dL/dA_t Wh^T taken from dy_t instead of dA_t (the tanh and LN derivatives dropped "
              "from the recurrence)"),

@@ -164,8 +164,8 @@ MUTANTS = [
          tests=CELLS_NEW + CELLS_OLD,
          why="dWh's step-0 share multiplies every chunk's dL/d(h Wh) by the first chunk's h0 rows"),
     dict(name="v26-rnn-h0-of-first-chunk", file=RNN,
-         old="            rec_mul(h0[lo:hi], Wh, P, a)",
-         new="            rec_mul(h0[:hi - lo], Wh, P, a)",
+         old="            rec_mul_fetch(h0[lo:hi], Wh, P, a, plan[:npl])",
+         new="            rec_mul_fetch(h0[:hi - lo], Wh, P, a, plan[:npl])",
          tests=CELLS_NEW + CELLS_OLD,
          why="the RNN's first step multiplies the first chunk's h0 rows for every chunk"),
 ]

@@ -167,8 +167,8 @@ MUTANTS = [
          why="bn_forward takes one chunk of steps fewer than T (up to TIME_CHUNKS): T = 1 runs no step at all"),
     # ---- rgemm: a full-row tile of the last, partial panel; the fetch walk's partial line ----
     dict(name="v45-rgemm-fetch-tile-sticks-out", file=RGEMM,
-         old="            if mr == MR and nc == NR:\n                _tile_fetch(",
-         new="            if mr == MR:\n                _tile_fetch(",
+         old="            if t < n and nc == NR:  # mr == MR here\n                _tile_fetch(",
+         new="            if t < n:  # mr == MR here\n                _tile_fetch(",
          tests=RGEMM_NEW + RGEMM_OLD,
          why="rgemm stores a full-row tile of the last, partial panel whole: its NR - nc zero columns land "
              "on the next rows' first columns (and past C's end)"),
