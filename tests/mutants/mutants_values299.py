@@ -9,18 +9,20 @@ npz sets' list keyed on lengths_val (a file's own x_val without lengths_val neve
 short; a packed file's refusals naming lengths for strokes; a too-long sequence counted from 1; read_lines naming
 an .npz's arrays unsorted; --split's refusal quoting nothing; task_spec writing an option's value unchecked.
 
-14 mutants. Against the old targeted files alone: not measured yet. The new value tests catch every mutant on their
-own (checked with the old files taken off the lists): test_values299_strokes (two strokes of 3 and 2 points and a
-dot written out as stroke-3 by hand, pen lifts on each stroke's last point; fractional offsets drawn back at scale
-(2, 1) without rounding; the head scale against the standard deviations of offsets 3, -1, 0 and 0, 2, 4 worked out
-by hand, sqrt(78/27) and sqrt(8/3), and the normalized lines divided by them; texts ["ab", None] giving no
-alphabet; the names and texts of the lines kept past a skipped one-point line), test_values299_arrays (a .npy's
-six magic bytes and its refusal word for word with nothing written; float lengths refused word for word; x_val and
-y_val without lengths_val read value by value, int16 kept and bool made uint8, and a width mismatch refused in the
-singular; --split 3/0 and 0/7 refused quoting the text; task_spec refusing objective 'xyz' before any file is
-read), test_values299_stroke_files (save_npz's strokes and lengths read back with numpy.load, lengths 3, 2 and per
-split 2, 3, 2 / 3; NaN in strokes refused naming strokes; a 10,001-point sequence refused as sequence 1; a pickled
-train + valid read into its own splits with allow_pickle; read_lines naming arrays alpha, zeta sorted).
+14 mutants. Against the old targeted files alone: 9 of 14 caught (missed: an alphabet built when any line has text,
+float lengths cast before the dtype check, the --split refusal unquoted, task_spec storing an option unchecked,
+read_lines listing an npz's arrays unsorted). The new value tests catch every mutant on their own (checked with the
+old files taken off the lists): test_values299_strokes (two strokes of 3 and 2 points and a dot written out as
+stroke-3 by hand, pen lifts on each stroke's last point; fractional offsets drawn back at scale (2, 1) without
+rounding; the head scale against the standard deviations of offsets 3, -1, 0 and 0, 2, 4 worked out by hand,
+sqrt(78/27) and sqrt(8/3), and the normalized lines divided by them; texts ["ab", None] giving no alphabet; the
+names and texts of the lines kept past a skipped one-point line), test_values299_arrays (a .npy's six magic bytes
+and its refusal word for word with nothing written; float lengths refused word for word; x_val and y_val without
+lengths_val read value by value, int16 kept and bool made uint8, and a width mismatch refused in the singular;
+--split 3/0 and 0/7 refused quoting the text; task_spec refusing objective 'xyz' before any file is read),
+test_values299_stroke_files (save_npz's strokes and lengths read back with numpy.load, lengths 3, 2 and per split 2,
+3, 2 / 3; NaN in strokes refused naming strokes; a 10,001-point sequence refused as sequence 1; a pickled train +
+valid read into its own splits with allow_pickle; read_lines naming arrays alpha, zeta sorted).
 
 Left out as equivalent: drop_long_steps's seq[kept].copy() without .copy() (fancy indexing copies);
 ctc_steps_needed's labels >= 0 made > 0 (a CTC label is never 0); parse_split's split("/") made split("/", 1)

@@ -10,23 +10,24 @@ the checkpoint's stop_eval holding the last scheduled row instead of the stop's 
 processes compared with its own size (no note); refusals of --eval-every, --clip-output and --save-every naming
 another option's value; a --reproducible split naming its blocks as the batch.
 
-13 mutants. Against the old targeted files alone: not measured yet. The new value tests catch every mutant on
-their own (checked with the old files taken off the lists): test_values301_loop (TINY of test_values56_stop_place
-in batches of 7: nb = ceil(40 / 7) = 6 with a last batch of 5; the rows of each batch against the permutations
-numpy.random.default_rng(5) draws in the test, one generator across two epochs; an epoch row's training means
-against the batch means of updates.jsonl weighted 7, 7, 7, 7, 7, 5 over 40; --max-steps 10 saved at update 10 =
-epoch 1, batch 4 with its stop evaluation at epoch 1.666667 and 68 samples, resumed to update 12 with the
-parameters of the run never cut; --save-every 4 copies at 0, 4, 6, 8, 12, 13; a scripted history worse, better,
-equal, worse, better under --eval-every 4 --patience 2 stopping at the evaluation of update 16 with its row
-marked; --max-steps 12 and --patience 1 spent by the same evaluation named as the budget's stop),
-test_values301_plan_group (the refusals word for word; describe_split's sentence for a batch of 100; a
-checkpoint.json saying 3 ranks resumed by one process: the note word for word). Left out as equivalent: the stop
-policy's 'elif t.early_stop is not None' written 'elif t.early_stop' (a recorded early stop is a non-empty dict);
-budget_note's 'if c.max_steps is not None' / 'if c.time_budget is not None' written as truthiness (validate
-refuses a --max-steps below 1, and a --time-budget of 0 is used up before the first update, so no resume hint
-holds it). Left out as not cheap or not observable here: the TensorBoard rows (no tensorboard package), the
-curve's redraw clock (timing), the two-process paths of distributed.py (MPI), train()'s describe_split line for
-a group larger than one (MPI), a signal arriving during a save (StopFlag, timing).
+13 mutants. Against the old targeted files alone: 8 of 13 caught (missed: every epoch shuffled by a fresh generator
+of the seed, the resume note comparing the process count with itself, and the three plan refusals naming another
+option's value). The new value tests catch every mutant on their own (checked with the old files taken off the
+lists): test_values301_loop (TINY of test_values56_stop_place in batches of 7: nb = ceil(40 / 7) = 6 with a last
+batch of 5; the rows of each batch against the permutations numpy.random.default_rng(5) draws in the test, one
+generator across two epochs; an epoch row's training means against the batch means of updates.jsonl weighted 7, 7,
+7, 7, 7, 5 over 40; --max-steps 10 saved at update 10 = epoch 1, batch 4 with its stop evaluation at epoch 1.666667
+and 68 samples, resumed to update 12 with the parameters of the run never cut; --save-every 4 copies at 0, 4, 6, 8,
+12, 13; a scripted history worse, better, equal, worse, better under --eval-every 4 --patience 2 stopping at the
+evaluation of update 16 with its row marked; --max-steps 12 and --patience 1 spent by the same evaluation named as
+the budget's stop), test_values301_plan_group (the refusals word for word; describe_split's sentence for a batch of
+100; a checkpoint.json saying 3 ranks resumed by one process: the note word for word). Left out as equivalent: the
+stop policy's 'elif t.early_stop is not None' written 'elif t.early_stop' (a recorded early stop is a non-empty
+dict); budget_note's 'if c.max_steps is not None' / 'if c.time_budget is not None' written as truthiness (validate
+refuses a --max-steps below 1, and a --time-budget of 0 is used up before the first update, so no resume hint holds
+it). Left out as not cheap or not observable here: the TensorBoard rows (no tensorboard package), the curve's redraw
+clock (timing), the two-process paths of distributed.py (MPI), train()'s describe_split line for a group larger than
+one (MPI), a signal arriving during a save (StopFlag, timing).
 
     python tests/mutants/run.py --only 'v301-*'
 """
