@@ -7,15 +7,15 @@ parent's; a kept prefix's pb and pnb stored swapped; the blank read as the last 
 convention); a row's best label walked up the trie by its labels instead of its parents; the best taken as the
 first kept prefix (wrong among exact ties); a caption's prime note on the rows without a prime; the caption limit at 120.
 
-11 mutants. Against the old targeted files alone: not measured yet. The new value tests catch every mutant on
-their own (checked with the old files taken off the lists): test_values300_decode (both searches at the full
-width against brute force over every C^T path, test_values198_beam's every_labelling, at T 3 C 3, T 4 C 2 and
-T 2 C 4: exactly the labels some path spells, none with a blank; rows of 4, 3 and 0 steps against the brute-force
-best and its log p, one best spelling two labels; float32 scores against float64 brute force at rtol 1e-13; a
-hand-worked row where best path gives (), width 1 () at .25, width 3 (a) .39, () .25, (b) .24; exact ties on
-uniform steps worked out in fractions, ranked shortest then smallest; a one-step tie of two labels at width 1),
-test_values300_sampler (written_label of rows built by hand against the caption rule: the prime note only on a
-primed row, captions of exactly 100 characters whole and of 101 cut, with and without the prime note).
+11 mutants. Against the old targeted files alone: 11 of 11 caught. The new value tests catch every mutant on their
+own (checked with the old files taken off the lists): test_values300_decode (both searches at the full width against
+brute force over every C^T path, test_values198_beam's every_labelling, at T 3 C 3, T 4 C 2 and T 2 C 4: exactly the
+labels some path spells, none with a blank; rows of 4, 3 and 0 steps against the brute-force best and its log p, one
+best spelling two labels; float32 scores against float64 brute force at rtol 1e-13; a hand-worked row where best
+path gives (), width 1 () at .25, width 3 (a) .39, () .25, (b) .24; exact ties on uniform steps worked out in
+fractions, ranked shortest then smallest; a one-step tie of two labels at width 1), test_values300_sampler
+(written_label of rows built by hand against the caption rule: the prime note only on a primed row, captions of
+exactly 100 characters whole and of 101 cut, with and without the prime note).
 
 Left out as equivalent: _logaddexp's d > 0 made d >= 0 (d == 0 is x == y, answered before); the heap's sift-down
 heap[0, k] >= s made > (an equal child moved up keeps a heap on log tot, and ties at the cut are settled before);
