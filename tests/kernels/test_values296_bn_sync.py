@@ -89,6 +89,15 @@ def test_step_chunks_one_two_three_give_the_same_bits(cell, monkeypatch):
             np.testing.assert_array_equal(a, b_)
 
 
+def momentum_update(m_old, v_old, rows):
+    """A running row after one update from the active rows (R,F): (1 - m) r + m s, the variance unbiased
+    n/(n - 1)."""
+    n = rows.shape[0]
+    mu = rows.sum(0) / n
+    var = ((rows - mu) ** 2).sum(0) / n
+    return (1 - MOM) * m_old + MOM * mu, (1 - MOM) * v_old + MOM * var * n / (n - 1)
+
+
 def test_running_rows_after_one_and_two_updates_are_the_momentum_formula():
     """BN-RNN, T = 2, lengths [2, 0, 1, 2, 1]: step 0 has rows 0, 2, 3, 4 active, step 1 rows 0 and 3. x rows
     for both steps; one h row, so only step 0 moves it (step 1 reads it and leaves it)."""
@@ -99,20 +108,14 @@ def test_running_rows_after_one_and_two_updates_are_the_momentum_formula():
     rmx, rvx, rmh, rvh = [r.copy() for r in run]
     act = [np.array([0, 2, 3, 4]), np.array([0, 3])]
 
-    def update(m_old, v_old, rows):   # (1 - m) r + m s, the variance unbiased n/(n - 1)
-        n = rows.shape[0]
-        mu = rows.sum(0) / n
-        var = ((rows - mu) ** 2).sum(0) / n
-        return (1 - MOM) * m_old + MOM * mu, (1 - MOM) * v_old + MOM * var * n / (n - 1)
-
     for call in range(2):
         if call == 1:
             p["x"] = rng.standard_normal((2, B, 2)) - 1.5
             p["h0"] = rng.standard_normal((B, H))
         want = [r.copy() for r in (rmx, rvx, rmh, rvh)]
         for t in range(2):
-            want[0][t], want[1][t] = update(want[0][t], want[1][t], (p["x"][t] @ p["Wx"])[act[t]])
-        want[2][0], want[3][0] = update(want[2][0], want[3][0], (p["h0"] @ p["Wh"])[act[0]])
+            want[0][t], want[1][t] = momentum_update(want[0][t], want[1][t], (p["x"][t] @ p["Wx"])[act[t]])
+        want[2][0], want[3][0] = momentum_update(want[2][0], want[3][0], (p["h0"] @ p["Wh"])[act[0]])
         bn_sync.bn_rnn_forward(identity, *[p[k] for k in KEYS["rnn"]], rmx, rvx, rmh, rvh, True, MOM, EPS,
                                lengths=lengths)
         for name, a, w in zip(("rmx", "rvx", "rmh", "rvh"), (rmx, rvx, rmh, rvh), want):

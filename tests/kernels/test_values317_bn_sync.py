@@ -16,7 +16,7 @@ import pytest
 from lnrnn.kernels import bn_lstm as fused_lstm, bn_rnn as fused_rnn, bn_sync
 from gradcheck_util import numeric_grad
 from thread_ranks import run_ranks
-from test_values296_bn_sync import KEYS, identity, problem, ref_forward
+from test_values296_bn_sync import KEYS, identity, momentum_update, problem, ref_forward
 
 T, B, H, I = 4, 5, 3, 2
 MOM, EPS = 0.3, 0.05
@@ -127,12 +127,6 @@ def test_running_rows_after_one_and_two_calls_of_two_halves_are_the_momentum_for
     p["x"], dy = p["x"][:2], dy[:2]
     act = [np.array([0, 2, 3, 4]), np.array([0, 3])]
 
-    def update(m_old, v_old, rows):   # (1 - m) r + m s, the variance unbiased n/(n - 1)
-        n = rows.shape[0]
-        mu = rows.sum(0) / n
-        var = ((rows - mu) ** 2).sum(0) / n
-        return (1 - MOM) * m_old + MOM * mu, (1 - MOM) * v_old + MOM * var * n / (n - 1)
-
     cur = [r.copy() for r in run]
     for call in range(2):
         if call == 1:
@@ -140,8 +134,8 @@ def test_running_rows_after_one_and_two_calls_of_two_halves_are_the_momentum_for
             p["h0"] = rng.standard_normal((B, H))
         want = [r.copy() for r in cur]
         for t in range(2):
-            want[0][t], want[1][t] = update(want[0][t], want[1][t], (p["x"][t] @ p["Wx"])[act[t]])
-        want[2][0], want[3][0] = update(want[2][0], want[3][0], (p["h0"] @ p["Wh"])[act[0]])
+            want[0][t], want[1][t] = momentum_update(want[0][t], want[1][t], (p["x"][t] @ p["Wx"])[act[t]])
+        want[2][0], want[3][0] = momentum_update(want[2][0], want[3][0], (p["h0"] @ p["Wh"])[act[0]])
         runs = [[r.copy() for r in cur] for _ in HALVES]
 
         def job(reduce, r):
