@@ -10,10 +10,8 @@ under 'params/'; refusals of --save-every-seconds and --clip-gates naming anothe
 --best-metric refusal naming the value without its quotes.
 
 13 mutants. Against the old targeted files alone: not measured yet. The new value tests on their own (the old
-files taken off the lists) were run only in part before the time ran out: the waiting save caught; the curve
-mutant missed by the first version of its test (a cold compile outlasted CURVE_REDRAW_S and the epoch's end drew
-the picture), the test now makes CURVE_REDRAW_S endless and is not yet rerun against it; the other 11 still to
-run. The new files: test_values312_loop (TINY of test_values56_stop_place
+files taken off the lists) catch all 13 (the curve mutant once its test made CURVE_REDRAW_S endless: a cold
+compile had outlasted it and the epoch's end drew the picture anyway). The new files: test_values312_loop (TINY of test_values56_stop_place
 in batches of 7: nb = ceil(40 / 7) = 6 updates an epoch with a last batch of 5; one epoch drawing
 learning_curve.svg with the classifier's axis 'cross-entropy loss (nats)' and the title written out, the summary
 naming the curve; a hook raising the blow-up streak to 2 at update 6, the epoch's end: the save waits and is
