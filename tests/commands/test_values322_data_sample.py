@@ -129,9 +129,6 @@ def test_a_full_disk_during_the_download_leaves_nothing(tmp_path, small_mnist, m
     full_disk_refused(tmp_path, url)
 
 
-@pytest.mark.xfail(strict=True, reason="a full disk met by the flush of a chunk smaller than the file's buffer "
-                   "fails again when the with-block closes the file; that second OSError replaces the write "
-                   "failure, so the refusal says the download broke off ([Errno 28]) and to run it again")
 def test_a_full_disk_met_by_the_flush_is_reported_as_a_write_failure(tmp_path, small_mnist, monkeypatch):
     _, url = small_mnist
     full_disk_at(monkeypatch, io.DEFAULT_BUFFER_SIZE)   # the 40-byte file sits in the buffer until the flush

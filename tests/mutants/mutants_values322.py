@@ -10,7 +10,7 @@ without its title; info's BLAS entries joined by ', '; the kernels' cache tag sh
 threading layer that cannot be read crashing info (only ImportError caught); train without --split (dropped from
 task_options).
 
-14 mutants. Against the old targeted files alone: not measured yet. The old files: test_values_data and
+15 mutants (14 of the round and one for the bug it found). Against the old targeted files alone: not measured yet. The old files: test_values_data and
 test_values37_data (data mnist), test_values272_sample_cli and test_values245_output_checks (sample),
 test_values_info and test_values271_options_info (info, options). The new value tests catch every mutant on
 their own (checked with the old files taken off the lists): test_values322_data_sample (data mnist against a
@@ -33,10 +33,11 @@ the help texts of the shared options (read by no command's behaviour). Left out 
 .npz and report lines (they need a trained CTC reader). The --judge refusal without --text is read word for word
 by the new tests, but its mutant (the --attention sentence) would repeat the --attention one and is not planted.
 
-One real bug found and shown by a strict xfail test (test_a_full_disk_met_by_the_flush_is_reported_as_a_write_failure):
-when the disk fills on a chunk smaller than the file's buffer, f.flush() raises the write failure, then the
-with-block's close flushes again and its OSError replaces it, so the refusal says the download 'broke off' and
-to run it again instead of naming the full disk.
+One real bug found by test_a_full_disk_met_by_the_flush_is_reported_as_a_write_failure, and fixed: when the disk
+filled on a chunk smaller than the file's buffer, f.flush() raised the write failure, then the with-block's close
+flushed again and its OSError replaced it, so the refusal said the download 'broke off' and to run it again
+instead of naming the full disk. The file is now closed by hand (a failed close is a write failure; after a failed
+write, its close is quiet); v322-data-failed-write-closes-loudly plants the old behaviour back.
 
     python tests/mutants/run.py --only 'v322-*'
 """
@@ -84,6 +85,12 @@ MUTANTS = [
          new="        e = w\n",
          tests=[T_DS + "test_a_full_disk_during_the_download_leaves_nothing"] + OLD_DATA,
          why="the write failure's message reads strerror off the wrapper, which has none: a traceback"),
+    dict(name="v322-data-failed-write-closes-loudly", file=DATA,
+         old="                except OSError:\n                    pass\n",
+         new="                except ValueError:\n                    pass\n",
+         tests=[T_DS + "test_a_full_disk_met_by_the_flush_is_reported_as_a_write_failure"] + OLD_DATA,
+         why="after a failed write the file's close flushes again and its OSError replaces the write failure: the "
+             "refusal says the download broke off instead of naming the full disk"),
     # ---- lnrnn sample: lnrnn/commands/sample.py ----
     dict(name="v322-sample-bias-refusal-names-seed", file=SAMPLE,
          old='raise UserError(f"--bias must be 0 or positive, not {bias}.")',
