@@ -11,9 +11,8 @@ the backward's loop over components stopping one short, the forward's slot of st
 (kappa_{t-1} and c_{t-1} read from a slot not yet written), and the forward's and the backward's C taken as
 w0's row count (a code between B and C refused).
 
-13 mutants. Against the old targeted files alone: not measured yet. The new value tests are written to catch every
-mutant on their own; a run with the old files taken off the lists was cut short by the time limit after 2 of 13
-(both caught, none missed; the other 11 not run yet): test_values318_window (kappa, phi and w of every
+13 mutants. Against the old targeted files alone: not measured yet. The new value tests catch every mutant on
+their own (the old files taken off the lists: 13 of 13): test_values318_window (kappa, phi and w of every
 step against Graves's eq. 46-51 written out by test_values285_window's formulas_hold at U = 1, 4 and 7 with
 texts of U, 0 and 1 characters in one batch over two row chunks; the state carried from a 1-step call into a
 2-step call against lnrnn.reference.window_lstm_forward over all 3 steps; every gradient against
