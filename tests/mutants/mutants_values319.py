@@ -9,17 +9,19 @@ suffix alone refused under --output; atomic_write's test of the cause inverted; 
 writer's chain of causes; predict loading the run from --out; train's --out taking an existing file; train's
 --config taking a folder.
 
-14 mutants. Against the old targeted files alone: not measured yet. The new value tests catch every mutant on
-their own (checked with the old files taken off the lists): test_values319_predict_io (check_inputs' bool and
-complex64 inputs; the range sentence with both ends of [0.5, 2.5] written out; mnist-rows pixels (n, r, c) =
-10 (12 n + 4 r + c) / 255 by hand; numpy's own pickle reason asked of numpy in the test; the 'neither' sentence
-for a 3-byte file and magic 2457 word for word; a folder of an images, a labels and a text file; where =
-[(a, 0, 2), (b, 2, 3)] for files of 2 and 3 sequences; --out's suffix-alone and folder refusals word for word with
-nothing made; a writer's ValueError raised as itself with the old file kept; ENOSPC met inside a writer's clean-up
-raised as an OSError naming the target, and write_output_file's full-disk sentence written out) and
-test_values319_commands (predict with test_values215's faked run: the path load_run is given; train with its
-trainer faked to fail if reached: click's refusals of an --out that is a file and a --config that is a folder,
-word for word, exit 2, nothing written).
+14 mutants. Against the old targeted files alone: 4 of 14 (missed: bool sequences refused, complex64 let through,
+numpy's pickle error escaping, read_idx's raw sentence for a short file, a dot-named images file not found, the
+writer's cause test inverted, only permission errors looked for, predict loading its run from --out, train's --out
+accepting a file and --config a folder). The new value tests catch every mutant on their own (checked with the old
+files taken off the lists): test_values319_predict_io (check_inputs' bool and complex64 inputs; the range sentence
+with both ends of [0.5, 2.5] written out; mnist-rows pixels (n, r, c) = 10 (12 n + 4 r + c) / 255 by hand; numpy's
+own pickle reason asked of numpy in the test; the 'neither' sentence for a 3-byte file and magic 2457 word for word;
+a folder of an images, a labels and a text file; where = [(a, 0, 2), (b, 2, 3)] for files of 2 and 3 sequences;
+--out's suffix-alone and folder refusals word for word with nothing made; a writer's ValueError raised as itself
+with the old file kept; ENOSPC met inside a writer's clean-up raised as an OSError naming the target, and
+write_output_file's full-disk sentence written out) and test_values319_commands (predict with test_values215's faked
+run: the path load_run is given; train with its trainer faked to fail if reached: click's refusals of an --out that
+is a file and a --config that is a folder, word for word, exit 2, nothing written).
 
 Left out as equivalent: describe_training_data's min(lo, hi) made lo (every task's scale is positive); the .npy
 table saved with allow_pickle=True (a structured array of numbers and fixed-width strings holds no object, so
