@@ -8,9 +8,9 @@ op's run of active rows taking a row at its length; the op's count of active row
 batch's variance taken around the running mean; the op's running rows updated past Ts; the op's running row
 count one short; bn_forward dropping the lengths; the op's backward sums skipping a row at its last step.
 
-14 mutants. Against the old targeted files alone: not measured yet. The new value tests are written to catch every
-mutant on their own; the new-only run (old files taken off the lists) was partial, each mutant taking about
-220 s to compile on the loaded host: v317-sync-col-sums-swapped caught, v317-sync-bwd-dx-x-and-dy-swapped caught, v317-sync-h-sums-next-step-lengths caught; the other 11 were not run. The new tests: test_values317_bn_sync (BN-RNN and BN-LSTM in float64,
+14 mutants. Against the old targeted files alone: not measured yet. The new value tests catch every mutant on
+their own (the old files taken off the lists: 14 of 14; v317-bn-run-takes-row-at-its-length by the runner's
+timeout: the run search never moves past a row at its length). The new tests: test_values317_bn_sync (BN-RNN and BN-LSTM in float64,
 B 5, H 3, T 4, lengths [4, 0, 1, 4, 2], running rows x 4, h 2, c 3; one process with the identity reduce and
 two ranks on threads holding the halves 0-1 and 2-4 whose reduce sums their buffers; y, hT, cT, every running row
 and the counts 4, 3, 2, 2 against lnrnn.reference and the fused kernels; the gradients against central differences
