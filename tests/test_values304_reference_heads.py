@@ -106,6 +106,20 @@ def test_window_backward_at_one_and_five_positions_matches_autograd():
             close(got, want, f"{name} U={U}", 1e-10)
 
 
+def ctc_and_torch(logits, labels, input_lengths, label_lengths, dloss):
+    """reference.ctc_forward/ctc_backward of logits (T,B,C) and torch's ctc_loss by sequence (zero_infinity on)
+    with its gradient by autograd, both weighted by dloss (B,) -> loss, dlogits, torch's loss, torch's dlogits."""
+    B = logits.shape[1]
+    loss, cache = ref.ctc_forward(logits, labels, input_lengths, label_lengths)
+    d = ref.ctc_backward(dloss, cache)
+    X = tt(logits)
+    flat = torch.tensor(np.concatenate([labels[b, :label_lengths[b]] for b in range(B)]))
+    want = F.ctc_loss(X.log_softmax(2), flat, torch.tensor(input_lengths), torch.tensor(label_lengths), blank=0,
+                      reduction="none", zero_infinity=True)
+    (want * torch.tensor(dloss)).sum().backward()
+    return loss, d, want, X.grad
+
+
 def test_ctc_over_input_lengths_0_1_1_and_T_matches_torch_ctc_loss_and_its_gradient():
     rng = np.random.default_rng(3051)
     T, B, C = 5, 5, 4
@@ -113,16 +127,10 @@ def test_ctc_over_input_lengths_0_1_1_and_T_matches_torch_ctc_loss_and_its_gradi
     input_lengths = np.array([0, 1, 1, 5, 5])
     label_lengths = np.array([0, 0, 1, 2, 3])
     labels = np.array([[0, 0, 0], [0, 0, 0], [2, 0, 0], [3, 3, 0], [1, 2, 1]])
-    loss, cache = ref.ctc_forward(logits, labels, input_lengths, label_lengths)
-    dloss = np.array([0.7, 1.3, -0.9, 1.1, 0.6])
-    d = ref.ctc_backward(dloss, cache)
-    X = tt(logits)
-    flat = torch.tensor(np.concatenate([labels[b, :label_lengths[b]] for b in range(B)]))
-    want = F.ctc_loss(X.log_softmax(2), flat, torch.tensor(input_lengths), torch.tensor(label_lengths), blank=0,
-                      reduction="none", zero_infinity=True)
-    (want * torch.tensor(dloss)).sum().backward()
+    loss, d, want, grad = ctc_and_torch(logits, labels, input_lengths, label_lengths,
+                                        np.array([0.7, 1.3, -0.9, 1.1, 0.6]))
     lp = logits - logits.max(2, keepdims=True)
     lp = lp - np.log(np.exp(lp).sum(2, keepdims=True))
     close(loss, want, "loss", 1e-10)
     close(loss[:3], [0.0, -lp[0, 1, 0], -lp[0, 2, 2]], "one step by hand", 1e-12)
-    close(d, X.grad, "dlogits", 1e-10)
+    close(d, grad, "dlogits", 1e-10)

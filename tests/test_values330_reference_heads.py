@@ -11,7 +11,7 @@ from torch.distributions import Bernoulli, MultivariateNormal
 
 from lnrnn import reference as ref
 from test_values176_reference_cells import close, tt
-from test_values304_reference_heads import window_case
+from test_values304_reference_heads import ctc_and_torch, window_case
 
 RHO_MAX = 1.0 - 1e-4
 
@@ -103,15 +103,9 @@ def test_ctc_over_lengths_0_1_and_T_with_empty_repeated_and_impossible_labels_ma
     # rows: nothing at all, one step of blank, T steps of blank, a repeat 3 3 (needs 3 steps),
     # the same repeat in 2 steps (impossible: loss 0, gradient 0), 1 1 2 in 4 steps
     labels = np.array([[0, 0, 0], [0, 0, 0], [0, 0, 0], [3, 3, 0], [3, 3, 0], [1, 1, 2]])
-    loss, cache = ref.ctc_forward(logits, labels, input_lengths, label_lengths)
-    dloss = np.array([0.5, 1.2, -0.8, 1.1, 0.9, 0.7])
-    d = ref.ctc_backward(dloss, cache)
-    X = tt(logits)
-    flat = torch.tensor(np.concatenate([labels[b, :label_lengths[b]] for b in range(B)]))
-    want = F.ctc_loss(X.log_softmax(2), flat, torch.tensor(input_lengths), torch.tensor(label_lengths), blank=0,
-                      reduction="none", zero_infinity=True)
-    (want * torch.tensor(dloss)).sum().backward()
+    loss, d, want, grad = ctc_and_torch(logits, labels, input_lengths, label_lengths,
+                                        np.array([0.5, 1.2, -0.8, 1.1, 0.9, 0.7]))
     close(loss, want, "loss", 1e-10)
     assert loss[0] == 0.0 and loss[4] == 0.0
-    close(d, X.grad, "dlogits", 1e-10)
+    close(d, grad, "dlogits", 1e-10)
     assert not np.any(d[:, 4]) and not np.any(d[:, 0])
