@@ -6,7 +6,6 @@ its backward by autograd; CTC over input lengths 0, 1 and T in one batch with em
 repeated labels against torch.nn.functional.ctc_loss with zero_infinity and its gradient by autograd."""
 import numpy as np
 import torch
-import torch.nn.functional as F
 from torch.distributions import Bernoulli, MultivariateNormal
 
 from lnrnn import reference as ref
