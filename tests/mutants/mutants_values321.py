@@ -10,22 +10,25 @@ file that is no description refused naming itself where the description's name b
 lacking 'metrics' resumable; a checkpoint from before budgets were kept resumed with the train settings'
 stop conditions; every run folder refused as a best/ folder; a TOML config decoded as Latin-1.
 
-14 mutants. Against the old targeted files alone: not measured yet. The new value tests catch every mutant on
-their own (checked with the old files taken off the lists): test_values321_rundir (runs/default then
-runs/default-2 and the newest-default refusal word for word; updates.jsonl cut at update 99 over rows 9, 10,
-99, 100 and a torn tail, sync and close harmless before start and twice; a folder flocked by another open
-file refused naming pid 4242 on host node7 and its start, the lock file left as written), test_values321_checkpoint
-(checkpoints written by hand with np.savez, hashlib and json from the documented format: version 1 loads with
-its dtypes; a missing arrays_sha256 or arrays field, a non-JSON notes.txt and an object array refused word for
-word, the latter with NumPy's own allow_pickle=False sentence; a save over a file: 2048 float64 = 16 KB, EEXIST,
-nothing written), test_values321_setup (the missing resume keys named in order; no budget -> max_steps and
-time_budget None, a budget of 90 updates kept; RUN/best/ with a trailing separator refused naming RUN, RUN itself
-resumed), test_values321_runconfig (a UTF-8 TOML file with a non-ASCII folder name; config.json read back equal
-to the documented rule applied by hand over an every-option config). Left out as equivalent: the read chunk size
-of _sha256 (any size hashes the same bytes); json.dumps(indent=1) of the description (read back as JSON);
+14 mutants. Against the old targeted files alone: 2 of 14 (caught: the lock holder's pid from the host field, pickle
+allowed; missed: the default run folder renamed, the update log's sync and close inverted, the format version 2, the
+save error's 'kept', the hash and listing fields made optional, the non-description refusal naming itself, metrics
+not required for a resume, a resume without budgets taking the old ones, the best/ check inverted, TOML read as
+Latin-1). The new value tests catch every mutant on their own (checked with the old files taken off the lists):
+test_values321_rundir (runs/default then runs/default-2 and the newest-default refusal word for word; updates.jsonl
+cut at update 99 over rows 9, 10, 99, 100 and a torn tail, sync and close harmless before start and twice; a folder
+flocked by another open file refused naming pid 4242 on host node7 and its start, the lock file left as written),
+test_values321_checkpoint (checkpoints written by hand with np.savez, hashlib and json from the documented format:
+version 1 loads with its dtypes; a missing arrays_sha256 or arrays field, a non-JSON notes.txt and an object array
+refused word for word, the latter with NumPy's own allow_pickle=False sentence; a save over a file: 2048 float64 =
+16 KB, EEXIST, nothing written), test_values321_setup (the missing resume keys named in order; no budget ->
+max_steps and time_budget None, a budget of 90 updates kept; RUN/best/ with a trailing separator refused naming RUN,
+RUN itself resumed), test_values321_runconfig (a UTF-8 TOML file with a non-ASCII folder name; config.json read back
+equal to the documented rule applied by hand over an every-option config). Left out as equivalent: the read chunk
+size of _sha256 (any size hashes the same bytes); json.dumps(indent=1) of the description (read back as JSON);
 read_jsonl's torn-tail break made continue (it is the last line); npz_path taken from dirname(desc) instead of
-dirname(abspath(desc)) (os.path.join('', name) is the same relative file). Left out as not cheaply testable
-as root: check_writable's strerror in the read-only refusal (root writes everywhere, so no probe fails).
+dirname(abspath(desc)) (os.path.join('', name) is the same relative file). Left out as not cheaply testable as root:
+check_writable's strerror in the read-only refusal (root writes everywhere, so no probe fails).
 
     python tests/mutants/run.py --only 'v321-*'
 """
