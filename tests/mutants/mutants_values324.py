@@ -8,20 +8,21 @@ subfolder looked for as kanjivg/; a moveto not becoming the point Z closes to; a
 make_lines drawing one line too few; --split A/B giving B training and A validation lines; sequences limited to
 1,000 points; float lengths accepted (cast to integers); .xml missing from the files read_lines reads.
 
-14 mutants. Against the old targeted files alone: not measured yet. The new value tests catch every mutant on
-their own (checked with the old files taken off the lists): test_values324_iamondb_lines (line files written in
-IAM-OnDB's XML: a line's rows by hand with y turned up and x kept; '<!ENTITY' in a comment refused word for word
-with nothing written; y='1o5' at point 2 of stroke 2 named so; line files straight in DIR found in name order; a
-form of 11 unpadded line files paired with its 11 CSR lines, each file's text the line of its number; forms of 2
-and 1 lines with only 2 of their 3 files used getting 2 texts), test_values324_kanjivg_svg (kanji/ files keyed
-by their hex code points, a variant skipped; Z after M, m and a relative m closing to each subpath's own start;
-a cubic's 17 points against the Bernstein form written out; make_lines at 1, 2, 10 and 11 lines; --split 11/10
-and 2/1 giving those counts), test_values324_stroke_files (10,000 points read and 10,001 refused word for word;
-float lengths refused word for word with nothing written; an IAM-OnDB .xml read by read_lines to hand rows;
-packed files of 1, 2, 10 and 11 lines read back against the arrays made in the test). Left out as equivalent:
-build's default charset "latin" made another (task_spec always writes the charset into the spec); check_charset's
-'not in CHARSETS' made 'not in CHARS_PER_LINE' (the two dicts have the same keys); save_npz's savez_compressed made
-savez (the arrays read back the same).
+14 mutants. Against the old targeted files alone: 9 of 14 (missed: a form's line numbers in file-name order,
+form_texts over every file found, KanjiVG's --split counts swapped, float lengths cast to integers, an IAM-OnDB .xml
+refused by read_lines). The new value tests catch every mutant on their own (checked with the old files taken off
+the lists): test_values324_iamondb_lines (line files written in IAM-OnDB's XML: a line's rows by hand with y turned
+up and x kept; '<!ENTITY' in a comment refused word for word with nothing written; y='1o5' at point 2 of stroke 2
+named so; line files straight in DIR found in name order; a form of 11 unpadded line files paired with its 11 CSR
+lines, each file's text the line of its number; forms of 2 and 1 lines with only 2 of their 3 files used getting 2
+texts), test_values324_kanjivg_svg (kanji/ files keyed by their hex code points, a variant skipped; Z after M, m and
+a relative m closing to each subpath's own start; a cubic's 17 points against the Bernstein form written out;
+make_lines at 1, 2, 10 and 11 lines; --split 11/10 and 2/1 giving those counts), test_values324_stroke_files (10,000
+points read and 10,001 refused word for word; float lengths refused word for word with nothing written; an IAM-OnDB
+.xml read by read_lines to hand rows; packed files of 1, 2, 10 and 11 lines read back against the arrays made in the
+test). Left out as equivalent: build's default charset "latin" made another (task_spec always writes the charset
+into the spec); check_charset's 'not in CHARSETS' made 'not in CHARS_PER_LINE' (the two dicts have the same keys);
+save_npz's savez_compressed made savez (the arrays read back the same).
 
     python tests/mutants/run.py --only 'v324-*'
 """
