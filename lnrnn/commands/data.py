@@ -77,30 +77,22 @@ def download(url, dest_path, quiet):
     fd, tmp = tempfile.mkstemp(prefix=".download-", dir=os.path.dirname(dest_path))
     from lnrnn.files import umask
     os.fchmod(fd, 0o666 & ~umask())  # the mode open() would give (mkstemp alone: owner-only)
-    f = os.fdopen(fd, "wb")
     try:
-        try:
-            with resp:
-                while True:
-                    chunk = resp.read(1 << 16)
-                    if not chunk:
-                        break
-                    try:
-                        f.write(chunk)
-                        f.flush()  # a full disk shows here, not as a read error at close
-                    except OSError as e:
-                        raise _WriteFailed(e) from None
-                    bar.update(len(chunk))
-            try:
-                f.close()
-            except OSError as e:
-                raise _WriteFailed(e) from None
-        finally:
-            if not f.closed:  # after a failed write: its close would flush (and fail) again
+        with os.fdopen(fd, "wb") as f, resp:
+            while True:
+                chunk = resp.read(1 << 16)
+                if not chunk:
+                    break
                 try:
-                    f.close()
-                except OSError:
-                    pass
+                    f.write(chunk)
+                    f.flush()  # a full disk shows here, not as a read error at close
+                except OSError as e:
+                    try:  # closed now: the with-block's close would flush the failed bytes again and fail
+                        f.close()
+                    except OSError:
+                        pass
+                    raise _WriteFailed(e) from None
+                bar.update(len(chunk))
     except _WriteFailed as w:
         from lnrnn.files import space_hint
 

@@ -39,8 +39,8 @@ by the new tests, but its mutant (the --attention sentence) would repeat the --a
 One real bug found by test_a_full_disk_met_by_the_flush_is_reported_as_a_write_failure, and fixed: when the disk
 filled on a chunk smaller than the file's buffer, f.flush() raised the write failure, then the with-block's close
 flushed again and its OSError replaced it, so the refusal said the download 'broke off' and to run it again
-instead of naming the full disk. The file is now closed by hand (a failed close is a write failure; after a failed
-write, its close is quiet); v322-data-failed-write-closes-loudly plants the old behaviour back.
+instead of naming the full disk. A failed write now closes the file at once, quietly (the with-block's close is then a
+no-op); v322-data-failed-write-closes-loudly plants the old behaviour back.
 
     python tests/mutants/run.py --only 'v322-*'
 """
@@ -89,8 +89,8 @@ MUTANTS = [
          tests=[T_DS + "test_a_full_disk_during_the_download_leaves_nothing"] + OLD_DATA,
          why="the write failure's message reads strerror off the wrapper, which has none: a traceback"),
     dict(name="v322-data-failed-write-closes-loudly", file=DATA,
-         old="                except OSError:\n                    pass\n",
-         new="                except ValueError:\n                    pass\n",
+         old="                    except OSError:\n                        pass\n",
+         new="                    except ValueError:\n                        pass\n",
          tests=[T_DS + "test_a_full_disk_met_by_the_flush_is_reported_as_a_write_failure"] + OLD_DATA,
          why="after a failed write the file's close flushes again and its OSError replaces the write failure: the "
              "refusal says the download broke off instead of naming the full disk"),
