@@ -9,24 +9,27 @@ drawn from metrics.jsonl in place of updates.jsonl; a resume judging the early s
 not the resumed run's; a resume with the run's own --lr recording a schedule change of None; --clip-gates on an LN
 RNN refused naming the registry's cell (rnn) for the one given (ln-rnn); an unknown --head named unquoted.
 
-14 mutants. Against the old targeted files alone: not measured yet. (Old targeted files: test_values316_stopping,
-test_values274_policies; test_curve_redraw, test_values274_recorder; test_values312_plan.) The new value tests
-catch every mutant on their own (checked with the old files taken off the lists), on hand-made trainer states:
-test_values335_stopping (a 60 s budget counted at 59.0, 59.5, 60.0, 60.5 s stopping at exactly 60.0; a group's
-vote sums [1, 0, 0], [2, 1, 0] and [0, 0, 0] against the signal each means; the budget note with --max-steps 100
-only, a 60 s budget only with 45 s left, both (max-steps 1000), and neither, word for word; the nothing-to-do
-sentence of a run that stopped early at update 16 word for word), test_values335_recorder (metrics.jsonl and
-metrics.csv read back against the three rows written out in the test, TensorBoard's one newest row, no file at all
-from a rank other than 0; the redraw at 29.5 s not yet and at 30.0 s; the curve's path, title for 1 and 2 layers,
-rows and updates.jsonl rows as written by hand; a resume of a --patience 2 stop at update 12 with --patience 3
-trains on and with 2 stays stopped; a resume with the run's own --lr records no change, with --lr 0.01 at epoch 2
-one change of lr 0.1 * 0.5 ** 2 -> 0.01; two refusals of plan.validate word for word). Left out as equivalent: the
-first save's test dropping `t.epoch == 0` (step 0 implies epoch 0); budget_note's `if c.max_steps is not None`
-made `if c.max_steps` (--max-steps is at least 1); abort's `saved_step == step` made `>=` (a checkpoint never runs
-ahead of the step); reason's `--max-steps {cfg.max_steps}` made `{t.step}` (the stop fires at step == max_steps, a
-resume past it has nothing left to do). Left out as not observable in a result: draw_curve leaving curve_pending
-True (the run's end redraws the same picture once more). Left out as a crash rather than a value: an inverted
-`for ok, msg in checks: if not ok` (every run refused).
+14 mutants. Against the old targeted files alone: 4 of 14 (missed: --time-budget used up one step late, a resumed
+early stop told to raise --epochs, TensorBoard handed the whole history again, the curve redrawn past 30 s not at
+it, its '1 layers' title, its points read from metrics.jsonl, a resume judging the checkpoint's --patience, a
+schedule change of None on every resume, --clip-gates on ln-rnn naming the registry's cell, an unknown --head
+unquoted). (Old targeted files: test_values316_stopping, test_values274_policies; test_curve_redraw,
+test_values274_recorder; test_values312_plan.) The new value tests catch every mutant on their own (checked with the
+old files taken off the lists), on hand-made trainer states: test_values335_stopping (a 60 s budget counted at 59.0,
+59.5, 60.0, 60.5 s stopping at exactly 60.0; a group's vote sums [1, 0, 0], [2, 1, 0] and [0, 0, 0] against the
+signal each means; the budget note with --max-steps 100 only, a 60 s budget only with 45 s left, both (max-steps
+1000), and neither, word for word; the nothing-to-do sentence of a run that stopped early at update 16 word for
+word), test_values335_recorder (metrics.jsonl and metrics.csv read back against the three rows written out in the
+test, TensorBoard's one newest row, no file at all from a rank other than 0; the redraw at 29.5 s not yet and at
+30.0 s; the curve's path, title for 1 and 2 layers, rows and updates.jsonl rows as written by hand; a resume of a
+--patience 2 stop at update 12 with --patience 3 trains on and with 2 stays stopped; a resume with the run's own
+--lr records no change, with --lr 0.01 at epoch 2 one change of lr 0.1 * 0.5 ** 2 -> 0.01; two refusals of
+plan.validate word for word). Left out as equivalent: the first save's test dropping `t.epoch == 0` (step 0 implies
+epoch 0); budget_note's `if c.max_steps is not None` made `if c.max_steps` (--max-steps is at least 1); abort's
+`saved_step == step` made `>=` (a checkpoint never runs ahead of the step); reason's `--max-steps {cfg.max_steps}`
+made `{t.step}` (the stop fires at step == max_steps, a resume past it has nothing left to do). Left out as not
+observable in a result: draw_curve leaving curve_pending True (the run's end redraws the same picture once more).
+Left out as a crash rather than a value: an inverted `for ok, msg in checks: if not ok` (every run refused).
 
     python tests/mutants/run.py --only 'v335-*'
 """

@@ -8,29 +8,31 @@ one sequence fewer than it holds out from; --split A/B taking B to train and A t
 giving x_val's steps as the task's; .npz taken as a table format of predict's --out (written as CSV); a folder
 that cannot be made refused as 'choose another --out' whatever the option.
 
-13 mutants. Against the old targeted files alone: not measured yet. The new value tests catch every mutant on
-their own (checked with the old files taken off the lists): test_values336_arrays (.npz files written in the
-test and read back: files of 0, 3 and 8 bytes named for what they are, an unknown array alone and beside
-another, an object array refused word for word with nothing written beside it; NaN and inf in y and y_val, a
-y_val of the other layout both ways, x and x_val of 0 sequences or 0 steps, a y of shape (3,) and (4, 6) for
-x (4, 5), a text y, lengths (3, 1) and (4,) for N = 3, each refusal word for word; held-out sizes at N = 7, 10
-and 101 against the nearest whole number to a tenth, at least 1, with the seed-0 permutation drawn here and
-lengths 1 and T following their sequences; --split 5/2, 7/3 and 1/9 of 10; a description with x of 5 steps of 2
-inputs and x_val of 3, classes counted over y and y_val with the label C - 1 only in y_val),
-test_values336_outputs (predict's --out ending in .npz, .txt or nothing refused word for word and nothing
+13 mutants. Against the old targeted files alone: 5 of 13 (missed: a short file called empty, NaN in y_val named y,
+the layouts' refusal showing y's shape twice, an empty x_val named x, a text y refused with its kind letter,
+lengths' shape said as their size, the description giving x_val's steps, a folder that cannot be made refused as
+--out whatever the option). The new value tests catch every mutant on their own (checked with the old files taken
+off the lists): test_values336_arrays (.npz files written in the test and read back: files of 0, 3 and 8 bytes named
+for what they are, an unknown array alone and beside another, an object array refused word for word with nothing
+written beside it; NaN and inf in y and y_val, a y_val of the other layout both ways, x and x_val of 0 sequences or
+0 steps, a y of shape (3,) and (4, 6) for x (4, 5), a text y, lengths (3, 1) and (4,) for N = 3, each refusal word
+for word; held-out sizes at N = 7, 10 and 101 against the nearest whole number to a tenth, at least 1, with the
+seed-0 permutation drawn here and lengths 1 and T following their sequences; --split 5/2, 7/3 and 1/9 of 10; a
+description with x of 5 steps of 2 inputs and x_val of 3, classes counted over y and y_val with the label C - 1 only
+in y_val), test_values336_outputs (predict's --out ending in .npz, .txt or nothing refused word for word and nothing
 written, not even the missing folder; P.CSV written as CSV into two folders made for it, its text written out by
 hand; a trailing separator and a name that is a folder refused word for word; a read-only file system met while
 making the folder refused naming --npz and --judge-out). Left out as equivalent: read_file's isfile check made
-exists (a folder is refused before it; a missing path fails both); 'if "x_val" in d' made "y_val" or
-"lengths_val", and 'if "y_val" in out' made "x_val" (each pair is present together); objective == "ce" made !=
-"mse" (check_objective refused every other value); the description's classes chosen by num_classes > 1 instead
-of the objective (ce has at least 2 classes, mse 1); held_out's refusal of N < 2 naming 1 (x of 0 sequences is
-refused before); atomic_write without f.flush() (closing flushes), with os.rename for os.replace (POSIX
-renames replace), with another temp prefix (the temp is renamed or removed); prepare_output_file,
-write_output_file and check_output_file returning anything else (no caller reads what they return). Left out as
-uncatchable cheaply here: a read-only folder's refusal through file permissions (the tests may run as root, whom
-permissions do not stop; the refusal's line is mutated by an earlier round), umask()'s fallback (only where
-/proc is missing), nearest_existing's stop at the root (a root that does not exist).
+exists (a folder is refused before it; a missing path fails both); 'if "x_val" in d' made "y_val" or "lengths_val",
+and 'if "y_val" in out' made "x_val" (each pair is present together); objective == "ce" made != "mse"
+(check_objective refused every other value); the description's classes chosen by num_classes > 1 instead of the
+objective (ce has at least 2 classes, mse 1); held_out's refusal of N < 2 naming 1 (x of 0 sequences is refused
+before); atomic_write without f.flush() (closing flushes), with os.rename for os.replace (POSIX renames replace),
+with another temp prefix (the temp is renamed or removed); prepare_output_file, write_output_file and
+check_output_file returning anything else (no caller reads what they return). Left out as uncatchable cheaply here:
+a read-only folder's refusal through file permissions (the tests may run as root, whom permissions do not stop; the
+refusal's line is mutated by an earlier round), umask()'s fallback (only where /proc is missing), nearest_existing's
+stop at the root (a root that does not exist).
 
     python tests/mutants/run.py --only 'v336-*'
 """
