@@ -25,10 +25,11 @@ def _rnn_rows(x, lengths, p, reverse):
     return y, hT
 
 
-def _bidirectional_by_hand(stack, x, lengths):
-    P = stack.params
-    ys, finals, inp = None, [], x
-    for k in range(2):
+def _bi_by_hand(P, x, lengths, layers):
+    """A plain-RNN bidirectional stack of ``layers`` layers from the spec: each layer's input is the one below's
+    [forward | backward] -> (y, final states in the stack's order: l0, l0 backward, l1, ...)."""
+    inp, finals = x, []
+    for k in range(layers):
         pf = {n: P[f"l{k}.{n}"] for n in ("Wx", "Wh", "b")}
         pb = {n: P[f"l{k}_reverse.{n}"] for n in ("Wx", "Wh", "b")}
         yf, hf = _rnn_rows(inp, lengths, pf, False)
@@ -48,7 +49,7 @@ def test_bidirectional_two_layers_over_lengths_0_1_and_T_by_hand():
     stack = RecurrentStack("rnn", "none", 2, 3, num_layers=2, dtype=np.float64, seed=5, bidirectional=True)
     x = np.random.default_rng(11).standard_normal((T, 4, 2))
     y, states = stack.forward(x, lengths=lengths, training=False)
-    want_y, finals = _bidirectional_by_hand(stack, x, lengths)
+    want_y, finals = _bi_by_hand(stack.params, x, lengths, 2)
     assert y.shape == (T, 4, 6)
     np.testing.assert_allclose(_active(y, lengths), want_y, rtol=0, atol=1e-12)
     assert len(states) == 4
@@ -64,7 +65,7 @@ def test_bidirectional_two_layers_gradient_against_finite_differences():
     dy = _active(rng.standard_normal((T, 3, 6)), lengths)
 
     def loss(xx):
-        return float(np.sum(_bidirectional_by_hand(stack, xx, lengths)[0] * dy))
+        return float(np.sum(_bi_by_hand(stack.params, xx, lengths, 2)[0] * dy))
 
     stack.forward(x, lengths=lengths, training=True)
     dx = stack.backward(dy)

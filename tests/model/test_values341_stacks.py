@@ -10,25 +10,11 @@ import pytest
 
 from lnrnn import reference as ref
 from lnrnn.model.layers import RecurrentStack
-from test_values313_layers import _active, _rnn_rows
+from test_values313_layers import _active, _bi_by_hand, _rnn_rows
 
 I, H = 2, 3
 LENGTHS = [0, 1, 4, 3]
 T = 4
-
-
-def _bi_by_hand(P, x, lengths, layers):
-    """A plain-RNN bidirectional stack of ``layers`` layers from the spec: each layer's input is the one below's
-    [forward | backward] -> (y, final states in the stack's order: l0, l0 backward, l1, ...)."""
-    inp, finals = x, []
-    for k in range(layers):
-        pf = {n: P[f"l{k}.{n}"] for n in ("Wx", "Wh", "b")}
-        pb = {n: P[f"l{k}_reverse.{n}"] for n in ("Wx", "Wh", "b")}
-        yf, hf = _rnn_rows(inp, lengths, pf, False)
-        yb, hb = _rnn_rows(inp, lengths, pb, True)
-        inp = np.concatenate([yf, yb], axis=2)
-        finals += [hf, hb]
-    return inp, finals
 
 
 @pytest.mark.parametrize("layers", [1, 2, 3])
