@@ -10,19 +10,22 @@ tasks' default counts swapped to 200 / 2000; a line's strokes cut one point shor
 no longer refuses it); strokes-hershey missing from the tasks whose lines carry text (its reading refused, and
 the refusal's list short of it); a bad --split no longer refused by task_spec.
 
-14 mutants. Against the old targeted files alone: not measured yet. The new value tests catch every mutant on
-their own (checked with the old files taken off the lists): test_values339_strokes (stroke-3 offsets and pen-up
-bits of lines of 2, 3 and 7 points written out by hand; to_stroke3's refusal word for word; offset standard
-deviations by hand with a degenerate axis given 1; a task's description with the training std (1, 3), points
-2-3 and one glitch step dropped; the too-small refusal word for word for each split; a batch asked as lines 2, 0,
-1 padded to 6 steps with lengths 6, 1, 2 and each split's own size; a reader's unalignable lines counted by hand
-from CTC's steps needed, one per split, and its one unseen character 'c' named; held-out groups at N = 7, 10, 101
-against the nearest whole number to a tenth, at least one and never all, at the seed-0 permutation drawn in the
-test; the default 2000 / 200 of the task docstring; the first n points of two strokes kept), test_values339_tasks
-(digits without --split: 1437 / 360 images and each split's class counts against scikit-learn's bundled targets
-at the seed-0 permutation, the shape before building the same; the adding problem's 10000 / 1000 sequences with
-targets the sum of the marked values; the --head ctc refusal word for word through task_spec and through
-`lnrnn train`, nothing written; strokes-hershey's spec with head ctc; bad splits refused word for word).
+14 mutants. Against the old targeted files alone: 8 of 14 (missed: a reader's unalignable lines counted for the
+training split only, the too-small refusal naming the description's first words, the digits task holding out 359,
+strokes-synthetic taking --head, strokes-hershey missing from the text tasks, --split no longer checked by
+task_spec). The new value tests catch every mutant on their own (checked with the old files taken off the lists):
+test_values339_strokes (stroke-3 offsets and pen-up bits of lines of 2, 3 and 7 points written out by hand;
+to_stroke3's refusal word for word; offset standard deviations by hand with a degenerate axis given 1; a task's
+description with the training std (1, 3), points 2-3 and one glitch step dropped; the too-small refusal word for
+word for each split; a batch asked as lines 2, 0, 1 padded to 6 steps with lengths 6, 1, 2 and each split's own
+size; a reader's unalignable lines counted by hand from CTC's steps needed, one per split, and its one unseen
+character 'c' named; held-out groups at N = 7, 10, 101 against the nearest whole number to a tenth, at least one and
+never all, at the seed-0 permutation drawn in the test; the default 2000 / 200 of the task docstring; the first n
+points of two strokes kept), test_values339_tasks (digits without --split: 1437 / 360 images and each split's class
+counts against scikit-learn's bundled targets at the seed-0 permutation, the shape before building the same; the
+adding problem's 10000 / 1000 sequences with targets the sum of the marked values; the --head ctc refusal word for
+word through task_spec and through `lnrnn train`, nothing written; strokes-hershey's spec with head ctc; bad splits
+refused word for word).
 
 Left out as equivalent: drop_long_steps' ``seq[kept].copy()`` without .copy() (fancy indexing copies already);
 ctc_steps_needed's ``labels >= 0`` made ``> 0`` (CTC labels are 1.. or the -1 padding, never the blank 0);
