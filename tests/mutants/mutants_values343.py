@@ -11,17 +11,20 @@ places; layer_backward's missing dy made ones instead of zeros; predict's refusa
 reading the task spec's 'kind' (always '?'); read's refusal of a run that is not a reader printing None for a
 spec without a task; read's refusal of a mismatched alphabet counting the blank among its characters.
 
-13 mutants. Against the old targeted files alone: not measured yet. The new value tests catch every mutant on
-their own (checked with the old files taken off the lists): test_values343_heads (the classifier's default
-steps and config, its last-step loss, accuracy and gradient over a -1 label and an invalid row against
-log-softmax written out in float64 and central differences; two-output regression at the last step against
-squared errors added by hand and at every step with (B,T,O) targets, T != B, lengths 0, 1 and T, against the
-masked sum by hand and central differences; the mixture head's K = 6M + 1 = 121 at its default; make_head's
-config left as given and reused, its refusal of a config without a kind and the CTC gap refusal word for word),
-test_values343_functional (gate_clip at 0.5, 2.5, 1e-3, 0 and inf against Graves's rule, the RNN refusal word
-for word; an LSTM's layer_backward with dy, dh_n and dc_n together, and LSTM and RNN ones with no dy and only
-dh_n over lengths 0, 1 and T, against central differences of lnrnn.reference's forward), test_values343_api
-(predict's and read's refusals word for word on a Run built in the test around a bare head, nothing written).
+13 mutants. Against the old targeted files alone: 5 of 13 (missed: a head built without per_step being per-step, the
+mixture head's default 10 components, make_head requiring kind, the CTC gap refusal saying pad at the start,
+gate_clip passing inf on, predict's mixture-density refusal reading the wrong key, read's refusal without its '?'
+default, the alphabet refusal counting the blank). The new value tests catch every mutant on their own (checked with
+the old files taken off the lists): test_values343_heads (the classifier's default steps and config, its last-step
+loss, accuracy and gradient over a -1 label and an invalid row against log-softmax written out in float64 and
+central differences; two-output regression at the last step against squared errors added by hand and at every step
+with (B,T,O) targets, T != B, lengths 0, 1 and T, against the masked sum by hand and central differences; the
+mixture head's K = 6M + 1 = 121 at its default; make_head's config left as given and reused, its refusal of a config
+without a kind and the CTC gap refusal word for word), test_values343_functional (gate_clip at 0.5, 2.5, 1e-3, 0 and
+inf against Graves's rule, the RNN refusal word for word; an LSTM's layer_backward with dy, dh_n and dc_n together,
+and LSTM and RNN ones with no dy and only dh_n over lengths 0, 1 and T, against central differences of
+lnrnn.reference's forward), test_values343_api (predict's and read's refusals word for word on a Run built in the
+test around a bare head, nothing written).
 
 Left out as equivalent: CTCHead.log_probs with B read as h.shape[0] (the labels and label lengths it builds
 are not read for the log-softmax it returns; rows past B are never visited); the classifier's safe labels with
