@@ -9,22 +9,23 @@ backward reading the recurrent rstd for the input's and taking the recurrent mea
 narrow input's dWx reading x of the chunk-local row; a wide input's LN backward weighting the recurrent sums
 with gx instead of gh.
 
-14 mutants. Against the old targeted files alone: not measured yet. The new value tests catch every mutant on
-their own (checked with the old files taken off the lists): test_values332_lstm (lstm_forward's and
-lstm_infer's y, hT, cT at T = 1, 2, 3, B = 7, H = 5, on 1, 2 and 3 chunks, I = 1, 3 (narrow) and 6 (wide), LN on
-and off, whole and in two pieces with (h, c) carried over, against reference.lstm_forward; every gradient at
-B = 5, H = 9 against reference.lstm_backward with the gate clip off, at the largest |dL/d(preactivation)| and at
-half of it; every gradient at T = 2, B = 3 against central differences of the reference's loss with dcT given).
-Left out as equivalent: the LN backward's x_t Mc product read as Mc[i, k] for Mc[k, i] (Mc = Wc Wc^T is
-symmetric); lstm_backward's pG[1, 1:] = 0 after the narrow LN's dgx dropped (the narrow LN loop never adds into
-pgx, whose partials start at np.zeros); S = T if keep else 2 and c's buffer of T rows in lstm_infer (more rows of
-buffer, the same values); _run_forward's ln = norm == NORM_LN made norm != NORM_NONE (the BN code never reaches
-this kernel). Left out as flaky: loops over H or G shortened by one where the skipped element is read from a fresh
-np.empty array (memory left by an identical earlier run may hold the right value), and m = B // nch for the largest
-chunk's rows (the extra scratch row hides it in the forward; the backward's dWh block then overruns its view).
-Left out as not cheap: the backward's dWh and x block bounds (nk == nb, nkx == nbx): at sizes this small a block
-is the whole sequence (blas.dwh_blocks), so passing a block takes hundreds of rows. Left out as unobservable: the
-prefetch lines (_fetch_row, plan_steps) only bring rows into the cache.
+14 mutants. Against the old targeted files alone: 14 of 14 (the kernel's older value files already compare every
+output and gradient with the spec at several chunkings; the new file adds lengths of inputs, carried pieces and clip
+bounds they do not reach). The new value tests catch every mutant on their own (checked with the old files taken off
+the lists): test_values332_lstm (lstm_forward's and lstm_infer's y, hT, cT at T = 1, 2, 3, B = 7, H = 5, on 1, 2 and
+3 chunks, I = 1, 3 (narrow) and 6 (wide), LN on and off, whole and in two pieces with (h, c) carried over, against
+reference.lstm_forward; every gradient at B = 5, H = 9 against reference.lstm_backward with the gate clip off, at
+the largest |dL/d(preactivation)| and at half of it; every gradient at T = 2, B = 3 against central differences of
+the reference's loss with dcT given). Left out as equivalent: the LN backward's x_t Mc product read as Mc[i, k] for
+Mc[k, i] (Mc = Wc Wc^T is symmetric); lstm_backward's pG[1, 1:] = 0 after the narrow LN's dgx dropped (the narrow LN
+loop never adds into pgx, whose partials start at np.zeros); S = T if keep else 2 and c's buffer of T rows in
+lstm_infer (more rows of buffer, the same values); _run_forward's ln = norm == NORM_LN made norm != NORM_NONE (the
+BN code never reaches this kernel). Left out as flaky: loops over H or G shortened by one where the skipped element
+is read from a fresh np.empty array (memory left by an identical earlier run may hold the right value), and m = B //
+nch for the largest chunk's rows (the extra scratch row hides it in the forward; the backward's dWh block then
+overruns its view). Left out as not cheap: the backward's dWh and x block bounds (nk == nb, nkx == nbx): at sizes
+this small a block is the whole sequence (blas.dwh_blocks), so passing a block takes hundreds of rows. Left out as
+unobservable: the prefetch lines (_fetch_row, plan_steps) only bring rows into the cache.
 
     python tests/mutants/run.py --only 'v332-*'
 """

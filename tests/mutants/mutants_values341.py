@@ -12,27 +12,28 @@ wrong shape passes); upgrade_config returning the caller's 0.1 keys beside the h
 them); inference chunks sized by the batch instead of the steps; per-step targets not sliced to a truncated-BPTT
 chunk.
 
-14 mutants. Against the old targeted files alone: not measured yet. The old targeted files: tests/model/
-test_layers.py, tests/model/test_bidirectional.py, tests/model/test_models.py, tests/model/test_values315_models.py.
-The new value tests catch every mutant on their own (checked with the old files taken off the lists):
-test_values341_stacks (bidirectional plain-RNN stacks of 1, 2 and 3 layers over rows of lengths 0, 1, 4 and 3 in
-one batch composed from reference.rnn_forward, each backward direction reading its row's active steps reversed,
-final states in the stack's order, parameter names, shapes and counts written out; every gradient of a two-layer
-bidirectional stack, dx and all 96 parameters, against central differences of that composition in float64; a
-plain three-layer LN-RNN stack's output, dx and parameter gradients the same way; a two-layer LN-LSTM skip stack
-run in chunks of 2 and 3 steps from carried states against one pass of reference.lstm_forward over [x | h_0];
-the skip stack's dx and each layer's dstate0 against central differences from given initial states),
-test_values341_models (a model's config, parameter and gradient names and count by hand and a rebuild from its
-config; another seed's arrays loaded parameter for parameter and other models' refused word for word, nothing
-changed; a 0.1 config upgraded to the form written out with the caller's dict untouched; last_outputs and
-loss_sums of a two-layer LN-RNN model over rows of lengths 5, 0 and 2, in inference chunks of 2 steps and in one,
-against the spec and log-softmax written out; a per-step classifier in truncated-BPTT chunks of 2 steps scoring
-the mean cross-entropy over its 7 scored steps). Left out as equivalent: step's 'return y[0], states' made
-'y[-1]' (a step is one step long); the plain stack's 'on_device or k > 0' (on the CPU a layer's on_device changes
-nothing); loss_sums' 'if self.head.steps == "last"' made '== "all"' for a plain stack (the per-chunk path with
-_select scores each row at its last step in the chunk that holds it: the same sums); num_params counting the
-gradient buffer instead of the parameter buffer (the two have one layout). Dropout has no line in these modules
-(the PyTorch binding's option), so no mutant covers it here.
+14 mutants. Against the old targeted files alone: 11 of 14 (missed: a skip stack's final states listed top layer
+first, its dstate0 reversed, a per-step head's targets not cut to a truncated-BPTT chunk). The old targeted files:
+tests/model/ test_layers.py, tests/model/test_bidirectional.py, tests/model/test_models.py,
+tests/model/test_values315_models.py. The new value tests catch every mutant on their own (checked with the old
+files taken off the lists): test_values341_stacks (bidirectional plain-RNN stacks of 1, 2 and 3 layers over rows of
+lengths 0, 1, 4 and 3 in one batch composed from reference.rnn_forward, each backward direction reading its row's
+active steps reversed, final states in the stack's order, parameter names, shapes and counts written out; every
+gradient of a two-layer bidirectional stack, dx and all 96 parameters, against central differences of that
+composition in float64; a plain three-layer LN-RNN stack's output, dx and parameter gradients the same way; a
+two-layer LN-LSTM skip stack run in chunks of 2 and 3 steps from carried states against one pass of
+reference.lstm_forward over [x | h_0]; the skip stack's dx and each layer's dstate0 against central differences from
+given initial states), test_values341_models (a model's config, parameter and gradient names and count by hand and a
+rebuild from its config; another seed's arrays loaded parameter for parameter and other models' refused word for
+word, nothing changed; a 0.1 config upgraded to the form written out with the caller's dict untouched; last_outputs
+and loss_sums of a two-layer LN-RNN model over rows of lengths 5, 0 and 2, in inference chunks of 2 steps and in
+one, against the spec and log-softmax written out; a per-step classifier in truncated-BPTT chunks of 2 steps scoring
+the mean cross-entropy over its 7 scored steps). Left out as equivalent: step's 'return y[0], states' made 'y[-1]'
+(a step is one step long); the plain stack's 'on_device or k > 0' (on the CPU a layer's on_device changes nothing);
+loss_sums' 'if self.head.steps == "last"' made '== "all"' for a plain stack (the per-chunk path with _select scores
+each row at its last step in the chunk that holds it: the same sums); num_params counting the gradient buffer
+instead of the parameter buffer (the two have one layout). Dropout has no line in these modules (the PyTorch
+binding's option), so no mutant covers it here.
 
     python tests/mutants/run.py --only 'v341-*'
 """
