@@ -9,9 +9,8 @@ backward reading the recurrent rstd for the input's and taking the recurrent mea
 narrow input's dWx reading x of the chunk-local row; a wide input's LN backward weighting the recurrent sums
 with gx instead of gh.
 
-14 mutants. Against the old targeted files alone: 14 of 14 (the kernel's older value files already compare every
-output and gradient with the spec at several chunkings; the new file adds lengths of inputs, carried pieces and clip
-bounds they do not reach). The new value tests catch every mutant on their own (checked with the old files taken off
+14 mutants. Against the old targeted files alone: 14 of 14 (the kernel's older value files compare every output and
+gradient with the spec too). The new value tests catch every mutant on their own (checked with the old files taken off
 the lists): test_values332_lstm (lstm_forward's and lstm_infer's y, hT, cT at T = 1, 2, 3, B = 7, H = 5, on 1, 2 and
 3 chunks, I = 1, 3 (narrow) and 6 (wide), LN on and off, whole and in two pieces with (h, c) carried over, against
 reference.lstm_forward; every gradient at B = 5, H = 9 against reference.lstm_backward with the gate clip off, at
