@@ -52,6 +52,20 @@ def kernel_backward(p, saved, dy, norm, nch, clip=0.0, dcT=None):
                          NORM[norm], nch, clip=clip, dcT=dcT)
 
 
+def check_central_differences(p, norm, nch, wy, wc=None, eps=1e-4):
+    """Every gradient of the kernel on nch chunks against central differences of the loss sum(wy y) (+ sum(wc c_T),
+    the kernel given dcT = wc) through reference.lstm_forward."""
+    def loss():
+        y, _, c, _ = spec(p, norm)
+        return float((wy * y).sum() + (0.0 if wc is None else (wc * c).sum()))
+    _, _, _, saved = lstm_forward(*[p[k] for k in FWD], NORM[norm], EPS, nch)
+    got = kernel_backward(p, saved, wy, norm, nch, dcT=wc)
+    for name, g in zip(GRADS, got):
+        want = numeric_grad(loss, p[name], eps=eps)
+        assert g.shape == want.shape, name
+        assert np.max(np.abs(g - want)) < 1e-7 * max(1.0, float(np.max(np.abs(want)))), (name, g, want)
+
+
 @pytest.mark.parametrize("norm", ["none", "ln"])
 @pytest.mark.parametrize("I", WIDTHS)
 def test_forward_and_infer_whole_and_in_pieces_against_the_spec(norm, I):
@@ -107,16 +121,7 @@ def test_every_gradient_and_a_final_cell_gradient_against_central_differences(no
     p = problem(14760 + I, T, B, I, H)
     rng = np.random.default_rng(14780 + I)
     wy, wc = rng.standard_normal((T, B, H)), rng.standard_normal((B, H))
-
-    def loss():
-        y, _, c, _ = spec(p, norm)
-        return float((wy * y).sum() + (wc * c).sum())
-    _, _, _, saved = lstm_forward(*[p[k] for k in FWD], NORM[norm], EPS, 3)
-    got = kernel_backward(p, saved, wy, norm, 3, dcT=wc)
-    for name, g in zip(GRADS, got):
-        want = numeric_grad(loss, p[name], eps=1e-5)
-        assert g.shape == want.shape, name
-        assert np.max(np.abs(g - want)) < 1e-7 * max(1.0, float(np.max(np.abs(want)))), (name, g, want)
+    check_central_differences(p, norm, 3, wy, wc, eps=1e-5)
 
 
 @pytest.mark.parametrize("norm", ["none", "ln"])

@@ -43,6 +43,19 @@ def kernel_backward(p, saved, dy, norm, nch):
     return rnn_backward(dy, saved, p["x"], p["h0"], p["Wx"], p["Wh"], p["g"], NORM[norm], nch)
 
 
+def check_central_differences(p, norm, dy):
+    """Every gradient of the kernel on 3 chunks against central differences of the loss sum(dy y) through
+    reference.rnn_forward."""
+    def loss():
+        return float((dy * spec(p, norm)[0]).sum())
+    saved = rnn_forward(*[p[k] for k in FWD], NORM[norm], EPS, 3)[2]
+    got = kernel_backward(p, saved, dy, norm, 3)
+    for name, g in zip(GRADS, got):
+        want = numeric_grad(loss, p[name], eps=1e-5)
+        assert g.shape == want.shape, name
+        assert np.max(np.abs(g - want)) < 1e-7 * max(1.0, float(np.max(np.abs(want)))), (name, g, want)
+
+
 @pytest.mark.parametrize("norm", ["none", "ln"])
 @pytest.mark.parametrize("I", WIDTHS)
 def test_forward_and_infer_whole_and_in_pieces_against_the_spec(norm, I):
@@ -90,16 +103,7 @@ def test_every_gradient_against_central_differences(norm, I):
     its gradient is zeros, as its differences are."""
     T, B, H = 3, 5, 3
     p = problem(14960 + I, T, B, I, H)
-    wy = np.random.default_rng(14980 + I).standard_normal((T, B, H))
-
-    def loss():
-        return float((wy * spec(p, norm)[0]).sum())
-    saved = rnn_forward(*[p[k] for k in FWD], NORM[norm], EPS, 3)[2]
-    got = kernel_backward(p, saved, wy, norm, 3)
-    for name, gk in zip(GRADS, got):
-        want = numeric_grad(loss, p[name], eps=1e-5)
-        assert gk.shape == want.shape, name
-        assert np.max(np.abs(gk - want)) < 1e-7 * max(1.0, float(np.max(np.abs(want)))), (name, gk, want)
+    check_central_differences(p, norm, np.random.default_rng(14980 + I).standard_normal((T, B, H)))
 
 
 @pytest.mark.parametrize("norm", ["none", "ln"])

@@ -3,16 +3,16 @@ spec (lnrnn/reference.py): lstm_infer's y, hT and cT bit for bit lstm_forward's,
 divisor of 5) giving the same bits, on the narrow-input path (I = 1, 2, FOLD_MAX_I) and the wide one
 (FOLD_MAX_I + 1), LayerNorm on and off; every gradient against reference.lstm_backward with Graves's gate clip
 off, exactly at the largest |dL/d(preactivation)| (nothing clipped), just under it (that element clipped) and
-just past it (dx, dh0, dc0, whose rows no sum over chunks reaches, bit for bit on 1, 2 and 3 chunks); every gradient against central differences of the reference's loss with a final-cell gradient
-dcT given and not. The problem (gains and biases away from 1 and 0) is test_values147_lstm's."""
+just past it (dx, dh0, dc0, whose rows no sum over chunks reaches, bit for bit on 1, 2 and 3 chunks); every
+gradient against central differences of the reference's loss with a final-cell gradient dcT given and not. The
+problem (gains and biases away from 1 and 0) is test_values147_lstm's."""
 import numpy as np
 import pytest
 
 from lnrnn import reference as R
 from lnrnn.config import FOLD_MAX_I
 from lnrnn.kernels.lstm import lstm_forward, lstm_infer
-from gradcheck_util import numeric_grad
-from test_values147_lstm import EPS, FWD, GRADS, NORM, kernel_backward, problem, rel, spec
+from test_values147_lstm import EPS, FWD, GRADS, NORM, check_central_differences, kernel_backward, problem, rel, spec
 
 WIDTHS = [1, 2, FOLD_MAX_I, FOLD_MAX_I + 1]
 T, B, H = 4, 5, 3
@@ -54,15 +54,14 @@ def largest_gate_gradient(p, norm, dy):
     return max(seen)
 
 
-@pytest.mark.parametrize("norm", ["none", "ln"])
-@pytest.mark.parametrize("I", [2, FOLD_MAX_I + 1])
-def test_every_gradient_with_the_clip_at_just_under_and_just_past_its_bound(norm, I):
-    p = problem(30210 + I, T, B, I, H)
-    dy = np.random.default_rng(30220 + I).standard_normal((T, B, H)) * 3.0
-    top = largest_gate_gradient(p, norm, dy)
+def check_clipped_backward(p, norm, dy, fractions):
+    """Every gradient of the kernel on 1, 2 and 3 chunks against reference.lstm_backward at each gate clip, given as
+    fractions of the largest |dL/d(preactivation)| (0: off): a clip inside that bound moves the spec's gradients;
+    dx, dh0, dc0 (per row; the rest are sums over chunks, in another order) the same bits on every chunking."""
     cache = spec(p, norm)[3]
     unclipped = R.lstm_backward(dy, cache, p["Wx"], p["Wh"], p["gx"], p["gh"], p["gc"], norm)
-    for clip in (0.0, top, top * (1 - 1e-6), top * 0.5, top * (1 + 1e-6)):
+    top = largest_gate_gradient(p, norm, dy)
+    for clip in [f * top for f in fractions]:
         want = R.lstm_backward(dy, cache, p["Wx"], p["Wh"], p["gx"], p["gh"], p["gc"], norm, clip=clip)
         if 0 < clip < top:  # the bound binds: the spec's gradients move
             assert not np.allclose(want[5], unclipped[5], rtol=0, atol=1e-13)
@@ -80,6 +79,14 @@ def test_every_gradient_with_the_clip_at_just_under_and_just_past_its_bound(norm
 
 
 @pytest.mark.parametrize("norm", ["none", "ln"])
+@pytest.mark.parametrize("I", [2, FOLD_MAX_I + 1])
+def test_every_gradient_with_the_clip_at_just_under_and_just_past_its_bound(norm, I):
+    p = problem(30210 + I, T, B, I, H)
+    dy = np.random.default_rng(30220 + I).standard_normal((T, B, H)) * 3.0
+    check_clipped_backward(p, norm, dy, (0.0, 1.0, 1 - 1e-6, 0.5, 1 + 1e-6))
+
+
+@pytest.mark.parametrize("norm", ["none", "ln"])
 @pytest.mark.parametrize("I", [1, FOLD_MAX_I, FOLD_MAX_I + 1])
 @pytest.mark.parametrize("with_dcT", [False, True])
 def test_every_gradient_against_central_differences(norm, I, with_dcT):
@@ -88,14 +95,4 @@ def test_every_gradient_against_central_differences(norm, I, with_dcT):
     p = problem(30230 + I, Ts, B, I, H)
     rng = np.random.default_rng(30240 + I)
     wy = rng.standard_normal((Ts, B, H))
-    wc = rng.standard_normal((B, H)) if with_dcT else np.zeros((B, H))
-
-    def loss():
-        y, _, c, _ = spec(p, norm)
-        return float((wy * y).sum() + (wc * c).sum())
-    _, _, _, saved = lstm_forward(*[p[k] for k in FWD], NORM[norm], EPS, 2)
-    got = kernel_backward(p, saved, wy, norm, 2, dcT=wc if with_dcT else None)
-    for name, g in zip(GRADS, got):
-        want = numeric_grad(loss, p[name])
-        assert g.shape == want.shape, name
-        assert np.max(np.abs(g - want)) < 1e-7 * max(1.0, float(np.max(np.abs(want)))), (name, g, want)
+    check_central_differences(p, norm, 2, wy, rng.standard_normal((B, H)) if with_dcT else None)

@@ -10,11 +10,9 @@ test_values147_lstm's."""
 import numpy as np
 import pytest
 
-from lnrnn import reference as R
 from lnrnn.kernels.lstm import lstm_forward, lstm_infer
-from gradcheck_util import numeric_grad
-from test_values147_lstm import EPS, FWD, GRADS, NORM, kernel_backward, problem, rel, spec
-from test_values302_lstm import largest_gate_gradient
+from test_values147_lstm import EPS, FWD, NORM, check_central_differences, problem, rel, spec
+from test_values302_lstm import check_clipped_backward
 
 WIDTHS = [1, 3, 6]  # narrow (fold) at 1 and 3, wide at 6
 
@@ -55,16 +53,7 @@ def test_every_gradient_against_the_spec_with_the_clip_off_at_and_inside_its_bou
     T, B, H = 3, 5, 9
     p = problem(33230 + I, T, B, I, H)
     dy = np.random.default_rng(33240 + I).standard_normal((T, B, H)) * 2.0
-    top = largest_gate_gradient(p, norm, dy)
-    cache = spec(p, norm)[3]
-    for clip in (0.0, top, 0.5 * top):
-        want = R.lstm_backward(dy, cache, p["Wx"], p["Wh"], p["gx"], p["gh"], p["gc"], norm, clip=clip)
-        for nch in (1, 2, 3):
-            _, _, _, saved = lstm_forward(*[p[k] for k in FWD], NORM[norm], EPS, nch)
-            got = kernel_backward(p, saved, dy, norm, nch, clip=clip)
-            for name, g, w in zip(GRADS, got, want):
-                assert g.shape == w.shape, name
-                assert np.max(np.abs(g - w)) < 1e-11 * max(1.0, float(np.max(np.abs(w)))), (name, clip, nch)
+    check_clipped_backward(p, norm, dy, (0.0, 1.0, 0.5))
 
 
 @pytest.mark.parametrize("norm", ["none", "ln"])
@@ -79,13 +68,4 @@ def test_every_gradient_against_central_differences(I, norm):
     rng = np.random.default_rng(33260 + I)
     wy = rng.standard_normal((T, B, H))
     wc = rng.standard_normal((B, H))
-
-    def loss():
-        y, _, c, _ = spec(p, norm)
-        return float((wy * y).sum() + (wc * c).sum())
-    _, _, _, saved = lstm_forward(*[p[k] for k in FWD], NORM[norm], EPS, 2)
-    got = kernel_backward(p, saved, wy, norm, 2, dcT=wc)
-    for name, g in zip(GRADS, got):
-        want = numeric_grad(loss, p[name])
-        assert g.shape == want.shape, name
-        assert np.max(np.abs(g - want)) < 1e-7 * max(1.0, float(np.max(np.abs(want)))), (name, g, want)
+    check_central_differences(p, norm, 2, wy, wc)

@@ -17,8 +17,7 @@ import pytest
 from lnrnn import reference as R
 from lnrnn.config import FOLD_MAX_I
 from lnrnn.kernels.rnn import rnn_forward, rnn_infer
-from gradcheck_util import numeric_grad
-from test_values147_rnn import EPS, FWD, GRADS, NORM, kernel_backward, problem, rel, spec
+from test_values147_rnn import EPS, FWD, GRADS, NORM, check_central_differences, kernel_backward, problem, rel, spec
 
 T, B, H = 4, 5, 5
 LENGTHS = (T, 0, 1, T, 3)
@@ -109,13 +108,4 @@ def test_two_calls_with_the_state_carried_equal_one_pass_of_the_spec(norm, I):
 def test_every_gradient_of_the_masked_loss_against_central_differences(norm, I):
     """Loss sum(dy y) with dy zero past every row's length, through reference.rnn_forward; 3 chunks."""
     p = problem(34490 + I, T, B, I, H)
-    dy = masked_dy(34495 + I)
-
-    def loss():
-        return float((dy * spec(p, norm)[0]).sum())
-    saved = rnn_forward(*[p[k] for k in FWD], NORM[norm], EPS, 3)[2]
-    got = kernel_backward(p, saved, dy, norm, 3)
-    for name, g in zip(GRADS, got):
-        want = numeric_grad(loss, p[name], eps=1e-5)
-        assert g.shape == want.shape, name
-        assert np.max(np.abs(g - want)) < 1e-7 * max(1.0, float(np.max(np.abs(want)))), (name, g, want)
+    check_central_differences(p, norm, masked_dy(34495 + I))
