@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 import lnrnn.api
+from lnrnn.kernels.cpu.blas import REC_SPLIT_EXACT
 from lnrnn.model.models import build_model, head_config
 from lnrnn.training.checkpoint import save_checkpoint
 
@@ -61,7 +62,7 @@ def test_forced_predictions_are_the_apis_row_for_row(run, tmp_path):
         else:
             table = np.load(out, allow_pickle=False)
             got_index, got_class, got_prob = list(table["index"]), list(table["class"]), list(table["probability"])
-            tol = 1e-9                                                       # batches of 3, not 500
+            tol = 1e-9 if REC_SPLIT_EXACT else 1e-6  # batches of 3, not 500 (split_bits.py)
         assert got_index == list(range(len(x)))
         assert got_class == [int(c) for c in want.classes]
         for i in range(len(x)):

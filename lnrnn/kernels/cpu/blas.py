@@ -127,6 +127,11 @@ def _asked_dwh(rec, why, dwh, dwh_why):
 HAVE_MKL = MKL_PATH is not None
 # REC: the per-step products' GEMM; DWH: that of the LSTM backward's dWh blocks where the partial outgrows L2
 REC, REC_WHY, DWH, DWH_WHY = _choose_rec(HAVE_MKL)
+# Whether a kernel keeps its bits when the batch's rows are split another way (1, 2 or 3 chunks, batches of
+# 3 rather than 500): with rgemm per step it does (module docstring); the BLAS's packed GEMM and np.dot
+# choose their code by the rows they get, and the last bits may move (the layers keep the same bits on any
+# thread count all the same: their split is fixed by B alone, threads.batch_blocks)
+REC_SPLIT_EXACT = REC == "rgemm"
 _MKL_NAME = os.path.basename(MKL_PATH) if HAVE_MKL else None  # the library, not the folder (benches print BLAS)
 if REC == "blas":
     BLAS = f"MKL, packed GEMM per time step and sgemm/dgemm ({_MKL_NAME})" if HAVE_MKL else "np.dot (NumPy/SciPy BLAS)"
