@@ -11,28 +11,30 @@ resume refused naming the --init-from folder as the one holding a run; build pas
 to read_resume, so a changed --hidden is not refused; config.json renamed; a config file without a suffix read
 as TOML; a missing config file reported as unreadable instead of missing.
 
-14 mutants. Against the old targeted files alone: not measured yet. The new value tests catch every mutant
-on their own (checked with the old files taken off the lists): test_values348_rundir (DIR/lnrnn.lock holding
-this process's pid and host name, the folder then held and fresh_default moving to DIR-2, nothing left after
-release; 'node7 4242' flocked by another open file refused as 'a process that wrote no pid' word for word;
-flock failing with ENOLCK, EINVAL, EOPNOTSUPP and ENOSYS and a lock of pid 4242 on host node7 refused word for
-word, the lock file left as written), test_values348_checkpoint (a checkpoint written by hand with np.savez,
-hashlib and json from the documented format loads, and a saved description says lnrnn-checkpoint version 1;
-saves of update 9 then 10 into an existing folder leave one arrays file named checkpoint-000000010-*; --keep 2
-over updates 9, 10, 99, 100 leaves checkpoints/update-000000099 and update-000000100, each with its own
-arrays; a description cut short refused word for word with Python's own JSON error, nothing written),
-test_values348_setup (--epochs 30 taken on resume, --batch-size 32 refused word for word with 16 and the
-flag as typed; --init-from on a resume refused naming the run folder; build refusing --hidden 8 against a
-run of hidden 4 before any task is loaded, the folder unchanged), test_values348_runconfig (config.json
-read back equal to the documented rule applied by hand over a config with a 0 window, 99 epochs and 10 kept;
-'settings' holding valid TOML refused word for word; a missing file said not to exist, nothing written).
-Left out as equivalent: _sha256's hexdigest() made digest().hex() (the same string); the lock's
-'except PermissionError: return True' in _alive made 'return False' only changes the no-flock path on this
-host for a pid of another user, which a test cannot set up without a second user. Left out as not cheaply
-testable: check_writable's read-only refusal (tests run as root, and root writes everywhere); the TOML
-ImportError branch (Python 3.10 only); on_device (needs --device cuda and a GPU). The FOCUS's old config version
-has no line to mutate here: config.json carries no version, and the checkpoint's VERSION check is mutated by
-round 321.
+14 mutants. Against the old targeted files alone (each mutant's v348 files taken off its list): 2 of 14 caught;
+missed: the lock file renamed, a holder without a pid crashing, no flock read as flocked, the checkpoint format
+renamed, the --keep folder renamed, a corrupt description's refusal naming the folder, the changed-option refusal
+without the option's name, the --init-from refusal naming the source, build dropping the explicit options,
+config.json renamed, a file without a suffix read as TOML, a missing config called unreadable. The new value tests
+catch every mutant on their own (checked with the old files taken off the lists): test_values348_rundir
+(DIR/lnrnn.lock holding this process's pid and host name, the folder then held and fresh_default moving to DIR-2,
+nothing left after release; 'node7 4242' flocked by another open file refused as 'a process that wrote no pid' word
+for word; flock failing with ENOLCK, EINVAL, EOPNOTSUPP and ENOSYS and a lock of pid 4242 on host node7 refused word
+for word, the lock file left as written), test_values348_checkpoint (a checkpoint written by hand with np.savez,
+hashlib and json from the documented format loads, and a saved description says lnrnn-checkpoint version 1; saves of
+update 9 then 10 into an existing folder leave one arrays file named checkpoint-000000010-*; --keep 2 over updates
+9, 10, 99, 100 leaves checkpoints/update-000000099 and update-000000100, each with its own arrays; a description cut
+short refused word for word with Python's own JSON error, nothing written), test_values348_setup (--epochs 30 taken
+on resume, --batch-size 32 refused word for word with 16 and the flag as typed; --init-from on a resume refused
+naming the run folder; build refusing --hidden 8 against a run of hidden 4 before any task is loaded, the folder
+unchanged), test_values348_runconfig (config.json read back equal to the documented rule applied by hand over a
+config with a 0 window, 99 epochs and 10 kept; 'settings' holding valid TOML refused word for word; a missing file
+said not to exist, nothing written). Left out as equivalent: _sha256's hexdigest() made digest().hex() (the same
+string); the lock's 'except PermissionError: return True' in _alive made 'return False' only changes the no-flock
+path on this host for a pid of another user, which a test cannot set up without a second user. Left out as not
+cheaply testable: check_writable's read-only refusal (tests run as root, and root writes everywhere); the TOML
+ImportError branch (Python 3.10 only); on_device (needs --device cuda and a GPU). The FOCUS's old config version has
+no line to mutate here: config.json carries no version, and the checkpoint's VERSION check is mutated by round 321.
 
     python tests/mutants/run.py --only 'v348-*'
 """

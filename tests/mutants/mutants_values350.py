@@ -8,12 +8,15 @@ ascii/ folder transcribing none of the lines read not refused; a malformed line 
 words; a numeric .npy given to strokes-npz refused as "array"; an .npz under an .npy name refused as expecting an
 .npz; strokes-hershey's --split A/B giving B training and A validation lines; each word laid out one space wider.
 
-14 mutants. Against the old targeted files alone: not measured yet. The new value tests catch every mutant on their
-own (checked with the old files taken off the lists): test_values350_kanjivg_paths (M/m, L/l, z read to points
-worked out by hand; c/s and C/S after m against the Bezier formula in Bernstein form, the reflected control point
-worked out by hand; "M10,20 L30,40 ," read and a stray '#' refused at character 13 counted by hand; an entity and an
-uncuttable DOCTYPE refused word for word naming the whole path, nothing written; a kana task of 2, 11 and 15 designs
-saying 1, 1 and 2 characters held out, round(0.1 n) at least 1), test_values350_iamondb_xml (line files in
+14 mutants. Against the old targeted files alone (each mutant's v350 files taken off its list): 6 of 14 caught;
+missed: a trailing comma in path data refused, the entity refusal naming the base name, '1 characters held out', an
+ascii/ folder with no transcription not refused, the malformed-XML refusal without the parser's words, a numeric
+.npy named 'array', read_lines expecting the kind found, --split A/B swapped. The new value tests catch every mutant
+on their own (checked with the old files taken off the lists): test_values350_kanjivg_paths (M/m, L/l, z read to
+points worked out by hand; c/s and C/S after m against the Bezier formula in Bernstein form, the reflected control
+point worked out by hand; "M10,20 L30,40 ," read and a stray '#' refused at character 13 counted by hand; an entity
+and an uncuttable DOCTYPE refused word for word naming the whole path, nothing written; a kana task of 2, 11 and 15
+designs saying 1, 1 and 2 characters held out, round(0.1 n) at least 1), test_values350_iamondb_xml (line files in
 IAM-OnDB's XML: a point without y named as point 2 of stroke 1 and x='4,7' as point 3 of stroke 2; a truncated file
 refused with the words xml.etree's parser says of the same bytes, nothing written; a DOCTYPE with an external
 reference refused word for word; CSR lines read, not the OCR ones above; forms of 2 and 1 lines paired with their 3
@@ -24,9 +27,9 @@ against the hand-made arrays), test_values350_hershey_layout (a line laid out ag
 own strokes_for_text and glyph widths, joins merged by hand, in futural and scripts; --split 11/10 and 2/1 giving
 those counts). Left out as equivalent: _commands' 'm.end() == pos' dropped (a match always consumes a letter or a
 number); read_limited's read(limit + 1) made read(limit) (the size is checked before); Designs' cache test dropped
-(a design parsed again reads the same); the plural of "line ... read" made len(files) > 1 (the refusal
-needs two forms, so at least 2 lines); _word's capitalize() made title() (WORDS holds words of letters only and
-a number has none, so the two agree).
+(a design parsed again reads the same); the plural of "line ... read" made len(files) > 1 (the refusal needs two
+forms, so at least 2 lines); _word's capitalize() made title() (WORDS holds words of letters only and a number has
+none, so the two agree).
 
     python tests/mutants/run.py --only 'v350-*'
 """
