@@ -14,7 +14,7 @@ on their own (checked with the old files taken off the lists): test_values347_ce
 one time step per call, with and without a backward to follow, against lnrnn/reference.py's whole-sequence run
 in float64, step by step and in the final state; every gradient of a one- and two-step call, dh0 and dc0 with
 unlike seeds dL/dh_n and dL/dc_n, against central differences; the BN-LSTM's outputs and dh0, dc0 against the
-spec with c0 far from h0; lookup of all six pairs and its refusals word for word; each recurrent block Q^T Q = I
+spec with c0 far from h0; lookup of all six pairs (its refusals: test_values169_cells); each recurrent block Q^T Q = I
 and not the identity by default, the identity when asked), test_values347_threads (batch_blocks at B 1..1000
 against the definition enumerated over powers of two at config.BLOCK_ROWS; chunk_bounds against floor(k n / c)
 at n 1, 2, 3, 7, 33, 129; run_synced with 1, 2, 3 parts of a column-centring over a threading.Barrier stand-in,
@@ -91,7 +91,7 @@ MUTANTS = [
     dict(name="v347-cells-lookup-norm-against-kinds", file=CELLS,
          old="    if norm not in NORMS:",
          new="    if norm not in KINDS:",
-         tests=[T_CELLS + "test_lookup_of_every_pair_and_its_refusals_word_for_word"] + OLD_CELLS,
+         tests=[T_CELLS + "test_lookup_of_every_pair"] + OLD_CELLS,
          why="lookup checks the norm against the cell kinds: every real norm is refused"),
     dict(name="v347-cells-identity-init-inverted", file=CELLS,
          old='        if recurrent_init == "identity":',
