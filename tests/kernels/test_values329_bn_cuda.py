@@ -38,17 +38,20 @@ def active(lengths, steps=T):
     return np.arange(steps)[:, None] < lengths[None, :]
 
 
-@pytest.mark.parametrize("training,I", CASES, ids=IDS)
-def test_bn_lstm_two_calls_equal_the_cpu_twin(training, I):
-    a, run, dy = bn_problem(np.random.default_rng(32910 + I), "lstm", T, B, I, H, (2, 2, 1), var_lo=0.4,
-                            var_hi=2.5, mean_sc=0.6)
+def check_bn_lstm_two_calls(training, I, seed, counts, calls, second, eps, mom, clips):
+    """The BN-LSTM twin over two calls of T steps (lengths calls[0], calls[1]; the second call's arguments
+    second(a)), running rows of counts (x, h, cell), against the CPU twin: y, every saved array but x Wx, the
+    running rows after each call (moved only in training) and all ten gradients at each clip of clips (dy of
+    scale 10)."""
+    a, run, dy = bn_problem(np.random.default_rng(seed), "lstm", T, B, I, H, counts, var_lo=0.4, var_hi=2.5,
+                            mean_sc=0.6)
     dy = 10 * dy
     rows, rows_cpu = [r.copy() for r in run], [r.copy() for r in run]
-    for call, lengths in enumerate(CALLS):
-        a_k = a if call == 0 else dict(a, x=a["x"] + 0.5, h0=0.5 * a["h0"][::-1].copy())
+    for call, lengths in enumerate(calls):
+        a_k = a if call == 0 else second(a)
         act = active(lengths)
-        y, hT, cT, saved = bn_lstm_cuda.bn_lstm_forward(*a_k.values(), *rows, training, MOM, EPS, lengths=lengths)
-        out = bn_lstm.bn_lstm_forward(*a_k.values(), *rows_cpu, training, MOM, EPS, lengths=lengths)
+        y, hT, cT, saved = bn_lstm_cuda.bn_lstm_forward(*a_k.values(), *rows, training, mom, eps, lengths=lengths)
+        out = bn_lstm.bn_lstm_forward(*a_k.values(), *rows_cpu, training, mom, eps, lengths=lengths)
         assert close(host(y)[act], host(out[0])[act]) < TOL, f"y of call {call}"
         for k, (g, w) in enumerate(zip(saved[1:-2], out[-1][1:-2])):  # x Wx: laid out by each twin its own way
             assert host(g).shape == host(w).shape and close(host(g), host(w), floor=1e-3) < TOL, \
@@ -56,23 +59,25 @@ def test_bn_lstm_two_calls_equal_the_cpu_twin(training, I):
         for k, (g, w, r0) in enumerate(zip(rows, rows_cpu, run)):
             assert close(g, w) < TOL, f"running row {k} after call {call}"
             assert np.array_equal(g, r0) != training, f"running row {k} moved only in training"
-        grads = bn_lstm_cuda.bn_lstm_backward(dy, saved, *[a_k[k] for k in LSTM_NAMES], clip=CLIP)
-        want = bn_lstm.bn_lstm_backward(dy, out[-1], *[a_k[k] for k in LSTM_NAMES], clip=CLIP)
-        for k, (g, w) in enumerate(zip(grads, want)):
-            g, w = host(g), host(w)
-            assert g.shape == w.shape and close(g, w, floor=1e-3) < TOL, f"gradient {k} of call {call}"
+        for clip in clips:
+            grads = bn_lstm_cuda.bn_lstm_backward(dy, saved, *[a_k[k] for k in LSTM_NAMES], clip=clip)
+            want = bn_lstm.bn_lstm_backward(dy, out[-1], *[a_k[k] for k in LSTM_NAMES], clip=clip)
+            for k, (g, w) in enumerate(zip(grads, want)):
+                g, w = host(g), host(w)
+                assert g.shape == w.shape and close(g, w, floor=1e-3) < TOL, f"gradient {k} of call {call}, clip {clip}"
 
 
-@pytest.mark.parametrize("training,I", CASES, ids=IDS)
-def test_bn_rnn_two_calls_equal_the_spec(training, I):
-    a, run, dy = bn_problem(np.random.default_rng(32920 + I), "rnn", T, B, I, H, (2, 1), var_lo=0.4, var_hi=2.5,
+def check_bn_rnn_two_calls(training, I, seed, counts, calls, second, eps, mom):
+    """The BN-RNN twin over two calls as check_bn_lstm_two_calls (running rows of counts (x, h)), against the
+    NumPy spec: y, the saved statistics, the running rows after each call and all seven gradients."""
+    a, run, dy = bn_problem(np.random.default_rng(seed), "rnn", T, B, I, H, counts, var_lo=0.4, var_hi=2.5,
                             mean_sc=0.6)
     rows, rows_spec = [r.copy() for r in run], [r.copy() for r in run]
-    for call, lengths in enumerate(CALLS):
-        a_k = a if call == 0 else dict(a, x=a["x"] - 0.4, h0=0.5 * a["h0"][::-1].copy())
+    for call, lengths in enumerate(calls):
+        a_k = a if call == 0 else second(a)
         act = active(lengths)
-        y, _, saved = bn_rnn_cuda.bn_rnn_forward(*a_k.values(), *rows, training, MOM, EPS, lengths=lengths)
-        ys, _, cache = reference.bn_rnn_forward(*a_k.values(), *rows_spec, training, MOM, EPS, lengths=lengths)
+        y, _, saved = bn_rnn_cuda.bn_rnn_forward(*a_k.values(), *rows, training, mom, eps, lengths=lengths)
+        ys, _, cache = reference.bn_rnn_forward(*a_k.values(), *rows_spec, training, mom, eps, lengths=lengths)
         assert close(host(y)[act], ys[act]) < TOL, f"y of call {call}"
         for name, g, w in zip(("mean_x", "rstd_x", "mean_h", "rstd_h"), [host(saved[k]) for k in (1, 2, 4, 5)],
                               saved_rows(cache)):
@@ -85,6 +90,18 @@ def test_bn_rnn_two_calls_equal_the_spec(training, I):
         for name, g, w in zip(("dx", "dh0", "dWx", "dWh", "db", "dgx", "dgh"), grads, want):
             g = host(g)
             assert g.shape == w.shape and close(g, w, floor=1e-3) < TOL, f"{name} of call {call}"
+
+
+@pytest.mark.parametrize("training,I", CASES, ids=IDS)
+def test_bn_lstm_two_calls_equal_the_cpu_twin(training, I):
+    check_bn_lstm_two_calls(training, I, 32910 + I, (2, 2, 1), CALLS,
+                            lambda a: dict(a, x=a["x"] + 0.5, h0=0.5 * a["h0"][::-1].copy()), EPS, MOM, (CLIP,))
+
+
+@pytest.mark.parametrize("training,I", CASES, ids=IDS)
+def test_bn_rnn_two_calls_equal_the_spec(training, I):
+    check_bn_rnn_two_calls(training, I, 32920 + I, (2, 1), CALLS,
+                           lambda a: dict(a, x=a["x"] - 0.4, h0=0.5 * a["h0"][::-1].copy()), EPS, MOM)
 
 
 def test_batchnorm_past_ts_two_calls_inference_and_backward_equal_the_spec():

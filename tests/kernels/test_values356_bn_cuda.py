@@ -20,15 +20,13 @@ from cuda_guard import skip_unless_cuda
 
 skip_unless_cuda()
 
-from bn_problems import bn_problem  # noqa: E402
 from lnrnn import reference  # noqa: E402
-from lnrnn.kernels import batchnorm_cuda, bn_lstm, bn_lstm_cuda, bn_rnn_cuda  # noqa: E402
+from lnrnn.kernels import batchnorm_cuda  # noqa: E402
 from lnrnn.kernels.cuda import arrays_cuda  # noqa: E402
 from test_cuda_kernels import close, host, small_blocks  # noqa: E402,F401  (small_blocks: autouse geometry)
-from test_values270_bn_cuda import saved_rows  # noqa: E402
-from test_values329_bn_cuda import LSTM_NAMES, RNN_NAMES, active  # noqa: E402
+from test_values329_bn_cuda import active, check_bn_lstm_two_calls, check_bn_rnn_two_calls  # noqa: E402
 
-T, B, H = 3, 3, 5
+B = 3  # rows; the two-call checks run test_values329_bn_cuda's T = 3 steps and H = 5 units
 CALLS = (np.array([0, 3, 1], np.int64), np.array([3, 1, 2], np.int64))
 EPS, MOM, CLIP = 0.3, 0.2, 0.04
 TOL = 1e-12
@@ -38,52 +36,14 @@ IDS = ["training-I3", "evaluation-I1"]
 
 @pytest.mark.parametrize("training,I", CASES, ids=IDS)
 def test_bn_lstm_two_calls_clipped_and_not_equal_the_cpu_twin(training, I):
-    a, run, dy = bn_problem(np.random.default_rng(35610 + I), "lstm", T, B, I, H, (1, 2, 2), var_lo=0.4,
-                            var_hi=2.5, mean_sc=0.6)
-    dy = 10 * dy
-    rows, rows_cpu = [r.copy() for r in run], [r.copy() for r in run]
-    for call, lengths in enumerate(CALLS):
-        a_k = a if call == 0 else dict(a, x=0.7 * a["x"][::-1].copy() - 0.3, c0=-a["c0"])
-        act = active(lengths)
-        y, hT, cT, saved = bn_lstm_cuda.bn_lstm_forward(*a_k.values(), *rows, training, MOM, EPS, lengths=lengths)
-        out = bn_lstm.bn_lstm_forward(*a_k.values(), *rows_cpu, training, MOM, EPS, lengths=lengths)
-        assert close(host(y)[act], host(out[0])[act]) < TOL, f"y of call {call}"
-        for k, (g, w) in enumerate(zip(saved[1:-2], out[-1][1:-2])):  # x Wx: laid out by each twin its own way
-            assert host(g).shape == host(w).shape and close(host(g), host(w), floor=1e-3) < TOL, \
-                f"saved {k + 1} of call {call}"
-        for k, (g, w, r0) in enumerate(zip(rows, rows_cpu, run)):
-            assert close(g, w) < TOL, f"running row {k} after call {call}"
-            assert np.array_equal(g, r0) != training, f"running row {k} moved only in training"
-        for clip in (CLIP, 0.0):
-            grads = bn_lstm_cuda.bn_lstm_backward(dy, saved, *[a_k[k] for k in LSTM_NAMES], clip=clip)
-            want = bn_lstm.bn_lstm_backward(dy, out[-1], *[a_k[k] for k in LSTM_NAMES], clip=clip)
-            for k, (g, w) in enumerate(zip(grads, want)):
-                g, w = host(g), host(w)
-                assert g.shape == w.shape and close(g, w, floor=1e-3) < TOL, f"gradient {k} of call {call}, clip {clip}"
+    check_bn_lstm_two_calls(training, I, 35610 + I, (1, 2, 2), CALLS,
+                            lambda a: dict(a, x=0.7 * a["x"][::-1].copy() - 0.3, c0=-a["c0"]), EPS, MOM, (CLIP, 0.0))
 
 
 @pytest.mark.parametrize("training,I", CASES, ids=IDS)
 def test_bn_rnn_two_calls_equal_the_spec(training, I):
-    a, run, dy = bn_problem(np.random.default_rng(35620 + I), "rnn", T, B, I, H, (1, 2), var_lo=0.4, var_hi=2.5,
-                            mean_sc=0.6)
-    rows, rows_spec = [r.copy() for r in run], [r.copy() for r in run]
-    for call, lengths in enumerate(CALLS):
-        a_k = a if call == 0 else dict(a, x=0.7 * a["x"][::-1].copy() + 0.3, h0=-a["h0"])
-        act = active(lengths)
-        y, _, saved = bn_rnn_cuda.bn_rnn_forward(*a_k.values(), *rows, training, MOM, EPS, lengths=lengths)
-        ys, _, cache = reference.bn_rnn_forward(*a_k.values(), *rows_spec, training, MOM, EPS, lengths=lengths)
-        assert close(host(y)[act], ys[act]) < TOL, f"y of call {call}"
-        for name, g, w in zip(("mean_x", "rstd_x", "mean_h", "rstd_h"), [host(saved[k]) for k in (1, 2, 4, 5)],
-                              saved_rows(cache)):
-            assert close(g, w) < TOL, f"{name} of call {call}"
-        for k, (g, w, r0) in enumerate(zip(rows, rows_spec, run)):
-            assert close(g, w) < TOL, f"running row {k} after call {call}"
-            assert np.array_equal(g, r0) != training, f"running row {k} moved only in training"
-        grads = bn_rnn_cuda.bn_rnn_backward(dy, saved, *[a_k[k] for k in RNN_NAMES])
-        want = reference.bn_rnn_backward(dy, cache, *[a_k[k] for k in RNN_NAMES])
-        for name, g, w in zip(("dx", "dh0", "dWx", "dWh", "db", "dgx", "dgh"), grads, want):
-            g = host(g)
-            assert g.shape == w.shape and close(g, w, floor=1e-3) < TOL, f"{name} of call {call}"
+    check_bn_rnn_two_calls(training, I, 35620 + I, (1, 2), CALLS,
+                           lambda a: dict(a, x=0.7 * a["x"][::-1].copy() + 0.3, h0=-a["h0"]), EPS, MOM)
 
 
 def test_batchnorm_one_and_two_rows_by_hand_three_calls_backward_and_inference():
