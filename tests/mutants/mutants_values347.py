@@ -9,26 +9,27 @@ initialization the identity (and 'identity' the orthogonal draw); the default bl
 running two parts as one; run_synced returning before its last part has finished; readonly handing back the
 writable array itself.
 
-14 mutants. Against the old targeted files alone: not measured yet. The new value tests catch every mutant
-on their own (checked with the old files taken off the lists): test_values347_cells (plain and LN cells stepped
-one time step per call, with and without a backward to follow, against lnrnn/reference.py's whole-sequence run
-in float64, step by step and in the final state; every gradient of a one- and two-step call, dh0 and dc0 with
-unlike seeds dL/dh_n and dL/dc_n, against central differences; the BN-LSTM's outputs and dh0, dc0 against the
-spec with c0 far from h0; lookup of all six pairs (its refusals: test_values169_cells); each recurrent block Q^T Q = I
-and not the identity by default, the identity when asked), test_values347_threads (batch_blocks at B 1..1000
-against the definition enumerated over powers of two at config.BLOCK_ROWS; chunk_bounds against floor(k n / c)
-at n 1, 2, 3, 7, 33, 129; run_synced with 1, 2, 3 parts of a column-centring over a threading.Barrier stand-in,
-equal to NumPy's and to one part, each part called once with (q, n), the last part writing 0.3 s late;
-readonly's views read-only, sharing memory, the caller's array left writable, an already read-only array
-passed through). Left out as equivalent: run_synced's n == 1 call part(0, 1, ...) made part(0, n, ...) (n is
-1 there); the thread pool's size test (_pool["size"] < nthr - 1 made <=, or a pool of nthr workers: chunks
-queue on fewer threads and results are per chunk, not per thread); the RNN adapter's ln flag made
-f.norm != "none" (only the plain and LN rows use that adapter); Cell.kernels' device == "cuda" made
-device != "cpu" (the layers pass 'cpu' or 'cuda' only). Left out as hangs rather than values: the barrier's
-spin condition (< made <=, its own flag stored as generation - 1, the abort test inverted) and run_synced's
-hand-out loop from part 2 (every part then waits forever: barrier is compiled without nogil, so no cheap test can
-time it out in-process). Left out as already caught crashes with nothing to compare: the LSTM forward's infer
-and forward calls swapped (unpacking fails at once).
+14 mutants. Against the old targeted files alone (each mutant's v347 files taken off its list): 12 of 14 caught;
+missed: the RNN forward handing back h0 as its final state (with a backward to follow), the default block rows
+halved. The new value tests catch every mutant on their own (checked with the old files taken off the lists):
+test_values347_cells (plain and LN cells stepped one time step per call, with and without a backward to follow,
+against lnrnn/reference.py's whole-sequence run in float64, step by step and in the final state; every gradient of a
+one- and two-step call, dh0 and dc0 with unlike seeds dL/dh_n and dL/dc_n, against central differences; the
+BN-LSTM's outputs and dh0, dc0 against the spec with c0 far from h0; lookup of all six pairs (its refusals:
+test_values169_cells); each recurrent block Q^T Q = I and not the identity by default, the identity when asked),
+test_values347_threads (batch_blocks at B 1..1000 against the definition enumerated over powers of two at
+config.BLOCK_ROWS; chunk_bounds against floor(k n / c) at n 1, 2, 3, 7, 33, 129; run_synced with 1, 2, 3 parts of a
+column-centring over a threading.Barrier stand-in, equal to NumPy's and to one part, each part called once with (q,
+n), the last part writing 0.3 s late; readonly's views read-only, sharing memory, the caller's array left writable,
+an already read-only array passed through). Left out as equivalent: run_synced's n == 1 call part(0, 1, ...) made
+part(0, n, ...) (n is 1 there); the thread pool's size test (_pool["size"] < nthr - 1 made <=, or a pool of nthr
+workers: chunks queue on fewer threads and results are per chunk, not per thread); the RNN adapter's ln flag made
+f.norm != "none" (only the plain and LN rows use that adapter); Cell.kernels' device == "cuda" made device != "cpu"
+(the layers pass 'cpu' or 'cuda' only). Left out as hangs rather than values: the barrier's spin condition (< made
+<=, its own flag stored as generation - 1, the abort test inverted) and run_synced's hand-out loop from part 2
+(every part then waits forever: barrier is compiled without nogil, so no cheap test can time it out in-process).
+Left out as already caught crashes with nothing to compare: the LSTM forward's infer and forward calls swapped
+(unpacking fails at once).
 
     python tests/mutants/run.py --only 'v347-*'
 """
