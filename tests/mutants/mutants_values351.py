@@ -10,30 +10,32 @@ end; a folder beside the package whose name begins like it taken for lnrnn's; co
 lnrnn's locator never put into Numba's list; an index cut short after its version reported kept; lnrnn info's BN
 cells' and window layer's CUDA loop asked with seq_ok True.
 
-14 mutants. Against the old targeted files alone: not measured yet. (test_values325_rec_choice,
-test_values284_rec_choice and test_values178_rec_choice under tests/kernels; test_values325_compiling and
-test_values284_compiling under tests/kernels, test_values254_compiling under tests/; test_values325_info and
-test_values_info under tests/commands.)
-The new value tests catch every mutant on their own (checked with the old files taken off the lists):
-test_values351_rec_choice (in_turns on a stand-in clock with nine non-monotonic rounds after a warm-up, the median
-1.5 picked out by hand from the sorted ratios; measure on three awkward shapes, two per-step and one of rows, with
-ROUND_FLOPS 1000: 9, 13 and 3 products per round worked out, the geometric mean (2 * 2 * 0.5) ** (1/3); measure_dwh
-on H 5 and H 2 with blocks of 2 and 3 steps: each product's rows, (R, 4H) gradient rows and partial shapes written
-out, the geometric mean sqrt(0.75) against the arithmetic 0.875; the refusal word for word; record_dirs for the
-variable, XDG_CACHE_HOME and HOME; the child's keyword arguments through a stand-in subprocess.run that times
-out; a first folder whose temporary file cannot be opened, the record then found in the second with its lock),
-test_values351_compiling (numba:compile events fired by hand at stand-in times: union 1 -> 5 and 7 -> 9.5;
-_uses_lnrnn for a file in the package and beside it; compile_once's lock file a plain file, waited on for
-COMPILE_WAIT_S, held while compiling; use_kernel_cache on Numba's list without ours: ours first, once; an index
-of this Numba version cut in half deleted), test_values351_info (the CUDA lines word for word with graphs_cuda's
-and lstm_cuda's choices stood in by distinct strings). Left out as equivalent: choose's `if rec is None` made `if
-not rec` (a record is a non-empty dict); measure's seeds (the timed values do not change the choice); sources_stamp's
-os.stat made os.lstat (the kernel sources are plain files); _numba_locators' getattr(caching, cls) given n (with no
-module part the two are the same name); private_helpers' "internal" made "private" (neither is exported: the same
-calls resolve). Left out as not cheaply observable: CHILD_TIMEOUT_S's value itself beyond what the child is handed
-(only a child hanging for minutes shows it); COMPILE_WAIT_S's value (only a holder compiling for fifteen minutes
-shows it). Left out as a crash rather than a value: the measurement's output array of (m, K) (the stand-in and the
-real products refuse the shape).
+14 mutants. Against the old targeted files alone (each mutant's v351 files taken off its list): 6 of 14 caught;
+missed: dWh's rows given 3H columns, LNRNN_REC_RECORD_DIR followed by the package's folder, the child started
+without its time limit, a record not kept in the next folder, nested compile events ending the interval early, a
+sibling folder named lnrnn-something taken for the package, the lock path made a folder, the BN cells' CUDA loop
+asked for as a sequence kernel. (test_values325_rec_choice, test_values284_rec_choice and test_values178_rec_choice
+under tests/kernels; test_values325_compiling and test_values284_compiling under tests/kernels,
+test_values254_compiling under tests/; test_values325_info and test_values_info under tests/commands.) The new value
+tests catch every mutant on their own (checked with the old files taken off the lists): test_values351_rec_choice
+(in_turns on a stand-in clock with nine non-monotonic rounds after a warm-up, the median 1.5 picked out by hand from
+the sorted ratios; measure on three awkward shapes, two per-step and one of rows, with ROUND_FLOPS 1000: 9, 13 and 3
+products per round worked out, the geometric mean (2 * 2 * 0.5) ** (1/3); measure_dwh on H 5 and H 2 with blocks of
+2 and 3 steps: each product's rows, (R, 4H) gradient rows and partial shapes written out, the geometric mean
+sqrt(0.75) against the arithmetic 0.875; the refusal word for word; record_dirs for the variable, XDG_CACHE_HOME and
+HOME; the child's keyword arguments through a stand-in subprocess.run that times out; a first folder whose temporary
+file cannot be opened, the record then found in the second with its lock), test_values351_compiling (numba:compile
+events fired by hand at stand-in times: union 1 -> 5 and 7 -> 9.5; _uses_lnrnn for a file in the package and beside
+it; compile_once's lock file a plain file, waited on for COMPILE_WAIT_S, held while compiling; use_kernel_cache on
+Numba's list without ours: ours first, once; an index of this Numba version cut in half deleted),
+test_values351_info (the CUDA lines word for word with graphs_cuda's and lstm_cuda's choices stood in by distinct
+strings). Left out as equivalent: choose's `if rec is None` made `if not rec` (a record is a non-empty dict);
+measure's seeds (the timed values do not change the choice); sources_stamp's os.stat made os.lstat (the kernel
+sources are plain files); _numba_locators' getattr(caching, cls) given n (with no module part the two are the same
+name); private_helpers' "internal" made "private" (neither is exported: the same calls resolve). Left out as not
+cheaply observable: CHILD_TIMEOUT_S's value itself beyond what the child is handed (only a child hanging for minutes
+shows it); COMPILE_WAIT_S's value (only a holder compiling for fifteen minutes shows it). Left out as a crash rather
+than a value: the measurement's output array of (m, K) (the stand-in and the real products refuse the shape).
 
     python tests/mutants/run.py --only 'v351-*'
 """

@@ -9,23 +9,26 @@ gzipped; a rewrite appended to the old file; only the plain standard name looked
 directory with neither file reported present; one missing MNIST file not refused (a TypeError instead); the t10k
 labels looked for under an idx3 name.
 
-14 mutants. Against the old targeted files alone: not measured yet. The old targeted files are
-test_values_splits and test_values_words (the parser and the list by definition), test_values249_idx_taskdata,
-test_values10_idx, test_values233_idx_gzip and test_values280_idx_headers (IDX bytes and refusals). The new value
-tests catch every mutant on their own (checked with the old files taken off the lists):
-test_values358_splits_words (--split at 1, 2, 7, 10, 11 and 101 taken as written, three parts or a word refused
-word for word as a UserError; TaskData's documented defaults and its steps, inputs and sizes against its arrays'
-shapes; the words holding j, q and z listed by hand from the list's text), test_values358_idx (write_idx's bytes
-against headers packed by hand with struct: one uint8 2 x 3 image with N = 1, int16 values past one byte and
-negative, gzip for a .gz name or compress=True and plain for compress=False; a rewrite holding only the second
-array; float16 refused word for word with nothing written; a gzip file made with the gzip module read back; the
-train and t10k files under the standard MNIST names, .gz and plain; one file missing refused word for word;
-mnist_files_present False on an empty directory and with one file of two). Left out as equivalent: the uint8 /
-ndim checks of load_mnist_split's images and labels (lines 124 and 126: the magic numbers 2051 = 0x00000803 and
-2049 = 0x00000801 read before them already fix uint8 with 3 and 1 dims, so no file reaches them with another
-dtype or ndim); write_idx's key taken without newbyteorder('=') (a big-endian dtype's str only differs in the
-'>' that lstrip removes); write_idx's code looked up with .get (the check before it already refused every
-missing key). Left out as a crash of the whole import rather than a value: TaskData's head default made a dict
+14 mutants. Against the old targeted files alone (each mutant's v358 files taken off its list): 3 of 14 caught;
+missed: TaskData's per_step default, 'quite' typed 'quit', the dtype key keeping numpy's '|', a leading dimension of
+1 squeezed, the float16 check dropped, nothing gzipped, a rewrite appending, the data folder searched under the
+plain name only, a missing file found at its last candidate, one missing MNIST file not refused, the t10k labels
+looked for under an idx3 name. The old targeted files are test_values_splits and test_values_words (the parser and
+the list by definition), test_values249_idx_taskdata, test_values10_idx, test_values233_idx_gzip and
+test_values280_idx_headers (IDX bytes and refusals). The new value tests catch every mutant on their own (checked
+with the old files taken off the lists): test_values358_splits_words (--split at 1, 2, 7, 10, 11 and 101 taken as
+written, three parts or a word refused word for word as a UserError; TaskData's documented defaults and its steps,
+inputs and sizes against its arrays' shapes; the words holding j, q and z listed by hand from the list's text),
+test_values358_idx (write_idx's bytes against headers packed by hand with struct: one uint8 2 x 3 image with N = 1,
+int16 values past one byte and negative, gzip for a .gz name or compress=True and plain for compress=False; a
+rewrite holding only the second array; float16 refused word for word with nothing written; a gzip file made with the
+gzip module read back; the train and t10k files under the standard MNIST names, .gz and plain; one file missing
+refused word for word; mnist_files_present False on an empty directory and with one file of two). Left out as
+equivalent: the uint8 / ndim checks of load_mnist_split's images and labels (lines 124 and 126: the magic numbers
+2051 = 0x00000803 and 2049 = 0x00000801 read before them already fix uint8 with 3 and 1 dims, so no file reaches
+them with another dtype or ndim); write_idx's key taken without newbyteorder('=') (a big-endian dtype's str only
+differs in the '>' that lstrip removes); write_idx's code looked up with .get (the check before it already refused
+every missing key). Left out as a crash of the whole import rather than a value: TaskData's head default made a dict
 (a dataclass refuses a mutable default when the class is defined).
 
     python tests/mutants/run.py --only 'v358-*'
