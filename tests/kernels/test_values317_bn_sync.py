@@ -22,10 +22,27 @@ T, B, H, I = 4, 5, 3, 2
 MOM, EPS = 0.3, 0.05
 LENGTHS = np.array([4, 0, 1, 4, 2], np.int64)
 COUNTS = [4, 3, 2, 2]   # active rows per step, by hand
-ACTIVE = np.arange(T)[:, None] < LENGTHS[None, :]
 HALVES = (slice(0, 2), slice(2, 5))
 NOUT = {"rnn": 2, "lstm": 3}   # y, hT (, cT)
 PER_ROW = ("x", "h0", "c0")
+
+
+def reference_numeric_grads(cell, p, run, dy, training, lengths):
+    """dL/d(each parameter of KEYS[cell]) of L = sum of dy * y over the active (step, row)s, y the reference's
+    forward from the running rows run (copied for every call), by central differences; each checked away
+    from 0 -> {name: gradient}."""
+    q = {k: v.copy() for k, v in p.items()}
+    active = np.arange(dy.shape[0])[:, None] < lengths[None, :]
+
+    def loss():
+        y = ref_forward(cell, q, [r.copy() for r in run], training, lengths)[0]
+        return float((dy * y)[active].sum())
+
+    out = {}
+    for name in KEYS[cell]:
+        out[name] = numeric_grad(loss, q[name], eps=1e-6, order=2)
+        assert np.abs(out[name]).max() > 1e-3, name
+    return out
 
 
 def sync_fwd(cell, reduce, p, run, training, lengths):
@@ -98,16 +115,10 @@ def test_backward_against_central_differences_fused_and_two_halves(cell):
     g1 = dict(zip(KEYS[cell], sync_bwd(cell, identity, dy, one[-1], p)))
     fused = fused_fwd(cell, p, [r.copy() for r in run], True)
     gf = dict(zip(KEYS[cell], fused_bwd(cell, dy, fused[-1], p)))
-    q = {k: v.copy() for k, v in p.items()}
-
-    def loss():
-        y = ref_forward(cell, q, [r.copy() for r in run], True, LENGTHS)[0]
-        return float((dy * y)[ACTIVE].sum())
-
+    nums = reference_numeric_grads(cell, p, run, dy, True, LENGTHS)
     for name in KEYS[cell]:
-        num = numeric_grad(loss, q[name], eps=1e-6, order=2)
-        assert np.abs(num).max() > 1e-3, name
-        np.testing.assert_allclose(g1[name], num, rtol=1e-6, atol=1e-8, err_msg=f"d{name} vs central differences")
+        np.testing.assert_allclose(g1[name], nums[name], rtol=1e-6, atol=1e-8,
+                                   err_msg=f"d{name} vs central differences")
         np.testing.assert_allclose(g1[name], gf[name], rtol=1e-9, atol=1e-11, err_msg=f"d{name} vs fused")
     halves, _ = two_halves(cell, p, run, dy)
     gh = [dict(zip(KEYS[cell], g)) for _, g in halves]
