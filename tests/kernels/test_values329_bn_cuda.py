@@ -104,10 +104,26 @@ def test_bn_rnn_two_calls_equal_the_spec(training, I):
                            lambda a: dict(a, x=a["x"] - 0.4, h0=0.5 * a["h0"][::-1].copy()), EPS, MOM)
 
 
+def check_batchnorm_call(call, out, rows, rows_spec, x, gain, bias, dy, lengths, eps, mom):
+    """batchnorm_cuda's training call number call (out = its (y, mean, rstd); rows = the running rows (rm, rv) it
+    moved, on the host) against the spec's same call on rows_spec (moved here): y over the active rows, the
+    statistics, the running rows after the call, and the backward's dx, dgain, dbias."""
+    y, mean, rstd = out
+    act = active(lengths, x.shape[0])
+    ys, ms, rs = reference.batchnorm_forward_train(x, gain, bias, *rows_spec, mom, eps, lengths)
+    assert close(host(y)[act], ys[act]) < TOL and close(host(mean), ms) < TOL and close(host(rstd), rs) < TOL, \
+        f"call {call}"
+    assert close(rows[0], rows_spec[0]) < TOL and close(rows[1], rows_spec[1]) < TOL, \
+        f"running rows after call {call}"
+    got = batchnorm_cuda.batchnorm_backward(dy, x, mean, rstd, gain, lengths)
+    want = reference.batchnorm_backward(dy, x, ms, rs, gain, True, lengths)
+    for name, g, w in zip(("dx", "dgain", "dbias"), got, want):
+        assert close(host(g), w, floor=1e-3) < TOL, f"{name} of call {call}"
+
+
 def test_batchnorm_past_ts_two_calls_inference_and_backward_equal_the_spec():
     rng = np.random.default_rng(32930)
     Tb, F, lengths = 4, 5, np.array([4, 0, 1], np.int64)
-    act = active(lengths, Tb)
     x = 1.3 * rng.standard_normal((Tb, B, F)) + 0.4
     gain, bias = rng.uniform(0.5, 1.5, F), 0.2 * rng.standard_normal(F)
     rm, rv = 0.6 * rng.standard_normal((2, F)), rng.uniform(0.4, 2.5, (2, F))
@@ -125,14 +141,7 @@ def test_batchnorm_past_ts_two_calls_inference_and_backward_equal_the_spec():
         if call:
             x = x[::-1].copy()
             y, mean, rstd = batchnorm_cuda.batchnorm_forward_train(x, gain, bias, rm_c, rv_c, MOM, EPS, lengths)
-        ys, ms, rs = reference.batchnorm_forward_train(x, gain, bias, rm_s, rv_s, MOM, EPS, lengths)
-        assert close(host(y)[act], ys[act]) < TOL and close(host(mean), ms) < TOL and close(host(rstd), rs) < TOL, \
-            f"call {call}"
-        assert close(rm_c, rm_s) < TOL and close(rv_c, rv_s) < TOL, f"running rows after call {call}"
-        got = batchnorm_cuda.batchnorm_backward(dy, x, mean, rstd, gain, lengths)
-        want = reference.batchnorm_backward(dy, x, ms, rs, gain, True, lengths)
-        for name, g, w in zip(("dx", "dgain", "dbias"), got, want):
-            assert close(host(g), w, floor=1e-3) < TOL, f"{name} of call {call}"
+        check_batchnorm_call(call, (y, mean, rstd), (rm_c, rv_c), (rm_s, rv_s), x, gain, bias, dy, lengths, EPS, MOM)
     assert not np.array_equal(rm_c, rm) and not np.array_equal(rv_c, rv), "the host rows written back"
     yi = batchnorm_cuda.batchnorm_forward_infer(x, gain, bias, rm_c, rv_c, EPS)
     want_i = reference.batchnorm_forward_infer(x, gain, bias, rm_c, rv_c, EPS)

@@ -24,7 +24,7 @@ from lnrnn import reference  # noqa: E402
 from lnrnn.kernels import batchnorm_cuda  # noqa: E402
 from lnrnn.kernels.cuda import arrays_cuda  # noqa: E402
 from test_cuda_kernels import close, host, small_blocks  # noqa: E402,F401  (small_blocks: autouse geometry)
-from test_values329_bn_cuda import active, check_bn_lstm_two_calls, check_bn_rnn_two_calls  # noqa: E402
+from test_values329_bn_cuda import check_batchnorm_call, check_bn_lstm_two_calls, check_bn_rnn_two_calls  # noqa: E402
 
 B = 3  # rows; the two-call checks run test_values329_bn_cuda's T = 3 steps and H = 5 units
 CALLS = (np.array([0, 3, 1], np.int64), np.array([3, 1, 2], np.int64))
@@ -49,7 +49,6 @@ def test_bn_rnn_two_calls_equal_the_spec(training, I):
 def test_batchnorm_one_and_two_rows_by_hand_three_calls_backward_and_inference():
     rng = np.random.default_rng(35630)
     Tb, F, lengths = 4, 5, np.array([0, 1, 4], np.int64)
-    act = active(lengths, Tb)
     x = 1.2 * rng.standard_normal((Tb, B, F)) - 0.5
     gain, bias = rng.uniform(0.5, 1.5, F), 0.3 * rng.standard_normal(F)
     rm, rv = 0.6 * rng.standard_normal((3, F)), rng.uniform(0.4, 2.5, (3, F))
@@ -79,14 +78,7 @@ def test_batchnorm_one_and_two_rows_by_hand_three_calls_backward_and_inference()
                                                                    rv_d if dev else rv_c, MOM, EPS, lengths)
         if dev:
             rm_c, rv_c = host(rm_d), host(rv_d)
-        ys, ms, rs = reference.batchnorm_forward_train(x, gain, bias, rm_s, rv_s, MOM, EPS, lengths)
-        assert close(host(y)[act], ys[act]) < TOL and close(host(mean), ms) < TOL and close(host(rstd), rs) < TOL, \
-            f"call {call}"
-        assert close(rm_c, rm_s) < TOL and close(rv_c, rv_s) < TOL, f"running rows after call {call}"
-        got = batchnorm_cuda.batchnorm_backward(dy, x, mean, rstd, gain, lengths)
-        want = reference.batchnorm_backward(dy, x, ms, rs, gain, True, lengths)
-        for name, g, w in zip(("dx", "dgain", "dbias"), got, want):
-            assert close(host(g), w, floor=1e-3) < TOL, f"{name} of call {call}"
+        check_batchnorm_call(call, (y, mean, rstd), (rm_c, rv_c), (rm_s, rv_s), x, gain, bias, dy, lengths, EPS, MOM)
     assert not np.array_equal(rm_c[:3], rm) and not np.array_equal(rv_c[:3], rv), "the running rows moved"
     yi = batchnorm_cuda.batchnorm_forward_infer(x, gain, bias, rm_c, rv_c, EPS)
     want_i = reference.batchnorm_forward_infer(x, gain, bias, rm_c, rv_c, EPS)
