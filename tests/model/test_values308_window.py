@@ -30,10 +30,11 @@ def stack(num_layers=2, clip=0.0):
     return s
 
 
-def spec_forward(L1, x, state):
+def spec_forward(L1, x, state, codes=CODES, ulen=ULEN):
+    """reference.window_lstm_forward of layer 1 (LN, evaluation) over x (T,B,I) from state (h, c, kappa, w)."""
     p = L1.params
     z = np.zeros((0, 0))
-    return ref.window_lstm_forward(x, *state, CODES, ULEN, p["Wx"], p["Wh"], p["b"], p["gx"], p["bx"], p["gh"],
+    return ref.window_lstm_forward(x, *state, codes, ulen, p["Wx"], p["Wh"], p["b"], p["gx"], p["bx"], p["gh"],
                                    p["bh"], p["gc"], p["bc"], p["Wp"], p["bp"], z, z, z, z, z, z, "ln",
                                    training=False)
 

@@ -8,20 +8,16 @@ state (kappa0 and w0 not zero) against central differences of sum(dy y): dx, eve
 order, and layer 1's window gradients (Wp, bp) and layer 2's Wx."""
 import numpy as np
 
-from lnrnn import reference as ref
 from test_values333_window_model import B, C, CODES, H, I, K, ULEN, inputs, stack
 from gradcheck_util import numeric_grad
+from test_values308_window import spec_forward
 
 G = 4 * H
 
 
 def spec(L1, x, state):
-    """reference.window_lstm_forward of layer 1 over x (T,B,I) from state (h, c, kappa, w)."""
-    p = L1.params
-    z = np.zeros((0, 0))
-    return ref.window_lstm_forward(x, *state, CODES, ULEN, p["Wx"], p["Wh"], p["b"], p["gx"], p["bx"], p["gh"],
-                                   p["bh"], p["gc"], p["bc"], p["Wp"], p["bp"], z, z, z, z, z, z, "ln",
-                                   training=False)
+    """reference.window_lstm_forward of layer 1 over x (T,B,I) from state (h, c, kappa, w), this file's text."""
+    return spec_forward(L1, x, state, CODES, ULEN)
 
 
 def carried(seed, layers):
