@@ -52,27 +52,32 @@ def test_a_two_layer_batch_first_stack_over_more_steps_than_rows_with_hx_is_nn_m
     _close(got, _run(ref, x, hx))
 
 
-@pytest.mark.parametrize("kind", ["lstm", "rnn"])
-def test_cells_over_more_rows_than_inputs_with_hx_are_nn_cells(kind):
-    """input (5, 3), H 4, h (and c) (5, 4) given: h' (c') and the gradients of the input, the states and every
-    parameter (bias_hh included) of a loss on every output."""
-    B, I, H = 5, 3, 4
+def check_cell_with_hx(kind, B, I, H, seed, weights_seed):
+    """lt.LSTMCell / lt.RNNCell (I, H) on a (B, I) input with h (and c) given (the RNN cell's h as one tensor):
+    h' (c') and the gradients of the input, the states and every parameter (bias_hh included) of a weighted loss
+    on every output, against nn.LSTMCell / nn.RNNCell with the same weights."""
     ref, ours = _cell_pair(kind, I, H)
-    g = torch.Generator().manual_seed(335)
-    x0 = torch.randn(B, I, dtype=F64, generator=g)
-    hx0 = [torch.randn(B, H, dtype=F64, generator=g) for _ in range(2 if kind == "lstm" else 1)]
+    g = torch.Generator().manual_seed(seed)
+    x0 = torch.randn(B, I, dtype=torch.float64, generator=g)
+    hx0 = [torch.randn(B, H, dtype=torch.float64, generator=g) for _ in range(2 if kind == "lstm" else 1)]
 
     def run(m):
         x = x0.clone().requires_grad_()
         st = [s.clone().requires_grad_() for s in hx0]
         out = m(x, tuple(st) if kind == "lstm" else st[0])
         out = list(out) if kind == "lstm" else [out]
-        _weighted(out, 7).backward()
+        _weighted(out, weights_seed).backward()
         return [*out, x.grad, *(s.grad for s in st), *(p.grad for p in m.parameters())]
 
     got = run(ours)
     assert got[0].shape == (B, H)
     _close(got, run(ref))
+
+
+@pytest.mark.parametrize("kind", ["lstm", "rnn"])
+def test_cells_over_more_rows_than_inputs_with_hx_are_nn_cells(kind):
+    """input (5, 3), H 4, h (and c) (5, 4) given: as nn.LSTMCell / nn.RNNCell (check_cell_with_hx)."""
+    check_cell_with_hx(kind, 5, 3, 4, seed=335, weights_seed=7)
 
 
 def test_a_two_layer_stack_over_unsorted_packed_lengths_is_nn_lstms():

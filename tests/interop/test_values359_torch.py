@@ -31,7 +31,8 @@ from lnrnn.config import BN_MOMENTUM  # noqa: E402
 from test_values132_torch import _raises  # noqa: E402
 from test_values224_torch import _run  # noqa: E402
 from test_values290_torch import _close, _pair  # noqa: E402
-from test_values309_torch import _bn_rnn, _cell_pair, _spec_args, _stats, _weighted  # noqa: E402
+from test_values334_torch import check_cell_with_hx  # noqa: E402
+from test_values309_torch import _bn_rnn, _spec_args, _stats, _weighted  # noqa: E402
 
 F64 = torch.float64
 T, B, I, H = 4, 3, 2, 5
@@ -166,22 +167,7 @@ def test_a_bidirectional_lstm_over_packed_lengths_with_as_many_steps_as_rows_is_
 def test_cells_with_fewer_inputs_than_units_and_hx_given_are_nn_cells(kind):
     """I 2 != H 5, B 3, h (and c) given (the RNN cell's h as one tensor): h' (c') and the gradients of the input,
     the states and every parameter, as nn.LSTMCell / nn.RNNCell give them."""
-    ref, ours = _cell_pair(kind, I, H)
-    g = torch.Generator().manual_seed(12)
-    x0 = torch.randn(B, I, dtype=F64, generator=g)
-    hx0 = [torch.randn(B, H, dtype=F64, generator=g) for _ in range(2 if kind == "lstm" else 1)]
-
-    def run(m):
-        x = x0.clone().requires_grad_()
-        st = [s.clone().requires_grad_() for s in hx0]
-        out = m(x, tuple(st) if kind == "lstm" else st[0])
-        out = list(out) if kind == "lstm" else [out]
-        _weighted(out, 13).backward()
-        return [*out, x.grad, *(s.grad for s in st), *(p.grad for p in m.parameters())]
-
-    got = run(ours)
-    assert got[0].shape == (B, H)
-    _close(got, run(ref))
+    check_cell_with_hx(kind, B, I, H, seed=12, weights_seed=13)
 
 
 # ---- refusals ----
