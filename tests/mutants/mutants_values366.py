@@ -9,8 +9,8 @@ path commands looked up case-sensitively; a KanjiVG file's stem keeping its dot;
 space; make_lines returning names and texts swapped.
 
 14 mutants. Against the old targeted files alone (each mutant's v366 files taken off its list): 13 of 14 caught;
-missed: a Hershey hyphen followed by a space. The old targeted files are test_strokes_data, test_text_strokes, test_values299_strokes and
-test_values339_strokes (stroke-3, text and tasks), test_values350_iamondb_xml, test_values324_iamondb_lines,
+missed: a Hershey hyphen followed by a space. The old targeted files are test_strokes_data, test_text_strokes,
+test_values299_strokes and test_values339_strokes (stroke-3, text and tasks), test_values350_iamondb_xml, test_values324_iamondb_lines,
 test_values307_iamondb_forms and test_values135_iamondb (IAM-OnDB), test_values350_kanjivg_paths,
 test_values324_kanjivg_svg, test_values307_kanjivg_relative and test_values280_kanjivg_commands (KanjiVG),
 test_values350_hershey_layout, test_values280_hershey_layout, test_values265_hershey_lines and
