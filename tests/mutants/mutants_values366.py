@@ -10,27 +10,27 @@ space; make_lines returning names and texts swapped.
 
 14 mutants. Against the old targeted files alone (each mutant's v366 files taken off its list): 13 of 14 caught;
 missed: a Hershey hyphen followed by a space. The old targeted files are test_strokes_data, test_text_strokes,
-test_values299_strokes and test_values339_strokes (stroke-3, text and tasks), test_values350_iamondb_xml, test_values324_iamondb_lines,
-test_values307_iamondb_forms and test_values135_iamondb (IAM-OnDB), test_values350_kanjivg_paths,
-test_values324_kanjivg_svg, test_values307_kanjivg_relative and test_values280_kanjivg_commands (KanjiVG),
-test_values350_hershey_layout, test_values280_hershey_layout, test_values265_hershey_lines and
-test_values233_hershey_lines (Hershey). The new value tests catch every mutant on their own (checked with the old
-files taken off the lists): test_values366_strokes_text (CTC labels of ragged texts with an unknown character by
-hand, the alphabet U+FFFD then the training characters sorted; text_record's three keys and None; a task of 3
-training and 2 validation lines against the lines divided by the population std written out, each split's texts;
-a reading task's alphabet, sizes, labels and unseen characters from the training texts; synthetic lines each with
-a spike of two offsets past GLITCH_STEP, both dropped), test_values366_iamondb_lists (a mismatched closing tag
-refused with the words xml.etree's parser says of the same bytes; an empty stroke refused word for word naming
-stroke 2; a line against its rows by hand; trainset.txt of a form and one line and testset_v.txt of a form giving
-the files and validation mask by hand), test_values366_kanjivg_files (stroke paths inside their group in sK order;
-m, l, h, v, z to hand points; a folder keyed by code point, variants and other names skipped; a design read y up
-and resampled every 3 units), test_values366_hershey_texts (line_text under a scripted generator: hyphen, space and
-inner mark joins put together by hand from WORDS; make_lines' texts, names face-00000 and stroke-3 lines). Left out
-as equivalent: _stroke_points' except (TypeError, ValueError) narrowed to ValueError (numpy turns a missing
-attribute's None into nan, so no TypeError reaches it: the nan goes the slow path that names the point either
-way); ctc_steps_needed's labels >= 0 made > 0 (labels are classes 1.. or the -1 padding, never the blank 0);
-_cut's left -= len(out[-1]) made len(s) (a stroke is only cut when it is the last one kept); drop_long_steps'
-seq[kept].copy() without copy (fancy indexing copies already).
+test_values299_strokes and test_values339_strokes (stroke-3, text and tasks), test_values350_iamondb_xml,
+test_values324_iamondb_lines, test_values307_iamondb_forms and test_values135_iamondb (IAM-OnDB),
+test_values350_kanjivg_paths, test_values324_kanjivg_svg, test_values307_kanjivg_relative and
+test_values280_kanjivg_commands (KanjiVG), test_values350_hershey_layout, test_values280_hershey_layout,
+test_values265_hershey_lines and test_values233_hershey_lines (Hershey). The new value tests catch every mutant on
+their own (checked with the old files taken off the lists): test_values366_strokes_text (CTC labels of ragged texts
+with an unknown character by hand, the alphabet U+FFFD then the training characters sorted; text_record's three keys
+and None; a task of 3 training and 2 validation lines against the lines divided by the population std written out,
+each split's texts; a reading task's alphabet, sizes, labels and unseen characters from the training texts; synthetic
+lines each with a spike of two offsets past GLITCH_STEP, both dropped), test_values366_iamondb_lists (a mismatched
+closing tag refused with the words xml.etree's parser says of the same bytes; an empty stroke refused word for word
+naming stroke 2; a line against its rows by hand; trainset.txt of a form and one line and testset_v.txt of a form
+giving the files and validation mask by hand), test_values366_kanjivg_files (stroke paths inside their group in sK
+order; m, l, h, v, z to hand points; a folder keyed by code point, variants and other names skipped; a design read y
+up and resampled every 3 units), test_values366_hershey_texts (line_text under a scripted generator: hyphen, space and
+inner mark joins put together by hand from WORDS; make_lines' texts, names face-00000 and stroke-3 lines). Left out as
+equivalent: _stroke_points' except (TypeError, ValueError) narrowed to ValueError (numpy turns a missing attribute's
+None into nan, so no TypeError reaches it: the nan goes the slow path that names the point either way);
+ctc_steps_needed's labels >= 0 made > 0 (labels are classes 1.. or the -1 padding, never the blank 0); _cut's left -=
+len(out[-1]) made len(s) (a stroke is only cut when it is the last one kept); drop_long_steps' seq[kept].copy()
+without copy (fancy indexing copies already).
 
     python tests/mutants/run.py --only 'v366-*'
 """
