@@ -56,12 +56,21 @@ def test_lstm_inference_with_lengths_final_state_row_by_row():
     lengths = np.array([3, 0, 1])
     y, (hn, cn), res = functional.layer_forward("lstm", x, (h0, c0), p, lengths=lengths, keep=False)
     assert res == []
+    check_rows_by_reference(x, (h0, c0), p, lengths, (hn, cn))
+
+
+def check_rows_by_reference(x, state, p, lengths, final, y=None):
+    """Each row b of an LSTM layer run with lengths, against ref_lstm over its own first lengths[b] steps: the
+    final (h, c) (the initial state where the length is 0) and, where given, y over those steps."""
+    (h0, c0), (hn, cn) = state, final
     for b, L in enumerate(lengths):
         if L == 0:
             np.testing.assert_array_equal(hn[b], h0[b])
             np.testing.assert_array_equal(cn[b], c0[b])
             continue
-        _, hb, cb = ref_lstm(x[:L, b:b + 1], h0[b:b + 1], c0[b:b + 1], p)
+        yb, hb, cb = ref_lstm(x[:L, b:b + 1], h0[b:b + 1], c0[b:b + 1], p)
+        if y is not None:
+            np.testing.assert_allclose(y[:L, b], yb[:, 0], rtol=1e-10, atol=1e-12)
         np.testing.assert_allclose(hn[b], hb[0], rtol=1e-10, atol=1e-12)
         np.testing.assert_allclose(cn[b], cb[0], rtol=1e-10, atol=1e-12)
 

@@ -19,6 +19,17 @@ def log_softmax_by_hand(z):
     return z - m - np.log(np.sum(np.exp(z - m), axis=-1, keepdims=True))
 
 
+def check_backward(head, cache, scale, loss, h):
+    """head.backward(cache, scale) after zero_grad: dL/dh and the gradients of W and b equal scale x the central
+    differences of loss() (a function of h and the head's parameters, as they are)."""
+    head.zero_grad()
+    dh = head.backward(cache, scale)
+    np.testing.assert_allclose(dh, scale * numeric_grad(loss, h), rtol=1e-6, atol=1e-9)
+    for n in ("W", "b"):
+        np.testing.assert_allclose(head.grads[n], scale * numeric_grad(loss, head.params[n]), rtol=1e-6, atol=1e-9,
+                                   err_msg=n)
+
+
 def test_classifier_is_a_last_step_head_by_default():
     head = ClassifierHead(3, 4)
     assert head.steps == "last"
@@ -48,11 +59,7 @@ def test_classifier_last_step_loss_acc_and_gradient_by_hand():
         z = h @ head.params["W"] + head.params["b"]
         return -sum(log_softmax_by_hand(z)[b, labels[b]] for b in scored)
 
-    head.zero_grad()
-    dh = head.backward(cache, 0.5)
-    np.testing.assert_allclose(dh, 0.5 * numeric_grad(loss, h), rtol=1e-6, atol=1e-9)
-    np.testing.assert_allclose(head.grads["W"], 0.5 * numeric_grad(loss, head.params["W"]), rtol=1e-6, atol=1e-9)
-    np.testing.assert_allclose(head.grads["b"], 0.5 * numeric_grad(loss, head.params["b"]), rtol=1e-6, atol=1e-9)
+    check_backward(head, cache, 0.5, loss, h)
 
 
 def test_regression_two_outputs_at_the_last_step_by_hand():

@@ -10,8 +10,7 @@ import numpy as np
 import pytest
 
 from lnrnn.model.heads import METRIC_INFO, ClassifierHead, CTCHead, RegressionHead, make_head
-from gradcheck_util import numeric_grad
-from test_values343_heads import log_softmax_by_hand
+from test_values343_heads import check_backward, log_softmax_by_hand
 
 
 def test_metric_info_flags_exactly_the_percentages():
@@ -55,11 +54,7 @@ def test_per_step_classifier_loss_acc_and_gradient_by_hand():
         z = log_softmax_by_hand(h @ head.params["W"] + head.params["b"])
         return -sum(z[t, b, labels[b, t]] for t, b in scored)
 
-    head.zero_grad()
-    dh = head.backward(cache, 0.25)
-    np.testing.assert_allclose(dh, 0.25 * numeric_grad(loss, h), rtol=1e-6, atol=1e-9)
-    np.testing.assert_allclose(head.grads["W"], 0.25 * numeric_grad(loss, head.params["W"]), rtol=1e-6, atol=1e-9)
-    np.testing.assert_allclose(head.grads["b"], 0.25 * numeric_grad(loss, head.params["b"]), rtol=1e-6, atol=1e-9)
+    check_backward(head, cache, 0.25, loss, h)
 
 
 def test_ctc_config_holds_a_readers_scale_and_nothing_else():
