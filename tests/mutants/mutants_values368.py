@@ -77,7 +77,7 @@ MUTANTS = [
     dict(name="v368-beam-again-pb-pnb-swapped", file=BEAM,
          old="                _offer(heap, keys, s, b, nbl, parent[n], label[n], n, tree)",
          new="                _offer(heap, keys, s, nbl, b, parent[n], label[n], n, tree)",
-         tests=[T_DB + "test_compiled_beams_with_every_prefix_kept_equal_the_sum_over_paths"] + OLD_BEAM,
+         tests=[T_DB + "test_every_prefix_kept_equals_the_sum_over_paths"] + OLD_BEAM,
          why="a kept prefix's paths ending in a blank and in its label are swapped: repeats collapse wrongly"),
     dict(name="v368-beam-best-at-index-zero-taken-as-none", file=BEAM,
          old="        if k < 0:",
@@ -105,7 +105,7 @@ MUTANTS = [
     dict(name="v368-decode-add-pb-pnb-swapped", file=DECODE,
          old="        def add(prefix, b, nb):",
          new="        def add(prefix, nb, b):",
-         tests=[T_DB + "test_spec_with_every_prefix_kept_equals_the_sum_over_paths"] + OLD_DECODE,
+         tests=[T_DB + "test_every_prefix_kept_equals_the_sum_over_paths"] + OLD_DECODE,
          why="the spec files paths ending in a blank as ending in the label and back: repeats collapse wrongly"),
     # ---- error rates: lnrnn/textmetrics.py ----
     dict(name="v368-textmetrics-cer-arguments-swapped", file=TM,
