@@ -4,6 +4,8 @@ the children with the documented 600 s bound (stopping them would kill a compile
 key whose child never started. Memory: MemAvailable read (not MemFree, listed first) and capped by the cgroup's
 limit minus usage, whichever is smaller; a plain RNN's activations and evaluation counted by hand at T=11, B=3,
 eval batch 7 on the CPU and on CUDA (only the batch x is on the host there); the refusal word for word."""
+import subprocess
+
 import numpy as np
 import pytest
 
@@ -18,12 +20,14 @@ GIB, MIB = 1 << 30, 1 << 20
 
 
 class _Recorder:
-    """A child process that only notes what was asked of it."""
-    def __init__(self):
-        self.calls = []
+    """A child process that only notes what was asked of it; slow: still compiling when a timeout is given."""
+    def __init__(self, slow=False):
+        self.calls, self.slow = [], slow
 
     def wait(self, timeout=None):
         self.calls.append(("wait", timeout))
+        if self.slow and timeout is not None:
+            raise subprocess.TimeoutExpired(["python"], timeout)
         return 0
 
     def poll(self):

@@ -3,36 +3,17 @@ armed block left by Ctrl-C (KeyboardInterrupt, not an Exception) stops the child
 child still compiling after WAIT_S is killed and reaped by wait(), which returns with the key marked done; the
 child process's entry point reads the spec from its first command-line argument (sys.argv[1])."""
 import json
-import subprocess
 
 import numpy as np
 import pytest
 
 from lnrnn.training import prewarm
 from test_prewarm import fake_layer, spawns  # noqa: F401  (the fixture: Popen recorded, a cold cache)
-
-
-class _Child:
-    """A child process that notes what was asked of it; slow: still compiling when a timeout is given."""
-    def __init__(self, slow=False):
-        self.calls, self.slow = [], slow
-
-    def wait(self, timeout=None):
-        self.calls.append(("wait", timeout))
-        if self.slow and timeout is not None:
-            raise subprocess.TimeoutExpired(["python"], timeout)
-        return 0
-
-    def poll(self):
-        self.calls.append(("poll",))
-        return None
-
-    def kill(self):
-        self.calls.append(("kill",))
+from test_values271_prewarm_memory import _Recorder
 
 
 def test_ctrl_c_in_the_armed_block_stops_the_children(spawns, monkeypatch):  # noqa: F811
-    child = _Child()
+    child = _Recorder()
     monkeypatch.setattr(prewarm.subprocess, "Popen", lambda cmd, **kw: child)
     with pytest.raises(KeyboardInterrupt):
         with prewarm.armed():
@@ -45,7 +26,7 @@ def test_ctrl_c_in_the_armed_block_stops_the_children(spawns, monkeypatch):  # n
 
 
 def test_a_child_past_the_bound_is_killed_and_wait_returns(monkeypatch):
-    slow = _Child(slow=True)
+    slow = _Recorder(slow=True)
     key = ("lstm", "bn", "float64")
     monkeypatch.setattr(prewarm, "_state", {"armed": False, "children": {key: slow}})
     prewarm.wait()
