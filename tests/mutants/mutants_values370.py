@@ -12,7 +12,8 @@ a BatchNorm batch's block models given the update's parameters and statistics on
 generator left unseeded; --max-steps (any stop) ignored until the epoch's end.
 
 14 mutants. Against the old targeted files alone (each mutant's v370 files taken off its list): 13 of 14 caught;
-missed: Ctrl-C on a rank reported as a traceback with exit code 1 (Group.fail's KeyboardInterrupt branch). The old targeted files are test_optim and test_values353_optim (optimizers), test_checkpoint and
+missed: Ctrl-C on a rank reported as a traceback with exit code 1 (Group.fail's KeyboardInterrupt branch).
+The old targeted files are test_optim and test_values353_optim (optimizers), test_checkpoint and
 test_values348_checkpoint (checkpoints), test_values114_distributed and test_values345_group (the distributed
 path), test_values17_train and test_values345_loop (the loop). The new value tests catch every mutant on their
 own (checked with the old files taken off the lists): test_values370_optim_checkpoint (the norm of gradients 3, 4
