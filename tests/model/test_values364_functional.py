@@ -2,15 +2,14 @@
 lnrnn.reference in float64: unit_gains' ones and zeros of widths G and H (G = 4H for an LSTM); final_state of
 rows of length 0, inside T and exactly T against its docstring (the initial state, the sequence at the row's
 last step, the kernel's final state); an LSTM's layer_forward with lengths T, 1 and 0 against the reference
-run row by row; the refusal of dL/dc_n for a BN-LSTM word for word, and a plain LSTM's dL/dc_n taken, its dc0
-against central differences of the reference."""
+run row by row; the refusal of dL/dc_n for a BN-LSTM word for word (a plain LSTM's dL/dc_n against central differences:
+test_values204_functional)."""
 import numpy as np
 import pytest
 
 from lnrnn import backend
 from lnrnn.model import cells, functional
-from gradcheck_util import numeric_grad
-from test_values169_functional import B, H, T, inputs, params, ref_lstm
+from test_values169_functional import B, H, T, inputs, params
 from test_values204_functional import check_rows_by_reference
 
 
@@ -51,13 +50,3 @@ def test_dc_n_of_a_bn_lstm_is_refused_word_for_word():
         functional.backward(s, np.zeros((T, B, H)), None, x, state, None, dc_n=np.ones((B, H)))
     assert str(e.value) == ("lnrnn's bn-lstm kernels take no gradient for the final cell state c_n: use the output "
                             "sequence or h_n in the loss, or detach c_n.")
-
-
-def test_dc_n_of_a_plain_lstm_reaches_dc0():
-    p = params("lstm", 25)
-    rng, x, (h0, c0) = inputs(26, 2)
-    dc = rng.standard_normal((B, H))
-    y, _, res = functional.layer_forward("lstm", x, (h0, c0), p)
-    _, (_, dc0), _ = functional.layer_backward("lstm", res, x, (h0, c0), p, y, None, (None, dc))
-    np.testing.assert_allclose(dc0, numeric_grad(lambda: float(np.sum(dc * ref_lstm(x, h0, c0, p)[2])), c0),
-                               rtol=1e-6, atol=1e-8)

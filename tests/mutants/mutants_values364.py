@@ -131,7 +131,6 @@ MUTANTS = [
     dict(name="v364-func-dc-n-check-inverted", file=FUNC,
          old="        if not takes_dc_n(spec):",
          new="        if takes_dc_n(spec):",
-         tests=[T_FUNC + "test_dc_n_of_a_bn_lstm_is_refused_word_for_word",
-                T_FUNC + "test_dc_n_of_a_plain_lstm_reaches_dc0"] + OLD_FUNC,
+         tests=[T_FUNC + "test_dc_n_of_a_bn_lstm_is_refused_word_for_word"] + OLD_FUNC,
          why="dL/dc_n of a plain LSTM is refused and a BN-LSTM's is passed to kernels that take none"),
 ]

@@ -18,6 +18,7 @@ from lnrnn.errors import UserError
 from lnrnn.kernels.cpu.threads import block_rows
 from lnrnn.model.models import build_model
 from lnrnn.training import distributed
+from test_values124_group import Comm
 from test_values43_shards import (B, LAST, LENGTHS, MDN, PER_STEP, Solo, batch, close, config, same_means,
                                   whole)
 
@@ -105,20 +106,6 @@ def test_an_empty_shard_is_one_sequence_of_length_zero(with_text):
 
 # ---- Group.fail ----
 
-class FakeComm:
-    def __init__(self, rank, size):
-        self.rank, self.size, self.aborted = rank, size, []
-
-    def Get_rank(self):
-        return self.rank
-
-    def Get_size(self):
-        return self.size
-
-    def Abort(self, code):
-        self.aborted.append(code)
-
-
 class Refused(UserError):
     exit_code = 3
 
@@ -126,7 +113,7 @@ class Refused(UserError):
 def _fail(monkeypatch, capsys, exc, rank=0):
     slept = []
     monkeypatch.setattr(distributed, "time", SimpleNamespace(sleep=slept.append))
-    comm = FakeComm(rank, 2)
+    comm = Comm(rank, 2)
     distributed.Group(comm).fail(exc)
     err = capsys.readouterr().err
     assert slept == ([distributed.MPI_FAIL_GRACE_S] if rank else []) + [distributed.MPI_FLUSH_S]
