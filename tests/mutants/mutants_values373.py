@@ -11,7 +11,8 @@ check_stack's loss a mean instead of the documented sum; check_stack comparing t
 instead of the sampled ones.
 
 14 mutants. Against the old targeted files alone (each mutant's v373 files taken off its list): 12 of 14
-caught; missed: the 'nothing there' refusal without its f-string, the compile note without its newline. The old targeted files are
+caught; missed: the 'nothing there' refusal without its f-string, the compile note without its newline. The old
+targeted files are
 test_values_evaluation, test_values10_evaluation and test_values185_evaluation (evaluation); test_values_finetune,
 test_values14_finetune and test_values118_finetune (fine-tuning); test_values_progress, test_values10_progress and
 test_values180_progress (the bar); test_values_flat, test_values119_flat and test_values216_flat (the buffer);
