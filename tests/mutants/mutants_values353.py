@@ -11,7 +11,8 @@ newline, so it never caps MemAvailable; the data part's hint worded 'a shorter -
 --steps offers --steps twice.
 
 13 mutants. Against the old targeted files alone (each mutant's v353 files taken off its list): 10 of 13 caught;
-missed: the PDF format dropped, the loss label not passed, the axes made per metric. The new value tests catch every mutant on
+missed: the PDF format dropped, the loss label not passed, the axes made per metric. The new value tests catch
+every mutant on
 their own (checked with the old files taken off the lists): test_values353_optim (Adam, Graves's RMSProp centred
 and not, SGD plain and with momentum over three float64 updates whose gradients lie past, exactly at and under the
 clipping bound, against the formulas written out in the test with Adam's m / (1 - beta1^k), v / (1 - beta2^k) to
