@@ -9,7 +9,8 @@ first run's config.json for every run, the head kind read from config.json inste
 
 14 mutants. Against the old targeted files alone (each mutant's v349 files taken off its list): 7 of 14 caught;
 missed: predict forcing by default, its refusal and read's beam refusal not formatted, the CTC head's outputs
-called labels, plot's runs optional, its x axis defaulting to epoch, its resume hint dropped. The new value tests catch every mutant on
+called labels, plot's runs optional, its x axis defaulting to epoch, its resume hint dropped. The new value tests
+catch every mutant on
 their own (checked with the old files taken off the lists): test_values349_eval_export (eval --split 7/11 counts
 11 validation and 7 training sequences, 13/1 one 'sequence', and --json gives lnrnn.api.evaluate_run's loss and
 accuracy on that split; export with no --format writes a .safetensors file, read here by the format's definition,
