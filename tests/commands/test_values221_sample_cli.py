@@ -88,8 +88,9 @@ def test_the_npz_splits_back_into_the_lines_and_the_summary_counts_them(tmp_path
                                 f"({', '.join(str(k) for k in ns)} points; {ends}).")
 
 
-def test_the_judges_report_is_headed_by_the_readers_folder(tmp_path, monkeypatch):
-    run = text_run(tmp_path / "run")
+def stand_in_reader(tmp_path, monkeypatch):
+    """A reader folder (tmp_path/reader) that lnrnn.api.load_run loads as the string "READER" (other folders load
+    as runs) and lnrnn.judge.check_judge accepts; returns the folder and the list of paths load_run was asked for."""
     reader_dir = tmp_path / "reader"
     reader_dir.mkdir()
     real_load = lnrnn.api.load_run
@@ -101,6 +102,12 @@ def test_the_judges_report_is_headed_by_the_readers_folder(tmp_path, monkeypatch
 
     monkeypatch.setattr(lnrnn.api, "load_run", load_run)
     monkeypatch.setattr(lnrnn.judge, "check_judge", lambda *a, **k: None)
+    return reader_dir, loaded
+
+
+def test_the_judges_report_is_headed_by_the_readers_folder(tmp_path, monkeypatch):
+    run = text_run(tmp_path / "run")
+    reader_dir, loaded = stand_in_reader(tmp_path, monkeypatch)
     monkeypatch.setattr(lnrnn.judge, "judge", lambda writer, reader, rows, seed=0: [("judged", reader)])
     monkeypatch.setattr(lnrnn.judge, "report_lines", lambda judged: [f"line read by {judged[0][1]}"])
     stand_ins(monkeypatch, [2])

@@ -11,10 +11,9 @@ from dataclasses import asdict
 import numpy as np
 import pytest
 
-import lnrnn.api
 import lnrnn.judge
 from lnrnn.judge import Judged
-from test_values221_sample_cli import stand_ins
+from test_values221_sample_cli import stand_in_reader, stand_ins
 from test_values99_sample_cli import invoke, text_run
 
 JUDGED = [Judged(text="ab", read="ab", cer=0.0, travel=1.25, stop_at_last=True, peak_phi=0.75, points=2,
@@ -27,18 +26,13 @@ JUDGED = [Judged(text="ab", read="ab", cer=0.0, travel=1.25, stop_at_last=True, 
 def judged_run(tmp_path, monkeypatch):
     """A synthesis run and a reader folder; the judge hands back JUDGED and records its seed."""
     run = text_run(tmp_path / "run")
-    reader_dir = tmp_path / "reader"
-    reader_dir.mkdir()
-    real_load = lnrnn.api.load_run
+    reader_dir, _ = stand_in_reader(tmp_path, monkeypatch)
     seeds = []
 
     def judge(writer, reader, rows, seed=0):
         seeds.append(seed)
         return JUDGED
 
-    monkeypatch.setattr(lnrnn.api, "load_run",
-                        lambda path: "READER" if str(path) == str(reader_dir) else real_load(path))
-    monkeypatch.setattr(lnrnn.judge, "check_judge", lambda *a, **k: None)
     monkeypatch.setattr(lnrnn.judge, "judge", judge)
     stand_ins(monkeypatch, [2, 5])
     return run, reader_dir, seeds
