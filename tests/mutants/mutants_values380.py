@@ -1,6 +1,6 @@
 """Planted bugs, round 380 (format: tests/mutants/mutants.py): single-line slips on lines no earlier round mutates,
-in the stroke tasks (lnrnn/data/strokes.py), twentieth pass, planted before any test was written for them: the unknown symbol made '?'; the head's 20 mixture
-components made 10; drop_long_steps' default threshold halved; ctc_steps_needed counting the -1 padding as labels; a
+in the stroke tasks (lnrnn/data/strokes.py), twentieth pass, planted before any test was written for them: the
+unknown symbol made '?'; the head's 20 mixture components made 10; drop_long_steps' default threshold halved; ctc_steps_needed counting the -1 padding as labels; a
 split's length, a line's slice and its step count each off by one; StrokeTask.line, StrokeTask.batch and
 ReadingTask.batch reading the training split whatever is asked; make_task keeping validation lines by the training
 split's pattern; the reading task chosen by the wrong spec key; the glitch and spike counts starting at one; a cut
@@ -70,19 +70,23 @@ MUTANTS = [
          tests=OLD_ST,
          why="StrokeTask.line('val', i) answers with the training line i"),
     dict(name="v380-strokes-batch-train-set", file=STROKES,
-         old="        s = self.sets[which]\n        idx = np.asarray(idx, np.int64)                                   # (B,)\n"
+         old="        s = self.sets[which]\n"
+             "        idx = np.asarray(idx, np.int64)                                   # (B,)\n"
              "        first = s.starts[idx]                                             # (B,)\n"
              "        lengths = s.starts[idx + 1] - first - 1",
-         new="        s = self.sets[\"train\"]\n        idx = np.asarray(idx, np.int64)                                   # (B,)\n"
+         new="        s = self.sets[\"train\"]\n"
+             "        idx = np.asarray(idx, np.int64)                                   # (B,)\n"
              "        first = s.starts[idx]                                             # (B,)\n"
              "        lengths = s.starts[idx + 1] - first - 1",
          tests=OLD_ST,
          why="a validation batch of a prediction task cut from the training lines"),
     dict(name="v380-strokes-reading-batch-train-set", file=STROKES,
-         old="        s = self.sets[which]\n        idx = np.asarray(idx, np.int64)                                   # (B,)\n"
+         old="        s = self.sets[which]\n"
+             "        idx = np.asarray(idx, np.int64)                                   # (B,)\n"
              "        first = s.starts[idx]                                             # (B,)\n"
              "        lengths = s.starts[idx + 1] - first  ",
-         new="        s = self.sets[\"train\"]\n        idx = np.asarray(idx, np.int64)                                   # (B,)\n"
+         new="        s = self.sets[\"train\"]\n"
+             "        idx = np.asarray(idx, np.int64)                                   # (B,)\n"
              "        first = s.starts[idx]                                             # (B,)\n"
              "        lengths = s.starts[idx + 1] - first  ",
          tests=OLD_ST,
