@@ -1,10 +1,10 @@
 """Planted bugs, round 380 (format: tests/mutants/mutants.py): single-line slips on lines no earlier round mutates,
-in the stroke tasks (lnrnn/data/strokes.py), twentieth pass, planted before any test was written for them: the
-unknown symbol made '?'; the head's 20 mixture components made 10; drop_long_steps' default threshold halved; ctc_steps_needed counting the -1 padding as labels; a
-split's length, a line's slice and its step count each off by one; StrokeTask.line, StrokeTask.batch and
-ReadingTask.batch reading the training split whatever is asked; make_task keeping validation lines by the training
-split's pattern; the reading task chosen by the wrong spec key; the glitch and spike counts starting at one; a cut
-synthetic stroke one point too long.
+in the stroke tasks (lnrnn/data/strokes.py), twentieth pass, planted before any test was written for them: the unknown
+symbol made '?'; the head's 20 mixture components made 10; drop_long_steps' default threshold halved; ctc_steps_needed
+counting the -1 padding as labels; a split's length, a line's slice and its step count each off by one; StrokeTask.line,
+StrokeTask.batch and ReadingTask.batch reading the training split whatever is asked; make_task keeping validation lines
+by the training split's pattern; the reading task chosen by the wrong spec key; the glitch and spike counts starting at
+one; a cut synthetic stroke one point too long.
 
 15 mutants. Against the old targeted files alone: 15 of 15 caught (no new test was needed: the stroke-3, task and
 synthetic tests written in earlier rounds catch each; the slowest, 33-38 s, are the glitch default, the CTC step
