@@ -1,15 +1,16 @@
-"""Planted bugs, round 383 (format: tests/mutants/mutants.py): single-line slips on lines no earlier round mutates, in the
-task list and specs (lnrnn/data/tasks.py), twentieth pass, planted before any test was written for them: MNIST's planned
-validation size 1000; --steps refused for the adding problem; --head ctc refused for strokes-hershey; the checked head
-dropped from the spec; check_reading inverted; pmnist's description with a doubled space; the pixel tasks described as
-steps of a row's width; the adding tolerance tenfold; a malformed --split let through at spec time; load_task dropping
-allow_pickle and objective; the kanjivg charset's default kana; the --steps refusal naming --step.
+"""Planted bugs, round 383 (format: tests/mutants/mutants.py): single-line slips on lines no earlier round mutates, in
+the task list and specs (lnrnn/data/tasks.py), twentieth pass, planted before any test was written for them: MNIST's
+planned validation size 1000; --steps refused for the adding problem; --head ctc refused for strokes-hershey; the
+checked head dropped from the spec; check_reading inverted; pmnist's description with a doubled space; the pixel
+tasks described as steps of a row's width; the adding tolerance tenfold; a malformed --split let through at spec
+time; load_task dropping allow_pickle and objective; the kanjivg charset's default kana; the --steps refusal naming
+--step.
 
-12 mutants. Against the old targeted files alone (tests/data/test_values*_tasks.py, test_values_tasks and test_data): 11
-of 12 caught; missed: pmnist's doubled space. The new file test_values383_tasks catches all 12 on its own (checked with
-every mutant's list cut to it): the options each task takes and the refusals word for word, the charset default, MNIST's
-planned sizes, the pixel tasks' descriptions from tiny IDX files, the adding tolerance against the regression head's and
-its targets as the sums of the marked values, an npz spec's objective through load_task.
+12 mutants. Against the old targeted files alone (tests/data/test_values*_tasks.py, test_values_tasks and test_data):
+11 of 12 caught; missed: pmnist's doubled space. The new file test_values383_tasks catches all 12 on its own (checked
+with every mutant's list cut to it): the options each task takes and the refusals word for word, the charset default,
+MNIST's planned sizes, the pixel tasks' descriptions from tiny IDX files, the adding tolerance against the regression
+head's and its targets as the sums of the marked values, an npz spec's objective through load_task.
 
     python tests/mutants/run.py --only 'v383-*'
 """
