@@ -16,8 +16,10 @@ a value. The new file test_values396_stopping catches the miss: nothing_left() o
 counted of --time-budget 60 (and 75.25 of 2.5) word for word, 59.5 s and no budget leaving something to do; a real
 run with --time-budget 0.001 interrupted by SIGINT after update 1 keeping that budget and its seconds for the
 resume, the resume as it is saying it has nothing to do word for word, and the resume with --time-budget 0.001
-given again training further. 2 of 12 alone (measured with every list cut to it): the larger --time-budget and the
-deferred signal 0 (the real run's first save ends in Abort(0)). Nothing left out as equivalent.
+given again training further; and, for the exit code, abort() of a stand-in whose first signal was SIGINT stopped
+by a SIGTERM (and the other way round) exiting 143 (130) with the second signal named word for word. 3 of 12 alone
+(measured with every list cut to it): the larger --time-budget, the exit code by value, and the deferred signal 0
+(the real run's first save ends in Abort(0)). Nothing left out as equivalent.
 
     python tests/mutants/run.py --only 'v396-*'
 """

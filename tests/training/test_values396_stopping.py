@@ -74,3 +74,17 @@ def test_a_run_interrupted_with_its_budget_spent_resumes_only_with_the_budget_gi
     t = train(cfg(out, time_budget=0.001), resume=True, explicit=("time_budget",), quiet=True, log=said.append)
     assert t.step > 1 and not any(s.startswith("Nothing to do") for s in said)
     assert load_checkpoint(str(out))[0]["step"] == t.step
+
+
+def test_a_second_signal_of_the_other_kind_exits_with_its_own_code():
+    """SIGINT first, then SIGTERM: the run is stopped by the SIGTERM, so the message names it and the exit status is
+    the shell's for SIGTERM (128 + 15), whatever the first signal was; and the other way round (the stand-in stopped
+    as epoch 1 ended: batch_in_epoch 0)."""
+    for first, second in ((signal.SIGINT, signal.SIGTERM), (signal.SIGTERM, signal.SIGINT)):
+        policy = resumed(0.0, time_budget=None)
+        policy.trainer.flag_signum = first
+        err = policy.abort(second)
+        assert isinstance(err, TrainingInterrupted)
+        assert err.exit_code == 128 + int(second)
+        assert str(err) == (f"stopped by a second {signal.Signals(second).name} after epoch 1, update 4; the state "
+                            "reached is saved in runs/tb; continue with `lnrnn train --out runs/tb --resume`.")
