@@ -8,12 +8,12 @@ The planted bugs: an unreadable --config (a folder, an I/O error) ending in a tr
 short ending in a BadZipFile traceback; a sketch-rnn .npz of pickled object arrays ending in a traceback instead of
 the pickle refusal; an npz-task file holding an object array the same; lnrnn predict of an input the file system
 refuses (an I/O error) ending in a traceback; --keep on a file system without hard links failing instead of copying
-the arrays. 6 mutants. Against each mutant's own module's old files alone (OLD_CONFIG; the other four are the old and new files
-OLD_PREDICT, OLD_CHECKPOINT): 3 of 6 caught; missed: the unreadable --config, lnrnn read of an .npz cut short,
-predict's I/O error. test_values407_refusals checks each as one sentence word for word where the words are fixed
-(os.strerror's reason, the path once, the pickle advice), the trusted sketch-rnn file read with allow_pickle, and
---keep with os.link failing (EXDEV): the kept checkpoint a copy that loads as saved. NEW + OLD catch 6 of 6; the new
-file alone catches 6 of 6. Nothing left out as equivalent.
+the arrays. 6 mutants. Against each mutant's own module's old files alone (OLD_CONFIG, the runconfig files; for the
+other four modules the old and new files of rounds 402, 406, 394 and 395): 3 of 6 caught; missed: the unreadable
+--config, lnrnn read of an .npz cut short, predict's I/O error. test_values407_refusals checks each as one sentence
+word for word where the words are fixed (os.strerror's reason, the path once, the pickle advice), the trusted
+sketch-rnn file read with allow_pickle, and --keep with os.link failing (EXDEV): the kept checkpoint a copy that
+loads as saved. NEW + OLD catch 6 of 6; the new file alone catches 6 of 6. Nothing left out as equivalent.
 
     python tests/mutants/run.py --only 'v407-*'
 """
