@@ -12,18 +12,13 @@ import pytest
 
 from lnrnn.data import arrays
 from lnrnn.data import stroke_files
-from lnrnn.errors import DataError, UserError
+from lnrnn.errors import UserError
 from lnrnn.predict_io import read_inputs
 from lnrnn.training import checkpoint as ck
 from lnrnn.training.runconfig import read_config_file
 
+from test_values170_stroke_files import refusal  # the text of the DataError a call raises
 from test_values370_optim_checkpoint import MODEL   # a small model config a checkpoint names
-
-
-def refused(kind, call, *args):
-    with pytest.raises(kind) as e:
-        call(*args)
-    return str(e.value)
 
 
 def sequences():
@@ -37,8 +32,9 @@ def sequences():
 def test_a_config_that_is_a_folder_is_one_sentence(tmp_path):
     path = tmp_path / "settings.json"
     path.mkdir()
-    got = refused(UserError, read_config_file, str(path))
-    assert got == f"--config {path} cannot be read ({os.strerror(errno.EISDIR)})."
+    with pytest.raises(UserError) as e:
+        read_config_file(str(path))
+    assert str(e.value) == f"--config {path} cannot be read ({os.strerror(errno.EISDIR)})."
 
 
 def test_reading_lines_from_an_npz_cut_in_half_is_one_sentence(tmp_path):
@@ -46,14 +42,14 @@ def test_reading_lines_from_an_npz_cut_in_half_is_one_sentence(tmp_path):
     np.savez(path, points=np.concatenate(list(sequences())), lengths=np.array([2, 3]))
     raw = path.read_bytes()
     path.write_bytes(raw[:len(raw) // 2])
-    got = refused(DataError, stroke_files.read_lines, str(path))
+    got = refusal(stroke_files.read_lines, str(path))
     assert got.startswith(f"{path} is not a readable .npz/.npy file (") and got.endswith(").")
 
 
 def test_a_sketch_rnn_npz_without_allow_pickle_is_the_pickle_refusal(tmp_path):
     path = tmp_path / "sketch.npz"
     np.savez(path, train=sequences(), valid=sequences())
-    got = refused(DataError, stroke_files.load, str(path))
+    got = refusal(stroke_files.load, str(path))
     assert got == (f"{path} holds object arrays that need pickle, which can run arbitrary code; "
                    f"{stroke_files.PICKLE_HINT}.")
     assert len(stroke_files.load(str(path), allow_pickle=True)["train"]) == 2   # trusted: read
@@ -62,7 +58,7 @@ def test_a_sketch_rnn_npz_without_allow_pickle_is_the_pickle_refusal(tmp_path):
 def test_an_npz_task_object_array_is_one_sentence(tmp_path):
     path = tmp_path / "mine.npz"
     np.savez(path, x=sequences(), y=np.array([0, 1]))
-    got = refused(DataError, arrays.read_file, str(path))
+    got = refusal(arrays.read_file, str(path))
     assert got.startswith(f"{path}: array x is an object array (it would need pickle")
 
 
@@ -73,7 +69,7 @@ def test_predict_input_with_an_io_error_is_one_sentence(tmp_path, monkeypatch):
     def failing(p):
         raise OSError(errno.EIO, os.strerror(errno.EIO), str(p))
     monkeypatch.setattr(arrays, "numpy_kind", failing)
-    got = refused(DataError, read_inputs, [str(path)], None, 1)
+    got = refusal(read_inputs, [str(path)], None, 1)
     assert got == f"cannot read {path}: {os.strerror(errno.EIO)}."
 
 

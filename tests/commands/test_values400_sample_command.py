@@ -12,13 +12,14 @@ import os
 
 import numpy as np
 import pytest
-from click.testing import CliRunner
 
 import lnrnn.api
 import lnrnn.judge
 import lnrnn.sample
-from lnrnn.cli import main
 from lnrnn.errors import UserError
+
+from test_cli import invoke
+from test_values221_sample_cli import exact_error  # one 'Error:' line, word for word, a non-zero exit
 
 LOAD_STOP = "stand-in: the run would be read here"
 BAR = 24  # the progress bar's width in characters
@@ -32,16 +33,6 @@ class Run:
 class Line:
     def __init__(self, points, capped=False):
         self.points, self.capped = points, capped
-
-
-def invoke(*args):
-    return CliRunner().invoke(main, [str(a) for a in args])
-
-
-def error_lines(r):
-    assert r.exit_code != 0, r.output
-    assert isinstance(r.exception, SystemExit), repr(r.exception)
-    return [ln for ln in r.stderr.splitlines() if ln.strip()]
 
 
 @pytest.fixture
@@ -99,13 +90,13 @@ def prime(tmp_path, n):
 def test_a_prime_at_the_cap_is_read_and_one_point_more_is_refused(tmp_path, calls):
     calls["stop_at_load"] = True
     r = prime(tmp_path, 20000)
-    assert error_lines(r) == ["Error: " + LOAD_STOP]
+    exact_error(r, LOAD_STOP)
     assert calls["load"] == [str(tmp_path / "run")]
     r = prime(tmp_path, 20001)
     p = tmp_path / "p20001.npy"
-    assert error_lines(r) == [
-        f"Error: --prime-strokes {p} holds 20,001 points, more than the 20,000 a prime may have (the model reads "
-        "each as one step); give a shorter prime (a line or two of handwriting), or pass --no-cap to read it anyway."]
+    exact_error(r, (
+        f"--prime-strokes {p} holds 20,001 points, more than the 20,000 a prime may have (the model reads "
+        "each as one step); give a shorter prime (a line or two of handwriting), or pass --no-cap to read it anyway."))
     assert calls["load"] == [str(tmp_path / "run")] and calls["sample"] == []
 
 
@@ -114,7 +105,7 @@ def test_a_prime_at_the_cap_is_read_and_one_point_more_is_refused(tmp_path, call
 @pytest.mark.parametrize("bias", ["inf", "nan", "-0.5"])
 def test_a_bias_that_is_not_a_finite_non_negative_number_is_refused(tmp_path, calls, bias):
     r = invoke("sample", "--checkpoint", tmp_path / "run", "--bias", bias, "--out", tmp_path / "s.png", "-q")
-    assert error_lines(r) == [f"Error: --bias must be 0 or positive, not {float(bias)}."]
+    exact_error(r, f"--bias must be 0 or positive, not {float(bias)}.")
     assert calls["load"] == [] and calls["sample"] == [] and os.listdir(tmp_path) == []
 
 
@@ -123,14 +114,14 @@ def test_a_bias_that_is_not_a_finite_non_negative_number_is_refused(tmp_path, ca
 def test_a_count_other_than_the_number_of_lines_is_refused(tmp_path, calls, count, texts, words):
     args = [a for t in texts for a in ("--text", t)]
     r = invoke("sample", "--checkpoint", tmp_path / "run", *args, "--count", count, "--out", tmp_path / "s.png")
-    assert error_lines(r) == [f"Error: --count {count} does not match {words}: each line is one row; "
-                              "leave --count out."]
+    exact_error(r, f"--count {count} does not match {words}: each line is one row; "
+                      "leave --count out.")
     assert calls["load"] == [] and calls["sample"] == [] and os.listdir(tmp_path) == []
 
 
 def test_judge_without_text_points_to_text(tmp_path, calls):
     r = invoke("sample", "--checkpoint", tmp_path / "run", "--judge", tmp_path, "--out", tmp_path / "s.png")
-    assert error_lines(r) == ["Error: --judge reads the lines a synthesis run writes; give them with --text."]
+    exact_error(r, "--judge reads the lines a synthesis run writes; give them with --text.")
     assert calls["load"] == []
 
 
@@ -139,16 +130,16 @@ def test_an_unusable_judge_out_is_refused_in_its_own_name(tmp_path, calls):
     folder.mkdir()
     r = invoke("sample", "--checkpoint", tmp_path / "run", "--text", "ab", "--judge", tmp_path / "reader",
                "--judge-out", folder, "--out", tmp_path / "s.png")
-    assert error_lines(r) == [f"Error: --judge-out {folder} is a folder; give a file name inside it."]
+    exact_error(r, f"--judge-out {folder} is a folder; give a file name inside it.")
     assert calls["load"] == []
 
 
 def test_an_npz_of_another_suffix_is_advised_the_npz_in_the_same_folder(tmp_path, calls):
     npz = tmp_path / "sub" / "pts.txt"
     r = invoke("sample", "--checkpoint", tmp_path / "run", "--npz", npz, "--out", tmp_path / "s.png")
-    assert error_lines(r) == [
-        f"Error: --npz {npz} would hold an .npz archive under another name (lnrnn read and numpy tell the kind by "
-        f"the suffix); name it {tmp_path / 'sub' / 'pts'}.npz."]
+    exact_error(r, (
+        f"--npz {npz} would hold an .npz archive under another name (lnrnn read and numpy tell the kind by "
+        f"the suffix); name it {tmp_path / 'sub' / 'pts'}.npz."))
     assert calls["load"] == [] and os.listdir(tmp_path) == []
 
 

@@ -18,27 +18,20 @@ from lnrnn.training import train as train_mod
 from lnrnn.training.runconfig import TrainConfig
 
 from test_cli import invoke
+from test_values143_train_cli import trainer  # noqa: F401  (fixture: train patched to record its calls)
 from test_values221_sample_cli import exact_error
 
 
-@pytest.fixture
-def received(monkeypatch):
-    """The training loop replaced: [(cfg, keyword arguments)] of each call."""
-    calls = []
-    monkeypatch.setattr(train_mod, "train", lambda cfg, **kw: calls.append((cfg, kw)))
-    return calls
-
-
-def train_with(tmp_path, received, *argv):
+def train_with(tmp_path, trainer, *argv):
     r = invoke("train", "--out", tmp_path / "run", *argv)
     assert r.exit_code == 0, r.output + repr(r.exception)
-    (cfg, kw), = received
+    (cfg, kw), = trainer
     return cfg, kw
 
 
 @pytest.mark.parametrize("field", [f.name for f in dataclasses.fields(TrainConfig) if f.name != "out"])
-def test_an_option_left_out_is_trainconfigs_field(tmp_path, received, field):
-    cfg, kw = train_with(tmp_path, received)
+def test_an_option_left_out_is_trainconfigs_field(tmp_path, trainer, field):
+    cfg, kw = train_with(tmp_path, trainer)
     assert getattr(cfg, field) == getattr(TrainConfig(), field), field
     assert kw["explicit"] == {"out"}
 
@@ -53,35 +46,35 @@ def test_an_option_left_out_is_trainconfigs_field(tmp_path, received, field):
     (["--skip"], "skip", True),
     (["--no-skip"], "skip", False),
 ])
-def test_an_option_arrives_with_the_value_its_help_promises(tmp_path, received, argv, field, value):
-    cfg, kw = train_with(tmp_path, received, *argv)
+def test_an_option_arrives_with_the_value_its_help_promises(tmp_path, trainer, argv, field, value):
+    cfg, kw = train_with(tmp_path, trainer, *argv)
     assert getattr(cfg, field) == value and type(getattr(cfg, field)) is type(value)
     assert kw["explicit"] == {"out", field}
 
 
 @pytest.mark.parametrize("name", ["x.npz", "strokes.npy"])
-def test_data_dir_may_name_a_file(tmp_path, received, name):
+def test_data_dir_may_name_a_file(tmp_path, trainer, name):
     data = tmp_path / name
     data.write_bytes(b"")
-    cfg, _ = train_with(tmp_path, received, "--task", "npz", "--data-dir", data)
+    cfg, _ = train_with(tmp_path, trainer, "--task", "npz", "--data-dir", data)
     assert cfg.data_dir == str(data)
 
 
 @pytest.mark.parametrize("metric", plan.BEST_METRICS)
-def test_every_best_metric_of_the_trainer_is_a_choice(tmp_path, received, metric):
-    cfg, _ = train_with(tmp_path, received, "--best-metric", metric)
+def test_every_best_metric_of_the_trainer_is_a_choice(tmp_path, trainer, metric):
+    cfg, _ = train_with(tmp_path, trainer, "--best-metric", metric)
     assert cfg.best_metric == metric
 
 
 @pytest.mark.parametrize("head", plan.HEADS)
-def test_every_head_of_the_trainer_is_a_choice(tmp_path, received, head):
-    cfg, _ = train_with(tmp_path, received, "--head", head, "--task", "strokes-synthetic")
+def test_every_head_of_the_trainer_is_a_choice(tmp_path, trainer, head):
+    cfg, _ = train_with(tmp_path, trainer, "--head", head, "--task", "strokes-synthetic")
     assert cfg.head == head
 
 
 @pytest.mark.parametrize("flag, quiet", [([], False), (["-q"], True), (["--quiet"], True)])
-def test_q_is_short_for_quiet(tmp_path, received, flag, quiet):
-    _, kw = train_with(tmp_path, received, *flag)
+def test_q_is_short_for_quiet(tmp_path, trainer, flag, quiet):
+    _, kw = train_with(tmp_path, trainer, *flag)
     assert kw["quiet"] is quiet
 
 

@@ -6,6 +6,7 @@ lengths beside strokes; an .npz holding no arrays at all (named as none). The re
 advice: re-save pickle-free with a function that exists (every dotted lnrnn name in the sentence is imported and
 called on a small line set), or opt in with allow_pickle. An IAM-OnDB .xml line is one line of its points."""
 import errno
+import functools
 import importlib
 import os
 import re
@@ -15,21 +16,15 @@ import pytest
 
 from lnrnn.data import arrays
 from lnrnn.data import stroke_files
-from lnrnn.errors import DataError
 
 from test_strokes_data import iam_xml
+from test_values170_stroke_files import refusal  # the text of the DataError a call raises
 
 
 def line_set():
     """Two stroke-3 lines: (3, 3) and (2, 3), pen 1 after each stroke's last point."""
     return [np.array([[0.0, 0.0, 0.0], [1.0, 2.0, 0.0], [3.0, -1.0, 1.0]]),
             np.array([[2.0, 2.0, 0.0], [1.0, 1.0, 1.0]])]
-
-
-def refused(call, *args, **kw):
-    with pytest.raises(DataError) as e:
-        call(*args, **kw)
-    return str(e.value)
 
 
 @pytest.mark.parametrize("reader", ["load", "read_lines"])
@@ -40,7 +35,7 @@ def test_a_file_the_user_may_not_read_is_one_sentence(tmp_path, monkeypatch, rea
     def denied(p):
         raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), str(p))
     monkeypatch.setattr(arrays, "numpy_kind", denied)
-    got = refused(getattr(stroke_files, reader), str(path))
+    got = refusal(getattr(stroke_files, reader), str(path))
     assert got == f"cannot read {path}: {os.strerror(errno.EACCES)}."
 
 
@@ -49,7 +44,7 @@ def test_a_truncated_npz_is_one_sentence(tmp_path):
     stroke_files.save_npz(path, line_set())
     data = path.read_bytes()
     path.write_bytes(data[:len(data) // 2])          # the zip's central directory, at its end, is gone
-    got = refused(stroke_files.load, str(path))
+    got = refusal(stroke_files.load, str(path))
     assert got.startswith(f"{path} is not a readable .npz/.npy file (") and got.endswith(").")
 
 
@@ -62,7 +57,7 @@ def test_an_npy_with_a_damaged_header_is_one_sentence_in_read_lines(tmp_path):
     path.write_bytes(bytes(data))
     with pytest.raises(ValueError):
         np.load(path)                                   # what numpy itself says: a ValueError
-    got = refused(stroke_files.read_lines, str(path))
+    got = refusal(stroke_files.read_lines, str(path))
     assert got.startswith(f"{path} is not a valid .npy/.npz file (") and got.endswith(").")
 
 
@@ -72,20 +67,21 @@ def test_a_ragged_sequence_in_an_object_array_is_one_sentence(tmp_path):
     seqs[0] = line_set()[0]
     seqs[1] = [[0.0, 0.0, 0.0], [1.0, 1.0]]            # a row of two values
     np.save(path, seqs, allow_pickle=True)
-    assert refused(stroke_files.load, str(path), allow_pickle=True) == f"{path}: the array[1] is not a numeric array."
+    trusted = functools.partial(stroke_files.load, allow_pickle=True)
+    assert refusal(trusted, str(path)) == f"{path}: the array[1] is not a numeric array."
 
 
 def test_float_lengths_are_refused_before_the_split(tmp_path):
     path = tmp_path / "s.npz"
     np.savez(path, strokes=np.concatenate(line_set()), lengths=np.array([3.0, 2.0]))
-    got = refused(stroke_files.load, str(path))
+    got = refusal(stroke_files.load, str(path))
     assert got == f"{path}: lengths beside strokes must be a 1-D integer array, not float64 (2,)."
 
 
 def test_an_npz_without_arrays_names_none(tmp_path):
     path = tmp_path / "empty.npz"
     np.savez(path)
-    got = refused(stroke_files.load, str(path))
+    got = refusal(stroke_files.load, str(path))
     assert got.startswith(f"{path} has arrays none; expected strokes + lengths, ")
 
 
@@ -94,7 +90,7 @@ def test_the_pickle_refusal_advises_a_function_that_exists(tmp_path):
     seqs = np.empty(2, dtype=object)
     seqs[0], seqs[1] = line_set()
     np.save(path, seqs, allow_pickle=True)
-    got = refused(stroke_files.load, str(path))
+    got = refusal(stroke_files.load, str(path))
     assert got.startswith(f"{path} holds object arrays that need pickle, which can run arbitrary code; re-save it")
     assert "allow_pickle" in got.split("code;", 1)[1]
     named = re.findall(r"\blnrnn(?:\.\w+)+", got)

@@ -8,43 +8,36 @@ import errno
 import os
 
 import numpy as np
-import pytest
 
 from lnrnn.data import iamondb
-from lnrnn.errors import DataError
 
 from test_strokes_data import iam_xml
-
-
-def refused(call, *args):
-    with pytest.raises(DataError) as e:
-        call(*args)
-    return str(e.value)
+from test_values170_stroke_files import refusal  # the text of the DataError a call raises
 
 
 def test_a_line_file_that_cannot_be_read_is_one_sentence(tmp_path):
     path = tmp_path / "a01-000u-01.xml"
     path.mkdir()
-    assert refused(iamondb.read_line, str(path)) == f"cannot read XML file {path}: {os.strerror(errno.EISDIR)}."
+    assert refusal(iamondb.read_line, str(path)) == f"cannot read XML file {path}: {os.strerror(errno.EISDIR)}."
 
 
 def test_a_transcription_that_cannot_be_read_is_named_a_transcription(tmp_path):
     path = tmp_path / "a01-000u.txt"
     path.mkdir()
-    assert refused(iamondb.transcriptions, str(path)) == (f"cannot read transcription {path}: "
+    assert refusal(iamondb.transcriptions, str(path)) == (f"cannot read transcription {path}: "
                                                           f"{os.strerror(errno.EISDIR)}.")
 
 
 def test_a_point_without_its_y_is_named(tmp_path):
     path = tmp_path / "a01-000u-01.xml"
     path.write_bytes(iam_xml([[(10, 20), (13, 24)]]).replace(b'x="13" y="24"', b'x="13"'))
-    assert refused(iamondb.read_line, str(path)) == f"{path}: point 2 of stroke 1 lacks the attribute y."
+    assert refusal(iamondb.read_line, str(path)) == f"{path}: point 2 of stroke 1 lacks the attribute y."
 
 
 def test_a_non_numeric_coordinate_is_named_with_its_value(tmp_path):
     path = tmp_path / "a01-000u-01.xml"
     path.write_bytes(iam_xml([[(10, 20)], [(13, 24), (15, 25)]]).replace(b'x="15"', b'x="abc"'))
-    assert refused(iamondb.read_line, str(path)) == f"{path}: point 2 of stroke 2 has the non-numeric x='abc'."
+    assert refusal(iamondb.read_line, str(path)) == f"{path}: point 2 of stroke 2 has the non-numeric x='abc'."
 
 
 def test_an_iso_8859_1_line_with_a_non_ascii_byte_is_read(tmp_path):

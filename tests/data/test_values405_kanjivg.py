@@ -10,17 +10,11 @@ import pytest
 
 from lnrnn.data import kanjivg
 from lnrnn.data.tasks import load_task, task_spec
-from lnrnn.errors import DataError
 
 from test_values206_kanjivg import svg  # a KanjiVG file of the given path data, one <path> per stroke
+from test_values170_stroke_files import refusal  # the text of the DataError a call raises
 
 STROKES = ["M 20 20 L 80 20", "M 50 20 C 50 40 50 60 50 90"]
-
-
-def refused(call, *args):
-    with pytest.raises(DataError) as e:
-        call(*args)
-    return str(e.value)
 
 
 @pytest.fixture
@@ -35,7 +29,7 @@ def folder(tmp_path):
 
 def test_a_data_dir_that_is_a_file_is_one_sentence(folder):
     one = folder / "00030.svg"
-    got = refused(kanjivg.folder_files, str(one))
+    got = refusal(kanjivg.folder_files, str(one))
     assert got.startswith(f"KanjiVG folder {one} ") and got.count(".") >= 1 and "\n" not in got
 
 
@@ -43,12 +37,12 @@ def test_a_truncated_svg_is_named(folder):
     path = folder / "00031.svg"
     raw = path.read_bytes()
     path.write_bytes(raw[:len(raw) // 2])
-    got = refused(kanjivg.read_design, str(path))
+    got = refusal(kanjivg.read_design, str(path))
     assert got.startswith(f"{path} is malformed or truncated XML (") and got.endswith(").")
 
 
 def test_numbers_before_any_command_are_named():
-    got = refused(kanjivg.path_polylines, "10 20 L 30 40", "x.svg")
+    got = refusal(kanjivg.path_polylines, "10 20 L 30 40", "x.svg")
     assert got == "x.svg: path data '10 20 L 30 40' does not start with a command."
 
 
@@ -56,7 +50,7 @@ def test_without_the_package_both_ways_on_are_given(monkeypatch):
     def absent(name):
         raise importlib.metadata.PackageNotFoundError(name)
     monkeypatch.setattr(importlib.metadata, "distribution", absent)
-    got = refused(kanjivg.installed_files)
+    got = refusal(kanjivg.installed_files)
     assert kanjivg.INSTALL_HINT in got and "CC BY-SA 3.0" in got
     assert "--data-dir" in got and "folder" in got and "SVG" in got
 

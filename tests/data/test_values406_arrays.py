@@ -11,15 +11,10 @@ import pytest
 
 from lnrnn.data import arrays
 from lnrnn.data.tasks import load_task, task_spec
-from lnrnn.errors import DataError
+
+from test_values170_stroke_files import refusal  # the text of the DataError a call raises
 
 MARK = 12345.678125     # a float64 whose 8 bytes are found once in the file
-
-
-def refused(call, *args):
-    with pytest.raises(DataError) as e:
-        call(*args)
-    return str(e.value)
 
 
 def write(path, **extra):
@@ -35,14 +30,14 @@ def test_an_unreadable_file_is_one_sentence(tmp_path, monkeypatch):
     def denied(p):
         raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), str(p))
     monkeypatch.setattr(arrays, "numpy_kind", denied)
-    assert refused(arrays.read_file, str(path)) == f"cannot read {path}: {os.strerror(errno.EACCES)}."
+    assert refusal(arrays.read_file, str(path)) == f"cannot read {path}: {os.strerror(errno.EACCES)}."
 
 
 def test_an_npz_cut_short_is_one_sentence(tmp_path):
     path = write(tmp_path / "d.npz")
     raw = path.read_bytes()
     path.write_bytes(raw[:len(raw) // 2])
-    got = refused(arrays.read_file, str(path))
+    got = refusal(arrays.read_file, str(path))
     assert got.startswith(f"{path} is not a readable .npz file (")
     assert got.endswith("); save it with numpy.savez(path, x=..., y=...).")
 
@@ -53,20 +48,20 @@ def test_array_bytes_that_fail_their_crc_are_one_sentence(tmp_path):
     at = raw.index(np.float64(MARK).tobytes())
     raw[at] ^= 0xFF
     path.write_bytes(bytes(raw))
-    got = refused(arrays.read_file, str(path))
+    got = refusal(arrays.read_file, str(path))
     assert got.startswith(f"{path} is a damaged .npz file (") and got.endswith(").")
     assert "x.npy" in got
 
 
 def test_ragged_x_is_one_sentence():
-    got = refused(arrays.check_arrays, {"x": [[1.0, 2.0, 3.0], [1.0, 2.0]], "y": [0, 1]}, "the arrays")
+    got = refusal(arrays.check_arrays, {"x": [[1.0, 2.0, 3.0], [1.0, 2.0]], "y": [0, 1]}, "the arrays")
     assert got == ("the arrays: x is not an array of numbers (ragged lists? pad them to one length and give "
                    "lengths).")
 
 
 def test_ragged_per_step_y_is_one_sentence():
     x = np.zeros((2, 3))
-    got = refused(arrays.check_arrays, {"x": x, "y": [[0, 1, 0], [1, 0]]}, "the arrays")
+    got = refusal(arrays.check_arrays, {"x": x, "y": [[0, 1, 0], [1, 0]]}, "the arrays")
     assert got == "the arrays: y is not an array of numbers."
 
 
