@@ -39,7 +39,7 @@ MUTANTS = [
          old="        flat = g.reshape(-1).astype(np.float64)",
          new="        flat = g.reshape(-1)",
          tests=OLD,
-         why="the global norm of float32 gradients summed in float32: a small gradient's share lost beside a large one"),
+         why="the global norm of float32 gradients summed in float32: a small share lost beside a large one"),
     dict(name="v412-plain-sgd-keeps-a-slot", file=OPT,
          old='        rules(p).sgd_update(p, self._slot("momentum", name, p) if mu else None, g, self.lr, mu)',
          new='        rules(p).sgd_update(p, self._slot("momentum", name, p), g, self.lr, mu)',
