@@ -6,6 +6,14 @@ message that is one sentence saying what went wrong and what to do. It does not 
 (2 like click's own usage errors, 3 for a diverged run, 130 for an interrupted one), no traceback.
 Anything else that escapes is a bug in lnrnn and keeps its traceback.
 """
+import zipfile
+import zlib
+
+# What numpy.load and the members of an .npz raise for a file that is cut short or damaged, beside the
+# ValueError of a bad header or pickled objects: OSError (a short read), EOFError, zipfile.BadZipFile (the zip
+# structure, or a member's CRC) and zlib.error (a damaged member of numpy.savez_compressed's files, which
+# lnrnn's own stroke files are). Every reader of NumPy files turns these into its one sentence.
+DAMAGED_NUMPY_FILE = (OSError, EOFError, zipfile.BadZipFile, zlib.error)
 
 
 class UserError(Exception):

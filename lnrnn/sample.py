@@ -34,7 +34,7 @@ from typing import Optional
 
 import numpy as np
 
-from lnrnn.errors import UserError
+from lnrnn.errors import DAMAGED_NUMPY_FILE, UserError
 from lnrnn.training.plot import picture_format  # the drawings' format rule, the learning curves' too
 
 PYTHON_NAMES = {"text": "text", "prime_strokes": "prime_strokes", "prime_text": "prime_text"}  # what errors call them
@@ -204,8 +204,6 @@ def read_stroke3(path, option="prime_strokes"):
     """A stroke-3 file -> (N,3) float64 in data units: a .npz with a ``points`` (N,3) array (what
     ``lnrnn sample --npz`` writes: with ``lengths``, its first line only) or a .npy (N,3) array. Nothing
     is unpickled; any other content is a UserError naming ``option``."""
-    import zipfile
-
     text = str(path)
     ext = os.path.splitext(text)[1].lower()
     if ext not in (".npz", ".npy"):
@@ -228,7 +226,7 @@ def read_stroke3(path, option="prime_strokes"):
     except KeyError:
         raise UserError(f"{option} {text} holds no 'points' array (an (N,3) stroke-3 array, as --npz "
                         "writes).") from None
-    except (ValueError, OSError, EOFError, zipfile.BadZipFile) as e:
+    except (ValueError, *DAMAGED_NUMPY_FILE) as e:
         why = "it holds pickled objects, which are not read" if "pickle" in str(e) else "it is not a NumPy file"
         raise UserError(f"{option} {text} cannot be read as stroke-3 ({why}).") from None
     if lengths is not None:

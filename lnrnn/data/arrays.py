@@ -16,7 +16,6 @@ validation sequences (a fixed seed's permutation), the default holds out VAL_FRA
 one ``DataError`` sentence naming the array and what to fix; nothing is trained on data that fail a check.
 """
 import os
-import zipfile
 from dataclasses import dataclass
 from typing import Optional
 
@@ -24,7 +23,7 @@ import numpy as np
 
 from lnrnn.data.splits import parse_split
 from lnrnn.data.taskdata import TaskData
-from lnrnn.errors import DataError, UserError
+from lnrnn.errors import DAMAGED_NUMPY_FILE, DataError, UserError
 
 KEYS = ("x", "y", "lengths", "x_val", "y_val", "lengths_val")
 OBJECTIVES = ("ce", "mse")   # classes (softmax cross-entropy) | regression (squared error)
@@ -83,7 +82,7 @@ def read_file(path):
     except ValueError as e:
         raise DataError(f"{path} is not an .npz file lnrnn can read without pickle ({e}); save it with "
                         "numpy.savez(path, x=..., y=...).") from None
-    except (OSError, EOFError, zipfile.BadZipFile) as e:
+    except DAMAGED_NUMPY_FILE as e:
         raise DataError(f"{path} is not a readable .npz file ({e}); save it with numpy.savez(path, x=..., "
                         "y=...).") from None
     if isinstance(data, np.ndarray):
@@ -104,7 +103,7 @@ def read_file(path):
                                     "code); store numbers in a regular array, padding sequences to one length "
                                     "with lengths beside them.") from None
                 raise DataError(f"{path}: array {k} cannot be read ({e}).") from None
-            except (OSError, EOFError, zipfile.BadZipFile) as e:
+            except DAMAGED_NUMPY_FILE as e:
                 raise DataError(f"{path} is a damaged .npz file ({e}).") from None
     return arrays
 

@@ -13,12 +13,11 @@ Unpickling can run arbitrary code, hence the opt-in; ``save_npz`` writes the pic
 ``read_lines`` reads the lines a reader (``lnrnn read``) transcribes: one stroke-3 file, never unpickled.
 """
 import os
-import zipfile
 
 import numpy as np
 
 from lnrnn.data import strokes as S
-from lnrnn.errors import DataError
+from lnrnn.errors import DAMAGED_NUMPY_FILE, DataError
 
 MAX_POINTS = 10000   # a longer sequence is refused (IAM-OnDB's longest lines have ~2,000 points)
 PICKLE_HINT = ("re-save it pickle-free as strokes (sum N, 3) + lengths (n,) arrays "
@@ -65,7 +64,7 @@ def load(path, allow_pickle=False):
         data = np.load(path, allow_pickle=allow_pickle)
     except ValueError as e:
         raise _pickle_or_bad(path, e) from None
-    except (OSError, EOFError, zipfile.BadZipFile) as e:
+    except DAMAGED_NUMPY_FILE as e:
         raise DataError(f"{path} is not a readable .npz/.npy file ({e}).") from None
     if isinstance(data, np.ndarray):
         return {"all": _object_sequences(data, path, "the array")}
@@ -74,7 +73,7 @@ def load(path, allow_pickle=False):
             return _from_npz(data, path)
         except ValueError as e:
             raise _pickle_or_bad(path, e) from None
-        except (OSError, EOFError, zipfile.BadZipFile) as e:
+        except DAMAGED_NUMPY_FILE as e:
             raise DataError(f"{path} is a damaged .npz file ({e}).") from None
 
 
@@ -207,7 +206,7 @@ def read_lines(path):
             raise DataError(f"{text} holds object arrays, which need pickle and are not read; save the lines as "
                             "points (S, 3) and lengths (n,) arrays in an .npz.") from None
         raise DataError(f"{text} is not a valid .npy/.npz file ({e}).") from None
-    except (OSError, EOFError, zipfile.BadZipFile) as e:
+    except DAMAGED_NUMPY_FILE as e:
         raise DataError(f"{text} is not a readable .npz/.npy file ({e}).") from None
 
 

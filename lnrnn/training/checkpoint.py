@@ -22,11 +22,10 @@ import hashlib
 import json
 import os
 import secrets
-import zipfile
 
 import numpy as np
 
-from lnrnn.errors import CheckpointError
+from lnrnn.errors import DAMAGED_NUMPY_FILE, CheckpointError
 from lnrnn.files import atomic_write, atomic_write_text
 
 FORMAT = "lnrnn-checkpoint"
@@ -184,7 +183,7 @@ def load_checkpoint(path, expected_model=None):
     try:
         with np.load(npz_path, allow_pickle=False) as z:
             arrays = {k: z[k] for k in z.files}
-    except (OSError, ValueError, zipfile.BadZipFile, EOFError) as e:
+    except (ValueError, *DAMAGED_NUMPY_FILE) as e:
         raise CheckpointError(f"checkpoint arrays file {npz_path} cannot be read ({e}).") from None
     if set(arrays) != set(listing):
         raise CheckpointError(f"checkpoint arrays file {npz_path} does not hold the arrays {desc} lists.")
