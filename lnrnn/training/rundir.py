@@ -72,15 +72,16 @@ def newest_default(base=DEFAULT_OUT):
 
 
 def read_jsonl(path, torn_tail_ok=False):
-    """The JSON objects of a JSON-lines file; a last line cut short by a kill is skipped when torn_tail_ok."""
+    """The JSON objects of a JSON-lines file; a last line cut short by a kill is skipped when torn_tail_ok. Lines are
+    decoded one by one, so bytes that are not UTF-8 (a damaged file) are refused as a bad line, not a traceback."""
     rows = []
-    with open(path) as f:
+    with open(path, "rb") as f:
         lines = [line for line in f if line.strip()]
     for i, line in enumerate(lines):
         try:
-            rows.append(json.loads(line))
-        except json.JSONDecodeError as e:
-            if torn_tail_ok and i == len(lines) - 1 and not line.endswith("\n"):
+            rows.append(json.loads(line.decode("utf-8")))
+        except (UnicodeDecodeError, json.JSONDecodeError) as e:
+            if torn_tail_ok and i == len(lines) - 1 and not line.endswith(b"\n"):
                 break
             raise UserError(f"{path} is not valid JSON lines (line {i + 1}: {e}).") from None
     return rows
