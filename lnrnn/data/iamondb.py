@@ -77,11 +77,13 @@ def check_plain_xml(raw, path):
 
 
 def parse_xml(raw, path):
-    """Bytes already checked by ``check_plain_xml`` -> the root Element."""
+    """Bytes already checked by ``check_plain_xml`` (or kanjivg.stroke_paths) -> the root Element."""
     try:
         return ET.fromstring(raw)
     except ET.ParseError as e:
         raise DataError(f"{path} is malformed or truncated XML ({e}).") from None
+    except LookupError as e:  # an encoding declaration that names no codec Python has
+        raise DataError(f"{path} declares an XML encoding Python does not know ({e}).") from None
 
 
 def read_xml(path):

@@ -21,12 +21,11 @@ random stream) of the same designs.
 import importlib.metadata
 import os
 import re
-import xml.etree.ElementTree as ET
 
 import numpy as np
 
 from lnrnn.data import strokes as S
-from lnrnn.data.iamondb import read_limited
+from lnrnn.data.iamondb import parse_xml, read_limited
 from lnrnn.errors import DataError
 
 INSTALL_HINT = "pip install 'lnrnn[kanjivg]'"
@@ -108,10 +107,7 @@ def stroke_paths(raw, path):
         raise DataError(f"{path} has a document type declaration lnrnn cannot skip safely; refusing to parse it.")
     if b"xmlns:kvg" not in raw:  # the prefix was bound in the declaration just cut (older releases)
         raw = re.sub(rb"<svg\b", b'<svg xmlns:kvg="' + _KVG_NS + b'"', raw, count=1)
-    try:
-        root = ET.fromstring(raw)
-    except ET.ParseError as e:
-        raise DataError(f"{path} is malformed or truncated XML ({e}).") from None
+    root = parse_xml(raw, path)
     if root.tag not in (_SVG_NS + "svg", "svg"):
         raise DataError(f"{path} has root element <{root.tag}>, not <svg>; it is not a KanjiVG file.")
     found = []

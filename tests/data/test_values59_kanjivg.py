@@ -5,6 +5,8 @@ cubic against the Bernstein form evaluated here), a file's strokes in stroke ord
 hand; an empty stroke path, an entity declaration and unreadable path data refused in one line naming the
 file (entities before any parsing); a reader's validation lines drawn afresh, a writer's held-out designs
 named as the ones its validation texts use."""
+import xml.etree.ElementTree as ET
+
 import numpy as np
 import pytest
 
@@ -94,7 +96,7 @@ def test_an_entity_is_refused_before_any_parsing(tmp_path, monkeypatch):
 
     def no_parse(*a, **k):
         raise AssertionError("the parser was handed a file with an entity")
-    monkeypatch.setattr(kanjivg.ET, "fromstring", no_parse)
+    monkeypatch.setattr(ET, "fromstring", no_parse)  # the parser kanjivg reaches through iamondb.parse_xml
     with pytest.raises(DataError) as e:
         kanjivg.read_design(str(p))
     assert str(p) in one_line(e) and "entities" in one_line(e)
