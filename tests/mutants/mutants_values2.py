@@ -263,7 +263,7 @@ MUTANTS = [
          tests=[RUN],
          why="on resume the row of the checkpoint's own update is cut and never written again"),
     dict(name="vals2-jsonl-torn-middle-skipped", file="lnrnn/training/rundir.py",
-         old="            if torn_tail_ok and i == len(lines) - 1 and not line.endswith(\"\\n\"):\n",
+         old="            if torn_tail_ok and i == len(lines) - 1 and not line.endswith(b\"\\n\"):\n",
          new="            if torn_tail_ok:\n",
          tests=[RUN],
          why="a corrupt row in the middle of the log is skipped silently with the rows after it"),

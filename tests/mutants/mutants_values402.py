@@ -50,7 +50,7 @@ MUTANTS = [
          tests=NEW + OLD,
          why="lnrnn read's unreadable file is shown as '[Errno 13] Permission denied: PATH', the path twice"),
     dict(name="v402-load-truncated-zip-traceback", file=FILES,
-         old='    except (OSError, EOFError, zipfile.BadZipFile) as e:\n'
+         old='    except DAMAGED_NUMPY_FILE as e:\n'
              '        raise DataError(f"{path} is not a readable .npz/.npy file ({e}).")',
          new='    except (OSError, EOFError) as e:\n'
              '        raise DataError(f"{path} is not a readable .npz/.npy file ({e}).")',

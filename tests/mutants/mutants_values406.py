@@ -46,14 +46,14 @@ MUTANTS = [
          tests=NEW + OLD,
          why="an .npz the user may not read is shown as '[Errno 13] Permission denied: PATH', the path twice"),
     dict(name="v406-broken-zip-traceback", file=ARRAYS,
-         old=('    except (OSError, EOFError, zipfile.BadZipFile) as e:\n'
+         old=('    except DAMAGED_NUMPY_FILE as e:\n'
               '        raise DataError(f"{path} is not a readable .npz file'),
          new=('    except (OSError, EOFError) as e:\n'
               '        raise DataError(f"{path} is not a readable .npz file'),
          tests=NEW + OLD,
          why="an .npz cut short (its zip directory gone) ends in a BadZipFile traceback"),
     dict(name="v406-bad-crc-traceback", file=ARRAYS,
-         old=('            except (OSError, EOFError, zipfile.BadZipFile) as e:\n'
+         old=('            except DAMAGED_NUMPY_FILE as e:\n'
               '                raise DataError(f"{path} is a damaged .npz file'),
          new=('            except (OSError, EOFError) as e:\n'
               '                raise DataError(f"{path} is a damaged .npz file'),

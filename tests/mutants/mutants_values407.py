@@ -58,7 +58,7 @@ MUTANTS = [
          tests=NEW + OLD_CONFIG,
          why="a --config the system cannot read (a folder, an I/O error) ends in a traceback"),
     dict(name="v407-stroke-files-read-truncated-npz-traceback", file="lnrnn/data/stroke_files.py",
-         old=("    except (OSError, EOFError, zipfile.BadZipFile) as e:\n"
+         old=("    except DAMAGED_NUMPY_FILE as e:\n"
               '        raise DataError(f"{text} is not a readable .npz/.npy file'),
          new=("    except (OSError, EOFError) as e:\n"
               '        raise DataError(f"{text} is not a readable .npz/.npy file'),
