@@ -16,6 +16,12 @@ import zlib
 DAMAGED_NUMPY_FILE = (OSError, EOFError, zipfile.BadZipFile, zlib.error)
 
 
+def too_large(what, e):
+    """The sentence for the MemoryError numpy raises when an array's header promises more than the memory free: a
+    file written on a larger machine, or a damaged header (a few bytes can promise terabytes)."""
+    return f"{what} holds an array too large for the memory free ({e}); if the file should be small, it is damaged."
+
+
 class UserError(Exception):
     """Bad input or environment; the message is one sentence that says what to do."""
 

@@ -31,7 +31,7 @@ import os
 
 import numpy as np
 
-from lnrnn.errors import DataError, UserError
+from lnrnn.errors import DataError, UserError, too_large
 
 OUT_FORMATS = (".csv", ".npy")
 MNIST_TASKS = ("mnist", "pmnist", "mnist-rows")
@@ -179,6 +179,8 @@ def _read_one(path, task):
             raise DataError(f"{path} is not a .npy array lnrnn reads without pickle ({e}).") from None
         except (OSError, EOFError) as e:
             raise DataError(f"{path} is a damaged .npy file ({e}).") from None
+        except MemoryError as e:
+            raise DataError(too_large(path, e)) from None
         if x.dtype == np.uint8:
             x = x.astype(np.float32) * np.float32(_task_scale(task))
         return x

@@ -34,7 +34,7 @@ from typing import Optional
 
 import numpy as np
 
-from lnrnn.errors import DAMAGED_NUMPY_FILE, UserError
+from lnrnn.errors import DAMAGED_NUMPY_FILE, UserError, too_large
 from lnrnn.training.plot import picture_format  # the drawings' format rule, the learning curves' too
 
 PYTHON_NAMES = {"text": "text", "prime_strokes": "prime_strokes", "prime_text": "prime_text"}  # what errors call them
@@ -229,6 +229,8 @@ def read_stroke3(path, option="prime_strokes"):
     except (ValueError, *DAMAGED_NUMPY_FILE) as e:
         why = "it holds pickled objects, which are not read" if "pickle" in str(e) else "it is not a NumPy file"
         raise UserError(f"{option} {text} cannot be read as stroke-3 ({why}).") from None
+    except MemoryError as e:
+        raise UserError(too_large(f"{option} {text}", e)) from None
     if lengths is not None:
         lengths = np.asarray(lengths)
         if lengths.ndim != 1 or len(lengths) < 1 or not np.issubdtype(lengths.dtype, np.integer) or \

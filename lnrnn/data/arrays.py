@@ -23,7 +23,7 @@ import numpy as np
 
 from lnrnn.data.splits import parse_split
 from lnrnn.data.taskdata import TaskData
-from lnrnn.errors import DAMAGED_NUMPY_FILE, DataError, UserError
+from lnrnn.errors import DAMAGED_NUMPY_FILE, DataError, UserError, too_large
 
 KEYS = ("x", "y", "lengths", "x_val", "y_val", "lengths_val")
 OBJECTIVES = ("ce", "mse")   # classes (softmax cross-entropy) | regression (squared error)
@@ -85,6 +85,8 @@ def read_file(path):
     except DAMAGED_NUMPY_FILE as e:
         raise DataError(f"{path} is not a readable .npz file ({e}); save it with numpy.savez(path, x=..., "
                         "y=...).") from None
+    except MemoryError as e:
+        raise DataError(too_large(path, e)) from None
     if isinstance(data, np.ndarray):
         raise DataError(f"{path} holds a single array (.npy); the npz task needs named arrays x and y: save "
                         "them with numpy.savez(path, x=..., y=...).")
@@ -105,6 +107,8 @@ def read_file(path):
                 raise DataError(f"{path}: array {k} cannot be read ({e}).") from None
             except DAMAGED_NUMPY_FILE as e:
                 raise DataError(f"{path} is a damaged .npz file ({e}).") from None
+            except MemoryError as e:
+                raise DataError(too_large(f"{path}: array {k}", e)) from None
     return arrays
 
 

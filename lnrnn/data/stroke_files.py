@@ -17,7 +17,7 @@ import os
 import numpy as np
 
 from lnrnn.data import strokes as S
-from lnrnn.errors import DAMAGED_NUMPY_FILE, DataError
+from lnrnn.errors import DAMAGED_NUMPY_FILE, DataError, too_large
 
 MAX_POINTS = 10000   # a longer sequence is refused (IAM-OnDB's longest lines have ~2,000 points)
 PICKLE_HINT = ("re-save it pickle-free as strokes (sum N, 3) + lengths (n,) arrays "
@@ -66,6 +66,8 @@ def load(path, allow_pickle=False):
         raise _pickle_or_bad(path, e) from None
     except DAMAGED_NUMPY_FILE as e:
         raise DataError(f"{path} is not a readable .npz/.npy file ({e}).") from None
+    except MemoryError as e:
+        raise DataError(too_large(path, e)) from None
     if isinstance(data, np.ndarray):
         return {"all": _object_sequences(data, path, "the array")}
     with data:
@@ -75,6 +77,8 @@ def load(path, allow_pickle=False):
             raise _pickle_or_bad(path, e) from None
         except DAMAGED_NUMPY_FILE as e:
             raise DataError(f"{path} is a damaged .npz file ({e}).") from None
+        except MemoryError as e:
+            raise DataError(too_large(path, e)) from None
 
 
 def _pickle_or_bad(path, e):
@@ -208,6 +212,8 @@ def read_lines(path):
         raise DataError(f"{text} is not a valid .npy/.npz file ({e}).") from None
     except DAMAGED_NUMPY_FILE as e:
         raise DataError(f"{text} is not a readable .npz/.npy file ({e}).") from None
+    except MemoryError as e:
+        raise DataError(too_large(text, e)) from None
 
 
 def _line(seq, path, i):

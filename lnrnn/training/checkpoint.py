@@ -25,7 +25,7 @@ import secrets
 
 import numpy as np
 
-from lnrnn.errors import DAMAGED_NUMPY_FILE, CheckpointError
+from lnrnn.errors import DAMAGED_NUMPY_FILE, CheckpointError, too_large
 from lnrnn.files import atomic_write, atomic_write_text
 
 FORMAT = "lnrnn-checkpoint"
@@ -185,6 +185,8 @@ def load_checkpoint(path, expected_model=None):
             arrays = {k: z[k] for k in z.files}
     except (ValueError, *DAMAGED_NUMPY_FILE) as e:
         raise CheckpointError(f"checkpoint arrays file {npz_path} cannot be read ({e}).") from None
+    except MemoryError as e:
+        raise CheckpointError(too_large(f"checkpoint arrays file {npz_path}", e)) from None
     if set(arrays) != set(listing):
         raise CheckpointError(f"checkpoint arrays file {npz_path} does not hold the arrays {desc} lists.")
     for k, (shape, dtype) in listing.items():
