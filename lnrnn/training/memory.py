@@ -14,6 +14,10 @@ The estimate (bytes, ``itemsize`` = 4 for float32, 8 for float64):
     evaluation   the same forward arrays at --eval-batch-size rows over all T steps (inference keeps
                  them too); evaluation and training do not overlap, so the larger of the two counts
     data         the task's sequences and labels (synthetic tasks are built in memory from --steps)
+    window       a synthesis network's attention window (--window K, counted only when K > 0): its
+                 parameters Wp (H,3K) and bp (3K,) as the others', and per (step, row) of training its
+                 parameters p (3K) and kappa (K); the terms of the text (the window vector w (C) the layers
+                 read, phi over its U characters) are left out: a synthesis network's estimate runs low by those
 It is compared with the memory available now: MemAvailable of /proc/meminfo (else free pages), or what
 the process's cgroup still allows, whichever is smaller. For --device cuda the activations live on the
 GPU and are not counted. Set LNRNN_NO_MEMORY_CHECK=1 to skip the check.
@@ -38,8 +42,8 @@ def estimate(cfg, spec, T, I, outputs, per_step, n_data_bytes=0):
     W = D * H                                            # a layer's output width
     params = (W * L if skip else W) * outputs + outputs  # the head reads every layer with skip
     stats = 0
-    for layer in range(L):
-        params += D * sum(_prod(s) for _, s in spec.param_shapes(I if layer == 0 else (I + W if skip else W), H))
+    first, later = (sum(_prod(s) for _, s in spec.param_shapes(n_in, H)) for n_in in (I, I + W if skip else W))
+    params += D * (first + (L - 1) * later)             # layers 2..L alike: no loop over a huge --layers
     for _, w in spec.buffers:
         stats += D * L * 2 * T * spec.width(H, w)
     a, c = spec.activations
@@ -49,12 +53,16 @@ def estimate(cfg, spec, T, I, outputs, per_step, n_data_bytes=0):
     train = Tc * B * per_row_step + Tc * B * (G + H + max(I, H)) + T * B * I + 3 * B * head
     evaluation = T * Be * per_row_step + T * Be * I + 2 * Be * head
     on_host = cfg.device != "cuda"
-    return {
+    parts = {
         "parameters": isz * (params * (3 + slots(cfg.optimizer)) + stats),
         "activations": int(HEADROOM * isz * train) if on_host else isz * T * B * I,
         "evaluation": int(HEADROOM * isz * evaluation) if on_host else isz * T * Be * I,
         "data": int(n_data_bytes),
     }
+    K = cfg.window or 0
+    if K > 0:
+        parts["window"] = isz * (3 * K * (H + 1) * (3 + slots(cfg.optimizer)) + (Tc * B * 4 * K if on_host else 0))
+    return parts
 
 
 def slots(kind):
@@ -117,6 +125,7 @@ WHAT = {
                     "a smaller --batch-size, --hidden or --tbptt"),
     "evaluation": ("evaluation batches", "a smaller --eval-batch-size"),
     "data": ("the task's sequences", "a smaller --steps"),
+    "window": ("the attention window", "a smaller --window"),
 }
 
 
@@ -127,7 +136,8 @@ def check_fits(parts, available=None, steps_option=False):
     if os.environ.get(SKIP_ENV):
         return None
     avail = available_bytes() if available is None else available
-    train_peak = parts["parameters"] + max(parts["activations"], parts["evaluation"]) + parts["data"]
+    train_peak = (parts["parameters"] + max(parts["activations"], parts["evaluation"]) + parts["data"]
+                  + parts.get("window", 0))
     if avail is None or train_peak <= avail:
         return train_peak
     counted = {k: v for k, v in parts.items() if k != min(("activations", "evaluation"), key=parts.get)}
