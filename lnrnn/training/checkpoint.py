@@ -168,12 +168,15 @@ def load_checkpoint(path, expected_model=None):
         raise CheckpointError(f"{desc} has checkpoint format version {meta.get('version')}; "
                               f"this lnrnn reads version {VERSION}.")
     try:
-        npz_path = os.path.join(os.path.dirname(os.path.abspath(desc)), meta["arrays_file"])
-        listing = meta["arrays"]
-        digest = meta["arrays_sha256"]
-        model = meta["model"]
-    except (KeyError, TypeError) as e:
+        name, listing, digest, model = (meta[k] for k in ("arrays_file", "arrays", "arrays_sha256", "model"))
+    except KeyError as e:
         raise CheckpointError(f"checkpoint description {desc} lacks field {e}; it is corrupt.") from None
+    listed = isinstance(listing, dict) and all(isinstance(v, list) and len(v) == 2 for v in listing.values())
+    for field, ok in (("arrays_file", isinstance(name, str)), ("arrays", listed), ("model", isinstance(model, dict))):
+        if not ok:
+            raise CheckpointError(f"checkpoint description {desc} holds its {field} field in a form lnrnn does not "
+                                  "write; it is corrupt.")
+    npz_path = os.path.join(os.path.dirname(os.path.abspath(desc)), name)
     if expected_model is not None and model != expected_model:
         raise CheckpointError(f"checkpoint {desc} belongs to another model ({model_mismatch(model, expected_model)}).")
     if not os.path.isfile(npz_path):

@@ -77,6 +77,22 @@ def _host(a):
     return a.copy_to_host() if _on_device(a) else a.copy()
 
 
+def hyper_problem(hyper):
+    """What is wrong with saved hyper-parameters {name: value} (a checkpoint's), as "beta1 -1 (...)", or None:
+    the learning rate and eps positive, the decay factors (beta1, beta2, alpha, momentum) in [0, 1), centred 0 or
+    1, each a finite number; the constructors never make anything else."""
+    for name, v in hyper.items():
+        if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
+            return f"{name} {v!r} (not a finite number)"
+        if name in ("lr", "eps") and not v > 0:
+            return f"{name} {v!r} (not positive)"
+        if name in ("beta1", "beta2", "alpha", "momentum") and not 0 <= v < 1:
+            return f"{name} {v!r} (not in [0, 1))"
+        if name == "centred" and v not in (0, 1):
+            return f"{name} {v!r} (not 0 or 1)"
+    return None
+
+
 class Optimizer:
     kind = "?"
     slot_names = ()

@@ -16,6 +16,7 @@ trains the same run again.
 import dataclasses
 import json
 import os
+import typing
 from dataclasses import dataclass
 from typing import Optional
 
@@ -87,6 +88,23 @@ NOT_KEPT = ("out", "max_steps", "time_budget")  # where, and when one invocation
 
 def option_name(field_name):
     return field_name.replace("_", "-")
+
+
+def mistyped(cfg):
+    """The first field of ``cfg`` whose value is not of the type TrainConfig declares (None only where Optional;
+    a bool is no number), as "hidden 'x' (not an int)"; None when every field is. Settings from a file lnrnn wrote
+    (a checkpoint's) go through this: a damaged or hand-edited one fails here, not deep inside the run."""
+    for f in dataclasses.fields(TrainConfig):
+        value, kind = getattr(cfg, f.name), f.type
+        optional = type(None) in typing.get_args(kind)
+        if optional:
+            kind = next(k for k in typing.get_args(kind) if k is not type(None))
+        if value is None and optional:
+            continue
+        ok = isinstance(value, (int, float) if kind is float else kind)
+        if not ok or (kind is not bool and isinstance(value, bool)):
+            return f"{option_name(f.name)} {value!r} (not a{'n' if kind is int else ''} {kind.__name__})"
+    return None
 
 
 def write_run_config(out, cfg):

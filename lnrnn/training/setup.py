@@ -10,9 +10,12 @@ update runs (``on_device``). Every refusal is one ``UserError`` sentence; nothin
 own state (epoch, step, sums, best metric, ...) lives on the trainer, which restores it from
 ``RunSetup.checkpoint`` (``lnrnn.training.recorder``).
 """
+import math
 import os
 from dataclasses import dataclass
 from typing import Optional
+
+import numpy as np
 
 from lnrnn.data.strokes import text_record
 from lnrnn.data.tasks import load_task
@@ -20,13 +23,85 @@ from lnrnn.errors import CheckpointError, UserError
 from lnrnn.predict_io import describe_task_data
 from lnrnn.training import distributed, finetune
 from lnrnn.training.checkpoint import checkpoint_exists, load_checkpoint
-from lnrnn.training.optim import make_optimizer
+from lnrnn.training.optim import hyper_problem, make_optimizer
 from lnrnn.training.plan import RESUME_OVERRIDABLE, Plan, check_memory_built, model_for, resolve
-from lnrnn.training.runconfig import TrainConfig
+from lnrnn.training.runconfig import TrainConfig, mistyped
 
 # what a checkpoint must describe to be resumed
 RESUMABLE_KEYS = ("train", "optimizer", "epoch", "batch_in_epoch", "step", "rng", "epoch_sums", "train_time_s",
                   "metrics")
+
+
+# what a resume reads from the description besides "train" (runconfig.mistyped) and the model, and the kind of each
+# value: a COUNT is an integer of 0 or more, SECONDS a finite number of 0 or more, SUMS a table of finite numbers,
+# ROWS a list of tables. A record named in OPTIONAL may be absent, and so may its fields (lnrnn 0.1 wrote none of
+# them); only the fields in NONE_MEANS_UNSET may hold None ("none yet").
+COUNT, SECONDS, NUMBER, TEXT, SUMS, ROWS = "count", "seconds", "number", "text", "sums", "rows"
+RESUMED = {
+    "epoch": COUNT, "batch_in_epoch": COUNT, "step": COUNT, "train_time_s": SECONDS, "compile_time_s": SECONDS,
+    "optimizer.step": COUNT, "epoch_sums.sums": SUMS, "epoch_sums.count": COUNT, "epoch_sums.samples": COUNT,
+    "log_window.sums": SUMS, "log_window.count": COUNT, "log_window.samples": COUNT, "blowup.initial_loss": NUMBER,
+    "blowup.streak": COUNT, "metrics": ROWS, "budget.used_s": SECONDS, "budget.max_steps": COUNT,
+    "budget.time_budget": SECONDS, "best_state.metric": TEXT, "best_state.value": NUMBER, "best_state.step": COUNT,
+    "best_state.epoch": SECONDS, "best_state.since": COUNT, "ranks": COUNT, "lr_changes": ROWS,
+}
+OPTIONAL = ("compile_time_s", "log_window", "blowup", "budget", "best_state", "ranks", "lr_changes")
+NONE_MEANS_UNSET = ("blowup.initial_loss", "budget.max_steps", "budget.time_budget", "best_state.value",
+                    "best_state.step", "best_state.epoch")
+
+
+def _shown(value):
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _kind_problem(value, kind):
+    if kind == ROWS:
+        return None if isinstance(value, list) and all(isinstance(r, dict) for r in value) else "not a list of rows"
+    if kind == SUMS:
+        ok = isinstance(value, dict) and all(_kind_problem(v, NUMBER) is None for v in value.values())
+        return None if ok else "not a table of finite numbers"
+    if kind == TEXT:
+        return None if isinstance(value, str) else "not a text"
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        return "not a finite number"
+    if kind == COUNT and not (isinstance(value, int) and value >= 0):
+        return "not an integer of 0 or more"
+    if kind == SECONDS and value < 0:
+        return "negative"
+    return None
+
+
+def resume_problem(meta):
+    """What makes a checkpoint's description unfit to resume (a damaged or hand-edited checkpoint.json), as
+    "step 'x' (not a finite number)", or None; the training settings are runconfig.mistyped's."""
+    for path, kind in RESUMED.items():
+        top, *inner = path.split(".")
+        if (top in OPTIONAL and top not in meta) or (top == "epoch_sums" and isinstance(meta[top], list)):
+            continue  # the required records are there (RESUMABLE_KEYS)
+        value = meta[top]
+        for key in inner:
+            if not isinstance(value, dict) or (key not in value and top not in OPTIONAL):
+                return f"{top} {_shown(meta[top])} (not a table with {key})"
+            value = value.get(key, ...)
+        if value is ... or (value is None and path in NONE_MEANS_UNSET):
+            continue  # a field an optional record leaves out, or one that is not set yet
+        why = _kind_problem(value, kind)
+        if why:
+            return f"{path} {_shown(value)} ({why})"
+    if isinstance(meta.get("epoch_sums"), list):
+        sums = meta["epoch_sums"]
+        if len(sums) != 4 or any(_kind_problem(v, NUMBER) for v in sums):
+            return f"epoch_sums {_shown(sums)} (not four finite numbers)"
+    hyper = (meta.get("optimizer") or {}).get("hyper")
+    why = hyper_problem(hyper) if isinstance(hyper, dict) else "not a table"
+    if why:
+        return f"optimizer.hyper {why}" if isinstance(hyper, dict) else f"optimizer.hyper {_shown(hyper)} ({why})"
+    try:
+        np.random.Generator(np.random.PCG64()).bit_generator.state = meta["rng"]
+    except (TypeError, ValueError, OverflowError, KeyError) as e:
+        return f"rng (not a PCG64 state numpy takes: {e})"
+    return None
 
 
 @dataclass
@@ -54,6 +129,10 @@ def resume_config(saved, given, explicit, budget=None):
     except TypeError as e:
         raise CheckpointError(f"the checkpoint in {given.out} holds training settings this lnrnn does not "
                               f"know ({e}).") from None
+    wrong = mistyped(cfg)
+    if wrong:
+        raise CheckpointError(f"the checkpoint in {given.out} holds the training setting {wrong}; its checkpoint.json "
+                              "is damaged: resume a whole copy of the run, or start a new one.")
     # the run's budget as its last invocation left it (one it reached is lifted); None before budgets were kept
     budget = budget or {}
     cfg.max_steps, cfg.time_budget = budget.get("max_steps"), budget.get("time_budget")
@@ -79,6 +158,10 @@ def read_resume(cfg, explicit):
     missing = [k for k in RESUMABLE_KEYS if k not in meta]
     if missing:
         raise CheckpointError(f"the checkpoint in {out} lacks {', '.join(missing)}; it cannot be resumed.")
+    wrong = resume_problem(meta)
+    if wrong:
+        raise CheckpointError(f"the checkpoint in {out} holds {wrong}; its checkpoint.json is damaged: resume a whole "
+                              "copy of the run, or start a new one.")
     if meta.get("best"):
         raise CheckpointError(f"{out} holds the best checkpoint of a run, not a run to resume; resume "
                               f"the run folder above it (--out {os.path.dirname(os.path.normpath(out))}).")

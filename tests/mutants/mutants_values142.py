@@ -129,10 +129,9 @@ MUTANTS = [
          why="a description whose bytes are not UTF-8 (a corrupted checkpoint.json) raises a traceback instead of "
              "the one-line 'is corrupt'"),
     dict(name="v142-ckpt-description-field-of-wrong-type-uncaught", file=CKPT,
-         old="    except (KeyError, TypeError) as e:\n        raise CheckpointError(f\"checkpoint description",
-         new="    except KeyError as e:\n        raise CheckpointError(f\"checkpoint description",
+         old='("arrays_file", isinstance(name, str))', new='("arrays_file", name is not None)',
          tests=CKPT_NEW + CKPT_OLD,
-         why="a description whose arrays_file is null (or a number) raises TypeError from os.path.join instead of "
+         why="a description whose arrays_file is a number raises TypeError from os.path.join instead of "
              "the one-line 'it is corrupt'"),
     dict(name="v142-ckpt-save-error-over-a-corrupt-description", file=CKPT,
          old="except (OSError, ValueError, KeyError, TypeError):",
@@ -141,8 +140,8 @@ MUTANTS = [
          why="a save that fails where the previous description is corrupt raises the JSON error instead of "
              "its one line ('nothing was written there')"),
     dict(name="v142-ckpt-arrays-beside-the-path-given", file=CKPT,
-         old='npz_path = os.path.join(os.path.dirname(os.path.abspath(desc)), meta["arrays_file"])',
-         new='npz_path = os.path.join(path, meta["arrays_file"])',
+         old='npz_path = os.path.join(os.path.dirname(os.path.abspath(desc)), name)',
+         new='npz_path = os.path.join(path, name)',
          tests=CKPT_NEW + CKPT_OLD,
          why="the arrays file is looked for under the path given: a checkpoint named by its checkpoint.json (or "
              "its arrays file) is reported missing"),

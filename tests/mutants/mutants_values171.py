@@ -81,10 +81,11 @@ MUTANTS = [
              "cannot resolve it, and the run fails after its work instead of before"),
     # ---- lnrnn.training.checkpoint: a description without its model, a folder named checkpoint.json, dtypes ----
     dict(name="v171-checkpoint-model-field-optional", file=CKPT,
-         old='        model = meta["model"]',
-         new='        model = meta.get("model")',
+         old='(meta[k] for k in ("arrays_file"',
+         new='(meta.get(k) if k == "model" else meta[k] for k in ("arrays_file"',
          tests=RUN_NEW + CKPT_OLD,
-         why="a description without its model field loads (model None) instead of being refused as corrupt"),
+         why="a description without its model field is read with model None: refused as a model in another "
+             "form, not as lacking its model field"),
     dict(name="v171-checkpoint-description-exists-not-file", file=CKPT,
          old="    if not os.path.isfile(desc):",
          new="    if not os.path.exists(desc):",

@@ -110,7 +110,7 @@ MUTANTS = [
          tests=MEMORY_NEW + MEMORY_OLD,
          why="amounts under a megabyte are shown in thousands of bytes while the larger units are powers of 1024"),
     dict(name="v185-estimate-layers-from-one", file=MEMORY,
-         old="    for layer in range(L):\n", new="    for layer in range(1, L):\n",
+         old="    params += D * (first + (L - 1) * later)", new="    params += D * (L - 1) * later",
          tests=MEMORY_NEW + MEMORY_OLD,
          why="the first layer's parameters (the ones reading the input) are left out of the parameter part"),
     # ---- evaluation.py: optimizer slots, the split evaluated ----

@@ -160,8 +160,8 @@ MUTANTS = [
          why="the judge's replay starts from the training updates' noise, not the sampler's (key 3): kappa_T of a "
              "model with state noise is another run's"),
     dict(name="v20-memory-deeper-layers-read-the-input-width", file="lnrnn/training/memory.py",
-         old="spec.param_shapes(I if layer == 0 else (I + W if skip else W), H))",
-         new="spec.param_shapes(I if layer == 0 else (I + W if skip else I), H))",
+         old="for n_in in (I, I + W if skip else W))",
+         new="for n_in in (I, I + W if skip else I))",
          tests=MEM_OLD,
          why="the estimate counts a deeper layer's input weights at the task's input width, not the layer below's"),
     dict(name="v20-evaluation-batch-lengths-dropped", file="lnrnn/training/evaluation.py",

@@ -18,12 +18,20 @@ from lnrnn.training.setup import build, read_resume
 RECORDS = ["train", "optimizer", "epoch", "batch_in_epoch", "step", "rng", "epoch_sums", "train_time_s", "metrics"]
 
 
+def whole_records(step=7):
+    """The optimizer, shuffling generator and epoch sums a resume reads, each of its kind (a description other
+    tests' stand-in runs can hold: setup.resume_problem accepts it)."""
+    return {"optimizer": {"kind": "adam", "hyper": {"lr": 3e-3, "beta1": 0.9, "beta2": 0.999, "eps": 1e-8},
+                          "step": step},
+            "rng": np.random.default_rng(5).bit_generator.state,
+            "epoch_sums": {"sums": {"loss": 1.5}, "count": 16, "samples": 16}}
+
+
 def _run(tmp_path, drop=None):
     out = str(tmp_path / "run")
     cfg = TrainConfig(task="digits", split="40/8", hidden=4, batch_size=8, out=out)
-    meta = {"model": {"cell": "ln-lstm"}, "train": dataclasses.asdict(cfg), "optimizer": {"name": "adam"},
-            "epoch": 1, "batch_in_epoch": 2, "step": 7, "rng": {"state": 12345}, "epoch_sums": {"loss": 1.5},
-            "train_time_s": 3.0, "metrics": []}
+    meta = {"model": {"cell": "ln-lstm"}, "train": dataclasses.asdict(cfg), **whole_records(7),
+            "epoch": 1, "batch_in_epoch": 2, "step": 7, "train_time_s": 3.0, "metrics": []}
     if drop is not None:
         del meta[drop]
     save_checkpoint(out, {"param/W": np.ones((2, 3), np.float32)}, meta)

@@ -23,6 +23,8 @@ from lnrnn.training.plan import resolve_defaults, task_options, validate
 from lnrnn.training.runconfig import TrainConfig, read_config_file
 from lnrnn.training.setup import RESUMABLE_KEYS, read_resume
 
+from test_values142_setup import whole_records
+
 
 def arrays():
     return {"w": np.arange(6, dtype=np.float32).reshape(2, 3), "b": np.array([1.5, -2.0]), "n": np.int64(7)}
@@ -129,9 +131,8 @@ def test_head_belongs_to_every_stroke_task_and_no_other():
 
 
 def first_epoch_meta(out):
-    return {"train": dataclasses.asdict(TrainConfig(out=out, hidden=4, layers=1)), "optimizer": {"t": 0},
-            "epoch": 0, "batch_in_epoch": 0, "step": 0, "rng": [0], "epoch_sums": {}, "train_time_s": 0.0,
-            "metrics": [], "model": {"cell": "lstm"}}
+    return {"train": dataclasses.asdict(TrainConfig(out=out, hidden=4, layers=1)), **whole_records(0),
+            "epoch": 0, "batch_in_epoch": 0, "step": 0, "train_time_s": 0.0, "metrics": [], "model": {"cell": "lstm"}}
 
 
 def test_a_first_epoch_checkpoint_is_resumed(tmp_path):

@@ -13,12 +13,13 @@ from lnrnn.training.checkpoint import save_checkpoint
 from lnrnn.training.runconfig import TrainConfig
 from lnrnn.training.setup import read_resume
 
+from test_values142_setup import whole_records
+
 
 def _save_run(folder, drop=(), **extra):
     train = dataclasses.asdict(TrainConfig(cell="lstm", hidden=4, out=folder, max_steps=40, time_budget=60.0))
-    meta = {"model": {"hidden_size": 4}, "train": train, "optimizer": {"kind": "adam", "step": 10}, "epoch": 1,
-            "batch_in_epoch": 0, "step": 10, "rng": [1, 2], "epoch_sums": {}, "train_time_s": 1.5,
-            "metrics": [], **extra}
+    meta = {"model": {"hidden_size": 4}, "train": train, **whole_records(10), "epoch": 1,
+            "batch_in_epoch": 0, "step": 10, "train_time_s": 1.5, "metrics": [], **extra}
     for k in drop:
         del meta[k]
     save_checkpoint(folder, {"w": np.ones(2)}, meta)

@@ -16,14 +16,15 @@ from lnrnn.training.checkpoint import save_checkpoint
 from lnrnn.training.distributed import SINGLE
 from lnrnn.training.runconfig import TrainConfig
 from lnrnn.training.setup import build, read_resume
+from test_values142_setup import whole_records
 from test_values321_setup import _save_run
 
 
 def test_settings_this_lnrnn_does_not_know_are_refused_as_unknown(tmp_path):
     out = str(tmp_path / "run")
     train = {**dataclasses.asdict(TrainConfig(cell="lstm", hidden=4, out=out)), "warp_factor": 9}
-    meta = {"model": {"hidden_size": 4}, "train": train, "optimizer": {"kind": "adam", "step": 1}, "epoch": 0,
-            "batch_in_epoch": 1, "step": 1, "rng": [1, 2], "epoch_sums": {}, "train_time_s": 0.5, "metrics": []}
+    meta = {"model": {"hidden_size": 4}, "train": train, **whole_records(1), "epoch": 0,
+            "batch_in_epoch": 1, "step": 1, "train_time_s": 0.5, "metrics": []}
     save_checkpoint(out, {"w": np.ones(2)}, meta)
     with pytest.raises(CheckpointError) as e:
         read_resume(TrainConfig(out=out), [])
