@@ -55,6 +55,14 @@ def test_the_estimate_is_affine_in_the_layers_up_to_a_huge_count(skip, bidirecti
         memory.check_fits(huge, available=1 << 40)
 
 
+@pytest.mark.parametrize("layers", [1, 3])
+def test_the_parameters_part_is_the_built_stacks(layers):
+    """Five copies (params, grads, a copy for saving, Adam's two slots) of the model's own parameter count."""
+    plan = resolve(TrainConfig(cell="ln-lstm", task="digits", split="40/20", hidden=5, layers=layers, batch_size=4))
+    model = model_for(plan, load_task(plan.task_spec))
+    assert plan.memory["parameters"] == 4 * 5 * model.num_params()
+
+
 def test_train_with_a_huge_layer_count_is_one_error_line(tmp_path):
     with within(60):
         r = invoke("train", "--task", "digits", "--hidden", 4, "--layers", HUGE, "--out", tmp_path / "run")
@@ -67,20 +75,20 @@ def _window_plan(window, **kw):
                                window=window, **kw))
 
 
-@pytest.mark.parametrize("dtype,optimizer,slots", [("float32", "adam", 2), ("float64", "sgd", 1)])
-def test_the_window_part_counts_the_models_window_parameters(dtype, optimizer, slots):
-    plan = _window_plan(4, dtype=dtype, optimizer=optimizer)
+@pytest.mark.parametrize("K,dtype,optimizer,slots", [(4, "float32", "adam", 2), (1, "float64", "sgd", 1)])
+def test_the_window_part_counts_the_models_window_parameters(K, dtype, optimizer, slots):
+    plan = _window_plan(K, dtype=dtype, optimizer=optimizer)
     task = load_task(plan.task_spec)
     model = model_for(plan, task)
     window = {k: v for k, v in model.params.items() if k.endswith((".Wp", ".bp"))}
     assert sorted(window) == ["rnn.l0.Wp", "rnn.l0.bp"]
     n_window = sum(v.size for v in window.values())
-    assert n_window == 3 * 4 * (3 + 1)
+    assert n_window == 3 * K * (3 + 1)
     itemsize = 8 if dtype == "float64" else 4
     parts = memory.estimate(plan.cfg, plan.cell, task.steps, task.input_size, 121, True)
     # its parameters as the others' (params, grads, a copy for saving, the optimizer's slots), and per (step,
     # row) of training p (3K) and kappa (K)
-    assert parts["window"] == itemsize * (n_window * (3 + slots) + task.steps * 2 * 4 * 4)
+    assert parts["window"] == itemsize * (n_window * (3 + slots) + task.steps * 2 * 4 * K)
     without = memory.estimate(plan.cfg.__class__(**{**plan.cfg.__dict__, "window": 0}), plan.cell, task.steps,
                               task.input_size, 121, True)
     assert "window" not in without

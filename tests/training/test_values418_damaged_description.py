@@ -109,6 +109,7 @@ def test_the_rngs_state_is_held_to_what_numpy_takes(run):
     ("ranks", KeyError), ("compile_time_s", KeyError), ("lr_changes", []), ("blowup.initial_loss", None),
     ("best_state.value", None), ("best_state.step", None), ("budget.time_budget", None),
     ("budget.max_steps", None), ("log_window.count", KeyError), ("epoch_sums", [7.5, 12.0, 16, 20]),
+    ("compile_time_s", 0.0), ("train_time_s", 0), ("epoch", 0), ("optimizer.hyper.beta1", 0.0),
 ])
 def test_what_a_whole_description_may_hold_is_taken(run, path, value):
     assert resume_problem(edited(run[1], path, value)) is None
