@@ -44,7 +44,7 @@ def model_from_run(path, device="cpu"):
     meta, arrays = load_checkpoint(str(path))
     try:
         return meta, model_from_checkpoint(meta, arrays, device=device)
-    except (TypeError, ValueError, KeyError) as e:
+    except (TypeError, ValueError, KeyError, OverflowError, MemoryError) as e:  # a damaged description's sizes
         raise CheckpointError(f"checkpoint {path} does not describe a model lnrnn can rebuild ({e}).") from None
 
 

@@ -1,6 +1,6 @@
 """Planted bugs, round 418 (format: tests/mutants/mutants.py): a damaged or hand-edited checkpoint.json refused
 before a resume runs (lnrnn/training/runconfig.py's mistyped, setup.py's resume_problem, optim.py's hyper_problem,
-checkpoint.py's forms of the description's own fields), twentieth pass.
+checkpoint.py's forms of the description's own fields, evaluation.py's model rebuilt), twentieth pass.
 
 Writing this round's plan found a real bug, by editing each field of a run's checkpoint.json in turn to a text, a
 negative number, infinity, null, a list and 2**70 and resuming: about fifty places ended in a TypeError, ValueError,
@@ -8,14 +8,16 @@ OverflowError or ZeroDivisionError inside the run (an Adam beta1 of -1 divided b
 planted bugs: an int refused where a float is declared; a bool taken for a number; None taken in a field that is not
 Optional; a count of 0 refused; a time of 0 refused; a best value not set yet refused; an absent ranks record
 refused; a decay factor of 1 taken; an eps of 0 taken; an out-of-range generator state escaping as OverflowError;
-the check skipped (a damaged run resumed anyway). 11 mutants. The old targeted setup, run-file, checkpoint and
-optimizer-state files alone (OLD) catch 3 of 11 (a count of 0, a time of 0 and an absent ranks record refused,
-through their whole stand-in runs); missed: the three type rules, the best value not set, both hyper-parameter
-ranges, the generator's OverflowError and the check skipped. test_values418_damaged_description trains a two-update
-run, edits one field at a time, requires the exact sentence and the folder unchanged for 28 damaged values, takes 18
-whole ones (records absent, None where unset, zeros, lnrnn 0.1's list) and resumes the run itself. NEW + OLD catch
-11 of 11; the new file alone catches 11 of 11 (its first version missed a time of 0 refused; zeros were added to the
-whole values). Nothing left out as equivalent.
+the check skipped (a damaged run resumed anyway); a model description of infinite or impossibly large sizes escaping
+lnrnn eval as OverflowError or MemoryError (found by the same edits through lnrnn eval, export and predict). 13
+mutants. The old targeted setup, run-file, checkpoint, optimizer-state and evaluation files alone (OLD) catch 3 of
+13 (a count of 0, a time of 0 and an absent ranks record refused, through their whole stand-in runs); missed: the
+three type rules, the best value not set, both hyper-parameter ranges, the generator's OverflowError, the check
+skipped and both model-size escapes. test_values418_damaged_description trains a two-update run, edits one field at
+a time, requires the exact sentence and the folder unchanged for 28 damaged values, takes 18 whole ones (records
+absent, None where unset, zeros, lnrnn 0.1's list), resumes the run itself, and requires lnrnn eval's one sentence
+for model sizes of infinity and 10**8. NEW + OLD catch 13 of 13; the new file alone catches 13 of 13 (its first
+version missed a time of 0 refused; zeros were added to the whole values). Nothing left out as equivalent.
 
     python tests/mutants/run.py --only 'v418-*'
 """
@@ -29,8 +31,11 @@ OLD = [
     "tests/training/test_values142_checkpoint.py",
     "tests/training/test_checkpoint.py",
     "tests/training/test_values370_optim_checkpoint.py",
+    "tests/training/test_values185_evaluation.py",
+    "tests/training/test_values130_evaluation.py",
 ]
 SETUP, CONFIG, OPTIM = "lnrnn/training/setup.py", "lnrnn/training/runconfig.py", "lnrnn/training/optim.py"
+EVAL = "lnrnn/training/evaluation.py"
 
 MUTANTS = [
     dict(name="v418-an-int-is-no-float", file=CONFIG,
@@ -81,4 +86,14 @@ MUTANTS = [
          new="    wrong = None\n    if wrong:",
          tests=NEW + OLD,
          why="a damaged description is resumed anyway and fails inside the run"),
+    dict(name="v418-model-size-overflow-escapes", file=EVAL,
+         old="    except (TypeError, ValueError, KeyError, OverflowError, MemoryError) as e:",
+         new="    except (TypeError, ValueError, KeyError, MemoryError) as e:",
+         tests=NEW + OLD,
+         why="a model description of infinite layers ends lnrnn eval in an OverflowError traceback"),
+    dict(name="v418-model-size-memory-escapes", file=EVAL,
+         old="    except (TypeError, ValueError, KeyError, OverflowError, MemoryError) as e:",
+         new="    except (TypeError, ValueError, KeyError, OverflowError) as e:",
+         tests=NEW + OLD,
+         why="a model description of a hidden size beyond any memory ends lnrnn eval in a MemoryError traceback"),
 ]

@@ -5,7 +5,8 @@ the field and its value, before anything runs or is written, where it ended in a
 OverflowError or ZeroDivisionError deep inside the run (or in a hyper-parameter that made Adam divide by zero). What
 a whole description may hold is still taken: optional records absent (older versions wrote none), None where a
 value is not set yet, lnrnn 0.1's list of epoch sums. The description's own arrays listing, model and arrays file
-name in another form are refused by every command that loads a checkpoint (lnrnn eval here)."""
+name in another form are refused by every command that loads a checkpoint (lnrnn eval here), and so is a model
+description of sizes no model has (infinite, or beyond any memory)."""
 import copy
 import json
 import math
@@ -152,7 +153,29 @@ def test_a_description_whose_own_fields_are_in_another_form_is_refused_by_eval(r
     whole = (out / "checkpoint.json").read_text()
     try:
         (out / "checkpoint.json").write_text(json.dumps(edited(meta, field, value)))
-        exact_error(invoke("eval", "--checkpoint", out), f"checkpoint description {out / 'checkpoint.json'} holds "
-                                                         f"its {field} field in a form lnrnn does not write; it is corrupt.")
+        desc = out / "checkpoint.json"
+        exact_error(invoke("eval", "--checkpoint", out),
+                    f"checkpoint description {desc} holds its {field} field in a form lnrnn does not write; it is "
+                    "corrupt.")
+    finally:
+        (out / "checkpoint.json").write_text(whole)
+
+
+@pytest.mark.parametrize("field,value,said", [
+    ("num_layers", INF, "cannot convert float infinity to integer"),
+    ("input_size", INF, "cannot convert float infinity to integer"),
+    ("hidden_size", 10**8, "Unable to allocate "),
+])
+def test_a_model_description_of_impossible_sizes_is_refused_by_eval(run, field, value, said):
+    """Sizes no model has (infinite, or beyond any memory) are a description lnrnn cannot rebuild, in one sentence."""
+    out, meta = run
+    whole = (out / "checkpoint.json").read_text()
+    try:
+        (out / "checkpoint.json").write_text(json.dumps(edited(meta, f"model.{field}", value)))
+        r = invoke("eval", "--checkpoint", out)
+        assert r.exit_code == 2 and isinstance(r.exception, SystemExit), repr(r.exception)
+        lines = [ln for ln in r.stderr.splitlines() if ln.strip()]
+        assert len(lines) == 1 and lines[0].startswith(f"Error: checkpoint {out} does not describe a model lnrnn "
+                                                       f"can rebuild ({said}"), lines
     finally:
         (out / "checkpoint.json").write_text(whole)
