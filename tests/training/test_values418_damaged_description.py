@@ -10,6 +10,7 @@ description of sizes no model has (infinite, or beyond any memory)."""
 import copy
 import json
 import math
+import shutil
 
 import pytest
 
@@ -116,11 +117,13 @@ def test_what_a_whole_description_may_hold_is_taken(run, path, value):
     assert resume_problem(edited(run[1], path, value)) is None
 
 
-def test_the_run_itself_resumes(run):
+def test_the_run_itself_resumes(run, tmp_path):
+    """On a copy: the other tests edit the fixture's run in its place."""
     out, meta = run
     assert resume_problem(meta) is None and mistyped(TrainConfig(**meta["train"])) is None
-    assert_ok(invoke("train", "--out", out, "--resume", "--max-steps", 3))
-    assert json.loads((out / "checkpoint.json").read_text())["step"] == 3
+    copy_ = shutil.copytree(out, tmp_path / "run")
+    assert_ok(invoke("train", "--out", copy_, "--resume", "--max-steps", 3))
+    assert json.loads((copy_ / "checkpoint.json").read_text())["step"] == 3
 
 
 def test_every_optimizers_own_hyper_parameters_pass_and_each_range_is_held():
