@@ -73,8 +73,8 @@ def read_source(given):
         meta, arrays = load_checkpoint(path)
     except CheckpointError as e:
         raise CheckpointError(f"--init-from {path}: {e}") from None
-    train, model = meta.get("train"), meta.get("model")
-    if not isinstance(train, dict) or not isinstance(model, dict) or not all(k in train for k in SHAPE_SETTINGS):
+    train = meta.get("train")  # the model config is a table: load_checkpoint held it to that
+    if not isinstance(train, dict) or not all(k in train for k in SHAPE_SETTINGS):
         raise CheckpointError(f"--init-from {path}: the checkpoint there was not written by `lnrnn train` (it "
                               "names no training settings); give a run folder.")
     if not any(k.startswith("param/") for k in arrays):

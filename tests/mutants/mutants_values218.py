@@ -127,8 +127,8 @@ MUTANTS = [
          tests=EVALUATION_NEW + EVALUATION_OLD,
          why="the long form writes the loss under its label and again as 'loss'"),
     dict(name="v218-model-keyerror-escapes", file=EVALUATION,
-         old="except (TypeError, ValueError, KeyError) as e:",
-         new="except (TypeError, ValueError) as e:",
+         old="except (TypeError, ValueError, KeyError, OverflowError, MemoryError) as e:",
+         new="except (TypeError, ValueError, OverflowError, MemoryError) as e:",
          tests=EVALUATION_NEW + EVALUATION_OLD,
          why="a model description lacking a field escapes as a bare KeyError instead of a CheckpointError"),
 ]
