@@ -136,11 +136,11 @@ def check_fits(parts, available=None, steps_option=False):
     if os.environ.get(SKIP_ENV):
         return None
     avail = available_bytes() if available is None else available
-    train_peak = (parts["parameters"] + max(parts["activations"], parts["evaluation"]) + parts["data"]
-                  + parts.get("window", 0))
+    # every part counts, but training and evaluation do not overlap: only the larger of the two
+    counted = {k: v for k, v in parts.items() if k != min(("activations", "evaluation"), key=parts.get)}
+    train_peak = sum(counted.values())
     if avail is None or train_peak <= avail:
         return train_peak
-    counted = {k: v for k, v in parts.items() if k != min(("activations", "evaluation"), key=parts.get)}
     big = sorted(counted, key=counted.get, reverse=True)
     shown = ", ".join(f"{WHAT[k][0]} {format_bytes(counted[k])}" for k in big if counted[k] >= 0.01 * train_peak)
     hints = [WHAT[k][1] for k in big if counted[k] >= 0.1 * train_peak]

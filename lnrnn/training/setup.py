@@ -48,11 +48,7 @@ RESUMED = {
 OPTIONAL = ("compile_time_s", "log_window", "blowup", "budget", "best_state", "ranks", "lr_changes")
 NONE_MEANS_UNSET = ("blowup.initial_loss", "budget.max_steps", "budget.time_budget", "best_state.value",
                     "best_state.step", "best_state.epoch")
-
-
-def _shown(value):
-    text = repr(value)
-    return text if len(text) <= 40 else text[:37] + "..."
+SHOWN = 40  # characters of a damaged value a refusal quotes (sample.shortened cuts the middle of a longer one)
 
 
 def _kind_problem(value, kind):
@@ -72,9 +68,17 @@ def _kind_problem(value, kind):
     return None
 
 
+def damaged(out, what):
+    """The refusal of a resume whose checkpoint.json holds ``what`` (resume_problem's or mistyped's words)."""
+    return CheckpointError(f"the checkpoint in {out} holds {what}; its checkpoint.json is damaged: resume a whole "
+                           "copy of the run, or start a new one.")
+
+
 def resume_problem(meta):
     """What makes a checkpoint's description unfit to resume (a damaged or hand-edited checkpoint.json), as
     "step 'x' (not a finite number)", or None; the training settings are runconfig.mistyped's."""
+    from lnrnn.sample import shortened  # the sampler's module, not imported on a new run's way in
+
     for path, kind in RESUMED.items():
         top, *inner = path.split(".")
         if (top in OPTIONAL and top not in meta) or (top == "epoch_sums" and isinstance(meta[top], list)):
@@ -82,21 +86,23 @@ def resume_problem(meta):
         value = meta[top]
         for key in inner:
             if not isinstance(value, dict) or (key not in value and top not in OPTIONAL):
-                return f"{top} {_shown(meta[top])} (not a table with {key})"
+                return f"{top} {shortened(meta[top], SHOWN)} (not a table with {key})"
             value = value.get(key, ...)
         if value is ... or (value is None and path in NONE_MEANS_UNSET):
             continue  # a field an optional record leaves out, or one that is not set yet
         why = _kind_problem(value, kind)
         if why:
-            return f"{path} {_shown(value)} ({why})"
+            return f"{path} {shortened(value, SHOWN)} ({why})"
     if isinstance(meta.get("epoch_sums"), list):
         sums = meta["epoch_sums"]
         if len(sums) != 4 or any(_kind_problem(v, NUMBER) for v in sums):
-            return f"epoch_sums {_shown(sums)} (not four finite numbers)"
+            return f"epoch_sums {shortened(sums, SHOWN)} (not four finite numbers)"
     hyper = (meta.get("optimizer") or {}).get("hyper")
-    why = hyper_problem(hyper) if isinstance(hyper, dict) else "not a table"
+    if not isinstance(hyper, dict):
+        return f"optimizer.hyper {shortened(hyper, SHOWN)} (not a table)"
+    why = hyper_problem(hyper)
     if why:
-        return f"optimizer.hyper {why}" if isinstance(hyper, dict) else f"optimizer.hyper {_shown(hyper)} ({why})"
+        return f"optimizer.hyper {why}"
     try:
         np.random.Generator(np.random.PCG64()).bit_generator.state = meta["rng"]
     except (TypeError, ValueError, OverflowError, KeyError) as e:
@@ -131,8 +137,7 @@ def resume_config(saved, given, explicit, budget=None):
                               f"know ({e}).") from None
     wrong = mistyped(cfg)
     if wrong:
-        raise CheckpointError(f"the checkpoint in {given.out} holds the training setting {wrong}; its checkpoint.json "
-                              "is damaged: resume a whole copy of the run, or start a new one.")
+        raise damaged(given.out, f"the training setting {wrong}")
     # the run's budget as its last invocation left it (one it reached is lifted); None before budgets were kept
     budget = budget or {}
     cfg.max_steps, cfg.time_budget = budget.get("max_steps"), budget.get("time_budget")
@@ -160,8 +165,7 @@ def read_resume(cfg, explicit):
         raise CheckpointError(f"the checkpoint in {out} lacks {', '.join(missing)}; it cannot be resumed.")
     wrong = resume_problem(meta)
     if wrong:
-        raise CheckpointError(f"the checkpoint in {out} holds {wrong}; its checkpoint.json is damaged: resume a whole "
-                              "copy of the run, or start a new one.")
+        raise damaged(out, wrong)
     if meta.get("best"):
         raise CheckpointError(f"{out} holds the best checkpoint of a run, not a run to resume; resume "
                               f"the run folder above it (--out {os.path.dirname(os.path.normpath(out))}).")

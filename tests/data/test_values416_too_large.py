@@ -78,23 +78,24 @@ def test_a_strokes_file(tmp_path, kind):
     too_large(refusal(stroke_files.load, str(path)), str(path))
 
 
+def huge_points(path):
+    """A stroke-3 file of 10**16 points: a .npy, or an .npz whose points array is that .npy -> path."""
+    raw = npy_bytes((10**16, 3))
+    if path.suffix == ".npy":
+        path.write_bytes(raw)
+        return path
+    return npz_with(path, points=raw)
+
+
 @pytest.mark.parametrize("kind", ["npy", "npz"])
 def test_the_lines_lnrnn_read_takes(tmp_path, kind):
-    path = tmp_path / f"lines.{kind}"
-    if kind == "npy":
-        path.write_bytes(npy_bytes((10**16, 3)))
-    else:
-        npz_with(path, points=npy_bytes((10**16, 3)))
+    path = huge_points(tmp_path / f"lines.{kind}")
     too_large(refusal(stroke_files.read_lines, str(path)), str(path))
 
 
 @pytest.mark.parametrize("kind", ["npy", "npz"])
 def test_prime_strokes(tmp_path, kind):
-    path = tmp_path / f"p.{kind}"
-    if kind == "npy":
-        path.write_bytes(npy_bytes((10**16, 3)))
-    else:
-        npz_with(path, points=npy_bytes((10**16, 3)))
+    path = huge_points(tmp_path / f"p.{kind}")
     with pytest.raises(UserError) as e:
         sample.read_stroke3(str(path), "--prime-strokes")
     too_large(str(e.value), f"--prime-strokes {path}")

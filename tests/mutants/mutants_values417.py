@@ -5,7 +5,7 @@ twentieth pass.
 Writing this round's plan found two real bugs: lnrnn train --layers 2**70 hung in the estimate's loop over the
 layers, and --window 2**70 passed the check (the window was not counted) and ended in a NumPy allocation traceback
 while its model was built. The planted bugs: the first layer counted twice; bp left out of the window's parameters;
-kappa left out of its activations; the window's part left out of the peak; a one-Gaussian window not counted; the
+kappa left out of its activations; the window's part left out of the counted parts; a one-Gaussian window not counted; the
 refusal advising --hidden or --layers for the window. 6 mutants. The old targeted memory and plan files alone (OLD)
 catch 1 of 6 (the first layer counted twice); missed: every window bug (no old file counts a window) and the
 one-Gaussian window. test_values417_memory_extremes holds the estimate affine in the layers up to 2**70 (under an
@@ -41,7 +41,7 @@ MUTANTS = [
          tests=NEW + OLD,
          why="the window's activations count p (3K) and leave kappa (K) out"),
     dict(name="v417-window-not-in-the-peak", file=MEMORY,
-         old='                  + parts.get("window", 0))', new="                  + 0)",
+         old='for k, v in parts.items() if k != min(', new='for k, v in parts.items() if k != "window" and k != min(',
          tests=NEW + OLD,
          why="the window is estimated but not counted: --window 2**70 ends in an allocation traceback again"),
     dict(name="v417-one-gaussian-not-counted", file=MEMORY,
