@@ -326,10 +326,17 @@ def read(run, strokes, beam=1, batch_size=None, progress=None):
     batch_size = int(batch_size or run.train_config.get("eval_batch_size")
                      or task_defaults(run.task_spec.get("task"))["eval_batch_size"])
     model, head = run.model, run.model.head
+    lines = [normalize_line(ln, scale) for ln in lines]
+    if beam > 1 and lines:  # the longest line's search, before any is read
+        from lnrnn.model.beam import search_bytes
+        from lnrnn.training.memory import refuse_beyond
+        T = max(len(ln) for ln in lines)
+        refuse_beyond(search_bytes(T, head.O, beam), f"a beam of {beam:,} prefixes over a line of {T:,} steps",
+                      "a smaller beam (1: the best path)")
     out = []
     with block_rows(run.block_rows):
         for i, s in enumerate(range(0, len(lines), batch_size)):
-            part = [normalize_line(ln, scale) for ln in lines[s:s + batch_size]]
+            part = lines[s:s + batch_size]
             lengths = np.array([len(p) for p in part], np.int64)                    # (B,)
             x = np.zeros((int(lengths.max()), len(part), 3), model.dtype)          # (T,B,3)
             for b, p in enumerate(part):

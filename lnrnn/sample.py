@@ -90,6 +90,7 @@ def sample_strokes(model, steps, count=1, bias=0.0, seed=0, start=None, progress
                         "mixture density model (a strokes task).")
     if model.conditioned or text is not None or prime is not None:
         return _write(model, steps, count, bias, seed, start, progress, text, prime, alphabet)
+    _fits(count, steps, 0)
     rng, x, state = _start(model, count, seed, start)
     out = np.empty((count, steps, 3))
     for t in range(steps):
@@ -103,6 +104,14 @@ def sample_strokes(model, steps, count=1, bias=0.0, seed=0, start=None, progress
     out[:, :, 0] *= sx
     out[:, :, 1] *= sy
     return [out[k] for k in range(count)]
+
+
+def _fits(count, steps, U):
+    """Refuse, before the first step, samples whose points (count,steps,3) and window weights (count,steps,U)
+    cannot fit in memory (a --no-cap draw of billions of points)."""
+    from lnrnn.training.memory import refuse_beyond
+    refuse_beyond(8 * count * steps * (3 + U), f"{count:,} sample{'s' * (count != 1)} of up to {steps:,} points"
+                  + (" and the window's weights on their characters" if U else ""), "fewer or shorter samples")
 
 
 def past_the_end(end, phi, ulen):
@@ -144,6 +153,7 @@ def _write(model, steps, count, bias, seed, start, progress, text, prime, alphab
     for b, c in enumerate(full):
         codes[b, :len(c)] = c
     txt = (codes, ulen)
+    _fits(count, steps, U)
     rng, x, state = _start(model, count, seed, start)
     t0 = 0
     if pre_pts is not None:

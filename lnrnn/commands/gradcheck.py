@@ -9,6 +9,7 @@ import numpy as np
 from lnrnn.commands.options import quiet_option
 from lnrnn.gradcheck import TOLERANCE, check_model, check_stack
 from lnrnn.model.cells import CELLS
+from lnrnn.training.memory import refuse_beyond
 from lnrnn.training.progress import Progress
 
 
@@ -46,6 +47,11 @@ def gradcheck(cells, T, B, I, H, layers, max_elems, tolerance, seed, quiet):
         raise UserError(f"--tolerance must be a finite number of at least 0, not {tolerance}.")
     if B < 2 and any(n.startswith("bn-") for n in (cells or CELLS)):
         raise UserError("--batch must be at least 2 for BN cells (statistics over the batch).")
+    # at least each layer's Wh (H,H) and Wx (I or H, H), and its outputs over the chunk mode's 2T steps of the
+    # padded batch's B + 4 rows, in float64: a typo's size is refused before any layer is built
+    refuse_beyond(8 * layers * (H * (I + H) + 2 * T * (B + 4) * H),
+                  f"gradcheck at --steps {T:,} --batch {B:,} --input {I:,} --hidden {H:,} --layers {layers:,}",
+                  "the defaults (central differences need only small problems)")
     worst, failed = 0.0, 0
     # the whole model and padded batches take B + 4 rows: BN over few rows is (nearly) constant, and its
     # curvature (~1/sqrt(eps)) would swamp central differences at the checker's step

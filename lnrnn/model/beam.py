@@ -3,6 +3,7 @@ Numba over a trie of prefixes, one row per thread. Host code only (decoding read
 on the host; there is no CUDA twin).
 
     beam_search_array(logp, width, lengths)   # (B,T) labels padded with -1, (B,) their lengths, (B,) log p
+    search_bytes(steps, classes, width)       # what one row's search allocates (checked before a search)
     prefix_beams(logp_row, width)             # one row (T,C): [(labels tuple, log p), ...] best first, as the spec
 
 Shapes: T steps, B rows, C classes (the blank is class ``CTC_BLANK`` = 0), W = width (capped at the number
@@ -274,6 +275,13 @@ def _width(width, steps, classes):
         if total >= width or level == 0:
             break
     return int(min(width, total))
+
+
+def search_bytes(steps, classes, width):
+    """Bytes one row's search of ``steps`` steps over ``classes`` classes allocates at ``width`` (as the search
+    caps it): the trie (6,N) and the beam's slots, heap, keys and order (11 W) and merges (W,C), 8 bytes each."""
+    W = _width(width, steps, classes)
+    return 8 * (6 * (1 + steps * W) + W * (11 + classes))
 
 
 def beam_search_array(logp, width, lengths=None):

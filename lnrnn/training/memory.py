@@ -21,6 +21,10 @@ The estimate (bytes, ``itemsize`` = 4 for float32, 8 for float64):
 It is compared with the memory available now: MemAvailable of /proc/meminfo (else free pages), or what
 the process's cgroup still allows, whichever is smaller. For --device cuda the activations live on the
 GPU and are not counted. Set LNRNN_NO_MEMORY_CHECK=1 to skip the check.
+
+Other commands' large allocations (``lnrnn read --beam``'s trie, ``lnrnn sample``'s points, ``lnrnn
+gradcheck``'s problems) are checked the same way by ``refuse_beyond``, against a lower bound of their size:
+a typo's size ends in one sentence, not in an allocation traceback or a long hang.
 """
 import os
 
@@ -112,8 +116,24 @@ def available_bytes():
     return avail
 
 
+def refuse_beyond(need, what, advice, available=None):
+    """UserError when ``need`` bytes, a lower bound of what is about to be allocated (a beam search's trie, a
+    sample's points, gradcheck's problems), exceed the memory available now: "``what`` would take at least
+    ...; try ``advice``", before any of it is computed. Nothing otherwise, nor when nothing says what is
+    available or SKIP_ENV is set."""
+    if os.environ.get(SKIP_ENV):
+        return
+    avail = available_bytes() if available is None else available
+    if avail is not None and need > avail:
+        raise UserError(f"{what} would take at least {format_bytes(need)} of memory but only {format_bytes(avail)} "
+                        f"is available; try {advice}.")
+
+
 def format_bytes(n):
-    for unit, size in (("TB", 1 << 40), ("GB", 1 << 30), ("MB", 1 << 20)):
+    """1023.0 MB, 1.5 GB, 12,345.0 TB (a typo's size: the terabytes' thousands grouped)."""
+    if n >= 1 << 40:
+        return f"{n / (1 << 40):,.1f} TB"
+    for unit, size in (("GB", 1 << 30), ("MB", 1 << 20)):
         if n >= size:
             return f"{n / size:.1f} {unit}"
     return f"{max(n, 0) / (1 << 10):.0f} KB"

@@ -167,7 +167,7 @@ def apply_config_file(ctx, path, options, settable):
         kind = param.type
         bad = ((isinstance(value, bool) != isinstance(kind, click.types.BoolParamType))
                or isinstance(value, (list, dict))
-               or (kind is click.INT and isinstance(value, float) and not value.is_integer()))
+               or (isinstance(kind, click.types.IntParamType) and isinstance(value, float) and not value.is_integer()))
         try:
             if bad:
                 raise click.BadParameter(f"{value!r} is not a valid {kind.name}")

@@ -72,8 +72,10 @@ def newest_default(base=DEFAULT_OUT):
 
 
 def read_jsonl(path, torn_tail_ok=False):
-    """The JSON objects of a JSON-lines file; a last line cut short by a kill is skipped when torn_tail_ok. Lines are
-    decoded one by one, so bytes that are not UTF-8 (a damaged file) are refused as a bad line, not a traceback."""
+    """The rows of a run's JSON-lines log (metrics.jsonl, updates.jsonl); a last line cut short by a kill is skipped
+    when torn_tail_ok. Lines are decoded one by one, so bytes that are not UTF-8 (a damaged file) are refused as a
+    bad line, not a traceback; each row must be as lnrnn writes it (``_row_problem``), so that a hand-edited or
+    damaged line is refused in one sentence by the resume, the curve and lnrnn plot alike."""
     rows = []
     with open(path, "rb") as f:
         lines = [line for line in f if line.strip()]
@@ -84,7 +86,26 @@ def read_jsonl(path, torn_tail_ok=False):
             if torn_tail_ok and i == len(lines) - 1 and not line.endswith(b"\n"):
                 break
             raise UserError(f"{path} is not valid JSON lines (line {i + 1}: {e}).") from None
+        why = _row_problem(rows[-1])
+        if why:
+            raise UserError(f"{path} is damaged (line {i + 1}: {why}); repair or delete that line.")
     return rows
+
+
+def _row_problem(row):
+    """What keeps ``row`` from being a log row as lnrnn writes it (a JSON object whose step, epoch and time_s
+    are numbers and whose train_<m> and val_<m> are numbers or null), or None."""
+    from lnrnn.sample import shortened
+
+    if not isinstance(row, dict):
+        return f"{shortened(row, 40)} is not a JSON object"
+    for k, v in row.items():
+        split, _, m = k.partition("_")
+        metric = split in ("train", "val") and m
+        if k in ("step", "epoch", "time_s") or metric:
+            if not (isinstance(v, (int, float)) and not isinstance(v, bool) or (metric and v is None)):
+                return f"{k} is {shortened(v, 40)}, not a number"
+    return None
 
 
 class UpdateLog:
