@@ -95,17 +95,20 @@ def read_jsonl(path, torn_tail_ok=False):
 def _row_problem(row):
     """What keeps ``row`` from being a log row as lnrnn writes it (a JSON object whose step, epoch and time_s
     are numbers and whose train_<m> and val_<m> are numbers or null), or None."""
-    from lnrnn.sample import shortened
-
     if not isinstance(row, dict):
-        return f"{shortened(row, 40)} is not a JSON object"
+        return f"{_shown(row)} is not a JSON object"
     for k, v in row.items():
         split, _, m = k.partition("_")
         metric = split in ("train", "val") and m
         if k in ("step", "epoch", "time_s") or metric:
             if not (isinstance(v, (int, float)) and not isinstance(v, bool) or (metric and v is None)):
-                return f"{k} is {shortened(v, 40)}, not a number"
+                return f"{k} is {_shown(v)}, not a number"
     return None
+
+
+def _shown(value):
+    from lnrnn.sample import shortened  # here: only a damaged row pays for importing the sampler
+    return shortened(value, 40)
 
 
 class UpdateLog:

@@ -87,6 +87,10 @@ def test_a_beam_search_is_refused_by_the_longest_normalized_lines_search(reader,
     assert str(e.value) == (f"a beam of 4 prefixes over a line of 6 steps would take at least "
                             f"{memory.format_bytes(need)} of memory but only {memory.format_bytes(need - 1)} is "
                             "available; try a smaller beam (1: the best path).")
+    need2 = search_bytes(6, C, 2)                       # the narrowest beam is a search too
+    available(monkeypatch, need2 - 1)
+    with pytest.raises(UserError, match="^a beam of 2 prefixes over a line of 6 steps would take"):
+        lnrnn.read(run, lines, beam=2)
     available(monkeypatch, 0)
     assert lnrnn.read(folder, lines, beam=1) == best                                 # the best path: no search
 
