@@ -14,6 +14,9 @@ import zlib
 # structure, or a member's CRC) and zlib.error (a damaged member of numpy.savez_compressed's files, which
 # lnrnn's own stroke files are). Every reader of NumPy files turns these into its one sentence.
 DAMAGED_NUMPY_FILE = (OSError, EOFError, zipfile.BadZipFile, zlib.error)
+# Characters of a damaged value (in a checkpoint.json, a log row) that a refusal quotes; lnrnn.sample.shortened
+# cuts the middle of a longer one.
+SHOWN = 40
 
 
 def too_large(what, e):

@@ -27,7 +27,7 @@ import re
 import socket
 import time
 
-from lnrnn.errors import UserError
+from lnrnn.errors import SHOWN, UserError
 from lnrnn.files import nearest_existing, write_error
 
 LOCK_FILE = "lnrnn.lock"
@@ -108,7 +108,7 @@ def _row_problem(row):
 
 def _shown(value):
     from lnrnn.sample import shortened  # here: only a damaged row pays for importing the sampler
-    return shortened(value, 40)
+    return shortened(value, SHOWN)
 
 
 class UpdateLog:

@@ -19,7 +19,7 @@ import numpy as np
 
 from lnrnn.data.strokes import text_record
 from lnrnn.data.tasks import load_task
-from lnrnn.errors import CheckpointError, UserError
+from lnrnn.errors import SHOWN, CheckpointError, UserError
 from lnrnn.predict_io import describe_task_data
 from lnrnn.training import distributed, finetune
 from lnrnn.training.checkpoint import checkpoint_exists, load_checkpoint
@@ -48,7 +48,6 @@ RESUMED = {
 OPTIONAL = ("compile_time_s", "log_window", "blowup", "budget", "best_state", "ranks", "lr_changes")
 NONE_MEANS_UNSET = ("blowup.initial_loss", "budget.max_steps", "budget.time_budget", "best_state.value",
                     "best_state.step", "best_state.epoch")
-SHOWN = 40  # characters of a damaged value a refusal quotes (sample.shortened cuts the middle of a longer one)
 
 
 def _kind_problem(value, kind):

@@ -67,7 +67,7 @@ MUTANTS = [
          tests=NEW + OLD,
          why="only the first row is checked: a damaged later row reaches the drawing and the resume"),
     dict(name="v420-long-value-shown-whole", file=RUNDIR,
-         old="    return shortened(value, 40)", new="    return repr(value)",
+         old="    return shortened(value, SHOWN)", new="    return repr(value)",
          tests=NEW + OLD,
          why="a long damaged value fills the error line"),
 ]
