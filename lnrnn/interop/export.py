@@ -168,6 +168,101 @@ def _entry(path, name, info):
     return offsets[0], offsets[1], tuple(shape)
 
 
+# what an exported model config may say (lnrnn.model.models.build_model's cells, norms and dtypes; a norm of
+# null is the bindings' None, no norm)
+CELLS, NORMS, FLOATS = ("lstm", "rnn"), ("none", "ln", "bn"), ("float32", "float64")
+BUILT_FROM = ("cell", "norm", "dtype", "input_size", "hidden_size", "num_layers")
+
+
+def exported_config(path, meta, tensors, complete=True):
+    """The model config an ``lnrnn export`` file carries (its metadata's model_config), checked against the
+    file's tensors before anything is built from it; None where the file carries none (weights saved from a
+    ``torch.nn.LSTM``, say). ValueError naming the file for a config that is not a JSON object, a field that is
+    not one lnrnn writes (cell, norm, dtype, whole sizes of at least 1, a finite forget_bias for an LSTM,
+    true/false skip and bidirectional), sizes that disagree with the shapes of rnn.weight_ih_l0 and
+    rnn.weight_hh_l{k} (a damaged size would otherwise build a model of terabytes), a head of one tensor without
+    the other or of the wrong width, and a tensor of another dtype or with NaN or infinite values.
+
+    complete: the fields a stack is built from (``BUILT_FROM``) must be there, as lnrnn.torch builds one; lnrnn.jax
+    builds nothing from the config and checks the fields the file has. A synthesis network's config (``window``)
+    is checked field by field only: its layers read wider inputs than input_size and no binding builds it."""
+    from lnrnn.errors import SHOWN
+    from lnrnn.sample import shortened
+
+    if "model_config" not in meta:
+        return None
+
+    def refuse(what):
+        raise ValueError(f"{path} is damaged: {what}; export the run again.")
+
+    try:
+        config = json.loads(meta["model_config"])
+    except ValueError:
+        config = None
+    if not isinstance(config, dict):
+        refuse("its model_config is not a JSON object")
+    for key in BUILT_FROM:
+        if key not in config and complete:
+            refuse(f"the model config's {key} is missing; lnrnn.torch builds the stack from it")
+    said = lambda key: shortened(config[key], SHOWN)  # noqa: E731
+    for key, allowed in (("cell", CELLS), ("norm", NORMS + (None,)), ("dtype", FLOATS)):
+        if key in config and not any(config[key] == a for a in allowed):
+            refuse(f"the model config's {key} is {said(key)}, not one of {', '.join(a for a in allowed if a)}")
+    for key in ("input_size", "hidden_size", "num_layers"):
+        v = config.get(key)
+        if key in config and (isinstance(v, bool) or not isinstance(v, int) or v < 1):
+            refuse(f"the model config's {key} is {said(key)}, not a whole number of at least 1")
+    fb = config.get("forget_bias")
+    if config.get("cell") == "lstm" and "forget_bias" not in config and complete:
+        refuse("the model config's forget_bias is missing; an LSTM stack is built with it")
+    if "forget_bias" in config and (isinstance(fb, bool) or not isinstance(fb, (int, float)) or not math.isfinite(fb)):
+        refuse(f"the model config's forget_bias is {said('forget_bias')}, not a finite number")
+    for key in ("skip", "bidirectional"):
+        if key in config and not isinstance(config[key], bool):
+            refuse(f"the model config's {key} is {said(key)}, not true or false")
+    if ("head.weight" in tensors) != ("head.bias" in tensors):
+        refuse("it holds one of head.weight and head.bias without the other")
+    if not config.get("window"):
+        _check_sizes(config, tensors, refuse)
+    for name, a in tensors.items():
+        if "dtype" in config and a.dtype != np.dtype(config["dtype"]):
+            refuse(f"{name} is {a.dtype}, but the model config says {config['dtype']}")
+        if not np.all(np.isfinite(a)):
+            refuse(f"{name} holds NaN or infinite values")
+    return config
+
+
+def _check_sizes(config, tensors, refuse):
+    """The sizes a (checked) config gives, against the shapes of the tensors: the layers counted from
+    rnn.weight_hh_l0 upwards, layer 0's two weights, the head's width; each where the config names them."""
+    I, H, L = config.get("input_size"), config.get("hidden_size"), config.get("num_layers")
+    if L is not None:
+        layers = 0                              # l0, l1, ... up to the first missing
+        while f"rnn.weight_hh_l{layers}" in tensors:
+            layers += 1
+        if layers != L:
+            refuse(f"its model config says num_layers {L}, but the file holds {layers} rnn.weight_hh_l{{k}} "
+                   "tensors")
+    if H is None or "cell" not in config:
+        return
+    G = 4 * H if config["cell"] == "lstm" else H
+    wanted = {"rnn.weight_hh_l0": (G, H)}
+    if I is not None:
+        wanted["rnn.weight_ih_l0"] = (G, I)
+    for name, shape in wanted.items():
+        if name not in tensors or tensors[name].shape != shape:
+            has = "no such tensor" if name not in tensors else f"shape {tensors[name].shape}"
+            refuse(f"its model config ({config['cell']}, input {I}, hidden {H}) needs {name} of shape {shape}, "
+                   f"the file has {has}")
+    if "head.weight" in tensors and (L is not None or not config.get("skip")):
+        W, b = tensors["head.weight"], tensors["head.bias"]
+        D = 2 if config.get("bidirectional") else 1
+        width = D * H * (L if config.get("skip") else 1)
+        if W.ndim != 2 or W.shape[1] != width or b.shape != W.shape[:1]:
+            refuse(f"its head (head.weight {W.shape}, head.bias {b.shape}) does not read the stack's {width} "
+                   f"outputs: it should be (outputs, {width}) and (outputs,)")
+
+
 SUFFIX = ".safetensors"  # an exported file's name says what it holds
 
 

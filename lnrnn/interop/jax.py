@@ -65,7 +65,6 @@ How it is built
     The first call of a cell and dtype compiles its kernels for read-only arrays (cached on disk, as
     the rest of lnrnn's kernels).
 """
-import json
 from functools import lru_cache, partial
 from typing import NamedTuple
 
@@ -73,7 +72,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from lnrnn.interop.export import PARAM_NAMES, read_safetensors
+from lnrnn.interop.export import PARAM_NAMES, exported_config, read_safetensors
 from lnrnn.model import cells
 from lnrnn.model import functional as F
 from lnrnn.model.layers import check_sizes
@@ -187,9 +186,9 @@ def load_export(path):
     """(params, stats, model config) of an ``lnrnn export`` file (its ``rnn.*`` tensors; the config
     names the cell and norm to pass to ``apply``)."""
     tensors, meta = read_safetensors(path)
+    config = exported_config(path, meta, tensors, complete=False) or {}  # checked: ValueError naming the file
     stack = {k[len("rnn."):]: jnp.asarray(v) for k, v in tensors.items() if k.startswith("rnn.")}
     stats = {k: v for k, v in stack.items() if "_running_" in k}
-    config = json.loads(meta.get("model_config", "{}"))
     if config.get("skip"):
         raise ValueError(f"{path} holds a stack with skip connections, which lnrnn.jax does not run.")
     return {k: v for k, v in stack.items() if k not in stats}, stats, config

@@ -62,7 +62,6 @@ kernels' own threads) and leaves ``torch.get_num_threads()`` as it was. CUDA ten
 """
 import contextlib
 import functools
-import json
 import sys
 from typing import Optional
 
@@ -71,7 +70,7 @@ import torch
 from torch import Tensor, nn
 from torch.nn.utils.rnn import PackedSequence, pad_packed_sequence
 
-from lnrnn.interop.export import PARAM_NAMES, read_safetensors
+from lnrnn.interop.export import PARAM_NAMES, exported_config, read_safetensors
 from lnrnn.model import cells
 from lnrnn.model import functional
 from lnrnn.model.layers import check_sizes
@@ -731,8 +730,10 @@ class RNNCell(_Cell):
 
 # ---- trained weights ----
 
-def _from_tensors(config, tensors, device=None):
-    """(stack, head) from a model config (``SequenceModel.config``) and exported tensors {name: array}."""
+def _from_tensors(config, tensors, device=None, path=None):
+    """(stack, head) from a model config (``SequenceModel.config``) and exported tensors {name: array}; path:
+    the file they were read from (``exported_config`` has checked the config's fields and sizes), named by a
+    refusal of tensors that do not fit the stack the config describes."""
     if config.get("window"):
         raise ValueError("this run is a synthesis network (it reads a text through an attention window), which "
                          "lnrnn.torch has no module for; lnrnn export gives its weights (lnrnn/interop/export.py)")
@@ -742,8 +743,19 @@ def _from_tensors(config, tensors, device=None):
     stack = cls(config["input_size"], config["hidden_size"], config["num_layers"], norm=config["norm"],
                 skip=bool(config.get("skip", False)), bidirectional=bool(config.get("bidirectional", False)),
                 dtype=dtype, **kw)
-    stack.load_state_dict({k[len("rnn."):]: torch.from_numpy(np.ascontiguousarray(v))
-                           for k, v in tensors.items() if k.startswith("rnn.")}, strict=True)
+    given = {k[len("rnn."):]: v for k, v in tensors.items() if k.startswith("rnn.")}
+    wanted = {k: tuple(v.shape) for k, v in stack.state_dict().items()}
+
+    def fits(k):  # BN statistics hold as many steps as the run trained on (_load_from_state_dict): any rows
+        a, w = given[k].shape, wanted[k]
+        return a == w or ("_running_" in k and len(a) == 2 and a[0] >= 1 and a[1:] == w[1:])
+    wrong = sorted(set(given) ^ set(wanted)) or sorted(k for k in given if not fits(k))
+    if wrong:
+        said = f"{path} is damaged: its tensors" if path else "the tensors"
+        raise ValueError(f"{said} do not fit the {stack.cell} stack {'its' if path else 'the'} model config "
+                         f"describes (rnn.{', rnn.'.join(wrong[:3])}{' ...' if len(wrong) > 3 else ''} missing, "
+                         f"unexpected or of another shape){'; export the run again' if path else ''}.")
+    stack.load_state_dict({k: torch.from_numpy(np.ascontiguousarray(v)) for k, v in given.items()}, strict=True)
     head = None
     if "head.weight" in tensors:
         W = torch.from_numpy(np.ascontiguousarray(tensors["head.weight"]))                 # (O, H_out)
@@ -762,10 +774,11 @@ def load_exported(path, device=None):
     """An ``lnrnn export`` safetensors file -> (stack, head): the matching ``LSTM``/``RNN`` (in eval mode:
     call ``.train()`` to fine-tune) and the head as an ``nn.Linear`` (None where the file has none)."""
     tensors, meta = read_safetensors(path)
-    if "model_config" not in meta:
+    config = exported_config(path, meta, tensors)
+    if config is None:
         raise ValueError(f"{path} carries no lnrnn model config: load it with lnrnn.torch.LSTM(...)"
                          ".load_state_dict instead.")
-    return _from_tensors(json.loads(meta["model_config"]), tensors, device)
+    return _from_tensors(config, tensors, device, path)
 
 
 def from_run(path, device=None):

@@ -130,7 +130,7 @@ def test_params_from_a_stack_and_from_an_export_file_run_as_torch(tmp_path):
         np.testing.assert_allclose(y, yt.detach().numpy(), rtol=1e-10, atol=1e-12)
         np.testing.assert_allclose(h, ht.detach().numpy(), rtol=1e-10, atol=1e-12)
     tensors = {"rnn." + k: np.asarray(v) for k, v in params.items()}
-    tensors["head.weight"] = np.ones((2, H))
+    tensors["head.weight"], tensors["head.bias"] = np.ones((2, H)), np.zeros(2)    # a head: not among the params
     write_safetensors(str(tmp_path / "w.safetensors"), tensors, {"model_config": '{"cell": "lstm", "norm": "none"}'})
     p2, s2, config = lj.load_export(tmp_path / "w.safetensors")
     assert list(sorted(p2)) == sorted(params) and s2 == {} and config == {"cell": "lstm", "norm": "none"}

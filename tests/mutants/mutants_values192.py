@@ -100,8 +100,8 @@ MUTANTS = [
          why="a float64 export builds a float32 module (and float32 fake residuals): float64 inputs are "
              "refused as mixed dtypes"),
     dict(name="v192-load-exported-drops-device", file=TORCH,
-         old="return _from_tensors(json.loads(meta[\"model_config\"]), tensors, device)",
-         new="return _from_tensors(json.loads(meta[\"model_config\"]), tensors)",
+         old="return _from_tensors(config, tensors, device, path)",
+         new="return _from_tensors(config, tensors, None, path)",
          tests=NEW + STACK_OLD,
          why="load_exported(path, device=...) leaves the stack and head on the CPU"),
     # ---- messages ----

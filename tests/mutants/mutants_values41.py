@@ -108,7 +108,7 @@ MUTANTS = [
          why="a stack keeps its residuals only when a state or a parameter asks for a gradient: a frozen "
              "model's input gradient (saliency, adversarial inputs) raises 'ran with keep=False'"),
     # ---- torch: an export file without lnrnn's config ----
-    dict(name="v41-torch-load-exported-config-unchecked", file=TORCH,
+    dict(name="v41-torch-load-exported-config-unchecked", file=EXPORT,
          old='    if "model_config" not in meta:\n',
          new="    if False:\n",
          tests=TORCH_NEW + TORCH_OLD,

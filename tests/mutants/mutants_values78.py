@@ -75,8 +75,8 @@ MUTANTS = [
          why="params_from_stack names a bidirectional BatchNorm stack's statistics by flat index (l0, l1, l2, "
              "l3) instead of (l0, l0_reverse, l1, l1_reverse): apply finds no *_reverse statistics"),
     dict(name="v78-jax-load-export-config-key", file=JAX,
-         old='    config = json.loads(meta.get("model_config", "{}"))',
-         new='    config = json.loads(meta.get("config", "{}"))',
+         old="    config = exported_config(path, meta, tensors, complete=False) or {}",
+         new="    config = exported_config(path, {}, tensors, complete=False) or {}",
          tests=JAX_NEW + JAX_OLD,
          why="load_export reads its config under a key the export does not write: the config comes back "
              "empty and a stack with skip connections is not refused"),
