@@ -29,9 +29,33 @@ def model_from_checkpoint(meta, arrays, device="cpu"):
     parameters are overwritten by the checkpoint's, but the initial-state noise of every evaluation
     is drawn from that seed, so that ``lnrnn eval`` reproduces the figures the run logged."""
     seed = int((meta.get("train") or {}).get("seed") or 0)
-    model = build_model(upgrade_config(meta["model"]), seed=seed, device=device)
+    config = upgrade_config(meta["model"])
+    check_saved_sizes(config, arrays)
+    model = build_model(config, seed=seed, device=device)
     model.load_arrays(split_arrays(arrays)[0])
     return model
+
+
+def check_saved_sizes(config, arrays):
+    """ValueError unless a model description's num_layers, hidden_size and input_size (those that are whole
+    numbers: build_model refuses the rest) are those of the arrays saved with it: param/rnn.l{k}.Wh (H, G) for k =
+    0 .. L-1 and no more, param/rnn.l0.Wx (I, G) (I + C for the synthesis network, which reads [x | window]).
+    Checked before anything is built: a description damaged to 2**70 layers would build layers until the memory
+    ran out, a hidden size of 100000 would draw gigabytes of weights."""
+    whole = lambda v: isinstance(v, int) and not isinstance(v, bool)  # noqa: E731
+    L, H, I = config.get("num_layers"), config.get("hidden_size"), config.get("input_size")
+    saved = 0                                                 # l0, l1, ... up to the first missing
+    while f"param/rnn.l{saved}.Wh" in arrays:
+        saved += 1
+    if whole(L) and L != saved:
+        raise ValueError(f"its description says num_layers {L}, but it holds the weights of {saved}")
+    Wh, Wx = arrays.get("param/rnn.l0.Wh"), arrays.get("param/rnn.l0.Wx")
+    if whole(H) and Wh is not None and Wh.shape[:1] != (H,):
+        raise ValueError(f"its description says hidden_size {H}, but rnn.l0.Wh has shape {Wh.shape}")
+    C = config.get("alphabet_size", 0) if config.get("window") else 0
+    if whole(I) and whole(C) and Wx is not None and Wx.shape[:1] != (I + C,):
+        raise ValueError(f"its description says input_size {I}{f' (and {C} characters)' if C else ''}, but "
+                         f"rnn.l0.Wx has shape {Wx.shape}")
 
 
 def model_from_run(path, device="cpu"):
