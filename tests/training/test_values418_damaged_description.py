@@ -167,7 +167,8 @@ def test_a_description_whose_own_fields_are_in_another_form_is_refused_by_eval(r
 @pytest.mark.parametrize("field,value,said", [
     ("num_layers", INF, "cannot convert float infinity to integer"),
     ("input_size", INF, "cannot convert float infinity to integer"),
-    ("hidden_size", 10**8, "Unable to allocate "),
+    ("hidden_size", 10**8, "its description says hidden_size 100000000, but rnn.l0.Wh has shape ("),
+    ("head.outputs", 10**12, "Unable to allocate "),      # sizes the saved weights do not check before the build
 ])
 def test_a_model_description_of_impossible_sizes_is_refused_by_eval(run, field, value, said):
     """Sizes no model has (infinite, or beyond any memory) are a description lnrnn cannot rebuild, in one sentence."""
