@@ -168,9 +168,9 @@ def _entry(path, name, info):
     return offsets[0], offsets[1], tuple(shape)
 
 
-# what an exported model config may say (lnrnn.model.models.build_model's cells, norms and dtypes; a norm of
+# the dtypes an exported model config may say (its cells and norms: lnrnn.model.cells.KINDS and NORMS; a norm of
 # null is the bindings' None, no norm)
-CELLS, NORMS, FLOATS = ("lstm", "rnn"), ("none", "ln", "bn"), ("float32", "float64")
+FLOATS = ("float32", "float64")
 BUILT_FROM = ("cell", "norm", "dtype", "input_size", "hidden_size", "num_layers")
 
 
@@ -187,6 +187,7 @@ def exported_config(path, meta, tensors, complete=True):
     builds nothing from the config and checks the fields the file has. A synthesis network's config (``window``)
     is checked field by field only: its layers read wider inputs than input_size and no binding builds it."""
     from lnrnn.errors import SHOWN
+    from lnrnn.model.cells import KINDS, NORMS
     from lnrnn.sample import shortened
 
     if "model_config" not in meta:
@@ -205,7 +206,7 @@ def exported_config(path, meta, tensors, complete=True):
         if key not in config and complete:
             refuse(f"the model config's {key} is missing; lnrnn.torch builds the stack from it")
     said = lambda key: shortened(config[key], SHOWN)  # noqa: E731
-    for key, allowed in (("cell", CELLS), ("norm", NORMS + (None,)), ("dtype", FLOATS)):
+    for key, allowed in (("cell", KINDS), ("norm", NORMS + (None,)), ("dtype", FLOATS)):
         if key in config and not any(config[key] == a for a in allowed):
             refuse(f"the model config's {key} is {said(key)}, not one of {', '.join(a for a in allowed if a)}")
     for key in ("input_size", "hidden_size", "num_layers"):

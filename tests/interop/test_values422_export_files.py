@@ -142,9 +142,9 @@ def test_a_model_config_that_is_not_a_json_object(tmp_path, raw):
 
 
 @pytest.mark.parametrize("key,value,words", [
-    ("cell", "gru", "the model config's cell is 'gru', not one of lstm, rnn"),
-    ("cell", None, "the model config's cell is None, not one of lstm, rnn"),
-    ("cell", ["lstm"], "the model config's cell is ['lstm'], not one of lstm, rnn"),
+    ("cell", "gru", "the model config's cell is 'gru', not one of rnn, lstm"),
+    ("cell", None, "the model config's cell is None, not one of rnn, lstm"),
+    ("cell", ["lstm"], "the model config's cell is ['lstm'], not one of rnn, lstm"),
     ("norm", "None", "the model config's norm is 'None', not one of none, ln, bn"),
     ("norm", "layer", "the model config's norm is 'layer', not one of none, ln, bn"),
     ("dtype", "float16", "the model config's dtype is 'float16', not one of float32, float64"),
