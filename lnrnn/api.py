@@ -279,14 +279,20 @@ def predict(run, x, lengths=None, batch_size=500, progress=None):
 
 def require_reader(run):
     """-> (alphabet, scale) of a handwriting reader (``lnrnn train --head ctc`` on a stroke task with text);
-    a UserError naming what the run is instead for any other run."""
+    a UserError naming what the run is instead for any other run; a CheckpointError for a reader whose alphabet
+    is missing, repeats a character or disagrees with its CTC classes."""
     head = run.model.head
-    alphabet = (run.meta.get("text") or {}).get("alphabet")
-    if head.kind != "ctc" or getattr(head, "scale", None) is None or not isinstance(alphabet, str):
+    record = run.meta.get("text")
+    alphabet = record.get("alphabet") if isinstance(record, dict) else None
+    if head.kind != "ctc" or getattr(head, "scale", None) is None:
         raise UserError(f"the run in {run.path} is not a handwriting reader (it has a {head.kind} head on "
                         f"{run.task_spec.get('task', '?')}); train one with lnrnn train --task strokes-hershey "
                         "--head ctc.")
     from lnrnn.data.strokes import CTC_SHIFT
+    if not isinstance(alphabet, str) or not alphabet or len(set(alphabet)) != len(alphabet):
+        raise CheckpointError(f"the run in {run.path} reads handwriting, but its checkpoint does not record the "
+                              "alphabet of its training texts (distinct characters, one per CTC class); it is "
+                              "corrupt.")
     if len(alphabet) + CTC_SHIFT != head.O:
         raise CheckpointError(f"the run in {run.path} has {head.O} CTC classes but an alphabet of {len(alphabet)} "
                               "characters; its checkpoint is corrupt.")

@@ -281,10 +281,14 @@ def text_inputs(model, record, lines, prime_strokes=None, prime_text=None, names
     if not lines:
         raise UserError(f"{source} writes a given text (it reads each line through an attention window): give "
                         f"the lines to write with {t}.")
-    alphabet = (record or {}).get("alphabet")
+    alphabet = record.get("alphabet") if isinstance(record, dict) else None
     if not isinstance(alphabet, str) or not alphabet:
         raise CheckpointError(f"{source} reads a text, but its checkpoint does not record the alphabet of its "
                               "training texts; it is corrupt.")
+    C = getattr(model, "config", {}).get("alphabet_size")   # the window's input width (stand-ins may lack it)
+    if C is not None and (len(alphabet) != C or len(set(alphabet)) != len(alphabet)):
+        raise CheckpointError(f"{source} reads {C} character codes, but its checkpoint records an alphabet of "
+                              f"{len(alphabet)} characters ({len(set(alphabet))} distinct); it is corrupt.")
     given = [(f"{t} line {k + 1}", s) for k, s in enumerate(lines)]
     if prime_text is not None:
         given.append((names["prime_text"], prime_text))

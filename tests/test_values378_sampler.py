@@ -81,8 +81,9 @@ def test_each_refusal_of_a_file_word_for_word(tmp_path):
 
 # ---------------------------------------------------------------- text_inputs
 
-def stand_in(conditioned, scale=(2.0, 4.0)):
-    return SimpleNamespace(conditioned=conditioned, head=SimpleNamespace(scale=scale))
+def stand_in(conditioned, scale=(2.0, 4.0), alphabet_size=len(ALPHABET)):
+    return SimpleNamespace(conditioned=conditioned, head=SimpleNamespace(scale=scale),
+                           config={"alphabet_size": alphabet_size})
 
 
 def test_a_model_without_a_window_takes_nothing_and_names_what_to_leave_out():
@@ -115,7 +116,7 @@ def test_a_writers_lines_and_prime_encoded_by_hand():
     np.testing.assert_array_equal(pts, [[1.0, 2.0, 0.0], [-0.5, 0.25, 1.0], [0.25, -0.5, 0.0]])
     assert pcodes.tolist() == [4, 2, 1]                                                # "ca" and a space
     # an alphabet without a space: the prime's codes are its text's alone
-    got, prime, _ = text_inputs(m, {"alphabet": "?xy"}, ["yx"], prime_pts, "xx")
+    got, prime, _ = text_inputs(stand_in(True, alphabet_size=3), {"alphabet": "?xy"}, ["yx"], prime_pts, "xx")
     assert got[0].tolist() == [2, 1] and prime[1].tolist() == [1, 1]
     got, prime, _ = text_inputs(m, {"alphabet": ALPHABET}, ["a"])
     assert prime is None and got[0].tolist() == [2]

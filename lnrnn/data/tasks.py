@@ -352,7 +352,7 @@ def task_spec(task, data_dir=None, split=None, steps=None, **options):
 
     ``options``: the keys of OPTIONS (charset, allow_pickle, objective, head); None means not given. A task
     that reads an option with a default gets it written into its spec, so a checkpoint names it."""
-    if task not in TASKS:
+    if not isinstance(task, str) or task not in TASKS:
         raise UserError(f"unknown task {task!r}; choose one of {', '.join(TASKS)}.")
     reads = TASKS[task].reads
     spec = {"task": task}

@@ -28,6 +28,19 @@ METRIC_INFO = {"loss": ("loss", False), "acc": ("accuracy (%)", True), "nats_seq
                "cer": ("character error rate (%)", True)}
 
 
+def check_scale(scale):
+    """[sx, sy] as floats: a handwriting head's offset scale, the training offsets' standard deviations
+    (``lnrnn.data.strokes.offset_scale``: two finite positive numbers by construction). ValueError for
+    anything else, so that a damaged checkpoint is refused rather than drawn or read at a wrong size."""
+    ok = isinstance(scale, (list, tuple, np.ndarray)) and len(scale) == 2 and all(
+        isinstance(v, (int, float, np.integer, np.floating)) and not isinstance(v, (bool, np.bool_))
+        and np.isfinite(v) and v > 0 for v in scale)
+    if not ok:
+        raise ValueError(f"scale must be two finite positive numbers [sx, sy] (the training offsets' standard "
+                         f"deviations), got {scale!r}")
+    return [float(v) for v in scale]
+
+
 def log_softmax(logits):
     """Stable log-softmax over the last axis."""
     z = logits - logits.max(axis=-1, keepdims=True)
@@ -242,7 +255,7 @@ class MDNHead(Head):
         if outputs is not None and int(outputs) != K:
             raise ValueError(f"a mixture of {self.M} component{'s' * (self.M != 1)} has {K} outputs, not {outputs}")
         super().__init__(hidden_size, K, True, dtype, seed)
-        self.scale = [float(s) for s in scale]
+        self.scale = check_scale(scale)
         self.clip_output = None  # Graves's element-wise clip of dL/d(outputs) per point (training setting)
 
     def config(self):
@@ -323,7 +336,7 @@ class CTCHead(Head):
         if int(outputs) < 2:
             raise ValueError(f"a CTC head needs the blank and at least one label class, got outputs={outputs}")
         super().__init__(hidden_size, outputs, True, dtype, seed)
-        self.scale = None if scale is None else [float(v) for v in scale]
+        self.scale = None if scale is None else check_scale(scale)
 
     def config(self):
         return {**super().config(), **({"scale": self.scale} if self.scale is not None else {})}

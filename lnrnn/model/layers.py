@@ -121,6 +121,8 @@ class RecurrentLayer:
             raise TypeError(f"dtype must be float32 or float64, got {np.dtype(dtype).name}")
         self.eps, self.momentum = float(eps), float(momentum)
         self.forget_bias = float(forget_bias)
+        if not np.isfinite(self.forget_bias):   # a NaN bias would train NaN and be written into an export's config
+            raise ValueError(f"forget_bias must be a finite number, got {forget_bias}")
         rng = np.random.default_rng(seed) if rng is None else rng
         self.params = self.spec.init_params(rng, self.I, self.H, self.dtype, self.forget_bias, recurrent_init)
         self.grads = {k: np.zeros_like(v) for k, v in self.params.items()}

@@ -171,8 +171,13 @@ def load_checkpoint(path, expected_model=None):
         name, listing, digest, model = (meta[k] for k in ("arrays_file", "arrays", "arrays_sha256", "model"))
     except KeyError as e:
         raise CheckpointError(f"checkpoint description {desc} lacks field {e}; it is corrupt.") from None
-    listed = isinstance(listing, dict) and all(isinstance(v, list) and len(v) == 2 for v in listing.values())
-    for field, ok in (("arrays_file", isinstance(name, str)), ("arrays", listed), ("model", isinstance(model, dict))):
+    listed = isinstance(listing, dict) and all(   # name -> [shape (a list of whole numbers), dtype string]
+        isinstance(v, list) and len(v) == 2 and isinstance(v[0], list) and isinstance(v[1], str)
+        and all(isinstance(n, int) and not isinstance(n, bool) for n in v[0]) for v in listing.values())
+    sections = [(k, isinstance(meta.get(k, {}), dict)) for k in ("task", "train")] + \
+        [("text", meta.get("text") is None or isinstance(meta["text"], dict))]   # read by every command
+    for field, ok in (("arrays_file", isinstance(name, str)), ("arrays", listed), ("model", isinstance(model, dict)),
+                      *sections):
         if not ok:
             raise CheckpointError(f"checkpoint description {desc} holds its {field} field in a form lnrnn does not "
                                   "write; it is corrupt.")

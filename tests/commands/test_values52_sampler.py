@@ -27,9 +27,9 @@ def free_model(seed=1):
                        seed=seed)
 
 
-def text_model(seed=2):
+def text_model(seed=2, alphabet=ALPHABET):
     m = build_model(dict(cell="lstm", norm="ln", input_size=3, hidden_size=5, num_layers=2, dtype="float64",
-                         forget_bias=1.0, window=2, alphabet_size=len(ALPHABET), skip=True,
+                         forget_bias=1.0, window=2, alphabet_size=len(alphabet), skip=True,
                          head={"kind": "mdn", "components": M, "per_step": True, "scale": list(SCALE)}), seed=seed)
     L1 = m.stack.layers[0]
     L1.params["Wp"][...] = np.random.default_rng(9).normal(0.0, 0.5, L1.params["Wp"].shape)
@@ -229,5 +229,6 @@ def test_text_inputs_put_the_prime_in_the_models_units_and_a_space_after_its_tex
     np.testing.assert_allclose(prime[0], [[1.0, -1.0, 0.0], [2.0, 2.0, 1.0], [-0.5, 0.5, 0.0]])
     assert prime[1].tolist() == [ALPHABET.index("d"), ALPHABET.index("c"), ALPHABET.index(" ")]
     assert prime[1].tolist() == encode_text("dc ", ALPHABET).tolist()
-    _, prime, _ = text_inputs(m, {"alphabet": "\ufffdabcde"}, ["ab"], data, "dc")   # no space in the alphabet
+    no_space = "\ufffdabcde"                                                     # no space in the alphabet
+    _, prime, _ = text_inputs(text_model(alphabet=no_space), {"alphabet": no_space}, ["ab"], data, "dc")
     assert prime[1].tolist() == [4, 3]

@@ -53,9 +53,9 @@ def test_out_writes_the_lines_and_says_so_on_stderr(reader, tmp_path):
     assert res.stderr.strip() == f"Wrote the transcriptions of {len(lines)} lines to {out}."
 
 
-def test_a_run_that_is_not_a_reader_is_refused_before_the_inputs_are_read(tmp_path):
-    """A CTC run without an alphabet (what the reader's checkpoint holds less its text): refused in one line
-    naming the run, although the input file does not exist either."""
+def test_a_reader_without_its_alphabet_is_refused_before_the_inputs_are_read(tmp_path):
+    """A CTC run with a stroke scale but without an alphabet (what the reader's checkpoint holds less its text):
+    refused in one line naming the run as corrupt, although the input file does not exist either."""
     cfg = dict(cell="lstm", norm="ln", input_size=3, hidden_size=2, num_layers=1, dtype="float64", forget_bias=1.0,
                head={"kind": "ctc", "outputs": 4, "per_step": True, "scale": [1.0, 1.0]})
     m = build_model(cfg, seed=1)
@@ -66,5 +66,7 @@ def test_a_run_that_is_not_a_reader_is_refused_before_the_inputs_are_read(tmp_pa
     res = invoke("read", "--checkpoint", folder, "--input", tmp_path / "missing.npy")
     assert res.exit_code != 0 and "Traceback" not in res.output
     errors = [ln for ln in res.stderr.splitlines() if ln.startswith("Error:")]
-    assert len(errors) == 1 and "is not a handwriting reader" in errors[0], res.stderr
+    assert len(errors) == 1 and errors[0] == (
+        f"Error: the run in {folder} reads handwriting, but its checkpoint does not record the alphabet of its "
+        "training texts (distinct characters, one per CTC class); it is corrupt."), res.stderr
     assert "missing.npy" not in res.stderr
