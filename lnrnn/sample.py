@@ -244,7 +244,7 @@ def read_stroke3(path, option="prime_strokes"):
     if lengths is not None:
         lengths = np.asarray(lengths)
         if lengths.ndim != 1 or len(lengths) < 1 or not np.issubdtype(lengths.dtype, np.integer) or \
-                not 1 <= lengths[0] <= len(a):
+                not 1 <= lengths[0] <= len(a) or (lengths < 0).any() or int(lengths.sum()) != len(a):
             raise UserError(f"{option} {text} has a 'lengths' array that does not split its points into lines.")
         a = a[:int(lengths[0])]
     return check_stroke3(a, what)

@@ -30,7 +30,7 @@ def test_integer_prime_is_read_as_float_rows():
 def test_one_sample_npz_reads_back_as_a_prime(tmp_path):
     pts = np.array([[0.0, 0.0, 0.0], [1.5, -2.0, 1.0], [0.5, 0.25, 1.0], [9.0, 9.0, 0.0]], np.float32)
     path = tmp_path / "one.npz"
-    np.savez(path, points=pts, lengths=np.array([3]))      # one line of 3 points; the 4th row belongs to none
+    np.savez(path, points=pts, lengths=np.array([3, 1]))   # a line of 3 points, then one of the 4th row
     got = read_stroke3(path, "--prime-strokes")
     np.testing.assert_array_equal(got, pts[:3].astype(np.float64))
 

@@ -138,7 +138,12 @@ def _number(elem, name, where, path):
 
 def read_line(path):
     """One line file -> (N, 3) stroke-3 in board units (y up)."""
-    return S.to_stroke3(line_strokes(read_xml(path), path))
+    with np.errstate(over="ignore", invalid="ignore"):               # refused below, without NumPy's warnings
+        seq = S.to_stroke3(line_strokes(read_xml(path), path))
+    if not np.isfinite(seq).all():
+        raise DataError(f"{path}: its points lie so far apart that their offsets overflow a float64; it is not a "
+                        "line of handwriting.")
+    return seq
 
 
 # ---------------------------------------------------------------- the folder

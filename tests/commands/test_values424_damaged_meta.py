@@ -1,18 +1,25 @@
-"""A run whose checkpoint.json is damaged outside the model's sizes: the handwriting heads' offset scale, the
-alphabet of a writer's or reader's texts, the task's name, the forget-gate bias (lnrnn/model/heads.py:
-check_scale, lnrnn/sample.py: text_inputs, lnrnn/api.py: require_reader, lnrnn/data/tasks.py: task_spec,
-lnrnn/model/layers.py: the layer's forget_bias).
+"""A run whose checkpoint.json is damaged outside the model's sizes, and two input files of the same kind: the
+handwriting heads' offset scale, the alphabet of a writer's or reader's texts, the sections every command reads and
+the arrays listing, the task's name, the forget-gate bias, an IAM-OnDB line whose offsets overflow, a prime whose
+lengths do not fit its points (lnrnn/model/heads.py: check_scale, lnrnn/sample.py: text_inputs and read_stroke3,
+lnrnn/api.py: require_reader, lnrnn/training/checkpoint.py: load_checkpoint, lnrnn/data/tasks.py: task_spec,
+lnrnn/model/layers.py: the layer's forget_bias, lnrnn/data/iamondb.py: read_line).
 
-Found by setting each field of a writer's, a reader's and a classifier's checkpoint.json in turn to null, a text,
-0, -1, infinity, NaN, a list, an object or nothing, and sampling, reading, evaluating and exporting from it. Before:
-an infinite or NaN scale was matplotlib's "Axis limits cannot be NaN or Inf" traceback in lnrnn sample, a zero or
-NaN scale the reader's "x contains NaN or infinite values", a scale of one number an unpacking error; a negative
-scale drew a mirrored line and a reader read lines squashed by its wrong scale, silently. An alphabet one character
-short (or with a character twice) wrote every later character as its neighbour, silently; a reader without an
-alphabet was called "not a handwriting reader". A task name that is a list or an object was a TypeError in lnrnn
-eval; a NaN forget bias was exported into a file that lnrnn.torch.load_exported then refused as damaged.
-The judges: word-for-word refusals of each damaged field, by the commands and by the functions that hold the check,
-and the undamaged runs still sampled, read and exported."""
+Found by setting each field and section of a writer's, a reader's and a classifier's checkpoint.json in turn to
+null, a text, 0, -1, infinity, NaN, a list, an object or nothing, and sampling, reading, evaluating and exporting
+from it. Before: an infinite or NaN scale was matplotlib's "Axis limits cannot be NaN or Inf" traceback in lnrnn
+sample, a zero or NaN scale the reader's "x contains NaN or infinite values", a scale of one number an unpacking
+error; a negative scale drew a mirrored line and a reader read lines at a wrong size, silently. An alphabet one
+character short (or with a character twice) wrote every later character as its neighbour, silently; a reader without
+an alphabet was called "not a handwriting reader". A task, train or text section that is not an object was an
+AttributeError or TypeError, a listed array shape of null a TypeError, a task name that is a list "unhashable type";
+a NaN forget bias was exported into a file that lnrnn.torch.load_exported then refused as damaged. The same harness
+on input files: an IAM-OnDB line whose points lie 2e308 apart printed NumPy's overflow warnings above a refusal that
+did not name the file; a --prime-strokes .npz whose lengths do not add up to its points primed silently where lnrnn
+read refuses the same file.
+
+The judges: word-for-word refusals of each damaged field, by the commands and by the functions that hold the check;
+the undamaged runs still sampled, read, evaluated and exported."""
 import importlib.util
 import json
 import os
@@ -254,3 +261,58 @@ def test_a_forget_bias_that_is_not_finite_is_refused_before_an_export_is_written
                        f"forget_bias must be a finite number, got {bad}")
     assert not (tmp_path / "d.safetensors").exists()
     assert RecurrentStack("lstm", "ln", 2, 3, 1, forget_bias=-2.5).config["forget_bias"] == -2.5
+
+
+# ---------------------------------------------------------------- a line whose offsets overflow
+
+def iam_line(path, xs):
+    points = "".join(f'<Point x="{x}" y="{k}" time="{k}"/>' for k, x in enumerate(xs))
+    path.write_text('<?xml version="1.0" encoding="ISO-8859-1"?>\n<WhiteboardCaptureSession><StrokeSet><Stroke>'
+                    f"{points}</Stroke></StrokeSet></WhiteboardCaptureSession>", encoding="latin-1")
+    return path
+
+
+def test_an_iam_line_whose_offsets_overflow_is_refused_without_numpys_warnings(reader, tmp_path):
+    import warnings
+    from lnrnn.data.iamondb import read_line
+    from lnrnn.errors import DataError
+    bad = iam_line(tmp_path / "far.xml", ["-1e308", "1e308", "0"])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")                            # an overflow warning fails the test
+        with pytest.raises(DataError) as e:
+            read_line(str(bad))
+    assert str(e.value) == (f"{bad}: its points lie so far apart that their offsets overflow a float64; it is not a "
+                            "line of handwriting.")
+    res = invoke("read", "--checkpoint", reader, "--input", bad, "-q")
+    assert_clean_error(res, "its points lie so far apart")
+    assert "Warning" not in res.stderr
+    near = read_line(str(iam_line(tmp_path / "near.xml", ["-1e307", "1e307", "0"])))
+    np.testing.assert_array_equal(near[:, 0], [0.0, 2e307, -1e307])
+    np.testing.assert_array_equal(near[:, 2], [0.0, 0.0, 1.0])
+
+
+# ---------------------------------------------------------------- a prime whose lengths do not fit its points
+
+PRIME = np.array([[0.0, 0.0, 0.0], [1.0, 0.5, 1.0], [0.5, -1.0, 0.0], [2.0, 1.0, 0.0], [1.0, 1.0, 1.0]])
+
+
+@pytest.mark.parametrize("lengths", [[2, 2], [2, 4], [2, -1, 4], [2], [5, 0, 1]], ids=repr)
+def test_a_prime_npz_whose_lengths_do_not_add_up_to_its_points_is_refused(writer, tmp_path, lengths):
+    from lnrnn.sample import read_stroke3
+    path = tmp_path / "prime.npz"
+    np.savez(path, points=PRIME, lengths=np.array(lengths))
+    words = f"--prime-strokes {path} has a 'lengths' array that does not split its points into lines."
+    with pytest.raises(UserError) as e:
+        read_stroke3(path, "--prime-strokes")
+    assert str(e.value) == words
+    assert_clean_error(invoke("sample", "--checkpoint", writer, "--text", "a", "--prime-strokes", path,
+                              "--prime-text", "a", "--steps", 10, "--out", tmp_path / "s.png"), words)
+    assert not (tmp_path / "s.png").exists()
+
+
+def test_a_prime_npz_is_its_first_line_when_the_lengths_fit(tmp_path):
+    from lnrnn.sample import read_stroke3
+    for lengths, first in (([2, 3], 2), ([5], 5), ([1, 0, 4], 1), ([4, 1], 4)):
+        np.savez(tmp_path / "prime.npz", points=PRIME, lengths=np.array(lengths))
+        np.testing.assert_array_equal(read_stroke3(tmp_path / "prime.npz"), PRIME[:first])
+
