@@ -217,7 +217,11 @@ def read_inputs(paths, task, input_size):
     parts, where, start = [], [], 0
     for path in paths:
         for f in input_files(str(path)):
-            x = check_inputs(_read_one(f, task), input_size, "this run")
+            data = _read_one(f, task)
+            try:
+                x = check_inputs(data, input_size, "this run")
+            except UserError as e:                      # which of several inputs: the file named first
+                raise type(e)(f"{f}: {e}") from None
             if parts and x.shape[1] != parts[0].shape[1]:
                 raise DataError(f"{f} holds sequences of {x.shape[1]} step{'s' * (x.shape[1] != 1)} but "
                                 f"{where[0][0]} holds {parts[0].shape[1]}; predict them in separate calls.")

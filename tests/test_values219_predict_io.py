@@ -1,7 +1,7 @@
-"""Prediction inputs and files (lnrnn/predict_io.py): read_inputs' refusals word for word (a width that is not
-the model's, as 'the model of this run'; two inputs of different lengths, each file with its own; no input at
-all, naming --input), and a per-step classifier with more sequences than steps written to .csv and .npy and
-read back: one row per valid step, the probability of the class at (sequence, step), worked out here."""
+"""Prediction inputs and files (lnrnn/predict_io.py): read_inputs' refusals word for word (a width that is not the
+model's, as 'the model of this run' after the file's name; two inputs of different lengths, each file with its own;
+no input at all, naming --input), and a per-step classifier with more sequences than steps written to .csv and .npy
+and read back: one row per valid step, the probability of the class at (sequence, step), worked out here."""
 import csv
 
 import numpy as np
@@ -16,8 +16,8 @@ def test_an_input_of_another_width_is_refused_for_this_run(tmp_path):
     np.save(tmp_path / "x.npy", np.zeros((2, 3, 2)))
     with pytest.raises(UserError) as e:
         read_inputs([tmp_path / "x.npy"], "npz", 3)
-    assert str(e.value) == ("the sequences have 2 inputs per step but the model of this run reads 3; shape "
-                            "(2, 3, 2) does not fit it (expected (N,T,3)).")
+    assert str(e.value) == (f"{tmp_path / 'x.npy'}: the sequences have 2 inputs per step but the model of this run "
+                            "reads 3; shape (2, 3, 2) does not fit it (expected (N,T,3)).")
 
 
 def test_inputs_of_two_lengths_are_refused_with_each_files_length(tmp_path):

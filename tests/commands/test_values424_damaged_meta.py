@@ -189,6 +189,21 @@ def test_a_reader_without_a_whole_alphabet_is_corrupt_not_another_kind_of_run(re
     assert str(e.value) == f"the run in {run} " + READER_CORRUPT
 
 
+def test_a_text_record_that_is_not_an_object_is_corrupt_to_the_functions_too(reader, writer):
+    from lnrnn.api import require_reader
+    from lnrnn.sample import text_inputs
+    for bad in (["x"], "abc", 3):
+        run = lnrnn.load_run(reader)
+        run.meta["text"] = bad                             # a Run built by hand, not read through load_checkpoint
+        with pytest.raises(CheckpointError) as e:
+            require_reader(run)
+        assert str(e.value) == f"the run in {reader} " + READER_CORRUPT
+        with pytest.raises(CheckpointError) as e:
+            text_inputs(lnrnn.load_run(writer).model, bad, ["a"])
+        assert str(e.value) == ("this run reads a text, but its checkpoint does not record the alphabet of its "
+                                "training texts; it is corrupt.")
+
+
 def test_a_reader_one_character_short_keeps_its_class_count_words(reader, tmp_path):
     full = alphabet_of(reader)
     run = damaged(reader, tmp_path, setting("text", "alphabet", value=full[:-1]))
@@ -315,4 +330,23 @@ def test_a_prime_npz_is_its_first_line_when_the_lengths_fit(tmp_path):
     for lengths, first in (([2, 3], 2), ([5], 5), ([1, 0, 4], 1), ([4, 1], 4)):
         np.savez(tmp_path / "prime.npz", points=PRIME, lengths=np.array(lengths))
         np.testing.assert_array_equal(read_stroke3(tmp_path / "prime.npz"), PRIME[:first])
+
+
+# ---------------------------------------------------------------- which of several predict inputs is refused
+
+@pytest.mark.parametrize("bad,words", [
+    (np.array([[0.1] * 63 + [np.nan]]), "the sequences hold NaN or infinite values."),
+    (np.zeros((2, 64, 2)), "the sequences have 2 inputs per step but the model of this run reads 1; shape (2, 64, 2) "
+                           "does not fit it (expected (N,T,1) or (N,T))."),
+    (np.zeros((0, 64)), "there are no sequences to predict (shape (0, 64, 1))."),
+    (np.ones((1, 64), complex), "the sequences must be real numbers, not complex128 values.")], ids=range(4))
+def test_the_input_of_several_that_is_refused_is_named(digits, tmp_path, bad, words):
+    np.save(tmp_path / "good.npy", np.full((3, 64), 0.5))
+    np.save(tmp_path / "bad.npy", bad)
+    for force in ([], ["--force"]):
+        res = invoke("predict", "--checkpoint", digits, "--input", tmp_path / "good.npy", "--input",
+                     tmp_path / "bad.npy", "--out", tmp_path / "p.csv", *force)
+        assert assert_clean_error(res, words) == f"Error: {tmp_path / 'bad.npy'}: {words}"
+    assert not (tmp_path / "p.csv").exists()
+    assert_ok(invoke("predict", "--checkpoint", digits, "--input", tmp_path / "good.npy", "--out", tmp_path / "p.csv"))
 
