@@ -350,3 +350,12 @@ def test_the_input_of_several_that_is_refused_is_named(digits, tmp_path, bad, wo
     assert not (tmp_path / "p.csv").exists()
     assert_ok(invoke("predict", "--checkpoint", digits, "--input", tmp_path / "good.npy", "--out", tmp_path / "p.csv"))
 
+
+def test_a_file_predict_cannot_read_is_named_once(digits, tmp_path):
+    np.save(tmp_path / "good.npy", np.full((3, 64), 0.5))
+    (tmp_path / "bad.npz").write_bytes(b"PK\x03\x04 not a zip")
+    res = invoke("predict", "--checkpoint", digits, "--input", tmp_path / "good.npy", "--input", tmp_path / "bad.npz",
+                 "--out", tmp_path / "p.csv")
+    line = assert_clean_error(res, "is an .npz file, which predict does not read")
+    assert line.startswith(f"Error: {tmp_path / 'bad.npz'} is an .npz file") and line.count("bad.npz") == 1
+
