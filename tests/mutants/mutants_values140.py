@@ -75,11 +75,11 @@ MUTANTS = [
          why="StepPredictions.probability gathers along the steps, not the classes: p[n, class, 0] instead of "
              "p[n, t, class]"),
     dict(name="v140-api-reader-alphabet-at-top-level", file=API,
-         old='alphabet = (run.meta.get("text") or {}).get("alphabet")',
+         old='alphabet = record.get("alphabet") if isinstance(record, dict) else None',
          new='alphabet = run.meta.get("alphabet")',
          tests=API_NEW + API_OLD,
          why="require_reader looks for the alphabet beside the run's settings instead of in its text record: "
-             "every reader is refused as 'not a handwriting reader'"),
+             "every reader is refused as corrupt"),
     dict(name="v140-api-sample-count-checked-as-steps", file=API,
          old='for what, v in (("steps", steps), ("count", count)):',
          new='for what, v in (("steps", steps), ("count", steps)):',

@@ -112,8 +112,8 @@ MUTANTS = [
          why="the CSR: header itself becomes line 1's transcription; every line reads the text of the one before"),
     # ---- the sampler and its pictures ----
     dict(name="v20-sample-prime-file-of-one-line-refused", file=SAMPLE,
-         old="                not 1 <= lengths[0] <= len(a):",
-         new="                not 1 <= lengths[0] < len(a):",
+         old="                not 1 <= lengths[0] <= len(a) or",
+         new="                not 1 <= lengths[0] < len(a) or",
          tests=SA_NEW + SA_OLD,
          why="a --prime-strokes .npz of one line (lengths [N], as --npz writes for one sample) is refused"),
     dict(name="v20-sample-prime-reads-last-line-length", file=SAMPLE,

@@ -82,8 +82,8 @@ MUTANTS = [
          why="export_weights' suffix check drops its option: a refusal of the API's path names --out"),
     # ---- prediction inputs and outputs ----
     dict(name="v219-read-inputs-width-refusal-names-the-run", file=PIO,
-         old='check_inputs(_read_one(f, task), input_size, "this run")',
-         new="check_inputs(_read_one(f, task), input_size)",
+         old='check_inputs(data, input_size, "this run")',
+         new="check_inputs(data, input_size)",
          tests=PIO_NEW + PIO_OLD,
          why="read_inputs leaves check_inputs its default: the width refusal says 'the model of the run'"),
     dict(name="v219-steps-mismatch-names-the-new-width", file=PIO,

@@ -74,7 +74,7 @@ MUTANTS = [
                 TS + 'test_a_npy_prime_gives_its_points_as_float64'] + SAMPLE_OLD,
          why="a .npy prime (no lengths) is refused for its lengths, and an --npz file's lines are never cut"),
     dict(name="v238-inputs-record-none-not-a-dict", file=SAMPLE,
-         old='    alphabet = (record or {}).get("alphabet")',
+         old='    alphabet = record.get("alphabet") if isinstance(record, dict) else None',
          new='    alphabet = record.get("alphabet")',
          tests=[TS + 'test_a_run_without_a_text_record_is_a_corrupt_checkpoint'] + SAMPLE_OLD,
          why="a checkpoint without a text record gives an AttributeError instead of the corrupt-checkpoint refusal"),
