@@ -425,6 +425,8 @@ HEADS = {"classifier": ClassifierHead, "regression": RegressionHead, "mdn": MDNH
 
 def make_head(config, hidden_size, dtype="float32", seed=0):
     """A head from its config dict ({'kind': ..., 'outputs': ..., ...}); ValueError for an unknown kind."""
+    if not isinstance(config, dict):
+        raise ValueError(f"a head's config is an object naming its kind, not {config!r}")
     cfg = dict(config)
     kind = cfg.pop("kind", None)
     if kind not in HEADS:

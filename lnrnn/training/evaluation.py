@@ -38,7 +38,7 @@ def model_from_checkpoint(meta, arrays, device="cpu"):
 
 def check_saved_sizes(config, arrays):
     """ValueError unless a model description's num_layers, hidden_size and input_size (those that are whole
-    numbers: build_model refuses the rest) are those of the arrays saved with it: param/rnn.l{k}.Wh (H, G) for k =
+    numbers: build_model refuses the rest) and dtype are those of the arrays saved with it: param/rnn.l{k}.Wh (H, G) for k =
     0 .. L-1 and no more, param/rnn.l0.Wx (I, G) (I + C for the synthesis network, which reads [x | window]).
     Checked before anything is built: a description damaged to 2**70 layers would build layers until the memory
     ran out, a hidden size of 100000 would draw gigabytes of weights."""
@@ -52,6 +52,9 @@ def check_saved_sizes(config, arrays):
     Wh, Wx = arrays.get("param/rnn.l0.Wh"), arrays.get("param/rnn.l0.Wx")
     if whole(H) and Wh is not None and Wh.shape[:1] != (H,):
         raise ValueError(f"its description says hidden_size {H}, but rnn.l0.Wh has shape {Wh.shape}")
+    D = config.get("dtype")                                   # np.dtype(None) would build a float64 model
+    if Wh is not None and "dtype" in config and D != Wh.dtype.name:
+        raise ValueError(f"its description says dtype {D!r}, but rnn.l0.Wh holds {Wh.dtype.name} values")
     C = config.get("alphabet_size", 0) if config.get("window") else 0
     if whole(I) and whole(C) and Wx is not None and Wx.shape[:1] != (I + C,):
         raise ValueError(f"its description says input_size {I}{f' (and {C} characters)' if C else ''}, but "

@@ -99,7 +99,8 @@ def check_settings(source, cfg):
 
 def _shape_of(config):
     config = upgrade_config(config)
-    head = {k: v for k, v in config["head"].items() if k not in HEAD_METRIC_ONLY}
+    head = config.get("head")                                 # a damaged description's: refused as another head
+    head = {k: v for k, v in head.items() if k not in HEAD_METRIC_ONLY} if isinstance(head, dict) else head
     return {**{k: config.get(k) for k in MODEL_KEYS}, "head": head,
             "skip": bool(config.get("skip")), "bidirectional": bool(config.get("bidirectional")),
             "window": int(config.get("window") or 0)}

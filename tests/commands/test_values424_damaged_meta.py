@@ -359,3 +359,44 @@ def test_a_file_predict_cannot_read_is_named_once(digits, tmp_path):
     line = assert_clean_error(res, "is an .npz file, which predict does not read")
     assert line.startswith(f"Error: {tmp_path / 'bad.npz'} is an .npz file") and line.count("bad.npz") == 1
 
+
+# ---------------------------------------------------------------- a dtype that is not the saved weights'
+
+@pytest.mark.parametrize("bad", [None, "float64", "int32", 32], ids=repr)
+def test_a_dtype_the_weights_do_not_have_is_refused_before_the_build(digits, tmp_path, bad):
+    from lnrnn.training.evaluation import check_saved_sizes
+    words = f"its description says dtype {bad!r}, but rnn.l0.Wh holds float32 values"
+    run = damaged(digits, tmp_path, setting("model", "dtype", value=bad))
+    assert_clean_error(invoke("eval", "--checkpoint", run), words)
+    assert_clean_error(invoke("export", "--checkpoint", run, "--out", tmp_path / "d.safetensors"), words)
+    with pytest.raises(CheckpointError) as e:
+        lnrnn.load_run(run)
+    assert words in str(e.value)
+    saved = {"param/rnn.l0.Wh": np.zeros((3, 12), np.float32), "param/rnn.l0.Wx": np.zeros((1, 12), np.float32)}
+    with pytest.raises(ValueError) as e:
+        check_saved_sizes(dict(num_layers=1, hidden_size=3, input_size=1, dtype=bad), saved)
+    assert str(e.value) == words
+    check_saved_sizes(dict(num_layers=1, hidden_size=3, input_size=1, dtype="float32"), saved)
+    saved = {k: v.astype(np.float64) for k, v in saved.items()}
+    check_saved_sizes(dict(num_layers=1, hidden_size=3, input_size=1, dtype="float64"), saved)
+    assert lnrnn.load_run(digits).model.dtype == np.float32
+
+
+# ---------------------------------------------------------------- a head description that is not an object
+
+@pytest.mark.parametrize("bad", ["x", None, [1], 3.5], ids=repr)
+def test_a_head_that_is_not_an_object_is_refused_by_the_build_and_by_init_from(digits, tmp_path, bad):
+    from lnrnn.model.heads import make_head
+    with pytest.raises(ValueError) as e:
+        make_head(bad, 4)
+    assert str(e.value) == f"a head's config is an object naming its kind, not {bad!r}"
+    run = damaged(digits, tmp_path, setting("model", "head", value=bad))
+    assert_clean_error(invoke("export", "--checkpoint", run, "--out", tmp_path / "d.safetensors"),
+                       f"does not describe a model lnrnn can rebuild (a head's config is an object naming its kind, "
+                       f"not {bad!r})")
+    line = assert_clean_error(invoke("train", "--task", "digits", "--hidden", 3, "--max-steps", 1, "-q",
+                                     "--init-from", run, "--out", tmp_path / "new"), "")
+    assert line.startswith(f"Error: --init-from {run}: its model has the task's head (--task, --head, --objective) "
+                           f"{bad}, this run {{'kind': 'classifier'"), line
+    assert make_head({"kind": "classifier", "outputs": 3, "per_step": False}, 4).O == 3
+
