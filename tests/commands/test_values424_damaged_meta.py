@@ -377,6 +377,7 @@ def test_a_dtype_the_weights_do_not_have_is_refused_before_the_build(digits, tmp
         check_saved_sizes(dict(num_layers=1, hidden_size=3, input_size=1, dtype=bad), saved)
     assert str(e.value) == words
     check_saved_sizes(dict(num_layers=1, hidden_size=3, input_size=1, dtype="float32"), saved)
+    check_saved_sizes(dict(num_layers=1, hidden_size=3, input_size=1), saved)   # none given: build_model's to refuse
     saved = {k: v.astype(np.float64) for k, v in saved.items()}
     check_saved_sizes(dict(num_layers=1, hidden_size=3, input_size=1, dtype="float64"), saved)
     assert lnrnn.load_run(digits).model.dtype == np.float32
