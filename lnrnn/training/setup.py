@@ -99,6 +99,8 @@ def resume_problem(meta):
     hyper = (meta.get("optimizer") or {}).get("hyper")
     if not isinstance(hyper, dict):
         return f"optimizer.hyper {shortened(hyper, SHOWN)} (not a table)"
+    if "lr" not in hyper:          # the rate a resume continues with; other names left out keep the run's own
+        return "optimizer.hyper without lr (the learning rate every optimizer saves)"
     why = hyper_problem(hyper)
     if why:
         return f"optimizer.hyper {why}"

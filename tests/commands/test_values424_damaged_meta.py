@@ -401,3 +401,21 @@ def test_a_head_that_is_not_an_object_is_refused_by_the_build_and_by_init_from(d
                            f"{bad}, this run {{'kind': 'classifier'"), line
     assert make_head({"kind": "classifier", "outputs": 3, "per_step": False}, 4).O == 3
 
+
+# ---------------------------------------------------------------- a resume whose optimizer lost its rate
+
+@pytest.mark.parametrize("hyper", [{}, {"beta1": 0.9, "beta2": 0.999, "eps": 1e-8}], ids=["empty", "no-lr"])
+def test_a_resume_without_the_saved_learning_rate_is_refused(digits, tmp_path, hyper):
+    run = damaged(digits, tmp_path, setting("optimizer", "hyper", value=hyper))
+    before = (run / "checkpoint.json").read_text()
+    assert_clean_error(invoke("train", "--out", run, "--resume", "--max-steps", 2),
+                       f"the checkpoint in {run} holds optimizer.hyper without lr (the learning rate every optimizer "
+                       "saves); its checkpoint.json is damaged")
+    assert (run / "checkpoint.json").read_text() == before
+
+
+def test_a_resume_with_only_the_learning_rate_saved_goes_on(digits, tmp_path):
+    run = damaged(digits, tmp_path, setting("optimizer", "hyper", value={"lr": 0.003}))
+    assert_ok(invoke("train", "--out", run, "--resume", "--max-steps", 2, "-q"))
+    assert json.loads((run / "checkpoint.json").read_text())["step"] == 2
+

@@ -141,8 +141,8 @@ MUTANTS = [
          why="on cuda the evaluation batch on the host is counted with --batch-size rows, not --eval-batch-size"),
     # ---- fine-tuning ----
     dict(name="v95-finetune-head-compares-only-metric-settings", file=FINETUNE,
-         old="    head = {k: v for k, v in config[\"head\"].items() if k not in HEAD_METRIC_ONLY}",
-         new="    head = {k: v for k, v in config[\"head\"].items() if k in HEAD_METRIC_ONLY}",
+         old="    head = {k: v for k, v in head.items() if k not in HEAD_METRIC_ONLY} if isinstance(head, dict)",
+         new="    head = {k: v for k, v in head.items() if k in HEAD_METRIC_ONLY} if isinstance(head, dict)",
          tests=FINETUNE_NEW + FINETUNE_OLD,
          why="load_into compares only the heads' tolerance: a source of another head is not refused by --head"),
     dict(name="v95-finetune-decay-change-said-backwards", file=FINETUNE,
