@@ -6,7 +6,8 @@ command reads and the arrays listing (lnrnn/training/checkpoint.py: load_checkpo
 (lnrnn/data/iamondb.py: read_line), a prime whose lengths do not fit its points (lnrnn/sample.py: read_stroke3) and
 which of several predict inputs is refused (lnrnn/predict_io.py: read_inputs); a description's dtype against the
 saved weights (lnrnn/training/evaluation.py: check_saved_sizes) and a head description that is not an object
-(lnrnn/model/heads.py: make_head, lnrnn/training/finetune.py), twentieth pass.
+(lnrnn/model/heads.py: make_head, lnrnn/training/finetune.py); a resume whose saved hyper-parameters lost the
+learning rate (lnrnn/training/setup.py), twentieth pass.
 
 Writing this round's plan found real bugs, by setting each field and section of a writer's, a reader's and a
 classifier's checkpoint.json in turn to null, a text, 0, -1, infinity, NaN, a list, an object or nothing, and
@@ -16,23 +17,24 @@ alphabet one character short or with a repeat wrote the wrong letters silently; 
 called "not a handwriting reader"; a task, train or text section that is not an object, and a task name that is a
 list, were AttributeErrors and TypeErrors; a NaN forget bias was exported into a file lnrnn's loader refuses; a
 dtype of null rebuilt a float32 run in float64; a head that is not an object was dict()'s error in export and an
-AttributeError in --init-from; on input files, a line 2e308 wide printed NumPy's warnings, a prime's lengths were
-half checked, and predict did not say which of its inputs held NaN. The planted bugs: the mixture density and CTC
-heads' scale unchecked; a scale of zero, of infinity, of one number or of true let through; a writer's alphabet
-unchecked for its length or its repeats, compared with the window's K, or sized from an attribute the stack does not
-have; a reader's repeats unchecked, its missing alphabet called 'not a reader', its text record read as an object;
-the task section unchecked, an absent section or a null text refused, an arrays listing's shape unchecked or taken
-with 1.5 and true; a task name that is a list; a forget bias checked for NaN only or not at all; an IAM-OnDB line's
-overflow unchecked or warned about; a prime's lengths unchecked for their sum or for a negative entry; a predict
-input left unnamed, or a reader's refusal named twice; the dtype checked by name only, or required where none is
-given; make_head taking any config; --init-from reading a head that is not an object. 31 mutants. The old targeted
-files alone (per module: OLD_HEADS, OLD_TEXT, OLD_READER, OLD_CHECKPOINT, OLD_TASKS, OLD_LAYERS, OLD_IAM, OLD_PRIME,
-OLD_PREDICT, OLD_EVAL, OLD_FINETUNE) catch 8 of 31: the writer's size key and skipped check, an absent section and a
-null text refused, a reader's refusal named twice, a dtype required where none is given, and two that this change's
-own updates of old files pin (test_values62_read's corrupt reader, test_values219_predict_io's named file).
-test_values424_damaged_meta alone catches 31 of 31 (the text record by its hand-built Run, the twice-named refusal
-by its .npz case, a description without a dtype by its function-level case, each added after a first run missed it),
-so NEW + OLD does too (not run separately).
+AttributeError in --init-from; a resume without its saved learning rate a KeyError; on input files, a line 2e308
+wide printed NumPy's warnings, a prime's lengths were half checked, and predict did not say which of its inputs held
+NaN. The planted bugs: the mixture density and CTC heads' scale unchecked; a scale of zero, of infinity, of one
+number or of true let through; a writer's alphabet unchecked for its length or its repeats, compared with the
+window's K, or sized from an attribute the stack does not have; a reader's repeats unchecked, its missing alphabet
+called 'not a reader', its text record read as an object; the task section unchecked, an absent section or a null
+text refused, an arrays listing's shape unchecked or taken with 1.5 and true; a task name that is a list; a forget
+bias checked for NaN only or not at all; an IAM-OnDB line's overflow unchecked or warned about; a prime's lengths
+unchecked for their sum or for a negative entry; a predict input left unnamed, or a reader's refusal named twice;
+the dtype checked by name only, or required where none is given; make_head taking any config; --init-from reading a
+head that is not an object; only an empty hyper-parameter table refused. 32 mutants. The old targeted files alone
+(per module: OLD_HEADS, OLD_TEXT, OLD_READER, OLD_CHECKPOINT, OLD_TASKS, OLD_LAYERS, OLD_IAM, OLD_PRIME,
+OLD_PREDICT, OLD_EVAL, OLD_FINETUNE, OLD_RESUME) catch 8 of 32: the writer's size key and skipped check, an absent
+section and a null text refused, a reader's refusal named twice, a dtype required where none is given, and two that
+this change's own updates of old files pin (test_values62_read's corrupt reader, test_values219_predict_io's named
+file). test_values424_damaged_meta alone catches 32 of 32 (the text record by its hand-built Run, the twice-named
+refusal by its .npz case, a description without a dtype by its function-level case, each added after a first run
+missed it), so NEW + OLD does too (not run separately).
 
     python tests/mutants/run.py --only 'v424-*'
 """
@@ -58,6 +60,8 @@ OLD_PREDICT = ["tests/test_values219_predict_io.py", "tests/test_values34_predic
 OLD_EVAL = ["tests/commands/test_values423_saved_sizes.py", "tests/training/test_values418_damaged_description.py",
             "tests/test_values46_api.py"]
 OLD_FINETUNE = ["tests/training/test_finetune.py", "tests/training/test_values326_evaluation_finetune.py"]
+OLD_RESUME = ["tests/training/test_values418_damaged_description.py", "tests/training/test_values236_resume.py",
+              "tests/training/test_values134_resume.py"]
 OLD_LAYERS = ["tests/model/test_layers.py", "tests/model/test_values242_models.py"]
 
 MUTANTS = [
@@ -213,4 +217,9 @@ MUTANTS = [
          new="if k not in HEAD_METRIC_ONLY} if head is not None else head",
          tests=NEW + OLD_FINETUNE,
          why="--init-from a run whose head description is a text is an AttributeError"),
+    dict(name="v424-resume-lr-unchecked", file="lnrnn/training/setup.py",
+         old='    if "lr" not in hyper:          # the rate a resume continues with',
+         new='    if not hyper:          # the rate a resume continues with',
+         tests=NEW + OLD_RESUME,
+         why="only an empty table is refused: saved hyper-parameters without the rate are a KeyError: 'lr'"),
 ]
