@@ -38,10 +38,11 @@ def model_from_checkpoint(meta, arrays, device="cpu"):
 
 def check_saved_sizes(config, arrays):
     """ValueError unless a model description's num_layers, hidden_size and input_size (those that are whole
-    numbers: build_model refuses the rest) and dtype are those of the arrays saved with it: param/rnn.l{k}.Wh (H, G) for k =
-    0 .. L-1 and no more, param/rnn.l0.Wx (I, G) (I + C for the synthesis network, which reads [x | window]).
-    Checked before anything is built: a description damaged to 2**70 layers would build layers until the memory
-    ran out, a hidden size of 100000 would draw gigabytes of weights."""
+    numbers: build_model refuses the rest) and dtype (when it names one) are those of the arrays saved with it:
+    param/rnn.l{k}.Wh (H, G) for k = 0 .. L-1 and no more, param/rnn.l0.Wx (I, G) (I + C for the synthesis
+    network, which reads [x | window]). Checked before anything is built: a description damaged to 2**70 layers
+    would build layers until the memory ran out, a hidden size of 100000 would draw gigabytes of weights, a dtype of
+    null would rebuild a float32 run in float64."""
     whole = lambda v: isinstance(v, int) and not isinstance(v, bool)  # noqa: E731
     L, H, I = config.get("num_layers"), config.get("hidden_size"), config.get("input_size")
     saved = 0                                                 # l0, l1, ... up to the first missing
