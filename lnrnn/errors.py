@@ -19,6 +19,12 @@ DAMAGED_NUMPY_FILE = (OSError, EOFError, zipfile.BadZipFile, zlib.error)
 SHOWN = 40
 
 
+def whole_number(v):
+    """True for an int that is not true or false: the form of every size and count lnrnn writes into its JSON
+    files (a bool is an int to Python, and a damaged size of true must not pass as 1)."""
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
 def too_large(what, e):
     """The sentence for the MemoryError numpy raises when an array's header promises more than the memory free: a
     file written on a larger machine, or a damaged header (a few bytes can promise terabytes)."""

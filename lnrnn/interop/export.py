@@ -52,7 +52,7 @@ import struct
 
 import numpy as np
 
-from lnrnn.errors import UserError
+from lnrnn.errors import UserError, whole_number
 
 FORMATS = ("safetensors",)
 DTYPES = {np.dtype("float32"): "F32", np.dtype("float64"): "F64", np.dtype("int64"): "I64",
@@ -158,7 +158,7 @@ def _entry(path, name, info):
         raise ValueError(f"{path}: tensor {name!r} has dtype {info.get('dtype')!r}; lnrnn reads "
                          f"{', '.join(sorted(NUMPY_DTYPES))}")
     shape, offsets = info.get("shape"), info.get("data_offsets")
-    whole = lambda v: isinstance(v, int) and not isinstance(v, bool) and v >= 0  # noqa: E731
+    whole = lambda v: whole_number(v) and v >= 0  # noqa: E731
     if not (isinstance(shape, list) and all(whole(s) for s in shape)):
         raise ValueError(f"{path}: tensor {name!r} has shape {shape!r}, not a list of sizes")
     if not (isinstance(offsets, list) and len(offsets) == 2 and all(whole(v) for v in offsets)
@@ -211,7 +211,7 @@ def exported_config(path, meta, tensors, complete=True):
             refuse(f"the model config's {key} is {said(key)}, not one of {', '.join(a for a in allowed if a)}")
     for key in ("input_size", "hidden_size", "num_layers"):
         v = config.get(key)
-        if key in config and (isinstance(v, bool) or not isinstance(v, int) or v < 1):
+        if key in config and not (whole_number(v) and v >= 1):
             refuse(f"the model config's {key} is {said(key)}, not a whole number of at least 1")
     fb = config.get("forget_bias")
     if config.get("cell") == "lstm" and "forget_bias" not in config and complete:

@@ -25,7 +25,7 @@ import secrets
 
 import numpy as np
 
-from lnrnn.errors import DAMAGED_NUMPY_FILE, CheckpointError, too_large
+from lnrnn.errors import DAMAGED_NUMPY_FILE, CheckpointError, too_large, whole_number
 from lnrnn.files import atomic_write, atomic_write_text
 
 FORMAT = "lnrnn-checkpoint"
@@ -173,7 +173,7 @@ def load_checkpoint(path, expected_model=None):
         raise CheckpointError(f"checkpoint description {desc} lacks field {e}; it is corrupt.") from None
     listed = isinstance(listing, dict) and all(   # name -> [shape (a list of whole numbers), dtype string]
         isinstance(v, list) and len(v) == 2 and isinstance(v[0], list) and isinstance(v[1], str)
-        and all(isinstance(n, int) and not isinstance(n, bool) for n in v[0]) for v in listing.values())
+        and all(whole_number(n) for n in v[0]) for v in listing.values())
     sections = [(k, isinstance(meta.get(k, {}), dict)) for k in ("task", "train")] + \
         [("text", meta.get("text") is None or isinstance(meta["text"], dict))]   # read by every command
     for field, ok in (("arrays_file", isinstance(name, str)), ("arrays", listed), ("model", isinstance(model, dict)),

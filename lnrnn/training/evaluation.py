@@ -7,6 +7,7 @@ the Python API and the trainer share (none of them imports the trainer for it).
 """
 import numpy as np
 
+from lnrnn.errors import whole_number
 from lnrnn.model.models import build_model, upgrade_config
 
 
@@ -43,21 +44,20 @@ def check_saved_sizes(config, arrays):
     network, which reads [x | window]). Checked before anything is built: a description damaged to 2**70 layers
     would build layers until the memory ran out, a hidden size of 100000 would draw gigabytes of weights, a dtype of
     null would rebuild a float32 run in float64."""
-    whole = lambda v: isinstance(v, int) and not isinstance(v, bool)  # noqa: E731
     L, H, I = config.get("num_layers"), config.get("hidden_size"), config.get("input_size")
     saved = 0                                                 # l0, l1, ... up to the first missing
     while f"param/rnn.l{saved}.Wh" in arrays:
         saved += 1
-    if whole(L) and L != saved:
+    if whole_number(L) and L != saved:
         raise ValueError(f"its description says num_layers {L}, but it holds the weights of {saved}")
     Wh, Wx = arrays.get("param/rnn.l0.Wh"), arrays.get("param/rnn.l0.Wx")
-    if whole(H) and Wh is not None and Wh.shape[:1] != (H,):
+    if whole_number(H) and Wh is not None and Wh.shape[:1] != (H,):
         raise ValueError(f"its description says hidden_size {H}, but rnn.l0.Wh has shape {Wh.shape}")
     D = config.get("dtype")                                   # np.dtype(None) would build a float64 model
     if Wh is not None and "dtype" in config and D != Wh.dtype.name:
         raise ValueError(f"its description says dtype {D!r}, but rnn.l0.Wh holds {Wh.dtype.name} values")
     C = config.get("alphabet_size", 0) if config.get("window") else 0
-    if whole(I) and whole(C) and Wx is not None and Wx.shape[:1] != (I + C,):
+    if whole_number(I) and whole_number(C) and Wx is not None and Wx.shape[:1] != (I + C,):
         raise ValueError(f"its description says input_size {I}{f' (and {C} characters)' if C else ''}, but "
                          f"rnn.l0.Wx has shape {Wx.shape}")
 

@@ -146,8 +146,8 @@ MUTANTS = [
          why="the coverage check walks the spans in header order: a valid file whose header lists tensors in "
              "another order than their offsets (safetensors' own writer orders by dtype) is refused"),
     dict(name="v41-export-bool-shape-accepted", file=EXPORT,
-         old="isinstance(v, int) and not isinstance(v, bool) and v >= 0",
-         new="isinstance(v, int) and v >= 0",
+         old="whole = lambda v: whole_number(v) and v >= 0",
+         new="whole = lambda v: isinstance(v, int) and v >= 0",
          tests=EXPORT_NEW + EXPORT_OLD,
          why="_entry takes JSON true/false as sizes or offsets (bool is an int in Python): shape [true, 2] "
              "reads as (1, 2)"),

@@ -150,7 +150,7 @@ MUTANTS = [
          tests=NEW + OLD_CHECKPOINT,
          why="a listed shape of null is a TypeError in the message that compares it with the array"),
     dict(name="v424-listing-whole-unchecked", file=CHECKPOINT,
-         old="        and all(isinstance(n, int) and not isinstance(n, bool) for n in v[0]) for v in listing.values())",
+         old="        and all(whole_number(n) for n in v[0]) for v in listing.values())",
          new="        and all(isinstance(n, (int, float)) for n in v[0]) for v in listing.values())",
          tests=NEW + OLD_CHECKPOINT,
          why="a listed shape of 1.5 or true passes the form check"),
