@@ -105,7 +105,8 @@ def evaluate_run(run, which="val", data_dir=None, split=None, batch_size=None):
     """The head's metrics of a run (a ``Run`` or a run folder) on its task's 'val' or 'train' set.
 
     The task is rebuilt from the checkpoint; ``data_dir`` and ``split`` override where its data come from
-    (the data must still fit the model: same inputs, same head)."""
+    (the data must still fit the model: same inputs, same head). Handwriting is read as the run read its own:
+    offsets divided by the run's offset scale, texts in the run's alphabet (``StrokeTask.as_trained``)."""
     from lnrnn.config import task_defaults
     from lnrnn.training.evaluation import evaluate
     from lnrnn.training.plan import task_head
@@ -124,6 +125,12 @@ def evaluate_run(run, which="val", data_dir=None, split=None, batch_size=None):
         spec["split"] = split
     task = load_task(spec)  # every option the run was trained with (charset, ...), the overrides applied
     m = run.config
+    if hasattr(task, "as_trained") and "scale" in m["head"]:  # other data read in the run's units and alphabet
+        from lnrnn.sample import writer_alphabet
+        alphabet = (require_reader(run)[0] if m["head"]["kind"] == "ctc" else
+                    writer_alphabet(run.model, run.meta.get("text"), f"the run in {run.path}")
+                    if run.model.conditioned else None)
+        task = task.as_trained(m["head"]["scale"], alphabet)
     head, want = m["head"], task_head(task)
     if m["input_size"] != task.input_size or head != want:
         raise CheckpointError(f"checkpoint {run.path} expects {_how_many(m['input_size'], 'input')} and a "

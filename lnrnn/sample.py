@@ -34,7 +34,7 @@ from typing import Optional
 
 import numpy as np
 
-from lnrnn.errors import DAMAGED_NUMPY_FILE, UserError, too_large
+from lnrnn.errors import DAMAGED_NUMPY_FILE, CheckpointError, UserError, too_large
 from lnrnn.training.plot import picture_format  # the drawings' format rule, the learning curves' too
 
 PYTHON_NAMES = {"text": "text", "prime_strokes": "prime_strokes", "prime_text": "prime_text"}  # what errors call them
@@ -259,6 +259,21 @@ def check_prime_pair(prime_strokes, prime_text, names=PYTHON_NAMES):
                         "neither.")
 
 
+def writer_alphabet(model, record, source="this run"):
+    """The alphabet of a writer ``model`` (one with a window) that its checkpoint records (``record``: its
+    ``meta['text']``): a CheckpointError naming ``source`` when it records none, or one that is not the
+    window's C distinct characters."""
+    alphabet = record.get("alphabet") if isinstance(record, dict) else None
+    if not isinstance(alphabet, str) or not alphabet:
+        raise CheckpointError(f"{source} reads a text, but its checkpoint does not record the alphabet of its "
+                              "training texts; it is corrupt.")
+    C = getattr(model, "config", {}).get("alphabet_size")   # the window's input width (stand-ins may lack it)
+    if C is not None and (len(alphabet) != C or len(set(alphabet)) != len(alphabet)):
+        raise CheckpointError(f"{source} reads {C} character codes, but its checkpoint records an alphabet of "
+                              f"{len(alphabet)} characters ({len(set(alphabet))} distinct); it is corrupt.")
+    return alphabet
+
+
 def text_inputs(model, record, lines, prime_strokes=None, prime_text=None, names=PYTHON_NAMES, source="this run"):
     """Check and encode what a sample of ``model`` is given -> (codes, prime, alphabet): a list of (U_b,)
     code arrays, one per line, (points (P,3) normalized, codes) or None, and the run's alphabet; all None
@@ -269,7 +284,6 @@ def text_inputs(model, record, lines, prime_strokes=None, prime_text=None, names
     which the model never learned to write). ``names``: what the messages call the three inputs;
     ``source``: what they call the run."""
     from lnrnn.data.strokes import encode_text
-    from lnrnn.errors import CheckpointError
 
     t, ps = names["text"], names["prime_strokes"]
     check_prime_pair(prime_strokes, prime_text, names)
@@ -281,14 +295,7 @@ def text_inputs(model, record, lines, prime_strokes=None, prime_text=None, names
     if not lines:
         raise UserError(f"{source} writes a given text (it reads each line through an attention window): give "
                         f"the lines to write with {t}.")
-    alphabet = record.get("alphabet") if isinstance(record, dict) else None
-    if not isinstance(alphabet, str) or not alphabet:
-        raise CheckpointError(f"{source} reads a text, but its checkpoint does not record the alphabet of its "
-                              "training texts; it is corrupt.")
-    C = getattr(model, "config", {}).get("alphabet_size")   # the window's input width (stand-ins may lack it)
-    if C is not None and (len(alphabet) != C or len(set(alphabet)) != len(alphabet)):
-        raise CheckpointError(f"{source} reads {C} character codes, but its checkpoint records an alphabet of "
-                              f"{len(alphabet)} characters ({len(set(alphabet))} distinct); it is corrupt.")
+    alphabet = writer_alphabet(model, record, source)
     given = [(f"{t} line {k + 1}", s) for k, s in enumerate(lines)]
     if prime_text is not None:
         given.append((names["prime_text"], prime_text))

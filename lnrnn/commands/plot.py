@@ -84,6 +84,8 @@ def _config_title(runs):
         try:
             with open(os.path.join(r, CONFIG_FILE)) as f:
                 c = json.load(f)
+            if not isinstance(c, dict):  # a damaged config.json: no title from it
+                return None
             layers = c.get("layers", 1)
             titles.add(f"{c['cell']} H={c.get('hidden')} on {c['task']} ({layers} layer{'s' * (layers != 1)}, "
                        f"{c.get('optimizer')} lr {c.get('lr'):g}, batch {c.get('batch-size')}, seed {c.get('seed')})")

@@ -194,6 +194,23 @@ class StrokeTask:
         texts = train.texts
         self.alphabet = make_alphabet(texts) if texts and all(isinstance(t, str) for t in texts) else None
 
+    def as_trained(self, scale, alphabet):
+        """This task's lines as a run trained on other data (or another split) reads them -> self: offsets
+        divided by the run's ``scale`` [sx, sy] in place of this training split's, texts encoded in the run's
+        ``alphabet`` (None: a run without text; a character it lacks is code 0, as the run's own validation
+        lines' were). ``lnrnn eval`` of a run with --data-dir or --split."""
+        scale = [float(v) for v in scale]
+        if scale != self.scale:
+            ratio = np.array([self.scale[0] / scale[0], self.scale[1] / scale[1]], np.float32)
+            for s in self.sets.values():
+                s.points[:, :2] *= ratio                                  # (S, 2) offsets in the run's units
+            self.description += f"; offsets in the run's units (divided by {scale[0]:.3g}, {scale[1]:.3g})"
+            self.scale = self.extra["offset_scale"] = self.head["scale"] = scale
+        if alphabet is not None and self.alphabet is not None and alphabet != self.alphabet:
+            self.alphabet = alphabet
+            self.description += f"; texts in the run's alphabet of {len(alphabet)} characters"
+        return self
+
     @property
     def texts_train(self):
         """The training lines' texts, one str per line, or None (a task without text)."""
@@ -286,6 +303,12 @@ class ReadingTask(StrokeTask):
         if short["train"] or short["val"]:
             self.description += (f"; {short['train']} train / {short['val']} validation lines have fewer points "
                                  "than their labels need and score loss 0 without gradient (CTC's zero_infinity)")
+
+    def as_trained(self, scale, alphabet):
+        """``StrokeTask.as_trained``, the head's classes those of the run's alphabet (and the blank)."""
+        super().as_trained(scale, alphabet)
+        self.head["outputs"] = len(self.alphabet) + CTC_SHIFT
+        return self
 
     @property
     def steps(self):

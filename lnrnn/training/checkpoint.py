@@ -201,4 +201,8 @@ def load_checkpoint(path, expected_model=None):
         if list(arrays[k].shape) != shape or arrays[k].dtype.str != dtype:
             raise CheckpointError(f"array {k} in {npz_path} is {arrays[k].dtype} {arrays[k].shape}, "
                                   f"not {dtype} {tuple(shape)} as {desc} says.")
+    for k, a in arrays.items():  # a run that diverges stops without saving (lnrnn.training.stopping)
+        if a.dtype.kind in "fc" and not np.all(np.isfinite(a)):
+            raise CheckpointError(f"array {k} in {npz_path} holds NaN or infinite values; lnrnn saves no such "
+                                  "state, so the checkpoint is corrupt.")
     return meta, arrays

@@ -104,6 +104,9 @@ def resume_problem(meta):
     why = hyper_problem(hyper)
     if why:
         return f"optimizer.hyper {why}"
+    for key in ("lr", "lr_decay"):  # the schedule a resume continues from (finetune.schedule_change)
+        if key not in meta["train"]:
+            return f"train without {key} (the learning-rate schedule every run saves)"
     try:
         np.random.Generator(np.random.PCG64()).bit_generator.state = meta["rng"]
     except (TypeError, ValueError, OverflowError, KeyError) as e:

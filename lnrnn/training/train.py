@@ -214,11 +214,24 @@ class Trainer:
         return stop_reason
 
     def _validate(self):
-        """The head's metrics on the validation set; its seconds count as training time (compiling apart)."""
+        """The head's metrics on the validation set; its seconds count as training time (compiling apart). A NaN
+        or infinite activation inside the stack (a layer's input after the first: the layers refuse it with a
+        ValueError) is a diverged run, as a NaN validation loss is (``_finite``)."""
         self.update.sync_host()
         t0, c0 = time.perf_counter(), self.compile_total()
-        val = evaluate(self.model, self.task, "val", self.cfg.eval_batch_size, self.group)
+        try:
+            val = evaluate(self.model, self.task, "val", self.cfg.eval_batch_size, self.group)
+        except ValueError as e:
+            if "NaN or infinite" not in str(e):
+                raise
+            self._diverged("recurrent activations of the validation", "NaN or infinite", evaluated=True)
         self.train_time += time.perf_counter() - t0 - (self.compile_total() - c0)
+        return val
+
+    def _finite(self, val):
+        """``val`` (an evaluation's metrics), or a diverged run when its loss is NaN or infinite."""
+        if not math.isfinite(val["loss"]):
+            self._diverged("validation loss", val["loss"], evaluated=True)
         return val
 
     def history_step(self):
@@ -227,9 +240,7 @@ class Trainer:
 
     def _evaluate_mid_epoch(self, nb, bar):
         """--eval-every: a row in metrics.jsonl, the best checkpoint and patience, mid-epoch."""
-        val = self._validate()
-        if not math.isfinite(val["loss"]):
-            self._diverged("validation loss", val["loss"], evaluated=True)
+        val = self._finite(self._validate())
         rec = self.recorder.eval_row(val, nb, "update")
         if not self.quiet:
             bar.note(f"update {self.step}: val " + format_metrics(val))
@@ -243,7 +254,7 @@ class Trainer:
         """A run stopped by its budget mid-epoch: evaluate the state reached. Kept in the checkpoint
         ("stop_eval"), the summary and TensorBoard, not in metrics.jsonl nor in the best checkpoint or patience:
         a resumed run then continues exactly as an uninterrupted one."""
-        self.stop_eval = self.recorder.eval_row(self._validate(), nb, "stop")
+        self.stop_eval = self.recorder.eval_row(self._finite(self._validate()), nb, "stop")
         if self.recorder.tb is not None:
             self.recorder.tb.add([self.stop_eval])
 
@@ -251,8 +262,7 @@ class Trainer:
         val = self._validate()
         rec = self.recorder.epoch_row(val, epoch_wall)
         bar.close("| val " + format_metrics(val))
-        if not math.isfinite(val["loss"]):
-            self._diverged("validation loss", val["loss"], evaluated=True)
+        self._finite(val)
         better = self._judge(rec)
         self.history.append(rec)
         self.epoch += 1

@@ -79,8 +79,8 @@ MUTANTS = [
          why="history_step reads the first evaluation: a --max-steps stop right after an --eval-every "
              "evaluation evaluates the same state again as a 'stop' row"),
     dict(name="v124-train-epoch-end-inf-val-loss-passes", file=TRAIN,
-         old='bar.close("| val " + format_metrics(val))\n        if not math.isfinite(val["loss"]):',
-         new='bar.close("| val " + format_metrics(val))\n        if math.isnan(val["loss"]):',
+         old='bar.close("| val " + format_metrics(val))\n        self._finite(val)\n',
+         new='bar.close("| val " + format_metrics(val))\n        if not math.isinf(val["loss"]):\n            self._finite(val)\n',
          tests=TRAIN_NEW + TRAIN_OLD,
          why="an infinite validation loss at an epoch end is let through: the run goes on instead of stopping "
              "as diverged"),

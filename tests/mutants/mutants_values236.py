@@ -48,10 +48,8 @@ OLD = ["tests/training/test_values202_run.py", "tests/training/test_values217_ru
 
 MUTANTS = [
     dict(name="v236-train-mid-epoch-nan-named-training-loss", file=TRAIN,
-         old='        val = self._validate()\n        if not math.isfinite(val["loss"]):\n'
-             '            self._diverged("validation loss", val["loss"], evaluated=True)',
-         new='        val = self._validate()\n        if not math.isfinite(val["loss"]):\n'
-             '            self._diverged("training loss", val["loss"], evaluated=True)',
+         old='            self._diverged("validation loss", val["loss"], evaluated=True)\n        return val',
+         new='            self._diverged("training loss", val["loss"], evaluated=True)\n        return val',
          tests=['tests/training/test_values236_driver.py::test_a_nan_validation_loss_every_two_updates_is_named_as_such'] + OLD,
          why="a NaN validation loss of an --eval-every evaluation is reported as the training loss"),
     dict(name="v236-train-epoch-loop-ignores-the-stop", file=TRAIN,

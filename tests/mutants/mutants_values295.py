@@ -75,10 +75,8 @@ MUTANTS = [
          why="a per-step model counts padded steps as scored: the loss is divided by T * B, not the valid steps"),
     # ---- the training loop: lnrnn/training/train.py ----
     dict(name="v295-train-epoch-end-divergence-not-evaluated", file=TRAIN,
-         old='            self._diverged("validation loss", val["loss"], evaluated=True)\n'
-             '        better = self._judge(rec)\n        self.history.append(rec)\n        self.epoch += 1',
-         new='            self._diverged("validation loss", val["loss"], evaluated=False)\n'
-             '        better = self._judge(rec)\n        self.history.append(rec)\n        self.epoch += 1',
+         old='            self._diverged("validation loss", val["loss"], evaluated=True)\n        return val',
+         new='            self._diverged("validation loss", val["loss"], evaluated=False)\n        return val',
          tests=[T_STOP + "test_a_validation_loss_that_diverges_at_the_epochs_end_names_the_evaluation_and_the_last_save"]
          + OLD_STOP,
          why="a validation loss that diverges at an epoch's end is said to come in update N + 1, not after update N"),

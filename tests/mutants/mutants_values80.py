@@ -71,8 +71,8 @@ MUTANTS = [
          why="the position in the epoch lags one batch: a checkpoint inside an epoch says one batch fewer was "
              "trained (a resume trains it again), and the last batch counts as inside the epoch"),
     dict(name="v80-mid-epoch-nan-validation-let-through", file=TRAIN,
-         old='        val = self._validate()\n        if not math.isfinite(val["loss"]):',
-         new='        val = self._validate()\n        if math.isinf(val["loss"]):',
+         old='        val = self._finite(self._validate())\n        rec = self.recorder.eval_row(val, nb, "update")',
+         new='        val = self._validate()\n        rec = self.recorder.eval_row(val, nb, "update")',
          tests=LOOP_NEW + TRAIN_OLD,
          why="an --eval-every evaluation whose validation loss is NaN does not stop the run: the NaN row goes into "
              "metrics.jsonl and counts against --patience"),

@@ -1,6 +1,6 @@
 """lnrnn/training/checkpoint.py on folders written here: arrays of every kind a run saves come back bit for bit
-(NaN payloads, -0.0, subnormals, float32/float64/int64/uint32/bool, 0-d, one-element, empty, Fortran-ordered and
-strided arrays), with their dtype and shape, whether the checkpoint is named by its folder, its checkpoint.json
+(-0.0, subnormals, the largest float32, float32/float64/int64/uint32/bool, 0-d, one-element, empty, Fortran-ordered
+and strided arrays), with their dtype and shape, whether the checkpoint is named by its folder, its checkpoint.json
 or its arrays file; a description that is not UTF-8, cut short, or holds a field of the wrong type, an arrays
 file cut short, and one that would need pickle are each refused in one line; a save that cannot write is one
 line whether the previous description is whole (its update kept) or corrupt (nothing said to be kept)."""
@@ -20,10 +20,10 @@ MODEL = {"cell": "ln-lstm", "hidden": 4}
 
 def _arrays():
     rng = np.random.default_rng(142)
-    nan_payload = np.array([0x7FC00123, 0xFFC00001], dtype=np.uint32).view(np.float32)
+    big = np.finfo(np.float32).max
     w = rng.standard_normal((5, 4))
     return {
-        "param/a": np.concatenate([nan_payload, np.float32([-0.0, 1e-45, np.inf, -np.inf, 3.25])]),
+        "param/a": np.float32([-0.0, 1e-45, big, -big, 3.25]),
         "param/b": w,                                                  # float64
         "param/fortran": np.asfortranarray(w.astype(np.float32)),
         "param/strided": w[::2, 1::2],                                 # a view, not contiguous

@@ -20,7 +20,8 @@ def stand_in(patience=None):
                         rng=SimpleNamespace(bit_generator=SimpleNamespace(state=None)))
     t._validate = lambda: {"loss": t.val, "acc": 0.5}
     t._judge = lambda rec: stopping.judge(t, rec)
-    t._diverged = lambda what, value: pytest.fail(f"{what} {value}")
+    t._diverged = lambda what, value, evaluated=False: pytest.fail(f"{what} {value}")
+    t._finite = lambda val: Trainer._finite(t, val)
     t._new_sums = lambda: {"new": True}
     t.save = lambda: calls.append(("save", t.step, t.epoch))
     t.recorder = SimpleNamespace(

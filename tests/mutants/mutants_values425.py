@@ -1,0 +1,138 @@
+"""Planted bugs, round 425 (format: tests/mutants/mutants.py): a run whose state goes non-finite where only an
+evaluation sees it (lnrnn/training/train.py: _validate and _finite), a checkpoint that holds such state
+(lnrnn/training/checkpoint.py: load_checkpoint), a resume whose saved settings lost the learning-rate schedule
+(lnrnn/training/setup.py: resume_problem), a handwriting run evaluated on data it was not trained on
+(lnrnn/data/strokes.py: as_trained, lnrnn/api.py: evaluate_run, lnrnn/sample.py: writer_alphabet) and lnrnn plot of a
+damaged config.json (lnrnn/commands/plot.py), twenty-first pass.
+
+The planted bugs: not measured yet. NEW + OLD and the new file alone: not measured yet.
+
+    python tests/mutants/run.py --only 'v425-*'
+"""
+NEW_TRAIN = ["tests/training/test_values425_diverged_state.py"]
+NEW_DATA = ["tests/commands/test_values425_other_data.py"]
+TRAIN = "lnrnn/training/train.py"
+CHECKPOINT = "lnrnn/training/checkpoint.py"
+STROKES = "lnrnn/data/strokes.py"
+API = "lnrnn/api.py"
+OLD_LOOP = ["tests/training/test_values236_driver.py", "tests/training/test_values295_stopping.py",
+            "tests/training/test_values124_driver.py", "tests/training/test_values80_loop.py"]
+OLD_CHECKPOINT = ["tests/training/test_checkpoint.py", "tests/training/test_values418_damaged_description.py",
+                  "tests/training/test_values14_checkpoint.py", "tests/commands/test_values424_damaged_meta.py"]
+OLD_RESUME = ["tests/training/test_values418_damaged_description.py", "tests/training/test_values236_resume.py",
+              "tests/training/test_values134_resume.py"]
+OLD_EVAL = ["tests/test_values46_api.py", "tests/commands/test_values125_read_eval.py",
+            "tests/commands/test_values349_eval_export.py", "tests/commands/test_values_eval_predict.py",
+            "tests/data/test_values200_tasks.py"]
+OLD_PLOT = ["tests/commands/test_plot.py", "tests/commands/test_values173_plot.py",
+            "tests/commands/test_values253_plot.py", "tests/commands/test_values349_plot.py"]
+
+MUTANTS = [
+    dict(name="v425-validate-catches-nothing", file=TRAIN,
+         old="        except ValueError as e:\n            if \"NaN or infinite\" not in str(e):\n",
+         new="        except KeyError as e:\n            if \"NaN or infinite\" not in str(e):\n",
+         tests=NEW_TRAIN + OLD_LOOP,
+         why="a NaN inside a two-layer stack ends an evaluation in the layer's traceback"),
+    dict(name="v425-validate-catches-every-valueerror", file=TRAIN,
+         old="            if \"NaN or infinite\" not in str(e):\n                raise\n"
+             "            self._diverged(\"recurrent activations of the validation\"",
+         new="            if not str(e):\n                raise\n"
+             "            self._diverged(\"recurrent activations of the validation\"",
+         tests=NEW_TRAIN + OLD_LOOP,
+         why="any error of an evaluation is reported as a diverged run, hiding the real one"),
+    dict(name="v425-validate-diverged-as-an-update", file=TRAIN,
+         old='self._diverged("recurrent activations of the validation", "NaN or infinite", evaluated=True)',
+         new='self._diverged("recurrent activations of the validation", "NaN or infinite")',
+         tests=NEW_TRAIN + OLD_LOOP,
+         why="the evaluation's divergence is dated to the update after it ('update 3', not 'after update 2')"),
+    dict(name="v425-stop-evaluation-unchecked", file=TRAIN,
+         old='self.stop_eval = self.recorder.eval_row(self._finite(self._validate()), nb, "stop")',
+         new='self.stop_eval = self.recorder.eval_row(self._validate(), nb, "stop")',
+         tests=NEW_TRAIN + OLD_LOOP,
+         why="a --max-steps stop saves NaN parameters as the run's checkpoint and reports 'validation loss nan'"),
+    dict(name="v425-finite-lets-infinity-through", file=TRAIN,
+         old='        if not math.isfinite(val["loss"]):\n            self._diverged("validation loss"',
+         new='        if math.isnan(val["loss"]):\n            self._diverged("validation loss"',
+         tests=NEW_TRAIN + OLD_LOOP,
+         why="an infinite validation loss is recorded as a result"),
+    dict(name="v425-checkpoint-finite-unchecked", file=CHECKPOINT,
+         old='        if a.dtype.kind in "fc" and not np.all(np.isfinite(a)):',
+         new='        if a.dtype.kind in "c" and not np.all(np.isfinite(a)):',
+         tests=NEW_TRAIN + OLD_CHECKPOINT,
+         why="a checkpoint of NaN parameters is evaluated into the layer's traceback and exported silently"),
+    dict(name="v425-checkpoint-nan-only", file=CHECKPOINT,
+         old='        if a.dtype.kind in "fc" and not np.all(np.isfinite(a)):',
+         new='        if a.dtype.kind in "fc" and np.any(np.isnan(a)):',
+         tests=NEW_TRAIN + OLD_CHECKPOINT,
+         why="infinite parameters or optimizer slots load"),
+    dict(name="v425-checkpoint-parameters-only", file=CHECKPOINT,
+         old='        if a.dtype.kind in "fc" and not np.all(np.isfinite(a)):',
+         new='        if k.startswith("param/") and not np.all(np.isfinite(a)):',
+         tests=NEW_TRAIN + OLD_CHECKPOINT,
+         why="NaN BatchNorm statistics or Adam slots load and poison the next evaluation or update"),
+    dict(name="v425-checkpoint-first-array-only", file=CHECKPOINT,
+         old="    for k, a in arrays.items():  # a run that diverges stops without saving",
+         new="    for k, a in list(arrays.items())[:1]:  # a run that diverges stops without saving",
+         tests=NEW_TRAIN + OLD_CHECKPOINT,
+         why="only the first array is looked at"),
+    dict(name="v425-resume-decay-unchecked", file="lnrnn/training/setup.py",
+         old='    for key in ("lr", "lr_decay"):  # the schedule a resume continues from',
+         new='    for key in ("lr",):  # the schedule a resume continues from',
+         tests=NEW_TRAIN + OLD_RESUME,
+         why="a saved train section without lr_decay is a KeyError: 'lr_decay' in the resume"),
+    dict(name="v425-resume-rate-unchecked", file="lnrnn/training/setup.py",
+         old='    for key in ("lr", "lr_decay"):  # the schedule a resume continues from',
+         new='    for key in ("lr_decay",):  # the schedule a resume continues from',
+         tests=NEW_TRAIN + OLD_RESUME,
+         why="a saved train section without lr is a KeyError: 'lr' in the resume"),
+    dict(name="v425-units-ratio-inverted", file=STROKES,
+         old="            ratio = np.array([self.scale[0] / scale[0], self.scale[1] / scale[1]], np.float32)",
+         new="            ratio = np.array([scale[0] / self.scale[0], scale[1] / self.scale[1]], np.float32)",
+         tests=NEW_DATA + OLD_EVAL,
+         why="other data are read at the square of the wrong size"),
+    dict(name="v425-units-axes-swapped", file=STROKES,
+         old="            ratio = np.array([self.scale[0] / scale[0], self.scale[1] / scale[1]], np.float32)",
+         new="            ratio = np.array([self.scale[0] / scale[1], self.scale[1] / scale[0]], np.float32)",
+         tests=NEW_DATA + OLD_EVAL,
+         why="dx is divided by the run's dy scale and dy by its dx scale"),
+    dict(name="v425-units-pen-scaled", file=STROKES,
+         old="                s.points[:, :2] *= ratio                                  # (S, 2) offsets",
+         new="                s.points[:, 1:] *= ratio                                  # (S, 2) offsets",
+         tests=NEW_DATA + OLD_EVAL,
+         why="the pen column is scaled and dx left in the split's units"),
+    dict(name="v425-units-head-not-recorded", file=STROKES,
+         old='            self.scale = self.extra["offset_scale"] = self.head["scale"] = scale',
+         new='            self.scale = self.extra["offset_scale"] = scale',
+         tests=NEW_DATA + OLD_EVAL,
+         why="the task's head keeps its own scale: the run is still refused on another split"),
+    dict(name="v425-units-description-always", file=STROKES,
+         old="        if scale != self.scale:\n            ratio",
+         new="        if True:\n            ratio",
+         tests=NEW_DATA + OLD_EVAL,
+         why="every evaluation, even of the run's own data, says its offsets were converted"),
+    dict(name="v425-alphabet-not-adopted", file=STROKES,
+         old="        if alphabet is not None and self.alphabet is not None and alphabet != self.alphabet:",
+         new="        if alphabet is not None and self.alphabet is None:",
+         tests=NEW_DATA + OLD_EVAL,
+         why="texts are encoded in the new split's alphabet: a writer reads the wrong characters silently"),
+    dict(name="v425-reader-classes-kept", file=STROKES,
+         old="        self.head[\"outputs\"] = len(self.alphabet) + CTC_SHIFT\n",
+         new="",
+         tests=NEW_DATA + OLD_EVAL,
+         why="a reader is compared with the new split's classes: refused on another split"),
+    dict(name="v425-eval-units-skipped", file=API,
+         old='    if hasattr(task, "as_trained") and "scale" in m["head"]:',
+         new='    if hasattr(task, "as_trained") and "scale" in m["head"] and "split" not in spec:',
+         tests=NEW_DATA + OLD_EVAL,
+         why="a run evaluated on another split is refused as another model"),
+    dict(name="v425-eval-free-writer-alphabet", file=API,
+         old="                    if run.model.conditioned else None)",
+         new="                    if run.model.head.kind == \"mdn\" else None)",
+         tests=NEW_DATA + OLD_EVAL,
+         why="a free writer, which reads no text, is asked for a writer's alphabet"),
+    dict(name="v425-plot-config-unchecked", file="lnrnn/commands/plot.py",
+         old="            if not isinstance(c, dict):  # a damaged config.json: no title from it",
+         new="            if c is None:  # a damaged config.json: no title from it",
+         tests=NEW_DATA + OLD_PLOT,
+         why="lnrnn plot of a run whose config.json is a list is an AttributeError"),
+]
