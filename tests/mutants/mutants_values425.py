@@ -2,12 +2,29 @@
 evaluation sees it (lnrnn/training/train.py: _validate and _finite), a checkpoint that holds such state
 (lnrnn/training/checkpoint.py: load_checkpoint), a resume whose saved settings lost the learning-rate schedule
 (lnrnn/training/setup.py: resume_problem), a handwriting run evaluated on data it was not trained on
-(lnrnn/data/strokes.py: as_trained, lnrnn/api.py: evaluate_run, lnrnn/sample.py: writer_alphabet) and lnrnn plot of a
-damaged config.json (lnrnn/commands/plot.py), twenty-first pass.
+(lnrnn/data/strokes.py: as_trained, lnrnn/api.py: evaluate_run, lnrnn/sample.py: writer_alphabet) and lnrnn plot of
+a damaged config.json (lnrnn/commands/plot.py), twenty-first pass.
 
-The planted bugs: not measured yet. NEW + OLD and the new file alone: not measured yet.
+Writing this round's plan found real bugs, by training with a learning rate of 2**70, by setting a checkpoint's
+arrays to NaN, by evaluating handwriting runs with a list of --split values, by setting each key of a --config file
+and each field of a writer's checkpoint.json to bad values and resuming, and by damaging a run's metrics.jsonl,
+updates.jsonl and config.json under lnrnn plot: a two-layer model whose parameters went NaN ended its next
+evaluation in the layer's traceback; a --max-steps stop saved NaN parameters; NaN checkpoints were evaluated,
+predicted from and exported; every handwriting run evaluated on another split was refused in a contradictory
+sentence, and its texts were encoded in the new split's alphabet; a train section without lr or lr_decay was a
+KeyError in a resume; a config.json that is not an object an AttributeError in lnrnn plot. The planted bugs: the
+evaluation's NaN refusal not caught, every ValueError caught, or dated to the next update; the stop's evaluation
+unchecked; an infinite loss let through; the arrays' check dropped, for NaN only, for parameters only or for the
+first array only; the resume's lr or lr_decay unchecked; the units' ratio inverted or its axes swapped, the pen
+scaled, the head's scale not recorded, the description's words added even without a change; the run's alphabet not
+adopted, a reader's classes kept; the conversion skipped under --split; a free writer asked for an alphabet; plot's
+config taken when it is a list. 21 mutants. The old targeted files alone (per module: OLD_LOOP, OLD_CHECKPOINT,
+OLD_RESUME, OLD_EVAL, OLD_PLOT) catch 1 of 21: the infinite validation loss, by an old file's epoch-end case. The
+new files alone (test_values425_diverged_state for the trainer, checkpoint and resume, test_values425_other_data for
+the units, the alphabet and plot) catch 21 of 21, so NEW + OLD does too (not run separately).
 
     python tests/mutants/run.py --only 'v425-*'
+
 """
 NEW_TRAIN = ["tests/training/test_values425_diverged_state.py"]
 NEW_DATA = ["tests/commands/test_values425_other_data.py"]
