@@ -46,7 +46,7 @@ from lnrnn.training.progress import Progress, compile_note
 from lnrnn.training.recorder import RunRecorder
 from lnrnn.training.rundir import RunLock, check_writable
 from lnrnn.training.stopping import Abort, StopFlag, StopPolicy
-from lnrnn.training.update import make_update
+from lnrnn.training.update import make_update, nonfinite
 
 
 class Trainer:
@@ -215,16 +215,14 @@ class Trainer:
 
     def _validate(self):
         """The head's metrics on the validation set; its seconds count as training time (compiling apart). A NaN
-        or infinite activation inside the stack (a layer's input after the first: the layers refuse it with a
+        or infinite activation inside the stack (a layer's input after the first, which the layers refuse with a
         ValueError) is a diverged run, as a NaN validation loss is (``_finite``)."""
         self.update.sync_host()
         t0, c0 = time.perf_counter(), self.compile_total()
         try:
             val = evaluate(self.model, self.task, "val", self.cfg.eval_batch_size, self.group)
         except ValueError as e:
-            if "NaN or infinite" not in str(e):
-                raise
-            self._diverged("recurrent activations of the validation", "NaN or infinite", evaluated=True)
+            nonfinite(self, e)
         self.train_time += time.perf_counter() - t0 - (self.compile_total() - c0)
         return val
 

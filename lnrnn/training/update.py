@@ -26,11 +26,14 @@ def make_update(trainer):
     return DeviceUpdate(trainer) if trainer.setup.on_device else HostUpdate(trainer)
 
 
-def nonfinite(trainer, e, x):
-    """A layer's ValueError for a NaN or infinite array (on either path): the data's fault when the batch
-    itself holds one (a DataError), else a diverged run; any other ValueError goes on."""
+def nonfinite(trainer, e, x=None):
+    """A layer's ValueError for a NaN or infinite array (on either path): the data's fault when the batch ``x``
+    itself holds one (a DataError), else a diverged run in that update, or without a batch (x None) in the
+    evaluation after the last one; any other ValueError goes on."""
     if "NaN or infinite" not in str(e):
         raise e
+    if x is None:
+        trainer._diverged("recurrent activations of the validation", "NaN or infinite", evaluated=True)
     if not np.all(np.isfinite(x)):
         raise DataError(f"the training data of {trainer.cfg.task} hold NaN or infinite values (batch "
                         f"{trainer.batch_in_epoch + 1} of epoch {trainer.epoch + 1}); fix the data.") from None

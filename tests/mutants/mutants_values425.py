@@ -1,9 +1,9 @@
 """Planted bugs, round 425 (format: tests/mutants/mutants.py): a run whose state goes non-finite where only an
-evaluation sees it (lnrnn/training/train.py: _validate and _finite), a checkpoint that holds such state
-(lnrnn/training/checkpoint.py: load_checkpoint), a resume whose saved settings lost the learning-rate schedule
-(lnrnn/training/setup.py: resume_problem), a handwriting run evaluated on data it was not trained on
-(lnrnn/data/strokes.py: as_trained, lnrnn/api.py: evaluate_run, lnrnn/sample.py: writer_alphabet) and lnrnn plot of
-a damaged config.json (lnrnn/commands/plot.py), twenty-first pass.
+evaluation sees it (lnrnn/training/train.py: _validate and _finite, lnrnn/training/update.py: nonfinite), a
+checkpoint that holds such state (lnrnn/training/checkpoint.py: load_checkpoint), a resume whose saved settings lost
+the learning-rate schedule (lnrnn/training/setup.py: resume_problem), a handwriting run evaluated on data it was not
+trained on (lnrnn/data/strokes.py: as_trained, lnrnn/api.py: evaluate_run, lnrnn/sample.py: writer_alphabet) and
+lnrnn plot of a damaged config.json (lnrnn/commands/plot.py), twenty-first pass.
 
 Writing this round's plan found real bugs, by training with a learning rate of 2**70, by setting a checkpoint's
 arrays to NaN, by evaluating handwriting runs with a list of --split values, by setting each key of a --config file
@@ -29,6 +29,7 @@ the units, the alphabet and plot) catch 21 of 21, so NEW + OLD does too (not run
 NEW_TRAIN = ["tests/training/test_values425_diverged_state.py"]
 NEW_DATA = ["tests/commands/test_values425_other_data.py"]
 TRAIN = "lnrnn/training/train.py"
+UPDATE = "lnrnn/training/update.py"
 CHECKPOINT = "lnrnn/training/checkpoint.py"
 STROKES = "lnrnn/data/strokes.py"
 API = "lnrnn/api.py"
@@ -46,20 +47,18 @@ OLD_PLOT = ["tests/commands/test_plot.py", "tests/commands/test_values173_plot.p
 
 MUTANTS = [
     dict(name="v425-validate-catches-nothing", file=TRAIN,
-         old="        except ValueError as e:\n            if \"NaN or infinite\" not in str(e):\n",
-         new="        except KeyError as e:\n            if \"NaN or infinite\" not in str(e):\n",
+         old="        except ValueError as e:\n            nonfinite(self, e)\n",
+         new="        except KeyError as e:\n            nonfinite(self, e)\n",
          tests=NEW_TRAIN + OLD_LOOP,
          why="a NaN inside a two-layer stack ends an evaluation in the layer's traceback"),
-    dict(name="v425-validate-catches-every-valueerror", file=TRAIN,
-         old="            if \"NaN or infinite\" not in str(e):\n                raise\n"
-             "            self._diverged(\"recurrent activations of the validation\"",
-         new="            if not str(e):\n                raise\n"
-             "            self._diverged(\"recurrent activations of the validation\"",
+    dict(name="v425-validate-catches-every-valueerror", file=UPDATE,
+         old='    if "NaN or infinite" not in str(e):\n        raise e\n',
+         new='    if not str(e):\n        raise e\n',
          tests=NEW_TRAIN + OLD_LOOP,
          why="any error of an evaluation is reported as a diverged run, hiding the real one"),
-    dict(name="v425-validate-diverged-as-an-update", file=TRAIN,
-         old='self._diverged("recurrent activations of the validation", "NaN or infinite", evaluated=True)',
-         new='self._diverged("recurrent activations of the validation", "NaN or infinite")',
+    dict(name="v425-validate-diverged-as-an-update", file=UPDATE,
+         old='trainer._diverged("recurrent activations of the validation", "NaN or infinite", evaluated=True)',
+         new='trainer._diverged("recurrent activations of the validation", "NaN or infinite")',
          tests=NEW_TRAIN + OLD_LOOP,
          why="the evaluation's divergence is dated to the update after it ('update 3', not 'after update 2')"),
     dict(name="v425-stop-evaluation-unchecked", file=TRAIN,
