@@ -15,9 +15,7 @@ its own scale over the run's), its pen column and its scale records; the texts e
 reader's classes as many as that alphabet's characters and the blank; the description's added words; a task in the
 run's own units left as it was; an evaluation on another split that runs, and one of a writer whose alphabet is
 damaged refused in the writer's words."""
-import importlib.util
 import json
-import os
 import shutil
 
 import numpy as np
@@ -28,29 +26,10 @@ from lnrnn.commands.plot import _config_title
 from lnrnn.data.strokes import CTC_SHIFT, RawSplit, encode_text, make_task
 from lnrnn.data.tasks import load_task
 from lnrnn.errors import CheckpointError
-from test_cli import assert_clean_error, assert_ok, invoke
+from test_cli import assert_ok, invoke
+from test_values424_damaged_meta import TINY, reader, trained, writer  # noqa: F401 (writer, reader: module fixtures)
 
-REQUIRE = os.environ.get("LNRNN_REQUIRE_EXTRAS") == "1"
-TINY = ["--task", "strokes-hershey", "--split", "8/4", "--hidden", 4, "--batch-size", 4, "--max-steps", 1, "-q"]
 OTHER = "6/3"   # another split of the same lines: other training lines, another scale and alphabet
-
-
-def trained(tmp_path_factory, name, *args):
-    if importlib.util.find_spec("HersheyFonts") is None and not REQUIRE and "digits" not in args:
-        pytest.skip("hershey-fonts is not installed")
-    out = tmp_path_factory.mktemp(name) / "run"
-    assert_ok(invoke("train", *args, "--out", out))
-    return out
-
-
-@pytest.fixture(scope="module")
-def writer(tmp_path_factory):
-    return trained(tmp_path_factory, "writer", *TINY, "--window", 2)
-
-
-@pytest.fixture(scope="module")
-def reader(tmp_path_factory):
-    return trained(tmp_path_factory, "reader", *TINY, "--head", "ctc")
 
 
 @pytest.fixture(scope="module")
