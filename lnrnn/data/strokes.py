@@ -189,7 +189,6 @@ class StrokeTask:
         self.spec, self.description = spec, description
         self.sets = {"train": train, "val": val}
         self.scale = scale                       # [sx, sy], the training split's offset std (source units)
-        self.head = {"kind": "mdn", "components": MDN_COMPONENTS, "per_step": True, "scale": list(scale)}
         self.extra = dict(extra or {})
         texts = train.texts
         self.alphabet = make_alphabet(texts) if texts and all(isinstance(t, str) for t in texts) else None
@@ -205,11 +204,17 @@ class StrokeTask:
             for s in self.sets.values():
                 s.points[:, :2] *= ratio                                  # (S, 2) offsets in the run's units
             self.description += f"; offsets in the run's units (divided by {scale[0]:.3g}, {scale[1]:.3g})"
-            self.scale = self.extra["offset_scale"] = self.head["scale"] = scale
+            self.scale = self.extra["offset_scale"] = scale
         if alphabet is not None and self.alphabet is not None and alphabet != self.alphabet:
             self.alphabet = alphabet
             self.description += f"; texts in the run's alphabet of {len(alphabet)} characters"
         return self
+
+    @property
+    def head(self):
+        """The head config the task asks for (``plan.task_head``): a mixture density head that keeps the offset
+        scale, so a writer draws in data units."""
+        return {"kind": "mdn", "components": MDN_COMPONENTS, "per_step": True, "scale": list(self.scale)}
 
     @property
     def texts_train(self):
@@ -288,7 +293,6 @@ class ReadingTask(StrokeTask):
                             "carry none; put IAM-OnDB's ascii/ transcriptions beside lineStrokes/, or use "
                             "strokes-hershey or strokes-kanjivg.")
         A = len(self.alphabet)
-        self.head = {"kind": "ctc", "outputs": A + 1, "per_step": True, "scale": list(scale)}
         short = {w: int(np.count_nonzero(np.diff(s.starts) < ctc_steps_needed(text_labels(s.texts, self.alphabet))))
                  for w, s in self.sets.items()}
         self.extra["unalignable"] = short
@@ -304,11 +308,10 @@ class ReadingTask(StrokeTask):
             self.description += (f"; {short['train']} train / {short['val']} validation lines have fewer points "
                                  "than their labels need and score loss 0 without gradient (CTC's zero_infinity)")
 
-    def as_trained(self, scale, alphabet):
-        """``StrokeTask.as_trained``, the head's classes those of the run's alphabet (and the blank)."""
-        super().as_trained(scale, alphabet)
-        self.head["outputs"] = len(self.alphabet) + CTC_SHIFT
-        return self
+    @property
+    def head(self):
+        """The CTC head of the class docstring: A + 1 outputs, the offset scale."""
+        return {"kind": "ctc", "outputs": len(self.alphabet) + CTC_SHIFT, "per_step": True, "scale": list(self.scale)}
 
     @property
     def steps(self):

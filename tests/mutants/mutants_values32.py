@@ -194,8 +194,8 @@ MUTANTS = [
              "it as they refuse -1 (the shape and the build read their default in one place, so they can no longer "
              "disagree, as this mutant first planted)"),
     dict(name="v32-strokes-ctc-head-without-blank", file=STROKES,
-         old='self.head = {"kind": "ctc", "outputs": A + 1,',
-         new='self.head = {"kind": "ctc", "outputs": A,',
+         old='return {"kind": "ctc", "outputs": len(self.alphabet) + CTC_SHIFT,',
+         new='return {"kind": "ctc", "outputs": len(self.alphabet),',
          tests=STROKES_NEW + STROKES_OLD,
          why="the CTC head has one output per character and none for the blank: the last character of the "
              "alphabet has no class"),
