@@ -14,7 +14,7 @@ from lnrnn.training.rundir import METRICS_FILE
 def read_run_curves(run_dir):
     """A run folder's Curves: metrics.jsonl (required) and updates.jsonl (when the run logged one; runs of
     older lnrnn versions did not)."""
-    path = os.path.join(run_dir, METRICS_FILE)
+    path = _log_path(run_dir, METRICS_FILE)
     records = read_jsonl(path) if os.path.isfile(path) else []
     if not records and os.path.isfile(os.path.join(run_dir, "checkpoint.json")):
         raise UserError(f"the run in {run_dir} has no evaluations yet (it stopped before its first epoch ended, "
@@ -27,9 +27,19 @@ def read_run_curves(run_dir):
     if not records:  # a run still before its first evaluation: a picture of empty axes would say nothing
         raise UserError(f"the run in {run_dir} has no evaluations yet ({METRICS_FILE} is empty: it gets one row "
                         "per scheduled evaluation); plot it after its first, or give --eval-every to evaluate sooner.")
-    upath = os.path.join(run_dir, UPDATES_FILE)
+    upath = _log_path(run_dir, UPDATES_FILE)
     updates = read_jsonl(upath, torn_tail_ok=True) if os.path.isfile(upath) else []
     return Curves(os.path.basename(os.path.normpath(run_dir)), records, updates, kind=head_kind(run_dir))
+
+
+def _log_path(run_dir, name):
+    """The path of a run's log ``name``, refused when something other than a file is there (a folder would
+    otherwise read as a log not written yet)."""
+    path = os.path.join(run_dir, name)
+    if os.path.lexists(path) and not os.path.isfile(path):
+        raise UserError(f"{path} is not a file, where lnrnn train writes the run's {name}; remove or rename it, "
+                        "or point lnrnn plot at another run folder.")
+    return path
 
 
 def head_kind(run_dir):

@@ -159,8 +159,6 @@ def apply_config_file(ctx, path, options, settable):
         if name not in settable or name not in params:
             known = ", ".join(sorted(option_name(n) for n in settable))
             raise UserError(f"--config {path}: unknown key {key!r}; the keys are lnrnn train's options: {known}.")
-        if ctx.get_parameter_source(name) in (ParameterSource.COMMANDLINE, ParameterSource.ENVIRONMENT):
-            continue  # the command line wins
         if value is None:
             continue
         param = params[name]
@@ -168,12 +166,15 @@ def apply_config_file(ctx, path, options, settable):
         bad = ((isinstance(value, bool) != isinstance(kind, click.types.BoolParamType))
                or isinstance(value, (list, dict))
                or (isinstance(kind, click.types.IntParamType) and isinstance(value, float) and not value.is_integer()))
-        try:
+        try:  # every value is checked, also one the command line overrides: the file is wrong either way
             if bad:
                 raise click.BadParameter(f"{value!r} is not a valid {kind.name}")
-            options[name] = param.type_cast_value(ctx, value)
+            value = param.type_cast_value(ctx, value)
         except click.BadParameter as e:
             why = e.format_message().rstrip(".")
             raise UserError(f"--config {path}: bad value for {option_name(name)!r}: {why}.") from None
+        if ctx.get_parameter_source(name) in (ParameterSource.COMMANDLINE, ParameterSource.ENVIRONMENT):
+            continue  # the command line wins
+        options[name] = value
         given.add(name)
     return given

@@ -101,6 +101,11 @@ class Trainer:
         if s.checkpoint is not None:
             self.recorder.restore(*s.checkpoint)
             self.saved_step = self.step
+            nb = self.batches_per_epoch  # a run saves within an epoch before its last batch: 0 to nb - 1 done
+            if self.batch_in_epoch >= nb:
+                raise setup.damaged(s.cfg.out, f"batch_in_epoch {self.batch_in_epoch} (an epoch of the "
+                                    f"{self.task.size('train')} training sequences it resumes with is {nb} batches "
+                                    f"of {s.cfg.batch_size}, so at most {nb - 1} of them are done when a run saves)")
 
     # the run's settings, task, model and optimizer (``setup``): what train()'s callers, a hook, the recorder
     # and the stop policy read
@@ -108,6 +113,8 @@ class Trainer:
     task = property(lambda self: self.setup.task)
     model = property(lambda self: self.setup.model)
     opt = property(lambda self: self.setup.opt)
+    # the updates of one epoch: the training sequences in batches of --batch-size, the last one partial
+    batches_per_epoch = property(lambda self: -(-self.task.size("train") // self.cfg.batch_size))
 
     def close(self):
         """Release the run folder (train() does; the lock also goes when the process ends)."""
@@ -151,8 +158,7 @@ class Trainer:
                 raise UserError(f"{cfg.out} already holds a run; pass --resume to continue it, or choose another --out.")
         self.recorder.open()  # config.json, updates.jsonl, TensorBoard; a new run's step-0 checkpoint
         self.saved_step, self.last_save_t = self.step, time.perf_counter()
-        n, B = task.size("train"), cfg.batch_size
-        nb = -(-n // B)
+        n, B, nb = task.size("train"), cfg.batch_size, self.batches_per_epoch
         t_start = self.t_start = time.perf_counter()
         stop_reason = None
         note = compile_note(clock, self.stream, self.quiet)  # "Compiling kernels..." while the first update compiles

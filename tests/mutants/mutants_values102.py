@@ -97,8 +97,8 @@ MUTANTS = [
          why="the MNIST tasks' shape before loading counts the digits' 1437/360 images, not 60000/10000"),
     # ---- the run configuration ----
     dict(name="v102-config-value-not-cast", file=RUNCONFIG,
-         old="            options[name] = param.type_cast_value(ctx, value)\n",
-         new="            options[name] = value\n",
+         old="            value = param.type_cast_value(ctx, value)\n",
+         new="            param.type_cast_value(ctx, value)\n",
          tests=RUNCONFIG_NEW + RUNCONFIG_OLD,
          why="a config file's values skip the option's click type: 8.0 stays a float for --hidden, 1 an int for --lr"),
     dict(name="v102-config-given-under-the-file-key", file=RUNCONFIG,

@@ -43,8 +43,8 @@ OLD_UPDATE = ["tests/training/test_values289_update.py"]
 MUTANTS = [
     # ---- the loop: lnrnn/training/train.py ----
     dict(name="v345-train-batches-counted-over-val", file=TRAIN,
-         old='        n, B = task.size("train"), cfg.batch_size',
-         new='        n, B = task.size("val"), cfg.batch_size',
+         old='    batches_per_epoch = property(lambda self: -(-self.task.size("train") // self.cfg.batch_size))',
+         new='    batches_per_epoch = property(lambda self: -(-self.task.size("val") // self.cfg.batch_size))',
          tests=[T_LOOP + "test_seven_sequences_in_batches_of_three_are_three_updates_an_epoch"] + OLD_LOOP,
          why="the epoch's permutation and batch count come from the held-out split's size (5 of 7: 2 batches)"),
     dict(name="v345-train-batches-read-from-val", file=TRAIN,

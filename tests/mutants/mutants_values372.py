@@ -93,8 +93,8 @@ MUTANTS = [
          why="PNGs come out at 100 dpi, a tenth smaller than the pictures the project writes"),
     # ---- lnrnn plot: lnrnn/commands/plot.py ----
     dict(name="v372-plotcmd-updates-read-as-records", file=CPLOT,
-         old="    path = os.path.join(run_dir, METRICS_FILE)",
-         new="    path = os.path.join(run_dir, UPDATES_FILE)",
+         old="    path = _log_path(run_dir, METRICS_FILE)",
+         new="    path = _log_path(run_dir, UPDATES_FILE)",
          tests=[T_C + "test_records_are_the_metrics_and_updates_the_updates"] + OLD_CPLOT,
          why="a run's per-update rows are drawn as its epochs (and a run without them is refused)"),
     dict(name="v372-plotcmd-runs-sorted", file=CPLOT,

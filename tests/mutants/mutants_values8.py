@@ -309,8 +309,8 @@ MUTANTS = [
          why="fresh BN running variances start at 0: an untrained model's evaluation divides by sqrt(eps)"),
     # ---- lnrnn/training/train.py ----
     dict(name="v8-train-batches-per-epoch-floor", file=TRAINPY,
-         old="        nb = -(-n // B)\n",
-         new="        nb = n // B\n",
+         old='    batches_per_epoch = property(lambda self: -(-self.task.size("train") // self.cfg.batch_size))\n',
+         new='    batches_per_epoch = property(lambda self: self.task.size("train") // self.cfg.batch_size)\n',
          tests=[TRAIN, TRAINER_PARTS],
          why="the last, partial batch of every epoch is never trained on"),
     dict(name="v8-train-epoch-order-not-advanced", file=TRAINPY,
