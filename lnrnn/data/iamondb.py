@@ -54,16 +54,21 @@ _FORBIDDEN = (b"<!DOCTYPE", b"<!ENTITY")
 # ---------------------------------------------------------------- safe XML
 
 def read_limited(path, limit=MAX_XML_BYTES, what="file"):
-    """The bytes of ``path``, refusing files larger than ``limit`` before reading them."""
+    """The bytes of ``path``, refusing files larger than ``limit`` before reading them, and those that give more
+    than their size said (a file growing meanwhile, a device or a pipe: at most limit + 1 bytes are read)."""
     try:
         size = os.path.getsize(path)
         if size > limit:
             raise DataError(f"{what} {path} is {size:,} bytes, more than the {limit:,} allowed; "
                             "it is not a file of this data set.")
         with open(path, "rb") as f:
-            return f.read(limit + 1)
+            raw = f.read(limit + 1)
     except OSError as e:
         raise DataError(f"cannot read {what} {path}: {e.strerror or e}.") from None
+    if len(raw) > limit:
+        raise DataError(f"{what} {path} gives more than the {limit:,} bytes allowed (more than its size, "
+                        f"{size:,} bytes, said); it is not a file of this data set.")
+    return raw
 
 
 def check_plain_xml(raw, path):

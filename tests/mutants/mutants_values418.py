@@ -21,7 +21,9 @@ version missed a time of 0 refused; zeros were added to the whole values). Nothi
 
     python tests/mutants/run.py --only 'v418-*'
 """
-NEW = ["tests/training/test_values418_damaged_description.py"]
+# the checks of mistyped and hyper_problem alone moved to files named after their modules (round 427)
+NEW = ["tests/training/test_values418_damaged_description.py", "tests/training/test_values427_runconfig.py",
+       "tests/training/test_values427_optim.py"]
 OLD = [
     "tests/training/test_values142_setup.py",
     "tests/training/test_values171_runfiles.py",
