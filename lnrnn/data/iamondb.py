@@ -55,7 +55,8 @@ _FORBIDDEN = (b"<!DOCTYPE", b"<!ENTITY")
 
 def read_limited(path, limit=MAX_XML_BYTES, what="file"):
     """The bytes of ``path``, refusing files larger than ``limit`` before reading them, and those that give more
-    than their size said (a file growing meanwhile, a device or a pipe: at most limit + 1 bytes are read)."""
+    than ``limit`` all the same (a file growing meanwhile, a device or a pipe, whose size said less): at most
+    limit + 1 bytes are read."""
     try:
         size = os.path.getsize(path)
         if size > limit:
