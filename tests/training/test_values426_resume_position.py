@@ -8,6 +8,7 @@ an epoch only before its last batch (at the last, the epoch ends and batch_in_ep
 the positions a checkpoint can hold; NB and more are refused word for word before anything is written, and the
 largest, NB - 1, resumes with exactly the one batch left in the epoch."""
 import json
+import shutil
 
 import pytest
 
@@ -41,11 +42,7 @@ def stopped(tmp_path_factory):
 
 def with_position(stopped, tmp_path, k):
     out, text = stopped
-    copy = tmp_path / "run"
-    copy.mkdir()
-    for f in out.iterdir():
-        if f.is_file():
-            (copy / f.name).write_bytes(f.read_bytes())
+    copy = shutil.copytree(out, tmp_path / "run")
     meta = json.loads(text)
     meta["batch_in_epoch"] = k
     (copy / "checkpoint.json").write_text(json.dumps(meta))
