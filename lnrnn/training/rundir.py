@@ -34,6 +34,7 @@ LOCK_FILE = "lnrnn.lock"
 UPDATES_FILE = "updates.jsonl"
 METRICS_FILE = "metrics.jsonl"        # one JSON object per finished epoch (lnrnn.training.train)
 CURVE_FILE = "learning_curve.svg"     # every metric against updates, redrawn as the run goes
+RUN_LOGS = (METRICS_FILE, UPDATES_FILE, CURVE_FILE)  # the files a run rewrites beside its checkpoint
 DEFAULT_OUT = os.path.join("runs", "default")  # the --out of `lnrnn train` when none is given
 
 
@@ -158,6 +159,11 @@ def check_writable(out):
         where = f"the run folder {out}" if probe == path else f"{probe}, where the run folder {out} would be created,"
         raise UserError(f"cannot write to {where} ({e.strerror or e}); choose another --out or make it "
                         "writable.")
+    for name in RUN_LOGS:  # a folder there would end the run at its first epoch, its write refused
+        log = os.path.join(path, name)
+        if os.path.isdir(log) and not os.path.islink(log):
+            raise UserError(f"{os.path.join(out, name)} is a folder, where lnrnn train writes the run's {name}; "
+                            "remove or rename it, or choose another --out.")
 
 
 def _holder(text):
