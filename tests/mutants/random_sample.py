@@ -3,6 +3,7 @@ run: an estimate of how many fresh bugs, planted by someone else, those files ca
 
     python tests/mutants/random_sample.py --seed 1 --count 40           # plant and judge them (run.py's way)
     python tests/mutants/random_sample.py --seed 1 --count 40 --list    # the bugs and their tests; nothing run
+    python tests/mutants/random_sample.py --seed 1 --count 40 --all-named  # judged by all files named after each
 
 Where. lnrnn's modules outside lnrnn/kernels (the kernels' twins have their catalogue of hand-planted bugs, and
 their gradient checks), a module drawn with its line count as weight, then one of its sites at random. Kinds: a
@@ -13,8 +14,11 @@ about the code. Some planted bugs are equivalent (the code does the same either 
 
 Tests. The files whose name holds the module's name, then those that import the module by its dotted name, the
 most mentions first, at most MAX_TESTS; the files slow by design (child processes, MPI, notebooks, CUDA under the
-simulator) are left out, as a developer's quick run leaves them out. The sample is ``rnd<seed>-<n>`` in run.py's
-report; the same seed plants the same bugs in the same tree.
+simulator) are left out, as a developer's quick run leaves them out. With ``--all-named``, every file named after
+the module (what ``pytest -k <name>`` runs, less the slow ones), then importers up to MAX_TESTS in all: most
+modules have more than MAX_TESTS such files, and a check that sits in one past the first MAX_TESTS is one a
+developer's run of the module's files finds. The sample is ``rnd<seed>-<n>`` in run.py's report; the same seed
+plants the same bugs in the same tree, with either choice of files.
 """
 import argparse
 import ast
@@ -96,8 +100,9 @@ def sites(path):
     return lines, found
 
 
-def targeted(path, texts):
-    """The test files a developer who changed ``path`` would run (module docstring, Tests)."""
+def targeted(path, texts, all_named=False):
+    """The test files a developer who changed ``path`` would run (module docstring, Tests); ``all_named``: every
+    file named after the module, as ``pytest -k <name>`` picks them, then importers up to MAX_TESTS in all."""
     dotted = path[:-3].replace("/", ".")
     package, _, name = dotted.rpartition(".")
     ranked = []
@@ -108,11 +113,16 @@ def targeted(path, texts):
         named = name in os.path.basename(t)
         if named or mentions:
             ranked.append((-(mentions + 5 * named), t))
-    return [t for _, t in sorted(ranked)[:MAX_TESTS]]
+    ranked = [t for _, t in sorted(ranked)]
+    if not all_named:
+        return ranked[:MAX_TESTS]
+    named = [t for t in ranked if name in os.path.basename(t)]
+    return named + [t for t in ranked if t not in named][:max(0, MAX_TESTS - len(named))]
 
 
-def plant(seed, count):
-    """``count`` mutants in run.py's form, the same for the same seed and tree."""
+def plant(seed, count, all_named=False):
+    """``count`` mutants in run.py's form, the same for the same seed and tree (the same bugs whatever
+    ``all_named``: only their test files differ)."""
     rng = random.Random(seed)
     texts = {}
     for t in sorted(glob.glob("tests/**/test_*.py", recursive=True)):
@@ -129,7 +139,7 @@ def plant(seed, count):
         tries += 1
         path = rng.choices(names, weights=sizes)[0]
         lines, found = sites(path)
-        tests = targeted(path, texts)
+        tests = targeted(path, texts, all_named)
         if not found or not tests:
             continue
         i, a, b, new_text = rng.choice(found)
@@ -153,10 +163,12 @@ def main(argv=None):
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--count", type=int, default=40)
     ap.add_argument("--list", action="store_true", help="print the bugs and their tests; run nothing")
+    ap.add_argument("--all-named", action="store_true",
+                    help=f"judge by every test file named after the module, not the {MAX_TESTS} most relevant")
     ap.add_argument("--timeout", type=float, default=400, help="seconds per bug's test run (default 400)")
     args = ap.parse_args(argv)
     os.chdir(run.ROOT)
-    sample = plant(args.seed, args.count)
+    sample = plant(args.seed, args.count, args.all_named)
     if args.list:
         for m in sample:
             print(f"{m['name']}  {m['file']}  {m['why']}\n    {' '.join(m['tests'])}")
