@@ -185,8 +185,8 @@ def check_tensors(where, **tensors):
         listed = ", ".join(f"{n} {t.dtype}" for n, t in named)
         raise TypeError(f"{where}: mixed dtypes ({listed}): pass every tensor in the module's dtype "
                         "(x.to(m.weight_ih_l0.dtype)).")
-    devices = {t.device.type for _, t in named}
-    if len(devices) > 1 or not devices <= {"cpu", "cuda"}:
+    devices = {t.device for _, t in named}   # cuda:0 and cuda:1 are two
+    if len(devices) > 1 or not {d.type for d in devices} <= {"cpu", "cuda"}:
         listed = ", ".join(f"{n} on {t.device}" for n, t in named)
         raise RuntimeError(f"{where}: tensors on {listed}: lnrnn runs on the CPU or on one CUDA device; move "
                            "the input and states to the module's device (x.to(m.weight_ih_l0.device)).")

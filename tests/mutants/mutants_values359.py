@@ -81,8 +81,8 @@ MUTANTS = [
          tests=[F16] + OLD_STACK,
          why="a float16 input is reported as a mix of dtypes, not as a dtype the kernels cannot run"),
     dict(name="v359-torch-device-check-compares-devices", file=TORCH,
-         old="    devices = {t.device.type for _, t in named}",
-         new="    devices = {t.device for _, t in named}",
+         old="not {d.type for d in devices} <= {\"cpu\", \"cuda\"}:",
+         new="not devices <= {\"cpu\", \"cuda\"}:",
          tests=[META, PLAIN] + OLD_STACK,
          why="torch.device objects are never among the names 'cpu' and 'cuda': every call is refused"),
     # ---- the stack ----

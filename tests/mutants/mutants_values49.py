@@ -86,7 +86,7 @@ MUTANTS = [
              "differentiate through batch statistics the forward never used"),
     # ---- checks ----
     dict(name="v49-torch-meta-tensors-let-through", file=TORCH,
-         old="    if len(devices) > 1 or not devices <= {\"cpu\", \"cuda\"}:",
+         old="    if len(devices) > 1 or not {d.type for d in devices} <= {\"cpu\", \"cuda\"}:",
          new="    if len(devices) > 1:",
          tests=TORCH_NEW + TORCH_OLD,
          why="tensors all on one device other than the CPU or CUDA (meta) pass the check"),
