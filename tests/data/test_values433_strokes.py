@@ -21,11 +21,12 @@ def lines(n):
     return out
 
 
-def writer_task(texts=(["ab", "ba", "abc"], ["cad"])):
-    pts = lines(4)
-    train = RawSplit(pts[:3], texts=texts[0]) if texts else RawSplit(pts[:3])
-    val = RawSplit(pts[3:], texts=texts[1]) if texts else RawSplit(pts[3:])
-    return make_task({"task": "strokes-npz"}, "lines", train, val)
+def writer_task(train=("ab", "ba", "abc"), val=("cad",), texts=True):
+    """A strokes-npz task of len(train) + len(val) lines, of 4, 5, ... points, written with those texts (or none)."""
+    pts = lines(len(train) + len(val))
+    split = [(pts[:len(train)], train), (pts[len(train):], val)]
+    return make_task({"task": "strokes-npz"}, "lines",
+                     *(RawSplit(p, texts=list(t)) if texts else RawSplit(p) for p, t in split))
 
 
 def test_the_runs_other_alphabet_is_taken():
@@ -50,7 +51,7 @@ def test_a_run_without_text_or_with_the_same_alphabet_changes_nothing(run_alphab
 
 
 def test_a_task_without_texts_stays_without():
-    task = writer_task(texts=None)
+    task = writer_task(texts=False)
     words = task.description
     task.as_trained(list(task.scale), "\ufffdab")
     assert task.alphabet is None and task.description == words

@@ -112,12 +112,12 @@ def targeted(path, texts, all_named=False):
         mentions = text.count(dotted) + len(re.findall(rf"from {re.escape(package)} import [^\n]*\b{name}\b", text))
         named = name in os.path.basename(t)
         if named or mentions:
-            ranked.append((-(mentions + 5 * named), t))
-    ranked = [t for _, t in sorted(ranked)]
+            ranked.append((-(mentions + 5 * named), t, named))
+    ranked.sort()
     if not all_named:
-        return ranked[:MAX_TESTS]
-    named = [t for t in ranked if name in os.path.basename(t)]
-    return named + [t for t in ranked if t not in named][:max(0, MAX_TESTS - len(named))]
+        return [t for _, t, _ in ranked[:MAX_TESTS]]
+    first = [t for _, t, named in ranked if named]
+    return first + [t for _, t, named in ranked if not named][:max(0, MAX_TESTS - len(first))]
 
 
 def plant(seed, count, all_named=False):
