@@ -2,7 +2,7 @@
 compile and skip word for word (None too), a dry run compiling the time loop for the types of (0, 0, n) and its
 arguments in mode compile and compiling nothing in mode skip, and run_chunks against hand tables of chunk rows
 at awkward batch sizes (B = 1, 2, 3, 7, 65) and thread counts (1, 2, 3, 4, 8), each chunk once, chunk 0 on the
-calling thread and the threads' runs contiguous, as its docstring promises."""
+calling thread and the chunks in contiguous runs, each on one thread, as its docstring promises."""
 import threading
 
 import numba
@@ -73,6 +73,9 @@ def test_run_chunks_rows_and_threads_by_hand(nthreads, monkeypatch):
         assert on[0] == me                                   # chunk 0's run is the calling thread's
         used = len(set(on.values()))
         assert used <= min(nthreads, len(want))
-        # each thread takes a contiguous run of chunks: the thread changes at most used - 1 times along q
+        # the chunks go in at most min(nthreads, chunks) contiguous runs, each on one thread: along q the thread
+        # changes at least used - 1 times (each thread's first run) and at most once per run boundary (a pool
+        # thread that ends its run early may take a later run too, so the thread can come back)
         order = [on[q] for q in range(len(want))]
-        assert sum(a != b for a, b in zip(order, order[1:])) == used - 1
+        changes = sum(a != b for a, b in zip(order, order[1:]))
+        assert used - 1 <= changes <= min(nthreads, len(want)) - 1

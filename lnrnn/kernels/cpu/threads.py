@@ -54,8 +54,9 @@ def _dry_call(fn, args):
 
 def run_chunks(rows, n, nchunks, *args):
     """Split n batch rows into nchunks nearly equal chunks (chunk_bounds) and call rows(q, lo, hi, *args)
-    for every chunk q, like ``for q in prange(nchunks)``: on at most numba.get_num_threads() threads,
-    each taking a contiguous run of whole chunks one after the other (chunk 0's run on the calling thread).
+    for every chunk q, like ``for q in prange(nchunks)``: in at most numba.get_num_threads() contiguous
+    runs of whole chunks, each run on one thread one chunk after the other (chunk 0's run on the calling
+    thread; a pool thread that ends its run early may take a later run as well).
 
     Chunks, not threads, are the units of the results: a chunk's rows, its partial sums and the shapes
     of its BLAS calls are the same whichever thread runs it and however many threads there are, so a
