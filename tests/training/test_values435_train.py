@@ -19,11 +19,10 @@ def test_the_bar_shows_unless_quiet(tmp_path, how):
         c = cfg(tmp_path / f"{how}-{quiet}", epochs=1, eval_every=None)
         if how == "train":
             train(c, stream=stream, log=said.append, **kw)
+            assert said and said[-1].startswith("Done: 1 epoch, 3 updates in "), said
         else:
             Trainer(c, stream=stream, log=said.append, **kw).run()
         shown[quiet] = stream.getvalue()
-        if how == "train":
-            assert said and said[-1].startswith("Done: 1 epoch, 3 updates in "), said
     lines = shown[None].splitlines()
     assert lines and lines[-1].startswith("epoch 1/1 [" + "#" * 24 + "] 40/40 "), shown[None]
     assert " | val " in lines[-1]
