@@ -23,8 +23,13 @@ MPI_FLUSH_S = 0.5
 
 # Numba compilation flags. fastmath is limited to flags that keep IEEE values (no nnan/ninf/afn):
 # reassociation lets LLVM vectorise the LayerNorm sums and contraction use FMA; results move by a
-# few ulp. (Numba's cache does not notice a change here: clear __pycache__ after editing.)
-FASTMATH = {"reassoc", "contract", "nsz"}
+# few ulp. No nsz (signed zeros ignored): where LLVM vectorises a loop that writes one array and reads
+# another, it keeps the scalar loop too, for buffers that lie a few vectors apart, and with nsz the two
+# could round differently (a - b - c as a - (b + c) in one of them), so the bits depended on where
+# malloc put a kernel's buffers (an LN-RNN backward moved by an ulp between two calls in one process:
+# tests/kernels/test_placement.py); without it, the LN-LSTM step's time against its GEMM floor was the
+# same (bench/step.py, S1-S3). An edit here recompiles every kernel (compiling.kernel_stamp).
+FASTMATH = {"reassoc", "contract"}
 # cache=True writes compiled code next to the sources (or NUMBA_CACHE_DIR) so later runs skip the compile.
 CACHE = os.environ.get("LNRNN_NO_CACHE", "") == ""
 
