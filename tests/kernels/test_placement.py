@@ -1,9 +1,9 @@
-"""The RNN and LSTM kernels (lnrnn/kernels/rnn.py, lstm.py, and the weight-gradient products of
-lnrnn/kernels/cpu/gemm.py) give the same bits wherever their buffers lie in memory: each buffer the kernels'
-Python bodies allocate (outputs, saved arrays, partial sums, each chunk's scratch) packed against the one before
-it, after it or before it in memory, a few elements apart, against the same call with NumPy's own allocations.
-The arena they come from is filled with NaN, so a kernel that reads a buffer from ``np.empty`` before it writes it
-(a partial sum or a carried gradient that should start at zero) gives other bits too.
+"""The RNN, LSTM and BN kernels (lnrnn/kernels/rnn.py, lstm.py, bn_rnn.py, bn_lstm.py, with the weight-gradient
+products of lnrnn/kernels/cpu/gemm.py and the BN blocks of bn_parts.py) give the same bits wherever their buffers
+lie in memory: every pair of the buffers the kernels' Python bodies allocate (outputs, saved arrays, partial sums,
+each chunk's scratch) side by side, in both orders, 0 or 1 element apart, against the same call with NumPy's own
+allocations. The arena they come from is filled with NaN, so a kernel that reads a buffer from ``np.empty`` before
+it writes it (a partial sum or a carried gradient that should start at zero) gives other bits too.
 
 Why it can fail: the kernels are compiled with fastmath (config.FASTMATH). Where LLVM vectorises a loop that
 writes one array while it reads another, it keeps the scalar loop as well and runs it when the two lie closer
@@ -30,8 +30,9 @@ SPREAD = 1024                # farther apart than any vectorised loop's footprin
 
 class Arena:
     """Stands in for NumPy in a kernel module: ``empty`` and ``zeros`` hand out views of one 64-byte aligned
-    arena filled with NaN (the rest is NumPy's). With pair (i, j), the call's i-th buffer lies just before its j-th, skew elements
-    (of the j-th) between them, whichever came first; every other buffer lies SPREAD bytes from its neighbours."""
+    arena filled with NaN (the rest is NumPy's). With pair (i, j), the call's i-th buffer lies just before its
+    j-th, skew elements (of the j-th) between them, whichever came first; every other buffer lies SPREAD bytes
+    from its neighbours."""
 
     def __init__(self, pair=None, skew=0):
         self.mem = np.full(ARENA_BYTES + 64, 0xFF, np.uint8)   # NaN in every float: a read before a write shows
