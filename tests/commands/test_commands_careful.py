@@ -374,23 +374,3 @@ def test_one_epoch_is_drawn_with_labelled_points(tmp_path):
     assert acc.get_xlim()[0] == 0 and acc.get_xlim()[1] > 10            # the one x is inside, not at an edge
     two = learning_curve_figure([Curves("two", ce_records(2), kind="classifier")])
     assert all(not ax.texts for ax in two.axes)                          # lines need no labels
-
-
-# ---------------------------------------------------------------------------------------------
-# eval says what its numbers are
-# ---------------------------------------------------------------------------------------------
-def test_eval_of_a_density_run_says_no_accuracy(tmp_path):
-    from lnrnn.data.tasks import load_task
-    mdn_run(tmp_path / "mdn", "ln-lstm", head=load_task({"task": "strokes-synthetic"}).head)
-    r = invoke("eval", "--checkpoint", tmp_path / "mdn")
-    assert r.exit_code == 0, r.output
-    assert "accuracy" not in r.stdout and "negative log-likelihood " in r.stdout and " nats per point" in r.stdout
-    r = invoke("eval", "--checkpoint", tmp_path / "mdn", "--json")
-    assert r.exit_code == 0 and "acc" not in json.loads(r.stdout), r.output
-    assert "loss and accuracy" not in invoke("--help").output + invoke("eval", "--help").output
-
-
-def test_eval_of_a_classifier_names_its_loss_and_accuracy(runs):
-    r = invoke("eval", "--checkpoint", runs / "clf")
-    assert r.exit_code == 0, r.output
-    assert "cross-entropy loss " in r.stdout and " nats, accuracy " in r.stdout and "%" in r.stdout

@@ -1,6 +1,5 @@
-"""Command refusals word for word, exit code non-zero and nothing written: lnrnn plot given one run folder
-twice ('a' and './a': the first spelling named first), lnrnn read's --batch-size 0 (its own value named, not
---beam's) refused before any run is loaded; the MNIST check of lnrnn data naming the file's shape and MNIST's
+"""Command refusals word for word, exit code non-zero and nothing written: lnrnn plot given one run folder twice ('a'
+and './a': the first spelling named first), the MNIST check of lnrnn data naming the file's shape and MNIST's
 published one ((10000,) for t10k labels)."""
 import os
 
@@ -30,13 +29,6 @@ def test_plot_of_one_folder_twice_names_the_first_spelling_first(tmp_path):
     errors = _refused(["plot", "a", "./a", "--out", "p.png"], tmp_path)
     assert errors == ["Error: a and ./a are the same run folder; give each run once."]
     assert sorted(os.listdir(tmp_path)) == ["a"] and os.listdir(tmp_path / "a") == []
-
-
-def test_read_refuses_batch_size_zero_naming_it(tmp_path):
-    errors = _refused(["read", "--checkpoint", "nowhere", "--input", "x.npy", "--beam", "3", "--batch-size", "0",
-                       "--out", "t.txt"], tmp_path)
-    assert errors == ["Error: --batch-size must be at least 1, not 0."]
-    assert os.listdir(tmp_path) == []
 
 
 def test_mnist_check_names_the_files_shape_and_mnists(tmp_path):

@@ -2,6 +2,7 @@
 sample's cap and progress, Ctrl-C, plot's panels, eval's names (format: tests/mutants/mutants.py)."""
 
 CAREFUL = "tests/commands/test_commands_careful.py"
+EVAL = "tests/commands/test_values437_eval.py"   # eval's loss names, in a file named after eval
 
 MUTANTS = [
     dict(name="cmd-output-check-does-not-walk-up", file="lnrnn/files.py",
@@ -80,7 +81,7 @@ MUTANTS = [
     dict(name="cmd-eval-loss-unnamed", file="lnrnn/commands/eval.py",
          old="long=True, loss_label=LOSS_LABELS.get(run.config[\"head\"].get(\"kind\")))",
          new="long=True)",
-         tests=[f"{CAREFUL}::test_eval_of_a_density_run_says_no_accuracy",
-                f"{CAREFUL}::test_eval_of_a_classifier_names_its_loss_and_accuracy"],
+         tests=[f"{EVAL}::test_eval_of_a_density_run_says_no_accuracy",
+                f"{EVAL}::test_eval_of_a_classifier_names_its_loss_and_accuracy"],
          why="eval prints a bare 'loss' whatever the head measures"),
 ]

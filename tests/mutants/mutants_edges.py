@@ -3,6 +3,7 @@ their names say, labels out of range, export's suffix, a run with no evaluation 
 pictures' captions and scale, predictions of every head (format: tests/mutants/mutants.py)."""
 
 EDGES = "tests/training/test_edges.py"
+GRADCHECK_BAR = "tests/commands/test_values437_gradcheck.py"   # gradcheck's progress test, in a file named after it
 
 MUTANTS = [
     # ---- a full disk, a read-only folder ----
@@ -169,11 +170,11 @@ MUTANTS = [
     dict(name="edges-gradcheck-no-progress", file="lnrnn/commands/gradcheck.py",
          old="        bar.update(1)\n",
          new="        pass\n",
-         tests=[f"{EDGES}::test_gradcheck_shows_progress_unless_quiet_and_checks_each_cell"],
+         tests=[f"{GRADCHECK_BAR}::test_gradcheck_shows_progress_unless_quiet_and_checks_each_cell"],
          why="three and a half minutes of checks with no progress"),
     dict(name="edges-gradcheck-late-binding", file="lnrnn/commands/gradcheck.py",
          old="        runs = [(\"train\", partial(stack, B=B, training=True))]\n",
          new="        runs = [(\"train\", lambda: stack(B=B, training=True))]\n",
-         tests=[f"{EDGES}::test_gradcheck_shows_progress_unless_quiet_and_checks_each_cell"],
+         tests=[f"{GRADCHECK_BAR}::test_gradcheck_shows_progress_unless_quiet_and_checks_each_cell"],
          why="checks planned before they run bind the loop's last cell: every cell's train check runs the last"),
 ]

@@ -1,13 +1,13 @@
 """Planted bugs in MKL's reproducibility mode (lnrnn/mkl.py, lnrnn/commands/info.py; format: tests/mutants/mutants.py):
 the AUTO default dropped, the user's own MKL_CBWR overwritten, the mode read for the wrong selector, the branch
-names shifted, info's hint shown for the wrong mode. tests/kernels/test_mkl_cnr.py reads the mode back from MKL
+names shifted, info's hint shown for the wrong mode. tests/kernels/test_mkl_cnr_info.py reads the mode back from MKL
 itself in fresh processes and `lnrnn info`'s line word for word.
 
     python tests/mutants/run.py --only 'cnr-*'
 """
 MKL = "lnrnn/mkl.py"
 INFO = "lnrnn/commands/info.py"
-T = "tests/kernels/test_mkl_cnr.py"
+T = "tests/kernels/test_mkl_cnr_info.py"
 
 MUTANTS = [
     dict(name="cnr-no-default", file=MKL,

@@ -3,13 +3,13 @@ NoArgsIsHelpError (``lnrnn`` alone) turned into an error line; the group's error
 command) left to click's usage block; a command's line saying the group's list.
 
 3 mutants, written with the change that made usage errors one line (no old test looked at their shape).
-test_usage_errors compares each refusal's stderr with one line built from click's sentence and the command's
+test_cli_usage_errors compares each refusal's stderr with one line built from click's sentence and the command's
 --help, and ``lnrnn`` alone with the group's usage.
 
     python tests/mutants/run.py --only 'usage-*'
 """
 CLI = "lnrnn/cli.py"
-NEW = ["tests/commands/test_usage_errors.py"]
+NEW = ["tests/commands/test_cli_usage_errors.py"]
 
 MUTANTS = [
     dict(name="usage-no-args-is-help-made-an-error", file=CLI,

@@ -51,7 +51,7 @@ SETUP_OLD = ["tests/training/test_values114_setup.py", "tests/training/test_valu
              "tests/training/test_values_setup.py", "tests/training/test_values9_setup.py"]
 RUNCONFIG_OLD = ["tests/training/test_values122_runconfig.py", "tests/training/test_values102_runconfig.py",
                  "tests/training/test_values13_runconfig.py", "tests/training/test_values_runconfig.py",
-                 "tests/commands/test_cli_config.py"]
+                 "tests/commands/test_cli_train_config.py"]
 CKPT_OLD = ["tests/training/test_checkpoint.py", "tests/training/test_values122_checkpoint.py",
             "tests/training/test_values102_checkpoint.py", "tests/training/test_values91_checkpoint.py",
             "tests/training/test_values63_checkpoint.py", "tests/training/test_values19_checkpoint.py",

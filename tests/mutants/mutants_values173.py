@@ -35,7 +35,7 @@ DATA = "lnrnn/commands/data.py"
 PLOT = "lnrnn/commands/plot.py"
 
 # existing tests of these modules (the most direct ones)
-CLI_OLD = ["tests/commands/test_usage_errors.py", "tests/commands/test_values125_cli.py"]
+CLI_OLD = ["tests/commands/test_cli_usage_errors.py", "tests/commands/test_values125_cli.py"]
 GRAD_OLD = ["tests/commands/test_gradcheck_cli.py", "tests/commands/test_values96_gradcheck_plan.py",
             "tests/commands/test_values10_gradcheck.py"]
 INFO_OLD = ["tests/commands/test_values_info.py", "tests/commands/test_values143_info.py",

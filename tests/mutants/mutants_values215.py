@@ -9,7 +9,7 @@ and the BN refusal of --batch 1 naming --steps; the group's Ctrl-C line without 
 error left with click's usage block, and lnrnn info --help given the list's short line in place of its docstring.
 
 14 mutants. Against the existing targeted tests alone 2 were caught and 12 missed: only the Ctrl-C line and the
-subcommand's usage block (test_usage_errors, test_values125_cli) were caught; no old test compares the python line
+subcommand's usage block (test_cli_usage_errors, test_values125_cli) were caught; no old test compares the python line
 with platform.python_version(), fakes a BLAS-less environment, asks what the CUDA line's twins were asked, records
 what predict hands to the library call or its progress, plots a folder that is not a run, holds the thin line
 against updates.jsonl, gives --x to a faked drawing, sets --input apart from --hidden in gradcheck, checks the
@@ -45,7 +45,7 @@ PLOT_OLD = ["tests/commands/test_plot.py", "tests/commands/test_values46_plot_ru
             "tests/commands/test_values69_plot_info.py", "tests/commands/test_values173_plot.py"]
 GRADCHECK_OLD = ["tests/commands/test_values96_gradcheck_plan.py", "tests/commands/test_values173_gradcheck_plan.py",
                  "tests/commands/test_values10_gradcheck.py"]
-CLI_OLD = ["tests/commands/test_usage_errors.py", "tests/commands/test_values125_cli.py",
+CLI_OLD = ["tests/commands/test_cli_usage_errors.py", "tests/commands/test_values125_cli.py",
            "tests/commands/test_cli.py"]
 
 # value tests written for the bugs below (first, so that a caught mutant stops there)

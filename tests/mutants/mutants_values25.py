@@ -57,7 +57,7 @@ TORCH = "lnrnn/interop/torch.py"
 
 # existing tests of these modules (the ones earlier rounds list for them)
 CMD_TRAIN_OLD = ["tests/commands/test_values_train_command.py", "tests/commands/test_values13_train_command.py",
-                 "tests/commands/test_cli_config.py", "tests/training/test_edges.py"]
+                 "tests/commands/test_cli_train_config.py", "tests/training/test_edges.py"]
 CMD_SAMPLE_OLD = ["tests/commands/test_sample_text.py", "tests/commands/test_values21_sample.py",
                   "tests/commands/test_values12_sample.py", "tests/commands/test_values10_sample.py",
                   "tests/commands/test_sample.py"]
@@ -72,7 +72,7 @@ UPDATE_OLD = ["tests/training/test_values_update.py"]
 SETUP_OLD = ["tests/training/test_values_setup.py", "tests/training/test_values9_setup.py",
              "tests/training/test_finetune.py"]
 RUNCONFIG_OLD = ["tests/training/test_values_runconfig.py", "tests/training/test_values13_runconfig.py",
-                 "tests/commands/test_cli_config.py"]
+                 "tests/commands/test_cli_train_config.py"]
 RUNDIR_OLD = ["tests/training/test_values_rundir.py", "tests/training/test_values15_rundir.py",
               "tests/training/test_runs.py"]
 STROKE_FILES_OLD = ["tests/data/test_values_stroke_files.py", "tests/data/test_values10_stroke_files.py",

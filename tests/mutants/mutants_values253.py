@@ -41,6 +41,7 @@ GRAD = "lnrnn/commands/gradcheck.py"
 PLOT = "lnrnn/commands/plot.py"
 
 T_CMD = "tests/commands/test_values253_commands.py::"
+T_EXPORT = "tests/commands/test_values437_export.py::"   # the export test, moved to a file named after it
 T_GRAD = "tests/commands/test_values253_gradcheck.py::"
 T_PLOT = "tests/commands/test_values253_plot.py::"
 OLD_CMD = ["tests/commands/test_values215_predict_plot.py", "tests/commands/test_values125_read_eval.py",
@@ -81,7 +82,7 @@ MUTANTS = [
     dict(name="v253-export-out-not-required", file=EXPORT,
          old='@click.option("--out", required=True, type=click.Path(dir_okay=False),',
          new='@click.option("--out", required=False, type=click.Path(dir_okay=False),',
-         tests=[T_CMD + "test_export_without_out_is_a_usage_error_before_the_run"] + OLD_CMD,
+         tests=[T_EXPORT + "test_export_without_out_is_a_usage_error_before_the_run"] + OLD_CMD,
          why="export without --out is no usage error: it is refused as '--out None has no suffix'"),
     # ---- gradcheck ----
     dict(name="v253-gradcheck-one-layer-by-default", file=GRAD,

@@ -43,6 +43,7 @@ DATA = "lnrnn/commands/data.py"
 T_IO = "tests/commands/test_values277_predict_io.py::"
 T_API = "tests/commands/test_values277_api.py::"
 T_CLI = "tests/commands/test_values277_cli.py::"
+T_READ = "tests/commands/test_values437_read.py::"   # the read refusal, in a file named after read
 OLD_IO = ["tests/test_values219_predict_io.py", "tests/test_values214_predict_io.py"]
 OLD_API = ["tests/test_values214_api.py", "tests/test_values161_api.py"]
 OLD_FILES = ["tests/commands/test_unmade_names.py", "tests/commands/test_values229_output_paths.py"]
@@ -118,7 +119,7 @@ MUTANTS = [
     dict(name="v277-read-batch-size-refusal-names-beam", file=READ,
          old='        raise UserError(f"--batch-size must be at least 1, not {batch_size}.")',
          new='        raise UserError(f"--batch-size must be at least 1, not {beam}.")',
-         tests=[T_CLI + "test_read_refuses_batch_size_zero_naming_it"] + OLD_CLI,
+         tests=[T_READ + "test_read_refuses_batch_size_zero_naming_it"] + OLD_CLI,
          why="lnrnn read's --batch-size refusal names --beam's value"),
     dict(name="v277-data-verify-names-own-shape-as-mnists", file=DATA,
          old='raise DataError(f"{name} holds an array of shape {arr.shape}, not the {shape} of MNIST.")',

@@ -11,31 +11,31 @@ mnist's damaged gzip header and read-only --dest.
 
 20 mutants. Against the existing targeted tests alone (each run before the new tests were listed) 5 were caught
 (the line rate over the longer string, fewer hypotheses than references taken, the replay's scales swapped,
-predict's rows said as sequences, the diagnostics' head gradients saved as views) and 15 missed: judging no
-lines not refused, the summary's peak phi the largest, the peak phi of an empty line raising, info's numpy
-version being scipy's and its cores being Numba's threads, predict reading the inputs before refusing a
-handwriting run, read counting files, gradcheck's --max-elems 0 taken and its failures counting the last line
-only, per_step's loss the batch's sum, build_model dropping a synthesis network's state noise and forget bias,
-load_arrays taking extra arrays, a damaged gzip header as a traceback, and a read-only --dest not checked
-before the download. The new value tests catch every mutant: test_values37_textmetrics (a textbook Levenshtein
-table on empty strings, repeated characters and long hypotheses; rates above 1; unpaired lines either way),
-commands/test_values37_judge (the summary and the report's closing line against the lines' own figures built
-by hand, peak phi of no points and of an all-prime text, judging no lines), commands/test_values37_info
-(versions of patched modules, a patched core count against patched threads), commands/test_values37_commands
-(a handwriting run with missing, too wide, NaN and non-array inputs; read of an .npz of three lines and an .npy
-together; --max-elems 0 and -3 with checks that must not run; failures counted whether the stack's checks, the
-model's or both fail), test_values37_diagnostics (the loss against loss_and_grad's with and without lengths,
-last-step and per-step heads; gradients of an update left as they were), model/test_values37_models (five
-configs through JSON: synthesis with LN and BN, bidirectional with skip, BN-RNN with noise, CTC; the rebuilt
-config, dtype and noise equal, the reloaded figures and noise draws equal; missing, extra, larger-model and
-misshapen arrays refused), commands/test_values37_data (four kinds of damaged gzip as DataError, a damaged file
-in --dest downloaded again, a damaged download refused with nothing kept, a read-only --dest refused before any
-download, as root in a child without the overriding capabilities). No mutant written was dropped; considered
-and not written as equivalent: lnrnn train's explicit options counting only the command line (no option of the
-command reads an environment variable, so that source never occurs), and read encoding its text with
-str.encode's default (which is UTF-8 whatever the locale). Found on the way: lnrnn gradcheck took --tolerance
-NaN (every check ran, then every line said FAIL) and inf; now refused in one line unless a finite number of at
-least 0, with a mutant of that check (21 in all).
+predict's rows said as sequences, the diagnostics' head gradients saved as views) and 15 missed: judging no lines
+not refused, the summary's peak phi the largest, the peak phi of an empty line raising, info's numpy version being
+scipy's and its cores being Numba's threads, predict reading the inputs before refusing a handwriting run, read
+counting files, gradcheck's --max-elems 0 taken and its failures counting the last line only, per_step's loss the
+batch's sum, build_model dropping a synthesis network's state noise and forget bias, load_arrays taking extra
+arrays, a damaged gzip header as a traceback, and a read-only --dest not checked before the download. The new
+value tests catch every mutant: test_values37_textmetrics (a textbook Levenshtein table on empty strings, repeated
+characters and long hypotheses; rates above 1; unpaired lines either way), commands/test_values37_judge (the
+summary and the report's closing line against the lines' own figures built by hand, peak phi of no points and of
+an all-prime text, judging no lines), commands/test_values37_info (versions of patched modules, a patched core
+count against patched threads), commands/test_values37_predict_read_gradcheck (a handwriting run with missing, too
+wide, NaN and non-array inputs; read of an .npz of three lines and an .npy together; --max-elems 0 and -3 with
+checks that must not run; failures counted whether the stack's checks, the model's or both fail),
+test_values37_diagnostics (the loss against loss_and_grad's with and without lengths, last-step and per-step
+heads; gradients of an update left as they were), model/test_values37_models (five configs through JSON: synthesis
+with LN and BN, bidirectional with skip, BN-RNN with noise, CTC; the rebuilt config, dtype and noise equal, the
+reloaded figures and noise draws equal; missing, extra, larger-model and misshapen arrays refused),
+commands/test_values37_data (four kinds of damaged gzip as DataError, a damaged file in --dest downloaded again, a
+damaged download refused with nothing kept, a read-only --dest refused before any download, as root in a child
+without the overriding capabilities). No mutant written was dropped; considered and not written as equivalent:
+lnrnn train's explicit options counting only the command line (no option of the command reads an environment
+variable, so that source never occurs), and read encoding its text with str.encode's default (which is UTF-8
+whatever the locale). Found on the way: lnrnn gradcheck took --tolerance NaN (every check ran, then every line
+said FAIL) and inf; now refused in one line unless a finite number of at least 0, with a mutant of that check (21
+in all).
 
     python tests/mutants/run.py --only 'v37-*'
 """
@@ -79,10 +79,10 @@ DATA_OLD = ["tests/commands/test_values17_data.py", "tests/commands/test_values_
 TEXT_NEW = ["tests/test_values37_textmetrics.py"]
 JUDGE_NEW = ["tests/commands/test_values37_judge.py"]
 INFO_NEW = ["tests/commands/test_values37_info.py"]
-PREDICT_NEW = ["tests/commands/test_values37_commands.py::test_predict_refuses_a_handwriting_run_whatever_its_inputs"]
-READ_NEW = ["tests/commands/test_values37_commands.py::test_read_counts_the_lines_it_wrote_not_the_files"]
-GRADCHECK_NEW = ["tests/commands/test_values37_commands.py::test_gradcheck_refuses_max_elems_below_one",
-                 "tests/commands/test_values37_commands.py::test_gradcheck_counts_every_failed_check"]
+PRG = "tests/commands/test_values37_predict_read_gradcheck.py::"   # the commands' value tests (named after all 3)
+PREDICT_NEW = [PRG + "test_predict_refuses_a_handwriting_run_whatever_its_inputs"]
+READ_NEW = [PRG + "test_read_counts_the_lines_it_wrote_not_the_files"]
+GRADCHECK_NEW = [PRG + "test_gradcheck_refuses_max_elems_below_one", PRG + "test_gradcheck_counts_every_failed_check"]
 DIAG_NEW = ["tests/test_values37_diagnostics.py"]
 MODELS_NEW = ["tests/model/test_values37_models.py"]
 DATA_NEW = ["tests/commands/test_values37_data.py"]
@@ -208,6 +208,6 @@ MUTANTS = [
     dict(name="v37-gradcheck-tolerance-unchecked", file="lnrnn/commands/gradcheck.py",
          old='    if not (tolerance >= 0 and np.isfinite(tolerance)):',
          new='    if not (tolerance >= 0):',
-         tests=["tests/commands/test_values37_commands.py"],
+         tests=["tests/commands/test_values37_predict_read_gradcheck.py"],
          why="--tolerance inf (or any infinite bound) runs every check and can fail none: not refused up front"),
 ]

@@ -13,7 +13,7 @@ read left unregistered; lnrnn info opening with numba's version.
 missed: the legend's colours shifted one run along, PNGs at 100 dpi, the runs drawn in sorted order, lnrnn info
 opening with numba's version. The old targeted files are the tests/training test_values*_plot files of the drawing, tests/commands
 test_plot, test_values173_plot, test_values253_plot, test_values349_plot and test_values131_plot (lnrnn plot),
-test_usage_errors, test_values173_cli_errors, test_values283_cli and test_values277_cli (the group), and
+test_cli_usage_errors, test_values173_cli_errors, test_values283_cli and test_values277_cli (the group), and
 test_values_info, test_values143_info, test_values325_info and test_values351_info (lnrnn info). The new value
 tests catch every mutant on their own: test_values372_plot (the Figure's own artists against the histories drawn:
 eight runs in eight colours with each legend entry the colour of its lines, a classifier's two panels labelled by
@@ -44,7 +44,7 @@ OLD_TPLOT = ["tests/training/test_values_plot.py", "tests/training/test_values9_
 OLD_CPLOT = ["tests/commands/test_plot.py", "tests/commands/test_values173_plot.py",
              "tests/commands/test_values253_plot.py", "tests/commands/test_values349_plot.py",
              "tests/commands/test_values131_plot.py"]
-OLD_CLI = ["tests/commands/test_usage_errors.py", "tests/commands/test_values173_cli_errors.py",
+OLD_CLI = ["tests/commands/test_cli_usage_errors.py", "tests/commands/test_values173_cli_errors.py",
            "tests/commands/test_values283_cli.py", "tests/commands/test_values277_cli.py"]
 OLD_INFO = ["tests/commands/test_values_info.py", "tests/commands/test_values143_info.py",
             "tests/commands/test_values325_info.py", "tests/commands/test_values351_info.py"]

@@ -44,7 +44,7 @@ SFILES_OLD = ["tests/data/test_values_stroke_files.py", "tests/data/test_values1
 RUNDIR_OLD = ["tests/training/test_values_rundir.py", "tests/training/test_values15_rundir.py",
               "tests/training/test_runs.py"]
 RUNCONFIG_OLD = ["tests/training/test_values_runconfig.py", "tests/training/test_values13_runconfig.py",
-                 "tests/commands/test_cli_config.py"]
+                 "tests/commands/test_cli_train_config.py"]
 BLAS_OLD = ["tests/kernels/test_values_blas.py", "tests/kernels/test_gemm.py"]
 GEMM_OLD = ["tests/kernels/test_gemm.py", "tests/kernels/test_races.py::test_column_sums_and_weight_gradient_gemm"]
 

@@ -10,14 +10,14 @@ included) and every reader catches that tuple. The planted bugs, each bringing t
 left out of the tuple; the npz task's member read, the strokes file's member read, lnrnn read's lines and the
 sampler's prime each catching OSError alone. 5 mutants. The old targeted files alone (OLD) catch 2 of 5 (the npz
 task's and lnrnn read's member reads, by their CRC and cut-short files); missed: zlib.error out of the tuple, the
-strokes file's member read, the prime. test_values413_compressed_npz damages a member of a savez_compressed archive
-so that reading it raises zlib.error (checked first) and requires each reader's sentence, and lnrnn train's one
-Error line. NEW + OLD catch 5 of 5; the new file alone catches 5 of 5 (each fails on the code before the fix).
+strokes file's member read, the prime. test_values413_compressed_npz_errors damages a member of a savez_compressed
+archive so that reading it raises zlib.error (checked first) and requires each reader's sentence, and lnrnn train's
+one Error line. NEW + OLD catch 5 of 5; the new file alone catches 5 of 5 (each fails on the code before the fix).
 Nothing left out as equivalent.
 
     python tests/mutants/run.py --only 'v413-*'
 """
-NEW = ["tests/data/test_values413_compressed_npz.py"]
+NEW = ["tests/data/test_values413_compressed_npz_errors.py"]
 OLD = [
     "tests/data/test_values406_arrays.py",
     "tests/data/test_values170_stroke_files.py",

@@ -10,16 +10,16 @@ lnrnn predict and a checkpoint's load ended in a traceback. The fix words the se
 every reader catches MemoryError around its numpy reads. The planted bugs: each of the eight readers catching
 OverflowError in its place, and the sentence dropping numpy's own words (the size it could not allocate). 9 mutants.
 The old targeted files alone (OLD) catch 0 of 9: none writes a header promising more than memory.
-test_values416_too_large writes such headers (a .npy alone and as an .npz member, beyond any address space so that
-allocating fails on every host) and requires each reader's sentence with numpy's words in it, and lnrnn train's one
-Error line. NEW + OLD catch 9 of 9; the new file alone catches 9 of 9 (each of its 11 tests fails on the code before
-the fix). Nothing left out as equivalent.
+test_values416_too_large_errors writes such headers (a .npy alone and as an .npz member, beyond any address space so
+that allocating fails on every host) and requires each reader's sentence with numpy's words in it, and lnrnn train's
+one Error line. NEW + OLD catch 9 of 9; the new file alone catches 9 of 9 (each of its 11 tests fails on the code
+before the fix). Nothing left out as equivalent.
 
     python tests/mutants/run.py --only 'v416-*'
 """
-NEW = ["tests/data/test_values416_too_large.py"]
+NEW = ["tests/data/test_values416_too_large_errors.py"]
 OLD = [
-    "tests/data/test_values413_compressed_npz.py",
+    "tests/data/test_values413_compressed_npz_errors.py",
     "tests/data/test_values406_arrays.py",
     "tests/data/test_values170_stroke_files.py",
     "tests/data/test_values402_stroke_files.py",

@@ -16,7 +16,7 @@ and 3. NEW + OLD catch 3 of 3; the new file alone catches 3 of 3. Nothing left o
 """
 NEW = ["tests/commands/test_values421_config_numbers.py"]
 OLD = [
-    "tests/commands/test_cli_config.py",
+    "tests/commands/test_cli_train_config.py",
     "tests/training/test_values_runconfig.py",
     "tests/training/test_values122_runconfig.py",
     "tests/training/test_values348_runconfig.py",

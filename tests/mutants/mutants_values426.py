@@ -28,7 +28,7 @@ OLD_RESUME = ["tests/training/test_values134_resume.py", "tests/training/test_va
               "tests/training/test_values47_resume.py", "tests/training/test_values54_resume.py",
               "tests/training/test_values398_recorder.py", "tests/training/test_values362_recorder.py",
               "tests/training/test_values425_diverged_state.py"]
-OLD_CONFIG = ["tests/commands/test_cli_config.py", "tests/commands/test_values142_config.py",
+OLD_CONFIG = ["tests/commands/test_cli_train_config.py", "tests/commands/test_values142_config.py",
               "tests/commands/test_values236_config.py", "tests/commands/test_values421_config_numbers.py",
               "tests/training/test_values_runconfig.py", "tests/training/test_values348_runconfig.py"]
 OLD_PLOT = ["tests/commands/test_plot.py", "tests/commands/test_values173_plot.py",

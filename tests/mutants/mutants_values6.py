@@ -33,7 +33,7 @@ FUNCTIONAL = "tests/model/test_functional.py"
 EVAL_CHUNKS = "tests/model/test_eval_chunks.py"
 STRUCT = "tests/test_structure.py"
 CLI = "tests/commands/test_cli.py"
-CLI_CONFIG = "tests/commands/test_cli_config.py"
+CLI_CONFIG = "tests/commands/test_cli_train_config.py"
 FINETUNE = "tests/training/test_finetune.py"
 # value tests written for the bugs below that the tests above let through
 SETUP_T = "tests/training/test_values_setup.py"

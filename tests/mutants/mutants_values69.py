@@ -47,7 +47,7 @@ IDX_OLD = ["tests/data/test_values_idx.py", "tests/data/test_values10_idx.py", "
 DATA_OLD = ["tests/commands/test_values_data.py", "tests/commands/test_values9_data.py",
             "tests/commands/test_values17_data.py", "tests/commands/test_values37_data.py"]
 CONFIG_OLD = ["tests/training/test_values_runconfig.py", "tests/training/test_values13_runconfig.py",
-              "tests/commands/test_cli_config.py", "tests/commands/test_values13_train_command.py",
+              "tests/commands/test_cli_train_config.py", "tests/commands/test_values13_train_command.py",
               "tests/commands/test_values_train_command.py"]
 SAMPLE_OLD = ["tests/commands/test_values_options.py", "tests/commands/test_values32_options_errors.py",
               "tests/commands/test_values39_bad_values.py", "tests/commands/test_values52_sample_cli.py"]
