@@ -2,15 +2,9 @@
 (13 for an RNN and an LSTM at these sizes), its rate at the end, nothing of it on stdout, none with --quiet
 (which its help names); and every check runs its own cell (the RNN's train lines are check_stack's of the RNN,
 not of the last cell the loop bound)."""
-from click.testing import CliRunner
-
 import lnrnn.training.progress
-from lnrnn.cli import main
 from lnrnn.gradcheck import check_stack
-
-
-def invoke(*args):
-    return CliRunner().invoke(main, [str(a) for a in args])
+from test_cli import invoke
 
 
 def test_gradcheck_shows_progress_unless_quiet_and_checks_each_cell(monkeypatch):

@@ -95,11 +95,22 @@ def flat(out):
     return []   # a saved tuple's flags
 
 
-def rnn_call(T, B, I, H, norm, dtype, nch, seed):
+def draws(dtype, seed):
+    """(P, gain) from one generator, in dtype: P(*shape) standard normal values, gain(*shape) values near 1."""
     rng = np.random.default_rng(seed)
-    P = lambda *s: rng.standard_normal(s).astype(dtype)  # noqa: E731
+
+    def P(*shape):
+        return rng.standard_normal(shape).astype(dtype)
+
+    def gain(*shape):
+        return (1 + 0.2 * rng.standard_normal(shape)).astype(dtype)
+    return P, gain
+
+
+def rnn_call(T, B, I, H, norm, dtype, nch, seed):
+    P, gain = draws(dtype, seed)
     x, h0, Wx, Wh, b, dy = P(T, B, I), P(B, H), P(I, H), P(H, H) * 0.5, P(H), P(T, B, H)
-    g = (1 + 0.2 * rng.standard_normal(H)).astype(dtype)
+    g = gain(H)
 
     def call():
         y, hT, saved = rnn_mod.rnn_forward(x, h0, Wx, Wh, b, g, norm, 1e-5, nch)
@@ -108,11 +119,9 @@ def rnn_call(T, B, I, H, norm, dtype, nch, seed):
 
 
 def lstm_call(T, B, I, H, norm, dtype, nch, seed):
-    rng = np.random.default_rng(seed)
     G = 4 * H
-    P = lambda *s: rng.standard_normal(s).astype(dtype)  # noqa: E731
+    P, gain = draws(dtype, seed)
     x, h0, c0, Wx, Wh, b, dy = P(T, B, I), P(B, H), P(B, H), P(I, G), P(H, G) * 0.5, P(G), P(T, B, H)
-    gain = lambda n: (1 + 0.2 * rng.standard_normal(n)).astype(dtype)  # noqa: E731
     gx, bx, gh, bh, gc, bc = gain(G), P(G), gain(G), P(G), gain(H), P(H)
 
     def call():
@@ -122,10 +131,9 @@ def lstm_call(T, B, I, H, norm, dtype, nch, seed):
 
 
 def bn_rnn_call(T, B, I, H, par_min, dtype, nch, seed):
-    rng = np.random.default_rng(seed)
-    P = lambda *s: rng.standard_normal(s).astype(dtype)  # noqa: E731
+    P, gain = draws(dtype, seed)
     x, h0, Wx, Wh, b, dy = P(T, B, I), P(B, H), P(I, H), P(H, H) * 0.5, P(H), P(T, B, H)
-    gx, gh = (1 + 0.2 * rng.standard_normal((2, H))).astype(dtype)
+    gx, gh = gain(H), gain(H)
     stats = [P(T, H) * 0.1 for _ in range(2)] + [1 + P(T, H) ** 2 for _ in range(2)]   # rm, rv (T,H) each
     lengths = np.arange(B, 0, -1) * T // B                                            # ragged rows
 
@@ -139,12 +147,10 @@ def bn_rnn_call(T, B, I, H, par_min, dtype, nch, seed):
 
 
 def bn_lstm_call(T, B, I, H, par_min, dtype, nch, seed):
-    rng = np.random.default_rng(seed)
     G = 4 * H
-    P = lambda *s: rng.standard_normal(s).astype(dtype)  # noqa: E731
+    P, gain = draws(dtype, seed)
     x, h0, c0, Wx, Wh, b, dy = P(T, B, I), P(B, H), P(B, H), P(I, G), P(H, G) * 0.5, P(G), P(T, B, H)
-    gx, gh = (1 + 0.2 * rng.standard_normal((2, G))).astype(dtype)
-    gc, bc = (1 + 0.2 * rng.standard_normal(H)).astype(dtype), P(H)
+    gx, gh, gc, bc = gain(G), gain(G), gain(H), P(H)
     stats = [P(T, w) * 0.1 for w in (G, G, H)] + [1 + P(T, w) ** 2 for w in (G, G, H)]
     lengths = np.arange(B, 0, -1) * T // B
 
