@@ -48,7 +48,7 @@ UPDATE = "lnrnn/training/update.py"
 DIST_OLD = ["tests/training/test_values16_distributed.py", "tests/training/test_values20_distributed.py",
             "tests/training/test_values21_distributed.py", "tests/training/test_values33_distributed.py",
             "tests/training/test_values43_one_rank.py", "tests/training/test_values58_ranks.py",
-            "tests/training/test_values70_group.py", "tests/training/test_values90_group.py",
+            "tests/training/test_values70_distributed_group.py", "tests/training/test_values90_distributed_group.py",
             "tests/training/test_values_distributed_options.py",
             "tests/training/test_values_distributed_options2.py"]
 STOP_OLD = ["tests/training/test_values9_stopping.py", "tests/training/test_values12_stopping.py",

@@ -25,7 +25,7 @@ at an epoch's end; resume_config's refusal for four settings, the option spelled
 trained run resumed with a changed --batch-size (refused) and a larger --epochs (wins)),
 test_values124_stopping (StopFlag's second signal, the budget record after each kind of stop, both second-signal
 lines, "nothing to do" for runs past their --epochs, the divergence line for each norm and noise),
-test_values124_group (Group.fail over a recording communicator: every kind of error's status by the module's
+test_values124_distributed_group (Group.fail over a recording communicator: every kind of error's status by the module's
 rules, the line each rank prints and the waits it makes).
 Dropped before the catalogue: the periodic save's ``self.batch_in_epoch < nb`` as ``<=`` (the epoch's end saves
 the same state right after: no file tells the two apart); ``elif`` before that save as ``if`` (a stop inside an
@@ -49,14 +49,14 @@ TRAIN_OLD = ["tests/training/test_values90_loop.py", "tests/training/test_values
              "tests/training/test_values47_saves.py"]
 STOP_OLD = ["tests/training/test_values114_stopping.py", "tests/training/test_values54_stopping.py",
             "tests/training/test_values56_stop_place.py"]
-DIST_OLD = ["tests/training/test_values70_group.py", "tests/training/test_values90_group.py"]
+DIST_OLD = ["tests/training/test_values70_distributed_group.py", "tests/training/test_values90_distributed_group.py"]
 SETUP_OLD = ["tests/training/test_values114_setup.py", "tests/training/test_values63_setup.py",
              "tests/training/test_values47_resume.py"]
 
 # value tests written for the bugs below (first, so that a caught mutant stops there)
 TRAIN_NEW = ["tests/training/test_values124_driver.py"]
 STOP_NEW = ["tests/training/test_values124_stopping.py"]
-DIST_NEW = ["tests/training/test_values124_group.py"]
+DIST_NEW = ["tests/training/test_values124_distributed_group.py"]
 SETUP_NEW = ["tests/training/test_values124_driver.py"]
 
 MUTANTS = [

@@ -8,39 +8,38 @@ leaving the dy x_hat half of a reused buffer uncleared, bwd_dx handing padded ro
 stopping one step short.
 
 13 mutants. Against the existing targeted tests alone (three direct files for distributed.py:
-test_values114_distributed, test_values70_group, test_values124_group; two for bn_sync.py: test_values93_bn_sync,
-test_values65_bn_sync; measured with --no-baseline, one core shared with other jobs, and cut short for time after
-the first six, each old run taking 1.5 to 3.5 minutes) 3 of those six were caught (launched_size's 0, shard's
-swapped divmod, root meaning alone) and 3 missed: launched_rank passing over rank 0 (no old case sets a rank
-variable to 0 ahead of another), and both allgather_rows slips (no measured old file gathers through Group's
-own allgather_rows over more than one rank); the other seven were not measured that way.
-The new value tests catch all 13 on their own (checked with the old files taken off the lists):
-test_values138_group (Group over a stand-in communicator that keeps MPI's rules: ranks are greenlets, Allreduce
-adds in rank order, Allgatherv refuses counts that are not what a rank sent or a receive buffer too small, bcast
-refuses ranks naming different roots; the launcher's variables unset and a rank variable saying 0; shard
+test_values114_distributed, test_values70_distributed_group, test_values124_distributed_group; two for bn_sync.py:
+test_values93_bn_sync, test_values65_bn_sync; measured with --no-baseline, one core shared with other jobs, and cut
+short for time after the first six, each old run taking 1.5 to 3.5 minutes) 3 of those six were caught
+(launched_size's 0, shard's swapped divmod, root meaning alone) and 3 missed: launched_rank passing over rank 0 (no
+old case sets a rank variable to 0 ahead of another), and both allgather_rows slips (no measured old file gathers
+through Group's own allgather_rows over more than one rank); the other seven were not measured that way. The new
+value tests catch all 13 on their own (checked with the old files taken off the lists):
+test_values138_distributed_group (Group over a stand-in communicator that keeps MPI's rules: ranks are greenlets,
+Allreduce adds in rank order, Allgatherv refuses counts that are not what a rank sent or a receive buffer too small,
+bcast refuses ranks naming different roots; the launcher's variables unset and a rank variable saying 0; shard
 against NumPy's array_split; allgather_rows of ranks with 2, 0, 1 and 3 rows against their concatenation;
-loss_and_grad on 3 ranks of 2, 2 and 1 rows with an LN-LSTM on the window task, masks, an empty row, truncated
-BPTT, state noise and float64 against one process's update of the whole batch; --reproducible's BN-RNN on 1, 2
-and 3 ranks the same bits, and one plain call's to round-off), test_values138_bn_sync (one step's column sums
-of four ranks, one without rows and one holding a row of length 0, against the concatenated active rows' mean,
-variance and running rows; backward sums into buffers still holding another step's sums and dx of every rank,
-dy nonzero on padded rows, against the definition of the concatenated batch; the x side over three ranks on
-threads, T past the running rows, against the concatenated batch's statistics, dx and dgain, dbias).
-Left out: update.py, whose untouched lines are the prewarm arming and first-update flag (a cold-start hook: the
-same numbers either way), the ValueError clause, and the CUDA DeviceUpdate (no value test without a GPU);
-block_models returning every twin made (the extra ones are never run), the shift rows wrapping instead of
-clamping past Ts and the step chunks' max(1, ...) (the shift only moves round-off; T is at least 1): equivalent or
-near it.
+loss_and_grad on 3 ranks of 2, 2 and 1 rows with an LN-LSTM on the window task, masks, an empty row, truncated BPTT,
+state noise and float64 against one process's update of the whole batch; --reproducible's BN-RNN on 1, 2 and 3 ranks
+the same bits, and one plain call's to round-off), test_values138_bn_sync (one step's column sums of four ranks, one
+without rows and one holding a row of length 0, against the concatenated active rows' mean, variance and running
+rows; backward sums into buffers still holding another step's sums and dx of every rank, dy nonzero on padded rows,
+against the definition of the concatenated batch; the x side over three ranks on threads, T past the running rows,
+against the concatenated batch's statistics, dx and dgain, dbias). Left out: update.py, whose untouched lines are
+the prewarm arming and first-update flag (a cold-start hook: the same numbers either way), the ValueError clause,
+and the CUDA DeviceUpdate (no value test without a GPU); block_models returning every twin made (the extra ones are
+never run), the shift rows wrapping instead of clamping past Ts and the step chunks' max(1, ...) (the shift only
+moves round-off; T is at least 1): equivalent or near it.
 
     python tests/mutants/run.py --only 'v138-*'
 """
 DIST = "lnrnn/training/distributed.py"
 SYNC = "lnrnn/kernels/bn_sync.py"
 
-NEW_GROUP = "tests/training/test_values138_group.py"
+NEW_GROUP = "tests/training/test_values138_distributed_group.py"
 NEW_SYNC = "tests/kernels/test_values138_bn_sync.py"
-OLD_GROUP = ["tests/training/test_values114_distributed.py", "tests/training/test_values70_group.py",
-             "tests/training/test_values124_group.py"]
+OLD_GROUP = ["tests/training/test_values114_distributed.py", "tests/training/test_values70_distributed_group.py",
+             "tests/training/test_values124_distributed_group.py"]
 OLD_SYNC = ["tests/kernels/test_values93_bn_sync.py", "tests/kernels/test_values65_bn_sync.py"]
 
 MUTANTS = [

@@ -12,21 +12,21 @@ test_values134_resume, test_values17_train, test_values33_train for train.py; te
 test_values122_recorder, test_values102_recorder, test_values36_recorder for recorder.py; and cut short for time
 after the first four, each old run taking 1.5 to 3.5 minutes on a shared core) 2 of those four were caught (the
 ranks recorded as the rank, the rng restored from the seed) and 2 missed: eval_row's kind (no old file reads the
-stop_eval's "eval") and the summary's inverted test (no old file reads how the summary places its evaluation);
-the other seven were not measured that way. The new value tests catch all 11 on their own (checked with the old
-files taken off the lists): test_values165_run (a 2-epoch run of NB = 3 updates an epoch: metrics.jsonl's rows,
-steps, epoch fractions and kinds in order against the schedule worked out by hand; learning_curve.svg drawn at the
-end of a run shorter than the redraw interval; the summary's "after epoch 2" and the stop's "at update 5 (epoch
-1.67)"; checkpoint.json's stop_eval of kind "stop" with its samples and ranks 1; a run stopped by --max-steps 5
-inside its second epoch and resumed is the run made in one go to the bit with the same rows, and no note of a
-changed process count; the finished run resumed says there is nothing to do, in the sentence written here),
-test_values165_group (evaluate over 4 batches on 3 stand-in ranks, an LN-LSTM with masks, an empty row, state
-noise and float64, against the metric sums of all four batches added here; --reproducible's BN-RNN over 4 blocks
-on ranks of 2, 1 and 1 blocks with masks, a row of length 0 and truncated BPTT: every rank's gradient and sums are
-rank 0's bits and one plain call's to round-off; check_config's refusals against the blocks counted by the kernels'
-rule by hand). Left out as equivalent or near it: the step-0 checkpoint's test without the epoch and batch terms
-(step 0 implies both), the mid-epoch save's "elif" as "if" (a stop inside an epoch breaks before it, one at the
-end has no batch left), the blocks' sums without .copy() (the gathered rows are not read again), the curve
+stop_eval's "eval") and the summary's inverted test (no old file reads how the summary places its evaluation); the
+other seven were not measured that way. The new value tests catch all 11 on their own (checked with the old files
+taken off the lists): test_values165_run (a 2-epoch run of NB = 3 updates an epoch: metrics.jsonl's rows, steps,
+epoch fractions and kinds in order against the schedule worked out by hand; learning_curve.svg drawn at the end of a
+run shorter than the redraw interval; the summary's "after epoch 2" and the stop's "at update 5 (epoch 1.67)";
+checkpoint.json's stop_eval of kind "stop" with its samples and ranks 1; a run stopped by --max-steps 5 inside its
+second epoch and resumed is the run made in one go to the bit with the same rows, and no note of a changed process
+count; the finished run resumed says there is nothing to do, in the sentence written here),
+test_values165_distributed_group (evaluate over 4 batches on 3 stand-in ranks, an LN-LSTM with masks, an empty row,
+state noise and float64, against the metric sums of all four batches added here; --reproducible's BN-RNN over 4
+blocks on ranks of 2, 1 and 1 blocks with masks, a row of length 0 and truncated BPTT: every rank's gradient and
+sums are rank 0's bits and one plain call's to round-off; check_config's refusals against the blocks counted by the
+kernels' rule by hand). Left out as equivalent or near it: the step-0 checkpoint's test without the epoch and batch
+terms (step 0 implies both), the mid-epoch save's "elif" as "if" (a stop inside an epoch breaks before it, one at
+the end has no batch left), the blocks' sums without .copy() (the gathered rows are not read again), the curve
 pending flag left set after a drawing (only a second drawing of the same picture).
 
     python tests/mutants/run.py --only 'v165-*'
@@ -40,12 +40,12 @@ TRAIN_OLD = ["tests/training/test_values134_resume.py", "tests/training/test_val
              "tests/training/test_values33_train.py"]
 REC_OLD = ["tests/training/test_values134_resume.py", "tests/training/test_values122_recorder.py",
            "tests/training/test_values102_recorder.py", "tests/training/test_values36_recorder.py"]
-DIST_OLD = ["tests/training/test_values138_group.py", "tests/training/test_values124_group.py",
+DIST_OLD = ["tests/training/test_values138_distributed_group.py", "tests/training/test_values124_distributed_group.py",
             "tests/training/test_values114_distributed.py", "tests/training/test_values43_shards.py"]
 
 # value tests written for the bugs below (first, so that a caught mutant stops there)
 RUN_NEW = ["tests/training/test_values165_run.py"]
-GROUP_NEW = ["tests/training/test_values165_group.py"]
+GROUP_NEW = ["tests/training/test_values165_distributed_group.py"]
 
 MUTANTS = [
     dict(name="v165-meta-ranks-is-rank", file=REC,

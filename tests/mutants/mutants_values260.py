@@ -13,11 +13,11 @@ refused only under --reproducible and a launcher together.
 
 13 mutants. Against the old targeted files alone: cut short on a loaded host (3 to 7 minutes a mutant): the first 3
 were caught, the other 10 were not run. The new value tests catch all 13 on their own (checked with the old files
-taken off the lists): test_values260_group (--reproducible's four blocks of a BN model at B = 11 under block rows 1,
-counted here from the definition, with truncated BPTT chunks of 2 and 3, a ragged batch with an empty row and the
-global batch's state noise, in float64, against one plain SequenceModel.loss_and_grad of the whole batch: loss,
-sums, gradient and running statistics to 1e-12; evaluate of three batches of 3, 5 and 2 rows against each batch's
-own sums added by hand and 30 scored steps counted by hand; a Group over a stand-in communicator of 3;
+taken off the lists): test_values260_distributed_group (--reproducible's four blocks of a BN model at B = 11 under
+block rows 1, counted here from the definition, with truncated BPTT chunks of 2 and 3, a ragged batch with an empty
+row and the global batch's state noise, in float64, against one plain SequenceModel.loss_and_grad of the whole
+batch: loss, sums, gradient and running statistics to 1e-12; evaluate of three batches of 3, 5 and 2 rows against
+each batch's own sums added by hand and 30 scored steps counted by hand; a Group over a stand-in communicator of 3;
 check_config's refusals word for word for CUDA and for 1 and 2 data blocks counted by hand at batch sizes 12 and 24
 under --block-rows 4, and 4 blocks of a batch of 40 let through for 2-4 processes), test_values260_setup
 (--reproducible resolved on the CPU and refused word for word with --device cuda; the state noise by cell and task
@@ -41,10 +41,11 @@ DIST = "lnrnn/training/distributed.py"
 PLAN = "lnrnn/training/plan.py"
 SETUP = "lnrnn/training/setup.py"
 
-G = "tests/training/test_values260_group.py::"
+G = "tests/training/test_values260_distributed_group.py::"
 S = "tests/training/test_values260_setup.py::"
-OLD_DIST = ["tests/training/test_values239_group.py", "tests/training/test_values230_one_group.py",
-            "tests/training/test_values202_group.py", "tests/training/test_values_distributed_options.py"]
+OLD_DIST = ["tests/training/test_values239_distributed_group.py",
+            "tests/training/test_values230_distributed_one_group.py",
+            "tests/training/test_values202_distributed_group.py", "tests/training/test_values_distributed_options.py"]
 OLD_PLAN = ["tests/training/test_values230_plan.py", "tests/training/test_values_plan.py"]
 OLD_SETUP = ["tests/training/test_values142_setup.py", "tests/training/test_values114_setup.py"]
 

@@ -12,20 +12,20 @@ one dict.
 
 14 mutants. Against the old targeted files alone: not measured yet. The new value tests catch every mutant on their
 own (checked with the old files taken off the lists): test_values279_memory (a plain two-layer LSTM's estimate
-counted array by array by hand: 412 parameters, 4 copies of 8 bytes, activations and evaluation at 1.25 x the
-arrays BPTT and inference keep; the data bytes as given; check_fits's peak of parameters + the larger of activations
-and evaluation + data, with exactly the free memory fitting; the refusal word for word), test_values279_group
-(check_config at batch 12 under --block-rows 4, one data block counted from the definition, refused word for word
-only with --reproducible; rank_blocks of 11 rows under block rows 1 dealt 2, 1, 1 over three stand-in ranks; the
-error line of rank 2 of 3 and of rank 0 with Abort's exit code; evaluate over a group of one against each batch's
-sums added by hand in float64, to 1e-13, and the units counted by hand per step and per sequence over ragged
-lengths), test_values279_plan_setup_evaluation (refusals word for word, the start line written out by hand, a
-checkpoint's arrays parted by prefix). Left out as equivalent: evaluation.evaluate's group.size > 1 made >= 1 (a
-group of one then deals every batch to rank 0 and adds the same sums in the same order: the same figures);
-loss_and_grad's keys taken from model.head.sum_keys instead of last_sums (the same names in the same order); the
-stop votes' Allreduce dropped under --reproducible (the identity in one process, and the multi-rank path needs
-MPI); init's 'return SINGLE' for a launcher of one (Group() is SINGLE's equal in every observable field). Left out as
-not cheap: available_bytes's cgroup reading (the host's own files decide it).
+counted array by array by hand: 412 parameters, 4 copies of 8 bytes, activations and evaluation at 1.25 x the arrays
+BPTT and inference keep; the data bytes as given; check_fits's peak of parameters + the larger of activations and
+evaluation + data, with exactly the free memory fitting; the refusal word for word),
+test_values279_distributed_group (check_config at batch 12 under --block-rows 4, one data block counted from the
+definition, refused word for word only with --reproducible; rank_blocks of 11 rows under block rows 1 dealt 2, 1, 1
+over three stand-in ranks; the error line of rank 2 of 3 and of rank 0 with Abort's exit code; evaluate over a group
+of one against each batch's sums added by hand in float64, to 1e-13, and the units counted by hand per step and per
+sequence over ragged lengths), test_values279_plan_setup_evaluation (refusals word for word, the start line written
+out by hand, a checkpoint's arrays parted by prefix). Left out as equivalent: evaluation.evaluate's group.size > 1
+made >= 1 (a group of one then deals every batch to rank 0 and adds the same sums in the same order: the same
+figures); loss_and_grad's keys taken from model.head.sum_keys instead of last_sums (the same names in the same
+order); the stop votes' Allreduce dropped under --reproducible (the identity in one process, and the multi-rank path
+needs MPI); init's 'return SINGLE' for a launcher of one (Group() is SINGLE's equal in every observable field). Left
+out as not cheap: available_bytes's cgroup reading (the host's own files decide it).
 
     python tests/mutants/run.py --only 'v279-*'
 """
@@ -36,11 +36,12 @@ SETUP = "lnrnn/training/setup.py"
 EVAL = "lnrnn/training/evaluation.py"
 
 T_MEM = "tests/training/test_values279_memory.py::"
-T_GROUP = "tests/training/test_values279_group.py::"
+T_GROUP = "tests/training/test_values279_distributed_group.py::"
 T_PSE = "tests/training/test_values279_plan_setup_evaluation.py::"
 OLD_MEM = ["tests/training/test_values218_memory.py", "tests/training/test_values271_prewarm_memory.py"]
-OLD_DIST = ["tests/training/test_values260_group.py", "tests/training/test_values230_one_group.py",
-            "tests/training/test_values239_group.py"]
+OLD_DIST = ["tests/training/test_values260_distributed_group.py",
+            "tests/training/test_values230_distributed_one_group.py",
+            "tests/training/test_values239_distributed_group.py"]
 OLD_PLAN = ["tests/training/test_values239_plan.py", "tests/training/test_values230_plan.py"]
 OLD_SETUP = ["tests/training/test_values260_setup.py", "tests/training/test_values142_setup.py"]
 OLD_EVAL = ["tests/training/test_values248_evaluation_finetune.py", "tests/training/test_values218_evaluation.py"]

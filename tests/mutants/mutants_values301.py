@@ -42,7 +42,7 @@ OLD_TRAIN = ["tests/training/test_values259_policies.py", "tests/training/test_v
              "tests/training/test_values274_policies.py", "tests/training/test_values274_recorder.py"]
 OLD_PLAN = ["tests/training/test_values36_plan.py", "tests/training/test_values218_plan.py",
             "tests/training/test_values21_plan.py"]
-OLD_DIST = ["tests/training/test_values70_group.py", "tests/training/test_values202_group.py",
+OLD_DIST = ["tests/training/test_values70_distributed_group.py", "tests/training/test_values202_distributed_group.py",
             "tests/training/test_values114_distributed.py"]
 
 MUTANTS = [

@@ -8,34 +8,34 @@ aborting with 1 whatever the exit code; StopFlag starting inside a save; a secon
 instead of aborting; a save ending in Abort after a first signal alone; a group's reason read from this rank's own
 flag instead of the votes; the blow-up factor 10.5 instead of 10.
 
-14 mutants. Against the old targeted files alone: not measured yet. The new value tests catch every mutant on
-their own (checked with the old files taken off the lists): test_values316_group (the launcher's variables one at
-a time; rank 0 of 2 over a stand-in communicator whose other rank's gradient and metric sums are worked out in the
-test from rows [6, 11) of the global batch, its noise rows and the 31 units counted by hand, against one process's
-call on the whole batch to 1e-12 and the votes added by hand; an allgather of 2, 1 and 1 rows in rank order;
---reproducible blocks adding another rank's votes; a bn-rnn's 4 blocks under truncated BPTT, ragged lengths and
-state noise against one call, gradient and running statistics; twins' output clip; Ctrl-C and SystemExit ending
+14 mutants. Against the old targeted files alone: not measured yet. The new value tests catch every mutant on their
+own (checked with the old files taken off the lists): test_values316_distributed_group (the launcher's variables one
+at a time; rank 0 of 2 over a stand-in communicator whose other rank's gradient and metric sums are worked out in
+the test from rows [6, 11) of the global batch, its noise rows and the 31 units counted by hand, against one
+process's call on the whole batch to 1e-12 and the votes added by hand; an allgather of 2, 1 and 1 rows in rank
+order; --reproducible blocks adding another rank's votes; a bn-rnn's 4 blocks under truncated BPTT, ragged lengths
+and state noise against one call, gradient and running statistics; twins' output clip; Ctrl-C and SystemExit ending
 the group with codes 130 and 3, the line word for word), test_values316_stopping (StopFlag's handler called as the
 signals call it, inside and outside a save; a group's reason and voted signal from the votes; --patience 2 over
 worse, better, equal, worse histories of loss and acc, stopping at the fifth evaluation and not before, and not at
 all under --patience 3; the blow-up at 10.3 times the first loss firing at the 20th update in a row, its refusal
-word for word, and never at exactly 10 times). Left out as equivalent: BlockRing.run's
-len(set(self.calls)) != 1 weakened (the blocks switch in lockstep, each either reduces once or ends, so unequal
-counts imply a finished block and any(done) already fires); block_models returning every twin made instead of
-made[:n] (the runners past n only receive copies of the parameters); the elif t.early_stop is not None made
-truthy (an early stop record is a non-empty dict); resume_note's and NullLog's bodies (no value a user sees
-changes with a slip there short of the message text, mutated by earlier rounds). Left out as a crash rather than a
-value: shard_batch's state and text checks inverted (None is sliced).
+word for word, and never at exactly 10 times). Left out as equivalent: BlockRing.run's len(set(self.calls)) != 1
+weakened (the blocks switch in lockstep, each either reduces once or ends, so unequal counts imply a finished block
+and any(done) already fires); block_models returning every twin made instead of made[:n] (the runners past n only
+receive copies of the parameters); the elif t.early_stop is not None made truthy (an early stop record is a
+non-empty dict); resume_note's and NullLog's bodies (no value a user sees changes with a slip there short of the
+message text, mutated by earlier rounds). Left out as a crash rather than a value: shard_batch's state and text
+checks inverted (None is sliced).
 
     python tests/mutants/run.py --only 'v316-*'
 """
 DIST = "lnrnn/training/distributed.py"
 STOP = "lnrnn/training/stopping.py"
 
-T_GROUP = "tests/training/test_values316_group.py::"
+T_GROUP = "tests/training/test_values316_distributed_group.py::"
 T_STOP = "tests/training/test_values316_stopping.py::"
-OLD_DIST = ["tests/training/test_values279_group.py", "tests/training/test_values260_group.py",
-            "tests/training/test_values230_one_group.py", "tests/training/test_values114_distributed.py"]
+OLD_DIST = ["tests/training/test_values279_distributed_group.py", "tests/training/test_values260_distributed_group.py",
+            "tests/training/test_values230_distributed_one_group.py", "tests/training/test_values114_distributed.py"]
 OLD_STOP = ["tests/training/test_values114_stopping.py", "tests/training/test_values124_stopping.py",
             "tests/training/test_values209_stopping.py", "tests/training/test_values295_stopping.py"]
 

@@ -10,23 +10,23 @@ than the launcher started let through; a failing rank's line printed on stdout; 
 rank 1 as the writer.
 
 13 mutants. Against the old targeted files alone: not measured yet. (Old files: test_values301_loop,
-test_values312_loop, test_values316_group, test_values_distributed_options, test_values289_update.) The new value
-tests catch every mutant on their own (checked with the old files taken off the lists): test_values345_loop (TINY
-with --split 7/5 and --batch-size 3: three updates an epoch reading rows perm[0:3], perm[3:6], perm[6:7] of each
-permutation drawn here from default_rng(5), of the training split only; --eval-every 2 rows at updates 2, 3, 4
-and 6 with epochs 2/3, 1, 1 + 1/3, 2 and samples 6, 7, 10, 14 counted by hand; an epoch's train_loss the sum of
-its updates' loss sums over their counts, and the initial loss the first update's sum over its count; a finished
-run resumed saying so word for word with every file's bytes and mtime unchanged; a run cut at update 4 and resumed
-equal to the uncut run), test_values345_group (a NaN in x refused as the data's fault word for word, batch 2 of
-epoch 3; a requested SIGINT's votes [1, 1, 0] under --reproducible; bn-lstm in 4 blocks with truncated BPTT 3,
-ragged rows and state noise against one call's gradient and running statistics in float64; two thread ranks over
-halves of a text batch against one process; the launcher's 2 against MPI's 4 and 1 refused word for word; rank
-0's UserError on stderr with its exit code; describe_split(2, 7) word for word). Left out as equivalent: init()'s
-'Group(comm) if comm.Get_size() > 1' made >= 1 (reached only when MPI's size equals the launcher's, above 1);
-block_models returning all its twins instead of made[:n] (the extra twins only get parameters copied, BlockRing
-runs counts' blocks); the stand-in zero-length block's total (a row of no steps adds nothing). Left out as not
-cheaply reachable: the 'already holds a run' refusal inside _run (a folder must appear between the Trainer's
-construction and run()), and the device update's lines (a CUDA device).
+test_values312_loop, test_values316_distributed_group, test_values_distributed_options, test_values289_update.) The
+new value tests catch every mutant on their own (checked with the old files taken off the lists):
+test_values345_loop (TINY with --split 7/5 and --batch-size 3: three updates an epoch reading rows perm[0:3],
+perm[3:6], perm[6:7] of each permutation drawn here from default_rng(5), of the training split only; --eval-every 2
+rows at updates 2, 3, 4 and 6 with epochs 2/3, 1, 1 + 1/3, 2 and samples 6, 7, 10, 14 counted by hand; an epoch's
+train_loss the sum of its updates' loss sums over their counts, and the initial loss the first update's sum over its
+count; a finished run resumed saying so word for word with every file's bytes and mtime unchanged; a run cut at
+update 4 and resumed equal to the uncut run), test_values345_distributed_group (a NaN in x refused as the data's
+fault word for word, batch 2 of epoch 3; a requested SIGINT's votes [1, 1, 0] under --reproducible; bn-lstm in 4
+blocks with truncated BPTT 3, ragged rows and state noise against one call's gradient and running statistics in
+float64; two thread ranks over halves of a text batch against one process; the launcher's 2 against MPI's 4 and 1
+refused word for word; rank 0's UserError on stderr with its exit code; describe_split(2, 7) word for word). Left
+out as equivalent: init()'s 'Group(comm) if comm.Get_size() > 1' made >= 1 (reached only when MPI's size equals the
+launcher's, above 1); block_models returning all its twins instead of made[:n] (the extra twins only get parameters
+copied, BlockRing runs counts' blocks); the stand-in zero-length block's total (a row of no steps adds nothing).
+Left out as not cheaply reachable: the 'already holds a run' refusal inside _run (a folder must appear between the
+Trainer's construction and run()), and the device update's lines (a CUDA device).
 
     python tests/mutants/run.py --only 'v345-*'
 """
@@ -35,9 +35,9 @@ DIST = "lnrnn/training/distributed.py"
 UPDATE = "lnrnn/training/update.py"
 
 T_LOOP = "tests/training/test_values345_loop.py::"
-T_GROUP = "tests/training/test_values345_group.py::"
+T_GROUP = "tests/training/test_values345_distributed_group.py::"
 OLD_LOOP = ["tests/training/test_values301_loop.py", "tests/training/test_values312_loop.py"]
-OLD_GROUP = ["tests/training/test_values316_group.py", "tests/training/test_values_distributed_options.py"]
+OLD_GROUP = ["tests/training/test_values316_distributed_group.py", "tests/training/test_values_distributed_options.py"]
 OLD_UPDATE = ["tests/training/test_values289_update.py"]
 
 MUTANTS = [

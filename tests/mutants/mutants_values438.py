@@ -30,7 +30,6 @@ OLD_FINETUNE = ["tests/training/test_values118_finetune.py", "tests/training/tes
                 "tests/training/test_values373_progress_finetune.py", "tests/training/test_values63_finetune.py",
                 "tests/training/test_values95_finetune.py", "tests/training/test_values_finetune.py",
                 "tests/training/test_finetune.py"]
-13
 OLD_IAMONDB = ["tests/data/test_values427_iamondb.py", "tests/data/test_values111_iamondb.py",
                "tests/data/test_values135_iamondb.py", "tests/data/test_values15_iamondb.py",
                "tests/data/test_values170_iamondb.py", "tests/data/test_values206_iamondb.py",
@@ -42,7 +41,6 @@ OLD_IAMONDB = ["tests/data/test_values427_iamondb.py", "tests/data/test_values11
                "tests/data/test_values59_iamondb.py", "tests/data/test_values81_iamondb.py",
                "tests/data/test_values89_iamondb.py", "tests/data/test_values_iamondb.py",
                "tests/data/test_values9_iamondb.py"]
-21
 OLD_FUNCTIONAL = ["tests/model/test_values51_functional.py", "tests/model/test_functional.py",
                   "tests/model/test_values13_functional.py", "tests/model/test_values148_functional.py",
                   "tests/model/test_values169_functional.py", "tests/model/test_values16_functional.py",
@@ -51,7 +49,6 @@ OLD_FUNCTIONAL = ["tests/model/test_values51_functional.py", "tests/model/test_f
                   "tests/model/test_values310_functional.py", "tests/model/test_values343_functional.py",
                   "tests/model/test_values364_functional.py", "tests/model/test_values384_functional.py",
                   "tests/model/test_values77_functional.py"]
-15
 OLD_HEADS = ["tests/model/test_values108_heads.py", "tests/model/test_values10_heads.py",
              "tests/model/test_values129_heads.py", "tests/model/test_values12_heads.py",
              "tests/model/test_values151_heads.py", "tests/model/test_values166_heads.py",
@@ -67,7 +64,6 @@ OLD_HEADS = ["tests/model/test_values108_heads.py", "tests/model/test_values10_h
              "tests/test_values176_reference_heads.py", "tests/test_values191_reference_heads.py",
              "tests/test_values288_reference_heads.py", "tests/test_values304_reference_heads.py",
              "tests/test_values330_reference_heads.py", "tests/test_values355_reference_heads.py"]
-30
 
 RECORD = 'return {"path": str(self.given), "step": int(m.get("step", 0)), "best": bool(m.get("best")),'
 SHOWN = 'shown = ", ".join(missing[:3]) + (", ..." if len(missing) > 3 else "")'

@@ -12,22 +12,22 @@ skip layer [h, x], swapping the LN-LSTM's x and h gains and returning dL/dh last
 18 mutants. Against the existing targeted tests alone 13 were caught and 5 missed: launched_size reading the rank
 variables (no test set a launcher's variables), the resume note split by the saved ranks (its wording was not
 checked), check_config at the default block rows (no old test asks about a --block-rows whose block count differs
-from the default's), evaluate's sums in a float32 model's dtype (the evaluation tests compare ranks with one
-process through the same function, rounded alike) and the LN-LSTM's swapped gains in per_step (the diagnostics
-tests run models at their initial gains, all ones). The new value tests catch every mutant on their own (checked
-with the old tests taken off the lists): test_values70_group (the launchers' variables set here; the split and
-resume wording against block counts worked out from the blocks' rule; check_config at --block-rows 1 and 4; the
-group of one against the model's own update with state noise, truncated BPTT, ragged lengths, text, BN, float64;
-evaluate against loss_sums added here in float64, float32 model included), test_values70_progress (format_seconds
-against divmod by hand; counts, rates, ETA, bar and elapsed time on a clock set by the test), test_values70_memory
-(the parameters part against the bytes of the flat arrays, the optimizer's slot arrays after a real step and the BN
+from the default's), evaluate's sums in a float32 model's dtype (the evaluation tests compare ranks with one process
+through the same function, rounded alike) and the LN-LSTM's swapped gains in per_step (the diagnostics tests run
+models at their initial gains, all ones). The new value tests catch every mutant on their own (checked with the old
+tests taken off the lists): test_values70_distributed_group (the launchers' variables set here; the split and resume
+wording against block counts worked out from the blocks' rule; check_config at --block-rows 1 and 4; the group of
+one against the model's own update with state noise, truncated BPTT, ragged lengths, text, BN, float64; evaluate
+against loss_sums added here in float64, float32 model included), test_values70_progress (format_seconds against
+divmod by hand; counts, rates, ETA, bar and elapsed time on a clock set by the test), test_values70_memory (the
+parameters part against the bytes of the flat arrays, the optimizer's slot arrays after a real step and the BN
 statistics after a forward; the activations part with the layer's own Wh width), test_values70_prewarm (one child
 per kind over many forwards, none for a cached kind), test_values70_judge (summary and report against sums by hand
 on three lines; check_judge's messages on stand-in runs), test_values70_diagnostics (the loss against the model's
 inference on moved parameters with skip and lengths; the last step's dL/dh against the head's gradient computed
 here). Dropped before the catalogue: block_models' `while` as `if` (a BN run of two blocks or more fails with an
-IndexError, no value test needed) and _masked_stats' variance without the mask (near duplicate of an earlier
-round's spread mutants).
+IndexError, no value test needed) and _masked_stats' variance without the mask (near duplicate of an earlier round's
+spread mutants).
 
     python tests/mutants/run.py --only 'v70-*'
 """
@@ -55,7 +55,7 @@ DIAG_OLD = ["tests/test_diagnostics.py", "tests/test_values_diagnostics.py", "te
             "tests/test_values37_diagnostics.py"]
 
 # value tests written for the bugs below (first, so that a caught mutant stops there)
-DIST_NEW = ["tests/training/test_values70_group.py"]
+DIST_NEW = ["tests/training/test_values70_distributed_group.py"]
 PROGRESS_NEW = ["tests/training/test_values70_progress.py"]
 MEMORY_NEW = ["tests/training/test_values70_memory.py"]
 PREWARM_NEW = ["tests/training/test_values70_prewarm.py"]

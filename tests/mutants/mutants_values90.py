@@ -11,26 +11,26 @@ the first one's number and --best-metric none judging every evaluation better (s
 normalized cell (plan.py).
 
 16 mutants. Against the existing targeted tests alone all 16 were caught; against the two or three files that call
-each module's functions directly (the first ones of each *_OLD list) 6 were caught and 10 missed: the evaluation over
-batches, the three updates.jsonl slips, the epoch's sums, the early stop kept on resume, the signal of an Abort during
-a save and the three edges of plan.validate; the other files of the lists catch them. The new value tests catch every
-mutant on their own (checked with the old tests taken off the lists): test_values90_group (the group of one against
-SequenceModel.loss_and_grad given noise_state's draw for (1, update) as its initial states, with truncated BPTT, masks
-with a padded and an empty row, the synthesis window's text and BN cells, float64; --reproducible's two blocks against
-the whole batch's sums; evaluate against every batch's loss_sums added here; shard_batch of ranks 0, 1 and 2 of 3
-against each array's rows [lo, hi) and the global noise's), test_values90_loop (a tiny run with --log-every 2 and
---lr-decay 0.5: updates.jsonl's and metrics.jsonl's training metrics against the sums and counts a hook saw at every
-update, their rates against lr * 0.5**epoch across the epoch boundary; the evaluation at a --max-steps stop inside an
-epoch; --patience over a scripted worse/better/tie/worse validation history against the rule written out, resumed with
-a larger --patience and stopping where one run with that patience stops) and test_values90_policies (stopping.judge
-over non-monotonic histories with ties and a NaN for loss, cer and acc against the rule by hand; --best-metric none;
-StopFlag's deferred second signal; plan.validate at 0, 1 and 2 of --tbptt, --save-every and --eval-batch-size;
-plan.state_noise for every cell and both kinds of task). Dropped as equivalent: the summary's check that the stop's
-evaluation is of the trainer's update (restore never reads stop_eval, so within an invocation its step is the
-trainer's), the evaluation's count rounded by int() alone (whole counts, exact in float64), the block sums taken
-without a copy (the gathered rows are not read again), shard_batch's rows taken on the steps axis in a group of one
-(rows [0, B) leave x whole there: the test uses ranks 1 and 2 of 3). Not planted: the evaluation's Allreduce dropped
-(the identity in one process).
+each module's functions directly (the first ones of each *_OLD list) 6 were caught and 10 missed: the evaluation
+over batches, the three updates.jsonl slips, the epoch's sums, the early stop kept on resume, the signal of an Abort
+during a save and the three edges of plan.validate; the other files of the lists catch them. The new value tests
+catch every mutant on their own (checked with the old tests taken off the lists): test_values90_distributed_group
+(the group of one against SequenceModel.loss_and_grad given noise_state's draw for (1, update) as its initial
+states, with truncated BPTT, masks with a padded and an empty row, the synthesis window's text and BN cells,
+float64; --reproducible's two blocks against the whole batch's sums; evaluate against every batch's loss_sums added
+here; shard_batch of ranks 0, 1 and 2 of 3 against each array's rows [lo, hi) and the global noise's),
+test_values90_loop (a tiny run with --log-every 2 and --lr-decay 0.5: updates.jsonl's and metrics.jsonl's training
+metrics against the sums and counts a hook saw at every update, their rates against lr * 0.5**epoch across the epoch
+boundary; the evaluation at a --max-steps stop inside an epoch; --patience over a scripted worse/better/tie/worse
+validation history against the rule written out, resumed with a larger --patience and stopping where one run with
+that patience stops) and test_values90_policies (stopping.judge over non-monotonic histories with ties and a NaN for
+loss, cer and acc against the rule by hand; --best-metric none; StopFlag's deferred second signal; plan.validate at
+0, 1 and 2 of --tbptt, --save-every and --eval-batch-size; plan.state_noise for every cell and both kinds of task).
+Dropped as equivalent: the summary's check that the stop's evaluation is of the trainer's update (restore never
+reads stop_eval, so within an invocation its step is the trainer's), the evaluation's count rounded by int() alone
+(whole counts, exact in float64), the block sums taken without a copy (the gathered rows are not read again),
+shard_batch's rows taken on the steps axis in a group of one (rows [0, B) leave x whole there: the test uses ranks 1
+and 2 of 3). Not planted: the evaluation's Allreduce dropped (the identity in one process).
 
     python tests/mutants/run.py --only 'v90-*'
 """
@@ -44,7 +44,7 @@ PLAN = "lnrnn/training/plan.py"
 DIST_OLD = ["tests/training/test_values43_one_rank.py", "tests/training/test_values43_shards.py",
             "tests/training/test_values16_distributed.py", "tests/training/test_values20_distributed.py",
             "tests/training/test_values21_distributed.py", "tests/training/test_values33_distributed.py",
-            "tests/training/test_values70_group.py", "tests/training/test_values_distributed_options.py",
+            "tests/training/test_values70_distributed_group.py", "tests/training/test_values_distributed_options.py",
             "tests/training/test_values_distributed_options2.py", "tests/training/test_values10_evaluation.py",
             "tests/training/test_values_evaluation.py"]
 REC_OLD = ["tests/training/test_values80_loop.py", "tests/training/test_values36_recorder.py",
@@ -66,7 +66,7 @@ PLAN_OLD = ["tests/training/test_values80_plan.py", "tests/training/test_values_
             "tests/training/test_values36_plan.py"]
 
 # value tests written for the bugs below (first, so that a caught mutant stops there)
-GROUP_NEW = ["tests/training/test_values90_group.py"]
+GROUP_NEW = ["tests/training/test_values90_distributed_group.py"]
 LOOP_NEW = ["tests/training/test_values90_loop.py"]
 POLICY_NEW = ["tests/training/test_values90_policies.py"]
 

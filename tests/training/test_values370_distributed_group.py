@@ -18,7 +18,7 @@ from lnrnn.errors import UserError
 from lnrnn.kernels.cpu.threads import block_rows
 from lnrnn.model.models import build_model
 from lnrnn.training import distributed
-from test_values124_group import Comm
+from test_values124_distributed_group import Comm
 from test_values43_shards import (B, LAST, LENGTHS, MDN, PER_STEP, Solo, batch, close, config, same_means,
                                   whole)
 

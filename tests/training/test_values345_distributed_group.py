@@ -26,8 +26,8 @@ from lnrnn.model.models import build_model
 from lnrnn.training import distributed
 from lnrnn.training.stopping import StopPolicy
 from lnrnn.training.update import HostUpdate
-from test_values239_group import Comm
-from test_values260_group import LENGTHS, B, ragged
+from test_values239_distributed_group import Comm
+from test_values260_distributed_group import LENGTHS, B, ragged
 from test_values_distributed_options import MDN, PER_STEP, ThreadRank, config, problem, thread_group
 
 

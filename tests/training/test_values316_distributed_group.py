@@ -16,8 +16,8 @@ import pytest
 from lnrnn.kernels.cpu.threads import block_rows
 from lnrnn.model.models import build_model
 from lnrnn.training import distributed
-from test_values239_group import Comm
-from test_values260_group import LENGTHS, B, ragged, units
+from test_values239_distributed_group import Comm
+from test_values260_distributed_group import LENGTHS, B, ragged, units
 from test_values_distributed_options import MDN, PER_STEP, config
 
 

@@ -1,5 +1,6 @@
-"""lnrnn/training/distributed.py's reductions on ranks of the stand-in communicator (test_values138_group's Hub:
-ranks are greenlets, Allreduce adds in rank order), against one process worked out here:
+"""lnrnn/training/distributed.py's reductions on ranks of the stand-in communicator
+(test_values138_distributed_group's Hub: ranks are greenlets, Allreduce adds in rank order), against one process
+worked out here:
 
 - evaluate over 4 batches on 3 ranks (batches 0 and 3, 1, 2): every rank's means are those of the metric sums of
   all four batches added here (each batch's loss_sums with its own index as noise key; an LN-LSTM with masks, an
@@ -19,7 +20,7 @@ from lnrnn.errors import UserError
 from lnrnn.kernels.cpu.threads import block_rows
 from lnrnn.model.models import build_model
 from lnrnn.training import distributed
-from test_values138_group import Hub
+from test_values138_distributed_group import Hub
 from test_values43_shards import LENGTHS, PER_STEP, batch, close, config, same_means
 
 

@@ -16,7 +16,7 @@ from lnrnn.kernels.cpu.threads import block_rows
 from lnrnn.model.models import build_model
 from lnrnn.training import distributed
 from lnrnn.training.runconfig import TrainConfig
-from test_values239_group import Comm
+from test_values239_distributed_group import Comm
 from test_values_distributed_options import LAST, PER_STEP, I, config
 
 T, B = 5, 11

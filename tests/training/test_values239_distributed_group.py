@@ -17,7 +17,7 @@ from lnrnn.errors import UserError
 from lnrnn.kernels.cpu.threads import block_rows
 from lnrnn.model.models import build_model
 from lnrnn.training import distributed
-from test_values230_one_group import LENGTHS, B, T, batch, scored_by_hand
+from test_values230_distributed_one_group import LENGTHS, B, T, batch, scored_by_hand
 from test_values_distributed_options import MDN, PER_STEP, ThreadRank, config
 
 
