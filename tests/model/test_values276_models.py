@@ -1,6 +1,6 @@
 """The sequence model (lnrnn/model/models.py), thirteenth pass, in float64 at tiny sizes (I 2, H 3, tanh RNN
 cells): a three-layer stack's last-step classifier over whole rows (lengths None) and ragged rows against
-lnrnn/reference.py's rnn_forward composed layer by layer here (test_values257_stacks.direction), its
+lnrnn/reference.py's rnn_forward composed layer by layer here (test_values257_layers_stacks.direction), its
 cross-entropy written out; a two-layer bidirectional stack's regression head, every gradient against central
 differences of the mean squared error over ragged rows; a CTC head over ragged rows against reference.ctc_forward
 of the stack's outputs at each row's own steps; the model's parameter names, the flat buffers' layout (names,
@@ -12,7 +12,7 @@ import numpy as np
 from lnrnn import reference
 from lnrnn.model.models import build_model, head_config, upgrade_config
 from test_values129_models import C, H, I, make
-from test_values257_stacks import direction
+from test_values257_layers_stacks import direction
 
 
 def stack_params(model):

@@ -12,7 +12,7 @@ import pytest
 from gradcheck_util import numeric_grad
 from lnrnn import reference
 from lnrnn.model.models import SequenceClassifier, batches_of, build_model
-from test_values257_stacks import direction, randomized
+from test_values257_layers_stacks import direction, randomized
 
 I, H = 2, 3
 

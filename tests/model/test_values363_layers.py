@@ -14,7 +14,7 @@ from lnrnn import reference as ref
 from lnrnn.model import layers
 from lnrnn.model.layers import RecurrentLayer, RecurrentStack
 from test_values313_layers import _active, _rnn_rows
-from test_values341_stacks import _central
+from test_values341_layers_stacks import _central
 
 I, H, B, T = 2, 5, 3, 4
 

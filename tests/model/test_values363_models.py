@@ -12,7 +12,7 @@ import pytest
 
 from lnrnn import reference as ref
 from lnrnn.model.models import build_model, head_config, upgrade_config
-from test_values341_stacks import _central
+from test_values341_layers_stacks import _central
 
 I, H, C = 2, 5, 4
 

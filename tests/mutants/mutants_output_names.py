@@ -1,12 +1,12 @@
 """Planted bugs in the early check of the names an output file would make (lnrnn/files.py: unmade_names; format:
-tests/mutants/mutants.py): the link check dropped or applied to the file itself, the limit off by one, counted
-in characters, or read from the wrong folder. tests/commands/test_unmade_names.py and test_values229_output_paths
-compare each refusal word for word and write at the edge.
+tests/mutants/mutants.py): the link check dropped or applied to the file itself, the limit off by one, counted in
+characters, or read from the wrong folder. tests/commands/test_files_unmade_names.py and
+test_values229_files_predict_io_paths compare each refusal word for word and write at the edge.
 
     python tests/mutants/run.py --only 'names-*'
 """
 F = "lnrnn/files.py"
-T = ["tests/commands/test_unmade_names.py", "tests/commands/test_values229_output_paths.py"]
+T = ["tests/commands/test_files_unmade_names.py", "tests/commands/test_values229_files_predict_io_paths.py"]
 
 MUTANTS = [
     dict(name="names-not-checked", file=F,

@@ -47,14 +47,14 @@ UPDATE = "lnrnn/training/update.py"
 # MPI launchers, are left off: slow, and they skip where no launcher is installed)
 DIST_OLD = ["tests/training/test_values16_distributed.py", "tests/training/test_values20_distributed.py",
             "tests/training/test_values21_distributed.py", "tests/training/test_values33_distributed.py",
-            "tests/training/test_values43_one_rank.py", "tests/training/test_values58_ranks.py",
+            "tests/training/test_values43_distributed_one_rank.py", "tests/training/test_values58_distributed_ranks.py",
             "tests/training/test_values70_distributed_group.py", "tests/training/test_values90_distributed_group.py",
             "tests/training/test_values_distributed_options.py",
             "tests/training/test_values_distributed_options2.py"]
 STOP_OLD = ["tests/training/test_values9_stopping.py", "tests/training/test_values12_stopping.py",
             "tests/training/test_values21_stopping.py", "tests/training/test_values36_stopping.py",
             "tests/training/test_values54_stopping.py", "tests/training/test_values80_stopping.py",
-            "tests/training/test_values56_stop_place.py", "tests/training/test_values47_judge.py",
+            "tests/training/test_values56_stop_place.py", "tests/training/test_values47_stopping_judge.py",
             "tests/training/test_values_policies.py", "tests/training/test_values90_policies.py"]
 SETUP_OLD = ["tests/training/test_values_setup.py", "tests/training/test_values9_setup.py",
              "tests/training/test_values63_setup.py"]

@@ -16,7 +16,7 @@ time budget's record, the line after a save and the refusal's option were seen; 
 during an evaluation, reads the kind of an --eval-every row, stops by --max-steps right after an --eval-every
 evaluation, feeds an infinite validation loss, resumes with fewer --epochs than done, or calls Group.fail. The
 new value tests catch every mutant on their own (checked with the old tests taken off the lists):
-test_values124_driver (the digits task, 40 samples in batches of 16, 3 updates an epoch with a partial last
+test_values124_train_driver (the digits task, 40 samples in batches of 16, 3 updates an epoch with a partial last
 batch: a SIGTERM sent from inside the first evaluation, the updates a hook sees, the exit status 128 + 15, the
 one line and the checkpoint's update; every evaluation's step, kind and epoch fraction of --eval-every 2 over 2
 epochs worked out by hand, the evaluations counted through a wrapped evaluate; --max-steps 4 and 5 with
@@ -34,7 +34,7 @@ epoch breaks out first, and at an epoch's last update the save is not due there 
 launcher tests are left off).
 A 13th, added with a fix in lnrnn/training/stopping.py: a validation loss that is not finite was reported as
 "update {step + 1}", the update after the state evaluated; the message now says "after update {step}", and
-the mutant that names the next update again is caught by test_values124_driver and test_values80_loop.
+the mutant that names the next update again is caught by test_values124_train_driver and test_values80_loop.
 
     python tests/mutants/run.py --only 'v124-*'
 """
@@ -54,10 +54,10 @@ SETUP_OLD = ["tests/training/test_values114_setup.py", "tests/training/test_valu
              "tests/training/test_values47_resume.py"]
 
 # value tests written for the bugs below (first, so that a caught mutant stops there)
-TRAIN_NEW = ["tests/training/test_values124_driver.py"]
+TRAIN_NEW = ["tests/training/test_values124_train_driver.py"]
 STOP_NEW = ["tests/training/test_values124_stopping.py"]
 DIST_NEW = ["tests/training/test_values124_distributed_group.py"]
-SETUP_NEW = ["tests/training/test_values124_driver.py"]
+SETUP_NEW = ["tests/training/test_values124_train_driver.py"]
 
 MUTANTS = [
     # ---- the driver: when it stops, evaluates, diverges ----

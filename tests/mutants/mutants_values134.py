@@ -38,7 +38,7 @@ STOP = "lnrnn/training/stopping.py"
 REC = "lnrnn/training/recorder.py"
 
 # existing tests of these modules, the most direct ones
-TRAIN_OLD = ["tests/training/test_values124_driver.py", "tests/training/test_values90_loop.py",
+TRAIN_OLD = ["tests/training/test_values124_train_driver.py", "tests/training/test_values90_loop.py",
              "tests/training/test_values47_epoch_end.py"]
 STOP_OLD = ["tests/training/test_values124_stopping.py", "tests/training/test_values114_stopping.py",
             "tests/training/test_values54_stopping.py"]

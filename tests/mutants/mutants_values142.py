@@ -9,31 +9,30 @@ corrupt description each raising a traceback instead of one line, the arrays fil
 given instead of beside the description; a 0-d array saved as one element.
 
 15 mutants (the fifteenth, a 0-d array saved as shape (1,), was a real slip found while writing this round and
-fixed; the old tests never saved a 0-d array). Of the first fourteen, against the existing targeted tests alone (the direct files listed below) 6 were caught and 8
-missed: the falsy values, the window norm, the batch size against the validation count, the field named for
-the key, the non-UTF-8 description and the arrays file beside the path were seen; the old files never resolve
---best-metric cer, resume with another --data-dir, ask for --clip-gates on ln-rnn or bn-rnn, check a synthesis
-network's alphabet_size or a head's clip_output against --clip, drop the generator's state from a checkpoint,
-write a description field of the wrong type, or fail a save over a corrupt description. The new value tests
-catch every mutant on their own (checked with the old tests taken off the lists):
-test_values142_plan (every resolved field against the given value or the task's TASK_DEFAULTS row; the four
-best metrics and a fifth refused in the sentence written here; --clip-gates over the registry's cells with and
-without gates; resume_config over the options --resume's help lists and where the run runs; model_config of a
-fake text task over the three LSTM cells against the window's definition: K = 10, len(alphabet) columns, the
-window norm written only where it differs from the cell's; model_for's head against --clip-output),
-test_values142_setup (a checkpoint missing each of the nine records a resume continues from; build on 40
-training and 8 validation digits with batches of 40 and 41), test_values142_config (config.json against the
-dataclass's fields, renamed by hand; bad values under four keys named as written), test_values142_checkpoint
-(arrays of every kind compared byte for byte, dtype and shape, named by folder, description or arrays file;
-descriptions not UTF-8, cut short or with a field of the wrong type; an arrays file cut short with and without
-a matching digest; object arrays that need pickle; a save failing with ENOSPC over whole and corrupt
-descriptions). The plan module holds no derived counts (updates per epoch, partial batches, --eval-every
-phases, truncated-BPTT chunks live in the schedule and the trainer): none are mutated here.
-Dropped before the catalogue as equivalent: ParameterSource.ENVIRONMENT dropped from the command line's
-precedence (no option of lnrnn train reads an environment variable); `cfg.skip is False` read as `not
-cfg.skip` in window_size (a resolved config's skip is always a bool); the reproducible check's device compared
-with == "cuda" (validate refuses any other device next); np.savez_compressed for np.savez and the SHA-256 read
-in other chunk sizes (the same arrays and digest come back).
+fixed; the old tests never saved a 0-d array). Of the first fourteen, against the existing targeted tests alone (the
+direct files listed below) 6 were caught and 8 missed: the falsy values, the window norm, the batch size against the
+validation count, the field named for the key, the non-UTF-8 description and the arrays file beside the path were
+seen; the old files never resolve --best-metric cer, resume with another --data-dir, ask for --clip-gates on ln-rnn
+or bn-rnn, check a synthesis network's alphabet_size or a head's clip_output against --clip, drop the generator's
+state from a checkpoint, write a description field of the wrong type, or fail a save over a corrupt description. The
+new value tests catch every mutant on their own (checked with the old tests taken off the lists):
+test_values142_plan (every resolved field against the given value or the task's TASK_DEFAULTS row; the four best
+metrics and a fifth refused in the sentence written here; --clip-gates over the registry's cells with and without
+gates; resume_config over the options --resume's help lists and where the run runs; model_config of a fake text task
+over the three LSTM cells against the window's definition: K = 10, len(alphabet) columns, the window norm written
+only where it differs from the cell's; model_for's head against --clip-output), test_values142_setup (a checkpoint
+missing each of the nine records a resume continues from; build on 40 training and 8 validation digits with batches
+of 40 and 41), test_values142_runconfig (config.json against the dataclass's fields, renamed by hand; bad values
+under four keys named as written), test_values142_checkpoint (arrays of every kind compared byte for byte, dtype and
+shape, named by folder, description or arrays file; descriptions not UTF-8, cut short or with a field of the wrong
+type; an arrays file cut short with and without a matching digest; object arrays that need pickle; a save failing
+with ENOSPC over whole and corrupt descriptions). The plan module holds no derived counts (updates per epoch,
+partial batches, --eval-every phases, truncated-BPTT chunks live in the schedule and the trainer): none are mutated
+here. Dropped before the catalogue as equivalent: ParameterSource.ENVIRONMENT dropped from the command line's
+precedence (no option of lnrnn train reads an environment variable); `cfg.skip is False` read as `not cfg.skip` in
+window_size (a resolved config's skip is always a bool); the reproducible check's device compared with == "cuda"
+(validate refuses any other device next); np.savez_compressed for np.savez and the SHA-256 read in other chunk sizes
+(the same arrays and digest come back).
 
     python tests/mutants/run.py --only 'v142-*'
 """
@@ -60,7 +59,7 @@ CKPT_OLD = ["tests/training/test_checkpoint.py", "tests/training/test_values122_
 # value tests written for the bugs below (first, so that a caught mutant stops there)
 PLAN_NEW = ["tests/training/test_values142_plan.py"]
 SETUP_NEW = ["tests/training/test_values142_setup.py"]
-RUNCONFIG_NEW = ["tests/commands/test_values142_config.py"]
+RUNCONFIG_NEW = ["tests/commands/test_values142_runconfig.py"]
 CKPT_NEW = ["tests/training/test_values142_checkpoint.py"]
 
 MUTANTS = [

@@ -20,7 +20,7 @@ values, the message's count against the tensors in the file, the torch.nn note f
 lnrnn's reader against the definition's; the plain LSTM's exported tensors run through PyTorch's LSTM equations
 in the metadata's gate order against lnrnn.api.predict; a gap refused; --out ending in a separator, a folder,
 another suffix or a read-only folder refused with the loader patched to fail, missing folders created) and
-test_values156_predict (check_inputs' one-sentence refusals of a wrong width, shape, NaN, strings, complex
+test_values156_predict_io (check_inputs' one-sentence refusals of a wrong width, shape, NaN, strings, complex
 numbers and an empty batch; check_like_training by its definition; two inputs of two lengths named; uint8
 pixels through lnrnn predict's .csv and .npy against lnrnn.api.predict on the pixels over 255 with the index
 from 0; --out edge cases before the run is loaded). The read-only folder tests skip where the user writes to
@@ -55,7 +55,7 @@ PREDICT_CMD_OLD = ["tests/commands/test_values131_predict.py", "tests/commands/t
 
 # value tests written for the bugs below (first, so that a caught mutant stops there)
 EXPORT_NEW = ["tests/interop/test_values156_export.py"]
-PREDICT_NEW = ["tests/commands/test_values156_predict.py"]
+PREDICT_NEW = ["tests/commands/test_values156_predict_io.py"]
 
 MUTANTS = [
     # ---- lnrnn/interop/export.py: names, the reader's metadata and byte order, gaps between tensors, metadata ----

@@ -14,7 +14,7 @@ after the first four, each old run taking 1.5 to 3.5 minutes on a shared core) 2
 ranks recorded as the rank, the rng restored from the seed) and 2 missed: eval_row's kind (no old file reads the
 stop_eval's "eval") and the summary's inverted test (no old file reads how the summary places its evaluation); the
 other seven were not measured that way. The new value tests catch all 11 on their own (checked with the old files
-taken off the lists): test_values165_run (a 2-epoch run of NB = 3 updates an epoch: metrics.jsonl's rows, steps,
+taken off the lists): test_values165_train_run (a 2-epoch run of NB = 3 updates an epoch: metrics.jsonl's rows, steps,
 epoch fractions and kinds in order against the schedule worked out by hand; learning_curve.svg drawn at the end of a
 run shorter than the redraw interval; the summary's "after epoch 2" and the stop's "at update 5 (epoch 1.67)";
 checkpoint.json's stop_eval of kind "stop" with its samples and ranks 1; a run stopped by --max-steps 5 inside its
@@ -41,10 +41,10 @@ TRAIN_OLD = ["tests/training/test_values134_resume.py", "tests/training/test_val
 REC_OLD = ["tests/training/test_values134_resume.py", "tests/training/test_values122_recorder.py",
            "tests/training/test_values102_recorder.py", "tests/training/test_values36_recorder.py"]
 DIST_OLD = ["tests/training/test_values138_distributed_group.py", "tests/training/test_values124_distributed_group.py",
-            "tests/training/test_values114_distributed.py", "tests/training/test_values43_shards.py"]
+            "tests/training/test_values114_distributed.py", "tests/training/test_values43_distributed_shards.py"]
 
 # value tests written for the bugs below (first, so that a caught mutant stops there)
-RUN_NEW = ["tests/training/test_values165_run.py"]
+RUN_NEW = ["tests/training/test_values165_train_run.py"]
 GROUP_NEW = ["tests/training/test_values165_distributed_group.py"]
 
 MUTANTS = [

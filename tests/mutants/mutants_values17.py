@@ -38,7 +38,7 @@ C_OLD = ["tests/test_values_compiling.py", "tests/test_values_compiling_stamp.py
          "tests/kernels/test_cache_blas.py::test_a_compilation_waits_for_anothers_lock_then_runs",
          "tests/kernels/test_cache_blas.py::test_unreadable_cache_file_costs_a_recompile"]
 K_OLD = ["tests/kernels/test_values_backend.py", "tests/kernels/test_cuda_backend.py"]
-T_OLD = ["tests/training/test_values_train.py", "tests/training/test_trainer_parts.py",
+T_OLD = ["tests/training/test_values_train.py", "tests/training/test_stopping_recorder_parts.py",
          "tests/training/test_values_train_schedule.py"]
 D_OLD = ["tests/commands/test_cli.py::test_data_mnist_download_and_verify", "tests/commands/test_values_data.py",
          "tests/commands/test_values9_data.py"]

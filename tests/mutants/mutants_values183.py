@@ -12,7 +12,7 @@ inputs' width (no old test refused a width-2 array for a model of one input), th
 test fed predict an object array), the bad magic number and the upper-case .NPY (no old test read a text file
 as an input), the record without a maximum (every old record had both ends) and the message calling last-step
 values per step (no old test read a regression run's message). The new value tests catch every mutant on their
-own (checked with the old tests taken off the lists): test_values183_predict (check_inputs' exact sentences for
+own (checked with the old tests taken off the lists): test_values183_predict_io (check_inputs' exact sentences for
 a 1-D array and for widths other than the model's, against the message's definition; the refusals of a .npy
 needing pickle with numpy's own words, a text file, an upper-case .NPY text file and a folder without IDX
 images; check_like_training with a record of one end; an untrained LN-LSTM regression run through lnrnn predict,
@@ -44,13 +44,13 @@ PIO_OLD = ["tests/test_values_predict_io.py", "tests/test_values9_predict_io.py"
            "tests/test_values21_predict_io.py", "tests/test_values34_predict_io.py",
            "tests/test_values54_predict_io.py", "tests/test_values80_predict_io.py",
            "tests/test_values91_predict_io.py", "tests/test_values112_predict_io.py",
-           "tests/test_values131_predict_io.py", "tests/commands/test_values156_predict.py"]
+           "tests/test_values131_predict_io.py", "tests/commands/test_values156_predict_io.py"]
 PREDICT_CMD_OLD = ["tests/commands/test_values131_predict.py", "tests/commands/test_values_eval_predict.py",
-                   "tests/commands/test_values156_predict.py", "tests/interop/test_predict_export.py"]
+                   "tests/commands/test_values156_predict_io.py", "tests/interop/test_predict_export.py"]
 
 # value tests written for the bugs below (first, so that a caught mutant stops there)
 EXPORT_NEW = ["tests/interop/test_values183_export.py"]
-PREDICT_NEW = ["tests/commands/test_values183_predict.py"]
+PREDICT_NEW = ["tests/commands/test_values183_predict_io.py"]
 
 MUTANTS = [
     # ---- lnrnn/predict_io.py: the inputs' checks, the files read, the regression columns ----

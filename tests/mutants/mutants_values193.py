@@ -20,7 +20,7 @@ regression in chunks of 2 steps over ragged rows against the summed squared erro
 gradient, read through ``model.grads`` after an earlier update, against central differences with each
 chunk's initial state held; the noise of updates without a key drawn for keys 0 then 1, seeded (seed, 1,
 key); a last-step evaluation from the noise seeded (seed, 2, key); the scored count of rows with a step and
-of running steps; the refusals' sentences), test_values193_stacks (a two-layer stack from distinct given
+of running steps; the refusals' sentences), test_values193_layers_stacks (a two-layer stack from distinct given
 states, whole and in two chunks, by hand; a two-layer bidirectional stack over ragged rows: outputs, final
 states in the layers' order, dL/dx and every parameter's gradient against central differences of a
 hand-written forward; a BatchNorm stack's statistics loaded per layer; the refusal's sentence). Dropped as
@@ -40,7 +40,7 @@ LAYERS_OLD = ["tests/model/test_values163_layers.py", "tests/model/test_bidirect
 
 # value tests written for the bugs below (first, so that a caught mutant stops there)
 MODELS_NEW = ["tests/model/test_values193_models.py"]
-LAYERS_NEW = ["tests/model/test_values193_stacks.py"]
+LAYERS_NEW = ["tests/model/test_values193_layers_stacks.py"]
 
 MUTANTS = [
     dict(name="v193-state-noise-refusal-says-positive", file=MODELS,

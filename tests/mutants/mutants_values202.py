@@ -11,26 +11,27 @@ split, a BN rank without blocks given no model for its stand-in, a rank's plain 
 numbers.
 
 14 mutants. Against the existing targeted tests alone (measured with --no-baseline on the most direct files:
-test_values165_run and test_values134_resume for train.py; test_values165_run and test_values122_recorder for
-recorder.py; test_values165_distributed_group, test_values20_distributed and test_mpi for distributed.py) 0 of the 8
-measured were caught and 8 missed: the seven of train.py and recorder.py (no old file reads the progress stream's
-evaluation lines, the curve's label, the one-epoch summary, the stop hint's --epochs word for word, the summary's
-file list, or restores an lnrnn 0.1 list of sums or the compile seconds) and PMIX_SIZE (the old files set only
-PMI_SIZE). The measurement was cut short after those 8 for time (the distributed files take about 4 minutes a mutant
-on a shared core); the six distributed mutants left were not measured against the old files
+test_values165_train_run and test_values134_resume for train.py; test_values165_train_run and
+test_values122_recorder for recorder.py; test_values165_distributed_group, test_values20_distributed and test_mpi
+for distributed.py) 0 of the 8 measured were caught and 8 missed: the seven of train.py and recorder.py (no old file
+reads the progress stream's evaluation lines, the curve's label, the one-epoch summary, the stop hint's --epochs
+word for word, the summary's file list, or restores an lnrnn 0.1 list of sums or the compile seconds) and PMIX_SIZE
+(the old files set only PMI_SIZE). The measurement was cut short after those 8 for time (the distributed files take
+about 4 minutes a mutant on a shared core); the six distributed mutants left were not measured against the old files
 (test_values20_distributed runs a BN rank without blocks and two ranks of one block each, so the last two are likely
 caught there too). The new value tests catch all 14 on their own (checked with the old files taken off the lists):
-test_values202_run (a run of digits, NB = 3 updates an epoch, stopped by --max-steps 5 in epoch 2: the progress
-lines of the evaluations at updates 2 and 4, the curve's label from the settings, the summary's file list and its
-last sentence word for word; a one-epoch run's "Done: 1 epoch, "; the stopped checkpoint rewritten with a list of
-sums and compile seconds, resumed into a Trainer that is not run: the sums under their names, the seconds, and
-nothing written), test_values202_distributed_group (each launcher's size variable alone; Group.fail's line and exit
-code for Ctrl-C and a user's error on ranks 0 and 1 with a stand-in communicator; resume_note and describe_split
-word for word with the shards counted by np.array_split; --reproducible's blocks on two thread ranks, an LN-LSTM of
-5 rows in 2 blocks and a BN-LSTM of 3 rows in 1 block, float64 with masks, an unscored step, truncated BPTT and
-state noise, against one plain call over the whole batch). Left out as equivalent or near it: the mid-epoch save's
-"batch_in_epoch < nb" as "<=" (the epoch's end saves the same state right after), block_models' "while len(made) <
-n" as "<=" (one spare twin, never returned), the step-0 checkpoint and curve timing lines (seconds, not values).
+test_values202_train_run (a run of digits, NB = 3 updates an epoch, stopped by --max-steps 5 in epoch 2: the
+progress lines of the evaluations at updates 2 and 4, the curve's label from the settings, the summary's file list
+and its last sentence word for word; a one-epoch run's "Done: 1 epoch, "; the stopped checkpoint rewritten with a
+list of sums and compile seconds, resumed into a Trainer that is not run: the sums under their names, the seconds,
+and nothing written), test_values202_distributed_group (each launcher's size variable alone; Group.fail's line and
+exit code for Ctrl-C and a user's error on ranks 0 and 1 with a stand-in communicator; resume_note and
+describe_split word for word with the shards counted by np.array_split; --reproducible's blocks on two thread ranks,
+an LN-LSTM of 5 rows in 2 blocks and a BN-LSTM of 3 rows in 1 block, float64 with masks, an unscored step, truncated
+BPTT and state noise, against one plain call over the whole batch). Left out as equivalent or near it: the mid-epoch
+save's "batch_in_epoch < nb" as "<=" (the epoch's end saves the same state right after), block_models' "while
+len(made) < n" as "<=" (one spare twin, never returned), the step-0 checkpoint and curve timing lines (seconds, not
+values).
 
     python tests/mutants/run.py --only 'v202-*'
 """
@@ -39,13 +40,13 @@ REC = "lnrnn/training/recorder.py"
 DIST = "lnrnn/training/distributed.py"
 
 # existing tests of these modules (the most direct files)
-TRAIN_OLD = ["tests/training/test_values165_run.py", "tests/training/test_values134_resume.py"]
-REC_OLD = ["tests/training/test_values165_run.py", "tests/training/test_values122_recorder.py"]
+TRAIN_OLD = ["tests/training/test_values165_train_run.py", "tests/training/test_values134_resume.py"]
+REC_OLD = ["tests/training/test_values165_train_run.py", "tests/training/test_values122_recorder.py"]
 DIST_OLD = ["tests/training/test_values165_distributed_group.py", "tests/training/test_values20_distributed.py",
             "tests/training/test_mpi.py"]
 
 # value tests written for the bugs below (first, so that a caught mutant stops there)
-RUN_NEW = ["tests/training/test_values202_run.py"]
+RUN_NEW = ["tests/training/test_values202_train_run.py"]
 GROUP_NEW = ["tests/training/test_values202_distributed_group.py"]
 
 TR = RUN_NEW + TRAIN_OLD

@@ -10,7 +10,7 @@ state-count refusal reporting the expected count as the given one; a bidirection
 the wrong layers above layer 0.
 
 14 mutants. Against the existing targeted tests alone (the two most direct files per module:
-test_values193_models and test_values163_models, test_values193_stacks and test_values163_layers; run without
+test_values193_models and test_values163_models, test_values193_layers_stacks and test_values163_layers; run without
 the baseline for time) 6 were caught and 8 missed: the buffers' prefix, load_arrays' names, the CPU refusal,
 scored_count without lengths, evaluate's noise keys, the per-step classifier's config, the objective
 refusal's quotes and the statistics' rows at construction. The new value tests catch every mutant on their
@@ -33,7 +33,7 @@ LAYERS = "lnrnn/model/layers.py"
 
 # existing tests of these modules (their most direct value-test files)
 MODELS_OLD = ["tests/model/test_values193_models.py", "tests/model/test_values163_models.py"]
-LAYERS_OLD = ["tests/model/test_values193_stacks.py", "tests/model/test_values163_layers.py"]
+LAYERS_OLD = ["tests/model/test_values193_layers_stacks.py", "tests/model/test_values163_layers.py"]
 
 # value tests written for the bugs below (first, so that a caught mutant stops there)
 MODELS_NEW = ["tests/model/test_values211_models.py"]

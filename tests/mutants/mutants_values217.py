@@ -13,17 +13,17 @@ user's error aborting with UserError's code 2, init()'s count refusal naming the
 direct file alone (--no-baseline, test_values202_distributed_group): 0 of 6 caught, 6 missed (it sets no rank
 variable, raises no bug or diverged run in Group.fail, never calls init() or check_config with --reproducible, and
 splits without --reproducible). The seven of train.py and recorder.py were not measured against the old files
-(test_values202_run checks the curve's label but not its title, and the summary's file list and hint but not its
-evaluation or best checkpoint; the other old files listed were not run for them). The old files stay on the lists
-after the new ones: test_values202_run, test_values165_run and test_values134_resume for train.py;
-test_values202_run, test_values165_run and test_values122_recorder for recorder.py;
+(test_values202_train_run checks the curve's label but not its title, and the summary's file list and hint but not
+its evaluation or best checkpoint; the other old files listed were not run for them). The old files stay on the
+lists after the new ones: test_values202_train_run, test_values165_train_run and test_values134_resume for train.py;
+test_values202_train_run, test_values165_train_run and test_values122_recorder for recorder.py;
 test_values202_distributed_group, test_values165_distributed_group and test_mpi for distributed.py. The new value
-tests catch all 13 on their own (checked with the old files taken off the lists): test_values217_run (the run of
-test_values202_run stopped by --max-steps 5, resumed, and made in one go: each epoch's closing progress line counts
-the samples of its updates, 40 and 32 of 40, worked out from the batch sizes; the summary's stop evaluation at
-update 5, epoch 1 + 2/3 as "1.67", with the figures checkpoint.json keeps, and the best checkpoint at the update of
-the lowest validation loss of metrics.jsonl; the curve's title from the settings; the resumed run's metrics rows and
-summary equal to the one-go run's, its first line "Resuming. " and the one-go run's description),
+tests catch all 13 on their own (checked with the old files taken off the lists): test_values217_train_run (the run
+of test_values202_train_run stopped by --max-steps 5, resumed, and made in one go: each epoch's closing progress
+line counts the samples of its updates, 40 and 32 of 40, worked out from the batch sizes; the summary's stop
+evaluation at update 5, epoch 1 + 2/3 as "1.67", with the figures checkpoint.json keeps, and the best checkpoint at
+the update of the lowest validation loss of metrics.jsonl; the curve's title from the settings; the resumed run's
+metrics rows and summary equal to the one-go run's, its first line "Resuming. " and the one-go run's description),
 test_values217_distributed_group (each launcher's rank variable alone; Group.fail with a stand-in communicator: a
 bug's traceback and exit 1 on ranks 0 and 1, a diverged run's exit 3; init() with a stand-in mpi4py whose world sees
 3 of a launcher's 2: the refusal word for word, and a world of 2 wrapped; --reproducible's refusal with the data
@@ -40,15 +40,15 @@ REC = "lnrnn/training/recorder.py"
 DIST = "lnrnn/training/distributed.py"
 
 # existing tests of these modules (the most direct files)
-TRAIN_OLD = ["tests/training/test_values202_run.py", "tests/training/test_values165_run.py",
+TRAIN_OLD = ["tests/training/test_values202_train_run.py", "tests/training/test_values165_train_run.py",
              "tests/training/test_values134_resume.py"]
-REC_OLD = ["tests/training/test_values202_run.py", "tests/training/test_values165_run.py",
+REC_OLD = ["tests/training/test_values202_train_run.py", "tests/training/test_values165_train_run.py",
            "tests/training/test_values122_recorder.py"]
 DIST_OLD = ["tests/training/test_values202_distributed_group.py", "tests/training/test_values165_distributed_group.py",
             "tests/training/test_mpi.py"]
 
 # value tests written for the bugs below (first, so that a caught mutant stops there)
-RUN_NEW = ["tests/training/test_values217_run.py"]
+RUN_NEW = ["tests/training/test_values217_train_run.py"]
 GROUP_NEW = ["tests/training/test_values217_distributed_group.py"]
 
 TR = RUN_NEW + TRAIN_OLD

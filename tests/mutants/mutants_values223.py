@@ -19,7 +19,7 @@ value tests catch every mutant on their own (checked with the old files taken of
 step classifier's loss is the masked sum of -log softmax, its gradient the central differences (numeric_grad) of
 that definition, zero on masked steps; the regression head's accuracy by hand under models.head_config's default
 tolerance; log_probs the log-softmax over each row's own steps, zeros after; refusals word for word),
-test_values223_decode (wide beams of the spec and the compiled search hold every labelling with its log p summed
+test_values223_beam_decode (wide beams of the spec and the compiled search hold every labelling with its log p summed
 here over every path; rows of a batch, one of 0 steps, find their most probable labelling over their own steps;
 exact ties on tiny alphabets go to the smaller labelling, at the end and at a one-step beam's cut; the lengths
 refusal word for word), test_values223_ctc (one batch with a repeat, an empty label, 'a b a' and one label, of
@@ -40,7 +40,7 @@ DECODE = "lnrnn/model/decode.py"
 CTC = "lnrnn/kernels/ctc.py"
 
 T_HEADS = ["tests/model/test_values223_heads.py"]
-T_DECODE = ["tests/model/test_values223_decode.py"]
+T_DECODE = ["tests/model/test_values223_beam_decode.py"]
 T_CTC = ["tests/kernels/test_values223_ctc.py"]
 OLD_HEADS = ["tests/model/test_values48_heads.py", "tests/model/test_values199_heads.py",
              "tests/model/test_values_heads.py"]

@@ -17,7 +17,7 @@ for word, nor one ending in '..'), the file-in-the-way refusal saying --out (the
 under --out only), a folder that cannot be made (never met: every old path can be made), the unquoted suffix
 refusal of predictions (only that it is refused was checked), and --optimizer in capitals (never tried).
 The new value tests catch every mutant on their own (checked with the old files taken off the lists):
-test_values229_output_paths (each refusal compared with the sentence written out in the test and the folder
+test_values229_files_predict_io_paths (each refusal compared with the sentence written out in the test and the folder
 listed before and after: a trailing separator under three options, '..' out of a missing folder in the middle,
 at the end, after a good step and absolute, a file in the way under --npz one and two levels down, sysfs as a
 folder no one may write, alone and with missing folders between, a suffix alone and six names of other suffixes
@@ -40,7 +40,7 @@ FILES = "lnrnn/files.py"
 PIO = "lnrnn/predict_io.py"
 OPTS = "lnrnn/commands/options.py"
 
-P = "tests/commands/test_values229_output_paths.py::"
+P = "tests/commands/test_values229_files_predict_io_paths.py::"
 O = "tests/commands/test_values229_options.py::"
 
 OLD_FILES = ["tests/commands/test_values_output_paths.py", "tests/commands/test_values9_output_files.py",

@@ -9,27 +9,28 @@ building one model a call (while written as if); describe_split --reproducible c
 instead of the data blocks. plan.py: --steps not passed to the task spec, model_for dropping --clip-gates, a given
 --state-noise 0 taken as unset.
 
-13 mutants. Against the existing targeted tests alone (test_values43_one_rank, test_values_distributed_options,
-test_values202_distributed_group for distributed.py; test_plan, test_values_plan, test_values218_plan,
-test_values205_plan for plan.py; --no-baseline) 10 were caught and 3 missed: the nine update and block mutants and
-the state-noise one were caught, but describe_split --reproducible was never read with its block count, no plan was
-resolved with a --steps whose shape or data bytes were then checked, and model_for was never given --clip-gates. (A
-first measurement that also listed test_values_distributed_options2 ran past the runner's 900 s on a loaded host and
-was stopped; that file was taken off the lists, not measured.) The new value tests catch all 13 on their own
-(checked with the old files taken off the lists): test_values230_distributed_one_group (distributed.SINGLE's update
-with truncated BPTT, masks with empty and one-step rows, state noise, text, BN, float32, at T 7 and B 10, against
-one process's loss_and_grad of the whole batch to the bit, the count against the scored units counted here and the
-stop votes [0, 1, 0] unchanged; --reproducible's 4 uneven blocks of B 10 under block rows 1, counted here from the
-definition, against one call to round-off, including BN models' gradients and running statistics; describe_split's
-blocks and shares counted by hand at --block-rows 4 and 1), test_values230_plan (the adding task's --steps in the
-plan's shape and its data bytes, 2 * 8 T + 4 + 16 T a sequence over SYNTHETIC_TRAIN + SYNTHETIC_VAL; every layer of
-model_for's model clipping at the --clip-gates given; state_noise's given 0 against BN_STATE_NOISE's default). Left
-out as equivalent in a group of one: shard_batch's "if state is not None" and "if text is not None" slicing guards
-(the one shard is every row; inverted they only fail on None), loss_and_grad's keys taken as sorted(model.last_sums)
-(packing and unpacking then agree), the blocks' "group.allreduce(votes)" dropped (the identity in one process),
-BlockRing._combine's "rows[0].copy()" without the copy (the stack it views is fresh), block_models' "while len(made)
-<= n" (one spare model) and "return made" unsliced (the ring runs only its own count of blocks), evaluate's
-"int(round(count))" as int() (the count is a sum of whole numbers, exact in float64).
+13 mutants. Against the existing targeted tests alone (test_values43_distributed_one_rank,
+test_values_distributed_options, test_values202_distributed_group for distributed.py; test_plan, test_values_plan,
+test_values218_plan, test_values205_plan for plan.py; --no-baseline) 10 were caught and 3 missed: the nine update
+and block mutants and the state-noise one were caught, but describe_split --reproducible was never read with its
+block count, no plan was resolved with a --steps whose shape or data bytes were then checked, and model_for was
+never given --clip-gates. (A first measurement that also listed test_values_distributed_options2 ran past the
+runner's 900 s on a loaded host and was stopped; that file was taken off the lists, not measured.) The new value
+tests catch all 13 on their own (checked with the old files taken off the lists):
+test_values230_distributed_one_group (distributed.SINGLE's update with truncated BPTT, masks with empty and one-step
+rows, state noise, text, BN, float32, at T 7 and B 10, against one process's loss_and_grad of the whole batch to the
+bit, the count against the scored units counted here and the stop votes [0, 1, 0] unchanged; --reproducible's 4
+uneven blocks of B 10 under block rows 1, counted here from the definition, against one call to round-off, including
+BN models' gradients and running statistics; describe_split's blocks and shares counted by hand at --block-rows 4
+and 1), test_values230_plan (the adding task's --steps in the plan's shape and its data bytes, 2 * 8 T + 4 + 16 T a
+sequence over SYNTHETIC_TRAIN + SYNTHETIC_VAL; every layer of model_for's model clipping at the --clip-gates given;
+state_noise's given 0 against BN_STATE_NOISE's default). Left out as equivalent in a group of one: shard_batch's "if
+state is not None" and "if text is not None" slicing guards (the one shard is every row; inverted they only fail on
+None), loss_and_grad's keys taken as sorted(model.last_sums) (packing and unpacking then agree), the blocks'
+"group.allreduce(votes)" dropped (the identity in one process), BlockRing._combine's "rows[0].copy()" without the
+copy (the stack it views is fresh), block_models' "while len(made) <= n" (one spare model) and "return made"
+unsliced (the ring runs only its own count of blocks), evaluate's "int(round(count))" as int() (the count is a sum
+of whole numbers, exact in float64).
 
     python tests/mutants/run.py --only 'v230-*'
 """
@@ -37,7 +38,7 @@ DIST = "lnrnn/training/distributed.py"
 PLAN = "lnrnn/training/plan.py"
 
 # existing tests of these modules (the most direct files)
-DIST_OLD = ["tests/training/test_values43_one_rank.py", "tests/training/test_values_distributed_options.py",
+DIST_OLD = ["tests/training/test_values43_distributed_one_rank.py", "tests/training/test_values_distributed_options.py",
             "tests/training/test_values202_distributed_group.py"]
 PLAN_OLD = ["tests/training/test_plan.py", "tests/training/test_values_plan.py",
             "tests/training/test_values218_plan.py", "tests/training/test_values205_plan.py"]

@@ -12,7 +12,7 @@ training=True to the kernels (batch statistics, population ones moved); a stack'
 type of an array of the wrong rank instead of its shape.
 
 14 mutants. Against the existing targeted tests alone (test_values211_models, test_values193_models,
-test_values163_models and test_models for models.py; test_values211_layers, test_values193_stacks,
+test_values163_models and test_models for models.py; test_values211_layers, test_values193_layers_stacks,
 test_values163_layers and test_layers for layers.py) 1 was caught and 13 missed: only the truncated BPTT targets
 (test_values193_models' per-step regression in chunks of two). No old file saved a bidirectional model's config
 alone and rebuilt it, refused a checkpoint missing an array by name, evaluated one-step rows without lengths,
@@ -45,7 +45,7 @@ LAYERS = "lnrnn/model/layers.py"
 # existing tests of these modules (their most direct value-test files)
 MODELS_OLD = ["tests/model/test_values211_models.py", "tests/model/test_values193_models.py",
               "tests/model/test_values163_models.py", "tests/model/test_models.py"]
-LAYERS_OLD = ["tests/model/test_values211_layers.py", "tests/model/test_values193_stacks.py",
+LAYERS_OLD = ["tests/model/test_values211_layers.py", "tests/model/test_values193_layers_stacks.py",
               "tests/model/test_values163_layers.py", "tests/model/test_layers.py"]
 
 # value tests written for the bugs below (first, so that a caught mutant stops there)

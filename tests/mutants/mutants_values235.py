@@ -8,7 +8,7 @@ row's first label; the width cap counting the prefixes of one class fewer; best 
 the wrong axis; error_rates' refusal swapping its two counts; the compiled edit distances skipping the last row.
 
 14 mutants. Against the existing targeted tests alone (test_values223_heads, test_values199_heads,
-test_values_heads, test_values48_heads; test_values223_decode, test_beam, test_values198_beam,
+test_values_heads, test_values48_heads; test_values223_beam_decode, test_beam, test_values198_beam,
 test_values48_decode; test_values137_textmetrics, test_values87_textmetrics, test_values48_textmetrics,
 test_values10_textmetrics) 12 were caught and 2 missed: the CTC head's count taking every row (none of them
 compares count() with a batch holding a row of no step), and error_rates' refusal with its counts
@@ -17,7 +17,7 @@ files taken off the lists): test_values235_heads (W the identity and b 0, so tha
 h written there: the per-step classifier's loss, count, accuracy and gradient by hand over labels 0 and -1 and an
 invalid step whose argmax is its label; the regression head's accuracy and count over a unit with one output off
 and an invalid unit within; the mixture head's means by hand; the CTC head's count, 'chars' and loss with a row of
-no step, the loss by the sum over every path), test_values235_decode (wide beams against every path summed by
+no step, the loss by the sum over every path), test_values235_beam_decode (wide beams against every path summed by
 brute force at one and two label classes; narrow beams of widths 3 to 5 against the spec, prefix_beam_search;
 rows of their own lengths against brute force, first label included; best path at B 3 != T 5 against argmax paths
 collapsed by hand), test_values235_textmetrics (the compiled distances of 1, 3 and 11 rows against the recursion,
@@ -36,11 +36,11 @@ DECODE = "lnrnn/model/decode.py"
 TEXT = "lnrnn/textmetrics.py"
 
 TH = "tests/model/test_values235_heads.py::"
-TD = "tests/model/test_values235_decode.py::"
+TD = "tests/model/test_values235_beam_decode.py::"
 TT = "tests/test_values235_textmetrics.py::"
 OLD_HEADS = ["tests/model/test_values223_heads.py", "tests/model/test_values199_heads.py",
              "tests/model/test_values_heads.py", "tests/model/test_values48_heads.py"]
-OLD_DECODE = ["tests/model/test_values223_decode.py", "tests/model/test_beam.py",
+OLD_DECODE = ["tests/model/test_values223_beam_decode.py", "tests/model/test_beam.py",
               "tests/model/test_values198_beam.py", "tests/model/test_values48_decode.py"]
 OLD_TEXT = ["tests/test_values137_textmetrics.py", "tests/test_values87_textmetrics.py",
             "tests/test_values48_textmetrics.py", "tests/test_values10_textmetrics.py"]

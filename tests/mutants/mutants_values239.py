@@ -11,27 +11,27 @@ refusal pluralizing "block" by the process count, and its batch-size refusal nam
 plan.py: check_memory_built advising "a smaller --steps" exactly when --steps was not given, and checking the
 plans whose shape was known (and skipping the built tasks' check) with its guard inverted.
 
-14 mutants. Against the existing targeted tests alone (test_values43_one_rank, test_values_distributed_options,
-test_values202_distributed_group, test_values230_distributed_one_group for distributed.py; test_plan,
-test_values_plan, test_values218_plan, test_values230_plan for plan.py; --no-baseline) the measurement did not
-finish on a loaded host (4 to 10 minutes a mutant): the first two were caught (the group's rank read from its size,
-a failing rank named one too high), the next three ran past the 600 s limit without a verdict (counted as
-unmeasured, not caught) and the other nine were not run. The new value tests catch all 14 on their own (checked with
-the old files taken off the lists): test_values239_distributed_group (shard_batch's rows, lengths, state-noise rows
-and text of each of 3 ranks of a batch of 10, [0, 4), [4, 7), [7, 10) written out, against the batch's own; an empty
-shard of rank 11 of 12 as row 0 for 0 steps with text length 0, whose gradient and sums are exactly zero; a Group
-over a stand-in communicator and rank_blocks of B 10 and 40 under block rows 1, 4 and 16 data blocks dealt 2-1-1 and
-6-5-5, counted by hand; a failing rank 2 of 3's line word for word and its exit code 2; BlockRing's sums of three
-blocks' buffers by hand and its refusal of blocks reducing 2 and 1 times word for word; evaluate in one process
-against SequenceModel.evaluate of three batches and the loss over 24 steps counted by hand; check_config's refusals
-word for word at 1 and 2 blocks and at a batch of 2 for 3 processes), test_values239_plan (check_memory_built with a
-too-small memory: the advice leads with "a smaller --steps" exactly when --steps was given, never names --steps
-otherwise (a built task's data part is 0), and a plan with a shape is not checked again). Left out as equivalent:
-launched_size's default "" as "0" (int 0 is not > 1 either), init's "Group(comm) if comm.Get_size() > 1" as ">= 1"
-(the launcher's size is > 1 there and must match), BlockRing's "any(done) or" dropped (a block that finished this
-round did not reduce, so the counts differ whenever one finished before the others), loss_and_grad's and the blocks'
-allreduce of the gradient or votes dropped (the identity in one process), loss_and_grad_blocks' "if k1 == k0" as
-"<=" (k1 < k0 never happens).
+14 mutants. Against the existing targeted tests alone (test_values43_distributed_one_rank,
+test_values_distributed_options, test_values202_distributed_group, test_values230_distributed_one_group for
+distributed.py; test_plan, test_values_plan, test_values218_plan, test_values230_plan for plan.py; --no-baseline)
+the measurement did not finish on a loaded host (4 to 10 minutes a mutant): the first two were caught (the group's
+rank read from its size, a failing rank named one too high), the next three ran past the 600 s limit without a
+verdict (counted as unmeasured, not caught) and the other nine were not run. The new value tests catch all 14 on
+their own (checked with the old files taken off the lists): test_values239_distributed_group (shard_batch's rows,
+lengths, state-noise rows and text of each of 3 ranks of a batch of 10, [0, 4), [4, 7), [7, 10) written out, against
+the batch's own; an empty shard of rank 11 of 12 as row 0 for 0 steps with text length 0, whose gradient and sums
+are exactly zero; a Group over a stand-in communicator and rank_blocks of B 10 and 40 under block rows 1, 4 and 16
+data blocks dealt 2-1-1 and 6-5-5, counted by hand; a failing rank 2 of 3's line word for word and its exit code 2;
+BlockRing's sums of three blocks' buffers by hand and its refusal of blocks reducing 2 and 1 times word for word;
+evaluate in one process against SequenceModel.evaluate of three batches and the loss over 24 steps counted by hand;
+check_config's refusals word for word at 1 and 2 blocks and at a batch of 2 for 3 processes), test_values239_plan
+(check_memory_built with a too-small memory: the advice leads with "a smaller --steps" exactly when --steps was
+given, never names --steps otherwise (a built task's data part is 0), and a plan with a shape is not checked again).
+Left out as equivalent: launched_size's default "" as "0" (int 0 is not > 1 either), init's "Group(comm) if
+comm.Get_size() > 1" as ">= 1" (the launcher's size is > 1 there and must match), BlockRing's "any(done) or" dropped
+(a block that finished this round did not reduce, so the counts differ whenever one finished before the others),
+loss_and_grad's and the blocks' allreduce of the gradient or votes dropped (the identity in one process),
+loss_and_grad_blocks' "if k1 == k0" as "<=" (k1 < k0 never happens).
 
     python tests/mutants/run.py --only 'v239-*'
 """
@@ -39,7 +39,7 @@ DIST = "lnrnn/training/distributed.py"
 PLAN = "lnrnn/training/plan.py"
 
 # existing tests of these modules (the most direct files)
-DIST_OLD = ["tests/training/test_values43_one_rank.py", "tests/training/test_values_distributed_options.py",
+DIST_OLD = ["tests/training/test_values43_distributed_one_rank.py", "tests/training/test_values_distributed_options.py",
             "tests/training/test_values202_distributed_group.py",
             "tests/training/test_values230_distributed_one_group.py"]
 PLAN_OLD = ["tests/training/test_plan.py", "tests/training/test_values_plan.py",

@@ -39,7 +39,7 @@ CKPT = "lnrnn/training/checkpoint.py"
 
 T_POL = "tests/training/test_values243_policies.py::"
 T_SUM = "tests/training/test_values243_summary.py::"
-OLD = ["tests/training/test_values_policies.py", "tests/training/test_values47_judge.py",
+OLD = ["tests/training/test_values_policies.py", "tests/training/test_values47_stopping_judge.py",
        "tests/training/test_values56_stop_place.py", "tests/training/test_values20_keep.py",
        "tests/training/test_values134_resume.py"]
 

@@ -12,7 +12,7 @@ promises.
 14 mutants. Against the old targeted files alone (the OLD_* lists): 8 caught; missed were any write error but a
 refused permission raised as a traceback, --npz's checks only with --text, 'Wrote 1 samples', a failed --npz write
 reported as --out's, data's refusal naming --dest instead of the folder that refused, and the closing hint naming
-the last file instead of --dest. (Old files: test_values229_output_paths, test_unmade_names,
+the last file instead of --dest. (Old files: test_values229_files_predict_io_paths, test_files_unmade_names,
 test_values_output_checks for lnrnn.files; test_sample, test_values221_sample_cli, test_values69_sample_errors for
 sample; test_values_data, test_values208_data, test_values237_data for data; test_values_train_command,
 test_values208_train_options, test_values_options for train and its options.) The new value tests catch every mutant
@@ -28,10 +28,10 @@ docstring says, in the help and in the call; data mnist with the download replac
 folders deep made before the downloads, each line with the published content MD5 and the last naming --dest; a
 --dest under a folder whose probe answers EACCES refused naming that folder, nothing made, nothing downloaded).
 
-Left out as equivalent or not observable: the progress bar's quiet flag inside download (the bar draws only under
-a terminal), check_output_file's return of text made path (no caller reads
-it). Left out as read by earlier rounds' tests: the link-to-nowhere check (its path one level up would only miss
-links below the first folder to be made; test_values229_output_paths and test_unmade_names read that refusal).
+Left out as equivalent or not observable: the progress bar's quiet flag inside download (the bar draws only under a
+terminal), check_output_file's return of text made path (no caller reads it). Left out as read by earlier rounds'
+tests: the link-to-nowhere check (its path one level up would only miss links below the first folder to be made;
+test_values229_files_predict_io_paths and test_files_unmade_names read that refusal).
 
     python tests/mutants/run.py --only 'v245-*'
 """
@@ -43,7 +43,7 @@ OPTS = "lnrnn/commands/options.py"
 
 T_OUT = "tests/commands/test_values245_output_checks.py::"
 T_TD = "tests/commands/test_values245_train_data.py::"
-OLD_FILES = ["tests/commands/test_values229_output_paths.py", "tests/commands/test_unmade_names.py",
+OLD_FILES = ["tests/commands/test_values229_files_predict_io_paths.py", "tests/commands/test_files_unmade_names.py",
              "tests/commands/test_values_output_checks.py"]
 OLD_SAMPLE = ["tests/commands/test_sample.py", "tests/commands/test_values221_sample_cli.py",
               "tests/commands/test_values69_sample_errors.py"]

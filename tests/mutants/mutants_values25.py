@@ -67,7 +67,7 @@ CMD_PLOT_OLD = ["tests/commands/test_plot.py", "tests/commands/test_values_outpu
 CMD_GRADCHECK_OLD = ["tests/commands/test_gradcheck_cli.py", "tests/commands/test_values10_gradcheck.py"]
 TRAIN_OLD = ["tests/training/test_checkpoints_best.py", "tests/training/test_values_policies.py",
              "tests/training/test_values_train.py", "tests/training/test_values17_train.py",
-             "tests/training/test_trainer_parts.py"]
+             "tests/training/test_stopping_recorder_parts.py"]
 UPDATE_OLD = ["tests/training/test_values_update.py"]
 SETUP_OLD = ["tests/training/test_values_setup.py", "tests/training/test_values9_setup.py",
              "tests/training/test_finetune.py"]

@@ -11,13 +11,13 @@ sifting to the right child only.
 
 11 mutants. Against the old targeted files alone: 10 of 11 caught; they missed the no-window refusal of a text
 losing its 'not'. The new value tests catch every mutant on their own (checked with the old files taken off the
-lists): test_values257_stacks (a bidirectional two-layer tanh RNN stack over ragged rows 4, 1, 3, with and without
-skip, against lnrnn/reference.py's rnn_forward composed row by row, each backward direction over the row's own steps
-reversed; its final states and its input gradient against central differences; parameter names and shapes counted by
-hand; a three-layer skip stack and every gradient against central differences), test_values257_models (inference in
-chunks of 2 steps over 7 with lengths 7, 1, 5, 4 from a given state against the RNN written out row by row, and the
-cross-entropy sum from zero states by hand; a bidirectional model's last outputs over ragged rows; a regression
-head's hits at tolerance 0.3 by hand with errors of 0.29, 0.35 and -0.31; two refusals word for word),
+lists): test_values257_layers_stacks (a bidirectional two-layer tanh RNN stack over ragged rows 4, 1, 3, with and
+without skip, against lnrnn/reference.py's rnn_forward composed row by row, each backward direction over the row's
+own steps reversed; its final states and its input gradient against central differences; parameter names and shapes
+counted by hand; a three-layer skip stack and every gradient against central differences), test_values257_models
+(inference in chunks of 2 steps over 7 with lengths 7, 1, 5, 4 from a given state against the RNN written out row by
+row, and the cross-entropy sum from zero states by hand; a bidirectional model's last outputs over ragged rows; a
+regression head's hits at tolerance 0.3 by hand with errors of 0.29, 0.35 and -0.31; two refusals word for word),
 test_values257_beam (every labelling some path spells, 9 at T 3, C 3 and 10 at T 2, C 4, with its sum over all C^T
 paths; widths 1, 2, 3, the alphabet and one past it against the plain beam written out in test_values198_beam, on
 random rows and on uniform steps where labellings tie). Left out as equivalent: _forward_skip's join made for every
@@ -37,10 +37,10 @@ MODELS = "lnrnn/model/models.py"
 LAYERS = "lnrnn/model/layers.py"
 BEAM = "lnrnn/model/beam.py"
 
-T_STACKS = "tests/model/test_values257_stacks.py::"
+T_STACKS = "tests/model/test_values257_layers_stacks.py::"
 T_MODELS = "tests/model/test_values257_models.py::"
 T_BEAM = "tests/model/test_values257_beam.py::"
-OLD_LAYERS = ["tests/model/test_values242_stacks.py", "tests/model/test_bidirectional.py"]
+OLD_LAYERS = ["tests/model/test_values242_layers_stacks.py", "tests/model/test_bidirectional.py"]
 OLD_MODELS = ["tests/model/test_values242_models.py", "tests/model/test_bidirectional.py"]
 OLD_BEAM = ["tests/model/test_values250_beam.py", "tests/model/test_values198_beam.py"]
 

@@ -16,7 +16,7 @@ reported as an early stop, a refused resume naming the folder the run was saved 
 optimizer's slots, a copy without its temporary file where no hard link can be made, a save refused for a full disk
 leaving its arrays file, and a missing arrays file refused naming the folder. (Old files: test_values243_policies,
 test_values243_summary, test_values_policies, test_values56_stop_place for the loop and its policies;
-test_values209_checkpoint, test_values236_resume for the checkpoint files and resuming.) The new value tests catch
+test_values209_checkpoint, test_values236_train_resume for the checkpoint files and resuming.) The new value tests catch
 every mutant on their own (checked with the old files taken off the lists): test_values259_policies (TINY of
 test_values56_stop_place, 3 updates an epoch, the validation loss scripted per epoch end as 0.9, 1.0, 0.8, 0.85,
 0.8: the best at update 9, not at the tie of update 15, its arrays --keep's copy of update 9; checkpoints at updates
@@ -48,7 +48,7 @@ T_POL = "tests/training/test_values259_policies.py::"
 T_CK = "tests/training/test_values259_checkpoint.py::"
 OLD_POL = ["tests/training/test_values243_policies.py", "tests/training/test_values243_summary.py",
            "tests/training/test_values_policies.py", "tests/training/test_values56_stop_place.py"]
-OLD_CK = ["tests/training/test_values209_checkpoint.py", "tests/training/test_values236_resume.py"]
+OLD_CK = ["tests/training/test_values209_checkpoint.py", "tests/training/test_values236_train_resume.py"]
 
 MUTANTS = [
     # ---- the loop: lnrnn/training/train.py ----

@@ -34,7 +34,7 @@ TRAIN = "lnrnn/commands/train.py"
 T_OUT = "tests/commands/test_values263_output_checks.py::"
 T_TD = "tests/commands/test_values263_train_data.py::"
 OLD_OUT = ["tests/commands/test_values245_output_checks.py", "tests/commands/test_values_output_checks.py",
-           "tests/commands/test_values229_output_paths.py", "tests/commands/test_values221_sample_cli.py",
+           "tests/commands/test_values229_files_predict_io_paths.py", "tests/commands/test_values221_sample_cli.py",
            "tests/commands/test_values237_train_sample.py"]
 OLD_TD = ["tests/commands/test_values245_train_data.py", "tests/commands/test_values237_data.py",
           "tests/commands/test_values237_train_sample.py"]

@@ -43,8 +43,8 @@ OLD_CLI = ["tests/commands/test_values99_sample_cli.py", "tests/commands/test_va
            "tests/commands/test_values245_output_checks.py", "tests/commands/test_values237_train_sample.py"]
 OLD_SAMPLER = ["tests/commands/test_values52_sampler.py", "tests/commands/test_values256_sampler.py",
                "tests/model/test_values256_window.py", "tests/model/test_values_window.py"]
-OLD_DECODE = ["tests/model/test_values_decode.py", "tests/model/test_values223_decode.py",
-              "tests/model/test_values235_decode.py"]
+OLD_DECODE = ["tests/model/test_values_decode.py", "tests/model/test_values223_beam_decode.py",
+              "tests/model/test_values235_beam_decode.py"]
 
 MUTANTS = [
     # ---- the sample command: lnrnn/commands/sample.py ----

@@ -10,7 +10,7 @@ lengths; the beam search's best labelling one label short; the CTC head's per_st
 value.
 
 13 mutants. Against the old targeted files alone: not measured yet. (Old files: test_values257_models,
-test_values257_stacks, test_values231_models, test_values216_flat, test_values250_beam, test_values256_heads.)
+test_values257_layers_stacks, test_values231_models, test_values216_flat, test_values250_beam, test_values256_heads.)
 The new value tests catch every mutant on their own (checked with the old files taken off the lists):
 test_values276_models (a three-layer last-step classifier over whole and ragged rows against
 lnrnn/reference.py's rnn_forward composed layer by layer and its cross-entropy written out; a two-layer
@@ -46,7 +46,7 @@ T_FLAT = "tests/model/test_values276_flat.py::"
 T_REF = "tests/model/test_values276_refusals.py::"
 T_BEAM = "tests/model/test_values276_beam.py::"
 OLD_MODELS = ["tests/model/test_values257_models.py", "tests/model/test_values231_models.py"]
-OLD_STACKS = ["tests/model/test_values257_stacks.py"]
+OLD_STACKS = ["tests/model/test_values257_layers_stacks.py"]
 OLD_FLAT = ["tests/model/test_values216_flat.py"]
 OLD_BEAM = ["tests/model/test_values250_beam.py"]
 OLD_HEADS = ["tests/model/test_values256_heads.py"]

@@ -46,7 +46,7 @@ T_CLI = "tests/commands/test_values277_cli.py::"
 T_READ = "tests/commands/test_values437_read.py::"   # the read refusal, in a file named after read
 OLD_IO = ["tests/test_values219_predict_io.py", "tests/test_values214_predict_io.py"]
 OLD_API = ["tests/test_values214_api.py", "tests/test_values161_api.py"]
-OLD_FILES = ["tests/commands/test_unmade_names.py", "tests/commands/test_values229_output_paths.py"]
+OLD_FILES = ["tests/commands/test_files_unmade_names.py", "tests/commands/test_values229_files_predict_io_paths.py"]
 OLD_CLI = ["tests/commands/test_values46_plot_runs.py", "tests/commands/test_values215_predict_plot.py"]
 
 MUTANTS = [

@@ -10,13 +10,13 @@ divergence sentence naming the current update as the last good checkpoint; the b
 with repr instead of :g; the interruption sentence's resume hint without --resume.
 
 10 mutants. Against the old targeted files alone: not measured yet. The new value tests catch every mutant on
-their own (checked with the old files taken off the lists): test_values295_stacks (a two-layer BN skip stack in
+their own (checked with the old files taken off the lists): test_values295_layers_stacks (a two-layer BN skip stack in
 evaluation run as chunks of 3 and 2 steps from the carried states against lnrnn/reference.py's bn_rnn_forward
 composed by hand over all 5 steps with population statistics that differ at every step; a bidirectional stack
 over T 5 and B 3 with lengths 5, 2, 4 against the reference composed row by row; the input gradients of a
 bidirectional skip stack and of a three-layer skip stack scored on its top layer only, against central
 differences in float64; a per-step classifier's count over lengths 4, 1, 3 against their sum, 8),
-test_values295_stopping (a run whose parameters turn NaN after update 3, the last of epoch 1 of NB = 3 with
+test_values295_train_stopping (a run whose parameters turn NaN after update 3, the last of epoch 1 of NB = 3 with
 --save-every 1: its sentence word for word, "after update 3" and the checkpoint of update 2; the divergence,
 blow-up and interruption sentences of a stand-in run that saved at update 4, with --lr 1 written "1").
 Left out as equivalent: StopPolicy.reason's "reached --max-steps {cfg.max_steps}" naming t.step (it fires at
@@ -33,12 +33,12 @@ MODELS = "lnrnn/model/models.py"
 TRAIN = "lnrnn/training/train.py"
 STOP = "lnrnn/training/stopping.py"
 
-T_STACKS = "tests/model/test_values295_stacks.py::"
-T_STOP = "tests/training/test_values295_stopping.py::"
-OLD_STACKS = ["tests/model/test_values257_stacks.py", "tests/model/test_values242_stacks.py",
+T_STACKS = "tests/model/test_values295_layers_stacks.py::"
+T_STOP = "tests/training/test_values295_train_stopping.py::"
+OLD_STACKS = ["tests/model/test_values257_layers_stacks.py", "tests/model/test_values242_layers_stacks.py",
               "tests/model/test_bidirectional.py", "tests/model/test_models.py"]
 OLD_STOP = ["tests/training/test_values209_stopping.py", "tests/training/test_values227_stopping.py",
-            "tests/training/test_values_policies.py", "tests/training/test_values202_run.py"]
+            "tests/training/test_values_policies.py", "tests/training/test_values202_train_run.py"]
 
 MUTANTS = [
     # ---- the recurrent stacks: lnrnn/model/layers.py ----

@@ -10,23 +10,24 @@ default; evaluate adding up only the metrics' sums (an MDN's nats per sequence d
 sequences); cells.lookup checking a kind against the cell names (a combined name ends in a KeyError); a state's
 refusal naming 'h' and 'c' instead of h0 and c0.
 
-13 mutants. Against the old targeted files alone: not measured yet. The new value tests catch every mutant on
-their own (checked with the old files taken off the lists): test_values297_stacks (refusals word for word: a
-state tuple of 1 for an LSTM and of 2 for an RNN with the plural written out, a state array of the wrong shape
-naming h0 or c0, sizes of None, lookup given 'ln-lstm', 'bn-rnn' or 'gru' as a kind; a two-layer skip stack with
-I 2 != H 3 against the reference composed by test_values257_stacks' skip_by_hand, its input and parameter gradients against central
-differences; the bidirectional stack of two layers by test_values295_stacks' over lengths 5, 2, 4), test_values297_models (a bidirectional last-step classifier over lengths 4, 1, 3: its loss
-against log-softmax cross-entropy of [forward at the last step | backward at step 0] composed in NumPy, every
-gradient against central differences of that composition in float64; an MDN model evaluated over two batches
-against reference.mdn_nll, per point (14) and per sequence (5); parameter names, shapes and counts of stacks of
-2 and 3 layers with I != H written out by hand; the forget block at 1; refusals of one and two unknown settings
-word for word; batches_of over 1001 sequences: 500, 500, 1). Left out as equivalent: the plain stack's
-``last = len(self.layers) - 1`` and its backward's ``on_device or k > 0`` (on the CPU a layer's output is a host
-array either way); the bidirectional forward's ``range(0, len(self.layers) - 1, 2)`` (the same layers);
-_select's last-step branch taken for per-step rows in loss_sums (the chunk loop scores the same rows);
-CTCHead.log_probs' zero label lengths made one (the log-softmax it returns does not read the labels); the
-classifier's ``np.where(mask, lab, 0)`` padding made -1 (masked rows add nothing either way). Left out as
-needing a GPU: every line of loss_and_grad_on_device, the device fast path and the device buffers.
+13 mutants. Against the old targeted files alone: not measured yet. The new value tests catch every mutant on their
+own (checked with the old files taken off the lists): test_values297_layers_stacks (refusals word for word: a state
+tuple of 1 for an LSTM and of 2 for an RNN with the plural written out, a state array of the wrong shape naming h0
+or c0, sizes of None, lookup given 'ln-lstm', 'bn-rnn' or 'gru' as a kind; a two-layer skip stack with I 2 != H 3
+against the reference composed by test_values257_layers_stacks' skip_by_hand, its input and parameter gradients
+against central differences; the bidirectional stack of two layers by test_values295_layers_stacks' over lengths 5,
+2, 4), test_values297_models (a bidirectional last-step classifier over lengths 4, 1, 3: its loss against
+log-softmax cross-entropy of [forward at the last step | backward at step 0] composed in NumPy, every gradient
+against central differences of that composition in float64; an MDN model evaluated over two batches against
+reference.mdn_nll, per point (14) and per sequence (5); parameter names, shapes and counts of stacks of 2 and 3
+layers with I != H written out by hand; the forget block at 1; refusals of one and two unknown settings word for
+word; batches_of over 1001 sequences: 500, 500, 1). Left out as equivalent: the plain stack's ``last =
+len(self.layers) - 1`` and its backward's ``on_device or k > 0`` (on the CPU a layer's output is a host array either
+way); the bidirectional forward's ``range(0, len(self.layers) - 1, 2)`` (the same layers); _select's last-step
+branch taken for per-step rows in loss_sums (the chunk loop scores the same rows); CTCHead.log_probs' zero label
+lengths made one (the log-softmax it returns does not read the labels); the classifier's ``np.where(mask, lab, 0)``
+padding made -1 (masked rows add nothing either way). Left out as needing a GPU: every line of
+loss_and_grad_on_device, the device fast path and the device buffers.
 
     python tests/mutants/run.py --only 'v297-*'
 """
@@ -34,10 +35,10 @@ MODELS = "lnrnn/model/models.py"
 LAYERS = "lnrnn/model/layers.py"
 CELLS = "lnrnn/model/cells.py"
 
-T_STACKS = "tests/model/test_values297_stacks.py::"
+T_STACKS = "tests/model/test_values297_layers_stacks.py::"
 T_MODELS = "tests/model/test_values297_models.py::"
 OLD = ["tests/model/test_models.py", "tests/model/test_layers.py", "tests/model/test_bidirectional.py",
-       "tests/model/test_values295_stacks.py", "tests/model/test_values282_cells.py"]
+       "tests/model/test_values295_layers_stacks.py", "tests/model/test_values282_cells.py"]
 
 MUTANTS = [
     # ---- lnrnn/model/layers.py ----
@@ -56,7 +57,8 @@ MUTANTS = [
     dict(name="v297-layers-bidirectional-runs-half-the-layers", file=LAYERS,
          old="        for j in range(0, len(self.layers), 2):",
          new="        for j in range(0, len(self.layers) // 2, 2):",
-         tests=["tests/model/test_values295_stacks.py::test_a_bidirectional_stack_over_more_steps_than_rows"] + OLD,
+         tests=["tests/model/test_values295_layers_stacks.py::test_a_bidirectional_stack_over_more_steps_than_rows"]
+         + OLD,
          why="a bidirectional stack of 2 or 3 layers runs only its first (lower) layers: y is a lower layer's"),
     dict(name="v297-layers-skip-backward-i-h-swapped", file=LAYERS,
          old="        H, I = self.layers[0].H, self.layers[0].I",

@@ -1,11 +1,11 @@
-"""Planted bugs, round 300 (format: tests/mutants/mutants.py): single-line slips on lines no earlier round
-mutates, in CTC decoding (lnrnn/model/decode.py, the readable prefix beam search; lnrnn/model/beam.py, the
-compiled one) and the sampler's captions (lnrnn/sample.py), fifteenth pass: the spec reading step t - 1 (the last
-step first); the spec keeping prefixes no path spells (log p -inf); the spec extending prefixes by the blank; the
-compiled search starting from log p 1 instead of 0; a kept prefix merging with its own slot instead of its
-parent's; a kept prefix's pb and pnb stored swapped; the blank read as the last class (another library's
-convention); a row's best label walked up the trie by its labels instead of its parents; the best taken as the
-first kept prefix (wrong among exact ties); a caption's prime note on the rows without a prime; the caption limit at 120.
+"""Planted bugs, round 300 (format: tests/mutants/mutants.py): single-line slips on lines no earlier round mutates,
+in CTC decoding (lnrnn/model/decode.py, the readable prefix beam search; lnrnn/model/beam.py, the compiled one)
+and the sampler's captions (lnrnn/sample.py), fifteenth pass: the spec reading step t - 1 (the last step first);
+the spec keeping prefixes no path spells (log p -inf); the spec extending prefixes by the blank; the compiled
+search starting from log p 1 instead of 0; a kept prefix merging with its own slot instead of its parent's; a
+kept prefix's pb and pnb stored swapped; the blank read as the last class (another library's convention); a row's
+best label walked up the trie by its labels instead of its parents; the best taken as the first kept prefix
+(wrong among exact ties); a caption's prime note on the rows without a prime; the caption limit at 120.
 
 11 mutants. Against the old targeted files alone: 11 of 11 caught. The new value tests catch every mutant on their
 own (checked with the old files taken off the lists): test_values300_decode (both searches at the full width against
@@ -19,20 +19,19 @@ exactly 100 characters whole and of 101 cut, with and without the prime note).
 
 Left out as equivalent: _logaddexp's d > 0 made d >= 0 (d == 0 is x == y, answered before); the heap's sift-down
 heap[0, k] >= s made > (an equal child moved up keeps a heap on log tot, and ties at the cut are settled before);
-dropping s != NINF before an offer (an offer of -inf is never kept: the sort of kept entries skips -inf);
-dropping worst = heap[0, 0] after an extension (a stale, lower worst prunes less, never more); _width's
-total >= width made > and its min made the width itself (a wider heap than the prefixes leaves empty places,
-which are skipped); the root's pb and pnb swapped (the empty prefix's pnb and pb are read only through its tot, as
-it has no last label); best_path_array's n.astype dropped (keep.sum already gives integers); the spec's
-`k = int(k)` in collapse (every caller passes integers); the sampler's np.zeros of out and phis made np.empty
-(rows are cut at their kept points, every kept one written); beam_search_array's float64 conversion dropped
-(Numba adds float32 scores to the float64 sums in float64: measured, the float32 test still passes). Left out as a crash rather than a value: the node
-count N = steps * W (the last node written past the trie, no bounds check in Numba: unpredictable) and
-window.WindowStack.forward's per-layer state made state[0] (layer 2 refuses layer 1's four-part state), and
-_order's depth of a candidate's extension one short (the climb up the trie can pass the root and read index -1:
-the search hangs). Left out
-as unobservable on the CPU: the window stack's crossing counts (counted only for a device). The sampler's stop
-rule, step cap and priming lines are mutated by earlier rounds.
+dropping s != NINF before an offer (an offer of -inf is never kept: the sort of kept entries skips -inf); dropping
+worst = heap[0, 0] after an extension (a stale, lower worst prunes less, never more); _width's total >= width made >
+and its min made the width itself (a wider heap than the prefixes leaves empty places, which are skipped); the
+root's pb and pnb swapped (the empty prefix's pnb and pb are read only through its tot, as it has no last label);
+best_path_array's n.astype dropped (keep.sum already gives integers); the spec's `k = int(k)` in collapse (every
+caller passes integers); the sampler's np.zeros of out and phis made np.empty (rows are cut at their kept points,
+every kept one written); beam_search_array's float64 conversion dropped (Numba adds float32 scores to the float64
+sums in float64: measured, the float32 test still passes). Left out as a crash rather than a value: the node count N
+= steps * W (the last node written past the trie, no bounds check in Numba: unpredictable) and
+window.WindowStack.forward's per-layer state made state[0] (layer 2 refuses layer 1's four-part state), and _order's
+depth of a candidate's extension one short (the climb up the trie can pass the root and read index -1: the search
+hangs). Left out as unobservable on the CPU: the window stack's crossing counts (counted only for a device). The
+sampler's stop rule, step cap and priming lines are mutated by earlier rounds.
 
     python tests/mutants/run.py --only 'v300-*'
 """
@@ -48,7 +47,7 @@ HAND = T_DEC + "test_hand_row_best_path_width_one_width_three_and_full_width_dis
 TIES = T_DEC + "test_exact_ties_are_ranked_shortest_then_smallest_labels"
 TIE1 = T_DEC + "test_one_step_tie_of_two_labels_keeps_the_smaller_at_width_one"
 OLD_DECODE = ["tests/model/test_values_decode.py", "tests/model/test_values272_decode.py",
-              "tests/model/test_values223_decode.py"]
+              "tests/model/test_values223_beam_decode.py"]
 OLD_BEAM = ["tests/model/test_beam.py", "tests/model/test_values257_beam.py", "tests/model/test_values250_beam.py"]
 OLD_SAMPLE = ["tests/test_values238_sampler.py", "tests/test_values213_sampler.py"]
 

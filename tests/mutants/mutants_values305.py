@@ -9,16 +9,16 @@ export_run defaulting to a format export does not have; a prime past the cap ref
 as the cap; --npz under another suffix refused naming --out's path.
 
 11 mutants. Against the old targeted files alone: not measured yet. The old targeted files are
-test_unmade_names and test_values229_output_paths (files), test_values219_predict_io and test_values214_predict_io
-(predict_io), test_values214_api and test_values_eval_predict (api), test_values272_sample_cli (sample). The new
-value tests catch every mutant on their own (checked with the old files taken off the lists):
-test_values305_outputs (refusals word for word with the option given, --npz and --judge-out, and nothing left in
-the folder; write_error's errno for a file and a missing folder; a folder's two IDX files in name order with the
-pixels / 255 by hand; a classifier's csv and npy tables written out here; sample's refusals before any run is
-loaded, 20,001 points against the cap of 20,000), test_values305_api (evaluate_run against the same call with
-which='val'; sample_run's arguments reaching the sampler against lnrnn sample's shown defaults 700, 1, 0, 0;
-export_run's file read back as safetensors by its definition: an 8-byte little-endian header length, then the
-JSON header whose shapes are export's and whose offsets add up to the file's size).
+test_files_unmade_names and test_values229_files_predict_io_paths (files), test_values219_predict_io and
+test_values214_predict_io (predict_io), test_values214_api and test_values_eval_predict (api),
+test_values272_sample_cli (sample). The new value tests catch every mutant on their own (checked with the old files
+taken off the lists): test_values305_files_predict_io_outputs (refusals word for word with the option given, --npz
+and --judge-out, and nothing left in the folder; write_error's errno for a file and a missing folder; a folder's two
+IDX files in name order with the pixels / 255 by hand; a classifier's csv and npy tables written out here; sample's
+refusals before any run is loaded, 20,001 points against the cap of 20,000), test_values305_api (evaluate_run
+against the same call with which='val'; sample_run's arguments reaching the sampler against lnrnn sample's shown
+defaults 700, 1, 0, 0; export_run's file read back as safetensors by its definition: an 8-byte little-endian header
+length, then the JSON header whose shapes are export's and whose offsets add up to the file's size).
 
 Left out as equivalent: predict_io's IDX images check 'images.ndim != 3 or images.dtype != np.uint8' made 'and'
 (read_idx with the images magic 2051 already fixes uint8 and 3 dimensions); input_files' 'does not exist'
@@ -35,9 +35,9 @@ PRED = "lnrnn/predict_io.py"
 API = "lnrnn/api.py"
 SAMPLE = "lnrnn/commands/sample.py"
 
-T_OUT = "tests/commands/test_values305_outputs.py::"
+T_OUT = "tests/commands/test_values305_files_predict_io_outputs.py::"
 T_API = "tests/commands/test_values305_api.py::"
-OLD_FILES = ["tests/commands/test_unmade_names.py", "tests/commands/test_values229_output_paths.py"]
+OLD_FILES = ["tests/commands/test_files_unmade_names.py", "tests/commands/test_values229_files_predict_io_paths.py"]
 OLD_PRED = ["tests/test_values219_predict_io.py", "tests/test_values214_predict_io.py"]
 OLD_API = ["tests/test_values214_api.py", "tests/commands/test_values_eval_predict.py"]
 OLD_SAMPLE = ["tests/commands/test_values272_sample_cli.py"]

@@ -37,7 +37,7 @@ T_STOP = "tests/training/test_values316_stopping.py::"
 OLD_DIST = ["tests/training/test_values279_distributed_group.py", "tests/training/test_values260_distributed_group.py",
             "tests/training/test_values230_distributed_one_group.py", "tests/training/test_values114_distributed.py"]
 OLD_STOP = ["tests/training/test_values114_stopping.py", "tests/training/test_values124_stopping.py",
-            "tests/training/test_values209_stopping.py", "tests/training/test_values295_stopping.py"]
+            "tests/training/test_values209_stopping.py", "tests/training/test_values295_train_stopping.py"]
 
 MUTANTS = [
     # ---- the data-parallel path: lnrnn/training/distributed.py ----

@@ -43,7 +43,7 @@ T_PIO = "tests/commands/test_values319_predict_io.py::"
 T_CMD = "tests/commands/test_values319_commands.py::"
 OLD_PIO = ["tests/test_values219_predict_io.py", "tests/commands/test_values277_predict_io.py",
            "tests/commands/test_values258_predict_io.py"]
-OLD_FILES = ["tests/commands/test_values229_output_paths.py", "tests/commands/test_values277_predict_io.py"]
+OLD_FILES = ["tests/commands/test_values229_files_predict_io_paths.py", "tests/commands/test_values277_predict_io.py"]
 OLD_PREDICT = ["tests/commands/test_values215_predict_plot.py", "tests/test_values219_predict_io.py"]
 OLD_TRAIN = ["tests/commands/test_values237_train_sample.py"]
 

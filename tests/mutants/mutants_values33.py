@@ -52,7 +52,7 @@ LAYERS_OLD = ["tests/model/test_layers.py", "tests/model/test_bidirectional.py",
 UPDATE_OLD = ["tests/training/test_values_update.py", "tests/model/test_state_noise.py"]
 TRAIN_OLD = ["tests/training/test_checkpoints_best.py", "tests/training/test_values_policies.py",
              "tests/training/test_values_train.py", "tests/training/test_values17_train.py",
-             "tests/training/test_trainer_parts.py"]
+             "tests/training/test_stopping_recorder_parts.py"]
 DIST_OLD = ["tests/training/test_values_distributed_options.py", "tests/training/test_values_distributed_options2.py",
             "tests/training/test_values20_distributed.py", "tests/training/test_values16_distributed.py"]
 SAMPLE_OLD = ["tests/commands/test_sample.py", "tests/commands/test_values_sampling.py",

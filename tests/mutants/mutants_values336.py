@@ -19,12 +19,12 @@ written beside it; NaN and inf in y and y_val, a y_val of the other layout both 
 for word; held-out sizes at N = 7, 10 and 101 against the nearest whole number to a tenth, at least 1, with the
 seed-0 permutation drawn here and lengths 1 and T following their sequences; --split 5/2, 7/3 and 1/9 of 10; a
 description with x of 5 steps of 2 inputs and x_val of 3, classes counted over y and y_val with the label C - 1 only
-in y_val), test_values336_outputs (predict's --out ending in .npz, .txt or nothing refused word for word and nothing
-written, not even the missing folder; P.CSV written as CSV into two folders made for it, its text written out by
-hand; a trailing separator and a name that is a folder refused word for word; a read-only file system met while
-making the folder refused naming --npz and --judge-out). Left out as equivalent: read_file's isfile check made
-exists (a folder is refused before it; a missing path fails both); 'if "x_val" in d' made "y_val" or "lengths_val",
-and 'if "y_val" in out' made "x_val" (each pair is present together); objective == "ce" made != "mse"
+in y_val), test_values336_files_predict_io_outputs (predict's --out ending in .npz, .txt or nothing refused word for
+word and nothing written, not even the missing folder; P.CSV written as CSV into two folders made for it, its text
+written out by hand; a trailing separator and a name that is a folder refused word for word; a read-only file system
+met while making the folder refused naming --npz and --judge-out). Left out as equivalent: read_file's isfile check
+made exists (a folder is refused before it; a missing path fails both); 'if "x_val" in d' made "y_val" or
+"lengths_val", and 'if "y_val" in out' made "x_val" (each pair is present together); objective == "ce" made != "mse"
 (check_objective refused every other value); the description's classes chosen by num_classes > 1 instead of the
 objective (ce has at least 2 classes, mse 1); held_out's refusal of N < 2 naming 1 (x of 0 sequences is refused
 before); atomic_write without f.flush() (closing flushes), with os.rename for os.replace (POSIX renames replace),
@@ -41,10 +41,10 @@ PRED = "lnrnn/predict_io.py"
 FILES = "lnrnn/files.py"
 
 T_ARRAYS = "tests/data/test_values336_arrays.py::"
-T_OUT = "tests/commands/test_values336_outputs.py::"
+T_OUT = "tests/commands/test_values336_files_predict_io_outputs.py::"
 OLD_ARRAYS = ["tests/data/test_own_data.py", "tests/data/test_values228_arrays.py",
               "tests/data/test_values220_arrays.py", "tests/data/test_values240_arrays.py"]
-OLD_OUT = ["tests/commands/test_values229_output_paths.py", "tests/commands/test_values_output_paths.py",
+OLD_OUT = ["tests/commands/test_values229_files_predict_io_paths.py", "tests/commands/test_values_output_paths.py",
            "tests/commands/test_values9_output_files.py", "tests/commands/test_values240_predict_io.py"]
 
 MUTANTS = [

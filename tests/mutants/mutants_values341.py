@@ -16,10 +16,10 @@ chunk.
 first, its dstate0 reversed, a per-step head's targets not cut to a truncated-BPTT chunk). The old targeted files:
 tests/model/ test_layers.py, tests/model/test_bidirectional.py, tests/model/test_models.py,
 tests/model/test_values315_models.py. The new value tests catch every mutant on their own (checked with the old
-files taken off the lists): test_values341_stacks (bidirectional plain-RNN stacks of 1, 2 and 3 layers over rows of
-lengths 0, 1, 4 and 3 in one batch composed from reference.rnn_forward, each backward direction reading its row's
-active steps reversed, final states in the stack's order, parameter names, shapes and counts written out; every
-gradient of a two-layer bidirectional stack, dx and all 96 parameters, against central differences of that
+files taken off the lists): test_values341_layers_stacks (bidirectional plain-RNN stacks of 1, 2 and 3 layers over
+rows of lengths 0, 1, 4 and 3 in one batch composed from reference.rnn_forward, each backward direction reading its
+row's active steps reversed, final states in the stack's order, parameter names, shapes and counts written out;
+every gradient of a two-layer bidirectional stack, dx and all 96 parameters, against central differences of that
 composition in float64; a plain three-layer LN-RNN stack's output, dx and parameter gradients the same way; a
 two-layer LN-LSTM skip stack run in chunks of 2 and 3 steps from carried states against one pass of
 reference.lstm_forward over [x | h_0]; the skip stack's dx and each layer's dstate0 against central differences from
@@ -40,7 +40,7 @@ binding's option), so no mutant covers it here.
 LAYERS = "lnrnn/model/layers.py"
 MODELS = "lnrnn/model/models.py"
 
-T_STACKS = "tests/model/test_values341_stacks.py::"
+T_STACKS = "tests/model/test_values341_layers_stacks.py::"
 T_MODELS = "tests/model/test_values341_models.py::"
 OLD_LAYERS = ["tests/model/test_layers.py", "tests/model/test_bidirectional.py"]
 OLD_MODELS = ["tests/model/test_models.py", "tests/model/test_values315_models.py"]

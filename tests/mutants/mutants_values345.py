@@ -12,7 +12,7 @@ rank 1 as the writer.
 13 mutants. Against the old targeted files alone: not measured yet. (Old files: test_values301_loop,
 test_values312_loop, test_values316_distributed_group, test_values_distributed_options, test_values289_update.) The
 new value tests catch every mutant on their own (checked with the old files taken off the lists):
-test_values345_loop (TINY with --split 7/5 and --batch-size 3: three updates an epoch reading rows perm[0:3],
+test_values345_train_loop (TINY with --split 7/5 and --batch-size 3: three updates an epoch reading rows perm[0:3],
 perm[3:6], perm[6:7] of each permutation drawn here from default_rng(5), of the training split only; --eval-every 2
 rows at updates 2, 3, 4 and 6 with epochs 2/3, 1, 1 + 1/3, 2 and samples 6, 7, 10, 14 counted by hand; an epoch's
 train_loss the sum of its updates' loss sums over their counts, and the initial loss the first update's sum over its
@@ -34,7 +34,7 @@ TRAIN = "lnrnn/training/train.py"
 DIST = "lnrnn/training/distributed.py"
 UPDATE = "lnrnn/training/update.py"
 
-T_LOOP = "tests/training/test_values345_loop.py::"
+T_LOOP = "tests/training/test_values345_train_loop.py::"
 T_GROUP = "tests/training/test_values345_distributed_group.py::"
 OLD_LOOP = ["tests/training/test_values301_loop.py", "tests/training/test_values312_loop.py"]
 OLD_GROUP = ["tests/training/test_values316_distributed_group.py", "tests/training/test_values_distributed_options.py"]

@@ -41,7 +41,8 @@ OLD_CTC = ["tests/kernels/test_ctc.py"] + [f"tests/kernels/test_values{n}_ctc.py
 OLD_BEAM = ["tests/model/test_beam.py"] + [f"tests/model/test_values{n}_beam.py" for n in (
     9, 32, 87, 109, 137, 166, 198, 250, 257, 276, 313, 337)]
 OLD_DECODE = ["tests/kernels/test_ctc.py", "tests/model/test_values_decode.py"] + [
-    f"tests/model/test_values{n}_decode.py" for n in (20, 26, 48, 62, 88, 119, 213, 223, 235, 272, 300, 320, 342)]
+    f"tests/model/test_values{n}_decode.py" for n in (20, 26, 48, 62, 88, 119, 213, 272, 300, 320, 342)] + [
+    "tests/model/test_values223_beam_decode.py", "tests/model/test_values235_beam_decode.py"]
 OLD_TM = ["tests/kernels/test_ctc.py", "tests/test_values_textmetrics.py"] + [
     f"tests/test_values{n}_textmetrics.py" for n in (10, 37, 48, 62, 87, 119, 137, 213, 235, 281)]
 

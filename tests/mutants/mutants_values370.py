@@ -15,20 +15,20 @@ generator left unseeded; --max-steps (any stop) ignored until the epoch's end.
 missed: Ctrl-C on a rank reported as a traceback with exit code 1 (Group.fail's KeyboardInterrupt branch). The old
 targeted files are test_optim and test_values353_optim (optimizers), test_checkpoint and test_values348_checkpoint
 (checkpoints), test_values114_distributed and test_values345_distributed_group (the distributed path),
-test_values17_train and test_values345_loop (the loop). The new value tests catch every mutant on their own (checked
-with the old files taken off the lists): test_values370_optim_checkpoint (the norm of gradients 3, 4 and 12 is 13
-and clipping to 6.5 scales each array by 6.5 / (13 + 1e-6); SGD with momentum on a dict over two float64 updates
-against v = mu v + g, p -= lr v; RMSProp's one slot sq = (1 - alpha) g^2 and its step by hand; Adam's slots saved
-with a layout named w and b, each the hand moment of two updates, and a copy; the description's format, version,
-arrays file name by step, SHA-256 by hashlib and shape/dtype listing; another model refused word for word; an object
-array not unpickled; a folder under a regular file refused word for word; --keep 2 over updates 5, 12, 130 keeping
-DIR/checkpoints/update-000000012 and update-000000130), test_values370_distributed_group (--reproducible in one
-process against one plain call: LayerNorm with truncated BPTT, masks, state noise and text at T = 9 > B = 5,
+test_values17_train and test_values345_train_loop (the loop). The new value tests catch every mutant on their own
+(checked with the old files taken off the lists): test_values370_optim_checkpoint (the norm of gradients 3, 4 and 12
+is 13 and clipping to 6.5 scales each array by 6.5 / (13 + 1e-6); SGD with momentum on a dict over two float64
+updates against v = mu v + g, p -= lr v; RMSProp's one slot sq = (1 - alpha) g^2 and its step by hand; Adam's slots
+saved with a layout named w and b, each the hand moment of two updates, and a copy; the description's format,
+version, arrays file name by step, SHA-256 by hashlib and shape/dtype listing; another model refused word for word;
+an object array not unpickled; a folder under a regular file refused word for word; --keep 2 over updates 5, 12, 130
+keeping DIR/checkpoints/update-000000012 and update-000000130), test_values370_distributed_group (--reproducible in
+one process against one plain call: LayerNorm with truncated BPTT, masks, state noise and text at T = 9 > B = 5,
 BatchNorm over two updates stepped by hand; shard_batch's rows for rank 1 of 2 and the empty shard of rank 5 of 6,
 with and without text; Group.fail's line and Abort code for a UserError on ranks 0 and 1, Ctrl-C, SystemExit and a
-bug, with a stand-in communicator), test_values370_loop (the batches the loop asks for against default_rng(seed)'s
-permutations cut in 16, 16, 8 over two epochs; --max-steps 2 stopping at update 2 of epoch 1 with its checkpoint,
-and its --resume ending at the parameters of a run never stopped).
+bug, with a stand-in communicator), test_values370_train_loop (the batches the loop asks for against
+default_rng(seed)'s permutations cut in 16, 16, 8 over two epochs; --max-steps 2 stopping at update 2 of epoch 1
+with its checkpoint, and its --resume ending at the parameters of a run never stopped).
 
 Left out as equivalent: BlockRing.run's ``any(done)`` (a block that ends while another reaches a reduction
 already leaves the calls unequal, so the second half of the test raises alike); block_models' list kept on the
@@ -48,11 +48,11 @@ TRAIN = "lnrnn/training/train.py"
 
 T_OC = "tests/training/test_values370_optim_checkpoint.py::"
 T_GROUP = "tests/training/test_values370_distributed_group.py::"
-T_LOOP = "tests/training/test_values370_loop.py::"
+T_LOOP = "tests/training/test_values370_train_loop.py::"
 OLD_OPT = ["tests/training/test_optim.py", "tests/training/test_values353_optim.py"]
 OLD_CKPT = ["tests/training/test_checkpoint.py", "tests/training/test_values348_checkpoint.py"]
 OLD_DIST = ["tests/training/test_values114_distributed.py", "tests/training/test_values345_distributed_group.py"]
-OLD_TRAIN = ["tests/training/test_values17_train.py", "tests/training/test_values345_loop.py"]
+OLD_TRAIN = ["tests/training/test_values17_train.py", "tests/training/test_values345_train_loop.py"]
 
 MUTANTS = [
     # ---- optimizers: lnrnn/training/optim.py ----

@@ -15,7 +15,7 @@ The old targeted files are test_values_runconfig and test_values348_runconfig (s
 test_values_rundir and test_values348_rundir (the run folder and its lock), test_values_setup and
 test_values348_setup (setup and resume), test_values_memory and test_values353_memory (the estimate and the
 refusal). The new value tests catch every mutant on their own (checked with the old files taken off the lists):
-test_values371_config_setup (TrainConfig's defaults against the documented values and rundir.DEFAULT_OUT; a .json
+test_values371_runconfig_setup (TrainConfig's defaults against the documented values and rundir.DEFAULT_OUT; a .json
 config read back as the table written with the json module; resume_config giving the checkpoint's settings and
 the budget passed in; describe's sentence written out by hand for hidden 5, 2 layers, 1 and 3 epochs, from
 stand-ins for the model and the task), test_values371_rundir_memory (the lock file's 'pid host start-time', held
@@ -34,7 +34,7 @@ RUNDIR = "lnrnn/training/rundir.py"
 SETUP = "lnrnn/training/setup.py"
 MEMORY = "lnrnn/training/memory.py"
 
-T_CS = "tests/training/test_values371_config_setup.py::"
+T_CS = "tests/training/test_values371_runconfig_setup.py::"
 T_RM = "tests/training/test_values371_rundir_memory.py::"
 OLD_RUNCONFIG = ["tests/training/test_values_runconfig.py", "tests/training/test_values348_runconfig.py"]
 OLD_RUNDIR = ["tests/training/test_values_rundir.py", "tests/training/test_values348_rundir.py"]

@@ -1,21 +1,21 @@
-"""Planted bugs, round 385 (format: tests/mutants/mutants.py): single-line slips on lines no earlier round mutates, in
-the recurrent layer and stack (lnrnn/model/layers.py), twentieth pass, planted before any test was written for them:
-a layer's input and hidden sizes taken the other way round; synchronized BatchNorm refused on the CPU instead of on
-CUDA; BN statistics grown to one step fewer than a chunk reaches; the default zero state T rows tall; backward
-checking dy against (B, T, H); a stack's zero_grad leaving its bottom layer's gradients; a stack's synchronized
-BatchNorm set on its top layer only; a skip stack's y joined top layer first; a skip stack checking x's width against
-the hidden size; an LSTM layer's (h0, c0) taken as (c0, h0); backward run without the forward's lengths; the
-forget-gate bias always 1. 12 mutants. Against the old targeted files alone (the 23 layer, stack and bidirectional
-files of tests/model listed in OLD): 10 of 12 caught; missed: the stack's zero_grad and set_batch_reduce reaching
-only some layers. test_values385_stacks catches both (checked with their lists cut to it): zero_grad after a backward
-clears every layer of a two-deep stack, one-way and bidirectional, and the optimizer's flat view; each BN layer's
-forward of a three-deep stack sums its statistics through the group's callback, None takes it off, and a group of one
-gives the same y.
+"""Planted bugs, round 385 (format: tests/mutants/mutants.py): single-line slips on lines no earlier round mutates,
+in the recurrent layer and stack (lnrnn/model/layers.py), twentieth pass, planted before any test was written for
+them: a layer's input and hidden sizes taken the other way round; synchronized BatchNorm refused on the CPU
+instead of on CUDA; BN statistics grown to one step fewer than a chunk reaches; the default zero state T rows
+tall; backward checking dy against (B, T, H); a stack's zero_grad leaving its bottom layer's gradients; a stack's
+synchronized BatchNorm set on its top layer only; a skip stack's y joined top layer first; a skip stack checking
+x's width against the hidden size; an LSTM layer's (h0, c0) taken as (c0, h0); backward run without the forward's
+lengths; the forget-gate bias always 1. 12 mutants. Against the old targeted files alone (the 23 layer, stack and
+bidirectional files of tests/model listed in OLD): 10 of 12 caught; missed: the stack's zero_grad and
+set_batch_reduce reaching only some layers. test_values385_layers_stacks catches both (checked with their lists
+cut to it): zero_grad after a backward clears every layer of a two-deep stack, one-way and bidirectional, and the
+optimizer's flat view; each BN layer's forward of a three-deep stack sums its statistics through the group's
+callback, None takes it off, and a group of one gives the same y.
 
     python tests/mutants/run.py --only 'v385-*'
 """
 LAYERS = "lnrnn/model/layers.py"
-NEW = ["tests/model/test_values385_stacks.py"]
+NEW = ["tests/model/test_values385_layers_stacks.py"]
 OLD = [
     "tests/model/test_bidirectional.py",
     "tests/model/test_cuda_layers.py",
@@ -25,18 +25,18 @@ OLD = [
     "tests/model/test_values13_layers.py",
     "tests/model/test_values148_layers.py",
     "tests/model/test_values163_layers.py",
-    "tests/model/test_values193_stacks.py",
+    "tests/model/test_values193_layers_stacks.py",
     "tests/model/test_values211_layers.py",
     "tests/model/test_values22_layers_cuda.py",
     "tests/model/test_values231_layers.py",
-    "tests/model/test_values242_stacks.py",
+    "tests/model/test_values242_layers_stacks.py",
     "tests/model/test_values24_layers.py",
-    "tests/model/test_values257_stacks.py",
-    "tests/model/test_values295_stacks.py",
-    "tests/model/test_values297_stacks.py",
+    "tests/model/test_values257_layers_stacks.py",
+    "tests/model/test_values295_layers_stacks.py",
+    "tests/model/test_values297_layers_stacks.py",
     "tests/model/test_values313_layers.py",
     "tests/model/test_values33_layers.py",
-    "tests/model/test_values341_stacks.py",
+    "tests/model/test_values341_layers_stacks.py",
     "tests/model/test_values363_layers.py",
     "tests/model/test_values77_layers.py",
     "tests/model/test_values9_layers.py",

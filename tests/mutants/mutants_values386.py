@@ -36,14 +36,14 @@ OLD = [
     "tests/test_values222_files.py",
     "tests/test_values362_files.py",
     "tests/commands/test_values9_output_files.py",
-    "tests/commands/test_unmade_names.py",
+    "tests/commands/test_files_unmade_names.py",
     "tests/commands/test_values_output_checks.py",
     "tests/commands/test_values_output_paths.py",
-    "tests/commands/test_values229_output_paths.py",
+    "tests/commands/test_values229_files_predict_io_paths.py",
     "tests/commands/test_values245_output_checks.py",
     "tests/commands/test_values263_output_checks.py",
-    "tests/commands/test_values305_outputs.py",
-    "tests/commands/test_values336_outputs.py",
+    "tests/commands/test_values305_files_predict_io_outputs.py",
+    "tests/commands/test_values336_files_predict_io_outputs.py",
 ]
 
 MUTANTS = [

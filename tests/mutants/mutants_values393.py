@@ -33,14 +33,14 @@ earlier invocation's (1.25 s). Nothing left out as equivalent.
 TRAIN = "lnrnn/training/train.py"
 NEW = ["tests/training/test_values393_train.py"]
 OLD = [
-    "tests/training/test_trainer_parts.py",
+    "tests/training/test_stopping_recorder_parts.py",
     "tests/training/test_values17_train.py",
     "tests/training/test_values25_training.py",
     "tests/training/test_values301_loop.py",
     "tests/training/test_values312_loop.py",
     "tests/training/test_values33_train.py",
-    "tests/training/test_values345_loop.py",
-    "tests/training/test_values370_loop.py",
+    "tests/training/test_values345_train_loop.py",
+    "tests/training/test_values370_train_loop.py",
     "tests/training/test_values80_loop.py",
     "tests/training/test_values90_loop.py",
     "tests/training/test_values_train.py",

@@ -26,7 +26,7 @@ by a SIGTERM (and the other way round) exiting 143 (130) with the second signal 
 STOPPING = "lnrnn/training/stopping.py"
 NEW = ["tests/training/test_values396_stopping.py"]
 OLD = [
-    "tests/training/test_trainer_parts.py",
+    "tests/training/test_stopping_recorder_parts.py",
     "tests/training/test_values114_stopping.py",
     "tests/training/test_values124_stopping.py",
     "tests/training/test_values12_stopping.py",
@@ -36,12 +36,12 @@ OLD = [
     "tests/training/test_values21_stopping.py",
     "tests/training/test_values227_stopping.py",
     "tests/training/test_values274_policies.py",
-    "tests/training/test_values295_stopping.py",
+    "tests/training/test_values295_train_stopping.py",
     "tests/training/test_values316_stopping.py",
     "tests/training/test_values335_stopping.py",
     "tests/training/test_values362_stopping.py",
     "tests/training/test_values36_stopping.py",
-    "tests/training/test_values47_judge.py",
+    "tests/training/test_values47_stopping_judge.py",
     "tests/training/test_values54_stopping.py",
     "tests/training/test_values56_stop_place.py",
     "tests/training/test_values80_stopping.py",

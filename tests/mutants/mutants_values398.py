@@ -36,7 +36,7 @@ OLD = [
     "tests/training/test_values335_recorder.py",
     "tests/training/test_values362_recorder.py",
     "tests/training/test_curve_redraw.py",
-    "tests/training/test_trainer_parts.py",
+    "tests/training/test_stopping_recorder_parts.py",
 ]
 
 MUTANTS = [

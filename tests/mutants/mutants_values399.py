@@ -35,7 +35,7 @@ OLD = [
     "tests/training/test_values279_plan_setup_evaluation.py",
     "tests/training/test_values321_setup.py",
     "tests/training/test_values348_setup.py",
-    "tests/training/test_values371_config_setup.py",
+    "tests/training/test_values371_runconfig_setup.py",
     "tests/training/test_finetune.py",
 ]
 

@@ -40,7 +40,7 @@ OLD_CONFIG = [
     "tests/training/test_values283_runconfig.py",
     "tests/training/test_values321_runconfig.py",
     "tests/training/test_values348_runconfig.py",
-    "tests/training/test_values371_config_setup.py",
+    "tests/training/test_values371_runconfig_setup.py",
     "tests/training/test_values_runconfig.py",
 ]
 OLD_STROKE_FILES = _files_of(402)

@@ -56,11 +56,11 @@ OLD_IAM = ["tests/data/test_values265_iamondb_points.py", "tests/data/test_value
            "tests/data/test_values15_iamondb.py"]
 OLD_PRIME = ["tests/test_values126_sampler.py", "tests/test_values198_sampler.py", "tests/test_values378_sampler.py"]
 OLD_PREDICT = ["tests/test_values219_predict_io.py", "tests/test_values34_predict_io.py",
-               "tests/commands/test_values183_predict.py"]
+               "tests/commands/test_values183_predict_io.py"]
 OLD_EVAL = ["tests/commands/test_values423_saved_sizes.py", "tests/training/test_values418_damaged_description.py",
             "tests/test_values46_api.py"]
 OLD_FINETUNE = ["tests/training/test_finetune.py", "tests/training/test_values326_evaluation_finetune.py"]
-OLD_RESUME = ["tests/training/test_values418_damaged_description.py", "tests/training/test_values236_resume.py",
+OLD_RESUME = ["tests/training/test_values418_damaged_description.py", "tests/training/test_values236_train_resume.py",
               "tests/training/test_values134_resume.py"]
 OLD_LAYERS = ["tests/model/test_layers.py", "tests/model/test_values242_models.py"]
 

@@ -34,11 +34,11 @@ UPDATE = "lnrnn/training/update.py"
 CHECKPOINT = "lnrnn/training/checkpoint.py"
 STROKES = "lnrnn/data/strokes.py"
 API = "lnrnn/api.py"
-OLD_LOOP = ["tests/training/test_values236_driver.py", "tests/training/test_values295_stopping.py",
-            "tests/training/test_values124_driver.py", "tests/training/test_values80_loop.py"]
+OLD_LOOP = ["tests/training/test_values236_train_driver.py", "tests/training/test_values295_train_stopping.py",
+            "tests/training/test_values124_train_driver.py", "tests/training/test_values80_loop.py"]
 OLD_CHECKPOINT = ["tests/training/test_checkpoint.py", "tests/training/test_values418_damaged_description.py",
                   "tests/training/test_values14_checkpoint.py", "tests/commands/test_values424_damaged_meta.py"]
-OLD_RESUME = ["tests/training/test_values418_damaged_description.py", "tests/training/test_values236_resume.py",
+OLD_RESUME = ["tests/training/test_values418_damaged_description.py", "tests/training/test_values236_train_resume.py",
               "tests/training/test_values134_resume.py"]
 OLD_EVAL = ["tests/test_values46_api.py", "tests/commands/test_values125_read_eval.py",
             "tests/commands/test_values349_eval_export.py", "tests/commands/test_values_eval_predict.py",

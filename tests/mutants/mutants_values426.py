@@ -9,7 +9,7 @@ line overrides unchecked, the file's value winning over the command line's, only
 plot's metrics.jsonl or updates.jsonl folder read as a missing log, a dangling link let through, only folders
 refused, every log refused, a run without updates.jsonl refused. 13 mutants. The old targeted files alone (per
 module: OLD_RESUME, OLD_CONFIG, OLD_PLOT) catch 4 of 13: the command line losing to the file (twice) and the
-refusals of good logs (twice). The new files alone (test_values426_resume_position, test_values426_config,
+refusals of good logs (twice). The new files alone (test_values426_train_resume_position, test_values426_runconfig,
 test_values426_plot) catch 13 of 13, so NEW + OLD does too (not run separately). Found by setting a stopped run's
 batch_in_epoch by hand, by giving a config file a bad value and its flag again, and by putting a folder where a
 run's logs go. The partial last batch left out of an epoch's count is planted already
@@ -18,18 +18,18 @@ Trainer.batches_per_epoch; the new resume file catches it too).
 
     python tests/mutants/run.py --only 'v426-*'
 """
-NEW_RESUME = ["tests/training/test_values426_resume_position.py"]
-NEW_CONFIG = ["tests/commands/test_values426_config.py"]
+NEW_RESUME = ["tests/training/test_values426_train_resume_position.py"]
+NEW_CONFIG = ["tests/commands/test_values426_runconfig.py"]
 NEW_PLOT = ["tests/commands/test_values426_plot.py"]
 TRAIN = "lnrnn/training/train.py"
 RUNCONFIG = "lnrnn/training/runconfig.py"
 PLOT = "lnrnn/commands/plot.py"
-OLD_RESUME = ["tests/training/test_values134_resume.py", "tests/training/test_values236_resume.py",
+OLD_RESUME = ["tests/training/test_values134_resume.py", "tests/training/test_values236_train_resume.py",
               "tests/training/test_values47_resume.py", "tests/training/test_values54_resume.py",
               "tests/training/test_values398_recorder.py", "tests/training/test_values362_recorder.py",
               "tests/training/test_values425_diverged_state.py"]
-OLD_CONFIG = ["tests/commands/test_cli_train_config.py", "tests/commands/test_values142_config.py",
-              "tests/commands/test_values236_config.py", "tests/commands/test_values421_config_numbers.py",
+OLD_CONFIG = ["tests/commands/test_cli_train_config.py", "tests/commands/test_values142_runconfig.py",
+              "tests/commands/test_values236_runconfig.py", "tests/commands/test_values421_config_numbers.py",
               "tests/training/test_values_runconfig.py", "tests/training/test_values348_runconfig.py"]
 OLD_PLOT = ["tests/commands/test_plot.py", "tests/commands/test_values173_plot.py",
             "tests/commands/test_values253_plot.py", "tests/commands/test_values349_plot.py",

@@ -38,7 +38,7 @@ IAMONDB = "lnrnn/data/iamondb.py"
 # the files named after each module, as a developer who changed it would run them
 OLD_TRAIN = ["tests/commands/test_values13_train_command.py", "tests/commands/test_values143_train_cli.py",
              "tests/commands/test_values125_train_options.py", "tests/training/test_values_train.py",
-             "tests/training/test_values202_run.py"]
+             "tests/training/test_values202_train_run.py"]
 OLD_RUNCONFIG = ["tests/training/test_values102_runconfig.py", "tests/training/test_values13_runconfig.py",
                  "tests/training/test_values209_runconfig.py", "tests/training/test_values266_runconfig.py",
                  "tests/training/test_values348_runconfig.py", "tests/training/test_values_runconfig.py"]

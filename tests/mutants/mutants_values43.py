@@ -8,27 +8,26 @@ group under --reproducible); train.py's run under its --block-rows; bn_sync.py's
 statistics and backward sums, the x side's counts, the BN-RNN's h side), its backward's count, a step run by
 one row, step 0's previous cell state.
 
-21 mutants. Against the existing targeted tests alone (the thread-rank tests of the distributed path, the
-bn_sync kernel tests, the update's, the loop's) 15 were caught and 6 missed: a float32 model's block metric sums
-stored as float32, the BN blocks' models running from their own running statistics, the ring adding only as
-many gathered blocks as the rank owns, the host update dropping --tbptt on the group's (or the blocks') path, a
-group running the shards' Allreduce under --reproducible, and the run not applying its --block-rows. The new
-value tests catch every mutant (each listed first): test_values43_one_rank (a group of one process,
-distributed.SINGLE and Group(MPI.COMM_SELF): the update equal to the plain one to the bit, with truncated BPTT,
-masks, state noise, the synthesis window's text, float64 and float32; the synchronized BN cells of one rank
-against the fused ones from loaded running statistics; --reproducible in one process equal to its blocks run one
-by one here and added in block order, to the bit, float64 metric sums for a float32 model too, and the BN blocks
-over two updates starting from the model's statistics), test_values43_shards (shards of B = 5 in 2 or 3 parts
-run one after the other and added here equal to the whole batch; ranks as greenlets of one thread, whose
-collectives meet at a hub adding in rank order, each holding one process's update with BN statistics
-synchronized; --reproducible on two such ranks the same bits as one process), test_values43_update (a stand-in
-trainer's host update in a group of 2 greenlet ranks or of one, --reproducible with --tbptt, to the bit one
-process's blocks; a two-update npz run with --reproducible --block-rows 1 whose every update is the blocks of
-block rows 1, the default rows giving other bits on its first batch). Considered and not written as
-equivalent: Group.allreduce's MPI.SUM as MPI.MAX (one rank in process: the same; several need mpiexec), the
-blocks' sums and the ring's first row summed without a copy (the arrays aliased are not read again), the x
-side's counts truncated instead of rounded (they are exact integers in floating point), and the ring's check
-that every block reached the same reductions dropped (no correct block trips it).
+21 mutants. Against the existing targeted tests alone (the thread-rank tests of the distributed path, the bn_sync
+kernel tests, the update's, the loop's) 15 were caught and 6 missed: a float32 model's block metric sums stored as
+float32, the BN blocks' models running from their own running statistics, the ring adding only as many gathered
+blocks as the rank owns, the host update dropping --tbptt on the group's (or the blocks') path, a group running the
+shards' Allreduce under --reproducible, and the run not applying its --block-rows. The new value tests catch every
+mutant (each listed first): test_values43_distributed_one_rank (a group of one process, distributed.SINGLE and
+Group(MPI.COMM_SELF): the update equal to the plain one to the bit, with truncated BPTT, masks, state noise, the
+synthesis window's text, float64 and float32; the synchronized BN cells of one rank against the fused ones from
+loaded running statistics; --reproducible in one process equal to its blocks run one by one here and added in block
+order, to the bit, float64 metric sums for a float32 model too, and the BN blocks over two updates starting from the
+model's statistics), test_values43_distributed_shards (shards of B = 5 in 2 or 3 parts run one after the other and
+added here equal to the whole batch; ranks as greenlets of one thread, whose collectives meet at a hub adding in
+rank order, each holding one process's update with BN statistics synchronized; --reproducible on two such ranks the
+same bits as one process), test_values43_update (a stand-in trainer's host update in a group of 2 greenlet ranks or
+of one, --reproducible with --tbptt, to the bit one process's blocks; a two-update npz run with --reproducible
+--block-rows 1 whose every update is the blocks of block rows 1, the default rows giving other bits on its first
+batch). Considered and not written as equivalent: Group.allreduce's MPI.SUM as MPI.MAX (one rank in process: the
+same; several need mpiexec), the blocks' sums and the ring's first row summed without a copy (the arrays aliased are
+not read again), the x side's counts truncated instead of rounded (they are exact integers in floating point), and
+the ring's check that every block reached the same reductions dropped (no correct block trips it).
 
     python tests/mutants/run.py --only 'v43-*'
 """
@@ -50,15 +49,15 @@ UPDATE_OLD = ["tests/training/test_values_update.py", "tests/training/test_value
               "tests/model/test_state_noise.py"]
 TRAIN_OLD = ["tests/training/test_checkpoints_best.py", "tests/training/test_values_policies.py",
              "tests/training/test_values_train.py", "tests/training/test_values17_train.py",
-             "tests/training/test_values33_train.py", "tests/training/test_trainer_parts.py"]
+             "tests/training/test_values33_train.py", "tests/training/test_stopping_recorder_parts.py"]
 SYNC_OLD = ["tests/kernels/test_values11_bn_sync.py", "tests/kernels/test_values18_bn_sync.py",
             "tests/kernels/test_values24_bn_sync.py", "tests/kernels/test_values31_bn_sync.py",
             "tests/training/test_mpi.py::test_sync_kernels_equal_fused_in_one_process",
             "tests/training/test_mpi.py::test_update_over_two_thread_ranks_equals_one_process",
             "tests/training/test_values_distributed_options.py", "tests/training/test_values_distributed_options2.py"]
 
-ONE = "tests/training/test_values43_one_rank.py"
-SHARDS = "tests/training/test_values43_shards.py"
+ONE = "tests/training/test_values43_distributed_one_rank.py"
+SHARDS = "tests/training/test_values43_distributed_shards.py"
 U43 = "tests/training/test_values43_update.py"
 DIST_NEW = [ONE, SHARDS]
 UPDATE_NEW = [f"{U43}::test_a_groups_reproducible_update_is_one_process_blocks_with_its_tbptt",

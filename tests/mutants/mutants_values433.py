@@ -32,7 +32,7 @@ OLD_SETUP = ["tests/training/test_values114_setup.py", "tests/training/test_valu
              "tests/training/test_values180_setup_finetune.py", "tests/training/test_values210_setup_update.py",
              "tests/training/test_values260_setup.py", "tests/training/test_values279_plan_setup_evaluation.py",
              "tests/training/test_values321_setup.py", "tests/training/test_values348_setup.py",
-             "tests/training/test_values371_config_setup.py", "tests/training/test_values399_setup.py",
+             "tests/training/test_values371_runconfig_setup.py", "tests/training/test_values399_setup.py",
              "tests/training/test_values428_setup.py", "tests/training/test_values63_setup.py",
              "tests/training/test_values9_setup.py", "tests/training/test_values_setup.py"]
 OLD_PLOT = ["tests/commands/test_plot.py", "tests/commands/test_values131_plot.py",

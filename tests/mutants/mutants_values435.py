@@ -32,7 +32,7 @@ OLD_TRAIN = ["tests/commands/test_values237_train_sample.py", "tests/commands/te
              "tests/commands/test_values125_train_options.py", "tests/commands/test_values13_train_command.py",
              "tests/commands/test_values143_train_cli.py", "tests/commands/test_values367_train_options.py",
              "tests/commands/test_values401_train_options.py", "tests/commands/test_values69_train_options.py",
-             "tests/commands/test_values_train_command.py", "tests/training/test_trainer_parts.py",
+             "tests/commands/test_values_train_command.py", "tests/training/test_stopping_recorder_parts.py",
              "tests/training/test_values17_train.py", "tests/training/test_values25_training.py",
              "tests/training/test_values33_train.py", "tests/training/test_values393_train.py",
              "tests/training/test_values427_train.py", "tests/training/test_values_train.py",

@@ -25,12 +25,12 @@ NEW = ["tests/kernels/test_placement.py"]
 # every file named after each module (pytest -k <name>, as random_sample.py --all-named judges)
 OLD_CONFIG = ["tests/test_values186_config.py", "tests/test_values_config.py",
               "tests/training/test_values283_runconfig.py", "tests/commands/test_cli_train_config.py",
-              "tests/commands/test_values142_config.py", "tests/commands/test_values236_config.py",
-              "tests/commands/test_values421_config_numbers.py", "tests/commands/test_values426_config.py",
+              "tests/commands/test_values142_runconfig.py", "tests/commands/test_values236_runconfig.py",
+              "tests/commands/test_values421_config_numbers.py", "tests/commands/test_values426_runconfig.py",
               "tests/training/test_values102_runconfig.py", "tests/training/test_values122_runconfig.py",
               "tests/training/test_values13_runconfig.py", "tests/training/test_values209_runconfig.py",
               "tests/training/test_values266_runconfig.py", "tests/training/test_values321_runconfig.py",
-              "tests/training/test_values348_runconfig.py", "tests/training/test_values371_config_setup.py",
+              "tests/training/test_values348_runconfig.py", "tests/training/test_values371_runconfig_setup.py",
               "tests/training/test_values427_runconfig.py", "tests/training/test_values_runconfig.py"]
 OLD_RNN = ["tests/kernels/test_values123_rnn.py", "tests/kernels/test_values147_rnn.py",
            "tests/kernels/test_values168_rnn.py", "tests/kernels/test_values190_rnn.py",

@@ -11,7 +11,7 @@ change computed over the earlier ones; a change of --lr-decay alone; the arrays 
 20 mutants. Against the existing targeted tests alone 15 were caught and 5 missed: a resume forgetting the
 schedule's earlier changes, a second change taking the rate in effect without the first, the arrays file's
 step unpadded, an epoch end above the blow-up level leaving no save waiting, and the resumed epoch's bar
-counting batches for samples. The new value tests catch every mutant: test_values47_judge (the judge over
+counting batches for samples. The new value tests catch every mutant: test_values47_stopping_judge (the judge over
 "worse, better, tie" loss and accuracy histories beside an unrelated other metric, each --patience, ties, the
 stop's record and row, --best-metric none, a count restored mid-way), test_values47_saves (the saves of
 tiny runs as --keep 100 folders against the schedule written in the test, on a stand-in clock, uninterrupted
@@ -60,7 +60,7 @@ RUNDIR_OLD = [T + f for f in ("test_values_rundir.py", "test_values15_rundir.py"
                               "test_values_policies.py", "test_runs.py")]
 
 # value tests written for the bugs below (first, so that a caught mutant stops there)
-JUDGE = [T + "test_values47_judge.py"]
+JUDGE = [T + "test_values47_stopping_judge.py"]
 SAVES = T + "test_values47_saves.py"
 RESUME = T + "test_values47_resume.py"
 SCHEDULE = [T + "test_values47_schedule.py"]

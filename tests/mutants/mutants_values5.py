@@ -30,7 +30,7 @@ CLI = "tests/commands/test_cli.py"
 CLI_CONFIG = "tests/commands/test_cli_train_config.py"
 PLOT = "tests/commands/test_plot.py"
 RUNS = "tests/training/test_runs.py"
-PARTS = "tests/training/test_trainer_parts.py"
+PARTS = "tests/training/test_stopping_recorder_parts.py"
 # value tests written for the bugs below that the tests above let through
 MASKS_T = "tests/kernels/test_values_masks.py"
 CONFIG_T = "tests/test_values_config.py"

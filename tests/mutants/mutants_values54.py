@@ -44,7 +44,7 @@ RECORDER_OLD = ["tests/training/test_values10_recorder.py", "tests/training/test
                 "tests/training/test_values20_recorder.py", "tests/training/test_values21_recorder.py",
                 "tests/training/test_values36_recorder.py", "tests/training/test_curve_redraw.py"]
 TRAIN_OLD = ["tests/training/test_values17_train.py", "tests/training/test_values25_training.py",
-             "tests/training/test_trainer_parts.py"]
+             "tests/training/test_stopping_recorder_parts.py"]
 STOPPING_OLD = ["tests/training/test_values9_stopping.py", "tests/training/test_values12_stopping.py",
                 "tests/training/test_values21_stopping.py", "tests/training/test_values36_stopping.py"]
 PLAN_OLD = ["tests/training/test_plan.py", "tests/training/test_values_plan.py",

@@ -9,21 +9,21 @@ own, the gathered blocks' sum started from the rank's own first block, every ran
 for every rank's, Allgatherv told its counts in rows, a BN rank owning no block running no stand-in in the ring,
 and a BN block's sums read from the caller's model; evaluate adding only the batches its own rank scored.
 
-15 mutants. Against the existing targeted tests alone 13 were caught and 2 missed: the host update without the
-text (no existing test runs HostUpdate's whole call on a conditioned model) and the head blamed for a NaN in
-dw or dh (the existing check names dy and h only). The new value tests catch every mutant on their own (checked
-with the old tests taken off the lists): test_values58_host_update (two whole host updates: forward and
-backward, the ranks' sums, clipping by the global norm and the optimizer step, on a group of one and on 2 and 3
-coroutine ranks, against one process's gradient of the whole batch clipped here in NumPy and stepped by Adam and
-SGD with momentum written here in NumPy; truncated BPTT, masks, state noise, BatchNorm, the synthesis window's
-text, float64 and float32; a finite gradient whose sum of squares overflows; NaN errors named dy, dw, dh, h0),
-test_values58_ranks (every rank's gradient, metric sums, count, means and summed votes, 1 to 5 of them, against
-one process's call on the whole batch; a batch of 2 rows on 3 ranks; --reproducible with 4 blocks uneven over 3
-ranks and BN batches of one block on 2 and 3 ranks, against one process's blocks to the bit and one call to
-round-off, the models holding an earlier update's sums; mpi4py's COMM_SELF gathering rows; evaluate over 1 to 3
-ranks against loss_sums of every batch added here). The votes' count: the trainer passes 3 votes and the
-classifier's and mixture heads' sums are 3 too, so splitting the buffer at the votes' count shows only with
-another count of either (the CTC head's 4 sums; the tests pass 1, 4 and 5 votes).
+15 mutants. Against the existing targeted tests alone 13 were caught and 2 missed: the host update without the text
+(no existing test runs HostUpdate's whole call on a conditioned model) and the head blamed for a NaN in dw or dh
+(the existing check names dy and h only). The new value tests catch every mutant on their own (checked with the old
+tests taken off the lists): test_values58_host_update (two whole host updates: forward and backward, the ranks'
+sums, clipping by the global norm and the optimizer step, on a group of one and on 2 and 3 coroutine ranks, against
+one process's gradient of the whole batch clipped here in NumPy and stepped by Adam and SGD with momentum written
+here in NumPy; truncated BPTT, masks, state noise, BatchNorm, the synthesis window's text, float64 and float32; a
+finite gradient whose sum of squares overflows; NaN errors named dy, dw, dh, h0), test_values58_distributed_ranks
+(every rank's gradient, metric sums, count, means and summed votes, 1 to 5 of them, against one process's call on
+the whole batch; a batch of 2 rows on 3 ranks; --reproducible with 4 blocks uneven over 3 ranks and BN batches of
+one block on 2 and 3 ranks, against one process's blocks to the bit and one call to round-off, the models holding an
+earlier update's sums; mpi4py's COMM_SELF gathering rows; evaluate over 1 to 3 ranks against loss_sums of every
+batch added here). The votes' count: the trainer passes 3 votes and the classifier's and mixture heads' sums are 3
+too, so splitting the buffer at the votes' count shows only with another count of either (the CTC head's 4 sums; the
+tests pass 1, 4 and 5 votes).
 
 Dropped as equivalent: ``sums = sall[0]`` without its copy (the gathered rows are not read again);
 block_models making one twin more (``<=``: only made[:n] is used); launched_size accepting a size of 1 (it
@@ -39,18 +39,19 @@ DIST = "lnrnn/training/distributed.py"
 # existing tests of these modules
 UPDATE_OLD = ["tests/training/test_values_update.py", "tests/training/test_values33_update.py",
               "tests/training/test_values43_update.py"]
-SHARD_OLD = ["tests/training/test_values43_shards.py", "tests/training/test_values43_one_rank.py",
+SHARD_OLD = ["tests/training/test_values43_distributed_shards.py",
+             "tests/training/test_values43_distributed_one_rank.py",
              "tests/training/test_values_distributed_options2.py"]
-BLOCKS_OLD = ["tests/training/test_values43_shards.py", "tests/training/test_values20_distributed.py",
-              "tests/training/test_values33_distributed.py", "tests/training/test_values43_one_rank.py"]
+BLOCKS_OLD = ["tests/training/test_values43_distributed_shards.py", "tests/training/test_values20_distributed.py",
+              "tests/training/test_values33_distributed.py", "tests/training/test_values43_distributed_one_rank.py"]
 EVAL_OLD = ["tests/training/test_values_distributed_options2.py"
             "::test_evaluation_dealt_over_two_ranks_equals_one_process",
             "tests/training/test_values21_evaluation.py"]
-GATHER_OLD = ["tests/training/test_values43_one_rank.py", "tests/training/test_values20_distributed.py"]
+GATHER_OLD = ["tests/training/test_values43_distributed_one_rank.py", "tests/training/test_values20_distributed.py"]
 
 # value tests written for the bugs below (first, so that a caught mutant stops there)
 UPDATE_NEW = ["tests/training/test_values58_host_update.py"]
-RANKS_NEW = ["tests/training/test_values58_ranks.py"]
+RANKS_NEW = ["tests/training/test_values58_distributed_ranks.py"]
 
 MUTANTS = [
     # ---- the host update: its step, its text, its checks ----

@@ -39,8 +39,8 @@ JUDGE = "lnrnn/judge.py"
 DIAG = "lnrnn/diagnostics.py"
 
 # existing tests of these modules
-DIST_OLD = ["tests/training/test_values58_ranks.py", "tests/training/test_values43_shards.py",
-            "tests/training/test_values43_one_rank.py", "tests/training/test_values_distributed_options.py",
+DIST_OLD = ["tests/training/test_values58_distributed_ranks.py", "tests/training/test_values43_distributed_shards.py",
+            "tests/training/test_values43_distributed_one_rank.py", "tests/training/test_values_distributed_options.py",
             "tests/training/test_values_distributed_options2.py", "tests/training/test_values16_distributed.py",
             "tests/training/test_values20_distributed.py", "tests/training/test_values21_distributed.py",
             "tests/training/test_values33_distributed.py", "tests/training/test_values21_evaluation.py"]

@@ -34,7 +34,7 @@ LAYERS = "tests/model/test_layers.py"
 FUNCTIONAL = "tests/model/test_functional.py"
 CUDA_LAYERS = "tests/model/test_cuda_layers.py"
 TRAIN = "tests/training/test_values_train.py"
-TRAINER_PARTS = "tests/training/test_trainer_parts.py"
+TRAINER_PARTS = "tests/training/test_stopping_recorder_parts.py"
 CLI = "tests/commands/test_cli.py"
 # value tests written for the bugs below that the tests above let through
 LSTM_T = "tests/kernels/test_values_lstm_cuda.py"

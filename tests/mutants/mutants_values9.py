@@ -14,7 +14,7 @@ forward updates the stored copy: no output, gradient or statistic differs.
 """
 
 POLICIES = "tests/training/test_values_policies.py"
-PARTS = "tests/training/test_trainer_parts.py"
+PARTS = "tests/training/test_stopping_recorder_parts.py"
 OUTPATHS = "tests/commands/test_values_output_paths.py"
 OUTCHECKS = "tests/commands/test_values_output_checks.py"
 DATACMD = "tests/commands/test_values_data.py"

@@ -41,7 +41,7 @@ STOP = "lnrnn/training/stopping.py"
 PLAN = "lnrnn/training/plan.py"
 
 # existing tests of these modules: first the ones that call each module's functions directly, then the rest
-DIST_OLD = ["tests/training/test_values43_one_rank.py", "tests/training/test_values43_shards.py",
+DIST_OLD = ["tests/training/test_values43_distributed_one_rank.py","tests/training/test_values43_distributed_shards.py",
             "tests/training/test_values16_distributed.py", "tests/training/test_values20_distributed.py",
             "tests/training/test_values21_distributed.py", "tests/training/test_values33_distributed.py",
             "tests/training/test_values70_distributed_group.py", "tests/training/test_values_distributed_options.py",
@@ -56,7 +56,7 @@ REC_OLD = ["tests/training/test_values80_loop.py", "tests/training/test_values36
 TRAIN_OLD = ["tests/training/test_values80_loop.py", "tests/training/test_values47_epoch_end.py",
              "tests/training/test_values17_train.py", "tests/training/test_values33_train.py",
              "tests/training/test_values_train.py", "tests/training/test_values47_resume.py"]
-STOP_OLD = ["tests/training/test_values47_judge.py", "tests/training/test_values80_stopping.py",
+STOP_OLD = ["tests/training/test_values47_stopping_judge.py", "tests/training/test_values80_stopping.py",
             "tests/training/test_values9_stopping.py", "tests/training/test_values12_stopping.py",
             "tests/training/test_values21_stopping.py", "tests/training/test_values36_stopping.py",
             "tests/training/test_values54_stopping.py", "tests/training/test_values_policies.py"]

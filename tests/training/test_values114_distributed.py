@@ -20,7 +20,7 @@ from lnrnn.errors import UserError
 from lnrnn.kernels.cpu.threads import block_rows
 from lnrnn.model.models import build_model
 from lnrnn.training import distributed
-from test_values43_shards import B, LENGTHS, PER_STEP, batch, close, config, same_means
+from test_values43_distributed_shards import B, LENGTHS, PER_STEP, batch, close, config, same_means
 
 SIZE_VARS, RANK_VARS = distributed.SIZE_VARS, distributed.RANK_VARS
 

@@ -18,7 +18,7 @@ from lnrnn.model.models import build_model
 from lnrnn.training import distributed
 from lnrnn.training.optim import make_optimizer
 from lnrnn.training.update import DeviceUpdate, HostUpdate, make_update
-from test_values43_shards import LENGTHS, PER_STEP, batch, config
+from test_values43_distributed_shards import LENGTHS, PER_STEP, batch, config
 
 
 @pytest.mark.parametrize("on_device, kind", [(True, DeviceUpdate), (False, HostUpdate)])

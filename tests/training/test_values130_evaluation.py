@@ -1,16 +1,16 @@
 """lnrnn/training/evaluation.py's evaluate over ragged rows and a partial last batch, against the definition of its
-figures: each row run alone at its own length here (model.loss_sums on one row, no padding), a per-step head's loss
-the sum over every real step over the number of real steps, a classifier's the mean over rows. A group of two ranks
-(test_values43_shards.Coroutines) deals out the same batches, the partial last one included, and both ranks report
-these figures; a group of one is the plain path. split_arrays names a checkpoint's optimizer slots by their first
-path component ('optim/SLOT/NAME', NAME holding '/')."""
+figures: each row run alone at its own length here (model.loss_sums on one row, no padding), a per-step head's
+loss the sum over every real step over the number of real steps, a classifier's the mean over rows. A group of
+two ranks (test_values43_distributed_shards.Coroutines) deals out the same batches, the partial last one
+included, and both ranks report these figures; a group of one is the plain path. split_arrays names a
+checkpoint's optimizer slots by their first path component ('optim/SLOT/NAME', NAME holding '/')."""
 import numpy as np
 import pytest
 
 from lnrnn.data.arrays import LengthsTask
 from lnrnn.model.models import build_model, head_config
 from lnrnn.training.evaluation import evaluate, split_arrays
-from test_values43_shards import Coroutines
+from test_values43_distributed_shards import Coroutines
 
 T, I = 4, 2
 

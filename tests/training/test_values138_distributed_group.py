@@ -24,7 +24,7 @@ from greenlet import getcurrent, greenlet
 from lnrnn.kernels.cpu.threads import block_rows
 from lnrnn.model.models import build_model
 from lnrnn.training import distributed
-from test_values43_shards import LENGTHS, PER_STEP, batch, close, config, same_means
+from test_values43_distributed_shards import LENGTHS, PER_STEP, batch, close, config, same_means
 
 
 class Hub:

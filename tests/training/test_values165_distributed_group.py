@@ -21,7 +21,7 @@ from lnrnn.kernels.cpu.threads import block_rows
 from lnrnn.model.models import build_model
 from lnrnn.training import distributed
 from test_values138_distributed_group import Hub
-from test_values43_shards import LENGTHS, PER_STEP, batch, close, config, same_means
+from test_values43_distributed_shards import LENGTHS, PER_STEP, batch, close, config, same_means
 
 
 def test_evaluate_on_three_ranks_adds_every_ranks_batches():

@@ -15,7 +15,7 @@ import pytest
 from lnrnn.kernels.cpu.threads import block_rows, chunk_bounds
 from lnrnn.model.models import build_model
 from lnrnn.training import distributed
-from test_values43_shards import close
+from test_values43_distributed_shards import close
 from test_values_distributed_options import ALPHABET_SIZE, LAST, MDN, PER_STEP, I, config
 
 T, B = 7, 10

@@ -19,7 +19,7 @@ from lnrnn.kernels.cpu.threads import block_rows
 from lnrnn.model.models import build_model
 from lnrnn.training import distributed
 from test_values124_distributed_group import Comm
-from test_values43_shards import (B, LAST, LENGTHS, MDN, PER_STEP, Solo, batch, close, config, same_means,
+from test_values43_distributed_shards import (B, LAST, LENGTHS, MDN, PER_STEP, Solo, batch, close, config, same_means,
                                   whole)
 
 

@@ -1,6 +1,6 @@
 """A run whose state goes non-finite where only an evaluation sees it, and a checkpoint that holds such state
 (lnrnn/training/train.py: _validate and _finite, lnrnn/training/checkpoint.py: load_checkpoint,
-lnrnn/training/setup.py: resume_problem), worked out on the tiny digits runs of test_values202_run (40 training
+lnrnn/training/setup.py: resume_problem), worked out on the tiny digits runs of test_values202_train_run (40 training
 images in batches of 16: 3 updates an epoch, no save inside an epoch).
 
 Found by training with a learning rate of 2**70 and by reading checkpoints whose arrays were set to NaN. Before: a
@@ -28,7 +28,7 @@ from lnrnn.training.checkpoint import load_checkpoint
 from lnrnn.training.setup import resume_problem
 from lnrnn.training.train import Trainer, train
 from test_cli import assert_clean_error, invoke
-from test_values202_run import cfg
+from test_values202_train_run import cfg
 
 TAIL = "training stopped and the last good checkpoint (update 0) is kept in {out}; try a lower --lr or a --clip."
 INSIDE = "the recurrent activations of the validation became NaN or infinite at epoch 1, after update 2; " + TAIL

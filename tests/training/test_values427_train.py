@@ -1,5 +1,5 @@
 """A run stopped on an epoch's last batch (lnrnn/training/train.py: the loop's stop inside and at the end of an
-epoch), worked out on the tiny digits runs of test_values202_run: 40 training images in batches of 16 are NB = 3
+epoch), worked out on the tiny digits runs of test_values202_train_run: 40 training images in batches of 16 are NB = 3
 updates an epoch, so --max-steps 3 stops on the first epoch's last batch and --max-steps 2 one batch before it.
 
 A stop on the last batch is the epoch's end: the epoch's evaluation is written to metrics.jsonl, the checkpoint is
@@ -12,7 +12,7 @@ import pytest
 
 from lnrnn.training.rundir import METRICS_FILE
 from lnrnn.training.train import train
-from test_values202_run import TINY, cfg
+from test_values202_train_run import TINY, cfg
 
 NB = 3
 assert TINY["split"] == "40/20" and TINY["batch_size"] == 16

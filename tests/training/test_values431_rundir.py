@@ -12,7 +12,7 @@ from lnrnn.errors import UserError
 from lnrnn.training.rundir import RUN_LOGS, check_writable
 from lnrnn.training.train import train
 from test_cli import assert_clean_error, invoke
-from test_values202_run import cfg
+from test_values202_train_run import cfg
 
 NAMES = ("metrics.jsonl", "updates.jsonl", "learning_curve.svg")
 

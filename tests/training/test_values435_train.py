@@ -1,13 +1,13 @@
 """What a Trainer shows by default (lnrnn/training/train.py: Trainer's and train's quiet=False): the epoch's bar
 closes on the stream it is given with the epoch's validation after it, as the CLI's runs show it; quiet=True keeps
-the stream empty. Worked on the tiny digits run of test_values202_run (one epoch of 40 training samples in
+the stream empty. Worked on the tiny digits run of test_values202_train_run (one epoch of 40 training samples in
 batches of 16)."""
 import io
 
 import pytest
 
 from lnrnn.training.train import Trainer, train
-from test_values202_run import cfg
+from test_values202_train_run import cfg
 
 
 @pytest.mark.parametrize("how", ["train", "Trainer"])

@@ -2,7 +2,7 @@
 update a group (or --reproducible) runs.
 
 - The host update of a stand-in trainer around a real model, in a group of 2 coroutine ranks
-  (test_values43_shards.Coroutines) or of one (mpi4py's COMM_SELF), with --reproducible and truncated BPTT:
+  (test_values43_distributed_shards.Coroutines) or of one (mpi4py's COMM_SELF), with --reproducible and truncated BPTT:
   every rank's gradient is, to the bit, one process's ``loss_and_grad_blocks`` with the same --tbptt; the
   shards' Allreduce (the path without --reproducible) and whole sequences are checked to give other bits.
 - A tiny ``lnrnn train --reproducible --block-rows 1`` run (npz task, float64, two updates): each update's
@@ -19,7 +19,7 @@ from lnrnn.training import distributed
 from lnrnn.training import train as train_mod
 from lnrnn.training.runconfig import TrainConfig
 from lnrnn.training.update import HostUpdate
-from test_values43_shards import LENGTHS, PER_STEP, Coroutines, batch, config
+from test_values43_distributed_shards import LENGTHS, PER_STEP, Coroutines, batch, config
 
 STEP, TBPTT = 9, 2
 

@@ -3,8 +3,8 @@ the optimizer step) with a stand-in trainer around real models, against the same
 gradient of one process's plain call on the whole batch, clipped in NumPy (g * clip / (norm + CLIP_EPS) where the
 norm sqrt(sum g^2) exceeds the clip) and stepped by Adam or SGD with momentum written here in NumPy (Adam in its
 textbook form, bias-corrected m and v). A group of one (the plain path) and 2 or 3 coroutine ranks
-(test_values43_shards.Coroutines), truncated BPTT, masks, state noise, BatchNorm, the synthesis window's text,
-float64 and float32. The clip binds on the first update (a fraction of its norm).
+(test_values43_distributed_shards.Coroutines), truncated BPTT, masks, state noise, BatchNorm, the synthesis
+window's text, float64 and float32. The clip binds on the first update (a fraction of its norm).
 
 The checks on the host path with a stand-in model: a finite gradient whose norm overflows (sum of squares past
 float64's range) is a diverged run, no step taken; a NaN error from a layer is named by where it came from (the
@@ -18,7 +18,7 @@ from lnrnn.kernels.optim import CLIP_EPS
 from lnrnn.model.models import build_model
 from lnrnn.training import distributed, optim
 from lnrnn.training.update import HostUpdate
-from test_values43_shards import LENGTHS, MDN, PER_STEP, Coroutines, batch, config
+from test_values43_distributed_shards import LENGTHS, MDN, PER_STEP, Coroutines, batch, config
 
 STEP = 11
 LR = 0.01

@@ -18,7 +18,7 @@ import pytest
 from lnrnn.errors import UserError
 from lnrnn.model.models import build_model
 from lnrnn.training import distributed
-from test_values43_shards import LAST, LENGTHS, MDN, PER_STEP, batch, config
+from test_values43_distributed_shards import LAST, LENGTHS, MDN, PER_STEP, batch, config
 
 
 @pytest.fixture

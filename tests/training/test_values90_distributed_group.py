@@ -15,7 +15,7 @@ import pytest
 from lnrnn.kernels.cpu.threads import block_rows
 from lnrnn.model.models import build_model
 from lnrnn.training import distributed
-from test_values43_shards import LENGTHS, MDN, PER_STEP, B, T, batch, close, config
+from test_values43_distributed_shards import LENGTHS, MDN, PER_STEP, B, T, batch, close, config
 
 CASES = [  # cell, head, tbptt, text
     ("ln-lstm", PER_STEP, 2, False),

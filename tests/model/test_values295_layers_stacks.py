@@ -12,7 +12,7 @@ from gradcheck_util import numeric_grad
 from lnrnn import reference
 from lnrnn.model.layers import RecurrentStack
 from lnrnn.model.models import SequenceClassifier
-from test_values257_stacks import bidirectional_by_hand, randomized, skip_by_hand, valid_mask
+from test_values257_layers_stacks import bidirectional_by_hand, randomized, skip_by_hand, valid_mask
 
 I, H = 2, 3
 

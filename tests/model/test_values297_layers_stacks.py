@@ -2,9 +2,9 @@
 (I 2, H 3, tanh RNN cells): refusals read word for word (a state tuple of the wrong count, 1 and 2, with the
 plural written out; a state array of the wrong shape naming h0 or c0; a size of None; a combined cell name
 given to lookup as a kind); a two-layer skip stack with I != H (layer 1 reads [x | h_0], y = [h_0 | h_1])
-against lnrnn/reference.py composed by test_values257_stacks' skip_by_hand, and its input and parameter
+against lnrnn/reference.py composed by test_values257_layers_stacks' skip_by_hand, and its input and parameter
 gradients against central differences of a weighted sum of y. (A bidirectional stack of two layers over
-ragged rows: test_values295_stacks.)"""
+ragged rows: test_values295_layers_stacks.)"""
 import numpy as np
 import pytest
 
@@ -12,7 +12,7 @@ from gradcheck_util import numeric_grad
 from lnrnn import reference
 from lnrnn.model import cells
 from lnrnn.model.layers import RecurrentLayer, RecurrentStack
-from test_values257_stacks import randomized, skip_by_hand
+from test_values257_layers_stacks import randomized, skip_by_hand
 
 I, H = 2, 3
 

@@ -1,5 +1,5 @@
 """Resumes that change or keep options (lnrnn/training/train.py, recorder.py, setup.py), on the tiny run of
-test_values202_run (NB = 3 updates an epoch), worked out here by hand:
+test_values202_train_run (NB = 3 updates an epoch), worked out here by hand:
 
 - Four invocations of a 4-epoch run at lr 0.05, decay 0.9, each stopped by --max-steps at an epoch's end (3, 6, 9):
   the second gives --lr 0.01 (the rate in effect, 0.05 * 0.9 = 0.045, becomes 0.01 from update 3), the third changes
@@ -17,7 +17,7 @@ import shutil
 import pytest
 
 from lnrnn.training.train import train
-from test_values202_run import cfg
+from test_values202_train_run import cfg
 
 NB = 3
 

@@ -1,6 +1,7 @@
-"""lnrnn/training/distributed.py with 1, 2 and 3 ranks as coroutines of one thread (test_values43_shards.Coroutines:
-every collective meets at a hub that adds the ranks' buffers in rank order), each update compared with one
-process's own call on the whole batch, the definition the ranks must meet:
+"""lnrnn/training/distributed.py with 1, 2 and 3 ranks as coroutines of one thread
+(test_values43_distributed_shards.Coroutines: every collective meets at a hub that adds the ranks' buffers in
+rank order), each update compared with one process's own call on the whole batch, the definition the ranks must
+meet:
 
 - The shards' update (one Allreduce of the gradient, one of the metric sums and the stop votes): every rank holds
   one process's gradient, metric sums, count and means, and the sum of the ranks' votes, whatever the number of
@@ -20,7 +21,7 @@ import pytest
 from lnrnn.kernels.cpu.threads import block_rows
 from lnrnn.model.models import build_model
 from lnrnn.training import distributed
-from test_values43_shards import LAST, LENGTHS, MDN, PER_STEP, B, I, T, Coroutines, batch, close, config
+from test_values43_distributed_shards import LAST, LENGTHS, MDN, PER_STEP, B, I, T, Coroutines, batch, close, config
 
 KEY = 6
 

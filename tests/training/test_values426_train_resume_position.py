@@ -1,5 +1,5 @@
 """Where a resume takes up an epoch (lnrnn/training/train.py: Trainer._start and
-batches_per_epoch), worked out on the tiny digits runs of test_values202_run: 40 training images in batches of 16
+batches_per_epoch), worked out on the tiny digits runs of test_values202_train_run: 40 training images in batches of 16
 are NB = 3 updates an epoch (16 + 16 + 8), and a run stopped by --max-steps 2 saves batch_in_epoch 2.
 
 Found by setting a stopped run's batch_in_epoch by hand and resuming: 5 (or NB itself) skipped the rest of the
@@ -16,7 +16,7 @@ from lnrnn.errors import CheckpointError
 from lnrnn.training.rundir import METRICS_FILE
 from lnrnn.training.train import Trainer, train
 from test_cli import assert_clean_error, invoke
-from test_values202_run import TINY, cfg
+from test_values202_train_run import TINY, cfg
 
 N_TRAIN, B = 40, TINY["batch_size"]
 NB = -(-N_TRAIN // B)  # 3: two full batches and one of 8

@@ -14,7 +14,7 @@ import pytest
 from lnrnn.errors import TrainingDiverged
 from lnrnn.training.stopping import BLOWUP_FACTOR, BLOWUP_UPDATES, StopPolicy, blown_up, diverged
 from lnrnn.training.train import train
-from test_values202_run import cfg
+from test_values202_train_run import cfg
 
 
 def test_a_validation_loss_that_diverges_at_the_epochs_end_names_the_evaluation_and_the_last_save(tmp_path):

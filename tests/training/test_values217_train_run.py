@@ -1,5 +1,5 @@
 """What a short run writes and says (lnrnn/training/train.py, recorder.py), worked out here from the settings of
-test_values202_run (digits, 40 training samples in batches of 16: NB = 3 updates an epoch, --eval-every 2,
+test_values202_train_run (digits, 40 training samples in batches of 16: NB = 3 updates an epoch, --eval-every 2,
 --epochs 2):
 
 - Stopped by --max-steps 5: the progress bar's closing line of epoch 1 counts all 40 samples (16 + 16 + 8, the
@@ -20,7 +20,7 @@ import pytest
 
 from lnrnn.training.rundir import CURVE_FILE, METRICS_FILE
 from lnrnn.training.train import train
-from test_values202_run import TINY, cfg
+from test_values202_train_run import TINY, cfg
 
 NB, N = 3, 40
 

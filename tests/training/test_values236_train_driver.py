@@ -1,5 +1,5 @@
 """What the training driver (lnrnn/training/train.py, recorder.py, setup.py) says and writes on tiny runs, worked
-out here from the settings of test_values202_run (digits, 40 training samples in batches of 16: NB = 3 updates an
+out here from the settings of test_values202_train_run (digits, 40 training samples in batches of 16: NB = 3 updates an
 epoch, the last one of 8 samples):
 
 - hidden 40, --eval-every 2, 2 epochs: the evaluations come at updates 2, 3 (epoch end), 4 and 6 (epoch end; update
@@ -21,7 +21,7 @@ import pytest
 
 from lnrnn.errors import TrainingDiverged
 from lnrnn.training.train import train
-from test_values202_run import cfg
+from test_values202_train_run import cfg
 
 N, B, NB = 40, 16, 3
 COMPILE = re.compile(r" \(plus [0-9.]+ s compiling kernels, once per install: later runs load them\)")

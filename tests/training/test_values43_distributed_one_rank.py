@@ -16,7 +16,7 @@ import pytest
 from lnrnn.kernels.cpu.threads import block_rows, chunk_bounds
 from lnrnn.model.models import build_model
 from lnrnn.training import distributed
-from test_values43_shards import LAST, LENGTHS, MDN, PER_STEP, B, T, batch, close, config, same_means
+from test_values43_distributed_shards import LAST, LENGTHS, MDN, PER_STEP, B, T, batch, close, config, same_means
 
 ONE_ROW_LAST = LENGTHS   # step T - 1 runs row 0 alone: a BN statistic over one row
 assert int(np.sum(ONE_ROW_LAST > T - 1)) == 1

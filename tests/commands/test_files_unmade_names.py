@@ -7,7 +7,7 @@ import os
 import pytest
 
 from lnrnn.files import check_output_file, write_output_file
-from test_values229_output_paths import refusal
+from test_values229_files_predict_io_paths import refusal
 from test_values_output_paths import here, listing  # noqa: F401  (here: a.txt and sub/ in a cwd)
 
 LIMIT = 255
