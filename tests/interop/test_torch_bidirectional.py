@@ -1,11 +1,11 @@
 """lnrnn.torch's bidirectional stacks (``LSTM(..., bidirectional=True)``, ``RNN`` likewise).
 
-The judges: ``torch.nn.LSTM`` / ``nn.RNN(bidirectional=True)`` themselves for the plain cells (their
-state_dict loads as it is and gives their outputs, h_n, c_n and gradients, dense and packed ragged);
-lnrnn's own ``RecurrentStack(bidirectional=True)`` (tests/model/test_bidirectional.py judges it against two
-unidirectional layers) for the normalized ones, BN's running statistics included;
-``torch.autograd.gradcheck`` (float64 central differences) of two-layer LN and BN stacks on ragged rows;
-``torch.library.opcheck`` of every op call a bidirectional module makes (reversed inputs, lengths).
+The judges: ``torch.nn.LSTM`` / ``nn.RNN(bidirectional=True)`` themselves for the plain cells (their state_dict
+loads as it is and gives their outputs, h_n, c_n and gradients, dense and packed ragged); lnrnn's own
+``RecurrentStack(bidirectional=True)`` (tests/model/test_layers_models_bidirectional.py judges it against two
+unidirectional layers) for the normalized ones, BN's running statistics included; ``torch.autograd.gradcheck``
+(float64 central differences) of two-layer LN and BN stacks on ragged rows; ``torch.library.opcheck`` of every op
+call a bidirectional module makes (reversed inputs, lengths).
 
 torch is an optional extra: without it these tests skip, unless LNRNN_REQUIRE_EXTRAS=1 (CI)."""
 import os

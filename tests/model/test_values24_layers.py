@@ -14,7 +14,7 @@ from lnrnn.model.flat import repack
 from lnrnn.model.functional import reverse_valid
 from lnrnn.model.layers import RecurrentLayer, RecurrentStack
 
-from test_bidirectional import _unidirectional, reversed_rows
+from test_layers_models_bidirectional import _unidirectional, reversed_rows
 
 T, B, I, H = 5, 4, 3, 3
 LENGTHS = np.array([T, 2, 0, 4])

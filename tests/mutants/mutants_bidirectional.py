@@ -5,7 +5,7 @@ directions (lnrnn/model/layers.py), what the heads read (lnrnn/model/models.py) 
     python tests/mutants/run.py --only 'bidir-*'
 """
 
-T = "tests/model/test_bidirectional.py"
+T = "tests/model/test_layers_models_bidirectional.py"
 REV = f"{T}::test_reverse_valid_reverses_each_rows_valid_steps_and_is_its_own_inverse"
 EQ = f"{T}::test_bidirectional_stack_equals_two_directions_run_by_hand"
 GRAD = f"{T}::test_gradients_of_every_parameter_the_input_and_the_states"

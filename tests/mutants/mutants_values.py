@@ -2,7 +2,7 @@
 policies (best, patience, blow-up streak, --save-every, --keep), the sampler's stop rule and progress,
 the data's held-out sizes and class counts, and the output checks (format: tests/mutants/mutants.py)."""
 
-POL = "tests/training/test_values_policies.py"
+POL = "tests/training/test_values_train_policies.py"
 RULE = "tests/commands/test_values_sampler_rule.py"
 DATA = "tests/data/test_values_data_counts.py"
 PATHS = "tests/commands/test_values_output_paths.py"

@@ -8,26 +8,25 @@ step T-1, dL/dc0 started from dL/dh0 when a row has length 0; per-step classes t
 reading the update count, fit() letting x_val with split through (it checks lengths_val) and writing data.npz
 before a nonsensical option is refused.
 
-14 mutants. Against the existing targeted tests alone 8 were caught and 6 missed: the float16 layer, the short
-state list, the 3-D x_t (no old test passes one to step), gate_clip with inf on an RNN cell, fit() with both
-x_val and split, and fit() writing the data before refusing a nonsensical option (no measured old file passes
-fit() both, or an option only validate refuses). The old lists were measured on
-the most direct old files only (tests/model/test_layers.py, test_values77_layers.py, test_bidirectional.py,
-test_functional.py, test_values77_functional.py, test_values51_functional.py; tests/test_values50_api.py,
-test_values77_api.py, test_values83_api.py). The new value tests catch every mutant on their own (checked with
-the old tests taken off the lists): test_values101_layers (a two-layer bidirectional LN-LSTM stack, with and
-without skip connections, over rows of their own lengths against a stack written here from lnrnn.reference, one
-row at a time over its own valid steps with the backward direction reading them reversed: y, the final states in
-the stack's order, dx, dstate0 and parameter gradients against central differences in float64; masked inference
-forwards of the plain RNN, the LN-RNN and the LSTM against the reference's state at each row's last step;
-layer_backward with a zero-length row and dL/dc_n against central differences; reverse_valid against its
-definition by loops; parameter names, shapes and counts by hand; zero states; the refusals and gate_clip's off
-values) and test_values101_api (per-step predictions against a NumPy LSTM and softmax from the run's parameters;
-step, epoch and describe() against the batches fit was asked for; fit()'s refusals writing nothing). Dropped
-before the catalogue as equivalent on the CPU: the stack's last-layer index for on_device (to_host is the
-identity there), an extra skip join after the top layer (never read), dh0[z] assigned instead of added for a
-zero-length row (the masked kernels leave it zero), T <= Ts read as T < Ts in the bindings' statistics rows
-(stat_rows gives the same rows), and step returning y[-1] for y[0] (one step).
+14 mutants. Against the existing targeted tests alone 8 were caught and 6 missed: the float16 layer, the short state
+list, the 3-D x_t (no old test passes one to step), gate_clip with inf on an RNN cell, fit() with both x_val and
+split, and fit() writing the data before refusing a nonsensical option (no measured old file passes fit() both, or
+an option only validate refuses). The old lists were measured on the most direct old files only
+(tests/model/test_layers.py, test_values77_layers.py, test_layers_models_bidirectional.py, test_functional.py,
+test_values77_functional.py, test_values51_functional.py; tests/test_values50_api.py, test_values77_api.py,
+test_values83_api.py). The new value tests catch every mutant on their own (checked with the old tests taken off the
+lists): test_values101_layers (a two-layer bidirectional LN-LSTM stack, with and without skip connections, over rows
+of their own lengths against a stack written here from lnrnn.reference, one row at a time over its own valid steps
+with the backward direction reading them reversed: y, the final states in the stack's order, dx, dstate0 and
+parameter gradients against central differences in float64; masked inference forwards of the plain RNN, the LN-RNN
+and the LSTM against the reference's state at each row's last step; layer_backward with a zero-length row and
+dL/dc_n against central differences; reverse_valid against its definition by loops; parameter names, shapes and
+counts by hand; zero states; the refusals and gate_clip's off values) and test_values101_api (per-step predictions
+against a NumPy LSTM and softmax from the run's parameters; step, epoch and describe() against the batches fit was
+asked for; fit()'s refusals writing nothing). Dropped before the catalogue as equivalent on the CPU: the stack's
+last-layer index for on_device (to_host is the identity there), an extra skip join after the top layer (never read),
+dh0[z] assigned instead of added for a zero-length row (the masked kernels leave it zero), T <= Ts read as T < Ts in
+the bindings' statistics rows (stat_rows gives the same rows), and step returning y[-1] for y[0] (one step).
 
     python tests/mutants/run.py --only 'v101-*'
 """
@@ -36,7 +35,8 @@ FUNC = "lnrnn/model/functional.py"
 API = "lnrnn/api.py"
 
 # existing tests of these modules
-LAYERS_OLD = ["tests/model/test_layers.py", "tests/model/test_values77_layers.py", "tests/model/test_bidirectional.py"]
+LAYERS_OLD = ["tests/model/test_layers.py","tests/model/test_values77_layers.py",
+              "tests/model/test_layers_models_bidirectional.py"]
 FUNC_OLD = ["tests/model/test_functional.py", "tests/model/test_values77_functional.py",
             "tests/model/test_values51_functional.py"]
 API_OLD = ["tests/test_values50_api.py", "tests/test_values77_api.py", "tests/test_values83_api.py"]

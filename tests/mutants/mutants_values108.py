@@ -39,7 +39,7 @@ FUNCTIONAL = "lnrnn/model/functional.py"
 # existing tests of these modules (the most direct ones)
 MODELS_OLD = ["tests/model/test_models.py", "tests/model/test_values51_models.py",
               "tests/model/test_values73_models.py", "tests/model/test_eval_chunks.py"]
-LAYERS_OLD = ["tests/model/test_bidirectional.py", "tests/model/test_layers.py",
+LAYERS_OLD = ["tests/model/test_layers_models_bidirectional.py", "tests/model/test_layers.py",
               "tests/model/test_values77_layers.py"]
 HEADS_OLD = ["tests/model/test_values_heads.py", "tests/model/test_values33_heads.py",
              "tests/model/test_values67_heads.py"]

@@ -55,7 +55,7 @@ STOP_OLD = ["tests/training/test_values9_stopping.py", "tests/training/test_valu
             "tests/training/test_values21_stopping.py", "tests/training/test_values36_stopping.py",
             "tests/training/test_values54_stopping.py", "tests/training/test_values80_stopping.py",
             "tests/training/test_values56_stop_place.py", "tests/training/test_values47_stopping_judge.py",
-            "tests/training/test_values_policies.py", "tests/training/test_values90_policies.py"]
+            "tests/training/test_values_train_policies.py", "tests/training/test_values90_policies.py"]
 SETUP_OLD = ["tests/training/test_values_setup.py", "tests/training/test_values9_setup.py",
              "tests/training/test_values63_setup.py"]
 UPDATE_OLD = ["tests/training/test_values_update.py", "tests/training/test_values33_update.py",

@@ -29,7 +29,7 @@ equivalent for 784 pixels at the data seed, not for images of other sizes).
 """
 
 LAYERS = "tests/model/test_layers.py"
-BIDIR = "tests/model/test_bidirectional.py"
+BIDIR = "tests/model/test_layers_models_bidirectional.py"
 LAYERS9 = "tests/model/test_values9_layers.py"
 FUNC = "tests/model/test_functional.py"
 BN_V = "tests/model/test_values_bn.py"

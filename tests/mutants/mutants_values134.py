@@ -14,7 +14,7 @@ fake trainer has no step; the old files did not see updates.jsonl's epoch fracti
 size, and none leaves a StopFlag with handlers of its own installed, resumes with a smaller --max-steps or
 --patience than done, or (among the stopping files) judges a scripted history. The new value tests catch
 every mutant on their own (checked with the old tests taken off the lists):
-test_values134_resume (digits, 40 samples in batches of 16: 3 updates an epoch; --eval-every 2, --patience 3,
+test_values134_recorder_resume (digits, 40 samples in batches of 16: 3 updates an epoch; --eval-every 2, --patience 3,
 --log-every 2 over a scripted validation history that is better, worse, tied and better again: the evaluated
 updates, the best, its step and epoch, the patience count and the early stop against the rule worked out
 here; RUN/best/'s four fields; updates.jsonl's rows against each window's mean of the updates' sums read by a
@@ -46,9 +46,9 @@ REC_OLD = ["tests/training/test_values122_recorder.py", "tests/training/test_val
            "tests/training/test_values47_resume.py", "tests/training/test_values54_resume.py"]
 
 # value tests written for the bugs below (first, so that a caught mutant stops there)
-TRAIN_NEW = ["tests/training/test_values134_resume.py"]
-STOP_NEW = ["tests/training/test_values134_stopping.py", "tests/training/test_values134_resume.py"]
-REC_NEW = ["tests/training/test_values134_resume.py"]
+TRAIN_NEW = ["tests/training/test_values134_recorder_resume.py"]
+STOP_NEW = ["tests/training/test_values134_stopping.py", "tests/training/test_values134_recorder_resume.py"]
+REC_NEW = ["tests/training/test_values134_recorder_resume.py"]
 
 MUTANTS = [
     # ---- the driver ----

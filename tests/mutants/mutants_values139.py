@@ -6,22 +6,22 @@ counter instead of the given key, zeroing the chunk's sums instead of the batch'
 last step one late; the unmasked last-step path on the device sending the head's gradient into step 0 in
 training and reading step B - 1 in evaluation.
 
-8 mutants (the eighth, BN rows grown to T before the first chunk on the device, was a real difference from
-the CPU found while writing this round, fixed in lnrnn/model/models.py). Against the existing targeted tests alone 1 was measured (the gradient views read as parameters:
-caught); the other six were not measured against the old tests alone (the old CUDA model and layer files
-take minutes per mutant under the simulator). The new value tests catch all 8 on their own (checked with only
-the new file, or one of its tests, on the lists): test_values139_models_cuda compares the CUDA model in
-float64 with the CPU model, the reference that the other rounds check against NumPy and central differences:
-the device update and the host-driven update of a CUDA stack under truncated BPTT in chunks of 2 over T = 5
-(a last chunk of 1), rows of unequal lengths with a row of length 1, keyed state noise, per-step and last-step
-heads, stale sums on the device, BN statistics grown from fewer rows than the batch's steps, a bidirectional
-skip stack of two layers under a last-step head, evaluation in inference chunks, and the unmasked last-step
-path in training and evaluation (T != B).
+8 mutants (the eighth, BN rows grown to T before the first chunk on the device, was a real difference from the CPU
+found while writing this round, fixed in lnrnn/model/models.py). Against the existing targeted tests alone 1 was
+measured (the gradient views read as parameters: caught); the other six were not measured against the old tests
+alone (the old CUDA model and layer files take minutes per mutant under the simulator). The new value tests catch
+all 8 on their own (checked with only the new file, or one of its tests, on the lists): test_values139_models_cuda
+compares the CUDA model in float64 with the CPU model, the reference that the other rounds check against NumPy and
+central differences: the device update and the host-driven update of a CUDA stack under truncated BPTT in chunks of
+2 over T = 5 (a last chunk of 1), rows of unequal lengths with a row of length 1, keyed state noise, per-step and
+last-step heads, stale sums on the device, BN statistics grown from fewer rows than the batch's steps, a
+bidirectional skip stack of two layers under a last-step head, evaluation in inference chunks, and the unmasked
+last-step path in training and evaluation (T != B).
 
 Dropped as equivalent for this comparison: the bidirectional skip stack's backward taking its columns without
 what the layer above sends back (``take_columns(dy, k * W, (k + 1) * W)``): the line is shared by the CPU and
 CUDA paths, so the twins agree with it in place (the stack's gradients against central differences, in
-test_bidirectional, are the check for it). Written but left out for want of time to run them one by one
+test_layers_models_bidirectional, are the check for it). Written but left out for want of time to run them one by one
 (the new tests are meant to catch them, unverified): the host chunk loop of a CUDA stack passing t0 = 0; a
 last-step head's device count leaving out rows of length 1; a bidirectional last-step head on the device
 without its reversed columns; the device statistics not grown to T; a last chunk taken as full; per-step
@@ -39,7 +39,7 @@ MODELS = "lnrnn/model/models.py"
 # existing tests of the CUDA layer and model
 OLD = ["tests/model/test_cuda_layers.py", "tests/model/test_values20_models_cuda.py",
        "tests/model/test_values22_layers_cuda.py", "tests/model/test_cuda_infer_path.py",
-       "tests/training/test_device_update.py", "tests/model/test_bidirectional.py"]
+       "tests/training/test_device_update.py", "tests/model/test_layers_models_bidirectional.py"]
 
 # value tests written for the bugs below (first, so that a caught mutant stops there)
 F = "tests/model/test_values139_models_cuda.py"

@@ -40,7 +40,8 @@ CELLS = "lnrnn/model/cells.py"
 FUNC = "lnrnn/model/functional.py"
 
 # existing tests of these modules
-LAYERS_OLD = ["tests/model/test_layers.py", "tests/model/test_bidirectional.py", "tests/model/test_values101_layers.py",
+LAYERS_OLD = ["tests/model/test_layers.py","tests/model/test_layers_models_bidirectional.py",
+              "tests/model/test_values101_layers.py",
               "tests/model/test_values13_layers.py", "tests/model/test_values77_layers.py",
               "tests/model/test_eval_chunks.py"]
 CELLS_OLD = ["tests/model/test_values13_cells.py", "tests/model/test_values67_cells.py",

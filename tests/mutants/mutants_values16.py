@@ -81,7 +81,7 @@ MUTANTS = [
     dict(name="v16-models-bidirectional-step0-overwritten", file=MODELSPY,
          old="            dy[0] += np.where(rev, dh, 0)",
          new="            dy[0] = np.where(rev, dh, 0)",
-         tests=M_OLD + ["tests/model/test_bidirectional.py", M_NEW],
+         tests=M_OLD + ["tests/model/test_layers_models_bidirectional.py", M_NEW],
          why="a row of one step loses its forward columns' gradient (step 0 is also its last step)"),
     dict(name="v16-models-last-output-at-chunk-start-missed", file=MODELSPY,
          old="            rows = np.nonzero((last >= t0) & (last < t1))[0]",

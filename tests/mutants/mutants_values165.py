@@ -8,7 +8,7 @@ rank 0's block count on every rank, the blocks' metric sums starting from the ra
 check_config's two refusals advising the processes it was started with and the --batch-size it refuses.
 
 11 mutants. Against the existing targeted tests alone (measured with --no-baseline on the most direct files:
-test_values134_resume, test_values17_train, test_values33_train for train.py; test_values134_resume,
+test_values134_recorder_resume, test_values17_train, test_values33_train for train.py; test_values134_recorder_resume,
 test_values122_recorder, test_values102_recorder, test_values36_recorder for recorder.py; and cut short for time
 after the first four, each old run taking 1.5 to 3.5 minutes on a shared core) 2 of those four were caught (the
 ranks recorded as the rank, the rng restored from the seed) and 2 missed: eval_row's kind (no old file reads the
@@ -36,9 +36,9 @@ REC = "lnrnn/training/recorder.py"
 DIST = "lnrnn/training/distributed.py"
 
 # existing tests of these modules (the most direct files)
-TRAIN_OLD = ["tests/training/test_values134_resume.py", "tests/training/test_values17_train.py",
+TRAIN_OLD = ["tests/training/test_values134_recorder_resume.py", "tests/training/test_values17_train.py",
              "tests/training/test_values33_train.py"]
-REC_OLD = ["tests/training/test_values134_resume.py", "tests/training/test_values122_recorder.py",
+REC_OLD = ["tests/training/test_values134_recorder_resume.py", "tests/training/test_values122_recorder.py",
            "tests/training/test_values102_recorder.py", "tests/training/test_values36_recorder.py"]
 DIST_OLD = ["tests/training/test_values138_distributed_group.py", "tests/training/test_values124_distributed_group.py",
             "tests/training/test_values114_distributed.py", "tests/training/test_values43_distributed_shards.py"]

@@ -44,7 +44,8 @@ T = "tests/training/"
 OLD_STOP = [T + f for f in ("test_values134_stopping.py", "test_values124_stopping.py", "test_values114_stopping.py",
                             "test_values80_stopping.py", "test_values54_stopping.py", "test_values36_stopping.py",
                             "test_values21_stopping.py", "test_values12_stopping.py", "test_values9_stopping.py",
-                            "test_values90_policies.py", "test_values_policies.py", "test_values56_stop_place.py")]
+                            "test_values90_policies.py", "test_values_train_policies.py",
+                            "test_values56_stop_place.py")]
 OLD_OPTIM = [T + f for f in ("test_values157_optim.py", "test_values130_optim.py", "test_values118_optim.py",
                              "test_values95_optim.py", "test_values64_optim.py", "test_values36_optim.py",
                              "test_values19_optim.py", "test_values13_optim.py", "test_values9_optim.py",

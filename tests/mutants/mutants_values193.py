@@ -10,7 +10,7 @@ layer from the first layer's given state; a bidirectional stack's refusal of a s
 layers instead of directions; its final states in swapped order; its dL/dx the forward direction's alone.
 
 14 mutants. Against the existing targeted tests alone (the two most direct files per module:
-test_values163_models and test_values129_models, test_values163_layers and test_bidirectional; the longer
+test_values163_models and test_values129_models, test_values163_layers and test_layers_models_bidirectional; the longer
 lists took over five minutes for their baseline, so the measurement was cut to these and run without the
 baseline) 4 of the 9 model mutants were caught and 5 missed (the state_noise and shape refusals' wording,
 the noise counter's start, scored_count with an empty row, the gradients not zeroed between updates); the
@@ -36,7 +36,7 @@ LAYERS = "lnrnn/model/layers.py"
 
 # existing tests of these modules (their most direct value-test files)
 MODELS_OLD = ["tests/model/test_values163_models.py", "tests/model/test_values129_models.py"]
-LAYERS_OLD = ["tests/model/test_values163_layers.py", "tests/model/test_bidirectional.py"]
+LAYERS_OLD = ["tests/model/test_values163_layers.py", "tests/model/test_layers_models_bidirectional.py"]
 
 # value tests written for the bugs below (first, so that a caught mutant stops there)
 MODELS_NEW = ["tests/model/test_values193_models.py"]

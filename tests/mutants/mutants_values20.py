@@ -8,23 +8,22 @@ batches, the run's eval rows, the curve's title), on the distributed path (the -
 rank without blocks under truncated BPTT) and in the model's update paths (a chunk's lengths and the
 rows a last-step head scores, on the device and on the host), and in --keep.
 
-29 mutants. Against the existing tests alone 11 were run (the run of the rest was cut short; each of those
-was then run with the new tests first): they caught 5 (the pen lift moved past the dropped point, the
-stroke-3 file split after its last line, the CSR: header read as a transcription, the memory estimate's
-deeper layers, the evaluation batches without lengths) and missed 6 (a reader's steps one short, a text
-batch of empty texts with no column, lengths of shape (N, 1), a prime file of one line refused or cut to its
-last line's length, --keep 0 making and emptying RUN/checkpoints/). The new value tests catch every mutant:
-test_values20_strokes (a reader's steps over both splits, a text batch without text, a packed file's
-sequences, (N, 1) lengths refused, a dropped point's pen lift by hand), test_values20_sample (prime files of
-one and several lines, shortened and the caption limit by hand, the rows' common width), test_values20_metrics
-(word errors over any whitespace, softmax row by row in float64), test_values20_decode (no step past a row's
-length), test_values20_judge (the replay of a noisy model sees the sampler's window), test_values20_plot and
-test_values20_recorder (the title's limit, an eval row's epoch), test_values20_distributed (--reproducible
-with one row, two ranks, a BN rank without blocks under truncated BPTT, on thread ranks), test_values20_models
-and test_values20_models_cuda (a last-step head scored once per row under truncated BPTT on the host, and the
-device update in chunks with lengths, noise and BatchNorm equal to the CPU), test_values20_keep (--keep 0 and 2).
-No mutant was found equivalent; three mutants written for the plot's limit, the softmax's dtype and
-shortened's keep came with the tests and were never run against the old tests alone.
+29 mutants. Against the existing tests alone 11 were run (the run of the rest was cut short; each of those was then
+run with the new tests first): they caught 5 (the pen lift moved past the dropped point, the stroke-3 file split
+after its last line, the CSR: header read as a transcription, the memory estimate's deeper layers, the evaluation
+batches without lengths) and missed 6 (a reader's steps one short, a text batch of empty texts with no column,
+lengths of shape (N, 1), a prime file of one line refused or cut to its last line's length, --keep 0 making and
+emptying RUN/checkpoints/). The new value tests catch every mutant: test_values20_strokes (a reader's steps over
+both splits, a text batch without text, a packed file's sequences, (N, 1) lengths refused, a dropped point's pen
+lift by hand), test_values20_sample (prime files of one and several lines, shortened and the caption limit by hand,
+the rows' common width), test_values20_metrics (word errors over any whitespace, softmax row by row in float64),
+test_values20_decode (no step past a row's length), test_values20_judge (the replay of a noisy model sees the
+sampler's window), test_values20_plot and test_values20_recorder (the title's limit, an eval row's epoch),
+test_values20_distributed (--reproducible with one row, two ranks, a BN rank without blocks under truncated BPTT, on
+thread ranks), test_values20_models and test_values20_models_cuda (a last-step head scored once per row under
+truncated BPTT on the host, and the device update in chunks with lengths, noise and BatchNorm equal to the CPU),
+test_values20_recorder_keep (--keep 0 and 2). No mutant was found equivalent; three mutants written for the plot's
+limit, the softmax's dtype and shortened's keep came with the tests and were never run against the old tests alone.
 
     python tests/mutants/run.py --only 'v20-*'
 """
@@ -48,10 +47,10 @@ PI_OLD = ["tests/test_values_predict_io.py", "tests/test_values14_predict_io.py"
           "tests/training/test_values_eval.py"]
 DEC_OLD = ["tests/model/test_values_decode.py", "tests/model/test_beam.py", "tests/test_values_api_read.py"]
 PLOT_OLD = ["tests/commands/test_plot.py", "tests/training/test_values_plot.py", "tests/training/test_values9_plot.py"]
-IAM_OLD = ["tests/data/test_values9_iamondb.py", "tests/data/test_values15_iamondb.py", "tests/data/test_text_strokes.py",
+IAM_OLD = ["tests/data/test_values9_iamondb.py","tests/data/test_values15_iamondb.py","tests/data/test_text_strokes.py",
            "tests/data/test_values_iamondb.py"]
 REC_OLD = ["tests/training/test_values10_recorder.py", "tests/training/test_values12_recorder.py",
-           "tests/training/test_values_train_schedule.py", "tests/training/test_values_policies.py"]
+           "tests/training/test_values_train_schedule.py", "tests/training/test_values_train_policies.py"]
 DIST_OLD = ["tests/training/test_values_distributed_options.py", "tests/training/test_values_distributed_options2.py",
             "tests/training/test_values16_distributed.py", "tests/training/test_reproducible_ranks.py"]
 JUDGE_OLD = ["tests/test_values12_judge.py", "tests/commands/test_values_judge.py"]
@@ -75,7 +74,7 @@ REC_NEW = ["tests/training/test_values20_recorder.py"]
 DIST_NEW = ["tests/training/test_values20_distributed.py"]
 DEV_NEW = ["tests/model/test_values20_models_cuda.py"]
 HOST_NEW = ["tests/model/test_values20_models.py"]
-KEEP_NEW = ["tests/training/test_values20_keep.py"]
+KEEP_NEW = ["tests/training/test_values20_recorder_keep.py"]
 
 MUTANTS = [
     # ---- data preparation ----

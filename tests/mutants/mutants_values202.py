@@ -11,7 +11,7 @@ split, a BN rank without blocks given no model for its stand-in, a rank's plain 
 numbers.
 
 14 mutants. Against the existing targeted tests alone (measured with --no-baseline on the most direct files:
-test_values165_train_run and test_values134_resume for train.py; test_values165_train_run and
+test_values165_train_run and test_values134_recorder_resume for train.py; test_values165_train_run and
 test_values122_recorder for recorder.py; test_values165_distributed_group, test_values20_distributed and test_mpi
 for distributed.py) 0 of the 8 measured were caught and 8 missed: the seven of train.py and recorder.py (no old file
 reads the progress stream's evaluation lines, the curve's label, the one-epoch summary, the stop hint's --epochs
@@ -40,7 +40,7 @@ REC = "lnrnn/training/recorder.py"
 DIST = "lnrnn/training/distributed.py"
 
 # existing tests of these modules (the most direct files)
-TRAIN_OLD = ["tests/training/test_values165_train_run.py", "tests/training/test_values134_resume.py"]
+TRAIN_OLD = ["tests/training/test_values165_train_run.py", "tests/training/test_values134_recorder_resume.py"]
 REC_OLD = ["tests/training/test_values165_train_run.py", "tests/training/test_values122_recorder.py"]
 DIST_OLD = ["tests/training/test_values165_distributed_group.py", "tests/training/test_values20_distributed.py",
             "tests/training/test_mpi.py"]

@@ -44,7 +44,7 @@ STOP_OLD = ["tests/training/test_values9_stopping.py", "tests/training/test_valu
             "tests/training/test_values54_stopping.py", "tests/training/test_values80_stopping.py",
             "tests/training/test_values114_stopping.py", "tests/training/test_values124_stopping.py",
             "tests/training/test_values134_stopping.py", "tests/training/test_values180_stopping.py",
-            "tests/training/test_values_policies.py", "tests/training/test_values90_policies.py"]
+            "tests/training/test_values_train_policies.py", "tests/training/test_values90_policies.py"]
 CKPT_OLD = ["tests/training/test_checkpoint.py", "tests/training/test_values14_checkpoint.py",
             "tests/training/test_values19_checkpoint.py", "tests/training/test_values63_checkpoint.py",
             "tests/training/test_values91_checkpoint.py", "tests/training/test_values102_checkpoint.py",

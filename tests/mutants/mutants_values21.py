@@ -56,7 +56,7 @@ PI_OLD = ["tests/test_values_predict_io.py", "tests/test_values9_predict_io.py",
 DIST_OLD = ["tests/training/test_values16_distributed.py", "tests/training/test_reproducible_ranks.py",
             "tests/training/test_values_distributed_options.py"]
 STOP_OLD = ["tests/training/test_values9_stopping.py", "tests/training/test_values12_stopping.py",
-            "tests/training/test_stopping_recorder_parts.py", "tests/training/test_values_policies.py"]
+            "tests/training/test_stopping_recorder_parts.py", "tests/training/test_values_train_policies.py"]
 REC_OLD = ["tests/training/test_values10_recorder.py", "tests/training/test_values12_recorder.py",
            "tests/training/test_values20_recorder.py", "tests/training/test_values_progress.py"]
 PLAN_OLD = ["tests/training/test_plan.py", "tests/training/test_values_plan.py"]

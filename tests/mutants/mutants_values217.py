@@ -15,8 +15,8 @@ variable, raises no bug or diverged run in Group.fail, never calls init() or che
 splits without --reproducible). The seven of train.py and recorder.py were not measured against the old files
 (test_values202_train_run checks the curve's label but not its title, and the summary's file list and hint but not
 its evaluation or best checkpoint; the other old files listed were not run for them). The old files stay on the
-lists after the new ones: test_values202_train_run, test_values165_train_run and test_values134_resume for train.py;
-test_values202_train_run, test_values165_train_run and test_values122_recorder for recorder.py;
+lists after the new ones: test_values202_train_run, test_values165_train_run and test_values134_recorder_resume for
+train.py; test_values202_train_run, test_values165_train_run and test_values122_recorder for recorder.py;
 test_values202_distributed_group, test_values165_distributed_group and test_mpi for distributed.py. The new value
 tests catch all 13 on their own (checked with the old files taken off the lists): test_values217_train_run (the run
 of test_values202_train_run stopped by --max-steps 5, resumed, and made in one go: each epoch's closing progress
@@ -41,7 +41,7 @@ DIST = "lnrnn/training/distributed.py"
 
 # existing tests of these modules (the most direct files)
 TRAIN_OLD = ["tests/training/test_values202_train_run.py", "tests/training/test_values165_train_run.py",
-             "tests/training/test_values134_resume.py"]
+             "tests/training/test_values134_recorder_resume.py"]
 REC_OLD = ["tests/training/test_values202_train_run.py", "tests/training/test_values165_train_run.py",
            "tests/training/test_values122_recorder.py"]
 DIST_OLD = ["tests/training/test_values202_distributed_group.py", "tests/training/test_values165_distributed_group.py",

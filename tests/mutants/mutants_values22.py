@@ -185,7 +185,7 @@ MUTANTS = [
     dict(name="v22-models-eval-bidirectional-last-swapped", file="lnrnn/model/models.py",
          old="h[rows] = np.where(self.reverse_columns, y[0, rows], h[rows])",
          new="h[rows] = np.where(self.reverse_columns, h[rows], y[0, rows])",
-         tests=["tests/model/test_bidirectional.py", "tests/model/test_values20_models.py"],
+         tests=["tests/model/test_layers_models_bidirectional.py", "tests/model/test_values20_models.py"],
          why="an evaluation's last-step head of a bidirectional stack reads the forward columns at step 0 and the "
              "backward ones at the row's last step"),
     # ---- heads and optimizers on the device, the backend's namespace ----

@@ -39,13 +39,13 @@ CKPT = "lnrnn/training/checkpoint.py"
 # existing tests of these modules (the most direct files)
 STOP_OLD = ["tests/training/test_values209_stopping.py", "tests/training/test_values180_stopping.py",
             "tests/training/test_values124_stopping.py", "tests/training/test_values12_stopping.py",
-            "tests/training/test_values9_stopping.py", "tests/training/test_values_policies.py"]
+            "tests/training/test_values9_stopping.py", "tests/training/test_values_train_policies.py"]
 RUNDIR_OLD = ["tests/training/test_values_rundir.py", "tests/training/test_values63_rundir.py",
               "tests/training/test_values91_rundir.py", "tests/training/test_values116_rundir.py",
               "tests/training/test_values209_rundir.py", "tests/training/test_values222_rundir.py"]
 CKPT_OLD = ["tests/training/test_checkpoint.py", "tests/training/test_values209_checkpoint.py",
             "tests/training/test_values222_checkpoint.py", "tests/training/test_values122_checkpoint.py",
-            "tests/training/test_values102_checkpoint.py", "tests/training/test_values_policies.py"]
+            "tests/training/test_values102_checkpoint.py", "tests/training/test_values_train_policies.py"]
 
 # value tests written for the bugs below (first, so that a caught mutant stops there)
 S = "tests/training/test_values227_stopping.py::"

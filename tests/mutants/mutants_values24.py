@@ -48,7 +48,8 @@ BN_SYNC = "lnrnn/kernels/bn_sync.py"
 BEAM_OLD = ["tests/model/test_beam.py", "tests/model/test_values9_beam.py"]
 CELLS_OLD = ["tests/model/test_layers.py", "tests/model/test_functional.py", "tests/model/test_values_bn.py",
              "tests/model/test_values13_cells.py"]
-LAYERS_OLD = ["tests/model/test_layers.py", "tests/model/test_bidirectional.py", "tests/model/test_values9_layers.py",
+LAYERS_OLD = ["tests/model/test_layers.py","tests/model/test_layers_models_bidirectional.py",
+              "tests/model/test_values9_layers.py",
               "tests/model/test_values13_layers.py"]
 WINDOW_OLD = ["tests/model/test_synthesis.py", "tests/model/test_values_window.py",
               "tests/model/test_values10_window.py", "tests/model/test_values14_window.py",

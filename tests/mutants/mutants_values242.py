@@ -9,23 +9,24 @@ state checked against (B, I); the dtype refusal quoting the class repr; a skip s
 what the layer above sent back through its h input.
 
 13 mutants. Against the existing targeted tests alone (test_values231_models, test_values231_layers,
-test_values211_models, test_values193_models, test_values193_layers_stacks, test_bidirectional) 10 were caught;
-missed were batches_of handing every batch all the lengths (no old file evaluated several batches with lengths),
-SequenceClassifier ignoring its forget_bias, and the num_layers refusal saying 'got 1' for 1.5. The old files stay
-on the lists after the new ones. The new value tests catch all 13 on their own (checked with the old files taken off
-the lists): test_values242_models (truncated BPTT in chunks of 3 over 7 ragged steps against test_values129_models'
-tanh RNN and cross-entropy, the head bias's gradient by the definition softmax - onehot; evaluate over batches of 2
-of 5 rows with lengths against the same sums; parameter counts by hand of plain, skip, bidirectional and
-bidirectional skip two-layer stacks (51, 66, 117, 147) and their configs written out key by key rebuilding the same
-count; BatchNorm statistics through load_arrays; every gradient of two-layer bidirectional last-step models, with
-and without skip, against central differences; float32 against float64 of the same parameters; SequenceClassifier's
-forget bias; the unknown settings refusal word for word), test_values242_layers_stacks (a two-layer skip tanh RNN
-stack from a given state of width H != I written out step by step, its input gradient against central differences; a
-state carried into the next chunk; stacks' configs key by key; the num_layers and dtype refusals word for word).
-Left out as equivalent: loss_and_grad's chunk end without min (slicing clips, and lengths - t0 never exceeds T -
-t0); the inference chunks' lengths not shifted by t0 (a row that has ended runs padding steps that no head reads and
-whose state no caller gets); the skip forward's join of [x | h] after the top layer too (never read); the plain
-stack backward's on_device flag (to_host is the identity on the CPU).
+test_values211_models, test_values193_models, test_values193_layers_stacks, test_layers_models_bidirectional) 10
+were caught; missed were batches_of handing every batch all the lengths (no old file evaluated several batches with
+lengths), SequenceClassifier ignoring its forget_bias, and the num_layers refusal saying 'got 1' for 1.5. The old
+files stay on the lists after the new ones. The new value tests catch all 13 on their own (checked with the old
+files taken off the lists): test_values242_models (truncated BPTT in chunks of 3 over 7 ragged steps against
+test_values129_models' tanh RNN and cross-entropy, the head bias's gradient by the definition softmax - onehot;
+evaluate over batches of 2 of 5 rows with lengths against the same sums; parameter counts by hand of plain, skip,
+bidirectional and bidirectional skip two-layer stacks (51, 66, 117, 147) and their configs written out key by key
+rebuilding the same count; BatchNorm statistics through load_arrays; every gradient of two-layer bidirectional
+last-step models, with and without skip, against central differences; float32 against float64 of the same
+parameters; SequenceClassifier's forget bias; the unknown settings refusal word for word),
+test_values242_layers_stacks (a two-layer skip tanh RNN stack from a given state of width H != I written out step by
+step, its input gradient against central differences; a state carried into the next chunk; stacks' configs key by
+key; the num_layers and dtype refusals word for word). Left out as equivalent: loss_and_grad's chunk end without min
+(slicing clips, and lengths - t0 never exceeds T - t0); the inference chunks' lengths not shifted by t0 (a row that
+has ended runs padding steps that no head reads and whose state no caller gets); the skip forward's join of [x | h]
+after the top layer too (never read); the plain stack backward's on_device flag (to_host is the identity on the
+CPU).
 
     python tests/mutants/run.py --only 'v242-*'
 """
@@ -37,7 +38,7 @@ S = "tests/model/test_values242_layers_stacks.py::"
 
 OLD = ["tests/model/test_values231_models.py", "tests/model/test_values231_layers.py",
        "tests/model/test_values211_models.py", "tests/model/test_values193_models.py",
-       "tests/model/test_values193_layers_stacks.py", "tests/model/test_bidirectional.py"]
+       "tests/model/test_values193_layers_stacks.py", "tests/model/test_layers_models_bidirectional.py"]
 
 MUTANTS = [
     dict(name="v242-models-load-arrays-buffers-inverted", file=MODELS,

@@ -14,21 +14,21 @@ the update's folder.
 four slips of the run's closing summary (short metric names, the run folder named as the best checkpoint,
 'update(s)' by the number of epochs, the best value where an early stop names its metric) and keep_past's refusal
 naming checkpoints/ (no old file reads the summary of a stopped run word for word). The new value tests catch every
-mutant on their own (checked with the old files taken off the lists): test_values243_policies (a scripted validation
-loss by update, worse/better/worse/better with a tie, and the best, the count since it and the stop worked out by
-hand in its docstring: --patience 3 stops at update 7 inside epoch 3; a resume with the same --patience has nothing
-to do, word for word and nothing written, one with --patience 4 goes on from the restored best and count to stop at
-update 12; a resume cut at update 5 stops at 7 like the whole run; RUN/best at update 8, the first of two tied
-bests, its parameters equal to --keep's copy of update 8; --keep 3 leaving updates 10, 11, 12; Trainer._judge on
-ties of a loss and of an accuracy) and test_values243_summary (the last line of a finished run, of --max-steps 5 and
-1 and of --patience 3 written out word for word; metrics.jsonl's rows counted; keep_past's refusal word for word
-with the file in the way left as it was). Left out as equivalent: stopping.judge's `return better` made `return
-b["since"] == 0` (the count is reset exactly when better); the summary's `--patience {e['patience']}` or
-`{e['metric']}` read from cfg (a resume clears early_stop when --patience changes, and the best metric of a run is
-fixed); Trainer.history.append(dict(rec)) (judge marks the row before it is appended); keep_past's temporary name
-made the final name (os.replace onto itself: only the atomicity is lost). Left out as hard to reach cheaply:
-Trainer's `saved_step = self.step` after a restore (it shows only in the messages of a divergence or of a second
-signal right after a resume).
+mutant on their own (checked with the old files taken off the lists): test_values243_train_policies (a scripted
+validation loss by update, worse/better/worse/better with a tie, and the best, the count since it and the stop
+worked out by hand in its docstring: --patience 3 stops at update 7 inside epoch 3; a resume with the same
+--patience has nothing to do, word for word and nothing written, one with --patience 4 goes on from the restored
+best and count to stop at update 12; a resume cut at update 5 stops at 7 like the whole run; RUN/best at update 8,
+the first of two tied bests, its parameters equal to --keep's copy of update 8; --keep 3 leaving updates 10, 11, 12;
+Trainer._judge on ties of a loss and of an accuracy) and test_values243_train_recorder_summary (the last line of a
+finished run, of --max-steps 5 and 1 and of --patience 3 written out word for word; metrics.jsonl's rows counted;
+keep_past's refusal word for word with the file in the way left as it was). Left out as equivalent: stopping.judge's
+`return better` made `return b["since"] == 0` (the count is reset exactly when better); the summary's `--patience
+{e['patience']}` or `{e['metric']}` read from cfg (a resume clears early_stop when --patience changes, and the best
+metric of a run is fixed); Trainer.history.append(dict(rec)) (judge marks the row before it is appended);
+keep_past's temporary name made the final name (os.replace onto itself: only the atomicity is lost). Left out as
+hard to reach cheaply: Trainer's `saved_step = self.step` after a restore (it shows only in the messages of a
+divergence or of a second signal right after a resume).
 
     python tests/mutants/run.py --only 'v243-*'
 """
@@ -37,11 +37,11 @@ REC = "lnrnn/training/recorder.py"
 STOP = "lnrnn/training/stopping.py"
 CKPT = "lnrnn/training/checkpoint.py"
 
-T_POL = "tests/training/test_values243_policies.py::"
-T_SUM = "tests/training/test_values243_summary.py::"
-OLD = ["tests/training/test_values_policies.py", "tests/training/test_values47_stopping_judge.py",
-       "tests/training/test_values56_stop_place.py", "tests/training/test_values20_keep.py",
-       "tests/training/test_values134_resume.py"]
+T_POL = "tests/training/test_values243_train_policies.py::"
+T_SUM = "tests/training/test_values243_train_recorder_summary.py::"
+OLD = ["tests/training/test_values_train_policies.py", "tests/training/test_values47_stopping_judge.py",
+       "tests/training/test_values56_stop_place.py", "tests/training/test_values20_recorder_keep.py",
+       "tests/training/test_values134_recorder_resume.py"]
 
 MUTANTS = [
     # ---- the stop policy and the best: lnrnn/training/stopping.py, train.py ----

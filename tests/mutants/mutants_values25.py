@@ -65,7 +65,7 @@ CMD_PREDICT_OLD = ["tests/commands/test_values_eval_predict.py", "tests/commands
                    "tests/commands/test_values16_commands.py"]
 CMD_PLOT_OLD = ["tests/commands/test_plot.py", "tests/commands/test_values_output_checks.py"]
 CMD_GRADCHECK_OLD = ["tests/commands/test_gradcheck_cli.py", "tests/commands/test_values10_gradcheck.py"]
-TRAIN_OLD = ["tests/training/test_checkpoints_best.py", "tests/training/test_values_policies.py",
+TRAIN_OLD = ["tests/training/test_checkpoints_best.py", "tests/training/test_values_train_policies.py",
              "tests/training/test_values_train.py", "tests/training/test_values17_train.py",
              "tests/training/test_stopping_recorder_parts.py"]
 UPDATE_OLD = ["tests/training/test_values_update.py"]

@@ -40,8 +40,8 @@ BEAM = "lnrnn/model/beam.py"
 T_STACKS = "tests/model/test_values257_layers_stacks.py::"
 T_MODELS = "tests/model/test_values257_models.py::"
 T_BEAM = "tests/model/test_values257_beam.py::"
-OLD_LAYERS = ["tests/model/test_values242_layers_stacks.py", "tests/model/test_bidirectional.py"]
-OLD_MODELS = ["tests/model/test_values242_models.py", "tests/model/test_bidirectional.py"]
+OLD_LAYERS = ["tests/model/test_values242_layers_stacks.py", "tests/model/test_layers_models_bidirectional.py"]
+OLD_MODELS = ["tests/model/test_values242_models.py", "tests/model/test_layers_models_bidirectional.py"]
 OLD_BEAM = ["tests/model/test_values250_beam.py", "tests/model/test_values198_beam.py"]
 
 BIDI = T_STACKS + "test_a_bidirectional_two_layer_stack_over_ragged_rows_against_the_reference"

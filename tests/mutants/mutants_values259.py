@@ -14,21 +14,22 @@ file behind; a missing arrays file refused naming the folder instead of its desc
 14 mutants. Against the old targeted files alone: 8 of 14 caught; they missed a step limit reached at an epoch's end
 reported as an early stop, a refused resume naming the folder the run was saved in, a resume dropping the
 optimizer's slots, a copy without its temporary file where no hard link can be made, a save refused for a full disk
-leaving its arrays file, and a missing arrays file refused naming the folder. (Old files: test_values243_policies,
-test_values243_summary, test_values_policies, test_values56_stop_place for the loop and its policies;
-test_values209_checkpoint, test_values236_train_resume for the checkpoint files and resuming.) The new value tests catch
-every mutant on their own (checked with the old files taken off the lists): test_values259_policies (TINY of
-test_values56_stop_place, 3 updates an epoch, the validation loss scripted per epoch end as 0.9, 1.0, 0.8, 0.85,
-0.8: the best at update 9, not at the tie of update 15, its arrays --keep's copy of update 9; checkpoints at updates
-0, 3, 6, 9, 12 each with its own epoch and batch 0; --save-every 1 --keep 3 --max-steps 10 leaving updates 8, 9, 10
-as (epoch, batch) (2, 2), (3, 0), (3, 1); --max-steps 3 ending epoch 1 as usual; 2 epochs = 6 updates and two rows;
---max-steps 6 and --patience 1 at the same epoch end named as the budget's stop, the early stop's own sentence
-without --max-steps; a run cut at update 4 and resumed making updates 5 and 6 only, ending with the uninterrupted
-run's parameters, optimizer slots and validation losses) and test_values259_checkpoint (arrays whose values name
-their update: --keep 3 over updates 7..11 and 97..101 leaving 9, 10, 11 and 99, 100, 101 each loading its own
-arrays, with os.link refused too; a second save keeping only the new arrays; a full disk refused word for word with
-the 16 KB worked out here and the folder as it was; a missing arrays file refused naming checkpoint.json; a run
-moved and described as hidden_size 8 refused word for word naming where it is now, its files unchanged).
+leaving its arrays file, and a missing arrays file refused naming the folder. (Old files:
+test_values243_train_policies, test_values243_train_recorder_summary, test_values_train_policies,
+test_values56_stop_place for the loop and its policies; test_values209_checkpoint, test_values236_train_resume for
+the checkpoint files and resuming.) The new value tests catch every mutant on their own (checked with the old files
+taken off the lists): test_values259_train_policies (TINY of test_values56_stop_place, 3 updates an epoch, the
+validation loss scripted per epoch end as 0.9, 1.0, 0.8, 0.85, 0.8: the best at update 9, not at the tie of update
+15, its arrays --keep's copy of update 9; checkpoints at updates 0, 3, 6, 9, 12 each with its own epoch and batch 0;
+--save-every 1 --keep 3 --max-steps 10 leaving updates 8, 9, 10 as (epoch, batch) (2, 2), (3, 0), (3, 1);
+--max-steps 3 ending epoch 1 as usual; 2 epochs = 6 updates and two rows; --max-steps 6 and --patience 1 at the same
+epoch end named as the budget's stop, the early stop's own sentence without --max-steps; a run cut at update 4 and
+resumed making updates 5 and 6 only, ending with the uninterrupted run's parameters, optimizer slots and validation
+losses) and test_values259_checkpoint (arrays whose values name their update: --keep 3 over updates 7..11 and
+97..101 leaving 9, 10, 11 and 99, 100, 101 each loading its own arrays, with os.link refused too; a second save
+keeping only the new arrays; a full disk refused word for word with the 16 KB worked out here and the folder as it
+was; a missing arrays file refused naming checkpoint.json; a run moved and described as hidden_size 8 refused word
+for word naming where it is now, its files unchanged).
 
 Left out as equivalent: the step-0 checkpoint's condition reduced to t.step == 0 (a run at step 0 is at epoch 0,
 batch 0); Trainer._start's saved_step (run() sets it again before any update); the epoch-end save's batch check
@@ -44,10 +45,10 @@ TRAIN = "lnrnn/training/train.py"
 REC = "lnrnn/training/recorder.py"
 CKPT = "lnrnn/training/checkpoint.py"
 
-T_POL = "tests/training/test_values259_policies.py::"
+T_POL = "tests/training/test_values259_train_policies.py::"
 T_CK = "tests/training/test_values259_checkpoint.py::"
-OLD_POL = ["tests/training/test_values243_policies.py", "tests/training/test_values243_summary.py",
-           "tests/training/test_values_policies.py", "tests/training/test_values56_stop_place.py"]
+OLD_POL = ["tests/training/test_values243_train_policies.py", "tests/training/test_values243_train_recorder_summary.py",
+           "tests/training/test_values_train_policies.py", "tests/training/test_values56_stop_place.py"]
 OLD_CK = ["tests/training/test_values209_checkpoint.py", "tests/training/test_values236_train_resume.py"]
 
 MUTANTS = [

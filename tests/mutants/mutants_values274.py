@@ -15,7 +15,7 @@ its --max-steps note, a --time-budget of 2.5 s said as 2 s, a resume with nothin
 --eval-every row's seconds to one decimal, an epoch row's compile seconds of earlier invocations only, half a second
 of compiling unsaid, a stop as an epoch ends naming the next epoch, three checkpoint refusals naming the folder for
 the file, 3725 s read as 1:62:05). The new value tests catch every mutant on their own (checked with the old files
-taken off the lists): test_values274_policies (the signal, abort and nothing-left sentences word for word on a
+taken off the lists): test_values274_train_policies (the signal, abort and nothing-left sentences word for word on a
 trainer made by hand; a 2.5 s budget after 3.0 s used; TINY with --max-steps 4: nb = ceil(40/16) = 3, one metrics
 row at update 3, --keep copies of updates 0, 3 and 4), test_values274_recorder (an evaluation's and an epoch's rows
 written out by hand: epoch 1 + 2/3, 56 and 80 samples, means 3/16 and 12/16, 12.3456 s kept as 12.346, compiling
@@ -39,15 +39,15 @@ REC = "lnrnn/training/recorder.py"
 CKPT = "lnrnn/training/checkpoint.py"
 PROG = "lnrnn/training/progress.py"
 
-T_POL = "tests/training/test_values274_policies.py::"
+T_POL = "tests/training/test_values274_train_policies.py::"
 T_REC = "tests/training/test_values274_recorder.py::"
 T_CP = "tests/training/test_values274_checkpoint_progress.py::"
 OLD_STOP = ["tests/training/test_values56_stop_place.py", "tests/training/test_values227_stopping.py"]
-OLD_TRAIN = ["tests/training/test_values259_policies.py", "tests/training/test_values243_policies.py"]
-OLD_REC = ["tests/training/test_values243_summary.py", "tests/training/test_values122_recorder.py",
+OLD_TRAIN = ["tests/training/test_values259_train_policies.py", "tests/training/test_values243_train_policies.py"]
+OLD_REC = ["tests/training/test_values243_train_recorder_summary.py", "tests/training/test_values122_recorder.py",
            "tests/training/test_values259_checkpoint.py"]
 OLD_CKPT = ["tests/training/test_values259_checkpoint.py", "tests/training/test_values227_checkpoint.py"]
-OLD_PROG = ["tests/training/test_values210_progress.py", "tests/training/test_values243_summary.py"]
+OLD_PROG = ["tests/training/test_values210_progress.py", "tests/training/test_values243_train_recorder_summary.py"]
 
 MUTANTS = [
     # ---- the loop: lnrnn/training/train.py ----

@@ -36,9 +36,9 @@ STOP = "lnrnn/training/stopping.py"
 T_STACKS = "tests/model/test_values295_layers_stacks.py::"
 T_STOP = "tests/training/test_values295_train_stopping.py::"
 OLD_STACKS = ["tests/model/test_values257_layers_stacks.py", "tests/model/test_values242_layers_stacks.py",
-              "tests/model/test_bidirectional.py", "tests/model/test_models.py"]
+              "tests/model/test_layers_models_bidirectional.py", "tests/model/test_models.py"]
 OLD_STOP = ["tests/training/test_values209_stopping.py", "tests/training/test_values227_stopping.py",
-            "tests/training/test_values_policies.py", "tests/training/test_values202_train_run.py"]
+            "tests/training/test_values_train_policies.py", "tests/training/test_values202_train_run.py"]
 
 MUTANTS = [
     # ---- the recurrent stacks: lnrnn/model/layers.py ----

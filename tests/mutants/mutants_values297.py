@@ -37,7 +37,7 @@ CELLS = "lnrnn/model/cells.py"
 
 T_STACKS = "tests/model/test_values297_layers_stacks.py::"
 T_MODELS = "tests/model/test_values297_models.py::"
-OLD = ["tests/model/test_models.py", "tests/model/test_layers.py", "tests/model/test_bidirectional.py",
+OLD = ["tests/model/test_models.py", "tests/model/test_layers.py", "tests/model/test_layers_models_bidirectional.py",
        "tests/model/test_values295_layers_stacks.py", "tests/model/test_values282_cells.py"]
 
 MUTANTS = [

@@ -13,7 +13,7 @@ another option's value; a --reproducible split naming its blocks as the batch.
 13 mutants. Against the old targeted files alone: 8 of 13 caught (missed: every epoch shuffled by a fresh generator
 of the seed, the resume note comparing the process count with itself, and the three plan refusals naming another
 option's value). The new value tests catch every mutant on their own (checked with the old files taken off the
-lists): test_values301_loop (TINY of test_values56_stop_place in batches of 7: nb = ceil(40 / 7) = 6 with a last
+lists): test_values301_train_loop (TINY of test_values56_stop_place in batches of 7: nb = ceil(40 / 7) = 6 with a last
 batch of 5; the rows of each batch against the permutations numpy.random.default_rng(5) draws in the test, one
 generator across two epochs; an epoch row's training means against the batch means of updates.jsonl weighted 7, 7,
 7, 7, 7, 5 over 40; --max-steps 10 saved at update 10 = epoch 1, batch 4 with its stop evaluation at epoch 1.666667
@@ -36,10 +36,10 @@ REC = "lnrnn/training/recorder.py"
 PLAN = "lnrnn/training/plan.py"
 DIST = "lnrnn/training/distributed.py"
 
-T_LOOP = "tests/training/test_values301_loop.py::"
+T_LOOP = "tests/training/test_values301_train_loop.py::"
 T_PG = "tests/training/test_values301_plan_group.py::"
-OLD_TRAIN = ["tests/training/test_values259_policies.py", "tests/training/test_values243_policies.py",
-             "tests/training/test_values274_policies.py", "tests/training/test_values274_recorder.py"]
+OLD_TRAIN = ["tests/training/test_values259_train_policies.py", "tests/training/test_values243_train_policies.py",
+             "tests/training/test_values274_train_policies.py", "tests/training/test_values274_recorder.py"]
 OLD_PLAN = ["tests/training/test_values36_plan.py", "tests/training/test_values218_plan.py",
             "tests/training/test_values21_plan.py"]
 OLD_DIST = ["tests/training/test_values70_distributed_group.py", "tests/training/test_values202_distributed_group.py",

@@ -9,28 +9,28 @@ slots; the blow-up streak saved as 0; the curve's loss axis looked up by the tas
 under 'params/'; refusals of --save-every-seconds and --clip-gates naming another option's value; the
 --best-metric refusal naming the value without its quotes.
 
-13 mutants. Against the old targeted files alone: not measured yet. The new value tests on their own (the old
-files taken off the lists) catch all 13 (the curve mutant once its test made CURVE_REDRAW_S endless: a cold
-compile had outlasted it and the epoch's end drew the picture anyway). The new files: test_values312_loop (TINY of test_values56_stop_place
-in batches of 7: nb = ceil(40 / 7) = 6 updates an epoch with a last batch of 5; one epoch drawing
-learning_curve.svg with the classifier's axis 'cross-entropy loss (nats)' and the title written out, the summary
-naming the curve; a hook raising the blow-up streak to 2 at update 6, the epoch's end: the save waits and is
+13 mutants. Against the old targeted files alone: not measured yet. The new value tests on their own (the old files
+taken off the lists) catch all 13 (the curve mutant once its test made CURVE_REDRAW_S endless: a cold compile had
+outlasted it and the epoch's end drew the picture anyway). The new files: test_values312_loop (TINY of
+test_values56_stop_place in batches of 7: nb = ceil(40 / 7) = 6 updates an epoch with a last batch of 5; one epoch
+drawing learning_curve.svg with the classifier's axis 'cross-entropy loss (nats)' and the title written out, the
+summary naming the curve; a hook raising the blow-up streak to 2 at update 6, the epoch's end: the save waits and is
 written when the run ends, the checkpoint at update 6 with streak 2 and the first update's loss of updates.jsonl as
 its initial loss; the printed lines of a run not quiet with --eval-every 4 over two epochs: 'update 4: val' and
-'update 8: val' and no others (6 and 12 are epoch ends), each epoch's closing line at 40/40; a cut at --max-steps
-10 with --log-every 4 (updates.jsonl's window then holds 9 and 10, the epoch's sums 7 to 10) resumed to the end:
+'update 8: val' and no others (6 and 12 are epoch ends), each epoch's closing line at 40/40; a cut at --max-steps 10
+with --log-every 4 (updates.jsonl's window then holds 9 and 10, the epoch's sums 7 to 10) resumed to the end:
 parameters, optimizer slots and every metrics row equal to the run never cut, the checkpoint's arrays named
 'param/<name>' for each parameter), test_values312_schedule (two epochs at --lr 0.05 and the default decay 0.9,
-resumed with --lr 0.02 for a third, then resumed plainly for a fourth: the rows' rates 0.05, 0.045, 0.02, 0.018
-from lr * 0.9 ** (epoch - e0); the change logged once, 'learning rate 0.0405 -> 0.02 from update 12' with 0.0405
-= 0.05 * 0.9 ** 2; the plain resume logging none), test_values312_plan (the refusals word for word). Left out as
-equivalent: the stop policy's max-steps reason naming t.step instead of cfg.max_steps (the rule fires at
-step == max_steps; a resume past it is refused before training); 'if self.signalled(flag)' written 'if
-flag.requested' (one process: the same test); draw_curve leaving curve_pending True (the end of the run then
-redraws the same picture); the step-0 save's condition written with 'or' (a resume at an epoch's end saves again
-the same state under the same name). Left out as not cheap or not observable here: the TensorBoard rows (no
-tensorboard package), the two-process votes (MPI), a second signal during a save (timing), the compile-time
-sentences (timing), and the 'no evaluation yet' summary (every stop that reaches the summary has evaluated).
+resumed with --lr 0.02 for a third, then resumed plainly for a fourth: the rows' rates 0.05, 0.045, 0.02, 0.018 from
+lr * 0.9 ** (epoch - e0); the change logged once, 'learning rate 0.0405 -> 0.02 from update 12' with 0.0405 = 0.05 *
+0.9 ** 2; the plain resume logging none), test_values312_plan (the refusals word for word). Left out as equivalent:
+the stop policy's max-steps reason naming t.step instead of cfg.max_steps (the rule fires at step == max_steps; a
+resume past it is refused before training); 'if self.signalled(flag)' written 'if flag.requested' (one process: the
+same test); draw_curve leaving curve_pending True (the end of the run then redraws the same picture); the step-0
+save's condition written with 'or' (a resume at an epoch's end saves again the same state under the same name). Left
+out as not cheap or not observable here: the TensorBoard rows (no tensorboard package), the two-process votes (MPI),
+a second signal during a save (timing), the compile-time sentences (timing), and the 'no evaluation yet' summary
+(every stop that reaches the summary has evaluated).
 
     python tests/mutants/run.py --only 'v312-*'
 """
@@ -41,8 +41,8 @@ PLAN = "lnrnn/training/plan.py"
 T_LOOP = "tests/training/test_values312_loop.py::"
 T_SCHED = "tests/training/test_values312_schedule.py::"
 T_PLAN = "tests/training/test_values312_plan.py::"
-OLD_TRAIN = ["tests/training/test_values301_loop.py", "tests/training/test_values243_policies.py",
-             "tests/training/test_values_policies.py", "tests/training/test_values274_recorder.py"]
+OLD_TRAIN = ["tests/training/test_values301_train_loop.py", "tests/training/test_values243_train_policies.py",
+             "tests/training/test_values_train_policies.py", "tests/training/test_values274_recorder.py"]
 OLD_PLAN = ["tests/training/test_values301_plan_group.py", "tests/training/test_values36_plan.py",
             "tests/training/test_values218_plan.py"]
 

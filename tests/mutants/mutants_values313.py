@@ -11,29 +11,29 @@ dropped instead of winning by its labels; a row's label length one short; the pl
 Wh, and the LN-RNN's of b and g, returned under each other's names; param_shapes' gate width taken as H.
 
 14 mutants. Against the old targeted files alone: not measured yet. The old targeted files: tests/model/
-test_layers.py, tests/model/test_bidirectional.py, tests/model/test_beam.py, tests/model/test_values276_beam.py,
-tests/model/test_values282_cells.py. The new value tests catch every mutant on their own (checked with the old
-files taken off the lists): test_values313_layers (a two-layer bidirectional stack over rows of lengths 0, 1, 4
-and 3 in one batch composed by hand from reference.rnn_forward, the backward direction reading each row's active
-steps reversed; its dx against central finite differences of that composition; a two-layer LN-LSTM stack run in
-chunks of 2 and 3 steps from carried states against reference.lstm_forward layer by layer; l0.Wx against the
-Glorot-uniform draw of default_rng(seed) made in the test; forget_bias 2.5 and identity Wh in every layer and
-direction; widths, reversed columns, leaf names and the parameter count written out), test_values313_beam (the
-kept prefixes and the best label of widths 1 and 2 against an exact brute force over every path in Fractions,
-at an alphabet of 2 labels, rows of lengths 0, 1, 2 and 4 in one batch, and a tie at the cut, (2, 1) against
-(1, 2) at 0.18 each, where the extension offered last has the first labels), test_values313_cells (the RNN's
-and LN-RNN's gradients at I = H against reference.rnn_backward, under their own names; every cell's parameter
+test_layers.py, tests/model/test_layers_models_bidirectional.py, tests/model/test_beam.py,
+tests/model/test_values276_beam.py, tests/model/test_values282_cells.py. The new value tests catch every mutant on
+their own (checked with the old files taken off the lists): test_values313_layers (a two-layer bidirectional stack
+over rows of lengths 0, 1, 4 and 3 in one batch composed by hand from reference.rnn_forward, the backward direction
+reading each row's active steps reversed; its dx against central finite differences of that composition; a two-layer
+LN-LSTM stack run in chunks of 2 and 3 steps from carried states against reference.lstm_forward layer by layer;
+l0.Wx against the Glorot-uniform draw of default_rng(seed) made in the test; forget_bias 2.5 and identity Wh in
+every layer and direction; widths, reversed columns, leaf names and the parameter count written out),
+test_values313_beam (the kept prefixes and the best label of widths 1 and 2 against an exact brute force over every
+path in Fractions, at an alphabet of 2 labels, rows of lengths 0, 1, 2 and 4 in one batch, and a tie at the cut, (2,
+1) against (1, 2) at 0.18 each, where the extension offered last has the first labels), test_values313_cells (the
+RNN's and LN-RNN's gradients at I = H against reference.rnn_backward, under their own names; every cell's parameter
 shapes and names written out). Left out as equivalent: the plain stack's 'last = len(self.layers) - 1' and its
-backward's 'on_device or k > 0' (on the CPU a layer's on_device changes nothing); the heap's sift-down
-'heap[0, k] >= s' made '>' (an equal child moved up leaves a valid heap, and ties are broken by labels, not by
-place); the class ordering 'topv[i - 1] < v' made '<=' (the order of equal classes changes only the order of
-offers, and the heap breaks ties at its cut by labels); _width's 'total >= width' made '>' (the min that
-follows gives the same width); the LSTM adapter's 'ln = f.norm == "ln"' made '!= "none"' (the BN rows have their
-own adapter). Left out as a crash or a flaky read rather than a value: the trie's 'N = 1 + steps * W' made
-'steps * W' and the class insertion's 'min(nk, K - 1)' made 'min(nk, K)' (writes one past an array, unchecked
-in compiled code). Left out as not caught cheaply: the tie search 'for k in range(1, W)' at the cut made
-'range(1, W - 1)' (at width 2 it needs two tied entries with the later labels in the root's child and a third
-candidate tying them; no small case found in the time of this round).
+backward's 'on_device or k > 0' (on the CPU a layer's on_device changes nothing); the heap's sift-down 'heap[0, k]
+>= s' made '>' (an equal child moved up leaves a valid heap, and ties are broken by labels, not by place); the class
+ordering 'topv[i - 1] < v' made '<=' (the order of equal classes changes only the order of offers, and the heap
+breaks ties at its cut by labels); _width's 'total >= width' made '>' (the min that follows gives the same width);
+the LSTM adapter's 'ln = f.norm == "ln"' made '!= "none"' (the BN rows have their own adapter). Left out as a crash
+or a flaky read rather than a value: the trie's 'N = 1 + steps * W' made 'steps * W' and the class insertion's
+'min(nk, K - 1)' made 'min(nk, K)' (writes one past an array, unchecked in compiled code). Left out as not caught
+cheaply: the tie search 'for k in range(1, W)' at the cut made 'range(1, W - 1)' (at width 2 it needs two tied
+entries with the later labels in the root's child and a third candidate tying them; no small case found in the time
+of this round).
 
     python tests/mutants/run.py --only 'v313-*'
 """
@@ -44,7 +44,7 @@ CELLS = "lnrnn/model/cells.py"
 T_LAYERS = "tests/model/test_values313_layers.py::"
 T_BEAM = "tests/model/test_values313_beam.py::"
 T_CELLS = "tests/model/test_values313_cells.py::"
-OLD_LAYERS = ["tests/model/test_layers.py", "tests/model/test_bidirectional.py"]
+OLD_LAYERS = ["tests/model/test_layers.py", "tests/model/test_layers_models_bidirectional.py"]
 OLD_BEAM = ["tests/model/test_beam.py", "tests/model/test_values276_beam.py"]
 OLD_CELLS = ["tests/model/test_values282_cells.py"]
 

@@ -46,11 +46,12 @@ HEADS_OLD = ["tests/model/test_values_heads.py", "tests/model/test_values10_head
              "tests/model/test_values12_heads.py", "tests/model/test_values16_heads.py"]
 CELLS_OLD = ["tests/model/test_layers.py", "tests/model/test_functional.py", "tests/model/test_values_bn.py",
              "tests/model/test_values13_cells.py"]
-LAYERS_OLD = ["tests/model/test_layers.py", "tests/model/test_bidirectional.py", "tests/model/test_values9_layers.py",
+LAYERS_OLD = ["tests/model/test_layers.py","tests/model/test_layers_models_bidirectional.py",
+              "tests/model/test_values9_layers.py",
               "tests/model/test_values13_layers.py", "tests/model/test_values24_layers.py",
               "tests/model/test_eval_chunks.py"]
 UPDATE_OLD = ["tests/training/test_values_update.py", "tests/model/test_state_noise.py"]
-TRAIN_OLD = ["tests/training/test_checkpoints_best.py", "tests/training/test_values_policies.py",
+TRAIN_OLD = ["tests/training/test_checkpoints_best.py", "tests/training/test_values_train_policies.py",
              "tests/training/test_values_train.py", "tests/training/test_values17_train.py",
              "tests/training/test_stopping_recorder_parts.py"]
 DIST_OLD = ["tests/training/test_values_distributed_options.py", "tests/training/test_values_distributed_options2.py",

@@ -13,7 +13,7 @@ RNN refused naming the registry's cell (rnn) for the one given (ln-rnn); an unkn
 early stop told to raise --epochs, TensorBoard handed the whole history again, the curve redrawn past 30 s not at
 it, its '1 layers' title, its points read from metrics.jsonl, a resume judging the checkpoint's --patience, a
 schedule change of None on every resume, --clip-gates on ln-rnn naming the registry's cell, an unknown --head
-unquoted). (Old targeted files: test_values316_stopping, test_values274_policies; test_curve_redraw,
+unquoted). (Old targeted files: test_values316_stopping, test_values274_train_policies; test_curve_redraw,
 test_values274_recorder; test_values312_plan.) The new value tests catch every mutant on their own (checked with the
 old files taken off the lists), on hand-made trainer states: test_values335_stopping (a 60 s budget counted at 59.0,
 59.5, 60.0, 60.5 s stopping at exactly 60.0; a group's vote sums [1, 0, 0], [2, 1, 0] and [0, 0, 0] against the
@@ -39,7 +39,7 @@ PLAN = "lnrnn/training/plan.py"
 
 T_STOP = "tests/training/test_values335_stopping.py::"
 T_REC = "tests/training/test_values335_recorder.py::"
-OLD_STOP = ["tests/training/test_values316_stopping.py", "tests/training/test_values274_policies.py"]
+OLD_STOP = ["tests/training/test_values316_stopping.py", "tests/training/test_values274_train_policies.py"]
 OLD_REC = ["tests/training/test_curve_redraw.py", "tests/training/test_values274_recorder.py"]
 OLD_PLAN = ["tests/training/test_values312_plan.py"]
 

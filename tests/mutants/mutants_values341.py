@@ -14,7 +14,7 @@ chunk.
 
 14 mutants. Against the old targeted files alone: 11 of 14 (missed: a skip stack's final states listed top layer
 first, its dstate0 reversed, a per-step head's targets not cut to a truncated-BPTT chunk). The old targeted files:
-tests/model/ test_layers.py, tests/model/test_bidirectional.py, tests/model/test_models.py,
+tests/model/ test_layers.py, tests/model/test_layers_models_bidirectional.py, tests/model/test_models.py,
 tests/model/test_values315_models.py. The new value tests catch every mutant on their own (checked with the old
 files taken off the lists): test_values341_layers_stacks (bidirectional plain-RNN stacks of 1, 2 and 3 layers over
 rows of lengths 0, 1, 4 and 3 in one batch composed from reference.rnn_forward, each backward direction reading its
@@ -42,7 +42,7 @@ MODELS = "lnrnn/model/models.py"
 
 T_STACKS = "tests/model/test_values341_layers_stacks.py::"
 T_MODELS = "tests/model/test_values341_models.py::"
-OLD_LAYERS = ["tests/model/test_layers.py", "tests/model/test_bidirectional.py"]
+OLD_LAYERS = ["tests/model/test_layers.py", "tests/model/test_layers_models_bidirectional.py"]
 OLD_MODELS = ["tests/model/test_models.py", "tests/model/test_values315_models.py"]
 
 BI = T_STACKS + "test_bidirectional_stacks_of_1_2_3_layers_against_the_spec"

@@ -9,7 +9,7 @@ votes never cast; BatchNorm blocks bound late, every greenlet running the last b
 than the launcher started let through; a failing rank's line printed on stdout; the split's sentence naming
 rank 1 as the writer.
 
-13 mutants. Against the old targeted files alone: not measured yet. (Old files: test_values301_loop,
+13 mutants. Against the old targeted files alone: not measured yet. (Old files: test_values301_train_loop,
 test_values312_loop, test_values316_distributed_group, test_values_distributed_options, test_values289_update.) The
 new value tests catch every mutant on their own (checked with the old files taken off the lists):
 test_values345_train_loop (TINY with --split 7/5 and --batch-size 3: three updates an epoch reading rows perm[0:3],
@@ -36,7 +36,7 @@ UPDATE = "lnrnn/training/update.py"
 
 T_LOOP = "tests/training/test_values345_train_loop.py::"
 T_GROUP = "tests/training/test_values345_distributed_group.py::"
-OLD_LOOP = ["tests/training/test_values301_loop.py", "tests/training/test_values312_loop.py"]
+OLD_LOOP = ["tests/training/test_values301_train_loop.py", "tests/training/test_values312_loop.py"]
 OLD_GROUP = ["tests/training/test_values316_distributed_group.py", "tests/training/test_values_distributed_options.py"]
 OLD_UPDATE = ["tests/training/test_values289_update.py"]
 

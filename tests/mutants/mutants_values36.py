@@ -44,15 +44,15 @@ PLAN = "lnrnn/training/plan.py"
 
 # existing tests of these modules
 STOP_OLD = ["tests/training/test_values12_stopping.py", "tests/training/test_values21_stopping.py",
-            "tests/training/test_values9_stopping.py", "tests/training/test_values_policies.py",
+            "tests/training/test_values9_stopping.py", "tests/training/test_values_train_policies.py",
             "tests/training/test_stopping_recorder_parts.py"]
 CKPT_OLD = ["tests/training/test_checkpoint.py", "tests/training/test_values14_checkpoint.py",
-            "tests/training/test_values19_checkpoint.py", "tests/training/test_values20_keep.py",
-            "tests/training/test_values_policies.py::test_keep_holds_the_newest_checkpoints_past_powers_of_ten"]
+            "tests/training/test_values19_checkpoint.py", "tests/training/test_values20_recorder_keep.py",
+            "tests/training/test_values_train_policies.py::test_keep_holds_the_newest_checkpoints_past_powers_of_ten"]
 SAVE_ERROR_OLD = ["tests/training/test_edges.py::test_a_checkpoint_that_cannot_be_saved_keeps_the_previous_one"]
 REC_OLD = ["tests/training/test_values10_recorder.py", "tests/training/test_values12_recorder.py",
            "tests/training/test_values20_recorder.py", "tests/training/test_values21_recorder.py",
-           "tests/training/test_values_policies.py", "tests/training/test_stopping_recorder_parts.py"]
+           "tests/training/test_values_train_policies.py", "tests/training/test_stopping_recorder_parts.py"]
 FINE_OLD = ["tests/training/test_values_finetune.py", "tests/training/test_values14_finetune.py",
             "tests/training/test_finetune.py"]
 OPTIM_OLD = ["tests/training/test_optim.py","tests/training/test_values_optim.py",

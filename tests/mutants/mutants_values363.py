@@ -11,35 +11,34 @@ grads naming the parameters' arrays; an update's noise key ignored (the counter 
 scored_count checking lengths against B steps and T rows; upgrade_config writing state_noise into the caller's
 dict; build_model's recurrent_init defaulting to identity blocks.
 
-14 mutants. Against the old targeted files alone (each mutant's v363 files taken off its list): 7 of 14 caught
-(the last two in a second run); missed: a layer's forget_bias default 0, its seed ignored, its gradients starting
-as its parameters, synchronized BatchNorm handed to LN layers, the forward hook fired on keep=False forwards,
-scored_count's T and B swapped, upgrade_config writing the caller's dict. The old targeted files: tests/model/test_layers.py
-and tests/model/test_bidirectional.py (the layers), tests/model/test_models.py and
-tests/model/test_values315_models.py (the models), with tests/model/test_state_noise.py for the noise key. The new
-value tests catch every mutant on their own (checked with the old files taken off the lists):
-test_values363_layers (a default layer's float32 parameters and forget block at 1 written out; a seed's
-Glorot-uniform Wx drawn by hand from numpy's generator, equal for one seed and not for another; a fresh LN-RNN
-layer's first backward, dx, dh0 and every parameter gradient, against reference.rnn_backward; a BN-RNN layer with
-a group-of-one reduce calling it and matching reference.bn_rnn_forward, an LN layer never calling it; a BN-RNN
-layer of max_steps 2 trained over 4 steps growing and updating four rows of statistics as reference.bn_rnn_forward
-does, then a 6-step inference reading row 3 at steps 4 and 5; the training-forward and before-backward hooks
-called only on a training forward that keeps and its backward; two-layer BN stacks' statistics loaded name by
-name and the inference outputs equal; a bidirectional layer with I = 2, H = 5 over rows of lengths 3, 0, 2, dx
-and both directions' dWx against central differences of the spec composed by hand), test_values363_models (a
-last-step classifier's loss by reference.rnn_forward and log-softmax, every gradient that model.grads names
-against central differences and the flat buffers holding the same values; the initial-state noise of an update
-drawn by hand from default_rng([noise_seed, 1, key]) for key 7 and for the counter's 0 and 1; scored counts of
-last-step and per-step heads over rows of lengths 5, 0 and 2 counted by hand; a config upgraded and built with the
-caller's dict unchanged; build_model's default Wh blocks orthogonal and far from the identity, RNN and LSTM).
-Left out as equivalent: the plain stack's 'last = len(self.layers) - 1' made 'len(self.layers)' and the layer's
-'fetch' choosing to_host (both only choose where an array lives, and on the CPU to_host is the identity);
-backward's 'zip(self.spec.grads, dp)' made 'zip(self.spec.param_names, dp)' (every cell lists its gradients in
-its parameters' order); the model's '_leaves' returning 'head' without its dot (the flat names are read only by
-the device update); 'if self._saved is None' made 'if not self._saved' (the saved tuple is never empty). Left
-out as reaching only the CUDA paths (no value a CPU test sees): the device branches of _check_array, _add and
-_reversal, _fast_last, device_buffers, pull_params, _stats_on_device, _set_device_views and
-loss_and_grad_on_device.
+14 mutants. Against the old targeted files alone (each mutant's v363 files taken off its list): 7 of 14 caught (the
+last two in a second run); missed: a layer's forget_bias default 0, its seed ignored, its gradients starting as its
+parameters, synchronized BatchNorm handed to LN layers, the forward hook fired on keep=False forwards,
+scored_count's T and B swapped, upgrade_config writing the caller's dict. The old targeted files:
+tests/model/test_layers.py and tests/model/test_layers_models_bidirectional.py (the layers),
+tests/model/test_models.py and tests/model/test_values315_models.py (the models), with
+tests/model/test_state_noise.py for the noise key. The new value tests catch every mutant on their own (checked with
+the old files taken off the lists): test_values363_layers (a default layer's float32 parameters and forget block at
+1 written out; a seed's Glorot-uniform Wx drawn by hand from numpy's generator, equal for one seed and not for
+another; a fresh LN-RNN layer's first backward, dx, dh0 and every parameter gradient, against
+reference.rnn_backward; a BN-RNN layer with a group-of-one reduce calling it and matching reference.bn_rnn_forward,
+an LN layer never calling it; a BN-RNN layer of max_steps 2 trained over 4 steps growing and updating four rows of
+statistics as reference.bn_rnn_forward does, then a 6-step inference reading row 3 at steps 4 and 5; the
+training-forward and before-backward hooks called only on a training forward that keeps and its backward; two-layer
+BN stacks' statistics loaded name by name and the inference outputs equal; a bidirectional layer with I = 2, H = 5
+over rows of lengths 3, 0, 2, dx and both directions' dWx against central differences of the spec composed by hand),
+test_values363_models (a last-step classifier's loss by reference.rnn_forward and log-softmax, every gradient that
+model.grads names against central differences and the flat buffers holding the same values; the initial-state noise
+of an update drawn by hand from default_rng([noise_seed, 1, key]) for key 7 and for the counter's 0 and 1; scored
+counts of last-step and per-step heads over rows of lengths 5, 0 and 2 counted by hand; a config upgraded and built
+with the caller's dict unchanged; build_model's default Wh blocks orthogonal and far from the identity, RNN and
+LSTM). Left out as equivalent: the plain stack's 'last = len(self.layers) - 1' made 'len(self.layers)' and the
+layer's 'fetch' choosing to_host (both only choose where an array lives, and on the CPU to_host is the identity);
+backward's 'zip(self.spec.grads, dp)' made 'zip(self.spec.param_names, dp)' (every cell lists its gradients in its
+parameters' order); the model's '_leaves' returning 'head' without its dot (the flat names are read only by the
+device update); 'if self._saved is None' made 'if not self._saved' (the saved tuple is never empty). Left out as
+reaching only the CUDA paths (no value a CPU test sees): the device branches of _check_array, _add and _reversal,
+_fast_last, device_buffers, pull_params, _stats_on_device, _set_device_views and loss_and_grad_on_device.
 
     python tests/mutants/run.py --only 'v363-*'
 """
@@ -48,7 +47,7 @@ MODELS = "lnrnn/model/models.py"
 
 T_LAYERS = "tests/model/test_values363_layers.py::"
 T_MODELS = "tests/model/test_values363_models.py::"
-OLD_LAYERS = ["tests/model/test_layers.py", "tests/model/test_bidirectional.py"]
+OLD_LAYERS = ["tests/model/test_layers.py", "tests/model/test_layers_models_bidirectional.py"]
 OLD_MODELS = ["tests/model/test_models.py", "tests/model/test_values315_models.py"]
 NOISE_OLD = ["tests/model/test_state_noise.py"]
 

@@ -17,7 +17,7 @@ callback, None takes it off, and a group of one gives the same y.
 LAYERS = "lnrnn/model/layers.py"
 NEW = ["tests/model/test_values385_layers_stacks.py"]
 OLD = [
-    "tests/model/test_bidirectional.py",
+    "tests/model/test_layers_models_bidirectional.py",
     "tests/model/test_cuda_layers.py",
     "tests/model/test_layers.py",
     "tests/model/test_values101_layers.py",

@@ -36,7 +36,7 @@ OLD = [
     "tests/training/test_stopping_recorder_parts.py",
     "tests/training/test_values17_train.py",
     "tests/training/test_values25_training.py",
-    "tests/training/test_values301_loop.py",
+    "tests/training/test_values301_train_loop.py",
     "tests/training/test_values312_loop.py",
     "tests/training/test_values33_train.py",
     "tests/training/test_values345_train_loop.py",

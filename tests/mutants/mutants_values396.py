@@ -35,7 +35,7 @@ OLD = [
     "tests/training/test_values209_stopping.py",
     "tests/training/test_values21_stopping.py",
     "tests/training/test_values227_stopping.py",
-    "tests/training/test_values274_policies.py",
+    "tests/training/test_values274_train_policies.py",
     "tests/training/test_values295_train_stopping.py",
     "tests/training/test_values316_stopping.py",
     "tests/training/test_values335_stopping.py",
@@ -47,7 +47,7 @@ OLD = [
     "tests/training/test_values80_stopping.py",
     "tests/training/test_values90_policies.py",
     "tests/training/test_values9_stopping.py",
-    "tests/training/test_values_policies.py",
+    "tests/training/test_values_train_policies.py",
 ]
 
 MUTANTS = [

@@ -61,7 +61,7 @@ OLD_EVAL = ["tests/commands/test_values423_saved_sizes.py", "tests/training/test
             "tests/test_values46_api.py"]
 OLD_FINETUNE = ["tests/training/test_finetune.py", "tests/training/test_values326_evaluation_finetune.py"]
 OLD_RESUME = ["tests/training/test_values418_damaged_description.py", "tests/training/test_values236_train_resume.py",
-              "tests/training/test_values134_resume.py"]
+              "tests/training/test_values134_recorder_resume.py"]
 OLD_LAYERS = ["tests/model/test_layers.py", "tests/model/test_values242_models.py"]
 
 MUTANTS = [

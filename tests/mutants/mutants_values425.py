@@ -39,7 +39,7 @@ OLD_LOOP = ["tests/training/test_values236_train_driver.py", "tests/training/tes
 OLD_CHECKPOINT = ["tests/training/test_checkpoint.py", "tests/training/test_values418_damaged_description.py",
                   "tests/training/test_values14_checkpoint.py", "tests/commands/test_values424_damaged_meta.py"]
 OLD_RESUME = ["tests/training/test_values418_damaged_description.py", "tests/training/test_values236_train_resume.py",
-              "tests/training/test_values134_resume.py"]
+              "tests/training/test_values134_recorder_resume.py"]
 OLD_EVAL = ["tests/test_values46_api.py", "tests/commands/test_values125_read_eval.py",
             "tests/commands/test_values349_eval_export.py", "tests/commands/test_values_eval_predict.py",
             "tests/data/test_values200_tasks.py"]

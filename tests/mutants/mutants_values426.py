@@ -24,7 +24,7 @@ NEW_PLOT = ["tests/commands/test_values426_plot.py"]
 TRAIN = "lnrnn/training/train.py"
 RUNCONFIG = "lnrnn/training/runconfig.py"
 PLOT = "lnrnn/commands/plot.py"
-OLD_RESUME = ["tests/training/test_values134_resume.py", "tests/training/test_values236_train_resume.py",
+OLD_RESUME = ["tests/training/test_values134_recorder_resume.py", "tests/training/test_values236_train_resume.py",
               "tests/training/test_values47_resume.py", "tests/training/test_values54_resume.py",
               "tests/training/test_values398_recorder.py", "tests/training/test_values362_recorder.py",
               "tests/training/test_values425_diverged_state.py"]

@@ -47,7 +47,7 @@ DIST_OLD = ["tests/training/test_values_distributed_options.py", "tests/training
             "tests/training/test_reproducible_ranks.py::test_block_ring_adds_in_block_order_and_runs_one_block_at_a_time"]
 UPDATE_OLD = ["tests/training/test_values_update.py", "tests/training/test_values33_update.py",
               "tests/model/test_state_noise.py"]
-TRAIN_OLD = ["tests/training/test_checkpoints_best.py", "tests/training/test_values_policies.py",
+TRAIN_OLD = ["tests/training/test_checkpoints_best.py", "tests/training/test_values_train_policies.py",
              "tests/training/test_values_train.py", "tests/training/test_values17_train.py",
              "tests/training/test_values33_train.py", "tests/training/test_stopping_recorder_parts.py"]
 SYNC_OLD = ["tests/kernels/test_values11_bn_sync.py", "tests/kernels/test_values18_bn_sync.py",

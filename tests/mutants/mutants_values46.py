@@ -22,7 +22,7 @@ And lnrnn plot of several runs: one folder given twice (r, ./r/) was drawn as tw
 whose folders share a name (runs/a/r, runs/b/r) were both labelled r.
 
 15 mutants; no old test could catch them (the checks are new); tests/commands/test_values46_suffixes.py,
-tests/test_values46_api.py, tests/interop/test_values46_sizes.py and tests/commands/test_values46_plot_runs.py
+tests/test_values46_api.py, tests/interop/test_values46_layers_sizes.py and tests/commands/test_values46_plot_runs.py
 catch each.
 
     python tests/mutants/run.py --only 'v46-*'
@@ -73,7 +73,7 @@ MUTANTS += [
          why="api.export_run(run, 'w.pt') blames an --out the caller never gave"),
 ]
 
-SIZES = ["tests/interop/test_values46_sizes.py"]
+SIZES = ["tests/interop/test_values46_layers_sizes.py"]
 MUTANTS += [
     dict(name="v46-sizes-bool-taken", file="lnrnn/model/layers.py",
          old="            ok = not isinstance(v, (bool, str, bytes)) and int(v) == v and v >= 1\n",

@@ -43,21 +43,22 @@ RUNDIR = "lnrnn/training/rundir.py"
 
 T = "tests/training/"
 # existing tests of these modules
-STOP_OLD = [T + f for f in ("test_values_policies.py", "test_values12_stopping.py", "test_values9_stopping.py",
+STOP_OLD = [T + f for f in ("test_values_train_policies.py", "test_values12_stopping.py", "test_values9_stopping.py",
                             "test_values21_stopping.py", "test_values36_stopping.py", "test_checkpoints_best.py")]
-RECORDER_OLD = [T + f for f in ("test_values_policies.py", "test_values10_recorder.py", "test_values12_recorder.py",
+RECORDER_OLD = [T + f for f in ("test_values_train_policies.py","test_values10_recorder.py","test_values12_recorder.py",
                                 "test_values20_recorder.py", "test_values21_recorder.py", "test_values36_recorder.py",
-                                "test_checkpoints_best.py", "test_values20_keep.py", "test_runs.py")]
-TRAIN_OLD = [T + f for f in ("test_values_policies.py", "test_checkpoints_best.py", "test_values_train.py",
+                                "test_checkpoints_best.py", "test_values20_recorder_keep.py", "test_runs.py")]
+TRAIN_OLD = [T + f for f in ("test_values_train_policies.py", "test_checkpoints_best.py", "test_values_train.py",
                              "test_values17_train.py", "test_values33_train.py", "test_values_train_schedule.py",
                              "test_schedule.py", "test_runs.py")]
-CKPT_OLD = [T + f for f in ("test_values_policies.py", "test_checkpoint.py", "test_values14_checkpoint.py",
-                            "test_values19_checkpoint.py", "test_values20_keep.py", "test_checkpoints_best.py")]
+CKPT_OLD = [T + f for f in ("test_values_train_policies.py", "test_checkpoint.py", "test_values14_checkpoint.py",
+                            "test_values19_checkpoint.py", "test_values20_recorder_keep.py",
+                            "test_checkpoints_best.py")]
 FINETUNE_OLD = [T + f for f in ("test_finetune.py", "test_values_finetune.py", "test_values14_finetune.py",
                                 "test_schedule.py")]
 RESUME_OLD = RECORDER_OLD + FINETUNE_OLD
 RUNDIR_OLD = [T + f for f in ("test_values_rundir.py", "test_values15_rundir.py", "test_values40_rundir.py",
-                              "test_values_policies.py", "test_runs.py")]
+                              "test_values_train_policies.py", "test_runs.py")]
 
 # value tests written for the bugs below (first, so that a caught mutant stops there)
 JUDGE = [T + "test_values47_stopping_judge.py"]

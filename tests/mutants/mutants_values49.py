@@ -47,7 +47,7 @@ TORCH_OLD = ["tests/interop/test_torch.py", "tests/interop/test_torch_bidirectio
              "tests/interop/test_values14_torch.py", "tests/interop/test_values16_torch.py",
              "tests/interop/test_values23_torch.py", "tests/interop/test_values25_torch.py",
              "tests/interop/test_values39_torch_lengths.py", "tests/interop/test_values41_torch.py",
-             "tests/interop/test_values46_sizes.py"]
+             "tests/interop/test_values46_layers_sizes.py"]
 
 # value tests written for the bugs below (first, so that a caught mutant stops there)
 TORCH_NEW = ["tests/interop/test_values49_torch.py", "tests/interop/test_values49_torch_cell.py"]

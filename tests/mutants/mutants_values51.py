@@ -47,13 +47,14 @@ FUNC = "lnrnn/model/functional.py"
 MODELS_OLD = ["tests/model/test_models.py", "tests/model/test_values10_models.py",
               "tests/model/test_values16_models.py", "tests/model/test_values20_models.py",
               "tests/model/test_values37_models.py", "tests/model/test_state_noise.py",
-              "tests/model/test_eval_chunks.py", "tests/model/test_bidirectional.py"]
-LAYERS_OLD = ["tests/model/test_layers.py", "tests/model/test_bidirectional.py", "tests/model/test_values9_layers.py",
+              "tests/model/test_eval_chunks.py", "tests/model/test_layers_models_bidirectional.py"]
+LAYERS_OLD = ["tests/model/test_layers.py","tests/model/test_layers_models_bidirectional.py",
+              "tests/model/test_values9_layers.py",
               "tests/model/test_values13_layers.py", "tests/model/test_values24_layers.py",
               "tests/model/test_values33_layers.py", "tests/model/test_combinations.py"]
 FUNC_OLD = ["tests/model/test_functional.py", "tests/model/test_values13_functional.py",
             "tests/model/test_values16_functional.py", "tests/model/test_values22_functional.py",
-            "tests/model/test_layers.py", "tests/model/test_bidirectional.py"]
+            "tests/model/test_layers.py", "tests/model/test_layers_models_bidirectional.py"]
 
 # value tests written for the bugs below (first, so that a caught mutant stops there)
 MODELS_NEW = ["tests/model/test_values51_models.py"]

@@ -41,14 +41,15 @@ FUNC = "lnrnn/model/functional.py"
 API = "lnrnn/api.py"
 
 # existing tests of these modules
-LAYERS_OLD = ["tests/model/test_layers.py", "tests/model/test_bidirectional.py", "tests/model/test_values9_layers.py",
+LAYERS_OLD = ["tests/model/test_layers.py","tests/model/test_layers_models_bidirectional.py",
+              "tests/model/test_values9_layers.py",
               "tests/model/test_values13_layers.py", "tests/model/test_values24_layers.py",
               "tests/model/test_values33_layers.py", "tests/model/test_values51_models.py",
               "tests/model/test_values_bn.py"]
 FUNC_OLD = ["tests/model/test_functional.py", "tests/model/test_values13_functional.py",
             "tests/model/test_values16_functional.py", "tests/model/test_values22_functional.py",
             "tests/model/test_values51_functional.py", "tests/model/test_layers.py",
-            "tests/model/test_bidirectional.py"]
+            "tests/model/test_layers_models_bidirectional.py"]
 API_OLD = ["tests/test_values_api.py", "tests/test_values10_api.py", "tests/test_values15_api.py",
            "tests/test_values27_api.py", "tests/test_values46_api.py", "tests/test_values50_api.py",
            "tests/test_values_api_read.py"]

@@ -42,7 +42,7 @@ JAX = "lnrnn/interop/jax.py"
 JAX_OLD = ["tests/interop/test_jax.py", "tests/interop/test_jax_bidirectional.py",
            "tests/interop/test_values19_jax.py", "tests/interop/test_values23_jax.py",
            "tests/interop/test_values41_jax.py", "tests/interop/test_values50_jax.py",
-           "tests/interop/test_values46_sizes.py"]
+           "tests/interop/test_values46_layers_sizes.py"]
 
 # value tests written for the bugs below (first, so that a caught mutant stops there)
 JAX_NEW = ["tests/interop/test_values78_jax.py"]

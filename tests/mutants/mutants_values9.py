@@ -13,7 +13,7 @@ forward updates the stored copy: no output, gradient or statistic differs.
     python tests/mutants/run.py --only 'v9-*'
 """
 
-POLICIES = "tests/training/test_values_policies.py"
+POLICIES = "tests/training/test_values_train_policies.py"
 PARTS = "tests/training/test_stopping_recorder_parts.py"
 OUTPATHS = "tests/commands/test_values_output_paths.py"
 OUTCHECKS = "tests/commands/test_values_output_checks.py"

@@ -59,7 +59,7 @@ TRAIN_OLD = ["tests/training/test_values80_loop.py", "tests/training/test_values
 STOP_OLD = ["tests/training/test_values47_stopping_judge.py", "tests/training/test_values80_stopping.py",
             "tests/training/test_values9_stopping.py", "tests/training/test_values12_stopping.py",
             "tests/training/test_values21_stopping.py", "tests/training/test_values36_stopping.py",
-            "tests/training/test_values54_stopping.py", "tests/training/test_values_policies.py"]
+            "tests/training/test_values54_stopping.py", "tests/training/test_values_train_policies.py"]
 PLAN_OLD = ["tests/training/test_values80_plan.py", "tests/training/test_values_plan.py",
             "tests/training/test_values54_plan.py", "tests/training/test_plan.py",
             "tests/training/test_values21_plan.py",

@@ -58,7 +58,7 @@ RUNDIR_OLD = ["tests/training/test_values_rundir.py", "tests/training/test_value
               "tests/training/test_values40_rundir.py", "tests/training/test_values63_rundir.py"]
 CKPT_OLD = ["tests/training/test_checkpoint.py", "tests/training/test_values14_checkpoint.py",
             "tests/training/test_values19_checkpoint.py", "tests/training/test_values63_checkpoint.py",
-            "tests/training/test_values20_keep.py"]
+            "tests/training/test_values20_recorder_keep.py"]
 FILES_OLD = ["tests/test_values12_files.py", "tests/test_values23_files.py", "tests/test_values63_files.py",
              "tests/commands/test_values_output_checks.py", "tests/commands/test_values21_paths.py",
              "tests/commands/test_values9_output_files.py", "tests/commands/test_values46_suffixes.py",

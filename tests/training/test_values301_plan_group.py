@@ -15,7 +15,7 @@ from lnrnn.training.distributed import describe_split
 from lnrnn.training.plan import resolve_defaults, validate
 from lnrnn.training.runconfig import TrainConfig
 from test_values56_stop_place import summary
-from test_values243_policies import resumed
+from test_values243_train_policies import resumed
 
 
 def refusal(**kw):

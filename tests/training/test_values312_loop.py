@@ -4,7 +4,8 @@ The run is TINY of test_values56_stop_place (the digits task, 40 training sequen
 in batches of 7: nb = ceil(40 / 7) = 6 updates an epoch, five batches of 7 and a last short one of 5, so epoch e
 ends at update 6e and counts 5 * 7 + 5 = 40 samples (a bar counting full batches would say 42).
 
-    the curve        with CURVE_REDRAW_S endless, learning_curve.svg is drawn only when the run ends, its loss axis the classifier's 'cross-entropy loss (nats)', its title
+    the curve        with CURVE_REDRAW_S endless, learning_curve.svg is drawn only when the run ends, its loss axis
+the classifier's 'cross-entropy loss (nats)', its title
                      'rnn H=4 on digits (1 layer, adam lr 0.05, batch 7, seed 5)'
     a waiting save   a hook raises the blow-up streak to 2 after update 6, the epoch's last: the epoch's save
                      waits for the loss; the run ends there (--epochs 1) and writes it: update 6, streak 2,
@@ -25,8 +26,8 @@ from lnrnn.training.checkpoint import load_checkpoint
 from lnrnn.training.runconfig import TrainConfig
 from lnrnn.training.train import train
 from test_values56_stop_place import TINY, summary
-from test_values_policies import rows
-from test_values243_policies import resumed
+from test_values_train_policies import rows
+from test_values243_train_policies import resumed
 
 B7 = dict(batch_size=7)
 

@@ -7,8 +7,8 @@ decay 0.9 (rates 0.05, 0.05 * 0.9 = 0.045), resumed with --lr 0.02 for a third e
 import pytest
 
 from test_values56_stop_place import summary
-from test_values_policies import rows
-from test_values243_policies import resumed
+from test_values_train_policies import rows
+from test_values243_train_policies import resumed
 
 B7 = dict(batch_size=7)
 

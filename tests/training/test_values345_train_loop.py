@@ -18,9 +18,9 @@ import numpy as np
 from lnrnn.training.runconfig import TrainConfig
 from lnrnn.training.train import train
 from test_values56_stop_place import TINY, summary
-from test_values301_loop import batches  # noqa: F401 (the fixture: every (split, rows) the loop reads)
-from test_values_policies import rows
-from test_values243_policies import params, resumed
+from test_values301_train_loop import batches  # noqa: F401 (the fixture: every (split, rows) the loop reads)
+from test_values_train_policies import rows
+from test_values243_train_policies import params, resumed
 
 SEVEN = dict(split="7/5", batch_size=3)
 

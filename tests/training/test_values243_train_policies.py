@@ -26,7 +26,7 @@ from lnrnn.training.checkpoint import PAST_DIR, load_checkpoint
 from lnrnn.training.runconfig import TrainConfig
 from lnrnn.training.train import Trainer, train
 from test_values56_stop_place import TINY, summary
-from test_values_policies import judged, rows
+from test_values_train_policies import judged, rows
 
 VAL = {1: 1.0, 2: 0.9, 3: 1.1, 4: 0.8, 5: 0.85, 6: 0.9, 7: 0.95, 8: 0.7, 9: 0.7, 10: 0.75, 11: 0.8, 12: 0.9}
 

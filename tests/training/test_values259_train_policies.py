@@ -20,8 +20,8 @@ import pytest
 from lnrnn.training.checkpoint import PAST_DIR, load_checkpoint
 from lnrnn.training.train import Trainer
 from test_values56_stop_place import summary
-from test_values_policies import rows
-from test_values243_policies import params, resumed
+from test_values_train_policies import rows
+from test_values243_train_policies import params, resumed
 
 VAL = {3: 0.9, 6: 1.0, 9: 0.8, 12: 0.85, 15: 0.8}
 

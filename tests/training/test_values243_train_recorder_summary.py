@@ -1,7 +1,7 @@
 """The run's last line word for word, for a run that ends (one epoch), one stopped by --max-steps inside an
 epoch (its evaluation at the stop kept in checkpoint.json only, metrics.jsonl with the epoch rows alone) and
 one stopped by --patience; and keep_past's refusal word for word with nothing written. The validation
-metrics are scripted (VAL of test_values243_policies) so each sentence is written out by hand: a loss of 0.85
+metrics are scripted (VAL of test_values243_train_policies) so each sentence is written out by hand: a loss of 0.85
 reads 'loss 0.8500', an accuracy of 0.5 'accuracy 50.00%', an evaluation at update 5 of 3-update epochs
 '(epoch 1.67)'."""
 import os
@@ -15,8 +15,8 @@ from lnrnn.training.checkpoint import keep_past, load_checkpoint, save_checkpoin
 from lnrnn.training.progress import format_seconds
 from lnrnn.training.train import Trainer
 from test_values56_stop_place import summary
-from test_values_policies import rows
-from test_values243_policies import VAL
+from test_values_train_policies import rows
+from test_values243_train_policies import VAL
 
 COMPILING = re.compile(r" \(plus \d+\.\d s compiling kernels, once per install: later runs load them\)")
 

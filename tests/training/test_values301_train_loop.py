@@ -30,8 +30,8 @@ import lnrnn.training.train as train_module
 from lnrnn.training.checkpoint import PAST_DIR, load_checkpoint
 from lnrnn.training.train import Trainer
 from test_values56_stop_place import summary
-from test_values_policies import rows
-from test_values243_policies import params, resumed
+from test_values_train_policies import rows
+from test_values243_train_policies import params, resumed
 
 B7 = dict(batch_size=7)
 SIZES = [7, 7, 7, 7, 7, 5]

@@ -11,7 +11,7 @@ from types import SimpleNamespace
 from lnrnn.training.checkpoint import PAST_DIR
 from lnrnn.training.stopping import StopPolicy
 from test_values56_stop_place import stopped_trainer, summary
-from test_values_policies import rows
+from test_values_train_policies import rows
 
 RESUME = "continue with `lnrnn train --out runs/x --resume`"
 
