@@ -173,16 +173,30 @@ CUDA_POOL = "auto"
 JIT = dict(cache=CACHE, fastmath=FASTMATH, error_model="numpy")
 # A cell's per-chunk time loop (run on threads by kernels.cpu.threads.run_chunks): releases the GIL.
 ROWS = dict(JIT, nogil=True)
-# parallel: only explicit prange loops run in parallel; Numba's automatic parallelization of array
+# PJIT's parallel: only explicit prange loops run in parallel; Numba's automatic parallelization of array
 # expressions and allocations (np.zeros becomes a parallel loop of its own) adds compile time, not speed.
-PJIT = dict(cache=CACHE, fastmath=FASTMATH, error_model="numpy",
-            parallel=dict(prange=True, numpy=False, comprehension=False, reduction=False, inplace_binop=False,
-                          setitem=False, stencil=False, fusion=False))
+PARALLEL = dict(prange=True, numpy=False, comprehension=False, reduction=False, inplace_binop=False, setitem=False,
+                stencil=False, fusion=False)
 # Kernels that promise their spec's values to the bit (the compiled CTC beam search, lnrnn/model/beam.py: its
 # log-add-exps are NumPy's step by step, so exact ties break as the spec's do): no fastmath, whose reassociation
 # moved those sums by an ulp in a fifth of random cases.
 EXACT_JIT = dict(JIT, fastmath=False)
-EXACT_PJIT = dict(PJIT, fastmath=False)
+
+
+def __getattr__(name):
+    """PJIT (the prange kernels' flags: JIT's, parallel as PARALLEL says) and EXACT_PJIT (the same without
+    fastmath), built on first use, their parallel option as Numba's own ParallelOptions, never a dict: Numba reads
+    a dict of parallel options by popping each one out of it (numba/core/cpu_options.py), and a kernel reads its
+    decorator's options again at every compilation (each kernel, each signature), so a dict shared by the kernels
+    held PARALLEL for the first compilation in a process only, and every later one ran with Numba's defaults
+    (every automatic parallelization on; tests/kernels/test_values439_config.py). Built on first use so that
+    importing this module does not import Numba (lnrnn.reference reads it)."""
+    if name not in ("PJIT", "EXACT_PJIT"):
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    from numba.core.cpu_options import ParallelOptions
+    pjit = dict(cache=CACHE, fastmath=FASTMATH, error_model="numpy", parallel=ParallelOptions(dict(PARALLEL)))
+    globals().update(PJIT=pjit, EXACT_PJIT=dict(pjit, fastmath=False))
+    return globals()[name]
 
 # Training settings whose default depends on the task (a TrainConfig field left None takes these):
 # Graves's 3 x 400 skip-connected stack for handwriting, with small evaluation batches (a 3 x 400 layer
