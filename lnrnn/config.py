@@ -186,15 +186,14 @@ EXACT_JIT = dict(JIT, fastmath=False)
 def __getattr__(name):
     """PJIT (the prange kernels' flags: JIT's, parallel as PARALLEL says) and EXACT_PJIT (the same without
     fastmath), built on first use, their parallel option as Numba's own ParallelOptions, never a dict: Numba reads
-    a dict of parallel options by popping each one out of it (numba/core/cpu_options.py), and a kernel reads its
-    decorator's options again at every compilation (each kernel, each signature), so a dict shared by the kernels
-    held PARALLEL for the first compilation in a process only, and every later one ran with Numba's defaults
-    (every automatic parallelization on; tests/kernels/test_values439_config.py). Built on first use so that
-    importing this module does not import Numba (lnrnn.reference reads it)."""
+    a dict of parallel options by popping each one out of it (numba/core/cpu_options.py), and reads a decorator's
+    options more than once in every compilation, so a dict shared by the kernels held for no compilation: every
+    kernel ran with Numba's defaults, every automatic parallelization on (tests/kernels/test_values439_config.py).
+    Built on first use so that importing this module does not import Numba (lnrnn.reference reads it)."""
     if name not in ("PJIT", "EXACT_PJIT"):
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     from numba.core.cpu_options import ParallelOptions
-    pjit = dict(cache=CACHE, fastmath=FASTMATH, error_model="numpy", parallel=ParallelOptions(dict(PARALLEL)))
+    pjit = dict(JIT, parallel=ParallelOptions(dict(PARALLEL)))
     globals().update(PJIT=pjit, EXACT_PJIT=dict(pjit, fastmath=False))
     return globals()[name]
 
