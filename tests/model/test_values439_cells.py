@@ -2,25 +2,19 @@
 ``masked_kernel`` in lnrnn/model/cells.py says which kernels drop them themselves): for each of the six cells, the
 gradients of a padded batch whose dL/dy is nonzero at the padded steps equal those with dL/dy zeroed there, and
 the padded steps' dL/dy is not a no-op when the row runs (the same dL/dy on a full batch moves the gradients).
-Float64, T 4, B 3, I 2, H 3, lengths (4, 2, 1)."""
+Float64, test_values282_cells' problem (T 4, B 3, I 7, H 5), lengths (4, 2, 1)."""
 import numpy as np
 import pytest
 
-from lnrnn.model import cells, functional
+from lnrnn.model import functional
+from test_values282_cells import B, H, T, setup_of
 
-T, B, I, H = 4, 3, 2, 3
 LENGTHS = np.array([4, 2, 1], np.int64)
 NAMES = ("rnn", "lstm", "ln-rnn", "ln-lstm", "bn-rnn", "bn-lstm")
 
 
 def grads(name, dy, lengths):
-    spec = cells.get(name)
-    rng = np.random.default_rng(1)
-    p = spec.init_params(rng, I, H, np.float64, forget_bias=1.0)
-    for v in p.values():
-        v += 0.2 * rng.standard_normal(v.shape)
-    x = rng.standard_normal((T, B, I))
-    state = tuple(rng.normal(0.0, 0.5, (B, H)) for _ in range(spec.nstate))
+    spec, p, x, state, _ = setup_of(name, 1)
     s = functional.setup(spec, H, np.float64)
     bufs = spec.init_buffers(H, T, np.float64)
     _, _, saved = functional.forward(s, x, state, p, bufs, training=True, lengths=lengths)

@@ -1,21 +1,17 @@
 """lnrnn/model/functional.py's forward keeps what backward needs unless told not to: called without ``keep``, it
 returns the saved tuple, the same arrays bit for bit as with keep=True; keep=False returns None and the same y and
-final state (the plain LSTM, the LN-RNN, the BN-LSTM; float64, T 3, B 2, I 2, H 3)."""
+final state (the plain LSTM, the LN-RNN, the BN-LSTM; float64, test_values282_cells' problem: T 4, B 3, I 7, H 5).
+"""
 import numpy as np
 import pytest
 
-from lnrnn.model import cells, functional
-
-T, B, I, H = 3, 2, 2, 3
+from lnrnn.model import functional
+from test_values282_cells import H, T, setup_of
 
 
 @pytest.mark.parametrize("name", ["lstm", "ln-rnn", "bn-lstm"])
 def test_forward_keeps_by_default(name):
-    spec = cells.get(name)
-    rng = np.random.default_rng(4)
-    p = spec.init_params(rng, I, H, np.float64, forget_bias=1.0)
-    x = rng.standard_normal((T, B, I))
-    state = tuple(rng.normal(0.0, 0.5, (B, H)) for _ in range(spec.nstate))
+    spec, p, x, state, _ = setup_of(name, 4)
     s = functional.setup(spec, H, np.float64)
 
     def run(**kw):
