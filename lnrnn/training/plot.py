@@ -98,8 +98,10 @@ def use_log_scale(values):
 
 
 def _points(rows, x, key, scale):
-    pts = [(float(r.get(x, 0)), float(r[key]) * scale) for r in rows if r.get(key) is not None]
-    return [p for p in pts if math.isfinite(p[1])]
+    """(x, value * scale) of the rows that hold both as finite numbers: a row without the axis's value (a log
+    written by hand, or by another tool) is left out, not drawn at some x of its own."""
+    pts = [(float(r[x]), float(r[key]) * scale) for r in rows if r.get(key) is not None and r.get(x) is not None]
+    return [p for p in pts if math.isfinite(p[0]) and math.isfinite(p[1])]
 
 
 def _final_note(run, metric):

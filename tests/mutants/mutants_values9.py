@@ -133,8 +133,8 @@ MUTANTS = [
          tests=[PLOT, "tests/commands/test_plot.py"],
          why="the legend's final validation accuracy 0.9 reads 0.90% instead of 90.00%"),
     dict(name="v9-plot-points-unscaled", file=PLOTPY,
-         old="pts = [(float(r.get(x, 0)), float(r[key]) * scale) for r in rows if r.get(key) is not None]",
-         new="pts = [(float(r.get(x, 0)), float(r[key])) for r in rows if r.get(key) is not None]",
+         old="pts = [(float(r[x]), float(r[key]) * scale) for r in rows if r.get(key) is not None",
+         new="pts = [(float(r[x]), float(r[key])) for r in rows if r.get(key) is not None",
          tests=[PLOT, "tests/commands/test_plot.py"],
          why="accuracy is drawn as a fraction on an axis labelled in percent"),
     # ---- lnrnn/training/setup.py ----

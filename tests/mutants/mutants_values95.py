@@ -123,7 +123,7 @@ MUTANTS = [
          tests=PLOT_NEW + PLOT_OLD,
          why="the x axis says 'updates' when the curves are drawn against epochs or seconds"),
     dict(name="v95-plot-points-keep-nan", file=PLOT,
-         old="    return [p for p in pts if math.isfinite(p[1])]",
+         old="    return [p for p in pts if math.isfinite(p[0]) and math.isfinite(p[1])]",
          new="    return pts",
          tests=PLOT_NEW + PLOT_OLD,
          why="_points keeps NaN and infinite values: a diverged epoch breaks the line and the annotation"),
