@@ -23,7 +23,7 @@ class Ranks:
 
 
 def _reading(task):
-    """The task, recording the first sample of every batch read."""
+    """Make task.batch record the first sample of every batch it reads -> that record (a list)."""
     read, plain = [], task.batch
 
     def batch(which, idx, dtype=np.float32):
