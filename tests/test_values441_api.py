@@ -1,6 +1,6 @@
 """``lnrnn.predict`` (lnrnn/api.py) of a model with initial-state noise: batch i starts from evaluation's own draw
 for batch i, so the probabilities predict gives over a set score exactly the loss that evaluation computes over
-it with the same batch size (``SequenceModel.loss_sums`` with noise key i), and another draw scores another loss.
+it with the same batch size (``SequenceModel.evaluate``: noise key i), and another draw scores another loss.
 An LN-LSTM classifier (float64, state noise 1.5, a head of large weights so that the draw shows) saved as a run;
 ten sequences in batches of four (4, 4, 2)."""
 import numpy as np
@@ -28,15 +28,9 @@ def noisy(tmp_path_factory):
     return str(folder), x, y
 
 
-def _loss(model, x, y, key):
-    """Evaluation's mean cross-entropy over batches of BATCH, batch i with noise key key(i)."""
-    total = 0.0
-    for i, s in enumerate(range(0, N, BATCH)):
-        xb = np.ascontiguousarray(x[s:s + BATCH].transpose(1, 0, 2))                 # (T,B,I)
-        sums, count = model.loss_sums(xb, y[s:s + BATCH], None, noise_key=key(i))
-        assert count == len(xb[0])
-        total += sums["loss"]
-    return total / N
+def _batches(x, y):
+    """The sequences in batches of BATCH as evaluation takes them: [(x (T,B,I), targets (B,), lengths None)]."""
+    return [(np.ascontiguousarray(x[s:s + BATCH].transpose(1, 0, 2)), y[s:s + BATCH], None) for s in range(0, N, BATCH)]
 
 
 def test_predict_scores_what_evaluation_scores(noisy):
@@ -45,8 +39,9 @@ def test_predict_scores_what_evaluation_scores(noisy):
     assert run.model.state_noise == 1.5
     p = lnrnn.predict(run, x, batch_size=BATCH)
     got = -np.mean(np.log(p.probabilities[np.arange(N), y]))
-    want = _loss(run.model, x, y, lambda i: i)
+    want = run.model.evaluate(_batches(x, y))["loss"]                      # batch i with noise key i
     assert got == pytest.approx(want, rel=1e-12)
-    assert abs(_loss(run.model, x, y, lambda i: i + 7) - want) > 1e-3     # the draw matters at these weights
+    other = run.model.evaluate(_batches(x, y)[::-1])["loss"]                # each batch with another key
+    assert abs(other - want) > 1e-3                                         # the draw matters at these weights
     again = lnrnn.predict(run, x, batch_size=BATCH)
     np.testing.assert_array_equal(again.probabilities, p.probabilities)   # the same draw every time

@@ -18,7 +18,7 @@ def test_the_loss_from_a_given_state_is_the_models_own(cell, norm):
                              forget_bias=1.0, head={"kind": "classifier", "outputs": 4, "per_step": False}), seed=2)
     rng = np.random.default_rng(9)
     x, y = rng.standard_normal((T, B, I)), rng.integers(0, 4, B)
-    state = [tuple(rng.normal(0, 0.8, (B, H)) for _ in range(2 if cell == "lstm" else 1)) for _ in range(2)]
+    state = [tuple(rng.normal(0, 0.8, z.shape) for z in st) for st in model.stack.zero_state(B)]  # h0 (, c0) a layer
     before = {k: v.copy() for k, v in model.buffers.items()}
     d = per_step(model, x, y, state=state)
     for k, v in model.buffers.items():
