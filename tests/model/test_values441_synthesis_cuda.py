@@ -17,23 +17,31 @@ from test_cuda_kernels import close, small_blocks  # noqa: E402,F401  (autouse f
 from test_synthesis_cuda import TOL, batch, model_pair  # noqa: E402
 
 
-def test_batchnorm_synthesis_update_in_chunks_on_the_device_equals_the_host():
+def chunked_updates(T, tbptt):
+    """A BN synthesis model's update of batch(T) in chunks of ``tbptt`` steps on the host and on the device, the
+    loss's sums and every parameter gradient checked equal -> host, device (its parameters and statistics
+    pulled), the host's BN statistics before the update."""
     from lnrnn.kernels.cuda import arrays_cuda
-    x, y, lengths, text = batch(4)
+    x, y, lengths, text = batch(T)
     _, host = model_pair("bn")
     _, dev = model_pair("bn")
     assert dev.device_refusal() is None
     assert [layer.norm for layer in dev.stack.layers] == ["bn", "bn"]
     before = {n: a.copy() for n, a in host.buffers.items()}
-    host.loss_and_grad(x, y, lengths, tbptt=2, text=text)
+    host.loss_and_grad(x, y, lengths, tbptt=tbptt, text=text)
     sums = arrays_cuda.zeros((2,), np.float64)
-    count = dev.loss_and_grad_on_device(x, y, sums, lengths=lengths, tbptt=2, text=text)
+    count = dev.loss_and_grad_on_device(x, y, sums, lengths=lengths, tbptt=tbptt, text=text)
     assert count == host.last_count == lengths.sum()
     assert sums.copy_to_host()[0] == pytest.approx(host.last_sums["loss"], rel=1e-12)
     g_dev, g_host = dev.device_buffers()[1].data.copy_to_host(), host.flat[1].data
     assert np.count_nonzero(g_host) > 0.8 * g_host.size and close(g_dev, g_host) < TOL
     dev.pull_params()
     assert host.buffers.keys() == dev.buffers.keys() == before.keys()
+    return host, dev, before
+
+
+def test_batchnorm_synthesis_update_in_chunks_on_the_device_equals_the_host():
+    host, dev, before = chunked_updates(4, 2)
     window = [n for n in host.buffers if n.startswith(f"rnn.{dev.stack._name(0)}")]
     assert window  # the window layer's own statistics are among them
     for n, a in host.buffers.items():
