@@ -2,6 +2,7 @@
 not a flag and has a default value prints "[default: V]" with V that value (``lnrnn sample``'s --out samples.png,
 --steps, --count, --bias and --seed among them), or says "Default: " in its own words (train's --clip-gates); the
 rendered help of each command holds each of those lines."""
+import enum
 import re
 
 import click
@@ -20,7 +21,7 @@ def defaults_of(name):
     """[(option, default), ...] of command ``name``'s options that are not flags and have a default value."""
     cmd = cli.commands[name]
     return [(p, p.default) for p in cmd.params if isinstance(p, click.Option) and not p.is_flag
-            and p.default is not None and not repr(p.default).startswith("Sentinel")]
+            and p.default is not None and not isinstance(p.default, enum.Enum)]   # click's UNSET: no default
 
 
 def test_the_commands_have_defaults_to_show():
