@@ -9,12 +9,9 @@ import click
 import pytest
 
 from lnrnn.cli import main as cli
+from test_values125_train_options import _squash
 
 COMMANDS = sorted(cli.commands)
-
-
-def _squash(text):
-    return re.sub(r"\s+", " ", text)
 
 
 def defaults_of(name):

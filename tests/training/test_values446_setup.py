@@ -1,12 +1,12 @@
-"""lnrnn/training/setup.py's build hands a group of more than one process to the model's BatchNorm layers: with 2
-or 3 processes (rank 0, built in one process), a BN cell's statistics at every step of an update go through the
-group's allreduce; with one process they never do (the fused kernels: nothing to add up), and an LN cell, which
-never mixes rows, ignores the group. The digits task (64 steps), hidden 3, a batch of 8, float32."""
+"""lnrnn/training/setup.py's build hands a group of more than one process to the model's BatchNorm layers: with 2 or 3
+processes (rank 0, built in one process), a BN cell's statistics at every step of an update go through the group's
+allreduce; with one process they never do (the fused kernels: nothing to add up), and an LN cell, which never mixes
+rows, ignores the group. The digits run of test_values260_setup (64 steps, hidden 3, a batch of 8, float32)."""
 import numpy as np
 import pytest
 
-from lnrnn.training.runconfig import TrainConfig
 from lnrnn.training.setup import build
+from test_values260_setup import digits
 
 
 class Group:
@@ -21,8 +21,7 @@ class Group:
 
 def update(tmp_path, cell, size):
     group = Group(size)
-    cfg = TrainConfig(task="digits", split="40/8", cell=cell, hidden=3, batch_size=8, out=str(tmp_path / "run"))
-    setup = build(cfg, False, set(), group)
+    setup = build(digits(tmp_path, cell=cell), False, set(), group)
     x, y = setup.task.batch("train", np.arange(8))
     assert x.shape[0] == 64
     group.sums.clear()
