@@ -42,14 +42,16 @@ def test_statistics_of_any_number_of_steps_are_taken_row_for_row(rows):
     got = dict(stack.state_dict())
     for k, v in tensors.items():
         if "_running_" in k:
-            assert tuple(got[k[len("rnn."):]].shape) == (rows, v.shape[1])
-            np.testing.assert_array_equal(got[k[len("rnn."):]].numpy(), v)
+            kept = got[k[len("rnn."):]]
+            assert tuple(kept.shape) == (rows, v.shape[1])
+            np.testing.assert_array_equal(kept.numpy(), v)
 
 
 @pytest.mark.parametrize("shape", [(0, G), (G,), (3, G + 1), (3, G, 1)])
 def test_a_table_of_no_step_or_another_shape_is_refused(shape):
     config, tensors = with_table(3)
     tensors[MEAN] = np.ones(shape)
-    with pytest.raises(ValueError, match=r"^the tensors do not fit the bn-lstm stack the model config describes "
-                                         r"\(rnn\.norm_ih_running_mean_l0 missing, unexpected or of another shape\)\.$"):
+    said = (r"^the tensors do not fit the bn-lstm stack the model config describes "
+            r"\(rnn\.norm_ih_running_mean_l0 missing, unexpected or of another shape\)\.$")
+    with pytest.raises(ValueError, match=said):
         _from_tensors(config, tensors)

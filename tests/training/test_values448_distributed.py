@@ -29,8 +29,9 @@ def test_block_models_take_the_models_config_and_clips(layers):
         assert m.head.clip_output == 5.0
         assert list(m.params) == list(model.params) and list(m.buffers) == list(model.buffers)
         for views in ("params", "grads", "buffers"):
+            theirs = getattr(model, views)
             for name, b in getattr(m, views).items():
-                a = getattr(model, views)[name]
+                a = theirs[name]
                 assert isinstance(b, np.ndarray) and (b.shape, b.dtype) == (a.shape, a.dtype), name  # on the host
                 assert not np.shares_memory(a, b), name                                           # its own
 
