@@ -9,7 +9,7 @@ row whose step is not a number. The planted bugs: a row that is a number, a text
 refused); the training metrics left unchecked; the time left unchecked; true taken for a number; a null step, epoch
 or time let through; a null metric (what lnrnn writes for one not measured) refused; the damaged line named one too
 early; only the first row checked; a long damaged value shown whole. 9 mutants. The old targeted rundir, jsonl and
-plot files alone (OLD) catch 0 of 9: none writes a row lnrnn would not. test_values420_log_rows sets each number
+plot files alone (OLD) catch 0 of 9: none writes a row lnrnn would not. test_values420_rundir_log_rows sets each number
 field in turn to a text, null, true, a list, an object and a long text, and writes rows that are a number, a list, a
 text and null, each word for word with its line (blank lines not counted), on reading with and without a torn tail
 allowed; reads rows as lnrnn writes them whole (null, NaN and infinite metrics, ints, free fields); lnrnn plot on
@@ -19,7 +19,7 @@ equivalent.
 
     python tests/mutants/run.py --only 'v420-*'
 """
-NEW = ["tests/training/test_values420_log_rows.py"]
+NEW = ["tests/training/test_values420_rundir_log_rows.py"]
 OLD = [
     "tests/training/test_values_rundir.py",
     "tests/training/test_values414_jsonl.py",
