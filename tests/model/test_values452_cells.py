@@ -1,29 +1,19 @@
-"""lnrnn/model/cells.py's infer_seqs, watched at the kernels: a forward that no backward follows (keep=False) runs
-the row's infer kernel, and with lengths (a masked final state) it still does for the plain and LN RNNs, whose
-infer kernel returns y, the h sequence the final state is read from; the plain and LN LSTMs run their full
-forward there instead (their infer kernel keeps two steps of c), and every row runs the full forward when a
-backward follows. Whichever kernel ran, y and the final state (each row's own last step, a row of no step its
-initial state) are the bits of the keep=True forward."""
+"""lnrnn/model/cells.py's infer_seqs, watched at the kernels (test_infer_path's count_kernels): a forward that no
+backward follows (keep=False) runs the row's infer kernel, and with lengths (a masked final state) it still does for
+the plain and LN RNNs, whose infer kernel returns y, the h sequence the final state is read from; the plain and LN
+LSTMs run their full forward there instead (their infer kernel keeps two steps of c), and every row runs the full
+forward when a backward follows. Whichever kernel ran, y and the final state (each row's own last step, a row of no
+step its initial state) are the bits of the keep=True forward."""
+from collections import Counter
+
 import numpy as np
 import pytest
 
 from lnrnn.model import cells, functional
+from test_infer_path import count_kernels
 
 I, H, T, B = 3, 4, 5, 4
 LENGTHS = np.array([5, 2, 0, 3], np.int64)
-
-
-def watched(monkeypatch, kern):
-    """Which of kern's forward and infer ran, in order."""
-    ran = []
-    for which in ("forward", "infer"):
-        fn = getattr(kern, which)
-
-        def spy(*a, _fn=fn, _which=which, **kw):
-            ran.append(_which)
-            return _fn(*a, **kw)
-        monkeypatch.setattr(kern, which, spy)
-    return ran
 
 
 def arrays(spec, seed):
@@ -43,12 +33,17 @@ def test_a_forward_without_backward_runs_infer_where_it_gives_the_masked_state(m
     x, state, p = arrays(spec, 452)
     y0, f0, saved = functional.forward(s, x, state, p, {}, lengths=LENGTHS, keep=True)
     assert saved is not None
-    ran = watched(monkeypatch, s.kern)
-    y1, f1, none = functional.forward(s, x, state, p, {}, lengths=LENGTHS, keep=False)
-    assert ran == (["infer"] if masked_infer else ["forward"]) and none is None
-    functional.forward(s, x, state, p, {}, keep=False)
-    functional.forward(s, x, state, p, {}, lengths=LENGTHS, keep=True)
-    assert ran[1:] == ["infer", "forward"]              # unmasked: infer for every row; a backward: forward
+    seen = count_kernels(monkeypatch)                   # {family_forward | family_infer: calls}
+
+    def ran(**kw):
+        seen.clear()
+        out = functional.forward(s, x, state, p, {}, **kw)
+        return out, seen.copy()
+
+    (y1, f1, none), kernels = ran(lengths=LENGTHS, keep=False)
+    assert kernels == Counter({f"{spec.cell}_{'infer' if masked_infer else 'forward'}": 1}) and none is None
+    assert ran(keep=False)[1] == Counter({f"{spec.cell}_infer": 1})                 # unmasked: infer for every row
+    assert ran(lengths=LENGTHS, keep=True)[1] == Counter({f"{spec.cell}_forward": 1})   # a backward follows
     np.testing.assert_array_equal(y1, y0)
     for a, b, h0 in zip(f1, f0, state):
         np.testing.assert_array_equal(a, b)
