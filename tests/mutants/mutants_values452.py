@@ -5,10 +5,11 @@ forty-seventh pass.
 Seed 27's 4 missed: 2 equivalent (rnd27-06: a synthetic line's spike planted when a uniform draw in [0, 1) is at
 most the glitch rate rather than below it, which differ only on a draw of exactly the rate; rnd27-38: the JAX
 binding naming bias_hh "transposed", a 1-D vector whose transpose is itself, its shape checked against b's either
-way), 1 caught by a test not named after its module (rnd27-36: the RNN rows' infer_seqs off, so a masked forward
-without a backward runs the full forward; tests/model/test_infer_path.py counts the kernels and fails; the new cells
-file calls its count_kernels), 1 real: lnrnn predict's --batch-size default no longer shown in its help (rnd27-21:
-no test read the defaults --help shows).
+way), 2 caught by tests not named after their modules: lnrnn predict's --batch-size default no longer shown in its
+help (rnd27-21: tests/commands/test_values446_sample_cli_defaults.py, which checks every command's help, fails; the
+predict file now calls its check) and the RNN rows' infer_seqs off, so a masked forward without a backward runs the
+full forward (rnd27-36: tests/model/test_infer_path.py counts the kernels and fails; the new cells file calls its
+count_kernels).
 
 The planted bugs: lnrnn predict's --batch-size, lnrnn read's --beam and lnrnn sample's --steps with their defaults
 left out of --help; the RNN rows' infer_seqs off, the LSTM rows' on, and keeps() choosing the full forward for the
@@ -22,7 +23,7 @@ READ = "lnrnn/commands/read.py"
 SAMPLE = "lnrnn/commands/sample.py"
 CELLS = "lnrnn/model/cells.py"
 FUNCTIONAL = "lnrnn/model/functional.py"
-NEW_HELP = ["tests/commands/test_values452_predict_cli.py"]
+NEW_HELP = ["tests/commands/test_values452_predict_cli.py", "tests/commands/test_values446_sample_cli_defaults.py"]
 NEW_CELLS = ["tests/model/test_values452_cells.py"]
 # every file named after the module (pytest -k <name>, as random_sample.py --all-named judges)
 OLD_PREDICT = ["tests/commands/test_values131_predict.py", "tests/commands/test_values156_predict_io.py",

@@ -6,12 +6,13 @@ Seed 28's 6 missed: 2 equivalent (rnd28-01: the classifier's stand-in label for 
 which only picks a log-probability the loss leaves out and the backward multiplies by 0, for every classifier of 2
 classes or more, the fewest a task builds; rnd28-16: the run lock's file truncated to 1 byte rather than 0 before a
 line of at least 1 byte is written over it from its start), 1 CUDA-only line caught by the CUDA layer files
-(rnd28-38: a plain stack's top layer leaving y on the device; tests/model/test_cuda_layers.py fails), 1 caught by a
-test not named after its module (rnd28-23: cuda_usable calling the simulator unusable, which
-tests/kernels/test_cuda_backend.py's simulator test fails on, a file the sample leaves out with the CUDA ones), 2
-real: lnrnn info caching the parallel probe it runs for the call (rnd28-08: compiled-code files written next to the
-sources by a command that only reports; nothing watched) and lnrnn train's --lr default no longer shown in its help
-(rnd28-35: caught by round 452's help test, in a file not named after train).
+(rnd28-38: a plain stack's top layer leaving y on the device; tests/model/test_cuda_layers.py fails), 2 caught by
+tests not named after their modules (rnd28-23: cuda_usable calling the simulator unusable, which
+tests/kernels/test_cuda_backend.py's simulator test fails on, a file the sample leaves out with the CUDA ones;
+rnd28-35: lnrnn train's --lr default no longer shown in its help, which
+tests/commands/test_values446_sample_cli_defaults.py fails on; the new train help file calls its check), 1 real:
+lnrnn info caching the parallel probe it runs for the call (rnd28-08: compiled-code files written next to the
+sources by a command that only reports; nothing watched).
 
 The planted bugs: lnrnn info's probe compiled with cache=True; cuda_usable calling the simulator unusable, and
 taking it only where a real GPU answers too; lnrnn train's --lr and --batch-size with their defaults left out of
