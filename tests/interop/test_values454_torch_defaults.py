@@ -26,6 +26,11 @@ SPELLED = {"LSTM": dict(num_layers=1, norm="ln", batch_first=False, forget_bias=
            "LSTMCell": dict(bias=True, norm="ln", forget_bias=1.0), "RNNCell": dict(bias=True, norm="ln")}
 
 
+def flat(out):
+    """The tensors of a module's output, nested tuples ((h, c), (y, (h_n, c_n))) opened in order."""
+    return [t for o in out for t in flat(o)] if isinstance(out, tuple) else [out]
+
+
 def shapes(m):
     return {k: tuple(v.shape) for k, v in m.state_dict().items()}
 
@@ -54,9 +59,7 @@ def test_every_argument_left_out_is_its_documented_default(name):
     for k in a:
         assert torch.equal(a[k], b[k]), k
     x = torch.randn(5, 2, I, dtype=F64) if name in STACKS else torch.randn(2, I, dtype=F64)
-    out_a, out_b = bare(x), spelled(x)
-    flat = (lambda o: [o[0], *o[1]] if isinstance(o[1], tuple) else list(o)) if name in STACKS else \
-        (lambda o: list(o) if isinstance(o, tuple) else [o])
-    assert all(torch.equal(p, q) for p, q in zip(flat(out_a), flat(out_b)))
+    out_a, out_b = flat(bare(x)), flat(spelled(x))
+    assert len(out_a) == len(out_b) and all(torch.equal(p, q) for p, q in zip(out_a, out_b))
     if name in STACKS:
         assert out_a[0].shape == (5, 2, H)      # time-major, one direction
