@@ -221,30 +221,29 @@ def test_check_lengths_refuses_what_lies_outside_zero_to_t():
             F.check_lengths(np.array(bad), 4, 2)
 
 
-@pytest.mark.parametrize("name", ["lstm", "ln-lstm", "rnn", "ln-rnn", "bn-lstm"])
-def test_dy_stays_on_the_device(name, monkeypatch):
-    """layer_backward on the device with dL/dy a device array, ragged rows (one of length 0) and dL/dh_n: the
-    same gradients as the CPU, and nothing of dy's size (T,B,H) crosses to the host (the mask and dL/dh_n are
-    applied on the device)."""
+DEVICE_CELLS = ["lstm", "ln-lstm", "rnn", "ln-rnn", "bn-lstm"]
+
+
+def backward_on_both_devices(name, lengths, monkeypatch, T=4, I=2, H=3):
+    """layer_backward on the CPU and on the device (skipped where no CUDA is usable), with dL/dy a device array
+    there, ragged rows (lengths) and dL/dh_n: [dx, dstate0..., grads...] of each, as host arrays; and whether
+    anything of dy's size (T,B,H) crossed to the host on the device."""
     from lnrnn import backend
     if not backend.cuda_usable()[0]:
         pytest.skip(backend.cuda_usable()[1])
-    from lnrnn.kernels.cuda import arrays_cuda
     spec = cells.get(name)
-    T, B, I, H = 4, 3, 2, 3
+    B = len(lengths)
     L = _layer(name, I, H)
     x, state = _inputs(spec, T, B, I, H)
-    lengths = np.array([4, 0, 2])
     rng = np.random.default_rng(11)
     wy, wh = rng.standard_normal((T, B, H)), rng.standard_normal((B, H))
     bufs = F.grow_buffers(dict(L.buffers), T) if L.buffers else None
-    got = []
+    got, seen = [], []
     for device in ("cpu", "cuda"):
         y, _, res = F.layer_forward(name, x, state, dict(L.params), lengths=lengths, device=device,
                                     buffers=None if bufs is None else {n: v.copy() for n, v in bufs.items()})
         k = backend.kernels(device)
         dy = k.to_device(wy)
-        seen = []
         if device == "cuda":
             kind = type(dy)
             real = kind.copy_to_host
@@ -253,8 +252,17 @@ def test_dy_stays_on_the_device(name, monkeypatch):
         dx, d0, grads = F.layer_backward(name, res, x, state, dict(L.params), y, dy, dfinal=(wh,),
                                          lengths=lengths, device=device)
         monkeypatch.undo()
-        assert (T, B, H) not in seen, f"dL/dy came to the host: {seen}"
         got.append([k.to_host(dx), *(k.to_host(d) for d in d0), *(k.to_host(grads[n]) for n in spec.param_names)])
+    return got, (T, B, H) in seen
+
+
+@pytest.mark.parametrize("name", DEVICE_CELLS)
+def test_dy_stays_on_the_device(name, monkeypatch):
+    """layer_backward on the device with dL/dy a device array, ragged rows (one of length 0) and dL/dh_n: the
+    same gradients as the CPU, and nothing of dy's size (T,B,H) crosses to the host (the mask and dL/dh_n are
+    applied on the device)."""
+    got, crossed = backward_on_both_devices(name, np.array([4, 0, 2]), monkeypatch)
+    assert not crossed, "dL/dy came to the host"
     for a, b in zip(*got):
         np.testing.assert_allclose(b, a, rtol=0, atol=1e-12)
     assert np.any(got[0][1][1] != 0), "the row of length 0 takes dL/dh_n into dh0"
