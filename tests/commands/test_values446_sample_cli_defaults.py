@@ -12,6 +12,7 @@ import pytest
 from lnrnn.cli import main as cli
 from test_values125_train_options import _squash
 
+
 def walk(cmd=cli, path=()):
     """(path words, click command) of every command under lnrnn, those of a group (``lnrnn data mnist``) included."""
     if isinstance(cmd, click.Group):
