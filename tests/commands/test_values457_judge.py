@@ -1,28 +1,18 @@
 """lnrnn/judge.py: judge() reads the written lines with the reader's best path (beam 1, lnrnn.api.read's own
 default) unless given a beam, as `lnrnn sample --judge` runs it; a beam given is the one read() is given. Watched
 by standing in for lnrnn.api.read (judge imports it when called) with a function that has no default beam, so a
-judge that left the beam out fails too; test_values387_judge's one-layer writer and its reader of every line as
-"a" make the runs."""
+judge that left the beam out fails too; test_values387_judge's runs (its one-layer writer and its reader of every
+line as "a")."""
 import inspect
-
-import pytest
 
 from lnrnn import api
 from lnrnn.judge import judge
-from test_judge import reader_run
-from test_values133_sampler import text_model
 from test_values360_judge import rows as written_rows
-from test_values387_judge import LINES, SIZES, save_writer
-
-
-@pytest.fixture(scope="module")
-def runs(tmp_path_factory):
-    tmp = tmp_path_factory.mktemp("v457")
-    return save_writer(tmp / "writer", text_model()), reader_run(tmp / "reader", "a", alphabet="\ufffdabcde")
+from test_values387_judge import LINES, SIZES, runs  # noqa: F401 - runs: a fixture (the writer model, writer, reader)
 
 
 def test_judge_reads_with_the_best_path_unless_given_a_beam(runs, monkeypatch):
-    writer, reader = runs
+    _, writer, reader = runs
     rows = written_rows(None, LINES, SIZES, seed=3)
     real, beams = api.read, []
 

@@ -13,10 +13,6 @@ from lnrnn.model.layers import RecurrentLayer
 ROWS = 3
 
 
-def as_numpy(v):
-    return v.numpy() if hasattr(v, "numpy") else np.asarray(v)
-
-
 @pytest.mark.parametrize("kind", ["numpy", "torch"])
 @pytest.mark.parametrize("T", range(1, 7))
 def test_grown_is_the_array_itself_unless_it_is_short(kind, T):
@@ -28,8 +24,8 @@ def test_grown_is_the_array_itself_unless_it_is_short(kind, T):
         assert g is v
     else:
         assert g is not v and tuple(g.shape) == (T, 2)
-        want = np.concatenate([as_numpy(v), np.repeat(as_numpy(v)[-1:], T - ROWS, axis=0)])
-        np.testing.assert_array_equal(as_numpy(g), want)
+        want = np.concatenate([np.asarray(v), np.repeat(np.asarray(v)[-1:], T - ROWS, axis=0)])
+        np.testing.assert_array_equal(np.asarray(g), want)
     assert all(b is v for b in grow_buffers({"a": v, "b": v}, min(T, ROWS)).values())
 
 
