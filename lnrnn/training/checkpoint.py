@@ -85,7 +85,8 @@ PAST_DIR = "checkpoints"    # RUN/checkpoints/update-<step>/: the last --keep ch
 def keep_past(directory, keep):
     """Copy DIR's latest checkpoint into DIR/checkpoints/update-<step>/ (the arrays file hard-linked where the
     file system allows, else copied; each file written atomically) and delete all but the newest ``keep``
-    of them. Each is a checkpoint any command loads (``--checkpoint DIR/checkpoints/update-000000140``)."""
+    of them (a copy that is already gone, removed by hand meanwhile, is no error). Each is a checkpoint any
+    command loads (``--checkpoint DIR/checkpoints/update-000000140``)."""
     import shutil
 
     with open(os.path.join(directory, DESCRIPTION), "rb") as f:
@@ -112,7 +113,8 @@ def keep_past(directory, keep):
                               f"({e.strerror or e}): {space_hint(e)}, or pass a smaller --keep; the run's own "
                               f"checkpoint in {directory} is saved.") from None
     _drop_other_arrays(dest, name)
-    kept = sorted(d for d in os.listdir(past) if d.startswith("update-"))
+    # the copies are the update-* folders: a file of such a name (a user's archive of one) is neither one nor deleted
+    kept = sorted(d for d in os.listdir(past) if d.startswith("update-") and os.path.isdir(os.path.join(past, d)))
     for old in kept[:max(len(kept) - keep, 0)]:
         shutil.rmtree(os.path.join(past, old), ignore_errors=True)
 
