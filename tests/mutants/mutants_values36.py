@@ -107,8 +107,9 @@ MUTANTS = [
          why="a save that cannot be written says it needs the arrays' element count in bytes: 4x (float32) or "
              "8x (float64) too little"),
     dict(name="v36-ckpt-keep-prunes-in-listing-order", file=CKPT,
-         old='kept = sorted(d for d in os.listdir(past) if d.startswith("update-"))',
-         new='kept = [d for d in os.listdir(past) if d.startswith("update-")]',
+         old='kept = sorted(d for d in os.listdir(past) if d.startswith("update-") and '
+             'os.path.isdir(os.path.join(past, d)))',
+         new='kept = [d for d in os.listdir(past) if d.startswith("update-") and os.path.isdir(os.path.join(past, d))]',
          tests=CKPT_OLD,
          why="--keep prunes the past checkpoints in the order the folder lists them, not oldest first: it may "
              "delete the newest"),
