@@ -172,10 +172,10 @@ class StopPolicy:
 
     def cast_votes(self):
         """This rank's stop votes for a group's update: signalled, by SIGINT, over budget (rank 0's clock)."""
-        t, c = self.trainer, self.trainer.cfg
+        t = self.trainer
         flag = t.flag
         t.votes[:] = (flag is not None and flag.requested, flag is not None and flag.signum == signal.SIGINT,
-                      t.group.root and c.time_budget is not None and self.budget_seconds() >= c.time_budget)
+                      t.group.root and self.clock_over())
 
     def signalled(self, flag):
         """A signal asks to stop: this process's, or in a group, any rank's as of the last update's votes."""
@@ -200,7 +200,12 @@ class StopPolicy:
         t = self.trainer
         if t.group.size > 1:
             return t.votes[2] > 0
-        return t.cfg.time_budget is not None and self.budget_seconds() >= t.cfg.time_budget
+        return self.clock_over()
+
+    def clock_over(self):
+        """--time-budget is used up by this process's clock: at exactly its seconds, not only past them."""
+        c = self.trainer.cfg
+        return c.time_budget is not None and self.budget_seconds() >= c.time_budget
 
     def budget_record(self):
         """The run's budget as a resume inherits it: a limit this invocation reached is lifted."""
@@ -253,7 +258,7 @@ class StopPolicy:
         if c.max_steps is not None and trainer.step >= c.max_steps:
             return (f"Nothing to do: the run in {c.out} has made {trainer.step} update{'s' * (trainer.step != 1)} "
                     f"(--max-steps {c.max_steps}); pass a larger --max-steps, or none, to train it further.")
-        if c.time_budget is not None and self.budget_seconds() >= c.time_budget:
+        if self.clock_over():
             return (f"Nothing to do: the run in {c.out} has used its --time-budget of {c.time_budget:g} s; pass "
                     "--time-budget again for more time.")
         e = trainer.early_stop  # kept on resume only while --patience is not larger

@@ -126,7 +126,7 @@ MUTANTS = [
          tests=[POLICIES, STOPPING9, PARTS, STOPPING_T],
          why="a run resumed at exactly its --max-steps is not told that nothing is left"),
     dict(name="v12-stop-resume-at-budget-trains-on", file=STOPPY,
-         old="        if c.time_budget is not None and self.budget_seconds() >= c.time_budget:\n            return",
+         old="        if self.clock_over():\n            return",
          new="        if c.time_budget is not None and self.budget_seconds() > c.time_budget:\n            return",
          tests=[POLICIES, STOPPING9, PARTS, STOPPING_T],
          why="a run resumed with exactly its --time-budget used is not told that nothing is left"),

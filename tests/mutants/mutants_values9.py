@@ -90,8 +90,8 @@ MUTANTS = [
          tests=[POLICIES, PARTS],
          why="a group stopped by another rank's SIGINT says SIGTERM, and the other way round"),
     dict(name="v9-stop-budget-used-exactly-not-over", file=STOPPY,
-         old="return t.cfg.time_budget is not None and self.budget_seconds() >= t.cfg.time_budget",
-         new="return t.cfg.time_budget is not None and self.budget_seconds() > t.cfg.time_budget",
+         old="return c.time_budget is not None and self.budget_seconds() >= c.time_budget",
+         new="return c.time_budget is not None and self.budget_seconds() > c.time_budget",
          tests=[POLICIES, PARTS, STOP_T],
          why="a --time-budget used to the second does not stop the run"),
     # ---- lnrnn/files.py ----
