@@ -75,7 +75,7 @@ import numpy as np
 from lnrnn.interop.export import PARAM_NAMES, exported_config, read_safetensors
 from lnrnn.model import cells
 from lnrnn.model import functional as F
-from lnrnn.model.layers import check_sizes
+from lnrnn.model.layers import RecurrentStack, check_sizes
 
 VMAP_METHOD = "expand_dims"  # module docstring, vmap
 DTYPES = (np.dtype(np.float32), np.dtype(np.float64))
@@ -169,9 +169,11 @@ def init_stats(cell, norm, hidden_size, num_layers=1, max_steps=1, *, dtype=jnp.
 def params_from_stack(stack):
     """(params, stats) of an lnrnn ``RecurrentStack`` (without skip connections; bidirectional ones too), as
     JAX arrays."""
+    if not isinstance(stack, RecurrentStack):
+        raise ValueError(f"lnrnn.jax takes the parameters of an lnrnn RecurrentStack, not of a {type(stack).__name__}.")
     if stack.skip:
         raise ValueError("lnrnn.jax runs stacked layers without skip connections; this stack has them.")
-    D = 2 if getattr(stack, "bidirectional", False) else 1
+    D = stack.directions
     params, stats = {}, {}
     for j, layer in enumerate(stack.layers):  # [l0, l0 backward, l1, ...] as _suffix counts them
         for n, name, transposed in _param_names(layer.spec, j, D):

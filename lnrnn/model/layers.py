@@ -371,9 +371,10 @@ class RecurrentStack:
 
     def forward(self, x, state=None, training=True, on_device=False, lengths=None, t0=0, keep=True):
         """x (T,B,I) -> y (T,B,H) of the top layer, list of final state tuples (one per layer). On
-        'cuda' the sequence passes between layers on the device; on_device=True leaves the top
-        layer's y and states there too (the host gets nothing until the caller asks). lengths, t0,
-        keep (False: inference, no backward follows): see the module docstring."""
+        'cuda' the sequence passes between layers on the device; on_device=True leaves y and every
+        layer's states there too (the host gets nothing until the caller asks), on_device=False hands
+        them all back as NumPy arrays. lengths, t0, keep (False: inference, no backward follows): see
+        the module docstring."""
         if state is not None and len(state) != len(self.layers):
             raise ValueError(f"state must hold one entry per layer ({len(self.layers)}), got {len(state)}")
         if self.bidirectional:
@@ -386,6 +387,8 @@ class RecurrentStack:
             x, s = layer.forward(x, None if state is None else state[k], training, on_device or k < last,
                                  lengths=lengths, t0=t0, keep=keep)
             states.append(s)
+        if self.device == "cuda" and not on_device:  # the layers below the top kept theirs on the device
+            states = self.layers[0]._k.to_host(states)
         return x, states
 
     def backward(self, dy, on_device=False):

@@ -82,8 +82,8 @@ MUTANTS = [
          tests=[T_LAYERS + "test_bidirectional_two_layers_gradient_against_finite_differences"] + OLD_LAYERS,
          why="a bidirectional stack's backward runs its layers bottom up, before the gradient from above exists"),
     dict(name="v313-layers-plain-states-top-first", file=LAYERS,
-         old="            states.append(s)\n        return x, states",
-         new="            states.insert(0, s)\n        return x, states",
+         old="            states.append(s)\n        if self.device == \"cuda\" and not on_device:",
+         new="            states.insert(0, s)\n        if self.device == \"cuda\" and not on_device:",
          tests=[T_LAYERS + "test_plain_stack_chunks_from_carried_states_equal_the_spec_layer_by_layer"] + OLD_LAYERS,
          why="a plain stack lists its final states top layer first: the next chunk starts each layer from "
              "another layer's state"),

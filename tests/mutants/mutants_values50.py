@@ -70,8 +70,8 @@ MUTANTS = [
          why="init_stats of a bidirectional stack makes L (layer, direction) entries instead of 2L: a two-layer "
              "stack gets l0 and l0_reverse and no statistics for layer 1"),
     dict(name="v50-jax-params-from-stack-directions-attribute", file=JAX,
-         old='    D = 2 if getattr(stack, "bidirectional", False) else 1',
-         new='    D = 2 if getattr(stack, "directions", False) else 1',
+         old='    D = stack.directions',
+         new='    D = 2 if stack.directions else 1',
          tests=JAX_NEW + JAX_OLD,
          why="params_from_stack asks the stack's directions count (1 or 2, always true) instead of whether it is "
              "bidirectional: a two-layer one-way stack comes out as l0 and l0_reverse"),
