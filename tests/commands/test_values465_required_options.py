@@ -6,9 +6,8 @@ check and said "not None")."""
 import os
 
 import pytest
-from click.testing import CliRunner
 
-from lnrnn.cli import main
+from test_values229_options import invoke
 
 # (command words, the option as click names it, the other required options with values)
 REQUIRED = [
@@ -30,7 +29,7 @@ REQUIRED = [
 def test_a_required_option_left_out_is_named_before_anything_is_read(tmp_path, monkeypatch, words, option, rest):
     monkeypatch.chdir(tmp_path)
     os.mkdir("r")                                   # a folder where a run would be: left as it is
-    r = CliRunner().invoke(main, [*words, *rest], prog_name="lnrnn")
+    r = invoke([*words, *rest])
     assert r.exit_code == 2, r.output
     assert r.stderr == f"Error: Missing option '{option}'. ('lnrnn {' '.join(words)} --help' lists the options.)\n"
     assert r.stdout == ""
