@@ -396,7 +396,7 @@ class SequenceModel:
             k = self.stack.layers[0]._k
             dy = k.zeros(y_dev.shape, self.dtype)
             dy[y_dev.shape[0] - 1].copy_to_device(dh)
-            self.stack.backward(dy)
+            self.stack.backward(dy, on_device=True)   # dL/dx stays on the device: nothing reads it
             return self.head.mean(sums, total)
         for t0 in range(0, T, chunk):
             t1 = min(t0 + chunk, T)
