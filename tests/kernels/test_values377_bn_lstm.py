@@ -204,4 +204,7 @@ def test_float32_against_the_float64_reference(I):
     y, hT, cT, saved, grads, _ = got
     for k, a in enumerate([y, hT, cT, *saved[1:12], *grads, *run_k]):
         assert a.dtype == np.float32, f"array {k}: {a.dtype}"
-    check_against_spec(got, want, run_k, run_s, p, True, tol=3e4)
+    # step 3 has one active row: its statistics' variance is 0, so BN there scales every row's float32 rounding of
+    # x Wx and h Wh by 1/sqrt(EPS) (about 32) times the gains; an inactive row's saved gates carry a few ulps of
+    # that (rtol 3e-5 failed by 1.4x on one such entry in a fresh compile on a Zen 3 host)
+    check_against_spec(got, want, run_k, run_s, p, True, tol=1e5)
