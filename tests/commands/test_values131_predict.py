@@ -1,10 +1,10 @@
-"""lnrnn predict through click's CliRunner on an untrained digits checkpoint (no training: quick): sequences of
-another length than the task's 64 steps are refused in one 'Error:' line naming both lengths (the training record
-the checkpoint's task gives), before the model runs and with nothing written; with --force they are predicted
-with a one-line warning, and the .csv and .npy hold, row for row, what lnrnn.api.predict gives for the same
-inputs in the same batches (the .npy to the bit; one batch of all of them within float32 rounding: the head's
-product runs on NumPy's BLAS, which chooses its code by the rows it gets); an --out that is a folder, ends in a separator or has another suffix is refused before the run is
-loaded (a name ending in a separator as one without .csv or .npy)."""
+"""lnrnn predict through click's CliRunner on an untrained digits checkpoint (no training: quick): sequences of another
+length than the task's 64 steps are refused in one 'Error:' line naming both lengths (the training record the
+checkpoint's task gives), before the model runs and with nothing written; with --force they are predicted with a
+one-line warning, and the .csv and .npy hold, row for row, what lnrnn.api.predict gives for the same inputs in the
+same batches (the .npy to the bit; one batch of all of them within float32 rounding: the head's product runs on
+NumPy's BLAS, which chooses its code by the rows it gets); an --out that is a folder, ends in a separator or has
+another suffix is refused before the run is loaded (a name ending in a separator as one without .csv or .npy)."""
 import csv
 import os
 
