@@ -19,6 +19,7 @@ if ok:  # small launch geometry and the simulator's race-free shared arrays, as 
 
 T, B, I, H, L = 3, 3, 2, 3, 2
 WAYS = [dict(), dict(skip=True), dict(bidirectional=True), dict(bidirectional=True, skip=True)]
+IDS = ["one-way", "skip", "bidirectional", "bidirectional-skip"]
 
 
 def _stack(device, way):
@@ -30,7 +31,7 @@ def _leaves(states):
     return [a for s in states for a in s]
 
 
-@pytest.mark.parametrize("way", WAYS, ids=["one-way", "skip", "bidirectional", "bidirectional-skip"])
+@pytest.mark.parametrize("way", WAYS, ids=IDS)
 def test_on_device_leaves_results_on_the_device_and_off_it_hands_back_numpy(way):
     rng = np.random.default_rng(466)
     x = rng.standard_normal((T, B, I))

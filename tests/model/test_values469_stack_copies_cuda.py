@@ -15,11 +15,10 @@ skip_unless_cuda()
 from lnrnn.kernels.cuda.arrays_cuda import is_device, to_device  # noqa: E402
 from lnrnn.model.layers import RecurrentStack  # noqa: E402
 from test_cuda_kernels import small_blocks  # noqa: E402,F401  (autouse fixture: several blocks run)
+from test_values466_stack_residence_cuda import IDS, WAYS  # noqa: E402  (every way a stack runs)
 from test_values468_last_step_residence_cuda import copies  # noqa: E402,F401  (fixture: the copies' shapes)
 
 T, B, I, H, L = 7, 3, 2, 4, 3          # T is no other array's first dimension
-WAYS = [dict(), dict(skip=True), dict(bidirectional=True), dict(bidirectional=True, skip=True)]
-IDS = ["one-way", "skip", "bidirectional", "bidirectional-skip"]
 
 
 def _stack(device, way):
