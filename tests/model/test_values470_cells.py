@@ -10,9 +10,8 @@ from lnrnn.model.layers import RecurrentLayer
 
 T, B, I, H = 3, 4, 2, 3
 CLIP = 0.05  # below many of the gate derivatives of the inputs below: the clip changes the gradient
-NAMES = {"none": ("Wx", "Wh", "b", "gx", "bx", "gh", "bh", "gc", "bc"),
-         "ln": ("Wx", "Wh", "b", "gx", "bx", "gh", "bh", "gc", "bc"),
-         "bn": ("Wx", "Wh", "b", "gx", "gh", "gc", "bc")}
+LSTM_GRADS = ("Wx", "Wh", "b", "gx", "bx", "gh", "bh", "gc", "bc")  # reference.lstm_backward's, after dx dh0 dc0
+NAMES = {"none": LSTM_GRADS, "ln": LSTM_GRADS, "bn": ("Wx", "Wh", "b", "gx", "gh", "gc", "bc")}
 
 
 def _reference_grads(layer, norm, x, dy, clip):
