@@ -15,14 +15,8 @@ from lnrnn.kernels.cpu.threads import block_rows
 from lnrnn.threadscope import kernel_threads
 from lnrnn.training.evaluation import evaluate
 
-from test_values424_damaged_meta import TINY, reader, trained, writer  # noqa: F401 (writer, reader: module fixtures)
-
-OTHER = "6/3"   # another split of the same lines: other training lines, another scale and alphabet
-
-
-@pytest.fixture(scope="module")
-def free(tmp_path_factory):
-    return trained(tmp_path_factory, "free", *TINY, "--window", 0)
+from test_values424_damaged_meta import reader, writer  # noqa: F401 (module fixtures)
+from test_values425_other_data import OTHER, free  # noqa: F401 (free: a module fixture)
 
 
 def _by_hand(run, alphabet):
