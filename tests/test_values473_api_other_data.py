@@ -32,6 +32,7 @@ def test_another_split_is_read_in_the_runs_alphabet_and_evaluated_as_by_hand(kin
     recorded = run.meta["text"]["alphabet"] if kind != "free" else None
     want_alphabet = own.alphabet if kind == "free" else recorded
     assert isinstance(want_alphabet, str) and (kind == "free" or want_alphabet != own.alphabet)
+    hand = _by_hand(run, recorded)  # evaluate reads a task without changing it: one for both batch sizes
     for batch_size in (None, 2):
         result = evaluate_run(run, split=OTHER, batch_size=batch_size)
         task = result.task
@@ -45,7 +46,6 @@ def test_another_split_is_read_in_the_runs_alphabet_and_evaluated_as_by_hand(kin
             np.testing.assert_array_equal(codes[0, :len(text)], encode_text(text, want_alphabet))
         if kind == "reader":
             assert task.head["outputs"] == len(recorded) + CTC_SHIFT == run.model.head.O
-        hand = _by_hand(run, recorded)
         size = batch_size or run.train_config["eval_batch_size"]
         # as evaluate_run runs it: the rows the run's kernels were split by, one BLAS thread
         with block_rows(run.block_rows), kernel_threads():
