@@ -4,6 +4,7 @@ next to the machine's memory bandwidth: how far below its GEMM floor can a step 
     python bench/step_split.py                       # LN-LSTM and LSTM at S1 S2 S3, median of 7
     python bench/step_split.py --shapes S1 --norm ln --reps 9
     python bench/step_split.py --columns     # also: the forward's recurrent products split by rows or columns
+    python bench/step_split.py --products --shapes S2 --norm ln   # the products by kind, beside the floor's
 
 For each shape, in one process and in turns: lnrnn.kernels.lstm's forward and backward as they are,
 and the same two with every matrix product made a no-op (the per-step recurrent products h Wh and
@@ -18,7 +19,10 @@ bytes of the saved tuple the backward reads back per step, and the time those by
 two-thread bandwidth. With --columns, the T recurrent products of the forward on two threads as the
 kernels split them (each thread its half of the B rows times all of Wh) against a split by columns
 (each thread all B rows times its half of Wh's columns), the kernels' per-step product in both (blas.REC). What the
-figures mean for the floor: bench/results/performance-history.md, "How far below the floor".
+figures mean for the floor: bench/results/performance-history.md, "How far below the floor". With
+--products, only this on two threads: each kind of product (the per-step h_{t-1} Wh and x_t Wx forward,
+dHW Wh^T and dx backward, the dWh and dWx blocks) made a no-op alone, its time the difference, its rate
+in GFLOP/s, beside the GEMM floor's parts as bench/step.py times them.
 
 A benchmark, not a test: it prints figures and asserts nothing about time.
 """
@@ -37,8 +41,8 @@ from numba import njit, prange  # noqa: E402
 
 import lnrnn.kernels.lstm as L  # noqa: E402
 from bench.torch_ln_lstm import SHAPES  # noqa: E402
-from lnrnn.config import ROWS  # noqa: E402
-from lnrnn.kernels.cpu.blas import HAVE_MKL, rec_mul, rec_pack  # noqa: E402  (rec_mul: --columns)
+from lnrnn.config import FOLD_MAX_I, ROWS  # noqa: E402
+from lnrnn.kernels.cpu.blas import HAVE_MKL, REC, rec_mul, rec_pack  # noqa: E402  (rec_mul: --columns)
 from lnrnn.kernels.codes import NORM_LN, NORM_NONE  # noqa: E402
 from lnrnn.kernels.cpu.threads import batch_blocks, run_chunks  # noqa: E402
 
@@ -58,11 +62,11 @@ def _no_grad_t_add(A, D, CT):
     """grad_t_add's arguments, no product."""
 
 
-def _without_products(fn):
+def _without_products(fn, only=None):
     """fn (a compiled chunk function of lnrnn.kernels.lstm) compiled again with every product it calls
-    (blas's rec_mul_fetch, rows_mul_fetch, gemm_add, grad_t_add) bound to no-ops: the same Python code
-    object under a copy of its globals (uncached). A product name the chunk functions call and this list
-    does not know stops the bench rather than timing it as "rest"."""
+    (blas's rec_mul_fetch, rows_mul_fetch, gemm_add, grad_t_add), or those named in only, bound to no-ops:
+    the same Python code object under a copy of its globals (uncached). A product name the chunk functions
+    call and this list does not know stops the bench rather than timing it as "rest"."""
     known = dict(rec_mul_fetch=_no_rec_mul_fetch, rows_mul_fetch=_no_rec_mul_fetch, gemm_add=_no_gemm,
                  gemm=_no_gemm, grad_t_add=_no_grad_t_add)
     names = set(fn.py_func.__code__.co_names)
@@ -70,7 +74,8 @@ def _without_products(fn):
     unknown = products - set(known)
     if unknown:
         sys.exit(f"step_split: {fn.py_func.__name__} calls products this bench cannot make no-ops: {sorted(unknown)}")
-    g = dict(fn.py_func.__globals__, **{n: f for n, f in known.items() if n in names})
+    off = names if only is None else names & set(only)
+    g = dict(fn.py_func.__globals__, **{n: f for n, f in known.items() if n in off})
     py = types.FunctionType(fn.py_func.__code__, g, fn.py_func.__name__, fn.py_func.__defaults__)
     return njit(**{k: v for k, v in ROWS.items() if k != "cache"})(py)
 
@@ -188,13 +193,115 @@ def split(name, norm, reps, threads, variants):
     return dict({k: 1e3 * statistics.median(v) for k, v in times.items()}, MB=nbytes / 1e6)
 
 
+# The step's products by kind (--products): where each runs, the names bound to no-ops, and its multiply-adds
+# (flops = 2 x T B x this) for a shape's I, H, G; None where the kind does not run (a narrow input's x side
+# is computed inside the row loops, I <= FOLD_MAX_I).
+KINDS = [("h_{t-1} Wh", "fwd", ("rec_mul_fetch",), lambda I, H, G: H * G),
+         ("x_t Wx", "fwd", ("rows_mul_fetch",), lambda I, H, G: I * G if I > FOLD_MAX_I else None),
+         ("dHW Wh^T", "bwd", ("rec_mul_fetch",), lambda I, H, G: G * H),
+         ("dWh, dWx", "bwd", ("grad_t_add", "gemm_add", "gemm"),
+          lambda I, H, G: (H + (I if I > FOLD_MAX_I else 0)) * G),
+         ("dx", "bwd", ("rows_mul_fetch",), lambda I, H, G: G * I if I > FOLD_MAX_I else None)]
+
+
+def product_kinds(name, norm, reps):
+    """On two threads, in turns in one process: the forward and the backward as they are and with one kind of
+    product a no-op (KINDS), the backward always from the forward's own saved arrays. A kind's time is the
+    difference of medians; beside it, the same products in the GEMM floor (bench/step.py: one chunk per
+    thread, the weight gradients over all T*B rows at once). Returns rows (kind, ms, GFLOP/s or None)."""
+    numba.set_num_threads(2)
+    args, dy = problem(name, norm, np.random.default_rng(0))
+    x, h0, c0, Wx, Wh, _, gx, _, gh, _, gc, _, code, _ = args
+    T, B, I = x.shape
+    H, G = Wh.shape
+    nch = batch_blocks(B)
+    kinds = [(k, w, only, f(I, H, G)) for k, w, only, f in KINDS if f(I, H, G) is not None]
+    fwd = [L._forward_rows] + [_without_products(L._forward_rows, only) for _, w, only, _ in kinds if w == "fwd"]
+    bwd = [L._backward_rows] + [_without_products(L._backward_rows, only) for _, w, only, _ in kinds if w == "bwd"]
+    orig = (L._forward_rows, L._backward_rows)
+    tf, tb = [[] for _ in fwd], [[] for _ in bwd]
+    try:
+        for rep in range(reps + 1):
+            for i, fn in enumerate(fwd):
+                L._forward_rows = fn
+                t0 = time.perf_counter()
+                out = L.lstm_forward(*args, nch)
+                if rep:
+                    tf[i].append(time.perf_counter() - t0)
+            L._forward_rows = orig[0]
+            out = L.lstm_forward(*args, nch)
+            for i, fn in enumerate(bwd):
+                L._backward_rows = fn
+                t0 = time.perf_counter()
+                L.lstm_backward(dy, out[3], x, h0, c0, Wx, Wh, gx, gh, gc, code, nch)
+                if rep:
+                    tb[i].append(time.perf_counter() - t0)
+            L._backward_rows = orig[1]
+    finally:
+        L._forward_rows, L._backward_rows = orig
+    mf = [1e3 * statistics.median(t) for t in tf]
+    mb = [1e3 * statistics.median(t) for t in tb]
+    rows, i_f, i_b = [], 1, 1
+    for k, w, _, macs in kinds:
+        if w == "fwd":
+            ms, i_f = mf[0] - mf[i_f], i_f + 1
+        else:
+            ms, i_b = mb[0] - mb[i_b], i_b + 1
+        rows.append((k, ms, 2 * T * B * macs / ms / 1e6 if ms > 0 else None))
+    return rows, mf[0] + mb[0]
+
+
+def floor_kinds(name, reps):
+    """ms (medians, in turns) of the GEMM floor's parts at a shape on two threads, bench/step.py's own."""
+    from bench.step import floor_input, floor_recurrent, floor_weights
+    numba.set_num_threads(2)
+    T, B, I, H, _ = SHAPES[name]
+    G = 4 * H
+    rng = np.random.default_rng(0)
+    x = rng.standard_normal((T, B, I)).astype(np.float32)
+    Wx = rng.standard_normal((I, G)).astype(np.float32)
+    Wh = rng.standard_normal((H, G)).astype(np.float32)
+    hs = rng.standard_normal((T, B, H)).astype(np.float32)
+    dHW = rng.standard_normal((T, B, G)).astype(np.float32)
+    fns = [lambda: floor_input(x, Wx, 2), lambda: floor_recurrent(Wh, hs, dHW, 2, True),
+           lambda: floor_recurrent(Wh, hs, dHW, 2, False), lambda: floor_weights(x, Wx, hs, dHW, 2)]
+    ts = [[] for _ in fns]
+    for rep in range(reps + 1):
+        for fn, t in zip(fns, ts):
+            t0 = time.perf_counter()
+            fn()
+            if rep:
+                t.append(time.perf_counter() - t0)
+    return [1e3 * statistics.median(t) for t in ts]
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--shapes", nargs="+", default=["S1", "S2", "S3"], choices=sorted(SHAPES))
     ap.add_argument("--norm", nargs="+", default=["ln", "none"], choices=["ln", "none"])
     ap.add_argument("--reps", type=int, default=7)
     ap.add_argument("--columns", action="store_true", help="also time the forward's products split by columns")
+    ap.add_argument("--products", action="store_true",
+                    help="only the products' time by kind on 2 threads, beside the GEMM floor's parts")
     a = ap.parse_args()
+    if a.products:
+        print(f"numba {numba.__version__}, float32, BLAS {'MKL' if HAVE_MKL else 'np.dot'}, per-step product "
+              f"{REC}, 2 threads, median of {a.reps}; load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
+        print("a kind's ms = the forward (backward) as it is - the same with that kind of product a no-op")
+        for norm in a.norm:
+            code = NORM_LN if norm == "ln" else NORM_NONE
+            for name in a.shapes:
+                T, B, I, H, _ = SHAPES[name]
+                rows, step = product_kinds(name, code, a.reps)
+                fl = floor_kinds(name, a.reps)
+                print(f"{'LN-LSTM' if norm == 'ln' else 'LSTM'} {name} T{T} B{B} I{I} H{H}: step {step:.1f} ms; "
+                      f"floor: x Wx {fl[0]:.1f}, h Wh {fl[1]:.1f}, dHW Wh^T {fl[2]:.1f}, dWx dx dWh {fl[3]:.1f} "
+                      f"= {sum(fl):.1f} ms", flush=True)
+                for k, ms, gf in rows:
+                    rate = f"{gf:6.1f} GFLOP/s" if gf else "      -"
+                    print(f"    {k:12s} {ms:6.1f} ms  {rate}", flush=True)
+                print(f"    {'together':12s} {sum(r[1] for r in rows):6.1f} ms", flush=True)
+        return
     variants = (_without_products(L._forward_rows), _without_products(L._backward_rows))
     bw1, bw2 = read_bandwidth(1, 5), read_bandwidth(2, 5)
     print(f"numba {numba.__version__}, float32, BLAS {'MKL' if HAVE_MKL else 'np.dot'}, median of {a.reps}; "

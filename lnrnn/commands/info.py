@@ -65,7 +65,7 @@ def info_lines():
     layer, threads, max_threads = _threading()
     from lnrnn import backend
     from lnrnn.config import BLOCK_ROWS
-    from lnrnn.kernels.cpu.blas import BLAS, BLAS_TAG, BLAS_WHY, DWH, DWH_WHY, REC, REC_WHY
+    from lnrnn.kernels.cpu.blas import BLAS, BLAS_TAG, BLAS_WHY, DWH, DWH_WHY, GRAD, GRAD_WHY, REC, REC_WHY
     from lnrnn.kernels.cpu.threads import batch_blocks
     usable, detail = backend.cuda_usable()
     from lnrnn.mkl import cnr_mode
@@ -89,6 +89,8 @@ def info_lines():
         f"weight gradients (dWh, dWx) whose partials outgrow L2: "
         f"{'blocks in L2 on rgemm' if DWH == 'rgemm' else 'large blocks on the BLAS'}"
         f": {DWH_WHY}",
+        f"weight-gradient blocks within L2: "
+        f"{'on rgemm' if GRAD == 'rgemm' else 'on the BLAS, as every weight gradient'}: {GRAD_WHY}",
         "thread variables: " + ", ".join(f"{v}={os.environ.get(v, 'unset')}" for v in (
             "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "OMP_NUM_THREADS", "OMP_WAIT_POLICY")),
         f"CUDA: {'usable' if usable else 'not usable'}: {detail}",

@@ -67,8 +67,8 @@ from numba.core import cgutils
 from numba.extending import intrinsic, overload
 
 from lnrnn.config import CHUNK_GAP as GAP, DWX_BLOCK_ROWS, FASTMATH, FOLD_MAX_I, JIT, ROWS
-from lnrnn.kernels.cpu.blas import (DWH, REC, dwh_blocks, gemm_add, grad_t_add, rec_mul_fetch, rec_pack, rec_pack_once,
-                                rows_mul_fetch, rows_pack)
+from lnrnn.kernels.cpu.blas import (DWH, GRAD, REC, dwh_blocks, gemm_add, grad_t_add, rec_mul_fetch, rec_pack,
+                                rec_pack_once, rows_mul_fetch, rows_pack)
 from lnrnn.kernels.codes import NORM_LN, NORM_NONE, centered, clip_bound  # noqa: F401  (re-exported)
 from lnrnn.kernels.cpu.gemm import transposed
 from lnrnn.kernels.cpu.rows import (_E2, _E3, _E4, _E5, _E6, _E7, _EXP_MAX, _EXP_MIN, _LN2_HI, _LN2_LO, _LOG2E,
@@ -448,7 +448,7 @@ def lstm_backward(dy, saved, x, h0, c0, Wx, Wh, gx, gh, gc, norm, nchunks, clip=
     clip = dt.type(clip_bound(clip))  # 0: off
     m = -(-B // nch)  # rows of the largest chunk
     # nb: steps whose dL/d(h_{t-1} Wh) rows a chunk gathers per dWh product; tw: dWh^T on rgemm (_backward_rows)
-    nb, tw = dwh_blocks(H, 0 if fold else I, m, T, dt.itemsize, REC, DWH)
+    nb, tw = dwh_blocks(H, 0 if fold else I, m, T, dt.itemsize, REC, DWH, GRAD)
     pWh = np.empty((nch, 0 if tw else H + 1, G), dtype=dt)  # of dWh (zeroed by its chunk, on its thread)
     pWhT = np.empty((nch, G if tw else 0, H), dtype=dt)     # of dWh^T (tw; likewise)
     pWxT = np.empty((nch, G if tw and not fold else 0, I), dtype=dt)  # of a wide input's dWx^T (tw; likewise)

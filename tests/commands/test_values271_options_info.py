@@ -55,7 +55,8 @@ def test_info_lines_word_for_word_with_the_environment_stood_in(monkeypatch):
     monkeypatch.setattr(threads, "batch_blocks", lambda B: f"<{B}>")
     monkeypatch.setattr(os, "cpu_count", lambda: 7)
     for name, value in (("BLAS", "the-blas"), ("BLAS_WHY", "why-blas"), ("BLAS_TAG", "tag9"), ("REC", "rgemm"),
-                        ("REC_WHY", "why-rec"), ("DWH", "blas"), ("DWH_WHY", "why-dwh")):
+                        ("REC_WHY", "why-rec"), ("DWH", "blas"), ("DWH_WHY", "why-dwh"), ("GRAD", "blas"),
+                        ("GRAD_WHY", "why-grad")):
         monkeypatch.setattr(blas, name, value)
     monkeypatch.setenv("OPENBLAS_NUM_THREADS", "2")
     monkeypatch.delenv("MKL_NUM_THREADS", raising=False)
@@ -74,6 +75,7 @@ def test_info_lines_word_for_word_with_the_environment_stood_in(monkeypatch):
         "lnrnn kernels multiply with: the-blas, because why-blas; the per-step products with rgemm: why-rec; "
         "compiled kernels are cached under names ending -tag9 (one set per choice)",
         "weight gradients (dWh, dWx) whose partials outgrow L2: large blocks on the BLAS: why-dwh",
+        "weight-gradient blocks within L2: on the BLAS, as every weight gradient: why-grad",
         "thread variables: OPENBLAS_NUM_THREADS=2, MKL_NUM_THREADS=unset, OMP_NUM_THREADS=5, OMP_WAIT_POLICY=unset",
         "CUDA: not usable: no GPU in the stand-in",
         "malloc: default allocator",

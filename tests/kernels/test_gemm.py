@@ -73,6 +73,7 @@ def test_the_two_products_are_chosen_by_the_lstm_rule(monkeypatch):
     for dwh in ("rgemm", "blas"):
         monkeypatch.setattr(blas, "REC", "rgemm")
         monkeypatch.setattr(blas, "DWH", dwh)
+        monkeypatch.setattr(blas, "GRAD", "rgemm")
         assert blas.grad_blocks(128, 512, 4) == (mb // 4 // (512 * 4), True)  # S1 LSTM: 256 KB partial, 128 rows
         assert blas.grad_blocks(128, 128, 4) == (mb // 4 // (128 * 4), True)  # S1 RNN: 512 rows of 512 bytes
         assert blas.grad_blocks(256, 1024, 4) == (64, True)                  # S2 LSTM: the partial is all of L2

@@ -406,6 +406,7 @@ def test_lstm_dwh_of_a_partial_beyond_l2(dwh, norm, I, monkeypatch):
     monkeypatch.setattr(blas, "DWH_BLAS_MIN_ROWS", 1)  # the BLAS's blocks as small as asked
     monkeypatch.setattr(L, "REC", "rgemm")
     monkeypatch.setattr(L, "DWH", dwh)
+    monkeypatch.setattr(L, "GRAD", "rgemm")        # within L2 rgemm's blocks, as where the host measured them
     planned = []                                   # what the backward's plan of blocks was asked and gave
     monkeypatch.setattr(L, "dwh_blocks", lambda *a: planned.append((a, blas.dwh_blocks(*a))) or planned[-1][1])
     rng = np.random.default_rng(25)
@@ -414,7 +415,7 @@ def test_lstm_dwh_of_a_partial_beyond_l2(dwh, norm, I, monkeypatch):
     _, _, _, g = run_lstm(p, norm, dy, nchunks=2)
     _, _, _, gr = ref_lstm(p, norm, dy)
     wide = 0 if I == 1 else I
-    assert planned == [((4, wide, 3, 5, 8, "rgemm", dwh), (1, True) if dwh == "rgemm" else (2, False))]
+    assert planned == [((4, wide, 3, 5, 8, "rgemm", dwh, "rgemm"), (1, True) if dwh == "rgemm" else (2, False))]
     for k in ("Wh", "h0", "Wx", "b", "x"):
         assert close(g[k], gr[k]) < 1e-11, k
 
@@ -433,6 +434,7 @@ def test_lstm_wide_input_gradients_in_blocks_of_few_rows(norm, xrows, hrows, rec
     monkeypatch.setattr(blas, "DWH_BLOCK_ROWS", hrows)
     monkeypatch.setattr(blas, "DWH_BLAS_MIN_ROWS", 1)  # the BLAS's blocks as small as asked
     monkeypatch.setattr(L, "REC", rec)
+    monkeypatch.setattr(L, "GRAD", "rgemm")  # within L2 rgemm's blocks where it runs per step, as measured
     planned = []
     monkeypatch.setattr(L, "dwh_blocks", lambda *a: planned.append(blas.dwh_blocks(*a)) or planned[-1])
     rng = np.random.default_rng(23)

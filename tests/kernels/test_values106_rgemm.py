@@ -112,6 +112,7 @@ def test_grad_blocks_take_the_large_budget_only_on_rgemm_twice(rec, dwh, monkeyp
     assert DWH_L2_BYTES < K * N * item <= DWH_BIG_BYTES
     monkeypatch.setattr(blas, "REC", rec)
     monkeypatch.setattr(blas, "DWH", dwh)
+    monkeypatch.setattr(blas, "GRAD", "rgemm")
     if rec == dwh == "rgemm":
         want = (DWH_BIG_BYTES // 4 // (N * item), True)
     else:

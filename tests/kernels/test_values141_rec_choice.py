@@ -68,7 +68,10 @@ def test_measure_on_a_fake_clock(monkeypatch):
     assert out["ratio"] == pytest.approx(math.exp(sum(logs) / len(logs)), rel=1e-9)
     assert out["dwh_ratio"] == pytest.approx(0.25, rel=1e-9)
     assert [r[:3] for r in out["dwh_shapes"]] == [list(s) for s in rc.DWH_SHAPES]
-    rows = sum((rc.ROUNDS + 1) * R for _, _, R in rc.DWH_SHAPES)   # every gathered row once a round
+    assert out["grad_ratio"] == pytest.approx(0.25, rel=1e-9)          # the same stand-ins within L2
+    assert [r[:3] for r in out["grad_shapes"]] == [list(s) for s in rc.GRAD_SHAPES]
+    # every gathered row once a round, large partials' and those within L2
+    rows = sum((rc.ROUNDS + 1) * R for _, _, R in rc.DWH_SHAPES + rc.GRAD_SHAPES)
     assert sum(blocks["rgemm"]) == sum(blocks["blas"]) == rows
     assert not rc.whole({"ratio": out["ratio"]}) and rc.whole(out)
 

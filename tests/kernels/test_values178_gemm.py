@@ -65,6 +65,7 @@ L2, ROWS = config.DWH_L2_BYTES, config.DWH_BLOCK_ROWS
 def test_grad_blocks_by_the_rule(monkeypatch, rec, K, N, itemsize):
     monkeypatch.setattr(blas, "REC", rec)
     monkeypatch.setattr(blas, "DWH", "blas")            # big partials stay on the BLAS: the L2 rule alone
+    monkeypatch.setattr(blas, "GRAD", "rgemm")          # and within L2, rgemm's blocks where it runs per step
     if K * N * itemsize <= L2:                          # the K x N partial fits in L2: a quarter of it holds D's rows
         rows = min(ROWS, max(1, L2 // 4 // (N * itemsize)))
     else:

@@ -115,6 +115,7 @@ def test_dwh_blocks_by_hand():
 def test_grad_blocks_follow_the_per_step_product(monkeypatch):
     monkeypatch.setattr(blas, "REC", "rgemm")
     monkeypatch.setattr(blas, "DWH", "blas")
+    monkeypatch.setattr(blas, "GRAD", "rgemm")
     # K=64, N=256, float64: 128 rows, 128 x 2 KiB = 256 KiB <= 512 KiB: rgemm's transposed product
     assert blas.grad_blocks(64, 256, 8) == (128, True)
     monkeypatch.setattr(blas, "REC", "blas")

@@ -43,7 +43,8 @@ def test_measure_takes_the_geometric_mean_over_the_shapes(monkeypatch):
     logs = [math.log(v) for v in np.linspace(0.3, 3.0, len(shapes))]
     got = iter(logs)
     monkeypatch.setattr(rc, "in_turns", lambda runs: ((2e-3, 1e-3), next(got)))
-    monkeypatch.setattr(rc, "measure_dwh", lambda blas: ([[1, 2, 3, 4e-3, 5e-3]], 0.7))
+    monkeypatch.setattr(rc, "measure_dwh", lambda blas, within_l2=False: ([[1, 2, 3, 4e-3, 5e-3]], 1.3 if within_l2
+                                                                          else 0.7))
     fake = SimpleNamespace(**{n: (lambda *a: None) for n in ("rgemm_mul", "gemm_mul", "blas_mul", "rgemm_pack",
                                                              "gemm_pack", "blas_pack")})
     out = rc.measure(fake)
@@ -51,6 +52,7 @@ def test_measure_takes_the_geometric_mean_over_the_shapes(monkeypatch):
     assert out["ratio"] == pytest.approx(float(np.prod(ratios) ** (1 / len(ratios))), rel=1e-12)
     assert [tuple(s[:3]) for s in out["shapes"]] == list(shapes)
     assert out["dwh_ratio"] == 0.7 and out["dwh_shapes"] == [[1, 2, 3, 4e-3, 5e-3]]
+    assert out["grad_ratio"] == 1.3 and out["grad_shapes"] == [[1, 2, 3, 4e-3, 5e-3]]
 
 
 @pytest.mark.parametrize("ratio,dwh,rule,want", [

@@ -42,8 +42,8 @@ def test_decide_dwh_reasons_to_two_places_and_its_bound():
 # seconds per product of each stand-in, powers of two so that the clock's sums are exact
 COST = {"rgemm_mul": 2.0 ** -9, "blas_mul": 2.0 ** -10, "gemm_mul": 2.0 ** -8,
         "grad_t_add": 2.0 ** -10, "gemm_add": 2.0 ** -9}
-# steps of m rows in a block: rgemm's and the BLAS's, per m (DWH_SHAPES' m 16 and 4)
-STEPS = {(16, "rgemm"): 7, (16, "blas"): 11, (4, "rgemm"): 9, (4, "blas"): 25}
+# steps of m rows in a block: rgemm's and the BLAS's, per m (DWH_SHAPES' m 16 and 4, GRAD_SHAPES' 32)
+STEPS = {(16, "rgemm"): 7, (16, "blas"): 11, (4, "rgemm"): 9, (4, "blas"): 25, (32, "rgemm"): 2, (32, "blas"): 8}
 
 
 class StandInBlas:

@@ -100,7 +100,8 @@ def test_measure_times_the_per_step_shapes_and_the_row_shapes(monkeypatch):
     monkeypatch.setattr(rc, "SHAPES", ((3, 5, 7), (2, 9, 4)))
     monkeypatch.setattr(rc, "ROW_SHAPES", ((11, 2, 13),))
     monkeypatch.setattr(rc, "ROUND_FLOPS", 1000.0)
-    monkeypatch.setattr(rc, "measure_dwh", lambda blas: ([[1, 2, 3, 0.5, 0.25]], 2.0))
+    monkeypatch.setattr(rc, "measure_dwh", lambda blas, within_l2=False: (([[4, 5, 6, 0.5, 1.0]], 0.5) if within_l2
+                                                                          else ([[1, 2, 3, 0.5, 0.25]], 2.0)))
     blas = StandInBlas(clock)
     got = rc.measure(blas)
     # products per round: 1000 / 105 -> 9, 1000 / 72 -> 13, 1000 / 286 -> 3
@@ -113,6 +114,7 @@ def test_measure_times_the_per_step_shapes_and_the_row_shapes(monkeypatch):
     # rgemm 2x the BLAS on both per-step shapes, 0.5x the GEMM on the row shape: (2 * 2 * 0.5) ** (1/3)
     assert got["ratio"] == pytest.approx(2.0 ** (1 / 3), rel=1e-12)
     assert (got["dwh_shapes"], got["dwh_ratio"]) == ([[1, 2, 3, 0.5, 0.25]], 2.0)
+    assert (got["grad_shapes"], got["grad_ratio"]) == ([[4, 5, 6, 0.5, 1.0]], 0.5)
 
 
 def test_record_dirs_by_the_documented_rule(monkeypatch, tmp_path):

@@ -124,8 +124,8 @@ MUTANTS += [
          tests=[f"{TK}::test_lstm_dwh_blocks_steps_and_product"],
          why="a short sequence's block sized for T steps it does not have: judged too large for rgemm's product"),
     dict(name="rows-lstm-backward-ignores-dwh-choice", file=LS,
-         old="    nb, tw = dwh_blocks(H, 0 if fold else I, m, T, dt.itemsize, REC, DWH)\n",
-         new='    nb, tw = dwh_blocks(H, 0 if fold else I, m, T, dt.itemsize, REC, "blas")\n',
+         old="    nb, tw = dwh_blocks(H, 0 if fold else I, m, T, dt.itemsize, REC, DWH, GRAD)\n",
+         new='    nb, tw = dwh_blocks(H, 0 if fold else I, m, T, dt.itemsize, REC, "blas", GRAD)\n',
          tests=[f"{TK}::test_lstm_dwh_of_a_partial_beyond_l2"],
          why="the host's choice of rgemm's blocks for large partials never reaches the backward"),
 ]

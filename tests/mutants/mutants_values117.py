@@ -99,8 +99,8 @@ MUTANTS = [
          tests=REC_NEW + REC_OLD,
          why="LNRNN_REC_RECORD_DIR is looked up under another name: records go to the package and user caches"),
     dict(name="v117-rec-choice-record-named-by-blas", file=REC,
-         old='f"rec-choice-{key}.json"',
-         new='f"rec-choice-{blas_name}.json"',
+         old="        path = record_path(folder, key)",
+         new="        path = record_path(folder, blas_name)",
          tests=REC_NEW + REC_OLD,
          why="the record file is named by the BLAS, not the host key: a record of this host is never found"),
     # ---- thread blocks ----

@@ -79,7 +79,7 @@ MUTANTS = [
          why="the BLAS line lnrnn info and the benches print describes rgemm where the BLAS runs the steps "
              "and the other way round"),
     dict(name="v254-blas-grad-blocks-tw-by-dwh", file=BLAS,
-         old="    return rows, grad_on_rgemm(K, N, 0, rows, itemsize, REC, big)",
+         old="    return rows, grad_on_rgemm(K, N, 0, rows, itemsize, rec, big)",
          new="    return rows, grad_on_rgemm(K, N, 0, rows, itemsize, DWH, big)",
          tests=[T_BT + "test_grad_blocks_follow_the_per_step_product"] + OLD_BLAS,
          why="the RNN/BN cells' dWh blocks go to rgemm's transposed product only where dWh's measurement "

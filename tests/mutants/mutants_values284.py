@@ -97,8 +97,8 @@ MUTANTS = [
              "running on the BLAS with the per-step products"),
     # ---- blas.py's choice of rule and of dWh's blocks ----
     dict(name="v284-blas-rule-always-with-mkl", file=BLAS,
-         old="                                               _rule(have_mkl))",
-         new="                                               _rule(True))",
+         old="    rec, why, dwh, dwh_why = rec_choice.choose(_blas_name(have_mkl), _cpu_key(), _rule(have_mkl))",
+         new="    rec, why, dwh, dwh_why = rec_choice.choose(_blas_name(have_mkl), _cpu_key(), _rule(True))",
          tests=[T_REC + "test_choose_rec_hands_over_the_rule_of_its_own_mkl"] + OLD_BLAS,
          why="a host without MKL is ruled as one with MKL: an Intel CPU with AVX-512 falls back to np.dot per step"),
     dict(name="v284-blas-dwh-gemm-blas-ignored", file=BLAS,

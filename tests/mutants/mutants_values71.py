@@ -135,8 +135,8 @@ MUTANTS = [
          why="dwh_block_rows forgets big: where this host measured rgemm's blocks faster for a partial larger "
              "than L2 (S3), the LSTM backward's dWh still takes the BLAS's 4096-row blocks"),
     dict(name="v71-cpu-key-without-flags", file=BLAS,
-         old='cpuinfo("model name") + " | " + cpuinfo("flags"),',
-         new='cpuinfo("model name"),',
+         old='    return cpuinfo("model name") + " | " + cpuinfo("flags")',
+         new='    return cpuinfo("model name")',
          tests=CHOICE_NEW + CHOICE_OLD,
          why="the measured choice is keyed by the CPU's model name alone: a host of that model with other "
              "flags (no AVX-512 in a VM) reads another host's record"),

@@ -35,7 +35,9 @@ for the products after a time loop grad_blocks: 0.95-0.97x the S1 LSTM step's ti
 and BN cells'), else to the BLAS (gemm, gemm_add). Where a partial outgrows L2 (S3's dWh), its blocks
 stay on the BLAS unless the same measurement found rgemm's L2-sized blocks faster on this host (``DWH``,
 ``DWH_WHY``: rec_choice.py; LNRNN_DWH_GEMM=rgemm / blas chooses outright where rgemm runs the per-step
-products).
+products). Where the same measurement found rgemm's transposed product slower than the BLAS's GEMM on
+blocks within L2 (``GRAD``, ``GRAD_WHY``: an AVX2 host), every weight gradient's blocks go to the BLAS, in
+the BLAS's own blocks (LNRNN_GRAD_GEMM=rgemm / blas chooses outright where rgemm runs per step).
 
 Why packed MKL: a recurrent step multiplies a few batch rows by the same weight matrix T times. MKL
 can reorder that matrix once into its kernel's layout (cblas_?gemm_pack) and reuse it at every step
@@ -84,6 +86,16 @@ def cpuinfo(field):
     return ""
 
 
+def _blas_name(have_mkl):
+    """The BLAS as the product choice's record names it: MKL's library file, or numpy."""
+    return os.path.basename(MKL_PATH) if have_mkl else "numpy"
+
+
+def _cpu_key():
+    """The CPU as the product choice's record names it (rec_choice.host_key): its model and flags."""
+    return cpuinfo("model name") + " | " + cpuinfo("flags")
+
+
 def _rule(have_mkl):
     """("rgemm" or "blas", why in words): the choice by CPU kind, where no measurement decides."""
     if not rg.AVX512:
@@ -107,9 +119,7 @@ def _choose_rec(have_mkl):
     note = f" (LNRNN_REC_GEMM={asked} is neither rgemm nor blas: ignored)" if asked else ""
     if os.environ.get("LNRNN_BLAS", "").lower() == "numpy":
         return _asked_dwh("blas", "LNRNN_BLAS=numpy asks for np.dot" + note, "blas", "")
-    blas_name = os.path.basename(MKL_PATH) if have_mkl else "numpy"
-    rec, why, dwh, dwh_why = rec_choice.choose(blas_name, cpuinfo("model name") + " | " + cpuinfo("flags"),
-                                               _rule(have_mkl))
+    rec, why, dwh, dwh_why = rec_choice.choose(_blas_name(have_mkl), _cpu_key(), _rule(have_mkl))
     return _asked_dwh(rec, why + note, dwh, dwh_why)
 
 
@@ -124,9 +134,26 @@ def _asked_dwh(rec, why, dwh, dwh_why):
     return rec, why, dwh, dwh_why
 
 
+def _choose_grad(have_mkl, rec):
+    """("rgemm" or "blas", why): where the weight gradients' blocks within L2 go, for rec the per-step product
+    chosen (rec_choice.decide_grad): LNRNN_GRAD_GEMM=rgemm / blas chooses outright where rgemm runs per step;
+    a per-step product chosen by the environment measured nothing, so rgemm's blocks, as before it was
+    measured; else this host's record."""
+    if rec != "rgemm":
+        return rec_choice.decide_grad(None, rec, rg.AVX512)
+    asked = os.environ.get("LNRNN_GRAD_GEMM", "").strip().lower()
+    if asked in ("rgemm", "blas"):
+        return asked, f"LNRNN_GRAD_GEMM={asked} asks for it"
+    if os.environ.get("LNRNN_REC_GEMM", "").strip().lower() in ("rgemm", "blas"):
+        return rec_choice.decide_grad(None, rec, rg.AVX512)
+    return rec_choice.recorded_grad(_blas_name(have_mkl), _cpu_key(), rec, rg.AVX512)
+
+
 HAVE_MKL = MKL_PATH is not None
 # REC: the per-step products' GEMM; DWH: that of the LSTM backward's dWh blocks where the partial outgrows L2
 REC, REC_WHY, DWH, DWH_WHY = _choose_rec(HAVE_MKL)
+# GRAD: whether weight gradients' blocks may go to rgemm's transposed product at all ("blas": never)
+GRAD, GRAD_WHY = _choose_grad(HAVE_MKL, REC)
 # Whether a kernel keeps its bits when the batch's rows are split another way (1, 2 or 3 chunks, batches of
 # 3 rather than 500): with rgemm per step it does (module docstring); the BLAS's packed GEMM and np.dot
 # choose their code by the rows they get, and the last bits may move (the layers keep the same bits on any
@@ -404,13 +431,16 @@ def dwh_block_rows(H, I, itemsize, big=False):
     return grad_block_rows(H, 4 * H, I, itemsize, big)
 
 
-def dwh_blocks(H, I, m, T, itemsize, rec, dwh):
+def dwh_blocks(H, I, m, T, itemsize, rec, dwh, grad="rgemm"):
     """(nb, tw) for the LSTM backward (lstm.py) with chunks of at most m rows over T steps, per-step products
     on rec and large dWh partials on dwh ("rgemm" or "blas"): nb steps' rows per dWh block
     (dwh_block_rows), and tw: whether a block's product is rgemm's transposed one (grad_t_add into dWh^T)
     (grad_on_rgemm). Blocks for the BLAS's GEMM that the L2 rule makes shorter than config.DWH_BLAS_MIN_ROWS
     rows are made as many as blocks of that many rows would be, the steps spread evenly over them (S2, 32-row
-    chunks: 4 blocks of 7 steps, not 14 of 2; config.py says why)."""
+    chunks: 4 blocks of 7 steps, not 14 of 2; config.py says why). grad "blas" (GRAD): the BLAS's blocks, as
+    where the per-step products run on the BLAS."""
+    if grad != "rgemm":
+        rec = "blas"
     big = rec == "rgemm" and dwh == "rgemm"
     nb = max(1, min(T, dwh_block_rows(H, I, itemsize, big) // m))
     tw = grad_on_rgemm(H, 4 * H, I, nb * m, itemsize, rec, big)
@@ -432,11 +462,12 @@ def grad_on_rgemm(K, N, I, rows, itemsize, rec, big):
 def grad_blocks(K, N, itemsize):
     """(rows, tw) of a weight gradient A^T D (A (n,K), D (n,N)) taken after a time loop over all T*B rows
     (gemm.recurrent_weight_grad: the RNN and BN cells' dWh): rows per block (grad_block_rows, no input beside it) and
-    tw, whether the blocks go to rgemm's transposed product (grad_on_rgemm, this process's REC and DWH),
+    tw, whether the blocks go to rgemm's transposed product (grad_on_rgemm, this process's REC, DWH and GRAD),
     the LSTM backward's rule for its dWh blocks."""
-    big = REC == "rgemm" and DWH == "rgemm"
+    rec = REC if GRAD == "rgemm" else "blas"  # GRAD "blas": the BLAS's blocks, as where it runs per step
+    big = rec == "rgemm" and DWH == "rgemm"
     rows = grad_block_rows(K, N, 0, itemsize, big)
-    return rows, grad_on_rgemm(K, N, 0, rows, itemsize, REC, big)
+    return rows, grad_on_rgemm(K, N, 0, rows, itemsize, rec, big)
 
 
 def rec_pack_once(W, m):

@@ -37,6 +37,16 @@ products; ``decide_dwh``: rgemm's blocks where they took under RGEMM_BELOW of th
 (what every host did before: no rule by CPU kind). On the AMD EPYC Zen 5 host the products alone took 0.45-0.5x
 and the S3 LN-LSTM training step 0.78-0.83x its time with rgemm's blocks; on a Zen 4 host blocks of one or two
 steps on rgemm cost 1.04-1.10x (config.py), so it is measured, not assumed.
+
+A third choice, again only where rgemm runs per step: whether the weight gradients whose partials stay in one
+core's L2 (S1's and S2's dWh, the RNN and BN cells' dWh after their loops) take rgemm's transposed product
+in L2-sized blocks, as every host did before this was measured, or the BLAS's GEMM in its own blocks (at least
+config.DWH_BLAS_MIN_ROWS rows). ``measure_dwh(blas, within_l2=True)`` times both on GRAD_SHAPES; ``decide_grad``:
+the BLAS's where rgemm's took over BLAS_ABOVE of its time, rgemm's under RGEMM_BELOW, and between the two
+rgemm's on a CPU with AVX-512, the BLAS's without. On the AMD EPYC Zen 3 host (AVX2,
+MKL) MKL's sgemm ran these products at 1.1-1.2x rgemm's 256-bit tile's speed, and every cell's step with them
+on rgemm took 1.00-1.11x its time with them on the BLAS (bench/ab_weight_grad.py --grad rgemm); on the Zen 4
+and Zen 5 hosts rgemm's blocks were the faster. blas.py reads it from the record (``recorded_grad``).
 """
 import hashlib
 import json
@@ -60,6 +70,8 @@ BLAS_ABOVE = 1.1       # ...the BLAS where it is over this; the rule by CPU kind
 CHILD_TIMEOUT_S = 300.0
 DWH_SHAPES = ((400, 16, 2400), (400, 4, 2000))  # dWh's blocks: H, rows of a chunk m, rows in all (S3: B 32 in
                                                  # 2 chunks; the synthesis network: B 8), float32 (2.5 MB partials)
+GRAD_SHAPES = ((128, 32, 1024), (256, 32, 896))  # weight gradients within L2: H, m, R (S1's dWh over 32 steps of
+                                                 # a 32-row chunk, S2's over its 28), float32 (256 KB and 1 MB)
 KEY_SOURCES = ("rgemm.py", "blas.py", "rec_choice.py")
 CHILD = ("import json; from lnrnn.kernels.cpu import blas, rec_choice; "
          "print(json.dumps(rec_choice.measure(blas)))")
@@ -87,7 +99,9 @@ def measure(blas):
         rows.append([m, K, N, best[0] / reps, best[1] / reps])  # seconds per product
         logs.append(log)
     dwh_rows, dwh_ratio = measure_dwh(blas)
-    return {"shapes": rows, "ratio": float(np.exp(np.mean(logs))), "dwh_shapes": dwh_rows, "dwh_ratio": dwh_ratio}
+    grad_rows, grad_ratio = measure_dwh(blas, within_l2=True)
+    return {"shapes": rows, "ratio": float(np.exp(np.mean(logs))), "dwh_shapes": dwh_rows, "dwh_ratio": dwh_ratio,
+            "grad_shapes": grad_rows, "grad_ratio": grad_ratio}
 
 
 def in_turns(runs):
@@ -106,22 +120,26 @@ def in_turns(runs):
     return (float(times[:, 0].min()), float(times[:, 1].min())), float(np.log(np.median(times[:, 0] / times[:, 1])))
 
 
-def measure_dwh(blas):
+def measure_dwh(blas, within_l2=False):
     """Time dWh's share of R gathered rows, float32, per DWH_SHAPES (H, m, R): rgemm's transposed product
     (blas.grad_t_add into dWh^T) in the blocks blas.dwh_blocks cuts with rgemm's blocks chosen, against the
     BLAS's GEMM (blas.gemm_add) in the blocks it cuts without (config.DWH_BLOCK_ROWS rows), each adding into a
     partial of its own -> ([[H, m, R, rgemm_s, blas_s], ...] (each one's best round), the geometric mean over
-    the shapes of the median over rounds of rgemm's time / the BLAS's)."""
+    the shapes of the median over rounds of rgemm's time / the BLAS's). within_l2: per GRAD_SHAPES instead,
+    partials within L2, whose blocks on rgemm are the same whatever DWH says: against the BLAS's GEMM in the
+    blocks dwh_blocks cuts where the per-step products run on the BLAS (config.DWH_BLAS_MIN_ROWS rows)."""
     import numpy as np
     rng = np.random.default_rng(1)
     rows, logs = [], []
-    for H, m, R in DWH_SHAPES:
+    for H, m, R in (GRAD_SHAPES if within_l2 else DWH_SHAPES):
         G = 4 * H
         A = rng.standard_normal((R, H)).astype(np.float32)   # (R,H) the gathered h_{t-1} rows
         D = rng.standard_normal((R, G)).astype(np.float32)   # (R,G) their dL/d(h_{t-1} Wh)
         pWhT = np.zeros((G, H), np.float32)                   # (G,H) rgemm's partial of dWh^T
         pWh = np.zeros((H, G), np.float32)                    # (H,G) the BLAS's partial of dWh
         (nr, tw), (nb, _) = (blas.dwh_blocks(H, 0, m, R // m, 4, "rgemm", dwh) for dwh in ("rgemm", "blas"))
+        if within_l2:
+            nb, _ = blas.dwh_blocks(H, 0, m, R // m, 4, "blas", "blas")
         if not tw:
             raise ValueError(f"measure_dwh: H {H}, m {m}: rgemm's blocks would not run on rgemm")
         nr, nb = nr * m, nb * m                               # rows of each one's blocks
@@ -162,6 +180,35 @@ def decide_dwh(ratio, rec):
     return ("rgemm" if ratio < RGEMM_BELOW else "blas"), measured
 
 
+def decide_grad(ratio, rec, avx512):
+    """rgemm's time / the BLAS's on weight-gradient blocks within L2 (measure_dwh with within_l2; None: not
+    measured), the per-step product chosen and whether the CPU has AVX-512 -> ("rgemm" or "blas", why): where
+    those blocks run (module docstring). Not measured: rgemm's, as before it was measured; level within noise
+    (RGEMM_BELOW to BLAS_ABOVE): rgemm's with AVX-512, the BLAS's without (rgemm's 256-bit tile)."""
+    choice, why = decide_dwh(ratio, rec)  # the BLAS per step; else the words for what was measured
+    if rec != "rgemm":
+        return choice, why
+    if ratio is None:
+        return "rgemm", why
+    if RGEMM_BELOW <= ratio <= BLAS_ABOVE:
+        tie = "rgemm" if avx512 else "blas"
+        return tie, f"{why}, level within noise, so by CPU kind: {'' if avx512 else 'no '}AVX-512"
+    return ("blas" if ratio > BLAS_ABOVE else "rgemm"), why
+
+
+def recorded_grad(blas_name, cpu, rec, avx512):
+    """decide_grad on this host's record, read (never measured: ``choose`` has made it, or could not) -> the
+    weight gradients' choice within L2, for rec the per-step product chosen; not measured where no record, or
+    none with a number for it, is found."""
+    want = host_key(blas_name, cpu)
+    for folder in record_dirs():
+        rec_ = read_record(record_path(folder, want), want)
+        if rec_ is not None:
+            ratio = rec_.get("grad_ratio")
+            return decide_grad(ratio if isinstance(ratio, (int, float)) else None, rec, avx512)
+    return decide_grad(None, rec, avx512)
+
+
 def host_key(blas_name, cpu):
     """The record's key: the CPU (model and flags, a str), the BLAS library, Python, and the sources of
     both products."""
@@ -181,6 +228,11 @@ def record_dirs():
         return [os.environ["LNRNN_REC_RECORD_DIR"]]
     user = os.path.join(os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"), "lnrnn")
     return [os.path.join(HERE, "__pycache__"), user]
+
+
+def record_path(folder, key):
+    """The record of the host with this key, in folder."""
+    return os.path.join(folder, f"rec-choice-{key}.json")
 
 
 def read_record(path, key):
@@ -216,7 +268,7 @@ def recorded(blas_name, cpu):
     in the first folder of record_dirs that takes it; None where it can be neither."""
     key = host_key(blas_name, cpu)
     for folder in record_dirs():
-        path = os.path.join(folder, f"rec-choice-{key}.json")
+        path = record_path(folder, key)
         rec = read_record(path, key)
         if rec is not None:
             return rec
