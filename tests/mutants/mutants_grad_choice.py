@@ -9,7 +9,7 @@ partials; a record's missing ratio read as a number, no record read as slow; the
 choice and the CPU kind wrong in _choose_grad; grad ignored by dwh_blocks and grad_blocks, not passed by the LSTM
 backward; info naming the other product. 16 mutants: NEW + OLD catch 16; the new file alone 16 (14 at first: the
 measurement asking for the large partials' ratio twice and info's wording had no test there, now added); the old
-files alone: not measured yet.
+files alone 3 (the shapes swapped, the large partials' ratio asked for twice, info's wording).
 
     python tests/mutants/run.py --only 'grad-*'
 """
