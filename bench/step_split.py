@@ -252,27 +252,12 @@ def product_kinds(name, norm, reps):
 
 
 def floor_kinds(name, reps):
-    """ms (medians, in turns) of the GEMM floor's parts at a shape on two threads, bench/step.py's own."""
-    from bench.step import floor_input, floor_recurrent, floor_weights
+    """ms (medians, in turns) of the GEMM floor's parts at a shape on two threads: bench/step.py's own
+    (floor_phases: x Wx, h Wh, dHW Wh^T, then dWx, dx and dWh over all T*B rows)."""
+    from bench.step import floor_phases, problem as floor_problem
     numba.set_num_threads(2)
-    T, B, I, H, _ = SHAPES[name]
-    G = 4 * H
-    rng = np.random.default_rng(0)
-    x = rng.standard_normal((T, B, I)).astype(np.float32)
-    Wx = rng.standard_normal((I, G)).astype(np.float32)
-    Wh = rng.standard_normal((H, G)).astype(np.float32)
-    hs = rng.standard_normal((T, B, H)).astype(np.float32)
-    dHW = rng.standard_normal((T, B, G)).astype(np.float32)
-    fns = [lambda: floor_input(x, Wx, 2), lambda: floor_recurrent(Wh, hs, dHW, 2, True),
-           lambda: floor_recurrent(Wh, hs, dHW, 2, False), lambda: floor_weights(x, Wx, hs, dHW, 2)]
-    ts = [[] for _ in fns]
-    for rep in range(reps + 1):
-        for fn, t in zip(fns, ts):
-            t0 = time.perf_counter()
-            fn()
-            if rep:
-                t.append(time.perf_counter() - t0)
-    return [1e3 * statistics.median(t) for t in ts]
+    layer, x, _, hs, dHW = floor_problem("lstm", "none", name, np.random.default_rng(0))
+    return floor_phases(layer, x, hs, dHW, 2, reps)
 
 
 def main():
