@@ -119,8 +119,8 @@ MUTANTS = [
          tests=BLAS_NEW + BLAS_OLD,
          why="grad_t_add passes A's row count as the width of CT: refused unless K == N, wrong there"),
     dict(name="v106-blas-grad-blocks-big-on-either", file=BLAS,
-         old='    big = rec == "rgemm" and DWH == "rgemm"',
-         new='    big = rec == "rgemm" or DWH == "rgemm"',
+         old='    return rec, rec == "rgemm" and dwh == "rgemm"',
+         new='    return rec, rec == "rgemm" or dwh == "rgemm"',
          tests=BLAS_NEW + BLAS_OLD,
          why="grad_blocks takes the large budget when only one of the per-step product and the dWh product is "
              "rgemm: weight gradients in small blocks on rgemm where the measurement chose the BLAS"),

@@ -437,11 +437,8 @@ def dwh_blocks(H, I, m, T, itemsize, rec, dwh, grad="rgemm"):
     (dwh_block_rows), and tw: whether a block's product is rgemm's transposed one (grad_t_add into dWh^T)
     (grad_on_rgemm). Blocks for the BLAS's GEMM that the L2 rule makes shorter than config.DWH_BLAS_MIN_ROWS
     rows are made as many as blocks of that many rows would be, the steps spread evenly over them (S2, 32-row
-    chunks: 4 blocks of 7 steps, not 14 of 2; config.py says why). grad "blas" (GRAD): the BLAS's blocks, as
-    where the per-step products run on the BLAS."""
-    if grad != "rgemm":
-        rec = "blas"
-    big = rec == "rgemm" and dwh == "rgemm"
+    chunks: 4 blocks of 7 steps, not 14 of 2; config.py says why). grad: GRAD (grad_products)."""
+    rec, big = grad_products(rec, dwh, grad)
     nb = max(1, min(T, dwh_block_rows(H, I, itemsize, big) // m))
     tw = grad_on_rgemm(H, 4 * H, I, nb * m, itemsize, rec, big)
     if not tw and nb * m < DWH_BLAS_MIN_ROWS:
@@ -449,6 +446,14 @@ def dwh_blocks(H, I, m, T, itemsize, rec, dwh, grad="rgemm"):
         n = -(-T // steps)                 # as many blocks as such blocks would be (one where T is short)
         nb = -(-T // n)                    # ... the steps spread evenly over them
     return nb, tw
+
+
+def grad_products(rec, dwh, grad):
+    """(rec, big) of a weight gradient's blocks, for the per-step products on rec, large dWh partials on dwh and
+    the blocks within L2 on grad (this process's REC, DWH, GRAD): rec "blas" where grad is (the BLAS's blocks, as
+    where it runs per step), and big, whether large partials take rgemm's blocks (grad_budget): both on rgemm."""
+    rec = rec if grad == "rgemm" else "blas"
+    return rec, rec == "rgemm" and dwh == "rgemm"
 
 
 def grad_on_rgemm(K, N, I, rows, itemsize, rec, big):
@@ -464,8 +469,7 @@ def grad_blocks(K, N, itemsize):
     (gemm.recurrent_weight_grad: the RNN and BN cells' dWh): rows per block (grad_block_rows, no input beside it) and
     tw, whether the blocks go to rgemm's transposed product (grad_on_rgemm, this process's REC, DWH and GRAD),
     the LSTM backward's rule for its dWh blocks."""
-    rec = REC if GRAD == "rgemm" else "blas"  # GRAD "blas": the BLAS's blocks, as where it runs per step
-    big = rec == "rgemm" and DWH == "rgemm"
+    rec, big = grad_products(REC, DWH, GRAD)
     rows = grad_block_rows(K, N, 0, itemsize, big)
     return rows, grad_on_rgemm(K, N, 0, rows, itemsize, rec, big)
 

@@ -137,9 +137,8 @@ def measure_dwh(blas, within_l2=False):
         D = rng.standard_normal((R, G)).astype(np.float32)   # (R,G) their dL/d(h_{t-1} Wh)
         pWhT = np.zeros((G, H), np.float32)                   # (G,H) rgemm's partial of dWh^T
         pWh = np.zeros((H, G), np.float32)                    # (H,G) the BLAS's partial of dWh
-        (nr, tw), (nb, _) = (blas.dwh_blocks(H, 0, m, R // m, 4, "rgemm", dwh) for dwh in ("rgemm", "blas"))
-        if within_l2:
-            nb, _ = blas.dwh_blocks(H, 0, m, R // m, 4, "blas", "blas")
+        nr, tw = blas.dwh_blocks(H, 0, m, R // m, 4, "rgemm", "rgemm")  # rgemm's blocks
+        nb, _ = blas.dwh_blocks(H, 0, m, R // m, 4, "blas" if within_l2 else "rgemm", "blas")  # the BLAS's
         if not tw:
             raise ValueError(f"measure_dwh: H {H}, m {m}: rgemm's blocks would not run on rgemm")
         nr, nb = nr * m, nb * m                               # rows of each one's blocks
