@@ -450,8 +450,9 @@ def dwh_blocks(H, I, m, T, itemsize, rec, dwh, grad="rgemm"):
 
 def grad_products(rec, dwh, grad):
     """(rec, big) of a weight gradient's blocks, for the per-step products on rec, large dWh partials on dwh and
-    the blocks within L2 on grad (this process's REC, DWH, GRAD): rec "blas" where grad is (the BLAS's blocks, as
-    where it runs per step), and big, whether large partials take rgemm's blocks (grad_budget): both on rgemm."""
+    the blocks within L2 on grad (this process's REC, DWH, GRAD): the product the blocks may take, rec, or the
+    BLAS where grad is "blas" (its blocks, as where the BLAS runs per step); and big, whether large partials
+    take rgemm's blocks (grad_budget): where both rec and dwh are rgemm."""
     rec = rec if grad == "rgemm" else "blas"
     return rec, rec == "rgemm" and dwh == "rgemm"
 
