@@ -33,13 +33,19 @@ def test_blas_lines_against_numpy_scipy_and_threadpoolctl():
         assert any(line.startswith(f"{p['internal_api']} ") and line.endswith(want) for line in got), (p, got)
 
 
+def info_lines_with(monkeypatch, prefix, **choices):
+    """lnrnn info's lines that start with prefix, with the kernels' product choices set (blas.DWH, DWH_WHY, GRAD,
+    GRAD_WHY, ...: choices) and the threading probe stubbed."""
+    from lnrnn.kernels.cpu import blas
+    for name, value in choices.items():
+        monkeypatch.setattr(blas, name, value)
+    monkeypatch.setattr(info_cmd, "_threading", lambda: ("omp", 1, 1))
+    return [line for line in info_cmd.info_lines() if line.startswith(prefix)]
+
+
 @pytest.mark.parametrize("dwh, said", [("rgemm", "blocks in L2 on rgemm"), ("blas", "large blocks on the BLAS")])
 def test_weight_gradient_line_names_the_path_taken(monkeypatch, dwh, said):
-    from lnrnn.kernels.cpu import blas
-    monkeypatch.setattr(blas, "DWH", dwh)
-    monkeypatch.setattr(blas, "DWH_WHY", "the reason")
-    monkeypatch.setattr(info_cmd, "_threading", lambda: ("omp", 1, 1))
-    lines = [line for line in info_cmd.info_lines() if line.startswith("weight gradients")]
+    lines = info_lines_with(monkeypatch, "weight gradients", DWH=dwh, DWH_WHY="the reason")
     assert lines == [f"weight gradients (dWh, dWx) whose partials outgrow L2: {said}: the reason"]
 
 

@@ -14,6 +14,7 @@ import pytest
 from lnrnn.kernels.cpu import blas, gemm, rec_choice as rc
 import lnrnn.kernels.cpu.rgemm as rg
 from test_kernels import close, lstm_problem, ref_lstm, run_lstm
+from test_values173_info_data import info_lines_with
 from test_values325_rec_choice import Clock, StandInBlas
 
 
@@ -216,9 +217,5 @@ def test_weight_gradients_over_many_rows_follow_grad(grad, monkeypatch):
 
 @pytest.mark.parametrize("grad, said", [("rgemm", "on rgemm"), ("blas", "on the BLAS, as every weight gradient")])
 def test_info_names_the_blocks_within_l2_and_why(grad, said, monkeypatch):
-    from lnrnn.commands import info as info_cmd
-    monkeypatch.setattr(blas, "GRAD", grad)
-    monkeypatch.setattr(blas, "GRAD_WHY", "the reason within L2")
-    monkeypatch.setattr(info_cmd, "_threading", lambda: ("omp", 1, 1))
-    lines = [line for line in info_cmd.info_lines() if line.startswith("weight-gradient blocks")]
+    lines = info_lines_with(monkeypatch, "weight-gradient blocks", GRAD=grad, GRAD_WHY="the reason within L2")
     assert lines == [f"weight-gradient blocks within L2: {said}: the reason within L2"]
