@@ -19,13 +19,18 @@ def test_the_commands_with_value_defaults_are_all_there():
     assert {"train", "sample", "gradcheck", "predict", "plot", "read", "export", "eval"} <= {n for n, _ in OPTIONS}
 
 
-@pytest.mark.parametrize("name, option", OPTIONS, ids=[f"{n}-{p.name}" for n, p in OPTIONS])
-def test_an_options_default_is_in_its_help(name, option):
-    cmd = main.commands[name]
+def default_in_help(cmd, name, option):
+    """Whether option's default is in its own line of cmd's --help: shown by click, or said in words."""
     ctx = click.Context(cmd, info_name=name)
     _, help_text = option.get_help_record(ctx)
     said = " ".join(help_text.split())
     value = option.default
     shown = f"[default: {value}]" in said or f"[default: {value};" in said  # a range adds "; x>=0"
     in_words = f"Default: {value:g}" in said if isinstance(value, float) else f"Default: {value}" in said
-    assert shown or in_words, (name, option.name, said)
+    return shown or in_words, said
+
+
+@pytest.mark.parametrize("name, option", OPTIONS, ids=[f"{n}-{p.name}" for n, p in OPTIONS])
+def test_an_options_default_is_in_its_help(name, option):
+    ok, said = default_in_help(main.commands[name], name, option)
+    assert ok, (name, option.name, said)
