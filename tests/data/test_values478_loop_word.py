@@ -1,6 +1,6 @@
-"""The synthetic stroke task's words (lnrnn/data/strokes.py, _loop_word: "2-6 loops"): a word of per_loop points
-a loop holds loops * per_loop + 1 points, and over 300 draws every count from 2 to 6 comes, about as often each
-(each of the five within 40-80 of 300), none outside."""
+"""The synthetic stroke task's words (lnrnn/data/strokes.py, _loop_word: "2-6 loops"): a word drawn with per_loop
+points per loop holds loops * per_loop + 1 points, and over 300 draws every count from 2 to 6 comes, each about as
+often (each of the five 40-80 times in 300), none outside."""
 from collections import Counter
 
 import numpy as np

@@ -17,4 +17,3 @@ def test_a_registry_row_refuses_assignment_and_keeps_its_values(name):
         row.infer_seqs = not row.infer_seqs
     assert cells.CELLS[name] is row and row.name == name
     assert name == (row.cell if row.norm == "none" else f"{row.norm}-{row.cell}")
-
