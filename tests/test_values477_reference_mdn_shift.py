@@ -1,7 +1,8 @@
 """The NumPy spec's mixture density (lnrnn/reference.py, mdn_nll) at mixture logits far from zero: the weights are a
 softmax, so adding one constant to a row's logits changes nothing, and the spec stays finite where exp of a logit
-alone would overflow or underflow (rows at +700, -800 and 0 in one batch, at K 1 and 3): it equals the same rows at
-logits near zero, torch.distributions' mixture written independently, and the kernel (kernels/mdn.py), float64."""
+alone would overflow or underflow (rows at +700, -800 and 0 in one batch, at M 1 and 3 components): it equals the
+same rows at logits near zero, torch.distributions' mixture written independently, and the kernel (kernels/mdn.py),
+float64."""
 import numpy as np
 
 from lnrnn import reference as ref
@@ -38,6 +39,7 @@ def test_the_weights_follow_each_rows_largest_logit_not_the_batchs():
     """Rows 700 apart in one batch: a shift shared by the batch would leave the lower rows' weights 0 / 0."""
     M = 3
     y, far, target, valid = case(M, 4779)
+    together = ref.mdn_nll(far, target, valid, M)
     for r in range(len(SHIFTS)):
         alone = ref.mdn_nll(far[r:r + 1], target[r:r + 1], valid[r:r + 1], M)
-        np.testing.assert_allclose(ref.mdn_nll(far, target, valid, M)[r], alone[0], rtol=1e-12, err_msg=f"row {r}")
+        np.testing.assert_allclose(together[r], alone[0], rtol=1e-12, err_msg=f"row {r}")

@@ -9,10 +9,15 @@ import pytest
 
 from lnrnn.cli import main
 
-# (command, option) with a value as default: not a flag, not repeatable, not None or click's "no default" marker
-OPTIONS = [(name, p) for name, cmd in sorted(main.commands.items()) for p in cmd.params
-           if isinstance(p, click.Option) and not p.is_flag and not p.multiple and p.default is not None
-           and not isinstance(p.default, enum.Enum)]
+
+def value_default(p):
+    """Whether p is an option with a value as default: not a flag, not repeatable, not None or click's "no default"
+    marker."""
+    return (isinstance(p, click.Option) and not p.is_flag and not p.multiple and p.default is not None
+            and not isinstance(p.default, enum.Enum))
+
+
+OPTIONS = [(name, p) for name, cmd in sorted(main.commands.items()) for p in cmd.params if value_default(p)]
 
 
 def test_the_commands_with_value_defaults_are_all_there():

@@ -2,14 +2,12 @@
 the subcommands of a group included (lnrnn data mnist's --subset and --mirror; test_values428_options_help reads the
 top-level commands only), each command being the one the CLI runs under its name. The check is
 test_values428_options_help.default_in_help: click's own help record of the option, shown or said in words."""
-import enum
-
 import click
 import pytest
 
 from lnrnn.cli import main
 from lnrnn.commands import data, eval as eval_command, export, gradcheck, info, plot, predict, read, sample, train
-from test_values428_options_help import default_in_help
+from test_values428_options_help import default_in_help, value_default
 
 MODULES = [data, eval_command, export, gradcheck, info, plot, predict, read, sample, train]
 
@@ -28,9 +26,7 @@ def defined(module):
 
 
 COMMANDS = [pc for m in MODULES for pc in defined(m)]
-OPTIONS = [(path, cmd, p) for path, cmd in COMMANDS for p in cmd.params
-           if isinstance(p, click.Option) and not p.is_flag and not p.multiple and p.default is not None
-           and not isinstance(p.default, enum.Enum)]
+OPTIONS = [(path, cmd, p) for path, cmd in COMMANDS for p in cmd.params if value_default(p)]
 
 
 def test_each_module_defines_the_command_the_cli_runs_under_its_name():
