@@ -26,6 +26,7 @@ import ast
 import fnmatch
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -105,10 +106,19 @@ def pytest_run(tree, tests, cache, timeout, log, first_failure=True):
            *tests]
     t0 = time.perf_counter()
     with open(log, "w") as f:
+        # Its own process group, killed whole afterwards: a mutant that crashes pytest (a compiled read out of
+        # bounds) or runs past the timeout leaves no xdist worker or child process running into the next mutant.
+        proc = subprocess.Popen(cmd, cwd=tree, env=env, stdout=f, stderr=subprocess.STDOUT, start_new_session=True)
         try:
-            rc = subprocess.run(cmd, cwd=tree, env=env, stdout=f, stderr=subprocess.STDOUT, timeout=timeout).returncode
+            rc = proc.wait(timeout=timeout)
         except subprocess.TimeoutExpired:
             rc = "timeout"
+        finally:
+            try:
+                os.killpg(proc.pid, signal.SIGKILL)
+            except ProcessLookupError:  # the group is already empty
+                pass
+            proc.wait()
     return rc, time.perf_counter() - t0
 
 
