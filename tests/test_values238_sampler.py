@@ -8,6 +8,7 @@ leave room for all its notes (the prime's words, the count and the cap), 98 char
 image labels every character up to 119 characters and every second one from 120 (at most about 60 labels).
 
 The caption's cut is test_values213_sampler's cut (repr's two ends about an ellipsis, written there)."""
+from contextlib import contextmanager
 from types import SimpleNamespace
 
 import numpy as np
@@ -98,16 +99,22 @@ def test_a_caption_of_1234_characters_counts_them_and_leaves_room_for_its_notes(
     assert got.endswith(tail) and len(got) == 98                     # cut keeps limit - 2 characters
 
 
-@pytest.mark.parametrize("U, every", [(61, 1), (119, 1), (120, 2), (121, 2)])
-def test_the_attention_image_labels_every_character_up_to_119(U, every):
+@contextmanager
+def attention_axis(U):
+    """(chars, the character axis of the attention image) of one written line of U characters, a-z over again."""
     chars = [chr(ord("a") + u % 26) for u in range(U)]
     row = Written(points=np.array([[0.1, 0.2, 0.0], [0.3, 0.1, 1.0]]), phi=np.full((2, U), 0.1), capped=False,
                   text="".join(chars), chars=chars, codes=np.arange(U))
     plt = _pyplot()
     fig = written_figure(plt, [row], attention=True)
     try:
-        ax = next(a for a in fig.axes if a.get_ylabel() == "character")
-        assert list(ax.get_yticks()) == list(range(0, U, every))
-        assert [t.get_text() for t in ax.get_yticklabels()] == chars[::every]
+        yield chars, next(a for a in fig.axes if a.get_ylabel() == "character")
     finally:
         plt.close(fig)
+
+
+@pytest.mark.parametrize("U, every", [(61, 1), (119, 1), (120, 2), (121, 2)])
+def test_the_attention_image_labels_every_character_up_to_119(U, every):
+    with attention_axis(U) as (chars, ax):
+        assert list(ax.get_yticks()) == list(range(0, U, every))
+        assert [t.get_text() for t in ax.get_yticklabels()] == chars[::every]
