@@ -9,11 +9,12 @@ import shutil
 
 import pytest
 
+from lnrnn.training.rundir import read_jsonl
 from test_cli import assert_ok, invoke
 
 
 def rows(out):
-    return [json.loads(line) for line in (out / "updates.jsonl").read_text().splitlines()]
+    return read_jsonl(out / "updates.jsonl")
 
 
 @pytest.fixture(scope="module")
