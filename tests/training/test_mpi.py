@@ -5,7 +5,6 @@ barrier. The mpiexec tests run ``mpiexec -n 2`` from the ``mpi`` extra (installe
 when mpi4py or mpiexec is absent. Every comparison is float64, to 1e-9 relative or better.
 """
 import glob
-import json
 import os
 import shutil
 import subprocess
@@ -22,6 +21,7 @@ from lnrnn.cli import main
 from lnrnn.errors import UserError
 from lnrnn.kernels import bn_lstm, bn_rnn, bn_sync
 from lnrnn.training.runconfig import TrainConfig
+from lnrnn.training.rundir import read_jsonl
 from bn_problems import bn_problem
 from gradcheck_util import numeric_grad, rel_error, sample_idx
 
@@ -267,8 +267,7 @@ def _params(out):
 
 
 def _metrics(out):
-    with open(os.path.join(out, "metrics.jsonl")) as f:
-        return [json.loads(line) for line in f]
+    return read_jsonl(os.path.join(out, "metrics.jsonl"))
 
 
 def _same_run(one, group, tol=1e-9):

@@ -3,7 +3,6 @@ epoch e, both the rate the optimizer holds at every update and the ``lr`` that m
 for every finished epoch (its ``epoch`` field counts from 1). The resume tests compare two runs of the
 same code, so an off-by-one epoch in the schedule would pass them; these compare with the formula.
 """
-import json
 import os
 
 import pytest
@@ -12,6 +11,7 @@ from click.testing import CliRunner
 from lnrnn.training import optim
 from lnrnn.cli import main
 from lnrnn.training.runconfig import TrainConfig
+from lnrnn.training.rundir import read_jsonl
 from lnrnn.training.train import train
 
 LR, DECAY, EPOCHS = 0.02, 0.5, 3  # a decay of 0.5 makes an epoch's shift a factor of 2
@@ -24,8 +24,7 @@ def expected(epoch0):
 
 
 def metrics(out):
-    with open(os.path.join(out, "metrics.jsonl")) as f:
-        return [json.loads(line) for line in f]
+    return read_jsonl(os.path.join(out, "metrics.jsonl"))
 
 
 def assert_metrics_schedule(out, epochs=EPOCHS):

@@ -12,13 +12,14 @@ import numpy as np
 from lnrnn.training.checkpoint import load_checkpoint
 from lnrnn.training.recorder import RunRecorder
 from lnrnn.training.runconfig import TrainConfig
+from lnrnn.training.rundir import read_jsonl
 from lnrnn.training.train import Trainer
 
 CFG = dict(task="digits", split="32/16", hidden=4, batch_size=16, epochs=3)
 
 
 def _steps(path):
-    return [json.loads(line)["step"] for line in open(path)]
+    return [r["step"] for r in read_jsonl(path)]
 
 
 def test_a_resume_keeps_the_rows_its_checkpoint_covers(tmp_path):

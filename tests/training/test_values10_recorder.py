@@ -3,10 +3,10 @@ samples of every metrics row against their definition (each update takes a batch
 sequences, the last of an epoch the 8 left), and a run stopped early by --patience 3 and resumed: with the
 same --patience it stays stopped (its third evaluation since the best has been), with --patience 4 it trains
 on."""
-import json
 import os
 
 from lnrnn.training.checkpoint import load_checkpoint
+from lnrnn.training.rundir import read_jsonl
 from lnrnn.training.train import Trainer
 
 from test_cli import TINY, assert_ok, invoke
@@ -18,7 +18,7 @@ N_TRAIN, BATCH, PER_EPOCH = 200, 32, 7
 
 
 def rows(out):
-    return [json.loads(line) for line in open(os.path.join(out, "metrics.jsonl"))]
+    return read_jsonl(os.path.join(out, "metrics.jsonl"))
 
 
 def samples_by(step):

@@ -23,6 +23,7 @@ from lnrnn.errors import CheckpointError, TrainingDiverged, TrainingInterrupted
 from lnrnn.training.plan import RESUME_OVERRIDABLE
 from lnrnn.training.runconfig import TrainConfig
 from lnrnn.training.setup import resume_config
+from lnrnn.training.rundir import read_jsonl
 from lnrnn.training.train import train
 
 TINY = dict(task="digits", split="40/20", cell="rnn", hidden=4, batch_size=16, epochs=2, seed=5, lr=0.05,
@@ -37,10 +38,6 @@ def cfg(out, **kw):
 
 def quiet_train(c, **kw):
     return train(c, quiet=True, log=lambda m: None, **kw)
-
-
-def jsonl(path):
-    return [json.loads(line) for line in open(path)]
 
 
 def saved_step(out):
@@ -77,7 +74,7 @@ def test_sigterm_during_the_epochs_evaluation_trains_nothing_more(tmp_path, monk
                             f"{out}; continue with `lnrnn train --out {out} --resume`.")
     assert "\n" not in str(e.value)
     assert saved_step(out) == NB
-    assert [r["step"] for r in jsonl(out / "metrics.jsonl")] == [NB]
+    assert [r["step"] for r in read_jsonl(out / "metrics.jsonl")] == [NB]
 
 
 def test_eval_every_inside_epochs_only(tmp_path, monkeypatch):
@@ -85,7 +82,7 @@ def test_eval_every_inside_epochs_only(tmp_path, monkeypatch):
     calls = counting_evaluate(monkeypatch)
     every, epochs = 2, 2
     quiet_train(cfg(out, epochs=epochs, eval_every=every))
-    rows = jsonl(out / "metrics.jsonl")
+    rows = read_jsonl(out / "metrics.jsonl")
     want = []   # (step, kind, epoch) by hand: mid-epoch at multiples of every, not at an epoch's last update
     for step in range(1, epochs * NB + 1):
         e, b = divmod(step - 1, NB)
@@ -108,7 +105,7 @@ def test_max_steps_right_after_an_evaluation_is_not_evaluated_again(tmp_path, mo
     assert t.step == 4 and t.reached == "max_steps"
     assert t.stop_eval is None
     assert len(calls) == 2                                  # epoch 1's end, update 4
-    rows = jsonl(out / "metrics.jsonl")
+    rows = read_jsonl(out / "metrics.jsonl")
     assert [(r["step"], r.get("eval")) for r in rows] == [(NB, None), (4, "update")]
     assert saved_step(out) == 4
 

@@ -18,7 +18,7 @@ import shutil
 
 import pytest
 
-from lnrnn.training.rundir import CURVE_FILE, METRICS_FILE
+from lnrnn.training.rundir import CURVE_FILE, METRICS_FILE, read_jsonl
 from lnrnn.training.train import train
 from test_values202_train_run import TINY, cfg
 
@@ -37,8 +37,7 @@ def runs(tmp_path_factory):
 
 
 def rows(path):
-    with open(os.path.join(str(path), METRICS_FILE), encoding="utf-8") as f:
-        return [json.loads(line) for line in f]
+    return read_jsonl(os.path.join(str(path), METRICS_FILE))
 
 
 def test_each_epochs_closing_bar_counts_the_samples_of_its_updates(runs):

@@ -15,7 +15,6 @@ the classifier's 'cross-entropy loss (nats)', its title
     a cut at 10      --max-steps 10 with --log-every 4: updates.jsonl's window then holds updates 9 and 10, the
                      epoch's sums updates 7 to 10; resumed to the end of epoch 2 it equals the run never cut"""
 import io
-import json
 import re
 
 import numpy as np
@@ -24,6 +23,7 @@ import pytest
 import lnrnn.training.recorder as recorder_module
 from lnrnn.training.checkpoint import load_checkpoint
 from lnrnn.training.runconfig import TrainConfig
+from lnrnn.training.rundir import read_jsonl
 from lnrnn.training.train import train
 from test_values56_stop_place import TINY, summary
 from test_values_train_policies import rows
@@ -33,8 +33,7 @@ B7 = dict(batch_size=7)
 
 
 def updates(out):
-    with open(out / "updates.jsonl") as f:
-        return [json.loads(line) for line in f if line.strip()]
+    return read_jsonl(out / "updates.jsonl")
 
 
 def test_one_epoch_draws_the_curve_with_its_loss_axis_and_title(tmp_path, monkeypatch):

@@ -17,7 +17,7 @@ import pytest
 from lnrnn.errors import TrainingInterrupted, UserError
 from lnrnn.training import train as train_mod
 from lnrnn.training.checkpoint import load_checkpoint
-from lnrnn.training.rundir import LOCK_FILE, UPDATES_FILE
+from lnrnn.training.rundir import LOCK_FILE, UPDATES_FILE, read_jsonl
 from lnrnn.training.runconfig import TrainConfig
 
 
@@ -30,11 +30,6 @@ def tiny(tmp_path, **kw):
 
 def quiet_log(msg):
     pass
-
-
-def rows(path):
-    with open(path) as f:
-        return [json.loads(line) for line in f]
 
 
 # ---- quiet, the run folder's checks, the lock ----
@@ -86,7 +81,7 @@ def test_the_first_loss_is_the_blow_up_reference(tmp_path):
     seen = []
     train_mod.train(tiny(tmp_path, epochs=1, log_every=1), quiet=True, log=quiet_log,
                     hook=lambda t: seen.append(t.initial_loss))
-    first = rows(tmp_path / "run" / UPDATES_FILE)[0]
+    first = read_jsonl(tmp_path / "run" / UPDATES_FILE)[0]
     assert first["step"] == 1
     assert seen == [pytest.approx(first["train_loss"], rel=1e-12)] * 3  # set by update 1, kept after
     meta, _ = load_checkpoint(str(tmp_path / "run"))
@@ -101,12 +96,12 @@ def test_an_updates_row_holds_only_the_updates_since_the_last_row(tmp_path):
         per.append((t.model.last_sums["loss"], t.model.last_count))
 
     train_mod.train(tiny(tmp_path, epochs=1, log_every=2), quiet=True, log=quiet_log, hook=hook)
-    got = rows(tmp_path / "run" / UPDATES_FILE)
+    got = read_jsonl(tmp_path / "run" / UPDATES_FILE)
     assert [(r["step"], r["updates"]) for r in got] == [(2, 2)]
     (s1, c1), (s2, c2), (s3, c3) = per
     assert (c1, c2, c3) == (16, 16, 8)  # one scored unit a sequence
     assert got[0]["train_loss"] == pytest.approx((s1 + s2) / (c1 + c2), rel=1e-12)
-    epoch = rows(tmp_path / "run" / "metrics.jsonl")[0]
+    epoch = read_jsonl(tmp_path / "run" / "metrics.jsonl")[0]
     assert epoch["train_loss"] == pytest.approx((s1 + s2 + s3) / 40, rel=1e-12)
 
 
@@ -238,7 +233,7 @@ def test_training_time_counts_updates_and_validations_with_compiling_apart(tmp_p
         t.close()
     assert t.first_update_s == 1.5  # the wall seconds to the first update, its compiling included
     # 3 updates of 1 s and one validation of 0.25 s; compiling: 0.5 s (update 1) + 0.125 s (the validation)
-    (row,) = rows(tmp_path / "run" / "metrics.jsonl")
+    (row,) = read_jsonl(tmp_path / "run" / "metrics.jsonl")
     assert (row["step"], row["time_s"], row["compile_s"]) == (3, 3.25, 0.625)
     meta, _ = load_checkpoint(str(tmp_path / "run"))
     assert (meta["train_time_s"], meta["compile_time_s"]) == (3.25, 0.625)
@@ -262,7 +257,7 @@ def test_a_resumed_runs_compile_seconds_add_to_the_earlier_invocations(tmp_path,
     finally:
         again.close()
     # this invocation: update 3 (1 s, 0.5 s compiling) and epoch 1's validation (0.25 s, 0.125 s compiling)
-    (row,) = rows(tmp_path / "run" / "metrics.jsonl")
+    (row,) = read_jsonl(tmp_path / "run" / "metrics.jsonl")
     assert (row["step"], row["time_s"], row["compile_s"]) == (3, 3.5, 1.25)
     meta, _ = load_checkpoint(str(tmp_path / "run"))
     assert (meta["train_time_s"], meta["compile_time_s"]) == (3.5, 1.25)

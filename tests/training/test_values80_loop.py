@@ -16,6 +16,7 @@ import pytest
 import lnrnn.training.train as train_module
 from lnrnn.errors import TrainingDiverged
 from lnrnn.training.runconfig import TrainConfig
+from lnrnn.training.rundir import read_jsonl
 from lnrnn.training.train import train
 
 TINY = dict(task="digits", split="40/20", cell="rnn", hidden=4, batch_size=16, epochs=2, seed=5, lr=0.05,
@@ -29,10 +30,6 @@ def cfg(out, **kw):
 
 def quiet_train(c, **kw):
     return train(c, quiet=True, log=lambda m: None, **kw)
-
-
-def jsonl(path):
-    return [json.loads(line) for line in open(path)]
 
 
 def by_hand(steps):
@@ -62,14 +59,14 @@ def test_each_update_leaves_the_batches_done_in_its_epoch(stopped):
 
 def test_updates_rows_place_each_update_in_its_epoch(stopped):
     out, _, _ = stopped
-    rows = jsonl(out / "updates.jsonl")
+    rows = read_jsonl(out / "updates.jsonl")
     assert [r["step"] for r in rows] == [1, 2, 3, 4]
     assert [r["epoch"] for r in rows] == [round(e + b / NB, 6) for e, b in by_hand(4)]
 
 
 def test_metrics_rows_place_each_evaluation(stopped):
     out, _, _ = stopped
-    rows = jsonl(out / "metrics.jsonl")
+    rows = read_jsonl(out / "metrics.jsonl")
     # update 2 (--eval-every, inside epoch 1), epoch 1's end (update 3), update 4 (--eval-every, inside epoch 2)
     assert [r["step"] for r in rows] == [2, 3, 4]
     assert [r.get("eval") for r in rows] == ["update", None, "update"]
@@ -108,4 +105,4 @@ def test_a_nan_eval_every_validation_loss_stops_the_run(tmp_path, monkeypatch):
     assert len(calls) == 1                                     # at update 2, inside epoch 1
     assert "the validation loss became nan at epoch 1, after update 2;" in str(e.value)
     assert not (out / "metrics.jsonl").exists() or not any(
-        not math.isfinite(r["val_loss"]) for r in jsonl(out / "metrics.jsonl"))
+        not math.isfinite(r["val_loss"]) for r in read_jsonl(out / "metrics.jsonl"))

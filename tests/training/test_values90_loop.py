@@ -19,6 +19,7 @@ import pytest
 
 import lnrnn.training.train as train_module
 from lnrnn.training.runconfig import TrainConfig
+from lnrnn.training.rundir import read_jsonl
 from lnrnn.training.train import train
 
 TINY = dict(task="digits", split="40/20", cell="rnn", hidden=4, batch_size=16, epochs=2, seed=5, lr=0.05,
@@ -33,10 +34,6 @@ def cfg(out, **kw):
 
 def quiet_train(c, **kw):
     return train(c, quiet=True, log=lambda m: None, **kw)
-
-
-def jsonl(path):
-    return [json.loads(line) for line in open(path)]
 
 
 def meta_of(out):
@@ -64,7 +61,7 @@ def test_updates_rows_hold_their_windows_means_and_rates(decayed):
     out, seen = decayed
     assert [s for s, *_ in seen] == [1, 2, 3, 4, 5, 6]
     assert [c for *_, c in seen] == [16, 16, 8] * 2          # the last-step head scores one unit a sequence
-    rows = jsonl(out / "updates.jsonl")
+    rows = read_jsonl(out / "updates.jsonl")
     assert [r["step"] for r in rows] == [2, 4, 6]
     for r, k in zip(rows, range(0, 6, 2)):
         window = seen[k:k + 2]
@@ -79,7 +76,7 @@ def test_updates_rows_hold_their_windows_means_and_rates(decayed):
 
 def test_epoch_rows_hold_the_epochs_means(decayed):
     out, seen = decayed
-    rows = jsonl(out / "metrics.jsonl")
+    rows = read_jsonl(out / "metrics.jsonl")
     assert [r["epoch"] for r in rows] == [1, 2] and [r["step"] for r in rows] == [3, 6]
     for e, r in enumerate(rows):
         want = mean_of(seen[NB * e:NB * (e + 1)])
@@ -91,7 +88,7 @@ def test_epoch_rows_hold_the_epochs_means(decayed):
 def test_a_stop_inside_an_epoch_is_evaluated_as_the_stops(tmp_path):
     out = tmp_path / "run"
     quiet_train(cfg(out, max_steps=4))
-    rows = jsonl(out / "metrics.jsonl")
+    rows = read_jsonl(out / "metrics.jsonl")
     assert [r["step"] for r in rows] == [3]                  # the last row stays epoch 1's
     stop = meta_of(out)["stop_eval"]
     assert (stop["eval"], stop["step"], stop["epoch"]) == ("stop", 4, round(1 + 1 / NB, 6))
@@ -140,7 +137,7 @@ def test_patience_over_a_non_monotonic_history_and_resumed_with_more(tmp_path, m
     assert (stop_i, best_i) == (4, 2)                        # 1.0, worse, better, a tie, worse: the stop
     assert t.step == stop_i + 1                              # one evaluation an update
     assert t.early_stop is not None and t.best["step"] == best_i + 1 and t.best["value"] == LOSSES[best_i]
-    rows = jsonl(out / "metrics.jsonl")
+    rows = read_jsonl(out / "metrics.jsonl")
     assert [r["val_loss"] for r in rows] == LOSSES[:stop_i + 1]
     assert rows[-1].get("early_stop") is True and not any(r.get("early_stop") for r in rows[:-1])
     assert meta_of(out / "best")["best"]["step"] == best_i + 1
@@ -157,4 +154,4 @@ def test_patience_over_a_non_monotonic_history_and_resumed_with_more(tmp_path, m
     # the same as one run with --patience 4 from the start
     stop4, best4, _ = patience_by_hand(LOSSES, 4)
     assert t2.step == stop4 + 1 and t2.best["step"] == best4 + 1
-    assert [r["val_loss"] for r in jsonl(out / "metrics.jsonl")] == LOSSES[:t2.step]
+    assert [r["val_loss"] for r in read_jsonl(out / "metrics.jsonl")] == LOSSES[:t2.step]

@@ -3,7 +3,6 @@ written here: the best validation metric and --patience over "worse, better, wor
 (ties are not better; the early stop fires at the exact evaluation), the blow-up streak that a good
 update resets, --save-every's schedule, the --keep copies' names and pruning past powers of ten, and a
 run stopped in the middle of a patience count and resumed, equal to the uninterrupted one."""
-import json
 import os
 from types import SimpleNamespace
 
@@ -15,6 +14,7 @@ from lnrnn.training.checkpoint import PAST_DIR, keep_past, load_checkpoint, save
 from lnrnn.training.optim import decayed_lr
 from lnrnn.training.recorder import RunRecorder
 from lnrnn.training.stopping import BLOWUP_FACTOR, BLOWUP_UPDATES
+from lnrnn.training.rundir import read_jsonl
 from lnrnn.training.train import Trainer
 
 from test_cli import TINY, assert_ok, invoke
@@ -174,7 +174,7 @@ def scripted(monkeypatch):
 
 
 def rows(out):
-    return [json.loads(line) for line in open(os.path.join(out, "metrics.jsonl"))]
+    return read_jsonl(os.path.join(out, "metrics.jsonl"))
 
 
 def test_patience_count_survives_a_stop_and_resume(tmp_path, monkeypatch):
@@ -218,7 +218,7 @@ def recorded_updates(monkeypatch):
 
 
 def update_rows(out):
-    return [json.loads(line) for line in open(os.path.join(out, "updates.jsonl"))]
+    return read_jsonl(os.path.join(out, "updates.jsonl"))
 
 
 def test_update_log_windows_survive_a_stop_and_resume(tmp_path, monkeypatch):
