@@ -15,6 +15,7 @@ import lnrnn
 from lnrnn.model.models import SequenceModel
 from lnrnn.training import logs, train as train_module
 from lnrnn.training.checkpoint import load_checkpoint
+from lnrnn.training.rundir import read_jsonl
 
 from test_cli import TINY, assert_clean_error, assert_ok, assert_same_run, invoke, reference_run  # noqa: F401
 
@@ -22,7 +23,7 @@ EVAL = ["--eval-every", 3, "--keep", 20, "--save-every", 3]  # a checkpoint kept
 
 
 def rows(out):
-    return [json.loads(line) for line in open(os.path.join(out, "metrics.jsonl"))]
+    return read_jsonl(os.path.join(out, "metrics.jsonl"))
 
 
 def past(out, step):

@@ -1,11 +1,11 @@
 """learning_curve.svg is redrawn after an epoch only once CURVE_REDRAW_S seconds have passed since its
 last drawing (a drawing costs 0.1-0.3 s, a lot next to a small run's few-second epochs),
 and always when the run returns, so a finished or stopped run's picture holds every epoch."""
-import json
 import os
 
 from lnrnn.training import recorder
 from lnrnn.training.runconfig import TrainConfig
+from lnrnn.training.rundir import read_jsonl
 from lnrnn.training.train import train
 
 
@@ -28,7 +28,7 @@ def run(tmp_path, monkeypatch, redraw_s, **kw):
 def epochs_in_curve(out):
     svg = open(os.path.join(out, "learning_curve.svg")).read()
     assert "<svg" in svg[:2000] and "validation" in svg
-    return [json.loads(line)["epoch"] for line in open(os.path.join(out, "metrics.jsonl"))]
+    return [r["epoch"] for r in read_jsonl(os.path.join(out, "metrics.jsonl"))]
 
 
 def test_every_epoch_when_due(tmp_path, monkeypatch):

@@ -20,6 +20,7 @@ import numpy as np
 import pytest
 
 from lnrnn.errors import TrainingDiverged
+from lnrnn.training.rundir import read_jsonl
 from lnrnn.training.train import train
 from test_values202_train_run import cfg
 
@@ -29,8 +30,7 @@ TIME = re.compile(r" in [0-9:]+ of training")
 
 
 def rows(out):
-    with open(os.path.join(str(out), "metrics.jsonl"), encoding="utf-8") as f:
-        return [json.loads(line) for line in f]
+    return read_jsonl(os.path.join(str(out), "metrics.jsonl"))
 
 
 def plain(line):
