@@ -446,6 +446,7 @@ def test_a_new_head_drops_in(tmp_path, monkeypatch):
     from lnrnn.cli import main
     from lnrnn.data import tasks
     from lnrnn.training.runconfig import TrainConfig
+    from lnrnn.training.rundir import read_jsonl
     from lnrnn.training.train import train
 
     class L1Head(heads.Head):
@@ -473,7 +474,7 @@ def test_a_new_head_drops_in(tmp_path, monkeypatch):
     base = dict(task="adding", hidden=5, batch_size=8, epochs=2, cell="ln-rnn", out=out)
     train(TrainConfig(**base, max_steps=7), quiet=True, log=lambda m: None)
     tr = train(TrainConfig(**base), resume=True, quiet=True, log=lambda m: None)
-    recs = [json.loads(line) for line in open(f"{out}/metrics.jsonl")]
+    recs = read_jsonl(f"{out}/metrics.jsonl")
     assert len(recs) == 2 and all(set(r) >= {"train_loss", "val_loss"} and "val_acc" not in r for r in recs)
     assert recs[1]["val_loss"] < recs[0]["train_loss"]
     svg = open(f"{out}/learning_curve.svg").read()

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from lnrnn.training.checkpoint import load_checkpoint
-from lnrnn.training.rundir import UPDATES_FILE
+from lnrnn.training.rundir import UPDATES_FILE, read_jsonl
 
 from test_cli import TIME_KEYS, TINY, assert_clean_error, assert_ok, invoke
 
@@ -22,7 +22,7 @@ def same_arrays(a, b):
 
 
 def updates(out):
-    rows = [json.loads(line) for line in open(os.path.join(out, UPDATES_FILE))]
+    rows = read_jsonl(os.path.join(out, UPDATES_FILE))
     return [{k: v for k, v in r.items() if k not in TIME_KEYS} for r in rows]
 
 

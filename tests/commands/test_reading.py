@@ -19,6 +19,7 @@ from lnrnn.data.tasks import load_task, task_spec
 from lnrnn.errors import UserError
 from lnrnn.model import models
 from lnrnn.textmetrics import edit_distance
+from lnrnn.training.rundir import read_jsonl
 
 import test_strokes_data as sd   # the IAM-OnDB writer
 from test_cli import TINY, assert_clean_error, assert_ok, invoke
@@ -52,7 +53,7 @@ def meta_of(run):
 
 
 def last_row(run):
-    return [json.loads(line) for line in open(os.path.join(run, "metrics.jsonl"))][-1]
+    return read_jsonl(os.path.join(run, "metrics.jsonl"))[-1]
 
 
 @needs_hershey

@@ -71,11 +71,10 @@ def test_cuda_model_step_equals_cpu(per_step):
 def test_cli_train_on_cuda_matches_cpu(tmp_path):
     """`lnrnn train --device cuda` runs end to end on a GPU and, in float64 with the same seed, records
     the same learning curve as --device cpu."""
-    import json
-
     from click.testing import CliRunner
 
     from lnrnn.cli import main
+    from lnrnn.training.rundir import read_jsonl
 
     args = ["train", "--task", "digits", "--split", "64/32", "--hidden", "6", "--batch-size", "16", "--epochs", "1",
             "--dtype", "float64", "-q"]
@@ -83,8 +82,7 @@ def test_cli_train_on_cuda_matches_cpu(tmp_path):
     for device in ("cpu", "cuda"):
         r = CliRunner().invoke(main, args + ["--device", device, "--out", str(tmp_path / device)])
         assert r.exit_code == 0, r.output + repr(r.exception)
-        lines = (tmp_path / device / "metrics.jsonl").read_text().splitlines()
-        hist[device] = [json.loads(line) for line in lines]
+        hist[device] = read_jsonl(tmp_path / device / "metrics.jsonl")
     a, b = hist["cpu"], hist["cuda"]
     assert a and len(a) == len(b)
     for ra, rb in zip(a, b):

@@ -6,7 +6,6 @@ default run") holds those seeds' accuracies. Here: README's figures are the tabl
 deviations are its seeds', and the default run itself (seed 0, once per test session for both cells) lands
 within the stated spread, with LN ahead. Another CPU kind or BLAS rounds differently and ends elsewhere
 within the spread, so the run is held to the stated mean and deviation, not to the table's seed-0 cell."""
-import json
 import re
 import statistics
 from pathlib import Path
@@ -16,6 +15,7 @@ import pytest
 from click.testing import CliRunner
 
 from lnrnn.cli import main
+from lnrnn.training.rundir import read_jsonl
 
 ROOT = Path(testpaths.ROOT)
 README = ROOT / "README.md"
@@ -89,7 +89,7 @@ def default_runs(tmp_path_factory):
         extra = [] if cell == "ln-lstm" else ["--cell", cell]
         r = CliRunner().invoke(main, ["train", *extra, "--out", str(out), "-q"])
         assert r.exit_code == 0, r.output + repr(r.exception)
-        rows = [json.loads(line) for line in (out / "metrics.jsonl").read_text().splitlines()]
+        rows = read_jsonl(out / "metrics.jsonl")
         assert rows[-1]["epoch"] == 20
         acc[cell] = 100 * rows[-1]["val_acc"]
     return acc

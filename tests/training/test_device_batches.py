@@ -7,8 +7,6 @@ carried between chunks on the device), the LN-LSTM's narrow-input backward (Wx c
 --device cpu after 3 updates, and one copy to the host per update (the (3,) metrics).
 
 Blocks of 4 threads and GEMM tiles of 3 (small_tiles): several blocks and ragged tiles on every shape."""
-import json
-
 import numpy as np
 import pytest
 
@@ -201,11 +199,12 @@ def test_cli_stroke_training_on_device_equals_cpu(small_tiles, tmp_path, extra):
     """Three clipped updates of `lnrnn train --device cuda` on ragged stroke batches (MDN head; with truncated
     BPTT in chunks of 2) record the losses, parameters and optimizer slots of --device cpu (float64)."""
     from lnrnn.training.checkpoint import load_checkpoint
+    from lnrnn.training.rundir import read_jsonl
     data = _stroke_file(tmp_path)
     runs = {}
     for device in ("cpu", "cuda"):
         out = _train(tmp_path, device, data, extra)
-        updates = [json.loads(line) for line in (out / "updates.jsonl").read_text().splitlines()]
+        updates = read_jsonl(out / "updates.jsonl")
         runs[device] = (updates, load_checkpoint(str(out)))
     (u0, (meta0, a0)), (u1, (meta1, a1)) = runs["cpu"], runs["cuda"]
     assert [r["step"] for r in u0] == [r["step"] for r in u1] == [1, 2, 3]

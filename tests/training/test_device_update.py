@@ -288,14 +288,13 @@ def _train(tmp_path, device, data, extra=(), steps=2, name=None):
 def test_cli_train_on_device_equals_cpu(small_tiles, tmp_path, kind, optimizer, ragged):
     """Two clipped updates of `lnrnn train --device cuda` (the second batch ragged, on the device as well)
     record the losses, parameters and optimizer state of --device cpu (float64)."""
-    import json
-
     from lnrnn.training.checkpoint import load_checkpoint
+    from lnrnn.training.rundir import read_jsonl
     data = _npz(tmp_path, kind, ragged)
     runs = {}
     for device in ("cpu", "cuda"):
         out = _train(tmp_path, device, data, ("--optimizer", optimizer))
-        updates = [json.loads(line) for line in (out / "updates.jsonl").read_text().splitlines()]
+        updates = read_jsonl(out / "updates.jsonl")
         runs[device] = (updates, load_checkpoint(str(out)))
     (u0, (meta0, a0)), (u1, (meta1, a1)) = runs["cpu"], runs["cuda"]
     assert [r["step"] for r in u0] == [r["step"] for r in u1] == [1, 2]

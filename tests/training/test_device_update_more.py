@@ -161,12 +161,11 @@ def test_cli_reader_training_on_device_equals_cpu(small_tiles, tmp_path):
     """Two clipped Adam updates of `lnrnn train --device cuda` for a bidirectional BN-LSTM reader (CTC head, ragged
     lines): the losses and character error rates each update logs, and the parameters, BatchNorm statistics and
     optimizer slots saved after them, as --device cpu records them (float64)."""
-    import json
-
     from click.testing import CliRunner
 
     from lnrnn.cli import main
     from lnrnn.training.checkpoint import load_checkpoint
+    from lnrnn.training.rundir import read_jsonl
     data = _iam(tmp_path / "iam")
     runs = {}
     for device in ("cpu", "cuda"):
@@ -177,7 +176,7 @@ def test_cli_reader_training_on_device_equals_cpu(small_tiles, tmp_path):
             "--clip", "0.05", "--optimizer", "adam", "--dtype", "float64", "--device", device, "--out", str(out),
             "--log-every", "1", "-q"])
         assert r.exit_code == 0, r.output + repr(r.exception)
-        updates = [json.loads(line) for line in (out / "updates.jsonl").read_text().splitlines()]
+        updates = read_jsonl(out / "updates.jsonl")
         runs[device] = (updates, load_checkpoint(str(out)))
     (u0, (meta0, a0)), (u1, (meta1, a1)) = runs["cpu"], runs["cuda"]
     assert [r["step"] for r in u0] == [r["step"] for r in u1] == [1, 2]

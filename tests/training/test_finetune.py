@@ -16,6 +16,7 @@ from lnrnn.training.checkpoint import load_checkpoint, save_checkpoint
 from lnrnn.training.evaluation import evaluate, model_from_checkpoint
 from lnrnn.training.plan import resolve
 from lnrnn.training.runconfig import TrainConfig
+from lnrnn.training.rundir import read_jsonl
 from lnrnn.training.train import train
 
 from test_cli import TIME_KEYS, assert_clean_error, assert_ok, invoke
@@ -25,7 +26,7 @@ ARGS = [a for k, v in SETTINGS.items() for a in ("--" + k.replace("_", "-"), v)]
 
 
 def rows(out):
-    return [{k: v for k, v in json.loads(line).items() if k not in TIME_KEYS} for line in open(out / "metrics.jsonl")]
+    return [{k: v for k, v in r.items() if k not in TIME_KEYS} for r in read_jsonl(out / "metrics.jsonl")]
 
 
 def model_arrays(arrays):

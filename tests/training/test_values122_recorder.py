@@ -10,6 +10,7 @@ import pytest
 
 from lnrnn.errors import CheckpointError
 from lnrnn.training.runconfig import TrainConfig
+from lnrnn.training.rundir import read_jsonl
 from lnrnn.training.train import Trainer
 
 CFG = dict(task="digits", split="32/16", hidden=4, batch_size=16, epochs=3)
@@ -29,7 +30,7 @@ def test_metrics_files_hold_every_row_in_order(tmp_path):
         for i, (s, v) in enumerate(zip(steps, losses)):
             a.history.append({"epoch": i + 1, "step": s, "val_loss": v, "val_acc": 1.0 - v / 2})
             a.recorder.write_metrics(draw=False)
-            rows = [json.loads(line) for line in (tmp_path / "a" / "metrics.jsonl").read_text().splitlines()]
+            rows = read_jsonl(tmp_path / "a" / "metrics.jsonl")
             assert rows == a.history
             with open(tmp_path / "a" / "metrics.csv", newline="") as f:
                 got = list(csv.DictReader(f))

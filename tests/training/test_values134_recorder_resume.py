@@ -11,7 +11,6 @@ same metrics.jsonl and updates.jsonl rows and end with the same checkpoint (arra
 patience count, the early stop) and the same best checkpoint. updates.jsonl's rows are the means of their
 --log-every updates (each update's sums read by a hook) at epoch fractions counted over NB; RUN/best/ keeps the
 four fields of the best evaluation; a resume with the same --patience has nothing to do."""
-import json
 import os
 
 import numpy as np
@@ -19,6 +18,7 @@ import pytest
 
 from lnrnn.training.checkpoint import BEST_DIR, load_checkpoint
 from lnrnn.training.runconfig import TrainConfig
+from lnrnn.training.rundir import read_jsonl
 from lnrnn.training.train import Trainer, train
 
 TINY = dict(task="digits", split="40/20", cell="rnn", hidden=4, batch_size=16, epochs=5, seed=5, lr=0.05,
@@ -66,7 +66,7 @@ def quiet_train(c, **kw):
 
 
 def rows(path):
-    return [{k: v for k, v in json.loads(line).items() if k not in VOLATILE} for line in open(path)]
+    return [{k: v for k, v in r.items() if k not in VOLATILE} for r in read_jsonl(path)]
 
 
 @pytest.fixture(scope="module")

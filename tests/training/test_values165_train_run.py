@@ -10,14 +10,13 @@ training samples in batches of 16, NB = 3 updates an epoch (16, 16, 8), --eval-e
 - Resumed without --max-steps, it says nothing about a change of process count, shuffles the rest of epoch 2 with
   the saved epoch's generator and ends with the same bits as the run made in one go, and the same metrics rows.
 - The finished run resumed has nothing to do and says so in one line, by hand."""
-import json
 import os
 
 import numpy as np
 import pytest
 
 from lnrnn.training.checkpoint import load_checkpoint
-from lnrnn.training.rundir import CURVE_FILE, METRICS_FILE
+from lnrnn.training.rundir import CURVE_FILE, METRICS_FILE, read_jsonl
 from lnrnn.training.runconfig import TrainConfig
 from lnrnn.training.train import train
 
@@ -39,8 +38,7 @@ def run(c, resume=False):
 
 
 def rows(out):
-    with open(os.path.join(str(out), METRICS_FILE)) as f:
-        return [{k: v for k, v in json.loads(line).items() if k not in VOLATILE} for line in f]
+    return [{k: v for k, v in r.items() if k not in VOLATILE} for r in read_jsonl(os.path.join(str(out), METRICS_FILE))]
 
 
 @pytest.fixture(scope="module")

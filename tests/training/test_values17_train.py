@@ -2,10 +2,10 @@
 sample count after each update is the samples seen, a run of one process logs no data-parallel line, a stop that
 falls on an epoch's last update still ends that epoch, and the progress bar counts epochs from 1."""
 import io
-import json
 
 from lnrnn.training import train as train_mod
 from lnrnn.training.runconfig import TrainConfig
+from lnrnn.training.rundir import read_jsonl
 
 
 def tiny(tmp_path, **kw):
@@ -26,7 +26,7 @@ def test_samples_are_those_seen_and_one_process_logs_no_split(tmp_path):
 def test_a_stop_on_the_epochs_last_update_ends_the_epoch(tmp_path):
     trainer = train_mod.train(tiny(tmp_path, max_steps=3), quiet=True, log=lambda m: None)
     assert trainer.step == 3 and trainer.epoch == 1 and trainer.batch_in_epoch == 0
-    rows = [json.loads(line) for line in open(tmp_path / "run" / "metrics.jsonl")]
+    rows = read_jsonl(tmp_path / "run" / "metrics.jsonl")
     assert [(r["epoch"], r["step"]) for r in rows] == [(1, 3)]
 
 

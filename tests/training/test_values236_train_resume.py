@@ -16,6 +16,7 @@ import shutil
 
 import pytest
 
+from lnrnn.training.rundir import read_jsonl
 from lnrnn.training.train import train
 from test_values202_train_run import cfg
 
@@ -60,8 +61,7 @@ def test_a_resume_without_changes_keeps_the_earlier_change(schedule):
 
 def test_the_epochs_learning_rates_follow_both_changes(schedule):
     out, _, _ = schedule
-    with open(os.path.join(str(out), "metrics.jsonl"), encoding="utf-8") as f:
-        lrs = [json.loads(line)["lr"] for line in f]
+    lrs = [r["lr"] for r in read_jsonl(os.path.join(str(out), "metrics.jsonl"))]
     assert lrs == pytest.approx([0.05, 0.01, 0.01 * 0.9, 0.002], rel=1e-12)
 
 

@@ -20,7 +20,7 @@ import pytest
 from lnrnn.errors import DataError, UserError
 from lnrnn.training import rundir
 from lnrnn.training.checkpoint import load_checkpoint
-from lnrnn.training.rundir import LOCK_FILE, RunLock, holds_run
+from lnrnn.training.rundir import LOCK_FILE, RunLock, holds_run, read_jsonl
 from lnrnn.training.train import Trainer
 from lnrnn.training.update import nonfinite
 from test_cli import TINY, assert_clean_error, assert_ok, invoke
@@ -151,7 +151,7 @@ def test_a_better_mid_epoch_evaluation_writes_best(tmp_path, monkeypatch):
     monkeypatch.setattr(Trainer, "_validate", lambda self: {"loss": VAL.get(self.step, 5.0), "acc": 0.5})
     out = tmp_path / "run"
     assert_ok(invoke("train", *TINY, "--eval-every", 3, "--max-steps", 12, "--out", out))
-    rows = [json.loads(line) for line in open(out / "metrics.jsonl")]
+    rows = read_jsonl(out / "metrics.jsonl")
     # ...except at 7, the first epoch's end (5.0: never the best)
     assert [r["step"] for r in rows] == [3, 6, 7, 9, 12]
     best = min(rows, key=lambda r: r["val_loss"])

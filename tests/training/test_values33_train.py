@@ -4,13 +4,12 @@ are the epoch's loss sum over its scored steps. A tiny run of the npz task (ragg
 training sequences in batches of 4, 4, 2): the count after each update is the batches' counts added up, after
 the epoch it is the scored steps of the whole training set counted here, and the epoch row's train_loss and
 train_acc are the sums over that count."""
-import json
-
 import numpy as np
 import pytest
 
 from lnrnn.training import train as train_mod
 from lnrnn.training.runconfig import TrainConfig
+from lnrnn.training.rundir import read_jsonl
 
 N, T, I = 10, 6, 2
 
@@ -44,6 +43,6 @@ def test_the_epochs_count_is_its_scored_steps(tmp_path):
     assert sum(counts) == scored
     loss, acc = sum(s[1] for s in seen), sum(s[2] for s in seen)
     assert seen[-1][4] == pytest.approx(loss, rel=1e-12)
-    row = [json.loads(line) for line in open(tmp_path / "run" / "metrics.jsonl")][-1]
+    row = read_jsonl(tmp_path / "run" / "metrics.jsonl")[-1]
     assert row["train_loss"] == pytest.approx(loss / scored, rel=1e-9)
     assert row["train_acc"] == pytest.approx(acc / scored, rel=1e-9)

@@ -13,7 +13,7 @@ import shutil
 import pytest
 
 from lnrnn.errors import CheckpointError
-from lnrnn.training.rundir import METRICS_FILE
+from lnrnn.training.rundir import METRICS_FILE, read_jsonl
 from lnrnn.training.train import Trainer, train
 from test_cli import assert_clean_error, invoke
 from test_values202_train_run import TINY, cfg
@@ -71,7 +71,7 @@ def test_a_position_inside_the_epoch_trains_exactly_the_batches_left(stopped, tm
     steps_left = NB - k
     train(cfg(out, eval_every=None, max_steps=2 + steps_left, epochs=1), resume=True, explicit={"max_steps"},
           quiet=True, log=lambda m: None)
-    rows = [json.loads(line) for line in (out / METRICS_FILE).read_text().splitlines()]
+    rows = read_jsonl(out / METRICS_FILE)
     assert [(r["epoch"], r["step"]) for r in rows] == [(1, 2 + steps_left)]
     meta = json.loads((out / "checkpoint.json").read_text())
     assert (meta["epoch"], meta["batch_in_epoch"], meta["step"]) == (1, 0, 2 + steps_left)

@@ -5,7 +5,6 @@ the same --patience a run that stopped early has nothing to do, resumed with a l
 counting from where it stopped, to the evaluation an uninterrupted run with that --patience stops at; a
 --best-metric acc run (higher is better, ties not better) cut in the middle of its patience count and
 resumed keeps its best and its count; a run without any scheduled evaluation has no best."""
-import json
 import os
 import re
 
@@ -13,6 +12,7 @@ import numpy as np
 import pytest
 
 from lnrnn.training.checkpoint import BEST_DIR, load_checkpoint
+from lnrnn.training.rundir import read_jsonl
 from lnrnn.training.train import Trainer
 
 from test_cli import TINY, assert_ok, invoke
@@ -29,8 +29,7 @@ def scripted(monkeypatch, loss=None, acc=None):
 
 
 def rows(out):
-    return [{k: v for k, v in json.loads(line).items() if k not in TIME_KEYS}
-            for line in open(os.path.join(out, "metrics.jsonl"))]
+    return [{k: v for k, v in r.items() if k not in TIME_KEYS} for r in read_jsonl(os.path.join(out, "metrics.jsonl"))]
 
 
 def same_state(a, b):

@@ -4,13 +4,13 @@ change of --lr-decay alone is a change, from the epoch it resumes at, keeping th
 a resume that changes nothing continues every earlier change; a resume's new --lr applies from the update it
 resumes at, mid-epoch too. Each change is recorded where it happened, and a run resumed without a change
 is bit for bit the run that went on in one invocation."""
-import json
 import os
 
 import numpy as np
 import pytest
 
 from lnrnn.training.checkpoint import load_checkpoint
+from lnrnn.training.rundir import read_jsonl
 
 from test_cli import TINY, assert_ok, invoke
 
@@ -19,7 +19,7 @@ ARGS = [a for a in TINY if a not in ("--epochs", "2")]
 
 
 def epoch_lrs(out):
-    return [json.loads(line)["lr"] for line in open(os.path.join(out, "metrics.jsonl")) if "eval" not in line]
+    return [r["lr"] for r in read_jsonl(os.path.join(out, "metrics.jsonl")) if "eval" not in r]  # epoch rows only
 
 
 def by_the_rule(lr0, decays):

@@ -8,14 +8,13 @@ train_ columns are the means of that epoch's updates alone (the hook reads every
 rows are the means of their --log-every updates and count updates, the lr column is lr * lr_decay**epoch (the
 task's decay, 0.9), the val_ columns score the validation split, a BatchNorm run's checkpoint keeps the buffers
 (its running statistics), and a --max-steps stop's summary names --max-steps."""
-import json
-
 import numpy as np
 import pytest
 
 from lnrnn.training.checkpoint import load_checkpoint
 from lnrnn.training.evaluation import evaluate
 from lnrnn.training.runconfig import TrainConfig
+from lnrnn.training.rundir import read_jsonl
 from lnrnn.training.train import train
 
 TINY = dict(task="digits", split="40/20", cell="rnn", hidden=4, batch_size=16, epochs=2, seed=5, lr=0.05,
@@ -33,7 +32,7 @@ def quiet_train(c, **kw):
 
 
 def rows(path):
-    return [{k: v for k, v in json.loads(line).items() if k not in VOLATILE} for line in open(path)]
+    return [{k: v for k, v in r.items() if k not in VOLATILE} for r in read_jsonl(path)]
 
 
 def params(trainer):
@@ -71,7 +70,7 @@ def test_a_run_resumed_inside_an_epoch_ends_as_the_run_made_in_one_go(one_go, tm
 
 def test_epoch_rows_hold_that_epochs_own_means_and_its_rate(one_go):
     out, trainer, seen = one_go
-    metrics = [json.loads(line) for line in open(out / "metrics.jsonl")]
+    metrics = read_jsonl(out / "metrics.jsonl")
     assert [r["epoch"] for r in metrics] == [1, 2] and [r["step"] for r in metrics] == [3, 6]
     for e, r in enumerate(metrics):
         mine = [(s, c) for ep, _, s, c in seen if ep == e]
@@ -85,7 +84,7 @@ def test_epoch_rows_hold_that_epochs_own_means_and_its_rate(one_go):
 
 def test_update_rows_are_the_means_of_their_updates(one_go):
     out, trainer, seen = one_go
-    updates = [json.loads(line) for line in open(out / "updates.jsonl")]
+    updates = read_jsonl(out / "updates.jsonl")
     assert [u["step"] for u in updates] == [3, 6]
     for u in updates:
         window = [(s, c) for _, step, s, c in seen if u["step"] - 3 < step <= u["step"]]
@@ -97,7 +96,7 @@ def test_update_rows_are_the_means_of_their_updates(one_go):
 
 def test_val_columns_score_the_validation_split(one_go):
     out, trainer, _ = one_go
-    last = json.loads(open(out / "metrics.jsonl").read().splitlines()[-1])
+    last = read_jsonl(out / "metrics.jsonl")[-1]
     val = evaluate(trainer.model, trainer.task, "val", 7)          # another batching: the same means
     train_split = evaluate(trainer.model, trainer.task, "train", 7)
     for m in trainer.model.metrics:

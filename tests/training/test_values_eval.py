@@ -11,7 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 from lnrnn.api import evaluate_run, load_run, predict
-from lnrnn.training.rundir import METRICS_FILE
+from lnrnn.training.rundir import METRICS_FILE, read_jsonl
 
 BASE = dict(task="digits", split="64/40", hidden=6, batch_size=16, epochs=1, lr=1e-2, dtype="float64")
 
@@ -23,8 +23,7 @@ def bn_run(tmp_path_factory):
     out = str(tmp_path_factory.mktemp("bn") / "run")
     trainer = train(TrainConfig(**BASE, cell="bn-lstm", seed=1, out=out), quiet=True, log=lambda m: None)
     assert trainer.model.state_noise > 0  # the digits' blank first rows: BN cells get noise by default
-    with open(os.path.join(out, METRICS_FILE)) as f:
-        last = [json.loads(line) for line in f][-1]
+    last = read_jsonl(os.path.join(out, METRICS_FILE))[-1]
     return out, last
 
 
@@ -42,8 +41,7 @@ def test_evaluate_run_batches_as_the_run_did(tmp_path):
     from lnrnn.training.train import train
     out = str(tmp_path / "run")
     train(TrainConfig(**BASE, cell="bn-rnn", seed=2, eval_batch_size=13, out=out), quiet=True, log=lambda m: None)
-    with open(os.path.join(out, METRICS_FILE)) as f:
-        last = [json.loads(line) for line in f][-1]
+    last = read_jsonl(os.path.join(out, METRICS_FILE))[-1]
     assert evaluate_run(out).metrics["loss"] == last["val_loss"]
 
 

@@ -2,12 +2,11 @@
 three updates an epoch, the third one of 8 samples): the learning rate of every update is lr * lr_decay**epoch
 (the first epoch undecayed), and --eval-every 1 evaluates after every update except an epoch's last, which the
 epoch's own evaluation covers (one metrics row per evaluation, none twice)."""
-import json
-
 import pytest
 
 from lnrnn.training import train as train_mod
 from lnrnn.training.runconfig import TrainConfig
+from lnrnn.training.rundir import read_jsonl
 
 
 @pytest.fixture(scope="module")
@@ -17,7 +16,7 @@ def run(tmp_path_factory):
     cfg = TrainConfig(task="digits", split="40/20", cell="rnn", hidden=4, batch_size=16, epochs=2, seed=3,
                       lr=0.1, lr_decay=0.5, eval_every=1, out=str(out), save_every_seconds=0)
     trainer = train_mod.train(cfg, quiet=True, log=lambda msg: None, hook=lambda t: lrs.append((t.step, t.opt.lr)))
-    rows = [json.loads(line) for line in (out / "metrics.jsonl").read_text().splitlines()]
+    rows = read_jsonl(out / "metrics.jsonl")
     return trainer, lrs, rows
 
 
