@@ -73,7 +73,7 @@ def download(url, dest_path, quiet):
         reason = getattr(e, "reason", e)
         raise UserError(f"could not download {url} ({reason}); check your network or --mirror.") from None
     total = int(resp.headers.get("Content-Length") or 0)
-    bar = Progress(total or 1, os.path.basename(dest_path), quiet=quiet, unit="bytes")
+    bar = Progress(total or None, os.path.basename(dest_path), quiet=quiet, unit="bytes")  # None: size unknown
     fd, tmp = tempfile.mkstemp(prefix=".download-", dir=os.path.dirname(dest_path))
     from lnrnn.files import umask
     os.fchmod(fd, 0o666 & ~umask())  # the mode open() would give (mkstemp alone: owner-only)

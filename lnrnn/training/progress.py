@@ -38,7 +38,9 @@ def compile_note(clock, stream=None, quiet=False):
 
 class Progress:
     """progress = Progress(total_samples, label); progress.update(n, loss=..., acc=...); progress.close().
-    ``unit`` names what is counted in the rate (samples/s; points/s for sampling)."""
+    ``unit`` names what is counted in the rate (samples/s; points/s for sampling). A total of None is unknown (a
+    download without its size): the count alone beside a full bar, no ETA. The bar stays ``width`` wide past the
+    total."""
 
     def __init__(self, total, label="", stream=None, quiet=False, width=24, min_interval=0.2, done=0, log_every=None,
                  unit="samples"):
@@ -57,15 +59,17 @@ class Progress:
         return (self.done - self.start_done) / dt if dt > 0 else 0.0
 
     def line(self):
-        frac = self.done / self.total if self.total else 1.0
+        known = self.total is not None
+        frac = min(self.done / self.total, 1.0) if known and self.total else 1.0
         fill = int(round(frac * self.width))
         bar = "#" * fill + "." * (self.width - fill)
-        parts = [f"{self.label} [{bar}] {self.done}/{self.total}"]
+        count = f"{self.done}/{self.total}" if known else f"{self.done}"
+        parts = [f"{self.label} [{bar}] {count}"]
         for name, v in self.fields.items():  # the head's metrics: loss, acc, cer (fractions, shown in %), ...
             parts.append(f"{name} {100 * v:.1f}%" if METRIC_INFO.get(name, (name, False))[1] else f"{name} {v:.4f}")
         rate = self.rate()
         parts.append(f"{rate:,.0f} {self.unit}/s")
-        if self.done < self.total and rate > 0:
+        if known and self.done < self.total and rate > 0:
             parts.append(f"ETA {format_seconds((self.total - self.done) / rate)}")
         else:
             parts.append(f"{format_seconds(time.perf_counter() - self.t0)}")
@@ -78,12 +82,12 @@ class Progress:
             return
         now = time.perf_counter()
         if not self.tty:
-            if now - self.last_draw >= self.log_every and self.done < self.total:
+            if now - self.last_draw >= self.log_every and (self.total is None or self.done < self.total):
                 self.last_draw = now
                 self.stream.write(self.line() + "\n")
                 self.stream.flush()
             return
-        if now - self.last_draw >= self.min_interval or self.done >= self.total:
+        if now - self.last_draw >= self.min_interval or (self.total is not None and self.done >= self.total):
             self.last_draw = now
             self.stream.write("\r" + self.line() + "\033[K")
             self.stream.flush()
