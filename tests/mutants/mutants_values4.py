@@ -110,7 +110,8 @@ MUTANTS = [
          tests=[PROG],
          why="off a terminal the bar writes a line at once instead of after log_every seconds"),
     dict(name="vals4-progress-plain-last-line-twice", file=PROGRESS,
-         old="            if now - self.last_draw >= self.log_every and self.done < self.total:\n",
+         old="            if now - self.last_draw >= self.log_every and "
+             "(self.total is None or self.done < self.total):\n",
          new="            if now - self.last_draw >= self.log_every:\n",
          tests=[PROG],
          why="off a terminal the full bar is written by the last update and again by close"),

@@ -111,8 +111,8 @@ MUTANTS = [
          tests=PROGRESS_NEW + PROGRESS_OLD,
          why="a resumed run's rate counts the samples done before it started in this process, so its ETA is short"),
     dict(name="v70-progress-count-since-the-resume", file=PROGRESS,
-         old='        parts = [f"{self.label} [{bar}] {self.done}/{self.total}"]',
-         new='        parts = [f"{self.label} [{bar}] {self.done - self.start_done}/{self.total}"]',
+         old='        count = f"{self.done}/{self.total}" if known else f"{self.done}"',
+         new='        count = f"{self.done - self.start_done}/{self.total}" if known else f"{self.done}"',
          tests=PROGRESS_NEW + PROGRESS_OLD,
          why="the count shows the samples done in this process, not the run's: a resumed run reads behind"),
     # ---- the memory plan ----
