@@ -1,5 +1,5 @@
 """The progress line of lnrnn data's download (lnrnn/commands/data.py with lnrnn/training/progress.py), read from
-the stream a user sees (a terminal, as io.StringIO claiming to be one): a mirror that sends its Content-Length gives
+the stream a user sees (a terminal: test_values_progress.Tty): a mirror that sends its Content-Length gives
 a bar that fills as the bytes come and ends at "N/N"; one that sends none (chunked) gives the bytes read so far
 beside a full bar, with no total and no ETA, then "N/N" once the size is known at the end (in a log, not a
 terminal, a line every log_every seconds as with a known size); and a bar whose count runs past its total stays its
@@ -12,18 +12,14 @@ import pytest
 from lnrnn.commands import data as data_cmd
 from lnrnn.training.progress import Progress
 from test_values408_data_download import URL, serve
+from test_values_progress import Tty  # a StringIO that says it is a terminal
 
 WIDTH = 24
 
 
-class Terminal(io.StringIO):
-    def isatty(self):
-        return True
-
-
 def download_lines(monkeypatch, tmp_path, body, headers):
     """The lines the download drew on a terminal (carriage returns split them; the erase-to-end code removed)."""
-    term = Terminal()
+    term = Tty()
     real = data_cmd.Progress
     monkeypatch.setattr(data_cmd, "Progress", lambda *a, **k: real(*a, **dict(k, stream=term, min_interval=0.0)))
     serve(monkeypatch, body, headers=headers)
