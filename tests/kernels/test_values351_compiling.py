@@ -13,6 +13,7 @@ from numba.core import caching, event
 from lnrnn import compiling
 from test_values178_rec_choice import Clock
 from test_values284_compiling import _function
+from test_values488_compile_lock_folder import recorded
 
 
 def test_compile_clock_counts_the_union_of_nested_compilations(monkeypatch):
@@ -52,13 +53,8 @@ def test_a_folder_beside_the_package_is_not_lnrnns(tmp_path):
 def test_compile_once_takes_its_lock_file_beside_the_cache(monkeypatch, tmp_path):
     lock = tmp_path / "cache" / "lstm.forward-7-numpy.py311.0123abcd.lock"
     monkeypatch.setattr(compiling, "compile_lock_path", lambda disp, sig: str(lock))
-    waits, held_inside = [], []
     real = compiling.exclusive
-
-    def recording(path, wait_s):
-        waits.append((path, wait_s))
-        return real(path, wait_s)
-    monkeypatch.setattr(compiling, "exclusive", recording)
+    waits, held_inside = recorded(monkeypatch), []
 
     def compile(disp, sig):
         with real(str(lock), 0.0) as second:           # another holder's try while compiling: refused

@@ -5,12 +5,12 @@ run with its last validation accuracy written out by hand ('a (final validation 
 of X_AXES is drawn and named, another refused; the per-update rows become a thin line of exactly their points
 under the epoch lines; a positive loss spanning more than a factor of 20 gets a 'log' axis; a PNG is written at
 110 dpi, its pixel size read from the IHDR chunk and compared with the figure size the docstring's rule gives."""
-import struct
 
 import pytest
 from matplotlib.colors import to_hex
 
 from lnrnn.training.plot import Curves, learning_curve_figure, panels, write_learning_curves
+from test_values487_sampler_layout import png_size
 
 
 def _rows(losses, accs=None):
@@ -101,8 +101,6 @@ def test_a_png_is_written_at_110_dpi(tmp_path):
     run = Curves("a", _rows([0.5, 0.3], [0.8, 0.91]), kind="classifier")
     path = tmp_path / "c.png"
     write_learning_curves(str(path), [run])
-    data = path.read_bytes()
-    assert data[:8] == b"\x89PNG\r\n\x1a\n" and data[12:16] == b"IHDR"
-    w, h = struct.unpack(">II", data[16:24])
+    w, h = png_size(path)  # asserts the PNG signature and its IHDR chunk
     # two panels, one run: (5.2 * 2 + 0.6) x (4.6 + 0.22) inches at 110 dots per inch
     assert (w, h) == (round(11.0 * 110), round(4.82 * 110))
